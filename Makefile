@@ -1,0 +1,50 @@
+# One-word entry points over CMake. `make run` and `make test` are all a newcomer needs.
+#   make run        install deps, build Release, start build/bin/meridiand (data dir ./data)
+#   make test       install deps, build, run every test through ctest
+#   make debug      ASan+UBSan build in build-debug/ and its tests (same as make test SANITIZE=1)
+#   make format     clang-format every C++ file
+JOBS ?= 2
+SANITIZE ?= 0
+
+ifeq ($(SANITIZE),1)
+BUILD_DIR ?= build-sanitize
+BUILD_TYPE ?= Debug
+CMAKE_EXTRA = -DMERIDIAN_SANITIZE=ON
+else
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+CMAKE_EXTRA =
+endif
+
+CMAKE_LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
+.PHONY: all deps configure build run test debug format clean bench
+
+all: build
+
+deps:
+	@deploy/install-deps.sh build/tools
+
+$(BUILD_DIR)/build.ninja: deps
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DANTLR_JAR=$(CURDIR)/build/tools/antlr4-4.9-complete.jar $(CMAKE_LAUNCHER) $(CMAKE_EXTRA)
+
+configure: $(BUILD_DIR)/build.ninja
+
+build: deps configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	$(BUILD_DIR)/bin/meridiand --data-dir ./data
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 600
+
+debug:
+	$(MAKE) test SANITIZE=1
+
+format:
+	git ls-files '*.cc' '*.h' | xargs clang-format -i
+
+clean:
+	rm -rf build-sanitize build/bin build/CMakeFiles build/build.ninja

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Meridian builds and tests with, and the ANTLR 4.9 tool jar
+# (matching Debian's antlr4-runtime 4.9) into build/tools. Idempotent: does nothing when all
+# is present. Runs apt-get as root, through sudo otherwise.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  libasio-dev libspdlog-dev libantlr4-runtime-dev libgtest-dev libedit-dev
+  maven default-jre-headless
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The ANTLR tool must match the 4.9 runtime; Debian's antlr4 package is 4.7.2, so take the jar
+# from Maven Central through Maven's own resolver.
+tools_dir="${1:-build/tools}"
+jar="$tools_dir/antlr4-4.9-complete.jar"
+if [ ! -s "$jar" ]; then
+  mkdir -p "$tools_dir"
+  echo "install-deps: fetching the ANTLR 4.9 tool jar with maven"
+  mvn -q dependency:copy -Dartifact=org.antlr:antlr4:4.9:jar:complete -DoutputDirectory="$tools_dir"
+fi

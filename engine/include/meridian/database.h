@@ -1,0 +1,126 @@
+// The engine's public API: what server/ (and embedders, tests, benchmarks) may call.
+// Concurrency contract: a Database is shared by all threads; a Session is used by one request
+// at a time (the server serialises requests per session); a QueryCursor belongs to its request
+// and may be advanced from different threads one call at a time. ExecControl is thread-safe.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "meridian/status.h"
+#include "meridian/value.h"
+
+namespace meridian {
+
+struct DatabaseOptions {
+  std::string data_dir = "./data";
+  size_t buffer_pool_mb = 128;
+};
+
+// Interrupt state of one running request: cancellation (Cancel RPC, client gone, shutdown) and
+// the statement deadline. The executor polls Check() between rows.
+class ExecControl {
+ public:
+  using Clock = std::chrono::steady_clock;
+  void Cancel() { cancelled_.store(true, std::memory_order_relaxed); }
+  bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+  void SetDeadline(Clock::time_point deadline) {
+    deadline_ns_.store(deadline.time_since_epoch().count(), std::memory_order_relaxed);
+  }
+  // OK, or 57014 "canceling statement due to user request" / "... statement timeout".
+  Status Check() const {
+    if (cancelled()) {
+      return Status::Error(sqlstate::kQueryCanceled, "canceling statement due to user request");
+    }
+    auto d = deadline_ns_.load(std::memory_order_relaxed);
+    if (d != 0 && Clock::now().time_since_epoch().count() >= d) {
+      return Status::Error(sqlstate::kQueryCanceled,
+                           "canceling statement due to statement timeout");
+    }
+    return Status::Ok();
+  }
+
+ private:
+  std::atomic<bool> cancelled_{false};
+  std::atomic<Clock::rep> deadline_ns_{0};  // 0 = no deadline
+};
+
+struct ColumnInfo {
+  std::string name;
+  Type type;
+  bool nullable = true;
+};
+
+// The running result of one statement. Rows are produced on demand (Volcano-style pull), so a
+// large scan is never materialised whole.
+class QueryCursor {
+ public:
+  virtual ~QueryCursor() = default;
+  // Result columns; empty for statements that return no rows (DDL, INSERT, ...).
+  virtual const std::vector<ColumnInfo>& columns() const = 0;
+  // Appends up to max_rows rows to *out, stopping early once about max_bytes were appended.
+  // Returns true while more rows may follow, false when the statement has finished (then
+  // CommandTag() and RowCount() are final). Polls ctl for cancellation.
+  virtual Result<bool> Fetch(size_t max_rows, size_t max_bytes, ExecControl& ctl,
+                             std::vector<Row>* out) = 0;
+  // PostgreSQL's command tag: "SELECT 3", "INSERT 0 5", "UPDATE 2", "DELETE 1",
+  // "CREATE TABLE", "DROP TABLE".
+  virtual std::string CommandTag() const = 0;
+  virtual uint64_t RowCount() const = 0;
+  // Notice for the client, e.g. `table "t" does not exist, skipping`; empty if none.
+  virtual std::string Notice() const { return {}; }
+};
+
+// The parsed statements of one request; statement i is bound and planned only when started,
+// after statements 0..i-1 ran (so CREATE TABLE t; INSERT INTO t works in one request).
+class Request {
+ public:
+  virtual ~Request() = default;
+  virtual size_t size() const = 0;
+  virtual Result<std::unique_ptr<QueryCursor>> Start(size_t index, ExecControl& ctl) = 0;
+};
+
+struct ColumnDescription {
+  std::string name;
+  Type type;
+  bool not_null = false;
+  std::string default_expr;  // SQL text; empty when none
+  bool primary_key = false;
+};
+
+struct TableDescription {
+  std::string name;
+  std::vector<ColumnDescription> columns;
+  std::vector<std::string> primary_key;
+};
+
+class Session {
+ public:
+  virtual ~Session() = default;
+  // Parses sql (one or more ';'-separated statements). A syntax error is 42601 with the
+  // 1-based character position of the offending token.
+  virtual Result<std::unique_ptr<Request>> Parse(std::string_view sql) = 0;
+};
+
+class Database {
+ public:
+  virtual ~Database() = default;
+  // Opens (creating if needed) the data directory and takes its lock file; a second Open of the
+  // same directory, in this or another process, fails with a message naming the holder.
+  static Result<std::unique_ptr<Database>> Open(const DatabaseOptions& options);
+
+  virtual std::unique_ptr<Session> NewSession() = 0;
+  // Tables ordered by name; only `table` when non-empty (42P01 if it does not exist).
+  virtual Result<std::vector<TableDescription>> DescribeTables(std::string_view table) = 0;
+  // Writes every dirty page and syncs the files.
+  virtual Status Checkpoint() = 0;
+  // Checkpoints and closes all files; later calls on the database fail. Idempotent.
+  virtual Status Close() = 0;
+};
+
+}  // namespace meridian

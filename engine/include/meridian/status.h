@@ -1,0 +1,157 @@
+// Status and Result<T>: how every layer below the session boundary reports errors.
+// An error carries a PostgreSQL SQLSTATE, a message and optional detail, hint and 1-based
+// character position in the request; the server maps it to gRPC and PG wire errors in one place.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace meridian {
+
+// SQLSTATE codes used by Meridian (PostgreSQL's values, Appendix A of its manual).
+namespace sqlstate {
+inline constexpr const char* kSuccessfulCompletion = "00000";
+inline constexpr const char* kConnectionFailure = "08006";
+inline constexpr const char* kFeatureNotSupported = "0A000";
+inline constexpr const char* kStringDataRightTruncation = "22001";
+inline constexpr const char* kNumericValueOutOfRange = "22003";
+inline constexpr const char* kInvalidTextRepresentation = "22P02";
+inline constexpr const char* kDivisionByZero = "22012";
+inline constexpr const char* kNotNullViolation = "23502";
+inline constexpr const char* kUniqueViolation = "23505";
+inline constexpr const char* kInvalidTransactionState = "25000";
+inline constexpr const char* kSerializationFailure = "40001";
+inline constexpr const char* kSyntaxError = "42601";
+inline constexpr const char* kUndefinedColumn = "42703";
+inline constexpr const char* kUndefinedTable = "42P01";
+inline constexpr const char* kDuplicateTable = "42P07";
+inline constexpr const char* kDuplicateColumn = "42701";
+inline constexpr const char* kAmbiguousColumn = "42702";
+inline constexpr const char* kDatatypeMismatch = "42804";
+inline constexpr const char* kUndefinedFunction = "42883";
+inline constexpr const char* kInvalidColumnReference = "42P10";
+inline constexpr const char* kGroupingError = "42803";
+inline constexpr const char* kQueryCanceled = "57014";
+inline constexpr const char* kAdminShutdown = "57P01";
+inline constexpr const char* kIoError = "58030";
+inline constexpr const char* kProgramLimitExceeded = "54000";
+inline constexpr const char* kInternalError = "XX000";
+inline constexpr const char* kDataCorrupted = "XX001";
+}  // namespace sqlstate
+
+struct ErrorInfo {
+  std::string sqlstate;
+  std::string message;
+  std::string detail;
+  std::string hint;
+  uint32_t position = 0;  // 1-based character offset into the request text; 0 = none
+};
+
+class [[nodiscard]] Status {
+ public:
+  Status() = default;  // OK
+  static Status Ok() { return Status(); }
+  static Status Error(std::string sqlstate, std::string message) {
+    Status s;
+    s.err_ = std::make_shared<ErrorInfo>();
+    s.err_->sqlstate = std::move(sqlstate);
+    s.err_->message = std::move(message);
+    return s;
+  }
+  static Status IOError(std::string message) {
+    return Error(sqlstate::kIoError, std::move(message));
+  }
+  static Status Corruption(std::string message) {
+    return Error(sqlstate::kDataCorrupted, std::move(message));
+  }
+  static Status Internal(std::string message) {
+    return Error(sqlstate::kInternalError, std::move(message));
+  }
+  static Status NotSupported(std::string message) {
+    return Error(sqlstate::kFeatureNotSupported, std::move(message));
+  }
+
+  bool ok() const { return err_ == nullptr; }
+  explicit operator bool() const { return ok(); }
+
+  // Accessors; valid only when !ok().
+  const ErrorInfo& error() const { return *err_; }
+  const std::string& sqlstate() const { return err_->sqlstate; }
+  const std::string& message() const { return err_->message; }
+  uint32_t position() const { return err_ ? err_->position : 0; }
+
+  // Builders; no-ops on an OK status.
+  Status& WithDetail(std::string detail) {
+    if (err_) Mutable().detail = std::move(detail);
+    return *this;
+  }
+  Status& WithHint(std::string hint) {
+    if (err_) Mutable().hint = std::move(hint);
+    return *this;
+  }
+  Status& WithPosition(uint32_t position) {
+    if (err_ && position != 0) Mutable().position = position;
+    return *this;
+  }
+  // Sets the position only when none is set yet (the innermost, most precise one wins).
+  Status& WithPositionIfUnset(uint32_t position) {
+    if (err_ && err_->position == 0 && position != 0) Mutable().position = position;
+    return *this;
+  }
+
+  std::string ToString() const {
+    if (ok()) return "OK";
+    return err_->sqlstate + ": " + err_->message;
+  }
+
+ private:
+  ErrorInfo& Mutable() {
+    if (err_.use_count() > 1) err_ = std::make_shared<ErrorInfo>(*err_);
+    return *err_;
+  }
+  std::shared_ptr<ErrorInfo> err_;  // null when OK; copy-on-write
+};
+
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Status status) : v_(std::move(status)) {}  // NOLINT: must be an error
+  bool ok() const { return v_.index() == 0; }
+  const Status& status() const {
+    static const Status kOk;
+    return ok() ? kOk : std::get<1>(v_);
+  }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T& operator*() & { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+ private:
+  std::variant<T, Status> v_;
+};
+
+#define MERIDIAN_CONCAT_INNER(a, b) a##b
+#define MERIDIAN_CONCAT(a, b) MERIDIAN_CONCAT_INNER(a, b)
+
+#define MERIDIAN_RETURN_IF_ERROR(expr)       \
+  do {                                       \
+    ::meridian::Status _st = (expr);         \
+    if (!_st.ok()) return _st;               \
+  } while (0)
+
+#define MERIDIAN_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                                   \
+  if (!tmp.ok()) return tmp.status();                  \
+  lhs = std::move(tmp).value()
+
+// MERIDIAN_ASSIGN_OR_RETURN(auto x, ComputeResult());
+#define MERIDIAN_ASSIGN_OR_RETURN(lhs, expr) \
+  MERIDIAN_ASSIGN_OR_RETURN_IMPL(MERIDIAN_CONCAT(_res_, __LINE__), lhs, expr)
+
+}  // namespace meridian

@@ -1,0 +1,196 @@
+// Meridian's SQL abstract syntax tree: the only thing that leaves parser/ (no ANTLR type does).
+// Nodes own their children through unique_ptr. Every node records the 1-based character position
+// of its first token in the request text, so later errors (42703, 42804, ...) can point at it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace meridian::ast {
+
+// Position of a node's first token: 1-based character offset into the whole request text (as
+// PostgreSQL's ErrorResponse 'P'), and 1-based line and column. 0 = unknown.
+struct Location {
+  uint32_t position = 0;
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+struct SelectStmt;
+
+enum class ExprKind {
+  kLiteral,    // literal_kind + text / bool_value
+  kColumnRef,  // table (may be empty) + name
+  kStar,       // `*` or `table.*` in a select list (table may be empty); count(*) uses star flag
+  kParam,      // $n: param_index (1-based)
+  kUnary,      // unary_op, children[0]
+  kBinary,     // binary_op, children[0], children[1]
+  kIsNull,     // children[0] IS [NOT] NULL; negated for IS NOT NULL
+  kFunction,   // name(children...), distinct, star for count(*)
+  kCast,       // CAST(children[0] AS cast_type) or children[0]::cast_type
+  kCase,       // CASE [children[0] if has_case_operand] WHEN/THEN pairs [ELSE]: see below
+  kInList,     // children[0] [NOT] IN (children[1..])
+  kBetween,    // children[0] [NOT] BETWEEN children[1] AND children[2]
+  kSubquery,   // (SELECT ...) as a scalar: subquery
+  kExists,     // [NOT] EXISTS (subquery)
+  kInSubquery, // children[0] [NOT] IN (subquery)
+};
+
+enum class LiteralKind { kNull, kBool, kInteger, kFloat, kString };
+
+enum class UnaryOp { kNeg, kPlus, kNot };
+
+enum class BinaryOp {
+  kAdd, kSub, kMul, kDiv, kMod, kConcat,
+  kEq, kNe, kLt, kLe, kGt, kGe,
+  kAnd, kOr,
+  kLike, kNotLike,
+};
+
+// A type as written: name is canonical lower case, one of "integer", "smallint", "bigint",
+// "double precision", "real", "text", "varchar", "char", "boolean" (INT/INT4 → "integer",
+// INT8 → "bigint", FLOAT/FLOAT8 → "double precision", FLOAT4 → "real", CHARACTER VARYING →
+// "varchar", BOOL → "boolean", ...). modifier = n of VARCHAR(n)/CHAR(n), else -1.
+struct TypeSpec {
+  std::string name;
+  int32_t modifier = -1;
+  Location loc;
+};
+
+struct Expr {
+  ExprKind kind = ExprKind::kLiteral;
+  Location loc;
+
+  // kLiteral: numbers as written ("42", "1.5e3"); strings with quotes removed and '' unescaped.
+  LiteralKind literal_kind = LiteralKind::kNull;
+  std::string text;
+  bool bool_value = false;
+
+  // kColumnRef / kStar: optional qualifier and column name (identifiers are lower-cased unless
+  // quoted, as PostgreSQL does). kFunction: name is the lower-cased function name.
+  std::string table;
+  std::string name;
+
+  UnaryOp unary_op = UnaryOp::kNeg;
+  BinaryOp binary_op = BinaryOp::kAdd;
+  bool negated = false;   // IS NOT NULL, NOT IN, NOT BETWEEN, NOT EXISTS
+  bool distinct = false;  // count(DISTINCT x)
+  bool star = false;      // count(*)
+  int param_index = 0;    // kParam
+
+  // kCase: has_case_operand tells whether children[0] is the CASE operand; the rest are
+  // WHEN, THEN pairs, then the ELSE expression if has_else.
+  bool has_case_operand = false;
+  bool has_else = false;
+
+  TypeSpec cast_type;  // kCast
+
+  std::vector<ExprPtr> children;
+  std::unique_ptr<SelectStmt> subquery;  // kSubquery, kExists, kInSubquery
+};
+
+struct SelectItem {
+  ExprPtr expr;       // kStar for * and t.*
+  std::string alias;  // empty when none
+  Location loc;
+};
+
+struct TableRef {
+  std::string name;
+  std::string alias;  // empty when none
+  Location loc;
+};
+
+struct OrderItem {
+  ExprPtr expr;
+  bool descending = false;
+  std::optional<bool> nulls_first;  // unset: PostgreSQL default (NULLS LAST for ASC, FIRST for DESC)
+};
+
+struct SelectStmt {
+  bool distinct = false;
+  std::vector<SelectItem> items;
+  std::vector<TableRef> from;  // empty: SELECT without FROM; several: comma join
+  ExprPtr where;
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;
+  std::vector<OrderItem> order_by;
+  ExprPtr limit;   // null when none (LIMIT ALL also gives null)
+  ExprPtr offset;  // null when none
+  Location loc;
+};
+
+struct ColumnDef {
+  std::string name;
+  TypeSpec type;
+  bool not_null = false;
+  bool primary_key = false;  // column constraint PRIMARY KEY
+  bool unique = false;       // column constraint UNIQUE (accepted; enforced with indexes later)
+  ExprPtr default_expr;      // null when no DEFAULT
+  std::string default_text;  // DEFAULT's source text, exactly as written, for the catalog
+  Location loc;
+};
+
+struct CreateTableStmt {
+  std::string table;
+  bool if_not_exists = false;
+  std::vector<ColumnDef> columns;
+  std::vector<std::string> primary_key;  // table constraint PRIMARY KEY (a, b)
+  Location primary_key_loc;
+};
+
+struct DropTableStmt {
+  std::vector<std::string> tables;
+  std::vector<Location> table_locs;
+  bool if_exists = false;
+};
+
+struct InsertStmt {
+  std::string table;
+  Location table_loc;
+  std::vector<std::string> columns;  // empty: all columns in order
+  std::vector<Location> column_locs;
+  std::vector<std::vector<ExprPtr>> values;  // VALUES rows; a null ExprPtr where DEFAULT is written
+  std::unique_ptr<SelectStmt> select;        // INSERT ... SELECT (values empty then)
+};
+
+struct Assignment {
+  std::string column;
+  ExprPtr value;  // null when SET col = DEFAULT
+  Location loc;
+};
+
+struct UpdateStmt {
+  std::string table;
+  Location table_loc;
+  std::vector<Assignment> assignments;
+  ExprPtr where;
+};
+
+struct DeleteStmt {
+  std::string table;
+  Location table_loc;
+  ExprPtr where;
+};
+
+enum class StatementKind { kSelect, kInsert, kUpdate, kDelete, kCreateTable, kDropTable };
+
+// One statement of a request; exactly the pointer matching kind is set.
+struct Statement {
+  StatementKind kind = StatementKind::kSelect;
+  Location loc;
+  std::string text;  // this statement's source text, without the trailing ';'
+  std::unique_ptr<SelectStmt> select;
+  std::unique_ptr<InsertStmt> insert;
+  std::unique_ptr<UpdateStmt> update;
+  std::unique_ptr<DeleteStmt> del;
+  std::unique_ptr<CreateTableStmt> create_table;
+  std::unique_ptr<DropTableStmt> drop_table;
+};
+
+}  // namespace meridian::ast
