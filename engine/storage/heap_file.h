@@ -1,0 +1,75 @@
+// HeapFile: a table's rows in 8 KiB slotted pages of one file, cached by the shared BufferPool.
+// Concurrency: all methods are safe to call from several threads at once (page latches through
+// page guards; free-space choice under an internal mutex). A Cursor sees every row that existed
+// when it started and was not deleted before it reached it; rows inserted during a scan may or
+// may not be seen. (Snapshot isolation comes with MVCC in engine/txn.)
+// CONTRACT shared by engine/storage (implements) and engine/exec (uses): keep signatures stable.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "meridian/status.h"
+
+namespace meridian::storage {
+
+class BufferPool;
+
+inline constexpr size_t kPageSize = 8192;
+
+// Row id: page number in the file and slot in the page.
+struct Rid {
+  uint32_t page = 0;
+  uint16_t slot = 0;
+  friend bool operator==(const Rid&, const Rid&) = default;
+};
+
+class HeapFile {
+ public:
+  // Largest tuple Insert/Update accept; larger ones fail with 54000 "row is too big".
+  static size_t MaxTupleSize();
+
+  // Opens the heap file at path, creating it when absent; pages are cached in *pool, which
+  // must outlive the HeapFile.
+  static Result<std::unique_ptr<HeapFile>> Open(BufferPool* pool, const std::string& path);
+  ~HeapFile();
+
+  Result<Rid> Insert(std::string_view tuple);
+  // Reads the tuple at rid into *tuple; 
+  // error XX000 if the slot is empty or out of range.
+  Status Get(Rid rid, std::string* tuple);
+  // Replaces the tuple at rid: in place when it fits in its page, else the tuple moves and the
+  // new rid is returned.
+  Result<Rid> Update(Rid rid, std::string_view tuple);
+  Status Delete(Rid rid);
+
+  class Cursor {
+   public:
+    // Next live tuple in (page, slot) order; false at the end.
+    Result<bool> Next(Rid* rid, std::string* tuple);
+   private:
+    friend class HeapFile;
+    HeapFile* heap_ = nullptr;
+    uint32_t page_ = 0;
+    uint32_t slot_ = 0;
+  };
+  Cursor Scan();
+
+  uint32_t page_count() const;
+  // Writes this file's dirty pages and fsyncs it.
+  Status Flush();
+  // Flushes, then detaches the file from the pool and closes it.
+  Status Close();
+
+  const std::string& path() const { return path_; }
+
+ private:
+  HeapFile() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string path_;
+};
+
+}  // namespace meridian::storage
