@@ -1,0 +1,96 @@
+// Start-up and shutdown of meridiand's parts; see daemon.h.
+#include "daemon.h"
+
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/server_builder.h>
+#include <spdlog/spdlog.h>
+
+namespace meridian::server {
+
+Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
+  std::unique_ptr<Daemon> d(new Daemon());
+  DatabaseOptions db_options;
+  db_options.data_dir = options.data_dir;
+  db_options.buffer_pool_mb = options.buffer_pool_mb;
+  MERIDIAN_ASSIGN_OR_RETURN(d->db_, Database::Open(db_options));
+
+  unsigned threads = options.worker_threads;
+  if (threads == 0) threads = std::max(8u, 4 * std::max(1u, std::thread::hardware_concurrency()));
+  d->pool_ = std::make_unique<asio::thread_pool>(threads);
+  d->sessions_ = std::make_unique<SessionManager>(
+      d->db_.get(), std::chrono::seconds(options.session_idle_timeout_s));
+  d->service_ = std::make_unique<SqlService>(d->db_.get(), d->sessions_.get(), d->pool_.get());
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options.grpc_listen, grpc::InsecureServerCredentials(),
+                           &d->grpc_port_);
+  builder.RegisterService(d->service_.get());
+  builder.SetMaxReceiveMessageSize(64 * 1024 * 1024);  // large scripts in one request
+  builder.SetMaxSendMessageSize(4 * 1024 * 1024);      // chunks stay far below this
+  // Keepalive policy shared with the drivers: clients may ping every 10 s, even when idle.
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, 60'000);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 20'000);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 10'000);
+  builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, 4096);
+  d->grpc_ = builder.BuildAndStart();
+  if (d->grpc_ == nullptr || d->grpc_port_ == 0) {
+    Status st = Status::Error(sqlstate::kIoError,
+                              "could not listen for gRPC on " + options.grpc_listen)
+                    .WithHint("Is another server already using this address? Choose another "
+                              "one with --grpc-listen.");
+    (void)d->db_->Close();
+    return st;
+  }
+  d->grpc_->GetHealthCheckService()->SetServingStatus(true);
+  d->maintenance_ = std::thread([raw = d.get(), s = options.checkpoint_interval_s] {
+    raw->MaintenanceLoop(s);
+  });
+  return d;
+}
+
+Daemon::~Daemon() { (void)Shutdown(); }
+
+void Daemon::MaintenanceLoop(unsigned checkpoint_interval_s) {
+  auto next_checkpoint =
+      std::chrono::steady_clock::now() + std::chrono::seconds(checkpoint_interval_s);
+  std::unique_lock lock(mu_);
+  while (!stopping_) {
+    cv_.wait_for(lock, std::chrono::seconds(1));
+    if (stopping_) break;
+    lock.unlock();
+    sessions_->ExpireIdle();
+    if (std::chrono::steady_clock::now() >= next_checkpoint) {
+      if (Status st = db_->Checkpoint(); !st.ok()) {
+        spdlog::error("checkpoint failed: {}", st.ToString());
+      }
+      next_checkpoint =
+          std::chrono::steady_clock::now() + std::chrono::seconds(checkpoint_interval_s);
+    }
+    lock.lock();
+  }
+}
+
+Status Daemon::Shutdown() {
+  {
+    std::lock_guard lock(mu_);
+    if (stopped_) return Status::Ok();
+    stopped_ = true;
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (maintenance_.joinable()) maintenance_.join();
+  if (grpc_) grpc_->GetHealthCheckService()->SetServingStatus(false);
+  if (sessions_) sessions_->Shutdown();  // cancels running statements, ends Attach streams
+  if (grpc_) grpc_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  if (pool_) pool_->join();
+  Status st = db_ ? db_->Close() : Status::Ok();
+  if (!st.ok()) spdlog::error("closing the database failed: {}", st.ToString());
+  return st;
+}
+
+}  // namespace meridian::server

@@ -1,0 +1,51 @@
+// Daemon: meridiand's running parts: the database, the worker pool, the session manager, the gRPC
+// server with health checking, and the maintenance thread (idle-session expiry, checkpoints).
+// Start() brings them up in that order; Shutdown() takes them down in reverse.
+#pragma once
+
+#include <asio/thread_pool.hpp>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <grpcpp/server.h>
+
+#include "meridian/database.h"
+#include "server_options.h"
+#include "session_manager.h"
+#include "sql_service.h"
+
+namespace meridian::server {
+
+class Daemon {
+ public:
+  static Result<std::unique_ptr<Daemon>> Start(const ServerOptions& options);
+  ~Daemon();
+
+  // Graceful stop: health NOT_SERVING, refuse new sessions, cancel running statements and close
+  // sessions, stop gRPC (in-flight calls get a few seconds), join workers, checkpoint and close
+  // the database. Idempotent.
+  Status Shutdown();
+
+  int grpc_port() const { return grpc_port_; }
+
+ private:
+  Daemon() = default;
+  void MaintenanceLoop(unsigned checkpoint_interval_s);
+
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<asio::thread_pool> pool_;
+  std::unique_ptr<SessionManager> sessions_;
+  std::unique_ptr<SqlService> service_;
+  std::unique_ptr<grpc::Server> grpc_;
+  int grpc_port_ = 0;
+
+  std::thread maintenance_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;  // guarded by mu_
+  bool stopped_ = false;   // guarded by mu_
+};
+
+}  // namespace meridian::server

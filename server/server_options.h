@@ -1,0 +1,32 @@
+// meridiand's configuration: command-line flags over MERIDIAN_* environment variables over
+// built-in defaults (the order PostgreSQL's image and most daemons use).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace meridian::server {
+
+struct ServerOptions {
+  std::string data_dir = "./data";            // --data-dir, MERIDIAN_DATA_DIR
+  std::string grpc_listen = "127.0.0.1:7432"; // --grpc-listen, MERIDIAN_GRPC_LISTEN
+  std::string log_level = "info";             // --log-level, MERIDIAN_LOG_LEVEL
+  size_t buffer_pool_mb = 128;                // --buffer-pool-mb, MERIDIAN_BUFFER_POOL_MB
+  unsigned worker_threads = 0;                // --worker-threads, MERIDIAN_WORKER_THREADS (0: auto)
+  unsigned checkpoint_interval_s = 5;         // --checkpoint-interval-s, MERIDIAN_CHECKPOINT_INTERVAL_S
+  unsigned session_idle_timeout_s = 60;       // --session-idle-timeout-s: unattached session lease
+};
+
+struct ParsedOptions {
+  ServerOptions options;
+  bool show_help = false;
+  bool show_version = false;
+  std::string error;  // non-empty: a bad flag or value; print it and exit 2
+};
+
+// Parses argv over the environment (environ lookups through getenv).
+ParsedOptions ParseServerOptions(int argc, const char* const* argv);
+std::string ServerUsage();
+
+}  // namespace meridian::server

@@ -1,0 +1,176 @@
+// Session table and per-session request/attach state; see session_manager.h.
+#include "session_manager.h"
+
+#include <spdlog/spdlog.h>
+
+#include <random>
+
+namespace meridian::server {
+namespace {
+
+std::string NewSessionId() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  static const char kHex[] = "0123456789abcdef";
+  std::string id(32, '0');
+  for (int half = 0; half < 2; ++half) {
+    uint64_t r = rng();
+    for (int i = 0; i < 16; ++i) id[half * 16 + i] = kHex[(r >> (4 * i)) & 0xF];
+  }
+  return id;
+}
+
+}  // namespace
+
+ServerSession::ServerSession(std::string id, std::unique_ptr<Session> engine, std::string user,
+                             std::string database, std::string application_name, std::string peer)
+    : id_(std::move(id)),
+      engine_(std::move(engine)),
+      user_(std::move(user)),
+      database_(std::move(database)),
+      application_name_(std::move(application_name)),
+      peer_(std::move(peer)),
+      last_active_(Clock::now()) {}
+
+Status ServerSession::BeginRequest(const std::string& query_id,
+                                   std::shared_ptr<ExecControl>* ctl) {
+  std::lock_guard lock(mu_);
+  if (closed_) return Status::Error("08003", "session is closed");
+  if (running_) {
+    return Status::Error("55000", "another request is already running in this session")
+        .WithHint(
+            "A session runs one request at a time; open another session to run statements "
+            "concurrently.");
+  }
+  running_ = std::make_shared<ExecControl>();
+  running_query_id_ = query_id;
+  last_active_ = Clock::now();
+  *ctl = running_;
+  return Status::Ok();
+}
+
+void ServerSession::EndRequest() {
+  std::lock_guard lock(mu_);
+  running_.reset();
+  running_query_id_.clear();
+  last_active_ = Clock::now();
+}
+
+bool ServerSession::CancelRequest(const std::string& query_id) {
+  std::lock_guard lock(mu_);
+  if (!running_ || (!query_id.empty() && query_id != running_query_id_)) return false;
+  running_->Cancel();
+  return true;
+}
+
+bool ServerSession::Attach(std::function<void()> on_close) {
+  std::lock_guard lock(mu_);
+  if (closed_ || attached_) return false;
+  attached_ = true;
+  on_close_ = std::move(on_close);
+  return true;
+}
+
+void ServerSession::Detach() {
+  std::lock_guard lock(mu_);
+  attached_ = false;
+  on_close_ = nullptr;
+}
+
+bool ServerSession::attached() const {
+  std::lock_guard lock(mu_);
+  return attached_;
+}
+
+void ServerSession::Touch() {
+  std::lock_guard lock(mu_);
+  last_active_ = Clock::now();
+}
+
+bool ServerSession::IdleExpired(Clock::time_point now, std::chrono::seconds timeout) const {
+  std::lock_guard lock(mu_);
+  return !attached_ && !running_ && now - last_active_ > timeout;
+}
+
+bool ServerSession::closed() const {
+  std::lock_guard lock(mu_);
+  return closed_;
+}
+
+std::function<void()> ServerSession::MarkClosed() {
+  std::lock_guard lock(mu_);
+  closed_ = true;
+  if (running_) running_->Cancel();
+  auto cb = std::move(on_close_);
+  on_close_ = nullptr;
+  return cb;
+}
+
+SessionManager::SessionManager(Database* db, std::chrono::seconds idle_timeout)
+    : db_(db), idle_timeout_(idle_timeout) {}
+
+Result<std::shared_ptr<ServerSession>> SessionManager::Open(const std::string& user,
+                                                            const std::string& database,
+                                                            const std::string& application_name,
+                                                            const std::string& peer) {
+  auto session = std::make_shared<ServerSession>(NewSessionId(), db_->NewSession(), user, database,
+                                                 application_name, peer);
+  {
+    std::lock_guard lock(mu_);
+    if (shutting_down_) {
+      return Status::Error(sqlstate::kAdminShutdown, "the database system is shutting down");
+    }
+    sessions_.emplace(session->id(), session);
+  }
+  spdlog::info("session {} opened: user={} database={} application={} peer={}", session->id(),
+               user, database, application_name.empty() ? "-" : application_name, peer);
+  return session;
+}
+
+std::shared_ptr<ServerSession> SessionManager::Find(const std::string& id) {
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(id);
+  return it == sessions_.end() ? nullptr : it->second;
+}
+
+void SessionManager::Close(const std::string& id, const char* reason) {
+  std::shared_ptr<ServerSession> session;
+  {
+    std::lock_guard lock(mu_);
+    auto it = sessions_.find(id);
+    if (it == sessions_.end()) return;
+    session = std::move(it->second);
+    sessions_.erase(it);
+  }
+  auto on_close = session->MarkClosed();
+  spdlog::info("session {} closed: {}", id, reason);
+  if (on_close) on_close();
+}
+
+void SessionManager::ExpireIdle() {
+  std::vector<std::string> expired;
+  auto now = ServerSession::Clock::now();
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [id, s] : sessions_) {
+      if (s->IdleExpired(now, idle_timeout_)) expired.push_back(id);
+    }
+  }
+  for (auto& id : expired) Close(id, "idle lease expired without an attached client");
+}
+
+void SessionManager::Shutdown() {
+  std::vector<std::string> ids;
+  {
+    std::lock_guard lock(mu_);
+    shutting_down_ = true;
+    for (auto& [id, s] : sessions_) ids.push_back(id);
+  }
+  for (auto& id : ids) Close(id, "server shutting down");
+}
+
+size_t SessionManager::size() const {
+  std::lock_guard lock(mu_);
+  return sessions_.size();
+}
+
+}  // namespace meridian::server

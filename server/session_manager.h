@@ -1,0 +1,94 @@
+// SessionManager: the daemon's table of client sessions. A session is created by OpenSession,
+// bound to the client's Attach stream, and closed when that stream ends, on CloseSession, when an
+// unattached session stays idle past its lease, or at shutdown. Closing cancels the running
+// request and drops the engine session (later: aborts its transaction, releases its snapshot).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "meridian/database.h"
+
+namespace meridian::server {
+
+class ServerSession {
+ public:
+  using Clock = std::chrono::steady_clock;
+  ServerSession(std::string id, std::unique_ptr<Session> engine, std::string user,
+                std::string database, std::string application_name, std::string peer);
+
+  const std::string& id() const { return id_; }
+  const std::string& user() const { return user_; }
+  const std::string& application_name() const { return application_name_; }
+  const std::string& peer() const { return peer_; }
+  Session* engine() { return engine_.get(); }
+
+  // Starts a request: fails if the session is closed or already runs one (a session runs one
+  // request at a time, as a PostgreSQL connection does). On success *ctl is the request's
+  // interrupt state, registered so Cancel() and Close() can reach it.
+  Status BeginRequest(const std::string& query_id, std::shared_ptr<ExecControl>* ctl);
+  void EndRequest();
+  // Cancels the running request if query_id is empty or matches; true if one was cancelled.
+  bool CancelRequest(const std::string& query_id);
+
+  // Attach binding. on_close is called (once, outside locks) when the session closes while
+  // attached; Detach() unbinds it. Attach fails when already attached or closed.
+  bool Attach(std::function<void()> on_close);
+  void Detach();
+  bool attached() const;
+
+  void Touch();  // renews the idle lease
+  // True when unattached, not running a request, and idle for longer than timeout.
+  bool IdleExpired(Clock::time_point now, std::chrono::seconds timeout) const;
+  bool closed() const;
+
+ private:
+  friend class SessionManager;
+  // Marks closed, cancels any running request, returns the on_close callback to run.
+  std::function<void()> MarkClosed();
+
+  const std::string id_;
+  const std::unique_ptr<Session> engine_;
+  const std::string user_, database_, application_name_, peer_;
+
+  mutable std::mutex mu_;
+  bool closed_ = false;                    // guarded by mu_
+  std::string running_query_id_;           // guarded by mu_
+  std::shared_ptr<ExecControl> running_;   // guarded by mu_
+  std::function<void()> on_close_;         // guarded by mu_; set while attached
+  bool attached_ = false;                  // guarded by mu_
+  Clock::time_point last_active_;          // guarded by mu_
+};
+
+class SessionManager {
+ public:
+  SessionManager(Database* db, std::chrono::seconds idle_timeout);
+
+  // Creates a session; fails with 57P01 once shutdown began.
+  Result<std::shared_ptr<ServerSession>> Open(const std::string& user, const std::string& database,
+                                              const std::string& application_name,
+                                              const std::string& peer);
+  // The live session with this id, or null.
+  std::shared_ptr<ServerSession> Find(const std::string& id);
+  // Closes and forgets the session; reason goes to the log. No-op for unknown ids.
+  void Close(const std::string& id, const char* reason);
+  // Closes unattached sessions idle past the lease. Called periodically.
+  void ExpireIdle();
+  // Refuses new sessions and closes every open one.
+  void Shutdown();
+  size_t size() const;
+
+ private:
+  Database* const db_;
+  const std::chrono::seconds idle_timeout_;
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<ServerSession>> sessions_;  // guarded by mu_
+  bool shutting_down_ = false;                                              // guarded by mu_
+};
+
+}  // namespace meridian::server

@@ -1,0 +1,336 @@
+// Handlers and stream reactors of the Sql service; see sql_service.h for the threading model.
+#include "sql_service.h"
+
+#include <spdlog/spdlog.h>
+
+#include <asio/post.hpp>
+#include <chrono>
+#include <mutex>
+
+#include "error_mapping.h"
+
+namespace meridian::server {
+namespace {
+
+void ToProtoType(const Type& t, v1::ColumnType* out) {
+  out->set_name(t.Name());
+  out->set_type_mod(t.modifier);
+  out->set_pg_oid(t.PgOid());
+}
+
+void ToProtoValue(const Value& v, v1::Value* out) {
+  if (v.IsNull()) {
+    out->set_null_value(true);
+  } else if (v.IsBool()) {
+    out->set_bool_value(v.AsBool());
+  } else if (v.IsInt()) {
+    out->set_int_value(v.AsInt());
+  } else if (v.IsDouble()) {
+    out->set_double_value(v.AsDouble());
+  } else {
+    out->set_text_value(v.AsString());
+  }
+}
+
+grpc::ServerUnaryReactor* FinishUnary(grpc::CallbackServerContext* ctx, grpc::Status status) {
+  auto* reactor = ctx->DefaultReactor();
+  reactor->Finish(std::move(status));
+  return reactor;
+}
+
+// Attach: binds the stream to the session; the session closes when the stream ends, and the
+// stream ends (Finish) when the session closes for another reason (CloseSession, shutdown).
+class AttachReactor final : public grpc::ServerWriteReactor<v1::SessionEvent> {
+ public:
+  AttachReactor(SessionManager* sessions, const std::string& session_id)
+      : sessions_(sessions), session_id_(session_id), state_(std::make_shared<State>()) {
+    state_->reactor = this;
+    auto session = sessions_->Find(session_id_);
+    if (session == nullptr) {
+      FinishOnce(SessionNotFound(session_id_));
+      return;
+    }
+    std::weak_ptr<State> weak = state_;
+    if (!session->Attach([weak] {
+          if (auto s = weak.lock()) {
+            std::lock_guard lock(s->mu);
+            if (s->reactor != nullptr) s->reactor->FinishLocked(grpc::Status::OK);
+          }
+        })) {
+      FinishOnce(grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                              "session is already attached or closed"));
+      return;
+    }
+    session_ = std::move(session);
+    event_.set_kind(v1::SessionEvent::ATTACHED);
+    StartWrite(&event_);
+  }
+
+  void OnWriteDone(bool /*ok*/) override {}
+
+  void OnCancel() override {
+    // The client went away (or the server is stopping): the session ends with the stream.
+    sessions_->Close(session_id_, "client disconnected");
+    FinishOnce(grpc::Status::CANCELLED);
+  }
+
+  void OnDone() override {
+    {
+      std::lock_guard lock(state_->mu);
+      state_->reactor = nullptr;
+    }
+    if (session_) {
+      session_->Detach();
+      sessions_->Close(session_id_, "attach stream ended");
+    }
+    delete this;
+  }
+
+ private:
+  struct State {
+    std::mutex mu;
+    AttachReactor* reactor = nullptr;  // guarded by mu; null once OnDone ran
+    bool finished = false;             // guarded by mu
+  };
+
+  void FinishOnce(grpc::Status status) {
+    std::lock_guard lock(state_->mu);
+    FinishLocked(std::move(status));
+  }
+  // Requires state_->mu.
+  void FinishLocked(grpc::Status status) {
+    if (state_->finished) return;
+    state_->finished = true;
+    Finish(std::move(status));
+  }
+
+  SessionManager* const sessions_;
+  const std::string session_id_;
+  std::shared_ptr<State> state_;
+  std::shared_ptr<ServerSession> session_;
+  v1::SessionEvent event_;
+};
+
+// ExecuteStream: parses the request, then for each statement starts it and streams its rows in
+// bounded chunks. Every step runs on the worker pool; gRPC callbacks only post the next step.
+class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
+ public:
+  ExecuteReactor(SqlService* service, grpc::CallbackServerContext* ctx,
+                 const v1::ExecuteRequest* req)
+      : service_(service), sql_(req->sql()) {
+    if (!req->statement_id().empty() || req->params_size() > 0) {
+      Finish(ToGrpcStatus(Status::NotSupported("prepared statements and parameters are not "
+                                               "supported yet")));
+      return;
+    }
+    if (req->tx().selector_case() != v1::TxControl::SELECTOR_NOT_SET || req->tx().commit()) {
+      Finish(ToGrpcStatus(Status::NotSupported("transaction control is not supported yet; "
+                                               "every statement runs in autocommit")));
+      return;
+    }
+    session_ = service_->sessions()->Find(req->session_id());
+    if (session_ == nullptr) {
+      Finish(SessionNotFound(req->session_id()));
+      return;
+    }
+    Status st = session_->BeginRequest(req->query_id(), &ctl_);
+    if (!st.ok()) {
+      session_.reset();
+      Finish(ToGrpcStatus(st));
+      return;
+    }
+    auto deadline = ctx->deadline();
+    if (deadline != std::chrono::system_clock::time_point::max()) {
+      auto remaining = deadline - std::chrono::system_clock::now();
+      ctl_->SetDeadline(ExecControl::Clock::now() +
+                        std::chrono::duration_cast<ExecControl::Clock::duration>(remaining));
+    }
+    max_rows_ = req->max_rows_per_chunk() != 0
+                    ? std::min(req->max_rows_per_chunk(), service_->limits().default_rows)
+                    : service_->limits().default_rows;
+    PostStep();
+  }
+
+  void OnWriteDone(bool ok) override {
+    if (!ok) {  // the stream broke: the client is gone
+      ctl_->Cancel();
+      Finish(grpc::Status(grpc::StatusCode::CANCELLED, "client stream closed"));
+      return;
+    }
+    PostStep();
+  }
+
+  void OnCancel() override {
+    if (ctl_) ctl_->Cancel();
+  }
+
+  void OnDone() override {
+    cursor_.reset();  // releases whatever the statement holds
+    request_.reset();
+    if (session_) session_->EndRequest();
+    delete this;
+  }
+
+ private:
+  void PostStep() {
+    asio::post(*service_->pool(), [this] { Step(); });
+  }
+
+  void Step() {
+    try {
+      StepOrFinish();
+    } catch (const std::exception& e) {
+      spdlog::error("session {}: internal error in statement {}: {}", session_->id(), index_,
+                    e.what());
+      FinishWith(Status::Internal(std::string("internal error: ") + e.what()));
+    }
+  }
+
+  void StepOrFinish() {
+    chunk_.Clear();
+    if (request_ == nullptr) {
+      auto parsed = session_->engine()->Parse(sql_);
+      if (!parsed.ok()) return FinishWith(parsed.status());
+      request_ = std::move(parsed).value();
+    }
+    if (cursor_ == nullptr) {
+      if (index_ >= request_->size()) return Finish(grpc::Status::OK);
+      if (Status st = ctl_->Check(); !st.ok()) return FinishWith(st);
+      statement_start_ = std::chrono::steady_clock::now();
+      auto started = request_->Start(index_, *ctl_);
+      if (!started.ok()) return FinishWith(started.status());
+      cursor_ = std::move(started).value();
+      auto* meta = chunk_.mutable_metadata();
+      for (const ColumnInfo& col : cursor_->columns()) {
+        auto* c = meta->add_columns();
+        c->set_name(col.name);
+        ToProtoType(col.type, c->mutable_type());
+        c->set_nullable(col.nullable);
+      }
+    }
+    chunk_.set_statement_index(static_cast<uint32_t>(index_));
+    rows_.clear();
+    auto more = cursor_->Fetch(max_rows_, service_->limits().max_bytes, *ctl_, &rows_);
+    if (!more.ok()) return FinishWith(more.status());
+    for (const Row& row : rows_) {
+      auto* r = chunk_.add_rows();
+      for (const Value& v : row) ToProtoValue(v, r->add_values());
+    }
+    if (!*more) {
+      auto* stats = chunk_.mutable_stats();
+      stats->set_command_tag(cursor_->CommandTag());
+      stats->set_rows(cursor_->RowCount());
+      stats->set_elapsed_us(std::chrono::duration_cast<std::chrono::microseconds>(
+                                std::chrono::steady_clock::now() - statement_start_)
+                                .count());
+      chunk_.set_notice(cursor_->Notice());
+      cursor_.reset();
+      ++index_;
+    }
+    StartWrite(&chunk_);
+  }
+
+  void FinishWith(const Status& st) {
+    cursor_.reset();
+    Finish(ToGrpcStatus(st, sql_, static_cast<uint32_t>(index_)));
+  }
+
+  SqlService* const service_;
+  const std::string sql_;
+  std::shared_ptr<ServerSession> session_;
+  std::shared_ptr<ExecControl> ctl_;
+  uint32_t max_rows_ = 0;
+  // The fields below are touched only by the step running on the pool; steps never overlap
+  // (the next one is posted after the previous chunk's write completed).
+  std::unique_ptr<Request> request_;
+  std::unique_ptr<QueryCursor> cursor_;
+  size_t index_ = 0;
+  std::vector<Row> rows_;
+  v1::ResultChunk chunk_;
+  std::chrono::steady_clock::time_point statement_start_;
+};
+
+}  // namespace
+
+grpc::Status SessionNotFound(const std::string& id) {
+  grpc::Status st = ToGrpcStatus(
+      Status::Error("08003", "session \"" + id + "\" does not exist")
+          .WithHint("The session was closed or expired; open a new one."));
+  return grpc::Status(grpc::StatusCode::NOT_FOUND, st.error_message(), st.error_details());
+}
+
+SqlService::SqlService(Database* db, SessionManager* sessions, asio::thread_pool* pool,
+                       ChunkLimits limits)
+    : db_(db), sessions_(sessions), pool_(pool), limits_(limits) {}
+
+grpc::ServerUnaryReactor* SqlService::OpenSession(grpc::CallbackServerContext* ctx,
+                                                  const v1::OpenSessionRequest* req,
+                                                  v1::OpenSessionResponse* resp) {
+  std::string user = req->user().empty() ? "meridian" : req->user();
+  std::string database = req->database().empty() ? "meridian" : req->database();
+  if (database != "meridian") {
+    return FinishUnary(ctx, ToGrpcStatus(Status::Error("3D000", "database \"" + database +
+                                                                    "\" does not exist")));
+  }
+  auto session = sessions_->Open(user, database, req->application_name(), ctx->peer());
+  if (!session.ok()) return FinishUnary(ctx, ToGrpcStatus(session.status()));
+  resp->set_session_id((*session)->id());
+  resp->set_server_version(kServerVersion);
+  resp->set_lease_ttl_ms(60'000);
+  return FinishUnary(ctx, grpc::Status::OK);
+}
+
+grpc::ServerWriteReactor<v1::SessionEvent>* SqlService::Attach(grpc::CallbackServerContext*,
+                                                               const v1::AttachRequest* req) {
+  return new AttachReactor(sessions_, req->session_id());
+}
+
+grpc::ServerUnaryReactor* SqlService::CloseSession(grpc::CallbackServerContext* ctx,
+                                                   const v1::CloseSessionRequest* req,
+                                                   v1::CloseSessionResponse*) {
+  if (sessions_->Find(req->session_id()) == nullptr) {
+    return FinishUnary(ctx, SessionNotFound(req->session_id()));
+  }
+  sessions_->Close(req->session_id(), "closed by client");
+  return FinishUnary(ctx, grpc::Status::OK);
+}
+
+grpc::ServerWriteReactor<v1::ResultChunk>* SqlService::ExecuteStream(
+    grpc::CallbackServerContext* ctx, const v1::ExecuteRequest* req) {
+  return new ExecuteReactor(this, ctx, req);
+}
+
+grpc::ServerUnaryReactor* SqlService::Cancel(grpc::CallbackServerContext* ctx,
+                                             const v1::CancelRequest* req,
+                                             v1::CancelResponse* resp) {
+  auto session = sessions_->Find(req->session_id());
+  if (session == nullptr) return FinishUnary(ctx, SessionNotFound(req->session_id()));
+  resp->set_cancelled(session->CancelRequest(req->query_id()));
+  return FinishUnary(ctx, grpc::Status::OK);
+}
+
+grpc::ServerUnaryReactor* SqlService::DescribeCatalog(grpc::CallbackServerContext* ctx,
+                                                      const v1::DescribeCatalogRequest* req,
+                                                      v1::DescribeCatalogResponse* resp) {
+  auto session = sessions_->Find(req->session_id());
+  if (session == nullptr) return FinishUnary(ctx, SessionNotFound(req->session_id()));
+  session->Touch();
+  auto tables = db_->DescribeTables(req->table());
+  if (!tables.ok()) return FinishUnary(ctx, ToGrpcStatus(tables.status()));
+  for (const TableDescription& t : *tables) {
+    auto* out = resp->add_tables();
+    out->set_name(t.name);
+    for (const ColumnDescription& c : t.columns) {
+      auto* col = out->add_columns();
+      col->set_name(c.name);
+      ToProtoType(c.type, col->mutable_type());
+      col->set_not_null(c.not_null);
+      col->set_default_expr(c.default_expr);
+      col->set_primary_key(c.primary_key);
+    }
+    for (const std::string& k : t.primary_key) out->add_primary_key(k);
+  }
+  return FinishUnary(ctx, grpc::Status::OK);
+}
+
+}  // namespace meridian::server

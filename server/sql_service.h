@@ -1,0 +1,58 @@
+// SqlService: the gRPC Sql service on the callback API. No thread per session or call: unary
+// handlers answer inline; ExecuteStream runs each step (start a statement, fetch one chunk) as a
+// task on the worker pool and writes the chunk; the next step is posted only when the write
+// completed, so a slow client holds memory for one chunk and no thread.
+#pragma once
+
+#include <asio/thread_pool.hpp>
+
+#include "meridian.grpc.pb.h"
+#include "meridian/database.h"
+#include "session_manager.h"
+
+namespace meridian::server {
+
+inline constexpr const char* kServerVersion = "Meridian 0.1.0";
+
+struct ChunkLimits {
+  uint32_t default_rows = 4096;        // rows per chunk unless the request asks for fewer
+  size_t max_bytes = 512 * 1024;       // far below gRPC's 4 MiB message limit
+};
+
+class SqlService final : public v1::Sql::CallbackService {
+ public:
+  SqlService(Database* db, SessionManager* sessions, asio::thread_pool* pool,
+             ChunkLimits limits = {});
+
+  grpc::ServerUnaryReactor* OpenSession(grpc::CallbackServerContext* ctx,
+                                        const v1::OpenSessionRequest* req,
+                                        v1::OpenSessionResponse* resp) override;
+  grpc::ServerWriteReactor<v1::SessionEvent>* Attach(grpc::CallbackServerContext* ctx,
+                                                     const v1::AttachRequest* req) override;
+  grpc::ServerUnaryReactor* CloseSession(grpc::CallbackServerContext* ctx,
+                                         const v1::CloseSessionRequest* req,
+                                         v1::CloseSessionResponse* resp) override;
+  grpc::ServerWriteReactor<v1::ResultChunk>* ExecuteStream(grpc::CallbackServerContext* ctx,
+                                                           const v1::ExecuteRequest* req) override;
+  grpc::ServerUnaryReactor* Cancel(grpc::CallbackServerContext* ctx, const v1::CancelRequest* req,
+                                   v1::CancelResponse* resp) override;
+  grpc::ServerUnaryReactor* DescribeCatalog(grpc::CallbackServerContext* ctx,
+                                            const v1::DescribeCatalogRequest* req,
+                                            v1::DescribeCatalogResponse* resp) override;
+
+  Database* db() { return db_; }
+  SessionManager* sessions() { return sessions_; }
+  asio::thread_pool* pool() { return pool_; }
+  const ChunkLimits& limits() const { return limits_; }
+
+ private:
+  Database* const db_;
+  SessionManager* const sessions_;
+  asio::thread_pool* const pool_;
+  const ChunkLimits limits_;
+};
+
+// The gRPC status for an unknown or closed session id (NOT_FOUND, SQLSTATE 08003).
+grpc::Status SessionNotFound(const std::string& id);
+
+}  // namespace meridian::server
