@@ -1,0 +1,124 @@
+// End-to-end tests of meridiand as a process: start-up, health, the data-dir lock, graceful
+// shutdown, restart persistence, bad flags, and garbage on the gRPC port.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <random>
+
+#include "daemon_harness.h"
+
+namespace meridian::e2e {
+namespace {
+
+TEST(Daemon, StartsServesHealthAndStopsCleanlyOnSigterm) {
+  TempDir dir;
+  Daemon d(dir.path() + "/data");
+  ASSERT_TRUE(d.started()) << d.Log();
+  std::string log = d.Log();
+  EXPECT_NE(log.find("Meridian 0.1.0 starting"), std::string::npos) << log;
+  EXPECT_NE(log.find(dir.path() + "/data"), std::string::npos) << log;
+  EXPECT_NE(log.find("listening for gRPC on 127.0.0.1:" + std::to_string(d.port())),
+            std::string::npos)
+      << log;
+  EXPECT_EQ(d.Stop(SIGTERM), 0);
+  EXPECT_NE(d.Log().find("shutdown complete"), std::string::npos);
+}
+
+TEST(Daemon, StopsCleanlyOnSigintWithOpenSessions) {
+  TempDir dir;
+  Daemon d(dir.path() + "/data");
+  ASSERT_TRUE(d.started()) << d.Log();
+  RawSession a(d.address()), b(d.address());
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(d.Stop(SIGINT), 0) << d.Log();
+}
+
+TEST(Daemon, SecondDaemonOnSameDataDirIsRefused) {
+  TempDir dir;
+  Daemon first(dir.path() + "/data");
+  ASSERT_TRUE(first.started()) << first.Log();
+  Daemon second(dir.path() + "/data");
+  EXPECT_FALSE(second.started());
+  EXPECT_EQ(second.Stop(SIGTERM), 1);
+  std::string log = second.Log();
+  EXPECT_NE(log.find("in use by another meridiand"), std::string::npos) << log;
+  EXPECT_TRUE(first.Alive());
+}
+
+TEST(Daemon, BadFlagExitsWithUsage) {
+  auto r = RunBinary("meridiand", {"--no-such-flag"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown option \"--no-such-flag\""), std::string::npos) << r.err;
+  r = RunBinary("meridiand", {"--buffer-pool-mb", "lots"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("invalid value \"lots\""), std::string::npos) << r.err;
+}
+
+TEST(Daemon, DataSurvivesCleanRestart) {
+  TempDir dir;
+  std::string data = dir.path() + "/data";
+  {
+    Daemon d(data);
+    ASSERT_TRUE(d.started()) << d.Log();
+    RawSession s(d.address());
+    ASSERT_TRUE(s.ok());
+    auto r = s.Execute(
+        "CREATE TABLE kv (k INTEGER PRIMARY KEY, v TEXT NOT NULL DEFAULT 'none');"
+        "INSERT INTO kv VALUES (1, 'one'), (2, 'two');"
+        "INSERT INTO kv (k) VALUES (3)");
+    ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+    EXPECT_EQ(d.Stop(SIGTERM), 0);
+  }
+  Daemon d(data);
+  ASSERT_TRUE(d.started()) << d.Log();
+  RawSession s(d.address());
+  auto r = s.Execute("SELECT k, v FROM kv ORDER BY k");
+  ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+  ASSERT_EQ(r.row_count, 3u);
+  std::vector<std::string> got;
+  for (const auto& c : r.chunks) {
+    for (const auto& row : c.rows()) {
+      got.push_back(std::to_string(row.values(0).int_value()) + "=" + row.values(1).text_value());
+    }
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{"1=one", "2=two", "3=none"}));
+  // The primary key still holds after the restart.
+  r = s.Execute("INSERT INTO kv VALUES (2, 'again')");
+  EXPECT_EQ(r.error.sqlstate(), "23505");
+}
+
+// Raw bytes that are not HTTP/2, and an HTTP/2 preface followed by junk frames: the daemon
+// drops those connections and goes on serving.
+TEST(Daemon, GarbageOnTheGrpcPortDoesNotHurt) {
+  TempDir dir;
+  Daemon d(dir.path() + "/data");
+  ASSERT_TRUE(d.started()) << d.Log();
+  std::mt19937 rng(42);
+  for (int i = 0; i < 40; ++i) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(d.port());
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    std::string junk;
+    if (i % 2 == 1) junk = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+    size_t n = 1 + rng() % 4096;
+    for (size_t j = 0; j < n; ++j) junk.push_back(static_cast<char>(rng()));
+    (void)!send(fd, junk.data(), junk.size(), MSG_NOSIGNAL);
+    close(fd);
+  }
+  ASSERT_TRUE(d.Alive());
+  RawSession s(d.address());
+  ASSERT_TRUE(s.ok());
+  auto r = s.Execute("SELECT 1 + 1");
+  ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+  EXPECT_EQ(r.chunks.at(0).rows(0).values(0).int_value(), 2);
+}
+
+}  // namespace
+}  // namespace meridian::e2e
