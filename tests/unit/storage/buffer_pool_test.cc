@@ -204,7 +204,9 @@ TEST(BufferPoolTest, WriteFaultsSurfaceAsErrors) {
   for (uint32_t i = 0; i < pool.PageCount(*fid); ++i) {
     auto guard = pool.FetchRead(*fid, i);
     ASSERT_TRUE(guard.ok());
-    if (i < 4) EXPECT_EQ(Load32(guard->data() + kTagAt), i);
+    if (i < 4) {
+      EXPECT_EQ(Load32(guard->data() + kTagAt), i);
+    }
   }
   ExpectNoPins(pool);
 }

@@ -30,7 +30,7 @@ TEST(FileTest, PosixReadWriteSizeTruncate) {
   File* file = f->get();
   ASSERT_TRUE(file->WriteAt(0, "hello").ok());
   ASSERT_TRUE(file->WriteAt(10, "world").ok());
-  EXPECT_EQ(*file->Size(), 15u);
+  EXPECT_EQ(file->Size().value(), 15u);
   std::string all = ReadAll(file);
   EXPECT_EQ(all, std::string("hello\0\0\0\0\0world", 15));
   char buf[8];
@@ -39,15 +39,15 @@ TEST(FileTest, PosixReadWriteSizeTruncate) {
   EXPECT_EQ(got, 3u);  // short read at end of file
   ASSERT_TRUE(file->Sync().ok());
   ASSERT_TRUE(file->Truncate(5).ok());
-  EXPECT_EQ(*file->Size(), 5u);
+  EXPECT_EQ(file->Size().value(), 5u);
   ASSERT_TRUE(file->Allocate(0, 8192).ok());
-  EXPECT_EQ(*file->Size(), 8192u);
-  EXPECT_TRUE(*fs->Exists(dir.File("a")));
+  EXPECT_EQ(file->Size().value(), 8192u);
+  EXPECT_TRUE(fs->Exists(dir.File("a")).value());
   ASSERT_TRUE(fs->Rename(dir.File("a"), dir.File("b")).ok());
   ASSERT_TRUE(fs->SyncDir(dir.path()).ok());
-  EXPECT_FALSE(*fs->Exists(dir.File("a")));
+  EXPECT_FALSE(fs->Exists(dir.File("a")).value());
   ASSERT_TRUE(fs->Remove(dir.File("b")).ok());
-  EXPECT_FALSE(*fs->Exists(dir.File("b")));
+  EXPECT_FALSE(fs->Exists(dir.File("b")).value());
 }
 
 TEST(FileTest, ErrorsNameThePathAndErrno) {
