@@ -3,6 +3,7 @@
 #   make test       install deps, build, run every test through ctest
 #   make debug      ASan+UBSan build in build-debug/ and its tests (same as make test SANITIZE=1)
 #   make format     clang-format every C++ file
+#   make tidy       clang-tidy (.clang-tidy) over Meridian's own sources
 JOBS ?= 2
 SANITIZE ?= 0
 
@@ -18,7 +19,7 @@ endif
 
 CMAKE_LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
-.PHONY: all deps configure build run test debug format clean bench
+.PHONY: all deps configure build run test debug format tidy clean
 
 all: build
 
@@ -45,6 +46,10 @@ debug:
 
 format:
 	git ls-files '*.cc' '*.h' | xargs clang-format -i
+
+tidy: configure
+	git ls-files 'engine/*.cc' 'server/*.cc' 'client/*.cc' 'parser/src/*.cc' | \
+	  xargs clang-tidy -p $(BUILD_DIR) --quiet
 
 clean:
 	rm -rf build-sanitize build/bin build/CMakeFiles build/build.ninja
