@@ -142,6 +142,7 @@ struct CreateTableStmt {
   std::vector<ColumnDef> columns;
   std::vector<std::string> primary_key;  // table constraint PRIMARY KEY (a, b)
   Location primary_key_loc;
+  std::vector<std::vector<std::string>> unique_keys;  // table constraints UNIQUE (a, b), in order
 };
 
 struct DropTableStmt {

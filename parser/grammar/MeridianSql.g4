@@ -1,0 +1,291 @@
+// Meridian's SQL grammar (a PostgreSQL subset). Expressions are written as one rule per
+// precedence level, lowest first, following PostgreSQL's operator precedence table. Keywords are
+// case-insensitive; only the keywords listed in `nonReservedKeyword` may be used as identifiers.
+grammar MeridianSql;
+
+// ---------------------------------------------------------------------------------- entry points
+
+script : statement? (SEMI statement?)* EOF ;
+
+standaloneExpr : expr EOF ;
+
+statement
+  : selectStmt
+  | insertStmt
+  | updateStmt
+  | deleteStmt
+  | createTableStmt
+  | dropTableStmt
+  ;
+
+// ---------------------------------------------------------------------------------------- SELECT
+
+selectStmt
+  : K_SELECT (K_DISTINCT | K_ALL)? selectItem (COMMA selectItem)*
+    (K_FROM tableRef (COMMA tableRef)*)?
+    (K_WHERE where=expr)?
+    (K_GROUP K_BY expr (COMMA expr)*)?
+    (K_HAVING having=expr)?
+    (K_ORDER K_BY orderItem (COMMA orderItem)*)?
+    (limitClause offsetClause? | offsetClause limitClause?)?
+  ;
+
+selectItem
+  : STAR                                      # selectStar
+  | identifier DOT STAR                       # selectQualifiedStar
+  | expr (K_AS columnLabel | identifier)?     # selectExpr
+  ;
+
+tableRef : identifier (K_AS? identifier)? ;
+
+orderItem : expr (K_ASC | K_DESC)? (K_NULLS (K_FIRST | K_LAST))? ;
+
+limitClause : K_LIMIT (expr | K_ALL) ;
+
+offsetClause : K_OFFSET expr ;
+
+// ------------------------------------------------------------------------- INSERT, UPDATE, DELETE
+
+insertStmt
+  : K_INSERT K_INTO identifier (LPAREN identifier (COMMA identifier)* RPAREN)?
+    (K_VALUES valuesRow (COMMA valuesRow)* | selectStmt | LPAREN selectStmt RPAREN)
+  ;
+
+valuesRow : LPAREN valueItem (COMMA valueItem)* RPAREN ;
+
+valueItem : K_DEFAULT | expr ;
+
+updateStmt : K_UPDATE identifier K_SET assignment (COMMA assignment)* (K_WHERE expr)? ;
+
+assignment : identifier EQ (K_DEFAULT | expr) ;
+
+deleteStmt : K_DELETE K_FROM identifier (K_WHERE expr)? ;
+
+// --------------------------------------------------------------------------- CREATE TABLE, DROP
+
+createTableStmt
+  : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? identifier
+    LPAREN tableElement (COMMA tableElement)* RPAREN
+  ;
+
+tableElement : columnDef | tableConstraint ;
+
+columnDef : identifier typeName columnConstraint* ;
+
+columnConstraint : (K_CONSTRAINT identifier)? columnConstraintBody ;
+
+columnConstraintBody
+  : K_NOT K_NULL            # notNullConstraint
+  | K_NULL                  # nullConstraint
+  | K_DEFAULT expr          # defaultConstraint
+  | K_PRIMARY K_KEY         # primaryKeyConstraint
+  | K_UNIQUE                # uniqueConstraint
+  ;
+
+tableConstraint : (K_CONSTRAINT identifier)? tableConstraintBody ;
+
+tableConstraintBody
+  : K_PRIMARY K_KEY LPAREN identifier (COMMA identifier)* RPAREN   # primaryKeyTableConstraint
+  | K_UNIQUE LPAREN identifier (COMMA identifier)* RPAREN          # uniqueTableConstraint
+  ;
+
+dropTableStmt : K_DROP K_TABLE (K_IF K_EXISTS)? identifier (COMMA identifier)* ;
+
+typeName
+  : K_DOUBLE K_PRECISION
+  | K_CHARACTER K_VARYING (LPAREN INTEGER_LITERAL RPAREN)?
+  | identifier (LPAREN INTEGER_LITERAL RPAREN)?
+  ;
+
+// ----------------------------------------------------------------------------------- expressions
+
+expr : orExpr ;
+
+orExpr : andExpr (K_OR andExpr)* ;
+
+andExpr : notExpr (K_AND notExpr)* ;
+
+notExpr : K_NOT notExpr | isExpr ;
+
+isExpr : comparisonExpr (K_IS K_NOT? K_NULL)* ;
+
+comparisonExpr : predicateExpr (comparisonOp predicateExpr)? ;
+
+comparisonOp : EQ | NE | NE2 | LT | LE | GT | GE ;
+
+predicateExpr : concatExpr predicateSuffix? ;
+
+predicateSuffix
+  : K_NOT? K_LIKE concatExpr                                  # likePredicate
+  | K_NOT? K_BETWEEN concatExpr K_AND concatExpr              # betweenPredicate
+  | K_NOT? K_IN LPAREN selectStmt RPAREN                      # inSubqueryPredicate
+  | K_NOT? K_IN LPAREN expr (COMMA expr)* RPAREN              # inListPredicate
+  ;
+
+concatExpr : additiveExpr (CONCAT additiveExpr)* ;
+
+additiveExpr : multiplicativeExpr ((PLUS | MINUS) multiplicativeExpr)* ;
+
+multiplicativeExpr : unaryExpr ((STAR | SLASH | PERCENT) unaryExpr)* ;
+
+unaryExpr : (PLUS | MINUS) unaryExpr | castExpr ;
+
+castExpr : primary (TYPECAST typeName)* ;
+
+primary
+  : literal                                                                 # literalPrimary
+  | PARAM                                                                   # paramPrimary
+  | LPAREN selectStmt RPAREN                                                # subqueryPrimary
+  | LPAREN expr RPAREN                                                      # parenPrimary
+  | K_EXISTS LPAREN selectStmt RPAREN                                       # existsPrimary
+  | K_CASE operand=expr? (K_WHEN expr K_THEN expr)+ (K_ELSE elseExpr=expr)? K_END # casePrimary
+  | K_CAST LPAREN expr K_AS typeName RPAREN                                 # castPrimary
+  | identifier LPAREN STAR RPAREN                                           # starFunctionPrimary
+  | identifier LPAREN ((K_DISTINCT | K_ALL)? expr (COMMA expr)*)? RPAREN    # functionPrimary
+  | identifier (DOT identifier)?                                            # columnPrimary
+  ;
+
+literal
+  : INTEGER_LITERAL
+  | DECIMAL_LITERAL
+  | STRING_LITERAL
+  | K_TRUE
+  | K_FALSE
+  | K_NULL
+  ;
+
+// -------------------------------------------------------------------------------------- identifiers
+
+identifier : IDENTIFIER | QUOTED_IDENTIFIER | nonReservedKeyword ;
+
+// A select-list alias after AS may be any word, reserved or not.
+columnLabel : identifier | reservedKeyword ;
+
+nonReservedKeyword
+  : K_BY | K_CHARACTER | K_DELETE | K_DOUBLE | K_DROP | K_FIRST | K_IF | K_INSERT | K_KEY
+  | K_LAST | K_NULLS | K_PRECISION | K_SET | K_UPDATE | K_VALUES | K_VARYING
+  ;
+
+reservedKeyword
+  : K_ALL | K_AND | K_AS | K_ASC | K_BETWEEN | K_CASE | K_CAST | K_CONSTRAINT | K_CREATE
+  | K_DEFAULT | K_DESC | K_DISTINCT | K_ELSE | K_END | K_EXISTS | K_FALSE | K_FROM | K_GROUP
+  | K_HAVING | K_IN | K_INTO | K_IS | K_LIKE | K_LIMIT | K_NOT | K_NULL | K_OFFSET | K_OR
+  | K_ORDER | K_PRIMARY | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNIQUE | K_WHEN | K_WHERE
+  ;
+
+// ------------------------------------------------------------------------------------------ lexer
+
+K_ALL : A L L ;
+K_AND : A N D ;
+K_AS : A S ;
+K_ASC : A S C ;
+K_BETWEEN : B E T W E E N ;
+K_BY : B Y ;
+K_CASE : C A S E ;
+K_CAST : C A S T ;
+K_CHARACTER : C H A R A C T E R ;
+K_CONSTRAINT : C O N S T R A I N T ;
+K_CREATE : C R E A T E ;
+K_DEFAULT : D E F A U L T ;
+K_DELETE : D E L E T E ;
+K_DESC : D E S C ;
+K_DISTINCT : D I S T I N C T ;
+K_DOUBLE : D O U B L E ;
+K_DROP : D R O P ;
+K_ELSE : E L S E ;
+K_END : E N D ;
+K_EXISTS : E X I S T S ;
+K_FALSE : F A L S E ;
+K_FIRST : F I R S T ;
+K_FROM : F R O M ;
+K_GROUP : G R O U P ;
+K_HAVING : H A V I N G ;
+K_IF : I F ;
+K_IN : I N ;
+K_INSERT : I N S E R T ;
+K_INTO : I N T O ;
+K_IS : I S ;
+K_KEY : K E Y ;
+K_LAST : L A S T ;
+K_LIKE : L I K E ;
+K_LIMIT : L I M I T ;
+K_NOT : N O T ;
+K_NULL : N U L L ;
+K_NULLS : N U L L S ;
+K_OFFSET : O F F S E T ;
+K_OR : O R ;
+K_ORDER : O R D E R ;
+K_PRECISION : P R E C I S I O N ;
+K_PRIMARY : P R I M A R Y ;
+K_SELECT : S E L E C T ;
+K_SET : S E T ;
+K_TABLE : T A B L E ;
+K_THEN : T H E N ;
+K_TRUE : T R U E ;
+K_UNIQUE : U N I Q U E ;
+K_UPDATE : U P D A T E ;
+K_VALUES : V A L U E S ;
+K_VARYING : V A R Y I N G ;
+K_WHEN : W H E N ;
+K_WHERE : W H E R E ;
+
+SEMI : ';' ;
+COMMA : ',' ;
+DOT : '.' ;
+LPAREN : '(' ;
+RPAREN : ')' ;
+TYPECAST : '::' ;
+CONCAT : '||' ;
+EQ : '=' ;
+NE : '<>' ;
+NE2 : '!=' ;
+LE : '<=' ;
+GE : '>=' ;
+LT : '<' ;
+GT : '>' ;
+PLUS : '+' ;
+MINUS : '-' ;
+STAR : '*' ;
+SLASH : '/' ;
+PERCENT : '%' ;
+
+INTEGER_LITERAL : DIGIT+ ;
+
+DECIMAL_LITERAL
+  : DIGIT+ '.' DIGIT* EXPONENT?
+  | '.' DIGIT+ EXPONENT?
+  | DIGIT+ EXPONENT
+  ;
+
+PARAM : '$' DIGIT+ ;
+
+STRING_LITERAL : '\'' (~'\'' | '\'\'')* '\'' ;
+
+// A string without its closing quote runs to the end of input; the driver reports it.
+UNTERMINATED_STRING : '\'' (~'\'' | '\'\'')* ;
+
+QUOTED_IDENTIFIER : '"' (~'"' | '""')* '"' ;
+
+UNTERMINATED_QUOTED_IDENTIFIER : '"' (~'"' | '""')* ;
+
+IDENTIFIER : IDENT_START IDENT_CONT* ;
+
+// Comments never reach the lexer: SourceText blanks them out (nested /* */ included) first.
+
+WHITESPACE : [ \t\r\n\f\u000B]+ -> skip ;
+
+// Anything else is a one-character token the parser rejects with a syntax error.
+ERROR_CHAR : . ;
+
+fragment IDENT_START : [a-zA-Z_\u0080-\u{10FFFF}] ;
+fragment IDENT_CONT : [a-zA-Z_0-9$\u0080-\u{10FFFF}] ;
+fragment DIGIT : [0-9] ;
+fragment EXPONENT : [eE] [+-]? DIGIT+ ;
+
+fragment A : [aA] ; fragment B : [bB] ; fragment C : [cC] ; fragment D : [dD] ;
+fragment E : [eE] ; fragment F : [fF] ; fragment G : [gG] ; fragment H : [hH] ;
+fragment I : [iI] ; fragment J : [jJ] ; fragment K : [kK] ; fragment L : [lL] ;
+fragment M : [mM] ; fragment N : [nN] ; fragment O : [oO] ; fragment P : [pP] ;
+fragment Q : [qQ] ; fragment R : [rR] ; fragment S : [sS] ; fragment T : [tT] ;
+fragment U : [uU] ; fragment V : [vV] ; fragment W : [wW] ; fragment X : [xX] ;
+fragment Y : [yY] ; fragment Z : [zZ] ;

@@ -1,0 +1,89 @@
+// Iterative depth measurement and destruction of expression trees (see expr_depth.h). Both walk
+// the same edges: Expr children and the expressions of an Expr's subquery.
+
+#include "expr_depth.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace meridian::parser {
+namespace {
+
+template <typename F>
+void ForEachSelectExpr(ast::SelectStmt& s, F&& f) {
+  for (auto& item : s.items) f(item.expr);
+  f(s.where);
+  for (auto& e : s.group_by) f(e);
+  f(s.having);
+  for (auto& o : s.order_by) f(o.expr);
+  f(s.limit);
+  f(s.offset);
+}
+
+template <typename F>
+void ForEachStatementExpr(ast::Statement& stmt, F&& f) {
+  if (stmt.select) ForEachSelectExpr(*stmt.select, f);
+  if (stmt.insert) {
+    for (auto& row : stmt.insert->values) {
+      for (auto& e : row) f(e);
+    }
+    if (stmt.insert->select) ForEachSelectExpr(*stmt.insert->select, f);
+  }
+  if (stmt.update) {
+    for (auto& a : stmt.update->assignments) f(a.value);
+    f(stmt.update->where);
+  }
+  if (stmt.del) f(stmt.del->where);
+  if (stmt.create_table) {
+    for (auto& c : stmt.create_table->columns) f(c.default_expr);
+  }
+}
+
+template <typename F>
+void ForEachChild(ast::Expr& e, F&& f) {
+  for (auto& c : e.children) f(c);
+  if (e.subquery) ForEachSelectExpr(*e.subquery, f);
+}
+
+int DepthOf(ast::ExprPtr& root) {
+  if (!root) return 0;
+  int max_depth = 0;
+  std::vector<std::pair<ast::Expr*, int>> stack{{root.get(), 1}};
+  while (!stack.empty()) {
+    auto [e, d] = stack.back();
+    stack.pop_back();
+    max_depth = std::max(max_depth, d);
+    ForEachChild(*e, [&](ast::ExprPtr& c) {
+      if (c) stack.emplace_back(c.get(), d + 1);
+    });
+  }
+  return max_depth;
+}
+
+}  // namespace
+
+int MaxExprDepth(ast::ExprPtr& expr) { return DepthOf(expr); }
+
+int MaxExprDepth(ast::Statement& stmt) {
+  int max_depth = 0;
+  ForEachStatementExpr(stmt, [&](ast::ExprPtr& e) { max_depth = std::max(max_depth, DepthOf(e)); });
+  return max_depth;
+}
+
+void DestroyIteratively(ast::ExprPtr& expr) {
+  std::vector<ast::ExprPtr> stack;
+  stack.push_back(std::move(expr));
+  while (!stack.empty()) {
+    ast::ExprPtr e = std::move(stack.back());
+    stack.pop_back();
+    if (!e) continue;
+    ForEachChild(*e, [&](ast::ExprPtr& c) { stack.push_back(std::move(c)); });
+  }
+}
+
+void DestroyIteratively(ast::Statement& stmt) {
+  ForEachStatementExpr(stmt, [](ast::ExprPtr& e) { DestroyIteratively(e); });
+}
+
+}  // namespace meridian::parser

@@ -1,0 +1,146 @@
+// Parse and ParseExpression: validate UTF-8, lex the whole request, pre-scan the tokens (lexical
+// errors, nesting guard), parse with the classic two-stage strategy (fast SLL prediction with a
+// bailing error strategy, then full LL reporting the first error), and transform to the AST.
+
+#include "meridian/parser/parser.h"
+
+#include <memory>
+#include <utility>
+
+#include "ANTLRInputStream.h"
+#include "BailErrorStrategy.h"
+#include "CommonTokenStream.h"
+#include "DefaultErrorStrategy.h"
+#include "Exceptions.h"
+#include "atn/ParserATNSimulator.h"
+#include "atn/PredictionMode.h"
+#include "expr_depth.h"
+#include "meridian/parser/gen/MeridianSqlLexer.h"
+#include "meridian/parser/gen/MeridianSqlParser.h"
+#include "source_text.h"
+#include "syntax_error.h"
+#include "transformer.h"
+
+namespace meridian::parser {
+namespace {
+
+// Everything one parse needs; built per call, so concurrent calls share nothing mutable except
+// ANTLR's internally synchronized DFA cache.
+struct ParseRun {
+  explicit ParseRun(std::string_view text)
+      : input(text.data(), text.size()), lexer(&input), tokens(&lexer), parser(&tokens) {
+    lexer.removeErrorListeners();
+    parser.removeErrorListeners();
+  }
+
+  antlr4::ANTLRInputStream input;
+  gen::MeridianSqlLexer lexer;
+  antlr4::CommonTokenStream tokens;
+  gen::MeridianSqlParser parser;
+  ThrowingErrorListener listener;
+};
+
+// Runs the start rule: SLL first; on failure, rewinds and reparses with full LL, where the first
+// reported error ends the parse as a Status.
+template <typename Ctx>
+Status RunTwoStage(ParseRun& run, Ctx* (gen::MeridianSqlParser::*rule)(), Ctx** tree) {
+  auto* interpreter = run.parser.getInterpreter<antlr4::atn::ParserATNSimulator>();
+  interpreter->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+  run.parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+  try {
+    *tree = (run.parser.*rule)();
+    return Status::Ok();
+  } catch (const antlr4::ParseCancellationException&) {
+    // Either a real syntax error or an SLL limitation: decide with full LL below.
+  }
+  run.tokens.seek(0);
+  run.parser.reset();
+  interpreter->setPredictionMode(antlr4::atn::PredictionMode::LL);
+  run.parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+  run.parser.addErrorListener(&run.listener);
+  try {
+    *tree = (run.parser.*rule)();
+  } catch (const SyntaxErrorFound& found) {
+    return found.status;
+  }
+  return Status::Ok();
+}
+
+Status TooDeep(const ast::Location& loc) {
+  return Status::Error("54001", "statement is too complex")
+      .WithPosition(loc.position)
+      .WithDetail("expression nesting exceeds " + std::to_string(kMaxExprDepth) + " levels")
+      .WithHint("Simplify the statement.");
+}
+
+Result<std::vector<ast::Statement>> ParseImpl(std::string_view sql) {
+  MERIDIAN_ASSIGN_OR_RETURN(SourceText src, SourceText::Make(sql));
+  ParseRun run(src.lexer_text());
+  run.tokens.fill();
+  MERIDIAN_RETURN_IF_ERROR(PrescanTokens(run.tokens.getTokens()));
+
+  gen::MeridianSqlParser::ScriptContext* tree = nullptr;
+  MERIDIAN_RETURN_IF_ERROR(RunTwoStage(run, &gen::MeridianSqlParser::script, &tree));
+
+  Transformer transformer(src);
+  std::vector<ast::Statement> statements;
+  Status failure;
+  for (gen::MeridianSqlParser::StatementContext* ctx : tree->statement()) {
+    statements.push_back(transformer.TransformStatement(ctx));
+    if (!transformer.status().ok()) {
+      failure = transformer.status();
+    } else if (MaxExprDepth(statements.back()) > kMaxExprDepth) {
+      failure = TooDeep(statements.back().loc);
+    }
+    if (!failure.ok()) break;
+  }
+  if (failure.ok()) return statements;
+  for (ast::Statement& stmt : statements) DestroyIteratively(stmt);
+  return failure;
+}
+
+Result<ast::ExprPtr> ParseExpressionImpl(std::string_view sql) {
+  MERIDIAN_ASSIGN_OR_RETURN(SourceText src, SourceText::Make(sql));
+  ParseRun run(src.lexer_text());
+  run.tokens.fill();
+  MERIDIAN_RETURN_IF_ERROR(PrescanTokens(run.tokens.getTokens()));
+
+  gen::MeridianSqlParser::StandaloneExprContext* tree = nullptr;
+  MERIDIAN_RETURN_IF_ERROR(RunTwoStage(run, &gen::MeridianSqlParser::standaloneExpr, &tree));
+
+  Transformer transformer(src);
+  ast::ExprPtr expr = transformer.TransformExpr(tree->expr());
+  Status failure = transformer.status();
+  if (failure.ok() && MaxExprDepth(expr) > kMaxExprDepth) failure = TooDeep(expr->loc);
+  if (failure.ok()) return expr;
+  DestroyIteratively(expr);
+  return failure;
+}
+
+Status Unexpected(const char* what) {
+  return Status::Error(sqlstate::kSyntaxError, std::string("syntax error: ") + what);
+}
+
+}  // namespace
+
+Result<std::vector<ast::Statement>> Parse(std::string_view sql) {
+  try {
+    return ParseImpl(sql);
+  } catch (const std::exception& e) {
+    return Unexpected(e.what());
+  } catch (...) {
+    return Unexpected("unexpected parser failure");
+  }
+}
+
+Result<ast::ExprPtr> ParseExpression(std::string_view sql) {
+  try {
+    return ParseExpressionImpl(sql);
+  } catch (const std::exception& e) {
+    return Unexpected(e.what());
+  } catch (...) {
+    return Unexpected("unexpected parser failure");
+  }
+}
+
+}  // namespace meridian::parser

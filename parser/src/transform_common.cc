@@ -1,0 +1,93 @@
+// Helpers shared by every transform_*.cc file: identifiers (case folding, quoted identifiers),
+// locations, exact source substrings, error recording, and the statement dispatch.
+
+#include "syntax_error.h"
+#include "transformer.h"
+
+namespace meridian::parser {
+
+namespace {
+
+std::string LowerAscii(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string Transformer::Identifier(P::IdentifierContext* ctx) {
+  antlr4::Token* token = ctx->getStart();
+  if (token->getType() == P::QUOTED_IDENTIFIER) {
+    std::string text = token->getText();
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 1; i + 1 < text.size(); ++i) {
+      out += text[i];
+      if (text[i] == '"') ++i;  // "" stands for one "
+    }
+    if (out.empty()) {
+      Fail(ErrorAtToken(*token, "zero-length delimited identifier"));
+    }
+    return out;
+  }
+  return LowerAscii(token->getText());
+}
+
+std::string Transformer::ColumnLabel(P::ColumnLabelContext* ctx) {
+  if (ctx->identifier() != nullptr) return Identifier(ctx->identifier());
+  return LowerAscii(ctx->getText());
+}
+
+ast::Location Transformer::Loc(antlr4::ParserRuleContext* ctx) const {
+  return TokenLocation(*ctx->getStart());
+}
+
+ast::Location Transformer::Loc(antlr4::tree::TerminalNode* node) const {
+  return TokenLocation(*node->getSymbol());
+}
+
+std::string_view Transformer::SourceOf(antlr4::ParserRuleContext* ctx) const {
+  return src_.Slice(ctx->getStart()->getStartIndex(), ctx->getStop()->getStopIndex() + 1);
+}
+
+void Transformer::Fail(Status status) {
+  if (status_.ok()) status_ = std::move(status);
+}
+
+Status Transformer::ErrorAt(antlr4::ParserRuleContext* ctx, const char* sqlstate,
+                            std::string message) const {
+  ast::Location loc = Loc(ctx);
+  return Status::Error(sqlstate, std::move(message))
+      .WithPosition(loc.position)
+      .WithDetail("line " + std::to_string(loc.line) + ", column " + std::to_string(loc.column));
+}
+
+ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
+  ast::Statement stmt;
+  stmt.loc = Loc(ctx);
+  stmt.text = std::string(SourceOf(ctx));
+  if (auto* s = ctx->selectStmt()) {
+    stmt.kind = ast::StatementKind::kSelect;
+    stmt.select = TransformSelect(s);
+  } else if (auto* s = ctx->insertStmt()) {
+    stmt.kind = ast::StatementKind::kInsert;
+    stmt.insert = TransformInsert(s);
+  } else if (auto* s = ctx->updateStmt()) {
+    stmt.kind = ast::StatementKind::kUpdate;
+    stmt.update = TransformUpdate(s);
+  } else if (auto* s = ctx->deleteStmt()) {
+    stmt.kind = ast::StatementKind::kDelete;
+    stmt.del = TransformDelete(s);
+  } else if (auto* s = ctx->createTableStmt()) {
+    stmt.kind = ast::StatementKind::kCreateTable;
+    stmt.create_table = TransformCreateTable(s);
+  } else if (auto* s = ctx->dropTableStmt()) {
+    stmt.kind = ast::StatementKind::kDropTable;
+    stmt.drop_table = TransformDropTable(s);
+  }
+  return stmt;
+}
+
+}  // namespace meridian::parser

@@ -1,0 +1,342 @@
+// Expressions: one function per precedence level of the grammar (OR down to primaries), building
+// left-associative chains iteratively. Folds a minus sign into a numeric literal (-5 is the
+// literal "-5", as PostgreSQL does) and NOT into EXISTS (negated).
+
+#include <optional>
+
+#include "transformer.h"
+
+namespace meridian::parser {
+namespace {
+
+using ast::BinaryOp;
+using ast::ExprKind;
+using ast::ExprPtr;
+using Token = antlr4::Token;
+
+ExprPtr NewExpr(ExprKind kind, ast::Location loc) {
+  auto e = std::make_unique<ast::Expr>();
+  e->kind = kind;
+  e->loc = loc;
+  return e;
+}
+
+ExprPtr MakeBinary(BinaryOp op, ExprPtr left, ExprPtr right) {
+  ExprPtr e = NewExpr(ExprKind::kBinary, left->loc);
+  e->binary_op = op;
+  e->children.push_back(std::move(left));
+  e->children.push_back(std::move(right));
+  return e;
+}
+
+std::optional<BinaryOp> OperatorOf(size_t token_type) {
+  switch (token_type) {
+    case P::K_OR:
+      return BinaryOp::kOr;
+    case P::K_AND:
+      return BinaryOp::kAnd;
+    case P::CONCAT:
+      return BinaryOp::kConcat;
+    case P::PLUS:
+      return BinaryOp::kAdd;
+    case P::MINUS:
+      return BinaryOp::kSub;
+    case P::STAR:
+      return BinaryOp::kMul;
+    case P::SLASH:
+      return BinaryOp::kDiv;
+    case P::PERCENT:
+      return BinaryOp::kMod;
+    case P::EQ:
+      return BinaryOp::kEq;
+    case P::NE:
+    case P::NE2:
+      return BinaryOp::kNe;
+    case P::LT:
+      return BinaryOp::kLt;
+    case P::LE:
+      return BinaryOp::kLe;
+    case P::GT:
+      return BinaryOp::kGt;
+    case P::GE:
+      return BinaryOp::kGe;
+    default:
+      return std::nullopt;
+  }
+}
+
+// `operand (op operand)*` as a left-deep tree; the rule's terminals are its operators.
+template <typename OperandFn>
+ExprPtr BuildChain(antlr4::ParserRuleContext* ctx, OperandFn&& operand) {
+  if (ctx->children.size() == 1) {  // fast path: most levels hold a single operand
+    return operand(static_cast<antlr4::ParserRuleContext*>(ctx->children[0]));
+  }
+  ExprPtr left;
+  BinaryOp op = BinaryOp::kAdd;
+  for (antlr4::tree::ParseTree* child : ctx->children) {
+    if (auto* t = dynamic_cast<antlr4::tree::TerminalNode*>(child)) {
+      op = OperatorOf(t->getSymbol()->getType()).value_or(op);
+      continue;
+    }
+    ExprPtr right = operand(static_cast<antlr4::ParserRuleContext*>(child));
+    left = left ? MakeBinary(op, std::move(left), std::move(right)) : std::move(right);
+  }
+  return left;
+}
+
+std::string UnquoteString(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 1; i + 1 < text.size(); ++i) {
+    out += text[i];
+    if (text[i] == '\'') ++i;  // '' stands for one '
+  }
+  return out;
+}
+
+}  // namespace
+
+ExprPtr Transformer::TransformExpr(P::ExprContext* ctx) { return TransformOr(ctx->orExpr()); }
+
+ExprPtr Transformer::TransformOr(P::OrExprContext* ctx) {
+  return BuildChain(ctx, [&](antlr4::ParserRuleContext* c) {
+    return TransformAnd(static_cast<P::AndExprContext*>(c));
+  });
+}
+
+ExprPtr Transformer::TransformAnd(P::AndExprContext* ctx) {
+  return BuildChain(ctx, [&](antlr4::ParserRuleContext* c) {
+    return TransformNot(static_cast<P::NotExprContext*>(c));
+  });
+}
+
+ExprPtr Transformer::TransformNot(P::NotExprContext* ctx) {
+  if (ctx->children.size() == 1)
+    return TransformIs(static_cast<P::IsExprContext*>(ctx->children[0]));
+  ExprPtr operand = TransformNot(ctx->notExpr());
+  if (operand->kind == ExprKind::kExists) {
+    operand->negated = !operand->negated;
+    operand->loc = Loc(ctx);
+    return operand;
+  }
+  ExprPtr e = NewExpr(ExprKind::kUnary, Loc(ctx));
+  e->unary_op = ast::UnaryOp::kNot;
+  e->children.push_back(std::move(operand));
+  return e;
+}
+
+ExprPtr Transformer::TransformIs(P::IsExprContext* ctx) {
+  ExprPtr e = TransformComparison(static_cast<P::ComparisonExprContext*>(ctx->children[0]));
+  if (ctx->children.size() == 1) return e;
+  bool negated = false;
+  for (antlr4::tree::ParseTree* child : ctx->children) {
+    auto* t = dynamic_cast<antlr4::tree::TerminalNode*>(child);
+    if (t == nullptr) continue;
+    size_t type = t->getSymbol()->getType();
+    if (type == P::K_NOT) negated = true;
+    if (type != P::K_NULL) continue;
+    ExprPtr is_null = NewExpr(ExprKind::kIsNull, e->loc);
+    is_null->negated = negated;
+    is_null->children.push_back(std::move(e));
+    e = std::move(is_null);
+    negated = false;
+  }
+  return e;
+}
+
+ExprPtr Transformer::TransformComparison(P::ComparisonExprContext* ctx) {
+  ExprPtr left = TransformPredicate(static_cast<P::PredicateExprContext*>(ctx->children[0]));
+  if (ctx->children.size() == 1) return left;
+  auto* op_token = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->comparisonOp()->children[0]);
+  BinaryOp op = OperatorOf(op_token->getSymbol()->getType()).value_or(BinaryOp::kEq);
+  return MakeBinary(op, std::move(left), TransformPredicate(ctx->predicateExpr(1)));
+}
+
+ExprPtr Transformer::TransformPredicate(P::PredicateExprContext* ctx) {
+  ExprPtr operand = TransformConcat(static_cast<P::ConcatExprContext*>(ctx->children[0]));
+  if (ctx->children.size() == 1) return operand;
+  P::PredicateSuffixContext* suffix = ctx->predicateSuffix();
+  ast::Location loc = operand->loc;
+
+  if (auto* like = dynamic_cast<P::LikePredicateContext*>(suffix)) {
+    BinaryOp op = like->K_NOT() != nullptr ? BinaryOp::kNotLike : BinaryOp::kLike;
+    return MakeBinary(op, std::move(operand), TransformConcat(like->concatExpr()));
+  }
+  if (auto* between = dynamic_cast<P::BetweenPredicateContext*>(suffix)) {
+    ExprPtr e = NewExpr(ExprKind::kBetween, loc);
+    e->negated = between->K_NOT() != nullptr;
+    e->children.push_back(std::move(operand));
+    e->children.push_back(TransformConcat(between->concatExpr(0)));
+    e->children.push_back(TransformConcat(between->concatExpr(1)));
+    return e;
+  }
+  if (auto* in_sub = dynamic_cast<P::InSubqueryPredicateContext*>(suffix)) {
+    ExprPtr e = NewExpr(ExprKind::kInSubquery, loc);
+    e->negated = in_sub->K_NOT() != nullptr;
+    e->children.push_back(std::move(operand));
+    e->subquery = TransformSelect(in_sub->selectStmt());
+    return e;
+  }
+  auto* in_list = static_cast<P::InListPredicateContext*>(suffix);
+  ExprPtr e = NewExpr(ExprKind::kInList, loc);
+  e->negated = in_list->K_NOT() != nullptr;
+  e->children.push_back(std::move(operand));
+  for (P::ExprContext* item : in_list->expr()) e->children.push_back(TransformExpr(item));
+  return e;
+}
+
+ExprPtr Transformer::TransformConcat(P::ConcatExprContext* ctx) {
+  return BuildChain(ctx, [&](antlr4::ParserRuleContext* c) {
+    return TransformAdditive(static_cast<P::AdditiveExprContext*>(c));
+  });
+}
+
+ExprPtr Transformer::TransformAdditive(P::AdditiveExprContext* ctx) {
+  return BuildChain(ctx, [&](antlr4::ParserRuleContext* c) {
+    return TransformMultiplicative(static_cast<P::MultiplicativeExprContext*>(c));
+  });
+}
+
+ExprPtr Transformer::TransformMultiplicative(P::MultiplicativeExprContext* ctx) {
+  return BuildChain(ctx, [&](antlr4::ParserRuleContext* c) {
+    return TransformUnary(static_cast<P::UnaryExprContext*>(c));
+  });
+}
+
+ExprPtr Transformer::TransformUnary(P::UnaryExprContext* ctx) {
+  if (ctx->children.size() == 1) {
+    return TransformCastChain(static_cast<P::CastExprContext*>(ctx->children[0]));
+  }
+  ExprPtr operand = TransformUnary(ctx->unaryExpr());
+  bool minus = ctx->MINUS() != nullptr;
+  if (minus && operand->kind == ExprKind::kLiteral &&
+      (operand->literal_kind == ast::LiteralKind::kInteger ||
+       operand->literal_kind == ast::LiteralKind::kFloat) &&
+      operand->text.front() != '-') {
+    operand->text.insert(operand->text.begin(), '-');
+    operand->loc = Loc(ctx);
+    return operand;
+  }
+  ExprPtr e = NewExpr(ExprKind::kUnary, Loc(ctx));
+  e->unary_op = minus ? ast::UnaryOp::kNeg : ast::UnaryOp::kPlus;
+  e->children.push_back(std::move(operand));
+  return e;
+}
+
+ExprPtr Transformer::TransformCastChain(P::CastExprContext* ctx) {
+  ExprPtr e = TransformPrimary(static_cast<P::PrimaryContext*>(ctx->children[0]));
+  if (ctx->children.size() == 1) return e;
+  for (P::TypeNameContext* type : ctx->typeName()) {
+    ExprPtr cast = NewExpr(ExprKind::kCast, e->loc);
+    cast->cast_type = TransformType(type);
+    cast->children.push_back(std::move(e));
+    e = std::move(cast);
+  }
+  return e;
+}
+
+ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
+  ast::Location loc = Loc(ctx);
+  if (auto* column = dynamic_cast<P::ColumnPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kColumnRef, loc);
+    auto* first = static_cast<P::IdentifierContext*>(column->children[0]);
+    if (column->children.size() == 3) {
+      e->table = Identifier(first);
+      e->name = Identifier(static_cast<P::IdentifierContext*>(column->children[2]));
+    } else {
+      e->name = Identifier(first);
+    }
+    return e;
+  }
+  if (auto* lit = dynamic_cast<P::LiteralPrimaryContext*>(ctx)) {
+    return TransformLiteral(static_cast<P::LiteralContext*>(lit->children[0]));
+  }
+  if (auto* param = dynamic_cast<P::ParamPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kParam, loc);
+    std::string digits = param->PARAM()->getText().substr(1);
+    // PostgreSQL allows at most 65535 parameters; larger numbers cannot name one.
+    if (digits.size() > 6 || std::stoi(digits) > 65535 || std::stoi(digits) < 1) {
+      Fail(ErrorAt(ctx, "42P02", "there is no parameter " + param->PARAM()->getText()));
+    } else {
+      e->param_index = std::stoi(digits);
+    }
+    return e;
+  }
+  if (auto* paren = dynamic_cast<P::ParenPrimaryContext*>(ctx)) {
+    return TransformExpr(paren->expr());
+  }
+  if (auto* sub = dynamic_cast<P::SubqueryPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kSubquery, loc);
+    e->subquery = TransformSelect(sub->selectStmt());
+    return e;
+  }
+  if (auto* exists = dynamic_cast<P::ExistsPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kExists, loc);
+    e->subquery = TransformSelect(exists->selectStmt());
+    return e;
+  }
+  if (auto* case_ctx = dynamic_cast<P::CasePrimaryContext*>(ctx)) {
+    return TransformCase(case_ctx);
+  }
+  if (auto* cast = dynamic_cast<P::CastPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kCast, loc);
+    e->cast_type = TransformType(cast->typeName());
+    e->children.push_back(TransformExpr(cast->expr()));
+    return e;
+  }
+  if (auto* star_fn = dynamic_cast<P::StarFunctionPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kFunction, loc);
+    e->name = Identifier(star_fn->identifier());
+    e->star = true;
+    return e;
+  }
+  auto* fn = static_cast<P::FunctionPrimaryContext*>(ctx);
+  return TransformFunction(fn);
+}
+
+ExprPtr Transformer::TransformLiteral(P::LiteralContext* ctx) {
+  ExprPtr e = NewExpr(ExprKind::kLiteral, Loc(ctx));
+  auto* token = static_cast<antlr4::tree::TerminalNode*>(ctx->children[0]);
+  switch (token->getSymbol()->getType()) {
+    case P::INTEGER_LITERAL:
+      e->literal_kind = ast::LiteralKind::kInteger;
+      e->text = token->getText();
+      break;
+    case P::DECIMAL_LITERAL:
+      e->literal_kind = ast::LiteralKind::kFloat;
+      e->text = token->getText();
+      break;
+    case P::STRING_LITERAL:
+      e->literal_kind = ast::LiteralKind::kString;
+      e->text = UnquoteString(token->getText());
+      break;
+    case P::K_TRUE:
+    case P::K_FALSE:
+      e->literal_kind = ast::LiteralKind::kBool;
+      e->bool_value = token->getSymbol()->getType() == P::K_TRUE;
+      break;
+    default:
+      e->literal_kind = ast::LiteralKind::kNull;
+      break;
+  }
+  return e;
+}
+
+ExprPtr Transformer::TransformCase(P::CasePrimaryContext* ctx) {
+  ExprPtr e = NewExpr(ExprKind::kCase, Loc(ctx));
+  e->has_case_operand = ctx->operand != nullptr;
+  e->has_else = ctx->elseExpr != nullptr;
+  // expr() lists the operand, the WHEN/THEN pairs and the ELSE expression in source order.
+  for (P::ExprContext* part : ctx->expr()) e->children.push_back(TransformExpr(part));
+  return e;
+}
+
+ExprPtr Transformer::TransformFunction(P::FunctionPrimaryContext* ctx) {
+  ExprPtr e = NewExpr(ExprKind::kFunction, Loc(ctx));
+  e->name = Identifier(ctx->identifier());
+  e->distinct = ctx->K_DISTINCT() != nullptr;
+  for (P::ExprContext* arg : ctx->expr()) e->children.push_back(TransformExpr(arg));
+  return e;
+}
+
+}  // namespace meridian::parser

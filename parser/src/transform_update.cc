@@ -1,0 +1,22 @@
+// UPDATE t SET c = expr | DEFAULT, ... [WHERE expr]; DEFAULT becomes a null value ExprPtr.
+
+#include "transformer.h"
+
+namespace meridian::parser {
+
+std::unique_ptr<ast::UpdateStmt> Transformer::TransformUpdate(P::UpdateStmtContext* ctx) {
+  auto stmt = std::make_unique<ast::UpdateStmt>();
+  stmt->table = Identifier(ctx->identifier());
+  stmt->table_loc = Loc(ctx->identifier());
+  for (P::AssignmentContext* a : ctx->assignment()) {
+    ast::Assignment assignment;
+    assignment.column = Identifier(a->identifier());
+    assignment.loc = Loc(a);
+    if (a->expr() != nullptr) assignment.value = TransformExpr(a->expr());
+    stmt->assignments.push_back(std::move(assignment));
+  }
+  if (ctx->expr() != nullptr) stmt->where = TransformExpr(ctx->expr());
+  return stmt;
+}
+
+}  // namespace meridian::parser

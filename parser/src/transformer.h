@@ -1,0 +1,72 @@
+// Transformer: walks ANTLR's parse tree (the generated context objects) and builds Meridian's
+// AST. One transform_<what>.cc file per statement kind or expression family implements it.
+// Semantic errors found while building (unknown type, conflicting constraints) are kept in
+// status(); the first one wins and the partial AST is discarded by the caller.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "meridian/parser/ast.h"
+#include "meridian/parser/gen/MeridianSqlParser.h"
+#include "meridian/status.h"
+#include "source_text.h"
+
+namespace meridian::parser {
+
+using P = gen::MeridianSqlParser;
+
+class Transformer {
+ public:
+  explicit Transformer(const SourceText& src) : src_(src) {}
+
+  const Status& status() const { return status_; }
+
+  ast::Statement TransformStatement(P::StatementContext* ctx);
+  ast::ExprPtr TransformExpr(P::ExprContext* ctx);
+
+  // transform_select.cc
+  std::unique_ptr<ast::SelectStmt> TransformSelect(P::SelectStmtContext* ctx);
+  // transform_insert.cc, transform_update.cc, transform_delete.cc
+  std::unique_ptr<ast::InsertStmt> TransformInsert(P::InsertStmtContext* ctx);
+  std::unique_ptr<ast::UpdateStmt> TransformUpdate(P::UpdateStmtContext* ctx);
+  std::unique_ptr<ast::DeleteStmt> TransformDelete(P::DeleteStmtContext* ctx);
+  // transform_create_table.cc, transform_drop_table.cc
+  std::unique_ptr<ast::CreateTableStmt> TransformCreateTable(P::CreateTableStmtContext* ctx);
+  std::unique_ptr<ast::DropTableStmt> TransformDropTable(P::DropTableStmtContext* ctx);
+  // transform_type.cc
+  ast::TypeSpec TransformType(P::TypeNameContext* ctx);
+
+  // transform_common.cc
+  std::string Identifier(P::IdentifierContext* ctx);  // lower-cased unless quoted
+  std::string ColumnLabel(P::ColumnLabelContext* ctx);
+  ast::Location Loc(antlr4::ParserRuleContext* ctx) const;
+  ast::Location Loc(antlr4::tree::TerminalNode* node) const;
+  std::string_view SourceOf(antlr4::ParserRuleContext* ctx) const;  // exact source substring
+  void Fail(Status status);                                         // keeps the first error
+  Status ErrorAt(antlr4::ParserRuleContext* ctx, const char* sqlstate, std::string message) const;
+
+ private:
+  // transform_expression.cc: one function per precedence level of the grammar.
+  ast::ExprPtr TransformOr(P::OrExprContext* ctx);
+  ast::ExprPtr TransformAnd(P::AndExprContext* ctx);
+  ast::ExprPtr TransformNot(P::NotExprContext* ctx);
+  ast::ExprPtr TransformIs(P::IsExprContext* ctx);
+  ast::ExprPtr TransformComparison(P::ComparisonExprContext* ctx);
+  ast::ExprPtr TransformPredicate(P::PredicateExprContext* ctx);
+  ast::ExprPtr TransformConcat(P::ConcatExprContext* ctx);
+  ast::ExprPtr TransformAdditive(P::AdditiveExprContext* ctx);
+  ast::ExprPtr TransformMultiplicative(P::MultiplicativeExprContext* ctx);
+  ast::ExprPtr TransformUnary(P::UnaryExprContext* ctx);
+  ast::ExprPtr TransformCastChain(P::CastExprContext* ctx);
+  ast::ExprPtr TransformPrimary(P::PrimaryContext* ctx);
+  ast::ExprPtr TransformLiteral(P::LiteralContext* ctx);
+  ast::ExprPtr TransformCase(P::CasePrimaryContext* ctx);
+  ast::ExprPtr TransformFunction(P::FunctionPrimaryContext* ctx);
+
+  const SourceText& src_;
+  Status status_;
+};
+
+}  // namespace meridian::parser
