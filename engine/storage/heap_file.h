@@ -37,7 +37,7 @@ class HeapFile {
   ~HeapFile();
 
   Result<Rid> Insert(std::string_view tuple);
-  // Reads the tuple at rid into *tuple; 
+  // Reads the tuple at rid into *tuple;
   // error XX000 if the slot is empty or out of range.
   Status Get(Rid rid, std::string* tuple);
   // Replaces the tuple at rid: in place when it fits in its page, else the tuple moves and the
@@ -49,6 +49,7 @@ class HeapFile {
    public:
     // Next live tuple in (page, slot) order; false at the end.
     Result<bool> Next(Rid* rid, std::string* tuple);
+
    private:
     friend class HeapFile;
     HeapFile* heap_ = nullptr;

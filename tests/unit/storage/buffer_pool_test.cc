@@ -170,8 +170,7 @@ TEST(BufferPoolTest, FlippedByteOnDiskIsReportedAsCorruption) {
     if (i == 3) {
       ASSERT_FALSE(guard.ok());
       EXPECT_EQ(guard.status().sqlstate(), "XX001");
-      EXPECT_EQ(guard.status().message(),
-                "invalid page checksum in file \"" + path + "\" page 3");
+      EXPECT_EQ(guard.status().message(), "invalid page checksum in file \"" + path + "\" page 3");
     } else {
       ASSERT_TRUE(guard.ok()) << guard.status().ToString();
     }

@@ -12,8 +12,8 @@ namespace meridian::storage {
 namespace {
 
 std::vector<Type> AllTypes() {
-  return {Type::Boolean(), Type::Integer(), Type::BigInt(), Type::Double(),
-          Type::Text(),    Type::Varchar(10)};
+  return {Type::Boolean(), Type::Integer(), Type::BigInt(),
+          Type::Double(),  Type::Text(),    Type::Varchar(10)};
 }
 
 Row RoundTrip(const Row& row, const std::vector<Type>& types) {
@@ -26,15 +26,18 @@ Row RoundTrip(const Row& row, const std::vector<Type>& types) {
 
 TEST(TupleTest, RoundTripEveryType) {
   auto types = AllTypes();
-  Row row = {Value::Bool(true),   Value::Int(-2147483648LL), Value::Int(INT64_MIN),
+  Row row = {Value::Bool(true),   Value::Int(-2147483648LL),     Value::Int(INT64_MIN),
              Value::Double(-0.5), Value::String("hello, world"), Value::String("")};
   EXPECT_EQ(RoundTrip(row, types), row);
-  row = {Value::Bool(false), Value::Int(2147483647), Value::Int(INT64_MAX),
-         Value::Double(std::numeric_limits<double>::infinity()), Value::String(std::string(5000, 'x')),
+  row = {Value::Bool(false),
+         Value::Int(2147483647),
+         Value::Int(INT64_MAX),
+         Value::Double(std::numeric_limits<double>::infinity()),
+         Value::String(std::string(5000, 'x')),
          Value::String(std::string("a\0b", 3))};
   EXPECT_EQ(RoundTrip(row, types), row);
-  Row nan_row = {Value::Null(), Value::Null(), Value::Null(),
-                 Value::Double(std::nan("")), Value::Null(), Value::Null()};
+  Row nan_row = {Value::Null(), Value::Null(), Value::Null(), Value::Double(std::nan("")),
+                 Value::Null(), Value::Null()};
   Row back = RoundTrip(nan_row, types);
   ASSERT_EQ(back.size(), 6u);
   EXPECT_TRUE(std::isnan(back[3].AsDouble()));
@@ -69,7 +72,7 @@ TEST(TupleTest, ReservedMvccHeaderIsZero) {
 
 TEST(TupleTest, RejectsEveryTruncation) {
   auto types = AllTypes();
-  Row row = {Value::Bool(true), Value::Int(7), Value::Int(8),
+  Row row = {Value::Bool(true),  Value::Int(7),         Value::Int(8),
              Value::Double(1.5), Value::String("text"), Value::String("vc")};
   std::string bytes = EncodeTuple(row, types);
   for (size_t n = 0; n < bytes.size(); ++n) {
@@ -79,7 +82,7 @@ TEST(TupleTest, RejectsEveryTruncation) {
     EXPECT_EQ(st.sqlstate(), "XX001");
   }
   Row out;
-  EXPECT_EQ(DecodeTuple(bytes + "x", types, &out).sqlstate(), "XX001");  // trailing byte
+  EXPECT_EQ(DecodeTuple(bytes + "x", types, &out).sqlstate(), "XX001");        // trailing byte
   EXPECT_EQ(DecodeTuple(bytes, {Type::Boolean()}, &out).sqlstate(), "XX001");  // column count
   std::string bad_version = bytes;
   bad_version[16] = 9;
@@ -94,9 +97,11 @@ TEST(TupleTest, RandomCorruptionNeverCrashes) {
   std::mt19937 rng(7);
   int rejected = 0;
   for (int i = 0; i < 20000; ++i) {
-    Row row = {Value::Bool(rng() % 2), Value::Int(static_cast<int32_t>(rng())),
+    Row row = {Value::Bool(rng() % 2),
+               Value::Int(static_cast<int32_t>(rng())),
                rng() % 4 ? Value::Int(rng()) : Value::Null(),
-               Value::Double(rng() / 3.0), Value::String(std::string(rng() % 40, 's')),
+               Value::Double(rng() / 3.0),
+               Value::String(std::string(rng() % 40, 's')),
                rng() % 3 ? Value::String("v") : Value::Null()};
     std::string bytes = EncodeTuple(row, types);
     int flips = 1 + static_cast<int>(rng() % 4);

@@ -1,0 +1,420 @@
+// BufferPool implementation. Miss path: pick a clock victim under mutex_; a dirty victim is
+// pinned, written back without mutex_ and the search restarts; a clean victim is remapped,
+// pinned and exclusively latched under mutex_ (its latch is free: no pins, no latches), then
+// the page is read and verified with mutex_ released. Waiters for the same page pin it and
+// block on its latch, then see load_error if the read failed.
+#include "storage/buffer_pool.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <string>
+
+#include "storage/page.h"
+
+namespace meridian::storage {
+namespace {
+
+constexpr const char* kInsufficientResources = "53000";
+
+}  // namespace
+
+ReadPageGuard& ReadPageGuard::operator=(ReadPageGuard&& o) noexcept {
+  if (this != &o) {
+    Release();
+    pool_ = o.pool_;
+    frame_ = o.frame_;
+    page_no_ = o.page_no_;
+    o.frame_ = nullptr;
+  }
+  return *this;
+}
+
+void ReadPageGuard::Release() {
+  if (frame_ == nullptr) return;
+  frame_->latch.unlock_shared();  // latch first: a latch is only held under a pin
+  pool_->Unpin(frame_);
+  frame_ = nullptr;
+}
+
+WritePageGuard& WritePageGuard::operator=(WritePageGuard&& o) noexcept {
+  if (this != &o) {
+    Release();
+    pool_ = o.pool_;
+    frame_ = o.frame_;
+    page_no_ = o.page_no_;
+    o.frame_ = nullptr;
+  }
+  return *this;
+}
+
+void WritePageGuard::Release() {
+  if (frame_ == nullptr) return;
+  frame_->latch.unlock();
+  pool_->Unpin(frame_);
+  frame_ = nullptr;
+}
+
+BufferPool::BufferPool(size_t capacity_pages) : BufferPool(capacity_pages, FileSystem::Default()) {}
+
+BufferPool::BufferPool(size_t capacity_pages, FileSystem* fs) : fs_(fs) {
+  capacity_pages = std::max<size_t>(capacity_pages, 1);
+  memory_ = std::make_unique<char[]>(capacity_pages * kPageSize);
+  frames_.reserve(capacity_pages);
+  for (size_t i = 0; i < capacity_pages; ++i) {
+    frames_.push_back(std::make_unique<Frame>());
+    frames_.back()->data = memory_.get() + i * kPageSize;
+  }
+}
+
+BufferPool::~BufferPool() = default;
+
+Result<FileId> BufferPool::RegisterFile(std::unique_ptr<File> file) {
+  MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, file->Size());
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, entry] : files_) {
+    if (entry.file->path() == file->path()) {
+      return Status::Internal("file \"" + file->path() + "\" is already open in the buffer pool");
+    }
+  }
+  FileId id = next_file_id_++;
+  FileEntry& entry = files_[id];
+  entry.page_count = static_cast<uint32_t>((size + kPageSize - 1) / kPageSize);
+  entry.file = std::move(file);
+  return id;
+}
+
+Status BufferPool::UnregisterFile(FileId file) {
+  MERIDIAN_RETURN_IF_ERROR(FlushFile(file));
+  std::unique_ptr<File> closing;  // destroyed (closed) after mutex_ is released
+  std::lock_guard lock(mutex_);
+  auto it = files_.find(file);
+  if (it == files_.end()) return Status::Internal("unknown buffer pool file id");
+  for (const auto& frame : frames_) {
+    if (frame->mapped && frame->file == file && (frame->pin_count > 0 || frame->dirty)) {
+      return Status::Internal("cannot close \"" + it->second.file->path() + "\": page " +
+                              std::to_string(frame->page_no) + " is in use");
+    }
+  }
+  for (const auto& frame : frames_) {
+    if (frame->mapped && frame->file == file) {
+      table_.erase({file, frame->page_no});
+      frame->mapped = false;
+    }
+  }
+  closing = std::move(it->second.file);
+  files_.erase(it);
+  return Status::Ok();
+}
+
+File* BufferPool::FileFor(FileId file) const {
+  auto it = files_.find(file);
+  return it == files_.end() ? nullptr : it->second.file.get();
+}
+
+uint32_t BufferPool::PageCount(FileId file) const {
+  std::lock_guard lock(mutex_);
+  auto it = files_.find(file);
+  return it == files_.end() ? 0 : it->second.page_count;
+}
+
+Frame* BufferPool::PickVictim() {
+  const size_t n = frames_.size();
+  for (size_t i = 0; i < 2 * n; ++i) {
+    Frame* f = frames_[clock_hand_].get();
+    clock_hand_ = (clock_hand_ + 1) % n;
+    if (f->pin_count > 0) continue;
+    if (!f->mapped) return f;
+    if (f->referenced) {
+      f->referenced = false;
+      continue;
+    }
+    return f;
+  }
+  return nullptr;
+}
+
+Status BufferPool::ReadPage(File* file, uint32_t page_no, char* buf) {
+  std::memset(buf, 0, kPageSize);
+  size_t got = 0;
+  MERIDIAN_RETURN_IF_ERROR(file->ReadAt(uint64_t{page_no} * kPageSize, kPageSize, buf, &got));
+  // got < kPageSize: past the end of the file, or a torn extension; the rest stays zero and
+  // the checksum decides.
+  if (!VerifyPageChecksum(buf)) {
+    return Status::Corruption("invalid page checksum in file \"" + file->path() + "\" page " +
+                              std::to_string(page_no));
+  }
+  uint32_t stored_no;
+  std::memcpy(&stored_no, buf + kPageNumberOffset, 4);
+  if (stored_no != page_no && !IsAllZeroPage(buf)) {
+    return Status::Corruption("page number mismatch in file \"" + file->path() + "\" page " +
+                              std::to_string(page_no) + " (found " + std::to_string(stored_no) +
+                              ")");
+  }
+  return Status::Ok();
+}
+
+Status BufferPool::WriteBack(Frame* frame, File* file, uint32_t page_no, bool* busy) {
+  auto image = std::make_unique<char[]>(kPageSize);
+  {
+    // A shared latch keeps writers out while we copy. Eviction (busy != nullptr) never waits
+    // for a latch: its holder may be waiting for a latch this thread holds.
+    std::shared_lock latch(frame->latch, std::defer_lock);
+    if (busy != nullptr) {
+      *busy = !latch.try_lock();
+      if (*busy) return Status::Ok();
+    } else {
+      latch.lock();
+    }
+    frame->dirty = false;
+    std::memcpy(image.get(), frame->data, kPageSize);
+  }
+  std::memcpy(image.get() + kPageNumberOffset, &page_no, 4);
+  SetPageChecksum(image.get());
+  Status st =
+      file->WriteAt(uint64_t{page_no} * kPageSize, std::string_view(image.get(), kPageSize));
+  if (!st.ok()) frame->dirty = true;  // still not on disk
+  return st;
+}
+
+Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* latched_exclusive) {
+  *latched_exclusive = false;
+  const PageKey key{file, page_no};
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    auto fit = files_.find(file);
+    if (fit == files_.end()) return Status::Internal("unknown buffer pool file id");
+    File* f = fit->second.file.get();
+    if (page_no >= fit->second.page_count) {
+      return Status::Internal("page " + std::to_string(page_no) + " is beyond the end of file \"" +
+                              f->path() + "\"");
+    }
+    auto it = table_.find(key);
+    if (it != table_.end()) {
+      Frame* frame = it->second;
+      ++frame->pin_count;
+      frame->referenced = true;
+      ++stats_.hits;
+      return frame;
+    }
+    Frame* victim = PickVictim();
+    if (victim == nullptr) {
+      if (io_pins_ > 0) {  // frames held only by a write-back: they come free soon
+        cv_.wait(lock);
+        continue;
+      }
+      return Status::Error(kInsufficientResources,
+                           "no unpinned buffers available (buffer pool of " +
+                               std::to_string(frames_.size()) + " pages, all pinned)");
+    }
+    if (victim->dirty) {
+      // Write the victim back with mutex_ released; it stays mapped (readers of it still hit)
+      // and pinned (nobody else evicts it). Then search again: it may have been re-dirtied.
+      ++victim->pin_count;
+      ++io_pins_;
+      File* victim_file = FileFor(victim->file);
+      const uint32_t victim_page = victim->page_no;
+      lock.unlock();
+      bool busy = false;
+      Status st = WriteBack(victim, victim_file, victim_page, &busy);
+      lock.lock();
+      --victim->pin_count;
+      --io_pins_;
+      if (st.ok() && !busy) ++stats_.writes;
+      cv_.notify_all();
+      if (!st.ok()) return st;
+      continue;
+    }
+    if (victim->mapped) {
+      table_.erase({victim->file, victim->page_no});
+      ++stats_.evictions;
+    }
+    victim->file = file;
+    victim->page_no = page_no;
+    victim->mapped = true;
+    victim->pin_count = 1;
+    victim->referenced = true;
+    table_[key] = victim;
+    ++stats_.misses;
+    [[maybe_unused]] bool got_latch = victim->latch.try_lock();  // free: unpinned frame
+    assert(got_latch);
+    lock.unlock();
+
+    victim->load_error = Status::Ok();
+    Status st;
+    if (fresh) {
+      std::memset(victim->data, 0, kPageSize);
+    } else {
+      st = ReadPage(f, page_no, victim->data);
+    }
+    if (!st.ok()) {
+      victim->load_error = st;
+      {
+        std::lock_guard relock(mutex_);
+        table_.erase(key);
+        victim->mapped = false;
+      }
+      victim->latch.unlock();
+      Unpin(victim);
+      return st;
+    }
+    *latched_exclusive = true;
+    return victim;
+  }
+}
+
+void BufferPool::Unpin(Frame* frame) {
+  std::lock_guard lock(mutex_);
+  assert(frame->pin_count > 0);
+  --frame->pin_count;
+}
+
+Result<ReadPageGuard> BufferPool::FetchRead(FileId file, uint32_t page_no) {
+  bool latched = false;
+  MERIDIAN_ASSIGN_OR_RETURN(Frame * frame, Pin(file, page_no, /*fresh=*/false, &latched));
+  if (latched) {
+    frame->latch.unlock();  // downgrade: a writer may slip in between, which is harmless
+  }
+  frame->latch.lock_shared();
+  if (!frame->load_error.ok()) {
+    Status st = frame->load_error;
+    frame->latch.unlock_shared();
+    Unpin(frame);
+    return st;
+  }
+  return ReadPageGuard(this, frame, page_no);
+}
+
+Result<WritePageGuard> BufferPool::FetchWrite(FileId file, uint32_t page_no) {
+  bool latched = false;
+  MERIDIAN_ASSIGN_OR_RETURN(Frame * frame, Pin(file, page_no, /*fresh=*/false, &latched));
+  if (!latched) {
+    frame->latch.lock();
+    if (!frame->load_error.ok()) {
+      Status st = frame->load_error;
+      frame->latch.unlock();
+      Unpin(frame);
+      return st;
+    }
+  }
+  frame->dirty = true;
+  return WritePageGuard(this, frame, page_no);
+}
+
+Result<WritePageGuard> BufferPool::NewPage(FileId file) {
+  uint32_t page_no;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = files_.find(file);
+    if (it == files_.end()) return Status::Internal("unknown buffer pool file id");
+    if (it->second.page_count == UINT32_MAX) {
+      return Status::Error(sqlstate::kProgramLimitExceeded,
+                           "file \"" + it->second.file->path() + "\" has too many pages");
+    }
+    page_no = it->second.page_count++;
+  }
+  bool latched = false;
+  auto pinned = Pin(file, page_no, /*fresh=*/true, &latched);
+  if (!pinned.ok()) {
+    std::lock_guard lock(mutex_);
+    auto it = files_.find(file);
+    if (it != files_.end() && it->second.page_count == page_no + 1) --it->second.page_count;
+    return pinned.status();
+  }
+  Frame* frame = *pinned;
+  if (!latched) {  // a reader mapped the (all-zero) page first
+    frame->latch.lock();
+    if (!frame->load_error.ok()) {
+      Status st = frame->load_error;
+      frame->latch.unlock();
+      Unpin(frame);
+      return st;
+    }
+  }
+  frame->dirty = true;
+  return WritePageGuard(this, frame, page_no);
+}
+
+Status BufferPool::FlushFile(FileId file) {
+  std::vector<uint32_t> pages;
+  File* f;
+  {
+    std::lock_guard lock(mutex_);
+    f = FileFor(file);
+    if (f == nullptr) return Status::Internal("unknown buffer pool file id");
+    for (const auto& frame : frames_) {
+      if (frame->mapped && frame->file == file && frame->dirty) pages.push_back(frame->page_no);
+    }
+  }
+  std::sort(pages.begin(), pages.end());  // sequential writes
+  Status first_error;
+  for (uint32_t page_no : pages) {
+    Frame* frame;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = table_.find({file, page_no});
+      if (it == table_.end()) continue;  // evicted (and so written) meanwhile
+      frame = it->second;
+      ++frame->pin_count;
+      ++io_pins_;
+    }
+    Status st = frame->dirty ? WriteBack(frame, f, page_no, nullptr) : Status::Ok();
+    {
+      std::lock_guard lock(mutex_);
+      --frame->pin_count;
+      --io_pins_;
+      if (st.ok()) ++stats_.writes;
+    }
+    cv_.notify_all();
+    if (!st.ok() && first_error.ok()) first_error = st;
+  }
+  MERIDIAN_RETURN_IF_ERROR(first_error);
+  return f->Sync();
+}
+
+Status BufferPool::FlushAll() {
+  std::vector<FileId> ids;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, entry] : files_) ids.push_back(id);
+  }
+  Status first_error;
+  for (FileId id : ids) {
+    Status st = FlushFile(id);
+    if (!st.ok() && first_error.ok()) first_error = st;
+  }
+  return first_error;
+}
+
+size_t BufferPool::PinnedCount() const {
+  std::lock_guard lock(mutex_);
+  size_t pins = 0;
+  for (const auto& frame : frames_) pins += frame->pin_count;
+  return pins;
+}
+
+Status BufferPool::Verify() const {
+  std::lock_guard lock(mutex_);
+  size_t mapped = 0;
+  for (const auto& frame : frames_) {
+    if (!frame->mapped) continue;
+    ++mapped;
+    auto it = table_.find({frame->file, frame->page_no});
+    if (it == table_.end() || it->second != frame.get()) {
+      return Status::Internal("buffer pool: mapped frame missing from the page table");
+    }
+    auto fit = files_.find(frame->file);
+    if (fit == files_.end() || frame->page_no >= fit->second.page_count) {
+      return Status::Internal("buffer pool: frame maps a page outside its file");
+    }
+  }
+  if (mapped != table_.size()) return Status::Internal("buffer pool: page table has stale entries");
+  return Status::Ok();
+}
+
+BufferPool::Stats BufferPool::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+}  // namespace meridian::storage

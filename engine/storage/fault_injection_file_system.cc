@@ -1,0 +1,100 @@
+// FaultInjectionFileSystem: records, per file, the bytes each unsynced write replaced, so
+// DropUnsyncedData can put them back and truncate to the synced size.
+#include "storage/fault_injection_file_system.h"
+
+#include <algorithm>
+#include <cerrno>
+
+namespace meridian::storage {
+namespace {
+
+class FaultFile final : public File {
+ public:
+  FaultFile(FaultInjectionFileSystem* fs, std::unique_ptr<File> base)
+      : File(base->path()), fs_(fs), base_(std::move(base)) {}
+
+  Status ReadAt(uint64_t offset, size_t n, char* buf, size_t* bytes_read) override {
+    return base_->ReadAt(offset, n, buf, bytes_read);
+  }
+
+  Status WriteAt(uint64_t offset, std::string_view data) override {
+    if (fs_->fail_writes()) return IoError("write", path(), EIO);
+    std::lock_guard lock(fs_->mutex());
+    auto& journal = fs_->JournalFor(path());
+    if (!journal.dirty) {
+      MERIDIAN_ASSIGN_OR_RETURN(journal.synced_size, base_->Size());
+      journal.dirty = true;
+    }
+    if (offset < journal.synced_size) {
+      size_t n = static_cast<size_t>(std::min<uint64_t>(data.size(), journal.synced_size - offset));
+      std::string old(n, '\0');
+      size_t got = 0;
+      MERIDIAN_RETURN_IF_ERROR(base_->ReadAt(offset, n, old.data(), &got));
+      old.resize(got);
+      journal.undo.push_back({offset, std::move(old)});
+    }
+    return base_->WriteAt(offset, data);
+  }
+
+  Status Sync() override {
+    if (fs_->fail_syncs()) return IoError("fsync", path(), EIO);
+    std::lock_guard lock(fs_->mutex());
+    MERIDIAN_RETURN_IF_ERROR(base_->Sync());
+    fs_->JournalFor(path()) = {};
+    return Status::Ok();
+  }
+
+  Result<uint64_t> Size() override { return base_->Size(); }
+  Status Truncate(uint64_t size) override {
+    if (fs_->fail_writes()) return IoError("truncate", path(), EIO);
+    return base_->Truncate(size);
+  }
+  Status Allocate(uint64_t offset, uint64_t len) override {
+    if (fs_->fail_writes()) return IoError("allocate", path(), ENOSPC);
+    return base_->Allocate(offset, len);
+  }
+
+ private:
+  FaultInjectionFileSystem* const fs_;
+  std::unique_ptr<File> base_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<File>> FaultInjectionFileSystem::Open(const std::string& path, bool create) {
+  MERIDIAN_ASSIGN_OR_RETURN(auto base, base_->Open(path, create));
+  return std::unique_ptr<File>(std::make_unique<FaultFile>(this, std::move(base)));
+}
+
+Status FaultInjectionFileSystem::Remove(const std::string& path) {
+  std::lock_guard lock(mu_);
+  journals_.erase(path);
+  return base_->Remove(path);
+}
+
+Status FaultInjectionFileSystem::Rename(const std::string& from, const std::string& to) {
+  std::lock_guard lock(mu_);
+  auto it = journals_.find(from);
+  if (it != journals_.end()) {
+    journals_[to] = std::move(it->second);
+    journals_.erase(from);
+  }
+  return base_->Rename(from, to);
+}
+
+Status FaultInjectionFileSystem::DropUnsyncedData() {
+  std::lock_guard lock(mu_);
+  for (auto& [path, journal] : journals_) {
+    if (!journal.dirty) continue;
+    MERIDIAN_ASSIGN_OR_RETURN(auto file, base_->Open(path, /*create=*/false));
+    for (auto it = journal.undo.rbegin(); it != journal.undo.rend(); ++it) {
+      MERIDIAN_RETURN_IF_ERROR(file->WriteAt(it->offset, it->old_bytes));
+    }
+    MERIDIAN_RETURN_IF_ERROR(file->Truncate(journal.synced_size));
+    MERIDIAN_RETURN_IF_ERROR(file->Sync());
+  }
+  journals_.clear();
+  return Status::Ok();
+}
+
+}  // namespace meridian::storage

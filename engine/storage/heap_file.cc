@@ -1,0 +1,207 @@
+// HeapFile: rows in slotted pages through the BufferPool. Insert picks a page from a small
+// in-memory free-space hint map (seeded lazily with the last page on open, refreshed by every
+// change), else appends a page. A row that outgrows its page moves: insert first, then delete.
+#include "storage/heap_file.h"
+
+#include <atomic>
+#include <map>
+#include <mutex>
+
+#include "storage/buffer_pool.h"
+#include "storage/page.h"
+
+namespace meridian::storage {
+namespace {
+
+constexpr size_t kMaxHints = 64;       // pages remembered as having room
+constexpr size_t kMinUsefulFree = 64;  // below this a page is not worth remembering
+
+}  // namespace
+
+struct HeapFile::Impl {
+  BufferPool* pool = nullptr;
+  FileId file_id = 0;
+  std::atomic<bool> open{false};
+  std::mutex mu;
+  std::map<uint32_t, size_t> free_hints;  // guarded by mu: page -> free bytes last seen
+
+  void NoteFree(uint32_t page, size_t free) {
+    std::lock_guard lock(mu);
+    if (free < kMinUsefulFree) {
+      free_hints.erase(page);
+      return;
+    }
+    free_hints[page] = free;
+    if (free_hints.size() > kMaxHints) {
+      auto smallest = free_hints.begin();
+      for (auto it = free_hints.begin(); it != free_hints.end(); ++it) {
+        if (it->second < smallest->second) smallest = it;
+      }
+      free_hints.erase(smallest);
+    }
+  }
+
+  // A page believed to have need bytes free, or false.
+  bool PickPage(size_t need, uint32_t* page) {
+    std::lock_guard lock(mu);
+    for (const auto& [p, free] : free_hints) {
+      if (free >= need) {
+        *page = p;
+        return true;
+      }
+    }
+    return false;
+  }
+};
+
+size_t HeapFile::MaxTupleSize() { return kMaxTupleSize; }
+
+Result<std::unique_ptr<HeapFile>> HeapFile::Open(BufferPool* pool, const std::string& path) {
+  MERIDIAN_ASSIGN_OR_RETURN(auto file, pool->file_system()->Open(path, /*create=*/true));
+  MERIDIAN_ASSIGN_OR_RETURN(FileId id, pool->RegisterFile(std::move(file)));
+  std::unique_ptr<HeapFile> heap(new HeapFile());
+  heap->impl_ = std::make_unique<Impl>();
+  heap->impl_->pool = pool;
+  heap->impl_->file_id = id;
+  heap->impl_->open = true;
+  heap->path_ = path;
+  uint32_t pages = pool->PageCount(id);
+  if (pages > 0) heap->impl_->NoteFree(pages - 1, kMaxTupleSize);  // unknown: checked on use
+  return heap;
+}
+
+HeapFile::~HeapFile() {
+  if (impl_ && impl_->open) {
+    [[maybe_unused]] Status st = Close();  // a destructor cannot report; call Close() to see it
+  }
+}
+
+namespace {
+
+Status Closed(const std::string& path) {
+  return Status::Internal("heap file \"" + path + "\" is closed");
+}
+
+Status NoTuple(const std::string& path, Rid rid) {
+  return Status::Internal("no tuple at (" + std::to_string(rid.page) + "," +
+                          std::to_string(rid.slot) + ") in heap file \"" + path + "\"");
+}
+
+Status TooBig(size_t size) {
+  return Status::Error(sqlstate::kProgramLimitExceeded,
+                       "row is too big: size " + std::to_string(size) + ", maximum size " +
+                           std::to_string(kMaxTupleSize));
+}
+
+}  // namespace
+
+Result<Rid> HeapFile::Insert(std::string_view tuple) {
+  if (!impl_->open) return Closed(path_);
+  if (tuple.size() > kMaxTupleSize) return TooBig(tuple.size());
+  const size_t need = tuple.size() + kSlotSize;  // conservative: a slot may be reused
+  uint32_t page_no;
+  while (impl_->PickPage(need, &page_no)) {
+    MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard,
+                              impl_->pool->FetchWrite(impl_->file_id, page_no));
+    SlottedPage page(guard.data());
+    if (!page.IsInitialized()) page.Init(PageType::kHeap, page_no);
+    auto slot = page.Insert(tuple);
+    impl_->NoteFree(page_no, page.FreeSpaceForInsert());
+    if (slot) return Rid{page_no, *slot};
+    // The hint was stale; it now holds the page's real free space (< need), so the loop moves on.
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard, impl_->pool->NewPage(impl_->file_id));
+  page_no = guard.page_no();
+  SlottedPage page(guard.data());
+  page.Init(PageType::kHeap, page_no);
+  auto slot = page.Insert(tuple);
+  if (!slot) return Status::Internal("tuple does not fit in an empty page");
+  impl_->NoteFree(page_no, page.FreeSpaceForInsert());
+  return Rid{page_no, *slot};
+}
+
+Status HeapFile::Get(Rid rid, std::string* tuple) {
+  if (!impl_->open) return Closed(path_);
+  if (rid.page >= page_count()) return NoTuple(path_, rid);
+  MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard guard, impl_->pool->FetchRead(impl_->file_id, rid.page));
+  SlottedPage page(const_cast<char*>(guard.data()));  // const use only
+  auto bytes = page.Get(rid.slot);
+  if (!bytes) return NoTuple(path_, rid);
+  tuple->assign(bytes->data(), bytes->size());
+  return Status::Ok();
+}
+
+Result<Rid> HeapFile::Update(Rid rid, std::string_view tuple) {
+  if (!impl_->open) return Closed(path_);
+  if (tuple.size() > kMaxTupleSize) return TooBig(tuple.size());
+  if (rid.page >= page_count()) return NoTuple(path_, rid);
+  {
+    MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard,
+                              impl_->pool->FetchWrite(impl_->file_id, rid.page));
+    SlottedPage page(guard.data());
+    if (!page.Get(rid.slot)) return NoTuple(path_, rid);
+    if (page.Update(rid.slot, tuple)) {
+      impl_->NoteFree(rid.page, page.FreeSpaceForInsert());
+      return rid;
+    }
+  }
+  // Does not fit: move. The old page's latch is released first (one page latch at a time, so
+  // no latch-order deadlock); a concurrent scan may briefly see both copies.
+  MERIDIAN_ASSIGN_OR_RETURN(Rid moved, Insert(tuple));
+  MERIDIAN_RETURN_IF_ERROR(Delete(rid));
+  return moved;
+}
+
+Status HeapFile::Delete(Rid rid) {
+  if (!impl_->open) return Closed(path_);
+  if (rid.page >= page_count()) return NoTuple(path_, rid);
+  MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard,
+                            impl_->pool->FetchWrite(impl_->file_id, rid.page));
+  SlottedPage page(guard.data());
+  if (!page.Delete(rid.slot)) return NoTuple(path_, rid);
+  impl_->NoteFree(rid.page, page.FreeSpaceForInsert());
+  return Status::Ok();
+}
+
+Result<bool> HeapFile::Cursor::Next(Rid* rid, std::string* tuple) {
+  if (heap_ == nullptr) return Status::Internal("cursor was not created by HeapFile::Scan");
+  if (!heap_->impl_->open) return Closed(heap_->path_);
+  for (;;) {
+    if (page_ >= heap_->page_count()) return false;
+    MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard guard,
+                              heap_->impl_->pool->FetchRead(heap_->impl_->file_id, page_));
+    SlottedPage page(const_cast<char*>(guard.data()));  // const use only
+    while (slot_ < page.slot_count()) {
+      const auto slot = static_cast<uint16_t>(slot_++);
+      if (auto bytes = page.Get(slot)) {
+        *rid = Rid{page_, slot};
+        tuple->assign(bytes->data(), bytes->size());
+        return true;
+      }
+    }
+    ++page_;
+    slot_ = 0;
+  }
+}
+
+HeapFile::Cursor HeapFile::Scan() {
+  Cursor cursor;
+  cursor.heap_ = this;
+  return cursor;
+}
+
+uint32_t HeapFile::page_count() const { return impl_->pool->PageCount(impl_->file_id); }
+
+Status HeapFile::Flush() {
+  if (!impl_->open) return Closed(path_);
+  return impl_->pool->FlushFile(impl_->file_id);
+}
+
+Status HeapFile::Close() {
+  if (!impl_->open) return Status::Ok();
+  MERIDIAN_RETURN_IF_ERROR(impl_->pool->UnregisterFile(impl_->file_id));
+  impl_->open = false;
+  return Status::Ok();
+}
+
+}  // namespace meridian::storage

@@ -1,0 +1,188 @@
+// Slotted page operations and page checksums. Invariant kept by every mutator (checked by
+// IsConsistent): sum of live tuple lengths + fragmented == kPageSize - free_end, and
+// free_start == kPageHeaderSize + slot_count * kSlotSize <= free_end.
+#include "storage/page.h"
+
+#include <cstring>
+#include <vector>
+
+#include "storage/crc32c.h"
+
+namespace meridian::storage {
+
+uint32_t ComputePageChecksum(const char* page) {
+  return Crc32c(page + kPageChecksumOffset + 4, kPageSize - 4);
+}
+
+void SetPageChecksum(char* page) {
+  uint32_t crc = ComputePageChecksum(page);
+  std::memcpy(page + kPageChecksumOffset, &crc, 4);
+}
+
+bool IsAllZeroPage(const char* page) {
+  static const char kZeros[kPageSize] = {};
+  return std::memcmp(page, kZeros, kPageSize) == 0;
+}
+
+bool VerifyPageChecksum(const char* page) {
+  uint32_t stored;
+  std::memcpy(&stored, page + kPageChecksumOffset, 4);
+  return stored == ComputePageChecksum(page) || IsAllZeroPage(page);
+}
+
+uint16_t SlottedPage::Get16(size_t off) const {
+  uint16_t v;
+  std::memcpy(&v, data_ + off, 2);
+  return v;
+}
+uint32_t SlottedPage::Get32(size_t off) const {
+  uint32_t v;
+  std::memcpy(&v, data_ + off, 4);
+  return v;
+}
+void SlottedPage::Put16(size_t off, uint16_t v) { std::memcpy(data_ + off, &v, 2); }
+void SlottedPage::Put32(size_t off, uint32_t v) { std::memcpy(data_ + off, &v, 4); }
+
+void SlottedPage::SetSlot(uint16_t slot, uint16_t offset, uint16_t length) {
+  Put16(kPageHeaderSize + slot * kSlotSize, offset);
+  Put16(kPageHeaderSize + slot * kSlotSize + 2, length);
+}
+
+void SlottedPage::Init(PageType type, uint32_t page_no) {
+  std::memset(data_, 0, kPageSize);
+  data_[kPageTypeOffset] = static_cast<char>(type);
+  data_[kPageVersionOffset] = static_cast<char>(kPageFormatVersion);
+  Put16(kPageSlotCountOffset, 0);
+  Put16(kPageFreeStartOffset, kPageHeaderSize);
+  Put16(kPageFreeEndOffset, kPageSize);
+  Put16(kPageFragmentedOffset, 0);
+  Put32(kPageNumberOffset, page_no);
+}
+
+uint64_t SlottedPage::lsn() const {
+  uint64_t v;
+  std::memcpy(&v, data_ + kPageLsnOffset, 8);
+  return v;
+}
+
+void SlottedPage::set_lsn(uint64_t lsn) { std::memcpy(data_ + kPageLsnOffset, &lsn, 8); }
+
+size_t SlottedPage::FreeSpaceForInsert() const {
+  if (!IsInitialized()) return kMaxTupleSize;
+  size_t total = ContiguousFree() + fragmented();
+  bool has_empty_slot = false;
+  for (uint16_t s = 0; s < slot_count() && !has_empty_slot; ++s) {
+    has_empty_slot = SlotOffset(s) == 0;
+  }
+  if (has_empty_slot) return total;
+  return total >= kSlotSize ? total - kSlotSize : 0;
+}
+
+std::optional<std::string_view> SlottedPage::Get(uint16_t slot) const {
+  if (!IsInitialized() || slot >= slot_count()) return std::nullopt;
+  uint16_t off = SlotOffset(slot);
+  if (off == 0) return std::nullopt;
+  return std::string_view(data_ + off, SlotLength(slot));
+}
+
+std::optional<uint16_t> SlottedPage::Insert(std::string_view tuple) {
+  if (tuple.size() > kMaxTupleSize) return std::nullopt;
+  uint16_t count = slot_count();
+  uint16_t slot = count;
+  for (uint16_t s = 0; s < count; ++s) {
+    if (SlotOffset(s) == 0) {
+      slot = s;
+      break;
+    }
+  }
+  size_t slot_bytes = slot == count ? kSlotSize : 0;
+  size_t need = tuple.size() + slot_bytes;
+  if (ContiguousFree() + fragmented() < need) return std::nullopt;
+  if (ContiguousFree() < need) Compact();
+  if (slot == count) {
+    Put16(kPageSlotCountOffset, count + 1);
+    Put16(kPageFreeStartOffset, free_start() + kSlotSize);
+  }
+  uint16_t off = static_cast<uint16_t>(free_end() - tuple.size());
+  std::memcpy(data_ + off, tuple.data(), tuple.size());
+  Put16(kPageFreeEndOffset, off);
+  SetSlot(slot, off, static_cast<uint16_t>(tuple.size()));
+  return slot;
+}
+
+bool SlottedPage::Update(uint16_t slot, std::string_view tuple) {
+  if (!Get(slot).has_value()) return false;
+  uint16_t off = SlotOffset(slot);
+  uint16_t old_len = SlotLength(slot);
+  if (tuple.size() <= old_len) {  // shrink in place; the tail becomes dead bytes
+    std::memmove(data_ + off, tuple.data(), tuple.size());
+    SetSlot(slot, off, static_cast<uint16_t>(tuple.size()));
+    Put16(kPageFragmentedOffset, fragmented() + (old_len - tuple.size()));
+    return true;
+  }
+  if (ContiguousFree() + fragmented() + old_len < tuple.size()) return false;
+  // The old bytes become dead; tuple must not point into this page (Compact moves bytes).
+  Put16(kPageFragmentedOffset, fragmented() + old_len);
+  SetSlot(slot, 0, 0);
+  if (ContiguousFree() < tuple.size()) Compact();
+  uint16_t new_off = static_cast<uint16_t>(free_end() - tuple.size());
+  std::memcpy(data_ + new_off, tuple.data(), tuple.size());
+  Put16(kPageFreeEndOffset, new_off);
+  SetSlot(slot, new_off, static_cast<uint16_t>(tuple.size()));
+  return true;
+}
+
+bool SlottedPage::Delete(uint16_t slot) {
+  if (!Get(slot).has_value()) return false;
+  Put16(kPageFragmentedOffset, fragmented() + SlotLength(slot));
+  SetSlot(slot, 0, 0);
+  uint16_t count = slot_count();
+  while (count > 0 && SlotOffset(count - 1) == 0) --count;
+  Put16(kPageSlotCountOffset, count);
+  Put16(kPageFreeStartOffset, static_cast<uint16_t>(kPageHeaderSize + count * kSlotSize));
+  if (count == 0) {  // nothing live: the whole tuple area is free again
+    Put16(kPageFreeEndOffset, kPageSize);
+    Put16(kPageFragmentedOffset, 0);
+  }
+  return true;
+}
+
+void SlottedPage::Compact() {
+  char copy[kPageSize];
+  std::memcpy(copy, data_, kPageSize);
+  size_t end = kPageSize;
+  for (uint16_t s = 0; s < slot_count(); ++s) {
+    uint16_t off = SlotOffset(s);
+    if (off == 0) continue;
+    uint16_t len = SlotLength(s);
+    end -= len;
+    std::memcpy(data_ + end, copy + off, len);
+    SetSlot(s, static_cast<uint16_t>(end), len);
+  }
+  std::memset(data_ + free_start(), 0, end - free_start());  // no stale bytes on disk
+  Put16(kPageFreeEndOffset, static_cast<uint16_t>(end));
+  Put16(kPageFragmentedOffset, 0);
+}
+
+bool SlottedPage::IsConsistent() const {
+  if (!IsInitialized()) return IsAllZeroPage(data_);
+  if (type() != PageType::kHeap) return false;
+  if (static_cast<uint8_t>(data_[kPageVersionOffset]) != kPageFormatVersion) return false;
+  size_t count = slot_count();
+  if (free_start() != kPageHeaderSize + count * kSlotSize) return false;
+  if (free_start() > free_end() || free_end() > kPageSize) return false;
+  size_t live = 0;
+  for (uint16_t s = 0; s < count; ++s) {
+    uint16_t off = SlotOffset(s);
+    if (off == 0) {
+      if (SlotLength(s) != 0) return false;
+      continue;
+    }
+    if (off < free_end() || off + SlotLength(s) > kPageSize) return false;
+    live += SlotLength(s);
+  }
+  if (count > 0 && SlotOffset(static_cast<uint16_t>(count - 1)) == 0) return false;
+  return live + fragmented() == kPageSize - free_end();
+}
+
+}  // namespace meridian::storage

@@ -1,0 +1,157 @@
+// Tuple codec (format in README.md "Tuple format"): fixed 20-byte header with reserved MVCC
+// timestamps, a null bitmap, then each non-NULL value in column order. Decoding checks every
+// length against the remaining bytes and reports XX001, never reading past the input.
+#include "storage/tuple.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <limits>
+
+namespace meridian::storage {
+namespace {
+
+constexpr size_t kTupleBeginTsOffset = 0;   // u64, 0 until MVCC
+constexpr size_t kTupleEndTsOffset = 8;     // u64, 0 until MVCC
+constexpr size_t kTupleVersionOffset = 16;  // u8 kTupleFormatVersion
+constexpr size_t kTupleFlagsOffset = 17;    // u8, 0
+constexpr size_t kTupleColumnsOffset = 18;  // u16 column count
+constexpr size_t kTupleHeaderSize = 20;     // null bitmap follows
+constexpr uint8_t kTupleFormatVersion = 1;
+
+template <typename T>
+void Append(std::string* out, T v) {
+  char buf[sizeof(T)];
+  std::memcpy(buf, &v, sizeof(T));
+  out->append(buf, sizeof(T));
+}
+
+template <typename T>
+T Load(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+Status Malformed(const std::string& what) { return Status::Corruption("malformed tuple: " + what); }
+
+}  // namespace
+
+std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
+  assert(row.size() == types.size());
+  const size_t n = std::min(row.size(), types.size());
+  std::string out;
+  out.reserve(kTupleHeaderSize + (n + 7) / 8 + n * 8);
+  Append<uint64_t>(&out, 0);  // begin timestamp
+  Append<uint64_t>(&out, 0);  // end timestamp
+  out.push_back(static_cast<char>(kTupleFormatVersion));
+  out.push_back(0);  // flags
+  Append<uint16_t>(&out, static_cast<uint16_t>(n));
+  const size_t bitmap_at = out.size();
+  out.append((n + 7) / 8, '\0');
+  for (size_t i = 0; i < n; ++i) {
+    const Value& v = row[i];
+    if (v.IsNull()) {
+      out[bitmap_at + i / 8] = static_cast<char>(out[bitmap_at + i / 8] | (1 << (i % 8)));
+      continue;
+    }
+    switch (types[i].id) {
+      case TypeId::kBoolean:
+        out.push_back(v.IsBool() ? static_cast<char>(v.AsBool()) : 1);
+        break;
+      case TypeId::kInteger: {
+        int64_t x = v.IsInt() ? v.AsInt() : static_cast<int64_t>(v.AsNumber());
+        assert(x >= std::numeric_limits<int32_t>::min() &&
+               x <= std::numeric_limits<int32_t>::max());
+        Append<int32_t>(&out, static_cast<int32_t>(x));
+        break;
+      }
+      case TypeId::kBigInt:
+        Append<int64_t>(&out, v.IsInt() ? v.AsInt() : static_cast<int64_t>(v.AsNumber()));
+        break;
+      case TypeId::kDouble:
+        Append<double>(&out, v.IsString() || v.IsBool() ? 0.0 : v.AsNumber());
+        break;
+      case TypeId::kText:
+      case TypeId::kVarchar:
+      case TypeId::kUnknown: {
+        std::string s = v.IsString() ? v.AsString() : v.ToString();
+        Append<uint32_t>(&out, static_cast<uint32_t>(s.size()));
+        out.append(s);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+Status DecodeTuple(std::string_view bytes, const std::vector<Type>& types, Row* row) {
+  if (bytes.size() < kTupleHeaderSize) return Malformed("shorter than its header");
+  const char* p = bytes.data();
+  if (static_cast<uint8_t>(p[kTupleVersionOffset]) != kTupleFormatVersion) {
+    return Malformed("unknown format version " +
+                     std::to_string(static_cast<uint8_t>(p[kTupleVersionOffset])));
+  }
+  const size_t n = Load<uint16_t>(p + kTupleColumnsOffset);
+  if (n != types.size()) {
+    return Malformed("has " + std::to_string(n) + " columns, expected " +
+                     std::to_string(types.size()));
+  }
+  const size_t bitmap_size = (n + 7) / 8;
+  if (bytes.size() - kTupleHeaderSize < bitmap_size) return Malformed("null bitmap truncated");
+  const char* bitmap = p + kTupleHeaderSize;
+  size_t pos = kTupleHeaderSize + bitmap_size;
+  Row out;
+  out.reserve(n);
+  auto need = [&](size_t k) { return bytes.size() - pos >= k; };
+  for (size_t i = 0; i < n; ++i) {
+    if (bitmap[i / 8] & (1 << (i % 8))) {
+      out.push_back(Value::Null());
+      continue;
+    }
+    auto bad = [i](const char* what) {
+      return Malformed("column " + std::to_string(i + 1) + what);
+    };
+    switch (types[i].id) {
+      case TypeId::kBoolean: {
+        if (!need(1)) return bad(" truncated");
+        uint8_t b = static_cast<uint8_t>(p[pos]);
+        if (b > 1) return bad(" has an invalid boolean");
+        out.push_back(Value::Bool(b == 1));
+        pos += 1;
+        break;
+      }
+      case TypeId::kInteger:
+        if (!need(4)) return bad(" truncated");
+        out.push_back(Value::Int(Load<int32_t>(p + pos)));
+        pos += 4;
+        break;
+      case TypeId::kBigInt:
+        if (!need(8)) return bad(" truncated");
+        out.push_back(Value::Int(Load<int64_t>(p + pos)));
+        pos += 8;
+        break;
+      case TypeId::kDouble:
+        if (!need(8)) return bad(" truncated");
+        out.push_back(Value::Double(Load<double>(p + pos)));
+        pos += 8;
+        break;
+      case TypeId::kText:
+      case TypeId::kVarchar:
+      case TypeId::kUnknown: {
+        if (!need(4)) return bad(" truncated");
+        const uint32_t len = Load<uint32_t>(p + pos);
+        pos += 4;
+        if (!need(len)) return bad(" string length exceeds the tuple");
+        out.push_back(Value::String(std::string(p + pos, len)));
+        pos += len;
+        break;
+      }
+    }
+  }
+  if (pos != bytes.size()) return Malformed(std::to_string(bytes.size() - pos) + " trailing bytes");
+  *row = std::move(out);
+  return Status::Ok();
+}
+
+}  // namespace meridian::storage
