@@ -34,6 +34,7 @@ inline constexpr const char* kDatatypeMismatch = "42804";
 inline constexpr const char* kUndefinedFunction = "42883";
 inline constexpr const char* kInvalidColumnReference = "42P10";
 inline constexpr const char* kGroupingError = "42803";
+inline constexpr const char* kInsufficientResources = "53000";
 inline constexpr const char* kQueryCanceled = "57014";
 inline constexpr const char* kAdminShutdown = "57P01";
 inline constexpr const char* kIoError = "58030";
@@ -129,6 +130,8 @@ class [[nodiscard]] Result {
   const T& value() const& { return std::get<0>(v_); }
   T&& value() && { return std::get<0>(std::move(v_)); }
   T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T&& operator*() && { return std::move(*this).value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
