@@ -154,7 +154,7 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
   void OnWriteDone(bool ok) override {
     if (!ok) {  // the stream broke: the client is gone
       ctl_->Cancel();
-      Finish(grpc::Status(grpc::StatusCode::CANCELLED, "client stream closed"));
+      Complete(grpc::Status(grpc::StatusCode::CANCELLED, "client stream closed"));
       return;
     }
     PostStep();
@@ -165,9 +165,7 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
   }
 
   void OnDone() override {
-    cursor_.reset();  // releases whatever the statement holds
-    request_.reset();
-    if (session_) session_->EndRequest();
+    Release();
     delete this;
   }
 
@@ -194,7 +192,7 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
       request_ = std::move(parsed).value();
     }
     if (cursor_ == nullptr) {
-      if (index_ >= request_->size()) return Finish(grpc::Status::OK);
+      if (index_ >= request_->size()) return Complete(grpc::Status::OK);
       if (Status st = ctl_->Check(); !st.ok()) return FinishWith(st);
       statement_start_ = std::chrono::steady_clock::now();
       auto started = request_->Start(index_, *ctl_);
@@ -231,8 +229,24 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
   }
 
   void FinishWith(const Status& st) {
+    Complete(ToGrpcStatus(st, sql_, static_cast<uint32_t>(index_)));
+  }
+
+  // Ends the call after releasing the statement and the session, so a client that sees the
+  // end of this stream can start its next request at once.
+  void Complete(grpc::Status status) {
+    Release();
+    Finish(std::move(status));
+  }
+
+  // Drops the statement (and whatever it holds) and ends the session's request; idempotent.
+  void Release() {
     cursor_.reset();
-    Finish(ToGrpcStatus(st, sql_, static_cast<uint32_t>(index_)));
+    request_.reset();
+    if (session_) {
+      session_->EndRequest();
+      session_.reset();
+    }
   }
 
   SqlService* const service_;

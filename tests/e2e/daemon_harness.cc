@@ -17,7 +17,10 @@
 #include <sstream>
 #include <thread>
 
-#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/generic/generic_stub.h>
+
+#include <condition_variable>
+#include <mutex>
 
 extern char** environ;
 
@@ -182,17 +185,21 @@ std::string Daemon::Log() const {
 }
 
 bool Daemon::Alive() const {
-  if (pid_ <= 0) return false;
+  if (pid_ <= 0 || exit_code_ != -2) return false;
   int status;
-  return waitpid(pid_, &status, WNOHANG) == 0;
+  if (waitpid(pid_, &status, WNOHANG) == 0) return true;
+  exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return false;
 }
 
 int Daemon::Stop(int sig, std::chrono::seconds timeout) {
   if (pid_ <= 0) return -2;
-  kill(pid_, sig);
-  int code = WaitExit(pid_, timeout);
+  if (Alive()) {
+    kill(pid_, sig);
+    exit_code_ = WaitExit(pid_, timeout);
+  }
   pid_ = -1;
-  return code;
+  return exit_code_;
 }
 
 RawSession::RawSession(const std::string& address) {

@@ -65,6 +65,7 @@ class Daemon {
   int port_ = 0;
   pid_t pid_ = -1;
   bool ready_ = false;
+  mutable int exit_code_ = -2;  // set once the process was reaped (-1: killed by a signal)
 };
 
 // A raw gRPC session (no client library): OpenSession plus an Attach stream kept open.

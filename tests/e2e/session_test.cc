@@ -110,7 +110,9 @@ TEST_F(SessionTest, LargeResultsStreamInBoundedChunks) {
   EXPECT_EQ(r.chunks.front().metadata().columns_size(), 2);
   for (size_t i = 0; i < r.chunks.size(); ++i) {
     EXPECT_LT(r.chunks[i].ByteSizeLong(), 1024u * 1024u) << "chunk " << i;
-    if (i > 0) EXPECT_EQ(r.chunks[i].metadata().columns_size(), 0) << "metadata only first";
+    if (i > 0) {
+      EXPECT_EQ(r.chunks[i].metadata().columns_size(), 0) << "metadata only first";
+    }
   }
   EXPECT_EQ(r.chunks.back().stats().command_tag(), "SELECT 32768");
 }
