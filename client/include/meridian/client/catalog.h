@@ -1,0 +1,25 @@
+// Catalog descriptions returned by Connection::DescribeCatalog (for the shell's \dt and \d).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "meridian/client/value.h"
+
+namespace meridian::client {
+
+struct ColumnDescription {
+  std::string name;
+  ColumnInfo type;  // name, type_name, type_mod, pg_oid
+  bool not_null = false;
+  std::string default_expr;  // SQL text; empty when none
+  bool primary_key = false;
+};
+
+struct TableDescription {
+  std::string name;
+  std::vector<ColumnDescription> columns;
+  std::vector<std::string> primary_key;  // column names, in key order
+};
+
+}  // namespace meridian::client

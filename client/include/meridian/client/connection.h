@@ -1,0 +1,83 @@
+// Connection: one Meridian session over gRPC (proto/meridian.proto, service meridian.v1.Sql).
+// Connect opens the session and holds its Attach stream open on a background thread for the
+// session's lifetime; Execute runs SQL (streamed to a ResultHandler or materialized); Cancel may
+// be called from any thread; Close (or the destructor) ends the session.
+//
+// Concurrency: Execute/DescribeCatalog/Close are for one thread at a time (one statement runs per
+// session); Cancel and connection_lost() are safe from any thread, including signal-watching ones.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "meridian/client/catalog.h"
+#include "meridian/client/client_error.h"
+#include "meridian/client/statement_result.h"
+#include "meridian/client/value.h"
+
+namespace meridian::client {
+
+inline constexpr const char* kDefaultHost = "127.0.0.1";
+inline constexpr int kDefaultPort = 7432;
+
+struct ConnectOptions {
+  std::string user = "meridian";
+  std::string database = "meridian";
+  std::string application_name = "meridian-client";
+  std::chrono::milliseconds connect_timeout{10000};
+  std::chrono::milliseconds keepalive_time{30000};
+  int max_receive_message_bytes = 64 * 1024 * 1024;
+};
+
+struct ExecuteOptions {
+  std::chrono::milliseconds timeout{0};  // gRPC deadline of the call; 0 = none
+  uint32_t max_rows_per_chunk = 0;       // 0 = server default
+};
+
+class Connection {
+ public:
+  // Opens a session at host:port and attaches to it. Errors: 08001 (cannot connect), or the
+  // server's error for OpenSession.
+  static ClientResult<std::unique_ptr<Connection>> Connect(const std::string& host, int port,
+                                                           const ConnectOptions& options = {});
+
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Runs one or more ';'-separated statements, streaming results to handler. Statements before a
+  // failing one have been delivered in full when the error returns.
+  ClientStatus Execute(std::string_view sql, ResultHandler& handler,
+                       const ExecuteOptions& options = {});
+  // Same, materialized: one StatementResult per statement.
+  ClientResult<std::vector<StatementResult>> Execute(std::string_view sql,
+                                                     const ExecuteOptions& options = {});
+
+  // Cancels the statement running now, if any (Cancel RPC; falls back to cancelling the call).
+  // Returns true when a statement was running. Thread-safe.
+  bool Cancel();
+
+  // Tables and their columns; table empty = every table.
+  ClientResult<std::vector<TableDescription>> DescribeCatalog(
+      const std::string& table = "", std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+  // Closes the session (CloseSession, then ends Attach). Idempotent.
+  void Close();
+
+  // True once the Attach stream ended without Close, or a call failed with a connection error.
+  bool connection_lost() const;
+  const std::string& session_id() const;
+  const std::string& server_version() const;
+  const std::string& target() const;  // "host:port"
+
+ private:
+  struct Impl;
+  explicit Connection(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace meridian::client

@@ -1,0 +1,377 @@
+// Connection: session lifecycle (OpenSession, Attach thread, CloseSession), statement execution
+// over ExecuteStream, cancellation and catalog description.
+#include "meridian/client/connection.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "meridian.grpc.pb.h"
+#include "proto_convert.h"
+
+namespace meridian::client {
+
+namespace v1 = meridian::v1;
+
+namespace {
+
+constexpr auto kCloseTimeout = std::chrono::seconds(3);
+constexpr auto kCancelTimeout = std::chrono::seconds(5);
+
+std::chrono::system_clock::time_point DeadlineAfter(std::chrono::milliseconds d) {
+  return std::chrono::system_clock::now() + d;
+}
+
+}  // namespace
+
+struct Connection::Impl {
+  std::string target;
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<v1::Sql::Stub> stub;
+  std::string session_id;
+  std::string server_version;
+
+  // Attach stream, read by attach_thread until it ends.
+  grpc::ClientContext attach_context;
+  std::thread attach_thread;
+  std::mutex attach_mu;
+  std::condition_variable attach_cv;
+  bool attached = false;       // GUARDED_BY(attach_mu): first SessionEvent arrived
+  bool attach_done = false;    // GUARDED_BY(attach_mu): the stream ended
+  grpc::Status attach_status;  // GUARDED_BY(attach_mu)
+  std::atomic<bool> closing{false};
+  std::atomic<bool> closed{false};
+  std::atomic<bool> lost{false};
+
+  // The statement running now; Cancel reads these from other threads.
+  std::mutex query_mu;
+  grpc::ClientContext* running_context = nullptr;  // GUARDED_BY(query_mu)
+  std::string running_query_id;                    // GUARDED_BY(query_mu)
+  uint64_t next_query_id = 1;                      // used by the Execute thread only
+
+  void RunAttach() {
+    v1::AttachRequest request;
+    request.set_session_id(session_id);
+    std::unique_ptr<grpc::ClientReader<v1::SessionEvent>> reader =
+        stub->Attach(&attach_context, request);
+    v1::SessionEvent event;
+    while (reader->Read(&event)) {
+      std::lock_guard lock(attach_mu);
+      attached = true;
+      attach_cv.notify_all();
+    }
+    grpc::Status status = reader->Finish();
+    {
+      std::lock_guard lock(attach_mu);
+      attach_done = true;
+      attach_status = status;
+      attach_cv.notify_all();
+    }
+    if (!closing.load()) {
+      // The session is gone: the server aborts its work, so end the running call at once.
+      lost.store(true);
+      std::lock_guard lock(query_mu);
+      if (running_context != nullptr) running_context->TryCancel();
+    }
+  }
+
+  ClientError LostError() const {
+    return MakeLocalError(kSqlStateConnectionFailure, "connection lost", 0, true);
+  }
+
+  // Maps a failed call's status, marking the connection lost when it is.
+  ClientError CallError(const grpc::Status& status) {
+    ClientError e = ErrorFromStatus(status);
+    if (lost.load() && !e.connection_lost &&
+        (status.error_code() == grpc::StatusCode::CANCELLED ||
+         status.error_code() == grpc::StatusCode::UNAVAILABLE)) {
+      e = LostError();
+      e.grpc_code = static_cast<int>(status.error_code());
+    }
+    if (e.connection_lost) lost.store(true);
+    return e;
+  }
+};
+
+Connection::Connection(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Connection::~Connection() { Close(); }
+
+ClientResult<std::unique_ptr<Connection>> Connection::Connect(const std::string& host, int port,
+                                                              const ConnectOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  std::string host_part = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  impl->target = host_part + ":" + std::to_string(port);
+
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, static_cast<int>(options.keepalive_time.count()));
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
+  // Keep pinging while the session idles (only the Attach stream is open and it carries no
+  // data), so a dead peer is noticed; meridiand accepts pings every 10 s without data.
+  args.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+  args.SetMaxReceiveMessageSize(options.max_receive_message_bytes);
+  // Each Connection gets its own TCP connection, so sessions fail independently.
+  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  impl->channel = grpc::CreateCustomChannel(impl->target, grpc::InsecureChannelCredentials(), args);
+  impl->stub = v1::Sql::NewStub(impl->channel);
+
+  auto deadline = DeadlineAfter(options.connect_timeout);
+  // Fail at the first failed connection attempt (as psql does) instead of retrying until the
+  // deadline; a timeout covers hosts that do not answer at all.
+  grpc_connectivity_state state = impl->channel->GetState(true);
+  while (state != GRPC_CHANNEL_READY) {
+    if (state == GRPC_CHANNEL_TRANSIENT_FAILURE || state == GRPC_CHANNEL_SHUTDOWN) {
+      return MakeLocalError(kSqlStateCannotConnect,
+                            "could not connect to server at " + impl->target +
+                                ": connection refused or server unreachable",
+                            static_cast<int>(grpc::StatusCode::UNAVAILABLE), true);
+    }
+    if (!impl->channel->WaitForStateChange(state, deadline)) {
+      return MakeLocalError(kSqlStateCannotConnect,
+                            "could not connect to server at " + impl->target + ": timed out",
+                            static_cast<int>(grpc::StatusCode::DEADLINE_EXCEEDED), true);
+    }
+    state = impl->channel->GetState(true);
+  }
+
+  v1::OpenSessionRequest request;
+  request.set_user(options.user);
+  request.set_database(options.database);
+  request.set_application_name(options.application_name);
+  v1::OpenSessionResponse response;
+  grpc::ClientContext context;
+  context.set_deadline(deadline);
+  grpc::Status status = impl->stub->OpenSession(&context, request, &response);
+  if (!status.ok()) {
+    ClientError e = ErrorFromStatus(status);
+    if (status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+        status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+      e.sqlstate = kSqlStateCannotConnect;
+      e.message = "could not connect to server at " + impl->target + ": " + status.error_message();
+      e.connection_lost = true;
+    }
+    return e;
+  }
+  impl->session_id = response.session_id();
+  impl->server_version = response.server_version();
+
+  Impl* raw = impl.get();
+  impl->attach_thread = std::thread([raw] { raw->RunAttach(); });
+  auto conn = std::unique_ptr<Connection>(new Connection(std::move(impl)));
+  std::unique_lock lock(raw->attach_mu);
+  bool ready = raw->attach_cv.wait_until(lock, deadline,
+                                         [raw] { return raw->attached || raw->attach_done; });
+  if (!ready || !raw->attached) {
+    grpc::Status attach_status = raw->attach_status;
+    bool done = raw->attach_done;
+    lock.unlock();
+    conn->Close();
+    if (done && !attach_status.ok()) {
+      ClientError e = ErrorFromStatus(attach_status);
+      e.message = "could not attach to session: " + e.message;
+      e.connection_lost = true;
+      return e;
+    }
+    return MakeLocalError(kSqlStateCannotConnect,
+                          "could not attach to session at " + raw->target +
+                              (done ? ": the server ended the session" : ": timed out"),
+                          0, true);
+  }
+  return conn;
+}
+
+ClientStatus Connection::Execute(std::string_view sql, ResultHandler& handler,
+                                 const ExecuteOptions& options) {
+  Impl& im = *impl_;
+  if (im.closed.load()) {
+    return MakeLocalError(kSqlStateConnectionNotOpen, "connection is closed", 0, true);
+  }
+  if (im.lost.load()) return im.LostError();
+
+  grpc::ClientContext context;
+  if (options.timeout.count() > 0) context.set_deadline(DeadlineAfter(options.timeout));
+  v1::ExecuteRequest request;
+  request.set_session_id(im.session_id);
+  request.set_sql(std::string(sql));
+  request.set_query_id("q" + std::to_string(im.next_query_id++));
+  request.set_max_rows_per_chunk(options.max_rows_per_chunk);
+  {
+    std::lock_guard lock(im.query_mu);
+    im.running_context = &context;
+    im.running_query_id = request.query_id();
+  }
+  // The Attach thread may have noticed a loss between the check above and registration.
+  if (im.lost.load()) context.TryCancel();
+
+  std::unique_ptr<grpc::ClientReader<v1::ResultChunk>> reader =
+      im.stub->ExecuteStream(&context, request);
+  v1::ResultChunk chunk;
+  StatementResult summary;  // the current statement, without rows
+  bool in_statement = false;
+  uint32_t current = 0;
+  Row row;
+  while (reader->Read(&chunk)) {
+    if (!chunk.notice().empty()) handler.OnNotice(chunk.notice());
+    bool has_content = chunk.has_metadata() || chunk.rows_size() > 0 || chunk.has_stats();
+    if (!has_content) continue;
+    if (in_statement && chunk.statement_index() != current) {
+      handler.OnStatementEnd(current, summary);  // the server sent no stats for it
+      in_statement = false;
+    }
+    if (!in_statement) {
+      summary = StatementResult();
+      current = chunk.statement_index();
+      for (const auto& c : chunk.metadata().columns()) {
+        summary.columns.push_back(ColumnFromProto(c));
+      }
+      handler.OnStatementStart(current, summary.columns);
+      in_statement = true;
+    }
+    for (const auto& r : chunk.rows()) {
+      row.clear();
+      row.reserve(r.values_size());
+      for (const auto& v : r.values()) row.push_back(ValueFromProto(v));
+      handler.OnRow(current, row);
+    }
+    if (chunk.has_stats()) {
+      summary.command_tag = chunk.stats().command_tag();
+      summary.row_count = chunk.stats().rows();
+      summary.elapsed_us = chunk.stats().elapsed_us();
+      handler.OnStatementEnd(current, summary);
+      in_statement = false;
+    }
+  }
+  grpc::Status status = reader->Finish();
+  {
+    std::lock_guard lock(im.query_mu);
+    im.running_context = nullptr;
+    im.running_query_id.clear();
+  }
+  if (!status.ok()) return im.CallError(status);
+  if (in_statement) handler.OnStatementEnd(current, summary);
+  return ClientStatus();
+}
+
+namespace {
+
+// Collects a request's results into StatementResults. A notice goes to the statement open when
+// it arrives, else to the next statement to start (or the last one, if none follows).
+class CollectingHandler : public ResultHandler {
+ public:
+  std::vector<StatementResult> results;
+
+  void OnStatementStart(uint32_t, const std::vector<ColumnInfo>& columns) override {
+    results.emplace_back();
+    results.back().columns = columns;
+    results.back().notices = std::move(pending_notices_);
+    pending_notices_.clear();
+    open_ = true;
+  }
+  void OnRow(uint32_t, const Row& row) override { results.back().rows.push_back(row); }
+  void OnStatementEnd(uint32_t, const StatementResult& summary) override {
+    StatementResult& r = results.back();
+    r.command_tag = summary.command_tag;
+    r.row_count = summary.row_count;
+    r.elapsed_us = summary.elapsed_us;
+    open_ = false;
+  }
+  void OnNotice(const std::string& notice) override {
+    if (open_) {
+      results.back().notices.push_back(notice);
+    } else {
+      pending_notices_.push_back(notice);
+    }
+  }
+  void Finish() {
+    if (pending_notices_.empty()) return;
+    if (results.empty()) results.emplace_back();
+    for (auto& n : pending_notices_) results.back().notices.push_back(std::move(n));
+    pending_notices_.clear();
+  }
+
+ private:
+  std::vector<std::string> pending_notices_;
+  bool open_ = false;
+};
+
+}  // namespace
+
+ClientResult<std::vector<StatementResult>> Connection::Execute(std::string_view sql,
+                                                               const ExecuteOptions& options) {
+  CollectingHandler handler;
+  ClientStatus status = Execute(sql, handler, options);
+  if (!status.ok()) return status.error();
+  handler.Finish();
+  return std::move(handler.results);
+}
+
+bool Connection::Cancel() {
+  Impl& im = *impl_;
+  std::string query_id;
+  {
+    std::lock_guard lock(im.query_mu);
+    if (im.running_context == nullptr) return false;
+    query_id = im.running_query_id;
+  }
+  v1::CancelRequest request;
+  request.set_session_id(im.session_id);
+  request.set_query_id(query_id);
+  v1::CancelResponse response;
+  grpc::ClientContext context;
+  context.set_deadline(DeadlineAfter(kCancelTimeout));
+  grpc::Status status = im.stub->Cancel(&context, request, &response);
+  if (!status.ok() || !response.cancelled()) {
+    // The server could not cancel it by id (or the statement is finishing): end the call.
+    std::lock_guard lock(im.query_mu);
+    if (im.running_context != nullptr && im.running_query_id == query_id) {
+      im.running_context->TryCancel();
+    }
+  }
+  return true;
+}
+
+ClientResult<std::vector<TableDescription>> Connection::DescribeCatalog(
+    const std::string& table, std::chrono::milliseconds timeout) {
+  Impl& im = *impl_;
+  if (im.closed.load()) {
+    return MakeLocalError(kSqlStateConnectionNotOpen, "connection is closed", 0, true);
+  }
+  if (im.lost.load()) return im.LostError();
+  v1::DescribeCatalogRequest request;
+  request.set_session_id(im.session_id);
+  request.set_table(table);
+  v1::DescribeCatalogResponse response;
+  grpc::ClientContext context;
+  context.set_deadline(DeadlineAfter(timeout));
+  grpc::Status status = im.stub->DescribeCatalog(&context, request, &response);
+  if (!status.ok()) return im.CallError(status);
+  std::vector<TableDescription> tables;
+  for (const auto& t : response.tables()) tables.push_back(TableFromProto(t));
+  return tables;
+}
+
+void Connection::Close() {
+  Impl& im = *impl_;
+  if (im.closed.exchange(true)) return;
+  im.closing.store(true);
+  if (!im.session_id.empty() && !im.lost.load()) {
+    v1::CloseSessionRequest request;
+    request.set_session_id(im.session_id);
+    v1::CloseSessionResponse response;
+    grpc::ClientContext context;
+    context.set_deadline(DeadlineAfter(kCloseTimeout));
+    (void)im.stub->CloseSession(&context, request, &response);
+  }
+  im.attach_context.TryCancel();
+  if (im.attach_thread.joinable()) im.attach_thread.join();
+}
+
+bool Connection::connection_lost() const { return impl_->lost.load(); }
+const std::string& Connection::session_id() const { return impl_->session_id; }
+const std::string& Connection::server_version() const { return impl_->server_version; }
+const std::string& Connection::target() const { return impl_->target; }
+
+}  // namespace meridian::client

@@ -1,0 +1,187 @@
+// Serialisation of the catalog to catalog.meta and its atomic rewrite (see catalog_file.h).
+#include "catalog/catalog_file.h"
+
+#include <charconv>
+
+#include "meridian/parser/parser.h"
+
+namespace meridian::catalog {
+
+namespace {
+
+void PutString(std::string* out, std::string_view s) {
+  out->append(std::to_string(s.size()));
+  out->push_back(':');
+  out->append(s);
+}
+
+// A cursor over the catalog text with just the token kinds the format needs.
+class Reader {
+ public:
+  explicit Reader(std::string_view text) : text_(text) {}
+
+  bool Word(std::string_view expected) {
+    SkipSpace();
+    if (text_.substr(pos_, expected.size()) != expected) return false;
+    pos_ += expected.size();
+    return true;
+  }
+  bool Int(int64_t* v) {
+    SkipSpace();
+    auto r = std::from_chars(text_.data() + pos_, text_.data() + text_.size(), *v);
+    if (r.ec != std::errc()) return false;
+    pos_ = r.ptr - text_.data();
+    return true;
+  }
+  bool String(std::string* s) {
+    int64_t n = 0;
+    if (!Int(&n) || n < 0 || pos_ >= text_.size() || text_[pos_] != ':') return false;
+    ++pos_;
+    if (static_cast<size_t>(n) > text_.size() - pos_) return false;
+    s->assign(text_.substr(pos_, n));
+    pos_ += n;
+    return true;
+  }
+
+ private:
+  void SkipSpace() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n')) ++pos_;
+  }
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+Status Malformed(const std::string& what) {
+  return Status::Corruption("catalog file is malformed: " + what);
+}
+
+}  // namespace
+
+std::string SerializeCatalog(const CatalogState& state) {
+  // Built with append() only: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
+  std::string out;
+  auto num = [&out](int64_t v) { out.append(std::to_string(v)); };
+  out.append("MERIDIAN-CATALOG ");
+  num(kCatalogFormatVersion);
+  out.append("\nnext_table_id ");
+  num(state.next_table_id);
+  out.append("\n");
+  for (const TableSchema& t : state.tables) {
+    out.append("table ");
+    num(t.id);
+    out.append(" ");
+    PutString(&out, t.name);
+    out.append(" ");
+    num(static_cast<int64_t>(t.columns.size()));
+    out.append("\n");
+    for (const Column& c : t.columns) {
+      out.append("column ");
+      PutString(&out, c.name);
+      out.append(" ");
+      num(static_cast<int>(c.type.id));
+      out.append(" ");
+      num(c.type.modifier);
+      out.append(c.not_null ? " 1 " : " 0 ");
+      PutString(&out, c.default_text);
+      out.append("\n");
+    }
+    out.append("pk ");
+    num(static_cast<int64_t>(t.primary_key.size()));
+    for (int k : t.primary_key) {
+      out.append(" ");
+      num(k);
+    }
+    out.append("\n");
+  }
+  out.append("end ");
+  num(static_cast<int64_t>(state.tables.size()));
+  out.append("\n");
+  return out;
+}
+
+Result<CatalogState> ParseCatalog(std::string_view text) {
+  Reader r(text);
+  int64_t version = 0;
+  if (!r.Word("MERIDIAN-CATALOG") || !r.Int(&version)) return Malformed("bad header");
+  if (version != kCatalogFormatVersion) {
+    return Status::Corruption("catalog format version " + std::to_string(version) +
+                              " is not supported (expected " +
+                              std::to_string(kCatalogFormatVersion) + ")");
+  }
+  CatalogState state;
+  int64_t next_id = 0;
+  if (!r.Word("next_table_id") || !r.Int(&next_id) || next_id < 1) {
+    return Malformed("bad next_table_id");
+  }
+  state.next_table_id = static_cast<uint32_t>(next_id);
+  while (r.Word("table")) {
+    TableSchema t;
+    int64_t id = 0, ncols = 0;
+    if (!r.Int(&id) || !r.String(&t.name) || !r.Int(&ncols) || ncols < 0) {
+      return Malformed("bad table line");
+    }
+    t.id = static_cast<uint32_t>(id);
+    for (int64_t i = 0; i < ncols; ++i) {
+      Column c;
+      int64_t type_id = 0, modifier = 0, not_null = 0;
+      if (!r.Word("column") || !r.String(&c.name) || !r.Int(&type_id) || !r.Int(&modifier) ||
+          !r.Int(&not_null) || !r.String(&c.default_text) || type_id < 1 || type_id > 6) {
+        return Malformed("bad column line in table \"" + t.name + "\"");
+      }
+      c.type = Type{static_cast<TypeId>(type_id), static_cast<int32_t>(modifier)};
+      c.not_null = not_null != 0;
+      if (!c.default_text.empty()) {
+        auto parsed = parser::ParseExpression(c.default_text);
+        if (!parsed.ok()) {
+          return Status::Corruption("cannot re-parse DEFAULT of column \"" + c.name +
+                                    "\": " + parsed.status().message());
+        }
+        c.default_expr = std::shared_ptr<const ast::Expr>(std::move(parsed).value());
+      }
+      t.columns.push_back(std::move(c));
+    }
+    int64_t npk = 0;
+    if (!r.Word("pk") || !r.Int(&npk) || npk < 0 || npk > ncols) return Malformed("bad pk");
+    for (int64_t i = 0; i < npk; ++i) {
+      int64_t k = 0;
+      if (!r.Int(&k) || k < 0 || k >= ncols) return Malformed("bad pk column");
+      t.primary_key.push_back(static_cast<int>(k));
+    }
+    state.tables.push_back(std::move(t));
+  }
+  int64_t count = -1;
+  if (!r.Word("end") || !r.Int(&count) || count != static_cast<int64_t>(state.tables.size())) {
+    return Malformed("missing or wrong end marker (truncated file?)");
+  }
+  return state;
+}
+
+Status WriteCatalogFile(storage::FileSystem* fs, const std::string& dir,
+                        const CatalogState& state) {
+  const std::string path = dir + "/" + kCatalogFileName;
+  const std::string tmp = path + ".tmp";
+  std::string bytes = SerializeCatalog(state);
+  {
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::File> file, fs->Open(tmp, true));
+    MERIDIAN_RETURN_IF_ERROR(file->Truncate(0));
+    MERIDIAN_RETURN_IF_ERROR(file->WriteAt(0, bytes));
+    MERIDIAN_RETURN_IF_ERROR(file->Sync());
+  }
+  MERIDIAN_RETURN_IF_ERROR(fs->Rename(tmp, path));
+  return fs->SyncDir(dir);
+}
+
+Result<CatalogState> ReadCatalogFile(storage::FileSystem* fs, const std::string& dir) {
+  const std::string path = dir + "/" + kCatalogFileName;
+  MERIDIAN_ASSIGN_OR_RETURN(bool exists, fs->Exists(path));
+  if (!exists) return CatalogState{};
+  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::File> file, fs->Open(path, false));
+  MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, file->Size());
+  std::string bytes(size, '\0');
+  size_t read = 0;
+  MERIDIAN_RETURN_IF_ERROR(file->ReadAt(0, size, bytes.data(), &read));
+  bytes.resize(read);
+  return ParseCatalog(bytes);
+}
+
+}  // namespace meridian::catalog

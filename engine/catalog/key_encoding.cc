@@ -1,0 +1,45 @@
+// Canonical key bytes: one tag byte per value, then a fixed or length-prefixed payload.
+#include "catalog/key_encoding.h"
+
+#include <cstring>
+
+namespace meridian::catalog {
+
+void AppendKeyValue(const Value& v, std::string* out) {
+  if (v.IsNull()) {
+    out->push_back('N');
+  } else if (v.IsBool()) {
+    out->push_back(v.AsBool() ? 'T' : 'F');
+  } else if (v.IsInt()) {
+    out->push_back('I');
+    int64_t i = v.AsInt();
+    out->append(reinterpret_cast<const char*>(&i), sizeof(i));
+  } else if (v.IsDouble()) {
+    out->push_back('D');
+    double d = v.AsDouble();
+    if (d == 0) d = 0;  // -0.0 and 0.0 are the same key
+    out->append(reinterpret_cast<const char*>(&d), sizeof(d));
+  } else {
+    out->push_back('S');
+    uint32_t n = static_cast<uint32_t>(v.AsString().size());
+    out->append(reinterpret_cast<const char*>(&n), sizeof(n));
+    out->append(v.AsString());
+  }
+}
+
+std::string EncodeKey(const std::vector<Value>& values) {
+  std::string out;
+  for (const Value& v : values) AppendKeyValue(v, &out);
+  return out;
+}
+
+std::string KeyToText(const std::vector<Value>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += values[i].IsNull() ? "null" : values[i].ToString();
+  }
+  return out;
+}
+
+}  // namespace meridian::catalog

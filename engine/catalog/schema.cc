@@ -1,0 +1,57 @@
+// TableSchema helpers and the mapping from written type names to Meridian types.
+#include "catalog/schema.h"
+
+namespace meridian::catalog {
+
+int TableSchema::FindColumn(const std::string& column) const {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].name == column) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::vector<Type> TableSchema::Types() const {
+  std::vector<Type> types;
+  types.reserve(columns.size());
+  for (const Column& c : columns) types.push_back(c.type);
+  return types;
+}
+
+bool TableSchema::IsPrimaryKeyColumn(int index) const {
+  for (int k : primary_key) {
+    if (k == index) return true;
+  }
+  return false;
+}
+
+Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
+  const std::string& n = spec.name;
+  if (n == "integer" || n == "smallint" || n == "int" || n == "int4" || n == "int2") {
+    return Type::Integer();
+  }
+  if (n == "bigint" || n == "int8") return Type::BigInt();
+  if (n == "double precision" || n == "real" || n == "float" || n == "float8" || n == "float4") {
+    return Type::Double();
+  }
+  if (n == "text") return Type::Text();
+  if (n == "boolean" || n == "bool") return Type::Boolean();
+  if (n == "varchar" || n == "char" || n == "character varying" || n == "character" ||
+      n == "bpchar") {
+    int32_t len = spec.modifier;
+    if (len < 0 && (n == "char" || n == "character" || n == "bpchar")) len = 1;
+    if (len == 0) {
+      return Status::Error("22023", "length for type " + n + " must be at least 1")
+          .WithPosition(spec.loc.position);
+    }
+    return Type::Varchar(len);
+  }
+  if (n == "numeric" || n == "decimal" || n == "date" || n == "timestamp" || n == "time" ||
+      n == "bytea" || n == "interval" || n == "uuid" || n == "json" || n == "jsonb") {
+    return Status::NotSupported("type " + n + " is not supported yet")
+        .WithPosition(spec.loc.position);
+  }
+  return Status::Error("42704", "type \"" + n + "\" does not exist")
+      .WithPosition(spec.loc.position);
+}
+
+}  // namespace meridian::catalog

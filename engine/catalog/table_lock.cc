@@ -1,0 +1,94 @@
+// TableLock and LockSet: the interim table-level locking of engine/catalog (see table_lock.h).
+#include "catalog/table_lock.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "catalog/table.h"
+
+namespace meridian::catalog {
+
+namespace {
+constexpr auto kPollInterval = std::chrono::milliseconds(50);
+}  // namespace
+
+Status TableLock::Lock(LockMode mode, const ExecControl* ctl) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (mode == LockMode::kShared) {
+    while (writer_ || writers_waiting_ > 0) {
+      if (ctl != nullptr) {
+        Status st = ctl->Check();
+        if (!st.ok()) return st;
+      }
+      cv_.wait_for(lock, kPollInterval);
+    }
+    ++readers_;
+    return Status::Ok();
+  }
+  ++writers_waiting_;
+  while (writer_ || readers_ > 0) {
+    if (ctl != nullptr) {
+      Status st = ctl->Check();
+      if (!st.ok()) {
+        --writers_waiting_;
+        cv_.notify_all();
+        return st;
+      }
+    }
+    cv_.wait_for(lock, kPollInterval);
+  }
+  --writers_waiting_;
+  writer_ = true;
+  return Status::Ok();
+}
+
+void TableLock::Unlock(LockMode mode) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (mode == LockMode::kShared) {
+      --readers_;
+    } else {
+      writer_ = false;
+    }
+  }
+  cv_.notify_all();
+}
+
+void LockSet::Add(std::shared_ptr<Table> table, LockMode mode) {
+  for (Entry& e : entries_) {
+    if (e.table.get() == table.get()) {
+      if (mode == LockMode::kExclusive) e.mode = mode;
+      return;
+    }
+  }
+  entries_.push_back({std::move(table), mode});
+  std::sort(entries_.begin(), entries_.end(),
+            [](const Entry& a, const Entry& b) { return a.table->id() < b.table->id(); });
+}
+
+Status LockSet::AcquireAll(const ExecControl* ctl) {
+  if (held_) return Status::Ok();
+  for (acquired_ = 0; acquired_ < entries_.size(); ++acquired_) {
+    Entry& e = entries_[acquired_];
+    Status st = e.table->lock().Lock(e.mode, ctl);
+    if (!st.ok()) {
+      while (acquired_ > 0) {
+        --acquired_;
+        entries_[acquired_].table->lock().Unlock(entries_[acquired_].mode);
+      }
+      return st;
+    }
+  }
+  held_ = true;
+  return Status::Ok();
+}
+
+void LockSet::ReleaseAll() {
+  if (!held_) return;
+  for (size_t i = entries_.size(); i > 0; --i) {
+    entries_[i - 1].table->lock().Unlock(entries_[i - 1].mode);
+  }
+  held_ = false;
+}
+
+}  // namespace meridian::catalog

@@ -1,0 +1,65 @@
+// TableLock: the interim per-table reader/writer lock that makes statements on one table safe
+// from many threads until MVCC (engine/txn) replaces it. It is deliberately NOT thread-affine
+// (a request may continue on another thread between Fetch calls), so it is a mutex + condvar +
+// counts rather than std::shared_mutex. Waiters poll ExecControl every 50 ms so cancel and
+// statement timeouts interrupt a wait. Writers are preferred over newly arriving readers.
+// LockSet acquires several tables' locks in table-id order (the global lock order), which
+// rules out deadlocks between statements.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "meridian/database.h"
+#include "meridian/status.h"
+
+namespace meridian::catalog {
+
+class Table;
+
+enum class LockMode { kShared, kExclusive };
+
+class TableLock {
+ public:
+  // Blocks until granted. ctl (may be null: wait without interruption) is polled while
+  // waiting; its error is returned and the lock is not held then.
+  Status Lock(LockMode mode, const ExecControl* ctl);
+  void Unlock(LockMode mode);
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int readers_ = 0;          // guarded by mu_: shared holders
+  bool writer_ = false;      // guarded by mu_: an exclusive holder exists
+  int writers_waiting_ = 0;  // guarded by mu_: exclusive waiters (block new readers)
+};
+
+// The locks one statement needs, taken together in table-id order and released together.
+class LockSet {
+ public:
+  LockSet() = default;
+  LockSet(const LockSet&) = delete;
+  LockSet& operator=(const LockSet&) = delete;
+  ~LockSet() { ReleaseAll(); }
+
+  // Adds a table; an exclusive request wins over a shared one for the same table.
+  void Add(std::shared_ptr<Table> table, LockMode mode);
+  // Acquires every lock in table-id order; on error nothing is held.
+  Status AcquireAll(const ExecControl* ctl);
+  void ReleaseAll();
+  bool held() const { return held_; }
+
+ private:
+  struct Entry {
+    std::shared_ptr<Table> table;
+    LockMode mode;
+  };
+  std::vector<Entry> entries_;  // sorted by table id, unique
+  size_t acquired_ = 0;
+  bool held_ = false;
+};
+
+}  // namespace meridian::catalog

@@ -1,0 +1,146 @@
+// Database, Session and Request: the public engine API (meridian/database.h) over parser/,
+// exec/, catalog/ and storage/. An EngineCore (data-dir lock, buffer pool, catalog) is shared
+// by the Database and every Session/Request/cursor made from it, so none of them dangles if
+// the Database object goes first; after Close() every entry point fails with 57P01.
+#include "meridian/database.h"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+
+#include "catalog/catalog.h"
+#include "database/data_dir_lock.h"
+#include "exec/statement.h"
+#include "meridian/parser/parser.h"
+#include "storage/buffer_pool.h"
+
+namespace meridian {
+
+namespace {
+
+constexpr size_t kMinPoolPages = 16;
+
+Status ClosedError() { return Status::Error(sqlstate::kAdminShutdown, "the database is closed"); }
+
+struct EngineCore {
+  DatabaseOptions options;
+  std::unique_ptr<database::DataDirLock> lock;
+  std::unique_ptr<storage::BufferPool> pool;
+  std::unique_ptr<catalog::Catalog> catalog;  // destroyed before pool (declared after it)
+  std::atomic<bool> closed{false};
+  std::mutex close_mu;  // serialises Close
+
+  Status Close() {
+    std::lock_guard<std::mutex> guard(close_mu);
+    if (closed.exchange(true)) return Status::Ok();
+    Status st = catalog->Close();
+    Status flush = pool->FlushAll();
+    if (st.ok()) st = flush;
+    lock.reset();
+    return st;
+  }
+  ~EngineCore() {
+    if (catalog != nullptr && pool != nullptr) (void)Close();
+  }
+};
+
+class RequestImpl : public Request {
+ public:
+  RequestImpl(std::shared_ptr<EngineCore> core, std::vector<ast::Statement> statements)
+      : core_(std::move(core)), statements_(std::move(statements)) {}
+  size_t size() const override { return statements_.size(); }
+  Result<std::unique_ptr<QueryCursor>> Start(size_t index, ExecControl& ctl) override {
+    if (index >= statements_.size()) {
+      return Status::Internal("statement index " + std::to_string(index) + " out of range");
+    }
+    if (core_->closed.load()) return ClosedError();
+    return exec::StartStatement(statements_[index], core_->catalog.get(), ctl);
+  }
+
+ private:
+  std::shared_ptr<EngineCore> core_;
+  std::vector<ast::Statement> statements_;
+};
+
+class SessionImpl : public Session {
+ public:
+  explicit SessionImpl(std::shared_ptr<EngineCore> core) : core_(std::move(core)) {}
+  Result<std::unique_ptr<Request>> Parse(std::string_view sql) override {
+    if (core_->closed.load()) return ClosedError();
+    MERIDIAN_ASSIGN_OR_RETURN(std::vector<ast::Statement> statements, parser::Parse(sql));
+    return std::unique_ptr<Request>(std::make_unique<RequestImpl>(core_, std::move(statements)));
+  }
+
+ private:
+  std::shared_ptr<EngineCore> core_;
+};
+
+class DatabaseImpl : public Database {
+ public:
+  explicit DatabaseImpl(std::shared_ptr<EngineCore> core) : core_(std::move(core)) {}
+  ~DatabaseImpl() override { (void)Close(); }
+
+  std::unique_ptr<Session> NewSession() override { return std::make_unique<SessionImpl>(core_); }
+
+  Result<std::vector<TableDescription>> DescribeTables(std::string_view table) override {
+    if (core_->closed.load()) return ClosedError();
+    std::vector<std::shared_ptr<catalog::Table>> tables;
+    if (!table.empty()) {
+      auto t = core_->catalog->Find(std::string(table));
+      if (t == nullptr) {
+        return Status::Error(sqlstate::kUndefinedTable,
+                             "relation \"" + std::string(table) + "\" does not exist");
+      }
+      tables.push_back(std::move(t));
+    } else {
+      tables = core_->catalog->List();
+    }
+    std::vector<TableDescription> out;
+    for (const auto& t : tables) {
+      const catalog::TableSchema& s = t->schema();
+      TableDescription d;
+      d.name = s.name;
+      for (size_t i = 0; i < s.columns.size(); ++i) {
+        const catalog::Column& c = s.columns[i];
+        d.columns.push_back({c.name, c.type, c.not_null, c.default_text,
+                             s.IsPrimaryKeyColumn(static_cast<int>(i))});
+      }
+      for (int k : s.primary_key) d.primary_key.push_back(s.columns[k].name);
+      out.push_back(std::move(d));
+    }
+    return out;
+  }
+
+  Status Checkpoint() override {
+    if (core_->closed.load()) return ClosedError();
+    return core_->catalog->Checkpoint();
+  }
+
+  Status Close() override { return core_->Close(); }
+
+ private:
+  std::shared_ptr<EngineCore> core_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options) {
+  std::error_code ec;
+  std::filesystem::create_directories(options.data_dir, ec);
+  if (ec) {
+    return Status::IOError("could not create data directory \"" + options.data_dir +
+                           "\": " + ec.message());
+  }
+  auto core = std::make_shared<EngineCore>();
+  core->options = options;
+  MERIDIAN_ASSIGN_OR_RETURN(core->lock, database::DataDirLock::Acquire(options.data_dir));
+  size_t pages = options.buffer_pool_mb * 1024 * 1024 / storage::kPageSize;
+  core->pool = std::make_unique<storage::BufferPool>(std::max(pages, kMinPoolPages));
+  auto catalog = catalog::Catalog::Open(options.data_dir, core->pool.get());
+  if (!catalog.ok()) return catalog.status();
+  core->catalog = std::move(catalog).value();
+  return std::unique_ptr<Database>(std::make_unique<DatabaseImpl>(std::move(core)));
+}
+
+}  // namespace meridian

@@ -1,0 +1,448 @@
+// Binding of expressions: literals, operators (with unknown-literal coercion and PostgreSQL's
+// operator type checks), CAST, CASE, IN, BETWEEN and subquery expressions.
+#include <charconv>
+#include <cstdlib>
+
+#include "catalog/schema.h"
+#include "exec/binder.h"
+#include "exec/type_rules.h"
+
+namespace meridian::exec {
+
+namespace {
+
+const char* OpName(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::kAdd:
+      return "+";
+    case ast::BinaryOp::kSub:
+      return "-";
+    case ast::BinaryOp::kMul:
+      return "*";
+    case ast::BinaryOp::kDiv:
+      return "/";
+    case ast::BinaryOp::kMod:
+      return "%";
+    case ast::BinaryOp::kConcat:
+      return "||";
+    case ast::BinaryOp::kEq:
+      return "=";
+    case ast::BinaryOp::kNe:
+      return "<>";
+    case ast::BinaryOp::kLt:
+      return "<";
+    case ast::BinaryOp::kLe:
+      return "<=";
+    case ast::BinaryOp::kGt:
+      return ">";
+    case ast::BinaryOp::kGe:
+      return ">=";
+    case ast::BinaryOp::kAnd:
+      return "AND";
+    case ast::BinaryOp::kOr:
+      return "OR";
+    case ast::BinaryOp::kLike:
+      return "~~";
+    case ast::BinaryOp::kNotLike:
+      return "!~~";
+  }
+  return "?";
+}
+
+Status NoOperator(const std::string& op, Type l, Type r, uint32_t position) {
+  return Status::Error(sqlstate::kUndefinedFunction,
+                       "operator does not exist: " + l.Name() + " " + op + " " + r.Name())
+      .WithHint(
+          "No operator matches the given name and argument types. You might need to add "
+          "explicit type casts.")
+      .WithPosition(position);
+}
+
+BoundExprPtr MakeNode(BoundKind kind, Type type, uint32_t position) {
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = kind;
+  e->type = type;
+  e->position = position;
+  return e;
+}
+
+// The type an unknown literal takes when compared with or combined with type t.
+Type LiteralTargetFor(Type t) { return t.id == TypeId::kVarchar ? Type::Text() : t; }
+
+bool IsUnknown(const BoundExprPtr& e) { return e->type.id == TypeId::kUnknown; }
+
+}  // namespace
+
+Result<BoundExprPtr> Binder::BindExpr(const ast::Expr& expr) {
+  Result<BoundExprPtr> r = [&]() -> Result<BoundExprPtr> {
+    switch (expr.kind) {
+      case ast::ExprKind::kLiteral:
+        return BindLiteral(expr);
+      case ast::ExprKind::kColumnRef:
+        return BindColumnRef(expr);
+      case ast::ExprKind::kStar:
+        return Status::Error(sqlstate::kSyntaxError, "\"*\" is not allowed here")
+            .WithPosition(expr.loc.position);
+      case ast::ExprKind::kParam:
+        return Status::NotSupported("parameters ($n) are not supported yet")
+            .WithPosition(expr.loc.position);
+      case ast::ExprKind::kUnary:
+        return BindUnary(expr);
+      case ast::ExprKind::kBinary:
+        return BindBinary(expr);
+      case ast::ExprKind::kIsNull: {
+        MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr child, BindExpr(*expr.children[0]));
+        auto e = MakeNode(BoundKind::kIsNull, Type::Boolean(), expr.loc.position);
+        e->negated = expr.negated;
+        e->children.push_back(std::move(child));
+        return e;
+      }
+      case ast::ExprKind::kFunction:
+        return BindFunction(expr);
+      case ast::ExprKind::kCast:
+        return BindCast(expr);
+      case ast::ExprKind::kCase:
+        return BindCase(expr);
+      case ast::ExprKind::kInList:
+        return BindInList(expr);
+      case ast::ExprKind::kBetween:
+        return BindBetween(expr);
+      case ast::ExprKind::kSubquery:
+      case ast::ExprKind::kExists:
+      case ast::ExprKind::kInSubquery:
+        return BindSubqueryExpr(expr);
+    }
+    return Status::NotSupported("this expression is not supported yet")
+        .WithPosition(expr.loc.position);
+  }();
+  if (r.ok() && (*r)->position == 0) (*r)->position = expr.loc.position;
+  return r;
+}
+
+Result<BoundExprPtr> Binder::BindLiteral(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  switch (expr.literal_kind) {
+    case ast::LiteralKind::kNull:
+      return BoundExpr::Const(Value::Null(), Type::Unknown(), pos);
+    case ast::LiteralKind::kBool:
+      return BoundExpr::Const(Value::Bool(expr.bool_value), Type::Boolean(), pos);
+    case ast::LiteralKind::kString:
+      return BoundExpr::Const(Value::String(expr.text), Type::Unknown(), pos);
+    case ast::LiteralKind::kInteger: {
+      int64_t v = 0;
+      const char* b = expr.text.data();
+      const char* e = b + expr.text.size();
+      auto res = std::from_chars(b, e, v);
+      if (res.ec == std::errc() && res.ptr == e) {
+        bool small = v >= INT32_MIN && v <= INT32_MAX;
+        return BoundExpr::Const(Value::Int(v), small ? Type::Integer() : Type::BigInt(), pos);
+      }
+      // Beyond bigint: PostgreSQL would use numeric; the nearest supported type is double.
+      return BoundExpr::Const(Value::Double(std::strtod(expr.text.c_str(), nullptr)),
+                              Type::Double(), pos);
+    }
+    case ast::LiteralKind::kFloat:
+      return BoundExpr::Const(Value::Double(std::strtod(expr.text.c_str(), nullptr)),
+                              Type::Double(), pos);
+  }
+  return Status::Internal("unknown literal kind");
+}
+
+Result<BoundExprPtr> Binder::BindBoolean(const ast::Expr& expr, const char* what) {
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e, BindExpr(expr));
+  if (IsUnknown(e)) {
+    MERIDIAN_ASSIGN_OR_RETURN(e, Coerce(std::move(e), Type::Boolean(), false, ""));
+  }
+  if (e->type.id != TypeId::kBoolean) {
+    return Status::Error(sqlstate::kDatatypeMismatch, std::string("argument of ") + what +
+                                                          " must be type boolean, not type " +
+                                                          e->type.Name())
+        .WithPosition(expr.loc.position);
+  }
+  return e;
+}
+
+Result<BoundExprPtr> Binder::BindUnary(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  if (expr.unary_op == ast::UnaryOp::kNot) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr child, BindBoolean(*expr.children[0], "NOT"));
+    auto e = MakeNode(BoundKind::kUnary, Type::Boolean(), pos);
+    e->unary_op = ast::UnaryOp::kNot;
+    e->children.push_back(std::move(child));
+    return e;
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr child, BindExpr(*expr.children[0]));
+  if (IsUnknown(child)) {
+    MERIDIAN_ASSIGN_OR_RETURN(child, Coerce(std::move(child), Type::Double(), false, ""));
+  }
+  if (!child->type.IsNumeric()) {
+    return Status::Error(sqlstate::kUndefinedFunction,
+                         std::string("operator does not exist: ") +
+                             (expr.unary_op == ast::UnaryOp::kNeg ? "- " : "+ ") +
+                             child->type.Name())
+        .WithPosition(pos);
+  }
+  if (expr.unary_op == ast::UnaryOp::kPlus) return child;
+  // Fold a negated literal, as PostgreSQL's grammar does: -2147483648 is an integer.
+  if (child->kind == BoundKind::kConst && !child->value.IsNull()) {
+    if (child->value.IsDouble()) {
+      return BoundExpr::Const(Value::Double(-child->value.AsDouble()), child->type, pos);
+    }
+    int64_t v = child->value.AsInt();
+    if (v != INT64_MIN) {
+      bool small = -v >= INT32_MIN && -v <= INT32_MAX;
+      return BoundExpr::Const(Value::Int(-v), small ? Type::Integer() : Type::BigInt(), pos);
+    }
+  }
+  auto e = MakeNode(BoundKind::kUnary, child->type, pos);
+  e->unary_op = ast::UnaryOp::kNeg;
+  e->children.push_back(std::move(child));
+  return e;
+}
+
+Result<BoundExprPtr> Binder::MakeComparison(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
+                                            uint32_t position) {
+  if (IsUnknown(l) && IsUnknown(r)) {
+    MERIDIAN_ASSIGN_OR_RETURN(l, Coerce(std::move(l), Type::Text(), false, ""));
+    MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), Type::Text(), false, ""));
+  } else if (IsUnknown(l)) {
+    MERIDIAN_ASSIGN_OR_RETURN(l, Coerce(std::move(l), LiteralTargetFor(r->type), false, ""));
+  } else if (IsUnknown(r)) {
+    MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), LiteralTargetFor(l->type), false, ""));
+  }
+  if (!Comparable(l->type, r->type)) return NoOperator(OpName(op), l->type, r->type, position);
+  auto e = MakeNode(BoundKind::kBinary, Type::Boolean(), position);
+  e->binary_op = op;
+  e->children.push_back(std::move(l));
+  e->children.push_back(std::move(r));
+  return e;
+}
+
+Result<BoundExprPtr> Binder::MakeArithmetic(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
+                                            uint32_t position) {
+  if (IsUnknown(l) && !IsUnknown(r) && r->type.IsNumeric()) {
+    MERIDIAN_ASSIGN_OR_RETURN(l, Coerce(std::move(l), r->type, false, ""));
+  } else if (IsUnknown(r) && !IsUnknown(l) && l->type.IsNumeric()) {
+    MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), l->type, false, ""));
+  }
+  if (!l->type.IsNumeric() || !r->type.IsNumeric()) {
+    return NoOperator(OpName(op), l->type, r->type, position);
+  }
+  auto e = MakeNode(BoundKind::kBinary, PromoteNumeric(l->type, r->type), position);
+  e->binary_op = op;
+  e->children.push_back(std::move(l));
+  e->children.push_back(std::move(r));
+  return e;
+}
+
+Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  const ast::BinaryOp op = expr.binary_op;
+  if (op == ast::BinaryOp::kAnd || op == ast::BinaryOp::kOr) {
+    const char* what = op == ast::BinaryOp::kAnd ? "AND" : "OR";
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr l, BindBoolean(*expr.children[0], what));
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr r, BindBoolean(*expr.children[1], what));
+    auto e = MakeNode(BoundKind::kBinary, Type::Boolean(), pos);
+    e->binary_op = op;
+    e->children.push_back(std::move(l));
+    e->children.push_back(std::move(r));
+    return e;
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr l, BindExpr(*expr.children[0]));
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr r, BindExpr(*expr.children[1]));
+  switch (op) {
+    case ast::BinaryOp::kAdd:
+    case ast::BinaryOp::kSub:
+    case ast::BinaryOp::kMul:
+    case ast::BinaryOp::kDiv:
+    case ast::BinaryOp::kMod:
+      return MakeArithmetic(op, std::move(l), std::move(r), pos);
+    case ast::BinaryOp::kConcat:
+    case ast::BinaryOp::kLike:
+    case ast::BinaryOp::kNotLike: {
+      bool concat = op == ast::BinaryOp::kConcat;
+      bool ls = l->type.IsString() || IsUnknown(l);
+      bool rs = r->type.IsString() || IsUnknown(r);
+      // || accepts one non-string operand (anynonarray || text); LIKE wants two strings.
+      if (concat ? (!ls && !rs) : (!ls || !rs)) {
+        return NoOperator(OpName(op), l->type, r->type, pos);
+      }
+      if (IsUnknown(l)) {
+        MERIDIAN_ASSIGN_OR_RETURN(l, Coerce(std::move(l), Type::Text(), false, ""));
+      }
+      if (IsUnknown(r)) {
+        MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), Type::Text(), false, ""));
+      }
+      auto e = MakeNode(BoundKind::kBinary, concat ? Type::Text() : Type::Boolean(), pos);
+      e->binary_op = op;
+      e->children.push_back(std::move(l));
+      e->children.push_back(std::move(r));
+      return e;
+    }
+    default:
+      return MakeComparison(op, std::move(l), std::move(r), pos);
+  }
+}
+
+Result<BoundExprPtr> Binder::BindCast(const ast::Expr& expr) {
+  MERIDIAN_ASSIGN_OR_RETURN(Type to, catalog::TypeFromSpec(expr.cast_type));
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr child, BindExpr(*expr.children[0]));
+  if (!CanCast(child->type, to)) {
+    return Status::Error("42846", "cannot cast type " + child->type.Name() + " to " + to.Name())
+        .WithPosition(expr.loc.position);
+  }
+  if (child->kind == BoundKind::kConst) {
+    auto v = CastValue(child->value, child->type, to, /*explicit_cast=*/true);
+    if (!v.ok()) return Status(v.status()).WithPositionIfUnset(child->position);
+    return BoundExpr::Const(std::move(v).value(), to, expr.loc.position);
+  }
+  auto e = MakeNode(BoundKind::kCast, to, expr.loc.position);
+  e->explicit_cast = true;
+  e->children.push_back(std::move(child));
+  return e;
+}
+
+Status Binder::UnifyTypes(std::vector<BoundExprPtr*> exprs, const char* context, Type* type) {
+  Type common = Type::Unknown();
+  for (BoundExprPtr* e : exprs) {
+    std::optional<Type> t = CommonType(common, (*e)->type);
+    if (!t) {
+      return Status::Error(sqlstate::kDatatypeMismatch,
+                           std::string(context) + " types " + common.Name() + " and " +
+                               (*e)->type.Name() + " cannot be matched")
+          .WithPosition((*e)->position);
+    }
+    common = (common.id == TypeId::kUnknown && (*e)->type.id == TypeId::kUnknown) ? common : *t;
+  }
+  if (common.id == TypeId::kUnknown) common = Type::Text();
+  for (BoundExprPtr* e : exprs) {
+    if ((*e)->type.id == common.id && common.id != TypeId::kVarchar) continue;
+    MERIDIAN_ASSIGN_OR_RETURN(*e, Coerce(std::move(*e), common, false, ""));
+  }
+  *type = common;
+  return Status::Ok();
+}
+
+Result<BoundExprPtr> Binder::BindCase(const ast::Expr& expr) {
+  auto e = MakeNode(BoundKind::kCase, Type::Unknown(), expr.loc.position);
+  e->has_operand = expr.has_case_operand;
+  e->has_else = expr.has_else;
+  size_t i = 0;
+  if (expr.has_case_operand) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr operand, BindExpr(*expr.children[0]));
+    if (IsUnknown(operand)) {
+      MERIDIAN_ASSIGN_OR_RETURN(operand, Coerce(std::move(operand), Type::Text(), false, ""));
+    }
+    e->children.push_back(std::move(operand));
+    i = 1;
+  }
+  const size_t end = expr.children.size() - (expr.has_else ? 1 : 0);
+  std::vector<size_t> results;
+  for (; i + 1 < end; i += 2) {
+    if (expr.has_case_operand) {
+      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr w, BindExpr(*expr.children[i]));
+      Type ot = e->children[0]->type;
+      if (IsUnknown(w)) {
+        MERIDIAN_ASSIGN_OR_RETURN(w, Coerce(std::move(w), LiteralTargetFor(ot), false, ""));
+      }
+      if (!Comparable(ot, w->type)) return NoOperator("=", ot, w->type, w->position);
+      e->children.push_back(std::move(w));
+    } else {
+      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr w, BindBoolean(*expr.children[i], "CASE/WHEN"));
+      e->children.push_back(std::move(w));
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr t, BindExpr(*expr.children[i + 1]));
+    results.push_back(e->children.size());
+    e->children.push_back(std::move(t));
+  }
+  if (expr.has_else) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr el, BindExpr(*expr.children.back()));
+    results.push_back(e->children.size());
+    e->children.push_back(std::move(el));
+  }
+  std::vector<BoundExprPtr*> branches;
+  for (size_t r : results) branches.push_back(&e->children[r]);
+  MERIDIAN_RETURN_IF_ERROR(UnifyTypes(branches, "CASE", &e->type));
+  return e;
+}
+
+Result<BoundExprPtr> Binder::BindInList(const ast::Expr& expr) {
+  auto e = MakeNode(BoundKind::kInList, Type::Boolean(), expr.loc.position);
+  e->negated = expr.negated;
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr x, BindExpr(*expr.children[0]));
+  std::vector<BoundExprPtr> items;
+  Type known = x->type;
+  for (size_t i = 1; i < expr.children.size(); ++i) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr item, BindExpr(*expr.children[i]));
+    if (known.id == TypeId::kUnknown) known = item->type;
+    items.push_back(std::move(item));
+  }
+  if (known.id == TypeId::kUnknown) known = Type::Text();
+  Type target = LiteralTargetFor(known);
+  if (IsUnknown(x)) {
+    MERIDIAN_ASSIGN_OR_RETURN(x, Coerce(std::move(x), target, false, ""));
+  }
+  for (BoundExprPtr& item : items) {
+    if (IsUnknown(item)) {
+      MERIDIAN_ASSIGN_OR_RETURN(item, Coerce(std::move(item), target, false, ""));
+    }
+    if (!Comparable(x->type, item->type)) {
+      return NoOperator("=", x->type, item->type, item->position);
+    }
+  }
+  e->children.push_back(std::move(x));
+  for (BoundExprPtr& item : items) e->children.push_back(std::move(item));
+  return e;
+}
+
+Result<BoundExprPtr> Binder::BindBetween(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr x1, BindExpr(*expr.children[0]));
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr x2, BindExpr(*expr.children[0]));
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr lo, BindExpr(*expr.children[1]));
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr hi, BindExpr(*expr.children[2]));
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr ge,
+                            MakeComparison(ast::BinaryOp::kGe, std::move(x1), std::move(lo), pos));
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr le,
+                            MakeComparison(ast::BinaryOp::kLe, std::move(x2), std::move(hi), pos));
+  auto both = MakeNode(BoundKind::kBinary, Type::Boolean(), pos);
+  both->binary_op = ast::BinaryOp::kAnd;
+  both->children.push_back(std::move(ge));
+  both->children.push_back(std::move(le));
+  if (!expr.negated) return both;
+  auto e = MakeNode(BoundKind::kUnary, Type::Boolean(), pos);
+  e->unary_op = ast::UnaryOp::kNot;
+  e->children.push_back(std::move(both));
+  return e;
+}
+
+Result<BoundExprPtr> Binder::BindSubqueryExpr(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  BoundExprPtr x;
+  if (expr.kind == ast::ExprKind::kInSubquery) {
+    MERIDIAN_ASSIGN_OR_RETURN(x, BindExpr(*expr.children[0]));
+  }
+  std::vector<ColumnInfo> columns;
+  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<SubqueryPlan> plan,
+                            BindSubqueryPlan(*expr.subquery, &columns));
+  if (expr.kind != ast::ExprKind::kExists && columns.size() != 1) {
+    return Status::Error(sqlstate::kSyntaxError, "subquery must return only one column")
+        .WithPosition(pos);
+  }
+  BoundKind kind = expr.kind == ast::ExprKind::kSubquery ? BoundKind::kSubquery
+                   : expr.kind == ast::ExprKind::kExists ? BoundKind::kExists
+                                                         : BoundKind::kInSubquery;
+  auto e = MakeNode(kind, kind == BoundKind::kSubquery ? plan->type : Type::Boolean(), pos);
+  e->negated = expr.negated;
+  if (x != nullptr) {
+    if (IsUnknown(x)) {
+      MERIDIAN_ASSIGN_OR_RETURN(x, Coerce(std::move(x), LiteralTargetFor(plan->type), false, ""));
+    }
+    if (!Comparable(x->type, plan->type)) return NoOperator("=", x->type, plan->type, pos);
+    e->children.push_back(std::move(x));
+  }
+  e->subquery = std::move(plan);
+  return e;
+}
+
+}  // namespace meridian::exec

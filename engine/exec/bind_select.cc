@@ -1,0 +1,250 @@
+// Binding of SELECT: FROM (comma joins), WHERE, the select list (with * expansion and
+// PostgreSQL's output names), GROUP BY / HAVING, ORDER BY (by position, output name or
+// expression; hidden sort columns), DISTINCT and LIMIT/OFFSET.
+#include <charconv>
+
+#include "exec/binder.h"
+#include "exec/type_rules.h"
+
+namespace meridian::exec {
+
+namespace {
+
+bool IsIntegerLiteral(const ast::Expr& e, int64_t* v) {
+  if (e.kind != ast::ExprKind::kLiteral || e.literal_kind != ast::LiteralKind::kInteger) {
+    return false;
+  }
+  auto r = std::from_chars(e.text.data(), e.text.data() + e.text.size(), *v);
+  return r.ec == std::errc();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<BoundSelect>> Binder::BindSelect(const ast::SelectStmt& stmt) {
+  return BindSelectInScope(stmt);
+}
+
+Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::SelectStmt& stmt) {
+  Scope scope;
+  scope.parent = scope_;
+  scope.level = scope_ == nullptr ? 0 : scope_->level + 1;
+  if (correlated_.size() <= static_cast<size_t>(scope.level)) {
+    correlated_.resize(scope.level + 1, false);
+  }
+  correlated_[scope.level] = false;
+  auto out = std::make_unique<BoundSelect>();
+  int offset = 0;
+  for (const ast::TableRef& ref : stmt.from) {
+    MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<catalog::Table> table,
+                              LookupTable(ref.name, ref.loc, catalog::LockMode::kShared));
+    std::string name = ref.alias.empty() ? ref.name : ref.alias;
+    for (const ScopeTable& st : scope.tables) {
+      if (st.name == name) {
+        return Status::Error("42712", "table name \"" + name + "\" specified more than once")
+            .WithPosition(ref.loc.position);
+      }
+    }
+    scope.tables.push_back({name, table, offset});
+    offset += static_cast<int>(table->schema().columns.size());
+    out->from.push_back(std::move(table));
+  }
+
+  Scope* saved_scope = scope_;
+  scope_ = &scope;
+  struct Restore {
+    Scope** slot;
+    Scope* saved;
+    ~Restore() { *slot = saved; }
+  } restore{&scope_, saved_scope};
+
+  if (stmt.where != nullptr) {
+    rules_ = ExprRules{"WHERE", false, true, true};
+    MERIDIAN_ASSIGN_OR_RETURN(out->where, BindBoolean(*stmt.where, "WHERE"));
+  }
+
+  std::vector<const ast::Expr*> item_asts;
+  rules_ = ExprRules{"SELECT", true, true, true};
+  MERIDIAN_RETURN_IF_ERROR(BindSelectList(stmt, out.get(), &item_asts));
+
+  rules_ = ExprRules{"GROUP BY", false, true, true};
+  for (const ast::ExprPtr& g : stmt.group_by) {
+    const ast::Expr* target = g.get();
+    int64_t n = 0;
+    if (IsIntegerLiteral(*g, &n)) {
+      if (n < 1 || n > static_cast<int64_t>(item_asts.size()) || item_asts[n - 1] == nullptr) {
+        return Status::Error(sqlstate::kInvalidColumnReference,
+                             "GROUP BY position " + std::to_string(n) + " is not in select list")
+            .WithPosition(g->loc.position);
+      }
+      target = item_asts[n - 1];
+    }
+    auto bound = BindExpr(*target);
+    if (!bound.ok() && g->kind == ast::ExprKind::kColumnRef && g->table.empty() &&
+        bound.status().sqlstate() == sqlstate::kUndefinedColumn) {
+      // GROUP BY may name an output column (alias) that is not an input column.
+      for (size_t i = 0; i < item_asts.size(); ++i) {
+        if (item_asts[i] != nullptr && out->columns[i].name == g->name) {
+          bound = BindExpr(*item_asts[i]);
+          break;
+        }
+      }
+    }
+    if (!bound.ok()) return bound.status();
+    out->group_by.push_back(std::move(bound).value());
+  }
+
+  if (stmt.having != nullptr) {
+    rules_ = ExprRules{"HAVING", true, true, true};
+    MERIDIAN_ASSIGN_OR_RETURN(out->having, BindBoolean(*stmt.having, "HAVING"));
+  }
+
+  rules_ = ExprRules{"ORDER BY", true, true, true};
+  MERIDIAN_RETURN_IF_ERROR(BindOrderBy(stmt, item_asts, out.get()));
+
+  out->aggregated = !out->group_by.empty() || out->having != nullptr;
+  for (const BoundExprPtr& p : out->projections) {
+    if (p->ContainsAggregate()) out->aggregated = true;
+  }
+  if (out->aggregated) {
+    for (BoundExprPtr& p : out->projections) {
+      MERIDIAN_RETURN_IF_ERROR(RewriteForAggregate(&p, out.get()));
+    }
+    if (out->having != nullptr) {
+      MERIDIAN_RETURN_IF_ERROR(RewriteForAggregate(&out->having, out.get()));
+    }
+  }
+
+  out->distinct = stmt.distinct;
+  if (out->distinct && out->projections.size() > out->visible) {
+    return Status::Error(sqlstate::kInvalidColumnReference,
+                         "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+        .WithPosition(stmt.order_by.empty() ? 0 : stmt.order_by[0].expr->loc.position);
+  }
+
+  if (stmt.limit != nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(out->limit, BindLimit(*stmt.limit, "LIMIT"));
+  }
+  if (stmt.offset != nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(out->offset, BindLimit(*stmt.offset, "OFFSET"));
+  }
+  return out;
+}
+
+Status Binder::BindSelectList(const ast::SelectStmt& stmt, BoundSelect* out,
+                              std::vector<const ast::Expr*>* item_asts) {
+  for (const ast::SelectItem& item : stmt.items) {
+    const ast::Expr& x = *item.expr;
+    if (x.kind == ast::ExprKind::kStar) {
+      if (scope_->tables.empty()) {
+        return Status::Error(sqlstate::kSyntaxError,
+                             "SELECT * with no tables specified is not valid")
+            .WithPosition(x.loc.position);
+      }
+      bool matched = false;
+      for (const ScopeTable& st : scope_->tables) {
+        if (!x.table.empty() && st.name != x.table) continue;
+        matched = true;
+        const auto& cols = st.table->schema().columns;
+        for (size_t c = 0; c < cols.size(); ++c) {
+          out->projections.push_back(BoundExpr::Column(0, st.offset + static_cast<int>(c),
+                                                       cols[c].type, st.name + "." + cols[c].name));
+          out->projections.back()->position = x.loc.position;
+          out->columns.push_back({cols[c].name, cols[c].type, !cols[c].not_null});
+          item_asts->push_back(nullptr);
+        }
+      }
+      if (!matched) {
+        return Status::Error(sqlstate::kUndefinedTable,
+                             "missing FROM-clause entry for table \"" + x.table + "\"")
+            .WithPosition(x.loc.position);
+      }
+      continue;
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e, BindExpr(x));
+    if (e->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(e, Coerce(std::move(e), Type::Text(), false, ""));
+    }
+    std::string name = item.alias.empty() ? OutputName(x) : item.alias;
+    bool nullable = true;
+    if (e->kind == BoundKind::kColumn && e->depth == 0) {
+      for (const ScopeTable& st : scope_->tables) {
+        int c = e->index - st.offset;
+        if (c >= 0 && c < static_cast<int>(st.table->schema().columns.size())) {
+          nullable = !st.table->schema().columns[c].not_null;
+          break;
+        }
+      }
+    }
+    out->columns.push_back({name, e->type, nullable});
+    out->projections.push_back(std::move(e));
+    item_asts->push_back(&x);
+  }
+  out->visible = out->projections.size();
+  return Status::Ok();
+}
+
+Status Binder::BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
+                           BoundSelect* out) {
+  (void)items;
+  for (const ast::OrderItem& o : stmt.order_by) {
+    const ast::Expr& x = *o.expr;
+    int column = -1;
+    int64_t n = 0;
+    if (IsIntegerLiteral(x, &n)) {
+      if (n < 1 || n > static_cast<int64_t>(out->visible)) {
+        return Status::Error(sqlstate::kInvalidColumnReference,
+                             "ORDER BY position " + std::to_string(n) + " is not in select list")
+            .WithPosition(x.loc.position);
+      }
+      column = static_cast<int>(n - 1);
+    } else if (x.kind == ast::ExprKind::kColumnRef && x.table.empty()) {
+      // An output column name takes precedence over an input column (SQL-92 rule).
+      for (size_t i = 0; i < out->visible; ++i) {
+        if (out->columns[i].name != x.name) continue;
+        if (column >= 0 && !out->projections[column]->Equals(*out->projections[i])) {
+          return Status::Error(sqlstate::kAmbiguousColumn,
+                               "ORDER BY \"" + x.name + "\" is ambiguous")
+              .WithPosition(x.loc.position);
+        }
+        if (column < 0) column = static_cast<int>(i);
+      }
+    }
+    if (column < 0) {
+      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e, BindExpr(x));
+      if (e->type.id == TypeId::kUnknown) {
+        MERIDIAN_ASSIGN_OR_RETURN(e, Coerce(std::move(e), Type::Text(), false, ""));
+      }
+      for (size_t i = 0; i < out->projections.size(); ++i) {
+        if (out->projections[i]->Equals(*e)) {
+          column = static_cast<int>(i);
+          break;
+        }
+      }
+      if (column < 0) {
+        column = static_cast<int>(out->projections.size());
+        out->projections.push_back(std::move(e));
+      }
+    }
+    SortKey key;
+    key.column = column;
+    key.descending = o.descending;
+    // PostgreSQL sorts NULL above every value: last ascending, first descending.
+    key.nulls_first = o.nulls_first.value_or(o.descending);
+    out->order_by.push_back(key);
+  }
+  return Status::Ok();
+}
+
+Result<BoundExprPtr> Binder::BindLimit(const ast::Expr& expr, const char* what) {
+  rules_ = ExprRules{what, false, false, true};
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e, BindExpr(expr));
+  if (e->type.id == TypeId::kUnknown || e->type.IsNumeric()) {
+    return Coerce(std::move(e), Type::BigInt(), false, "");
+  }
+  return Status::Error(sqlstate::kDatatypeMismatch, std::string("argument of ") + what +
+                                                        " must be type bigint, not type " +
+                                                        e->type.Name())
+      .WithPosition(expr.loc.position);
+}
+
+}  // namespace meridian::exec

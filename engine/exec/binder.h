@@ -1,0 +1,110 @@
+// Binder: resolves the names of a parsed statement against the catalog (tables, columns,
+// functions), types every expression with PostgreSQL-like rules (type_rules.h) and reports
+// errors with the SQLSTATE and the 1-based position of the offending AST node. Subqueries are
+// bound in nested scopes (correlated references get depth > 0) and planned on the spot.
+// Every table the statement touches is added to the statement's LockSet (shared for reads,
+// exclusive for the DML target). One Binder binds one statement on one thread.
+// Implementation: binder.cc (scopes, names), bind_expr.cc, bind_function.cc,
+// bind_select.cc, bind_aggregate.cc, bind_insert.cc, bind_update.cc (UPDATE, DELETE).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "catalog/table_lock.h"
+#include "exec/bound_expr.h"
+#include "exec/bound_statement.h"
+#include "meridian/parser/ast.h"
+#include "meridian/status.h"
+
+namespace meridian::exec {
+
+class Binder {
+ public:
+  Binder(catalog::Catalog* catalog, catalog::LockSet* locks) : catalog_(catalog), locks_(locks) {}
+
+  Result<std::unique_ptr<BoundSelect>> BindSelect(const ast::SelectStmt& stmt);
+  Result<std::unique_ptr<BoundInsert>> BindInsert(const ast::InsertStmt& stmt);
+  Result<std::unique_ptr<BoundUpdate>> BindUpdate(const ast::UpdateStmt& stmt);
+  Result<std::unique_ptr<BoundDelete>> BindDelete(const ast::DeleteStmt& stmt);
+  // A column DEFAULT: no column references or subqueries; cast (assignment) to type.
+  Result<BoundExprPtr> BindDefault(const ast::Expr& expr, Type type, const std::string& column);
+
+  // PostgreSQL's output column name of a select-list expression ("?column?" when none).
+  static std::string OutputName(const ast::Expr& expr);
+
+ private:
+  struct ScopeTable {
+    std::string name;  // alias, else table name: what qualifies columns
+    std::shared_ptr<catalog::Table> table;
+    int offset = 0;  // first column's index in the joined row
+  };
+  struct Scope {
+    std::vector<ScopeTable> tables;
+    const Scope* parent = nullptr;
+    int level = 0;
+  };
+  // What the expression being bound may contain.
+  struct ExprRules {
+    const char* clause = "";  // for messages: "WHERE", "LIMIT", "DEFAULT", ...
+    bool aggregates = false;  // aggregate calls allowed here
+    bool columns = true;      // column references allowed
+    bool subqueries = true;
+  };
+
+  // binder.cc
+  Result<std::shared_ptr<catalog::Table>> LookupTable(const std::string& name,
+                                                      const ast::Location& loc,
+                                                      catalog::LockMode mode);
+  Result<BoundExprPtr> BindColumnRef(const ast::Expr& expr);
+  Result<std::unique_ptr<SubqueryPlan>> BindSubqueryPlan(const ast::SelectStmt& stmt,
+                                                         std::vector<ColumnInfo>* columns);
+  // Casts e to type to: folds constants (errors get e's position); assignment uses
+  // assignment-cast rules and the 42804 "column ... is of type" message for column.
+  Result<BoundExprPtr> Coerce(BoundExprPtr e, Type to, bool assignment, const std::string& column);
+
+  // bind_expr.cc
+  Result<BoundExprPtr> BindExpr(const ast::Expr& expr);
+  Result<BoundExprPtr> BindBoolean(const ast::Expr& expr, const char* what);
+  Result<BoundExprPtr> BindLiteral(const ast::Expr& expr);
+  Result<BoundExprPtr> BindUnary(const ast::Expr& expr);
+  Result<BoundExprPtr> BindBinary(const ast::Expr& expr);
+  Result<BoundExprPtr> MakeComparison(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
+                                      uint32_t position);
+  Result<BoundExprPtr> MakeArithmetic(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
+                                      uint32_t position);
+  Result<BoundExprPtr> BindCast(const ast::Expr& expr);
+  Result<BoundExprPtr> BindCase(const ast::Expr& expr);
+  Result<BoundExprPtr> BindInList(const ast::Expr& expr);
+  Result<BoundExprPtr> BindBetween(const ast::Expr& expr);
+  Result<BoundExprPtr> BindSubqueryExpr(const ast::Expr& expr);
+  // Common type of exprs (unknown → text when all unknown) and casts them all to it.
+  Status UnifyTypes(std::vector<BoundExprPtr*> exprs, const char* context, Type* type);
+
+  // bind_function.cc
+  Result<BoundExprPtr> BindFunction(const ast::Expr& expr);
+  Result<BoundExprPtr> BindAggregate(const ast::Expr& expr);
+
+  // bind_select.cc
+  Result<std::unique_ptr<BoundSelect>> BindSelectInScope(const ast::SelectStmt& stmt);
+  Status BindSelectList(const ast::SelectStmt& stmt, BoundSelect* out,
+                        std::vector<const ast::Expr*>* item_asts);
+  Status BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
+                     BoundSelect* out);
+  Result<BoundExprPtr> BindLimit(const ast::Expr& expr, const char* what);
+
+  // bind_aggregate.cc: rewrites an expression over the joined row into one over the aggregate
+  // row (GROUP BY values, then aggregate results), collecting aggregates into out->aggregates.
+  Status RewriteForAggregate(BoundExprPtr* expr, BoundSelect* out);
+
+  catalog::Catalog* const catalog_;
+  catalog::LockSet* const locks_;
+  Scope* scope_ = nullptr;  // innermost scope; null outside any query
+  ExprRules rules_;
+  bool in_aggregate_ = false;     // binding an aggregate's argument
+  std::vector<bool> correlated_;  // per scope level: references an enclosing scope
+};
+
+}  // namespace meridian::exec

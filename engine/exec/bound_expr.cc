@@ -1,0 +1,77 @@
+// BoundExpr constructors and structural comparison.
+#include "exec/bound_expr.h"
+
+#include "exec/operator.h"
+
+namespace meridian::exec {
+
+SubqueryPlan::SubqueryPlan() = default;
+SubqueryPlan::~SubqueryPlan() = default;
+
+BoundExprPtr BoundExpr::Const(Value v, Type t, uint32_t position) {
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kConst;
+  e->value = std::move(v);
+  e->type = t;
+  e->position = position;
+  return e;
+}
+
+BoundExprPtr BoundExpr::Column(int depth, int index, Type t, std::string name) {
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kColumn;
+  e->depth = depth;
+  e->index = index;
+  e->type = t;
+  e->name = std::move(name);
+  return e;
+}
+
+bool BoundExpr::Equals(const BoundExpr& o) const {
+  if (kind != o.kind || !(type == o.type) || children.size() != o.children.size()) return false;
+  switch (kind) {
+    case BoundKind::kConst:
+      if (!(value == o.value)) return false;
+      break;
+    case BoundKind::kColumn:
+      if (depth != o.depth || index != o.index) return false;
+      break;
+    case BoundKind::kUnary:
+      if (unary_op != o.unary_op) return false;
+      break;
+    case BoundKind::kBinary:
+      if (binary_op != o.binary_op) return false;
+      break;
+    case BoundKind::kFunction:
+      if (func != o.func) return false;
+      break;
+    case BoundKind::kAggregate:
+      if (agg != o.agg || distinct != o.distinct || star != o.star) return false;
+      break;
+    case BoundKind::kCase:
+      if (has_operand != o.has_operand || has_else != o.has_else) return false;
+      break;
+    case BoundKind::kSubquery:
+    case BoundKind::kExists:
+    case BoundKind::kInSubquery:
+      if (subquery != o.subquery) return false;
+      break;
+    default:
+      break;
+  }
+  if (negated != o.negated || explicit_cast != o.explicit_cast) return false;
+  for (size_t i = 0; i < children.size(); ++i) {
+    if (!children[i]->Equals(*o.children[i])) return false;
+  }
+  return true;
+}
+
+bool BoundExpr::ContainsAggregate() const {
+  if (kind == BoundKind::kAggregate) return true;
+  for (const BoundExprPtr& c : children) {
+    if (c->ContainsAggregate()) return true;
+  }
+  return false;
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,83 @@
+// Bound expressions: the binder's output for one SQL expression, with every name resolved to a
+// column slot and every node typed. Evaluation (evaluator.h) walks this tree. Column slots are
+// (depth, index): depth 0 is the row of the operator evaluating the expression, depth d > 0 the
+// row of the d-th enclosing query (correlated subqueries).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "meridian/parser/ast.h"
+#include "meridian/value.h"
+
+namespace meridian::exec {
+
+class Operator;
+struct BoundExpr;
+using BoundExprPtr = std::unique_ptr<BoundExpr>;
+
+enum class BoundKind {
+  kConst,       // value
+  kColumn,      // depth, index; name for messages
+  kUnary,       // unary_op, children[0]
+  kBinary,      // binary_op, children[0..1] (AND/OR, arithmetic, comparison, LIKE, ||)
+  kIsNull,      // children[0]; negated = IS NOT NULL
+  kFunction,    // func, children
+  kAggregate,   // agg, children[0] unless star; distinct
+  kCast,        // children[0] to type (explicit: varchar(n) truncates)
+  kCase,        // has_operand, WHEN/THEN pairs, has_else (as ast::Expr)
+  kInList,      // children[0] [NOT] IN (children[1..])
+  kSubquery,    // scalar subquery
+  kExists,      // [NOT] EXISTS
+  kInSubquery,  // children[0] [NOT] IN (subquery)
+};
+
+enum class Func { kAbs, kCoalesce, kNullIf, kLength, kLower, kUpper };
+enum class AggFunc { kCount, kSum, kAvg, kMin, kMax };
+
+// A planned subquery and, when it does not reference the outer query, its cached result.
+// Evaluation mutates it (operator state, cache); a statement runs on one thread at a time.
+struct SubqueryPlan {
+  std::unique_ptr<Operator> root;
+  bool correlated = false;
+  Type type;  // the type of its single output column
+  // Cache for uncorrelated subqueries.
+  bool cached = false;
+  std::vector<Value> rows;  // first column of every row (scalar: at most 1; EXISTS: at most 1)
+  SubqueryPlan();
+  ~SubqueryPlan();
+};
+
+struct BoundExpr {
+  BoundKind kind = BoundKind::kConst;
+  Type type;
+  uint32_t position = 0;  // of the AST node, for errors found after binding
+
+  Value value;       // kConst
+  int depth = 0;     // kColumn
+  int index = 0;     // kColumn
+  std::string name;  // kColumn: the column's name; kFunction/kAggregate: function name
+  ast::UnaryOp unary_op = ast::UnaryOp::kNeg;
+  ast::BinaryOp binary_op = ast::BinaryOp::kAdd;
+  Func func = Func::kAbs;
+  AggFunc agg = AggFunc::kCount;
+  bool negated = false;
+  bool distinct = false;
+  bool star = false;
+  bool has_operand = false;
+  bool has_else = false;
+  bool explicit_cast = false;
+
+  std::vector<BoundExprPtr> children;
+  std::shared_ptr<SubqueryPlan> subquery;
+
+  static BoundExprPtr Const(Value v, Type t, uint32_t position = 0);
+  static BoundExprPtr Column(int depth, int index, Type t, std::string name);
+  // Structural equality (used to match GROUP BY expressions and to share aggregates).
+  bool Equals(const BoundExpr& other) const;
+  // True when any node below (or this one) is a kAggregate at this query level.
+  bool ContainsAggregate() const;
+};
+
+}  // namespace meridian::exec

@@ -1,0 +1,59 @@
+// Bound statements: the binder's output for SELECT, INSERT, UPDATE and DELETE, with tables
+// resolved, expressions bound and typed, and output columns named as PostgreSQL names them.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/table.h"
+#include "exec/bound_expr.h"
+#include "exec/operators.h"
+#include "meridian/database.h"
+
+namespace meridian::exec {
+
+struct BoundSelect {
+  std::vector<std::shared_ptr<catalog::Table>> from;  // cross product, in FROM order
+  BoundExprPtr where;                                 // over the joined row; may be null
+  bool aggregated = false;
+  std::vector<BoundExprPtr> group_by;    // over the joined row
+  std::vector<BoundExprPtr> aggregates;  // kAggregate nodes over the joined row
+  BoundExprPtr having;                   // over the aggregate row (groups, then aggregates)
+  // Over the aggregate row when aggregated, else the joined row. The first `visible` are the
+  // select list; the rest are hidden ORDER BY keys.
+  std::vector<BoundExprPtr> projections;
+  size_t visible = 0;
+  std::vector<ColumnInfo> columns;  // the visible columns
+  bool distinct = false;
+  std::vector<SortKey> order_by;  // over the projected row
+  BoundExprPtr limit;             // constant expressions; may be null
+  BoundExprPtr offset;
+};
+
+struct BoundInsert {
+  std::shared_ptr<catalog::Table> table;
+  // Produces rows whose values already have the types of the target columns.
+  OperatorPtr source;
+  // Per table column: index into the source row, or -1 for its default.
+  std::vector<int> column_source;
+  // Per table column: its DEFAULT bound and cast to the column type; null means NULL.
+  std::vector<BoundExprPtr> defaults;
+};
+
+struct BoundUpdate {
+  std::shared_ptr<catalog::Table> table;
+  BoundExprPtr where;  // over the table row; may be null
+  struct Assignment {
+    int column;
+    BoundExprPtr value;  // over the old row, cast to the column type
+  };
+  std::vector<Assignment> assignments;
+};
+
+struct BoundDelete {
+  std::shared_ptr<catalog::Table> table;
+  BoundExprPtr where;
+};
+
+}  // namespace meridian::exec

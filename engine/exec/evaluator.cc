@@ -1,0 +1,351 @@
+// Expression evaluation (see evaluator.h): operators, functions, CASE, IN and subqueries.
+#include "exec/evaluator.h"
+
+#include <cmath>
+#include <limits>
+
+#include "exec/type_rules.h"
+
+namespace meridian::exec {
+
+namespace {
+
+Status DivisionByZero() { return Status::Error(sqlstate::kDivisionByZero, "division by zero"); }
+
+Status OutOfRange(Type t) {
+  return Status::Error(sqlstate::kNumericValueOutOfRange, t.Name() + " out of range");
+}
+
+std::string TextOf(const Value& v) {
+  if (v.IsBool()) return v.AsBool() ? "true" : "false";
+  return v.ToString();
+}
+
+Result<Value> Arithmetic(ast::BinaryOp op, const Value& a, const Value& b, Type type) {
+  if (type.id == TypeId::kDouble) {
+    double x = a.AsNumber(), y = b.AsNumber();
+    switch (op) {
+      case ast::BinaryOp::kAdd:
+        return Value::Double(x + y);
+      case ast::BinaryOp::kSub:
+        return Value::Double(x - y);
+      case ast::BinaryOp::kMul:
+        return Value::Double(x * y);
+      case ast::BinaryOp::kDiv:
+        if (y == 0) return DivisionByZero();
+        return Value::Double(x / y);
+      case ast::BinaryOp::kMod:
+        if (y == 0) return DivisionByZero();
+        return Value::Double(std::fmod(x, y));
+      default:
+        break;
+    }
+    return Status::Internal("bad arithmetic operator");
+  }
+  int64_t x = a.AsInt(), y = b.AsInt(), r = 0;
+  switch (op) {
+    case ast::BinaryOp::kAdd:
+      if (__builtin_add_overflow(x, y, &r)) return OutOfRange(type);
+      break;
+    case ast::BinaryOp::kSub:
+      if (__builtin_sub_overflow(x, y, &r)) return OutOfRange(type);
+      break;
+    case ast::BinaryOp::kMul:
+      if (__builtin_mul_overflow(x, y, &r)) return OutOfRange(type);
+      break;
+    case ast::BinaryOp::kDiv:
+      if (y == 0) return DivisionByZero();
+      if (y == -1) {
+        if (__builtin_sub_overflow(int64_t{0}, x, &r)) return OutOfRange(type);
+      } else {
+        r = x / y;
+      }
+      break;
+    case ast::BinaryOp::kMod:
+      if (y == 0) return DivisionByZero();
+      r = (y == -1) ? 0 : x % y;
+      break;
+    default:
+      return Status::Internal("bad arithmetic operator");
+  }
+  if (type.id == TypeId::kInteger &&
+      (r < std::numeric_limits<int32_t>::min() || r > std::numeric_limits<int32_t>::max())) {
+    return OutOfRange(type);
+  }
+  return Value::Int(r);
+}
+
+Result<Value> Compare(ast::BinaryOp op, const Value& a, const Value& b) {
+  int c = CompareValues(a, b);
+  switch (op) {
+    case ast::BinaryOp::kEq:
+      return Value::Bool(c == 0);
+    case ast::BinaryOp::kNe:
+      return Value::Bool(c != 0);
+    case ast::BinaryOp::kLt:
+      return Value::Bool(c < 0);
+    case ast::BinaryOp::kLe:
+      return Value::Bool(c <= 0);
+    case ast::BinaryOp::kGt:
+      return Value::Bool(c > 0);
+    case ast::BinaryOp::kGe:
+      return Value::Bool(c >= 0);
+    default:
+      return Status::Internal("bad comparison operator");
+  }
+}
+
+bool LikeAt(const std::string& t, size_t ti, const std::string& p, size_t pi) {
+  while (pi < p.size()) {
+    char c = p[pi];
+    if (c == '%') {
+      while (pi < p.size() && p[pi] == '%') ++pi;
+      if (pi == p.size()) return true;
+      for (size_t k = ti; k <= t.size(); ++k) {
+        if (LikeAt(t, k, p, pi)) return true;
+      }
+      return false;
+    }
+    if (ti >= t.size()) return false;
+    if (c == '_') {
+      // One character: skip a whole UTF-8 sequence.
+      ++ti;
+      while (ti < t.size() && (static_cast<unsigned char>(t[ti]) & 0xC0) == 0x80) ++ti;
+      ++pi;
+      continue;
+    }
+    if (c == '\\' && pi + 1 < p.size()) c = p[++pi];
+    if (t[ti] != c) return false;
+    ++ti;
+    ++pi;
+  }
+  return ti == t.size();
+}
+
+// Runs a subquery plan (or reads its cache) and returns the first column of its rows; for
+// scalar and EXISTS subqueries it stops after two rows / one row.
+Result<const std::vector<Value>*> RunSubquery(const BoundExpr& e, const EvalContext& ctx,
+                                              size_t limit) {
+  SubqueryPlan& plan = *e.subquery;
+  if (plan.cached) return &plan.rows;
+  plan.rows.clear();
+  MERIDIAN_RETURN_IF_ERROR(plan.root->Open(&ctx, ctx.exec));
+  Row row;
+  while (plan.rows.size() < limit) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, plan.root->Next(&row));
+    if (!more) break;
+    plan.rows.push_back(row.empty() ? Value::Null() : std::move(row[0]));
+  }
+  if (!plan.correlated) plan.cached = true;
+  return &plan.rows;
+}
+
+Result<Value> EvalInList(const BoundExpr& e, const EvalContext& ctx) {
+  MERIDIAN_ASSIGN_OR_RETURN(Value x, Eval(*e.children[0], ctx));
+  if (x.IsNull()) return Value::Null();
+  bool saw_null = false;
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*e.children[i], ctx));
+    if (v.IsNull()) {
+      saw_null = true;
+    } else if (CompareValues(x, v) == 0) {
+      return Value::Bool(!e.negated);
+    }
+  }
+  if (saw_null) return Value::Null();
+  return Value::Bool(e.negated);
+}
+
+Result<Value> EvalInSubquery(const BoundExpr& e, const EvalContext& ctx) {
+  MERIDIAN_ASSIGN_OR_RETURN(Value x, Eval(*e.children[0], ctx));
+  MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows,
+                            RunSubquery(e, ctx, std::numeric_limits<size_t>::max()));
+  if (rows->empty()) return Value::Bool(e.negated);
+  if (x.IsNull()) return Value::Null();
+  bool saw_null = false;
+  for (const Value& v : *rows) {
+    if (v.IsNull()) {
+      saw_null = true;
+    } else if (CompareValues(x, v) == 0) {
+      return Value::Bool(!e.negated);
+    }
+  }
+  if (saw_null) return Value::Null();
+  return Value::Bool(e.negated);
+}
+
+Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
+  size_t i = 0;
+  Value operand;
+  if (e.has_operand) {
+    MERIDIAN_ASSIGN_OR_RETURN(operand, Eval(*e.children[0], ctx));
+    i = 1;
+  }
+  size_t end = e.children.size() - (e.has_else ? 1 : 0);
+  for (; i + 1 < end; i += 2) {
+    bool match = false;
+    if (e.has_operand) {
+      MERIDIAN_ASSIGN_OR_RETURN(Value w, Eval(*e.children[i], ctx));
+      match = !operand.IsNull() && !w.IsNull() && CompareValues(operand, w) == 0;
+    } else {
+      MERIDIAN_ASSIGN_OR_RETURN(match, EvalPredicate(*e.children[i], ctx));
+    }
+    if (match) return Eval(*e.children[i + 1], ctx);
+  }
+  if (e.has_else) return Eval(*e.children.back(), ctx);
+  return Value::Null();
+}
+
+Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
+  switch (e.func) {
+    case Func::kCoalesce:
+      for (const BoundExprPtr& c : e.children) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
+        if (!v.IsNull()) return v;
+      }
+      return Value::Null();
+    case Func::kNullIf: {
+      MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+      MERIDIAN_ASSIGN_OR_RETURN(Value b, Eval(*e.children[1], ctx));
+      if (!a.IsNull() && !b.IsNull() && CompareValues(a, b) == 0) return Value::Null();
+      return a;
+    }
+    default:
+      break;
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+  if (a.IsNull()) return Value::Null();
+  switch (e.func) {
+    case Func::kAbs:
+      if (a.IsDouble()) return Value::Double(std::fabs(a.AsDouble()));
+      if (a.AsInt() < 0) {
+        int64_t r = 0;
+        if (__builtin_sub_overflow(int64_t{0}, a.AsInt(), &r)) return OutOfRange(e.type);
+        MERIDIAN_RETURN_IF_ERROR(CheckRange(r, e.type));
+        return Value::Int(r);
+      }
+      return a;
+    case Func::kLength:
+      return Value::Int(static_cast<int64_t>(CharLength(a.AsString())));
+    case Func::kLower:
+    case Func::kUpper: {
+      std::string s = a.AsString();
+      for (char& c : s) {
+        c = static_cast<char>(e.func == Func::kLower ? std::tolower(static_cast<unsigned char>(c))
+                                                     : std::toupper(static_cast<unsigned char>(c)));
+      }
+      return Value::String(std::move(s));
+    }
+    default:
+      break;
+  }
+  return Status::Internal("unknown function");
+}
+
+Result<Value> EvalBinary(const BoundExpr& e, const EvalContext& ctx) {
+  ast::BinaryOp op = e.binary_op;
+  if (op == ast::BinaryOp::kAnd || op == ast::BinaryOp::kOr) {
+    bool is_and = op == ast::BinaryOp::kAnd;
+    MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+    if (!a.IsNull() && a.AsBool() != is_and) return a;  // FALSE AND x, TRUE OR x
+    MERIDIAN_ASSIGN_OR_RETURN(Value b, Eval(*e.children[1], ctx));
+    if (!b.IsNull() && b.AsBool() != is_and) return b;
+    if (a.IsNull() || b.IsNull()) return Value::Null();
+    return Value::Bool(is_and);
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+  MERIDIAN_ASSIGN_OR_RETURN(Value b, Eval(*e.children[1], ctx));
+  if (a.IsNull() || b.IsNull()) return Value::Null();
+  switch (op) {
+    case ast::BinaryOp::kAdd:
+    case ast::BinaryOp::kSub:
+    case ast::BinaryOp::kMul:
+    case ast::BinaryOp::kDiv:
+    case ast::BinaryOp::kMod:
+      return Arithmetic(op, a, b, e.type);
+    case ast::BinaryOp::kConcat:
+      return Value::String(TextOf(a) + TextOf(b));
+    case ast::BinaryOp::kLike:
+    case ast::BinaryOp::kNotLike: {
+      bool m = LikeMatch(TextOf(a), TextOf(b));
+      return Value::Bool(op == ast::BinaryOp::kLike ? m : !m);
+    }
+    default:
+      return Compare(op, a, b);
+  }
+}
+
+}  // namespace
+
+bool LikeMatch(const std::string& text, const std::string& pattern) {
+  return LikeAt(text, 0, pattern, 0);
+}
+
+Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
+  switch (e.kind) {
+    case BoundKind::kConst:
+      return e.value;
+    case BoundKind::kColumn: {
+      const EvalContext* c = &ctx;
+      for (int d = 0; d < e.depth && c != nullptr; ++d) c = c->outer;
+      if (c == nullptr || c->row == nullptr || e.index >= static_cast<int>(c->row->size())) {
+        return Status::Internal("column reference \"" + e.name + "\" out of context");
+      }
+      return (*c->row)[e.index];
+    }
+    case BoundKind::kUnary: {
+      MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+      if (a.IsNull()) return a;
+      switch (e.unary_op) {
+        case ast::UnaryOp::kNot:
+          return Value::Bool(!a.AsBool());
+        case ast::UnaryOp::kPlus:
+          return a;
+        case ast::UnaryOp::kNeg:
+          if (a.IsDouble()) return Value::Double(-a.AsDouble());
+          return Arithmetic(ast::BinaryOp::kSub, Value::Int(0), a, e.type);
+      }
+      return Status::Internal("bad unary operator");
+    }
+    case BoundKind::kBinary:
+      return EvalBinary(e, ctx);
+    case BoundKind::kIsNull: {
+      MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+      return Value::Bool(a.IsNull() != e.negated);
+    }
+    case BoundKind::kFunction:
+      return EvalFunction(e, ctx);
+    case BoundKind::kAggregate:
+      return Status::Internal("aggregate evaluated outside of an aggregation");
+    case BoundKind::kCast: {
+      MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+      return CastValue(a, e.children[0]->type, e.type, e.explicit_cast);
+    }
+    case BoundKind::kCase:
+      return EvalCase(e, ctx);
+    case BoundKind::kInList:
+      return EvalInList(e, ctx);
+    case BoundKind::kSubquery: {
+      MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows, RunSubquery(e, ctx, 2));
+      if (rows->size() > 1) {
+        return Status::Error("21000",
+                             "more than one row returned by a subquery used as an expression");
+      }
+      return rows->empty() ? Value::Null() : (*rows)[0];
+    }
+    case BoundKind::kExists: {
+      MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows, RunSubquery(e, ctx, 1));
+      return Value::Bool(rows->empty() == e.negated);
+    }
+    case BoundKind::kInSubquery:
+      return EvalInSubquery(e, ctx);
+  }
+  return Status::Internal("unknown expression kind");
+}
+
+Result<bool> EvalPredicate(const BoundExpr& expr, const EvalContext& ctx) {
+  MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(expr, ctx));
+  return !v.IsNull() && v.IsBool() && v.AsBool();
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,19 @@
+// Expression evaluation over bound expressions with SQL's three-valued logic: NULL propagates
+// through operators and functions, AND/OR follow Kleene logic, a predicate passes a row only
+// when it is TRUE. Arithmetic checks overflow (22003) and division by zero (22012).
+#pragma once
+
+#include "exec/bound_expr.h"
+#include "exec/operator.h"
+#include "meridian/status.h"
+#include "meridian/value.h"
+
+namespace meridian::exec {
+
+Result<Value> Eval(const BoundExpr& expr, const EvalContext& ctx);
+// True only when expr evaluates to TRUE (not FALSE, not NULL).
+Result<bool> EvalPredicate(const BoundExpr& expr, const EvalContext& ctx);
+// SQL LIKE with % and _ and backslash escapes.
+bool LikeMatch(const std::string& text, const std::string& pattern);
+
+}  // namespace meridian::exec

@@ -1,0 +1,22 @@
+// FilterOp: passes the rows for which the predicate is TRUE (not FALSE, not NULL).
+#include "exec/evaluator.h"
+#include "exec/operators.h"
+
+namespace meridian::exec {
+
+Status FilterOp::Open(const EvalContext* outer, ExecContext* exec) {
+  ctx_ = EvalContext{nullptr, outer, exec};
+  return child_->Open(outer, exec);
+}
+
+Result<bool> FilterOp::Next(Row* row) {
+  while (true) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, child_->Next(row));
+    if (!more) return false;
+    ctx_.row = row;
+    MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*predicate_, ctx_));
+    if (pass) return true;
+  }
+}
+
+}  // namespace meridian::exec

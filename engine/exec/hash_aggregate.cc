@@ -1,0 +1,127 @@
+// HashAggregateOp: groups its input by the GROUP BY values (a hash map on their canonical key
+// encoding) and computes COUNT/SUM/AVG/MIN/MAX, with DISTINCT, per group. The whole input is
+// consumed on the first Next (in memory; spilling comes later).
+#include "catalog/key_encoding.h"
+#include "exec/evaluator.h"
+#include "exec/operators.h"
+#include "exec/type_rules.h"
+
+namespace meridian::exec {
+
+Status HashAggregateOp::Open(const EvalContext* outer, ExecContext* exec) {
+  ctx_ = EvalContext{nullptr, outer, exec};
+  consumed_ = false;
+  group_values_.clear();
+  states_.clear();
+  index_.clear();
+  next_ = 0;
+  return child_->Open(outer, exec);
+}
+
+Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st, const Row& input) {
+  if (agg.star) {
+    ++st->count;
+    return Status::Ok();
+  }
+  ctx_.row = &input;
+  MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*agg.children[0], ctx_));
+  if (v.IsNull()) return Status::Ok();
+  if (agg.distinct) {
+    std::string key;
+    catalog::AppendKeyValue(v, &key);
+    if (!st->seen.insert(std::move(key)).second) return Status::Ok();
+  }
+  ++st->count;
+  switch (agg.agg) {
+    case AggFunc::kCount:
+      break;
+    case AggFunc::kSum:
+    case AggFunc::kAvg:
+      if (v.IsInt() && agg.agg == AggFunc::kSum && agg.type.id != TypeId::kDouble) {
+        if (__builtin_add_overflow(st->isum, v.AsInt(), &st->isum)) {
+          return Status::Error(sqlstate::kNumericValueOutOfRange, "bigint out of range");
+        }
+      } else {
+        st->dsum += v.AsNumber();
+      }
+      break;
+    case AggFunc::kMin:
+    case AggFunc::kMax:
+      if (st->count == 1) {
+        st->best = std::move(v);
+      } else {
+        int c = CompareValues(v, st->best);
+        if ((agg.agg == AggFunc::kMin && c < 0) || (agg.agg == AggFunc::kMax && c > 0)) {
+          st->best = std::move(v);
+        }
+      }
+      break;
+  }
+  return Status::Ok();
+}
+
+Value HashAggregateOp::Finish(const BoundExpr& agg, const AggState& st) const {
+  switch (agg.agg) {
+    case AggFunc::kCount:
+      return Value::Int(st.count);
+    case AggFunc::kSum:
+      if (st.count == 0) return Value::Null();
+      return agg.type.id == TypeId::kDouble ? Value::Double(st.dsum) : Value::Int(st.isum);
+    case AggFunc::kAvg:
+      if (st.count == 0) return Value::Null();
+      return Value::Double(st.dsum / static_cast<double>(st.count));
+    case AggFunc::kMin:
+    case AggFunc::kMax:
+      return st.count == 0 ? Value::Null() : st.best;
+  }
+  return Value::Null();
+}
+
+Status HashAggregateOp::Consume() {
+  Row input;
+  Row key_values;
+  int until_check = kCheckInterval;
+  while (true) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, child_->Next(&input));
+    if (!more) break;
+    if (--until_check <= 0 && ctx_.exec != nullptr && ctx_.exec->ctl != nullptr) {
+      MERIDIAN_RETURN_IF_ERROR(ctx_.exec->ctl->Check());
+      until_check = kCheckInterval;
+    }
+    ctx_.row = &input;
+    key_values.clear();
+    for (const BoundExprPtr& g : groups_) {
+      MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*g, ctx_));
+      key_values.push_back(std::move(v));
+    }
+    std::string key = catalog::EncodeKey(key_values);
+    auto [it, inserted] = index_.emplace(std::move(key), group_values_.size());
+    if (inserted) {
+      group_values_.push_back(key_values);
+      states_.emplace_back(aggregates_.size());
+    }
+    std::vector<AggState>& states = states_[it->second];
+    for (size_t i = 0; i < aggregates_.size(); ++i) {
+      MERIDIAN_RETURN_IF_ERROR(Accumulate(*aggregates_[i], &states[i], input));
+    }
+  }
+  if (scalar_ && group_values_.empty()) {
+    group_values_.emplace_back();
+    states_.emplace_back(aggregates_.size());
+  }
+  consumed_ = true;
+  return Status::Ok();
+}
+
+Result<bool> HashAggregateOp::Next(Row* row) {
+  if (!consumed_) MERIDIAN_RETURN_IF_ERROR(Consume());
+  if (next_ >= group_values_.size()) return false;
+  size_t g = next_++;
+  *row = group_values_[g];
+  for (size_t i = 0; i < aggregates_.size(); ++i) {
+    row->push_back(Finish(*aggregates_[i], states_[g][i]));
+  }
+  return true;
+}
+
+}  // namespace meridian::exec

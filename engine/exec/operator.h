@@ -1,0 +1,43 @@
+// The Volcano-style physical operator interface and the contexts expressions evaluate in.
+// An operator tree is owned by one running statement and used by one thread at a time (it may
+// change threads between calls). Open (re)starts it; Next produces one row at a time.
+#pragma once
+
+#include <memory>
+
+#include "meridian/database.h"
+#include "meridian/status.h"
+#include "meridian/value.h"
+
+namespace meridian::exec {
+
+// Per-statement execution state shared by its operators. ctl is re-pointed at every Fetch
+// (the caller's ExecControl) and is polled between rows.
+struct ExecContext {
+  ExecControl* ctl = nullptr;
+};
+
+// Where an expression finds its column values: row at depth 0, outer->row at depth 1, ...
+struct EvalContext {
+  const Row* row = nullptr;
+  const EvalContext* outer = nullptr;
+  ExecContext* exec = nullptr;
+};
+
+class Operator {
+ public:
+  virtual ~Operator() = default;
+  // (Re)starts the operator. outer: the enclosing query's row context (correlated subqueries;
+  // null at top level); it and exec must stay valid until the operator is exhausted or
+  // re-opened.
+  virtual Status Open(const EvalContext* outer, ExecContext* exec) = 0;
+  // Produces the next row into *row; false at the end.
+  virtual Result<bool> Next(Row* row) = 0;
+};
+
+using OperatorPtr = std::unique_ptr<Operator>;
+
+// How often (in rows) long-running loops poll ExecControl::Check.
+inline constexpr int kCheckInterval = 256;
+
+}  // namespace meridian::exec

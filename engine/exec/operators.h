@@ -1,0 +1,202 @@
+// The physical operators of the executor (Volcano pull). Each is implemented in its own file:
+// seq_scan.cc, values.cc, filter.cc, project.cc, nested_loop_join.cc, hash_aggregate.cc,
+// distinct.cc, sort.cc, limit.cc. Row-producing operators only; INSERT/UPDATE/DELETE and DDL
+// run as statements (modify_table.h, ddl.h) because they complete within one call.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "catalog/table.h"
+#include "exec/bound_expr.h"
+#include "exec/operator.h"
+#include "storage/heap_file.h"
+
+namespace meridian::exec {
+
+// Full scan of a table's heap, decoding every live tuple. REQUIRES: the statement holds the
+// table's lock during Open/Next (released between Fetch calls; the heap cursor survives).
+class SeqScanOp : public Operator {
+ public:
+  explicit SeqScanOp(std::shared_ptr<catalog::Table> table) : table_(std::move(table)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  // The rid of the row Next returned last (for UPDATE/DELETE).
+  storage::Rid last_rid() const { return rid_; }
+
+ private:
+  std::shared_ptr<catalog::Table> table_;
+  ExecContext* exec_ = nullptr;
+  storage::HeapFile::Cursor cursor_;
+  storage::Rid rid_;
+  std::string bytes_;
+  int until_check_ = 0;
+};
+
+// Rows of expressions (VALUES, and the single empty row of SELECT without FROM).
+class ValuesOp : public Operator {
+ public:
+  explicit ValuesOp(std::vector<std::vector<BoundExprPtr>> rows) : rows_(std::move(rows)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  std::vector<std::vector<BoundExprPtr>> rows_;
+  EvalContext ctx_;
+  size_t next_ = 0;
+};
+
+class FilterOp : public Operator {
+ public:
+  FilterOp(OperatorPtr child, BoundExprPtr predicate)
+      : child_(std::move(child)), predicate_(std::move(predicate)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  OperatorPtr child_;
+  BoundExprPtr predicate_;
+  EvalContext ctx_;
+};
+
+class ProjectOp : public Operator {
+ public:
+  ProjectOp(OperatorPtr child, std::vector<BoundExprPtr> exprs)
+      : child_(std::move(child)), exprs_(std::move(exprs)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  OperatorPtr child_;
+  std::vector<BoundExprPtr> exprs_;
+  EvalContext ctx_;
+  Row input_;
+};
+
+// Keeps the first n columns of each row (drops hidden ORDER BY columns).
+class TrimOp : public Operator {
+ public:
+  TrimOp(OperatorPtr child, size_t n) : child_(std::move(child)), n_(n) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override {
+    return child_->Open(outer, exec);
+  }
+  Result<bool> Next(Row* row) override;
+
+ private:
+  OperatorPtr child_;
+  size_t n_;
+};
+
+// Cross product of a comma join: the right input is materialised once per Open.
+class NestedLoopJoinOp : public Operator {
+ public:
+  NestedLoopJoinOp(OperatorPtr left, OperatorPtr right)
+      : left_(std::move(left)), right_(std::move(right)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  OperatorPtr left_, right_;
+  ExecContext* exec_ = nullptr;
+  std::vector<Row> right_rows_;
+  bool materialised_ = false;
+  Row left_row_;
+  bool have_left_ = false;
+  size_t right_pos_ = 0;
+  int until_check_ = 0;
+};
+
+// Hash aggregation: output rows are the GROUP BY values followed by the aggregate results,
+// one row per group in first-seen order (exactly one row when there is no GROUP BY).
+class HashAggregateOp : public Operator {
+ public:
+  HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> groups,
+                  std::vector<BoundExprPtr> aggregates, bool scalar)
+      : child_(std::move(child)),
+        groups_(std::move(groups)),
+        aggregates_(std::move(aggregates)),
+        scalar_(scalar) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+  struct AggState {
+    int64_t count = 0;
+    int64_t isum = 0;
+    double dsum = 0;
+    Value best;                            // MIN/MAX
+    std::unordered_set<std::string> seen;  // DISTINCT arguments
+  };
+
+ private:
+  Status Consume();
+  Status Accumulate(const BoundExpr& agg, AggState* state, const Row& input);
+  Value Finish(const BoundExpr& agg, const AggState& state) const;
+
+  OperatorPtr child_;
+  std::vector<BoundExprPtr> groups_;
+  std::vector<BoundExprPtr> aggregates_;
+  bool scalar_;
+  EvalContext ctx_;
+  bool consumed_ = false;
+  std::vector<Row> group_values_;
+  std::vector<std::vector<AggState>> states_;
+  std::unordered_map<std::string, size_t> index_;
+  size_t next_ = 0;
+};
+
+// Drops rows whose first n columns equal an earlier row's.
+class DistinctOp : public Operator {
+ public:
+  DistinctOp(OperatorPtr child, size_t n) : child_(std::move(child)), n_(n) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  OperatorPtr child_;
+  size_t n_;
+  std::unordered_set<std::string> seen_;
+};
+
+struct SortKey {
+  int column = 0;
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+// INTERIM: sorts in memory (the whole input is materialised on the first Next); an external
+// merge sort that spills runs to temp files replaces it when results outgrow memory.
+class SortOp : public Operator {
+ public:
+  SortOp(OperatorPtr child, std::vector<SortKey> keys)
+      : child_(std::move(child)), keys_(std::move(keys)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  OperatorPtr child_;
+  std::vector<SortKey> keys_;
+  ExecContext* exec_ = nullptr;
+  std::vector<Row> rows_;
+  bool sorted_ = false;
+  size_t next_ = 0;
+};
+
+// LIMIT/OFFSET; the counts are evaluated at Open (they may not reference columns).
+class LimitOp : public Operator {
+ public:
+  LimitOp(OperatorPtr child, BoundExprPtr limit, BoundExprPtr offset)
+      : child_(std::move(child)), limit_(std::move(limit)), offset_(std::move(offset)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  OperatorPtr child_;
+  BoundExprPtr limit_, offset_;
+  int64_t remaining_ = -1;  // -1: no limit
+  int64_t skip_ = 0;
+};
+
+}  // namespace meridian::exec

@@ -1,0 +1,32 @@
+// ProjectOp computes the select list (plus hidden ORDER BY columns); TrimOp drops the hidden
+// columns again after sorting.
+#include "exec/evaluator.h"
+#include "exec/operators.h"
+
+namespace meridian::exec {
+
+Status ProjectOp::Open(const EvalContext* outer, ExecContext* exec) {
+  ctx_ = EvalContext{nullptr, outer, exec};
+  return child_->Open(outer, exec);
+}
+
+Result<bool> ProjectOp::Next(Row* row) {
+  MERIDIAN_ASSIGN_OR_RETURN(bool more, child_->Next(&input_));
+  if (!more) return false;
+  ctx_.row = &input_;
+  row->clear();
+  row->reserve(exprs_.size());
+  for (const BoundExprPtr& e : exprs_) {
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*e, ctx_));
+    row->push_back(std::move(v));
+  }
+  return true;
+}
+
+Result<bool> TrimOp::Next(Row* row) {
+  MERIDIAN_ASSIGN_OR_RETURN(bool more, child_->Next(row));
+  if (more && row->size() > n_) row->resize(n_);
+  return more;
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,39 @@
+// PostgreSQL-like type rules of the supported types: common types (CASE, COALESCE, IN),
+// comparison and arithmetic operand checks, and value casts (explicit, assignment and the
+// coercion of string literals, whose type is "unknown" until context decides).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "meridian/status.h"
+#include "meridian/value.h"
+
+namespace meridian::exec {
+
+// Type of a + b etc. for numeric operands: double > bigint > integer.
+Type PromoteNumeric(Type a, Type b);
+// Common type of two branches (unknown yields to the other; numerics promote; text wins over
+// varchar); nullopt when none exists.
+std::optional<Type> CommonType(Type a, Type b);
+// Whether values of a and b may be compared with = < ... (unknown compares with anything).
+bool Comparable(Type a, Type b);
+
+// Converts v (of static type from) to type to. explicit_cast: CAST/:: semantics (varchar(n)
+// truncates; bool <-> integer allowed). Errors 22P02, 22003, 42846 (no such cast).
+Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast);
+// Whether an assignment (INSERT/UPDATE value) from type from to column type to is allowed.
+bool CanAssign(Type from, Type to);
+// Converts a value being stored in a column: range checks, varchar(n) length (22001).
+Result<Value> AssignValue(const Value& v, Type from, Type to);
+// Whether an explicit CAST from → to exists.
+bool CanCast(Type from, Type to);
+
+// 22003 "integer out of range" / "bigint out of range" unless v fits type t.
+Status CheckRange(int64_t v, Type t);
+// Three-way comparison of two non-NULL values of comparable types.
+int CompareValues(const Value& a, const Value& b);
+// Number of characters (UTF-8 code points) in s.
+size_t CharLength(const std::string& s);
+
+}  // namespace meridian::exec

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Runs Meridian's sqllogictest files against a real PostgreSQL through psql, to check that the
+expected results in tests/sql/*.test are PostgreSQL's (a developer tool, not part of ctest).
+
+Usage: check_with_postgres.py [--psql "psql -h /tmp -p 55432 -U postgres -X"] FILE...
+Uses the same value rules as meridian-slt (I integer, R %.3f, T text with '@' for bytes outside
+0x20-0x7e, NULL, (empty), booleans true/false under T), the same sort modes and hashing, and
+checks `statement error <SQLSTATE>`. Each file starts from a fresh schema `slt_check`.
+"""
+import hashlib
+import re
+import shlex
+import subprocess
+import sys
+
+SEP = "\x1f"
+RSEP = "\x1d"
+NULL = "\x1eNULL\x1e"
+
+
+def run_psql(psql, sql):
+    cmd = shlex.split(psql) + ["-A", "-t", "-q", "-v", "VERBOSITY=verbose", "-v", "ON_ERROR_STOP=1",
+                               "-F", SEP, "-R", RSEP, "-P", "null=" + NULL, "-c",
+                               "SET search_path TO slt_check;\n" + sql]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        m = re.search(r"ERROR:  ([0-9A-Z]{5}):", p.stderr)
+        return None, (m.group(1) if m else "?????"), p.stderr.strip()
+    out = p.stdout[:-1] if p.stdout.endswith("\n") else p.stdout
+    rows = [line.split(SEP) for line in out.split(RSEP)] if p.stdout != "" else []
+    return rows, None, ""
+
+
+def fmt(value, t):
+    if value == NULL:
+        return "NULL"
+    if t == "I":
+        if value in ("t", "f"):
+            return "1" if value == "t" else "0"
+        try:
+            return str(int(float(value))) if "." in value or "e" in value else str(int(value))
+        except ValueError:
+            return "0"
+    if t == "R":
+        return "%.3f" % float(value)
+    if value == "":
+        return "(empty)"
+    if value in ("t", "f"):  # psql prints booleans as t/f; meridian-slt prints true/false
+        return "true" if value == "t" else "false"
+    return "".join(c if 0x20 <= ord(c) <= 0x7E else "@" * len(c.encode()) for c in value)
+
+
+def parse(text):
+    lines = text.split("\n")
+    i, recs, conds = 0, [], []
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() == "":
+            conds = []
+            i += 1
+            continue
+        if line.startswith("#"):
+            i += 1
+            continue
+        tok = line.split()
+        i += 1
+        if tok[0] in ("skipif", "onlyif"):
+            conds.append((tok[0], tok[1]))
+            continue
+        rec = {"line": i, "cmd": tok, "conds": conds, "sql": [], "expected": None}
+        conds = []
+        while i < len(lines) and lines[i].strip() != "" and not lines[i].startswith("----"):
+            rec["sql"].append(lines[i])
+            i += 1
+        if i < len(lines) and lines[i].startswith("----"):
+            i += 1
+            rec["expected"] = []
+            while i < len(lines) and lines[i].strip() != "":
+                rec["expected"].append(lines[i])
+                i += 1
+        recs.append(rec)
+    return recs
+
+
+def main():
+    args = sys.argv[1:]
+    psql = "psql -h /tmp -p 55432 -U postgres -X"
+    if args and args[0] == "--psql":
+        psql, args = args[1], args[2:]
+    total_fail = 0
+    for path in args:
+        run_psql(psql.replace("-X", "-X"), "")  # warm-up
+        subprocess.run(shlex.split(psql) + ["-q", "-c", "DROP SCHEMA IF EXISTS slt_check CASCADE;"
+                                            " CREATE SCHEMA slt_check;"], capture_output=True)
+        passed = failed = 0
+        threshold = 0
+        for rec in parse(open(path).read()):
+            cmd = rec["cmd"]
+            if any((k == "onlyif" and e != "postgresql") or (k == "skipif" and e == "postgresql")
+                   for k, e in rec["conds"]):
+                continue
+            if cmd[0] == "hash-threshold":
+                threshold = int(cmd[1])
+                continue
+            if cmd[0] == "halt":
+                break
+            sql = "\n".join(rec["sql"])
+            rows, state, msg = run_psql(psql, sql)
+            problem = None
+            if cmd[0] == "statement":
+                want_error = cmd[1] == "error"
+                if want_error and state is None:
+                    problem = "succeeded, error expected"
+                elif want_error and len(cmd) > 2 and cmd[2] != state:
+                    problem = "expected %s, got %s (%s)" % (cmd[2], state, msg)
+                elif not want_error and state is not None:
+                    problem = "failed: " + msg
+            elif cmd[0] == "query":
+                if state is not None:
+                    problem = "failed: " + msg
+                else:
+                    types = cmd[1]
+                    sort = cmd[2] if len(cmd) > 2 else "nosort"
+                    frows = [[fmt(v, types[c] if c < len(types) else "T") for c, v in enumerate(r)]
+                             for r in rows]
+                    if rows and len(rows[0]) != len(types):
+                        problem = "column count %d vs types %s" % (len(rows[0]), types)
+                    if sort == "rowsort":
+                        frows.sort()
+                    vals = [v for r in frows for v in r]
+                    if sort == "valuesort":
+                        vals.sort()
+                    exp = rec["expected"] or []
+                    h = "%d values hashing to %s" % (
+                        len(vals), hashlib.md5("".join(v + "\n" for v in vals).encode()).hexdigest())
+                    if len(exp) == 1 and re.match(r"^\d+ values hashing to [0-9a-f]{32}$", exp[0]):
+                        ok = exp[0] == h
+                    else:
+                        ok = exp == vals or (len(exp) == len(frows) and
+                                             [" ".join(r) for r in frows] ==
+                                             [e.replace("\t", " ") for e in exp])
+                    if rec["expected"] is not None and not ok and problem is None:
+                        problem = "mismatch: expected %r got %r" % (exp, [" ".join(r) for r in frows])
+            if problem:
+                failed += 1
+                print("FAIL %s:%d: %s\n    %s" % (path, rec["line"], problem, sql.replace("\n", "\n    ")))
+            else:
+                passed += 1
+        print("%s: %d passed, %d failed" % (path, passed, failed))
+        total_fail += failed
+    sys.exit(1 if total_fail else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+// Test helpers for exec_test (see sql_test_util.h).
+#include "sql_test_util.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+
+namespace meridian::testing {
+
+SqlResult RunSql(Session& session, const std::string& sql, ExecControl* ctl, size_t fetch_rows) {
+  SqlResult result;
+  ExecControl local;
+  if (ctl == nullptr) ctl = &local;
+  auto request = session.Parse(sql);
+  if (!request.ok()) {
+    result.status = request.status();
+    return result;
+  }
+  for (size_t i = 0; i < (*request)->size(); ++i) {
+    auto cursor = (*request)->Start(i, *ctl);
+    if (!cursor.ok()) {
+      result.status = cursor.status();
+      return result;
+    }
+    result.rows.clear();
+    result.columns = (*cursor)->columns();
+    std::vector<Row> batch;
+    while (true) {
+      batch.clear();
+      auto more = (*cursor)->Fetch(fetch_rows, 1 << 20, *ctl, &batch);
+      if (!more.ok()) {
+        result.status = more.status();
+        return result;
+      }
+      for (const Row& row : batch) {
+        std::string line;
+        for (size_t c = 0; c < row.size(); ++c) {
+          if (c > 0) line += "|";
+          line += row[c].IsNull() ? "NULL" : row[c].ToString();
+        }
+        result.rows.push_back(line);
+      }
+      if (!*more) break;
+    }
+    result.tag = (*cursor)->CommandTag();
+    result.notice = (*cursor)->Notice();
+  }
+  return result;
+}
+
+TempDir::TempDir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "meridian-exec-XXXXXX").string();
+  char* p = mkdtemp(tmpl.data());
+  path_ = p != nullptr ? std::string(p) : tmpl;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+void SqlTest::Reopen(size_t buffer_pool_mb) {
+  session_.reset();
+  if (db_ != nullptr) {
+    ASSERT_TRUE(db_->Close().ok());
+    db_.reset();
+  }
+  DatabaseOptions options;
+  options.data_dir = dir_.path() + "/data";
+  options.buffer_pool_mb = buffer_pool_mb;
+  auto db = Database::Open(options);
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  db_ = std::move(db).value();
+  session_ = db_->NewSession();
+}
+
+std::vector<std::string> SqlTest::Rows(const std::string& sql) {
+  SqlResult r = Q(sql);
+  EXPECT_TRUE(r.status.ok()) << sql << " -> " << r.status.ToString();
+  return r.rows;
+}
+
+ErrResult SqlTest::Err(const std::string& sql, const std::string& sqlstate) {
+  SqlResult r = Q(sql);
+  EXPECT_FALSE(r.status.ok()) << sql << " unexpectedly succeeded";
+  if (r.status.ok()) return ErrResult{Status::Internal("no error")};
+  EXPECT_EQ(r.status.sqlstate(), sqlstate) << sql << " -> " << r.status.ToString();
+  return ErrResult{r.status};
+}
+
+}  // namespace meridian::testing
