@@ -25,8 +25,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.grpc_listen, grpc::InsecureServerCredentials(),
-                           &d->grpc_port_);
+  builder.AddListeningPort(options.grpc_listen, grpc::InsecureServerCredentials(), &d->grpc_port_);
   builder.RegisterService(d->service_.get());
   builder.SetMaxReceiveMessageSize(64 * 1024 * 1024);  // large scripts in one request
   builder.SetMaxSendMessageSize(4 * 1024 * 1024);      // chunks stay far below this
@@ -39,17 +38,17 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, 4096);
   d->grpc_ = builder.BuildAndStart();
   if (d->grpc_ == nullptr || d->grpc_port_ == 0) {
-    Status st = Status::Error(sqlstate::kIoError,
-                              "could not listen for gRPC on " + options.grpc_listen)
-                    .WithHint("Is another server already using this address? Choose another "
-                              "one with --grpc-listen.");
+    Status st =
+        Status::Error(sqlstate::kIoError, "could not listen for gRPC on " + options.grpc_listen)
+            .WithHint(
+                "Is another server already using this address? Choose another "
+                "one with --grpc-listen.");
     (void)d->db_->Close();
     return st;
   }
   d->grpc_->GetHealthCheckService()->SetServingStatus(true);
-  d->maintenance_ = std::thread([raw = d.get(), s = options.checkpoint_interval_s] {
-    raw->MaintenanceLoop(s);
-  });
+  d->maintenance_ =
+      std::thread([raw = d.get(), s = options.checkpoint_interval_s] { raw->MaintenanceLoop(s); });
   return d;
 }
 

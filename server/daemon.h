@@ -3,13 +3,13 @@
 // Start() brings them up in that order; Shutdown() takes them down in reverse.
 #pragma once
 
+#include <grpcpp/server.h>
+
 #include <asio/thread_pool.hpp>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <thread>
-
-#include <grpcpp/server.h>
 
 #include "meridian/database.h"
 #include "server_options.h"

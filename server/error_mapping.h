@@ -7,8 +7,8 @@
 
 #include <string_view>
 
-#include "meridian/status.h"
 #include "meridian.pb.h"
+#include "meridian/status.h"
 
 namespace meridian::server {
 

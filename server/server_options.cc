@@ -28,8 +28,8 @@ bool ParseUnsigned(std::string_view text, unsigned long long min, unsigned long 
 
 template <typename T>
 std::function<bool(ServerOptions&, std::string_view)> UnsignedField(T ServerOptions::*field,
-                                                                   unsigned long long min,
-                                                                   unsigned long long max) {
+                                                                    unsigned long long min,
+                                                                    unsigned long long max) {
   return [=](ServerOptions& o, std::string_view v) {
     unsigned long long n;
     if (!ParseUnsigned(v, min, max, &n)) return false;
@@ -38,7 +38,8 @@ std::function<bool(ServerOptions&, std::string_view)> UnsignedField(T ServerOpti
   };
 }
 
-std::function<bool(ServerOptions&, std::string_view)> StringField(std::string ServerOptions::*field) {
+std::function<bool(ServerOptions&, std::string_view)> StringField(
+    std::string ServerOptions::*field) {
   return [=](ServerOptions& o, std::string_view v) {
     if (v.empty()) return false;
     o.*field = std::string(v);
@@ -66,7 +67,7 @@ const std::vector<OptionSpec>& Specs() {
       {"log-level", "MERIDIAN_LOG_LEVEL",
        "trace, debug, info, warn, error, critical or off (default info)",
        [](ServerOptions& o, std::string_view v) {
-         static const char* levels[] = {"trace", "debug", "info", "warn",
+         static const char* levels[] = {"trace", "debug",    "info", "warn",
                                         "error", "critical", "off"};
          for (const char* l : levels) {
            if (v == l) {

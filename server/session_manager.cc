@@ -31,8 +31,7 @@ ServerSession::ServerSession(std::string id, std::unique_ptr<Session> engine, st
       peer_(std::move(peer)),
       last_active_(Clock::now()) {}
 
-Status ServerSession::BeginRequest(const std::string& query_id,
-                                   std::shared_ptr<ExecControl>* ctl) {
+Status ServerSession::BeginRequest(const std::string& query_id, std::shared_ptr<ExecControl>* ctl) {
   std::lock_guard lock(mu_);
   if (closed_) return Status::Error("08003", "session is closed");
   if (running_) {
@@ -121,8 +120,8 @@ Result<std::shared_ptr<ServerSession>> SessionManager::Open(const std::string& u
     }
     sessions_.emplace(session->id(), session);
   }
-  spdlog::info("session {} opened: user={} database={} application={} peer={}", session->id(),
-               user, database, application_name.empty() ? "-" : application_name, peer);
+  spdlog::info("session {} opened: user={} database={} application={} peer={}", session->id(), user,
+               database, application_name.empty() ? "-" : application_name, peer);
   return session;
 }
 

@@ -57,12 +57,12 @@ class ServerSession {
   const std::string user_, database_, application_name_, peer_;
 
   mutable std::mutex mu_;
-  bool closed_ = false;                    // guarded by mu_
-  std::string running_query_id_;           // guarded by mu_
-  std::shared_ptr<ExecControl> running_;   // guarded by mu_
-  std::function<void()> on_close_;         // guarded by mu_; set while attached
-  bool attached_ = false;                  // guarded by mu_
-  Clock::time_point last_active_;          // guarded by mu_
+  bool closed_ = false;                   // guarded by mu_
+  std::string running_query_id_;          // guarded by mu_
+  std::shared_ptr<ExecControl> running_;  // guarded by mu_
+  std::function<void()> on_close_;        // guarded by mu_; set while attached
+  bool attached_ = false;                 // guarded by mu_
+  Clock::time_point last_active_;         // guarded by mu_
 };
 
 class SessionManager {
@@ -88,7 +88,7 @@ class SessionManager {
   const std::chrono::seconds idle_timeout_;
   mutable std::mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<ServerSession>> sessions_;  // guarded by mu_
-  bool shutting_down_ = false;                                              // guarded by mu_
+  bool shutting_down_ = false;                                                // guarded by mu_
 };
 
 }  // namespace meridian::server

@@ -119,13 +119,15 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
                  const v1::ExecuteRequest* req)
       : service_(service), sql_(req->sql()) {
     if (!req->statement_id().empty() || req->params_size() > 0) {
-      Finish(ToGrpcStatus(Status::NotSupported("prepared statements and parameters are not "
-                                               "supported yet")));
+      Finish(
+          ToGrpcStatus(Status::NotSupported("prepared statements and parameters are not "
+                                            "supported yet")));
       return;
     }
     if (req->tx().selector_case() != v1::TxControl::SELECTOR_NOT_SET || req->tx().commit()) {
-      Finish(ToGrpcStatus(Status::NotSupported("transaction control is not supported yet; "
-                                               "every statement runs in autocommit")));
+      Finish(
+          ToGrpcStatus(Status::NotSupported("transaction control is not supported yet; "
+                                            "every statement runs in autocommit")));
       return;
     }
     session_ = service_->sessions()->Find(req->session_id());
@@ -267,9 +269,9 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
 }  // namespace
 
 grpc::Status SessionNotFound(const std::string& id) {
-  grpc::Status st = ToGrpcStatus(
-      Status::Error("08003", "session \"" + id + "\" does not exist")
-          .WithHint("The session was closed or expired; open a new one."));
+  grpc::Status st =
+      ToGrpcStatus(Status::Error("08003", "session \"" + id + "\" does not exist")
+                       .WithHint("The session was closed or expired; open a new one."));
   return grpc::Status(grpc::StatusCode::NOT_FOUND, st.error_message(), st.error_details());
 }
 
@@ -283,8 +285,8 @@ grpc::ServerUnaryReactor* SqlService::OpenSession(grpc::CallbackServerContext* c
   std::string user = req->user().empty() ? "meridian" : req->user();
   std::string database = req->database().empty() ? "meridian" : req->database();
   if (database != "meridian") {
-    return FinishUnary(ctx, ToGrpcStatus(Status::Error("3D000", "database \"" + database +
-                                                                    "\" does not exist")));
+    return FinishUnary(
+        ctx, ToGrpcStatus(Status::Error("3D000", "database \"" + database + "\" does not exist")));
   }
   auto session = sessions_->Open(user, database, req->application_name(), ctx->peer());
   if (!session.ok()) return FinishUnary(ctx, ToGrpcStatus(session.status()));

@@ -15,8 +15,8 @@ namespace meridian::server {
 inline constexpr const char* kServerVersion = "Meridian 0.1.0";
 
 struct ChunkLimits {
-  uint32_t default_rows = 4096;        // rows per chunk unless the request asks for fewer
-  size_t max_bytes = 512 * 1024;       // far below gRPC's 4 MiB message limit
+  uint32_t default_rows = 4096;   // rows per chunk unless the request asks for fewer
+  size_t max_bytes = 512 * 1024;  // far below gRPC's 4 MiB message limit
 };
 
 class SqlService final : public v1::Sql::CallbackService {

@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <grpcpp/generic/generic_stub.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -11,16 +12,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <thread>
-
-#include <grpcpp/generic/generic_stub.h>
-
-#include <condition_variable>
-#include <mutex>
 
 extern char** environ;
 
@@ -146,16 +144,16 @@ Daemon::Daemon(std::string data_dir, std::vector<std::string> extra_args)
     : data_dir_(std::move(data_dir)) {
   port_ = FreePort();
   log_path_ = data_dir_ + ".log";
-  std::vector<std::string> args = {"--data-dir", data_dir_, "--grpc-listen", address(),
-                                   "--log-level", "info"};
+  std::vector<std::string> args = {"--data-dir", data_dir_,     "--grpc-listen",
+                                   address(),    "--log-level", "info"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, log_path_.c_str(),
-                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, log_path_.c_str(),
-                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_addopen(&actions, 1, log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND,
+                                   0644);
+  posix_spawn_file_actions_addopen(&actions, 2, log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND,
+                                   0644);
   std::string path = BinDir() + "/meridiand";
   auto argv = Argv(path, args);
   if (posix_spawn(&pid_, path.c_str(), &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;

@@ -3,14 +3,13 @@
 // Every process it starts is stopped by the harness itself (destructors send SIGKILL).
 #pragma once
 
+#include <grpcpp/grpcpp.h>
 #include <sys/types.h>
 
 #include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <grpcpp/grpcpp.h>
 
 #include "meridian.grpc.pb.h"
 
@@ -83,8 +82,8 @@ class RawSession {
     std::vector<v1::ResultChunk> chunks;
     size_t row_count = 0;
   };
-  Outcome Execute(const std::string& sql, std::chrono::milliseconds timeout =
-                                              std::chrono::milliseconds(60'000),
+  Outcome Execute(const std::string& sql,
+                  std::chrono::milliseconds timeout = std::chrono::milliseconds(60'000),
                   const std::string& query_id = "");
 
  private:

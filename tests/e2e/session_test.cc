@@ -37,8 +37,8 @@ void FillBigTable(RawSession& s, const std::string& name, int doublings) {
                      " VALUES (1, '" + std::string(100, 'x') + "')");
   ASSERT_TRUE(r.status.ok()) << r.status.error_message();
   for (int i = 0; i < doublings; ++i) {
-    r = s.Execute("INSERT INTO " + name + " SELECT id + " + std::to_string(1 << i) +
-                  ", pad FROM " + name);
+    r = s.Execute("INSERT INTO " + name + " SELECT id + " + std::to_string(1 << i) + ", pad FROM " +
+                  name);
     ASSERT_TRUE(r.status.ok()) << r.status.error_message();
   }
 }
