@@ -11,44 +11,6 @@ namespace meridian::exec {
 
 namespace {
 
-const char* OpName(ast::BinaryOp op) {
-  switch (op) {
-    case ast::BinaryOp::kAdd:
-      return "+";
-    case ast::BinaryOp::kSub:
-      return "-";
-    case ast::BinaryOp::kMul:
-      return "*";
-    case ast::BinaryOp::kDiv:
-      return "/";
-    case ast::BinaryOp::kMod:
-      return "%";
-    case ast::BinaryOp::kConcat:
-      return "||";
-    case ast::BinaryOp::kEq:
-      return "=";
-    case ast::BinaryOp::kNe:
-      return "<>";
-    case ast::BinaryOp::kLt:
-      return "<";
-    case ast::BinaryOp::kLe:
-      return "<=";
-    case ast::BinaryOp::kGt:
-      return ">";
-    case ast::BinaryOp::kGe:
-      return ">=";
-    case ast::BinaryOp::kAnd:
-      return "AND";
-    case ast::BinaryOp::kOr:
-      return "OR";
-    case ast::BinaryOp::kLike:
-      return "~~";
-    case ast::BinaryOp::kNotLike:
-      return "!~~";
-  }
-  return "?";
-}
-
 Status NoOperator(const std::string& op, Type l, Type r, uint32_t position) {
   return Status::Error(sqlstate::kUndefinedFunction,
                        "operator does not exist: " + l.Name() + " " + op + " " + r.Name())
@@ -210,7 +172,8 @@ Result<BoundExprPtr> Binder::MakeComparison(ast::BinaryOp op, BoundExprPtr l, Bo
   } else if (IsUnknown(r)) {
     MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), LiteralTargetFor(l->type), false, ""));
   }
-  if (!Comparable(l->type, r->type)) return NoOperator(OpName(op), l->type, r->type, position);
+  if (!Comparable(l->type, r->type))
+    return NoOperator(ast::OperatorName(op), l->type, r->type, position);
   auto e = MakeNode(BoundKind::kBinary, Type::Boolean(), position);
   e->binary_op = op;
   e->children.push_back(std::move(l));
@@ -226,7 +189,7 @@ Result<BoundExprPtr> Binder::MakeArithmetic(ast::BinaryOp op, BoundExprPtr l, Bo
     MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), l->type, false, ""));
   }
   if (!l->type.IsNumeric() || !r->type.IsNumeric()) {
-    return NoOperator(OpName(op), l->type, r->type, position);
+    return NoOperator(ast::OperatorName(op), l->type, r->type, position);
   }
   auto e = MakeNode(BoundKind::kBinary, PromoteNumeric(l->type, r->type), position);
   e->binary_op = op;
@@ -265,7 +228,7 @@ Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {
       bool rs = r->type.IsString() || IsUnknown(r);
       // || accepts one non-string operand (anynonarray || text); LIKE wants two strings.
       if (concat ? (!ls && !rs) : (!ls || !rs)) {
-        return NoOperator(OpName(op), l->type, r->type, pos);
+        return NoOperator(ast::OperatorName(op), l->type, r->type, pos);
       }
       if (IsUnknown(l)) {
         MERIDIAN_ASSIGN_OR_RETURN(l, Coerce(std::move(l), Type::Text(), false, ""));

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -82,17 +83,6 @@ bool HealthServing(const std::string& address) {
 }  // namespace
 
 std::string BinDir() { return MERIDIAN_BIN_DIR; }
-
-TempDir::TempDir() {
-  std::string tmpl = "/tmp/meridian-e2e-XXXXXX";
-  char* p = mkdtemp(tmpl.data());
-  path_ = p ? p : "";
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-}
 
 int FreePort() {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -171,6 +161,13 @@ Daemon::Daemon(std::string data_dir, std::vector<std::string> extra_args)
 }
 
 Daemon::~Daemon() {
+  if (pid_ > 0 && !Alive() && exit_code_ != 0) {
+    // The daemon died without being asked to: show why (sanitizer report, crash, fatal log).
+    std::string log = Log();
+    if (log.size() > 20000) log = log.substr(log.size() - 20000);
+    std::fprintf(stderr, "meridiand exited by itself (code %d); its log:\n%s\n", exit_code_,
+                 log.c_str());
+  }
   if (pid_ > 0 && Alive()) Stop(SIGKILL);
   std::error_code ec;
   std::filesystem::remove(log_path_, ec);

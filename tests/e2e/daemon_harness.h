@@ -12,21 +12,13 @@
 #include <vector>
 
 #include "meridian.grpc.pb.h"
+#include "temp_dir.h"
 
 namespace meridian::e2e {
 
 // Directory of the built binaries (build/bin), set by CMake.
 std::string BinDir();
-// A fresh directory under /tmp, removed by the returned guard's destructor.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testutil::TempDir;
 
 // A loopback TCP port that was free a moment ago.
 int FreePort();

@@ -48,17 +48,6 @@ SqlResult RunSql(Session& session, const std::string& sql, ExecControl* ctl, siz
   return result;
 }
 
-TempDir::TempDir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "meridian-exec-XXXXXX").string();
-  char* p = mkdtemp(tmpl.data());
-  path_ = p != nullptr ? std::string(p) : tmpl;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
 void SqlTest::Reopen(size_t buffer_pool_mb) {
   session_.reset();
   if (db_ != nullptr) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "meridian/database.h"
+#include "temp_dir.h"
 
 namespace meridian::testing {
 
@@ -24,16 +25,7 @@ struct SqlResult {
 SqlResult RunSql(Session& session, const std::string& sql, ExecControl* ctl = nullptr,
                  size_t fetch_rows = 100);
 
-// A fresh temporary directory, removed at destruction.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testutil::TempDir;
 
 // An expected error (not [[nodiscard]], unlike Status): accessors as Status.
 struct ErrResult {

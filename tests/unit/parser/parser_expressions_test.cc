@@ -82,8 +82,8 @@ TEST(ParserExpressions, IsNull) {
 }
 
 TEST(ParserExpressions, LikeBetweenIn) {
-  EXPECT_EQ(DumpExpr("a LIKE 'x%'"), "(LIKE a 'x%')");
-  EXPECT_EQ(DumpExpr("a NOT LIKE 'x' || 'y'"), "(NOTLIKE a (|| 'x' 'y'))");
+  EXPECT_EQ(DumpExpr("a LIKE 'x%'"), "(~~ a 'x%')");
+  EXPECT_EQ(DumpExpr("a NOT LIKE 'x' || 'y'"), "(!~~ a (|| 'x' 'y'))");
   EXPECT_EQ(DumpExpr("a BETWEEN 1 AND 2"), "(BETWEEN a 1 2)");
   EXPECT_EQ(DumpExpr("a NOT BETWEEN b - 1 AND c + 1"), "(NOTBETWEEN a (- b 1) (+ c 1))");
   EXPECT_EQ(DumpExpr("a BETWEEN 1 AND 2 AND b"), "(AND (BETWEEN a 1 2) b)");

@@ -24,44 +24,6 @@ inline std::string DumpChildren(const ast::Expr& e, size_t from = 0) {
   return out;
 }
 
-inline std::string BinaryName(ast::BinaryOp op) {
-  switch (op) {
-    case ast::BinaryOp::kAdd:
-      return "+";
-    case ast::BinaryOp::kSub:
-      return "-";
-    case ast::BinaryOp::kMul:
-      return "*";
-    case ast::BinaryOp::kDiv:
-      return "/";
-    case ast::BinaryOp::kMod:
-      return "%";
-    case ast::BinaryOp::kConcat:
-      return "||";
-    case ast::BinaryOp::kEq:
-      return "=";
-    case ast::BinaryOp::kNe:
-      return "<>";
-    case ast::BinaryOp::kLt:
-      return "<";
-    case ast::BinaryOp::kLe:
-      return "<=";
-    case ast::BinaryOp::kGt:
-      return ">";
-    case ast::BinaryOp::kGe:
-      return ">=";
-    case ast::BinaryOp::kAnd:
-      return "AND";
-    case ast::BinaryOp::kOr:
-      return "OR";
-    case ast::BinaryOp::kLike:
-      return "LIKE";
-    case ast::BinaryOp::kNotLike:
-      return "NOTLIKE";
-  }
-  return "?";
-}
-
 inline std::string Dump(const ast::Expr* e) {
   if (e == nullptr) return "DEFAULT";
   switch (e->kind) {
@@ -92,7 +54,7 @@ inline std::string Dump(const ast::Expr* e) {
       return std::string("(") + op + DumpChildren(*e) + ")";
     }
     case ast::ExprKind::kBinary:
-      return "(" + BinaryName(e->binary_op) + DumpChildren(*e) + ")";
+      return "(" + std::string(ast::OperatorName(e->binary_op)) + DumpChildren(*e) + ")";
     case ast::ExprKind::kIsNull:
       return std::string(e->negated ? "(ISNOTNULL" : "(ISNULL") + DumpChildren(*e) + ")";
     case ast::ExprKind::kFunction:

@@ -16,7 +16,7 @@
 namespace meridian::storage {
 namespace {
 
-using testing::TempDir;
+using testutil::TempDir;
 
 // Test payload lives after the page header: a u32 tag and a u32 counter.
 constexpr size_t kTagAt = kPageHeaderSize;

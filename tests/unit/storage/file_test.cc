@@ -10,7 +10,7 @@
 namespace meridian::storage {
 namespace {
 
-using testing::TempDir;
+using testutil::TempDir;
 
 std::string ReadAll(File* f) {
   auto size = f->Size();

@@ -18,7 +18,7 @@
 namespace meridian::storage {
 namespace {
 
-using testing::TempDir;
+using testutil::TempDir;
 
 uint64_t Key(Rid rid) { return (uint64_t{rid.page} << 16) | rid.slot; }
 

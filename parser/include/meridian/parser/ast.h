@@ -52,6 +52,29 @@ enum class BinaryOp {
   kLike, kNotLike,
 };
 
+// PostgreSQL's name of a binary operator: "+", "<>", "||", "AND", "~~" (LIKE), "!~~" (NOT LIKE).
+inline const char* OperatorName(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kAdd: return "+";
+    case BinaryOp::kSub: return "-";
+    case BinaryOp::kMul: return "*";
+    case BinaryOp::kDiv: return "/";
+    case BinaryOp::kMod: return "%";
+    case BinaryOp::kConcat: return "||";
+    case BinaryOp::kEq: return "=";
+    case BinaryOp::kNe: return "<>";
+    case BinaryOp::kLt: return "<";
+    case BinaryOp::kLe: return "<=";
+    case BinaryOp::kGt: return ">";
+    case BinaryOp::kGe: return ">=";
+    case BinaryOp::kAnd: return "AND";
+    case BinaryOp::kOr: return "OR";
+    case BinaryOp::kLike: return "~~";
+    case BinaryOp::kNotLike: return "!~~";
+  }
+  return "?";
+}
+
 // A type as written: name is canonical lower case, one of "integer", "smallint", "bigint",
 // "double precision", "real", "text", "varchar", "char", "boolean" (INT/INT4 → "integer",
 // INT8 → "bigint", FLOAT/FLOAT8 → "double precision", FLOAT4 → "real", CHARACTER VARYING →

@@ -1,4 +1,5 @@
 // TempDir: a fresh directory under /tmp (mkdtemp) removed with its contents on destruction.
+// Shared by every test binary (unit and e2e).
 #pragma once
 
 #include <stdlib.h>
@@ -6,12 +7,12 @@
 #include <filesystem>
 #include <string>
 
-namespace meridian::storage::testing {
+namespace meridian::testutil {
 
 class TempDir {
  public:
   TempDir() {
-    char tmpl[] = "/tmp/meridian_storage_test_XXXXXX";
+    char tmpl[] = "/tmp/meridian_test_XXXXXX";
     char* p = ::mkdtemp(tmpl);
     path_ = p ? p : "";
   }
@@ -29,4 +30,4 @@ class TempDir {
   std::string path_;
 };
 
-}  // namespace meridian::storage::testing
+}  // namespace meridian::testutil
