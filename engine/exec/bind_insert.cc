@@ -36,17 +36,11 @@ Result<std::unique_ptr<BoundInsert>> Binder::BindInsert(const ast::InsertStmt& s
   const size_t max_targets = explicit_list ? targets.size() : ncols;
 
   Scope empty;
-  Scope* saved_scope = scope_;
-  scope_ = &empty;
+  ScopeSwitch enter(this, &empty);
   correlated_.assign(1, false);
-  struct Restore {
-    Scope** slot;
-    Scope* saved;
-    ~Restore() { *slot = saved; }
-  } restore{&scope_, saved_scope};
 
   if (stmt.select != nullptr) {
-    scope_ = saved_scope;  // the SELECT opens its own top-level scope
+    scope_ = enter.saved();  // the SELECT opens its own top-level scope
     MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> select, BindSelect(*stmt.select));
     const size_t n = select->columns.size();
     if (n > max_targets) {

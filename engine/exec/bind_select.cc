@@ -49,13 +49,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::Select
     out->from.push_back(std::move(table));
   }
 
-  Scope* saved_scope = scope_;
-  scope_ = &scope;
-  struct Restore {
-    Scope** slot;
-    Scope* saved;
-    ~Restore() { *slot = saved; }
-  } restore{&scope_, saved_scope};
+  ScopeSwitch enter(this, &scope);
 
   if (stmt.where != nullptr) {
     rules_ = ExprRules{"WHERE", false, true, true};

@@ -12,14 +12,8 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
   const catalog::TableSchema& schema = out->table->schema();
   Scope scope;
   scope.tables.push_back({schema.name, out->table, 0});
-  Scope* saved_scope = scope_;
-  scope_ = &scope;
+  ScopeSwitch enter(this, &scope);
   correlated_.assign(1, false);
-  struct Restore {
-    Scope** slot;
-    Scope* saved;
-    ~Restore() { *slot = saved; }
-  } restore{&scope_, saved_scope};
 
   for (const ast::Assignment& a : stmt.assignments) {
     int c = schema.FindColumn(a.column);
@@ -65,17 +59,12 @@ Result<std::unique_ptr<BoundDelete>> Binder::BindDelete(const ast::DeleteStmt& s
                             LookupTable(stmt.table, stmt.table_loc, catalog::LockMode::kExclusive));
   Scope scope;
   scope.tables.push_back({out->table->name(), out->table, 0});
-  Scope* saved_scope = scope_;
-  scope_ = &scope;
+  ScopeSwitch enter(this, &scope);
   correlated_.assign(1, false);
   if (stmt.where != nullptr) {
     rules_ = ExprRules{"WHERE", false, true, true};
-    auto where = BindBoolean(*stmt.where, "WHERE");
-    scope_ = saved_scope;
-    if (!where.ok()) return where.status();
-    out->where = std::move(where).value();
+    MERIDIAN_ASSIGN_OR_RETURN(out->where, BindBoolean(*stmt.where, "WHERE"));
   }
-  scope_ = saved_scope;
   return out;
 }
 

@@ -197,13 +197,13 @@ std::string Binder::OutputName(const ast::Expr& expr) {
 Result<BoundExprPtr> Binder::BindDefault(const ast::Expr& expr, Type type,
                                          const std::string& column) {
   Scope empty;
-  Scope* saved_scope = scope_;
   ExprRules saved_rules = rules_;
-  scope_ = &empty;
-  correlated_.assign(1, false);
-  rules_ = ExprRules{"DEFAULT", false, false, false};
-  auto bound = BindExpr(expr);
-  scope_ = saved_scope;
+  auto bound = [&] {
+    ScopeSwitch enter(this, &empty);
+    correlated_.assign(1, false);
+    rules_ = ExprRules{"DEFAULT", false, false, false};
+    return BindExpr(expr);
+  }();
   rules_ = saved_rules;
   if (!bound.ok()) return bound.status();
   return Coerce(std::move(bound).value(), type, /*assignment=*/true, column);

@@ -99,6 +99,22 @@ class Binder {
   // row (GROUP BY values, then aggregate results), collecting aggregates into out->aggregates.
   Status RewriteForAggregate(BoundExprPtr* expr, BoundSelect* out);
 
+  // Makes `scope` the innermost scope until destroyed, then restores the one before.
+  class ScopeSwitch {
+   public:
+    ScopeSwitch(Binder* binder, Scope* scope) : slot_(&binder->scope_), saved_(binder->scope_) {
+      *slot_ = scope;
+    }
+    ~ScopeSwitch() { *slot_ = saved_; }
+    ScopeSwitch(const ScopeSwitch&) = delete;
+    ScopeSwitch& operator=(const ScopeSwitch&) = delete;
+    Scope* saved() const { return saved_; }
+
+   private:
+    Scope** const slot_;
+    Scope* const saved_;
+  };
+
   catalog::Catalog* const catalog_;
   catalog::LockSet* const locks_;
   Scope* scope_ = nullptr;  // innermost scope; null outside any query

@@ -119,7 +119,7 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}         // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {}  // NOLINT: must be an error
   bool ok() const { return v_.index() == 0; }
   const Status& status() const {
@@ -142,10 +142,10 @@ class [[nodiscard]] Result {
 #define MERIDIAN_CONCAT_INNER(a, b) a##b
 #define MERIDIAN_CONCAT(a, b) MERIDIAN_CONCAT_INNER(a, b)
 
-#define MERIDIAN_RETURN_IF_ERROR(expr)       \
-  do {                                       \
-    ::meridian::Status _st = (expr);         \
-    if (!_st.ok()) return _st;               \
+#define MERIDIAN_RETURN_IF_ERROR(expr) \
+  do {                                 \
+    ::meridian::Status _st = (expr);   \
+    if (!_st.ok()) return _st;         \
   } while (0)
 
 #define MERIDIAN_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \

@@ -24,21 +24,21 @@ using ExprPtr = std::unique_ptr<Expr>;
 struct SelectStmt;
 
 enum class ExprKind {
-  kLiteral,    // literal_kind + text / bool_value
-  kColumnRef,  // table (may be empty) + name
-  kStar,       // `*` or `table.*` in a select list (table may be empty); count(*) uses star flag
-  kParam,      // $n: param_index (1-based)
-  kUnary,      // unary_op, children[0]
-  kBinary,     // binary_op, children[0], children[1]
-  kIsNull,     // children[0] IS [NOT] NULL; negated for IS NOT NULL
-  kFunction,   // name(children...), distinct, star for count(*)
-  kCast,       // CAST(children[0] AS cast_type) or children[0]::cast_type
-  kCase,       // CASE [children[0] if has_case_operand] WHEN/THEN pairs [ELSE]: see below
-  kInList,     // children[0] [NOT] IN (children[1..])
-  kBetween,    // children[0] [NOT] BETWEEN children[1] AND children[2]
-  kSubquery,   // (SELECT ...) as a scalar: subquery
-  kExists,     // [NOT] EXISTS (subquery)
-  kInSubquery, // children[0] [NOT] IN (subquery)
+  kLiteral,     // literal_kind + text / bool_value
+  kColumnRef,   // table (may be empty) + name
+  kStar,        // `*` or `table.*` in a select list (table may be empty); count(*) uses star flag
+  kParam,       // $n: param_index (1-based)
+  kUnary,       // unary_op, children[0]
+  kBinary,      // binary_op, children[0], children[1]
+  kIsNull,      // children[0] IS [NOT] NULL; negated for IS NOT NULL
+  kFunction,    // name(children...), distinct, star for count(*)
+  kCast,        // CAST(children[0] AS cast_type) or children[0]::cast_type
+  kCase,        // CASE [children[0] if has_case_operand] WHEN/THEN pairs [ELSE]: see below
+  kInList,      // children[0] [NOT] IN (children[1..])
+  kBetween,     // children[0] [NOT] BETWEEN children[1] AND children[2]
+  kSubquery,    // (SELECT ...) as a scalar: subquery
+  kExists,      // [NOT] EXISTS (subquery)
+  kInSubquery,  // children[0] [NOT] IN (subquery)
 };
 
 enum class LiteralKind { kNull, kBool, kInteger, kFloat, kString };
@@ -46,31 +46,59 @@ enum class LiteralKind { kNull, kBool, kInteger, kFloat, kString };
 enum class UnaryOp { kNeg, kPlus, kNot };
 
 enum class BinaryOp {
-  kAdd, kSub, kMul, kDiv, kMod, kConcat,
-  kEq, kNe, kLt, kLe, kGt, kGe,
-  kAnd, kOr,
-  kLike, kNotLike,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMod,
+  kConcat,
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kAnd,
+  kOr,
+  kLike,
+  kNotLike,
 };
 
 // PostgreSQL's name of a binary operator: "+", "<>", "||", "AND", "~~" (LIKE), "!~~" (NOT LIKE).
 inline const char* OperatorName(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSub: return "-";
-    case BinaryOp::kMul: return "*";
-    case BinaryOp::kDiv: return "/";
-    case BinaryOp::kMod: return "%";
-    case BinaryOp::kConcat: return "||";
-    case BinaryOp::kEq: return "=";
-    case BinaryOp::kNe: return "<>";
-    case BinaryOp::kLt: return "<";
-    case BinaryOp::kLe: return "<=";
-    case BinaryOp::kGt: return ">";
-    case BinaryOp::kGe: return ">=";
-    case BinaryOp::kAnd: return "AND";
-    case BinaryOp::kOr: return "OR";
-    case BinaryOp::kLike: return "~~";
-    case BinaryOp::kNotLike: return "!~~";
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSub:
+      return "-";
+    case BinaryOp::kMul:
+      return "*";
+    case BinaryOp::kDiv:
+      return "/";
+    case BinaryOp::kMod:
+      return "%";
+    case BinaryOp::kConcat:
+      return "||";
+    case BinaryOp::kEq:
+      return "=";
+    case BinaryOp::kNe:
+      return "<>";
+    case BinaryOp::kLt:
+      return "<";
+    case BinaryOp::kLe:
+      return "<=";
+    case BinaryOp::kGt:
+      return ">";
+    case BinaryOp::kGe:
+      return ">=";
+    case BinaryOp::kAnd:
+      return "AND";
+    case BinaryOp::kOr:
+      return "OR";
+    case BinaryOp::kLike:
+      return "~~";
+    case BinaryOp::kNotLike:
+      return "!~~";
   }
   return "?";
 }
@@ -132,7 +160,8 @@ struct TableRef {
 struct OrderItem {
   ExprPtr expr;
   bool descending = false;
-  std::optional<bool> nulls_first;  // unset: PostgreSQL default (NULLS LAST for ASC, FIRST for DESC)
+  std::optional<bool>
+      nulls_first;  // unset: PostgreSQL default (NULLS LAST for ASC, FIRST for DESC)
 };
 
 struct SelectStmt {
