@@ -21,19 +21,31 @@ std::string TextOf(const Value& v) {
   return v.ToString();
 }
 
+// PostgreSQL's float8 rule: a result that overflows to infinity from finite inputs, or
+// underflows to zero from non-zero inputs, is an error (22003), not a silent Infinity or 0.
+Result<Value> CheckedDouble(double r, double x, double y, bool zero_ok) {
+  if (std::isinf(r) && !std::isinf(x) && !std::isinf(y)) {
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "value out of range: overflow");
+  }
+  if (r == 0 && !zero_ok) {
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "value out of range: underflow");
+  }
+  return Value::Double(r);
+}
+
 Result<Value> Arithmetic(ast::BinaryOp op, const Value& a, const Value& b, Type type) {
   if (type.id == TypeId::kDouble) {
     double x = a.AsNumber(), y = b.AsNumber();
     switch (op) {
       case ast::BinaryOp::kAdd:
-        return Value::Double(x + y);
+        return CheckedDouble(x + y, x, y, true);
       case ast::BinaryOp::kSub:
-        return Value::Double(x - y);
+        return CheckedDouble(x - y, x, y, true);
       case ast::BinaryOp::kMul:
-        return Value::Double(x * y);
+        return CheckedDouble(x * y, x, y, x == 0 || y == 0);
       case ast::BinaryOp::kDiv:
         if (y == 0) return DivisionByZero();
-        return Value::Double(x / y);
+        return CheckedDouble(x / y, x, y, x == 0);
       case ast::BinaryOp::kMod:
         if (y == 0) return DivisionByZero();
         return Value::Double(std::fmod(x, y));
