@@ -35,7 +35,9 @@ configure: $(BUILD_DIR)/build.ninja
 build: deps configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-run: build
+# Only the binaries: a newcomer's first `make run` does not wait for the test suite to compile.
+run: deps configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target meridiand meridian
 	$(BUILD_DIR)/bin/meridiand --data-dir ./data
 
 test: build
