@@ -82,6 +82,7 @@ class SessionManager {
   // Refuses new sessions and closes every open one.
   void Shutdown();
   size_t size() const;
+  std::chrono::seconds idle_timeout() const { return idle_timeout_; }
 
  private:
   Database* const db_;

@@ -298,7 +298,8 @@ grpc::ServerUnaryReactor* SqlService::OpenSession(grpc::CallbackServerContext* c
   if (!session.ok()) return FinishUnary(ctx, ToGrpcStatus(session.status()));
   resp->set_session_id((*session)->id());
   resp->set_server_version(kServerVersion);
-  resp->set_lease_ttl_ms(60'000);
+  resp->set_lease_ttl_ms(static_cast<uint32_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(sessions_->idle_timeout()).count()));
   return FinishUnary(ctx, grpc::Status::OK);
 }
 

@@ -113,8 +113,10 @@ Status Catalog::Checkpoint() {
   Status first;
   for (const std::shared_ptr<Table>& table : List()) {
     Status st = table->lock().Lock(LockMode::kShared, nullptr);
-    if (st.ok() && table->heap() != nullptr) st = table->heap()->Flush();
-    table->lock().Unlock(LockMode::kShared);
+    if (st.ok()) {
+      if (table->heap() != nullptr) st = table->heap()->Flush();
+      table->lock().Unlock(LockMode::kShared);
+    }
     if (!st.ok() && first.ok()) first = st;
   }
   return first;
@@ -131,8 +133,10 @@ Status Catalog::Close() {
   Status first;
   for (const std::shared_ptr<Table>& table : tables) {
     Status st = table->lock().Lock(LockMode::kExclusive, nullptr);
-    if (st.ok()) st = table->CloseHeap(false);
-    table->lock().Unlock(LockMode::kExclusive);
+    if (st.ok()) {
+      st = table->CloseHeap(false);
+      table->lock().Unlock(LockMode::kExclusive);
+    }
     if (!st.ok() && first.ok()) first = st;
   }
   return first;
