@@ -22,6 +22,10 @@ inline constexpr uint8_t kPageFormatVersion = 1;
 enum class PageType : uint8_t {
   kFree = 0,  // never written (all zeros): valid and empty
   kHeap = 1,
+  kBTreeMeta = 2,      // btree_page.h
+  kBTreeInternal = 3,
+  kBTreeLeaf = 4,
+  kBTreeFree = 5,  // on a B+tree's free list
 };
 
 // Header byte offsets (see README.md "Page header").

@@ -1,0 +1,162 @@
+// B+tree page format: a non-owning view (BTreePage) over one 8 KiB page holding sorted
+// variable-length cells behind a sorted u16 slot array, plus NodeImage, an in-memory copy used
+// while splitting, merging and redistributing. Byte tables: engine/storage/README.md "B+tree".
+// Holds no latch itself: callers reach page bytes only through a page guard of the right mode.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "meridian/status.h"
+#include "storage/page.h"
+
+namespace meridian::storage {
+
+// Bumped whenever the meta page, node header or cell layout changes.
+inline constexpr uint8_t kBTreeFormatVersion = 1;
+
+// Page types (byte 4 of the common page header), as page.h's PageType names them.
+inline constexpr uint8_t kBTreeMetaPageType = static_cast<uint8_t>(PageType::kBTreeMeta);
+inline constexpr uint8_t kBTreeInternalPageType = static_cast<uint8_t>(PageType::kBTreeInternal);
+inline constexpr uint8_t kBTreeLeafPageType = static_cast<uint8_t>(PageType::kBTreeLeaf);
+inline constexpr uint8_t kBTreeFreePageType = static_cast<uint8_t>(PageType::kBTreeFree);
+
+// Node header fields after the common 32-byte header.
+inline constexpr size_t kNodeLevelOffset = 32;   // u16: 0 = leaf
+inline constexpr size_t kNodeLeftOffset = 36;    // u32 left sibling, 0 = none
+inline constexpr size_t kNodeRightOffset = 40;   // u32 right sibling, 0 = none
+inline constexpr size_t kNodeChild0Offset = 44;  // u32 leftmost child (internal), else 0
+inline constexpr size_t kNodeHeaderSize = 48;    // slot array (u16 cell offsets) starts here
+inline constexpr size_t kNodeSlotSize = 2;
+inline constexpr size_t kNodeCapacity = kPageSize - kNodeHeaderSize;  // slot + cell bytes
+inline constexpr uint32_t kNoPage = 0;  // page 0 is the meta page, never a node
+
+// Cell layouts. Leaf: u16 key length, u16 value length, key, value. Internal: the same plus a
+// u32 child page between the lengths and the key.
+inline constexpr size_t kLeafCellHeader = 4;
+inline constexpr size_t kInternalCellHeader = 8;
+
+// Meta page (page 0) fields after the common header.
+inline constexpr size_t kMetaMagicOffset = 32;       // u32 kBTreeMagic
+inline constexpr size_t kMetaRootOffset = 36;        // u32 root page
+inline constexpr size_t kMetaHeightOffset = 40;      // u32 levels, 1 = the root is a leaf
+inline constexpr size_t kMetaUniqueOffset = 44;      // u8 1 = unique keys
+inline constexpr size_t kMetaFreeHeadOffset = 48;    // u32 first free page, 0 = none
+inline constexpr uint32_t kBTreeMagic = 0x3154424d;  // "MBT1"
+inline constexpr size_t kFreeNextOffset = 32;        // free page: u32 next free page
+
+// Total order of entries: key bytes (memcmp, shorter prefix first), then value bytes.
+int CompareEntry(std::string_view k1, std::string_view v1, std::string_view k2,
+                 std::string_view v2);
+int CompareBytes(std::string_view a, std::string_view b);
+
+// XX001 "index \"path\" page N: what".
+Status BTreeCorruption(const std::string& path, uint32_t page, std::string_view what);
+
+// Builds a cell. child is ignored for leaf cells.
+std::string MakeCell(bool leaf, std::string_view key, std::string_view value, uint32_t child);
+
+// In-memory node used by structure modifications: raw cells in order.
+struct NodeImage {
+  uint16_t level = 0;
+  uint32_t left = kNoPage;
+  uint32_t right = kNoPage;
+  uint32_t child0 = kNoPage;
+  std::vector<std::string> cells;
+
+  bool leaf() const { return level == 0; }
+  size_t UsedBytes() const;  // cells + slots
+  bool Fits() const { return UsedBytes() <= kNodeCapacity; }
+  std::string_view Key(size_t i) const;
+  std::string_view Val(size_t i) const;
+  uint32_t Child(size_t i) const;  // child i of an internal node, 0 <= i <= cells.size()
+  void SetCellChild(size_t i, uint32_t child);
+  template <typename Pred>
+  size_t PartitionPoint(Pred pred) const {
+    size_t lo = 0, hi = cells.size();
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (pred(Key(mid), Val(mid))) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+};
+
+// A non-root node whose slot + cell bytes fall below this after a delete is merged with or
+// refilled from a sibling (see README "Delete policy").
+inline constexpr size_t kMinFillBytes = kNodeCapacity / 4;
+
+// Split point m for cells that overflow one node (or are redistributed over two): the left
+// node keeps [0, m); a leaf's right node gets [m, n), an internal node's [m + 1, n) with cell m
+// moving up. Minimizes the byte difference of the halves. REQUIRES n >= 2 (leaf), 3 (internal).
+size_t ChooseSplit(const std::vector<std::string>& cells, bool leaf);
+
+class BTreePage {
+ public:
+  explicit BTreePage(char* data) : data_(data) {}
+  explicit BTreePage(const char* data) : data_(const_cast<char*>(data)) {}  // read-only use
+
+  void Init(uint8_t type, uint16_t level, uint32_t page_no);
+  uint8_t type() const { return static_cast<uint8_t>(data_[kPageTypeOffset]); }
+  bool IsNode() const { return type() == kBTreeLeafPageType || type() == kBTreeInternalPageType; }
+  bool leaf() const { return type() == kBTreeLeafPageType; }
+  uint16_t level() const { return Get16(kNodeLevelOffset); }
+  uint16_t count() const { return Get16(kPageSlotCountOffset); }
+  uint32_t left() const { return Get32(kNodeLeftOffset); }
+  uint32_t right() const { return Get32(kNodeRightOffset); }
+  uint32_t child0() const { return Get32(kNodeChild0Offset); }
+  void set_left(uint32_t p) { Put32(kNodeLeftOffset, p); }
+  void set_right(uint32_t p) { Put32(kNodeRightOffset, p); }
+
+  std::string_view Cell(size_t i) const;
+  std::string_view Key(size_t i) const;
+  std::string_view Val(size_t i) const;
+  uint32_t Child(size_t i) const;  // 0 <= i <= count()
+
+  size_t UsedBytes() const;  // live cells + slots
+  // Inserts cell at position i (compacting when the gap is too small); false if it does not fit.
+  bool InsertCell(size_t i, std::string_view cell);
+  void EraseCell(size_t i);
+
+  // First index in [0, count()) whose entry is not "before" per pred(key, value); count() if
+  // all are. pred must be monotone (true on a prefix of the cells).
+  template <typename Pred>
+  size_t PartitionPoint(Pred pred) const {
+    size_t lo = 0, hi = count();
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (pred(Key(mid), Val(mid))) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  void Load(NodeImage* node) const;
+  // Formats the page from node (which must fit).
+  void Store(const NodeImage& node, uint32_t page_no);
+  // Header bounds, slot offsets and cell lengths are in range (corruption check).
+  bool IsConsistent() const;
+
+  uint16_t Get16(size_t off) const;
+  uint32_t Get32(size_t off) const;
+  void Put16(size_t off, uint16_t v);
+  void Put32(size_t off, uint32_t v);
+
+ private:
+  uint16_t SlotOffset(size_t i) const { return Get16(kNodeHeaderSize + i * kNodeSlotSize); }
+  void Compact();
+
+  char* data_;
+};
+
+}  // namespace meridian::storage

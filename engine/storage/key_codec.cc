@@ -1,0 +1,170 @@
+// Key codec: tag byte per column, then a payload whose memcmp order matches SQL order.
+// Integers: big-endian with the sign bit flipped. Doubles: -0 folded to 0, NaN canonical, then
+// positive values get the sign bit set and negative values all bits inverted. Strings: 0x00 is
+// escaped as 00 FF and the value ends with 00 00, so a prefix sorts before its extensions.
+#include "storage/key_codec.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+namespace meridian::storage {
+namespace {
+
+constexpr uint64_t kSignBit = uint64_t{1} << 63;
+
+void PutByte(uint8_t b, bool desc, std::string* out) {
+  out->push_back(static_cast<char>(desc ? static_cast<uint8_t>(~b) : b));
+}
+
+void PutBig64(uint64_t v, bool desc, std::string* out) {
+  for (int shift = 56; shift >= 0; shift -= 8) PutByte(static_cast<uint8_t>(v >> shift), desc, out);
+}
+
+uint64_t DoubleToKey(double d) {
+  if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+  if (d == 0.0) d = 0.0;  // folds -0.0 into +0.0
+  uint64_t bits = std::bit_cast<uint64_t>(d);
+  if (std::isnan(d)) bits &= ~kSignBit;  // canonical positive NaN sorts above +Infinity
+  return (bits & kSignBit) ? ~bits : (bits | kSignBit);
+}
+
+double KeyToDouble(uint64_t k) {
+  uint64_t bits = (k & kSignBit) ? (k & ~kSignBit) : ~k;
+  return std::bit_cast<double>(bits);
+}
+
+// Reads bytes of one key, undoing the DESC inversion.
+class KeyReader {
+ public:
+  KeyReader(std::string_view key, bool desc) : key_(key), desc_(desc) {}
+  bool AtEnd() const { return pos_ >= key_.size(); }
+  size_t pos() const { return pos_; }
+  bool Byte(uint8_t* b) {
+    if (pos_ >= key_.size()) return false;
+    uint8_t raw = static_cast<uint8_t>(key_[pos_++]);
+    *b = desc_ ? static_cast<uint8_t>(~raw) : raw;
+    return true;
+  }
+  bool Big64(uint64_t* v) {
+    *v = 0;
+    for (int i = 0; i < 8; ++i) {
+      uint8_t b;
+      if (!Byte(&b)) return false;
+      *v = (*v << 8) | b;
+    }
+    return true;
+  }
+  void set_desc(bool desc) { desc_ = desc; }
+
+ private:
+  std::string_view key_;
+  bool desc_;
+  size_t pos_ = 0;
+};
+
+Status Malformed(size_t pos) {
+  std::string msg = "malformed index key at byte ";
+  msg.append(std::to_string(pos));
+  return Status::Corruption(std::move(msg));
+}
+
+}  // namespace
+
+void AppendKeyValue(const Value& value, bool descending, std::string* out) {
+  if (value.IsNull()) {
+    PutByte(kKeyTagNull, descending, out);
+  } else if (value.IsBool()) {
+    PutByte(kKeyTagBool, descending, out);
+    PutByte(value.AsBool() ? 1 : 0, descending, out);
+  } else if (value.IsInt()) {
+    PutByte(kKeyTagInt, descending, out);
+    PutBig64(static_cast<uint64_t>(value.AsInt()) ^ kSignBit, descending, out);
+  } else if (value.IsDouble()) {
+    PutByte(kKeyTagDouble, descending, out);
+    PutBig64(DoubleToKey(value.AsDouble()), descending, out);
+  } else {
+    PutByte(kKeyTagString, descending, out);
+    for (char c : value.AsString()) {
+      PutByte(static_cast<uint8_t>(c), descending, out);
+      if (c == '\0') PutByte(0xFF, descending, out);
+    }
+    PutByte(0x00, descending, out);
+    PutByte(0x00, descending, out);
+  }
+}
+
+std::string EncodeKey(const std::vector<Value>& values, const std::vector<bool>& descending) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    AppendKeyValue(values[i], i < descending.size() && descending[i], &out);
+  }
+  return out;
+}
+
+Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<bool>& descending) {
+  std::vector<Value> values;
+  KeyReader in(key, false);
+  while (!in.AtEnd()) {
+    size_t column = values.size();
+    in.set_desc(column < descending.size() && descending[column]);
+    size_t start = in.pos();
+    uint8_t tag;
+    if (!in.Byte(&tag)) return Malformed(start);
+    switch (tag) {
+      case kKeyTagNull:
+        values.push_back(Value::Null());
+        break;
+      case kKeyTagBool: {
+        uint8_t b;
+        if (!in.Byte(&b) || b > 1) return Malformed(start);
+        values.push_back(Value::Bool(b == 1));
+        break;
+      }
+      case kKeyTagInt: {
+        uint64_t v;
+        if (!in.Big64(&v)) return Malformed(start);
+        values.push_back(Value::Int(static_cast<int64_t>(v ^ kSignBit)));
+        break;
+      }
+      case kKeyTagDouble: {
+        uint64_t v;
+        if (!in.Big64(&v)) return Malformed(start);
+        values.push_back(Value::Double(KeyToDouble(v)));
+        break;
+      }
+      case kKeyTagString: {
+        std::string s;
+        while (true) {
+          uint8_t b;
+          if (!in.Byte(&b)) return Malformed(start);
+          if (b != 0) {
+            s.push_back(static_cast<char>(b));
+            continue;
+          }
+          uint8_t next;
+          if (!in.Byte(&next)) return Malformed(start);
+          if (next == 0x00) break;  // terminator
+          if (next != 0xFF) return Malformed(start);
+          s.push_back('\0');
+        }
+        values.push_back(Value::String(std::move(s)));
+        break;
+      }
+      default:
+        return Malformed(start);
+    }
+  }
+  return values;
+}
+
+std::string PrefixSuccessor(std::string_view prefix) {
+  std::string s(prefix);
+  while (!s.empty() && static_cast<uint8_t>(s.back()) == 0xFF) s.pop_back();
+  if (!s.empty()) s.back() = static_cast<char>(static_cast<uint8_t>(s.back()) + 1);
+  return s;
+}
+
+}  // namespace meridian::storage

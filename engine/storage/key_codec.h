@@ -1,0 +1,39 @@
+// Order-preserving key codec: a tuple of Values becomes a byte string whose memcmp order is the
+// SQL order of the tuple (NULLS LAST ascending, NULLS FIRST descending, like PostgreSQL), so
+// B+tree pages compare keys with memcmp only. Byte format: engine/storage/README.md "Key format".
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "meridian/status.h"
+#include "meridian/value.h"
+
+namespace meridian::storage {
+
+// Tag bytes (ascending form; a DESC column stores every byte of its encoding inverted).
+inline constexpr uint8_t kKeyTagBool = 0x10;    // BOOLEAN: tag, 0x00 or 0x01
+inline constexpr uint8_t kKeyTagInt = 0x20;     // INTEGER/BIGINT: tag, 8 bytes big-endian
+inline constexpr uint8_t kKeyTagDouble = 0x30;  // DOUBLE: tag, 8 bytes (sign-flip trick)
+inline constexpr uint8_t kKeyTagString = 0x40;  // TEXT/VARCHAR: tag, escaped bytes, 00 00
+inline constexpr uint8_t kKeyTagNull = 0xF0;    // NULL: tag only; greatest (NULLS LAST)
+
+// Appends the encoding of one value. descending inverts every byte it appends.
+void AppendKeyValue(const Value& value, bool descending, std::string* out);
+
+// Encodes values in order; descending[i] (missing = false) makes column i descending. The
+// encoding of the first n columns is a byte prefix of the encoding of all of them.
+std::string EncodeKey(const std::vector<Value>& values, const std::vector<bool>& descending = {});
+
+// Decodes a whole key (as many columns as it holds). XX001 on malformed input. -0.0 decodes
+// as 0.0 and every NaN as the canonical quiet NaN.
+Result<std::vector<Value>> DecodeKey(std::string_view key,
+                                     const std::vector<bool>& descending = {});
+
+// Smallest byte string greater than every string starting with prefix: the prefix with its
+// last non-0xFF byte incremented and the rest dropped; empty when there is none (all 0xFF).
+// Used as the exclusive upper bound of a prefix scan.
+std::string PrefixSuccessor(std::string_view prefix);
+
+}  // namespace meridian::storage
