@@ -9,6 +9,8 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libasio-dev libspdlog-dev libantlr4-runtime-dev libgtest-dev libedit-dev
   maven default-jre-headless
+  postgresql-client-15  # psql, for the PostgreSQL wire protocol tests
+  python3               # tests/sql/run_slt.sh picks free ports with it
 )
 
 missing=()

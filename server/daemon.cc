@@ -46,6 +46,13 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
     (void)d->db_->Close();
     return st;
   }
+  auto pg = pgwire::PgServer::Start(options.pg_listen, d->sessions_.get(), d->pool_.get());
+  if (!pg.ok()) {  // like the gRPC address: a taken port is a start-up failure, never silent
+    d->grpc_->Shutdown();
+    (void)d->db_->Close();
+    return pg.status();
+  }
+  d->pg_ = std::move(pg).value();
   d->grpc_->GetHealthCheckService()->SetServingStatus(true);
   d->maintenance_ =
       std::thread([raw = d.get(), s = options.checkpoint_interval_s] { raw->MaintenanceLoop(s); });
@@ -86,7 +93,9 @@ Status Daemon::Shutdown() {
   if (grpc_) grpc_->GetHealthCheckService()->SetServingStatus(false);
   if (sessions_) sessions_->Shutdown();  // cancels running statements, ends Attach streams
   if (grpc_) grpc_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  if (pg_) pg_->Stop();  // network threads joined; connection frames live until pg_.reset()
   if (pool_) pool_->join();
+  pg_.reset();
   Status st = db_ ? db_->Close() : Status::Ok();
   if (!st.ok()) spdlog::error("closing the database failed: {}", st.ToString());
   return st;

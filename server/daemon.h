@@ -1,6 +1,7 @@
 // Daemon: meridiand's running parts: the database, the worker pool, the session manager, the gRPC
-// server with health checking, and the maintenance thread (idle-session expiry, checkpoints).
-// Start() brings them up in that order; Shutdown() takes them down in reverse.
+// server with health checking, the PostgreSQL wire protocol listener, and the maintenance thread
+// (idle-session expiry, checkpoints). Start() brings them up in that order; Shutdown() takes them
+// down in reverse.
 #pragma once
 
 #include <grpcpp/server.h>
@@ -12,6 +13,7 @@
 #include <thread>
 
 #include "meridian/database.h"
+#include "pg_server.h"
 #include "server_options.h"
 #include "session_manager.h"
 #include "sql_service.h"
@@ -29,6 +31,7 @@ class Daemon {
   Status Shutdown();
 
   int grpc_port() const { return grpc_port_; }
+  int pg_port() const { return pg_ ? pg_->port() : 0; }
 
  private:
   Daemon() = default;
@@ -40,6 +43,8 @@ class Daemon {
   std::unique_ptr<SqlService> service_;
   std::unique_ptr<grpc::Server> grpc_;
   int grpc_port_ = 0;
+  // Destroyed (in Shutdown) after the worker pool was joined: statement steps complete into it.
+  std::unique_ptr<pgwire::PgServer> pg_;
 
   std::thread maintenance_;
   std::mutex mu_;

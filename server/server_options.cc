@@ -64,6 +64,13 @@ const std::vector<OptionSpec>& Specs() {
          o.grpc_listen = std::string(v);
          return true;
        }},
+      {"pg-listen", "MERIDIAN_PG_LISTEN",
+       "PostgreSQL wire protocol address HOST:PORT (default 127.0.0.1:5433)",
+       [](ServerOptions& o, std::string_view v) {
+         if (!ValidListen(v)) return false;
+         o.pg_listen = std::string(v);
+         return true;
+       }},
       {"log-level", "MERIDIAN_LOG_LEVEL",
        "trace, debug, info, warn, error, critical or off (default info)",
        [](ServerOptions& o, std::string_view v) {

@@ -11,11 +11,13 @@ namespace meridian::server {
 struct ServerOptions {
   std::string data_dir = "./data";             // --data-dir, MERIDIAN_DATA_DIR
   std::string grpc_listen = "127.0.0.1:7432";  // --grpc-listen, MERIDIAN_GRPC_LISTEN
+  std::string pg_listen = "127.0.0.1:5433";    // --pg-listen, MERIDIAN_PG_LISTEN
   std::string log_level = "info";              // --log-level, MERIDIAN_LOG_LEVEL
   size_t buffer_pool_mb = 128;                 // --buffer-pool-mb, MERIDIAN_BUFFER_POOL_MB
   unsigned worker_threads = 0;           // --worker-threads, MERIDIAN_WORKER_THREADS (0: auto)
   unsigned checkpoint_interval_s = 5;    // --checkpoint-interval-s, MERIDIAN_CHECKPOINT_INTERVAL_S
   unsigned session_idle_timeout_s = 60;  // --session-idle-timeout-s: unattached session lease
+  // True when --pg-listen or MERIDIAN_PG_LISTEN was given: only then is a failed bind fatal.
 };
 
 struct ParsedOptions {

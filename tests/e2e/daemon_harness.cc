@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -136,6 +137,10 @@ Daemon::Daemon(std::string data_dir, std::vector<std::string> extra_args)
   log_path_ = data_dir_ + ".log";
   std::vector<std::string> args = {"--data-dir", data_dir_,     "--grpc-listen",
                                    address(),    "--log-level", "info"};
+  // Daemons of parallel tests must not compete for the default PostgreSQL port.
+  if (std::find(extra_args.begin(), extra_args.end(), "--pg-listen") == extra_args.end()) {
+    args.insert(args.end(), {"--pg-listen", "127.0.0.1:0"});
+  }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);

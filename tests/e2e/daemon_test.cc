@@ -49,6 +49,19 @@ TEST(Daemon, SecondDaemonOnSameDataDirIsRefused) {
   EXPECT_TRUE(first.Alive());
 }
 
+TEST(Daemon, TakenPostgresPortFailsStartupWithAHint) {
+  TempDir dir;
+  std::string pg = "127.0.0.1:" + std::to_string(FreePort());
+  Daemon first(dir.path() + "/a", {"--pg-listen", pg});
+  ASSERT_TRUE(first.started()) << first.Log();
+  Daemon second(dir.path() + "/b", {"--pg-listen", pg});
+  EXPECT_FALSE(second.started());
+  EXPECT_EQ(second.Stop(SIGTERM), 1);
+  std::string log = second.Log();
+  EXPECT_NE(log.find("could not listen for PostgreSQL clients on " + pg), std::string::npos) << log;
+  EXPECT_NE(log.find("--pg-listen"), std::string::npos) << log;
+}
+
 TEST(Daemon, BadFlagExitsWithUsage) {
   auto r = RunBinary("meridiand", {"--no-such-flag"});
   EXPECT_EQ(r.exit_code, 2);

@@ -1,0 +1,230 @@
+// Encoding and decoding of PostgreSQL protocol v3 messages; see pg_protocol.h. All integers on
+// the wire are big-endian; a message is a type byte, an int32 length counting itself, the body.
+#include "pg_protocol.h"
+
+namespace meridian::server::pgwire {
+
+uint8_t MessageReader::Byte() {
+  if (!ok_ || remaining() < 1) {
+    ok_ = false;
+    return 0;
+  }
+  return static_cast<uint8_t>(body_[pos_++]);
+}
+
+int16_t MessageReader::Int16() {
+  if (!ok_ || remaining() < 2) {
+    ok_ = false;
+    return 0;
+  }
+  uint16_t v = static_cast<uint16_t>((static_cast<uint8_t>(body_[pos_]) << 8) |
+                                     static_cast<uint8_t>(body_[pos_ + 1]));
+  pos_ += 2;
+  return static_cast<int16_t>(v);
+}
+
+int32_t MessageReader::Int32() {
+  if (!ok_ || remaining() < 4) {
+    ok_ = false;
+    return 0;
+  }
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>(body_[pos_ + i]);
+  pos_ += 4;
+  return static_cast<int32_t>(v);
+}
+
+std::string_view MessageReader::CString() {
+  if (!ok_) return {};
+  size_t nul = body_.find('\0', pos_);
+  if (nul == std::string_view::npos) {
+    ok_ = false;
+    return {};
+  }
+  std::string_view s = body_.substr(pos_, nul - pos_);
+  pos_ = nul + 1;
+  return s;
+}
+
+std::string_view MessageReader::Bytes(size_t n) {
+  if (!ok_ || remaining() < n) {
+    ok_ = false;
+    return {};
+  }
+  std::string_view s = body_.substr(pos_, n);
+  pos_ += n;
+  return s;
+}
+
+MessageWriter& MessageWriter::Begin(char type) {
+  out_->push_back(type);
+  start_ = out_->size();
+  out_->append(4, '\0');  // length, patched by End()
+  return *this;
+}
+
+MessageWriter& MessageWriter::Byte(uint8_t b) {
+  out_->push_back(static_cast<char>(b));
+  return *this;
+}
+
+MessageWriter& MessageWriter::Int16(int16_t v) {
+  auto u = static_cast<uint16_t>(v);
+  out_->push_back(static_cast<char>(u >> 8));
+  out_->push_back(static_cast<char>(u & 0xFF));
+  return *this;
+}
+
+MessageWriter& MessageWriter::Int32(int32_t v) {
+  auto u = static_cast<uint32_t>(v);
+  for (int shift = 24; shift >= 0; shift -= 8)
+    out_->push_back(static_cast<char>((u >> shift) & 0xFF));
+  return *this;
+}
+
+MessageWriter& MessageWriter::CString(std::string_view s) {
+  out_->append(s.data(), s.size());
+  out_->push_back('\0');
+  return *this;
+}
+
+MessageWriter& MessageWriter::Bytes(std::string_view s) {
+  out_->append(s.data(), s.size());
+  return *this;
+}
+
+void MessageWriter::End() {
+  auto len = static_cast<uint32_t>(out_->size() - start_);
+  for (int i = 0; i < 4; ++i) (*out_)[start_ + i] = static_cast<char>((len >> (24 - 8 * i)) & 0xFF);
+}
+
+void WriteAuthenticationOk(std::string* out) { MessageWriter(out).Begin('R').Int32(0).End(); }
+
+void WriteParameterStatus(std::string* out, std::string_view name, std::string_view value) {
+  MessageWriter(out).Begin('S').CString(name).CString(value).End();
+}
+
+void WriteBackendKeyData(std::string* out, int32_t pid, int32_t secret) {
+  MessageWriter(out).Begin('K').Int32(pid).Int32(secret).End();
+}
+
+void WriteReadyForQuery(std::string* out, char status) {
+  MessageWriter(out).Begin('Z').Byte(static_cast<uint8_t>(status)).End();
+}
+
+int16_t PgTypeLength(const Type& type) {
+  switch (type.id) {
+    case TypeId::kBoolean:
+      return 1;
+    case TypeId::kInteger:
+      return 4;
+    case TypeId::kBigInt:
+      return 8;
+    case TypeId::kDouble:
+      return 8;
+    case TypeId::kUnknown:
+      return -2;  // PostgreSQL's unknown is a C string
+    case TypeId::kText:
+    case TypeId::kVarchar:
+      return -1;
+  }
+  return -1;
+}
+
+int32_t PgTypeModifier(const Type& type) {
+  // PostgreSQL stores VARCHAR(n) as atttypmod n + VARHDRSZ (4).
+  if (type.id == TypeId::kVarchar && type.modifier >= 0) return type.modifier + 4;
+  return -1;
+}
+
+void WriteRowDescription(std::string* out, const std::vector<ColumnInfo>& columns) {
+  MessageWriter w(out);
+  w.Begin('T').Int16(static_cast<int16_t>(columns.size()));
+  for (const ColumnInfo& c : columns) {
+    w.CString(c.name)
+        .Int32(0)  // table OID: not a plain table column as far as the client knows
+        .Int16(0)  // attribute number
+        .Int32(static_cast<int32_t>(c.type.PgOid()))
+        .Int16(PgTypeLength(c.type))
+        .Int32(PgTypeModifier(c.type))
+        .Int16(0);  // text format
+  }
+  w.End();
+}
+
+void WriteDataRow(std::string* out, const Row& row) {
+  MessageWriter w(out);
+  w.Begin('D').Int16(static_cast<int16_t>(row.size()));
+  for (const Value& v : row) {
+    if (v.IsNull()) {
+      w.Int32(-1);
+    } else if (v.IsString()) {
+      w.Int32(static_cast<int32_t>(v.AsString().size())).Bytes(v.AsString());
+    } else {
+      std::string text = v.ToString();
+      w.Int32(static_cast<int32_t>(text.size())).Bytes(text);
+    }
+  }
+  w.End();
+}
+
+void WriteCommandComplete(std::string* out, std::string_view tag) {
+  MessageWriter(out).Begin('C').CString(tag).End();
+}
+
+void WriteEmptyQueryResponse(std::string* out) { MessageWriter(out).Begin('I').End(); }
+void WriteNoData(std::string* out) { MessageWriter(out).Begin('n').End(); }
+void WriteParseComplete(std::string* out) { MessageWriter(out).Begin('1').End(); }
+void WriteBindComplete(std::string* out) { MessageWriter(out).Begin('2').End(); }
+void WriteCloseComplete(std::string* out) { MessageWriter(out).Begin('3').End(); }
+void WritePortalSuspended(std::string* out) { MessageWriter(out).Begin('s').End(); }
+
+void WriteParameterDescription(std::string* out, const std::vector<uint32_t>& oids) {
+  MessageWriter w(out);
+  w.Begin('t').Int16(static_cast<int16_t>(oids.size()));
+  for (uint32_t oid : oids) w.Int32(static_cast<int32_t>(oid));
+  w.End();
+}
+
+void WriteErrorResponse(std::string* out, const Status& status, const char* severity) {
+  const ErrorInfo& e = status.error();
+  MessageWriter w(out);
+  w.Begin('E');
+  w.Byte('S').CString(severity);
+  w.Byte('V').CString(severity);
+  w.Byte('C').CString(e.sqlstate.empty() ? sqlstate::kInternalError : e.sqlstate);
+  w.Byte('M').CString(e.message);
+  if (!e.detail.empty()) w.Byte('D').CString(e.detail);
+  if (!e.hint.empty()) w.Byte('H').CString(e.hint);
+  if (e.position != 0) w.Byte('P').CString(std::to_string(e.position));
+  w.Byte(0);
+  w.End();
+}
+
+void WriteNoticeResponse(std::string* out, std::string_view message) {
+  MessageWriter w(out);
+  w.Begin('N');
+  w.Byte('S').CString("NOTICE");
+  w.Byte('V').CString("NOTICE");
+  w.Byte('C').CString(sqlstate::kSuccessfulCompletion);
+  w.Byte('M').CString(message);
+  w.Byte(0);
+  w.End();
+}
+
+std::optional<std::vector<std::pair<std::string, std::string>>> ParseStartupParameters(
+    MessageReader& reader) {
+  std::vector<std::pair<std::string, std::string>> params;
+  while (true) {
+    std::string_view name = reader.CString();
+    if (!reader.ok()) return std::nullopt;
+    if (name.empty()) break;
+    std::string_view value = reader.CString();
+    if (!reader.ok()) return std::nullopt;
+    params.emplace_back(std::string(name), std::string(value));
+  }
+  if (!reader.AtEnd()) return std::nullopt;
+  return params;
+}
+
+}  // namespace meridian::server::pgwire

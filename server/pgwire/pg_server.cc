@@ -1,0 +1,126 @@
+// The PostgreSQL listener: accept loop, network threads, cancel keys; see pg_server.h.
+#include "pg_server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/executor_work_guard.hpp>
+#include <asio/strand.hpp>
+
+#include "pg_connection.h"
+
+namespace meridian::server::pgwire {
+
+PgServer::PgServer(SessionManager* sessions, asio::thread_pool* pool)
+    : sessions_(sessions), pool_(pool), acceptor_(io_) {}
+
+Result<std::unique_ptr<PgServer>> PgServer::Start(const std::string& listen,
+                                                  SessionManager* sessions, asio::thread_pool* pool,
+                                                  unsigned network_threads) {
+  std::unique_ptr<PgServer> s(new PgServer(sessions, pool));
+  auto colon = listen.rfind(':');
+  std::string host = colon == std::string::npos ? listen : listen.substr(0, colon);
+  std::string port = colon == std::string::npos ? "5433" : listen.substr(colon + 1);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  auto fail = [&](const std::string& why) {
+    std::string msg = "could not listen for PostgreSQL clients on ";
+    msg.append(listen).append(": ").append(why);
+    return Status::Error(sqlstate::kIoError, msg)
+        .WithHint(
+            "Is another server already using this address? Choose another one with "
+            "--pg-listen.");
+  };
+  std::error_code ec;
+  asio::ip::tcp::resolver resolver(s->io_);
+  auto endpoints = resolver.resolve(host, port, asio::ip::tcp::resolver::passive, ec);
+  if (ec || endpoints.empty()) return fail(ec ? ec.message() : "no address");
+  asio::ip::tcp::endpoint endpoint = endpoints.begin()->endpoint();
+  if (s->acceptor_.open(endpoint.protocol(), ec); ec) return fail(ec.message());
+  if (s->acceptor_.set_option(asio::socket_base::reuse_address(true), ec); ec) {
+    return fail(ec.message());
+  }
+  if (s->acceptor_.bind(endpoint, ec); ec) return fail(ec.message());
+  if (s->acceptor_.listen(asio::socket_base::max_listen_connections, ec); ec) {
+    return fail(ec.message());
+  }
+  s->port_ = s->acceptor_.local_endpoint(ec).port();
+  s->AcceptNext();
+  for (unsigned i = 0; i < std::max(1u, network_threads); ++i) {
+    s->threads_.emplace_back([raw = s.get()] {
+      auto guard = asio::make_work_guard(raw->io_);
+      raw->io_.run();
+    });
+  }
+  spdlog::info("listening for PostgreSQL clients on {} (port {})", listen, s->port_);
+  return s;
+}
+
+PgServer::~PgServer() { Stop(); }
+
+void PgServer::AcceptNext() {
+  // Each connection gets its own strand, so two network threads never run one connection.
+  auto socket = std::make_shared<asio::ip::tcp::socket>(asio::make_strand(io_));
+  acceptor_.async_accept(*socket, [this, socket](std::error_code ec) {
+    if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+    if (ec) {
+      spdlog::warn("accepting a PostgreSQL connection failed: {}", ec.message());
+    } else {
+      auto executor = socket->get_executor();
+      auto conn = std::make_shared<PgConnection>(std::move(*socket), this);
+      asio::co_spawn(
+          executor, [conn] { return conn->Run(); }, asio::detached);
+    }
+    AcceptNext();
+  });
+}
+
+void PgServer::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  io_.stop();
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+  std::error_code ec;
+  acceptor_.close(ec);  // no network thread runs any more
+}
+
+PgServer::CancelKey PgServer::RegisterCancelKey(std::shared_ptr<ServerSession> session) {
+  std::lock_guard lock(mu_);
+  CancelKey key;
+  do {
+    key.pid = next_pid_++;
+    if (next_pid_ <= 0) next_pid_ = 1000;
+  } while (cancel_keys_.count(key.pid) != 0);
+  key.secret = static_cast<int32_t>(rng_());
+  cancel_keys_[key.pid] = CancelEntry{key.secret, session};
+  return key;
+}
+
+void PgServer::UnregisterCancelKey(int32_t pid) {
+  std::lock_guard lock(mu_);
+  cancel_keys_.erase(pid);
+}
+
+void PgServer::Cancel(int32_t pid, int32_t secret) {
+  std::shared_ptr<ServerSession> session;
+  {
+    std::lock_guard lock(mu_);
+    auto it = cancel_keys_.find(pid);
+    if (it == cancel_keys_.end() || it->second.secret != secret) {
+      spdlog::info("PostgreSQL cancel request for unknown key (pid {}) ignored", pid);
+      return;
+    }
+    session = it->second.session.lock();
+  }
+  if (session != nullptr) {
+    bool cancelled = session->CancelRequest("");
+    spdlog::info("session {}: cancel request from a PostgreSQL client: {}", session->id(),
+                 cancelled ? "statement cancelled" : "nothing running");
+  }
+}
+
+}  // namespace meridian::server::pgwire

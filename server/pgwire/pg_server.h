@@ -1,0 +1,75 @@
+// PgServer: meridiand's PostgreSQL wire protocol listener. It owns an io_context run by a small
+// fixed set of network threads, accepts connections on --pg-listen and runs each as a coroutine
+// (PgConnection) on its own strand; statements run on the daemon's worker pool. It also keeps the
+// cancel-key table that a CancelRequest on a fresh connection is checked against.
+#pragma once
+
+#include <asio/io_context.hpp>
+#include <asio/ip/tcp.hpp>
+#include <asio/thread_pool.hpp>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "meridian/status.h"
+#include "session_manager.h"
+
+namespace meridian::server::pgwire {
+
+class PgServer {
+ public:
+  // Binds listen ("HOST:PORT"; port 0 picks a free one) and starts network_threads threads.
+  static Result<std::unique_ptr<PgServer>> Start(const std::string& listen,
+                                                 SessionManager* sessions, asio::thread_pool* pool,
+                                                 unsigned network_threads = 2);
+  ~PgServer();
+
+  int port() const { return port_; }
+  // Closes the listening socket, stops the network threads and joins them. Connections still
+  // open are abandoned (their sessions were closed by SessionManager::Shutdown before). The
+  // remaining coroutine frames are destroyed with the PgServer, which must happen only after
+  // the worker pool was joined. Idempotent.
+  void Stop();
+
+  // Cancel keys (BackendKeyData): a process id unique in this server and a random secret.
+  struct CancelKey {
+    int32_t pid = 0;
+    int32_t secret = 0;
+  };
+  CancelKey RegisterCancelKey(std::shared_ptr<ServerSession> session);
+  void UnregisterCancelKey(int32_t pid);
+  // Cancels the running statement of the session with this key; a wrong secret is ignored
+  // (as PostgreSQL does, without telling the sender).
+  void Cancel(int32_t pid, int32_t secret);
+
+  SessionManager* sessions() { return sessions_; }
+  asio::thread_pool* pool() { return pool_; }
+
+ private:
+  PgServer(SessionManager* sessions, asio::thread_pool* pool);
+  void AcceptNext();
+
+  SessionManager* const sessions_;
+  asio::thread_pool* const pool_;
+  asio::io_context io_;
+  asio::ip::tcp::acceptor acceptor_;
+  int port_ = 0;
+  std::vector<std::thread> threads_;
+  bool stopped_ = false;  // only touched by Start/Stop (the daemon's control thread)
+
+  struct CancelEntry {
+    int32_t secret;
+    std::weak_ptr<ServerSession> session;
+  };
+  std::mutex mu_;
+  int32_t next_pid_ = 1000;                               // guarded by mu_
+  std::mt19937 rng_{std::random_device{}()};              // guarded by mu_
+  std::unordered_map<int32_t, CancelEntry> cancel_keys_;  // guarded by mu_
+};
+
+}  // namespace meridian::server::pgwire
