@@ -82,18 +82,10 @@ void NodeImage::SetCellChild(size_t i, uint32_t child) {
 
 // ---- BTreePage ----
 
-uint16_t BTreePage::Get16(size_t off) const {
-  uint16_t v;
-  std::memcpy(&v, data_ + off, 2);
-  return v;
-}
-uint32_t BTreePage::Get32(size_t off) const {
-  uint32_t v;
-  std::memcpy(&v, data_ + off, 4);
-  return v;
-}
-void BTreePage::Put16(size_t off, uint16_t v) { std::memcpy(data_ + off, &v, 2); }
-void BTreePage::Put32(size_t off, uint32_t v) { std::memcpy(data_ + off, &v, 4); }
+uint16_t BTreePage::Get16(size_t off) const { return LoadU16(data_ + off); }
+uint32_t BTreePage::Get32(size_t off) const { return LoadU32(data_ + off); }
+void BTreePage::Put16(size_t off, uint16_t v) { StoreU16(data_ + off, v); }
+void BTreePage::Put32(size_t off, uint32_t v) { StoreU32(data_ + off, v); }
 
 void BTreePage::Init(uint8_t type, uint16_t level, uint32_t page_no) {
   std::memset(data_, 0, kPageSize);

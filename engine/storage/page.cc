@@ -30,18 +30,10 @@ bool VerifyPageChecksum(const char* page) {
   return stored == ComputePageChecksum(page) || IsAllZeroPage(page);
 }
 
-uint16_t SlottedPage::Get16(size_t off) const {
-  uint16_t v;
-  std::memcpy(&v, data_ + off, 2);
-  return v;
-}
-uint32_t SlottedPage::Get32(size_t off) const {
-  uint32_t v;
-  std::memcpy(&v, data_ + off, 4);
-  return v;
-}
-void SlottedPage::Put16(size_t off, uint16_t v) { std::memcpy(data_ + off, &v, 2); }
-void SlottedPage::Put32(size_t off, uint32_t v) { std::memcpy(data_ + off, &v, 4); }
+uint16_t SlottedPage::Get16(size_t off) const { return LoadU16(data_ + off); }
+uint32_t SlottedPage::Get32(size_t off) const { return LoadU32(data_ + off); }
+void SlottedPage::Put16(size_t off, uint16_t v) { StoreU16(data_ + off, v); }
+void SlottedPage::Put32(size_t off, uint32_t v) { StoreU32(data_ + off, v); }
 
 void SlottedPage::SetSlot(uint16_t slot, uint16_t offset, uint16_t length) {
   Put16(kPageHeaderSize + slot * kSlotSize, offset);

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string_view>
 
@@ -22,13 +23,27 @@ inline constexpr uint8_t kPageFormatVersion = 1;
 enum class PageType : uint8_t {
   kFree = 0,  // never written (all zeros): valid and empty
   kHeap = 1,
-  kBTreeMeta = 2,      // btree_page.h
+  kBTreeMeta = 2,  // btree_page.h
   kBTreeInternal = 3,
   kBTreeLeaf = 4,
   kBTreeFree = 5,  // on a B+tree's free list
 };
 
 // Header byte offsets (see README.md "Page header").
+// Unaligned little-endian-host loads and stores of page fields (every page class uses these).
+inline uint16_t LoadU16(const char* p) {
+  uint16_t v;
+  std::memcpy(&v, p, 2);
+  return v;
+}
+inline uint32_t LoadU32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+inline void StoreU16(char* p, uint16_t v) { std::memcpy(p, &v, 2); }
+inline void StoreU32(char* p, uint32_t v) { std::memcpy(p, &v, 4); }
+
 inline constexpr size_t kPageChecksumOffset = 0;     // u32 CRC32C of bytes [4, kPageSize)
 inline constexpr size_t kPageTypeOffset = 4;         // u8 PageType
 inline constexpr size_t kPageVersionOffset = 5;      // u8 kPageFormatVersion
