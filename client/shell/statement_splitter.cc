@@ -110,23 +110,15 @@ std::vector<InputItem> StatementSplitter::FeedLine(std::string_view line) {
         has_content_ = true;
         break;
       case State::kSingleQuote:
-        buffer_ += c;
-        if (c == '\'') {
-          if (next == '\'') {
-            buffer_ += next;
-            ++i;
-          } else {
-            state_ = State::kNormal;
-          }
-        }
-        break;
       case State::kEscapeQuote:
+      case State::kDoubleQuote: {
         buffer_ += c;
-        if (c == '\\' && i + 1 < line.size()) {
-          buffer_ += next;
+        const char quote = state_ == State::kDoubleQuote ? '"' : '\'';
+        if (state_ == State::kEscapeQuote && c == '\\' && i + 1 < line.size()) {
+          buffer_ += next;  // E'...': a backslash escapes the next character
           ++i;
-        } else if (c == '\'') {
-          if (next == '\'') {
+        } else if (c == quote) {
+          if (next == quote) {  // a doubled quote stands for itself
             buffer_ += next;
             ++i;
           } else {
@@ -134,17 +126,7 @@ std::vector<InputItem> StatementSplitter::FeedLine(std::string_view line) {
           }
         }
         break;
-      case State::kDoubleQuote:
-        buffer_ += c;
-        if (c == '"') {
-          if (next == '"') {
-            buffer_ += next;
-            ++i;
-          } else {
-            state_ = State::kNormal;
-          }
-        }
-        break;
+      }
       case State::kBlockComment:
         if (c == '/' && next == '*') {
           ++comment_depth_;

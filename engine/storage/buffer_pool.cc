@@ -13,12 +13,6 @@
 #include "storage/page.h"
 
 namespace meridian::storage {
-namespace {
-
-constexpr const char* kInsufficientResources = "53000";
-
-}  // namespace
-
 ReadPageGuard& ReadPageGuard::operator=(ReadPageGuard&& o) noexcept {
   if (this != &o) {
     Release();
@@ -203,7 +197,7 @@ Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* 
         cv_.wait(lock);
         continue;
       }
-      return Status::Error(kInsufficientResources,
+      return Status::Error(sqlstate::kInsufficientResources,
                            "no unpinned buffers available (buffer pool of " +
                                std::to_string(frames_.size()) + " pages, all pinned)");
     }
