@@ -75,11 +75,6 @@ void ServerSession::Detach() {
   on_close_ = nullptr;
 }
 
-bool ServerSession::attached() const {
-  std::lock_guard lock(mu_);
-  return attached_;
-}
-
 void ServerSession::Touch() {
   std::lock_guard lock(mu_);
   last_active_ = Clock::now();
@@ -88,11 +83,6 @@ void ServerSession::Touch() {
 bool ServerSession::IdleExpired(Clock::time_point now, std::chrono::seconds timeout) const {
   std::lock_guard lock(mu_);
   return !attached_ && !running_ && now - last_active_ > timeout;
-}
-
-bool ServerSession::closed() const {
-  std::lock_guard lock(mu_);
-  return closed_;
 }
 
 std::function<void()> ServerSession::MarkClosed() {
@@ -165,11 +155,6 @@ void SessionManager::Shutdown() {
     for (auto& [id, s] : sessions_) ids.push_back(id);
   }
   for (auto& id : ids) Close(id, "server shutting down");
-}
-
-size_t SessionManager::size() const {
-  std::lock_guard lock(mu_);
-  return sessions_.size();
 }
 
 }  // namespace meridian::server

@@ -40,12 +40,10 @@ class ServerSession {
   // attached; Detach() unbinds it. Attach fails when already attached or closed.
   bool Attach(std::function<void()> on_close);
   void Detach();
-  bool attached() const;
 
   void Touch();  // renews the idle lease
   // True when unattached, not running a request, and idle for longer than timeout.
   bool IdleExpired(Clock::time_point now, std::chrono::seconds timeout) const;
-  bool closed() const;
 
  private:
   friend class SessionManager;
@@ -81,7 +79,6 @@ class SessionManager {
   void ExpireIdle();
   // Refuses new sessions and closes every open one.
   void Shutdown();
-  size_t size() const;
   std::chrono::seconds idle_timeout() const { return idle_timeout_; }
 
  private:
