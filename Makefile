@@ -4,6 +4,7 @@
 #   make debug      ASan+UBSan build in build-debug/ and its tests (same as make test SANITIZE=1)
 #   make format     clang-format every C++ file
 #   make tidy       clang-tidy (.clang-tidy) over Meridian's own sources
+#   make bench      Release build, then build/bin/bench_access (tests/bench/README.md; minutes)
 JOBS ?= 2
 SANITIZE ?= 0
 
@@ -19,7 +20,7 @@ endif
 
 CMAKE_LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
-.PHONY: all deps configure build run test debug format tidy clean
+.PHONY: all deps configure build run test debug format tidy bench clean
 
 all: build
 
@@ -45,6 +46,13 @@ test: build
 
 debug:
 	$(MAKE) test SANITIZE=1
+
+# The access-method benchmark at full size (N = 5,000,000; tests/bench/RESULTS.md). Always a
+# Release build in build/, whatever SANITIZE says.
+bench:
+	$(MAKE) configure SANITIZE=0
+	cmake --build build -j $(JOBS) --target bench_access
+	build/bin/bench_access
 
 format:
 	git ls-files '*.cc' '*.h' | xargs clang-format -i

@@ -11,6 +11,10 @@ packages=(
   maven default-jre-headless
   postgresql-client-15  # psql, for the PostgreSQL wire protocol tests
   python3               # tests/sql/run_slt.sh picks free ports with it
+  libssl-dev openssl    # TLS and SCRAM-SHA-256 on the PostgreSQL listener; test certificates
+  python3-venv          # tests/e2e/pg_clients: psycopg in build/pyenv
+  postgresql-15         # pgbench (Debian ships it only with the server package)
+  libsqlite3-dev libdb5.3++-dev  # tests/bench/bench_access compares against SQLite and BDB
 )
 
 missing=()

@@ -119,24 +119,14 @@ std::string BTree::SeparatorValue(std::string_view value) const {
   return unique_ ? std::string() : std::string(value);
 }
 
-BTree::Before BTree::RouteTo(std::string_view key, std::string_view value) const {
+SearchTarget BTree::RouteTo(std::string_view key, std::string_view value) const {
   // A separator is the least entry its right subtree may hold, so an entry equal to it lives
   // on its right: route past every separator <= the target.
-  if (unique_) {
-    return [key](std::string_view k, std::string_view) { return CompareBytes(k, key) <= 0; };
-  }
-  return [key, value](std::string_view k, std::string_view v) {
-    return CompareEntry(k, v, key, value) <= 0;
-  };
+  return {.key = key, .value = value, .with_value = !unique_, .or_equal = true};
 }
 
-BTree::Before BTree::EntryBefore(std::string_view key, std::string_view value) const {
-  if (unique_) {
-    return [key](std::string_view k, std::string_view) { return CompareBytes(k, key) < 0; };
-  }
-  return [key, value](std::string_view k, std::string_view v) {
-    return CompareEntry(k, v, key, value) < 0;
-  };
+SearchTarget BTree::EntryBefore(std::string_view key, std::string_view value) const {
+  return {.key = key, .value = value, .with_value = !unique_, .or_equal = false};
 }
 
 Status BTree::WriteMeta() {
@@ -151,25 +141,25 @@ Status BTree::WriteMeta() {
   return Status::Ok();
 }
 
-Result<ReadPageGuard> BTree::DescendRead(const Before& route) {
+Result<ReadPageGuard> BTree::DescendRead(const SearchTarget& route) {
   MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard g, pool_->FetchRead(file_, root_));
   while (true) {
     BTreePage p(g.data());
     if (!p.IsNode()) return BTreeCorruption(path_, g.page_no(), "not a B+tree node");
     if (p.leaf()) return g;
-    uint32_t child = p.Child(p.PartitionPoint(route));
+    uint32_t child = p.Child(p.Search(route));
     MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard c, pool_->FetchRead(file_, child));
     g = std::move(c);  // latch coupling: the parent is released once the child is latched
   }
 }
 
-Result<WritePageGuard> BTree::DescendWrite(const Before& route) {
+Result<WritePageGuard> BTree::DescendWrite(const SearchTarget& route) {
   if (height_ == 1) return pool_->FetchWrite(file_, root_);
   MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard g, pool_->FetchRead(file_, root_));
   while (true) {
     BTreePage p(g.data());
     if (!p.IsNode() || p.leaf()) return BTreeCorruption(path_, g.page_no(), "bad internal node");
-    uint32_t child = p.Child(p.PartitionPoint(route));
+    uint32_t child = p.Child(p.Search(route));
     if (p.level() == 1) {
       MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard leaf, pool_->FetchWrite(file_, child));
       if (!BTreePage(leaf.data()).leaf()) {
@@ -182,7 +172,7 @@ Result<WritePageGuard> BTree::DescendWrite(const Before& route) {
   }
 }
 
-Status BTree::DescendPath(const Before& route, std::vector<PathStep>* path) {
+Status BTree::DescendPath(const SearchTarget& route, std::vector<PathStep>* path) {
   path->clear();
   uint32_t page = root_;
   while (true) {
@@ -193,7 +183,7 @@ Status BTree::DescendPath(const Before& route, std::vector<PathStep>* path) {
       path->push_back({page, 0});
       return Status::Ok();
     }
-    size_t i = p.PartitionPoint(route);
+    size_t i = p.Search(route);
     path->push_back({page, i});
     page = p.Child(i);
   }
@@ -252,15 +242,14 @@ Status BTree::Insert(std::string_view key, std::string_view value) {
   {
     std::shared_lock tl(tree_latch_);
     MERIDIAN_RETURN_IF_ERROR(CheckOpen());
-    Before before = EntryBefore(key, value);
     MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard leaf, DescendWrite(RouteTo(key, value)));
     BTreePage p(leaf.data());
-    size_t pos = p.PartitionPoint(before);
+    size_t pos = p.Search(EntryBefore(key, value));
     if (pos < p.count() && p.Key(pos) == key) {
       if (unique_) return DuplicateKey();
       if (p.Val(pos) == value) return Status::Ok();
     }
-    if (p.InsertCell(pos, MakeCell(true, key, value, 0))) return Status::Ok();
+    if (p.InsertLeafEntry(pos, key, value)) return Status::Ok();
   }
   std::unique_lock tl(tree_latch_);  // the leaf is full: split under the exclusive latch
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
@@ -272,29 +261,27 @@ Status BTree::DuplicateKey() const {
 }
 
 Status BTree::InsertPessimistic(std::string_view key, std::string_view value) {
-  Before before = EntryBefore(key, value);
   std::vector<PathStep> path;
   MERIDIAN_RETURN_IF_ERROR(DescendPath(RouteTo(key, value), &path));
   NodeImage leaf;
   MERIDIAN_RETURN_IF_ERROR(LoadNode(path.back().page, &leaf));
-  size_t pos = leaf.PartitionPoint(before);
+  size_t pos = leaf.Search(EntryBefore(key, value));
   if (pos < leaf.cells.size() && leaf.Key(pos) == key) {
     if (unique_) return DuplicateKey();
     if (leaf.Val(pos) == value) return Status::Ok();
   }
   leaf.cells.insert(leaf.cells.begin() + static_cast<ptrdiff_t>(pos),
                     MakeCell(true, key, value, 0));
-  return Rebalance(&path, path.size() - 1, std::move(leaf));
+  return Rebalance(&path, path.size() - 1, std::move(leaf), pos);
 }
 
 Result<bool> BTree::Delete(std::string_view key, std::string_view value) {
   {
     std::shared_lock tl(tree_latch_);
     MERIDIAN_RETURN_IF_ERROR(CheckOpen());
-    Before before = EntryBefore(key, value);
     MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard leaf, DescendWrite(RouteTo(key, value)));
     BTreePage p(leaf.data());
-    size_t pos = p.PartitionPoint(before);
+    size_t pos = p.Search(EntryBefore(key, value));
     if (pos >= p.count() || p.Key(pos) != key || p.Val(pos) != value) return false;
     size_t after = p.UsedBytes() - p.Cell(pos).size() - kNodeSlotSize;
     if (height_ == 1 || (after >= kMinFillBytes && p.count() > 1)) {
@@ -308,30 +295,28 @@ Result<bool> BTree::Delete(std::string_view key, std::string_view value) {
 }
 
 Result<bool> BTree::DeletePessimistic(std::string_view key, std::string_view value) {
-  Before before = EntryBefore(key, value);
   std::vector<PathStep> path;
   MERIDIAN_RETURN_IF_ERROR(DescendPath(RouteTo(key, value), &path));
   NodeImage leaf;
   MERIDIAN_RETURN_IF_ERROR(LoadNode(path.back().page, &leaf));
-  size_t pos = leaf.PartitionPoint(before);
+  size_t pos = leaf.Search(EntryBefore(key, value));
   if (pos >= leaf.cells.size() || leaf.Key(pos) != key || leaf.Val(pos) != value) return false;
   leaf.cells.erase(leaf.cells.begin() + static_cast<ptrdiff_t>(pos));
-  MERIDIAN_RETURN_IF_ERROR(Rebalance(&path, path.size() - 1, std::move(leaf)));
+  MERIDIAN_RETURN_IF_ERROR(Rebalance(&path, path.size() - 1, std::move(leaf), SIZE_MAX));
   return true;
 }
 
 Result<std::vector<std::string>> BTree::Lookup(std::string_view key) {
   std::shared_lock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
-  auto before = [key](std::string_view k, std::string_view) { return CompareBytes(k, key) < 0; };
+  const SearchTarget before{.key = key};  // entries with a smaller key
   // Unique: the one entry is in the leaf RouteTo finds. Non-unique: entries of key may start
   // in the leaf left of a separator equal to (key, v), so route strictly and walk right.
-  MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard g,
-                            DescendRead(unique_ ? RouteTo(key, "") : Before(before)));
+  MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard g, DescendRead(unique_ ? RouteTo(key, "") : before));
   std::vector<std::string> values;
   while (true) {
     BTreePage p(g.data());
-    size_t i = p.PartitionPoint(before);
+    size_t i = p.Search(before);
     for (; i < p.count(); ++i) {
       if (p.Key(i) != key) return values;
       values.emplace_back(p.Val(i));
@@ -347,13 +332,24 @@ Result<std::vector<std::string>> BTree::Lookup(std::string_view key) {
 
 // ---- Structure modifications (exclusive tree latch held) ----
 
-Status BTree::Rebalance(std::vector<PathStep>* path, size_t depth, NodeImage node) {
+Status BTree::Rebalance(std::vector<PathStep>* path, size_t depth, NodeImage node,
+                        size_t inserted) {
   while (true) {
     uint32_t page = (*path)[depth].page;
     bool is_root = depth == 0;
+    if (!node.Fits() && !is_root && node.leaf() && !IsRightmostAppend(node, inserted)) {
+      // An overflowing leaf first shares its cells with a sibling that has room (B*-tree
+      // style), so random inserts leave leaves fuller than 50/50 splits do.
+      MERIDIAN_ASSIGN_OR_RETURN(bool shared, ShareWithSibling(path, depth, &node));
+      if (shared) {  // node is now the parent, with one separator replaced
+        inserted = SIZE_MAX;
+        --depth;
+        continue;
+      }
+    }
     if (!node.Fits()) {
-      // Split: the left half stays in page, the right half moves to a new right sibling.
-      size_t m = ChooseSplit(node.cells, node.leaf());
+      // Split: the left part stays in page, the right part moves to a new right sibling.
+      size_t m = ChooseSplitAfterInsert(node, inserted);
       NodeImage right;
       right.level = node.level;
       std::string sep_key, sep_val;
@@ -389,7 +385,8 @@ Status BTree::Rebalance(std::vector<PathStep>* path, size_t depth, NodeImage nod
       }
       NodeImage parent;
       MERIDIAN_RETURN_IF_ERROR(LoadNode((*path)[depth - 1].page, &parent));
-      parent.cells.insert(parent.cells.begin() + static_cast<ptrdiff_t>((*path)[depth - 1].child),
+      inserted = (*path)[depth - 1].child;  // the separator of the new right sibling
+      parent.cells.insert(parent.cells.begin() + static_cast<ptrdiff_t>(inserted),
                           std::move(sep_cell));
       node = std::move(parent);
       --depth;
@@ -423,45 +420,107 @@ Status BTree::Rebalance(std::vector<PathStep>* path, size_t depth, NodeImage nod
       left = std::move(node);
       MERIDIAN_RETURN_IF_ERROR(LoadNode(rpage, &right));
     }
-    std::vector<std::string> all = std::move(left.cells);
-    if (!left.leaf()) all.push_back(MakeCell(false, parent.Key(li), parent.Val(li), right.child0));
-    for (auto& c : right.cells) all.push_back(std::move(c));
-    size_t total = 0;
-    for (const auto& c : all) total += c.size() + kNodeSlotSize;
-    if (total <= kNodeCapacity) {  // merge right into left
-      left.cells = std::move(all);
-      left.right = right.right;
-      if (right.right != kNoPage) MERIDIAN_RETURN_IF_ERROR(SetLeftLink(right.right, lpage));
-      MERIDIAN_RETURN_IF_ERROR(StoreNode(lpage, left));
-      MERIDIAN_RETURN_IF_ERROR(FreePage(rpage));
-      parent.cells.erase(parent.cells.begin() + static_cast<ptrdiff_t>(li));
-    } else {  // redistribute evenly by bytes
-      size_t m = ChooseSplit(all, left.leaf());
-      std::string sep_key, sep_val;
-      if (left.leaf()) {
-        NodeImage probe;  // reads key/value of a leaf cell
-        probe.cells.push_back(all[m]);
-        sep_key = probe.Key(0);
-        sep_val = SeparatorValue(probe.Val(0));
-        right.cells.assign(all.begin() + static_cast<ptrdiff_t>(m), all.end());
-      } else {
-        NodeImage probe;
-        probe.level = 1;
-        probe.cells.push_back(all[m]);
-        sep_key = probe.Key(0);
-        sep_val = probe.Val(0);
-        right.child0 = probe.Child(1);
-        right.cells.assign(all.begin() + static_cast<ptrdiff_t>(m + 1), all.end());
-      }
-      all.resize(m);
-      left.cells = std::move(all);
-      MERIDIAN_RETURN_IF_ERROR(StoreNode(lpage, left));
-      MERIDIAN_RETURN_IF_ERROR(StoreNode(rpage, right));
-      parent.cells[li] = MakeCell(false, sep_key, sep_val, rpage);
-    }
+    MERIDIAN_RETURN_IF_ERROR(
+        RebuildPair(&parent, li, std::move(left), std::move(right), /*allow_merge=*/true));
     node = std::move(parent);
+    inserted = SIZE_MAX;  // a replaced separator may overflow the parent: split it evenly
     --depth;
   }
+}
+
+Status BTree::RebuildPair(NodeImage* parent, size_t li, NodeImage left, NodeImage right,
+                          bool allow_merge) {
+  const uint32_t lpage = parent->Child(li), rpage = parent->Child(li + 1);
+  std::vector<std::string> all = std::move(left.cells);
+  if (!left.leaf()) {
+    all.push_back(MakeCell(false, parent->Key(li), parent->Val(li), right.child0));
+  }
+  for (auto& c : right.cells) all.push_back(std::move(c));
+  size_t total = 0;
+  for (const auto& c : all) total += c.size() + kNodeSlotSize;
+  if (allow_merge && total <= kNodeCapacity) {  // merge right into left
+    left.cells = std::move(all);
+    left.right = right.right;
+    if (right.right != kNoPage) MERIDIAN_RETURN_IF_ERROR(SetLeftLink(right.right, lpage));
+    MERIDIAN_RETURN_IF_ERROR(StoreNode(lpage, left));
+    MERIDIAN_RETURN_IF_ERROR(FreePage(rpage));
+    parent->cells.erase(parent->cells.begin() + static_cast<ptrdiff_t>(li));
+    return Status::Ok();
+  }
+  // Redistribute evenly by bytes.
+  size_t m = ChooseSplit(all, left.leaf());
+  std::string sep_key, sep_val;
+  NodeImage probe;  // reads key/value (and child) of cell m
+  probe.level = left.level;
+  probe.cells.push_back(all[m]);
+  if (left.leaf()) {
+    sep_key = probe.Key(0);
+    sep_val = SeparatorValue(probe.Val(0));
+    right.cells.assign(all.begin() + static_cast<ptrdiff_t>(m), all.end());
+  } else {
+    sep_key = probe.Key(0);
+    sep_val = probe.Val(0);
+    right.child0 = probe.Child(1);
+    right.cells.assign(all.begin() + static_cast<ptrdiff_t>(m + 1), all.end());
+  }
+  all.resize(m);
+  left.cells = std::move(all);
+  MERIDIAN_RETURN_IF_ERROR(StoreNode(lpage, left));
+  MERIDIAN_RETURN_IF_ERROR(StoreNode(rpage, right));
+  parent->cells[li] = MakeCell(false, sep_key, sep_val, rpage);
+  return Status::Ok();
+}
+
+Result<bool> BTree::ShareWithSibling(std::vector<PathStep>* path, size_t depth, NodeImage* node) {
+  const uint32_t parent_page = (*path)[depth - 1].page;
+  const size_t idx = (*path)[depth - 1].child;
+  // Read the parent and the siblings' fill in place; build node images only to share.
+  size_t li = SIZE_MAX;
+  {
+    MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard pg, pool_->FetchRead(file_, parent_page));
+    BTreePage parent(pg.data());
+    for (bool use_left : {true, false}) {
+      if (use_left ? idx == 0 : idx >= parent.count()) continue;
+      MERIDIAN_ASSIGN_OR_RETURN(
+          ReadPageGuard sg, pool_->FetchRead(file_, parent.Child(use_left ? idx - 1 : idx + 1)));
+      if (BTreePage(sg.data()).UsedBytes() + node->UsedBytes() <= kShareLimitBytes) {
+        li = use_left ? idx - 1 : idx;
+        break;
+      }
+    }
+  }
+  if (li == SIZE_MAX) return false;
+  NodeImage parent, sibling;
+  MERIDIAN_RETURN_IF_ERROR(LoadNode(parent_page, &parent));
+  const bool sibling_left = li + 1 == idx;
+  MERIDIAN_RETURN_IF_ERROR(LoadNode(parent.Child(sibling_left ? li : li + 1), &sibling));
+  if (sibling_left) {
+    MERIDIAN_RETURN_IF_ERROR(
+        RebuildPair(&parent, li, std::move(sibling), std::move(*node), /*allow_merge=*/false));
+  } else {
+    MERIDIAN_RETURN_IF_ERROR(
+        RebuildPair(&parent, li, std::move(*node), std::move(sibling), /*allow_merge=*/false));
+  }
+  *node = std::move(parent);
+  return true;
+}
+
+bool IsRightmostAppend(const NodeImage& node, size_t inserted) {
+  return node.right == kNoPage && inserted != SIZE_MAX && inserted + 1 == node.cells.size();
+}
+
+size_t ChooseSplitAfterInsert(const NodeImage& node, size_t inserted) {
+  const size_t n = node.cells.size();
+  // Rightmost node, new cell last: the left node keeps all the others (a leaf's right node
+  // gets the new entry; an internal node's cell n - 2 moves up and its right node gets cell
+  // n - 1, two children). Only when the rest fits, which it does after a one-cell overflow.
+  if (IsRightmostAppend(node, inserted) && n >= (node.leaf() ? 2u : 3u)) {
+    const size_t m = node.leaf() ? n - 1 : n - 2;
+    size_t left = 0;
+    for (size_t i = 0; i < m; ++i) left += node.cells[i].size() + kNodeSlotSize;
+    if (left <= kNodeCapacity) return m;
+  }
+  return ChooseSplit(node.cells, node.leaf());
 }
 
 size_t ChooseSplit(const std::vector<std::string>& cells, bool leaf) {

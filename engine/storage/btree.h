@@ -19,6 +19,7 @@
 namespace meridian::storage {
 
 struct NodeImage;
+struct SearchTarget;
 
 struct BTreeOptions {
   // Unique keys: Insert of a present key fails with 23505. Non-unique: (key, value) pairs are
@@ -128,26 +129,24 @@ class BTree {
     uint32_t page;
     size_t child;  // index of the child taken in this (internal) node
   };
-  using Before = std::function<bool(std::string_view key, std::string_view value)>;
-
   Status Init(const BTreeOptions& options);
   Status CheckOpen() const;
   Status DuplicateKey() const;
-  // Entry order predicate "entry < (key, value)"; key only on a unique tree.
-  Before EntryBefore(std::string_view key, std::string_view value) const;
+  // Entry order target "entry < (key, value)"; key only on a unique tree.
+  SearchTarget EntryBefore(std::string_view key, std::string_view value) const;
   // Separator routing for point operations: "separator <= (key, value)".
-  Before RouteTo(std::string_view key, std::string_view value) const;
+  SearchTarget RouteTo(std::string_view key, std::string_view value) const;
   Status CheckSizes(std::string_view key, std::string_view value) const;
   std::string SeparatorValue(std::string_view value) const;
   // REQUIRES tree latch held. Descends with latch coupling, in each node taking the child after
-  // the last separator for which route() holds (Write: the leaf is write-latched). With
-  // route = RouteTo(e) that is the leaf whose range holds e; with a strict "before" predicate
+  // the last separator before route (Write: the leaf is write-latched). With
+  // route = RouteTo(e) that is the leaf whose range holds e; with a strict "before" target
   // (scans) it is the leftmost leaf that may hold the first entry not before, and callers walk
   // right (or left) from there.
-  Result<ReadPageGuard> DescendRead(const Before& route);
-  Result<WritePageGuard> DescendWrite(const Before& route);
+  Result<ReadPageGuard> DescendRead(const SearchTarget& route);
+  Result<WritePageGuard> DescendWrite(const SearchTarget& route);
   // REQUIRES exclusive tree latch. Path of (page, child) from root down to the leaf, leaf last.
-  Status DescendPath(const Before& route, std::vector<PathStep>* path);
+  Status DescendPath(const SearchTarget& route, std::vector<PathStep>* path);
   Status InsertPessimistic(std::string_view key, std::string_view value);
   Result<bool> DeletePessimistic(std::string_view key, std::string_view value);
   // REQUIRES exclusive tree latch. Pages it allocates are listed in *allocated until the new
@@ -156,8 +155,18 @@ class BTree {
       const std::function<Result<bool>(std::string* key, std::string* value)>& next,
       std::vector<uint32_t>* allocated);
   // REQUIRES exclusive tree latch. Writes node (at path[depth]) back, splitting, merging or
-  // redistributing and walking up the path as needed.
-  Status Rebalance(std::vector<PathStep>* path, size_t depth, NodeImage node);
+  // redistributing and walking up the path as needed. inserted: index of the cell just added
+  // to node (it picks the split point), SIZE_MAX after a delete.
+  Status Rebalance(std::vector<PathStep>* path, size_t depth, NodeImage node, size_t inserted);
+  // REQUIRES exclusive tree latch. Rewrites children li and li + 1 of *parent from their
+  // combined cells: merged into the left one when they fit in one page and allow_merge, else
+  // split evenly by bytes with separator li replaced (*parent is changed in memory only).
+  Status RebuildPair(NodeImage* parent, size_t li, NodeImage left, NodeImage right,
+                     bool allow_merge);
+  // REQUIRES exclusive tree latch. For an overflowing non-root leaf at path[depth]: when a
+  // sibling under the same parent has room (combined bytes <= kShareLimitBytes), spreads both
+  // nodes' cells evenly over the two, sets *node to the updated parent and returns true.
+  Result<bool> ShareWithSibling(std::vector<PathStep>* path, size_t depth, NodeImage* node);
   Status LoadNode(uint32_t page, NodeImage* node);
   Status StoreNode(uint32_t page, const NodeImage& node);
   Status SetLeftLink(uint32_t page, uint32_t left);

@@ -64,28 +64,21 @@ Status BTree::Cursor::Refill() {
   const ScanRange& r = range_;
   // "before" marks the entries already behind the cursor, in scan direction for forward scans
   // and in key order (entries not yet reached) for backward scans.
-  Before before;
-  if (!r.reverse) {
-    if (started_) {
-      before = [this](std::string_view k, std::string_view v) {
-        return CompareEntry(k, v, last_key_, last_value_) <= 0;
-      };
-    } else {
-      before = [&r](std::string_view k, std::string_view) { return !AboveLower(k, r.lower); };
-    }
-  } else {
-    if (started_) {
-      before = [this](std::string_view k, std::string_view v) {
-        return CompareEntry(k, v, last_key_, last_value_) < 0;
-      };
-    } else {
-      before = [&r](std::string_view k, std::string_view) { return BelowUpper(k, r.upper); };
-    }
+  SearchTarget before;
+  if (started_) {  // forward: entries <= the last one returned; reverse: entries < it
+    before = {.key = last_key_, .value = last_value_, .with_value = true, .or_equal = !r.reverse};
+  } else if (!r.reverse) {  // entries below the lower bound
+    before = {.key = r.lower.key, .or_equal = r.lower.kind == ScanBound::Kind::kExclusive};
+    if (r.lower.kind == ScanBound::Kind::kUnbounded) before = {};  // "" is below every key
+  } else {                                                         // entries within the upper bound
+    before = {.key = r.upper.key,
+              .or_equal = r.upper.kind == ScanBound::Kind::kInclusive,
+              .every = r.upper.kind == ScanBound::Kind::kUnbounded};
   }
   MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard g, t->DescendRead(before));
   while (true) {
     BTreePage p(g.data());
-    size_t i = p.PartitionPoint(before);
+    size_t i = p.Search(before);
     uint32_t next;
     if (!r.reverse) {
       for (; i < p.count(); ++i) {

@@ -8,33 +8,48 @@
 
 namespace meridian::storage {
 
-int CompareBytes(std::string_view a, std::string_view b) {
-  size_t n = std::min(a.size(), b.size());
-  int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
-  if (c != 0) return c;
-  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
-}
+namespace {
 
-int CompareEntry(std::string_view k1, std::string_view v1, std::string_view k2,
-                 std::string_view v2) {
-  int c = CompareBytes(k1, k2);
-  return c != 0 ? c : CompareBytes(v1, v2);
-}
-
-std::string MakeCell(bool leaf, std::string_view key, std::string_view value, uint32_t child) {
-  std::string cell;
-  cell.resize((leaf ? kLeafCellHeader : kInternalCellHeader) + key.size() + value.size());
+// Writes a cell (layout: btree_page.h) into out, which has room for it.
+void WriteCell(char* out, bool leaf, std::string_view key, std::string_view value, uint32_t child) {
   uint16_t klen = static_cast<uint16_t>(key.size());
   uint16_t vlen = static_cast<uint16_t>(value.size());
-  std::memcpy(cell.data(), &klen, 2);
-  std::memcpy(cell.data() + 2, &vlen, 2);
+  std::memcpy(out, &klen, 2);
+  std::memcpy(out + 2, &vlen, 2);
   size_t at = kLeafCellHeader;
   if (!leaf) {
-    std::memcpy(cell.data() + 4, &child, 4);
+    std::memcpy(out + 4, &child, 4);
     at = kInternalCellHeader;
   }
-  if (!key.empty()) std::memcpy(cell.data() + at, key.data(), key.size());
-  if (!value.empty()) std::memcpy(cell.data() + at + key.size(), value.data(), value.size());
+  if (!key.empty()) std::memcpy(out + at, key.data(), key.size());
+  if (!value.empty()) std::memcpy(out + at + key.size(), value.data(), value.size());
+}
+
+size_t CellSize(bool leaf, std::string_view key, std::string_view value) {
+  return (leaf ? kLeafCellHeader : kInternalCellHeader) + key.size() + value.size();
+}
+
+// Binary search shared by pages and node images: key(i) and value(i) read entry i.
+template <typename KeyFn, typename ValueFn>
+size_t SearchCells(size_t n, const SearchTarget& t, KeyFn key, ValueFn value) {
+  if (t.every) return n;
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (t.Before(CompareBytes(key(mid), t.key), [&] { return value(mid); })) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+}  // namespace
+
+std::string MakeCell(bool leaf, std::string_view key, std::string_view value, uint32_t child) {
+  std::string cell(CellSize(leaf, key, value), '\0');
+  WriteCell(cell.data(), leaf, key, value, child);
   return cell;
 }
 
@@ -79,6 +94,10 @@ uint32_t NodeImage::Child(size_t i) const {
 void NodeImage::SetCellChild(size_t i, uint32_t child) {
   std::memcpy(cells[i].data() + 4, &child, 4);
 }
+size_t NodeImage::Search(const SearchTarget& t) const {
+  return SearchCells(
+      cells.size(), t, [this](size_t i) { return Key(i); }, [this](size_t i) { return Val(i); });
+}
 
 // ---- BTreePage ----
 
@@ -104,7 +123,10 @@ std::string_view BTreePage::Cell(size_t i) const {
   std::memcpy(&vlen, c + 2, 2);
   return std::string_view(c, CellHeader(leaf()) + klen + vlen);
 }
-std::string_view BTreePage::Key(size_t i) const { return CellKey(Cell(i), leaf()); }
+std::string_view BTreePage::Key(size_t i) const {
+  const char* c = data_ + SlotOffset(i);
+  return std::string_view(c + CellHeader(leaf()), LoadU16(c));
+}
 std::string_view BTreePage::Val(size_t i) const { return CellVal(Cell(i), leaf()); }
 uint32_t BTreePage::Child(size_t i) const {
   if (i == 0) return child0();
@@ -122,20 +144,46 @@ void BTreePage::Compact() {
   Store(node, Get32(kPageNumberOffset));
 }
 
+size_t BTreePage::Search(const SearchTarget& t) const {
+  const size_t header = CellHeader(leaf());
+  auto key = [this, header](size_t i) {
+    const char* c = data_ + SlotOffset(i);
+    return std::string_view(c + header, LoadU16(c));
+  };
+  auto value = [this, header](size_t i) {
+    const char* c = data_ + SlotOffset(i);
+    return std::string_view(c + header + LoadU16(c), LoadU16(c + 2));
+  };
+  return SearchCells(count(), t, key, value);
+}
+
 bool BTreePage::InsertCell(size_t i, std::string_view cell) {
-  if (UsedBytes() + cell.size() + kNodeSlotSize > kNodeCapacity) return false;
+  char* out = ReserveCell(i, cell.size());
+  if (out == nullptr) return false;
+  std::memcpy(out, cell.data(), cell.size());
+  return true;
+}
+
+bool BTreePage::InsertLeafEntry(size_t i, std::string_view key, std::string_view value) {
+  char* out = ReserveCell(i, CellSize(true, key, value));
+  if (out == nullptr) return false;
+  WriteCell(out, true, key, value, 0);
+  return true;
+}
+
+char* BTreePage::ReserveCell(size_t i, size_t size) {
+  if (UsedBytes() + size + kNodeSlotSize > kNodeCapacity) return nullptr;
   size_t free_start = Get16(kPageFreeStartOffset);
-  if (Get16(kPageFreeEndOffset) - free_start < cell.size() + kNodeSlotSize) Compact();
+  if (Get16(kPageFreeEndOffset) - free_start < size + kNodeSlotSize) Compact();
   uint16_t n = count();
-  size_t free_end = Get16(kPageFreeEndOffset) - cell.size();
-  std::memcpy(data_ + free_end, cell.data(), cell.size());
+  size_t free_end = Get16(kPageFreeEndOffset) - size;
   char* slots = data_ + kNodeHeaderSize;
   std::memmove(slots + (i + 1) * kNodeSlotSize, slots + i * kNodeSlotSize, (n - i) * kNodeSlotSize);
   Put16(kNodeHeaderSize + i * kNodeSlotSize, static_cast<uint16_t>(free_end));
   Put16(kPageSlotCountOffset, static_cast<uint16_t>(n + 1));
   Put16(kPageFreeStartOffset, static_cast<uint16_t>(kNodeHeaderSize + (n + 1) * kNodeSlotSize));
   Put16(kPageFreeEndOffset, static_cast<uint16_t>(free_end));
-  return true;
+  return data_ + free_end;
 }
 
 void BTreePage::EraseCell(size_t i) {

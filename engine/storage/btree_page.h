@@ -4,8 +4,10 @@
 // Holds no latch itself: callers reach page bytes only through a page guard of the right mode.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,9 +51,38 @@ inline constexpr uint32_t kBTreeMagic = 0x3154424d;  // "MBT1"
 inline constexpr size_t kFreeNextOffset = 32;        // free page: u32 next free page
 
 // Total order of entries: key bytes (memcmp, shorter prefix first), then value bytes.
-int CompareEntry(std::string_view k1, std::string_view v1, std::string_view k2,
-                 std::string_view v2);
-int CompareBytes(std::string_view a, std::string_view b);
+inline int CompareBytes(std::string_view a, std::string_view b) {
+  size_t n = std::min(a.size(), b.size());
+  int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
+  if (c != 0) return c;
+  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+}
+inline int CompareEntry(std::string_view k1, std::string_view v1, std::string_view k2,
+                        std::string_view v2) {
+  int c = CompareBytes(k1, k2);
+  return c != 0 ? c : CompareBytes(v1, v2);
+}
+
+// What a binary search in a node looks for: the entries "before" the target form a prefix of
+// the node, and the search returns its length. An entry is before when it compares below the
+// target, or equal with or_equal; keys only, unless with_value (then (key, value) pairs).
+// every: all entries are before (an unbounded upper end). A plain value, no std::function:
+// the search reads an entry's value only when keys tie and with_value is set.
+struct SearchTarget {
+  std::string_view key{};
+  std::string_view value{};
+  bool with_value = false;
+  bool or_equal = false;
+  bool every = false;
+
+  // Decides from the key comparison c = CompareBytes(entry key, key) and, lazily, the value.
+  template <typename ValueFn>
+  bool Before(int c, ValueFn entry_value) const {
+    if (every) return true;
+    if (c == 0 && with_value) c = CompareBytes(entry_value(), value);
+    return or_equal ? c <= 0 : c < 0;
+  }
+};
 
 // XX001 "index \"path\" page N: what".
 Status BTreeCorruption(const std::string& path, uint32_t page, std::string_view what);
@@ -74,19 +105,8 @@ struct NodeImage {
   std::string_view Val(size_t i) const;
   uint32_t Child(size_t i) const;  // child i of an internal node, 0 <= i <= cells.size()
   void SetCellChild(size_t i, uint32_t child);
-  template <typename Pred>
-  size_t PartitionPoint(Pred pred) const {
-    size_t lo = 0, hi = cells.size();
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (pred(Key(mid), Val(mid))) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
-  }
+  // Number of leading cells before t (see SearchTarget).
+  size_t Search(const SearchTarget& t) const;
 };
 
 // A non-root node whose slot + cell bytes fall below this after a delete is merged with or
@@ -97,6 +117,18 @@ inline constexpr size_t kMinFillBytes = kNodeCapacity / 4;
 // node keeps [0, m); a leaf's right node gets [m, n), an internal node's [m + 1, n) with cell m
 // moving up. Minimizes the byte difference of the halves. REQUIRES n >= 2 (leaf), 3 (internal).
 size_t ChooseSplit(const std::vector<std::string>& cells, bool leaf);
+// Split point for a node that overflowed because cell `inserted` was added. When that cell is
+// the last one of the rightmost node of its level (ascending inserts), the left node keeps
+// every other cell, so sequential loads leave full pages (PostgreSQL's rightmost-page split,
+// SQLite's balance_quick); otherwise ChooseSplit.
+size_t ChooseSplitAfterInsert(const NodeImage& node, size_t inserted);
+// True when cell `inserted` is the last cell of the rightmost node of its level.
+bool IsRightmostAppend(const NodeImage& node, size_t inserted);
+
+// An overflowing leaf shares its cells with a sibling instead of splitting when the two hold at
+// most this many slot + cell bytes, so each ends at most 7/8 full (room for a run of inserts
+// before the next structure change).
+inline constexpr size_t kShareLimitBytes = 2 * kNodeCapacity - kNodeCapacity / 4;
 
 class BTreePage {
  public:
@@ -123,23 +155,12 @@ class BTreePage {
   size_t UsedBytes() const;  // live cells + slots
   // Inserts cell at position i (compacting when the gap is too small); false if it does not fit.
   bool InsertCell(size_t i, std::string_view cell);
+  // InsertCell of the leaf cell (key, value), built in place.
+  bool InsertLeafEntry(size_t i, std::string_view key, std::string_view value);
   void EraseCell(size_t i);
 
-  // First index in [0, count()) whose entry is not "before" per pred(key, value); count() if
-  // all are. pred must be monotone (true on a prefix of the cells).
-  template <typename Pred>
-  size_t PartitionPoint(Pred pred) const {
-    size_t lo = 0, hi = count();
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (pred(Key(mid), Val(mid))) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
-  }
+  // First index in [0, count()) whose entry is not before t; count() if all are.
+  size_t Search(const SearchTarget& t) const;
 
   void Load(NodeImage* node) const;
   // Formats the page from node (which must fit).
@@ -155,6 +176,9 @@ class BTreePage {
  private:
   uint16_t SlotOffset(size_t i) const { return Get16(kNodeHeaderSize + i * kNodeSlotSize); }
   void Compact();
+  // Makes room for a size-byte cell at slot i and returns where its bytes go, or nullptr when
+  // it does not fit.
+  char* ReserveCell(size_t i, size_t size);
 
   char* data_;
 };

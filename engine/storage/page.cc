@@ -8,10 +8,38 @@
 
 #include "storage/crc32c.h"
 
+#if defined(__x86_64__)
+#include <nmmintrin.h>
+#endif
+
 namespace meridian::storage {
+namespace {
+
+#if defined(__x86_64__)
+// The same CRC32C as Crc32c() with the SSE4.2 crc32 instruction, 8 bytes per step: about 4x
+// faster than slicing-by-8 on a page (the checksum is computed on every page read and write).
+__attribute__((target("sse4.2"))) uint32_t Crc32cSse42(const char* p, size_t n) {
+  uint64_t c = 0xFFFFFFFFu;
+  for (; n >= 8; n -= 8, p += 8) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    c = _mm_crc32_u64(c, v);
+  }
+  auto c32 = static_cast<uint32_t>(c);
+  for (; n > 0; --n, ++p) c32 = _mm_crc32_u8(c32, static_cast<unsigned char>(*p));
+  return ~c32;
+}
+#endif
+
+}  // namespace
 
 uint32_t ComputePageChecksum(const char* page) {
-  return Crc32c(page + kPageChecksumOffset + 4, kPageSize - 4);
+  const char* body = page + kPageChecksumOffset + 4;
+#if defined(__x86_64__)
+  static const bool kHaveSse42 = __builtin_cpu_supports("sse4.2");
+  if (kHaveSse42) return Crc32cSse42(body, kPageSize - 4);
+#endif
+  return Crc32c(body, kPageSize - 4);
 }
 
 void SetPageChecksum(char* page) {

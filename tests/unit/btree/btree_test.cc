@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -13,6 +14,7 @@
 #include <set>
 
 #include "btree_test_util.h"
+#include "storage/btree_page.h"
 #include "storage/key_codec.h"
 #include "temp_dir.h"
 
@@ -81,6 +83,92 @@ TEST(BTreeTest, NonUniqueDuplicatesAndReopenKeepsUniqueFlag) {
   EXPECT_FALSE((*tree)->unique());
   EXPECT_EQ((*tree)->Lookup("dup")->size(), 10u);
   ASSERT_OK((*tree)->Verify(true).status());
+}
+
+// Big-endian 8-byte key, as bench_access and key_codec integers use.
+std::string BigEndianKey(uint64_t v, size_t width = 8) {
+  std::string k(width, '\0');
+  for (size_t i = 0; i < 8 && i < width; ++i) k[7 - i] = static_cast<char>((v >> (8 * i)) & 0xff);
+  return k;
+}
+
+// Ascending inserts take the rightmost split (README "Insert policy"): every leaf but the last
+// is full, at every level, on unique and non-unique trees, and the tree stays valid; small
+// values then long keys (internal nodes of a few children, 4+ levels).
+TEST(BTreeTest, AscendingInsertsFillPages) {
+  for (bool unique : {true, false}) {
+    for (size_t width : {size_t{8}, size_t{1000}}) {
+      TempDir dir;
+      BufferPool pool(256);
+      auto tree = BTree::Open(&pool, dir.File("a.idx"), {.unique = unique});
+      ASSERT_TRUE(tree.ok());
+      const size_t n = width == 8 ? 20000 : 600;
+      for (size_t i = 0; i < n; ++i) {
+        std::string key = unique ? BigEndianKey(i, width) : BigEndianKey(i / 3, width);
+        ASSERT_OK((*tree)->Insert(key, BigEndianKey(i)));
+      }
+      auto stats = (*tree)->Verify(true);
+      ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+      EXPECT_EQ(stats->entries, n);
+      // Leaf cell: 4-byte header + key + 8-byte value, plus a 2-byte slot.
+      const size_t per_leaf = kNodeCapacity / (4 + width + 8 + kNodeSlotSize);
+      EXPECT_LE(stats->leaf_pages, (n + per_leaf - 1) / per_leaf) << unique << " " << width;
+      if (width == 1000) {
+        EXPECT_GE(stats->height, 4u);
+      }
+      for (size_t i = 0; i < n; i += 97) {
+        std::string key = unique ? BigEndianKey(i, width) : BigEndianKey(i / 3, width);
+        auto v = (*tree)->Lookup(key);
+        ASSERT_TRUE(v.ok());
+        EXPECT_EQ(v->size(), unique ? 1u : std::min<size_t>(3, n - i / 3 * 3));
+      }
+    }
+  }
+}
+
+// Random inserts share an overflowing leaf with a roomy sibling before splitting: leaves end
+// well above the ~69% of 50/50 splits. Descending inserts (never the rightmost append) stay
+// correct too.
+TEST(BTreeTest, RandomInsertsShareWithSiblings) {
+  TempDir dir;
+  BufferPool pool(64);  // evicts: shares and splits write through the pool
+  auto tree = BTree::Open(&pool, dir.File("r.idx"), {.unique = true});
+  ASSERT_TRUE(tree.ok());
+  const size_t n = 30000;
+  std::vector<uint64_t> ids(n);
+  for (size_t i = 0; i < n; ++i) ids[i] = i;
+  std::shuffle(ids.begin(), ids.end(), std::mt19937_64(5));
+  for (size_t i = 0; i < n; ++i) {
+    ASSERT_OK((*tree)->Insert(BigEndianKey(ids[i] * 2), "0123456789abcdefghij"));
+    if (i % 5000 == 0) ASSERT_OK((*tree)->Verify(true).status());
+  }
+  for (size_t i = n; i-- > 0;) ASSERT_OK((*tree)->Insert(BigEndianKey(i * 2 + 1), "x"));
+  auto stats = (*tree)->Verify(true);
+  ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+  EXPECT_EQ(stats->entries, 2 * n);
+  size_t k = 0;
+  auto cursor = (*tree)->Scan({});
+  std::string key, value;
+  while (*cursor.Next(&key, &value)) ASSERT_EQ(key, BigEndianKey(k++));
+  EXPECT_EQ(k, 2 * n);
+}
+
+// Fill after random inserts only (the share policy's purpose): above 75% on average.
+TEST(BTreeTest, RandomInsertFill) {
+  TempDir dir;
+  BufferPool pool(1024);
+  auto tree = BTree::Open(&pool, dir.File("f.idx"), {.unique = true});
+  ASSERT_TRUE(tree.ok());
+  const size_t n = 50000;
+  std::vector<uint64_t> ids(n);
+  for (size_t i = 0; i < n; ++i) ids[i] = i;
+  std::shuffle(ids.begin(), ids.end(), std::mt19937_64(9));
+  for (uint64_t id : ids) ASSERT_OK((*tree)->Insert(BigEndianKey(id), "0123456789abcdefghij"));
+  auto stats = (*tree)->Verify(true);
+  ASSERT_TRUE(stats.ok());
+  const double per_leaf = static_cast<double>(kNodeCapacity) / (4 + 8 + 20 + kNodeSlotSize);
+  const double fill = static_cast<double>(n) / stats->leaf_pages / per_leaf;
+  EXPECT_GT(fill, 0.75) << stats->leaf_pages << " leaves";
 }
 
 // Randomized operations against a reference model, growing to 3+ levels, shrinking back

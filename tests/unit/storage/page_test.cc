@@ -25,6 +25,16 @@ TEST(Crc32cTest, KnownVectors) {
   EXPECT_EQ(part, Crc32c(s.data(), s.size()));
 }
 
+// ComputePageChecksum may use the CPU's crc32 instruction; it must equal the portable Crc32c.
+TEST(Crc32cTest, PageChecksumMatchesPortableCrc32c) {
+  std::mt19937 rng(11);
+  std::vector<char> buf(kPageSize);
+  for (int round = 0; round < 50; ++round) {
+    for (auto& b : buf) b = static_cast<char>(rng());
+    EXPECT_EQ(ComputePageChecksum(buf.data()), Crc32c(buf.data() + 4, kPageSize - 4)) << round;
+  }
+}
+
 TEST(PageTest, ZeroPageIsValidAndEmpty) {
   std::vector<char> buf(kPageSize, 0);
   EXPECT_TRUE(VerifyPageChecksum(buf.data()));
