@@ -46,7 +46,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
     (void)d->db_->Close();
     return st;
   }
-  auto pg = pgwire::PgServer::Start(options.pg_listen, d->sessions_.get(), d->pool_.get());
+  auto pg = pgwire::PgServer::Start(options, d->sessions_.get(), d->pool_.get());
   if (!pg.ok()) {  // like the gRPC address: a taken port is a start-up failure, never silent
     d->grpc_->Shutdown();
     (void)d->db_->Close();

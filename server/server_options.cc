@@ -95,6 +95,21 @@ const std::vector<OptionSpec>& Specs() {
       {"session-idle-timeout-s", "MERIDIAN_SESSION_IDLE_TIMEOUT_S",
        "seconds an unattached session lives after its last call (default 60)",
        UnsignedField(&ServerOptions::session_idle_timeout_s, 1, 86400)},
+      {"auth", "MERIDIAN_AUTH",
+       "PostgreSQL client authentication: trust, password or scram-sha-256 (default "
+       "scram-sha-256 with --users-file, trust without)",
+       [](ServerOptions& o, std::string_view v) {
+         if (v != "trust" && v != "password" && v != "scram-sha-256") return false;
+         o.auth = std::string(v);
+         return true;
+       }},
+      {"users-file", "MERIDIAN_USERS_FILE",
+       "file of user:secret lines (plaintext password or SCRAM-SHA-256 verifier)",
+       StringField(&ServerOptions::users_file)},
+      {"tls-cert", "MERIDIAN_TLS_CERT", "PEM certificate for TLS on the PostgreSQL listener",
+       StringField(&ServerOptions::tls_cert)},
+      {"tls-key", "MERIDIAN_TLS_KEY", "PEM private key for --tls-cert",
+       StringField(&ServerOptions::tls_key)},
   };
   return specs;
 }
@@ -165,6 +180,12 @@ ParsedOptions ParseServerOptions(int argc, const char* const* argv) {
       out.error = "invalid value \"" + std::string(value) + "\" for --" + std::string(name);
       return out;
     }
+  }
+  const ServerOptions& o = out.options;
+  if ((o.auth == "password" || o.auth == "scram-sha-256") && o.users_file.empty()) {
+    out.error = "--auth " + o.auth + " needs --users-file";
+  } else if (o.tls_cert.empty() != o.tls_key.empty()) {
+    out.error = "--tls-cert and --tls-key go together";
   }
   return out;
 }

@@ -17,6 +17,12 @@ struct ServerOptions {
   unsigned worker_threads = 0;           // --worker-threads, MERIDIAN_WORKER_THREADS (0: auto)
   unsigned checkpoint_interval_s = 5;    // --checkpoint-interval-s, MERIDIAN_CHECKPOINT_INTERVAL_S
   unsigned session_idle_timeout_s = 60;  // --session-idle-timeout-s: unattached session lease
+  // PostgreSQL listener security (server/pgwire/README.md). auth: "trust", "password" or
+  // "scram-sha-256"; empty means scram-sha-256 when a users file is given, trust otherwise.
+  std::string auth;        // --auth, MERIDIAN_AUTH
+  std::string users_file;  // --users-file, MERIDIAN_USERS_FILE: user:secret lines
+  std::string tls_cert;    // --tls-cert, MERIDIAN_TLS_CERT: PEM certificate (chain)
+  std::string tls_key;     // --tls-key, MERIDIAN_TLS_KEY: PEM private key
   // True when --pg-listen or MERIDIAN_PG_LISTEN was given: only then is a failed bind fatal.
 };
 

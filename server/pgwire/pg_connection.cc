@@ -10,10 +10,11 @@
 #include <asio/async_result.hpp>
 #include <asio/dispatch.hpp>
 #include <asio/post.hpp>
-#include <asio/read.hpp>
+#include <asio/ssl/error.hpp>
 #include <asio/use_awaitable.hpp>
 #include <asio/write.hpp>
 #include <cerrno>
+#include <cstring>
 
 #include "pg_protocol.h"
 #include "pg_server.h"
@@ -25,15 +26,9 @@ namespace {
 constexpr size_t kFetchRows = 1000;         // rows per worker-pool step
 constexpr size_t kFetchBytes = 256 * 1024;  // bytes per worker-pool step (about)
 constexpr size_t kFlushBytes = 64 * 1024;   // flush the output buffer beyond this
-constexpr auto kStartupTimeout = std::chrono::seconds(60);
-
-uint32_t BigEndian32(const unsigned char* p) {
-  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
-}
-
-Status ProtocolError(std::string message) {
-  return Status::Error(kProtocolViolation, std::move(message));
-}
+constexpr size_t kReadChunk = 16 * 1024;    // bytes asked of the stream per read (at least)
+constexpr size_t kKeepInput = 1 << 20;      // a larger input buffer is freed once drained
+constexpr auto kStartupTimeout = std::chrono::seconds(60);  // up to the end of authentication
 
 }  // namespace
 
@@ -73,6 +68,7 @@ asio::awaitable<void> PgConnection::Run() {
   cursor_.reset();
   request_.reset();
   portals_.clear();
+  closed_portals_.clear();
   if (session_) {
     session_->Detach();
     server_->UnregisterCancelKey(pid_);
@@ -83,18 +79,66 @@ asio::awaitable<void> PgConnection::Run() {
   socket_.close(ec);
 }
 
+asio::awaitable<size_t> PgConnection::ReadSome(char* data, size_t size) {
+  if (tls_) co_return co_await tls_->async_read_some(asio::buffer(data, size), asio::use_awaitable);
+  co_return co_await socket_.async_read_some(asio::buffer(data, size), asio::use_awaitable);
+}
+
 asio::awaitable<void> PgConnection::Flush() {
   if (out_.empty()) co_return;
   std::string data;
   data.swap(out_);
-  co_await asio::async_write(socket_, asio::buffer(data), asio::use_awaitable);
+  if (tls_) {
+    co_await asio::async_write(*tls_, asio::buffer(data), asio::use_awaitable);
+  } else {
+    co_await asio::async_write(socket_, asio::buffer(data), asio::use_awaitable);
+  }
+}
+
+asio::awaitable<void> PgConnection::Fatal(const Status& status) {
+  if (status.sqlstate() == kProtocolViolation) {
+    spdlog::warn("pg connection {}: protocol violation: {}", peer_, status.message());
+    close_reason_ = "protocol violation";
+  } else {
+    spdlog::info("pg connection {}: {}", peer_, status.message());
+  }
+  WriteErrorResponse(&out_, status, "FATAL");
+  co_await Flush();
 }
 
 asio::awaitable<void> PgConnection::ProtocolViolation(const std::string& message) {
-  spdlog::warn("pg connection {}: protocol violation: {}", peer_, message);
-  close_reason_ = "protocol violation";
-  WriteErrorResponse(&out_, ProtocolError(message), "FATAL");
-  co_await Flush();
+  co_await Fatal(Status::Error(kProtocolViolation, message));
+}
+
+void PgConnection::AppendReadyForQuery() { WriteReadyForQuery(&out_, TransactionStatus()); }
+
+asio::awaitable<std::optional<PgConnection::Message>> PgConnection::ReadMessage(bool startup) {
+  while (true) {
+    std::string_view pending(in_.data() + in_begin_, in_end_ - in_begin_);
+    auto frame = DecodeFrame(pending, startup);
+    if (!frame.ok()) {
+      co_await Fatal(frame.status());
+      co_return std::nullopt;
+    }
+    if (frame->complete) {
+      Message m{frame->type, std::string(frame->body)};
+      in_begin_ += frame->size;
+      if (in_begin_ == in_end_) {
+        in_begin_ = in_end_ = 0;
+        if (in_.size() > kKeepInput) std::string().swap(in_);
+      }
+      co_return m;
+    }
+    // Move what is left to the front and read at least the rest of the frame's header or body.
+    if (in_begin_ > 0) {
+      std::memmove(in_.data(), in_.data() + in_begin_, in_end_ - in_begin_);
+      in_end_ -= in_begin_;
+      in_begin_ = 0;
+    }
+    size_t need = std::max(frame->size, in_end_ + kReadChunk);
+    if (in_.size() < need) in_.resize(need);
+    in_end_ += co_await ReadSome(in_.data() + in_end_, in_.size() - in_end_);
+  }
 }
 
 asio::awaitable<void> PgConnection::OnPool(std::function<void()> fn) {
@@ -118,69 +162,44 @@ asio::awaitable<void> PgConnection::OnPool(std::function<void()> fn) {
 
 asio::awaitable<bool> PgConnection::Startup() {
   while (true) {
-    unsigned char header[4];
-    co_await asio::async_read(socket_, asio::buffer(header), asio::use_awaitable);
-    uint32_t len = BigEndian32(header);
-    if (len < 8 || len > kMaxStartupLength) {
-      co_await ProtocolViolation("invalid length of startup packet");
+    auto message = co_await ReadMessage(/*startup=*/true);
+    if (!message) co_return false;
+    auto packet = DecodeStartupPacket(message->body);
+    if (!packet.ok()) {
+      co_await Fatal(packet.status());
       co_return false;
     }
-    std::string body(len - 4, '\0');
-    co_await asio::async_read(socket_, asio::buffer(body), asio::use_awaitable);
-    MessageReader reader(body);
-    auto code = static_cast<uint32_t>(reader.Int32());
-    if (code == kSslRequestCode || code == kGssEncRequestCode) {
-      if (len != 8) {
-        co_await ProtocolViolation("invalid length of SSL or GSS encryption request");
-        co_return false;
-      }
-      out_.push_back('N');  // no TLS, no GSS encryption: the client continues in the clear
-      co_await Flush();
-      continue;
+    switch (packet->kind) {
+      case StartupPacket::Kind::kSslRequest:
+        if (tls_ != nullptr) {
+          co_await ProtocolViolation("SSLRequest on an encrypted connection");
+          co_return false;
+        }
+        if (server_->tls_context() != nullptr) {
+          if (!co_await UpgradeToTls()) co_return false;
+          continue;
+        }
+        out_.push_back('N');  // no TLS: the client continues in the clear (or gives up)
+        co_await Flush();
+        continue;
+      case StartupPacket::Kind::kGssEncRequest:
+        out_.push_back('N');  // no GSS encryption
+        co_await Flush();
+        continue;
+      case StartupPacket::Kind::kCancelRequest:
+        server_->Cancel(packet->cancel_pid, packet->cancel_secret);
+        co_return false;  // the cancel connection gets no answer
+      case StartupPacket::Kind::kStartup:
+        break;
     }
-    if (code == kCancelRequestCode) {
-      if (len == 16) {
-        int32_t pid = reader.Int32();
-        int32_t secret = reader.Int32();
-        server_->Cancel(pid, secret);
-      }
-      co_return false;  // the cancel connection gets no answer
-    }
-    if (code >> 16 != 3 || (code & 0xFFFF) != 0) {
-      std::string msg = "unsupported frontend protocol ";
-      msg.append(std::to_string(code >> 16)).append(".").append(std::to_string(code & 0xFFFF));
-      msg.append(": server supports 3.0 to 3.0");
-      WriteErrorResponse(&out_, Status::NotSupported(msg), "FATAL");
-      co_await Flush();
-      co_return false;
-    }
-    auto params = ParseStartupParameters(reader);
-    if (!params) {
-      co_await ProtocolViolation("invalid startup packet layout: expected terminator as last byte");
-      co_return false;
-    }
-    std::string user, database, application_name;
-    for (const auto& [name, value] : *params) {
-      if (name == "user") user = value;
-      if (name == "database") database = value;
-      if (name == "application_name") application_name = value;
-    }
-    if (user.empty()) {
-      WriteErrorResponse(&out_,
-                         Status::Error("28000",
-                                       "no PostgreSQL user name specified in startup "
-                                       "packet"),
-                         "FATAL");
-      co_await Flush();
-      co_return false;
-    }
-    if (database.empty()) database = user;
+    if (!co_await Authenticate(packet->user)) co_return false;
     std::string peer = "pg:";
     peer.append(peer_);
-    auto opened = server_->sessions()->Open(user, database, application_name, peer);
+    if (tls_) peer.append(" (TLS)");
+    auto opened =
+        server_->sessions()->Open(packet->user, packet->database, packet->application_name, peer);
     if (!opened.ok()) {
-      WriteErrorResponse(&out_, opened.status(), "FATAL");
-      co_await Flush();
+      co_await Fatal(opened.status());
       co_return false;
     }
     session_ = std::move(opened).value();
@@ -192,6 +211,7 @@ asio::awaitable<bool> PgConnection::Startup() {
     }
     auto key = server_->RegisterCancelKey(session_);
     pid_ = key.pid;
+    const std::string& application_name = packet->application_name;
     WriteAuthenticationOk(&out_);
     std::string version = "15.0 (";
     version.append(kServerVersion).append(")");
@@ -204,10 +224,100 @@ asio::awaitable<bool> PgConnection::Startup() {
     WriteParameterStatus(&out_, "standard_conforming_strings", "on");
     WriteParameterStatus(&out_, "application_name", application_name);
     WriteBackendKeyData(&out_, key.pid, key.secret);
-    WriteReadyForQuery(&out_, 'I');
+    AppendReadyForQuery();
     co_await Flush();
     co_return true;
   }
+}
+
+asio::awaitable<bool> PgConnection::UpgradeToTls() {
+  // Bytes pipelined behind the SSLRequest were sent in the clear: refuse them, as PostgreSQL
+  // does (CVE-2021-23214), instead of treating them as if they came through TLS.
+  if (in_begin_ != in_end_) {
+    co_await ProtocolViolation("received unencrypted data after SSL request");
+    co_return false;
+  }
+  out_.push_back('S');
+  co_await Flush();
+  tls_ =
+      std::make_unique<asio::ssl::stream<asio::ip::tcp::socket&>>(socket_, *server_->tls_context());
+  try {
+    co_await tls_->async_handshake(asio::ssl::stream_base::server, asio::use_awaitable);
+  } catch (const std::system_error& e) {
+    spdlog::info("pg connection {}: TLS handshake failed: {}", peer_, e.what());
+    co_return false;
+  }
+  co_return true;
+}
+
+asio::awaitable<std::optional<PgConnection::Message>> PgConnection::ReadAuthResponse() {
+  auto message = co_await ReadMessage(/*startup=*/false);
+  if (message && message->type != 'p') {
+    co_await ProtocolViolation("expected password response, got message type " +
+                               std::to_string(static_cast<unsigned char>(message->type)));
+    co_return std::nullopt;
+  }
+  co_return message;
+}
+
+asio::awaitable<bool> PgConnection::Authenticate(const std::string& user) {
+  const AuthMethod method = server_->auth_method();
+  if (method == AuthMethod::kTrust) co_return true;
+  const UserTable& users = server_->users();
+  const UserTable::Secret* secret = users.Find(user);
+  bool ok = false;
+  if (method == AuthMethod::kPassword) {
+    WriteAuthenticationCleartextPassword(&out_);
+    co_await Flush();
+    auto message = co_await ReadAuthResponse();
+    if (!message) co_return false;
+    auto password = DecodePasswordMessage(message->body);
+    if (!password.ok()) {
+      co_await Fatal(password.status());
+      co_return false;
+    }
+    // A verifier costs a PBKDF2 run (thousands of HMACs): not on a network thread.
+    co_await OnPool([&] { ok = users.CheckPassword(user, *password); });
+  } else {
+    WriteAuthenticationSasl(&out_, {kScramMechanism});
+    co_await Flush();
+    auto message = co_await ReadAuthResponse();
+    if (!message) co_return false;
+    auto initial = DecodeSaslInitialResponse(message->body);
+    if (!initial.ok()) {
+      co_await Fatal(initial.status());
+      co_return false;
+    }
+    if (initial->mechanism != kScramMechanism) {
+      co_await ProtocolViolation("client selected an invalid SASL authentication mechanism");
+      co_return false;
+    }
+    // An unknown user goes through the whole exchange against a mock verifier and fails at the
+    // end with the message of a wrong password, so the answer does not tell who exists.
+    ScramServer scram(secret ? secret->verifier : users.MockVerifier(user), secret == nullptr);
+    auto server_first = scram.ClientFirst(initial->data.value_or(""));
+    if (!server_first.ok()) {
+      co_await Fatal(server_first.status());
+      co_return false;
+    }
+    WriteAuthenticationSaslContinue(&out_, *server_first);
+    co_await Flush();
+    message = co_await ReadAuthResponse();
+    if (!message) co_return false;
+    auto server_final = scram.ClientFinal(message->body);
+    if (server_final.ok()) {
+      WriteAuthenticationSaslFinal(&out_, *server_final);  // sent with AuthenticationOk
+      ok = true;
+    } else if (server_final.status().sqlstate() != "28P01") {
+      co_await Fatal(server_final.status());
+      co_return false;
+    }
+  }
+  if (!ok) {
+    co_await Fatal(AuthenticationFailed(user));
+    co_return false;
+  }
+  co_return true;
 }
 
 void PgConnection::CloseFromOutside() {
@@ -219,24 +329,9 @@ void PgConnection::CloseFromOutside() {
   });
 }
 
-asio::awaitable<std::optional<PgConnection::Message>> PgConnection::ReadMessage() {
-  unsigned char header[5];
-  co_await asio::async_read(socket_, asio::buffer(header), asio::use_awaitable);
-  Message m;
-  m.type = static_cast<char>(header[0]);
-  uint32_t len = BigEndian32(header + 1);
-  if (len < 4 || len > kMaxMessageLength) {
-    co_await ProtocolViolation("invalid message length");
-    co_return std::nullopt;
-  }
-  m.body.resize(len - 4);
-  co_await asio::async_read(socket_, asio::buffer(m.body), asio::use_awaitable);
-  co_return m;
-}
-
 asio::awaitable<void> PgConnection::MessageLoop() {
   while (true) {
-    auto message = co_await ReadMessage();
+    auto message = co_await ReadMessage(/*startup=*/false);
     if (!message) co_return;
     const std::string& body = message->body;
     if (ignore_till_sync_ && message->type != 'S' && message->type != 'X' && message->type != 'Q') {
@@ -244,16 +339,15 @@ asio::awaitable<void> PgConnection::MessageLoop() {
     }
     switch (message->type) {
       case 'Q': {
-        MessageReader reader(body);
-        std::string sql(reader.CString());
-        if (!reader.ok() || !reader.AtEnd()) {
-          co_await ProtocolViolation("invalid Query message format");
+        auto sql = DecodeQuery(body);
+        if (!sql.ok()) {
+          co_await Fatal(sql.status());
           co_return;
         }
         ignore_till_sync_ = false;
         co_await EndExtendedRequest();
-        co_await SimpleQuery(sql);
-        WriteReadyForQuery(&out_, 'I');
+        co_await SimpleQuery(std::string(*sql));
+        AppendReadyForQuery();
         co_await Flush();
         break;
       }
@@ -272,12 +366,15 @@ asio::awaitable<void> PgConnection::MessageLoop() {
       case 'E':
         if (!co_await HandleExecute(body)) co_return;
         break;
-      case 'C':
-        if (!HandleClose(body)) {
-          co_await ProtocolViolation("invalid Close message format");
+      case 'C': {
+        auto target = DecodeClose(body);
+        if (!target.ok()) {
+          co_await Fatal(target.status());
           co_return;
         }
+        HandleClose(*target);
         break;
+      }
       case 'H':
         co_await Flush();
         break;
@@ -285,7 +382,7 @@ asio::awaitable<void> PgConnection::MessageLoop() {
         // End of an implicit transaction: portals die, the request ends.
         ignore_till_sync_ = false;
         co_await EndExtendedRequest();
-        WriteReadyForQuery(&out_, 'I');
+        AppendReadyForQuery();
         co_await Flush();
         break;
       }
@@ -405,6 +502,8 @@ asio::awaitable<void> PgConnection::EndExtendedRequest() {
   // the session's request ends.
   std::vector<std::unique_ptr<Portal>> dropped;
   for (auto& [name, portal] : portals_) dropped.push_back(std::move(portal));
+  for (auto& portal : closed_portals_) dropped.push_back(std::move(portal));
+  closed_portals_.clear();
   portals_.clear();
   if (!dropped.empty()) co_await OnPool([&dropped] { dropped.clear(); });
   if (ext_ctl_ != nullptr) {
@@ -419,16 +518,14 @@ void PgConnection::ExtendedError(const Status& st) {
 }
 
 asio::awaitable<bool> PgConnection::HandleParse(const std::string& body) {
-  MessageReader reader(body);
-  std::string name(reader.CString());
-  std::string sql(reader.CString());
-  int16_t nparams = reader.Int16();
-  for (int16_t i = 0; i < nparams && reader.ok(); ++i) (void)reader.Int32();
-  if (!reader.ok() || !reader.AtEnd() || nparams < 0) {
-    co_await ProtocolViolation("invalid Parse message format");
+  auto parse = DecodeParse(body);
+  if (!parse.ok()) {
+    co_await Fatal(parse.status());
     co_return false;
   }
-  if (nparams > 0) {
+  std::string name(parse->statement);
+  std::string sql(parse->sql);
+  if (!parse->parameter_types.empty()) {
     ExtendedError(Status::NotSupported("parameters are not supported yet"));
     co_return true;
   }
@@ -457,24 +554,16 @@ asio::awaitable<bool> PgConnection::HandleParse(const std::string& body) {
 }
 
 asio::awaitable<bool> PgConnection::HandleBind(const std::string& body) {
-  MessageReader reader(body);
-  std::string portal_name(reader.CString());
-  std::string statement_name(reader.CString());
-  int16_t nformats = reader.Int16();
-  for (int16_t i = 0; i < nformats && reader.ok(); ++i) (void)reader.Int16();
-  int16_t nparams = reader.Int16();
-  for (int16_t i = 0; i < nparams && reader.ok(); ++i) {
-    int32_t len = reader.Int32();
-    if (len > 0) (void)reader.Bytes(static_cast<size_t>(len));
-  }
-  int16_t nresult_formats = reader.Int16();
-  bool binary = false;
-  for (int16_t i = 0; i < nresult_formats && reader.ok(); ++i) binary |= reader.Int16() != 0;
-  if (!reader.ok() || !reader.AtEnd() || nformats < 0 || nparams < 0 || nresult_formats < 0) {
-    co_await ProtocolViolation("invalid Bind message format");
+  auto bind = DecodeBind(body);
+  if (!bind.ok()) {
+    co_await Fatal(bind.status());
     co_return false;
   }
-  if (nparams > 0) {
+  std::string portal_name(bind->portal);
+  std::string statement_name(bind->statement);
+  bool binary = false;
+  for (int16_t format : bind->result_formats) binary |= format != 0;
+  if (!bind->parameters.empty()) {
     ExtendedError(Status::NotSupported("parameters are not supported yet"));
     co_return true;
   }
@@ -537,14 +626,13 @@ asio::awaitable<Status> PgConnection::StartPortal(Portal* portal) {
 }
 
 asio::awaitable<bool> PgConnection::HandleDescribe(const std::string& body) {
-  MessageReader reader(body);
-  uint8_t kind = reader.Byte();
-  std::string name(reader.CString());
-  if (!reader.ok() || !reader.AtEnd() || (kind != 'S' && kind != 'P')) {
-    co_await ProtocolViolation("invalid Describe message format");
+  auto describe = DecodeDescribe(body);
+  if (!describe.ok()) {
+    co_await Fatal(describe.status());
     co_return false;
   }
-  if (kind == 'S') {
+  std::string name(describe->name);
+  if (describe->kind == 'S') {
     if (statements_.count(name) == 0) {
       ExtendedError(Status::Error("26000", "prepared statement \"" + name + "\" does not exist"));
       co_return true;
@@ -574,13 +662,13 @@ asio::awaitable<bool> PgConnection::HandleDescribe(const std::string& body) {
 }
 
 asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
-  MessageReader reader(body);
-  std::string name(reader.CString());
-  int32_t max_rows = reader.Int32();
-  if (!reader.ok() || !reader.AtEnd()) {
-    co_await ProtocolViolation("invalid Execute message format");
+  auto execute = DecodeExecute(body);
+  if (!execute.ok()) {
+    co_await Fatal(execute.status());
     co_return false;
   }
+  std::string name(execute->portal);
+  int32_t max_rows = execute->max_rows;
   auto it = portals_.find(name);
   if (it == portals_.end()) {
     ExtendedError(Status::Error("34000", "portal \"" + name + "\" does not exist"));
@@ -639,18 +727,15 @@ asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
   co_return true;
 }
 
-bool PgConnection::HandleClose(const std::string& body) {
-  MessageReader reader(body);
-  uint8_t kind = reader.Byte();
-  std::string name(reader.CString());
-  if (!reader.ok() || !reader.AtEnd() || (kind != 'S' && kind != 'P')) return false;
-  if (kind == 'S') {
-    statements_.erase(name);
-  } else {
-    portals_.erase(name);
+void PgConnection::HandleClose(const TargetMessage& target) {
+  if (target.kind == 'S') {
+    statements_.erase(std::string(target.name));
+  } else if (auto it = portals_.find(std::string(target.name)); it != portals_.end()) {
+    // A portal's cursor is destroyed on the pool (it may release locks); keep it till Sync.
+    closed_portals_.push_back(std::move(it->second));
+    portals_.erase(it);
   }
   WriteCloseComplete(&out_);
-  return true;
 }
 
 }  // namespace meridian::server::pgwire

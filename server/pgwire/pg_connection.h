@@ -1,11 +1,12 @@
 // PgConnection: one PostgreSQL protocol v3 client connection, run as a C++20 coroutine on its own
-// strand. Startup (SSL/GSS refusal, CancelRequest, StartupMessage, trust authentication), then the
-// message loop: simple Query and the extended protocol without parameters. Engine calls run on
-// the daemon's worker pool and are awaited, so network threads never block.
+// strand. Startup (TLS upgrade or refusal, CancelRequest, StartupMessage, trust, cleartext or
+// SCRAM-SHA-256 authentication), then the message loop: simple Query and the extended protocol
+// without parameters. Engine calls run on the daemon's worker pool and are awaited.
 #pragma once
 
 #include <asio/awaitable.hpp>
 #include <asio/ip/tcp.hpp>
+#include <asio/ssl/stream.hpp>
 #include <asio/steady_timer.hpp>
 #include <functional>
 #include <map>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "meridian/database.h"
+#include "pg_protocol.h"
 #include "session_manager.h"
 
 namespace meridian::server::pgwire {
@@ -53,11 +55,27 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   };
 
   asio::awaitable<bool> Startup();
+  // SSLRequest answered 'S': the TLS handshake; afterwards every byte goes through tls_.
+  asio::awaitable<bool> UpgradeToTls();
+  // Runs the configured authentication exchange for user; false: failed (answered) or gone.
+  asio::awaitable<bool> Authenticate(const std::string& user);
+  // The client's next message, which must be a 'p' (password or SASL) message.
+  asio::awaitable<std::optional<Message>> ReadAuthResponse();
   asio::awaitable<void> MessageLoop();
-  asio::awaitable<std::optional<Message>> ReadMessage();
+  // The next frame (startup: untyped) from the input buffer, reading as needed. nullopt after
+  // a protocol violation (answered); throws when the connection fails.
+  asio::awaitable<std::optional<Message>> ReadMessage(bool startup);
+  // The stream: the socket, or the TLS stream over it once upgraded.
+  asio::awaitable<size_t> ReadSome(char* data, size_t size);
   asio::awaitable<void> Flush();
-  // Writes an ErrorResponse 08P01 (FATAL) and flushes; the caller then closes.
+  // Writes an ErrorResponse FATAL from status and flushes; the caller then closes.
+  asio::awaitable<void> Fatal(const Status& status);
+  // Fatal with 08P01.
   asio::awaitable<void> ProtocolViolation(const std::string& message);
+  // ReadyForQuery's transaction status: 'I' idle, 'T' in a transaction block, 'E' in a failed
+  // one. The one place it is decided; it will come from the session once transactions exist.
+  char TransactionStatus() const { return 'I'; }
+  void AppendReadyForQuery();
   // Runs fn on the worker pool and resumes here when it returns.
   asio::awaitable<void> OnPool(std::function<void()> fn);
 
@@ -67,7 +85,7 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   asio::awaitable<bool> HandleBind(const std::string& body);
   asio::awaitable<bool> HandleDescribe(const std::string& body);
   asio::awaitable<bool> HandleExecute(const std::string& body);
-  bool HandleClose(const std::string& body);
+  void HandleClose(const TargetMessage& target);
   // Starts the portal's statement (on the pool) if not yet started; error status on failure.
   asio::awaitable<Status> StartPortal(Portal* portal);
   void ExtendedError(const Status& st);
@@ -81,9 +99,14 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   void CloseFromOutside();
 
   asio::ip::tcp::socket socket_;
+  // Set by UpgradeToTls; refers to socket_ (declared after it, so destroyed first).
+  std::unique_ptr<asio::ssl::stream<asio::ip::tcp::socket&>> tls_;
   PgServer* const server_;
   asio::steady_timer startup_timer_;
   std::string out_;
+  std::string in_;  // input buffer: bytes [in_begin_, in_end_) are read but not yet decoded
+  size_t in_begin_ = 0;
+  size_t in_end_ = 0;
   std::string peer_;
   std::shared_ptr<ServerSession> session_;
   int32_t pid_ = 0;
@@ -100,6 +123,7 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   std::shared_ptr<ExecControl> ext_ctl_;        // the extended protocol's request, up to Sync
   std::map<std::string, Prepared> statements_;  // "" is the unnamed statement
   std::map<std::string, std::unique_ptr<Portal>> portals_;  // "" is the unnamed portal
+  std::vector<std::unique_ptr<Portal>> closed_portals_;     // destroyed on the pool at Sync
 };
 
 }  // namespace meridian::server::pgwire

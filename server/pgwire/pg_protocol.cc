@@ -227,4 +227,221 @@ std::optional<std::vector<std::pair<std::string, std::string>>> ParseStartupPara
   return params;
 }
 
+// ---- Authentication requests -------------------------------------------------------------
+
+namespace {
+// AuthenticationRequest codes ('R' messages).
+constexpr int32_t kAuthCleartextPassword = 3;
+constexpr int32_t kAuthSasl = 10;
+constexpr int32_t kAuthSaslContinue = 11;
+constexpr int32_t kAuthSaslFinal = 12;
+}  // namespace
+
+void WriteAuthenticationCleartextPassword(std::string* out) {
+  MessageWriter(out).Begin('R').Int32(kAuthCleartextPassword).End();
+}
+
+void WriteAuthenticationSasl(std::string* out, const std::vector<std::string>& mechanisms) {
+  MessageWriter w(out);
+  w.Begin('R').Int32(kAuthSasl);
+  for (const auto& m : mechanisms) w.CString(m);
+  w.Byte(0);
+  w.End();
+}
+
+void WriteAuthenticationSaslContinue(std::string* out, std::string_view data) {
+  MessageWriter(out).Begin('R').Int32(kAuthSaslContinue).Bytes(data).End();
+}
+
+void WriteAuthenticationSaslFinal(std::string* out, std::string_view data) {
+  MessageWriter(out).Begin('R').Int32(kAuthSaslFinal).Bytes(data).End();
+}
+
+// ---- Decoding ----------------------------------------------------------------------------
+
+namespace {
+
+Status Malformed(std::string message) {
+  return Status::Error(kProtocolViolation, std::move(message));
+}
+
+uint32_t BigEndian32(std::string_view p) {
+  uint32_t v = 0;
+  for (size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return v;
+}
+
+}  // namespace
+
+Result<Frame> DecodeFrame(std::string_view input, bool startup) {
+  const size_t header = startup ? 4 : 5;
+  Frame frame;
+  if (input.size() < header) {
+    frame.size = header;
+    return frame;
+  }
+  uint32_t len = BigEndian32(input.substr(header - 4, 4));
+  if (startup) {
+    // The smallest startup-phase packet is a length and a request code.
+    if (len < 8 || len > kMaxStartupLength) return Malformed("invalid length of startup packet");
+  } else if (len < 4 || len > kMaxMessageLength) {
+    return Malformed("invalid message length");
+  }
+  size_t total = header - 4 + size_t{len};
+  frame.size = total;
+  if (input.size() < total) return frame;
+  frame.complete = true;
+  frame.type = startup ? 0 : input[0];
+  frame.body = input.substr(header, total - header);
+  return frame;
+}
+
+Result<StartupPacket> DecodeStartupPacket(std::string_view body) {
+  MessageReader reader(body);
+  auto code = static_cast<uint32_t>(reader.Int32());
+  if (!reader.ok()) return Malformed("invalid length of startup packet");
+  StartupPacket packet;
+  if (code == kSslRequestCode || code == kGssEncRequestCode) {
+    if (!reader.AtEnd()) return Malformed("invalid length of SSL or GSS encryption request");
+    packet.kind = code == kSslRequestCode ? StartupPacket::Kind::kSslRequest
+                                          : StartupPacket::Kind::kGssEncRequest;
+    return packet;
+  }
+  if (code == kCancelRequestCode) {
+    packet.kind = StartupPacket::Kind::kCancelRequest;
+    packet.cancel_pid = reader.Int32();
+    packet.cancel_secret = reader.Int32();
+    if (!reader.ok() || !reader.AtEnd()) return Malformed("invalid length of cancel request");
+    return packet;
+  }
+  if (code >> 16 != 3 || (code & 0xFFFF) != 0) {
+    std::string msg = "unsupported frontend protocol ";
+    msg.append(std::to_string(code >> 16)).append(".").append(std::to_string(code & 0xFFFF));
+    msg.append(": server supports 3.0 to 3.0");
+    return Status::NotSupported(msg);
+  }
+  auto params = ParseStartupParameters(reader);
+  if (!params) return Malformed("invalid startup packet layout: expected terminator as last byte");
+  for (const auto& [name, value] : *params) {
+    if (name == "user") packet.user = value;
+    if (name == "database") packet.database = value;
+    if (name == "application_name") packet.application_name = value;
+  }
+  packet.parameters = std::move(*params);
+  if (packet.user.empty()) {
+    return Status::Error("28000", "no PostgreSQL user name specified in startup packet");
+  }
+  if (packet.database.empty()) packet.database = packet.user;
+  return packet;
+}
+
+Result<std::string_view> DecodeQuery(std::string_view body) {
+  MessageReader reader(body);
+  std::string_view sql = reader.CString();
+  if (!reader.ok() || !reader.AtEnd()) return Malformed("invalid Query message format");
+  return sql;
+}
+
+Result<ParseMessage> DecodeParse(std::string_view body) {
+  MessageReader reader(body);
+  ParseMessage m;
+  m.statement = reader.CString();
+  m.sql = reader.CString();
+  int16_t n = reader.Int16();
+  // Each type takes 4 bytes: a count the body cannot hold is rejected before any allocation.
+  if (!reader.ok() || n < 0 || reader.remaining() != 4 * static_cast<size_t>(n)) {
+    return Malformed("invalid Parse message format");
+  }
+  m.parameter_types.reserve(static_cast<size_t>(n));
+  for (int16_t i = 0; i < n; ++i)
+    m.parameter_types.push_back(static_cast<uint32_t>(reader.Int32()));
+  return m;
+}
+
+Result<BindMessage> DecodeBind(std::string_view body) {
+  MessageReader reader(body);
+  BindMessage m;
+  m.portal = reader.CString();
+  m.statement = reader.CString();
+  int16_t nformats = reader.Int16();
+  if (!reader.ok() || nformats < 0 || reader.remaining() < 2 * static_cast<size_t>(nformats)) {
+    return Malformed("invalid Bind message format");
+  }
+  for (int16_t i = 0; i < nformats; ++i) m.parameter_formats.push_back(reader.Int16());
+  int16_t nparams = reader.Int16();
+  // Each parameter takes at least its 4-byte length.
+  if (!reader.ok() || nparams < 0 || reader.remaining() < 4 * static_cast<size_t>(nparams)) {
+    return Malformed("invalid Bind message format");
+  }
+  if (nformats > 1 && nformats != nparams) {
+    return Malformed("bind message has " + std::to_string(nformats) + " parameter formats but " +
+                     std::to_string(nparams) + " parameters");
+  }
+  m.parameters.reserve(static_cast<size_t>(nparams));
+  for (int16_t i = 0; i < nparams && reader.ok(); ++i) {
+    int32_t len = reader.Int32();
+    if (len == -1) {
+      m.parameters.emplace_back(std::nullopt);
+    } else if (len < -1) {
+      return Malformed("invalid Bind message format");
+    } else {
+      m.parameters.emplace_back(reader.Bytes(static_cast<size_t>(len)));
+    }
+  }
+  int16_t nresults = reader.Int16();
+  if (!reader.ok() || nresults < 0 || reader.remaining() != 2 * static_cast<size_t>(nresults)) {
+    return Malformed("invalid Bind message format");
+  }
+  for (int16_t i = 0; i < nresults; ++i) m.result_formats.push_back(reader.Int16());
+  return m;
+}
+
+namespace {
+Result<TargetMessage> DecodeTarget(std::string_view body, const char* what) {
+  MessageReader reader(body);
+  TargetMessage m;
+  m.kind = static_cast<char>(reader.Byte());
+  m.name = reader.CString();
+  if (!reader.ok() || !reader.AtEnd() || (m.kind != 'S' && m.kind != 'P')) {
+    return Malformed(std::string("invalid ") + what + " message format");
+  }
+  return m;
+}
+}  // namespace
+
+Result<TargetMessage> DecodeDescribe(std::string_view body) {
+  return DecodeTarget(body, "Describe");
+}
+
+Result<TargetMessage> DecodeClose(std::string_view body) { return DecodeTarget(body, "Close"); }
+
+Result<ExecuteMessage> DecodeExecute(std::string_view body) {
+  MessageReader reader(body);
+  ExecuteMessage m;
+  m.portal = reader.CString();
+  m.max_rows = reader.Int32();
+  if (!reader.ok() || !reader.AtEnd()) return Malformed("invalid Execute message format");
+  return m;
+}
+
+Result<std::string_view> DecodePasswordMessage(std::string_view body) {
+  MessageReader reader(body);
+  std::string_view password = reader.CString();
+  if (!reader.ok() || !reader.AtEnd()) return Malformed("invalid password packet size");
+  return password;
+}
+
+Result<SaslInitialResponse> DecodeSaslInitialResponse(std::string_view body) {
+  MessageReader reader(body);
+  SaslInitialResponse m;
+  m.mechanism = reader.CString();
+  int32_t len = reader.Int32();
+  if (!reader.ok() || len < -1) return Malformed("invalid SASLInitialResponse message format");
+  if (len >= 0) m.data = reader.Bytes(static_cast<size_t>(len));
+  if (!reader.ok() || !reader.AtEnd()) {
+    return Malformed("invalid SASLInitialResponse message format");
+  }
+  return m;
+}
+
 }  // namespace meridian::server::pgwire

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "meridian/database.h"
@@ -93,8 +94,90 @@ void WriteNoticeResponse(std::string* out, std::string_view message);
 int16_t PgTypeLength(const Type& type);
 int32_t PgTypeModifier(const Type& type);
 
+// Authentication requests ('R'): cleartext password, SASL mechanism list, SASL continue
+// (server-first-message) and SASL final (server-final-message).
+void WriteAuthenticationCleartextPassword(std::string* out);
+void WriteAuthenticationSasl(std::string* out, const std::vector<std::string>& mechanisms);
+void WriteAuthenticationSaslContinue(std::string* out, std::string_view data);
+void WriteAuthenticationSaslFinal(std::string* out, std::string_view data);
+
+// ---- Decoding: pure functions over bytes, no I/O ------------------------------------------
+// Every decoder either returns a message whose views point into its input, or an error Status
+// (08P01 for malformed input unless noted). None of them trusts a length it has not checked.
+
+// The first frame of a byte stream. In the startup phase a frame is an int32 length (counting
+// itself) and a body; afterwards a type byte, an int32 length and a body.
+struct Frame {
+  bool complete = false;  // false: more bytes are needed
+  char type = 0;          // 0 in the startup phase
+  std::string_view body;  // complete frames only
+  // complete: bytes the frame takes in the input; otherwise: bytes needed in all (a header's
+  // worth until the header is there).
+  size_t size = 0;
+};
+Result<Frame> DecodeFrame(std::string_view input, bool startup);
+
+// The body of a startup-phase packet (after its length).
+struct StartupPacket {
+  enum class Kind { kSslRequest, kGssEncRequest, kCancelRequest, kStartup };
+  Kind kind = Kind::kStartup;
+  int32_t cancel_pid = 0;  // kCancelRequest
+  int32_t cancel_secret = 0;
+  std::vector<std::pair<std::string, std::string>> parameters;  // kStartup, in order
+  std::string user, database, application_name;  // kStartup; database defaults to user
+};
+// Errors: 08P01 malformed, 0A000 unsupported protocol version, 28000 no user name.
+Result<StartupPacket> DecodeStartupPacket(std::string_view body);
+
 // Startup parameters: name/value pairs up to an empty name. nullopt if malformed.
 std::optional<std::vector<std::pair<std::string, std::string>>> ParseStartupParameters(
     MessageReader& reader);
+
+// Query ('Q'): the SQL text.
+Result<std::string_view> DecodeQuery(std::string_view body);
+
+// Parse ('P').
+struct ParseMessage {
+  std::string_view statement;
+  std::string_view sql;
+  std::vector<uint32_t> parameter_types;
+};
+Result<ParseMessage> DecodeParse(std::string_view body);
+
+// Bind ('B'). A null parameter is nullopt.
+struct BindMessage {
+  std::string_view portal;
+  std::string_view statement;
+  std::vector<int16_t> parameter_formats;
+  std::vector<std::optional<std::string_view>> parameters;
+  std::vector<int16_t> result_formats;
+};
+Result<BindMessage> DecodeBind(std::string_view body);
+
+// Describe ('D') and Close ('C'): 'S' (statement) or 'P' (portal) and a name.
+struct TargetMessage {
+  char kind = 0;
+  std::string_view name;
+};
+Result<TargetMessage> DecodeDescribe(std::string_view body);
+Result<TargetMessage> DecodeClose(std::string_view body);
+
+// Execute ('E'): portal and row limit (0 or less: no limit).
+struct ExecuteMessage {
+  std::string_view portal;
+  int32_t max_rows = 0;
+};
+Result<ExecuteMessage> DecodeExecute(std::string_view body);
+
+// PasswordMessage ('p') answering AuthenticationCleartextPassword: the password.
+Result<std::string_view> DecodePasswordMessage(std::string_view body);
+
+// SASLInitialResponse ('p'): the chosen mechanism and its initial data (nullopt: none sent).
+// A SASLResponse ('p') is its raw body and needs no decoding.
+struct SaslInitialResponse {
+  std::string_view mechanism;
+  std::optional<std::string_view> data;
+};
+Result<SaslInitialResponse> DecodeSaslInitialResponse(std::string_view body);
 
 }  // namespace meridian::server::pgwire

@@ -15,10 +15,12 @@ namespace meridian::server::pgwire {
 PgServer::PgServer(SessionManager* sessions, asio::thread_pool* pool)
     : sessions_(sessions), pool_(pool), acceptor_(io_) {}
 
-Result<std::unique_ptr<PgServer>> PgServer::Start(const std::string& listen,
+Result<std::unique_ptr<PgServer>> PgServer::Start(const ServerOptions& options,
                                                   SessionManager* sessions, asio::thread_pool* pool,
                                                   unsigned network_threads) {
   std::unique_ptr<PgServer> s(new PgServer(sessions, pool));
+  const std::string& listen = options.pg_listen;
+  MERIDIAN_RETURN_IF_ERROR(s->ConfigureSecurity(options));
   auto colon = listen.rfind(':');
   std::string host = colon == std::string::npos ? listen : listen.substr(0, colon);
   std::string port = colon == std::string::npos ? "5433" : listen.substr(colon + 1);
@@ -54,8 +56,45 @@ Result<std::unique_ptr<PgServer>> PgServer::Start(const std::string& listen,
       raw->io_.run();
     });
   }
-  spdlog::info("listening for PostgreSQL clients on {} (port {})", listen, s->port_);
+  spdlog::info("listening for PostgreSQL clients on {} (port {}; authentication {}, TLS {})",
+               listen, s->port_, AuthMethodName(s->auth_method_), s->tls_ ? "on" : "off");
   return s;
+}
+
+Status PgServer::ConfigureSecurity(const ServerOptions& options) {
+  std::string method = options.auth;
+  if (method.empty()) method = options.users_file.empty() ? "trust" : "scram-sha-256";
+  auto parsed = ParseAuthMethod(method);
+  if (!parsed) return Status::Error("22023", "unknown authentication method \"" + method + "\"");
+  auth_method_ = *parsed;
+  if (!options.users_file.empty()) {
+    auto users = UserTable::Load(options.users_file);
+    if (!users.ok()) return users.status();
+    users_ = std::move(users).value();
+    spdlog::info("PostgreSQL users file {}: {} user(s)", options.users_file, users_.size());
+  } else if (auth_method_ != AuthMethod::kTrust) {
+    return Status::Error("22023", "--auth " + method + " needs --users-file");
+  }
+  if (options.tls_cert.empty() && options.tls_key.empty()) return Status::Ok();
+  // TLS 1.2 or newer, as libpq requires by default (ssl_min_protocol_version).
+  auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+  ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                   asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use);
+  std::error_code ec;
+  auto fail = [&](const std::string& what, const std::string& file) {
+    return Status::Error(sqlstate::kIoError,
+                         "could not load the TLS " + what + " \"" + file + "\": " + ec.message())
+        .WithHint("--tls-cert and --tls-key take PEM files (MERIDIAN_TLS_CERT, MERIDIAN_TLS_KEY).");
+  };
+  if (ctx->use_certificate_chain_file(options.tls_cert, ec); ec) {
+    return fail("certificate", options.tls_cert);
+  }
+  if (ctx->use_private_key_file(options.tls_key, asio::ssl::context::pem, ec); ec) {
+    return fail("private key", options.tls_key);
+  }
+  tls_ = std::move(ctx);
+  return Status::Ok();
 }
 
 PgServer::~PgServer() { Stop(); }

@@ -1,11 +1,13 @@
 // PgServer: meridiand's PostgreSQL wire protocol listener. It owns an io_context run by a small
 // fixed set of network threads, accepts connections on --pg-listen and runs each as a coroutine
 // (PgConnection) on its own strand; statements run on the daemon's worker pool. It also keeps the
-// cancel-key table that a CancelRequest on a fresh connection is checked against.
+// cancel-key table that a CancelRequest on a fresh connection is checked against, and the
+// security settings every connection shares: authentication method, users, TLS context.
 #pragma once
 
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
+#include <asio/ssl/context.hpp>
 #include <asio/thread_pool.hpp>
 #include <cstdint>
 #include <memory>
@@ -17,14 +19,17 @@
 #include <vector>
 
 #include "meridian/status.h"
+#include "pg_auth.h"
+#include "server_options.h"
 #include "session_manager.h"
 
 namespace meridian::server::pgwire {
 
 class PgServer {
  public:
-  // Binds listen ("HOST:PORT"; port 0 picks a free one) and starts network_threads threads.
-  static Result<std::unique_ptr<PgServer>> Start(const std::string& listen,
+  // Loads the users file and the TLS certificate named in options, binds options.pg_listen
+  // ("HOST:PORT"; port 0 picks a free one) and starts network_threads threads.
+  static Result<std::unique_ptr<PgServer>> Start(const ServerOptions& options,
                                                  SessionManager* sessions, asio::thread_pool* pool,
                                                  unsigned network_threads = 2);
   ~PgServer();
@@ -49,16 +54,25 @@ class PgServer {
 
   SessionManager* sessions() { return sessions_; }
   asio::thread_pool* pool() { return pool_; }
+  // Set once by Start, read-only afterwards (shared by the connections without a lock).
+  AuthMethod auth_method() const { return auth_method_; }
+  const UserTable& users() const { return users_; }
+  asio::ssl::context* tls_context() { return tls_.get(); }  // null: TLS off ('N' to SSLRequest)
 
  private:
   PgServer(SessionManager* sessions, asio::thread_pool* pool);
   void AcceptNext();
+  // Authentication method, users file and TLS context from the options.
+  Status ConfigureSecurity(const ServerOptions& options);
 
   SessionManager* const sessions_;
   asio::thread_pool* const pool_;
   asio::io_context io_;
   asio::ip::tcp::acceptor acceptor_;
   int port_ = 0;
+  AuthMethod auth_method_ = AuthMethod::kTrust;
+  UserTable users_;
+  std::unique_ptr<asio::ssl::context> tls_;
   std::vector<std::thread> threads_;
   bool stopped_ = false;  // only touched by Start/Stop (the daemon's control thread)
 

@@ -1,7 +1,8 @@
 // End-to-end tests of the PostgreSQL wire protocol listener: the real psql from Debian against a
-// real meridiand (round trips, NULLs, errors with LINE/caret, several statements, empty queries),
-// and a raw protocol client for what psql cannot provoke: malformed and truncated messages,
-// absurd lengths, unknown message types, CancelRequest, the extended protocol.
+// real meridiand (round trips, NULLs, errors with LINE/caret, several statements, empty queries,
+// TLS with sslmode=require, SCRAM-SHA-256 and cleartext password authentication), and a raw
+// protocol client for what psql cannot provoke: malformed and truncated messages, absurd
+// lengths, unknown message types, garbage, CancelRequest, the extended protocol, SCRAM misuse.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -17,6 +18,7 @@
 #include <thread>
 
 #include "daemon_harness.h"
+#include "pg_auth.h"
 
 namespace meridian::e2e {
 namespace {
@@ -79,14 +81,17 @@ class RawPg {
     m.append(Int32(static_cast<uint32_t>(body.size() + 4))).append(body);
     return SendRaw(m);
   }
-  bool Startup() {
+  static std::string StartupPacket(const std::string& user) {
     std::string body = Int32(196608);
     body.append("user").push_back('\0');
-    body.append("meridian").push_back('\0');
+    body.append(user).push_back('\0');
     body.append("database").push_back('\0');
     body.append("meridian").push_back('\0');
     body.push_back('\0');
-    if (!SendRaw(Int32(static_cast<uint32_t>(body.size() + 4)) + body)) return false;
+    return Int32(static_cast<uint32_t>(body.size() + 4)) + body;
+  }
+  bool Startup() {
+    if (!SendRaw(StartupPacket("meridian"))) return false;
     auto msgs = ReadUntil('Z');
     for (const auto& m : msgs) {
       if (m.type == 'K' && m.body.size() == 8) {
@@ -186,6 +191,34 @@ const PgMessage* Find(const std::vector<PgMessage>& msgs, char type) {
   return nullptr;
 }
 
+// Runs psql with a libpq connection string (and PGPASSWORD when password is set).
+ProcessResult RunPsql(const std::string& conninfo, const std::vector<std::string>& args,
+                      const std::string& password = "") {
+  TempDir io;
+  std::string cmd = "timeout 120 env PGCONNECT_TIMEOUT=20 ";
+  if (!password.empty()) cmd.append("PGPASSWORD=").append(ShellQuote(password)).append(" ");
+  cmd.append(kPsql).append(" ").append(ShellQuote(conninfo)).append(" -X -q -w");
+  for (const auto& a : args) cmd.append(" ").append(ShellQuote(a));
+  cmd.append(" </dev/null >").append(io.path()).append("/out 2>").append(io.path());
+  cmd.append("/err");
+  int rc = std::system(cmd.c_str());
+  ProcessResult r;
+  r.exit_code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  std::stringstream out, err;
+  out << std::ifstream(io.path() + "/out").rdbuf();
+  err << std::ifstream(io.path() + "/err").rdbuf();
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+std::string ConnInfo(int port, const std::string& user, const std::string& extra = "") {
+  std::string s =
+      "host=127.0.0.1 port=" + std::to_string(port) + " user=" + user + " dbname=meridian";
+  if (!extra.empty()) s.append(" ").append(extra);
+  return s;
+}
+
 class PgWireTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -203,22 +236,7 @@ class PgWireTest : public ::testing::Test {
 
   // Runs psql against the daemon with args; stdout and stderr separately.
   static ProcessResult Psql(const std::vector<std::string>& args) {
-    TempDir io;
-    std::string cmd = "timeout 120 ";
-    cmd.append(kPsql).append(" -h 127.0.0.1 -p ").append(std::to_string(pg_port_));
-    cmd.append(" -U meridian -d meridian -X -q");
-    for (const auto& a : args) cmd.append(" ").append(ShellQuote(a));
-    cmd.append(" </dev/null >").append(io.path()).append("/out 2>").append(io.path());
-    cmd.append("/err");
-    int rc = std::system(cmd.c_str());
-    ProcessResult r;
-    r.exit_code = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-    std::stringstream out, err;
-    out << std::ifstream(io.path() + "/out").rdbuf();
-    err << std::ifstream(io.path() + "/err").rdbuf();
-    r.out = out.str();
-    r.err = err.str();
-    return r;
+    return RunPsql(ConnInfo(pg_port_, "meridian"), args);
   }
   static ProcessResult PsqlC(const std::string& sql) { return Psql({"-A", "-t", "-c", sql}); }
 
@@ -389,23 +407,45 @@ TEST_F(PgWireTest, MalformedInputNeverCrashesTheDaemon) {
     c.CloseWrite();
     EXPECT_TRUE(c.ClosedByServer());
   }
-  {  // Random bytes after startup.
+  // Another client stays connected through all of the above and the garbage below.
+  RawPg bystander(pg_port_);
+  ASSERT_TRUE(bystander.Startup());
+  for (uint32_t seed : {12345u, 777u, 4242u}) {  // Random bytes after startup.
     RawPg c(pg_port_);
     ASSERT_TRUE(c.Startup());
     std::string junk;
-    uint32_t x = 12345;
+    uint32_t x = seed;
     for (int i = 0; i < 4096; ++i) {
       x = x * 1103515245u + 12345u;
       junk.push_back(static_cast<char>(x >> 16));
     }
     c.SendRaw(junk);
+    // The answer, if any, is a FATAL 08P01; then the server closes.
+    if (auto m = c.Read(2'000); m && m->type == 'E') {
+      EXPECT_EQ(RawPg::Field(*m, 'C'), "08P01");
+    }
     c.CloseWrite();
     EXPECT_TRUE(c.ClosedByServer());
   }
+  ASSERT_TRUE(bystander.Query("SELECT 'bystander'"));
+  EXPECT_EQ(Types(bystander.ReadUntil('Z')), "TDCZ");
   EXPECT_TRUE(daemon_->Alive());
   auto r = PsqlC("SELECT 'still serving'");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "still serving\n");
+}
+
+TEST_F(PgWireTest, SslmodeRequireFailsCleanlyWithoutTls) {
+  // No certificate configured: SSLRequest gets 'N', and a client that insists gives up.
+  auto r = RunPsql(ConnInfo(pg_port_, "meridian", "sslmode=require"), {"-c", "SELECT 1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("server does not support SSL, but SSL was required"), std::string::npos)
+      << r.err;
+  // sslmode=prefer falls back to the clear.
+  r = RunPsql(ConnInfo(pg_port_, "meridian", "sslmode=prefer"), {"-A", "-t", "-c", "SELECT 3"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "3\n");
+  EXPECT_TRUE(daemon_->Alive());
 }
 
 TEST_F(PgWireTest, CancelRequestCancelsTheRunningStatement) {
@@ -503,6 +543,181 @@ TEST_F(PgWireTest, ExtendedProtocolWithoutParameters) {
   msgs = c.ReadUntil('Z');
   ASSERT_EQ(Types(msgs), "EZ");
   EXPECT_EQ(RawPg::Field(msgs[0], 'C'), "0A000");
+}
+
+// ---- TLS and password authentication --------------------------------------------------------
+
+// A daemon with a self-signed certificate (made by the openssl CLI), a users file and
+// SCRAM-SHA-256: "meridian" has a plaintext password, "alice" a SCRAM verifier.
+class PgSecureTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    std::string cmd =
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost -keyout " +
+        dir_->path() + "/key.pem -out " + dir_->path() + "/cert.pem >/dev/null 2>&1";
+    cert_ok_ = std::system(cmd.c_str()) == 0;
+    std::ofstream(dir_->path() + "/users")
+        << "# test users\nmeridian:s3cret:x\nalice:"
+        << server::pgwire::FormatScramVerifier(
+               server::pgwire::MakeScramVerifier("wonderland", "0123456789abcdef", 4096))
+        << "\n";
+    pg_port_ = FreePort();
+    daemon_ = new Daemon(dir_->path() + "/data",
+                         {"--pg-listen", "127.0.0.1:" + std::to_string(pg_port_), "--tls-cert",
+                          dir_->path() + "/cert.pem", "--tls-key", dir_->path() + "/key.pem",
+                          "--users-file", dir_->path() + "/users"});
+  }
+  static void TearDownTestSuite() {
+    EXPECT_EQ(daemon_->Stop(SIGTERM), 0) << daemon_->Log();
+    delete daemon_;
+    delete dir_;
+  }
+  void SetUp() override {
+    ASSERT_TRUE(cert_ok_) << "openssl could not make a certificate";
+    ASSERT_TRUE(daemon_->started()) << daemon_->Log();
+  }
+
+  static TempDir* dir_;
+  static Daemon* daemon_;
+  static int pg_port_;
+  static bool cert_ok_;
+};
+TempDir* PgSecureTest::dir_ = nullptr;
+Daemon* PgSecureTest::daemon_ = nullptr;
+int PgSecureTest::pg_port_ = 0;
+bool PgSecureTest::cert_ok_ = false;
+
+TEST_F(PgSecureTest, SslmodeRequireRunsTheProtocolOverTls) {
+  auto r = RunPsql(ConnInfo(pg_port_, "meridian", "sslmode=require"),
+                   {"-c", "\\conninfo", "-A", "-t", "-c", "SELECT 40 + 2"}, "s3cret:x");
+  ASSERT_EQ(r.exit_code, 0) << r.err << daemon_->Log();
+  EXPECT_NE(r.out.find("SSL connection (protocol: TLSv1."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("42\n"), std::string::npos) << r.out;
+  // The certificate checks out against itself as the CA.
+  r = RunPsql(
+      ConnInfo(pg_port_, "alice", "sslmode=verify-ca sslrootcert=" + dir_->path() + "/cert.pem"),
+      {"-A", "-t", "-c",
+       "CREATE TABLE tls_t (a INTEGER, b TEXT); INSERT INTO tls_t "
+       "VALUES (1, 'x'); SELECT b FROM tls_t"},
+      "wonderland");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "x\n");
+  // Clients that do not ask for TLS still get in.
+  r = RunPsql(ConnInfo(pg_port_, "meridian", "sslmode=disable"), {"-A", "-t", "-c", "SELECT 7"},
+              "s3cret:x");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "7\n");
+}
+
+TEST_F(PgSecureTest, ScramRejectsWrongPasswordsAndUnknownUsersAlike) {
+  for (auto [user, password] : std::vector<std::pair<std::string, std::string>>{
+           {"meridian", "s3cret"}, {"alice", "wonder"}, {"mallory", "s3cret:x"}}) {
+    auto r = RunPsql(ConnInfo(pg_port_, user), {"-c", "SELECT 1"}, password);
+    EXPECT_EQ(r.exit_code, 2) << user;
+    EXPECT_NE(r.err.find("FATAL:  password authentication failed for user \"" + user + "\""),
+              std::string::npos)
+        << r.err;
+  }
+  auto r = RunPsql(ConnInfo(pg_port_, "meridian"), {"-c", "SELECT 1"});  // no password at all
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no password supplied"), std::string::npos) << r.err;
+  EXPECT_EQ(RunPsql(ConnInfo(pg_port_, "alice"), {"-c", "SELECT 1"}, "wonderland").exit_code, 0);
+}
+
+TEST_F(PgSecureTest, RawScramMisuseIsAProtocolViolation) {
+  auto sasl_initial = [](const std::string& mechanism, const std::string& data) {
+    std::string body = mechanism;
+    body.push_back('\0');
+    body.append(RawPg::Int32(static_cast<uint32_t>(data.size()))).append(data);
+    return body;
+  };
+  struct Case {
+    const char* what;
+    std::string body;
+    char type;
+  };
+  for (const Case& c :
+       {Case{"channel binding", sasl_initial("SCRAM-SHA-256", "p=tls-server-end-point,,n=,r=abc"),
+             'p'},
+        Case{"mechanism", sasl_initial("SCRAM-SHA-256-PLUS", "n,,n=,r=abc"), 'p'},
+        Case{"truncated", std::string("SCRAM-SHA-256\0\0\0", 16), 'p'},
+        Case{"not a password message", std::string("SELECT 1\0", 9), 'Q'}}) {
+    SCOPED_TRACE(c.what);
+    RawPg raw(pg_port_);
+    ASSERT_TRUE(raw.SendRaw(RawPg::StartupPacket("meridian")));
+    auto request = raw.Read(10'000);
+    ASSERT_TRUE(request.has_value());
+    ASSERT_EQ(request->type, 'R');
+    EXPECT_EQ(RawPg::ReadInt32(request->body, 0), 10);  // AuthenticationSASL
+    EXPECT_EQ(request->body.substr(4), std::string("SCRAM-SHA-256\0\0", 15));
+    ASSERT_TRUE(raw.Send(c.type, c.body));
+    auto m = raw.Read(10'000);
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(m->type, 'E');
+    EXPECT_EQ(RawPg::Field(*m, 'S'), "FATAL");
+    EXPECT_EQ(RawPg::Field(*m, 'C'), "08P01") << RawPg::Field(*m, 'M');
+    EXPECT_TRUE(raw.ClosedByServer());
+  }
+  EXPECT_TRUE(daemon_->Alive());
+}
+
+TEST_F(PgSecureTest, TlsUpgradeRefusesPipelinedCleartextAndSurvivesJunk) {
+  {  // A startup packet sent in the clear right behind the SSLRequest is refused.
+    RawPg raw(pg_port_);
+    ASSERT_TRUE(
+        raw.SendRaw(RawPg::Int32(8) + RawPg::Int32(80877103) + RawPg::StartupPacket("meridian")));
+    auto m = raw.Read(10'000);
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(RawPg::Field(*m, 'C'), "08P01");
+    EXPECT_EQ(RawPg::Field(*m, 'M'), "received unencrypted data after SSL request");
+    EXPECT_TRUE(raw.ClosedByServer());
+  }
+  {  // 'S', then junk instead of a TLS ClientHello: the handshake fails, the server closes.
+    RawPg raw(pg_port_);
+    ASSERT_TRUE(raw.SendRaw(RawPg::Int32(8) + RawPg::Int32(80877103)));
+    char answer = 0;
+    ASSERT_TRUE(raw.ReadBytes(&answer, 1, 10'000));
+    EXPECT_EQ(answer, 'S');
+    ASSERT_TRUE(raw.SendRaw(std::string(300, '\x16')));
+    EXPECT_TRUE(raw.ClosedByServer());
+  }
+  EXPECT_TRUE(daemon_->Alive());
+  auto r = RunPsql(ConnInfo(pg_port_, "meridian", "sslmode=require"),
+                   {"-A", "-t", "-c", "SELECT 1"}, "s3cret:x");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// --auth password: AuthenticationCleartextPassword, checked against plaintext and verifiers.
+TEST(PgPasswordAuthTest, CleartextPasswordAgainstBothKindsOfSecret) {
+  TempDir dir;
+  std::ofstream(dir.path() + "/users")
+      << "meridian:pw1\nalice:"
+      << server::pgwire::FormatScramVerifier(
+             server::pgwire::MakeScramVerifier("wonderland", "saltsaltsalt", 4096))
+      << "\n";
+  int port = FreePort();
+  Daemon daemon(dir.path() + "/data", {"--pg-listen", "127.0.0.1:" + std::to_string(port), "--auth",
+                                       "password", "--users-file", dir.path() + "/users"});
+  ASSERT_TRUE(daemon.started()) << daemon.Log();
+  auto r = RunPsql(ConnInfo(port, "meridian"), {"-A", "-t", "-c", "SELECT 1"}, "pw1");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "1\n");
+  r = RunPsql(ConnInfo(port, "alice"), {"-A", "-t", "-c", "SELECT 2"}, "wonderland");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (auto [user, password] : std::vector<std::pair<std::string, std::string>>{
+           {"meridian", "pw2"}, {"alice", "wonder"}, {"nobody", "pw1"}}) {
+    r = RunPsql(ConnInfo(port, user), {"-c", "SELECT 1"}, password);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("password authentication failed for user \"" + user + "\""),
+              std::string::npos)
+        << r.err;
+  }
+  // Options that cannot work are refused at start-up.
+  auto bad = RunBinary("meridiand", {"--auth", "scram-sha-256"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("needs --users-file"), std::string::npos) << bad.err;
+  EXPECT_EQ(daemon.Stop(SIGTERM), 0) << daemon.Log();
 }
 
 }  // namespace

@@ -1,0 +1,175 @@
+# psycopg 3 (libpq underneath) against a real meridiand: connecting, simple queries, a table with
+# int/bigint/text/double/boolean/NULL values and their Python types, SQLSTATEs mapped to psycopg's
+# exception classes, the connection staying usable after errors, client-side parameter binding
+# (ClientCursor), and SCRAM-SHA-256 over TLS. Server-side parameters are not supported yet
+# (0A000), so plain cursors run statements without parameters. Run by ctest with $MERIDIAND set.
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import psycopg
+from psycopg import errors
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from meridian_daemon import MeridianDaemon  # noqa: E402
+
+# PostgreSQL type OIDs as RowDescription reports them.
+INT4, INT8, TEXT, FLOAT8, BOOL = 23, 20, 25, 701, 16
+
+
+class PsycopgTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.daemon = MeridianDaemon().start()
+
+    @classmethod
+    def tearDownClass(cls):
+        code = cls.daemon.stop()
+        log = cls.daemon.log()
+        cls.daemon.__exit__(None, None, None)
+        if code != 0:
+            raise AssertionError(f"meridiand exited with {code}:\n{log}")
+
+    def connect(self, **kwargs):
+        # Autocommit: in its default mode psycopg opens every transaction with BEGIN, and
+        # Meridian has no transaction blocks yet.
+        return psycopg.connect(self.daemon.conninfo(), autocommit=True, connect_timeout=20,
+                               **kwargs)
+
+    def test_connect_and_simple_queries(self):
+        with self.connect() as conn:
+            self.assertEqual(conn.info.server_version, 150000)
+            self.assertEqual(conn.info.parameter_status("server_encoding"), "UTF8")
+            self.assertEqual(conn.execute("SELECT 1").fetchone(), (1,))
+            self.assertEqual(conn.execute("SELECT 'hello' AS greeting").fetchall(), [("hello",)])
+            cur = conn.execute("SELECT 2 + 3 AS five, 'x' AS letter")
+            self.assertEqual([d.name for d in cur.description], ["five", "letter"])
+            self.assertEqual(cur.fetchone(), (5, "x"))
+
+    def test_table_round_trip_with_types_and_nulls(self):
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE typed (i INTEGER, b BIGINT, t TEXT, d DOUBLE PRECISION, "
+                         "f BOOLEAN)")
+            cur = conn.execute("INSERT INTO typed VALUES (1, 9000000000, 'one', 1.5, true), "
+                               "(2, -1, 'two', -0.25, false), (NULL, NULL, NULL, NULL, NULL)")
+            self.assertEqual(cur.rowcount, 3)
+            self.assertEqual(cur.statusmessage, "INSERT 0 3")
+            cur = conn.execute("SELECT i, b, t, d, f FROM typed ORDER BY i")
+            self.assertEqual([d.type_code for d in cur.description], [INT4, INT8, TEXT, FLOAT8, BOOL])
+            rows = cur.fetchall()
+            self.assertEqual(rows, [(1, 9000000000, "one", 1.5, True),
+                                    (2, -1, "two", -0.25, False),
+                                    (None, None, None, None, None)])
+            self.assertIs(type(rows[0][0]), int)
+            self.assertIs(type(rows[0][3]), float)
+            self.assertIs(type(rows[0][4]), bool)
+
+    def test_many_rows_stream(self):
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE many (n INTEGER)")
+            conn.execute("INSERT INTO many VALUES (1)")
+            for shift in range(12):  # 4096 rows
+                conn.execute(f"INSERT INTO many SELECT n + {1 << shift} FROM many")
+            total = 0
+            count = 0
+            with conn.cursor() as cur:
+                cur.execute("SELECT n FROM many")
+                while batch := cur.fetchmany(500):
+                    count += len(batch)
+                    total += sum(r[0] for r in batch)
+            self.assertEqual(count, 4096)
+            self.assertEqual(total, 4096 * 4097 // 2)
+
+    def assert_sqlstate(self, conn, sql, exc_class, sqlstate):
+        with self.assertRaises(exc_class) as ctx:
+            conn.execute(sql)
+        self.assertEqual(ctx.exception.sqlstate, sqlstate)
+        self.assertIsInstance(ctx.exception, psycopg.Error)
+        # The connection goes on after the error.
+        self.assertEqual(conn.execute("SELECT 42").fetchone(), (42,))
+
+    def test_errors_map_to_psycopg_exceptions(self):
+        with self.connect() as conn:
+            self.assert_sqlstate(conn, "SELECT * FROM no_such_table", errors.UndefinedTable, "42P01")
+            conn.execute("CREATE TABLE uniq (id INTEGER PRIMARY KEY, v TEXT)")
+            conn.execute("INSERT INTO uniq VALUES (1, 'a')")
+            self.assert_sqlstate(conn, "INSERT INTO uniq VALUES (1, 'b')", errors.UniqueViolation,
+                                 "23505")
+            self.assert_sqlstate(conn, "SELECT 1 / 0", errors.DivisionByZero, "22012")
+            self.assert_sqlstate(conn, "SELEC 1", errors.SyntaxError, "42601")
+            self.assert_sqlstate(conn, "SELECT nope FROM uniq", errors.UndefinedColumn, "42703")
+            self.assertEqual(conn.execute("SELECT v FROM uniq").fetchall(), [("a",)])
+            # Error fields beyond the SQLSTATE.
+            with self.assertRaises(errors.SyntaxError) as ctx:
+                conn.execute("SELECT 1 FROM")
+            self.assertEqual(ctx.exception.diag.severity, "ERROR")
+            self.assertTrue(ctx.exception.diag.message_primary)
+            self.assertEqual(conn.execute("SELECT 'alive'").fetchone(), ("alive",))
+
+    def test_client_cursor_binds_parameters_client_side(self):
+        with self.connect(cursor_factory=psycopg.ClientCursor) as conn:
+            cur = conn.cursor()
+            cur.execute("CREATE TABLE bound (i INTEGER, t TEXT, d DOUBLE PRECISION, f BOOLEAN, "
+                        "b BIGINT)")
+            cur.execute("INSERT INTO bound VALUES (%s, %s, %s, %s, %s)",
+                        (7, "it's \"quoted\"", 2.5, True, 1 << 40))
+            cur.execute("INSERT INTO bound VALUES (%s, %s, %s, %s, %s)",
+                        (-3, None, None, False, None))
+            cur.execute("SELECT i, t, d, f, b FROM bound WHERE i = %s OR t = %s ORDER BY i",
+                        (-3, "it's \"quoted\""))
+            self.assertEqual(cur.fetchall(), [(-3, None, None, False, None),
+                                              (7, "it's \"quoted\"", 2.5, True, 1 << 40)])
+            cur.execute("SELECT %(a)s + %(b)s", {"a": 40, "b": 2})
+            self.assertEqual(cur.fetchone(), (42,))
+            with self.assertRaises(errors.UndefinedTable):
+                cur.execute("SELECT * FROM missing WHERE x = %s", (1,))
+            cur.execute("SELECT count(*) FROM bound")
+            self.assertEqual(cur.fetchone(), (2,))
+
+    def test_extended_protocol_with_prepared_statements(self):
+        # prepare=True: Parse of a named statement once, then Bind/Describe/Execute/Sync per run
+        # (psycopg 3.3 sends unprepared queries without parameters as simple Queries).
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE prep (a INTEGER, b TEXT)")
+            conn.execute("INSERT INTO prep VALUES (1, 'one'), (2, NULL)", prepare=True)
+            for _ in range(3):
+                cur = conn.execute("SELECT a, b FROM prep ORDER BY a", prepare=True)
+                self.assertEqual(cur.fetchall(), [(1, "one"), (2, None)])
+                self.assertEqual([d.type_code for d in cur.description], [INT4, TEXT])
+            with self.assertRaises(errors.UndefinedTable):
+                conn.execute("SELECT * FROM nowhere", prepare=True)
+            self.assertEqual(conn.execute("SELECT count(*) FROM prep", prepare=True).fetchone(),
+                             (2,))
+
+    def test_server_side_parameters_are_refused_cleanly(self):
+        with self.connect() as conn:
+            with self.assertRaises(errors.FeatureNotSupported) as ctx:
+                conn.execute("SELECT %s", (1,))
+            self.assertEqual(ctx.exception.sqlstate, "0A000")
+            self.assertEqual(conn.execute("SELECT 1").fetchone(), (1,))
+
+    def test_scram_over_tls(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            cert, key, users = (os.path.join(tmp, n) for n in ("cert.pem", "key.pem", "users"))
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
+                            "2", "-subj", "/CN=localhost", "-keyout", key, "-out", cert],
+                           check=True, capture_output=True)
+            with open(users, "w") as f:
+                f.write("meridian:correct horse\n")
+            with MeridianDaemon(extra_args=["--tls-cert", cert, "--tls-key", key,
+                                            "--users-file", users]) as secure:
+                with psycopg.connect(secure.conninfo(), password="correct horse",
+                                     sslmode="require", autocommit=True) as conn:
+                    self.assertEqual(conn.pgconn.ssl_in_use, True)
+                    self.assertEqual(conn.execute("SELECT 'secure'").fetchone(), ("secure",))
+                with self.assertRaises(psycopg.OperationalError) as ctx:
+                    psycopg.connect(secure.conninfo(), password="wrong", sslmode="require")
+                self.assertIn('password authentication failed for user "meridian"',
+                              str(ctx.exception))
+                self.assertTrue(secure.alive())
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
