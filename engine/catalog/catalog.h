@@ -1,6 +1,12 @@
-// Catalog: the set of tables of one database, persisted in data_dir/catalog.meta (format in
-// catalog_file.h) with each table's rows in data_dir/tables/<id>.heap.
-// Concurrency: mu_ (a shared_mutex) guards the name → Table map, next_table_id_ and closed_.
+// Catalog: the tables and indexes of one database, persisted in data_dir/catalog.meta (format
+// in catalog_file.h) with each table's rows in data_dir/tables/<id>.heap and each index in
+// data_dir/tables/<id>.btree. Tables and indexes share one name space (as PostgreSQL's
+// relations do) and one id counter.
+// Index files are flushed with their heap at every checkpoint but are not crash-safe yet: a
+// clean Close leaves data_dir/clean_shutdown, and an Open that does not find it rebuilds
+// every index from its heap (write-behind logging replaces this; engine/storage/README.md).
+// Concurrency: mu_ (a shared_mutex) guards the name → Table map, the index schemas,
+// next_table_id_ and closed_.
 // Lookups take it shared and briefly; DDL takes it exclusively for the whole catalog change
 // (including the catalog file rewrite). It is never held while waiting for a TableLock: DROP
 // TABLE takes the table's exclusive lock first, then mu_. Table contents are guarded by each
@@ -9,6 +15,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <vector>
@@ -37,9 +44,29 @@ class Catalog {
   // Assigns schema.id, creates the heap file and persists the catalog. 42P07 when a table of
   // that name exists.
   Result<std::shared_ptr<Table>> CreateTable(TableSchema schema);
-  // Removes table from the catalog, persists it, then closes and deletes the heap file.
-  // REQUIRES: the caller holds table's exclusive lock.
+  // Removes table from the catalog, persists it, then closes and deletes the heap file and
+  // its index files. REQUIRES: the caller holds table's exclusive lock.
   Status DropTable(const std::shared_ptr<Table>& table);
+
+  // Creates an index on table (schema.id and table_id are assigned here), fills it from the
+  // heap and persists the catalog. 42P07 when a relation of that name exists; 23505 when a
+  // unique index meets duplicates. REQUIRES: the caller holds table's exclusive lock.
+  Status CreateIndex(const std::shared_ptr<Table>& table, IndexSchema schema);
+  // The table that owns the index called name, or null.
+  std::shared_ptr<Table> FindIndexTable(const std::string& name) const;
+  // Removes the index; 2BP01 for an index that backs a constraint. REQUIRES: the caller holds
+  // table's exclusive lock.
+  Status DropIndex(const std::shared_ptr<Table>& table, const std::string& name);
+  // A free index name "<base>", "<base>1", "<base>2", ... (PostgreSQL's ChooseRelationName).
+  std::string ChooseIndexName(const std::string& base) const;
+  // Every index schema, ordered by name.
+  std::vector<IndexSchema> ListIndexes() const;
+
+  // ANALYZE of every table whose changes since its last ANALYZE exceed 50 rows plus 10% of
+  // its rows (PostgreSQL's autovacuum_analyze defaults). Takes each table's shared lock.
+  Status AutoAnalyze();
+  // Persists the live row estimates (ANALYZE calls it).
+  Status SaveState();
 
   // Writes every table's dirty pages and fsyncs them (the catalog file is always durable).
   Status Checkpoint();
@@ -49,7 +76,12 @@ class Catalog {
  private:
   Catalog(std::string data_dir, storage::BufferPool* pool);
   std::string HeapPath(uint32_t id) const;
+  std::string IndexPath(uint32_t id) const;
   CatalogState StateLocked() const;  // REQUIRES: mu_ held
+  bool NameTakenLocked(const std::string& name) const;  // REQUIRES: mu_ held
+  // Opens (or, when rebuild or the file is missing, recreates and fills) the index file.
+  Result<std::shared_ptr<Index>> OpenIndex(Table* table, const IndexSchema& schema,
+                                           bool rebuild);
 
   const std::string data_dir_;
   storage::BufferPool* const pool_;
@@ -57,6 +89,9 @@ class Catalog {
 
   mutable std::shared_mutex mu_;
   std::map<std::string, std::shared_ptr<Table>> tables_;  // guarded by mu_
+  // Published indexes by name. The name of an index being built is in reserved_ until then.
+  std::map<std::string, IndexSchema> indexes_;  // guarded by mu_
+  std::set<std::string> reserved_;              // guarded by mu_
   uint32_t next_table_id_ = 1;                            // guarded by mu_
   bool closed_ = false;                                   // guarded by mu_
 };

@@ -66,6 +66,7 @@ std::string SerializeCatalog(const CatalogState& state) {
   out.append("\nnext_table_id ");
   num(state.next_table_id);
   out.append("\n");
+  size_t i = 0;
   for (const TableSchema& t : state.tables) {
     out.append("table ");
     num(t.id);
@@ -92,9 +93,33 @@ std::string SerializeCatalog(const CatalogState& state) {
       num(k);
     }
     out.append("\n");
+    out.append("rows ");
+    num(i < state.live_rows.size() ? state.live_rows[i] : 0);
+    out.append("\n");
+    ++i;
+  }
+  for (const IndexSchema& x : state.indexes) {
+    out.append("index ");
+    num(x.id);
+    out.append(" ");
+    PutString(&out, x.name);
+    out.append(" ");
+    num(x.table_id);
+    out.append(" ");
+    num(static_cast<int>(x.kind));
+    out.append(x.unique ? " 1 " : " 0 ");
+    num(static_cast<int64_t>(x.columns.size()));
+    for (size_t k = 0; k < x.columns.size(); ++k) {
+      out.append(" ");
+      num(x.columns[k]);
+      out.append(x.descending[k] ? " 1" : " 0");
+    }
+    out.append("\n");
   }
   out.append("end ");
   num(static_cast<int64_t>(state.tables.size()));
+  out.append(" ");
+  num(static_cast<int64_t>(state.indexes.size()));
   out.append("\n");
   return out;
 }
@@ -103,12 +128,13 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
   Reader r(text);
   int64_t version = 0;
   if (!r.Word("MERIDIAN-CATALOG") || !r.Int(&version)) return Malformed("bad header");
-  if (version != kCatalogFormatVersion) {
+  if (version != 1 && version != kCatalogFormatVersion) {
     return Status::Corruption("catalog format version " + std::to_string(version) +
                               " is not supported (expected " +
                               std::to_string(kCatalogFormatVersion) + ")");
   }
   CatalogState state;
+  state.version = static_cast<int>(version);
   int64_t next_id = 0;
   if (!r.Word("next_table_id") || !r.Int(&next_id) || next_id < 1) {
     return Malformed("bad next_table_id");
@@ -147,10 +173,44 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
       if (!r.Int(&k) || k < 0 || k >= ncols) return Malformed("bad pk column");
       t.primary_key.push_back(static_cast<int>(k));
     }
+    int64_t rows = 0;
+    if (version >= 2 && (!r.Word("rows") || !r.Int(&rows) || rows < 0)) {
+      return Malformed("bad rows line");
+    }
+    state.live_rows.push_back(rows);
     state.tables.push_back(std::move(t));
   }
-  int64_t count = -1;
-  if (!r.Word("end") || !r.Int(&count) || count != static_cast<int64_t>(state.tables.size())) {
+  while (version >= 2 && r.Word("index")) {
+    IndexSchema x;
+    int64_t id = 0, table_id = 0, kind = 0, unique = 0, nkeys = 0;
+    if (!r.Int(&id) || !r.String(&x.name) || !r.Int(&table_id) || !r.Int(&kind) ||
+        !r.Int(&unique) || !r.Int(&nkeys) || kind < 0 || kind > 2 || nkeys < 1) {
+      return Malformed("bad index line");
+    }
+    const TableSchema* table = nullptr;
+    for (const TableSchema& t : state.tables) {
+      if (t.id == static_cast<uint32_t>(table_id)) table = &t;
+    }
+    if (table == nullptr) return Malformed("index \"" + x.name + "\" of an unknown table");
+    x.id = static_cast<uint32_t>(id);
+    x.table_id = static_cast<uint32_t>(table_id);
+    x.kind = static_cast<IndexKind>(kind);
+    x.unique = unique != 0;
+    for (int64_t k = 0; k < nkeys; ++k) {
+      int64_t col = 0, desc = 0;
+      if (!r.Int(&col) || !r.Int(&desc) || col < 0 ||
+          col >= static_cast<int64_t>(table->columns.size())) {
+        return Malformed("bad key column of index \"" + x.name + "\"");
+      }
+      x.columns.push_back(static_cast<int>(col));
+      x.descending.push_back(desc != 0);
+    }
+    state.indexes.push_back(std::move(x));
+  }
+  int64_t count = -1, index_count = 0;
+  if (!r.Word("end") || !r.Int(&count) || count != static_cast<int64_t>(state.tables.size()) ||
+      (version >= 2 &&
+       (!r.Int(&index_count) || index_count != static_cast<int64_t>(state.indexes.size())))) {
     return Malformed("missing or wrong end marker (truncated file?)");
   }
   return state;

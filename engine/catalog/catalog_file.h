@@ -2,13 +2,19 @@
 // atomically on every DDL (write catalog.meta.tmp, fsync, rename over catalog.meta, fsync the
 // directory), so a crash leaves either the old or the new catalog, never a mix.
 //
-// Format (version 1); every string is length-prefixed as <byte length>:<bytes>:
-//   MERIDIAN-CATALOG 1
-//   next_table_id <n>
+// Format (version 2); every string is length-prefixed as <byte length>:<bytes>:
+//   MERIDIAN-CATALOG 2
+//   next_table_id <n>                         next relation id (tables and indexes share them)
 //   table <id> <name> <column count>          once per table, followed by its lines:
 //   column <name> <TypeId number> <modifier> <not_null 0|1> <default SQL text, maybe 0:>
 //   pk <k> <column index>...                  k = 0 when the table has no primary key
-//   end <table count>                         detects a truncated file
+//   rows <n>                                  live row estimate when the file was written
+//   index <id> <name> <table id> <kind> <unique 0|1> <k> (<column> <desc 0|1>)...
+//                                             once per index, after every table; kind is
+//                                             IndexKind (0 index, 1 primary key, 2 unique)
+//   end <table count> <index count>           detects a truncated file
+// Version 1 (no rows/index lines, "end <table count>") is still read: Catalog::Open then
+// creates the primary-key indexes that version 1 kept in memory only.
 #pragma once
 
 #include <cstdint>
@@ -16,18 +22,22 @@
 #include <string_view>
 #include <vector>
 
+#include "catalog/index.h"
 #include "catalog/schema.h"
 #include "meridian/status.h"
 #include "storage/file.h"
 
 namespace meridian::catalog {
 
-inline constexpr int kCatalogFormatVersion = 1;
+inline constexpr int kCatalogFormatVersion = 2;
 inline constexpr const char* kCatalogFileName = "catalog.meta";
 
 struct CatalogState {
+  int version = kCatalogFormatVersion;  // of the file read; writes always use the newest
   uint32_t next_table_id = 1;
   std::vector<TableSchema> tables;
+  std::vector<int64_t> live_rows;  // parallel to tables
+  std::vector<IndexSchema> indexes;
 };
 
 std::string SerializeCatalog(const CatalogState& state);

@@ -1,17 +1,60 @@
-// Table runtime state: usability checks, primary-key set construction and closing.
+// Table runtime state: usability checks, index building, statistics (ANALYZE) and closing.
 #include "catalog/table.h"
 
+#include <algorithm>
+#include <random>
+
 #include "catalog/key_encoding.h"
+#include "storage/key_codec.h"
 #include "storage/tuple.h"
 
 namespace meridian::catalog {
 
+namespace {
+
+// ANALYZE looks at every row of small tables and at a uniform sample of this many rows of
+// larger ones (PostgreSQL samples 300 x default_statistics_target = 30,000 rows).
+constexpr size_t kAnalyzeSampleRows = 30000;
+
+ColumnStats ComputeColumnStats(std::vector<std::pair<std::string, Value>>& values,
+                               size_t sample_rows, uint64_t total_rows) {
+  ColumnStats cs;
+  if (sample_rows == 0) return cs;
+  cs.null_frac = 1.0 - static_cast<double>(values.size()) / static_cast<double>(sample_rows);
+  if (values.empty()) return cs;
+  std::sort(values.begin(), values.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  double distinct = 0, singles = 0;
+  for (size_t i = 0; i < values.size();) {
+    size_t j = i + 1;
+    while (j < values.size() && values[j].first == values[i].first) ++j;
+    ++distinct;
+    if (j - i == 1) ++singles;
+    i = j;
+  }
+  const double n = static_cast<double>(sample_rows);
+  const double total = static_cast<double>(total_rows);
+  if (sample_rows < total_rows && singles < values.size()) {
+    // Haas and Stokes' Duj1 estimator, as PostgreSQL's analyze.c uses it.
+    distinct = n * distinct / (n - singles + singles * n / total);
+  } else if (sample_rows < total_rows) {
+    distinct = total * (1.0 - cs.null_frac);  // every sampled value was unique
+  }
+  cs.distinct = distinct;
+  const size_t buckets = std::min<size_t>(TableStats::kBuckets, values.size());
+  for (size_t b = 0; b <= buckets; ++b) {
+    size_t at = std::min(values.size() - 1, b * (values.size() - 1) / std::max<size_t>(1, buckets));
+    cs.bounds.push_back(values[at].second);
+  }
+  return cs;
+}
+
+}  // namespace
+
 Table::Table(std::shared_ptr<const TableSchema> schema, std::unique_ptr<storage::HeapFile> heap)
     : schema_(std::move(schema)), types_(schema_->Types()), heap_(std::move(heap)) {}
 
-Table::~Table() {
-  if (heap_ != nullptr) (void)heap_->Close();
-}
+Table::~Table() { (void)CloseHeap(false); }
 
 Status Table::CheckUsable() const {
   if (heap_ != nullptr) return Status::Ok();
@@ -22,15 +65,35 @@ Status Table::CheckUsable() const {
   return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
 }
 
-std::vector<Value> Table::KeyValues(const Row& row) const {
-  std::vector<Value> key;
-  key.reserve(schema_->primary_key.size());
-  for (int c : schema_->primary_key) key.push_back(row[c]);
-  return key;
+std::vector<std::shared_ptr<Index>> Table::IndexSnapshot() const {
+  std::lock_guard lock(indexes_mu_);
+  return indexes_;
 }
 
-Status Table::BuildPrimaryKeySet() {
-  if (!has_primary_key() || heap_ == nullptr) return Status::Ok();
+void Table::AddIndex(std::shared_ptr<Index> index) {
+  std::lock_guard lock(indexes_mu_);
+  indexes_.push_back(std::move(index));
+}
+
+std::shared_ptr<Index> Table::RemoveIndex(const std::string& name) {
+  std::lock_guard lock(indexes_mu_);
+  for (auto it = indexes_.begin(); it != indexes_.end(); ++it) {
+    if ((*it)->name() == name) {
+      std::shared_ptr<Index> index = *it;
+      indexes_.erase(it);
+      return index;
+    }
+  }
+  return nullptr;
+}
+
+Status Table::BuildIndex(Index* index) {
+  MERIDIAN_RETURN_IF_ERROR(CheckUsable());
+  struct Entry {
+    std::string key, rid;
+    bool has_null;
+  };
+  std::vector<Entry> entries;
   storage::HeapFile::Cursor cursor = heap_->Scan();
   storage::Rid rid;
   std::string bytes;
@@ -39,17 +102,123 @@ Status Table::BuildPrimaryKeySet() {
     MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor.Next(&rid, &bytes));
     if (!more) break;
     MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, types_, &row));
-    pk_.Insert(EncodeKey(KeyValues(row)));
+    entries.push_back({index->EncodeKey(row), EncodeRid(rid), index->KeyHasNull(row)});
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return a.key != b.key ? a.key < b.key : a.rid < b.rid;
+  });
+  if (index->schema().unique) {
+    for (size_t i = 1; i < entries.size(); ++i) {
+      // NULLs are distinct in a unique index, as in PostgreSQL.
+      if (entries[i].has_null || entries[i].key != entries[i - 1].key) continue;
+      MERIDIAN_RETURN_IF_ERROR(heap_->Get(DecodeRid(entries[i].rid), &bytes));
+      MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, types_, &row));
+      return Status::Error(sqlstate::kUniqueViolation,
+                           "could not create unique index \"" + index->name() + "\"")
+          .WithDetail("Key (" + KeyColumnNames(index->schema()) + ")=(" +
+                      KeyToText(index->KeyValues(row)) + ") is duplicated.");
+    }
+  }
+  size_t pos = 0;
+  return index->tree()->BulkBuild([&](std::string* key, std::string* value) -> Result<bool> {
+    if (pos == entries.size()) return false;
+    *key = std::move(entries[pos].key);
+    *value = std::move(entries[pos].rid);
+    ++pos;
+    return true;
+  });
+}
+
+std::string Table::KeyColumnNames(const IndexSchema& index) const {
+  std::string names;
+  for (size_t k = 0; k < index.columns.size(); ++k) {
+    if (k > 0) names += ", ";
+    names += schema_->columns[index.columns[k]].name;
+  }
+  return names;
+}
+
+Status Table::CloseHeap(bool dropped) {
+  Status first;
+  for (const std::shared_ptr<Index>& index : indexes_) {
+    Status st = index->Close();
+    if (!st.ok() && first.ok()) first = st;
+  }
+  if (heap_ != nullptr) {
+    Status st = heap_->Close();
+    heap_.reset();
+    dropped_ = dropped;
+    if (!st.ok() && first.ok()) first = st;
+  }
+  return first;
+}
+
+Status Table::Flush() {
+  if (heap_ == nullptr) return Status::Ok();
+  MERIDIAN_RETURN_IF_ERROR(heap_->Flush());
+  for (const std::shared_ptr<Index>& index : indexes_) {
+    if (index->tree() != nullptr) MERIDIAN_RETURN_IF_ERROR(index->tree()->Flush());
   }
   return Status::Ok();
 }
 
-Status Table::CloseHeap(bool dropped) {
-  if (heap_ == nullptr) return Status::Ok();
-  Status st = heap_->Close();
-  heap_.reset();
-  dropped_ = dropped;
-  return st;
+void Table::AdjustRows(int64_t delta) {
+  int64_t now = live_rows_.fetch_add(delta, std::memory_order_relaxed) + delta;
+  if (now < 0) live_rows_.store(0, std::memory_order_relaxed);
+}
+
+std::shared_ptr<const TableStats> Table::stats() const {
+  std::lock_guard lock(stats_mu_);
+  return stats_;
+}
+
+Status Table::Analyze() {
+  MERIDIAN_RETURN_IF_ERROR(CheckUsable());
+  const int64_t changes_before = changes_since_analyze();
+  const size_t ncols = types_.size();
+  // Reservoir sample (Vitter's algorithm R) of whole rows; exact when the table is small.
+  std::vector<Row> sample;
+  std::mt19937_64 rng(0x5eed ^ schema_->id);
+  uint64_t seen = 0;
+  storage::HeapFile::Cursor cursor = heap_->Scan();
+  storage::Rid rid;
+  std::string bytes;
+  Row row;
+  while (true) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor.Next(&rid, &bytes));
+    if (!more) break;
+    ++seen;
+    if (sample.size() < kAnalyzeSampleRows) {
+      MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, types_, &row));
+      sample.push_back(row);
+    } else {
+      uint64_t slot = rng() % seen;
+      if (slot < kAnalyzeSampleRows) {
+        MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, types_, &row));
+        sample[slot] = row;
+      }
+    }
+  }
+  auto stats = std::make_shared<TableStats>();
+  stats->rows = seen;
+  for (size_t c = 0; c < ncols; ++c) {
+    std::vector<std::pair<std::string, Value>> values;
+    values.reserve(sample.size());
+    for (const Row& r : sample) {
+      if (r[c].IsNull()) continue;
+      std::string key;
+      storage::AppendKeyValue(r[c], false, &key);
+      values.emplace_back(std::move(key), r[c]);
+    }
+    stats->columns.push_back(ComputeColumnStats(values, sample.size(), seen));
+  }
+  {
+    std::lock_guard lock(stats_mu_);
+    stats_ = std::move(stats);
+  }
+  SetLiveRows(static_cast<int64_t>(seen));
+  changes_.fetch_sub(changes_before, std::memory_order_relaxed);
+  return Status::Ok();
 }
 
 }  // namespace meridian::catalog

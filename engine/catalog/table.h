@@ -1,36 +1,25 @@
-// Table: the runtime state of one table — its immutable schema, its heap file, its TableLock
-// and the interim primary-key hash set. Tables are shared (shared_ptr) by the catalog and by
-// running statements; a dropped or closed table stays alive while statements hold it, but is
-// marked unusable so they fail cleanly instead of touching a closed file.
+// Table: the runtime state of one table — its immutable schema, its heap file, its TableLock,
+// its indexes (primary key, UNIQUE constraints, CREATE INDEX) and planner statistics. Tables
+// are shared (shared_ptr) by the catalog and by running statements; a dropped or closed table
+// stays alive while statements hold it, but is marked unusable so they fail cleanly instead of
+// touching a closed file.
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
+#include "catalog/index.h"
 #include "catalog/schema.h"
+#include "catalog/stats.h"
 #include "catalog/table_lock.h"
 #include "meridian/status.h"
 #include "meridian/value.h"
 #include "storage/heap_file.h"
 
 namespace meridian::catalog {
-
-// INTERIM until the B+tree issue: uniqueness of the primary key is enforced with an in-memory
-// hash set of encoded key values, built by scanning the heap when the table is opened and
-// maintained by INSERT/UPDATE/DELETE under the table's exclusive lock. It costs memory
-// proportional to the table and a full scan at open; a persistent B+tree index replaces it.
-class PrimaryKeySet {
- public:
-  bool Contains(const std::string& key) const { return keys_.count(key) != 0; }
-  void Insert(const std::string& key) { keys_.insert(key); }
-  void Erase(const std::string& key) { keys_.erase(key); }
-  size_t size() const { return keys_.size(); }
-
- private:
-  std::unordered_set<std::string> keys_;
-};
 
 class Table {
  public:
@@ -47,14 +36,39 @@ class Table {
   // OK while the heap is open; 42P01 after DROP TABLE, 57P01 after the database closed.
   Status CheckUsable() const;
   storage::HeapFile* heap() { return heap_.get(); }
-  PrimaryKeySet& pk() { return pk_; }
-  bool has_primary_key() const { return !schema_->primary_key.empty(); }
-  // The primary-key values of a full table row, in key order.
-  std::vector<Value> KeyValues(const Row& row) const;
-  // Scans the heap and fills the primary-key set (at open).
-  Status BuildPrimaryKeySet();
-  // Flushes and closes the heap; later use fails with CheckUsable's error. REQUIRES exclusive.
+  // Every index of the table, in creation order (the primary key first when there is one).
+  // REQUIRES the table lock.
+  const std::vector<std::shared_ptr<Index>>& indexes() const { return indexes_; }
+  // A copy of the list, safe without the table lock (the planner runs before statements take
+  // their locks; an index dropped meanwhile fails the scan cleanly).
+  std::vector<std::shared_ptr<Index>> IndexSnapshot() const;
+  // REQUIRES exclusive lock (or a table not yet published to other threads).
+  void AddIndex(std::shared_ptr<Index> index);
+  std::shared_ptr<Index> RemoveIndex(const std::string& name);
+  // Fills an empty index from the heap (CREATE INDEX, rebuild after an unclean stop). Fails
+  // with 23505 naming the index when a unique index meets a duplicate key.
+  Status BuildIndex(Index* index);
+  // "a, b": the names of an index's key columns, for error details.
+  std::string KeyColumnNames(const IndexSchema& index) const;
+  // Flushes and closes the heap and the indexes; later use fails with CheckUsable's error.
+  // REQUIRES exclusive.
   Status CloseHeap(bool dropped);
+  // Writes the heap's and the indexes' dirty pages. REQUIRES shared or exclusive lock.
+  Status Flush();
+
+  // Planner estimates; safe from any thread. The live row count is adjusted by every INSERT
+  // and DELETE (an estimate: it is persisted only when the catalog file is written).
+  int64_t live_rows() const { return live_rows_.load(std::memory_order_relaxed); }
+  void AdjustRows(int64_t delta);
+  void SetLiveRows(int64_t rows) { live_rows_.store(rows, std::memory_order_relaxed); }
+  // Rows inserted, updated or deleted since the last ANALYZE.
+  int64_t changes_since_analyze() const {
+    return changes_.load(std::memory_order_relaxed);
+  }
+  void NoteChanges(int64_t n) { changes_.fetch_add(n, std::memory_order_relaxed); }
+  std::shared_ptr<const TableStats> stats() const;
+  // Full scan computing TableStats. REQUIRES shared or exclusive lock.
+  Status Analyze();
 
  private:
   const std::shared_ptr<const TableSchema> schema_;
@@ -62,7 +76,13 @@ class Table {
   TableLock lock_;
   std::unique_ptr<storage::HeapFile> heap_;  // guarded by lock_; null once closed
   bool dropped_ = false;                     // guarded by lock_
-  PrimaryKeySet pk_;                         // guarded by lock_
+  mutable std::mutex indexes_mu_;
+  // Guarded by lock_ for use, and changed only while also holding indexes_mu_.
+  std::vector<std::shared_ptr<Index>> indexes_;
+  std::atomic<int64_t> live_rows_{0};
+  std::atomic<int64_t> changes_{0};
+  mutable std::mutex stats_mu_;
+  std::shared_ptr<const TableStats> stats_;  // guarded by stats_mu_; null until ANALYZE
 };
 
 }  // namespace meridian::catalog

@@ -114,6 +114,7 @@ class DatabaseImpl : public Database {
 
   Status Checkpoint() override {
     if (core_->closed.load()) return ClosedError();
+    MERIDIAN_RETURN_IF_ERROR(core_->catalog->AutoAnalyze());
     return core_->catalog->Checkpoint();
   }
 

@@ -1,5 +1,8 @@
 // CREATE TABLE: validates columns, types, DEFAULTs (bound and type-checked now, stored as SQL
-// text and re-parsed at open) and the primary key, then creates the table in the catalog.
+// text and re-parsed at open), the primary key and UNIQUE constraints, then creates the table
+// in the catalog with one unique B+tree index per key constraint (a failure drops it again).
+#include <algorithm>
+
 #include "exec/binder.h"
 #include "exec/ddl.h"
 #include "meridian/parser/parser.h"
@@ -18,6 +21,7 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
   }
   catalog::TableSchema schema;
   schema.name = stmt.table;
+  std::string pk_name = stmt.primary_key_name;
   catalog::LockSet no_locks;
   Binder binder(catalog, &no_locks);
   for (const ast::ColumnDef& def : stmt.columns) {
@@ -42,6 +46,7 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
       col.default_expr = std::shared_ptr<const ast::Expr>(std::move(reparsed).value());
     }
     if (def.primary_key) {
+      if (!def.primary_key_name.empty()) pk_name = def.primary_key_name;
       if (!schema.primary_key.empty()) {
         return Status::Error("42P16", "multiple primary keys for table \"" + stmt.table +
                                           "\" are not allowed")
@@ -73,6 +78,53 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
       schema.columns[c].not_null = true;
     }
   }
+  // Key constraints, in PostgreSQL's order: the primary key, then UNIQUE as written.
+  std::vector<catalog::IndexSchema> keys;
+  if (!schema.primary_key.empty()) {
+    catalog::IndexSchema pk;
+    pk.name = pk_name.empty() ? schema.PrimaryKeyName() : pk_name;
+    pk.kind = catalog::IndexKind::kPrimaryKey;
+    pk.unique = true;
+    pk.columns = schema.primary_key;
+    keys.push_back(std::move(pk));
+  }
+  std::vector<ast::CreateTableStmt::UniqueKey> uniques;
+  for (const ast::ColumnDef& def : stmt.columns) {
+    if (def.unique) uniques.push_back({{def.name}, def.unique_name, def.loc});
+  }
+  for (const auto& u : stmt.unique_keys) uniques.push_back(u);
+  for (const auto& u : uniques) {
+    catalog::IndexSchema key;
+    key.kind = catalog::IndexKind::kUnique;
+    key.unique = true;
+    std::string base = stmt.table;
+    for (const std::string& name : u.columns) {
+      int c = schema.FindColumn(name);
+      if (c < 0) {
+        return Status::Error(sqlstate::kUndefinedColumn,
+                             "column \"" + name + "\" named in key does not exist")
+            .WithPosition(u.loc.position);
+      }
+      if (std::find(key.columns.begin(), key.columns.end(), c) != key.columns.end()) {
+        return Status::Error(sqlstate::kDuplicateColumn,
+                             "column \"" + name + "\" appears twice in unique constraint")
+            .WithPosition(u.loc.position);
+      }
+      key.columns.push_back(c);
+      base += "_" + name;
+    }
+    key.name = u.name.empty() ? base + "_key" : u.name;
+    keys.push_back(std::move(key));
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    keys[i].descending.assign(keys[i].columns.size(), false);
+    for (size_t j = 0; j < i; ++j) {
+      if (keys[j].name == keys[i].name) {
+        return Status::Error(sqlstate::kDuplicateTable,
+                             "relation \"" + keys[i].name + "\" already exists");
+      }
+    }
+  }
   auto created = catalog->CreateTable(std::move(schema));
   if (!created.ok()) {
     if (stmt.if_not_exists && created.status().sqlstate() == sqlstate::kDuplicateTable) {
@@ -80,6 +132,19 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
       return Status::Ok();
     }
     return created.status();
+  }
+  std::shared_ptr<catalog::Table> table = std::move(created).value();
+  if (keys.empty()) return Status::Ok();
+  // The table is already visible: hold it exclusively until its key indexes exist.
+  catalog::LockSet lock;
+  lock.Add(table, catalog::LockMode::kExclusive);
+  MERIDIAN_RETURN_IF_ERROR(lock.AcquireAll(nullptr));
+  for (catalog::IndexSchema& key : keys) {
+    Status st = catalog->CreateIndex(table, std::move(key));
+    if (!st.ok()) {
+      (void)catalog->DropTable(table);
+      return st;
+    }
   }
   return Status::Ok();
 }

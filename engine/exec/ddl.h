@@ -1,4 +1,4 @@
-// CREATE TABLE and DROP TABLE. DDL changes the catalog under its exclusive lock; DROP first
+// CREATE TABLE, DROP TABLE, CREATE INDEX, DROP INDEX and ANALYZE. DDL changes the catalog under its exclusive lock; DROP first
 // takes the exclusive TableLock of every table it drops (in table-id order, polling ctl), so
 // it waits for statements that are inside Fetch/Start on those tables.
 #pragma once
@@ -17,5 +17,15 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
 // *notice receives `table "t" does not exist, skipping` lines for IF EXISTS.
 Status ExecuteDropTable(const ast::DropTableStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
                         std::string* notice);
+
+// CREATE INDEX: takes the table's exclusive lock (polling ctl), builds the index from the
+// heap. *notice receives `relation "x" already exists, skipping` for IF NOT EXISTS.
+Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* catalog,
+                          ExecControl& ctl, std::string* notice);
+// DROP INDEX; *notice receives `index "x" does not exist, skipping` lines for IF EXISTS.
+Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalog,
+                        ExecControl& ctl, std::string* notice);
+// ANALYZE [table]: gathers statistics under each table's shared lock.
+Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl);
 
 }  // namespace meridian::exec

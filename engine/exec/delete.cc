@@ -1,54 +1,33 @@
-// DELETE executor: collects the matching rids first, then deletes them, re-inserting the
-// deleted tuples if a write fails midway. See modify_table.h.
-#include "catalog/key_encoding.h"
-#include "exec/evaluator.h"
+// DELETE executor: collects the matching rows first (through the cheapest access path), then
+// deletes them and their index entries, re-inserting what was deleted if a write fails
+// midway. See modify_table.h.
 #include "exec/modify_table.h"
-#include "storage/tuple.h"
 
 namespace meridian::exec {
 
 Result<uint64_t> ExecuteDelete(BoundDelete& b, ExecContext* exec) {
   catalog::Table& table = *b.table;
   MERIDIAN_RETURN_IF_ERROR(table.CheckUsable());
-  struct Victim {
-    storage::Rid rid;
-    std::string tuple;
-    std::string key;
-  };
-  std::vector<Victim> victims;
-  storage::HeapFile::Cursor cursor = table.heap()->Scan();
-  storage::Rid rid;
-  std::string bytes;
-  Row row;
-  EvalContext ctx{&row, nullptr, exec};
-  int until_check = kCheckInterval;
-  const bool decode = b.where != nullptr || table.has_primary_key();
-  while (true) {
-    MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor.Next(&rid, &bytes));
-    if (!more) break;
-    if (--until_check <= 0) {
-      MERIDIAN_RETURN_IF_ERROR(exec->ctl->Check());
-      until_check = kCheckInterval;
-    }
-    if (decode) MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, table.types(), &row));
-    if (b.where != nullptr) {
-      MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*b.where, ctx));
-      if (!pass) continue;
-    }
-    std::string key;
-    if (table.has_primary_key()) key = catalog::EncodeKey(table.KeyValues(row));
-    victims.push_back({rid, bytes, std::move(key)});
-  }
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<MatchedRow> victims,
+                            CollectMatches(b.table, std::move(b.where), exec));
   for (size_t i = 0; i < victims.size(); ++i) {
-    Status st = table.heap()->Delete(victims[i].rid);
+    Status st = EraseIndexEntries(table, victims[i].row, victims[i].rid);
+    if (st.ok()) {
+      st = table.heap()->Delete(victims[i].rid);
+      if (!st.ok()) (void)InsertIndexEntries(table, victims[i].row, victims[i].rid);
+    }
     if (!st.ok()) {
-      for (size_t j = 0; j < i; ++j) (void)table.heap()->Insert(victims[j].tuple);
+      for (size_t j = 0; j < i; ++j) {
+        auto tuple = EncodeRow(table, victims[j].row);
+        if (!tuple.ok()) continue;
+        auto rid = table.heap()->Insert(*tuple);
+        if (rid.ok()) (void)InsertIndexEntries(table, victims[j].row, *rid);
+      }
       return st;
     }
   }
-  if (table.has_primary_key()) {
-    for (const Victim& v : victims) table.pk().Erase(v.key);
-  }
+  table.AdjustRows(-static_cast<int64_t>(victims.size()));
+  table.NoteChanges(static_cast<int64_t>(victims.size()));
   return static_cast<uint64_t>(victims.size());
 }
 

@@ -1,8 +1,6 @@
 // INSERT executor: evaluates every source row, fills defaults, checks constraints, then
-// inserts all tuples (undoing the inserted ones if a heap write fails). See modify_table.h.
-#include <unordered_set>
-
-#include "catalog/key_encoding.h"
+// inserts all tuples and their index entries (undoing the inserted ones if a write fails).
+// See modify_table.h.
 #include "exec/evaluator.h"
 #include "exec/modify_table.h"
 
@@ -17,9 +15,8 @@ Result<uint64_t> ExecuteInsert(BoundInsert& b, ExecContext* exec) {
   MERIDIAN_RETURN_IF_ERROR(b.source->Open(nullptr, exec));
   Row empty;
   EvalContext ctx{&empty, nullptr, exec};
+  std::vector<Row> rows;
   std::vector<std::string> tuples;
-  std::vector<std::string> keys;
-  std::unordered_set<std::string> batch_keys;
   Row src;
   int until_check = kCheckInterval;
   while (true) {
@@ -38,29 +35,35 @@ Result<uint64_t> ExecuteInsert(BoundInsert& b, ExecContext* exec) {
       }
     }
     MERIDIAN_RETURN_IF_ERROR(CheckNotNull(table, row));
-    if (table.has_primary_key()) {
-      std::string key = catalog::EncodeKey(table.KeyValues(row));
-      if (table.pk().Contains(key) || !batch_keys.insert(key).second) {
-        return DuplicateKeyError(table, row);
-      }
-      keys.push_back(std::move(key));
-    }
     MERIDIAN_ASSIGN_OR_RETURN(std::string bytes, EncodeRow(table, row));
     tuples.push_back(std::move(bytes));
+    rows.push_back(std::move(row));
   }
+  std::vector<KeyChange> changes(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) changes[i].new_row = &rows[i];
+  MERIDIAN_RETURN_IF_ERROR(CheckUniqueIndexes(table, changes));
 
   // Phase 2: apply; undo on failure so the statement has no partial effect.
   std::vector<storage::Rid> inserted;
   inserted.reserve(tuples.size());
-  for (const std::string& t : tuples) {
-    auto rid = table.heap()->Insert(t);
-    if (!rid.ok()) {
-      for (const storage::Rid& r : inserted) (void)table.heap()->Delete(r);
-      return rid.status();
+  for (size_t i = 0; i < tuples.size(); ++i) {
+    auto rid = table.heap()->Insert(tuples[i]);
+    Status st = rid.status();
+    if (st.ok()) {
+      st = InsertIndexEntries(table, rows[i], *rid);
+      if (!st.ok()) (void)table.heap()->Delete(*rid);
+    }
+    if (!st.ok()) {
+      for (size_t j = 0; j < inserted.size(); ++j) {
+        (void)EraseIndexEntries(table, rows[j], inserted[j]);
+        (void)table.heap()->Delete(inserted[j]);
+      }
+      return st;
     }
     inserted.push_back(*rid);
   }
-  for (std::string& k : keys) table.pk().Insert(std::move(k));
+  table.AdjustRows(static_cast<int64_t>(tuples.size()));
+  table.NoteChanges(static_cast<int64_t>(tuples.size()));
   return static_cast<uint64_t>(tuples.size());
 }
 

@@ -13,26 +13,68 @@
 #include "catalog/table.h"
 #include "exec/bound_expr.h"
 #include "exec/operator.h"
+#include "storage/btree.h"
 #include "storage/heap_file.h"
 
 namespace meridian::exec {
 
+// An operator that reads one table's rows (full-width) and knows where each came from.
+class RowSourceOp : public Operator {
+ public:
+  // The rid of the row Next returned last (for UPDATE/DELETE).
+  storage::Rid last_rid() const { return rid_; }
+
+ protected:
+  storage::Rid rid_;
+};
+
 // Full scan of a table's heap, decoding every live tuple. REQUIRES: the statement holds the
 // table's lock during Open/Next (released between Fetch calls; the heap cursor survives).
-class SeqScanOp : public Operator {
+class SeqScanOp : public RowSourceOp {
  public:
   explicit SeqScanOp(std::shared_ptr<catalog::Table> table) : table_(std::move(table)) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
-  // The rid of the row Next returned last (for UPDATE/DELETE).
-  storage::Rid last_rid() const { return rid_; }
 
  private:
   std::shared_ptr<catalog::Table> table_;
   ExecContext* exec_ = nullptr;
   storage::HeapFile::Cursor cursor_;
-  storage::Rid rid_;
   std::string bytes_;
+  int until_check_ = 0;
+};
+
+// Reads a table through one of its B+tree indexes (index_scan.cc). At Open it evaluates the
+// key conditions (constants, outer references) into byte ranges of the index: the product of
+// the equality/IN prefix, then an optional range on the next column; NULL never matches. Each
+// entry's row is fetched from the heap and re-checked against the entry's key (a row changed
+// between two Fetch calls is skipped), or, for an index-only scan, rebuilt from the key alone
+// (columns outside the key are NULL; the planner only chooses it when none is needed).
+struct KeyCondition;
+class IndexScanOp : public RowSourceOp {
+ public:
+  IndexScanOp(std::shared_ptr<catalog::Table> table, std::shared_ptr<catalog::Index> index,
+              std::vector<KeyCondition> keys, std::vector<BoundExprPtr> conds, bool reverse,
+              bool index_only);
+  ~IndexScanOp() override;
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  Status BuildRanges(const EvalContext& ctx);
+
+  std::shared_ptr<catalog::Table> table_;
+  std::shared_ptr<catalog::Index> index_;
+  std::vector<KeyCondition> keys_;
+  std::vector<BoundExprPtr> conds_;  // owns what keys_ points to
+  bool reverse_;
+  bool index_only_;
+  ExecContext* exec_ = nullptr;
+  std::vector<storage::ScanRange> ranges_;
+  size_t next_range_ = 0;
+  bool cursor_open_ = false;
+  storage::BTree::Cursor cursor_;
+  std::string key_, value_, bytes_;
   int until_check_ = 0;
 };
 

@@ -1,16 +1,26 @@
-// Planner: turns a bound SELECT into a physical operator tree. There is one access path (the
-// sequential heap scan) and one join method (nested loop) for now, so planning is a fixed
-// pipeline: scan/join → filter → aggregate → having → project → distinct → sort → limit.
-// The cost-based optimizer (index scans, join order) replaces this when B+trees land.
+// Planner: turns a bound SELECT into a physical operator tree and its EXPLAIN description.
+// Per FROM table it pushes the WHERE conjuncts that only use that table down to the table's
+// access path, chosen by cost among heap scan, index scan and index-only scan
+// (access_path.h); the rest is filtered above the (nested-loop) joins in FROM order. Then the
+// fixed pipeline: aggregate → having → project → distinct → sort (skipped when a single
+// table's index delivers the ORDER BY) → limit.
 #pragma once
 
 #include <memory>
 
 #include "exec/bound_statement.h"
+#include "exec/explain.h"
 #include "exec/operators.h"
 
 namespace meridian::exec {
 
+struct PlannedSelect {
+  OperatorPtr root;
+  std::unique_ptr<PlanNode> explain;
+};
+
+// instrument: wrap every operator in an InstrumentOp (EXPLAIN ANALYZE).
+Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> select, bool instrument);
 Result<OperatorPtr> PlanSelect(std::unique_ptr<BoundSelect> select);
 
 }  // namespace meridian::exec

@@ -1,11 +1,15 @@
-// StartStatement and the two cursor kinds: SelectCursor (Volcano pull under per-Fetch shared
-// table locks) and DoneCursor (a statement that already completed: DML, DDL).
+// StartStatement and the cursor kinds: SelectCursor (Volcano pull under per-Fetch shared
+// table locks), DoneCursor (a statement that already completed: DML, DDL) and TextCursor
+// (EXPLAIN's lines).
 #include "exec/statement.h"
+
+#include <chrono>
 
 #include "catalog/table_lock.h"
 #include "exec/binder.h"
 #include "exec/ddl.h"
 #include "exec/modify_table.h"
+#include "exec/access_path.h"
 #include "exec/planner.h"
 
 namespace meridian::exec {
@@ -27,6 +31,30 @@ class DoneCursor : public QueryCursor {
   std::string tag_;
   uint64_t rows_;
   std::string notice_;
+};
+
+// One text column of precomputed lines (EXPLAIN).
+class TextCursor : public QueryCursor {
+ public:
+  TextCursor(std::string column, std::vector<std::string> lines, std::string tag)
+      : columns_{ColumnInfo{std::move(column), Type::Text(), false}},
+        lines_(std::move(lines)),
+        tag_(std::move(tag)) {}
+  const std::vector<ColumnInfo>& columns() const override { return columns_; }
+  Result<bool> Fetch(size_t max_rows, size_t, ExecControl&, std::vector<Row>* out) override {
+    while (next_ < lines_.size() && (max_rows == 0 || out->size() < max_rows)) {
+      out->push_back(Row{Value::String(lines_[next_++])});
+    }
+    return next_ < lines_.size();
+  }
+  std::string CommandTag() const override { return tag_; }
+  uint64_t RowCount() const override { return lines_.size(); }
+
+ private:
+  std::vector<ColumnInfo> columns_;
+  std::vector<std::string> lines_;
+  std::string tag_;
+  size_t next_ = 0;
 };
 
 class SelectCursor : public QueryCursor {
@@ -100,6 +128,140 @@ Result<uint64_t> RunModify(Result<std::unique_ptr<Bound>> bound, catalog::LockSe
   return n;
 }
 
+using Clock = std::chrono::steady_clock;
+
+double MsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string Ms(double ms) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.3f ms", ms);
+  return buf;
+}
+
+// "Update on t" / "Delete on t" over the access path their WHERE would use.
+std::unique_ptr<PlanNode> DescribeModify(const char* verb,
+                                         const std::shared_ptr<catalog::Table>& table,
+                                         BoundExprPtr where) {
+  AccessRequest req;
+  req.table = table;
+  req.conjuncts = SplitConjuncts(std::move(where));
+  AccessPlan plan = ChooseAccessPath(std::move(req), nullptr);
+  auto scan = std::make_unique<PlanNode>();
+  if (plan.kind == AccessPlan::Kind::kSeqScan) {
+    scan->label = "Seq Scan on " + table->name();
+  } else {
+    scan->label = "Index Scan using " + plan.index->name() + " on " + table->name();
+  }
+  std::string conds;
+  for (size_t i = 0; i < plan.index_conds.size(); ++i) {
+    conds += (i ? " AND " : "") + ExprToString(*plan.index_conds[i]);
+  }
+  if (!conds.empty()) scan->details.push_back("Index Cond: " + conds);
+  std::string filter;
+  for (size_t i = 0; i < plan.residual.size(); ++i) {
+    filter += (i ? " AND " : "") + ExprToString(*plan.residual[i]);
+  }
+  if (!filter.empty()) scan->details.push_back("Filter: " + filter);
+  scan->startup_cost = plan.startup_cost;
+  scan->total_cost = plan.total_cost;
+  scan->rows = plan.rows;
+  scan->width = RowWidth(table->types());
+  auto top = std::make_unique<PlanNode>();
+  top->label = std::string(verb) + " on " + table->name();
+  top->startup_cost = scan->startup_cost;
+  top->total_cost = scan->total_cost + scan->rows * kCpuTupleCost;
+  top->children.push_back(std::move(scan));
+  return top;
+}
+
+Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool analyze,
+                                             catalog::Catalog* catalog, ExecControl& ctl) {
+  const Clock::time_point plan_start = Clock::now();
+  std::unique_ptr<PlanNode> root;
+  std::vector<std::string> extra;
+  switch (stmt.kind) {
+    case ast::StatementKind::kSelect: {
+      catalog::LockSet locks;
+      Binder binder(catalog, &locks);
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
+                                binder.BindSelect(*stmt.select));
+      MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect planned,
+                                PlanSelectExplained(std::move(bound), analyze));
+      root = std::move(planned.explain);
+      const double planning_ms = MsSince(plan_start);
+      if (analyze) {
+        MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
+        ExecContext exec{&ctl};
+        const Clock::time_point run_start = Clock::now();
+        MERIDIAN_RETURN_IF_ERROR(planned.root->Open(nullptr, &exec));
+        Row row;
+        uint64_t n = 0;
+        while (true) {
+          if (++n % kCheckInterval == 0) MERIDIAN_RETURN_IF_ERROR(ctl.Check());
+          MERIDIAN_ASSIGN_OR_RETURN(bool more, planned.root->Next(&row));
+          if (!more) break;
+        }
+        const double run_ms = MsSince(run_start);
+        locks.ReleaseAll();
+        extra.push_back("Planning Time: " + Ms(planning_ms));
+        extra.push_back("Execution Time: " + Ms(run_ms));
+      }
+      break;
+    }
+    case ast::StatementKind::kUpdate:
+    case ast::StatementKind::kDelete: {
+      const bool update = stmt.kind == ast::StatementKind::kUpdate;
+      catalog::LockSet locks;
+      Binder binder(catalog, &locks);
+      if (update) {
+        MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound,
+                                  binder.BindUpdate(*stmt.update));
+        root = DescribeModify("Update", bound->table, std::move(bound->where));
+      } else {
+        MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundDelete> bound,
+                                  binder.BindDelete(*stmt.del));
+        root = DescribeModify("Delete", bound->table, std::move(bound->where));
+      }
+      if (analyze) {
+        const Clock::time_point run_start = Clock::now();
+        MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
+                                  StartStatement(stmt, catalog, ctl));
+        root->actual.loops = 1;
+        root->actual.rows = 0;
+        root->actual.total_ms = MsSince(run_start);
+        root->actual.first_row_ms = root->actual.total_ms;
+        extra.push_back("Rows affected: " + std::to_string(done->RowCount()));
+        extra.push_back("Execution Time: " + Ms(root->actual.total_ms));
+      }
+      break;
+    }
+    case ast::StatementKind::kInsert: {
+      root = std::make_unique<PlanNode>();
+      root->label = "Insert on " + stmt.insert->table;
+      if (analyze) {
+        const Clock::time_point run_start = Clock::now();
+        MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
+                                  StartStatement(stmt, catalog, ctl));
+        root->actual.loops = 1;
+        root->actual.total_ms = MsSince(run_start);
+        root->actual.first_row_ms = root->actual.total_ms;
+        extra.push_back("Rows affected: " + std::to_string(done->RowCount()));
+        extra.push_back("Execution Time: " + Ms(root->actual.total_ms));
+      }
+      break;
+    }
+    default:
+      return Status::NotSupported("EXPLAIN of this statement is not supported")
+          .WithPosition(stmt.loc.position);
+  }
+  std::vector<std::string> lines = RenderPlan(*root, analyze);
+  for (std::string& e : extra) lines.push_back(std::move(e));
+  return std::unique_ptr<QueryCursor>(
+      std::make_unique<TextCursor>("QUERY PLAN", std::move(lines), "EXPLAIN"));
+}
+
 }  // namespace
 
 Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
@@ -152,6 +314,24 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("DROP TABLE", 0, std::move(notice)));
     }
+    case ast::StatementKind::kCreateIndex: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteCreateIndex(*stmt.create_index, catalog, ctl, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("CREATE INDEX", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kDropIndex: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteDropIndex(*stmt.drop_index, catalog, ctl, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("DROP INDEX", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kAnalyze: {
+      MERIDIAN_RETURN_IF_ERROR(ExecuteAnalyze(*stmt.analyze, catalog, ctl));
+      return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>("ANALYZE", 0, ""));
+    }
+    case ast::StatementKind::kExplain:
+      return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl);
   }
   return Status::NotSupported("this statement is not supported yet")
       .WithPosition(stmt.loc.position);

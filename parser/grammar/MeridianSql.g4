@@ -16,6 +16,10 @@ statement
   | deleteStmt
   | createTableStmt
   | dropTableStmt
+  | createIndexStmt
+  | dropIndexStmt
+  | explainStmt
+  | analyzeStmt
   ;
 
 // ---------------------------------------------------------------------------------------- SELECT
@@ -91,6 +95,21 @@ tableConstraintBody
 
 dropTableStmt : K_DROP K_TABLE (K_IF K_EXISTS)? identifier (COMMA identifier)* ;
 
+// ------------------------------------------------------------------- indexes, EXPLAIN, ANALYZE
+
+createIndexStmt
+  : K_CREATE K_UNIQUE? K_INDEX ((K_IF K_NOT K_EXISTS)? name=identifier)? K_ON table=identifier
+    (K_USING method=identifier)? LPAREN indexColumn (COMMA indexColumn)* RPAREN
+  ;
+
+indexColumn : identifier (K_ASC | K_DESC)? (K_NULLS (K_FIRST | K_LAST))? ;
+
+dropIndexStmt : K_DROP K_INDEX (K_IF K_EXISTS)? identifier (COMMA identifier)* ;
+
+explainStmt : K_EXPLAIN K_ANALYZE? statement ;
+
+analyzeStmt : K_ANALYZE identifier? ;
+
 typeName
   : K_DOUBLE K_PRECISION
   | K_CHARACTER K_VARYING (LPAREN INTEGER_LITERAL RPAREN)?
@@ -162,20 +181,22 @@ identifier : IDENTIFIER | QUOTED_IDENTIFIER | nonReservedKeyword ;
 columnLabel : identifier | reservedKeyword ;
 
 nonReservedKeyword
-  : K_BY | K_CHARACTER | K_DELETE | K_DOUBLE | K_DROP | K_FIRST | K_IF | K_INSERT | K_KEY
-  | K_LAST | K_NULLS | K_PRECISION | K_SET | K_UPDATE | K_VALUES | K_VARYING
+  : K_BY | K_CHARACTER | K_DELETE | K_DOUBLE | K_DROP | K_EXPLAIN | K_FIRST | K_IF | K_INDEX
+  | K_INSERT | K_KEY | K_LAST | K_NULLS | K_PRECISION | K_SET | K_UPDATE | K_VALUES | K_VARYING
   ;
 
 reservedKeyword
-  : K_ALL | K_AND | K_AS | K_ASC | K_BETWEEN | K_CASE | K_CAST | K_CONSTRAINT | K_CREATE
-  | K_DEFAULT | K_DESC | K_DISTINCT | K_ELSE | K_END | K_EXISTS | K_FALSE | K_FROM | K_GROUP
-  | K_HAVING | K_IN | K_INTO | K_IS | K_LIKE | K_LIMIT | K_NOT | K_NULL | K_OFFSET | K_OR
-  | K_ORDER | K_PRIMARY | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNIQUE | K_WHEN | K_WHERE
+  : K_ALL | K_ANALYZE | K_AND | K_AS | K_ASC | K_BETWEEN | K_CASE | K_CAST | K_CONSTRAINT
+  | K_CREATE | K_DEFAULT | K_DESC | K_DISTINCT | K_ELSE | K_END | K_EXISTS | K_FALSE | K_FROM | K_GROUP
+  | K_HAVING | K_IN | K_INTO | K_IS | K_LIKE | K_LIMIT | K_NOT | K_NULL | K_OFFSET | K_ON
+  | K_OR | K_ORDER | K_PRIMARY | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNIQUE | K_USING
+  | K_WHEN | K_WHERE
   ;
 
 // ------------------------------------------------------------------------------------------ lexer
 
 K_ALL : A L L ;
+K_ANALYZE : A N A L Y Z E | A N A L Y S E ;
 K_AND : A N D ;
 K_AS : A S ;
 K_ASC : A S C ;
@@ -193,6 +214,7 @@ K_DISTINCT : D I S T I N C T ;
 K_DOUBLE : D O U B L E ;
 K_DROP : D R O P ;
 K_ELSE : E L S E ;
+K_EXPLAIN : E X P L A I N ;
 K_END : E N D ;
 K_EXISTS : E X I S T S ;
 K_FALSE : F A L S E ;
@@ -202,6 +224,7 @@ K_GROUP : G R O U P ;
 K_HAVING : H A V I N G ;
 K_IF : I F ;
 K_IN : I N ;
+K_INDEX : I N D E X ;
 K_INSERT : I N S E R T ;
 K_INTO : I N T O ;
 K_IS : I S ;
@@ -213,6 +236,7 @@ K_NOT : N O T ;
 K_NULL : N U L L ;
 K_NULLS : N U L L S ;
 K_OFFSET : O F F S E T ;
+K_ON : O N ;
 K_OR : O R ;
 K_ORDER : O R D E R ;
 K_PRECISION : P R E C I S I O N ;
@@ -224,6 +248,7 @@ K_THEN : T H E N ;
 K_TRUE : T R U E ;
 K_UNIQUE : U N I Q U E ;
 K_UPDATE : U P D A T E ;
+K_USING : U S I N G ;
 K_VALUES : V A L U E S ;
 K_VARYING : V A R Y I N G ;
 K_WHEN : W H E N ;

@@ -38,6 +38,7 @@ void ForEachStatementExpr(ast::Statement& stmt, F&& f) {
   if (stmt.create_table) {
     for (auto& c : stmt.create_table->columns) f(c.default_expr);
   }
+  if (stmt.explained) ForEachStatementExpr(*stmt.explained, f);
 }
 
 template <typename F>

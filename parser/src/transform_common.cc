@@ -86,6 +86,26 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   } else if (auto* s = ctx->dropTableStmt()) {
     stmt.kind = ast::StatementKind::kDropTable;
     stmt.drop_table = TransformDropTable(s);
+  } else if (auto* s = ctx->createIndexStmt()) {
+    stmt.kind = ast::StatementKind::kCreateIndex;
+    stmt.create_index = TransformCreateIndex(s);
+  } else if (auto* s = ctx->dropIndexStmt()) {
+    stmt.kind = ast::StatementKind::kDropIndex;
+    stmt.drop_index = TransformDropIndex(s);
+  } else if (auto* s = ctx->explainStmt()) {
+    stmt.kind = ast::StatementKind::kExplain;
+    stmt.explain_analyze = s->K_ANALYZE() != nullptr;
+    stmt.explained = std::make_unique<ast::Statement>(TransformStatement(s->statement()));
+    if (stmt.explained->kind == ast::StatementKind::kExplain) {
+      Fail(ErrorAt(s->statement(), sqlstate::kSyntaxError, "syntax error at or near \"EXPLAIN\""));
+    }
+  } else if (auto* s = ctx->analyzeStmt()) {
+    stmt.kind = ast::StatementKind::kAnalyze;
+    stmt.analyze = std::make_unique<ast::AnalyzeStmt>();
+    if (s->identifier() != nullptr) {
+      stmt.analyze->table = Identifier(s->identifier());
+      stmt.analyze->table_loc = Loc(s->identifier());
+    }
   }
   return stmt;
 }

@@ -54,14 +54,19 @@ std::unique_ptr<ast::CreateTableStmt> Transformer::TransformCreateTable(
         } else if (dynamic_cast<P::PrimaryKeyConstraintContext*>(body) != nullptr) {
           note_primary_key(body);
           col.primary_key = true;
+          if (cons->identifier() != nullptr) col.primary_key_name = Identifier(cons->identifier());
         } else {
           col.unique = true;
+          if (cons->identifier() != nullptr) col.unique_name = Identifier(cons->identifier());
         }
       }
       stmt->columns.push_back(std::move(col));
       continue;
     }
-    P::TableConstraintBodyContext* body = element->tableConstraint()->tableConstraintBody();
+    P::TableConstraintContext* constraint = element->tableConstraint();
+    P::TableConstraintBodyContext* body = constraint->tableConstraintBody();
+    std::string constraint_name;
+    if (constraint->identifier() != nullptr) constraint_name = Identifier(constraint->identifier());
     std::vector<std::string> names;
     std::vector<P::IdentifierContext*> ids;
     if (auto* pk = dynamic_cast<P::PrimaryKeyTableConstraintContext*>(body)) {
@@ -74,8 +79,9 @@ std::unique_ptr<ast::CreateTableStmt> Transformer::TransformCreateTable(
     for (P::IdentifierContext* id : ids) names.push_back(Identifier(id));
     if (dynamic_cast<P::PrimaryKeyTableConstraintContext*>(body) != nullptr) {
       stmt->primary_key = std::move(names);
+      stmt->primary_key_name = std::move(constraint_name);
     } else {
-      stmt->unique_keys.push_back(std::move(names));
+      stmt->unique_keys.push_back({std::move(names), std::move(constraint_name), Loc(body)});
     }
   }
   return stmt;

@@ -35,6 +35,9 @@ class Transformer {
   // transform_create_table.cc, transform_drop_table.cc
   std::unique_ptr<ast::CreateTableStmt> TransformCreateTable(P::CreateTableStmtContext* ctx);
   std::unique_ptr<ast::DropTableStmt> TransformDropTable(P::DropTableStmtContext* ctx);
+  // transform_index.cc: CREATE INDEX, DROP INDEX
+  std::unique_ptr<ast::CreateIndexStmt> TransformCreateIndex(P::CreateIndexStmtContext* ctx);
+  std::unique_ptr<ast::DropIndexStmt> TransformDropIndex(P::DropIndexStmtContext* ctx);
   // transform_type.cc
   ast::TypeSpec TransformType(P::TypeNameContext* ctx);
 

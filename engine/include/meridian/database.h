@@ -117,7 +117,8 @@ class Database {
   virtual std::unique_ptr<Session> NewSession() = 0;
   // Tables ordered by name; only `table` when non-empty (42P01 if it does not exist).
   virtual Result<std::vector<TableDescription>> DescribeTables(std::string_view table) = 0;
-  // Writes every dirty page and syncs the files.
+  // Re-analyzes tables that changed enough since their last ANALYZE, then writes every dirty
+  // page and syncs the files (the daemon calls it periodically).
   virtual Status Checkpoint() = 0;
   // Checkpoints and closes all files; later calls on the database fail. Idempotent.
   virtual Status Close() = 0;

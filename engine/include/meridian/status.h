@@ -28,6 +28,7 @@ inline constexpr const char* kSyntaxError = "42601";
 inline constexpr const char* kUndefinedColumn = "42703";
 inline constexpr const char* kUndefinedTable = "42P01";
 inline constexpr const char* kDuplicateTable = "42P07";
+inline constexpr const char* kUndefinedObject = "42704";
 inline constexpr const char* kDuplicateColumn = "42701";
 inline constexpr const char* kAmbiguousColumn = "42702";
 inline constexpr const char* kDatatypeMismatch = "42804";

@@ -171,7 +171,7 @@ TEST(ParserCreateTable, TableConstraints) {
   EXPECT_EQ(ct.primary_key, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(ct.primary_key_loc.position, 39u);
   ASSERT_EQ(ct.unique_keys.size(), 2u);
-  EXPECT_EQ(ct.unique_keys[1], (std::vector<std::string>{"a", "c"}));
+  EXPECT_EQ(ct.unique_keys[1].columns, (std::vector<std::string>{"a", "c"}));
 }
 
 TEST(ParserCreateTable, DefaultTextKeepsExactSource) {

@@ -182,7 +182,9 @@ struct ColumnDef {
   TypeSpec type;
   bool not_null = false;
   bool primary_key = false;  // column constraint PRIMARY KEY
-  bool unique = false;       // column constraint UNIQUE (accepted; enforced with indexes later)
+  bool unique = false;       // column constraint UNIQUE
+  std::string primary_key_name;  // CONSTRAINT name of the PRIMARY KEY; empty: default name
+  std::string unique_name;       // CONSTRAINT name of the UNIQUE; empty: default name
   ExprPtr default_expr;      // null when no DEFAULT
   std::string default_text;  // DEFAULT's source text, exactly as written, for the catalog
   Location loc;
@@ -193,8 +195,45 @@ struct CreateTableStmt {
   bool if_not_exists = false;
   std::vector<ColumnDef> columns;
   std::vector<std::string> primary_key;  // table constraint PRIMARY KEY (a, b)
+  std::string primary_key_name;          // its CONSTRAINT name; empty: default name
   Location primary_key_loc;
-  std::vector<std::vector<std::string>> unique_keys;  // table constraints UNIQUE (a, b), in order
+  struct UniqueKey {
+    std::vector<std::string> columns;
+    std::string name;  // CONSTRAINT name; empty: default name
+    Location loc;
+  };
+  std::vector<UniqueKey> unique_keys;  // table constraints UNIQUE (a, b), in order
+};
+
+struct IndexColumn {
+  std::string name;
+  bool descending = false;
+  std::optional<bool> nulls_first;  // unset: NULLS LAST for ASC, FIRST for DESC
+  Location loc;
+};
+
+// CREATE [UNIQUE] INDEX [[IF NOT EXISTS] name] ON table [USING method] (columns).
+struct CreateIndexStmt {
+  std::string name;  // empty: derived from the table and columns, as PostgreSQL does
+  bool unique = false;
+  bool if_not_exists = false;
+  std::string table;
+  Location table_loc;
+  std::string method;  // lower-cased; empty when USING is absent
+  Location method_loc;
+  std::vector<IndexColumn> columns;
+};
+
+struct DropIndexStmt {
+  std::vector<std::string> names;
+  std::vector<Location> name_locs;
+  bool if_exists = false;
+};
+
+// ANALYZE [table]: refreshes planner statistics (every table when table is empty).
+struct AnalyzeStmt {
+  std::string table;
+  Location table_loc;
 };
 
 struct DropTableStmt {
@@ -231,7 +270,18 @@ struct DeleteStmt {
   ExprPtr where;
 };
 
-enum class StatementKind { kSelect, kInsert, kUpdate, kDelete, kCreateTable, kDropTable };
+enum class StatementKind {
+  kSelect,
+  kInsert,
+  kUpdate,
+  kDelete,
+  kCreateTable,
+  kDropTable,
+  kCreateIndex,
+  kDropIndex,
+  kExplain,
+  kAnalyze,
+};
 
 // One statement of a request; exactly the pointer matching kind is set.
 struct Statement {
@@ -244,6 +294,12 @@ struct Statement {
   std::unique_ptr<DeleteStmt> del;
   std::unique_ptr<CreateTableStmt> create_table;
   std::unique_ptr<DropTableStmt> drop_table;
+  std::unique_ptr<CreateIndexStmt> create_index;
+  std::unique_ptr<DropIndexStmt> drop_index;
+  std::unique_ptr<AnalyzeStmt> analyze;
+  // kExplain: the statement explained, and whether it runs (EXPLAIN ANALYZE).
+  std::unique_ptr<Statement> explained;
+  bool explain_analyze = false;
 };
 
 }  // namespace meridian::ast

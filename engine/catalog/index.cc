@@ -1,0 +1,78 @@
+// Index: key extraction from table rows, rid encoding and entry maintenance (see index.h).
+#include "catalog/index.h"
+
+#include "storage/key_codec.h"
+
+namespace meridian::catalog {
+
+std::string EncodeRid(storage::Rid rid) {
+  std::string out(6, '\0');
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<char>((rid.page >> (24 - 8 * i)) & 0xFF);
+  out[4] = static_cast<char>(rid.slot >> 8);
+  out[5] = static_cast<char>(rid.slot & 0xFF);
+  return out;
+}
+
+storage::Rid DecodeRid(std::string_view bytes) {
+  storage::Rid rid;
+  if (bytes.size() < 6) return rid;
+  const auto* b = reinterpret_cast<const uint8_t*>(bytes.data());
+  rid.page = (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) | (uint32_t{b[2]} << 8) | b[3];
+  rid.slot = static_cast<uint16_t>((b[4] << 8) | b[5]);
+  return rid;
+}
+
+Index::Index(IndexSchema schema, std::unique_ptr<storage::BTree> tree)
+    : schema_(std::move(schema)), tree_(std::move(tree)) {}
+
+Index::~Index() { (void)Close(); }
+
+std::vector<Value> Index::KeyValues(const Row& row) const {
+  std::vector<Value> key;
+  key.reserve(schema_.columns.size());
+  for (int c : schema_.columns) key.push_back(row[c]);
+  return key;
+}
+
+std::string Index::EncodeKey(const Row& row) const {
+  std::string key;
+  for (size_t i = 0; i < schema_.columns.size(); ++i) {
+    storage::AppendKeyValue(row[schema_.columns[i]], schema_.descending[i], &key);
+  }
+  return key;
+}
+
+bool Index::KeyHasNull(const Row& row) const {
+  for (int c : schema_.columns) {
+    if (row[c].IsNull()) return true;
+  }
+  return false;
+}
+
+Status Index::Insert(const Row& row, storage::Rid rid) {
+  if (tree_ == nullptr) return Status::Internal("index \"" + name() + "\" is closed");
+  return tree_->Insert(EncodeKey(row), EncodeRid(rid));
+}
+
+Status Index::Erase(const Row& row, storage::Rid rid) {
+  if (tree_ == nullptr) return Status::Internal("index \"" + name() + "\" is closed");
+  MERIDIAN_ASSIGN_OR_RETURN(bool found, tree_->Delete(EncodeKey(row), EncodeRid(rid)));
+  if (!found) {
+    return Status::Corruption("index \"" + name() + "\" has no entry for a row being removed");
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<std::string>> Index::Lookup(const std::string& key) {
+  if (tree_ == nullptr) return Status::Internal("index \"" + name() + "\" is closed");
+  return tree_->Lookup(key);
+}
+
+Status Index::Close() {
+  if (tree_ == nullptr) return Status::Ok();
+  Status st = tree_->Close();
+  tree_.reset();
+  return st;
+}
+
+}  // namespace meridian::catalog

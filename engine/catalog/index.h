@@ -1,0 +1,73 @@
+// Index: the runtime state of one secondary or constraint index — its schema and its B+tree
+// file. SQL indexes are always non-unique trees at the storage level: an entry is
+// (encoded key columns, encoded Rid), so several versions of one key can coexist (MVCC later)
+// and uniqueness is enforced by the executor (a lookup before insert, NULLs distinct as in
+// PostgreSQL). Concurrency: an Index belongs to its Table and is used under that table's lock
+// (shared to read, exclusive to change); the BTree itself is thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "meridian/status.h"
+#include "meridian/value.h"
+#include "storage/btree.h"
+#include "storage/heap_file.h"
+
+namespace meridian::catalog {
+
+enum class IndexKind : uint8_t {
+  kIndex = 0,       // CREATE [UNIQUE] INDEX
+  kPrimaryKey = 1,  // PRIMARY KEY constraint (unique)
+  kUnique = 2,      // UNIQUE constraint
+};
+
+struct IndexSchema {
+  uint32_t id = 0;  // shares the relation id space with tables (file tables/<id>.btree)
+  std::string name;
+  uint32_t table_id = 0;
+  IndexKind kind = IndexKind::kIndex;
+  bool unique = false;
+  std::vector<int> columns;      // table column indexes, in key order
+  std::vector<bool> descending;  // per key column
+
+  bool IsConstraint() const { return kind != IndexKind::kIndex; }
+};
+
+// The 6-byte index value of a heap row id: page then slot, big-endian (so rid order is byte
+// order).
+std::string EncodeRid(storage::Rid rid);
+storage::Rid DecodeRid(std::string_view bytes);
+
+class Index {
+ public:
+  Index(IndexSchema schema, std::unique_ptr<storage::BTree> tree);
+  ~Index();
+
+  const IndexSchema& schema() const { return schema_; }
+  const std::string& name() const { return schema_.name; }
+  storage::BTree* tree() { return tree_.get(); }
+
+  // The key columns' values of a full table row, and their encoded key.
+  std::vector<Value> KeyValues(const Row& row) const;
+  std::string EncodeKey(const Row& row) const;
+  // True when a key column of row is NULL (NULLs never conflict in a unique index).
+  bool KeyHasNull(const Row& row) const;
+
+  Status Insert(const Row& row, storage::Rid rid);
+  Status Erase(const Row& row, storage::Rid rid);
+  // Rids stored under the encoded key.
+  Result<std::vector<std::string>> Lookup(const std::string& key);
+
+  // Flushes and closes the file; later use fails. drop: also delete the file.
+  Status Close();
+
+ private:
+  const IndexSchema schema_;
+  std::unique_ptr<storage::BTree> tree_;
+};
+
+}  // namespace meridian::catalog

@@ -1,0 +1,28 @@
+// Planner statistics of one table, gathered by ANALYZE (a full scan) and kept in memory: per
+// column the distinct count, NULL fraction, min/max and an equi-depth histogram. Only the
+// live row count survives a restart (in catalog.meta); column statistics are gathered again by
+// ANALYZE or by the automatic re-analyze after enough changes (Catalog::AutoAnalyze).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "meridian/value.h"
+
+namespace meridian::catalog {
+
+struct ColumnStats {
+  double distinct = 0;   // distinct non-NULL values
+  double null_frac = 0;  // fraction of rows that are NULL
+  // Non-NULL values only; empty when the column had none. bounds holds up to kBuckets + 1
+  // sorted values splitting the non-NULL values into buckets of equal row counts.
+  std::vector<Value> bounds;
+};
+
+struct TableStats {
+  static constexpr int kBuckets = 32;
+  uint64_t rows = 0;  // rows counted by the ANALYZE that produced these statistics
+  std::vector<ColumnStats> columns;
+};
+
+}  // namespace meridian::catalog

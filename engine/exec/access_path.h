@@ -1,0 +1,88 @@
+// Access-path selection for one table: which of heap scan, index scan (point, IN list, range,
+// prefix + range) and index-only scan answers a set of WHERE conjuncts most cheaply, and in
+// which key order it delivers rows. Costs are in PostgreSQL's units (one sequential page read
+// = 1.0) so EXPLAIN output reads familiarly; statistics come from ANALYZE when present and
+// from PostgreSQL's default selectivities otherwise (planner README: "Costs").
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/table.h"
+#include "exec/bound_expr.h"
+#include "exec/operators.h"
+
+namespace meridian::exec {
+
+// PostgreSQL's cost constants.
+inline constexpr double kSeqPageCost = 1.0;
+inline constexpr double kRandomPageCost = 4.0;
+inline constexpr double kCpuTupleCost = 0.01;
+inline constexpr double kCpuIndexTupleCost = 0.005;
+inline constexpr double kCpuOperatorCost = 0.0025;
+
+// One key column's condition in an index scan, in value order (not byte order).
+struct KeyCondition {
+  // Equality: exactly one of eq (a single value) or in_list (several) is set.
+  const BoundExpr* eq = nullptr;
+  std::vector<const BoundExpr*> in_list;
+  // Range (only on the column after the equality prefix).
+  const BoundExpr* lower = nullptr;
+  bool lower_inclusive = true;
+  const BoundExpr* upper = nullptr;
+  bool upper_inclusive = true;
+};
+
+// The chosen way to read one table. Expressions point into the conjuncts the caller keeps
+// alive (the residual filter and the index conditions share nothing).
+struct AccessPlan {
+  enum class Kind { kSeqScan, kIndexScan, kIndexOnlyScan };
+  Kind kind = Kind::kSeqScan;
+  std::shared_ptr<catalog::Index> index;
+  std::vector<KeyCondition> keys;  // equality prefix, then at most one range column
+  bool reverse = false;            // scan the index backwards
+  // Conjuncts the index enforces (owned here; for EXPLAIN "Index Cond"), and the rest.
+  std::vector<BoundExprPtr> index_conds;
+  std::vector<BoundExprPtr> residual;
+  double rows = 0;  // estimated rows out of the access path, after the residual filter
+  double startup_cost = 0;
+  double total_cost = 0;
+  // Column order the rows come in: table column indexes with direction (empty: none).
+  struct OrderColumn {
+    int column;
+    bool descending;  // and NULLs first, as PostgreSQL's defaults pair them
+  };
+  std::vector<OrderColumn> order;
+};
+
+// Splits an AND tree into its conjuncts (moves the nodes out of where).
+std::vector<BoundExprPtr> SplitConjuncts(BoundExprPtr where);
+// Joins conjuncts back with AND; null when empty.
+BoundExprPtr JoinConjuncts(std::vector<BoundExprPtr> conjuncts);
+
+struct AccessRequest {
+  std::shared_ptr<catalog::Table> table;
+  // Conjuncts over the table row (column slot depth 0 = this table). Taken over by the plan.
+  std::vector<BoundExprPtr> conjuncts;
+  // Columns the query needs from this table (for index-only scans); empty means all.
+  std::vector<bool> needed_columns;
+  // A wanted output order (ORDER BY on plain columns), with an optional LIMIT: a path that
+  // delivers this order is charged only for the fraction of rows the LIMIT needs.
+  std::vector<AccessPlan::OrderColumn> wanted_order;
+  std::optional<double> limit;
+};
+
+// Picks the cheapest access path. When wanted_order is given, *ordered tells whether the
+// result already delivers it (the caller then needs no sort).
+AccessPlan ChooseAccessPath(AccessRequest request, bool* ordered);
+
+// Builds the operator for a plan. The plan's expressions are moved into the operator.
+std::unique_ptr<RowSourceOp> MakeAccessOperator(const std::shared_ptr<catalog::Table>& table,
+                                                AccessPlan* plan);
+
+// Rough estimate of a conjunct's selectivity on table (defaults without statistics).
+double EstimateSelectivity(const BoundExpr& conjunct, const catalog::Table& table);
+
+}  // namespace meridian::exec

@@ -1,0 +1,42 @@
+// CREATE [UNIQUE] INDEX [[IF NOT EXISTS] name] ON t [USING method] (col [ASC|DESC]
+// [NULLS FIRST|LAST], ...) and DROP INDEX [IF EXISTS] name [, ...]. The access method name is
+// kept as written (lower-cased) and checked by the engine.
+
+#include "transformer.h"
+
+namespace meridian::parser {
+
+std::unique_ptr<ast::CreateIndexStmt> Transformer::TransformCreateIndex(
+    P::CreateIndexStmtContext* ctx) {
+  auto stmt = std::make_unique<ast::CreateIndexStmt>();
+  stmt->unique = ctx->K_UNIQUE() != nullptr;
+  stmt->if_not_exists = ctx->K_IF() != nullptr;
+  if (ctx->name != nullptr) stmt->name = Identifier(ctx->name);
+  stmt->table = Identifier(ctx->table);
+  stmt->table_loc = Loc(ctx->table);
+  if (ctx->method != nullptr) {
+    stmt->method = Identifier(ctx->method);
+    stmt->method_loc = Loc(ctx->method);
+  }
+  for (P::IndexColumnContext* col_ctx : ctx->indexColumn()) {
+    ast::IndexColumn col;
+    col.name = Identifier(col_ctx->identifier());
+    col.loc = Loc(col_ctx);
+    col.descending = col_ctx->K_DESC() != nullptr;
+    if (col_ctx->K_NULLS() != nullptr) col.nulls_first = col_ctx->K_FIRST() != nullptr;
+    stmt->columns.push_back(std::move(col));
+  }
+  return stmt;
+}
+
+std::unique_ptr<ast::DropIndexStmt> Transformer::TransformDropIndex(P::DropIndexStmtContext* ctx) {
+  auto stmt = std::make_unique<ast::DropIndexStmt>();
+  stmt->if_exists = ctx->K_IF() != nullptr;
+  for (P::IdentifierContext* name : ctx->identifier()) {
+    stmt->names.push_back(Identifier(name));
+    stmt->name_locs.push_back(Loc(name));
+  }
+  return stmt;
+}
+
+}  // namespace meridian::parser
