@@ -352,6 +352,15 @@ grpc::ServerUnaryReactor* SqlService::DescribeCatalog(grpc::CallbackServerContex
       col->set_primary_key(c.primary_key);
     }
     for (const std::string& k : t.primary_key) out->add_primary_key(k);
+    for (const IndexDescription& x : t.indexes) {
+      auto* index = out->add_indexes();
+      index->set_name(x.name);
+      for (const std::string& c : x.columns) index->add_columns(c);
+      for (bool d : x.descending) index->add_descending(d);
+      index->set_unique(x.unique);
+      index->set_primary_key(x.primary_key);
+      index->set_constraint(x.constraint);
+    }
   }
   return FinishUnary(ctx, grpc::Status::OK);
 }

@@ -35,6 +35,41 @@ TextTable TableDetailTable(const client::TableDescription& table) {
     }
     t.footer_lines.push_back(line + ")");
   }
+  if (!table.indexes.empty()) {
+    // psql's footer: "t_pkey" PRIMARY KEY, btree (id)
+    t.footer_lines.push_back("Indexes:");
+    for (const auto& x : table.indexes) {
+      std::string line = "    \"" + x.name + "\" ";
+      if (x.primary_key) {
+        line += "PRIMARY KEY, ";
+      } else if (x.constraint) {
+        line += "UNIQUE CONSTRAINT, ";
+      } else if (x.unique) {
+        line += "UNIQUE, ";
+      }
+      line += "btree (";
+      for (size_t i = 0; i < x.columns.size(); ++i) {
+        if (i > 0) line += ", ";
+        line += x.columns[i];
+        if (i < x.descending.size() && x.descending[i]) line += " DESC";
+      }
+      t.footer_lines.push_back(line + ")");
+    }
+  }
+  return t;
+}
+
+TextTable IndexListTable(const std::vector<client::TableDescription>& tables) {
+  std::vector<std::pair<std::string, std::string>> rows;  // (index, table)
+  for (const auto& table : tables) {
+    for (const auto& x : table.indexes) rows.emplace_back(x.name, table.name);
+  }
+  std::sort(rows.begin(), rows.end());
+  TextTable t;
+  t.title = "List of relations";
+  t.headers = {"Name", "Type", "Table"};
+  t.right_align = {false, false, false};
+  for (const auto& [index, table] : rows) t.rows.push_back({index, "index", table});
   return t;
 }
 

@@ -14,5 +14,7 @@ TextTable TableListTable(std::vector<client::TableDescription> tables);
 
 // Table "t": Column | Type | Nullable | Default, then "Primary key: (a, b)" when there is one.
 TextTable TableDetailTable(const client::TableDescription& table);
+// \di: every index with its table, by index name.
+TextTable IndexListTable(const std::vector<client::TableDescription>& tables);
 
 }  // namespace meridian::shell

@@ -56,6 +56,7 @@ std::string HelpText(bool timing) {
          "Informational\n"
          "  \\d [NAME]              describe table NAME, or list tables\n"
          "  \\dt                    list tables\n"
+         "  \\di                    list indexes\n"
          "\n"
          "Statements end with ';' and may span lines; Ctrl-C cancels a running statement.\n";
 }
@@ -237,6 +238,18 @@ Shell::Outcome Shell::DescribeTables() {
   return Outcome::kOk;
 }
 
+Shell::Outcome Shell::DescribeIndexes() {
+  auto tables = connection_->DescribeCatalog("");
+  if (!tables.ok()) return CatalogError(tables.error());
+  TextTable list = IndexListTable(tables.value());
+  if (list.rows.empty()) {
+    err_ << "Did not find any relations.\n";
+    return Outcome::kOk;
+  }
+  PrintAlignedTable(list, out_);
+  return Outcome::kOk;
+}
+
 Shell::Outcome Shell::DescribeTable(const std::string& name) {
   std::string wanted = NormalizeName(name);
   auto tables = connection_->DescribeCatalog(wanted);
@@ -280,6 +293,8 @@ Shell::Outcome Shell::RunMeta(const std::string& command) {
     out_ << (timing_ ? "Timing is on.\n" : "Timing is off.\n");
   } else if (name == "\\dt" || (name == "\\d" && words.size() == 1)) {
     outcome = DescribeTables();
+  } else if (name == "\\di") {
+    outcome = DescribeIndexes();
   } else if (name == "\\d") {
     for (size_t i = 1; i < words.size() && outcome == Outcome::kOk; ++i) {
       outcome = DescribeTable(words[i]);

@@ -47,6 +47,7 @@ class Shell {
   Outcome RunMeta(const std::string& command);
   Outcome RunInput(LineEditor& editor, bool interactive);
   Outcome DescribeTables();
+  Outcome DescribeIndexes();
   Outcome DescribeTable(const std::string& name);
   Outcome CatalogError(const client::ClientError& error);
   static int ExitCode(Outcome outcome);

@@ -55,6 +55,17 @@ TableDescription TableFromProto(const meridian::v1::TableDescription& t) {
     out.columns.push_back(std::move(d));
   }
   for (const auto& k : t.primary_key()) out.primary_key.push_back(k);
+  for (const auto& x : t.indexes()) {
+    IndexDescription d;
+    d.name = x.name();
+    d.columns.assign(x.columns().begin(), x.columns().end());
+    d.descending.assign(x.descending().begin(), x.descending().end());
+    d.descending.resize(d.columns.size(), false);
+    d.unique = x.unique();
+    d.primary_key = x.primary_key();
+    d.constraint = x.constraint();
+    out.indexes.push_back(std::move(d));
+  }
   if (out.primary_key.empty()) {
     for (const auto& c : out.columns) {
       if (c.primary_key) out.primary_key.push_back(c.name);

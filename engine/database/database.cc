@@ -107,6 +107,17 @@ class DatabaseImpl : public Database {
                              s.IsPrimaryKeyColumn(static_cast<int>(i))});
       }
       for (int k : s.primary_key) d.primary_key.push_back(s.columns[k].name);
+      for (const auto& index : t->IndexSnapshot()) {
+        const catalog::IndexSchema& x = index->schema();
+        IndexDescription id;
+        id.name = x.name;
+        for (int c : x.columns) id.columns.push_back(s.columns[c].name);
+        id.descending = x.descending;
+        id.unique = x.unique;
+        id.primary_key = x.kind == catalog::IndexKind::kPrimaryKey;
+        id.constraint = x.IsConstraint();
+        d.indexes.push_back(std::move(id));
+      }
       out.push_back(std::move(d));
     }
     return out;

@@ -90,6 +90,17 @@ TEST_F(ShellTest, DescribeCommands) {
   EXPECT_NE(d.out.find("character varying(20)"), std::string::npos) << d.out;
   EXPECT_NE(d.out.find("bigint"), std::string::npos) << d.out;
   EXPECT_NE(d.out.find("'none'"), std::string::npos) << d.out;
+  // Indexes in \d (psql's footer) and \di.
+  ASSERT_EQ(Shell({"-c", "CREATE UNIQUE INDEX items_label ON items (label DESC)"}).exit_code, 0);
+  d = Shell({"-c", "\\d items"});
+  EXPECT_NE(d.out.find("Indexes:\n    \"items_pkey\" PRIMARY KEY, btree (id)\n"
+                       "    \"items_label\" UNIQUE, btree (label DESC)\n"),
+            std::string::npos)
+      << d.out;
+  auto di = Shell({"-c", "\\di"});
+  EXPECT_EQ(di.exit_code, 0) << di.err;
+  EXPECT_NE(di.out.find(" items_label | index | items\n"), std::string::npos) << di.out;
+  EXPECT_NE(di.out.find(" items_pkey  | index | items\n"), std::string::npos) << di.out;
 }
 
 TEST(ShellNoServer, ConnectionFailureExits2) {
