@@ -94,16 +94,10 @@ Status Table::BuildIndex(Index* index) {
     bool has_null;
   };
   std::vector<Entry> entries;
-  storage::HeapFile::Cursor cursor = heap_->Scan();
-  storage::Rid rid;
-  std::string bytes;
-  Row row;
-  while (true) {
-    MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor.Next(&rid, &bytes));
-    if (!more) break;
-    MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, types_, &row));
+  MERIDIAN_RETURN_IF_ERROR(ForEachRow([&](storage::Rid rid, const Row& row) {
     entries.push_back({index->EncodeKey(row), EncodeRid(rid), index->KeyHasNull(row)});
-  }
+    return Status::Ok();
+  }));
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return a.key != b.key ? a.key < b.key : a.rid < b.rid;
   });
@@ -111,6 +105,8 @@ Status Table::BuildIndex(Index* index) {
     for (size_t i = 1; i < entries.size(); ++i) {
       // NULLs are distinct in a unique index, as in PostgreSQL.
       if (entries[i].has_null || entries[i].key != entries[i - 1].key) continue;
+      std::string bytes;
+      Row row;
       MERIDIAN_RETURN_IF_ERROR(heap_->Get(DecodeRid(entries[i].rid), &bytes));
       MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, types_, &row));
       return Status::Error(sqlstate::kUniqueViolation,
@@ -136,6 +132,20 @@ std::string Table::KeyColumnNames(const IndexSchema& index) const {
     names += schema_->columns[index.columns[k]].name;
   }
   return names;
+}
+
+Status Table::ForEachRow(const std::function<Status(storage::Rid, const Row&)>& fn) {
+  MERIDIAN_RETURN_IF_ERROR(CheckUsable());
+  storage::HeapFile::Cursor cursor = heap_->Scan();
+  storage::Rid rid;
+  std::string bytes;
+  Row row;
+  while (true) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor.Next(&rid, &bytes));
+    if (!more) return Status::Ok();
+    MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, types_, &row));
+    MERIDIAN_RETURN_IF_ERROR(fn(rid, row));
+  }
 }
 
 Status Table::CloseHeap(bool dropped) {
@@ -180,25 +190,15 @@ Status Table::Analyze() {
   std::vector<Row> sample;
   std::mt19937_64 rng(0x5eed ^ schema_->id);
   uint64_t seen = 0;
-  storage::HeapFile::Cursor cursor = heap_->Scan();
-  storage::Rid rid;
-  std::string bytes;
-  Row row;
-  while (true) {
-    MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor.Next(&rid, &bytes));
-    if (!more) break;
+  MERIDIAN_RETURN_IF_ERROR(ForEachRow([&](storage::Rid, const Row& row) {
     ++seen;
     if (sample.size() < kAnalyzeSampleRows) {
-      MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, types_, &row));
       sample.push_back(row);
-    } else {
-      uint64_t slot = rng() % seen;
-      if (slot < kAnalyzeSampleRows) {
-        MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, types_, &row));
-        sample[slot] = row;
-      }
+    } else if (uint64_t slot = rng() % seen; slot < kAnalyzeSampleRows) {
+      sample[slot] = row;
     }
-  }
+    return Status::Ok();
+  }));
   auto stats = std::make_shared<TableStats>();
   stats->rows = seen;
   for (size_t c = 0; c < ncols; ++c) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -50,6 +51,9 @@ class Table {
   Status BuildIndex(Index* index);
   // "a, b": the names of an index's key columns, for error details.
   std::string KeyColumnNames(const IndexSchema& index) const;
+  // Calls fn with every live row of the heap, decoded, in heap order; stops at fn's first
+  // error. REQUIRES shared or exclusive lock.
+  Status ForEachRow(const std::function<Status(storage::Rid, const Row&)>& fn);
   // Flushes and closes the heap and the indexes; later use fails with CheckUsable's error.
   // REQUIRES exclusive.
   Status CloseHeap(bool dropped);
