@@ -18,6 +18,7 @@ check() {  # check <dir> <regex of forbidden includes> <why>
   fi
 }
 check engine/storage 'catalog/|exec/|database/|meridian/database.h|meridian/parser|grpc|antlr4|meridian.pb|server/' "storage uses nothing above it"
+check engine/txn 'catalog/|exec/|database/|meridian/database.h|meridian/parser|server/' "txn uses storage only"
 check engine 'grpc|grpcpp|antlr4|meridian.pb|meridian.grpc|server/|client/' "no gRPC, protobuf or ANTLR type in engine/"
 check client 'storage/|catalog/|exec/|meridian/database.h|meridian/parser|antlr4|server/' "client depends on proto only"
 check server 'storage/|catalog/|exec/|antlr4' "server uses the engine's public API only"

@@ -1,0 +1,266 @@
+// CommitLog: record codec, recovery scan, the group-commit thread and log rotation (see
+// commit_log.h).
+#include "txn/commit_log.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "storage/crc32c.h"
+
+namespace meridian::txn {
+
+namespace {
+
+constexpr uint32_t kMagic = 0x4C42574D;  // "MWBL" little-endian
+constexpr size_t kHeader = 12;
+constexpr uint32_t kMaxPayload = 64u << 20;
+
+template <typename T>
+void Put(std::string* out, T v) {
+  for (size_t i = 0; i < sizeof(T); ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+template <typename T>
+bool Get(std::string_view in, size_t* pos, T* v) {
+  if (in.size() - *pos < sizeof(T) || *pos > in.size()) return false;
+  T x = 0;
+  for (size_t i = 0; i < sizeof(T); ++i) {
+    x |= static_cast<T>(static_cast<uint8_t>(in[*pos + i])) << (8 * i);
+  }
+  *pos += sizeof(T);
+  *v = x;
+  return true;
+}
+
+}  // namespace
+
+std::string EncodeLogRecord(const LogRecord& record) {
+  std::string payload;
+  payload.push_back(static_cast<char>(record.type));
+  Put<uint32_t>(&payload, static_cast<uint32_t>(record.commits.size()));
+  for (const auto& [txn, ts] : record.commits) {
+    Put<uint64_t>(&payload, txn);
+    Put<uint64_t>(&payload, ts);
+  }
+  Put<uint32_t>(&payload, static_cast<uint32_t>(record.stamps.size()));
+  for (const EndStamp& s : record.stamps) {
+    Put<uint32_t>(&payload, s.file);
+    Put<uint32_t>(&payload, s.page);
+    Put<uint16_t>(&payload, s.slot);
+    Put<uint64_t>(&payload, s.txn);
+  }
+  std::string out;
+  Put<uint32_t>(&out, kMagic);
+  Put<uint32_t>(&out, static_cast<uint32_t>(payload.size()));
+  Put<uint32_t>(&out, storage::Crc32c(payload.data(), payload.size()));
+  out += payload;
+  return out;
+}
+
+bool DecodeLogRecord(std::string_view bytes, size_t* offset, LogRecord* record) {
+  size_t pos = *offset;
+  uint32_t magic = 0, length = 0, crc = 0;
+  if (!Get(bytes, &pos, &magic) || magic != kMagic || !Get(bytes, &pos, &length) ||
+      !Get(bytes, &pos, &crc) || length > kMaxPayload || bytes.size() - pos < length) {
+    return false;
+  }
+  std::string_view payload = bytes.substr(pos, length);
+  if (storage::Crc32c(payload.data(), payload.size()) != crc) return false;
+  size_t p = 0;
+  uint8_t type = 0;
+  uint32_t n = 0, m = 0;
+  LogRecord r;
+  if (!Get(payload, &p, &type) || type < 1 || type > 3 || !Get(payload, &p, &n)) return false;
+  if (n > payload.size() / 16) return false;
+  r.type = static_cast<LogRecord::Type>(type);
+  for (uint32_t i = 0; i < n; ++i) {
+    uint64_t txn = 0, ts = 0;
+    if (!Get(payload, &p, &txn) || !Get(payload, &p, &ts)) return false;
+    r.commits.emplace_back(txn, ts);
+  }
+  if (!Get(payload, &p, &m) || m > payload.size() / 18) return false;
+  for (uint32_t i = 0; i < m; ++i) {
+    EndStamp s;
+    if (!Get(payload, &p, &s.file) || !Get(payload, &p, &s.page) || !Get(payload, &p, &s.slot) ||
+        !Get(payload, &p, &s.txn)) {
+      return false;
+    }
+    r.stamps.push_back(s);
+  }
+  if (p != payload.size()) return false;
+  *record = std::move(r);
+  *offset = pos + length;
+  return true;
+}
+
+CommitLog::CommitLog(storage::FileSystem* fs, std::string dir, TxnManager* txns,
+                     CommitLogOptions options, FlushHook flush)
+    : fs_(fs),
+      dir_(std::move(dir)),
+      path_(dir_ + "/commit.log"),
+      txns_(txns),
+      options_(options),
+      flush_(std::move(flush)) {}
+
+Result<std::unique_ptr<CommitLog>> CommitLog::Open(storage::FileSystem* fs, const std::string& dir,
+                                                   TxnManager* txns, CommitLogOptions options,
+                                                   FlushHook flush) {
+  std::unique_ptr<CommitLog> log(new CommitLog(fs, dir, txns, options, std::move(flush)));
+  MERIDIAN_RETURN_IF_ERROR(log->Recover());
+  log->thread_ = std::thread([raw = log.get()] { raw->Run(); });
+  return log;
+}
+
+CommitLog::~CommitLog() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+Status CommitLog::Recover() {
+  MERIDIAN_RETURN_IF_ERROR(ReadTail());
+  // A new id epoch, durable before any transaction of this run can write a version.
+  ++epoch_;
+  txns_->SetEpoch(epoch_);
+  LogRecord start;
+  start.type = LogRecord::Type::kStart;
+  start.commits = {{epoch_, 0}};
+  return Append(EncodeLogRecord(start));
+}
+
+Status CommitLog::ReadTail() {
+  std::lock_guard file_lock(file_mu_);
+  MERIDIAN_ASSIGN_OR_RETURN(file_, fs_->Open(path_, true));
+  MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, file_->Size());
+  std::string bytes(size, '\0');
+  size_t read = 0;
+  if (size > 0) MERIDIAN_RETURN_IF_ERROR(file_->ReadAt(0, size, bytes.data(), &read));
+  bytes.resize(read);
+  size_t offset = 0;
+  LogRecord record;
+  while (DecodeLogRecord(bytes, &offset, &record)) {
+    if (record.type == LogRecord::Type::kGroup) {
+      for (const auto& [txn, ts] : record.commits) txns_->RecoverCommitted(txn, ts);
+    } else if (!record.commits.empty()) {
+      epoch_ = std::max(epoch_, record.commits[0].first);
+    }
+    recovered_.push_back(std::move(record));
+  }
+  // Everything after the last valid record is a torn or never-written tail: zero it so a
+  // later reader cannot mistake stale bytes for records.
+  end_ = offset;
+  allocated_ = size;
+  if (offset < size) {
+    MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(offset, std::string(size - offset, '\0')));
+    MERIDIAN_RETURN_IF_ERROR(file_->Sync());
+  }
+  return Status::Ok();
+}
+
+Status CommitLog::Append(const std::string& bytes) {
+  std::lock_guard file_lock(file_mu_);
+  if (end_ + bytes.size() > allocated_) {
+    uint64_t grow = std::max<uint64_t>(options_.segment_bytes, bytes.size());
+    MERIDIAN_RETURN_IF_ERROR(file_->Allocate(allocated_, grow));
+    allocated_ += grow;
+  }
+  MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(end_, bytes));
+  MERIDIAN_RETURN_IF_ERROR(file_->Sync());
+  end_ += bytes.size();
+  return Status::Ok();
+}
+
+Result<Timestamp> CommitLog::Commit(uint64_t txn, std::vector<EndStamp> stamps) {
+  Pending p;
+  p.txn = txn;
+  p.stamps = std::move(stamps);
+  std::unique_lock lock(mu_);
+  if (!poisoned_.ok()) {
+    lock.unlock();
+    txns_->Abort(txn);
+    return poisoned_;
+  }
+  queue_.push_back(&p);
+  cv_.notify_one();
+  done_cv_.wait(lock, [&] { return p.done; });
+  if (!p.status.ok()) return p.status;
+  return p.ts;
+}
+
+void CommitLog::Run() {
+  while (true) {
+    std::vector<Pending*> group;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (queue_.empty() && stop_) return;
+      if (options_.group_window_us > 0) {
+        cv_.wait_for(lock, std::chrono::microseconds(options_.group_window_us),
+                     [&] { return stop_; });
+      }
+      group.assign(queue_.begin(), queue_.end());
+      queue_.clear();
+    }
+    LogRecord record;
+    std::vector<uint64_t> ids;
+    for (Pending* p : group) {
+      p->ts = txns_->AssignCommitTs(p->txn);
+      ids.push_back(p->txn);
+      record.commits.emplace_back(p->txn, p->ts);
+      record.stamps.insert(record.stamps.end(), p->stamps.begin(), p->stamps.end());
+    }
+    Status st = flush_ ? flush_(ids) : Status::Ok();
+    if (st.ok()) st = Append(EncodeLogRecord(record));
+    if (st.ok()) {
+      txns_->Publish(ids);
+    } else {
+      for (uint64_t id : ids) txns_->Abort(id);
+    }
+    {
+      std::lock_guard lock(mu_);
+      if (st.ok()) {
+        ++records_;
+      } else if (poisoned_.ok()) {
+        poisoned_ = Status::IOError("commit log is unusable after a failed write: " +
+                                    st.message());
+      }
+      for (Pending* p : group) {
+        p->status = st;
+        p->done = true;
+      }
+    }
+    done_cv_.notify_all();
+  }
+}
+
+Status CommitLog::Checkpoint() {
+  std::lock_guard file_lock(file_mu_);
+  const std::string tmp = path_ + ".tmp";
+  LogRecord checkpoint;
+  checkpoint.type = LogRecord::Type::kCheckpoint;
+  checkpoint.commits = {{epoch_, 0}};
+  std::string bytes = EncodeLogRecord(checkpoint);
+  {
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::File> f, fs_->Open(tmp, true));
+    MERIDIAN_RETURN_IF_ERROR(f->Truncate(0));
+    MERIDIAN_RETURN_IF_ERROR(f->Allocate(0, options_.segment_bytes));
+    MERIDIAN_RETURN_IF_ERROR(f->WriteAt(0, bytes));
+    MERIDIAN_RETURN_IF_ERROR(f->Sync());
+  }
+  MERIDIAN_RETURN_IF_ERROR(fs_->Rename(tmp, path_));
+  MERIDIAN_RETURN_IF_ERROR(fs_->SyncDir(dir_));
+  MERIDIAN_ASSIGN_OR_RETURN(file_, fs_->Open(path_, false));
+  end_ = bytes.size();
+  MERIDIAN_ASSIGN_OR_RETURN(allocated_, file_->Size());
+  return Status::Ok();
+}
+
+uint64_t CommitLog::records_written() const {
+  std::lock_guard lock(mu_);
+  return records_;
+}
+
+}  // namespace meridian::txn

@@ -1,0 +1,131 @@
+// CommitLog: write-behind logging's commit record file and the group-commit thread (design:
+// engine/txn/README.md section 4). Committers call Commit(), which blocks until their group is
+// durable: the committer thread takes every queued transaction (waiting up to the group
+// window), assigns commit timestamps, runs the write-behind hook (the caller flushes the pages
+// holding the group's new versions), appends ONE record for the group and fdatasyncs the log,
+// then publishes the group in the TxnManager and wakes its committers.
+//
+// File data_dir/commit.log, preallocated in segments. Record, little-endian:
+//   u32 magic 0x4C42574D ("MWBL") · u32 payload length · u32 CRC32C of the payload · payload
+// Payload: u8 type (1 group, 2 checkpoint, 3 start) · u32 n · n × (u64 txn id, u64 commit ts) ·
+//          u32 m · m × (u32 file, u32 page, u16 slot, u64 txn id)   [end stamps]
+// Start and checkpoint records carry the id epoch as their one (epoch, 0) pair: every Open
+// writes a start record with a new epoch and transaction ids carry it (TxnManager::SetEpoch),
+// so an id a crashed run handed out (its versions may be on disk, never committed) is never
+// handed out again.
+// Recovery reads records from the start and stops at the first one that is incomplete, has a
+// bad checksum or a zero magic (the preallocated, never-written tail): a torn last write is
+// simply a group that never committed. Checkpoint() rewrites the file as one checkpoint record
+// (atomically: new file, fsync, rename, fsync dir), so recovery reads only what came after the
+// last checkpoint.
+// Concurrency: Commit() from any thread; one committer thread owns the file; mu_ guards the
+// queue and the poisoned flag.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "meridian/status.h"
+#include "storage/file.h"
+#include "txn/txn_manager.h"
+
+namespace meridian::txn {
+
+// An end stamp a committed transaction left on an old version (README section 4, step 4).
+struct EndStamp {
+  uint32_t file = 0;
+  uint32_t page = 0;
+  uint16_t slot = 0;
+  uint64_t txn = 0;
+  friend bool operator==(const EndStamp&, const EndStamp&) = default;
+};
+
+struct LogRecord {
+  enum class Type : uint8_t { kGroup = 1, kCheckpoint = 2, kStart = 3 };
+  Type type = Type::kGroup;
+  std::vector<std::pair<uint64_t, Timestamp>> commits;  // (txn id, commit ts)
+  std::vector<EndStamp> stamps;
+};
+
+std::string EncodeLogRecord(const LogRecord& record);
+// Decodes the record at bytes[*offset...]; advances *offset. false at the end of the valid log
+// (incomplete, bad magic/checksum/shape).
+bool DecodeLogRecord(std::string_view bytes, size_t* offset, LogRecord* record);
+
+struct CommitLogOptions {
+  uint64_t segment_bytes = 64ull << 20;  // preallocation step
+  int64_t group_window_us = 0;           // extra wait for more committers; 0 = none
+};
+
+class CommitLog {
+ public:
+  // Write-behind hook: makes the group's new versions durable before its record is written.
+  using FlushHook = std::function<Status(const std::vector<uint64_t>& txns)>;
+
+  // Opens (creating) dir/commit.log, reads every valid record (recovered()), and registers the
+  // committed transactions in *txns. Starts the committer thread.
+  static Result<std::unique_ptr<CommitLog>> Open(storage::FileSystem* fs, const std::string& dir,
+                                                 TxnManager* txns, CommitLogOptions options,
+                                                 FlushHook flush);
+  ~CommitLog();  // stops the committer after the queue drains
+
+  const std::vector<LogRecord>& recovered() const { return recovered_; }
+
+  // Commits txn (with the end stamps it left) and returns its commit timestamp once durable
+  // and published. On a log write/sync failure the group is aborted (58030) and the log is
+  // poisoned: every later Commit fails too (acknowledged commits stay durable).
+  Result<Timestamp> Commit(uint64_t txn, std::vector<EndStamp> stamps);
+  // Replaces the log with a checkpoint record (call after every page is flushed).
+  Status Checkpoint();
+
+  uint64_t records_written() const;
+  uint64_t groups_written() const { return records_written(); }
+
+ private:
+  struct Pending {
+    uint64_t txn = 0;
+    std::vector<EndStamp> stamps;
+    bool done = false;
+    Status status;
+    Timestamp ts = 0;
+  };
+  CommitLog(storage::FileSystem* fs, std::string dir, TxnManager* txns, CommitLogOptions options,
+            FlushHook flush);
+  Status Recover();   // ReadTail, then a start record with a new epoch
+  Status ReadTail();  // every valid record; zeroes the torn or unwritten tail
+  Status Append(const std::string& bytes);  // committer thread only
+  void Run();
+
+  storage::FileSystem* const fs_;
+  const std::string dir_;
+  const std::string path_;
+  TxnManager* const txns_;
+  const CommitLogOptions options_;
+  const FlushHook flush_;
+  std::vector<LogRecord> recovered_;
+  uint64_t epoch_ = 0;
+
+  // Committer thread state (no lock: only it and Open/Checkpoint under checkpoint_mu_).
+  std::mutex file_mu_;
+  std::unique_ptr<storage::File> file_;  // guarded by file_mu_
+  uint64_t end_ = 0;                     // guarded by file_mu_: append offset
+  uint64_t allocated_ = 0;               // guarded by file_mu_
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;       // committer: work arrived / stop
+  std::condition_variable done_cv_;  // committers: their group finished
+  std::deque<Pending*> queue_;       // guarded by mu_
+  bool stop_ = false;                // guarded by mu_
+  Status poisoned_;                  // guarded by mu_
+  uint64_t records_ = 0;             // guarded by mu_
+  std::thread thread_;
+};
+
+}  // namespace meridian::txn

@@ -1,0 +1,156 @@
+// TxnManager: status table, visibility and waits (see txn_manager.h).
+#include "txn/txn_manager.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace meridian::txn {
+
+TxnManager::TxnManager(Timestamp last_committed, uint64_t next_txn)
+    : clock_(last_committed), published_(last_committed), next_txn_(next_txn) {}
+
+uint64_t TxnManager::Begin() {
+  std::lock_guard lock(mu_);
+  uint64_t id = kTxnIdBit | next_txn_++;
+  txns_[id] = Entry{};
+  return id;
+}
+
+Snapshot TxnManager::TakeSnapshot(uint64_t txn) const {
+  std::lock_guard lock(mu_);
+  return Snapshot{published_, txn};
+}
+
+Timestamp TxnManager::published_ts() const {
+  std::lock_guard lock(mu_);
+  return published_;
+}
+
+Timestamp TxnManager::AssignCommitTs(uint64_t txn) {
+  std::lock_guard lock(mu_);
+  Entry& e = txns_[txn];
+  e.state = TxnState::kCommitting;
+  e.commit_ts = ++clock_;
+  return e.commit_ts;
+}
+
+void TxnManager::Publish(const std::vector<uint64_t>& txns) {
+  {
+    std::lock_guard lock(mu_);
+    for (uint64_t t : txns) {
+      Entry& e = txns_[t];
+      e.state = TxnState::kCommitted;
+      published_ = std::max(published_, e.commit_ts);
+    }
+  }
+  cv_.notify_all();
+}
+
+void TxnManager::Abort(uint64_t txn) {
+  {
+    std::lock_guard lock(mu_);
+    Entry& e = txns_[txn];
+    e.state = TxnState::kAborted;
+    e.commit_ts = kInfinity;
+    waits_for_.erase(txn);
+  }
+  cv_.notify_all();
+}
+
+void TxnManager::RecoverCommitted(uint64_t txn, Timestamp ts) {
+  std::lock_guard lock(mu_);
+  txns_[txn] = Entry{TxnState::kCommitted, ts};
+  clock_ = std::max(clock_, ts);
+  published_ = std::max(published_, ts);
+  next_txn_ = std::max(next_txn_, (txn & ~kTxnIdBit) + 1);
+}
+
+void TxnManager::SetEpoch(uint64_t epoch) {
+  std::lock_guard lock(mu_);
+  next_txn_ = std::max(next_txn_, (epoch << 32) | 1);
+}
+
+Timestamp TxnManager::Resolve(uint64_t field) const {
+  if (!IsTxnId(field)) return field;
+  std::lock_guard lock(mu_);
+  auto it = txns_.find(field);
+  if (it == txns_.end() || it->second.state != TxnState::kCommitted) return kInfinity;
+  return it->second.commit_ts;
+}
+
+bool TxnManager::Visible(uint64_t begin, uint64_t end, const Snapshot& s) const {
+  const bool created = begin == s.me || Resolve(begin) <= s.read_ts;
+  if (!created) return false;
+  if (end == 0) return true;
+  if (end == s.me) return false;
+  return Resolve(end) > s.read_ts;
+}
+
+TxnState TxnManager::State(uint64_t txn) const {
+  std::lock_guard lock(mu_);
+  auto it = txns_.find(txn);
+  return it == txns_.end() ? TxnState::kAborted : it->second.state;
+}
+
+bool TxnManager::ClosesCycle(uint64_t waiter, uint64_t holder) const {
+  // Follow holder → whom it waits for → ...; a path back to waiter is a deadlock.
+  uint64_t at = holder;
+  for (size_t steps = 0; steps <= waits_for_.size(); ++steps) {
+    if (at == waiter) return true;
+    auto it = waits_for_.find(at);
+    if (it == waits_for_.end()) return false;
+    at = it->second;
+  }
+  return true;  // a longer walk than edges means a cycle not through waiter; stop anyway
+}
+
+Result<TxnState> TxnManager::WaitFor(uint64_t waiter, uint64_t holder,
+                                     const std::function<Status()>& check) {
+  std::unique_lock lock(mu_);
+  if (ClosesCycle(waiter, holder)) {
+    return Status::Error("40P01", "deadlock detected")
+        .WithDetail("Transaction " + std::to_string(waiter & ~kTxnIdBit) +
+                    " waits for transaction " + std::to_string(holder & ~kTxnIdBit) +
+                    ", which waits for it.")
+        .WithHint("See server log for query details.");
+  }
+  waits_for_[waiter] = holder;
+  while (true) {
+    auto it = txns_.find(holder);
+    const TxnState state = it == txns_.end() ? TxnState::kAborted : it->second.state;
+    if (state == TxnState::kCommitted || state == TxnState::kAborted) {
+      waits_for_.erase(waiter);
+      return state;
+    }
+    cv_.wait_for(lock, std::chrono::milliseconds(50));
+    if (check) {
+      lock.unlock();
+      Status st = check();
+      lock.lock();
+      if (!st.ok()) {
+        waits_for_.erase(waiter);
+        return st;
+      }
+    }
+  }
+}
+
+void TxnManager::ForgetBelow(uint64_t horizon_txn) {
+  std::lock_guard lock(mu_);
+  for (auto it = txns_.begin(); it != txns_.end();) {
+    const bool finished =
+        it->second.state == TxnState::kCommitted || it->second.state == TxnState::kAborted;
+    if (finished && it->first < horizon_txn) {
+      it = txns_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+size_t TxnManager::tracked() const {
+  std::lock_guard lock(mu_);
+  return txns_.size();
+}
+
+}  // namespace meridian::txn

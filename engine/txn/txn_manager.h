@@ -1,0 +1,92 @@
+// TxnManager: the logical clock, transaction ids, the status table (running / committed with
+// its commit timestamp / aborted), snapshots, the MVCC visibility rule and waiting for a row's
+// writer with deadlock detection. Design: engine/txn/README.md sections 1-3.
+// Concurrency: every method is thread-safe; mu_ guards the status table, the waits-for graph
+// and the counters; waiters sleep on cv_, which every Publish/Abort notifies.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "meridian/status.h"
+
+namespace meridian::txn {
+
+using Timestamp = uint64_t;
+
+// A tuple's begin/end field holds a commit timestamp (< 2^63) or a transaction id (top bit).
+inline constexpr uint64_t kTxnIdBit = uint64_t{1} << 63;
+inline constexpr Timestamp kInfinity = kTxnIdBit - 1;
+inline bool IsTxnId(uint64_t field) { return (field & kTxnIdBit) != 0; }
+
+enum class TxnState : uint8_t { kRunning, kCommitting, kCommitted, kAborted };
+
+struct Snapshot {
+  Timestamp read_ts = 0;  // every commit at or below is visible
+  uint64_t me = 0;        // the reading transaction's id (its own writes are visible)
+};
+
+class TxnManager {
+ public:
+  // last_committed: the newest commit timestamp recovered; next_txn: first id counter value.
+  explicit TxnManager(Timestamp last_committed = 0, uint64_t next_txn = 1);
+
+  // Starts a transaction: a fresh id, state running.
+  uint64_t Begin();
+  // A snapshot of everything published so far, for txn.
+  Snapshot TakeSnapshot(uint64_t txn) const;
+  Timestamp published_ts() const;
+
+  // Commit, in two steps driven by the committer: AssignCommitTs (state committing; not yet
+  // visible to anyone), then Publish of a whole group once it is durable (state committed,
+  // newer snapshots see it, waiters wake). Groups must be published in timestamp order.
+  Timestamp AssignCommitTs(uint64_t txn);
+  void Publish(const std::vector<uint64_t>& txns);
+  // Aborts a running transaction: its versions become invisible at once; waiters wake.
+  void Abort(uint64_t txn);
+  // Recovery: txn committed at ts (from the commit log); advances the clock and published_ts.
+  void RecoverCommitted(uint64_t txn, Timestamp ts);
+  // Ids handed out from now on are kTxnIdBit | epoch << 32 | n (n from 1): a new epoch per run
+  // keeps ids of a crashed run from being reused (commit_log.h).
+  void SetEpoch(uint64_t epoch);
+
+  // The commit timestamp a header field stands for: itself for a timestamp, the commit time of
+  // a committed transaction id, kInfinity otherwise (running, committing, aborted, unknown).
+  Timestamp Resolve(uint64_t field) const;
+  // README section 2: is the version with these header fields visible in snapshot s?
+  bool Visible(uint64_t begin, uint64_t end, const Snapshot& s) const;
+  // kAborted for ids the table does not know (a crash left them behind).
+  TxnState State(uint64_t txn) const;
+
+  // Blocks waiter until holder is neither running nor committing and returns its final state.
+  // check is polled about every 50 ms (cancel, lock_timeout); its error ends the wait. 40P01
+  // when waiting would close a cycle in the waits-for graph (waiter is the victim).
+  Result<TxnState> WaitFor(uint64_t waiter, uint64_t holder, const std::function<Status()>& check);
+
+  // Drops finished entries (committed ones stamped into pages, aborted ones cleaned) whose ids
+  // are below horizon_txn; later lookups of such ids resolve as aborted unless committed_ts
+  // says otherwise. Used by checkpoints.
+  void ForgetBelow(uint64_t horizon_txn);
+  size_t tracked() const;
+
+ private:
+  struct Entry {
+    TxnState state = TxnState::kRunning;
+    Timestamp commit_ts = kInfinity;
+  };
+  bool ClosesCycle(uint64_t waiter, uint64_t holder) const;  // REQUIRES mu_
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  Timestamp clock_;                          // guarded by mu_: last commit ts handed out
+  Timestamp published_;                      // guarded by mu_
+  uint64_t next_txn_;                        // guarded by mu_
+  std::unordered_map<uint64_t, Entry> txns_;  // guarded by mu_
+  std::unordered_map<uint64_t, uint64_t> waits_for_;  // guarded by mu_: waiter → holder
+};
+
+}  // namespace meridian::txn
