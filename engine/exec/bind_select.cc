@@ -1,6 +1,7 @@
 // Binding of SELECT: FROM (comma joins), WHERE, the select list (with * expansion and
 // PostgreSQL's output names), GROUP BY / HAVING, ORDER BY (by position, output name or
 // expression; hidden sort columns), DISTINCT and LIMIT/OFFSET.
+#include <algorithm>
 #include <charconv>
 
 #include "exec/binder.h"
@@ -44,12 +45,25 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::Select
             .WithPosition(ref.loc.position);
       }
     }
-    scope.tables.push_back({name, table, offset});
+    scope.tables.push_back({name, table, offset, {}, false});
     offset += static_cast<int>(table->schema().columns.size());
     out->from.push_back(std::move(table));
+    out->join_types.push_back(ref.join);
+    // Outer joins make one side NULL-extended (reported as nullable output columns).
+    if (ref.join == ast::JoinType::kLeft || ref.join == ast::JoinType::kFull) {
+      scope.tables.back().nullable = true;
+    }
+    if (ref.join == ast::JoinType::kRight || ref.join == ast::JoinType::kFull) {
+      for (size_t t = 0; t + 1 < scope.tables.size(); ++t) scope.tables[t].nullable = true;
+    }
   }
 
   ScopeSwitch enter(this, &scope);
+  for (size_t i = 0; i < stmt.from.size(); ++i) {
+    rules_ = ExprRules{"JOIN/ON", false, true, true};
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr on, BindJoinCondition(stmt.from[i], i));
+    out->join_on.push_back(std::move(on));
+  }
 
   if (stmt.where != nullptr) {
     rules_ = ExprRules{"WHERE", false, true, true};
@@ -124,6 +138,92 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::Select
   return out;
 }
 
+namespace {
+
+// True when e reads a column of the joined row at or beyond limit (a table later in FROM).
+bool ReadsBeyond(const BoundExpr& e, int limit) {
+  if (e.kind == BoundKind::kColumn && e.depth == 0 && e.index >= limit) return true;
+  for (const BoundExprPtr& c : e.children) {
+    if (ReadsBeyond(*c, limit)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t i) {
+  ScopeTable& right = scope_->tables[i];
+  const int limit = right.offset + static_cast<int>(right.table->schema().columns.size());
+  if (ref.on != nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr on, BindBoolean(*ref.on, "JOIN/ON"));
+    if (ReadsBeyond(*on, limit)) {
+      return Status::Error(sqlstate::kUndefinedTable,
+                           "invalid reference to FROM-clause entry of a later table")
+          .WithPosition(ref.on->loc.position)
+          .WithHint("JOIN ... ON may refer only to the tables joined so far.");
+    }
+    return on;
+  }
+  BoundExprPtr all;
+  for (const std::string& name : ref.using_columns) {
+    if ((ref.join == ast::JoinType::kRight || ref.join == ast::JoinType::kFull)) {
+      return Status::NotSupported("RIGHT and FULL JOIN with USING are not supported yet")
+          .WithPosition(ref.join_loc.position);
+    }
+    const int rc = right.table->schema().FindColumn(name);
+    if (rc < 0) {
+      return Status::Error(sqlstate::kUndefinedColumn, "column \"" + name +
+                                                           "\" specified in USING clause does "
+                                                           "not exist in right table")
+          .WithPosition(ref.join_loc.position);
+    }
+    const ScopeTable* left = nullptr;
+    int lc = -1;
+    for (size_t t = 0; t < i; ++t) {
+      const ScopeTable& st = scope_->tables[t];
+      int c = st.table->schema().FindColumn(name);
+      if (c < 0 || std::find(st.using_hidden.begin(), st.using_hidden.end(), name) !=
+                       st.using_hidden.end()) {
+        continue;
+      }
+      if (left != nullptr) {
+        return Status::Error(sqlstate::kAmbiguousColumn,
+                             "common column name \"" + name + "\" appears more than once in "
+                                                               "left table")
+            .WithPosition(ref.join_loc.position);
+      }
+      left = &st;
+      lc = c;
+    }
+    if (left == nullptr) {
+      return Status::Error(sqlstate::kUndefinedColumn, "column \"" + name +
+                                                           "\" specified in USING clause does "
+                                                           "not exist in left table")
+          .WithPosition(ref.join_loc.position);
+    }
+    const catalog::Column& lcol = left->table->schema().columns[lc];
+    const catalog::Column& rcol = right.table->schema().columns[rc];
+    auto l = BoundExpr::Column(0, left->offset + lc, lcol.type, left->name + "." + name);
+    auto r = BoundExpr::Column(0, right.offset + rc, rcol.type, right.name + "." + name);
+    MERIDIAN_ASSIGN_OR_RETURN(
+        BoundExprPtr eq,
+        MakeComparison(ast::BinaryOp::kEq, std::move(l), std::move(r), ref.join_loc.position));
+    right.using_hidden.push_back(name);
+    if (all == nullptr) {
+      all = std::move(eq);
+    } else {
+      auto both = std::make_unique<BoundExpr>();
+      both->kind = BoundKind::kBinary;
+      both->type = Type::Boolean();
+      both->binary_op = ast::BinaryOp::kAnd;
+      both->children.push_back(std::move(all));
+      both->children.push_back(std::move(eq));
+      all = std::move(both);
+    }
+  }
+  return all;
+}
+
 Status Binder::BindSelectList(const ast::SelectStmt& stmt, BoundSelect* out,
                               std::vector<const ast::Expr*>* item_asts) {
   for (const ast::SelectItem& item : stmt.items) {
@@ -140,10 +240,14 @@ Status Binder::BindSelectList(const ast::SelectStmt& stmt, BoundSelect* out,
         matched = true;
         const auto& cols = st.table->schema().columns;
         for (size_t c = 0; c < cols.size(); ++c) {
+          if (x.table.empty() && std::find(st.using_hidden.begin(), st.using_hidden.end(),
+                                           cols[c].name) != st.using_hidden.end()) {
+            continue;
+          }
           out->projections.push_back(BoundExpr::Column(0, st.offset + static_cast<int>(c),
                                                        cols[c].type, st.name + "." + cols[c].name));
           out->projections.back()->position = x.loc.position;
-          out->columns.push_back({cols[c].name, cols[c].type, !cols[c].not_null});
+          out->columns.push_back({cols[c].name, cols[c].type, !cols[c].not_null || st.nullable});
           item_asts->push_back(nullptr);
         }
       }

@@ -2,6 +2,8 @@
 // coercions and output column names.
 #include "exec/binder.h"
 
+#include <algorithm>
+
 #include "exec/planner.h"
 #include "exec/type_rules.h"
 
@@ -39,6 +41,11 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
     for (const ScopeTable& st : s->tables) {
       if (!expr.table.empty() && st.name != expr.table) continue;
       int c = st.table->schema().FindColumn(expr.name);
+      if (expr.table.empty() && c >= 0 &&
+          std::find(st.using_hidden.begin(), st.using_hidden.end(), expr.name) !=
+              st.using_hidden.end()) {
+        continue;  // merged by USING into an earlier table's column
+      }
       if (!expr.table.empty() && c < 0) {
         return Status::Error(sqlstate::kUndefinedColumn, "column " + display + " does not exist")
             .WithPosition(pos);

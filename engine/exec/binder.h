@@ -40,6 +40,10 @@ class Binder {
     std::string name;  // alias, else table name: what qualifies columns
     std::shared_ptr<catalog::Table> table;
     int offset = 0;  // first column's index in the joined row
+    // Columns merged into an earlier table's by JOIN ... USING: an unqualified name and * skip
+    // them here (PostgreSQL shows a USING column once).
+    std::vector<std::string> using_hidden;
+    bool nullable = false;  // on the NULL-extended side of an outer join
   };
   struct Scope {
     std::vector<ScopeTable> tables;
@@ -94,6 +98,8 @@ class Binder {
   Status BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
                      BoundSelect* out);
   Result<BoundExprPtr> BindLimit(const ast::Expr& expr, const char* what);
+  // ON / USING of FROM table i (scope_ holds every FROM table); null when there is none.
+  Result<BoundExprPtr> BindJoinCondition(const ast::TableRef& ref, size_t i);
 
   // bind_aggregate.cc: rewrites an expression over the joined row into one over the aggregate
   // row (GROUP BY values, then aggregate results), collecting aggregates into out->aggregates.

@@ -14,7 +14,11 @@
 namespace meridian::exec {
 
 struct BoundSelect {
-  std::vector<std::shared_ptr<catalog::Table>> from;  // cross product, in FROM order
+  std::vector<std::shared_ptr<catalog::Table>> from;  // a left-deep join chain, in FROM order
+  // Per FROM table: how it joins the tables before it (kComma for the first) and its ON
+  // condition (USING becomes equalities) over the joined row of tables 0..i; may be null.
+  std::vector<ast::JoinType> join_types;
+  std::vector<BoundExprPtr> join_on;
   BoundExprPtr where;                                 // over the joined row; may be null
   bool aggregated = false;
   std::vector<BoundExprPtr> group_by;    // over the joined row

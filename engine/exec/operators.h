@@ -132,22 +132,97 @@ class TrimOp : public Operator {
   size_t n_;
 };
 
-// Cross product of a comma join: the right input is materialised once per Open.
+// The join kinds the operators implement (FROM is a left-deep chain: left = the tables so far,
+// right = the next table).
+enum class JoinKind { kInner, kLeft, kRight, kFull };
+
+// Nested-loop join. Materialised mode (the default): the right input is read once per Open and
+// kept in memory; every left row meets every right row. Rescan mode (index nested-loop join):
+// the right input is re-opened for every left row with that row as its outer context (depth 1),
+// so an index scan on the right can look up the left row's values; only inner and left joins.
+// condition (over the joined row; null = true) decides a match; unmatched left rows (left/full)
+// and right rows (right/full) come out NULL-extended.
 class NestedLoopJoinOp : public Operator {
  public:
-  NestedLoopJoinOp(OperatorPtr left, OperatorPtr right)
-      : left_(std::move(left)), right_(std::move(right)) {}
+  NestedLoopJoinOp(OperatorPtr left, OperatorPtr right, JoinKind kind = JoinKind::kInner,
+                   BoundExprPtr condition = nullptr, bool rescan = false, size_t left_width = 0,
+                   size_t right_width = 0)
+      : left_(std::move(left)),
+        right_(std::move(right)),
+        kind_(kind),
+        condition_(std::move(condition)),
+        rescan_(rescan),
+        left_width_(left_width),
+        right_width_(right_width) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
 
  private:
+  Result<bool> NextRight(Row* right);  // next right row for the current left row
+  Result<bool> Matches(const Row& joined);
+
   OperatorPtr left_, right_;
+  JoinKind kind_;
+  BoundExprPtr condition_;
+  bool rescan_;
+  size_t left_width_, right_width_;
+  const EvalContext* outer_ = nullptr;
   ExecContext* exec_ = nullptr;
+  EvalContext left_ctx_;  // rescan: the right side's outer context (the current left row)
   std::vector<Row> right_rows_;
+  std::vector<bool> right_matched_;
   bool materialised_ = false;
   Row left_row_;
   bool have_left_ = false;
+  bool left_matched_ = false;
   size_t right_pos_ = 0;
+  bool left_done_ = false;
+  size_t unmatched_pos_ = 0;  // right/full: emitting unmatched right rows
+  int until_check_ = 0;
+};
+
+// Hash join on equality keys: the right input is read once per Open into a hash table keyed by
+// its key values (rows with a NULL key never match); each left row probes it. residual (over the
+// joined row) must also hold. Join kinds and NULL extension as NestedLoopJoinOp.
+class HashJoinOp : public Operator {
+ public:
+  HashJoinOp(OperatorPtr left, OperatorPtr right, std::vector<BoundExprPtr> left_keys,
+             std::vector<BoundExprPtr> right_keys, BoundExprPtr residual, JoinKind kind,
+             size_t left_width, size_t right_width)
+      : left_(std::move(left)),
+        right_(std::move(right)),
+        left_keys_(std::move(left_keys)),
+        right_keys_(std::move(right_keys)),
+        residual_(std::move(residual)),
+        kind_(kind),
+        left_width_(left_width),
+        right_width_(right_width) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  Status Build();
+  // The key of row under keys (evaluated with ctx); false when a key value is NULL.
+  Result<bool> KeyOf(const std::vector<BoundExprPtr>& keys, const Row& row, std::string* key);
+
+  OperatorPtr left_, right_;
+  std::vector<BoundExprPtr> left_keys_, right_keys_;
+  BoundExprPtr residual_;
+  JoinKind kind_;
+  size_t left_width_, right_width_;
+  const EvalContext* outer_ = nullptr;
+  ExecContext* exec_ = nullptr;
+  bool built_ = false;
+  std::vector<Row> right_rows_;
+  std::vector<bool> right_matched_;
+  std::unordered_map<std::string, std::vector<size_t>> table_;
+  Row left_row_;
+  bool have_left_ = false;
+  bool left_matched_ = false;
+  const std::vector<size_t>* bucket_ = nullptr;
+  size_t bucket_pos_ = 0;
+  bool left_done_ = false;
+  size_t unmatched_pos_ = 0;
   int until_check_ = 0;
 };
 

@@ -3,56 +3,12 @@
 #include <cmath>
 
 #include "exec/access_path.h"
+#include "exec/plan_internal.h"
 #include "exec/planner.h"
 
 namespace meridian::exec {
 
 namespace {
-
-struct Built {
-  OperatorPtr op;
-  std::unique_ptr<PlanNode> node;
-};
-
-class Builder {
- public:
-  explicit Builder(bool instrument) : instrument_(instrument) {}
-
-  // Wraps op for EXPLAIN ANALYZE and attaches children nodes.
-  Built Make(OperatorPtr op, std::unique_ptr<PlanNode> node, std::vector<Built*> children = {}) {
-    for (Built* c : children) node->children.push_back(std::move(c->node));
-    if (instrument_) op = std::make_unique<InstrumentOp>(std::move(op), &node->actual);
-    return {std::move(op), std::move(node)};
-  }
-
- private:
-  bool instrument_;
-};
-
-// Marks the depth-0 columns e uses (in the joined row); *all when e holds a correlated
-// subquery (it may read any column of this row).
-void CollectColumns(const BoundExpr& e, std::vector<bool>* used, bool* all) {
-  if (e.kind == BoundKind::kColumn && e.depth == 0) {
-    if (static_cast<size_t>(e.index) < used->size()) (*used)[e.index] = true;
-  }
-  if (e.subquery != nullptr && e.subquery->correlated) *all = true;
-  for (const BoundExprPtr& c : e.children) CollectColumns(*c, used, all);
-}
-
-// Shifts depth-0 column slots by -offset (a conjunct moving from the joined row to one table).
-void Rebase(BoundExpr* e, int offset) {
-  if (e->kind == BoundKind::kColumn && e->depth == 0) e->index -= offset;
-  for (BoundExprPtr& c : e->children) Rebase(c.get(), offset);
-}
-
-std::string Conditions(const std::vector<BoundExprPtr>& conds) {
-  std::string out;
-  for (size_t i = 0; i < conds.size(); ++i) {
-    if (i > 0) out += " AND ";
-    out += ExprToString(*conds[i]);
-  }
-  return conds.size() > 1 ? "(" + out + ")" : out;
-}
 
 double SortCost(double rows) { return 2.0 * kCpuOperatorCost * rows * std::log2(rows + 2); }
 
@@ -63,13 +19,9 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
   Built cur;
   bool ordered_by_index = false;
 
-  // Which columns of the joined row the query reads, and the tables' column ranges.
-  std::vector<int> offsets;
+  // Which columns of the joined row the query reads.
   int total_cols = 0;
-  for (const auto& table : s->from) {
-    offsets.push_back(total_cols);
-    total_cols += static_cast<int>(table->types().size());
-  }
+  for (const auto& table : s->from) total_cols += static_cast<int>(table->types().size());
   std::vector<bool> used(static_cast<size_t>(total_cols), false);
   bool all_used = false;
   std::vector<BoundExprPtr> conjuncts = SplitConjuncts(std::move(s->where));
@@ -95,32 +47,6 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     }
     cur = b.Make(std::move(op), std::move(node));
   } else {
-    // Push each conjunct that reads one table only (and no correlated subquery) to it.
-    std::vector<std::vector<BoundExprPtr>> pushed(s->from.size());
-    std::vector<BoundExprPtr> above;
-    for (BoundExprPtr& c : conjuncts) {
-      std::vector<bool> cols(static_cast<size_t>(total_cols), false);
-      bool correlated = false;
-      CollectColumns(*c, &cols, &correlated);
-      int owner = -1;
-      bool several = false;
-      for (size_t t = 0; t < s->from.size(); ++t) {
-        const int end = t + 1 < offsets.size() ? offsets[t + 1] : total_cols;
-        for (int col = offsets[t]; col < end; ++col) {
-          if (!cols[col]) continue;
-          if (owner >= 0 && owner != static_cast<int>(t)) several = true;
-          owner = static_cast<int>(t);
-        }
-      }
-      if (correlated || several || (owner < 0 && s->from.size() > 1)) {
-        above.push_back(std::move(c));
-        continue;
-      }
-      if (owner < 0) owner = 0;
-      Rebase(c.get(), offsets[owner]);
-      pushed[owner].push_back(std::move(c));
-    }
-
     // A single-table query may take its ORDER BY (and LIMIT) from an index.
     std::vector<AccessPlan::OrderColumn> wanted;
     std::optional<double> limit;
@@ -139,77 +65,12 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
         if (s->offset != nullptr && s->offset->kind == BoundKind::kConst &&
             s->offset->value.IsInt()) {
           skip = static_cast<double>(s->offset->value.AsInt());
-        } else if (s->offset != nullptr) {
-          skip = 0;
         }
         limit = static_cast<double>(s->limit->value.AsInt()) + skip;
       }
     }
-
-    for (size_t t = 0; t < s->from.size(); ++t) {
-      std::shared_ptr<catalog::Table>& table = s->from[t];
-      AccessRequest req;
-      req.table = table;
-      req.conjuncts = std::move(pushed[t]);
-      if (!all_used) {
-        const size_t n = table->types().size();
-        req.needed_columns.assign(used.begin() + offsets[t], used.begin() + offsets[t] + n);
-      }
-      if (s->from.size() == 1) {
-        req.wanted_order = wanted;
-        req.limit = limit;
-      }
-      bool ordered = false;
-      AccessPlan plan = ChooseAccessPath(std::move(req), &ordered);
-      if (s->from.size() == 1) ordered_by_index = ordered;
-      auto node = std::make_unique<PlanNode>();
-      switch (plan.kind) {
-        case AccessPlan::Kind::kSeqScan:
-          node->label = "Seq Scan on " + table->name();
-          break;
-        case AccessPlan::Kind::kIndexScan:
-          node->label = std::string(plan.reverse ? "Index Scan Backward" : "Index Scan") +
-                        " using " + plan.index->name() + " on " + table->name();
-          break;
-        case AccessPlan::Kind::kIndexOnlyScan:
-          node->label = std::string(plan.reverse ? "Index Only Scan Backward" : "Index Only Scan") +
-                        " using " + plan.index->name() + " on " + table->name();
-          break;
-      }
-      if (!plan.index_conds.empty()) {
-        node->details.push_back("Index Cond: " + Conditions(plan.index_conds));
-      }
-      if (!plan.residual.empty()) node->details.push_back("Filter: " + Conditions(plan.residual));
-      node->startup_cost = plan.startup_cost;
-      node->total_cost = plan.total_cost;
-      node->rows = plan.rows;
-      node->width = RowWidth(table->types());
-      BoundExprPtr residual = JoinConjuncts(std::move(plan.residual));
-      OperatorPtr op = MakeAccessOperator(table, &plan);
-      if (residual != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(residual));
-      Built scan = b.Make(std::move(op), std::move(node));
-      if (cur.op == nullptr) {
-        cur = std::move(scan);
-        continue;
-      }
-      auto join = std::make_unique<PlanNode>();
-      join->label = "Nested Loop";
-      join->rows = cur.node->rows * scan.node->rows;
-      join->startup_cost = cur.node->startup_cost + scan.node->total_cost;
-      join->total_cost =
-          cur.node->total_cost + scan.node->total_cost + join->rows * kCpuTupleCost;
-      join->width = cur.node->width + scan.node->width;
-      auto op_join = std::make_unique<NestedLoopJoinOp>(std::move(cur.op), std::move(scan.op));
-      cur = b.Make(std::move(op_join), std::move(join), {&cur, &scan});
-    }
-    if (!above.empty()) {
-      // Filters above a join are shown on the join, as PostgreSQL shows "Join Filter".
-      cur.node->details.push_back((s->from.size() > 1 ? "Join Filter: " : "Filter: ") +
-                                  Conditions(above));
-      double sel = std::pow(0.5, static_cast<double>(above.size()));
-      cur.node->rows = std::max(1.0, cur.node->rows * sel);
-      cur.op = std::make_unique<FilterOp>(std::move(cur.op), JoinConjuncts(std::move(above)));
-    }
+    FromPlanner from(s.get(), &b, used, all_used);
+    cur = from.Plan(std::move(conjuncts), wanted, limit, &ordered_by_index);
   }
 
   if (s->aggregated) {

@@ -26,7 +26,7 @@ statement
 
 selectStmt
   : K_SELECT (K_DISTINCT | K_ALL)? selectItem (COMMA selectItem)*
-    (K_FROM tableRef (COMMA tableRef)*)?
+    (K_FROM fromItem (COMMA fromItem)*)?
     (K_WHERE where=expr)?
     (K_GROUP K_BY expr (COMMA expr)*)?
     (K_HAVING having=expr)?
@@ -41,6 +41,17 @@ selectItem
   ;
 
 tableRef : identifier (K_AS? identifier)? ;
+
+// A chain of joins, left-deep: t1 JOIN t2 ON ... LEFT JOIN t3 USING (c) CROSS JOIN t4.
+fromItem : tableRef joinClause* ;
+
+joinClause
+  : K_CROSS K_JOIN tableRef                                                  # crossJoin
+  | joinType? K_JOIN tableRef
+    (K_ON expr | K_USING LPAREN identifier (COMMA identifier)* RPAREN)       # qualifiedJoin
+  ;
+
+joinType : K_INNER | (K_LEFT | K_RIGHT | K_FULL) K_OUTER? ;
 
 orderItem : expr (K_ASC | K_DESC)? (K_NULLS (K_FIRST | K_LAST))? ;
 
@@ -186,11 +197,11 @@ nonReservedKeyword
   ;
 
 reservedKeyword
-  : K_ALL | K_ANALYZE | K_AND | K_AS | K_ASC | K_BETWEEN | K_CASE | K_CAST | K_CONSTRAINT
-  | K_CREATE | K_DEFAULT | K_DESC | K_DISTINCT | K_ELSE | K_END | K_EXISTS | K_FALSE | K_FROM | K_GROUP
-  | K_HAVING | K_IN | K_INTO | K_IS | K_LIKE | K_LIMIT | K_NOT | K_NULL | K_OFFSET | K_ON
-  | K_OR | K_ORDER | K_PRIMARY | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNIQUE | K_USING
-  | K_WHEN | K_WHERE
+  : K_ALL | K_ANALYZE | K_AND | K_AS | K_ASC | K_BETWEEN | K_CASE | K_CAST | K_CONSTRAINT | K_CREATE
+  | K_CROSS | K_DEFAULT | K_DESC | K_DISTINCT | K_ELSE | K_END | K_EXISTS | K_FALSE | K_FROM
+  | K_FULL | K_GROUP | K_HAVING | K_IN | K_INNER | K_INTO | K_IS | K_JOIN | K_LEFT | K_LIKE
+  | K_LIMIT | K_NOT | K_NULL | K_OFFSET | K_ON | K_OR | K_ORDER | K_OUTER | K_PRIMARY | K_RIGHT
+  | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNIQUE | K_USING | K_WHEN | K_WHERE
   ;
 
 // ------------------------------------------------------------------------------------------ lexer
@@ -207,6 +218,7 @@ K_CAST : C A S T ;
 K_CHARACTER : C H A R A C T E R ;
 K_CONSTRAINT : C O N S T R A I N T ;
 K_CREATE : C R E A T E ;
+K_CROSS : C R O S S ;
 K_DEFAULT : D E F A U L T ;
 K_DELETE : D E L E T E ;
 K_DESC : D E S C ;
@@ -220,16 +232,20 @@ K_EXISTS : E X I S T S ;
 K_FALSE : F A L S E ;
 K_FIRST : F I R S T ;
 K_FROM : F R O M ;
+K_FULL : F U L L ;
 K_GROUP : G R O U P ;
 K_HAVING : H A V I N G ;
 K_IF : I F ;
 K_IN : I N ;
 K_INDEX : I N D E X ;
+K_INNER : I N N E R ;
 K_INSERT : I N S E R T ;
 K_INTO : I N T O ;
 K_IS : I S ;
+K_JOIN : J O I N ;
 K_KEY : K E Y ;
 K_LAST : L A S T ;
+K_LEFT : L E F T ;
 K_LIKE : L I K E ;
 K_LIMIT : L I M I T ;
 K_NOT : N O T ;
@@ -239,8 +255,10 @@ K_OFFSET : O F F S E T ;
 K_ON : O N ;
 K_OR : O R ;
 K_ORDER : O R D E R ;
+K_OUTER : O U T E R ;
 K_PRECISION : P R E C I S I O N ;
 K_PRIMARY : P R I M A R Y ;
+K_RIGHT : R I G H T ;
 K_SELECT : S E L E C T ;
 K_SET : S E T ;
 K_TABLE : T A B L E ;

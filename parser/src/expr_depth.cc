@@ -13,6 +13,7 @@ namespace {
 template <typename F>
 void ForEachSelectExpr(ast::SelectStmt& s, F&& f) {
   for (auto& item : s.items) f(item.expr);
+  for (auto& ref : s.from) f(ref.on);
   f(s.where);
   for (auto& e : s.group_by) f(e);
   f(s.having);

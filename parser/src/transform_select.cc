@@ -31,12 +31,42 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelect(P::SelectStmtConte
     stmt->items.push_back(std::move(item));
   }
 
-  for (P::TableRefContext* ref_ctx : ctx->tableRef()) {
+  const auto table_ref = [&](P::TableRefContext* ref_ctx) {
     ast::TableRef ref;
     ref.loc = Loc(ref_ctx);
     ref.name = Identifier(ref_ctx->identifier(0));
     if (ref_ctx->identifier().size() > 1) ref.alias = Identifier(ref_ctx->identifier(1));
-    stmt->from.push_back(std::move(ref));
+    return ref;
+  };
+  for (P::FromItemContext* item : ctx->fromItem()) {
+    stmt->from.push_back(table_ref(item->tableRef()));
+    for (P::JoinClauseContext* join : item->joinClause()) {
+      if (auto* cross = dynamic_cast<P::CrossJoinContext*>(join)) {
+        ast::TableRef ref = table_ref(cross->tableRef());
+        ref.join = ast::JoinType::kCross;
+        ref.join_loc = Loc(cross);
+        stmt->from.push_back(std::move(ref));
+        continue;
+      }
+      auto* q = static_cast<P::QualifiedJoinContext*>(join);
+      ast::TableRef ref = table_ref(q->tableRef());
+      ref.join_loc = Loc(q);
+      ref.join = ast::JoinType::kInner;
+      if (P::JoinTypeContext* jt = q->joinType()) {
+        ref.join = jt->K_LEFT() ? ast::JoinType::kLeft
+                   : jt->K_RIGHT() ? ast::JoinType::kRight
+                   : jt->K_FULL()  ? ast::JoinType::kFull
+                                   : ast::JoinType::kInner;
+      }
+      if (q->expr() != nullptr) {
+        ref.on = TransformExpr(q->expr());
+      } else if (q->K_USING() != nullptr) {
+        for (P::IdentifierContext* id : q->identifier()) ref.using_columns.push_back(Identifier(id));
+      } else {
+        Fail(ErrorAt(q, sqlstate::kSyntaxError, "syntax error at or near \"JOIN\""));
+      }
+      stmt->from.push_back(std::move(ref));
+    }
   }
 
   if (ctx->where != nullptr) stmt->where = TransformExpr(ctx->where);

@@ -149,6 +149,21 @@ TEST_F(IndexTest, PlanShapes) {
   p = Plan("SELECT * FROM t, u WHERE t.id = 7 AND u.id = t.k");
   EXPECT_NE(p.find("Nested Loop"), std::string::npos) << p;
   EXPECT_NE(p.find("Index Scan using t_pkey on t"), std::string::npos) << p;
+  // Joins: an index nested-loop join when the inner side has an index on the join key, a hash
+  // join for an equi-join of two large inputs.
+  ASSERT_TRUE(Q("ANALYZE u").status.ok());
+  p = Plan("SELECT * FROM u JOIN t ON t.id = u.k WHERE u.id < 3");
+  EXPECT_NE(p.find("Nested Loop"), std::string::npos) << p;
+  EXPECT_NE(p.find("Index Scan using t_pkey on t"), std::string::npos) << p;
+  EXPECT_NE(p.find("Index Cond: (t.id = u.k)"), std::string::npos) << p;
+  p = Plan("SELECT count(*) FROM t JOIN u ON u.s = t.s");
+  EXPECT_NE(p.find("Hash Join"), std::string::npos) << p;
+  EXPECT_NE(p.find("Hash Cond: (u.s = t.s)"), std::string::npos) << p;
+  p = Plan("SELECT * FROM u LEFT JOIN t ON t.id = u.k");
+  EXPECT_NE(p.find("Left Join"), std::string::npos) << p;
+  EXPECT_EQ(Rows("SELECT count(*) FROM u LEFT JOIN t ON t.id = u.k"), Strings{"20000"});
+  EXPECT_EQ(Rows("SELECT count(*) FROM t JOIN u ON t.id = u.k WHERE u.id < 100"),
+            Rows("SELECT count(*) FROM u WHERE id < 100 AND k IS NOT NULL"));
   p = Plan("UPDATE t SET s = 'x' WHERE id = 3");
   EXPECT_NE(p.find("Index Scan using t_pkey on t"), std::string::npos) << p;
   Strings analyze = Rows("EXPLAIN ANALYZE SELECT * FROM t WHERE id = 42");

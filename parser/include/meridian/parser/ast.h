@@ -151,10 +151,17 @@ struct SelectItem {
   Location loc;
 };
 
+// How a FROM table joins the tables before it (FROM is a left-deep chain).
+enum class JoinType { kComma, kCross, kInner, kLeft, kRight, kFull };
+
 struct TableRef {
   std::string name;
   std::string alias;  // empty when none
   Location loc;
+  JoinType join = JoinType::kComma;  // kComma for the first table
+  ExprPtr on;                        // JOIN ... ON; null otherwise
+  std::vector<std::string> using_columns;  // JOIN ... USING (a, b)
+  Location join_loc;                       // the JOIN keyword
 };
 
 struct OrderItem {

@@ -1,0 +1,112 @@
+// HashJoinOp: equi-joins through an in-memory hash table on the right input (see operators.h).
+// INTERIM like SortOp: the build side must fit in memory.
+#include "catalog/key_encoding.h"
+#include "exec/evaluator.h"
+#include "exec/operators.h"
+
+namespace meridian::exec {
+
+Status HashJoinOp::Open(const EvalContext* outer, ExecContext* exec) {
+  outer_ = outer;
+  exec_ = exec;
+  built_ = false;
+  have_left_ = false;
+  left_done_ = false;
+  unmatched_pos_ = 0;
+  right_rows_.clear();
+  right_matched_.clear();
+  table_.clear();
+  MERIDIAN_RETURN_IF_ERROR(left_->Open(outer, exec));
+  return right_->Open(outer, exec);
+}
+
+Result<bool> HashJoinOp::KeyOf(const std::vector<BoundExprPtr>& keys, const Row& row,
+                               std::string* key) {
+  key->clear();
+  EvalContext ctx{&row, outer_, exec_};
+  for (const BoundExprPtr& k : keys) {
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*k, ctx));
+    if (v.IsNull()) return false;
+    catalog::AppendKeyValue(v, key);
+  }
+  return true;
+}
+
+Status HashJoinOp::Build() {
+  Row r;
+  std::string key;
+  int until_check = kCheckInterval;
+  while (true) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, right_->Next(&r));
+    if (!more) break;
+    if (--until_check <= 0 && exec_ != nullptr && exec_->ctl != nullptr) {
+      MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
+      until_check = kCheckInterval;
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(bool has_key, KeyOf(right_keys_, r, &key));
+    if (has_key) table_[key].push_back(right_rows_.size());
+    right_rows_.push_back(std::move(r));
+  }
+  right_matched_.assign(right_rows_.size(), false);
+  built_ = true;
+  return Status::Ok();
+}
+
+Result<bool> HashJoinOp::Next(Row* row) {
+  if (!built_) MERIDIAN_RETURN_IF_ERROR(Build());
+  std::string key;
+  while (!left_done_) {
+    if (!have_left_) {
+      MERIDIAN_ASSIGN_OR_RETURN(bool more, left_->Next(&left_row_));
+      if (!more) {
+        left_done_ = true;
+        break;
+      }
+      if (--until_check_ <= 0 && exec_ != nullptr && exec_->ctl != nullptr) {
+        MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
+        until_check_ = kCheckInterval;
+      }
+      have_left_ = true;
+      left_matched_ = false;
+      bucket_ = nullptr;
+      bucket_pos_ = 0;
+      MERIDIAN_ASSIGN_OR_RETURN(bool has_key, KeyOf(left_keys_, left_row_, &key));
+      if (has_key) {
+        auto it = table_.find(key);
+        if (it != table_.end()) bucket_ = &it->second;
+      }
+    }
+    if (bucket_ == nullptr || bucket_pos_ >= bucket_->size()) {
+      have_left_ = false;
+      if (!left_matched_ && (kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull)) {
+        *row = left_row_;
+        row->resize(left_width_ + right_width_);
+        return true;
+      }
+      continue;
+    }
+    const size_t i = (*bucket_)[bucket_pos_++];
+    *row = left_row_;
+    row->insert(row->end(), right_rows_[i].begin(), right_rows_[i].end());
+    if (residual_ != nullptr) {
+      EvalContext ctx{row, outer_, exec_};
+      MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*residual_, ctx));
+      if (!pass) continue;
+    }
+    left_matched_ = true;
+    right_matched_[i] = true;
+    return true;
+  }
+  if (kind_ == JoinKind::kRight || kind_ == JoinKind::kFull) {
+    while (unmatched_pos_ < right_rows_.size()) {
+      const size_t i = unmatched_pos_++;
+      if (right_matched_[i]) continue;
+      row->assign(left_width_, Value::Null());
+      row->insert(row->end(), right_rows_[i].begin(), right_rows_[i].end());
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace meridian::exec
