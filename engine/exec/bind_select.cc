@@ -25,7 +25,94 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelect(const ast::SelectStmt& s
   return BindSelectInScope(stmt);
 }
 
+Result<std::unique_ptr<BoundSelect>> Binder::BindSetOperation(const ast::SelectStmt& stmt) {
+  const char* name = stmt.set_op == ast::SetOp::kIntersect ? "INTERSECT"
+                     : stmt.set_op == ast::SetOp::kExcept  ? "EXCEPT"
+                                                           : "UNION";
+  auto out = std::make_unique<BoundSelect>();
+  out->set_op = stmt.set_op;
+  out->set_all = stmt.set_all;
+  // Both inputs bind at the same level; either one referencing an outer query makes the whole
+  // operation correlated, so keep the left input's flag across binding the right one.
+  const size_t level = scope_ == nullptr ? 0 : static_cast<size_t>(scope_->level + 1);
+  MERIDIAN_ASSIGN_OR_RETURN(out->set_left, BindSelectInScope(*stmt.set_left));
+  const bool left_correlated = level < correlated_.size() && correlated_[level];
+  out->columns = out->set_left->columns;
+  if (stmt.set_right != nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(out->set_right, BindSelectInScope(*stmt.set_right));
+    if (left_correlated && level < correlated_.size()) correlated_[level] = true;
+    const auto& lc = out->set_left->columns;
+    const auto& rc = out->set_right->columns;
+    if (lc.size() != rc.size()) {
+      return Status::Error(sqlstate::kSyntaxError, std::string("each ") + name +
+                                                       " query must have the same number of "
+                                                       "columns")
+          .WithPosition(stmt.set_right->loc.position);
+    }
+    // Both inputs are cast to the common type of each column, as PostgreSQL resolves UNION.
+    bool cast_left = false, cast_right = false;
+    std::vector<BoundExprPtr> lcasts, rcasts;
+    for (size_t i = 0; i < lc.size(); ++i) {
+      std::optional<Type> common = CommonType(lc[i].type, rc[i].type);
+      if (!common) {
+        return Status::Error(sqlstate::kDatatypeMismatch,
+                             std::string(name) + " types " + lc[i].type.Name() + " and " +
+                                 rc[i].type.Name() + " cannot be matched")
+            .WithPosition(stmt.set_right->loc.position);
+      }
+      auto make = [&](const ColumnInfo& c, bool* changed) -> Result<BoundExprPtr> {
+        BoundExprPtr col = BoundExpr::Column(0, static_cast<int>(i), c.type, c.name);
+        if (c.type == *common) return col;
+        *changed = true;
+        return Coerce(std::move(col), *common, false, "");
+      };
+      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr l, make(lc[i], &cast_left));
+      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr r, make(rc[i], &cast_right));
+      lcasts.push_back(std::move(l));
+      rcasts.push_back(std::move(r));
+      out->columns[i].type = *common;
+      out->columns[i].nullable = lc[i].nullable || rc[i].nullable;
+    }
+    if (cast_left) out->left_casts = std::move(lcasts);
+    if (cast_right) out->right_casts = std::move(rcasts);
+  }
+  out->visible = out->columns.size();
+  for (const ast::OrderItem& o : stmt.order_by) {
+    const ast::Expr& x = *o.expr;
+    int column = -1;
+    int64_t n = 0;
+    if (IsIntegerLiteral(x, &n)) {
+      if (n < 1 || n > static_cast<int64_t>(out->visible)) {
+        return Status::Error(sqlstate::kInvalidColumnReference,
+                             "ORDER BY position " + std::to_string(n) + " is not in select list")
+            .WithPosition(x.loc.position);
+      }
+      column = static_cast<int>(n - 1);
+    } else if (x.kind == ast::ExprKind::kColumnRef && x.table.empty()) {
+      for (size_t i = 0; i < out->columns.size() && column < 0; ++i) {
+        if (out->columns[i].name == x.name) column = static_cast<int>(i);
+      }
+    }
+    if (column < 0) {
+      return Status::Error(sqlstate::kFeatureNotSupported,
+                           std::string("invalid ") + name + " ORDER BY clause")
+          .WithPosition(x.loc.position)
+          .WithDetail("Only result column names can be used, not expressions or functions.");
+    }
+    const bool nulls_first = o.nulls_first.value_or(o.descending);
+    out->order_by.push_back({column, o.descending, nulls_first});
+  }
+  if (stmt.limit != nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(out->limit, BindLimit(*stmt.limit, "LIMIT"));
+  }
+  if (stmt.offset != nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(out->offset, BindLimit(*stmt.offset, "OFFSET"));
+  }
+  return out;
+}
+
 Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::SelectStmt& stmt) {
+  if (stmt.set_op != ast::SetOp::kNone) return BindSetOperation(stmt);
   Scope scope;
   scope.parent = scope_;
   scope.level = scope_ == nullptr ? 0 : scope_->level + 1;

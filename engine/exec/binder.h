@@ -93,6 +93,9 @@ class Binder {
 
   // bind_select.cc
   Result<std::unique_ptr<BoundSelect>> BindSelectInScope(const ast::SelectStmt& stmt);
+  // UNION / INTERSECT / EXCEPT: both inputs, column count and types, ORDER BY by output
+  // column name or position, LIMIT/OFFSET.
+  Result<std::unique_ptr<BoundSelect>> BindSetOperation(const ast::SelectStmt& stmt);
   Status BindSelectList(const ast::SelectStmt& stmt, BoundSelect* out,
                         std::vector<const ast::Expr*>* item_asts);
   Status BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,

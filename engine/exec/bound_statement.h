@@ -14,6 +14,15 @@
 namespace meridian::exec {
 
 struct BoundSelect {
+  // A set operation (UNION/INTERSECT/EXCEPT): set_left/set_right are the inputs, each followed
+  // by casts to the common column types when needed (over that input's output row; empty =
+  // none). Such a node uses only
+  // columns, visible, order_by, limit and offset below.
+  ast::SetOp set_op = ast::SetOp::kNone;
+  bool set_all = false;
+  std::unique_ptr<BoundSelect> set_left, set_right;
+  std::vector<BoundExprPtr> left_casts, right_casts;
+
   std::vector<std::shared_ptr<catalog::Table>> from;  // a left-deep join chain, in FROM order
   // Per FROM table: how it joins the tables before it (kComma for the first) and its ON
   // condition (USING becomes equalities) over the joined row of tables 0..i; may be null.

@@ -264,6 +264,29 @@ class HashAggregateOp : public Operator {
   size_t next_ = 0;
 };
 
+// UNION [ALL], INTERSECT [ALL], EXCEPT [ALL] of two inputs with the same column types (rows are
+// compared as a whole, NULLs equal). UNION ALL streams left then right; the others read the
+// right input into a hash table of row counts first (INTERIM: in memory), then stream the left
+// (and, for UNION, the right) input.
+class SetOpOp : public Operator {
+ public:
+  SetOpOp(OperatorPtr left, OperatorPtr right, ast::SetOp op, bool all)
+      : left_(std::move(left)), right_(std::move(right)), op_(op), all_(all) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  OperatorPtr left_, right_;
+  ast::SetOp op_;
+  bool all_;
+  ExecContext* exec_ = nullptr;
+  bool right_loaded_ = false;
+  bool left_done_ = false;
+  std::unordered_map<std::string, int64_t> right_counts_;
+  std::unordered_set<std::string> emitted_;
+  int until_check_ = 0;
+};
+
 // Drops rows whose first n columns equal an earlier row's.
 class DistinctOp : public Operator {
  public:

@@ -12,9 +12,15 @@ namespace {
 
 double SortCost(double rows) { return 2.0 * kCpuOperatorCost * rows * std::log2(rows + 2); }
 
+// ORDER BY (unless an index already delivers it) and LIMIT/OFFSET on top of cur.
+Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool ordered,
+                   Builder* b);
+Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool instrument);
+
 }  // namespace
 
 Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool instrument) {
+  if (s->set_op != ast::SetOp::kNone) return PlanSetOperation(std::move(s), instrument);
   Builder b(instrument);
   Built cur;
   bool ordered_by_index = false;
@@ -119,7 +125,16 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     cur = b.Make(std::make_unique<DistinctOp>(std::move(cur.op), s->visible), std::move(node),
                  {&cur});
   }
-  if (!s->order_by.empty() && !ordered_by_index) {
+  cur = SortAndLimit(std::move(cur), s.get(), sort_keys, ordered_by_index, &b);
+  if (total > s->visible) cur.op = std::make_unique<TrimOp>(std::move(cur.op), s->visible);
+  return PlannedSelect{std::move(cur.op), std::move(cur.node)};
+}
+
+namespace {
+
+Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool ordered,
+                   Builder* b) {
+  if (!s->order_by.empty() && !ordered) {
     auto node = std::make_unique<PlanNode>();
     node->label = "Sort";
     node->details.push_back("Sort Key: " + sort_keys);
@@ -127,8 +142,8 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     node->startup_cost = cur.node->total_cost + SortCost(cur.node->rows);
     node->total_cost = node->startup_cost + cur.node->rows * kCpuOperatorCost;
     node->width = cur.node->width;
-    cur = b.Make(std::make_unique<SortOp>(std::move(cur.op), s->order_by), std::move(node),
-                 {&cur});
+    cur = b->Make(std::make_unique<SortOp>(std::move(cur.op), s->order_by), std::move(node),
+                  {&cur});
   }
   if (s->limit != nullptr || s->offset != nullptr) {
     auto node = std::make_unique<PlanNode>();
@@ -143,13 +158,59 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
         cur.node->startup_cost + (cur.node->total_cost - cur.node->startup_cost) *
                                      std::min(1.0, n / std::max(1.0, cur.node->rows));
     node->width = cur.node->width;
-    cur = b.Make(std::make_unique<LimitOp>(std::move(cur.op), std::move(s->limit),
-                                           std::move(s->offset)),
-                 std::move(node), {&cur});
+    cur = b->Make(std::make_unique<LimitOp>(std::move(cur.op), std::move(s->limit),
+                                            std::move(s->offset)),
+                  std::move(node), {&cur});
   }
-  if (total > s->visible) cur.op = std::make_unique<TrimOp>(std::move(cur.op), s->visible);
+  return cur;
+}
+
+Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool instrument) {
+  Builder b(instrument);
+  auto input = [&](std::unique_ptr<BoundSelect> side,
+                   std::vector<BoundExprPtr> casts) -> Result<Built> {
+    MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect p, PlanSelectExplained(std::move(side), instrument));
+    Built built{std::move(p.root), std::move(p.explain)};
+    if (!casts.empty()) built.op = std::make_unique<ProjectOp>(std::move(built.op), std::move(casts));
+    return built;
+  };
+  MERIDIAN_ASSIGN_OR_RETURN(Built cur, input(std::move(s->set_left), std::move(s->left_casts)));
+  if (s->set_right != nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(Built right,
+                              input(std::move(s->set_right), std::move(s->right_casts)));
+    auto node = std::make_unique<PlanNode>();
+    const std::string all = s->set_all ? " All" : "";
+    switch (s->set_op) {
+      case ast::SetOp::kUnion:
+        node->label = s->set_all ? "Append" : "HashSetOp Union";
+        break;
+      case ast::SetOp::kIntersect:
+        node->label = "HashSetOp Intersect" + all;
+        break;
+      default:
+        node->label = "HashSetOp Except" + all;
+        break;
+    }
+    const double l = cur.node->rows, r = right.node->rows;
+    node->rows = s->set_op == ast::SetOp::kUnion ? l + r : l;
+    node->startup_cost = s->set_op == ast::SetOp::kUnion ? cur.node->startup_cost
+                                                         : right.node->total_cost;
+    node->total_cost = cur.node->total_cost + right.node->total_cost + (l + r) * kCpuOperatorCost;
+    node->width = cur.node->width;
+    auto op = std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), s->set_op,
+                                        s->set_all);
+    cur = b.Make(std::move(op), std::move(node), {&cur, &right});
+  }
+  std::string sort_keys;
+  for (size_t i = 0; i < s->order_by.size(); ++i) {
+    const SortKey& k = s->order_by[i];
+    sort_keys += (i ? ", " : "") + s->columns[k.column].name + (k.descending ? " DESC" : "");
+  }
+  cur = SortAndLimit(std::move(cur), s.get(), sort_keys, false, &b);
   return PlannedSelect{std::move(cur.op), std::move(cur.node)};
 }
+
+}  // namespace
 
 Result<OperatorPtr> PlanSelect(std::unique_ptr<BoundSelect> select) {
   MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect planned,

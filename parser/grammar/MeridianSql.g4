@@ -24,14 +24,28 @@ statement
 
 // ---------------------------------------------------------------------------------------- SELECT
 
+// A query: set operations over SELECT cores (INTERSECT binds tighter than UNION and EXCEPT,
+// as in PostgreSQL), then ORDER BY / LIMIT / OFFSET for the whole.
 selectStmt
+  : selectSet
+    (K_ORDER K_BY orderItem (COMMA orderItem)*)?
+    (limitClause offsetClause? | offsetClause limitClause?)?
+  ;
+
+selectSet : selectTerm (setOperator selectTerm)* ;
+
+setOperator : (K_UNION | K_EXCEPT) (K_ALL | K_DISTINCT)? ;
+
+selectTerm : selectPrimary (K_INTERSECT (K_ALL | K_DISTINCT)? selectPrimary)* ;
+
+selectPrimary : selectCore | LPAREN selectStmt RPAREN ;
+
+selectCore
   : K_SELECT (K_DISTINCT | K_ALL)? selectItem (COMMA selectItem)*
     (K_FROM fromItem (COMMA fromItem)*)?
     (K_WHERE where=expr)?
     (K_GROUP K_BY expr (COMMA expr)*)?
     (K_HAVING having=expr)?
-    (K_ORDER K_BY orderItem (COMMA orderItem)*)?
-    (limitClause offsetClause? | offsetClause limitClause?)?
   ;
 
 selectItem
@@ -63,7 +77,7 @@ offsetClause : K_OFFSET expr ;
 
 insertStmt
   : K_INSERT K_INTO identifier (LPAREN identifier (COMMA identifier)* RPAREN)?
-    (K_VALUES valuesRow (COMMA valuesRow)* | selectStmt | LPAREN selectStmt RPAREN)
+    (K_VALUES valuesRow (COMMA valuesRow)* | selectStmt)
   ;
 
 valuesRow : LPAREN valueItem (COMMA valueItem)* RPAREN ;
@@ -198,10 +212,11 @@ nonReservedKeyword
 
 reservedKeyword
   : K_ALL | K_ANALYZE | K_AND | K_AS | K_ASC | K_BETWEEN | K_CASE | K_CAST | K_CONSTRAINT | K_CREATE
-  | K_CROSS | K_DEFAULT | K_DESC | K_DISTINCT | K_ELSE | K_END | K_EXISTS | K_FALSE | K_FROM
-  | K_FULL | K_GROUP | K_HAVING | K_IN | K_INNER | K_INTO | K_IS | K_JOIN | K_LEFT | K_LIKE
-  | K_LIMIT | K_NOT | K_NULL | K_OFFSET | K_ON | K_OR | K_ORDER | K_OUTER | K_PRIMARY | K_RIGHT
-  | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNIQUE | K_USING | K_WHEN | K_WHERE
+  | K_CROSS | K_DEFAULT | K_DESC | K_DISTINCT | K_ELSE | K_END | K_EXCEPT | K_EXISTS | K_FALSE
+  | K_FROM | K_FULL | K_GROUP | K_HAVING | K_IN | K_INNER | K_INTERSECT | K_INTO | K_IS | K_JOIN
+  | K_LEFT | K_LIKE | K_LIMIT | K_NOT | K_NULL | K_OFFSET | K_ON | K_OR | K_ORDER | K_OUTER
+  | K_PRIMARY | K_RIGHT | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNION | K_UNIQUE | K_USING
+  | K_WHEN | K_WHERE
   ;
 
 // ------------------------------------------------------------------------------------------ lexer
@@ -226,6 +241,7 @@ K_DISTINCT : D I S T I N C T ;
 K_DOUBLE : D O U B L E ;
 K_DROP : D R O P ;
 K_ELSE : E L S E ;
+K_EXCEPT : E X C E P T ;
 K_EXPLAIN : E X P L A I N ;
 K_END : E N D ;
 K_EXISTS : E X I S T S ;
@@ -240,6 +256,7 @@ K_IN : I N ;
 K_INDEX : I N D E X ;
 K_INNER : I N N E R ;
 K_INSERT : I N S E R T ;
+K_INTERSECT : I N T E R S E C T ;
 K_INTO : I N T O ;
 K_IS : I S ;
 K_JOIN : J O I N ;
@@ -264,6 +281,7 @@ K_SET : S E T ;
 K_TABLE : T A B L E ;
 K_THEN : T H E N ;
 K_TRUE : T R U E ;
+K_UNION : U N I O N ;
 K_UNIQUE : U N I Q U E ;
 K_UPDATE : U P D A T E ;
 K_USING : U S I N G ;

@@ -20,6 +20,8 @@ void ForEachSelectExpr(ast::SelectStmt& s, F&& f) {
   for (auto& o : s.order_by) f(o.expr);
   f(s.limit);
   f(s.offset);
+  if (s.set_left) ForEachSelectExpr(*s.set_left, f);
+  if (s.set_right) ForEachSelectExpr(*s.set_right, f);
 }
 
 template <typename F>

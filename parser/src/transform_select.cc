@@ -1,11 +1,93 @@
-// SELECT: select list (*, t.*, expr [AS] alias), FROM list with aliases, WHERE, GROUP BY, HAVING,
-// ORDER BY with ASC/DESC and NULLS FIRST/LAST, LIMIT (ALL) and OFFSET in either order.
+// SELECT: set operations (UNION/INTERSECT/EXCEPT [ALL]) over SELECT cores — select list (*, t.*,
+// expr [AS] alias), FROM with aliases and joins, WHERE, GROUP BY, HAVING — then ORDER BY with
+// ASC/DESC and NULLS FIRST/LAST, LIMIT (ALL) and OFFSET in either order.
 
 #include "transformer.h"
 
 namespace meridian::parser {
 
 std::unique_ptr<ast::SelectStmt> Transformer::TransformSelect(P::SelectStmtContext* ctx) {
+  std::unique_ptr<ast::SelectStmt> stmt = TransformSelectSet(ctx->selectSet());
+  // "(SELECT ... ORDER BY x) LIMIT 1" merges into one query; a clause given both inside and
+  // outside the parentheses is an error, as in PostgreSQL.
+  auto twice = [&](antlr4::ParserRuleContext* at, const char* what) {
+    Fail(ErrorAt(at, sqlstate::kSyntaxError, std::string("multiple ") + what +
+                                                 " clauses not allowed"));
+  };
+  if (!ctx->orderItem().empty() && !stmt->order_by.empty()) twice(ctx, "ORDER BY");
+  if (ctx->limitClause() != nullptr && stmt->limit) twice(ctx->limitClause(), "LIMIT");
+  if (ctx->offsetClause() != nullptr && stmt->offset) twice(ctx->offsetClause(), "OFFSET");
+  for (P::OrderItemContext* order_ctx : ctx->orderItem()) {
+    ast::OrderItem order;
+    order.expr = TransformExpr(order_ctx->expr());
+    order.descending = order_ctx->K_DESC() != nullptr;
+    if (order_ctx->K_NULLS() != nullptr) order.nulls_first = order_ctx->K_FIRST() != nullptr;
+    stmt->order_by.push_back(std::move(order));
+  }
+  if (P::LimitClauseContext* limit = ctx->limitClause(); limit && limit->expr()) {
+    stmt->limit = TransformExpr(limit->expr());
+  }
+  if (P::OffsetClauseContext* offset = ctx->offsetClause()) {
+    stmt->offset = TransformExpr(offset->expr());
+  }
+  return stmt;
+}
+
+namespace {
+
+std::unique_ptr<ast::SelectStmt> SetNode(ast::SetOp op, bool all,
+                                         std::unique_ptr<ast::SelectStmt> left,
+                                         std::unique_ptr<ast::SelectStmt> right,
+                                         ast::Location loc) {
+  auto node = std::make_unique<ast::SelectStmt>();
+  node->loc = loc;
+  node->set_op = op;
+  node->set_all = all;
+  node->set_left = std::move(left);
+  node->set_right = std::move(right);
+  return node;
+}
+
+}  // namespace
+
+std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectSet(P::SelectSetContext* ctx) {
+  std::vector<P::SelectTermContext*> terms = ctx->selectTerm();
+  std::unique_ptr<ast::SelectStmt> result = TransformSelectTerm(terms[0]);
+  std::vector<P::SetOperatorContext*> ops = ctx->setOperator();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const ast::SetOp op = ops[i]->K_UNION() ? ast::SetOp::kUnion : ast::SetOp::kExcept;
+    result = SetNode(op, ops[i]->K_ALL() != nullptr, std::move(result),
+                     TransformSelectTerm(terms[i + 1]), Loc(ops[i]));
+  }
+  return result;
+}
+
+std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectTerm(P::SelectTermContext* ctx) {
+  std::vector<P::SelectPrimaryContext*> prims = ctx->selectPrimary();
+  std::unique_ptr<ast::SelectStmt> result = TransformSelectPrimary(prims[0]);
+  // INTERSECT [ALL|DISTINCT] tokens in order: each K_INTERSECT is followed by an optional
+  // ALL/DISTINCT before the next primary.
+  size_t next = 1;
+  for (size_t i = 0; i < ctx->children.size() && next < prims.size(); ++i) {
+    auto* term = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->children[i]);
+    if (term == nullptr || term->getSymbol()->getType() != P::K_INTERSECT) continue;
+    bool all = false;
+    if (i + 1 < ctx->children.size()) {
+      auto* after = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->children[i + 1]);
+      all = after != nullptr && after->getSymbol()->getType() == P::K_ALL;
+    }
+    result = SetNode(ast::SetOp::kIntersect, all, std::move(result),
+                     TransformSelectPrimary(prims[next++]), Loc(term));
+  }
+  return result;
+}
+
+std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectPrimary(P::SelectPrimaryContext* ctx) {
+  if (ctx->selectStmt() != nullptr) return TransformSelect(ctx->selectStmt());
+  return TransformSelectCore(ctx->selectCore());
+}
+
+std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreContext* ctx) {
   auto stmt = std::make_unique<ast::SelectStmt>();
   stmt->loc = Loc(ctx);
   stmt->distinct = ctx->K_DISTINCT() != nullptr;
@@ -75,21 +157,6 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelect(P::SelectStmtConte
     if (e != ctx->where && e != ctx->having) stmt->group_by.push_back(TransformExpr(e));
   }
   if (ctx->having != nullptr) stmt->having = TransformExpr(ctx->having);
-
-  for (P::OrderItemContext* order_ctx : ctx->orderItem()) {
-    ast::OrderItem order;
-    order.expr = TransformExpr(order_ctx->expr());
-    order.descending = order_ctx->K_DESC() != nullptr;
-    if (order_ctx->K_NULLS() != nullptr) order.nulls_first = order_ctx->K_FIRST() != nullptr;
-    stmt->order_by.push_back(std::move(order));
-  }
-
-  if (P::LimitClauseContext* limit = ctx->limitClause(); limit && limit->expr()) {
-    stmt->limit = TransformExpr(limit->expr());
-  }
-  if (P::OffsetClauseContext* offset = ctx->offsetClause()) {
-    stmt->offset = TransformExpr(offset->expr());
-  }
   return stmt;
 }
 

@@ -28,6 +28,10 @@ class Transformer {
 
   // transform_select.cc
   std::unique_ptr<ast::SelectStmt> TransformSelect(P::SelectStmtContext* ctx);
+  std::unique_ptr<ast::SelectStmt> TransformSelectSet(P::SelectSetContext* ctx);
+  std::unique_ptr<ast::SelectStmt> TransformSelectTerm(P::SelectTermContext* ctx);
+  std::unique_ptr<ast::SelectStmt> TransformSelectPrimary(P::SelectPrimaryContext* ctx);
+  std::unique_ptr<ast::SelectStmt> TransformSelectCore(P::SelectCoreContext* ctx);
   // transform_insert.cc, transform_update.cc, transform_delete.cc
   std::unique_ptr<ast::InsertStmt> TransformInsert(P::InsertStmtContext* ctx);
   std::unique_ptr<ast::UpdateStmt> TransformUpdate(P::UpdateStmtContext* ctx);

@@ -75,6 +75,49 @@ TEST(ParserSelect, Locations) {
   EXPECT_EQ(s.select->from[0].loc.column, 6u);
 }
 
+TEST(ParserSelect, JoinsAreALeftDeepChain) {
+  ast::Statement s = ParseOne(
+      "SELECT * FROM a JOIN b ON a.x = b.x LEFT OUTER JOIN c USING (y, z) CROSS JOIN d, "
+      "e FULL JOIN f ON true RIGHT JOIN g ON g.k = 1");
+  const ast::SelectStmt& q = *s.select;
+  ASSERT_EQ(q.from.size(), 7u);
+  EXPECT_EQ(q.from[0].join, ast::JoinType::kComma);
+  EXPECT_EQ(q.from[1].join, ast::JoinType::kInner);
+  EXPECT_EQ(Dump(q.from[1].on.get()), "(= a.x b.x)");
+  EXPECT_EQ(q.from[2].join, ast::JoinType::kLeft);
+  EXPECT_EQ(q.from[2].using_columns, (std::vector<std::string>{"y", "z"}));
+  EXPECT_EQ(q.from[3].join, ast::JoinType::kCross);
+  EXPECT_EQ(q.from[4].join, ast::JoinType::kComma);
+  EXPECT_EQ(q.from[5].join, ast::JoinType::kFull);
+  EXPECT_EQ(q.from[6].join, ast::JoinType::kRight);
+  EXPECT_EQ(Parse("SELECT * FROM a JOIN b").status().sqlstate(), "42601");
+  EXPECT_EQ(Parse("SELECT * FROM a LEFT b ON true").status().sqlstate(), "42601");
+}
+
+TEST(ParserSelect, SetOperationsPrecedence) {
+  // INTERSECT binds tighter: a UNION (b INTERSECT c), then EXCEPT d, left to right.
+  ast::Statement s = ParseOne(
+      "SELECT 1 UNION SELECT 2 INTERSECT ALL SELECT 3 EXCEPT SELECT 4 ORDER BY 1 LIMIT 2");
+  const ast::SelectStmt& q = *s.select;
+  EXPECT_EQ(q.set_op, ast::SetOp::kExcept);
+  EXPECT_FALSE(q.set_all);
+  ASSERT_EQ(q.order_by.size(), 1u);
+  ASSERT_NE(q.limit, nullptr);
+  const ast::SelectStmt& u = *q.set_left;
+  EXPECT_EQ(u.set_op, ast::SetOp::kUnion);
+  EXPECT_EQ(u.set_right->set_op, ast::SetOp::kIntersect);
+  EXPECT_TRUE(u.set_right->set_all);
+  EXPECT_EQ(Dump(u.set_right->set_right->items[0].expr.get()), "3");
+  // Parentheses group; clauses inside merge with those outside unless given twice.
+  ast::Statement p = ParseOne("(SELECT 1 UNION SELECT 2) INTERSECT SELECT 2");
+  EXPECT_EQ(p.select->set_op, ast::SetOp::kIntersect);
+  EXPECT_EQ(p.select->set_left->set_op, ast::SetOp::kUnion);
+  ast::Statement m = ParseOne("(SELECT a FROM t ORDER BY a) LIMIT 1");
+  EXPECT_EQ(m.select->order_by.size(), 1u);
+  EXPECT_NE(m.select->limit, nullptr);
+  EXPECT_EQ(Parse("(SELECT 1 LIMIT 1) LIMIT 2").status().sqlstate(), "42601");
+}
+
 TEST(ParserInsert, ValuesWithColumnsAndDefault) {
   ast::Statement s = ParseOne("INSERT INTO t1(e, c) VALUES (1, DEFAULT), (-2, 'x')");
   ASSERT_EQ(s.kind, ast::StatementKind::kInsert);

@@ -171,7 +171,15 @@ struct OrderItem {
       nulls_first;  // unset: PostgreSQL default (NULLS LAST for ASC, FIRST for DESC)
 };
 
+enum class SetOp { kNone, kUnion, kIntersect, kExcept };
+
+// One query. A SELECT core uses the fields from distinct to having; a set operation
+// (set_op != kNone) uses set_left/set_right instead. ORDER BY, LIMIT and OFFSET apply to the
+// node's result either way.
 struct SelectStmt {
+  SetOp set_op = SetOp::kNone;
+  bool set_all = false;  // UNION ALL / INTERSECT ALL / EXCEPT ALL
+  std::unique_ptr<SelectStmt> set_left, set_right;
   bool distinct = false;
   std::vector<SelectItem> items;
   std::vector<TableRef> from;  // empty: SELECT without FROM; several: comma join
