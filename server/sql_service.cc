@@ -32,6 +32,40 @@ void ToProtoValue(const Value& v, v1::Value* out) {
   }
 }
 
+// The request's parameter values and declared types (by pg_oid; 0 = infer).
+Status ParamsFromProto(const v1::ExecuteRequest& req, StatementParams* out) {
+  for (const v1::Value& v : req.params()) {
+    switch (v.kind_case()) {
+      case v1::Value::kBoolValue:
+        out->values.push_back(Value::Bool(v.bool_value()));
+        break;
+      case v1::Value::kIntValue:
+        out->values.push_back(Value::Int(v.int_value()));
+        break;
+      case v1::Value::kDoubleValue:
+        out->values.push_back(Value::Double(v.double_value()));
+        break;
+      case v1::Value::kTextValue:
+        out->values.push_back(Value::String(v.text_value()));
+        break;
+      case v1::Value::kBytesValue:
+        return Status::NotSupported("bytea parameters are not supported yet");
+      default:
+        out->values.push_back(Value::Null());
+    }
+  }
+  for (int i = 0; i < req.param_types_size(); ++i) {
+    const uint32_t oid = req.param_types(i).pg_oid();
+    std::optional<Type> t = Type::FromParamOid(oid);
+    if (!t) {
+      return Status::NotSupported("parameter $" + std::to_string(i + 1) + ": type with OID " +
+                                  std::to_string(oid) + " is not supported");
+    }
+    out->types.push_back(*t);
+  }
+  return Status::Ok();
+}
+
 grpc::ServerUnaryReactor* FinishUnary(grpc::CallbackServerContext* ctx, grpc::Status status) {
   auto* reactor = ctx->DefaultReactor();
   reactor->Finish(std::move(status));
@@ -118,10 +152,12 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
   ExecuteReactor(SqlService* service, grpc::CallbackServerContext* ctx,
                  const v1::ExecuteRequest* req)
       : service_(service), sql_(req->sql()) {
-    if (!req->statement_id().empty() || req->params_size() > 0) {
-      Finish(
-          ToGrpcStatus(Status::NotSupported("prepared statements and parameters are not "
-                                            "supported yet")));
+    if (!req->statement_id().empty()) {
+      Finish(ToGrpcStatus(Status::NotSupported("prepared statements are not supported yet")));
+      return;
+    }
+    if (Status st = ParamsFromProto(*req, &params_); !st.ok()) {
+      Finish(ToGrpcStatus(st));
       return;
     }
     if (req->tx().selector_case() != v1::TxControl::SELECTOR_NOT_SET || req->tx().commit()) {
@@ -197,7 +233,7 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
       if (index_ >= request_->size()) return Complete(grpc::Status::OK);
       if (Status st = ctl_->Check(); !st.ok()) return FinishWith(st);
       statement_start_ = std::chrono::steady_clock::now();
-      auto started = request_->Start(index_, *ctl_);
+      auto started = request_->Start(index_, *ctl_, params_);
       if (!started.ok()) return FinishWith(started.status());
       cursor_ = std::move(started).value();
       auto* meta = chunk_.mutable_metadata();
@@ -259,6 +295,7 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
 
   SqlService* const service_;
   const std::string sql_;
+  StatementParams params_;  // for every statement of the request
   std::shared_ptr<ServerSession> session_;
   std::shared_ptr<ExecControl> ctl_;
   uint32_t max_rows_ = 0;

@@ -185,6 +185,11 @@ ClientResult<std::unique_ptr<Connection>> Connection::Connect(const std::string&
 
 ClientStatus Connection::Execute(std::string_view sql, ResultHandler& handler,
                                  const ExecuteOptions& options) {
+  return Execute(sql, std::vector<Value>{}, handler, options);
+}
+
+ClientStatus Connection::Execute(std::string_view sql, const std::vector<Value>& params,
+                                 ResultHandler& handler, const ExecuteOptions& options) {
   Impl& im = *impl_;
   if (im.closed.load()) {
     return MakeLocalError(kSqlStateConnectionNotOpen, "connection is closed", 0, true);
@@ -198,6 +203,8 @@ ClientStatus Connection::Execute(std::string_view sql, ResultHandler& handler,
   request.set_sql(std::string(sql));
   request.set_query_id("q" + std::to_string(im.next_query_id++));
   request.set_max_rows_per_chunk(options.max_rows_per_chunk);
+  for (const Value& v : params) ValueToProto(v, request.add_params());
+  for (uint32_t oid : options.param_types) request.add_param_types()->set_pg_oid(oid);
   {
     std::lock_guard lock(im.query_mu);
     im.running_context = &context;
@@ -301,8 +308,14 @@ class CollectingHandler : public ResultHandler {
 
 ClientResult<std::vector<StatementResult>> Connection::Execute(std::string_view sql,
                                                                const ExecuteOptions& options) {
+  return Execute(sql, std::vector<Value>{}, options);
+}
+
+ClientResult<std::vector<StatementResult>> Connection::Execute(std::string_view sql,
+                                                               const std::vector<Value>& params,
+                                                               const ExecuteOptions& options) {
   CollectingHandler handler;
-  ClientStatus status = Execute(sql, handler, options);
+  ClientStatus status = Execute(sql, params, handler, options);
   if (!status.ok()) return status.error();
   handler.Finish();
   return std::move(handler.results);

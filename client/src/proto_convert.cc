@@ -23,6 +23,29 @@ Value ValueFromProto(const meridian::v1::Value& v) {
   return Value::Null();
 }
 
+void ValueToProto(const Value& v, meridian::v1::Value* out) {
+  switch (v.kind()) {
+    case Value::Kind::kNull:
+      out->set_null_value(true);
+      break;
+    case Value::Kind::kBool:
+      out->set_bool_value(v.as_bool());
+      break;
+    case Value::Kind::kInt:
+      out->set_int_value(v.as_int());
+      break;
+    case Value::Kind::kDouble:
+      out->set_double_value(v.as_double());
+      break;
+    case Value::Kind::kText:
+      out->set_text_value(v.as_string());
+      break;
+    case Value::Kind::kBytes:
+      out->set_bytes_value(v.as_string());
+      break;
+  }
+}
+
 static ColumnInfo ColumnTypeFromProto(const std::string& name, const meridian::v1::ColumnType& t) {
   ColumnInfo c;
   c.name = name;

@@ -12,6 +12,7 @@
 namespace meridian::client {
 
 Value ValueFromProto(const meridian::v1::Value& v);
+void ValueToProto(const Value& v, meridian::v1::Value* out);
 ColumnInfo ColumnFromProto(const meridian::v1::ColumnMetadata& c);
 TableDescription TableFromProto(const meridian::v1::TableDescription& t);
 

@@ -39,6 +39,33 @@ uint32_t Type::PgOid() const {
   return 705;
 }
 
+std::optional<Type> Type::FromParamOid(uint32_t oid) {
+  switch (oid) {
+    case 0:
+    case 705:   // unknown
+    case 1700:  // numeric
+      return Unknown();
+    case 16:
+      return Boolean();
+    case 21:  // int2
+    case 23:
+      return Integer();
+    case 20:
+      return BigInt();
+    case 700:  // float4
+    case 701:
+      return Double();
+    case 19:    // name
+    case 25:
+    case 1042:  // bpchar
+      return Text();
+    case 1043:
+      return Varchar(-1);
+    default:
+      return std::nullopt;
+  }
+}
+
 std::string Value::ToString() const {
   switch (rep_.index()) {
     case 0: return "";

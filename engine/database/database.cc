@@ -51,11 +51,23 @@ class RequestImpl : public Request {
       : core_(std::move(core)), statements_(std::move(statements)) {}
   size_t size() const override { return statements_.size(); }
   Result<std::unique_ptr<QueryCursor>> Start(size_t index, ExecControl& ctl) override {
+    return Start(index, ctl, StatementParams{});
+  }
+  Result<std::unique_ptr<QueryCursor>> Start(size_t index, ExecControl& ctl,
+                                             const StatementParams& params) override {
     if (index >= statements_.size()) {
       return Status::Internal("statement index " + std::to_string(index) + " out of range");
     }
     if (core_->closed.load()) return ClosedError();
-    return exec::StartStatement(statements_[index], core_->catalog.get(), ctl);
+    return exec::StartStatement(statements_[index], core_->catalog.get(), ctl, params);
+  }
+  Result<StatementDescription> Describe(size_t index,
+                                        const std::vector<Type>& param_types) override {
+    if (index >= statements_.size()) {
+      return Status::Internal("statement index " + std::to_string(index) + " out of range");
+    }
+    if (core_->closed.load()) return ClosedError();
+    return exec::DescribeStatement(statements_[index], core_->catalog.get(), param_types);
   }
 
  private:

@@ -46,8 +46,7 @@ Result<BoundExprPtr> Binder::BindExpr(const ast::Expr& expr) {
         return Status::Error(sqlstate::kSyntaxError, "\"*\" is not allowed here")
             .WithPosition(expr.loc.position);
       case ast::ExprKind::kParam:
-        return Status::NotSupported("parameters ($n) are not supported yet")
-            .WithPosition(expr.loc.position);
+        return BindParam(expr);
       case ast::ExprKind::kUnary:
         return BindUnary(expr);
       case ast::ExprKind::kBinary:
@@ -108,6 +107,27 @@ Result<BoundExprPtr> Binder::BindLiteral(const ast::Expr& expr) {
                               Type::Double(), pos);
   }
   return Status::Internal("unknown literal kind");
+}
+
+Result<BoundExprPtr> Binder::BindParam(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  if (params_ == nullptr) {
+    return Status::Error(sqlstate::kUndefinedParameter,
+                         "there is no parameter $" + std::to_string(expr.param_index))
+        .WithPosition(pos);
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(Type type, params_->Lookup(expr.param_index, pos));
+  auto e = MakeNode(BoundKind::kParam, type, pos);
+  e->index = expr.param_index - 1;
+  return e;
+}
+
+void Binder::InferParamType(BoundExpr* e, Type to) {
+  if (e->kind != BoundKind::kParam || e->type.id != TypeId::kUnknown || params_ == nullptr ||
+      to.id == TypeId::kUnknown) {
+    return;
+  }
+  e->type = params_->Infer(e->index + 1, to);
 }
 
 Result<BoundExprPtr> Binder::BindBoolean(const ast::Expr& expr, const char* what) {
@@ -250,6 +270,7 @@ Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {
 Result<BoundExprPtr> Binder::BindCast(const ast::Expr& expr) {
   MERIDIAN_ASSIGN_OR_RETURN(Type to, catalog::TypeFromSpec(expr.cast_type));
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr child, BindExpr(*expr.children[0]));
+  InferParamType(child.get(), to);
   if (!CanCast(child->type, to)) {
     return Status::Error("42846", "cannot cast type " + child->type.Name() + " to " + to.Name())
         .WithPosition(expr.loc.position);

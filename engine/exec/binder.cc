@@ -104,6 +104,7 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
 
 Result<BoundExprPtr> Binder::Coerce(BoundExprPtr e, Type to, bool assignment,
                                     const std::string& column) {
+  InferParamType(e.get(), to);
   if (e->type == to) return e;
   if (e->type.id == to.id && to.id != TypeId::kVarchar) return e;
   if (e->type.id == TypeId::kVarchar && to.id == TypeId::kVarchar && to.modifier >= 0 &&
@@ -205,13 +206,16 @@ Result<BoundExprPtr> Binder::BindDefault(const ast::Expr& expr, Type type,
                                          const std::string& column) {
   Scope empty;
   ExprRules saved_rules = rules_;
+  ParamTypes* saved_params = params_;
   auto bound = [&] {
     ScopeSwitch enter(this, &empty);
     correlated_.assign(1, false);
     rules_ = ExprRules{"DEFAULT", false, false, false};
+    params_ = nullptr;  // a stored DEFAULT never has parameters
     return BindExpr(expr);
   }();
   rules_ = saved_rules;
+  params_ = saved_params;
   if (!bound.ok()) return bound.status();
   return Coerce(std::move(bound).value(), type, /*assignment=*/true, column);
 }

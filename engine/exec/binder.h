@@ -16,6 +16,7 @@
 #include "catalog/table_lock.h"
 #include "exec/bound_expr.h"
 #include "exec/bound_statement.h"
+#include "exec/params.h"
 #include "meridian/parser/ast.h"
 #include "meridian/status.h"
 
@@ -23,7 +24,10 @@ namespace meridian::exec {
 
 class Binder {
  public:
-  Binder(catalog::Catalog* catalog, catalog::LockSet* locks) : catalog_(catalog), locks_(locks) {}
+  // params: the statement's parameter types, filled in while binding (null: the statement has
+  // no parameters, and $n is 42P02).
+  Binder(catalog::Catalog* catalog, catalog::LockSet* locks, ParamTypes* params = nullptr)
+      : catalog_(catalog), locks_(locks), params_(params) {}
 
   Result<std::unique_ptr<BoundSelect>> BindSelect(const ast::SelectStmt& stmt);
   Result<std::unique_ptr<BoundInsert>> BindInsert(const ast::InsertStmt& stmt);
@@ -73,6 +77,10 @@ class Binder {
   Result<BoundExprPtr> BindExpr(const ast::Expr& expr);
   Result<BoundExprPtr> BindBoolean(const ast::Expr& expr, const char* what);
   Result<BoundExprPtr> BindLiteral(const ast::Expr& expr);
+  Result<BoundExprPtr> BindParam(const ast::Expr& expr);
+  // An unknown-typed $n meeting a context that wants type to takes that type (PostgreSQL's
+  // parameter type inference); other expressions are returned unchanged.
+  void InferParamType(BoundExpr* e, Type to);
   Result<BoundExprPtr> BindUnary(const ast::Expr& expr);
   Result<BoundExprPtr> BindBinary(const ast::Expr& expr);
   Result<BoundExprPtr> MakeComparison(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
@@ -126,6 +134,7 @@ class Binder {
 
   catalog::Catalog* const catalog_;
   catalog::LockSet* const locks_;
+  ParamTypes* params_;      // null: no parameters (also while binding a DEFAULT)
   Scope* scope_ = nullptr;  // innermost scope; null outside any query
   ExprRules rules_;
   bool in_aggregate_ = false;     // binding an aggregate's argument

@@ -34,6 +34,7 @@ bool BoundExpr::Equals(const BoundExpr& o) const {
       if (!(value == o.value)) return false;
       break;
     case BoundKind::kColumn:
+    case BoundKind::kParam:
       if (depth != o.depth || index != o.index) return false;
       break;
     case BoundKind::kUnary:

@@ -31,6 +31,7 @@ enum class BoundKind {
   kSubquery,    // scalar subquery
   kExists,      // [NOT] EXISTS
   kInSubquery,  // children[0] [NOT] IN (subquery)
+  kParam,       // $n: index = n - 1; type declared or inferred (Unknown until inferred)
 };
 
 enum class Func { kAbs, kCoalesce, kNullIf, kLength, kLower, kUpper };
@@ -56,7 +57,7 @@ struct BoundExpr {
 
   Value value;       // kConst
   int depth = 0;     // kColumn
-  int index = 0;     // kColumn
+  int index = 0;     // kColumn; kParam: n - 1
   std::string name;  // kColumn: the column's name; kFunction/kAggregate: function name
   ast::UnaryOp unary_op = ast::UnaryOp::kNeg;
   ast::BinaryOp binary_op = ast::BinaryOp::kAdd;

@@ -351,6 +351,11 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
     }
     case BoundKind::kInSubquery:
       return EvalInSubquery(e, ctx);
+    case BoundKind::kParam:
+      if (ctx.exec == nullptr || e.index >= static_cast<int>(ctx.exec->params.size())) {
+        return Status::Internal("no value for parameter $" + std::to_string(e.index + 1));
+      }
+      return ctx.exec->params[e.index];
   }
   return Status::Internal("unknown expression kind");
 }

@@ -123,6 +123,8 @@ std::string ExprToString(const BoundExpr& e) {
       return e.value.ToString();
     case BoundKind::kColumn:
       return e.name;
+    case BoundKind::kParam:
+      return "$" + std::to_string(e.index + 1);
     case BoundKind::kUnary:
       return std::string("(") + (e.unary_op == ast::UnaryOp::kNot ? "NOT " : "- ") +
              ExprToString(*e.children[0]) + ")";

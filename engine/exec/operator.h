@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "meridian/database.h"
 #include "meridian/status.h"
@@ -12,9 +13,11 @@
 namespace meridian::exec {
 
 // Per-statement execution state shared by its operators. ctl is re-pointed at every Fetch
-// (the caller's ExecControl) and is polled between rows.
+// (the caller's ExecControl) and is polled between rows. params: the values of $1..$n,
+// already converted to the parameters' types (exec/params.h).
 struct ExecContext {
   ExecControl* ctl = nullptr;
+  std::vector<Value> params;
 };
 
 // Where an expression finds its column values: row at depth 0, outer->row at depth 1, ...

@@ -9,6 +9,7 @@
 #include "exec/binder.h"
 #include "exec/ddl.h"
 #include "exec/modify_table.h"
+#include "exec/params.h"
 #include "exec/access_path.h"
 #include "exec/planner.h"
 
@@ -60,9 +61,10 @@ class TextCursor : public QueryCursor {
 class SelectCursor : public QueryCursor {
  public:
   catalog::LockSet& locks() { return locks_; }
-  void Init(std::vector<ColumnInfo> columns, OperatorPtr root) {
+  void Init(std::vector<ColumnInfo> columns, OperatorPtr root, std::vector<Value> params) {
     columns_ = std::move(columns);
     root_ = std::move(root);
+    exec_.params = std::move(params);
   }
   const std::vector<ColumnInfo>& columns() const override { return columns_; }
   std::string CommandTag() const override { return "SELECT " + std::to_string(rows_); }
@@ -118,11 +120,13 @@ class SelectCursor : public QueryCursor {
 };
 
 template <typename Bound>
-Result<uint64_t> RunModify(Result<std::unique_ptr<Bound>> bound, catalog::LockSet& locks,
-                           ExecControl& ctl, Result<uint64_t> (*execute)(Bound&, ExecContext*)) {
+Result<uint64_t> RunModify(Result<std::unique_ptr<Bound>> bound, const ParamTypes& types,
+                           const StatementParams& params, catalog::LockSet& locks, ExecControl& ctl,
+                           Result<uint64_t> (*execute)(Bound&, ExecContext*)) {
   if (!bound.ok()) return bound.status();
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
   MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
-  ExecContext exec{&ctl};
+  ExecContext exec{&ctl, std::move(values)};
   Result<uint64_t> n = execute(**bound, &exec);
   locks.ReleaseAll();
   return n;
@@ -177,23 +181,26 @@ std::unique_ptr<PlanNode> DescribeModify(const char* verb,
 }
 
 Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool analyze,
-                                             catalog::Catalog* catalog, ExecControl& ctl) {
+                                             catalog::Catalog* catalog, ExecControl& ctl,
+                                             const StatementParams& params) {
   const Clock::time_point plan_start = Clock::now();
   std::unique_ptr<PlanNode> root;
   std::vector<std::string> extra;
+  ParamTypes types(params);
   switch (stmt.kind) {
     case ast::StatementKind::kSelect: {
       catalog::LockSet locks;
-      Binder binder(catalog, &locks);
+      Binder binder(catalog, &locks, &types);
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
                                 binder.BindSelect(*stmt.select));
+      MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
       MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect planned,
                                 PlanSelectExplained(std::move(bound), analyze));
       root = std::move(planned.explain);
       const double planning_ms = MsSince(plan_start);
       if (analyze) {
         MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
-        ExecContext exec{&ctl};
+        ExecContext exec{&ctl, std::move(values)};
         const Clock::time_point run_start = Clock::now();
         MERIDIAN_RETURN_IF_ERROR(planned.root->Open(nullptr, &exec));
         Row row;
@@ -214,7 +221,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
     case ast::StatementKind::kDelete: {
       const bool update = stmt.kind == ast::StatementKind::kUpdate;
       catalog::LockSet locks;
-      Binder binder(catalog, &locks);
+      Binder binder(catalog, &locks, &types);
       if (update) {
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound,
                                   binder.BindUpdate(*stmt.update));
@@ -227,7 +234,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       if (analyze) {
         const Clock::time_point run_start = Clock::now();
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
-                                  StartStatement(stmt, catalog, ctl));
+                                  StartStatement(stmt, catalog, ctl, params));
         root->actual.loops = 1;
         root->actual.rows = 0;
         root->actual.total_ms = MsSince(run_start);
@@ -243,7 +250,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       if (analyze) {
         const Clock::time_point run_start = Clock::now();
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
-                                  StartStatement(stmt, catalog, ctl));
+                                  StartStatement(stmt, catalog, ctl, params));
         root->actual.loops = 1;
         root->actual.total_ms = MsSince(run_start);
         root->actual.first_row_ms = root->actual.total_ms;
@@ -265,40 +272,43 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
 }  // namespace
 
 Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
-                                                    catalog::Catalog* catalog, ExecControl& ctl) {
+                                                    catalog::Catalog* catalog, ExecControl& ctl,
+                                                    const StatementParams& params) {
   MERIDIAN_RETURN_IF_ERROR(ctl.Check());
+  ParamTypes types(params);
   switch (stmt.kind) {
     case ast::StatementKind::kSelect: {
       auto cursor = std::make_unique<SelectCursor>();
-      Binder binder(catalog, &cursor->locks());
+      Binder binder(catalog, &cursor->locks(), &types);
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
                                 binder.BindSelect(*stmt.select));
+      MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
       std::vector<ColumnInfo> columns = bound->columns;
       MERIDIAN_ASSIGN_OR_RETURN(OperatorPtr root, PlanSelect(std::move(bound)));
-      cursor->Init(std::move(columns), std::move(root));
+      cursor->Init(std::move(columns), std::move(root), std::move(values));
       return std::unique_ptr<QueryCursor>(std::move(cursor));
     }
     case ast::StatementKind::kInsert: {
       catalog::LockSet locks;
-      Binder binder(catalog, &locks);
-      MERIDIAN_ASSIGN_OR_RETURN(
-          uint64_t n, RunModify(binder.BindInsert(*stmt.insert), locks, ctl, &ExecuteInsert));
+      Binder binder(catalog, &locks, &types);
+      MERIDIAN_ASSIGN_OR_RETURN(uint64_t n, RunModify(binder.BindInsert(*stmt.insert), types,
+                                                      params, locks, ctl, &ExecuteInsert));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("INSERT 0 " + std::to_string(n), n, ""));
     }
     case ast::StatementKind::kUpdate: {
       catalog::LockSet locks;
-      Binder binder(catalog, &locks);
-      MERIDIAN_ASSIGN_OR_RETURN(
-          uint64_t n, RunModify(binder.BindUpdate(*stmt.update), locks, ctl, &ExecuteUpdate));
+      Binder binder(catalog, &locks, &types);
+      MERIDIAN_ASSIGN_OR_RETURN(uint64_t n, RunModify(binder.BindUpdate(*stmt.update), types,
+                                                      params, locks, ctl, &ExecuteUpdate));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("UPDATE " + std::to_string(n), n, ""));
     }
     case ast::StatementKind::kDelete: {
       catalog::LockSet locks;
-      Binder binder(catalog, &locks);
-      MERIDIAN_ASSIGN_OR_RETURN(
-          uint64_t n, RunModify(binder.BindDelete(*stmt.del), locks, ctl, &ExecuteDelete));
+      Binder binder(catalog, &locks, &types);
+      MERIDIAN_ASSIGN_OR_RETURN(uint64_t n, RunModify(binder.BindDelete(*stmt.del), types, params,
+                                                      locks, ctl, &ExecuteDelete));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("DELETE " + std::to_string(n), n, ""));
     }
@@ -331,10 +341,45 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
       return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>("ANALYZE", 0, ""));
     }
     case ast::StatementKind::kExplain:
-      return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl);
+      return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl, params);
   }
   return Status::NotSupported("this statement is not supported yet")
       .WithPosition(stmt.loc.position);
+}
+
+Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
+                                               catalog::Catalog* catalog,
+                                               const std::vector<Type>& param_types) {
+  StatementDescription out;
+  ParamTypes types(param_types, ParamTypes::kNoLimit);
+  catalog::LockSet locks;  // binding only records the tables; nothing is locked
+  Binder binder(catalog, &locks, &types);
+  switch (stmt.kind) {
+    case ast::StatementKind::kSelect: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
+                                binder.BindSelect(*stmt.select));
+      out.columns = bound->columns;
+      break;
+    }
+    case ast::StatementKind::kInsert:
+      MERIDIAN_RETURN_IF_ERROR(binder.BindInsert(*stmt.insert).status());
+      break;
+    case ast::StatementKind::kUpdate:
+      MERIDIAN_RETURN_IF_ERROR(binder.BindUpdate(*stmt.update).status());
+      break;
+    case ast::StatementKind::kDelete:
+      MERIDIAN_RETURN_IF_ERROR(binder.BindDelete(*stmt.del).status());
+      break;
+    case ast::StatementKind::kExplain: {
+      MERIDIAN_ASSIGN_OR_RETURN(out, DescribeStatement(*stmt.explained, catalog, param_types));
+      out.columns = {ColumnInfo{"QUERY PLAN", Type::Text(), false}};
+      return out;
+    }
+    default:
+      break;  // DDL: no parameters, no rows
+  }
+  out.param_types = types.Finish();
+  return out;
 }
 
 }  // namespace meridian::exec

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "catalog/catalog.h"
 #include "meridian/database.h"
@@ -13,7 +14,16 @@
 
 namespace meridian::exec {
 
+// params: values (and declared types) of $1..$n; their conversion errors (22P02, 22003) and a
+// $n beyond the values (42P02) fail the start.
 Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
-                                                    catalog::Catalog* catalog, ExecControl& ctl);
+                                                    catalog::Catalog* catalog, ExecControl& ctl,
+                                                    const StatementParams& params);
+
+// Binds stmt without running it: its parameter types (declared ones kept, the rest inferred)
+// and result columns.
+Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
+                                               catalog::Catalog* catalog,
+                                               const std::vector<Type>& param_types);
 
 }  // namespace meridian::exec

@@ -69,6 +69,7 @@ asio::awaitable<void> PgConnection::Run() {
   request_.reset();
   portals_.clear();
   closed_portals_.clear();
+  statements_.clear();
   if (session_) {
     session_->Detach();
     server_->UnregisterCancelKey(pid_);
@@ -525,30 +526,53 @@ asio::awaitable<bool> PgConnection::HandleParse(const std::string& body) {
   }
   std::string name(parse->statement);
   std::string sql(parse->sql);
-  if (!parse->parameter_types.empty()) {
-    ExtendedError(Status::NotSupported("parameters are not supported yet"));
+  if (!name.empty() && statements_.count(name) != 0) {
+    ExtendedError(Status::Error("42P05", "prepared statement \"" + name + "\" already exists"));
     co_return true;
   }
+  std::vector<Type> declared;
+  for (uint32_t oid : parse->parameter_types) {
+    auto type = ParamTypeFromOid(oid);
+    if (!type.ok()) {
+      ExtendedError(type.status());
+      co_return true;
+    }
+    declared.push_back(*type);
+  }
+  // Parsed once here and described (parameter types, result columns), as PostgreSQL's Parse
+  // does parse analysis; Bind/Execute only bind, plan and run it.
   Status status;
+  Prepared prepared;
   co_await OnPool([&] {
     auto parsed = session_->engine()->Parse(sql);
     if (!parsed.ok()) {
       status = parsed.status();
-    } else if ((*parsed)->size() > 1) {
+      return;
+    }
+    if ((*parsed)->size() > 1) {
       status = Status::Error(sqlstate::kSyntaxError,
                              "cannot insert multiple commands into a prepared "
                              "statement");
+      return;
     }
+    if ((*parsed)->size() == 0) {
+      prepared.param_types = declared;
+      return;
+    }
+    prepared.request = std::move(parsed).value();
+    auto described = prepared.request->Describe(0, declared);
+    if (!described.ok()) {
+      status = described.status();
+      return;
+    }
+    prepared.param_types = std::move(described->param_types);
+    prepared.columns = std::move(described->columns);
   });
   if (!status.ok()) {
     ExtendedError(status);
     co_return true;
   }
-  if (!name.empty() && statements_.count(name) != 0) {
-    ExtendedError(Status::Error("42P05", "prepared statement \"" + name + "\" already exists"));
-    co_return true;
-  }
-  statements_[name] = Prepared{sql};
+  statements_[name] = std::move(prepared);
   WriteParseComplete(&out_);
   co_return true;
 }
@@ -561,21 +585,52 @@ asio::awaitable<bool> PgConnection::HandleBind(const std::string& body) {
   }
   std::string portal_name(bind->portal);
   std::string statement_name(bind->statement);
-  bool binary = false;
-  for (int16_t format : bind->result_formats) binary |= format != 0;
-  if (!bind->parameters.empty()) {
-    ExtendedError(Status::NotSupported("parameters are not supported yet"));
-    co_return true;
-  }
-  if (binary) {
-    ExtendedError(Status::NotSupported("binary result format is not supported yet"));
-    co_return true;
-  }
   auto it = statements_.find(statement_name);
   if (it == statements_.end()) {
     ExtendedError(
         Status::Error("26000", "prepared statement \"" + statement_name + "\" does not exist"));
     co_return true;
+  }
+  const Prepared& prepared = it->second;
+  if (bind->parameters.size() != prepared.param_types.size()) {
+    ExtendedError(Status::Error(kProtocolViolation,
+                                "bind message supplies " + std::to_string(bind->parameters.size()) +
+                                    " parameters, but prepared statement \"" + statement_name +
+                                    "\" requires " + std::to_string(prepared.param_types.size())));
+    co_return true;
+  }
+  auto formats = ResolveFormats(bind->parameter_formats, bind->parameters.size(),
+                                "parameter formats", "parameters");
+  if (!formats.ok()) {
+    ExtendedError(formats.status());
+    co_return true;
+  }
+  if (!prepared.columns.empty()) {
+    // Checked here against the described columns, again per column when the portal starts.
+    auto results =
+        ResolveFormats(bind->result_formats, prepared.columns.size(), "result formats", "columns");
+    if (!results.ok()) {
+      ExtendedError(results.status());
+      co_return true;
+    }
+  }
+  StatementParams params;
+  params.types = prepared.param_types;
+  for (size_t i = 0; i < bind->parameters.size(); ++i) {
+    const std::optional<std::string_view>& p = bind->parameters[i];
+    if (!p) {
+      params.values.push_back(Value::Null());
+    } else if ((*formats)[i] == kBinaryFormat) {
+      auto v = DecodeBinaryValue(*p, prepared.param_types[i], i);
+      if (!v.ok()) {
+        ExtendedError(v.status());
+        co_return true;
+      }
+      params.values.push_back(std::move(v).value());
+    } else {
+      // Text format: the engine casts the string with the parameter type's input rules.
+      params.values.push_back(Value::String(std::string(*p)));
+    }
   }
   if (!portal_name.empty() && portals_.count(portal_name) != 0) {
     ExtendedError(Status::Error("42P03", "cursor \"" + portal_name + "\" already exists"));
@@ -587,7 +642,11 @@ asio::awaitable<bool> PgConnection::HandleBind(const std::string& body) {
     co_await OnPool([&dropped] { dropped.reset(); });
   }
   auto portal = std::make_unique<Portal>();
-  portal->sql = it->second.sql;
+  portal->request = prepared.request;
+  portal->params = std::move(params);
+  portal->result_formats = bind->result_formats;
+  portal->empty = prepared.request == nullptr;
+  portal->done = portal->empty;
   portals_[portal_name] = std::move(portal);
   WriteBindComplete(&out_);
   co_return true;
@@ -601,20 +660,10 @@ asio::awaitable<Status> PgConnection::StartPortal(Portal* portal) {
     if (Status st = session_->BeginRequest("", &ext_ctl_); !st.ok()) co_return st;
   }
   ExecControl* ctl = ext_ctl_.get();
+  if (portal->empty) co_return Status::Ok();
   Status status;
   co_await OnPool([&] {
-    auto parsed = session_->engine()->Parse(portal->sql);
-    if (!parsed.ok()) {
-      status = parsed.status();
-      return;
-    }
-    portal->request = std::move(parsed).value();
-    if (portal->request->size() == 0) {
-      portal->empty = true;
-      portal->done = true;
-      return;
-    }
-    auto started = portal->request->Start(0, *ctl);
+    auto started = portal->request->Start(0, *ctl, portal->params);
     if (!started.ok()) {
       status = started.status();
       return;
@@ -622,6 +671,12 @@ asio::awaitable<Status> PgConnection::StartPortal(Portal* portal) {
     portal->cursor = std::move(started).value();
     portal->columns = portal->cursor->columns();
   });
+  if (status.ok()) {
+    auto formats =
+        ResolveFormats(portal->result_formats, portal->columns.size(), "result formats", "columns");
+    if (!formats.ok()) co_return formats.status();
+    portal->formats = std::move(formats).value();
+  }
   co_return status;
 }
 
@@ -637,10 +692,16 @@ asio::awaitable<bool> PgConnection::HandleDescribe(const std::string& body) {
       ExtendedError(Status::Error("26000", "prepared statement \"" + name + "\" does not exist"));
       co_return true;
     }
-    // Result columns are known only once a statement is bound and planned; statement-level
-    // Describe reports no parameters and NoData for now (see README.md).
-    WriteParameterDescription(&out_, {});
-    WriteNoData(&out_);
+    // Described at Parse: formats are not known yet, so the columns are described as text.
+    const Prepared& prepared = statements_[name];
+    std::vector<uint32_t> oids;
+    for (const Type& t : prepared.param_types) oids.push_back(t.PgOid());
+    WriteParameterDescription(&out_, oids);
+    if (prepared.columns.empty()) {
+      WriteNoData(&out_);
+    } else {
+      WriteRowDescription(&out_, prepared.columns);
+    }
     co_return true;
   }
   auto it = portals_.find(name);
@@ -656,7 +717,7 @@ asio::awaitable<bool> PgConnection::HandleDescribe(const std::string& body) {
   if (it->second->columns.empty()) {
     WriteNoData(&out_);
   } else {
-    WriteRowDescription(&out_, it->second->columns);
+    WriteRowDescription(&out_, it->second->columns, it->second->formats);
   }
   co_return true;
 }
@@ -709,7 +770,7 @@ asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
       }
     });
     if (!status.ok()) break;
-    for (const Row& row : rows_) WriteDataRow(&out_, row);
+    for (const Row& row : rows_) WriteDataRow(&out_, row, portal->columns, portal->formats);
     sent += rows_.size();
     if (out_.size() > kFlushBytes) co_await Flush();
   }

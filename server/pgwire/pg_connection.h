@@ -1,7 +1,8 @@
 // PgConnection: one PostgreSQL protocol v3 client connection, run as a C++20 coroutine on its own
 // strand. Startup (TLS upgrade or refusal, CancelRequest, StartupMessage, trust, cleartext or
 // SCRAM-SHA-256 authentication), then the message loop: simple Query and the extended protocol
-// without parameters. Engine calls run on the daemon's worker pool and are awaited.
+// (parameters in text or binary format, text or binary results). Engine calls run on the
+// daemon's worker pool and are awaited.
 #pragma once
 
 #include <asio/awaitable.hpp>
@@ -37,14 +38,20 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
     char type = 0;
     std::string body;
   };
-  // A prepared statement of the extended protocol: its text, parsed on Parse.
+  // A prepared statement of the extended protocol: parsed once on Parse and described then
+  // (parameter types declared or inferred, result columns); every portal binds and plans it.
   struct Prepared {
-    std::string sql;
+    std::shared_ptr<Request> request;  // null when the text has no statement
+    std::vector<Type> param_types;
+    std::vector<ColumnInfo> columns;
   };
-  // A portal: a bound statement, started on its first Describe or Execute.
+  // A portal: a bound statement with its parameter values and result formats, started on its
+  // first Describe or Execute.
   struct Portal {
-    std::string sql;
-    std::unique_ptr<Request> request;
+    std::shared_ptr<Request> request;
+    StatementParams params;
+    std::vector<int16_t> result_formats;  // as sent in Bind; resolved per column at start
+    std::vector<int16_t> formats;         // per result column
     std::unique_ptr<QueryCursor> cursor;
     bool started = false;
     bool done = false;

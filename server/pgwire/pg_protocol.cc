@@ -2,6 +2,8 @@
 // the wire are big-endian; a message is a type byte, an int32 length counting itself, the body.
 #include "pg_protocol.h"
 
+#include <bit>
+
 namespace meridian::server::pgwire {
 
 uint8_t MessageReader::Byte() {
@@ -137,19 +139,120 @@ int32_t PgTypeModifier(const Type& type) {
   return -1;
 }
 
-void WriteRowDescription(std::string* out, const std::vector<ColumnInfo>& columns) {
+void WriteRowDescription(std::string* out, const std::vector<ColumnInfo>& columns,
+                         const std::vector<int16_t>& formats) {
   MessageWriter w(out);
   w.Begin('T').Int16(static_cast<int16_t>(columns.size()));
-  for (const ColumnInfo& c : columns) {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const ColumnInfo& c = columns[i];
     w.CString(c.name)
         .Int32(0)  // table OID: not a plain table column as far as the client knows
         .Int16(0)  // attribute number
         .Int32(static_cast<int32_t>(c.type.PgOid()))
         .Int16(PgTypeLength(c.type))
         .Int32(PgTypeModifier(c.type))
-        .Int16(0);  // text format
+        .Int16(i < formats.size() ? formats[i] : kTextFormat);
   }
   w.End();
+}
+
+void WriteDataRow(std::string* out, const Row& row, const std::vector<ColumnInfo>& columns,
+                  const std::vector<int16_t>& formats) {
+  MessageWriter w(out);
+  w.Begin('D').Int16(static_cast<int16_t>(row.size()));
+  std::string cell;
+  for (size_t i = 0; i < row.size(); ++i) {
+    const Value& v = row[i];
+    if (v.IsNull()) {
+      w.Int32(-1);
+      continue;
+    }
+    cell.clear();
+    if (i < formats.size() && formats[i] == kBinaryFormat && i < columns.size()) {
+      AppendBinaryValue(&cell, v, columns[i].type);
+    } else {
+      cell = v.ToString();
+    }
+    w.Int32(static_cast<int32_t>(cell.size())).Bytes(cell);
+  }
+  w.End();
+}
+
+Result<std::vector<int16_t>> ResolveFormats(const std::vector<int16_t>& codes, size_t n,
+                                            const char* what, const char* items) {
+  if (codes.size() > 1 && codes.size() != n) {
+    return Status::Error(kProtocolViolation, "bind message has " + std::to_string(codes.size()) +
+                                                 " " + what + " but query has " +
+                                                 std::to_string(n) + " " + items);
+  }
+  for (int16_t code : codes) {
+    if (code != kTextFormat && code != kBinaryFormat) {
+      return Status::Error("22023", "unsupported format code: " + std::to_string(code));
+    }
+  }
+  if (codes.empty()) return std::vector<int16_t>(n, kTextFormat);
+  if (codes.size() == 1) return std::vector<int16_t>(n, codes[0]);
+  return codes;
+}
+
+Result<Type> ParamTypeFromOid(uint32_t oid) {
+  if (std::optional<Type> t = Type::FromParamOid(oid)) return *t;
+  return Status::NotSupported("parameter type with OID " + std::to_string(oid) +
+                              " is not supported");
+}
+
+namespace {
+uint64_t BigEndian(std::string_view bytes) {
+  uint64_t v = 0;
+  for (char c : bytes) v = (v << 8) | static_cast<uint8_t>(c);
+  return v;
+}
+void AppendBigEndian(std::string* out, uint64_t v, int bytes) {
+  for (int shift = 8 * (bytes - 1); shift >= 0; shift -= 8) {
+    out->push_back(static_cast<char>((v >> shift) & 0xFF));
+  }
+}
+}  // namespace
+
+Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t index) {
+  const size_t n = bytes.size();
+  switch (t.id) {
+    case TypeId::kBoolean:
+      if (n == 1) return Value::Bool(bytes[0] != 0);
+      break;
+    case TypeId::kInteger:
+    case TypeId::kBigInt:
+      if (n == 2) return Value::Int(static_cast<int16_t>(BigEndian(bytes)));
+      if (n == 4) return Value::Int(static_cast<int32_t>(BigEndian(bytes)));
+      if (n == 8) return Value::Int(static_cast<int64_t>(BigEndian(bytes)));
+      break;
+    case TypeId::kDouble:
+      if (n == 4) {
+        return Value::Double(std::bit_cast<float>(static_cast<uint32_t>(BigEndian(bytes))));
+      }
+      if (n == 8) return Value::Double(std::bit_cast<double>(BigEndian(bytes)));
+      break;
+    case TypeId::kText:
+    case TypeId::kVarchar:
+    case TypeId::kUnknown:
+      return Value::String(std::string(bytes));
+  }
+  return Status::Error(
+      "22P03", "incorrect binary data format in bind parameter " + std::to_string(index + 1));
+}
+
+void AppendBinaryValue(std::string* out, const Value& v, const Type& t) {
+  if (v.IsBool()) {
+    out->push_back(v.AsBool() ? 1 : 0);
+  } else if (v.IsInt() && t.id == TypeId::kInteger) {
+    AppendBigEndian(out, static_cast<uint32_t>(static_cast<int32_t>(v.AsInt())), 4);
+  } else if (v.IsInt()) {
+    AppendBigEndian(out, static_cast<uint64_t>(v.AsInt()), 8);
+  } else if (v.IsDouble()) {
+    AppendBigEndian(out, std::bit_cast<uint64_t>(v.AsDouble()), 8);
+  } else {
+    out->append(v.ToString());
+  }
 }
 
 void WriteDataRow(std::string* out, const Row& row) {

@@ -74,8 +74,14 @@ void WriteAuthenticationOk(std::string* out);
 void WriteParameterStatus(std::string* out, std::string_view name, std::string_view value);
 void WriteBackendKeyData(std::string* out, int32_t pid, int32_t secret);
 void WriteReadyForQuery(std::string* out, char status);
-void WriteRowDescription(std::string* out, const std::vector<ColumnInfo>& columns);
+// formats: one code per column (kTextFormat/kBinaryFormat, see ResolveFormats); empty = text.
+void WriteRowDescription(std::string* out, const std::vector<ColumnInfo>& columns,
+                         const std::vector<int16_t>& formats = {});
 void WriteDataRow(std::string* out, const Row& row);
+// A DataRow with per-column formats (as WriteRowDescription); binary values are encoded by
+// the column's type (AppendBinaryValue).
+void WriteDataRow(std::string* out, const Row& row, const std::vector<ColumnInfo>& columns,
+                  const std::vector<int16_t>& formats);
 void WriteCommandComplete(std::string* out, std::string_view tag);
 void WriteEmptyQueryResponse(std::string* out);
 void WriteNoData(std::string* out);
@@ -93,6 +99,28 @@ void WriteNoticeResponse(std::string* out, std::string_view message);
 // pg_attribute.attlen and atttypmod of a column type, as PostgreSQL reports them.
 int16_t PgTypeLength(const Type& type);
 int32_t PgTypeModifier(const Type& type);
+
+// ---- Value formats (Bind parameters, result columns) ------------------------------------
+inline constexpr int16_t kTextFormat = 0;
+inline constexpr int16_t kBinaryFormat = 1;
+
+// The format of each of n values from a message's format codes: none → all text, one → all
+// that one, else one per value. Errors: a count other than 0, 1 or n (08P01 "bind message has
+// 2 result formats but query has 3 columns"; what = "parameter formats"/"result formats"), a
+// code other than 0 or 1 (22023 "unsupported format code: 7").
+Result<std::vector<int16_t>> ResolveFormats(const std::vector<int16_t>& codes, size_t n,
+                                            const char* what, const char* items);
+// The type of a parameter declared in Parse by its OID (Type::FromParamOid: 0 = infer);
+// other OIDs: 0A000.
+Result<Type> ParamTypeFromOid(uint32_t oid);
+// A parameter value sent in binary format for a parameter of type t, in PostgreSQL's send
+// format: bool 1 byte; integers 2, 4 or 8 bytes (int2/int4/int8); double 4 or 8 bytes
+// (float4/float8); text, varchar: the bytes. Other lengths: 22P03 "incorrect binary data
+// format in bind parameter n" (index is 0-based).
+Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t index);
+// Appends the binary send format of a non-NULL value of column type t (inverse of the above:
+// integer 4 bytes, bigint 8, double 8, bool 1, strings their bytes).
+void AppendBinaryValue(std::string* out, const Value& v, const Type& t);
 
 // Authentication requests ('R'): cleartext password, SASL mechanism list, SASL continue
 // (server-first-message) and SASL final (server-final-message).

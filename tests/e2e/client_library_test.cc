@@ -1,5 +1,6 @@
 // End-to-end tests of the C++ client library (client/) against a real daemon: typed results,
-// streaming handler, errors with positions, Cancel from another thread, catalog description, and
+// streaming handler, errors with positions, Cancel from another thread, catalog description,
+// statement parameters ($n: typed values, text cast by context, declared types, errors), and
 // detection of a server that went away.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -52,6 +53,74 @@ TEST(ClientLibrary, ErrorsCarryPositionAndTheSessionContinues) {
   EXPECT_EQ(r.error().line, 2u);
   EXPECT_EQ(r.error().column, 3u);
   EXPECT_TRUE((*conn)->Execute("SELECT 2").ok());
+}
+
+TEST(ClientLibrary, ParametersAreTypedOrCastByContext) {
+  using client::Value;
+  TempDir dir;
+  Daemon d(dir.path() + "/data");
+  ASSERT_TRUE(d.started()) << d.Log();
+  auto conn = Connection::Connect("127.0.0.1", d.port());
+  ASSERT_TRUE(conn.ok());
+  ASSERT_TRUE((*conn)
+                  ->Execute("CREATE TABLE p (id INTEGER PRIMARY KEY, b BIGINT, "
+                            "d DOUBLE PRECISION, t TEXT, f BOOLEAN)")
+                  .ok());
+  auto r = (*conn)->Execute("INSERT INTO p VALUES ($1, $2, $3, $4, $5)",
+                            {Value::Int(1), Value::Int(9000000000), Value::Double(0.5),
+                             Value::Text("it's"), Value::Bool(true)});
+  ASSERT_TRUE(r.ok()) << r.error().ToString();
+  EXPECT_EQ((*r)[0].command_tag, "INSERT 0 1");
+  // Text values are cast with the input rules of the type the context gives.
+  r = (*conn)->Execute(
+      "INSERT INTO p VALUES ($1, $2, $3, $4, $5)",
+      {Value::Text("2"), Value::Text("-3"), Value::Text("1e3"), Value::Null(), Value::Text("off")});
+  ASSERT_TRUE(r.ok()) << r.error().ToString();
+  r = (*conn)->Execute("SELECT id, b, d, t, f FROM p WHERE id >= $1 ORDER BY id LIMIT $2",
+                       {Value::Int(1), Value::Text("10")});
+  ASSERT_TRUE(r.ok()) << r.error().ToString();
+  ASSERT_EQ((*r)[0].rows.size(), 2u);
+  EXPECT_EQ((*r)[0].rows[0][1].as_int(), 9000000000);
+  EXPECT_EQ((*r)[0].rows[0][3].as_string(), "it's");
+  EXPECT_EQ((*r)[0].rows[1][2].as_double(), 1000.0);
+  EXPECT_TRUE((*r)[0].rows[1][3].is_null());
+  EXPECT_FALSE((*r)[0].rows[1][4].as_bool());
+  // The primary key serves `id = $1` (once the table is big enough for an index to pay).
+  ASSERT_TRUE((*conn)
+                  ->Execute("INSERT INTO p (id) SELECT id + 10 FROM p; "
+                            "INSERT INTO p (id) SELECT id + 20 FROM p; "
+                            "INSERT INTO p (id) SELECT id + 40 FROM p; "
+                            "INSERT INTO p (id) SELECT id + 80 FROM p; "
+                            "INSERT INTO p (id) SELECT id + 160 FROM p; "
+                            "INSERT INTO p (id) SELECT id + 320 FROM p; "
+                            "INSERT INTO p (id) SELECT id + 640 FROM p; ANALYZE p")
+                  .ok());
+  r = (*conn)->Execute("EXPLAIN SELECT * FROM p WHERE id = $1", {Value::Int(2)});
+  ASSERT_TRUE(r.ok()) << r.error().ToString();
+  EXPECT_EQ((*r)[0].rows[0][0].as_string().rfind("Index Scan using p_pkey on p", 0), 0u);
+  // Declared types (pg_oid) override inference: unknown would be text.
+  client::ExecuteOptions typed;
+  typed.param_types = {client::kOidInt8};
+  r = (*conn)->Execute("SELECT $1", {Value::Text("42")}, typed);
+  ASSERT_TRUE(r.ok()) << r.error().ToString();
+  EXPECT_EQ((*r)[0].columns[0].type_name, "bigint");
+  EXPECT_EQ((*r)[0].rows[0][0].as_int(), 42);
+  // Errors: bad input, a missing value; the session goes on.
+  r = (*conn)->Execute("SELECT * FROM p WHERE id = $1", {Value::Text("abc")});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().sqlstate, "22P02");
+  EXPECT_EQ(r.error().message, "invalid input syntax for type integer: \"abc\"");
+  r = (*conn)->Execute("SELECT * FROM p WHERE id = $1 AND t = $2", {Value::Int(1)});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().sqlstate, "42P02");
+  EXPECT_EQ(r.error().message, "there is no parameter $2");
+  typed.param_types = {1082};  // date: no such type yet
+  r = (*conn)->Execute("SELECT $1", {Value::Text("2024-01-01")}, typed);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().sqlstate, "0A000");
+  r = (*conn)->Execute("SELECT count(*) FROM p WHERE id < $1", {Value::Int(10)});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)[0].rows[0][0].as_int(), 2);
 }
 
 TEST(ClientLibrary, ServerGoneIsReportedAsConnectionLost) {

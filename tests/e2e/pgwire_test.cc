@@ -534,15 +534,39 @@ TEST_F(PgWireTest, ExtendedProtocolWithoutParameters) {
   ASSERT_TRUE(c.Send('S', ""));
   auto msgs = c.ReadUntil('Z');
   EXPECT_EQ(Types(msgs), "12TDDsDCZ");
-  // Parameters are refused for now; the error skips to Sync.
-  std::string with_param("\0SELECT $1\0", 11);
+  // Parameters: $1 declared int4, $2 inferred (bigint from the context); Describe statement
+  // answers their OIDs; the values come in text and binary format; the result in binary.
+  std::string with_param("\0SELECT $1 + 1, $2 * 2::bigint\0", 31);
   with_param.append(RawPg::Int16(1)).append(RawPg::Int32(23));
+  std::string bind_params("\0\0", 2);
+  bind_params.append(RawPg::Int16(2)).append(RawPg::Int16(0)).append(RawPg::Int16(1));
+  bind_params.append(RawPg::Int16(2)).append(RawPg::Int32(2)).append("41");
+  bind_params.append(RawPg::Int32(8)).append(std::string(7, '\0')).append("\x05", 1);
+  bind_params.append(RawPg::Int16(1)).append(RawPg::Int16(1));  // binary results
   ASSERT_TRUE(c.Send('P', with_param));
-  ASSERT_TRUE(c.Send('B', bind));
+  ASSERT_TRUE(c.Send('D', std::string("S\0", 2)));
+  ASSERT_TRUE(c.Send('B', bind_params));
+  ASSERT_TRUE(c.Send('D', std::string("P\0", 2)));
+  ASSERT_TRUE(c.Send('E', std::string("\0\0\0\0\0", 5)));
   ASSERT_TRUE(c.Send('S', ""));
   msgs = c.ReadUntil('Z');
-  ASSERT_EQ(Types(msgs), "EZ");
-  EXPECT_EQ(RawPg::Field(msgs[0], 'C'), "0A000");
+  ASSERT_EQ(Types(msgs), "1tT2TDCZ");
+  EXPECT_EQ(msgs[1].body, RawPg::Int16(2) + RawPg::Int32(23) + RawPg::Int32(20));
+  EXPECT_EQ(msgs[5].body, RawPg::Int16(2) + RawPg::Int32(4) + RawPg::Int32(42) + RawPg::Int32(8) +
+                              RawPg::Int32(0) + RawPg::Int32(10));
+  // A Bind with the wrong number of values: 08P01, the error skips to Sync.
+  ASSERT_TRUE(c.Send('P', with_param));
+  std::string bind_one("\0\0", 2);
+  bind_one.append(RawPg::Int16(0)).append(RawPg::Int16(1)).append(RawPg::Int32(1)).append("1");
+  bind_one.append(RawPg::Int16(0));
+  ASSERT_TRUE(c.Send('B', bind_one));
+  ASSERT_TRUE(c.Send('E', std::string("\0\0\0\0\0", 5)));
+  ASSERT_TRUE(c.Send('S', ""));
+  msgs = c.ReadUntil('Z');
+  ASSERT_EQ(Types(msgs), "1EZ");
+  EXPECT_EQ(RawPg::Field(msgs[1], 'C'), "08P01");
+  EXPECT_EQ(RawPg::Field(msgs[1], 'M'),
+            "bind message supplies 1 parameters, but prepared statement \"\" requires 2");
 }
 
 // ---- TLS and password authentication --------------------------------------------------------

@@ -76,13 +76,38 @@ class QueryCursor {
   virtual std::string Notice() const { return {}; }
 };
 
+// Parameter values for $1, $2, ... of one statement execution. types[i] declares the type of
+// $i+1; a missing or Unknown entry is inferred from context as PostgreSQL does (`col = $1`: the
+// column's type, `$1 + 1`: integer, INSERT VALUES: the target column's, LIMIT: bigint, else
+// text). When the statement starts, each value is converted to its parameter's type: strings
+// with the type's input rules (22P02 invalid input, 22003 out of range), numbers and booleans
+// with the cast rules. A $n beyond values is 42P02 "there is no parameter $n".
+struct StatementParams {
+  std::vector<Value> values;
+  std::vector<Type> types;
+};
+
+// What a statement takes and returns, found by binding it without running it.
+struct StatementDescription {
+  std::vector<Type> param_types;    // $1..$n: declared, else inferred (unknown becomes text)
+  std::vector<ColumnInfo> columns;  // result columns; empty when it returns no rows
+};
+
 // The parsed statements of one request; statement i is bound and planned only when started,
-// after statements 0..i-1 ran (so CREATE TABLE t; INSERT INTO t works in one request).
+// after statements 0..i-1 ran (so CREATE TABLE t; INSERT INTO t works in one request). A
+// request may be started any number of times (a prepared statement keeps its parse).
 class Request {
  public:
   virtual ~Request() = default;
   virtual size_t size() const = 0;
   virtual Result<std::unique_ptr<QueryCursor>> Start(size_t index, ExecControl& ctl) = 0;
+  // Start with parameter values for $1..$n (see StatementParams).
+  virtual Result<std::unique_ptr<QueryCursor>> Start(size_t index, ExecControl& ctl,
+                                                     const StatementParams& params) = 0;
+  // Binds statement index without running it: parameter types (param_types declares some, as
+  // StatementParams::types) and result columns. DDL describes as no parameters and no columns.
+  virtual Result<StatementDescription> Describe(size_t index,
+                                                const std::vector<Type>& param_types) = 0;
 };
 
 struct ColumnDescription {

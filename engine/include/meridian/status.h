@@ -27,6 +27,7 @@ inline constexpr const char* kSerializationFailure = "40001";
 inline constexpr const char* kSyntaxError = "42601";
 inline constexpr const char* kUndefinedColumn = "42703";
 inline constexpr const char* kUndefinedTable = "42P01";
+inline constexpr const char* kUndefinedParameter = "42P02";
 inline constexpr const char* kDuplicateTable = "42P07";
 inline constexpr const char* kUndefinedObject = "42704";
 inline constexpr const char* kDuplicateColumn = "42701";

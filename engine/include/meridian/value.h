@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -45,6 +46,11 @@ struct Type {
   std::string DisplayName() const;
   // pg_type.oid: bool 16, int8 20, int4 23, text 25, float8 701, varchar 1043, unknown 705.
   uint32_t PgOid() const;
+  // The type of a statement parameter declared by pg_type.oid, as PostgreSQL clients declare
+  // them: 0, unknown (705) and numeric (1700, not a Meridian type yet) give Unknown (inferred
+  // from context); int2/int4 → integer, int8 → bigint, float4/float8 → double precision,
+  // text/bpchar/name → text, varchar (no length), bool. nullopt for other OIDs.
+  static std::optional<Type> FromParamOid(uint32_t oid);
 
   friend bool operator==(const Type&, const Type&) = default;
 };

@@ -1,8 +1,9 @@
 # psycopg 3 (libpq underneath) against a real meridiand: connecting, simple queries, a table with
 # int/bigint/text/double/boolean/NULL values and their Python types, SQLSTATEs mapped to psycopg's
 # exception classes, the connection staying usable after errors, client-side parameter binding
-# (ClientCursor), and SCRAM-SHA-256 over TLS. Server-side parameters are not supported yet
-# (0A000), so plain cursors run statements without parameters. Run by ctest with $MERIDIAND set.
+# (ClientCursor), server-side parameters (the default cursor sends them with the extended
+# protocol; prepare=True; text and binary formats both ways), and SCRAM-SHA-256 over TLS. Run
+# by ctest with $MERIDIAND set.
 import os
 import subprocess
 import sys
@@ -143,12 +144,117 @@ class PsycopgTest(unittest.TestCase):
             self.assertEqual(conn.execute("SELECT count(*) FROM prep", prepare=True).fetchone(),
                              (2,))
 
-    def test_server_side_parameters_are_refused_cleanly(self):
+    def test_server_side_parameters(self):
+        # The default cursor sends %s values as $n parameters (Parse/Bind/Describe/Execute).
         with self.connect() as conn:
-            with self.assertRaises(errors.FeatureNotSupported) as ctx:
-                conn.execute("SELECT %s", (1,))
-            self.assertEqual(ctx.exception.sqlstate, "0A000")
+            conn.execute("CREATE TABLE sp (i INTEGER PRIMARY KEY, b BIGINT, d DOUBLE PRECISION, "
+                         "t TEXT, f BOOLEAN, v VARCHAR(20))")
+            quoted = "it's \"quoted\" \\ $1 %s"
+            rows = [(1, 1 << 40, 2.5, quoted, True, "one"),
+                    (2, -7, -0.125, "two", False, None),
+                    (3, None, None, None, None, "three")]
+            for row in rows:
+                cur = conn.execute("INSERT INTO sp VALUES (%s, %s, %s, %s, %s, %s)", row)
+                self.assertEqual(cur.statusmessage, "INSERT 0 1")
+            cur = conn.execute("SELECT i, b, d, t, f, v FROM sp WHERE i >= %s ORDER BY i", (1,))
+            self.assertEqual(cur.fetchall(), rows)
+            self.assertEqual(conn.execute("SELECT i FROM sp WHERE t = %s", (quoted,)).fetchall(),
+                             [(1,)])
+            self.assertEqual(conn.execute("SELECT i FROM sp WHERE b = %s", (1 << 40,)).fetchall(),
+                             [(1,)])
+            self.assertEqual(conn.execute("SELECT i FROM sp WHERE d < %s", (0.0,)).fetchall(),
+                             [(2,)])
+            self.assertEqual(conn.execute("SELECT i FROM sp WHERE f = %s", (False,)).fetchall(),
+                             [(2,)])
+            self.assertEqual(
+                conn.execute("SELECT i FROM sp WHERE %s IS NULL AND b IS NULL", (None,)).fetchall(),
+                [(3,)])
+            self.assertEqual(
+                conn.execute("SELECT i FROM sp ORDER BY i LIMIT %s OFFSET %s", (2, 1)).fetchall(),
+                [(2,), (3,)])
+            self.assertEqual(conn.execute("SELECT %s + 1, %s || 'x'", (41, "y")).fetchone(),
+                             (42, "yx"))
+            self.assertEqual(conn.execute("SELECT %(a)s * %(a)s", {"a": 12}).fetchone(), (144,))
+            cur = conn.execute("UPDATE sp SET t = %s WHERE i = %s", ("new", 2))
+            self.assertEqual(cur.rowcount, 1)
+            cur = conn.execute("DELETE FROM sp WHERE i = %s", (3,))
+            self.assertEqual(cur.rowcount, 1)
+            cur.executemany("INSERT INTO sp (i, t) VALUES (%s, %s)", [(10, "a"), (11, "b")])
+            self.assertEqual(conn.execute("SELECT count(*) FROM sp WHERE i > %s", (5,)).fetchone(),
+                             (2,))
+            # The plan uses the primary key with the parameter as the key.
+            conn.execute("CREATE TABLE big (k INTEGER PRIMARY KEY)")
+            conn.execute("INSERT INTO big VALUES (1)")
+            for shift in range(11):  # 2048 rows
+                conn.execute("INSERT INTO big SELECT k + %s FROM big", (1 << shift,))
+            conn.execute("ANALYZE big")
+            plan = [r[0] for r in conn.execute("EXPLAIN SELECT * FROM big WHERE k = %s", (2,))]
+            self.assertIn("Index Only Scan using big_pkey on big", plan[0])
+            self.assertIn("Index Cond: (big.k = $1)", plan[1])
+            self.assertEqual(conn.execute("SELECT k FROM big WHERE k = %s", (2000,)).fetchall(),
+                             [(2000,)])
+
+    def test_bad_parameter_values_raise_the_right_exception(self):
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE badp (i INTEGER, f BOOLEAN)")
+            with self.assertRaises(errors.InvalidTextRepresentation) as ctx:
+                conn.execute("SELECT * FROM badp WHERE i = %s", ("abc",))
+            self.assertEqual(ctx.exception.sqlstate, "22P02")
+            self.assertIn('invalid input syntax for type integer: "abc"', str(ctx.exception))
+            with self.assertRaises(errors.NumericValueOutOfRange):
+                conn.execute("INSERT INTO badp (i) VALUES (%s)", (1 << 40,))
+            with self.assertRaises(errors.InvalidTextRepresentation):
+                conn.execute("INSERT INTO badp (f) VALUES (%s)", ("maybe",))
+            self.assertEqual(conn.execute("SELECT count(*) FROM badp").fetchone(), (0,))
+
+    def test_wrong_parameter_count_is_a_protocol_error(self):
+        # libpq checks nothing: send a Bind with 1 value for a statement with 2 parameters.
+        with self.connect() as conn:
+            pg = conn.pgconn
+            pg.prepare(b"two", b"SELECT $1::integer + $2::integer")
+            res = pg.exec_prepared(b"two", [b"1"])
+            self.assertEqual(res.error_field(psycopg.pq.DiagnosticField.SQLSTATE), b"08P01")
+            self.assertIn(b'bind message supplies 1 parameters, but prepared statement "two" '
+                          b'requires 2', res.error_message)
+            res = pg.describe_prepared(b"two")
+            self.assertEqual([res.param_type(i) for i in range(res.nparams)], [INT4, INT4])
+            res = pg.exec_prepared(b"two", [b"40", b"2"])
+            self.assertEqual(res.get_value(0, 0), b"42")
             self.assertEqual(conn.execute("SELECT 1").fetchone(), (1,))
+
+    def test_prepared_parameters_repeat(self):
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE rep (k INTEGER PRIMARY KEY, v TEXT)")
+            for k in range(20):
+                conn.execute("INSERT INTO rep VALUES (%s, %s)", (k, f"v{k}"), prepare=True)
+            for k in range(20):
+                cur = conn.execute("SELECT v FROM rep WHERE k = %s", (k,), prepare=True)
+                self.assertEqual(cur.fetchall(), [(f"v{k}",)])
+            self.assertEqual(conn.execute("SELECT count(*) FROM rep WHERE k < %s", (10,),
+                                          prepare=True).fetchone(), (10,))
+
+    def test_binary_results_and_parameters(self):
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE bin (i INTEGER, b BIGINT, d DOUBLE PRECISION, t TEXT, "
+                         "f BOOLEAN, v VARCHAR(5))")
+            conn.execute("INSERT INTO bin VALUES (-5, 9000000000, 0.1, 'héllo', true, 'abc'), "
+                         "(NULL, NULL, NULL, NULL, NULL, NULL)")
+            with conn.cursor(binary=True) as cur:
+                cur.execute("SELECT i, b, d, t, f, v FROM bin ORDER BY i")
+                self.assertEqual([d.type_code for d in cur.description],
+                                 [INT4, INT8, FLOAT8, TEXT, BOOL, 1043])
+                self.assertEqual(cur.pgresult.fformat(0), 1)
+                self.assertEqual(cur.fetchall(), [(-5, 9000000000, 0.1, "héllo", True, "abc"),
+                                                  (None, None, None, None, None, None)])
+                # Parameters in binary format too (%b).
+                cur.execute("SELECT t FROM bin WHERE i = %b AND b = %b AND f = %b AND t = %b",
+                            (-5, 9000000000, True, "héllo"))
+                self.assertEqual(cur.fetchall(), [("héllo",)])
+                cur.execute("SELECT %b::double precision * 2", (1.25,))
+                self.assertEqual(cur.fetchone(), (2.5,))
+            # Text and binary parameters in one statement.
+            cur = conn.execute("SELECT count(*) FROM bin WHERE i = %t OR b = %b", (-5, 1))
+            self.assertEqual(cur.fetchone(), (1,))
 
     def test_scram_over_tls(self):
         with tempfile.TemporaryDirectory() as tmp:

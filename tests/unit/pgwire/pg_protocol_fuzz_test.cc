@@ -177,6 +177,27 @@ class Checker {
         if (!m.ok()) return Error(m.status());
         for (const auto& p : m->parameters) EXPECT_TRUE(!p || Within(*p, body));
         EXPECT_EQ(EncodeBind(*m), body);
+        // What the connection does with a Bind next: format codes, then binary values decoded
+        // as every parameter type (never a crash; an error only for a bad length).
+        (void)ResolveFormats(m->parameter_formats, m->parameters.size(), "parameter formats",
+                             "parameters");
+        (void)ResolveFormats(m->result_formats, 3, "result formats", "columns");
+        for (size_t i = 0; i < m->parameters.size(); ++i) {
+          if (!m->parameters[i]) continue;
+          for (Type t : {Type::Boolean(), Type::Integer(), Type::BigInt(), Type::Double(),
+                         Type::Text(), Type::Varchar(-1)}) {
+            auto v = DecodeBinaryValue(*m->parameters[i], t, i);
+            if (v.ok()) {
+              std::string back;
+              if (!v->IsNull()) AppendBinaryValue(&back, *v, t);
+              if (t.IsString()) {
+                EXPECT_EQ(back, *m->parameters[i]);
+              }
+            } else {
+              EXPECT_EQ(v.status().sqlstate(), "22P03");
+            }
+          }
+        }
         return;
       }
       case 'D':
@@ -461,6 +482,38 @@ TEST(PgProtocolFuzz, StartupPacketErrorsCarryPostgresCodes) {
   EXPECT_EQ(ok->database, "alice");  // defaults to the user name
   EXPECT_FALSE(DecodeStartupPacket(Int32(kSslRequestCode) + "x").ok());
   EXPECT_FALSE(DecodeStartupPacket(Int32(kCancelRequestCode) + Int32(1)).ok());
+}
+
+TEST(PgProtocolFuzz, BinaryValuesAndFormatCodes) {
+  // int2/int4/int8 and float4/float8 send formats, big-endian.
+  EXPECT_EQ(DecodeBinaryValue(std::string("\xff\xfe", 2), Type::Integer(), 0)->AsInt(), -2);
+  EXPECT_EQ(DecodeBinaryValue(Int32(0x80000000u), Type::Integer(), 0)->AsInt(), INT32_MIN);
+  EXPECT_EQ(DecodeBinaryValue(Int32(1) + Int32(0), Type::BigInt(), 0)->AsInt(), int64_t{1} << 32);
+  EXPECT_EQ(DecodeBinaryValue(Int32(0x3fc00000u), Type::Double(), 0)->AsDouble(), 1.5);
+  EXPECT_EQ(DecodeBinaryValue(Int32(0x3ff80000u) + Int32(0), Type::Double(), 0)->AsDouble(), 1.5);
+  EXPECT_TRUE(DecodeBinaryValue(std::string(1, '\1'), Type::Boolean(), 0)->AsBool());
+  auto bad = DecodeBinaryValue("abc", Type::Integer(), 1);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().sqlstate(), "22P03");
+  EXPECT_EQ(bad.status().message(), "incorrect binary data format in bind parameter 2");
+  std::string out;
+  AppendBinaryValue(&out, Value::Int(-2), Type::Integer());
+  EXPECT_EQ(out, Int32(0xfffffffeu));
+  out.clear();
+  AppendBinaryValue(&out, Value::Double(1.5), Type::Double());
+  EXPECT_EQ(out, Int32(0x3ff80000u) + Int32(0));
+  // Format codes: none = text, one for all, else one each.
+  EXPECT_EQ(*ResolveFormats({}, 2, "result formats", "columns"), (std::vector<int16_t>{0, 0}));
+  EXPECT_EQ(*ResolveFormats({1}, 2, "result formats", "columns"), (std::vector<int16_t>{1, 1}));
+  auto count = ResolveFormats({1, 0}, 3, "result formats", "columns");
+  ASSERT_FALSE(count.ok());
+  EXPECT_EQ(count.status().sqlstate(), "08P01");
+  EXPECT_EQ(count.status().message(), "bind message has 2 result formats but query has 3 columns");
+  EXPECT_EQ(ResolveFormats({2}, 1, "result formats", "columns").status().sqlstate(), "22023");
+  // Parameter type OIDs.
+  EXPECT_EQ(*ParamTypeFromOid(0), Type::Unknown());
+  EXPECT_EQ(*ParamTypeFromOid(21), Type::Integer());
+  EXPECT_EQ(ParamTypeFromOid(1082).status().sqlstate(), "0A000");
 }
 
 }  // namespace

@@ -36,6 +36,9 @@ struct ConnectOptions {
 struct ExecuteOptions {
   std::chrono::milliseconds timeout{0};  // gRPC deadline of the call; 0 = none
   uint32_t max_rows_per_chunk = 0;       // 0 = server default
+  // Declared types of $1, $2, ... by pg_oid (kOidInt4, ...); a missing entry or 0 lets the
+  // server infer the type from context, as PostgreSQL does.
+  std::vector<uint32_t> param_types;
 };
 
 class Connection {
@@ -55,6 +58,14 @@ class Connection {
                        const ExecuteOptions& options = {});
   // Same, materialized: one StatementResult per statement.
   ClientResult<std::vector<StatementResult>> Execute(std::string_view sql,
+                                                     const ExecuteOptions& options = {});
+  // With parameter values for $1, $2, ... (the same for every statement of sql). The server
+  // converts each to its parameter's type: text with the type's input rules (22P02 for 'abc'
+  // as an integer, 22003 out of range), numbers and booleans with cast rules.
+  ClientStatus Execute(std::string_view sql, const std::vector<Value>& params,
+                       ResultHandler& handler, const ExecuteOptions& options = {});
+  ClientResult<std::vector<StatementResult>> Execute(std::string_view sql,
+                                                     const std::vector<Value>& params,
                                                      const ExecuteOptions& options = {});
 
   // Cancels the statement running now, if any (Cancel RPC; falls back to cancelling the call).
