@@ -48,7 +48,7 @@ bool IsParamLike(const BoundExpr& e) {
   return true;
 }
 
-enum class SargOp { kEq, kLt, kLe, kGt, kGe, kIn };
+enum class SargOp { kEq, kLt, kLe, kGt, kGe, kIn, kAnyOf };
 
 struct Sarg {
   size_t conjunct;
@@ -56,6 +56,7 @@ struct Sarg {
   SargOp op;
   const BoundExpr* value = nullptr;
   std::vector<const BoundExpr*> list;
+  std::vector<KeyRange> ranges;  // kAnyOf
 };
 
 SargOp Flip(SargOp op) {
@@ -100,17 +101,17 @@ std::optional<Sarg> MatchSarg(const BoundExpr& c, size_t i) {
     const BoundExpr& r = *c.children[1];
     if (IsTableColumn(l) && IsParamLike(r) && KeyFamily(l.type) != 0 &&
         KeyFamily(l.type) == KeyFamily(r.type)) {
-      return Sarg{i, l.index, *op, &r, {}};
+      return Sarg{i, l.index, *op, &r, {}, {}};
     }
     if (IsTableColumn(r) && IsParamLike(l) && KeyFamily(r.type) != 0 &&
         KeyFamily(r.type) == KeyFamily(l.type)) {
-      return Sarg{i, r.index, Flip(*op), &l, {}};
+      return Sarg{i, r.index, Flip(*op), &l, {}, {}};
     }
     return std::nullopt;
   }
   if (c.kind == BoundKind::kInList && !c.negated && IsTableColumn(*c.children[0])) {
     const BoundExpr& col = *c.children[0];
-    Sarg s{i, col.index, SargOp::kIn, nullptr, {}};
+    Sarg s{i, col.index, SargOp::kIn, nullptr, {}, {}};
     for (size_t k = 1; k < c.children.size(); ++k) {
       const BoundExpr& item = *c.children[k];
       if (!IsParamLike(item) || KeyFamily(item.type) != KeyFamily(col.type) ||
@@ -122,6 +123,73 @@ std::optional<Sarg> MatchSarg(const BoundExpr& c, size_t i) {
     return s;
   }
   return std::nullopt;
+}
+
+// An OR of conditions on one column, each an equality, IN list, one-sided range or a range
+// with both ends (BETWEEN) — as the intervals of a kAnyOf sarg.
+std::optional<Sarg> MatchAnyOf(const BoundExpr& c, size_t i) {
+  std::vector<const BoundExpr*> disjuncts, stack{&c};
+  while (!stack.empty()) {
+    const BoundExpr* e = stack.back();
+    stack.pop_back();
+    if (e->kind == BoundKind::kBinary && e->binary_op == ast::BinaryOp::kOr) {
+      stack.push_back(e->children[1].get());
+      stack.push_back(e->children[0].get());
+    } else {
+      disjuncts.push_back(e);
+    }
+  }
+  Sarg out{i, -1, SargOp::kAnyOf, nullptr, {}, {}};
+  auto add = [&](const Sarg& s) {
+    if (out.column >= 0 && out.column != s.column) return false;
+    out.column = s.column;
+    KeyRange r;
+    switch (s.op) {
+      case SargOp::kEq:
+        r = {s.value, true, s.value, true};
+        break;
+      case SargOp::kIn:
+        for (const BoundExpr* v : s.list) out.ranges.push_back({v, true, v, true});
+        return true;
+      case SargOp::kLt:
+      case SargOp::kLe:
+        r.upper = s.value;
+        r.upper_inclusive = s.op == SargOp::kLe;
+        break;
+      case SargOp::kGt:
+      case SargOp::kGe:
+        r.lower = s.value;
+        r.lower_inclusive = s.op == SargOp::kGe;
+        break;
+      case SargOp::kAnyOf:
+        return false;
+    }
+    out.ranges.push_back(r);
+    return true;
+  };
+  for (const BoundExpr* d : disjuncts) {
+    if (std::optional<Sarg> s = MatchSarg(*d, i)) {
+      if (!add(*s)) return std::nullopt;
+      continue;
+    }
+    // lo <= k AND k <= hi (BETWEEN) on one column.
+    if (d->kind != BoundKind::kBinary || d->binary_op != ast::BinaryOp::kAnd) return std::nullopt;
+    std::optional<Sarg> a = MatchSarg(*d->children[0], i);
+    std::optional<Sarg> b = MatchSarg(*d->children[1], i);
+    if (!a || !b || a->column != b->column) return std::nullopt;
+    const bool a_low = a->op == SargOp::kGt || a->op == SargOp::kGe;
+    const bool b_low = b->op == SargOp::kGt || b->op == SargOp::kGe;
+    const bool a_high = a->op == SargOp::kLt || a->op == SargOp::kLe;
+    const bool b_high = b->op == SargOp::kLt || b->op == SargOp::kLe;
+    if (!((a_low && b_high) || (a_high && b_low))) return std::nullopt;
+    const Sarg& lo = a_low ? *a : *b;
+    const Sarg& hi = a_low ? *b : *a;
+    if (out.column >= 0 && out.column != lo.column) return std::nullopt;
+    out.column = lo.column;
+    out.ranges.push_back({lo.value, lo.op == SargOp::kGe, hi.value, hi.op == SargOp::kLe});
+  }
+  if (out.column < 0 || disjuncts.size() < 2) return std::nullopt;
+  return out;
 }
 
 const ColumnStats* StatsOf(const catalog::TableStats* stats, int column) {
@@ -194,6 +262,15 @@ double SargSelectivity(const Sarg& s, const catalog::TableStats* stats) {
     case SargOp::kGt:
     case SargOp::kGe:
       return RangeSelectivity(stats, s.column, s.value, nullptr);
+    case SargOp::kAnyOf: {
+      double sel = 0;
+      for (const KeyRange& r : s.ranges) {
+        sel += r.lower != nullptr && r.lower == r.upper
+                   ? EqSelectivity(stats, s.column)
+                   : RangeSelectivity(stats, s.column, r.lower, r.upper);
+      }
+      return std::min(1.0, sel);
+    }
   }
   return kDefaultOtherSel;
 }
@@ -253,6 +330,7 @@ BoundExprPtr JoinConjuncts(std::vector<BoundExprPtr> conjuncts) {
 double EstimateSelectivity(const BoundExpr& conjunct, const catalog::Table& table) {
   std::shared_ptr<const catalog::TableStats> stats = table.stats();
   std::optional<Sarg> s = MatchSarg(conjunct, 0);
+  if (!s) s = MatchAnyOf(conjunct, 0);
   if (s) return SargSelectivity(*s, stats.get());
   if (conjunct.kind == BoundKind::kIsNull && IsTableColumn(*conjunct.children[0])) {
     const ColumnStats* cs = StatsOf(stats.get(), conjunct.children[0]->index);
@@ -278,7 +356,9 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
   for (size_t i = 0; i < nconj; ++i) {
     conj_sel[i] = EstimateSelectivity(*req.conjuncts[i], table);
     all_sel *= conj_sel[i];
-    if (std::optional<Sarg> s = MatchSarg(*req.conjuncts[i], i)) sargs.push_back(std::move(*s));
+    std::optional<Sarg> s = MatchSarg(*req.conjuncts[i], i);
+    if (!s) s = MatchAnyOf(*req.conjuncts[i], i);
+    if (s) sargs.push_back(std::move(*s));
   }
   const double out_rows = std::max(1.0, rows * all_sel);
 
@@ -320,8 +400,10 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
       const Sarg* in = nullptr;
       const Sarg* lo = nullptr;
       const Sarg* hi = nullptr;
+      const Sarg* any_of = nullptr;
       for (const Sarg& s : sargs) {
         if (s.column != col) continue;
+        if (s.op == SargOp::kAnyOf && any_of == nullptr) any_of = &s;
         if (s.op == SargOp::kEq && eq == nullptr) eq = &s;
         if (s.op == SargOp::kIn && in == nullptr) in = &s;
         if ((s.op == SargOp::kGt || s.op == SargOp::kGe) && lo == nullptr) lo = &s;
@@ -345,6 +427,14 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
         continue;
       }
       all_eq = false;
+      if (lo == nullptr && hi == nullptr && any_of != nullptr) {
+        kc.any_of = any_of->ranges;
+        c.used.push_back(any_of->conjunct);
+        sel *= SargSelectivity(*any_of, stats);
+        ranges *= static_cast<double>(any_of->ranges.size());
+        c.plan.keys.push_back(kc);
+        break;
+      }
       if (lo != nullptr || hi != nullptr) {
         if (lo) {
           kc.lower = lo->value;
@@ -386,6 +476,10 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
         c.delivers_order = true;
         c.plan.reverse = !forward;
       }
+    }
+    // Several possibly overlapping intervals come back in interval order, not key order.
+    for (const KeyCondition& kc : c.plan.keys) {
+      if (!kc.any_of.empty()) c.delivers_order = false;
     }
     if (c.used.empty() && !c.delivers_order) continue;
     const bool unique_hit = ix.unique && all_eq && c.plan.keys.size() == ix.columns.size();

@@ -24,6 +24,14 @@ inline constexpr double kCpuIndexTupleCost = 0.005;
 inline constexpr double kCpuOperatorCost = 0.0025;
 
 // One key column's condition in an index scan, in value order (not byte order).
+// One interval of a key column's values; a missing end is unbounded (NULLs never qualify).
+struct KeyRange {
+  const BoundExpr* lower = nullptr;
+  bool lower_inclusive = true;
+  const BoundExpr* upper = nullptr;
+  bool upper_inclusive = true;
+};
+
 struct KeyCondition {
   // Equality: exactly one of eq (a single value) or in_list (several) is set.
   const BoundExpr* eq = nullptr;
@@ -33,6 +41,9 @@ struct KeyCondition {
   bool lower_inclusive = true;
   const BoundExpr* upper = nullptr;
   bool upper_inclusive = true;
+  // OR of intervals (`k < 10 OR k BETWEEN 50 AND 60 OR k = 99`), instead of the range above;
+  // overlapping intervals may find a row twice, so the scan drops repeated rids.
+  std::vector<KeyRange> any_of;
 };
 
 // The chosen way to read one table. Expressions point into the conjuncts the caller keeps

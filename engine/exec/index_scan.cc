@@ -67,37 +67,58 @@ Status IndexScanOp::BuildRanges(const EvalContext& ctx) {
   }
   if (prefixes.empty()) return Status::Ok();
   const KeyCondition* range = k < keys_.size() ? &keys_[k] : nullptr;
-  std::optional<Value> lo, hi;
+  // The intervals of the column after the prefix: one range, an OR of them, or none.
+  struct Interval {
+    std::optional<Value> lo, hi;
+    bool lo_incl = true, hi_incl = true;
+  };
+  std::vector<Interval> intervals;
   if (range != nullptr) {
-    if (range->lower != nullptr) {
-      MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*range->lower, ctx));
-      if (v.IsNull()) return Status::Ok();
-      lo = std::move(v);
+    std::vector<KeyRange> specs = range->any_of;
+    if (specs.empty()) {
+      specs.push_back({range->lower, range->lower_inclusive, range->upper, range->upper_inclusive});
     }
-    if (range->upper != nullptr) {
-      MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*range->upper, ctx));
-      if (v.IsNull()) return Status::Ok();
-      hi = std::move(v);
+    for (const KeyRange& spec : specs) {
+      Interval iv{std::nullopt, std::nullopt, spec.lower_inclusive, spec.upper_inclusive};
+      bool null_bound = false;
+      if (spec.lower != nullptr) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*spec.lower, ctx));
+        null_bound |= v.IsNull();
+        iv.lo = std::move(v);
+      }
+      if (spec.upper != nullptr) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*spec.upper, ctx));
+        null_bound |= v.IsNull();
+        iv.hi = std::move(v);
+      }
+      if (!null_bound) intervals.push_back(std::move(iv));  // a NULL bound matches nothing
     }
+    if (intervals.empty()) return Status::Ok();
   }
+  dedupe_ = range != nullptr && !range->any_of.empty();
+  seen_.clear();
   using storage::ScanBound;
   for (const std::string& p : prefixes) {
-    storage::ScanRange r;
     if (range == nullptr) {
-      r = p.empty() ? storage::ScanRange{} : storage::ScanRange::Prefix(p);
-    } else {
-      const bool d = desc[k];
-      auto enc = [&](const Value& v) {
-        std::string out = p;
-        storage::AppendKeyValue(v, d, &out);
-        return out;
-      };
+      storage::ScanRange r = p.empty() ? storage::ScanRange{} : storage::ScanRange::Prefix(p);
+      r.reverse = reverse_;
+      ranges_.push_back(std::move(r));
+      continue;
+    }
+    const bool d = desc[k];
+    auto enc = [&](const Value& v) {
+      std::string out = p;
+      storage::AppendKeyValue(v, d, &out);
+      return out;
+    };
+    for (const Interval& iv : intervals) {
+      storage::ScanRange r;
       // In byte order a descending column's value bounds swap ends; NULLs (excluded by any
       // comparison) sit past the high end ascending and before the low end descending.
-      std::optional<Value> byte_lo_value = d ? hi : lo;
-      std::optional<Value> byte_hi_value = d ? lo : hi;
-      bool lo_incl = d ? range->upper_inclusive : range->lower_inclusive;
-      bool hi_incl = d ? range->lower_inclusive : range->upper_inclusive;
+      const std::optional<Value>& byte_lo_value = d ? iv.hi : iv.lo;
+      const std::optional<Value>& byte_hi_value = d ? iv.lo : iv.hi;
+      const bool lo_incl = d ? iv.hi_incl : iv.lo_incl;
+      const bool hi_incl = d ? iv.lo_incl : iv.hi_incl;
       if (byte_lo_value) {
         std::string b = enc(*byte_lo_value);
         r.lower = lo_incl ? ScanBound::Inclusive(b)
@@ -117,9 +138,9 @@ Status IndexScanOp::BuildRanges(const EvalContext& ctx) {
         std::string succ = storage::PrefixSuccessor(p);
         if (!succ.empty()) r.upper = ScanBound::Exclusive(succ);
       }
+      r.reverse = reverse_;
+      ranges_.push_back(std::move(r));
     }
-    r.reverse = reverse_;
-    ranges_.push_back(std::move(r));
   }
   if (reverse_) std::reverse(ranges_.begin(), ranges_.end());
   return Status::Ok();
@@ -163,6 +184,7 @@ Result<bool> IndexScanOp::Next(Row* row) {
       continue;
     }
     rid_ = catalog::DecodeRid(value_);
+    if (dedupe_ && !seen_.insert(value_).second) continue;  // overlapping OR intervals
     const catalog::IndexSchema& schema = index_->schema();
     if (index_only_) {
       MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values,

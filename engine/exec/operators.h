@@ -72,6 +72,8 @@ class IndexScanOp : public RowSourceOp {
   ExecContext* exec_ = nullptr;
   std::vector<storage::ScanRange> ranges_;
   size_t next_range_ = 0;
+  bool dedupe_ = false;                   // OR intervals may overlap: skip repeated rids
+  std::unordered_set<std::string> seen_;  // encoded rids returned (when dedupe_)
   bool cursor_open_ = false;
   storage::BTree::Cursor cursor_;
   std::string key_, value_, bytes_;

@@ -143,6 +143,13 @@ TEST_F(IndexTest, PlanShapes) {
   // A predicate that keeps most rows reads the heap.
   p = Plan("SELECT * FROM t WHERE k > 10");
   EXPECT_EQ(p.rfind("Seq Scan on t", 0), 0u) << p;
+  p = Plan("SELECT * FROM t WHERE id = 3 OR id BETWEEN 10 AND 12 OR id > 19990");
+  EXPECT_EQ(p.rfind("Index Scan using t_pkey on t", 0), 0u) << p;
+  EXPECT_EQ(Rows("SELECT count(*) FROM t WHERE id = 3 OR id BETWEEN 10 AND 12 OR id > 19990 "
+                 "OR id = 11"),
+            Strings{"13"});
+  p = Plan("SELECT * FROM t WHERE id = 3 OR k = 5");  // OR across columns: no single index
+  EXPECT_EQ(p.rfind("Seq Scan on t", 0), 0u) << p;
   p = Plan("SELECT * FROM t WHERE id IN (1, 2, 3)");
   EXPECT_NE(p.find("Index Scan using t_pkey"), std::string::npos) << p;
   // Pushed down through a join: each side uses its own access path.
