@@ -101,8 +101,12 @@ Result<std::shared_ptr<ServerSession>> SessionManager::Open(const std::string& u
                                                             const std::string& database,
                                                             const std::string& application_name,
                                                             const std::string& peer) {
-  auto session = std::make_shared<ServerSession>(NewSessionId(), db_->NewSession(), user, database,
-                                                 application_name, peer);
+  SessionOptions options;
+  if (!user.empty()) options.user = user;
+  if (!database.empty()) options.database = database;
+  options.application_name = application_name;
+  auto session = std::make_shared<ServerSession>(NewSessionId(), db_->NewSession(options), user,
+                                                 database, application_name, peer);
   {
     std::lock_guard lock(mu_);
     if (shutting_down_) {

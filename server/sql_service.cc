@@ -236,6 +236,11 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
       auto started = request_->Start(index_, *ctl_, params_);
       if (!started.ok()) return FinishWith(started.status());
       cursor_ = std::move(started).value();
+      if (cursor_->copy_in() != nullptr || cursor_->copy_out()) {
+        return FinishWith(Status::NotSupported(
+            std::string(cursor_->copy_out() ? "COPY TO STDOUT" : "COPY FROM STDIN") +
+            " is only available over the PostgreSQL protocol"));
+      }
       auto* meta = chunk_.mutable_metadata();
       for (const ColumnInfo& col : cursor_->columns()) {
         auto* c = meta->add_columns();

@@ -12,7 +12,7 @@
 
 namespace meridian::server {
 
-inline constexpr const char* kServerVersion = "Meridian 0.1.0";
+inline constexpr const char* kServerVersion = kProductVersion;  // meridian/database.h
 
 struct ChunkLimits {
   uint32_t default_rows = 4096;   // rows per chunk unless the request asks for fewer

@@ -29,7 +29,8 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
   if (n == "integer" || n == "smallint" || n == "int" || n == "int4" || n == "int2") {
     return Type::Integer();
   }
-  if (n == "bigint" || n == "int8") return Type::BigInt();
+  if (n == "bigint" || n == "int8" || n == "oid") return Type::BigInt();  // oid: no uint32 yet
+  if (n == "name") return Type::Text();
   if (n == "double precision" || n == "real" || n == "float" || n == "float8" || n == "float4") {
     return Type::Double();
   }

@@ -54,10 +54,17 @@ ColumnStats ComputeColumnStats(std::vector<std::pair<std::string, Value>>& value
 Table::Table(std::shared_ptr<const TableSchema> schema, std::unique_ptr<storage::HeapFile> heap)
     : schema_(std::move(schema)), types_(schema_->Types()), heap_(std::move(heap)) {}
 
+Table::Table(std::shared_ptr<const TableSchema> schema, std::vector<Row> rows)
+    : schema_(std::move(schema)),
+      types_(schema_->Types()),
+      system_rows_(std::make_unique<const std::vector<Row>>(std::move(rows))) {
+  live_rows_.store(static_cast<int64_t>(system_rows_->size()), std::memory_order_relaxed);
+}
+
 Table::~Table() { (void)CloseHeap(false); }
 
 Status Table::CheckUsable() const {
-  if (heap_ != nullptr) return Status::Ok();
+  if (heap_ != nullptr || system_rows_ != nullptr) return Status::Ok();
   if (dropped_) {
     return Status::Error(sqlstate::kUndefinedTable,
                          "relation \"" + schema_->name + "\" was dropped");
@@ -136,6 +143,10 @@ std::string Table::KeyColumnNames(const IndexSchema& index) const {
 
 Status Table::ForEachRow(const std::function<Status(storage::Rid, const Row&)>& fn) {
   MERIDIAN_RETURN_IF_ERROR(CheckUsable());
+  if (system_rows_ != nullptr) {
+    for (const Row& row : *system_rows_) MERIDIAN_RETURN_IF_ERROR(fn(storage::Rid{}, row));
+    return Status::Ok();
+  }
   storage::HeapFile::Cursor cursor = heap_->Scan();
   storage::Rid rid;
   std::string bytes;

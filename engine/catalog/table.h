@@ -25,6 +25,9 @@ namespace meridian::catalog {
 class Table {
  public:
   Table(std::shared_ptr<const TableSchema> schema, std::unique_ptr<storage::HeapFile> heap);
+  // A read-only table of rows computed in memory, without heap or indexes: a system table
+  // (pg_catalog, information_schema; system_tables.h) built for one statement.
+  Table(std::shared_ptr<const TableSchema> schema, std::vector<Row> rows);
   ~Table();
 
   uint32_t id() const { return schema_->id; }
@@ -37,6 +40,8 @@ class Table {
   // OK while the heap is open; 42P01 after DROP TABLE, 57P01 after the database closed.
   Status CheckUsable() const;
   storage::HeapFile* heap() { return heap_.get(); }
+  // A system table's rows; null for a stored table.
+  const std::vector<Row>* system_rows() const { return system_rows_.get(); }
   // Every index of the table, in creation order (the primary key first when there is one).
   // REQUIRES the table lock.
   const std::vector<std::shared_ptr<Index>>& indexes() const { return indexes_; }
@@ -79,6 +84,7 @@ class Table {
   const std::vector<Type> types_;
   TableLock lock_;
   std::unique_ptr<storage::HeapFile> heap_;  // guarded by lock_; null once closed
+  const std::unique_ptr<const std::vector<Row>> system_rows_;  // immutable; null if stored
   bool dropped_ = false;                     // guarded by lock_
   mutable std::mutex indexes_mu_;
   // Guarded by lock_ for use, and changed only while also holding indexes_mu_.

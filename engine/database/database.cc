@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <mutex>
 
 #include "catalog/catalog.h"
 #include "database/data_dir_lock.h"
+#include "exec/session_settings.h"
 #include "exec/statement.h"
 #include "meridian/parser/parser.h"
 #include "storage/buffer_pool.h"
@@ -47,8 +49,11 @@ struct EngineCore {
 
 class RequestImpl : public Request {
  public:
-  RequestImpl(std::shared_ptr<EngineCore> core, std::vector<ast::Statement> statements)
-      : core_(std::move(core)), statements_(std::move(statements)) {}
+  RequestImpl(std::shared_ptr<EngineCore> core, std::shared_ptr<exec::SessionSettings> settings,
+              std::vector<ast::Statement> statements)
+      : core_(std::move(core)),
+        settings_(std::move(settings)),
+        statements_(std::move(statements)) {}
   size_t size() const override { return statements_.size(); }
   Result<std::unique_ptr<QueryCursor>> Start(size_t index, ExecControl& ctl) override {
     return Start(index, ctl, StatementParams{});
@@ -59,7 +64,13 @@ class RequestImpl : public Request {
       return Status::Internal("statement index " + std::to_string(index) + " out of range");
     }
     if (core_->closed.load()) return ClosedError();
-    return exec::StartStatement(statements_[index], core_->catalog.get(), ctl, params);
+    // statement_timeout counts from the statement's start (the client's deadline may be
+    // earlier); a statement that sets it applies from the next one.
+    if (int64_t ms = settings_->statement_timeout_ms(); ms > 0) {
+      ctl.TightenDeadline(ExecControl::Clock::now() + std::chrono::milliseconds(ms));
+    }
+    return exec::StartStatement(statements_[index], core_->catalog.get(), ctl, params,
+                                settings_.get());
   }
   Result<StatementDescription> Describe(size_t index,
                                         const std::vector<Type>& param_types) override {
@@ -72,20 +83,33 @@ class RequestImpl : public Request {
 
  private:
   std::shared_ptr<EngineCore> core_;
+  std::shared_ptr<exec::SessionSettings> settings_;  // the session's
   std::vector<ast::Statement> statements_;
 };
 
 class SessionImpl : public Session {
  public:
-  explicit SessionImpl(std::shared_ptr<EngineCore> core) : core_(std::move(core)) {}
+  SessionImpl(std::shared_ptr<EngineCore> core, const SessionOptions& options)
+      : core_(std::move(core)),
+        settings_(std::make_shared<exec::SessionSettings>(options.user, options.database,
+                                                          options.application_name)) {}
   Result<std::unique_ptr<Request>> Parse(std::string_view sql) override {
     if (core_->closed.load()) return ClosedError();
     MERIDIAN_ASSIGN_OR_RETURN(std::vector<ast::Statement> statements, parser::Parse(sql));
-    return std::unique_ptr<Request>(std::make_unique<RequestImpl>(core_, std::move(statements)));
+    return std::unique_ptr<Request>(
+        std::make_unique<RequestImpl>(core_, settings_, std::move(statements)));
   }
+  std::vector<std::pair<std::string, std::string>> ReportedParameters() override {
+    return settings_->Reported();
+  }
+  std::vector<std::pair<std::string, std::string>> TakeChangedParameters() override {
+    return settings_->TakeChanged();
+  }
+  void SetBackendPid(int32_t pid) override { settings_->set_backend_pid(pid); }
 
  private:
   std::shared_ptr<EngineCore> core_;
+  std::shared_ptr<exec::SessionSettings> settings_;
 };
 
 class DatabaseImpl : public Database {
@@ -93,7 +117,9 @@ class DatabaseImpl : public Database {
   explicit DatabaseImpl(std::shared_ptr<EngineCore> core) : core_(std::move(core)) {}
   ~DatabaseImpl() override { (void)Close(); }
 
-  std::unique_ptr<Session> NewSession() override { return std::make_unique<SessionImpl>(core_); }
+  std::unique_ptr<Session> NewSession(const SessionOptions& options) override {
+    return std::make_unique<SessionImpl>(core_, options);
+  }
 
   Result<std::vector<TableDescription>> DescribeTables(std::string_view table) override {
     if (core_->closed.load()) return ClosedError();

@@ -242,7 +242,11 @@ Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {
       return MakeArithmetic(op, std::move(l), std::move(r), pos);
     case ast::BinaryOp::kConcat:
     case ast::BinaryOp::kLike:
-    case ast::BinaryOp::kNotLike: {
+    case ast::BinaryOp::kNotLike:
+    case ast::BinaryOp::kRegexMatch:
+    case ast::BinaryOp::kRegexNotMatch:
+    case ast::BinaryOp::kRegexIMatch:
+    case ast::BinaryOp::kRegexNotIMatch: {
       bool concat = op == ast::BinaryOp::kConcat;
       bool ls = l->type.IsString() || IsUnknown(l);
       bool rs = r->type.IsString() || IsUnknown(r);
@@ -268,6 +272,11 @@ Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {
 }
 
 Result<BoundExprPtr> Binder::BindCast(const ast::Expr& expr) {
+  const std::string& type_name = expr.cast_type.name;
+  if (type_name == "regclass" || type_name == "regtype" || type_name == "regnamespace" ||
+      type_name == "regproc") {
+    return BindRegCast(expr);
+  }
   MERIDIAN_ASSIGN_OR_RETURN(Type to, catalog::TypeFromSpec(expr.cast_type));
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr child, BindExpr(*expr.children[0]));
   InferParamType(child.get(), to);

@@ -1,6 +1,11 @@
-// Binding of function calls: aggregates (count, sum, avg, min, max) and the scalar functions
-// abs, coalesce, nullif, length, lower, upper. Unknown names give 42883 as in PostgreSQL.
+// Binding of function calls: aggregates (count, sum, avg, min, max), the scalar functions
+// abs, coalesce, nullif, length, lower, upper, the session and system-catalog functions
+// (version, current_setting, set_config, current_user, pg_get_indexdef, ...; evaluated in
+// system_functions.cc) and the ::regclass / ::regtype / ::regnamespace casts. Unknown names
+// give 42883 as in PostgreSQL.
+#include "catalog/system_tables.h"
 #include "exec/binder.h"
+#include "exec/evaluator.h"
 #include "exec/type_rules.h"
 
 namespace meridian::exec {
@@ -26,6 +31,56 @@ bool IsAggregateName(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max";
 }
 
+// A session or system-catalog function: argument kinds ('t' text, 'o' oid, 'i' integer,
+// 'b' boolean), how many are required, and the result kind.
+struct SystemFunction {
+  const char* name;
+  Func func;
+  const char* args;
+  size_t required;
+  char result;
+};
+
+constexpr SystemFunction kSystemFunctions[] = {
+    {"version", Func::kVersion, "", 0, 't'},
+    {"current_setting", Func::kCurrentSetting, "tb", 1, 't'},
+    {"set_config", Func::kSetConfig, "ttb", 3, 't'},
+    {"current_schema", Func::kCurrentSchema, "", 0, 't'},
+    {"current_database", Func::kCurrentDatabase, "", 0, 't'},
+    {"current_catalog", Func::kCurrentDatabase, "", 0, 't'},
+    {"current_user", Func::kCurrentUser, "", 0, 't'},
+    {"current_role", Func::kCurrentUser, "", 0, 't'},
+    {"user", Func::kCurrentUser, "", 0, 't'},
+    {"session_user", Func::kSessionUser, "", 0, 't'},
+    {"pg_backend_pid", Func::kBackendPid, "", 0, 'i'},
+    {"pg_get_userbyid", Func::kUserById, "o", 1, 't'},
+    {"pg_table_is_visible", Func::kTableIsVisible, "o", 1, 'b'},
+    {"pg_type_is_visible", Func::kAlwaysTrue, "o", 1, 'b'},
+    {"format_type", Func::kFormatType, "oi", 2, 't'},
+    {"pg_get_indexdef", Func::kIndexDef, "oib", 1, 't'},
+    {"pg_get_constraintdef", Func::kConstraintDef, "ob", 1, 't'},
+    {"pg_get_expr", Func::kGetExpr, "tob", 2, 't'},
+    {"pg_encoding_to_char", Func::kEncodingToChar, "i", 1, 't'},
+    {"obj_description", Func::kAlwaysNull, "ot", 1, 't'},
+    {"col_description", Func::kAlwaysNull, "oi", 2, 't'},
+    {"shobj_description", Func::kAlwaysNull, "ot", 2, 't'},
+    {"to_regclass", Func::kToRegClass, "t", 1, 'o'},
+    {"to_regtype", Func::kToRegType, "t", 1, 'o'},
+};
+
+Type KindType(char kind) {
+  switch (kind) {
+    case 't':
+      return Type::Text();
+    case 'i':
+      return Type::Integer();
+    case 'b':
+      return Type::Boolean();
+    default:
+      return Type::BigInt();  // oid
+  }
+}
+
 }  // namespace
 
 Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
@@ -47,6 +102,8 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr a, BindExpr(*c));
     args.push_back(std::move(a));
   }
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr system, BindSystemFunction(name, &args, pos));
+  if (system != nullptr) return system;
   auto e = std::make_unique<BoundExpr>();
   e->kind = BoundKind::kFunction;
   e->name = name;
@@ -93,6 +150,79 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
     return NoFunction(name, args, pos);
   }
   e->children = std::move(args);
+  return e;
+}
+
+Result<BoundExprPtr> Binder::BindSystemFunction(const std::string& name,
+                                                std::vector<BoundExprPtr>* args,
+                                                uint32_t position) {
+  for (const SystemFunction& f : kSystemFunctions) {
+    const size_t max_args = std::string_view(f.args).size();
+    if (name != f.name || args->size() < f.required || args->size() > max_args) continue;
+    for (size_t i = 0; i < args->size(); ++i) {
+      BoundExprPtr& a = (*args)[i];
+      const char kind = f.args[i];
+      const bool fits = a->type.id == TypeId::kUnknown || (kind == 't' && a->type.IsString()) ||
+                        ((kind == 'o' || kind == 'i') && a->type.IsIntegral()) ||
+                        (kind == 'b' && a->type.id == TypeId::kBoolean);
+      if (!fits) return NoFunction(name, *args, position);
+      if (a->type.id == TypeId::kUnknown || kind == 'o') {
+        MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), KindType(kind), false, ""));
+      }
+    }
+    auto e = std::make_unique<BoundExpr>();
+    e->kind = BoundKind::kFunction;
+    e->name = name;
+    e->position = position;
+    e->func = f.func;
+    e->type = KindType(f.result);
+    e->children = std::move(*args);
+    return e;
+  }
+  return BoundExprPtr();
+}
+
+Result<BoundExprPtr> Binder::BindRegCast(const ast::Expr& expr) {
+  const std::string& to = expr.cast_type.name;
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr child, BindExpr(*expr.children[0]));
+  InferParamType(child.get(), Type::Text());
+  const bool from_name = child->type.id == TypeId::kUnknown || child->type.IsString();
+  if (!from_name && !child->type.IsIntegral()) {
+    return Status::Error("42846", "cannot cast type " + child->type.Name() + " to " + to)
+        .WithPosition(expr.loc.position);
+  }
+  if (to == "regproc") {
+    return Status::NotSupported("type regproc is not supported yet")
+        .WithPosition(expr.loc.position);
+  }
+  if (child->type.id == TypeId::kUnknown) {
+    MERIDIAN_ASSIGN_OR_RETURN(child, Coerce(std::move(child), Type::Text(), false, ""));
+  }
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kFunction;
+  e->name = to;
+  e->position = expr.loc.position;
+  if (from_name) {
+    e->func = to == "regclass"  ? Func::kRegClassIn
+              : to == "regtype" ? Func::kRegTypeIn
+                                : Func::kRegNamespaceIn;
+    e->type = Type::BigInt();
+  } else {
+    e->func = to == "regclass"  ? Func::kRegClassOut
+              : to == "regtype" ? Func::kRegTypeOut
+                                : Func::kRegNamespaceOut;
+    e->type = Type::Text();
+  }
+  e->children.push_back(std::move(child));
+  // A constant name is looked up now, so 'pg_class'::regclass compares like an oid literal.
+  if (e->children[0]->kind == BoundKind::kConst) {
+    ExecContext exec;
+    exec.catalog = catalog_;
+    EvalContext ctx{nullptr, nullptr, &exec};
+    auto v = Eval(*e, ctx);
+    if (!v.ok()) return Status(v.status()).WithPositionIfUnset(expr.loc.position);
+    return BoundExpr::Const(std::move(v).value(), e->type, expr.loc.position);
+  }
   return e;
 }
 

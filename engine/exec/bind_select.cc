@@ -112,6 +112,10 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSetOperation(const ast::SelectS
 }
 
 Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::SelectStmt& stmt) {
+  if (!stmt.with.empty()) {
+    return Status::NotSupported("WITH queries are not supported yet")
+        .WithPosition(stmt.with[0].loc.position);
+  }
   if (stmt.set_op != ast::SetOp::kNone) return BindSetOperation(stmt);
   Scope scope;
   scope.parent = scope_;
@@ -123,8 +127,13 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::Select
   auto out = std::make_unique<BoundSelect>();
   int offset = 0;
   for (const ast::TableRef& ref : stmt.from) {
+    if (ref.subquery != nullptr) {
+      return Status::NotSupported("subqueries in FROM are not supported yet")
+          .WithPosition(ref.loc.position);
+    }
     MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<catalog::Table> table,
-                              LookupTable(ref.name, ref.loc, catalog::LockMode::kShared));
+                              LookupTable(ref.schema, ref.name, ref.loc,
+                                          catalog::LockMode::kShared));
     std::string name = ref.alias.empty() ? ref.name : ref.alias;
     for (const ScopeTable& st : scope.tables) {
       if (st.name == name) {

@@ -4,19 +4,37 @@
 
 #include <algorithm>
 
+#include "catalog/system_tables.h"
 #include "exec/planner.h"
 #include "exec/type_rules.h"
 
 namespace meridian::exec {
 
-Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& name,
+Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& schema,
+                                                            const std::string& name,
                                                             const ast::Location& loc,
                                                             catalog::LockMode mode) {
-  std::shared_ptr<catalog::Table> table = catalog_->Find(name);
-  if (table == nullptr) {
-    return Status::Error(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist")
+  const std::string display = schema.empty() ? name : schema + "." + name;
+  auto undefined = [&] {
+    return Status::Error(sqlstate::kUndefinedTable, "relation \"" + display + "\" does not exist")
         .WithPosition(loc.position);
+  };
+  if (schema.empty() || schema == "pg_catalog" || schema == "information_schema") {
+    // Built from the catalog for this statement; private to it, so it needs no lock.
+    if (auto system = catalog::SystemTables::Build(*catalog_, schema, name)) {
+      if (mode == catalog::LockMode::kExclusive) {
+        return Status::Error(sqlstate::kInsufficientPrivilege,
+                             "permission denied: \"" + name + "\" is a system catalog")
+            .WithPosition(loc.position);
+      }
+      return system;
+    }
+    if (!schema.empty()) return undefined();
+  } else if (schema != "public") {
+    return undefined();
   }
+  std::shared_ptr<catalog::Table> table = catalog_->Find(name);
+  if (table == nullptr) return undefined();
   locks_->Add(table, mode);
   return table;
 }

@@ -65,6 +65,14 @@ class Binder {
   // binder.cc
   Result<std::shared_ptr<catalog::Table>> LookupTable(const std::string& name,
                                                       const ast::Location& loc,
+                                                      catalog::LockMode mode) {
+    return LookupTable("", name, loc, mode);
+  }
+  // schema.name: an empty schema searches pg_catalog's system tables, then the user's tables
+  // (public), as PostgreSQL's default search path; system tables are read-only (42501).
+  Result<std::shared_ptr<catalog::Table>> LookupTable(const std::string& schema,
+                                                      const std::string& name,
+                                                      const ast::Location& loc,
                                                       catalog::LockMode mode);
   Result<BoundExprPtr> BindColumnRef(const ast::Expr& expr);
   Result<std::unique_ptr<SubqueryPlan>> BindSubqueryPlan(const ast::SelectStmt& stmt,
@@ -98,6 +106,11 @@ class Binder {
   // bind_function.cc
   Result<BoundExprPtr> BindFunction(const ast::Expr& expr);
   Result<BoundExprPtr> BindAggregate(const ast::Expr& expr);
+  // version(), current_setting(), pg_get_indexdef(), ...: null when name and arity match none.
+  Result<BoundExprPtr> BindSystemFunction(const std::string& name, std::vector<BoundExprPtr>* args,
+                                          uint32_t position);
+  // x::regclass, ::regtype, ::regnamespace: a name to its oid, or an oid to its name.
+  Result<BoundExprPtr> BindRegCast(const ast::Expr& expr);
 
   // bind_select.cc
   Result<std::unique_ptr<BoundSelect>> BindSelectInScope(const ast::SelectStmt& stmt);

@@ -34,7 +34,40 @@ enum class BoundKind {
   kParam,       // $n: index = n - 1; type declared or inferred (Unknown until inferred)
 };
 
-enum class Func { kAbs, kCoalesce, kNullIf, kLength, kLower, kUpper };
+enum class Func {
+  kAbs,
+  kCoalesce,
+  kNullIf,
+  kLength,
+  kLower,
+  kUpper,
+  // Session and system-catalog functions (system_functions.cc); every one from kVersion on.
+  kVersion,
+  kCurrentSetting,
+  kSetConfig,
+  kCurrentSchema,
+  kCurrentDatabase,
+  kCurrentUser,
+  kSessionUser,
+  kBackendPid,
+  kUserById,
+  kTableIsVisible,
+  kFormatType,
+  kIndexDef,
+  kConstraintDef,
+  kGetExpr,
+  kEncodingToChar,
+  kAlwaysNull,  // obj_description, col_description: no comments are stored
+  kAlwaysTrue,  // pg_type_is_visible
+  kToRegClass,
+  kToRegType,
+  kRegClassIn,   // text → oid of a relation (::regclass of a string)
+  kRegClassOut,  // oid → relation name (::regclass of an oid)
+  kRegTypeIn,
+  kRegTypeOut,
+  kRegNamespaceIn,
+  kRegNamespaceOut,
+};
 enum class AggFunc { kCount, kSum, kAvg, kMin, kMax };
 
 // A planned subquery and, when it does not reference the outer query, its cached result.

@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <regex>
 
 #include "exec/type_rules.h"
 
@@ -209,6 +211,7 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
 }
 
 Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
+  if (e.func >= Func::kVersion) return EvalSystemFunction(e, ctx);
   switch (e.func) {
     case Func::kCoalesce:
       for (const BoundExprPtr& c : e.children) {
@@ -282,6 +285,15 @@ Result<Value> EvalBinary(const BoundExpr& e, const EvalContext& ctx) {
       bool m = LikeMatch(TextOf(a), TextOf(b));
       return Value::Bool(op == ast::BinaryOp::kLike ? m : !m);
     }
+    case ast::BinaryOp::kRegexMatch:
+    case ast::BinaryOp::kRegexNotMatch:
+    case ast::BinaryOp::kRegexIMatch:
+    case ast::BinaryOp::kRegexNotIMatch: {
+      const bool icase = op == ast::BinaryOp::kRegexIMatch || op == ast::BinaryOp::kRegexNotIMatch;
+      MERIDIAN_ASSIGN_OR_RETURN(bool m, RegexMatch(TextOf(a), TextOf(b), icase));
+      return Value::Bool(
+          op == ast::BinaryOp::kRegexMatch || op == ast::BinaryOp::kRegexIMatch ? m : !m);
+    }
     default:
       return Compare(op, a, b);
   }
@@ -291,6 +303,26 @@ Result<Value> EvalBinary(const BoundExpr& e, const EvalContext& ctx) {
 
 bool LikeMatch(const std::string& text, const std::string& pattern) {
   return LikeAt(text, 0, pattern, 0);
+}
+
+Result<bool> RegexMatch(const std::string& text, const std::string& pattern, bool icase) {
+  // The last pattern compiled on this thread is kept: a filter applies one pattern to every row.
+  thread_local std::string cached_pattern;
+  thread_local bool cached_icase = false;
+  thread_local std::optional<std::regex> cached;
+  if (!cached || cached_pattern != pattern || cached_icase != icase) {
+    try {
+      auto flags = std::regex::ECMAScript;
+      if (icase) flags |= std::regex::icase;
+      cached.emplace(pattern, flags);
+      cached_pattern = pattern;
+      cached_icase = icase;
+    } catch (const std::regex_error& e) {
+      cached.reset();
+      return Status::Error("2201B", std::string("invalid regular expression: ") + e.what());
+    }
+  }
+  return std::regex_search(text, *cached);
 }
 
 Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {

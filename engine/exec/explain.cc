@@ -33,8 +33,10 @@ const char* FuncName(Func f) {
       return "lower";
     case Func::kUpper:
       return "upper";
+    default:
+      break;
   }
-  return "?";
+  return nullptr;  // the session and catalog functions: the name as called
 }
 
 const char* AggName(AggFunc f) {
@@ -134,7 +136,8 @@ std::string ExprToString(const BoundExpr& e) {
     case BoundKind::kIsNull:
       return "(" + ExprToString(*e.children[0]) + (e.negated ? " IS NOT NULL)" : " IS NULL)");
     case BoundKind::kFunction:
-      return std::string(FuncName(e.func)) + "(" + Join(e.children, 0) + ")";
+      return std::string(FuncName(e.func) != nullptr ? FuncName(e.func) : e.name.c_str()) + "(" +
+             Join(e.children, 0) + ")";
     case BoundKind::kAggregate:
       return std::string(AggName(e.agg)) + "(" + (e.distinct ? "DISTINCT " : "") +
              (e.star ? "*" : Join(e.children, 0)) + ")";

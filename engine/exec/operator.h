@@ -10,14 +10,24 @@
 #include "meridian/status.h"
 #include "meridian/value.h"
 
+namespace meridian::catalog {
+class Catalog;
+}  // namespace meridian::catalog
+
 namespace meridian::exec {
+
+class SessionSettings;
 
 // Per-statement execution state shared by its operators. ctl is re-pointed at every Fetch
 // (the caller's ExecControl) and is polled between rows. params: the values of $1..$n,
 // already converted to the parameters' types (exec/params.h).
+// settings: the session's run-time parameters and identity (current_setting, set_config,
+// current_user, ...); catalog: for the system-catalog functions (::regclass, format_type, ...).
 struct ExecContext {
   ExecControl* ctl = nullptr;
   std::vector<Value> params;
+  SessionSettings* settings = nullptr;
+  catalog::Catalog* catalog = nullptr;
 };
 
 // Where an expression finds its column values: row at depth 0, outer->row at depth 1, ...

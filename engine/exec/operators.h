@@ -42,6 +42,7 @@ class SeqScanOp : public RowSourceOp {
   storage::HeapFile::Cursor cursor_;
   std::string bytes_;
   int until_check_ = 0;
+  size_t next_system_row_ = 0;
 };
 
 // Reads a table through one of its B+tree indexes (index_scan.cc). At Open it evaluates the

@@ -1,4 +1,5 @@
-// SeqScanOp: a full heap scan that decodes tuples with the table's column types.
+// SeqScanOp: a full heap scan that decodes tuples with the table's column types (or, for a
+// system table, a walk over its rows in memory).
 #include "exec/operators.h"
 #include "storage/tuple.h"
 
@@ -7,7 +8,8 @@ namespace meridian::exec {
 Status SeqScanOp::Open(const EvalContext* /*outer*/, ExecContext* exec) {
   exec_ = exec;
   MERIDIAN_RETURN_IF_ERROR(table_->CheckUsable());
-  cursor_ = table_->heap()->Scan();
+  next_system_row_ = 0;
+  if (table_->system_rows() == nullptr) cursor_ = table_->heap()->Scan();
   until_check_ = 0;
   return Status::Ok();
 }
@@ -18,6 +20,11 @@ Result<bool> SeqScanOp::Next(Row* row) {
   if (--until_check_ <= 0) {
     until_check_ = kCheckInterval;
     if (exec_ != nullptr && exec_->ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
+  }
+  if (const std::vector<Row>* rows = table_->system_rows()) {  // a system table, in memory
+    if (next_system_row_ >= rows->size()) return false;
+    *row = (*rows)[next_system_row_++];
+    return true;
   }
   MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor_.Next(&rid_, &bytes_));
   if (!more) return false;

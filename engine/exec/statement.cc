@@ -12,6 +12,8 @@
 #include "exec/params.h"
 #include "exec/access_path.h"
 #include "exec/planner.h"
+#include "exec/session_settings.h"
+#include "exec/utility_statements.h"
 
 namespace meridian::exec {
 
@@ -61,10 +63,15 @@ class TextCursor : public QueryCursor {
 class SelectCursor : public QueryCursor {
  public:
   catalog::LockSet& locks() { return locks_; }
-  void Init(std::vector<ColumnInfo> columns, OperatorPtr root, std::vector<Value> params) {
+  void Init(std::vector<ColumnInfo> columns, OperatorPtr root, std::vector<Value> params,
+            SessionSettings* settings, catalog::Catalog* catalog,
+            std::shared_ptr<SessionSettings> own_settings) {
+    own_settings_ = std::move(own_settings);
     columns_ = std::move(columns);
     root_ = std::move(root);
     exec_.params = std::move(params);
+    exec_.settings = settings;
+    exec_.catalog = catalog;
   }
   const std::vector<ColumnInfo>& columns() const override { return columns_; }
   std::string CommandTag() const override { return "SELECT " + std::to_string(rows_); }
@@ -111,6 +118,7 @@ class SelectCursor : public QueryCursor {
   }
 
   catalog::LockSet locks_;
+  std::shared_ptr<SessionSettings> own_settings_;  // when the statement has no session
   std::vector<ColumnInfo> columns_;
   OperatorPtr root_;
   ExecContext exec_;
@@ -122,11 +130,12 @@ class SelectCursor : public QueryCursor {
 template <typename Bound>
 Result<uint64_t> RunModify(Result<std::unique_ptr<Bound>> bound, const ParamTypes& types,
                            const StatementParams& params, catalog::LockSet& locks, ExecControl& ctl,
-                           Result<uint64_t> (*execute)(Bound&, ExecContext*)) {
+                           Result<uint64_t> (*execute)(Bound&, ExecContext*),
+                           SessionSettings* settings, catalog::Catalog* catalog) {
   if (!bound.ok()) return bound.status();
   MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
   MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
-  ExecContext exec{&ctl, std::move(values)};
+  ExecContext exec{&ctl, std::move(values), settings, catalog};
   Result<uint64_t> n = execute(**bound, &exec);
   locks.ReleaseAll();
   return n;
@@ -182,7 +191,8 @@ std::unique_ptr<PlanNode> DescribeModify(const char* verb,
 
 Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool analyze,
                                              catalog::Catalog* catalog, ExecControl& ctl,
-                                             const StatementParams& params) {
+                                             const StatementParams& params,
+                                             SessionSettings* settings) {
   const Clock::time_point plan_start = Clock::now();
   std::unique_ptr<PlanNode> root;
   std::vector<std::string> extra;
@@ -200,7 +210,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       const double planning_ms = MsSince(plan_start);
       if (analyze) {
         MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
-        ExecContext exec{&ctl, std::move(values)};
+        ExecContext exec{&ctl, std::move(values), settings, catalog};
         const Clock::time_point run_start = Clock::now();
         MERIDIAN_RETURN_IF_ERROR(planned.root->Open(nullptr, &exec));
         Row row;
@@ -234,7 +244,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       if (analyze) {
         const Clock::time_point run_start = Clock::now();
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
-                                  StartStatement(stmt, catalog, ctl, params));
+                                  StartStatement(stmt, catalog, ctl, params, settings));
         root->actual.loops = 1;
         root->actual.rows = 0;
         root->actual.total_ms = MsSince(run_start);
@@ -250,7 +260,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       if (analyze) {
         const Clock::time_point run_start = Clock::now();
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
-                                  StartStatement(stmt, catalog, ctl, params));
+                                  StartStatement(stmt, catalog, ctl, params, settings));
         root->actual.loops = 1;
         root->actual.total_ms = MsSince(run_start);
         root->actual.first_row_ms = root->actual.total_ms;
@@ -271,44 +281,62 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
 
 }  // namespace
 
+Result<std::unique_ptr<QueryCursor>> StartSelect(const ast::SelectStmt& select,
+                                                 catalog::Catalog* catalog,
+                                                 const StatementParams& params,
+                                                 SessionSettings* settings,
+                                                 std::shared_ptr<SessionSettings> own_settings) {
+  ParamTypes types(params);
+  auto cursor = std::make_unique<SelectCursor>();
+  Binder binder(catalog, &cursor->locks(), &types);
+  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, binder.BindSelect(select));
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
+  std::vector<ColumnInfo> columns = bound->columns;
+  MERIDIAN_ASSIGN_OR_RETURN(OperatorPtr root, PlanSelect(std::move(bound)));
+  cursor->Init(std::move(columns), std::move(root), std::move(values), settings, catalog,
+               std::move(own_settings));
+  return std::unique_ptr<QueryCursor>(std::move(cursor));
+}
+
 Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
                                                     catalog::Catalog* catalog, ExecControl& ctl,
-                                                    const StatementParams& params) {
+                                                    const StatementParams& params,
+                                                    SessionSettings* settings) {
   MERIDIAN_RETURN_IF_ERROR(ctl.Check());
+  // Without a session (tools, tests) the statement gets default settings of its own.
+  std::shared_ptr<SessionSettings> own_settings;
+  if (settings == nullptr) {
+    own_settings = std::make_shared<SessionSettings>("meridian", "meridian", "");
+    settings = own_settings.get();
+  }
   ParamTypes types(params);
   switch (stmt.kind) {
-    case ast::StatementKind::kSelect: {
-      auto cursor = std::make_unique<SelectCursor>();
-      Binder binder(catalog, &cursor->locks(), &types);
-      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
-                                binder.BindSelect(*stmt.select));
-      MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
-      std::vector<ColumnInfo> columns = bound->columns;
-      MERIDIAN_ASSIGN_OR_RETURN(OperatorPtr root, PlanSelect(std::move(bound)));
-      cursor->Init(std::move(columns), std::move(root), std::move(values));
-      return std::unique_ptr<QueryCursor>(std::move(cursor));
-    }
+    case ast::StatementKind::kSelect:
+      return StartSelect(*stmt.select, catalog, params, settings, std::move(own_settings));
     case ast::StatementKind::kInsert: {
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
-      MERIDIAN_ASSIGN_OR_RETURN(uint64_t n, RunModify(binder.BindInsert(*stmt.insert), types,
-                                                      params, locks, ctl, &ExecuteInsert));
+      MERIDIAN_ASSIGN_OR_RETURN(
+          uint64_t n, RunModify(binder.BindInsert(*stmt.insert), types, params, locks, ctl,
+                                &ExecuteInsert, settings, catalog));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("INSERT 0 " + std::to_string(n), n, ""));
     }
     case ast::StatementKind::kUpdate: {
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
-      MERIDIAN_ASSIGN_OR_RETURN(uint64_t n, RunModify(binder.BindUpdate(*stmt.update), types,
-                                                      params, locks, ctl, &ExecuteUpdate));
+      MERIDIAN_ASSIGN_OR_RETURN(
+          uint64_t n, RunModify(binder.BindUpdate(*stmt.update), types, params, locks, ctl,
+                                &ExecuteUpdate, settings, catalog));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("UPDATE " + std::to_string(n), n, ""));
     }
     case ast::StatementKind::kDelete: {
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
-      MERIDIAN_ASSIGN_OR_RETURN(uint64_t n, RunModify(binder.BindDelete(*stmt.del), types, params,
-                                                      locks, ctl, &ExecuteDelete));
+      MERIDIAN_ASSIGN_OR_RETURN(uint64_t n,
+                                RunModify(binder.BindDelete(*stmt.del), types, params, locks, ctl,
+                                          &ExecuteDelete, settings, catalog));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("DELETE " + std::to_string(n), n, ""));
     }
@@ -341,7 +369,13 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
       return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>("ANALYZE", 0, ""));
     }
     case ast::StatementKind::kExplain:
-      return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl, params);
+      return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl, params, settings);
+    case ast::StatementKind::kSet:
+    case ast::StatementKind::kShow:
+    case ast::StatementKind::kReset:
+      return ExecuteVariable(stmt, settings);
+    case ast::StatementKind::kCopy:
+      return StartCopy(*stmt.copy, catalog, settings, std::move(own_settings));
   }
   return Status::NotSupported("this statement is not supported yet")
       .WithPosition(stmt.loc.position);
@@ -375,6 +409,9 @@ Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
       out.columns = {ColumnInfo{"QUERY PLAN", Type::Text(), false}};
       return out;
     }
+    case ast::StatementKind::kShow:
+      out.columns = ShowColumns(*stmt.variable);
+      break;
     default:
       break;  // DDL: no parameters, no rows
   }

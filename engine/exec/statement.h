@@ -14,11 +14,15 @@
 
 namespace meridian::exec {
 
+class SessionSettings;
+
 // params: values (and declared types) of $1..$n; their conversion errors (22P02, 22003) and a
-// $n beyond the values (42P02) fail the start.
+// $n beyond the values (42P02) fail the start. settings: the session's run-time parameters
+// (SET/SHOW, current_setting, ...); null gives a fresh default set for this statement.
 Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
                                                     catalog::Catalog* catalog, ExecControl& ctl,
-                                                    const StatementParams& params);
+                                                    const StatementParams& params,
+                                                    SessionSettings* settings = nullptr);
 
 // Binds stmt without running it: its parameter types (declared ones kept, the rest inferred)
 // and result columns.

@@ -20,6 +20,10 @@ statement
   | dropIndexStmt
   | explainStmt
   | analyzeStmt
+  | setStmt
+  | showStmt
+  | resetStmt
+  | copyStmt
   ;
 
 // ---------------------------------------------------------------------------------------- SELECT
@@ -27,9 +31,15 @@ statement
 // A query: set operations over SELECT cores (INTERSECT binds tighter than UNION and EXCEPT,
 // as in PostgreSQL), then ORDER BY / LIMIT / OFFSET for the whole.
 selectStmt
-  : selectSet
+  : withClause? selectSet
     (K_ORDER K_BY orderItem (COMMA orderItem)*)?
     (limitClause offsetClause? | offsetClause limitClause?)?
+  ;
+
+withClause : K_WITH K_RECURSIVE? commonTableExpr (COMMA commonTableExpr)* ;
+
+commonTableExpr
+  : identifier (LPAREN identifier (COMMA identifier)* RPAREN)? K_AS LPAREN selectStmt RPAREN
   ;
 
 selectSet : selectTerm (setOperator selectTerm)* ;
@@ -54,7 +64,11 @@ selectItem
   | expr (K_AS columnLabel | identifier)?     # selectExpr
   ;
 
-tableRef : identifier (K_AS? identifier)? ;
+tableRef
+  : qualifiedName (K_AS? identifier)?                                        # namedTableRef
+  | LPAREN selectStmt RPAREN (K_AS? identifier
+    (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # subqueryTableRef
+  ;
 
 // A chain of joins, left-deep: t1 JOIN t2 ON ... LEFT JOIN t3 USING (c) CROSS JOIN t4.
 fromItem : tableRef joinClause* ;
@@ -135,10 +149,49 @@ explainStmt : K_EXPLAIN K_ANALYZE? statement ;
 
 analyzeStmt : K_ANALYZE identifier? ;
 
+// [schema.]name: a table in FROM or COPY, a type, a function, a collation.
+qualifiedName : identifier (DOT identifier)? ;
+
+// ------------------------------------------------------------------ SET, SHOW, RESET, COPY
+
+// SET [SESSION | LOCAL] name {TO | =} {value [, ...] | DEFAULT}; SET TIME ZONE value.
+setStmt
+  : K_SET (K_SESSION | K_LOCAL)? K_TIME K_ZONE (setValue | K_DEFAULT)                 # setTimeZone
+  | K_SET (K_SESSION | K_LOCAL)? configName (K_TO | EQ)
+    (K_DEFAULT | setValue (COMMA setValue)*)                                          # setConfig
+  ;
+
+configName : identifier (DOT identifier)* ;
+
+setValue
+  : STRING_LITERAL
+  | (PLUS | MINUS)? (INTEGER_LITERAL | DECIMAL_LITERAL)
+  | identifier
+  | K_ON | K_TRUE | K_FALSE
+  ;
+
+showStmt : K_SHOW (K_ALL | K_TIME K_ZONE | configName) ;
+
+resetStmt : K_RESET (K_ALL | K_TIME K_ZONE | configName) ;
+
+// COPY table [(columns)] FROM STDIN | COPY {table [(columns)] | (query)} TO STDOUT, with
+// options in parentheses or in the pre-9.0 form (CSV HEADER DELIMITER ',' NULL '').
+copyStmt
+  : K_COPY (qualifiedName (LPAREN identifier (COMMA identifier)* RPAREN)? | LPAREN selectStmt RPAREN)
+    (K_FROM | K_TO) (identifier | STRING_LITERAL)
+    K_WITH? (LPAREN copyOption (COMMA copyOption)* RPAREN | copyLegacyOption*)
+  ;
+
+copyOption : (identifier | K_NULL | K_DEFAULT) copyOptionValue? ;
+
+copyOptionValue : STRING_LITERAL | identifier | K_TRUE | K_FALSE | K_ON | INTEGER_LITERAL ;
+
+copyLegacyOption : (identifier | K_NULL) K_AS? STRING_LITERAL? ;
+
 typeName
   : K_DOUBLE K_PRECISION
   | K_CHARACTER K_VARYING (LPAREN INTEGER_LITERAL RPAREN)?
-  | identifier (LPAREN INTEGER_LITERAL RPAREN)?
+  | qualifiedName (LPAREN INTEGER_LITERAL RPAREN)?
   ;
 
 // ----------------------------------------------------------------------------------- expressions
@@ -166,7 +219,19 @@ predicateSuffix
   | K_NOT? K_IN LPAREN expr (COMMA expr)* RPAREN              # inListPredicate
   ;
 
-concatExpr : additiveExpr (CONCAT additiveExpr)* ;
+// `||`, the regular-expression matches and OPERATOR(schema.op) share PostgreSQL's "any other
+// operator" precedence level.
+concatExpr : additiveExpr (otherOp additiveExpr)* ;
+
+otherOp
+  : CONCAT | TILDE | NOT_TILDE | TILDE_STAR | NOT_TILDE_STAR
+  | K_OPERATOR LPAREN (identifier DOT)? anyOperator RPAREN
+  ;
+
+anyOperator
+  : EQ | NE | NE2 | LT | LE | GT | GE | PLUS | MINUS | STAR | SLASH | PERCENT | CONCAT
+  | TILDE | NOT_TILDE | TILDE_STAR | NOT_TILDE_STAR
+  ;
 
 additiveExpr : multiplicativeExpr ((PLUS | MINUS) multiplicativeExpr)* ;
 
@@ -174,7 +239,9 @@ multiplicativeExpr : unaryExpr ((STAR | SLASH | PERCENT) unaryExpr)* ;
 
 unaryExpr : (PLUS | MINUS) unaryExpr | castExpr ;
 
-castExpr : primary (TYPECAST typeName)* ;
+castExpr : primary (TYPECAST typeName | K_COLLATE collationName)* ;
+
+collationName : (identifier DOT)? (identifier | K_DEFAULT) ;
 
 primary
   : literal                                                                 # literalPrimary
@@ -184,8 +251,9 @@ primary
   | K_EXISTS LPAREN selectStmt RPAREN                                       # existsPrimary
   | K_CASE operand=expr? (K_WHEN expr K_THEN expr)+ (K_ELSE elseExpr=expr)? K_END # casePrimary
   | K_CAST LPAREN expr K_AS typeName RPAREN                                 # castPrimary
+  | K_ARRAY LPAREN selectStmt RPAREN                                        # arrayPrimary
   | identifier LPAREN STAR RPAREN                                           # starFunctionPrimary
-  | identifier LPAREN ((K_DISTINCT | K_ALL)? expr (COMMA expr)*)? RPAREN    # functionPrimary
+  | qualifiedName LPAREN ((K_DISTINCT | K_ALL)? expr (COMMA expr)*)? RPAREN # functionPrimary
   | identifier (DOT identifier)?                                            # columnPrimary
   ;
 
@@ -207,7 +275,8 @@ columnLabel : identifier | reservedKeyword ;
 
 nonReservedKeyword
   : K_BY | K_CHARACTER | K_DELETE | K_DOUBLE | K_DROP | K_EXPLAIN | K_FIRST | K_IF | K_INDEX
-  | K_INSERT | K_KEY | K_LAST | K_NULLS | K_PRECISION | K_SET | K_UPDATE | K_VALUES | K_VARYING
+  | K_INSERT | K_KEY | K_LAST | K_NULLS | K_PRECISION | K_RECURSIVE | K_SET | K_UPDATE | K_VALUES
+  | K_VARYING | K_COPY | K_LOCAL | K_OPERATOR | K_RESET | K_SESSION | K_SHOW | K_TIME | K_ZONE
   ;
 
 reservedKeyword
@@ -216,13 +285,14 @@ reservedKeyword
   | K_FROM | K_FULL | K_GROUP | K_HAVING | K_IN | K_INNER | K_INTERSECT | K_INTO | K_IS | K_JOIN
   | K_LEFT | K_LIKE | K_LIMIT | K_NOT | K_NULL | K_OFFSET | K_ON | K_OR | K_ORDER | K_OUTER
   | K_PRIMARY | K_RIGHT | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNION | K_UNIQUE | K_USING
-  | K_WHEN | K_WHERE
+  | K_WHEN | K_WHERE | K_WITH | K_ARRAY | K_COLLATE | K_TO
   ;
 
 // ------------------------------------------------------------------------------------------ lexer
 
 K_ALL : A L L ;
 K_ANALYZE : A N A L Y Z E | A N A L Y S E ;
+K_ARRAY : A R R A Y ;
 K_AND : A N D ;
 K_AS : A S ;
 K_ASC : A S C ;
@@ -231,6 +301,8 @@ K_BY : B Y ;
 K_CASE : C A S E ;
 K_CAST : C A S T ;
 K_CHARACTER : C H A R A C T E R ;
+K_COLLATE : C O L L A T E ;
+K_COPY : C O P Y ;
 K_CONSTRAINT : C O N S T R A I N T ;
 K_CREATE : C R E A T E ;
 K_CROSS : C R O S S ;
@@ -265,21 +337,29 @@ K_LAST : L A S T ;
 K_LEFT : L E F T ;
 K_LIKE : L I K E ;
 K_LIMIT : L I M I T ;
+K_LOCAL : L O C A L ;
 K_NOT : N O T ;
 K_NULL : N U L L ;
 K_NULLS : N U L L S ;
 K_OFFSET : O F F S E T ;
+K_OPERATOR : O P E R A T O R ;
 K_ON : O N ;
 K_OR : O R ;
 K_ORDER : O R D E R ;
 K_OUTER : O U T E R ;
 K_PRECISION : P R E C I S I O N ;
 K_PRIMARY : P R I M A R Y ;
+K_RECURSIVE : R E C U R S I V E ;
+K_RESET : R E S E T ;
 K_RIGHT : R I G H T ;
 K_SELECT : S E L E C T ;
+K_SESSION : S E S S I O N ;
 K_SET : S E T ;
+K_SHOW : S H O W ;
 K_TABLE : T A B L E ;
 K_THEN : T H E N ;
+K_TIME : T I M E ;
+K_TO : T O ;
 K_TRUE : T R U E ;
 K_UNION : U N I O N ;
 K_UNIQUE : U N I Q U E ;
@@ -289,6 +369,8 @@ K_VALUES : V A L U E S ;
 K_VARYING : V A R Y I N G ;
 K_WHEN : W H E N ;
 K_WHERE : W H E R E ;
+K_WITH : W I T H ;
+K_ZONE : Z O N E ;
 
 SEMI : ';' ;
 COMMA : ',' ;
@@ -300,6 +382,10 @@ CONCAT : '||' ;
 EQ : '=' ;
 NE : '<>' ;
 NE2 : '!=' ;
+TILDE : '~' ;
+NOT_TILDE : '!~' ;
+TILDE_STAR : '~*' ;
+NOT_TILDE_STAR : '!~*' ;
 LE : '<=' ;
 GE : '>=' ;
 LT : '<' ;

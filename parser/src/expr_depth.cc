@@ -13,7 +13,13 @@ namespace {
 template <typename F>
 void ForEachSelectExpr(ast::SelectStmt& s, F&& f) {
   for (auto& item : s.items) f(item.expr);
-  for (auto& ref : s.from) f(ref.on);
+  for (auto& ref : s.from) {
+    f(ref.on);
+    if (ref.subquery) ForEachSelectExpr(*ref.subquery, f);
+  }
+  for (auto& cte : s.with) {
+    if (cte.query) ForEachSelectExpr(*cte.query, f);
+  }
   f(s.where);
   for (auto& e : s.group_by) f(e);
   f(s.having);

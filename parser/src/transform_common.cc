@@ -40,6 +40,18 @@ std::string Transformer::ColumnLabel(P::ColumnLabelContext* ctx) {
   return LowerAscii(ctx->getText());
 }
 
+void Transformer::QualifiedName(P::QualifiedNameContext* ctx, std::string* schema,
+                                std::string* name) {
+  std::vector<P::IdentifierContext*> ids = ctx->identifier();
+  if (ids.size() == 2) {
+    *schema = Identifier(ids[0]);
+    *name = Identifier(ids[1]);
+  } else {
+    schema->clear();
+    *name = Identifier(ids[0]);
+  }
+}
+
 ast::Location Transformer::Loc(antlr4::ParserRuleContext* ctx) const {
   return TokenLocation(*ctx->getStart());
 }
@@ -106,6 +118,18 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
       stmt.analyze->table = Identifier(s->identifier());
       stmt.analyze->table_loc = Loc(s->identifier());
     }
+  } else if (auto* s = ctx->setStmt()) {
+    stmt.kind = ast::StatementKind::kSet;
+    stmt.variable = TransformSet(s);
+  } else if (auto* s = ctx->showStmt()) {
+    stmt.kind = ast::StatementKind::kShow;
+    stmt.variable = TransformShowOrReset(s->K_ALL(), s->K_TIME(), s->configName());
+  } else if (auto* s = ctx->resetStmt()) {
+    stmt.kind = ast::StatementKind::kReset;
+    stmt.variable = TransformShowOrReset(s->K_ALL(), s->K_TIME(), s->configName());
+  } else if (auto* s = ctx->copyStmt()) {
+    stmt.kind = ast::StatementKind::kCopy;
+    stmt.copy = TransformCopy(s);
   }
   return stmt;
 }

@@ -60,6 +60,14 @@ std::optional<BinaryOp> OperatorOf(size_t token_type) {
       return BinaryOp::kGt;
     case P::GE:
       return BinaryOp::kGe;
+    case P::TILDE:
+      return BinaryOp::kRegexMatch;
+    case P::NOT_TILDE:
+      return BinaryOp::kRegexNotMatch;
+    case P::TILDE_STAR:
+      return BinaryOp::kRegexIMatch;
+    case P::NOT_TILDE_STAR:
+      return BinaryOp::kRegexNotIMatch;
     default:
       return std::nullopt;
   }
@@ -186,9 +194,26 @@ ExprPtr Transformer::TransformPredicate(P::PredicateExprContext* ctx) {
 }
 
 ExprPtr Transformer::TransformConcat(P::ConcatExprContext* ctx) {
-  return BuildChain(ctx, [&](antlr4::ParserRuleContext* c) {
-    return TransformAdditive(static_cast<P::AdditiveExprContext*>(c));
-  });
+  std::vector<P::AdditiveExprContext*> operands = ctx->additiveExpr();
+  ExprPtr left = TransformAdditive(operands[0]);
+  std::vector<P::OtherOpContext*> ops = ctx->otherOp();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    // `a || b`, `a ~ b`, or OPERATOR(pg_catalog.~): the operator token is the last terminal
+    // of anyOperator, or otherOp's only one.
+    antlr4::tree::TerminalNode* token = nullptr;
+    if (P::AnyOperatorContext* any = ops[i]->anyOperator()) {
+      token = static_cast<antlr4::tree::TerminalNode*>(any->children[0]);
+      if (ops[i]->identifier() != nullptr && Identifier(ops[i]->identifier()) != "pg_catalog") {
+        Fail(ErrorAt(ops[i], sqlstate::kInvalidSchemaName,
+                     "schema \"" + Identifier(ops[i]->identifier()) + "\" does not exist"));
+      }
+    } else {
+      token = static_cast<antlr4::tree::TerminalNode*>(ops[i]->children[0]);
+    }
+    BinaryOp op = OperatorOf(token->getSymbol()->getType()).value_or(BinaryOp::kConcat);
+    left = MakeBinary(op, std::move(left), TransformAdditive(operands[i + 1]));
+  }
+  return left;
 }
 
 ExprPtr Transformer::TransformAdditive(P::AdditiveExprContext* ctx) {
@@ -226,6 +251,7 @@ ExprPtr Transformer::TransformUnary(P::UnaryExprContext* ctx) {
 ExprPtr Transformer::TransformCastChain(P::CastExprContext* ctx) {
   ExprPtr e = TransformPrimary(static_cast<P::PrimaryContext*>(ctx->children[0]));
   if (ctx->children.size() == 1) return e;
+  for (P::CollationNameContext* collation : ctx->collationName()) CheckCollation(collation);
   for (P::TypeNameContext* type : ctx->typeName()) {
     ExprPtr cast = NewExpr(ExprKind::kCast, e->loc);
     cast->cast_type = TransformType(type);
@@ -245,6 +271,16 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
       e->name = Identifier(static_cast<P::IdentifierContext*>(column->children[2]));
     } else {
       e->name = Identifier(first);
+      // CURRENT_USER, SESSION_USER, USER, CURRENT_ROLE, CURRENT_SCHEMA, CURRENT_CATALOG are
+      // SQL value functions (reserved words in PostgreSQL): calls without parentheses.
+      static constexpr const char* kValueFunctions[] = {"current_user",   "session_user",
+                                                        "user",           "current_role",
+                                                        "current_schema", "current_catalog"};
+      if (first->QUOTED_IDENTIFIER() == nullptr) {
+        for (const char* f : kValueFunctions) {
+          if (e->name == f) e->kind = ExprKind::kFunction;
+        }
+      }
     }
     return e;
   }
@@ -283,6 +319,11 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
     e->cast_type = TransformType(cast->typeName());
     e->children.push_back(TransformExpr(cast->expr()));
     return e;
+  }
+  if (dynamic_cast<P::ArrayPrimaryContext*>(ctx) != nullptr) {
+    Fail(ErrorAt(ctx, sqlstate::kFeatureNotSupported, "ARRAY constructors are not supported yet")
+             .WithDetail("Meridian has no array types yet."));
+    return NewExpr(ExprKind::kLiteral, loc);
   }
   if (auto* star_fn = dynamic_cast<P::StarFunctionPrimaryContext*>(ctx)) {
     ExprPtr e = NewExpr(ExprKind::kFunction, loc);
@@ -333,10 +374,27 @@ ExprPtr Transformer::TransformCase(P::CasePrimaryContext* ctx) {
 
 ExprPtr Transformer::TransformFunction(P::FunctionPrimaryContext* ctx) {
   ExprPtr e = NewExpr(ExprKind::kFunction, Loc(ctx));
-  e->name = Identifier(ctx->identifier());
+  std::string schema;
+  QualifiedName(ctx->qualifiedName(), &schema, &e->name);
+  // Every built-in function lives in pg_catalog; another schema names no function.
+  if (!schema.empty() && schema != "pg_catalog") e->name = schema + "." + e->name;
   e->distinct = ctx->K_DISTINCT() != nullptr;
   for (P::ExprContext* arg : ctx->expr()) e->children.push_back(TransformExpr(arg));
   return e;
+}
+
+void Transformer::CheckCollation(P::CollationNameContext* ctx) {
+  std::vector<P::IdentifierContext*> ids = ctx->identifier();
+  const bool qualified = ctx->DOT() != nullptr;
+  std::string schema = qualified ? Identifier(ids[0]) : "";
+  std::string name = ctx->K_DEFAULT() != nullptr ? "default" : Identifier(ids.back());
+  if ((schema.empty() || schema == "pg_catalog") &&
+      (name == "default" || name == "C" || name == "POSIX" || name == "c" || name == "posix")) {
+    return;
+  }
+  std::string full = schema.empty() ? name : schema + "." + name;
+  Fail(ErrorAt(ctx, sqlstate::kUndefinedObject,
+               "collation \"" + full + "\" for encoding \"UTF8\" does not exist"));
 }
 
 }  // namespace meridian::parser

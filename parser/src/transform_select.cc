@@ -8,6 +8,26 @@ namespace meridian::parser {
 
 std::unique_ptr<ast::SelectStmt> Transformer::TransformSelect(P::SelectStmtContext* ctx) {
   std::unique_ptr<ast::SelectStmt> stmt = TransformSelectSet(ctx->selectSet());
+  if (P::WithClauseContext* with = ctx->withClause()) {
+    if (with->K_RECURSIVE() != nullptr) {
+      Fail(ErrorAt(with, sqlstate::kFeatureNotSupported, "WITH RECURSIVE is not supported yet"));
+    }
+    for (P::CommonTableExprContext* cte_ctx : with->commonTableExpr()) {
+      ast::CommonTableExpr cte;
+      cte.loc = Loc(cte_ctx);
+      std::vector<P::IdentifierContext*> ids = cte_ctx->identifier();
+      cte.name = Identifier(ids[0]);
+      for (size_t i = 1; i < ids.size(); ++i) cte.columns.push_back(Identifier(ids[i]));
+      cte.query = TransformSelect(cte_ctx->selectStmt());
+      for (const ast::CommonTableExpr& earlier : stmt->with) {
+        if (earlier.name == cte.name) {
+          Fail(ErrorAt(cte_ctx, "42712",
+                       "WITH query name \"" + cte.name + "\" specified more than once"));
+        }
+      }
+      stmt->with.push_back(std::move(cte));
+    }
+  }
   // "(SELECT ... ORDER BY x) LIMIT 1" merges into one query; a clause given both inside and
   // outside the parentheses is an error, as in PostgreSQL.
   auto twice = [&](antlr4::ParserRuleContext* at, const char* what) {
@@ -116,8 +136,21 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreC
   const auto table_ref = [&](P::TableRefContext* ref_ctx) {
     ast::TableRef ref;
     ref.loc = Loc(ref_ctx);
-    ref.name = Identifier(ref_ctx->identifier(0));
-    if (ref_ctx->identifier().size() > 1) ref.alias = Identifier(ref_ctx->identifier(1));
+    if (auto* named = dynamic_cast<P::NamedTableRefContext*>(ref_ctx)) {
+      QualifiedName(named->qualifiedName(), &ref.schema, &ref.name);
+      if (named->identifier() != nullptr) ref.alias = Identifier(named->identifier());
+      return ref;
+    }
+    auto* sub = static_cast<P::SubqueryTableRefContext*>(ref_ctx);
+    ref.subquery = TransformSelect(sub->selectStmt());
+    std::vector<P::IdentifierContext*> ids = sub->identifier();
+    if (ids.empty()) {
+      Fail(ErrorAt(sub, sqlstate::kSyntaxError, "subquery in FROM must have an alias")
+               .WithHint("For example, FROM (SELECT ...) [AS] foo."));
+      return ref;
+    }
+    ref.alias = Identifier(ids[0]);
+    for (size_t i = 1; i < ids.size(); ++i) ref.column_aliases.push_back(Identifier(ids[i]));
     return ref;
   };
   for (P::FromItemContext* item : ctx->fromItem()) {

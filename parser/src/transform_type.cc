@@ -31,6 +31,12 @@ constexpr TypeAlias kTypeAliases[] = {
     {"character", "char"},
     {"boolean", "boolean"},
     {"bool", "boolean"},
+    {"oid", "oid"},
+    {"name", "name"},
+    {"regclass", "regclass"},
+    {"regtype", "regtype"},
+    {"regnamespace", "regnamespace"},
+    {"regproc", "regproc"},
 };
 
 constexpr int32_t kMaxCharLength = 10485760;  // PostgreSQL's limit for char(n)/varchar(n)
@@ -46,7 +52,10 @@ ast::TypeSpec Transformer::TransformType(P::TypeNameContext* ctx) {
   } else if (ctx->K_VARYING() != nullptr) {
     written = "varchar";
   } else {
-    written = Identifier(ctx->identifier());
+    std::string schema;
+    QualifiedName(ctx->qualifiedName(), &schema, &written);
+    // Built-in types live in pg_catalog; any other schema names no type.
+    if (!schema.empty() && schema != "pg_catalog") written = schema + "." + written;
   }
   for (const TypeAlias& alias : kTypeAliases) {
     if (written == alias.written) type.name = alias.canonical;

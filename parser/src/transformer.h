@@ -44,10 +44,19 @@ class Transformer {
   std::unique_ptr<ast::DropIndexStmt> TransformDropIndex(P::DropIndexStmtContext* ctx);
   // transform_type.cc
   ast::TypeSpec TransformType(P::TypeNameContext* ctx);
+  // transform_variable.cc: SET, SHOW, RESET
+  std::unique_ptr<ast::VariableStmt> TransformSet(P::SetStmtContext* ctx);
+  std::unique_ptr<ast::VariableStmt> TransformShowOrReset(antlr4::tree::TerminalNode* all,
+                                                          antlr4::tree::TerminalNode* time_zone,
+                                                          P::ConfigNameContext* name);
+  // transform_copy.cc
+  std::unique_ptr<ast::CopyStmt> TransformCopy(P::CopyStmtContext* ctx);
 
   // transform_common.cc
   std::string Identifier(P::IdentifierContext* ctx);  // lower-cased unless quoted
   std::string ColumnLabel(P::ColumnLabelContext* ctx);
+  // [schema.]name: *schema is empty when unqualified.
+  void QualifiedName(P::QualifiedNameContext* ctx, std::string* schema, std::string* name);
   ast::Location Loc(antlr4::ParserRuleContext* ctx) const;
   ast::Location Loc(antlr4::tree::TerminalNode* node) const;
   std::string_view SourceOf(antlr4::ParserRuleContext* ctx) const;  // exact source substring
@@ -71,6 +80,8 @@ class Transformer {
   ast::ExprPtr TransformLiteral(P::LiteralContext* ctx);
   ast::ExprPtr TransformCase(P::CasePrimaryContext* ctx);
   ast::ExprPtr TransformFunction(P::FunctionPrimaryContext* ctx);
+  // COLLATE name: only the default collation (and "C"/"POSIX", the same byte order) exists.
+  void CheckCollation(P::CollationNameContext* ctx);
 
   const SourceText& src_;
   Status status_;

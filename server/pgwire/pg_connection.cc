@@ -212,18 +212,14 @@ asio::awaitable<bool> PgConnection::Startup() {
     }
     auto key = server_->RegisterCancelKey(session_);
     pid_ = key.pid;
-    const std::string& application_name = packet->application_name;
+    session_->engine()->SetBackendPid(key.pid);
     WriteAuthenticationOk(&out_);
-    std::string version = "15.0 (";
-    version.append(kServerVersion).append(")");
-    WriteParameterStatus(&out_, "server_version", version);
-    WriteParameterStatus(&out_, "server_encoding", "UTF8");
-    WriteParameterStatus(&out_, "client_encoding", "UTF8");
-    WriteParameterStatus(&out_, "DateStyle", "ISO, MDY");
-    WriteParameterStatus(&out_, "TimeZone", "UTC");
-    WriteParameterStatus(&out_, "integer_datetimes", "on");
-    WriteParameterStatus(&out_, "standard_conforming_strings", "on");
-    WriteParameterStatus(&out_, "application_name", application_name);
+    // The session's reported parameters (server_version "15.0 (Meridian ...)", UTF8,
+    // "ISO, MDY", UTC, application_name, ...): the same values SHOW gives.
+    for (const auto& [name, value] : session_->engine()->ReportedParameters()) {
+      WriteParameterStatus(&out_, name, value);
+    }
+    session_->engine()->TakeChangedParameters();
     WriteBackendKeyData(&out_, key.pid, key.secret);
     AppendReadyForQuery();
     co_await Flush();
@@ -348,6 +344,7 @@ asio::awaitable<void> PgConnection::MessageLoop() {
         ignore_till_sync_ = false;
         co_await EndExtendedRequest();
         co_await SimpleQuery(std::string(*sql));
+        if (closing_) co_return;
         AppendReadyForQuery();
         co_await Flush();
         break;
@@ -451,17 +448,43 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
         }
       });
       if (!status.ok()) break;
+      const bool copy_out = cursor_->copy_out();
+      if (first && copy_out) WriteCopyOutResponse(&out_, cursor_->copy_columns());
       if (first && !cursor_->columns().empty()) WriteRowDescription(&out_, cursor_->columns());
       first = false;
-      for (const Row& row : rows_) WriteDataRow(&out_, row);
+      for (const Row& row : rows_) {
+        if (copy_out) {
+          WriteCopyData(&out_, row[0].AsString());
+        } else {
+          WriteDataRow(&out_, row);
+        }
+      }
       if (out_.size() > kFlushBytes) co_await Flush();
     }
     if (!status.ok()) break;
+    if (cursor_->copy_out()) WriteCopyDone(&out_);
+    if (cursor_->copy_in() != nullptr) {
+      status = co_await CopyFromClient(ctl.get());
+      if (closing_) {
+        co_await OnPool([&] {
+          cursor_.reset();
+          request_.reset();
+        });
+        session_->EndRequest();
+        co_return;
+      }
+      if (!status.ok()) break;
+      tag = cursor_->CommandTag();
+    }
     if (!notice.empty()) WriteNoticeResponse(&out_, notice);
     WriteCommandComplete(&out_, tag);
+    AppendParameterChanges();
     co_await OnPool([&] { cursor_.reset(); });
   }
-  if (!status.ok()) WriteErrorResponse(&out_, status);
+  if (!status.ok()) {
+    WriteErrorResponse(&out_, status);
+    AppendParameterChanges();  // e.g. set_config() in a statement that failed later
+  }
   co_await OnPool([&] {
     cursor_.reset();
     request_.reset();
@@ -469,6 +492,59 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
   rows_.clear();
   StopWatching();
   session_->EndRequest();
+}
+
+void PgConnection::AppendParameterChanges() {
+  for (const auto& [name, value] : session_->engine()->TakeChangedParameters()) {
+    WriteParameterStatus(&out_, name, value);
+  }
+}
+
+asio::awaitable<Status> PgConnection::CopyFromClient(ExecControl* ctl) {
+  StopWatching();  // the client's messages are read here now
+  CopyIn* sink = cursor_->copy_in();
+  WriteCopyInResponse(&out_, sink->column_count());
+  co_await Flush();
+  while (true) {
+    auto message = co_await ReadMessage(/*startup=*/false);
+    if (!message) {  // a protocol violation, already answered with FATAL
+      closing_ = true;
+      co_return Status::Error(kProtocolViolation, "protocol violation during COPY");
+    }
+    Status status;
+    switch (message->type) {
+      case 'd':
+        co_await OnPool([&] { status = sink->Write(message->body, *ctl); });
+        if (!status.ok()) co_return status;  // the rest of the data is ignored by the loop
+        break;
+      case 'c':
+        co_await OnPool([&] { status = sink->Finish(*ctl); });
+        co_return status;
+      case 'f': {
+        auto reason = DecodeCopyFail(message->body);
+        if (!reason.ok()) {
+          co_await Fatal(reason.status());
+          closing_ = true;
+          co_return reason.status();
+        }
+        co_return Status::Error(sqlstate::kQueryCanceled,
+                                "COPY from stdin failed: " + std::string(*reason));
+      }
+      case 'H':
+      case 'S':
+        break;  // Flush and Sync mean nothing during COPY
+      case 'X':
+        close_reason_ = "client terminated";
+        closing_ = true;
+        co_return Status::Error(sqlstate::kQueryCanceled, "client terminated during COPY");
+      default: {
+        char hex[8];
+        std::snprintf(hex, sizeof(hex), "0x%02X", static_cast<unsigned char>(message->type));
+        co_return Status::Error(kProtocolViolation, std::string("unexpected message type ") + hex +
+                                                        " during COPY from stdin");
+      }
+    }
+  }
 }
 
 void PgConnection::WatchForDisconnect(std::shared_ptr<ExecControl> ctl) {
@@ -670,6 +746,10 @@ asio::awaitable<Status> PgConnection::StartPortal(Portal* portal) {
     }
     portal->cursor = std::move(started).value();
     portal->columns = portal->cursor->columns();
+    if (portal->cursor->copy_in() != nullptr || portal->cursor->copy_out()) {
+      status = Status::NotSupported("COPY is supported only in the simple query protocol");
+      portal->cursor.reset();
+    }
   });
   if (status.ok()) {
     auto formats =
@@ -785,6 +865,7 @@ asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
   }
   if (!portal->notice.empty()) WriteNoticeResponse(&out_, portal->notice);
   WriteCommandComplete(&out_, portal->tag);
+  AppendParameterChanges();
   co_return true;
 }
 

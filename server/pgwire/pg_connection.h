@@ -87,6 +87,12 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   asio::awaitable<void> OnPool(std::function<void()> fn);
 
   asio::awaitable<void> SimpleQuery(const std::string& sql);
+  // COPY ... FROM STDIN inside a simple Query: CopyInResponse, then the client's CopyData up to
+  // CopyDone (insert) or CopyFail; Flush and Sync are ignored meanwhile, as PostgreSQL does.
+  // A broken or terminated connection sets closing_.
+  asio::awaitable<Status> CopyFromClient(ExecControl* ctl);
+  // ParameterStatus for every reported parameter the last statement changed (SET, set_config).
+  void AppendParameterChanges();
   // Extended protocol; each returns false after a protocol violation (connection closes).
   asio::awaitable<bool> HandleParse(const std::string& body);
   asio::awaitable<bool> HandleBind(const std::string& body);
@@ -120,6 +126,7 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   bool watching_ = false;
   uint64_t watch_generation_ = 0;  // tells a stale disconnect-watch wakeup from the current one
   bool ignore_till_sync_ = false;  // an extended-protocol error skips messages up to Sync
+  bool closing_ = false;           // the client terminated or broke the protocol inside COPY
   std::string close_reason_ = "client disconnected";
 
   // Statement state of a simple Query, touched only on the pool between awaits.

@@ -276,6 +276,26 @@ void WriteCommandComplete(std::string* out, std::string_view tag) {
 }
 
 void WriteEmptyQueryResponse(std::string* out) { MessageWriter(out).Begin('I').End(); }
+
+namespace {
+
+void WriteCopyResponse(std::string* out, char type, size_t columns) {
+  MessageWriter w(out);
+  w.Begin(type).Byte(0).Int16(static_cast<int16_t>(columns));  // overall format: text
+  for (size_t i = 0; i < columns; ++i) w.Int16(kTextFormat);
+  w.End();
+}
+
+}  // namespace
+
+void WriteCopyInResponse(std::string* out, size_t columns) { WriteCopyResponse(out, 'G', columns); }
+void WriteCopyOutResponse(std::string* out, size_t columns) {
+  WriteCopyResponse(out, 'H', columns);
+}
+void WriteCopyData(std::string* out, std::string_view data) {
+  MessageWriter(out).Begin('d').Bytes(data).End();
+}
+void WriteCopyDone(std::string* out) { MessageWriter(out).Begin('c').End(); }
 void WriteNoData(std::string* out) { MessageWriter(out).Begin('n').End(); }
 void WriteParseComplete(std::string* out) { MessageWriter(out).Begin('1').End(); }
 void WriteBindComplete(std::string* out) { MessageWriter(out).Begin('2').End(); }
@@ -300,6 +320,7 @@ void WriteErrorResponse(std::string* out, const Status& status, const char* seve
   if (!e.detail.empty()) w.Byte('D').CString(e.detail);
   if (!e.hint.empty()) w.Byte('H').CString(e.hint);
   if (e.position != 0) w.Byte('P').CString(std::to_string(e.position));
+  if (!e.context.empty()) w.Byte('W').CString(e.context);
   w.Byte(0);
   w.End();
 }
@@ -443,6 +464,13 @@ Result<std::string_view> DecodeQuery(std::string_view body) {
   std::string_view sql = reader.CString();
   if (!reader.ok() || !reader.AtEnd()) return Malformed("invalid Query message format");
   return sql;
+}
+
+Result<std::string_view> DecodeCopyFail(std::string_view body) {
+  MessageReader reader(body);
+  std::string_view reason = reader.CString();
+  if (!reader.ok() || !reader.AtEnd()) return Malformed("invalid CopyFail message format");
+  return reason;
 }
 
 Result<ParseMessage> DecodeParse(std::string_view body) {

@@ -84,6 +84,12 @@ void WriteDataRow(std::string* out, const Row& row, const std::vector<ColumnInfo
                   const std::vector<int16_t>& formats);
 void WriteCommandComplete(std::string* out, std::string_view tag);
 void WriteEmptyQueryResponse(std::string* out);
+// COPY: CopyInResponse ('G') / CopyOutResponse ('H') in text format for n columns, CopyData
+// ('d') and CopyDone ('c').
+void WriteCopyInResponse(std::string* out, size_t columns);
+void WriteCopyOutResponse(std::string* out, size_t columns);
+void WriteCopyData(std::string* out, std::string_view data);
+void WriteCopyDone(std::string* out);
 void WriteNoData(std::string* out);
 void WriteParseComplete(std::string* out);
 void WriteBindComplete(std::string* out);
@@ -163,6 +169,9 @@ std::optional<std::vector<std::pair<std::string, std::string>>> ParseStartupPara
 
 // Query ('Q'): the SQL text.
 Result<std::string_view> DecodeQuery(std::string_view body);
+
+// CopyFail ('f'): the client's reason.
+Result<std::string_view> DecodeCopyFail(std::string_view body);
 
 // Parse ('P').
 struct ParseMessage {

@@ -10,12 +10,16 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "meridian/status.h"
 #include "meridian/value.h"
 
 namespace meridian {
+
+// The product and version; PostgreSQL clients see "15.0 (Meridian 0.1.0)" as server_version.
+inline constexpr const char* kProductVersion = "Meridian 0.1.0";
 
 struct DatabaseOptions {
   std::string data_dir = "./data";
@@ -31,6 +35,15 @@ class ExecControl {
   bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
   void SetDeadline(Clock::time_point deadline) {
     deadline_ns_.store(deadline.time_since_epoch().count(), std::memory_order_relaxed);
+  }
+  // Sets the deadline unless an earlier one is set (the client's deadline and the session's
+  // statement_timeout both apply).
+  void TightenDeadline(Clock::time_point deadline) {
+    auto d = deadline.time_since_epoch().count();
+    auto cur = deadline_ns_.load(std::memory_order_relaxed);
+    while ((cur == 0 || d < cur) &&
+           !deadline_ns_.compare_exchange_weak(cur, d, std::memory_order_relaxed)) {
+    }
   }
   // OK, or 57014 "canceling statement due to user request" / "... statement timeout".
   Status Check() const {
@@ -56,6 +69,8 @@ struct ColumnInfo {
   bool nullable = true;
 };
 
+class CopyIn;
+
 // The running result of one statement. Rows are produced on demand (Volcano-style pull), so a
 // large scan is never materialised whole.
 class QueryCursor {
@@ -74,6 +89,29 @@ class QueryCursor {
   virtual uint64_t RowCount() const = 0;
   // Notice for the client, e.g. `table "t" does not exist, skipping`; empty if none.
   virtual std::string Notice() const { return {}; }
+
+  // COPY ... FROM STDIN: the sink for the client's data (else null). Fetch returns false at
+  // once; CommandTag() ("COPY n") is final after CopyIn::Finish.
+  virtual CopyIn* copy_in() { return nullptr; }
+  // COPY ... TO STDOUT: true, and Fetch returns one row per data line, a single string value
+  // holding the line in COPY's text or CSV format with its newline; columns() is empty and
+  // copy_columns() tells how many columns each line has.
+  virtual bool copy_out() const { return false; }
+  virtual size_t copy_columns() const { return 0; }
+};
+
+// The receiving side of COPY ... FROM STDIN (PostgreSQL's CopyData / CopyDone / CopyFail).
+// Rows are parsed as data arrives and inserted by Finish as one statement through the INSERT
+// path (constraints, indexes): all of them or, on any error, none.
+class CopyIn {
+ public:
+  virtual ~CopyIn() = default;
+  virtual size_t column_count() const = 0;
+  // The next piece of the data stream, split anywhere. Bad input: 22P02 / 22P04 / 22001 ...
+  // with the line in the error's context.
+  virtual Status Write(std::string_view data, ExecControl& ctl) = 0;
+  // End of data: inserts every row; afterwards the cursor's CommandTag() is "COPY n".
+  virtual Status Finish(ExecControl& ctl) = 0;
 };
 
 // Parameter values for $1, $2, ... of one statement execution. types[i] declares the type of
@@ -134,12 +172,27 @@ struct TableDescription {
   std::vector<IndexDescription> indexes;  // in creation order
 };
 
+// Who a session is for: current_user, current_database(), application_name.
+struct SessionOptions {
+  std::string user = "meridian";
+  std::string database = "meridian";
+  std::string application_name;
+};
+
 class Session {
  public:
   virtual ~Session() = default;
   // Parses sql (one or more ';'-separated statements). A syntax error is 42601 with the
   // 1-based character position of the offending token.
   virtual Result<std::unique_ptr<Request>> Parse(std::string_view sql) = 0;
+
+  // Run-time parameters (SET/SHOW): those PostgreSQL reports with ParameterStatus, with their
+  // values (sent at startup), and those whose value changed since the last call (sent after
+  // the statement that changed them).
+  virtual std::vector<std::pair<std::string, std::string>> ReportedParameters() { return {}; }
+  virtual std::vector<std::pair<std::string, std::string>> TakeChangedParameters() { return {}; }
+  // The PostgreSQL front end's process id for this session (pg_backend_pid()).
+  virtual void SetBackendPid(int32_t /*pid*/) {}
 };
 
 class Database {
@@ -149,7 +202,7 @@ class Database {
   // same directory, in this or another process, fails with a message naming the holder.
   static Result<std::unique_ptr<Database>> Open(const DatabaseOptions& options);
 
-  virtual std::unique_ptr<Session> NewSession() = 0;
+  virtual std::unique_ptr<Session> NewSession(const SessionOptions& options = {}) = 0;
   // Tables ordered by name; only `table` when non-empty (42P01 if it does not exist).
   virtual Result<std::vector<TableDescription>> DescribeTables(std::string_view table) = 0;
   // Re-analyzes tables that changed enough since their last ANALYZE, then writes every dirty

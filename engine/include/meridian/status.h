@@ -19,6 +19,11 @@ inline constexpr const char* kFeatureNotSupported = "0A000";
 inline constexpr const char* kStringDataRightTruncation = "22001";
 inline constexpr const char* kNumericValueOutOfRange = "22003";
 inline constexpr const char* kInvalidTextRepresentation = "22P02";
+inline constexpr const char* kBadCopyFileFormat = "22P04";
+inline constexpr const char* kInvalidParameterValue = "22023";
+inline constexpr const char* kCantChangeRuntimeParam = "55P02";
+inline constexpr const char* kInsufficientPrivilege = "42501";
+inline constexpr const char* kInvalidSchemaName = "3F000";
 inline constexpr const char* kDivisionByZero = "22012";
 inline constexpr const char* kNotNullViolation = "23502";
 inline constexpr const char* kUniqueViolation = "23505";
@@ -50,6 +55,7 @@ struct ErrorInfo {
   std::string message;
   std::string detail;
   std::string hint;
+  std::string context;    // where it happened, e.g. "COPY t, line 3, column b: \"x\""
   uint32_t position = 0;  // 1-based character offset into the request text; 0 = none
 };
 
@@ -93,6 +99,10 @@ class [[nodiscard]] Status {
   }
   Status& WithHint(std::string hint) {
     if (err_) Mutable().hint = std::move(hint);
+    return *this;
+  }
+  Status& WithContext(std::string context) {
+    if (err_) Mutable().context = std::move(context);
     return *this;
   }
   Status& WithPosition(uint32_t position) {

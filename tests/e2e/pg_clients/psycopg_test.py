@@ -2,8 +2,9 @@
 # int/bigint/text/double/boolean/NULL values and their Python types, SQLSTATEs mapped to psycopg's
 # exception classes, the connection staying usable after errors, client-side parameter binding
 # (ClientCursor), server-side parameters (the default cursor sends them with the extended
-# protocol; prepare=True; text and binary formats both ways), and SCRAM-SHA-256 over TLS. Run
-# by ctest with $MERIDIAND set.
+# protocol; prepare=True; text and binary formats both ways), ParameterStatus and SET/SHOW,
+# type lookups (TypeInfo.fetch), information_schema, COPY FROM STDIN / TO STDOUT in text and
+# CSV with bad input, and SCRAM-SHA-256 over TLS. Run by ctest with $MERIDIAND set.
 import os
 import subprocess
 import sys
@@ -255,6 +256,154 @@ class PsycopgTest(unittest.TestCase):
             # Text and binary parameters in one statement.
             cur = conn.execute("SELECT count(*) FROM bin WHERE i = %t OR b = %b", (-5, 1))
             self.assertEqual(cur.fetchone(), (1,))
+
+    def test_parameter_status_and_settings(self):
+        with self.connect(application_name="ptest") as conn:
+            self.assertTrue(conn.info.parameter_status("server_version").startswith("15.0 ("))
+            self.assertEqual(conn.info.parameter_status("application_name"), "ptest")
+            self.assertEqual(conn.info.parameter_status("DateStyle"), "ISO, MDY")
+            self.assertEqual(conn.info.parameter_status("TimeZone"), "UTC")
+            self.assertEqual(conn.execute("SHOW server_version").fetchone()[0],
+                             conn.info.parameter_status("server_version"))
+            version = conn.execute("SELECT version()").fetchone()[0]
+            self.assertTrue(version.startswith("PostgreSQL 15.0 (Meridian"), version)
+            # A SET of a reported parameter is followed by a ParameterStatus, as PostgreSQL does.
+            conn.execute("SET application_name = 'renamed'")
+            self.assertEqual(conn.info.parameter_status("application_name"), "renamed")
+            conn.execute("SELECT set_config('DateStyle', 'ISO, DMY', false)")
+            self.assertEqual(conn.info.parameter_status("DateStyle"), "ISO, DMY")
+            cur = conn.execute("SHOW DateStyle")
+            self.assertEqual(cur.description[0].name, "DateStyle")
+            self.assertEqual(cur.fetchone(), ("ISO, DMY",))
+            self.assertEqual(conn.execute("SELECT current_user, current_database()").fetchone(),
+                             (conn.info.user, conn.info.dbname))
+            self.assertEqual(conn.execute("SELECT pg_backend_pid()").fetchone()[0],
+                             conn.info.backend_pid)
+            with self.assertRaises(errors.UndefinedObject):
+                conn.execute("SET no_such_setting = 1")
+            with self.assertRaises(errors.FeatureNotSupported):
+                conn.execute("SET client_encoding = 'LATIN1'")
+            # statement_timeout is enforced: a long join is cancelled with 57014.
+            conn.execute("CREATE TABLE slow (i INTEGER)")
+            conn.execute("INSERT INTO slow VALUES " + ", ".join(f"({i})" for i in range(400)))
+            conn.execute("SET statement_timeout = '50ms'")
+            with self.assertRaises(errors.QueryCanceled):
+                conn.execute("SELECT count(*) FROM slow a, slow b, slow c WHERE a.i + b.i > c.i")
+            conn.execute("RESET statement_timeout")
+            self.assertEqual(conn.execute("SELECT count(*) FROM slow").fetchone(), (400,))
+
+    # The query psycopg's TypeInfo.fetch sends (psycopg/_typeinfo.py); fetch itself wraps it in
+    # a transaction block, which Meridian does not have yet.
+    TYPE_INFO_QUERY = ("SELECT typname AS name, oid, typarray AS array_oid, "
+                       "oid::regtype::text AS regtype, typdelim AS delimiter "
+                       "FROM pg_type t WHERE t.oid = to_regtype(%(name)s) ORDER BY t.oid")
+
+    def test_type_lookup(self):
+        with self.connect() as conn:
+            for name, oid, regtype in (("int4", 23, "integer"), ("text", 25, "text"),
+                                       ("varchar", 1043, "character varying"),
+                                       ("bool", 16, "boolean"), ("float8", 701,
+                                                                 "double precision")):
+                cur = conn.execute(self.TYPE_INFO_QUERY, {"name": name})
+                row = cur.fetchone()
+                self.assertIsNotNone(row, name)
+                self.assertEqual(row[:2], (name, oid))
+                self.assertEqual(row[3:], (regtype, ","))
+            self.assertIsNone(conn.execute(self.TYPE_INFO_QUERY,
+                                           {"name": "no_such_type"}).fetchone())
+            cur = conn.execute("SELECT typname FROM pg_catalog.pg_type WHERE oid = %s", (701,))
+            self.assertEqual(cur.fetchone(), ("float8",))
+
+    def test_information_schema(self):
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE info_t (id INTEGER PRIMARY KEY, name VARCHAR(20) NOT NULL, "
+                         "note TEXT DEFAULT 'n/a')")
+            cur = conn.execute("SELECT table_schema, table_type FROM information_schema.tables "
+                               "WHERE table_name = 'info_t'")
+            self.assertEqual(cur.fetchall(), [("public", "BASE TABLE")])
+            cur = conn.execute("SELECT column_name, data_type, is_nullable, "
+                               "character_maximum_length, column_default "
+                               "FROM information_schema.columns WHERE table_name = %s "
+                               "ORDER BY ordinal_position", ("info_t",))
+            self.assertEqual(cur.fetchall(), [
+                ("id", "integer", "NO", None, None),
+                ("name", "character varying", "NO", 20, None),
+                ("note", "text", "YES", None, "'n/a'"),
+            ])
+
+    def test_copy_from_stdin_and_back(self):
+        rows = [
+            (1, "plain", 1.5, True),
+            (2, None, None, None),
+            (3, 'quote " and \' single', -2.0, False),
+            (4, "tab\there\nnewline\r\\back", 0.0, True),
+            (5, "\\N is not null", 3.25, False),
+            (6, "", 1e300, True),
+            (7, "ünïcødé ✓", -0.5, False),
+        ]
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE cp (id INTEGER PRIMARY KEY, t TEXT, d DOUBLE PRECISION, "
+                         "b BOOLEAN)")
+            with conn.cursor() as cur:
+                with cur.copy("COPY cp FROM STDIN") as copy:
+                    for r in rows:
+                        copy.write_row(r)
+                self.assertEqual(cur.rowcount, len(rows))
+                self.assertEqual(cur.statusmessage, f"COPY {len(rows)}")
+                self.assertEqual(cur.execute("SELECT id, t, d, b FROM cp ORDER BY id").fetchall(),
+                                 rows)
+                # COPY TO STDOUT reads the same rows back, in text format.
+                with cur.copy("COPY cp TO STDOUT") as copy:
+                    back = [tuple(r) for r in copy.rows()]
+                self.assertEqual(len(back), len(rows))
+                self.assertEqual(back[1], ("2", None, None, None))
+                self.assertEqual(back[3][1], rows[3][1])
+                with cur.copy("COPY (SELECT id, t FROM cp WHERE id IN (1, 3) ORDER BY id) "
+                              "TO STDOUT WITH (FORMAT csv, HEADER)") as copy:
+                    data = b"".join(bytes(chunk) for chunk in copy)
+                self.assertEqual(data.decode(),
+                                 'id,t\n1,plain\n3,"quote "" and \' single"\n')
+
+    def test_copy_csv_with_header_and_columns(self):
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE csvt (a INTEGER NOT NULL, b TEXT, c VARCHAR(5) DEFAULT 'dflt')")
+            with conn.cursor() as cur:
+                with cur.copy("COPY csvt (b, a) FROM STDIN WITH (FORMAT csv, HEADER true)") as copy:
+                    copy.write('b,a\n"x, ""y""",1\n,2\n"",3\n"multi\nline",4\n')
+                self.assertEqual(cur.rowcount, 4)
+                got = cur.execute("SELECT a, b, c FROM csvt ORDER BY a").fetchall()
+                self.assertEqual(got, [(1, 'x, "y"', "dflt"), (2, None, "dflt"), (3, "", "dflt"),
+                                       (4, "multi\nline", "dflt")])
+                with cur.copy("COPY csvt FROM STDIN (DELIMITER '|', NULL 'nil')") as copy:
+                    copy.write("5|nil|ok\n")
+                self.assertEqual(cur.execute("SELECT b, c FROM csvt WHERE a = 5").fetchone(),
+                                 (None, "ok"))
+
+    def test_copy_errors_insert_nothing(self):
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE cperr (id INTEGER PRIMARY KEY, v INTEGER)")
+            with conn.cursor() as cur:
+                with self.assertRaises(errors.InvalidTextRepresentation) as ctx:
+                    with cur.copy("COPY cperr FROM STDIN") as copy:
+                        copy.write("1\t10\n2\tnot a number\n3\t30\n")
+                self.assertIn("line 2", str(ctx.exception.diag.context))
+                with self.assertRaises(errors.BadCopyFileFormat):
+                    with cur.copy("COPY cperr FROM STDIN") as copy:
+                        copy.write("1\t10\t99\n")
+                with self.assertRaises(errors.UniqueViolation):
+                    with cur.copy("COPY cperr FROM STDIN") as copy:
+                        copy.write("1\t10\n1\t11\n")
+                # An exception in the block sends CopyFail; psycopg re-raises the exception.
+                with self.assertRaises(RuntimeError):
+                    with cur.copy("COPY cperr FROM STDIN") as copy:
+                        copy.write("7\t70\n")
+                        raise RuntimeError("client gives up")
+            self.assertEqual(conn.execute("SELECT count(*) FROM cperr").fetchone(), (0,))
+            # The connection is still usable and COPY works after the failures.
+            with conn.cursor() as cur:
+                with cur.copy("COPY cperr FROM STDIN") as copy:
+                    copy.write_row((1, 10))
+            self.assertEqual(conn.execute("SELECT v FROM cperr").fetchall(), [(10,)])
 
     def test_scram_over_tls(self):
         with tempfile.TemporaryDirectory() as tmp:

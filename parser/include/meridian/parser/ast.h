@@ -62,6 +62,10 @@ enum class BinaryOp {
   kOr,
   kLike,
   kNotLike,
+  kRegexMatch,      // ~   (POSIX regular expression, case-sensitive)
+  kRegexNotMatch,   // !~
+  kRegexIMatch,     // ~*  (case-insensitive)
+  kRegexNotIMatch,  // !~*
 };
 
 // PostgreSQL's name of a binary operator: "+", "<>", "||", "AND", "~~" (LIKE), "!~~" (NOT LIKE).
@@ -99,6 +103,14 @@ inline const char* OperatorName(BinaryOp op) {
       return "~~";
     case BinaryOp::kNotLike:
       return "!~~";
+    case BinaryOp::kRegexMatch:
+      return "~";
+    case BinaryOp::kRegexNotMatch:
+      return "!~";
+    case BinaryOp::kRegexIMatch:
+      return "~*";
+    case BinaryOp::kRegexNotIMatch:
+      return "!~*";
   }
   return "?";
 }
@@ -155,8 +167,11 @@ struct SelectItem {
 enum class JoinType { kComma, kCross, kInner, kLeft, kRight, kFull };
 
 struct TableRef {
-  std::string name;
+  std::string name;   // empty for a subquery in FROM
+  std::string schema;  // schema.name as written; empty when unqualified
   std::string alias;  // empty when none
+  std::unique_ptr<SelectStmt> subquery;       // (SELECT ...) AS alias; null for a table
+  std::vector<std::string> column_aliases;  // AS alias (a, b)
   Location loc;
   JoinType join = JoinType::kComma;  // kComma for the first table
   ExprPtr on;                        // JOIN ... ON; null otherwise
@@ -176,7 +191,16 @@ enum class SetOp { kNone, kUnion, kIntersect, kExcept };
 // One query. A SELECT core uses the fields from distinct to having; a set operation
 // (set_op != kNone) uses set_left/set_right instead. ORDER BY, LIMIT and OFFSET apply to the
 // node's result either way.
+// WITH name [(columns)] AS (query): a named query FROM may refer to (not recursive).
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> columns;
+  std::unique_ptr<SelectStmt> query;
+  Location loc;
+};
+
 struct SelectStmt {
+  std::vector<CommonTableExpr> with;  // WITH ... (visible to this query and its subqueries)
   SetOp set_op = SetOp::kNone;
   bool set_all = false;  // UNION ALL / INTERSECT ALL / EXCEPT ALL
   std::unique_ptr<SelectStmt> set_left, set_right;
@@ -296,6 +320,40 @@ enum class StatementKind {
   kDropIndex,
   kExplain,
   kAnalyze,
+  kSet,    // variable
+  kShow,   // variable
+  kReset,  // variable
+  kCopy,
+};
+
+// SET / SHOW / RESET of a run-time parameter. name is lower-cased ("timezone" for TIME ZONE);
+// all is SHOW ALL / RESET ALL. SET: values as written (strings unquoted, identifiers folded,
+// numbers with their sign), or to_default for TO DEFAULT; local for SET LOCAL.
+struct VariableStmt {
+  std::string name;
+  Location name_loc;
+  bool all = false;
+  bool local = false;
+  bool to_default = false;
+  std::vector<std::string> values;
+};
+
+// COPY table [(columns)] FROM STDIN / COPY {table [(columns)] | (query)} TO STDOUT with its
+// options (validated by the parser: FORMAT text|csv, HEADER, DELIMITER, NULL, QUOTE, ESCAPE).
+struct CopyStmt {
+  std::string schema;  // as written; empty when unqualified
+  std::string table;   // empty for COPY (query) TO
+  Location table_loc;
+  std::vector<std::string> columns;  // empty: every column
+  std::vector<Location> column_locs;
+  std::unique_ptr<SelectStmt> query;  // COPY (query) TO STDOUT
+  bool from = true;                   // FROM STDIN; false for TO STDOUT
+  bool csv = false;                   // FORMAT csv (else text)
+  bool header = false;
+  char delimiter = '\t';    // text: tab; csv: ','
+  std::string null_string;  // text: \N; csv: empty
+  char quote = '"';         // csv only
+  char escape = '"';        // csv only
 };
 
 // One statement of a request; exactly the pointer matching kind is set.
@@ -312,6 +370,8 @@ struct Statement {
   std::unique_ptr<CreateIndexStmt> create_index;
   std::unique_ptr<DropIndexStmt> drop_index;
   std::unique_ptr<AnalyzeStmt> analyze;
+  std::unique_ptr<VariableStmt> variable;  // kSet, kShow, kReset
+  std::unique_ptr<CopyStmt> copy;
   // kExplain: the statement explained, and whether it runs (EXPLAIN ANALYZE).
   std::unique_ptr<Statement> explained;
   bool explain_analyze = false;

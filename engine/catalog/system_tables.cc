@@ -1,0 +1,953 @@
+// The pg_catalog and information_schema tables and the object-id mappings; see
+// system_tables.h. Each table is a column list and a function that computes its rows from a
+// snapshot of the catalog (tables by name, each table's index list).
+#include "catalog/system_tables.h"
+
+#include <cctype>
+#include <functional>
+#include <map>
+#include <tuple>
+
+#include "catalog/catalog.h"
+
+namespace meridian::catalog {
+
+namespace {
+
+// Ids of system tables in TableSchema::id: far above user relation ids, so a statement's
+// LockSet never confuses the two.
+constexpr uint32_t kSystemTableIdBase = 0xF0000000u;
+
+struct BuiltinType {
+  int64_t oid;
+  const char* name;     // typname
+  const char* display;  // format_type
+  int len;
+  const char* category;
+  int64_t array_oid;
+};
+
+constexpr BuiltinType kTypes[] = {
+    {16, "bool", "boolean", 1, "B", 1000},
+    {18, "char", "\"char\"", 1, "Z", 1002},
+    {19, "name", "name", 64, "S", 1003},
+    {20, "int8", "bigint", 8, "N", 1016},
+    {21, "int2", "smallint", 2, "N", 1005},
+    {23, "int4", "integer", 4, "N", 1007},
+    {24, "regproc", "regproc", 4, "N", 1008},
+    {25, "text", "text", -1, "S", 1009},
+    {26, "oid", "oid", 4, "N", 1028},
+    {700, "float4", "real", 4, "N", 1021},
+    {701, "float8", "double precision", 8, "N", 1022},
+    {705, "unknown", "unknown", -2, "X", 0},
+    {1042, "bpchar", "character", -1, "S", 1014},
+    {1043, "varchar", "character varying", -1, "S", 1015},
+    {2205, "regclass", "regclass", 4, "N", 2210},
+    {2206, "regtype", "regtype", 4, "N", 2211},
+    {4089, "regnamespace", "regnamespace", 4, "N", 4090},
+};
+
+const BuiltinType* FindType(int64_t oid) {
+  for (const BuiltinType& t : kTypes) {
+    if (t.oid == oid) return &t;
+  }
+  return nullptr;
+}
+
+// A column of a system table: name and a one-letter type (o oid, t text, i integer,
+// b boolean, d double precision). Oids are bigint here (Meridian has no unsigned type).
+struct Col {
+  const char* name;
+  char type;
+};
+
+Value O(int64_t v) { return Value::Int(v); }
+Value T(std::string v) { return Value::String(std::move(v)); }
+Value I(int64_t v) { return Value::Int(v); }
+Value B(bool v) { return Value::Bool(v); }
+Value N() { return Value::Null(); }
+
+// What the row builders see: user tables (by name) and their indexes.
+struct Snapshot {
+  std::vector<std::shared_ptr<Table>> tables;
+  std::vector<std::vector<std::shared_ptr<Index>>> indexes;  // per table
+};
+
+int64_t RelOid(uint32_t relation_id) { return kFirstUserOid + relation_id; }
+
+// pg_attribute.atttypmod: varchar(n) is n + 4 (VARHDRSZ), as PostgreSQL stores it.
+int64_t TypMod(Type t) { return t.id == TypeId::kVarchar && t.modifier >= 0 ? t.modifier + 4 : -1; }
+
+int TypLen(Type t) {
+  const BuiltinType* b = FindType(t.PgOid());
+  return b != nullptr ? b->len : -1;
+}
+
+std::string QuoteIdent(const std::string& id) {
+  bool plain = !id.empty() && (std::islower(static_cast<unsigned char>(id[0])) || id[0] == '_');
+  for (char c : id) {
+    if (!std::islower(static_cast<unsigned char>(c)) &&
+        !std::isdigit(static_cast<unsigned char>(c)) && c != '_') {
+      plain = false;
+    }
+  }
+  if (plain) return id;
+  std::string out = "\"";
+  for (char c : id) {
+    out += c;
+    if (c == '"') out += '"';
+  }
+  return out + "\"";
+}
+
+std::string ColumnList(const TableSchema& t, const IndexSchema& x, bool with_order) {
+  std::string out;
+  for (size_t i = 0; i < x.columns.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += QuoteIdent(t.columns[x.columns[i]].name);
+    if (with_order && i < x.descending.size() && x.descending[i]) out += " DESC";
+  }
+  return out;
+}
+
+std::string IndexDefinition(const TableSchema& t, const IndexSchema& x) {
+  return std::string("CREATE ") + (x.unique ? "UNIQUE " : "") + "INDEX " + QuoteIdent(x.name) +
+         " ON public." + QuoteIdent(t.name) + " USING btree (" + ColumnList(t, x, true) + ")";
+}
+
+std::string ConstraintDefinition(const TableSchema& t, const IndexSchema& x) {
+  return std::string(x.kind == IndexKind::kPrimaryKey ? "PRIMARY KEY" : "UNIQUE") + " (" +
+         ColumnList(t, x, false) + ")";
+}
+
+struct SystemTable;
+using RowFn = std::function<std::vector<Row>(const Snapshot&)>;
+
+struct SystemTable {
+  const char* schema;  // "pg_catalog" or "information_schema"
+  const char* name;
+  int64_t oid;
+  bool view;  // relkind 'v' (pg_tables, information_schema.*) rather than 'r'
+  std::vector<Col> columns;
+  RowFn rows;
+};
+
+const std::vector<SystemTable>& Registry();
+
+// A system table's oid: PostgreSQL's for the catalogs, a fixed one below 16384 for views.
+int64_t SystemOid(const SystemTable& st) {
+  return st.oid != 0 ? st.oid : kFirstUserOid - 1000 + (&st - Registry().data());
+}
+
+// Every relation: user tables and their indexes, then the system tables.
+struct RelationInfo {
+  int64_t oid;
+  std::string name;
+  int64_t namespace_oid;
+  std::string kind;                    // "r", "i", "v"
+  const Table* table = nullptr;        // user table (or the index's table)
+  const IndexSchema* index = nullptr;  // user index
+  const SystemTable* system = nullptr;
+};
+
+std::vector<RelationInfo> Relations(const Snapshot& s) {
+  std::vector<RelationInfo> out;
+  for (size_t t = 0; t < s.tables.size(); ++t) {
+    const Table& table = *s.tables[t];
+    out.push_back({RelOid(table.id()), table.name(), kPublicNamespaceOid, "r", &table});
+    for (const auto& index : s.indexes[t]) {
+      out.push_back({RelOid(index->schema().id), index->schema().name, kPublicNamespaceOid, "i",
+                     &table, &index->schema()});
+    }
+  }
+  for (const SystemTable& st : Registry()) {
+    int64_t ns = std::string_view(st.schema) == "pg_catalog" ? kPgCatalogNamespaceOid
+                                                             : kInformationSchemaNamespaceOid;
+    out.push_back({SystemOid(st), st.name, ns, st.view ? "v" : "r", nullptr, nullptr, &st});
+  }
+  return out;
+}
+
+std::string NamespaceNameOf(int64_t oid) {
+  if (oid == kPgCatalogNamespaceOid) return "pg_catalog";
+  if (oid == kInformationSchemaNamespaceOid) return "information_schema";
+  return "public";
+}
+
+std::string SqlTypeName(Type t) {
+  return t.id == TypeId::kVarchar ? "character varying" : t.Name();
+}
+
+const std::vector<SystemTable>& Registry() {
+  static const std::vector<SystemTable> kTables = {
+      {"pg_catalog",
+       "pg_namespace",
+       2615,
+       false,
+       {{"oid", 'o'}, {"nspname", 't'}, {"nspowner", 'o'}, {"nspacl", 't'}},
+       [](const Snapshot&) {
+         return std::vector<Row>{
+             {O(kPgCatalogNamespaceOid), T("pg_catalog"), O(kBootstrapUserOid), N()},
+             {O(kPublicNamespaceOid), T("public"), O(kBootstrapUserOid), N()},
+             {O(kInformationSchemaNamespaceOid), T("information_schema"), O(kBootstrapUserOid),
+              N()}};
+       }},
+      {"pg_catalog",
+       "pg_class",
+       1259,
+       false,
+       {{"oid", 'o'},
+        {"relname", 't'},
+        {"relnamespace", 'o'},
+        {"reltype", 'o'},
+        {"reloftype", 'o'},
+        {"relowner", 'o'},
+        {"relam", 'o'},
+        {"relfilenode", 'o'},
+        {"reltablespace", 'o'},
+        {"relpages", 'i'},
+        {"reltuples", 'd'},
+        {"relallvisible", 'i'},
+        {"reltoastrelid", 'o'},
+        {"relhasindex", 'b'},
+        {"relisshared", 'b'},
+        {"relpersistence", 't'},
+        {"relkind", 't'},
+        {"relnatts", 'i'},
+        {"relchecks", 'i'},
+        {"relhasrules", 'b'},
+        {"relhastriggers", 'b'},
+        {"relhassubclass", 'b'},
+        {"relrowsecurity", 'b'},
+        {"relforcerowsecurity", 'b'},
+        {"relispopulated", 'b'},
+        {"relreplident", 't'},
+        {"relispartition", 'b'},
+        {"relrewrite", 'o'},
+        {"relacl", 't'},
+        {"reloptions", 't'},
+        {"relpartbound", 't'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (const RelationInfo& r : Relations(s)) {
+           int64_t am = r.kind == "i" ? 403 : r.kind == "r" ? 2 : 0;
+           int64_t natts = 0;
+           double tuples = -1;
+           bool has_index = false;
+           if (r.index != nullptr) {
+             natts = static_cast<int64_t>(r.index->columns.size());
+           } else if (r.table != nullptr) {
+             natts = static_cast<int64_t>(r.table->schema().columns.size());
+             tuples = static_cast<double>(r.table->live_rows());
+             for (size_t t = 0; t < s.tables.size(); ++t) {
+               if (s.tables[t].get() == r.table) has_index = !s.indexes[t].empty();
+             }
+           } else {
+             natts = static_cast<int64_t>(r.system->columns.size());
+           }
+           rows.push_back({O(r.oid),
+                           T(r.name),
+                           O(r.namespace_oid),
+                           O(0),
+                           O(0),
+                           O(kBootstrapUserOid),
+                           O(am),
+                           O(r.system ? 0 : r.oid),
+                           O(0),
+                           I(0),
+                           Value::Double(tuples),
+                           I(0),
+                           O(0),
+                           B(has_index),
+                           B(false),
+                           T("p"),
+                           T(r.kind),
+                           I(natts),
+                           I(0),
+                           B(false),
+                           B(false),
+                           B(false),
+                           B(false),
+                           B(false),
+                           B(true),
+                           T(r.kind == "v" ? "n" : "d"),
+                           B(false),
+                           O(0),
+                           N(),
+                           N(),
+                           N()});
+         }
+         return rows;
+       }},
+      {"pg_catalog",
+       "pg_attribute",
+       1249,
+       false,
+       {{"attrelid", 'o'},       {"attname", 't'},     {"atttypid", 'o'},
+        {"attstattarget", 'i'},  {"attlen", 'i'},      {"attnum", 'i'},
+        {"attndims", 'i'},       {"attcacheoff", 'i'}, {"atttypmod", 'i'},
+        {"attbyval", 'b'},       {"attalign", 't'},    {"attstorage", 't'},
+        {"attcompression", 't'}, {"attnotnull", 'b'},  {"atthasdef", 'b'},
+        {"atthasmissing", 'b'},  {"attidentity", 't'}, {"attgenerated", 't'},
+        {"attisdropped", 'b'},   {"attislocal", 'b'},  {"attinhcount", 'i'},
+        {"attcollation", 'o'},   {"attacl", 't'},      {"attoptions", 't'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         auto add = [&](int64_t rel, int64_t num, const std::string& name, Type type, bool not_null,
+                        bool has_default) {
+           const bool by_val = type.id != TypeId::kText && type.id != TypeId::kVarchar;
+           rows.push_back({O(rel),
+                           T(name),
+                           O(type.PgOid()),
+                           I(-1),
+                           I(TypLen(type)),
+                           I(num),
+                           I(0),
+                           I(-1),
+                           I(TypMod(type)),
+                           B(by_val),
+                           T(by_val ? "i" : "i"),
+                           T(by_val ? "p" : "x"),
+                           T(""),
+                           B(not_null),
+                           B(has_default),
+                           B(false),
+                           T(""),
+                           T(""),
+                           B(false),
+                           B(true),
+                           I(0),
+                           O(type.IsString() ? 100 : 0),
+                           N(),
+                           N()});
+         };
+         for (size_t t = 0; t < s.tables.size(); ++t) {
+           const TableSchema& schema = s.tables[t]->schema();
+           for (size_t c = 0; c < schema.columns.size(); ++c) {
+             const Column& col = schema.columns[c];
+             add(RelOid(schema.id), static_cast<int64_t>(c + 1), col.name, col.type, col.not_null,
+                 !col.default_text.empty());
+           }
+           for (const auto& index : s.indexes[t]) {
+             const IndexSchema& x = index->schema();
+             for (size_t k = 0; k < x.columns.size(); ++k) {
+               const Column& col = schema.columns[x.columns[k]];
+               add(RelOid(x.id), static_cast<int64_t>(k + 1), col.name, col.type, false, false);
+             }
+           }
+         }
+         for (const SystemTable& st : Registry()) {
+           for (size_t c = 0; c < st.columns.size(); ++c) {
+             const char k = st.columns[c].type;
+             Type type = k == 't'   ? Type::Text()
+                         : k == 'b' ? Type::Boolean()
+                         : k == 'd' ? Type::Double()
+                         : k == 'i' ? Type::Integer()
+                                    : Type::BigInt();
+             add(SystemOid(st), static_cast<int64_t>(c + 1), st.columns[c].name, type, false,
+                 false);
+           }
+         }
+         return rows;
+       }},
+      {"pg_catalog",
+       "pg_type",
+       1247,
+       false,
+       {{"oid", 'o'},          {"typname", 't'},      {"typnamespace", 'o'},
+        {"typowner", 'o'},     {"typlen", 'i'},       {"typbyval", 'b'},
+        {"typtype", 't'},      {"typcategory", 't'},  {"typispreferred", 'b'},
+        {"typisdefined", 'b'}, {"typdelim", 't'},     {"typrelid", 'o'},
+        {"typsubscript", 't'}, {"typelem", 'o'},      {"typarray", 'o'},
+        {"typinput", 't'},     {"typoutput", 't'},    {"typreceive", 't'},
+        {"typsend", 't'},      {"typmodin", 't'},     {"typmodout", 't'},
+        {"typanalyze", 't'},   {"typalign", 't'},     {"typstorage", 't'},
+        {"typnotnull", 'b'},   {"typbasetype", 'o'},  {"typtypmod", 'i'},
+        {"typndims", 'i'},     {"typcollation", 'o'}, {"typdefault", 't'}},
+       [](const Snapshot&) {
+         std::vector<Row> rows;
+         for (const BuiltinType& t : kTypes) {
+           const std::string n = t.name;
+           const bool by_val = t.len > 0 && t.len <= 8 && n != "name";
+           const bool collatable = n == "text" || n == "varchar" || n == "bpchar" || n == "name";
+           rows.push_back({O(t.oid),
+                           T(n),
+                           O(kPgCatalogNamespaceOid),
+                           O(kBootstrapUserOid),
+                           I(t.len),
+                           B(by_val),
+                           T(n == "unknown" ? "p" : "b"),
+                           T(t.category),
+                           B(n == "text" || n == "float8" || n == "bool" || n == "oid"),
+                           B(true),
+                           T(","),
+                           O(0),
+                           T("-"),
+                           O(0),
+                           O(t.array_oid),
+                           T(n + "in"),
+                           T(n + "out"),
+                           T(n + "recv"),
+                           T(n + "send"),
+                           T("-"),
+                           T("-"),
+                           T("-"),
+                           T(t.len == 8   ? "d"
+                             : t.len == 2 ? "s"
+                             : t.len == 1 ? "c"
+                                          : "i"),
+                           T(t.len > 0 ? "p" : "x"),
+                           B(false),
+                           O(0),
+                           I(-1),
+                           I(0),
+                           O(collatable ? 100 : 0),
+                           N()});
+         }
+         return rows;
+       }},
+      {"pg_catalog",
+       "pg_index",
+       2610,
+       false,
+       {{"indexrelid", 'o'},     {"indrelid", 'o'},       {"indnatts", 'i'},
+        {"indnkeyatts", 'i'},    {"indisunique", 'b'},    {"indnullsnotdistinct", 'b'},
+        {"indisprimary", 'b'},   {"indisexclusion", 'b'}, {"indimmediate", 'b'},
+        {"indisclustered", 'b'}, {"indisvalid", 'b'},     {"indcheckxmin", 'b'},
+        {"indisready", 'b'},     {"indislive", 'b'},      {"indisreplident", 'b'},
+        {"indkey", 't'},         {"indcollation", 't'},   {"indclass", 't'},
+        {"indoption", 't'},      {"indexprs", 't'},       {"indpred", 't'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (size_t t = 0; t < s.tables.size(); ++t) {
+           for (const auto& index : s.indexes[t]) {
+             const IndexSchema& x = index->schema();
+             std::string key, option;
+             for (size_t k = 0; k < x.columns.size(); ++k) {
+               key += (k ? " " : "") + std::to_string(x.columns[k] + 1);
+               option += (k ? " " : "") +
+                         std::string(k < x.descending.size() && x.descending[k] ? "3" : "0");
+             }
+             const int64_t n = static_cast<int64_t>(x.columns.size());
+             rows.push_back({O(RelOid(x.id)),
+                             O(RelOid(s.tables[t]->id())),
+                             I(n),
+                             I(n),
+                             B(x.unique),
+                             B(false),
+                             B(x.kind == IndexKind::kPrimaryKey),
+                             B(false),
+                             B(true),
+                             B(false),
+                             B(true),
+                             B(false),
+                             B(true),
+                             B(true),
+                             B(false),
+                             T(key),
+                             T(""),
+                             T(""),
+                             T(option),
+                             N(),
+                             N()});
+           }
+         }
+         return rows;
+       }},
+      {"pg_catalog",
+       "pg_am",
+       2601,
+       false,
+       {{"oid", 'o'}, {"amname", 't'}, {"amhandler", 't'}, {"amtype", 't'}},
+       [](const Snapshot&) {
+         return std::vector<Row>{{O(2), T("heap"), T("heap_tableam_handler"), T("t")},
+                                 {O(403), T("btree"), T("bthandler"), T("i")}};
+       }},
+      {"pg_catalog",
+       "pg_attrdef",
+       2604,
+       false,
+       {{"oid", 'o'}, {"adrelid", 'o'}, {"adnum", 'i'}, {"adbin", 't'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (const auto& table : s.tables) {
+           const TableSchema& schema = table->schema();
+           for (size_t c = 0; c < schema.columns.size(); ++c) {
+             if (schema.columns[c].default_text.empty()) continue;
+             // The DEFAULT's text stands in for PostgreSQL's node tree (pg_get_expr shows it).
+             rows.push_back({O(RelOid(schema.id) * 1000 + static_cast<int64_t>(c + 1)),
+                             O(RelOid(schema.id)), I(static_cast<int64_t>(c + 1)),
+                             T(schema.columns[c].default_text)});
+           }
+         }
+         return rows;
+       }},
+      {"pg_catalog",
+       "pg_constraint",
+       2606,
+       false,
+       {{"oid", 'o'},           {"conname", 't'},      {"connamespace", 'o'},  {"contype", 't'},
+        {"condeferrable", 'b'}, {"condeferred", 'b'},  {"convalidated", 'b'},  {"conrelid", 'o'},
+        {"contypid", 'o'},      {"conindid", 'o'},     {"conparentid", 'o'},   {"confrelid", 'o'},
+        {"confupdtype", 't'},   {"confdeltype", 't'},  {"confmatchtype", 't'}, {"conislocal", 'b'},
+        {"coninhcount", 'i'},   {"connoinherit", 'b'}, {"conkey", 't'},        {"confkey", 't'},
+        {"conbin", 't'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (size_t t = 0; t < s.tables.size(); ++t) {
+           for (const auto& index : s.indexes[t]) {
+             const IndexSchema& x = index->schema();
+             if (!x.IsConstraint()) continue;
+             std::string key = "{";
+             for (size_t k = 0; k < x.columns.size(); ++k) {
+               key += (k ? "," : "") + std::to_string(x.columns[k] + 1);
+             }
+             key += "}";
+             rows.push_back({O(RelOid(x.id)),
+                             T(x.name),
+                             O(kPublicNamespaceOid),
+                             T(x.kind == IndexKind::kPrimaryKey ? "p" : "u"),
+                             B(false),
+                             B(false),
+                             B(true),
+                             O(RelOid(s.tables[t]->id())),
+                             O(0),
+                             O(RelOid(x.id)),
+                             O(0),
+                             O(0),
+                             T(" "),
+                             T(" "),
+                             T(" "),
+                             B(true),
+                             I(0),
+                             B(true),
+                             T(key),
+                             N(),
+                             N()});
+           }
+         }
+         return rows;
+       }},
+      {"pg_catalog",
+       "pg_database",
+       1262,
+       false,
+       {{"oid", 'o'},
+        {"datname", 't'},
+        {"datdba", 'o'},
+        {"encoding", 'i'},
+        {"datlocprovider", 't'},
+        {"datistemplate", 'b'},
+        {"datallowconn", 'b'},
+        {"datconnlimit", 'i'},
+        {"datcollate", 't'},
+        {"datctype", 't'},
+        {"datacl", 't'}},
+       [](const Snapshot&) {
+         return std::vector<Row>{{O(16384 - 1), T(kDatabaseName), O(kBootstrapUserOid), I(6),
+                                  T("c"), B(false), B(true), I(-1), T("C"), T("C"), N()}};
+       }},
+      {"pg_catalog",
+       "pg_roles",
+       0,
+       true,
+       {{"oid", 'o'},
+        {"rolname", 't'},
+        {"rolsuper", 'b'},
+        {"rolinherit", 'b'},
+        {"rolcreaterole", 'b'},
+        {"rolcreatedb", 'b'},
+        {"rolcanlogin", 'b'},
+        {"rolreplication", 'b'},
+        {"rolconnlimit", 'i'},
+        {"rolpassword", 't'},
+        {"rolvaliduntil", 't'},
+        {"rolbypassrls", 'b'},
+        {"rolconfig", 't'}},
+       [](const Snapshot&) {
+         return std::vector<Row>{{O(kBootstrapUserOid), T(kBootstrapUser), B(true), B(true),
+                                  B(true), B(true), B(true), B(true), I(-1), T("********"), N(),
+                                  B(true), N()}};
+       }},
+      {"pg_catalog",
+       "pg_collation",
+       3456,
+       false,
+       {{"oid", 'o'},
+        {"collname", 't'},
+        {"collnamespace", 'o'},
+        {"collowner", 'o'},
+        {"collprovider", 't'},
+        {"collisdeterministic", 'b'},
+        {"collencoding", 'i'},
+        {"collcollate", 't'},
+        {"collctype", 't'}},
+       [](const Snapshot&) {
+         std::vector<Row> rows;
+         for (auto [oid, name, provider] :
+              {std::tuple<int64_t, const char*, const char*>{100, "default", "d"},
+               {950, "C", "c"},
+               {951, "POSIX", "c"}}) {
+           rows.push_back({O(oid), T(name), O(kPgCatalogNamespaceOid), O(kBootstrapUserOid),
+                           T(provider), B(true), I(-1), oid == 100 ? N() : T(name),
+                           oid == 100 ? N() : T(name)});
+         }
+         return rows;
+       }},
+      {"pg_catalog",
+       "pg_inherits",
+       2611,
+       false,
+       {{"inhrelid", 'o'}, {"inhparent", 'o'}, {"inhseqno", 'i'}, {"inhdetachpending", 'b'}},
+       [](const Snapshot&) { return std::vector<Row>{}; }},
+      {"pg_catalog",
+       "pg_description",
+       2609,
+       false,
+       {{"objoid", 'o'}, {"classoid", 'o'}, {"objsubid", 'i'}, {"description", 't'}},
+       [](const Snapshot&) { return std::vector<Row>{}; }},
+      {"pg_catalog",
+       "pg_tables",
+       0,
+       true,
+       {{"schemaname", 't'},
+        {"tablename", 't'},
+        {"tableowner", 't'},
+        {"tablespace", 't'},
+        {"hasindexes", 'b'},
+        {"hasrules", 'b'},
+        {"hastriggers", 'b'},
+        {"rowsecurity", 'b'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (size_t t = 0; t < s.tables.size(); ++t) {
+           rows.push_back({T("public"), T(s.tables[t]->name()), T(kBootstrapUser), N(),
+                           B(!s.indexes[t].empty()), B(false), B(false), B(false)});
+         }
+         for (const SystemTable& st : Registry()) {
+           if (st.view) continue;
+           rows.push_back({T(st.schema), T(st.name), T(kBootstrapUser), N(), B(false), B(false),
+                           B(false), B(false)});
+         }
+         return rows;
+       }},
+      {"pg_catalog",
+       "pg_indexes",
+       0,
+       true,
+       {{"schemaname", 't'},
+        {"tablename", 't'},
+        {"indexname", 't'},
+        {"tablespace", 't'},
+        {"indexdef", 't'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (size_t t = 0; t < s.tables.size(); ++t) {
+           for (const auto& index : s.indexes[t]) {
+             rows.push_back({T("public"), T(s.tables[t]->name()), T(index->schema().name), N(),
+                             T(IndexDefinition(s.tables[t]->schema(), index->schema()))});
+           }
+         }
+         return rows;
+       }},
+      {"information_schema",
+       "schemata",
+       0,
+       true,
+       {{"catalog_name", 't'},
+        {"schema_name", 't'},
+        {"schema_owner", 't'},
+        {"default_character_set_catalog", 't'},
+        {"default_character_set_schema", 't'},
+        {"default_character_set_name", 't'},
+        {"sql_path", 't'}},
+       [](const Snapshot&) {
+         std::vector<Row> rows;
+         for (const char* n : {"information_schema", "pg_catalog", "public"}) {
+           rows.push_back({T(kDatabaseName), T(n), T(kBootstrapUser), N(), N(), N(), N()});
+         }
+         return rows;
+       }},
+      {"information_schema",
+       "tables",
+       0,
+       true,
+       {{"table_catalog", 't'},
+        {"table_schema", 't'},
+        {"table_name", 't'},
+        {"table_type", 't'},
+        {"self_referencing_column_name", 't'},
+        {"reference_generation", 't'},
+        {"user_defined_type_catalog", 't'},
+        {"user_defined_type_schema", 't'},
+        {"user_defined_type_name", 't'},
+        {"is_insertable_into", 't'},
+        {"is_typed", 't'},
+        {"commit_action", 't'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (const auto& table : s.tables) {
+           rows.push_back({T(kDatabaseName), T("public"), T(table->name()), T("BASE TABLE"), N(),
+                           N(), N(), N(), N(), T("YES"), T("NO"), N()});
+         }
+         for (const SystemTable& st : Registry()) {
+           rows.push_back({T(kDatabaseName), T(st.schema), T(st.name),
+                           T(st.view ? "VIEW" : "BASE TABLE"), N(), N(), N(), N(), N(), T("NO"),
+                           T("NO"), N()});
+         }
+         return rows;
+       }},
+      {"information_schema",
+       "columns",
+       0,
+       true,
+       {{"table_catalog", 't'},
+        {"table_schema", 't'},
+        {"table_name", 't'},
+        {"column_name", 't'},
+        {"ordinal_position", 'i'},
+        {"column_default", 't'},
+        {"is_nullable", 't'},
+        {"data_type", 't'},
+        {"character_maximum_length", 'i'},
+        {"character_octet_length", 'i'},
+        {"numeric_precision", 'i'},
+        {"numeric_precision_radix", 'i'},
+        {"numeric_scale", 'i'},
+        {"datetime_precision", 'i'},
+        {"udt_catalog", 't'},
+        {"udt_schema", 't'},
+        {"udt_name", 't'},
+        {"is_identity", 't'},
+        {"is_generated", 't'},
+        {"is_updatable", 't'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         auto add = [&](const std::string& schema, const std::string& table, size_t pos,
+                        const std::string& name, Type type, bool not_null,
+                        const std::string& default_text, bool updatable) {
+           Value max_len = N(), octets = N(), precision = N(), radix = N(), scale = N();
+           if (type.id == TypeId::kVarchar && type.modifier >= 0) {
+             max_len = I(type.modifier);
+             octets = I(static_cast<int64_t>(type.modifier) * 4);
+           } else if (type.id == TypeId::kText || type.id == TypeId::kVarchar) {
+             octets = I(1073741824);
+           }
+           if (type.id == TypeId::kInteger) precision = I(32);
+           if (type.id == TypeId::kBigInt) precision = I(64);
+           if (type.id == TypeId::kDouble) precision = I(53);
+           if (type.IsNumeric()) radix = I(2);
+           if (type.IsIntegral()) scale = I(0);
+           const BuiltinType* b = FindType(type.PgOid());
+           rows.push_back({T(kDatabaseName),
+                           T(schema),
+                           T(table),
+                           T(name),
+                           I(static_cast<int64_t>(pos)),
+                           default_text.empty() ? N() : T(default_text),
+                           T(not_null ? "NO" : "YES"),
+                           T(SqlTypeName(type)),
+                           max_len,
+                           octets,
+                           precision,
+                           radix,
+                           scale,
+                           N(),
+                           T(kDatabaseName),
+                           T("pg_catalog"),
+                           T(b != nullptr ? b->name : "text"),
+                           T("NO"),
+                           T("NEVER"),
+                           T(updatable ? "YES" : "NO")});
+         };
+         for (const auto& table : s.tables) {
+           const TableSchema& schema = table->schema();
+           for (size_t c = 0; c < schema.columns.size(); ++c) {
+             const Column& col = schema.columns[c];
+             add("public", schema.name, c + 1, col.name, col.type, col.not_null, col.default_text,
+                 true);
+           }
+         }
+         return rows;
+       }},
+  };
+  return kTables;
+}
+
+Snapshot TakeSnapshot(const Catalog& catalog) {
+  Snapshot s;
+  s.tables = catalog.List();
+  for (const auto& t : s.tables) s.indexes.push_back(t->IndexSnapshot());
+  return s;
+}
+
+// One part of a qualified name as ::regclass reads it: "Quoted" kept, else lower-cased.
+std::string NamePart(std::string_view part) {
+  if (part.size() >= 2 && part.front() == '"' && part.back() == '"') {
+    std::string out;
+    for (size_t i = 1; i + 1 < part.size(); ++i) {
+      out += part[i];
+      if (part[i] == '"') ++i;
+    }
+    return out;
+  }
+  std::string out(part);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// "a.b" → ("a", "b"); "b" → ("", "b"), with NamePart rules (a dot inside quotes is kept).
+std::pair<std::string, std::string> SplitName(std::string_view name) {
+  bool quoted = false;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '"') quoted = !quoted;
+    if (name[i] == '.' && !quoted) {
+      return {NamePart(name.substr(0, i)), NamePart(name.substr(i + 1))};
+    }
+  }
+  return {"", NamePart(name)};
+}
+
+const SystemTable* FindSystemTable(std::string_view schema, std::string_view name) {
+  for (const SystemTable& st : Registry()) {
+    if (name != st.name) continue;
+    if ((schema.empty() && std::string_view(st.schema) == "pg_catalog") || schema == st.schema) {
+      return &st;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::shared_ptr<Table> SystemTables::Build(const Catalog& catalog, std::string_view schema,
+                                           std::string_view name) {
+  const SystemTable* st = FindSystemTable(schema, name);
+  if (st == nullptr) return nullptr;
+  auto ts = std::make_shared<TableSchema>();
+  ts->id = kSystemTableIdBase + static_cast<uint32_t>(st - Registry().data());
+  ts->name = st->name;
+  for (const Col& c : st->columns) {
+    Column col;
+    col.name = c.name;
+    col.type = c.type == 't'   ? Type::Text()
+               : c.type == 'b' ? Type::Boolean()
+               : c.type == 'd' ? Type::Double()
+               : c.type == 'i' ? Type::Integer()
+                               : Type::BigInt();
+    ts->columns.push_back(std::move(col));
+  }
+  return std::make_shared<Table>(std::move(ts), st->rows(TakeSnapshot(catalog)));
+}
+
+std::optional<int64_t> SystemTables::RelationOid(const Catalog& catalog, std::string_view name) {
+  auto [schema, rel] = SplitName(name);
+  if (schema.empty() || schema == "pg_catalog" || schema == "information_schema") {
+    if (const SystemTable* st = FindSystemTable(schema, rel)) return SystemOid(*st);
+  }
+  if (!schema.empty() && schema != "public") return std::nullopt;
+  if (std::shared_ptr<Table> t = catalog.Find(rel)) return RelOid(t->id());
+  if (std::shared_ptr<Table> t = catalog.FindIndexTable(rel)) {
+    for (const auto& index : t->IndexSnapshot()) {
+      if (index->schema().name == rel) return RelOid(index->schema().id);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> SystemTables::RelationName(const Catalog& catalog, int64_t oid) {
+  Snapshot s = TakeSnapshot(catalog);
+  for (const RelationInfo& r : Relations(s)) {
+    if (r.oid != oid) continue;
+    // Names outside the search path (information_schema) are qualified, as PostgreSQL does.
+    std::string n = QuoteIdent(r.name);
+    if (r.namespace_oid == kInformationSchemaNamespaceOid) n = "information_schema." + n;
+    return n;
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> SystemTables::TypeOid(std::string_view name) {
+  auto [schema, n] = SplitName(name);
+  if (!schema.empty() && schema != "pg_catalog") return std::nullopt;
+  static const std::map<std::string, std::string> kAliases = {{"integer", "int4"},
+                                                              {"int", "int4"},
+                                                              {"smallint", "int2"},
+                                                              {"bigint", "int8"},
+                                                              {"boolean", "bool"},
+                                                              {"real", "float4"},
+                                                              {"double precision", "float8"},
+                                                              {"float", "float8"},
+                                                              {"character varying", "varchar"},
+                                                              {"character", "bpchar"},
+                                                              {"char", "bpchar"},
+                                                              {"\"char\"", "char"}};
+  std::string key = n;
+  if (auto it = kAliases.find(key); it != kAliases.end()) key = it->second;
+  if (name == "\"char\"") key = "char";
+  for (const BuiltinType& t : kTypes) {
+    if (key == t.name) return t.oid;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> SystemTables::TypeName(int64_t oid) {
+  const BuiltinType* t = FindType(oid);
+  if (t == nullptr) return std::nullopt;
+  return std::string(t->display);
+}
+
+std::optional<int64_t> SystemTables::NamespaceOid(std::string_view name) {
+  std::string n = NamePart(name);
+  if (n == "pg_catalog") return kPgCatalogNamespaceOid;
+  if (n == "public") return kPublicNamespaceOid;
+  if (n == "information_schema") return kInformationSchemaNamespaceOid;
+  return std::nullopt;
+}
+
+std::optional<std::string> SystemTables::NamespaceName(int64_t oid) {
+  if (oid == kPgCatalogNamespaceOid || oid == kPublicNamespaceOid ||
+      oid == kInformationSchemaNamespaceOid) {
+    return NamespaceNameOf(oid);
+  }
+  return std::nullopt;
+}
+
+std::string SystemTables::FormatType(int64_t oid, int64_t typmod) {
+  const BuiltinType* t = FindType(oid);
+  if (t == nullptr) return "???";
+  std::string out = t->display;
+  if ((oid == 1043 || oid == 1042) && typmod >= 4) out += "(" + std::to_string(typmod - 4) + ")";
+  return out;
+}
+
+std::optional<std::string> SystemTables::IndexDef(const Catalog& catalog, int64_t oid) {
+  for (const auto& t : catalog.List()) {
+    for (const auto& index : t->IndexSnapshot()) {
+      if (RelOid(index->schema().id) == oid) return IndexDefinition(t->schema(), index->schema());
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> SystemTables::ConstraintDef(const Catalog& catalog, int64_t oid) {
+  for (const auto& t : catalog.List()) {
+    for (const auto& index : t->IndexSnapshot()) {
+      if (RelOid(index->schema().id) == oid && index->schema().IsConstraint()) {
+        return ConstraintDefinition(t->schema(), index->schema());
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::string SystemTables::UserName(int64_t oid) {
+  if (oid == kBootstrapUserOid) return kBootstrapUser;
+  return "unknown (OID=" + std::to_string(oid) + ")";
+}
+
+bool SystemTables::RelationVisible(const Catalog& catalog, int64_t oid) {
+  return RelationName(catalog, oid).has_value();
+}
+
+}  // namespace meridian::catalog

@@ -1,0 +1,59 @@
+// System tables: read-only pg_catalog and information_schema tables computed from the catalog
+// when a statement names them (psql's \dt / \d / \di, driver type lookups, information_schema
+// queries). Each is a Table whose rows live in memory (table.h), so binding, planning and
+// execution treat it as any other table. Also the name <-> object id mappings behind
+// ::regclass, ::regtype and ::regnamespace and the catalog functions (format_type,
+// pg_get_indexdef, ...). Object ids follow PostgreSQL: built-in types and namespaces keep
+// theirs, user relations get 16384 + relation id.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/table.h"
+
+namespace meridian::catalog {
+
+class Catalog;
+
+inline constexpr int64_t kFirstUserOid = 16384;  // PostgreSQL's FirstNormalObjectId
+inline constexpr int64_t kPgCatalogNamespaceOid = 11;
+inline constexpr int64_t kPublicNamespaceOid = 2200;
+inline constexpr int64_t kInformationSchemaNamespaceOid = 13000;
+inline constexpr int64_t kBootstrapUserOid = 10;
+inline constexpr const char* kBootstrapUser = "meridian";  // owner of every object
+inline constexpr const char* kDatabaseName = "meridian";   // pg_database, table_catalog
+
+class SystemTables {
+ public:
+  // The system table schema.name, built from the catalog now (an empty schema searches
+  // pg_catalog, which PostgreSQL's search path puts first); null when there is none.
+  static std::shared_ptr<Table> Build(const Catalog& catalog, std::string_view schema,
+                                      std::string_view name);
+
+  // ::regclass and friends: a name as written ("t", "public.t", "pg_catalog.pg_class",
+  // quoted parts kept) to its oid, and an oid to the name PostgreSQL prints.
+  static std::optional<int64_t> RelationOid(const Catalog& catalog, std::string_view name);
+  static std::optional<std::string> RelationName(const Catalog& catalog, int64_t oid);
+  static std::optional<int64_t> TypeOid(std::string_view name);
+  static std::optional<std::string> TypeName(int64_t oid);
+  static std::optional<int64_t> NamespaceOid(std::string_view name);
+  static std::optional<std::string> NamespaceName(int64_t oid);
+
+  // format_type(oid, typmod): "integer", "character varying(20)"; "???" for unknown oids.
+  static std::string FormatType(int64_t oid, int64_t typmod);
+  // pg_get_indexdef / pg_get_constraintdef of an index (a constraint shares its index's oid);
+  // nullopt when no such object exists.
+  static std::optional<std::string> IndexDef(const Catalog& catalog, int64_t oid);
+  static std::optional<std::string> ConstraintDef(const Catalog& catalog, int64_t oid);
+  // pg_get_userbyid: the owner's name, or "unknown (OID=n)".
+  static std::string UserName(int64_t oid);
+  // pg_table_is_visible: whether the relation exists (every schema is on the search path).
+  static bool RelationVisible(const Catalog& catalog, int64_t oid);
+};
+
+}  // namespace meridian::catalog

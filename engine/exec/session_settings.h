@@ -1,0 +1,66 @@
+// SessionSettings: one session's run-time parameters (SET / SHOW / RESET, current_setting,
+// set_config) with PostgreSQL's names, defaults and SHOW formats, and who the session is
+// (current_user, current_database(), pg_backend_pid()). Owned by the engine session and used
+// by one request at a time (the server serialises requests per session), so it has no lock.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "meridian/status.h"
+
+namespace meridian::exec {
+
+// The PostgreSQL version Meridian presents: server_version and version() (clients parse the
+// leading "15.0" / "PostgreSQL 15.0").
+inline constexpr const char* kPgVersionNumber = "15.0";
+inline constexpr const char* kPgVersionNum = "150000";  // server_version_num
+
+class SessionSettings {
+ public:
+  SessionSettings(std::string user, std::string database, std::string application_name);
+
+  const std::string& user() const { return user_; }
+  const std::string& database() const { return database_; }
+  int32_t backend_pid() const { return backend_pid_; }
+  void set_backend_pid(int32_t pid) { backend_pid_ = pid; }
+
+  // SHOW's value of name (any case); 42704 `unrecognized configuration parameter "x"`.
+  Result<std::string> Show(std::string_view name) const;
+  // SHOW's column name: the parameter's canonical spelling ("DateStyle", "TimeZone").
+  static std::string ColumnName(std::string_view name);
+  // SET name TO values (a list is joined with ", "). 42704 unknown, 55P02 read-only,
+  // 22023 invalid value, 0A000 a client_encoding other than UTF8. Returns the new SHOW value.
+  Result<std::string> Set(std::string_view name, const std::vector<std::string>& values);
+  // RESET name, or every settable parameter for "all".
+  Status Reset(std::string_view name);
+  // SHOW ALL: (name, setting, description) ordered by name.
+  std::vector<std::vector<std::string>> ShowAll() const;
+  // Parameters PostgreSQL reports with ParameterStatus and their values (at startup), and those
+  // whose value changed since the last TakeChanged (after a statement).
+  std::vector<std::pair<std::string, std::string>> Reported() const;
+  std::vector<std::pair<std::string, std::string>> TakeChanged();
+  // statement_timeout in milliseconds; 0 = none.
+  int64_t statement_timeout_ms() const { return statement_timeout_ms_; }
+
+ private:
+  struct Param;
+  static const Param* Find(std::string_view name);
+  std::string ShowOr(std::string_view name, const char* fallback) const;
+  Status Store(const Param& p, std::string value);
+
+  const std::string user_, database_;
+  std::string startup_application_name_;  // RESET application_name goes back to it
+  int32_t backend_pid_ = 0;
+  std::map<std::string, std::string> values_;  // by canonical name; absent = default
+  std::map<std::string, std::string> custom_;  // "prefix.name" placeholders, by lower name
+  std::set<std::string> changed_;              // reported parameters changed since Take
+  int64_t statement_timeout_ms_ = 0;
+};
+
+}  // namespace meridian::exec

@@ -1,0 +1,163 @@
+// Evaluation of the session functions (version, current_setting, set_config, current_user,
+// current_database, pg_backend_pid, ...) and the system-catalog functions behind psql's and the
+// drivers' catalog queries (pg_get_userbyid, format_type, pg_get_indexdef, ::regclass, ...).
+// They read the session's settings and the catalog through ExecContext.
+#include "catalog/system_tables.h"
+#include "exec/evaluator.h"
+#include "exec/session_settings.h"
+
+namespace meridian::exec {
+
+namespace {
+
+#if defined(__x86_64__)
+constexpr const char* kPlatform = "x86_64-pc-linux-gnu";
+#elif defined(__aarch64__)
+constexpr const char* kPlatform = "aarch64-unknown-linux-gnu";
+#else
+constexpr const char* kPlatform = "unknown-linux-gnu";
+#endif
+
+#if defined(__clang__)
+constexpr const char* kCompiler = "clang " __clang_version__;
+#else
+constexpr const char* kCompiler = "gcc " __VERSION__;
+#endif
+
+Status NoSession() { return Status::Internal("no session for a session function"); }
+
+}  // namespace
+
+Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
+  std::vector<Value> args;
+  for (const BoundExprPtr& c : e.children) {
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
+    // Every one of them is strict: a NULL argument gives NULL, as in PostgreSQL.
+    if (v.IsNull()) return Value::Null();
+    args.push_back(std::move(v));
+  }
+  ExecContext* exec = ctx.exec;
+  SessionSettings* settings = exec != nullptr ? exec->settings : nullptr;
+  const catalog::Catalog* catalog = exec != nullptr ? exec->catalog : nullptr;
+  switch (e.func) {
+    case Func::kVersion:
+      return Value::String(std::string("PostgreSQL ") + kPgVersionNumber + " (" + kProductVersion +
+                           ") on " + kPlatform + ", compiled by " + kCompiler + ", 64-bit");
+    case Func::kCurrentSetting: {
+      if (settings == nullptr) return NoSession();
+      auto v = settings->Show(args[0].AsString());
+      if (!v.ok()) {
+        if (args.size() > 1 && args[1].AsBool()) return Value::Null();  // missing_ok
+        return v.status();
+      }
+      return Value::String(std::move(v).value());
+    }
+    case Func::kSetConfig: {
+      if (settings == nullptr) return NoSession();
+      if (args[2].AsBool()) {
+        // is_local: lasts until the end of the transaction, which is this statement (there
+        // are no transaction blocks yet), so it is checked and reported but not kept.
+        SessionSettings scratch(*settings);
+        MERIDIAN_ASSIGN_OR_RETURN(std::string v,
+                                  scratch.Set(args[0].AsString(), {args[1].AsString()}));
+        return Value::String(std::move(v));
+      }
+      MERIDIAN_ASSIGN_OR_RETURN(std::string v,
+                                settings->Set(args[0].AsString(), {args[1].AsString()}));
+      return Value::String(std::move(v));
+    }
+    case Func::kCurrentSchema:
+      return Value::String("public");
+    case Func::kCurrentDatabase:
+      if (settings == nullptr) return NoSession();
+      return Value::String(settings->database());
+    case Func::kCurrentUser:
+    case Func::kSessionUser:
+      if (settings == nullptr) return NoSession();
+      return Value::String(settings->user());
+    case Func::kBackendPid:
+      if (settings == nullptr) return NoSession();
+      return Value::Int(settings->backend_pid());
+    case Func::kUserById:
+      return Value::String(catalog::SystemTables::UserName(args[0].AsInt()));
+    case Func::kAlwaysTrue:
+      return Value::Bool(true);
+    case Func::kAlwaysNull:
+      return Value::Null();
+    case Func::kFormatType:
+      return Value::String(catalog::SystemTables::FormatType(args[0].AsInt(), args[1].AsInt()));
+    case Func::kEncodingToChar:
+      return Value::String(args[0].AsInt() == 6 ? "UTF8" : "");
+    case Func::kGetExpr:
+      return args[0];  // expressions are stored as their SQL text
+    default:
+      break;
+  }
+  if (catalog == nullptr) return Status::Internal("no catalog for a system-catalog function");
+  using catalog::SystemTables;
+  switch (e.func) {
+    case Func::kTableIsVisible:
+      return Value::Bool(SystemTables::RelationVisible(*catalog, args[0].AsInt()));
+    case Func::kIndexDef: {
+      // pg_get_indexdef(oid, column, pretty): column 0 is the whole definition, n the n-th key.
+      if (args.size() > 1 && args[1].AsInt() != 0) {
+        return Status::NotSupported("pg_get_indexdef of one index column is not supported yet");
+      }
+      std::optional<std::string> def = SystemTables::IndexDef(*catalog, args[0].AsInt());
+      return def ? Value::String(*def) : Value::Null();
+    }
+    case Func::kConstraintDef: {
+      std::optional<std::string> def = SystemTables::ConstraintDef(*catalog, args[0].AsInt());
+      return def ? Value::String(*def) : Value::Null();
+    }
+    case Func::kToRegClass: {
+      std::optional<int64_t> oid = SystemTables::RelationOid(*catalog, args[0].AsString());
+      return oid ? Value::Int(*oid) : Value::Null();
+    }
+    case Func::kToRegType: {
+      std::optional<int64_t> oid = SystemTables::TypeOid(args[0].AsString());
+      return oid ? Value::Int(*oid) : Value::Null();
+    }
+    case Func::kRegClassIn: {
+      std::optional<int64_t> oid = SystemTables::RelationOid(*catalog, args[0].AsString());
+      if (!oid) {
+        return Status::Error(sqlstate::kUndefinedTable,
+                             "relation \"" + args[0].AsString() + "\" does not exist");
+      }
+      return Value::Int(*oid);
+    }
+    case Func::kRegTypeIn: {
+      std::optional<int64_t> oid = SystemTables::TypeOid(args[0].AsString());
+      if (!oid) {
+        return Status::Error(sqlstate::kUndefinedObject,
+                             "type \"" + args[0].AsString() + "\" does not exist");
+      }
+      return Value::Int(*oid);
+    }
+    case Func::kRegNamespaceIn: {
+      std::optional<int64_t> oid = SystemTables::NamespaceOid(args[0].AsString());
+      if (!oid) {
+        return Status::Error(sqlstate::kInvalidSchemaName,
+                             "schema \"" + args[0].AsString() + "\" does not exist");
+      }
+      return Value::Int(*oid);
+    }
+    // An oid with no object prints as the number, as in PostgreSQL; 0 prints as "-".
+    case Func::kRegClassOut:
+    case Func::kRegTypeOut:
+    case Func::kRegNamespaceOut: {
+      const int64_t oid = args[0].AsInt();
+      if (oid == 0) return Value::String("-");
+      std::optional<std::string> name =
+          e.func == Func::kRegClassOut  ? SystemTables::RelationName(*catalog, oid)
+          : e.func == Func::kRegTypeOut ? SystemTables::TypeName(oid)
+                                        : SystemTables::NamespaceName(oid);
+      return Value::String(name ? *name : std::to_string(oid));
+    }
+    default:
+      break;
+  }
+  return Status::Internal("unknown system function");
+}
+
+}  // namespace meridian::exec

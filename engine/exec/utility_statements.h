@@ -1,0 +1,37 @@
+// The statements that are not queries or DML: SET / SHOW / RESET (variable.cc) and COPY
+// (copy.cc), plus StartSelect, which COPY ... TO STDOUT shares with SELECT (statement.cc).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "meridian/database.h"
+#include "meridian/parser/ast.h"
+
+namespace meridian::exec {
+
+class SessionSettings;
+
+// SELECT: binds, plans and returns the lazy cursor. own_settings keeps settings alive when
+// they are not a session's (may be null).
+Result<std::unique_ptr<QueryCursor>> StartSelect(const ast::SelectStmt& select,
+                                                 catalog::Catalog* catalog,
+                                                 const StatementParams& params,
+                                                 SessionSettings* settings,
+                                                 std::shared_ptr<SessionSettings> own_settings);
+
+// SET, SHOW, RESET (stmt.kind tells which) on the session's settings.
+Result<std::unique_ptr<QueryCursor>> ExecuteVariable(const ast::Statement& stmt,
+                                                     SessionSettings* settings);
+// SHOW's result columns: one text column named after the parameter, or name/setting/
+// description for SHOW ALL.
+std::vector<ColumnInfo> ShowColumns(const ast::VariableStmt& stmt);
+
+// COPY ... FROM STDIN (a cursor whose copy_in() takes the data) or COPY ... TO STDOUT (a cursor
+// whose rows are the formatted lines).
+Result<std::unique_ptr<QueryCursor>> StartCopy(const ast::CopyStmt& stmt, catalog::Catalog* catalog,
+                                               SessionSettings* settings,
+                                               std::shared_ptr<SessionSettings> own_settings);
+
+}  // namespace meridian::exec
