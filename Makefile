@@ -4,7 +4,7 @@
 #   make debug      ASan+UBSan build in build-debug/ and its tests (same as make test SANITIZE=1)
 #   make format     clang-format every C++ file
 #   make tidy       clang-tidy (.clang-tidy) over Meridian's own sources
-#   make bench      Release build, then build/bin/bench_access (tests/bench/README.md; minutes)
+#   make bench      Release build, then bench_access and bench_point_query (tests/bench; minutes)
 JOBS ?= 2
 SANITIZE ?= 0
 
@@ -47,12 +47,14 @@ test: build
 debug:
 	$(MAKE) test SANITIZE=1
 
-# The access-method benchmark at full size (N = 5,000,000; tests/bench/RESULTS.md). Always a
-# Release build in build/, whatever SANITIZE says.
+# The access-method benchmark at full size (N = 5,000,000), then the full-stack point-query and
+# larger-than-memory benchmark (N = 1,000,000; tests/bench/RESULTS.md). Always a Release build
+# in build/, whatever SANITIZE says.
 bench:
 	$(MAKE) configure SANITIZE=0
-	cmake --build build -j $(JOBS) --target bench_access
+	cmake --build build -j $(JOBS) --target bench_access bench_point_query
 	build/bin/bench_access
+	build/bin/bench_point_query
 
 format:
 	git ls-files '*.cc' '*.h' | xargs clang-format -i

@@ -306,28 +306,46 @@ Result<bool> BTree::DeletePessimistic(std::string_view key, std::string_view val
   return true;
 }
 
-Result<std::vector<std::string>> BTree::Lookup(std::string_view key) {
+template <typename Fn>
+Status BTree::LookupEach(std::string_view key, Fn fn) {
   std::shared_lock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   const SearchTarget before{.key = key};  // entries with a smaller key
   // Unique: the one entry is in the leaf RouteTo finds. Non-unique: entries of key may start
   // in the leaf left of a separator equal to (key, v), so route strictly and walk right.
   MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard g, DescendRead(unique_ ? RouteTo(key, "") : before));
-  std::vector<std::string> values;
   while (true) {
     BTreePage p(g.data());
     size_t i = p.Search(before);
     for (; i < p.count(); ++i) {
-      if (p.Key(i) != key) return values;
-      values.emplace_back(p.Val(i));
+      if (p.Key(i) != key || !fn(p.Val(i))) return Status::Ok();
     }
     uint32_t right = p.right();
-    if (right == kNoPage || unique_) return values;
+    if (right == kNoPage || unique_) return Status::Ok();
     // The structure is frozen while the tree latch is held shared, so the right link stays
     // valid after releasing this leaf; latching one leaf at a time cannot deadlock.
     g.Release();
     MERIDIAN_ASSIGN_OR_RETURN(g, pool_->FetchRead(file_, right));
   }
+}
+
+Result<std::vector<std::string>> BTree::Lookup(std::string_view key) {
+  std::vector<std::string> values;
+  MERIDIAN_RETURN_IF_ERROR(LookupEach(key, [&values](std::string_view v) {
+    values.emplace_back(v);
+    return true;
+  }));
+  return values;
+}
+
+Result<bool> BTree::LookupFirst(std::string_view key, std::string* value) {
+  bool found = false;
+  MERIDIAN_RETURN_IF_ERROR(LookupEach(key, [&](std::string_view v) {
+    value->assign(v.data(), v.size());
+    found = true;
+    return false;
+  }));
+  return found;
 }
 
 // ---- Structure modifications (exclusive tree latch held) ----
@@ -371,7 +389,7 @@ Status BTree::Rebalance(std::vector<PathStep>* path, size_t depth, NodeImage nod
       if (right.right != kNoPage) MERIDIAN_RETURN_IF_ERROR(SetLeftLink(right.right, rpage));
       MERIDIAN_RETURN_IF_ERROR(StoreNode(page, node));
       MERIDIAN_RETURN_IF_ERROR(StoreNode(rpage, right));
-      std::string sep_cell = MakeCell(false, sep_key, sep_val, rpage);
+      NodeCell sep_cell = MakeCell(false, sep_key, sep_val, rpage);
       if (is_root) {
         NodeImage root;
         root.level = static_cast<uint16_t>(node.level + 1);
@@ -431,7 +449,7 @@ Status BTree::Rebalance(std::vector<PathStep>* path, size_t depth, NodeImage nod
 Status BTree::RebuildPair(NodeImage* parent, size_t li, NodeImage left, NodeImage right,
                           bool allow_merge) {
   const uint32_t lpage = parent->Child(li), rpage = parent->Child(li + 1);
-  std::vector<std::string> all = std::move(left.cells);
+  std::vector<NodeCell> all = std::move(left.cells);
   if (!left.leaf()) {
     all.push_back(MakeCell(false, parent->Key(li), parent->Val(li), right.child0));
   }
@@ -523,7 +541,7 @@ size_t ChooseSplitAfterInsert(const NodeImage& node, size_t inserted) {
   return ChooseSplit(node.cells, node.leaf());
 }
 
-size_t ChooseSplit(const std::vector<std::string>& cells, bool leaf) {
+size_t ChooseSplit(const std::vector<NodeCell>& cells, bool leaf) {
   // Left gets cells [0, m); a leaf's right gets [m, n), an internal node's right [m + 1, n)
   // (cell m moves up). Pick m minimizing the byte difference of the two halves.
   size_t n = cells.size();

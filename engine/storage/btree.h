@@ -70,6 +70,9 @@ class BTree {
   Result<bool> Delete(std::string_view key, std::string_view value);
   // Values stored under key, in value order.
   Result<std::vector<std::string>> Lookup(std::string_view key);
+  // The first value stored under key (the only one on a unique tree) into *value; false when
+  // key is absent. The point-query path: no allocation beyond *value's own buffer.
+  Result<bool> LookupFirst(std::string_view key, std::string* value);
 
   // Fills an empty tree from entries in strictly increasing (key, value) order (keys strictly
   // increasing on a unique tree): next returns false at the end. Leaves are filled left to
@@ -137,6 +140,10 @@ class BTree {
   // Separator routing for point operations: "separator <= (key, value)".
   SearchTarget RouteTo(std::string_view key, std::string_view value) const;
   Status CheckSizes(std::string_view key, std::string_view value) const;
+  // REQUIRES tree latch not held. Calls fn(value) for each value under key in value order
+  // while it returns true (the one code path of Lookup and LookupFirst).
+  template <typename Fn>
+  Status LookupEach(std::string_view key, Fn fn);
   std::string SeparatorValue(std::string_view value) const;
   // REQUIRES tree latch held. Descends with latch coupling, in each node taking the child after
   // the last separator before route (Write: the leaf is write-latched). With

@@ -50,7 +50,7 @@ Status BTree::BulkBuildLocked(
       if (c == 0 && unique_) return DuplicateKey();
       if (c <= 0) return Status::Internal("BulkBuild input is not in strictly increasing order");
     }
-    std::string cell = MakeCell(true, key, val, 0);
+    NodeCell cell = MakeCell(true, key, val, 0);
     if (cur_page == kNoPage || cur.UsedBytes() + cell.size() + kNodeSlotSize > target) {
       MERIDIAN_ASSIGN_OR_RETURN(uint32_t page, AllocatePage());
       allocated->push_back(page);

@@ -29,13 +29,20 @@ size_t CellSize(bool leaf, std::string_view key, std::string_view value) {
   return (leaf ? kLeafCellHeader : kInternalCellHeader) + key.size() + value.size();
 }
 
-// Binary search shared by pages and node images: key(i) and value(i) read entry i.
-template <typename KeyFn, typename ValueFn>
-size_t SearchCells(size_t n, const SearchTarget& t, KeyFn key, ValueFn value) {
+// Binary search shared by pages and node images: key(i) and value(i) read entry i;
+// prefetch(i) may start loading entry i, called for both possible next probes before the
+// current one is compared (on a page each probe's cell is usually a cache miss, and the
+// comparison's branch is unpredictable, so this overlaps the next miss with the current one).
+template <typename KeyFn, typename ValueFn, typename PrefetchFn>
+size_t SearchCells(size_t n, const SearchTarget& t, KeyFn key, ValueFn value, PrefetchFn prefetch) {
   if (t.every) return n;
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
+    if (hi - lo > 2) {
+      prefetch((lo + mid) / 2);
+      prefetch((mid + 1 + hi) / 2);
+    }
     if (t.Before(CompareBytes(key(mid), t.key), [&] { return value(mid); })) {
       lo = mid + 1;
     } else {
@@ -47,10 +54,16 @@ size_t SearchCells(size_t n, const SearchTarget& t, KeyFn key, ValueFn value) {
 
 }  // namespace
 
-std::string MakeCell(bool leaf, std::string_view key, std::string_view value, uint32_t child) {
-  std::string cell(CellSize(leaf, key, value), '\0');
+NodeCell MakeCell(bool leaf, std::string_view key, std::string_view value, uint32_t child) {
+  char small[512];
+  const size_t size = CellSize(leaf, key, value);
+  if (size <= sizeof(small)) {
+    WriteCell(small, leaf, key, value, child);
+    return NodeCell(std::string_view(small, size));
+  }
+  std::string cell(size, '\0');
   WriteCell(cell.data(), leaf, key, value, child);
-  return cell;
+  return NodeCell(cell);
 }
 
 namespace {
@@ -96,7 +109,8 @@ void NodeImage::SetCellChild(size_t i, uint32_t child) {
 }
 size_t NodeImage::Search(const SearchTarget& t) const {
   return SearchCells(
-      cells.size(), t, [this](size_t i) { return Key(i); }, [this](size_t i) { return Val(i); });
+      cells.size(), t, [this](size_t i) { return Key(i); }, [this](size_t i) { return Val(i); },
+      [](size_t) {});
 }
 
 // ---- BTreePage ----
@@ -154,7 +168,8 @@ size_t BTreePage::Search(const SearchTarget& t) const {
     const char* c = data_ + SlotOffset(i);
     return std::string_view(c + header + LoadU16(c), LoadU16(c + 2));
   };
-  return SearchCells(count(), t, key, value);
+  auto prefetch = [this](size_t i) { __builtin_prefetch(data_ + SlotOffset(i)); };
+  return SearchCells(count(), t, key, value, prefetch);
 }
 
 bool BTreePage::InsertCell(size_t i, std::string_view cell) {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,10 +52,23 @@ inline constexpr uint32_t kBTreeMagic = 0x3154424d;  // "MBT1"
 inline constexpr size_t kFreeNextOffset = 32;        // free page: u32 next free page
 
 // Total order of entries: key bytes (memcmp, shorter prefix first), then value bytes.
+// Inline, 8 bytes per step (byte-swapped words compare like memcmp): keys are short, and a
+// call to the library memcmp per binary-search probe cost more than the comparison itself.
 inline int CompareBytes(std::string_view a, std::string_view b) {
-  size_t n = std::min(a.size(), b.size());
-  int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
-  if (c != 0) return c;
+  const size_t n = std::min(a.size(), b.size());
+  const char* p = a.data();
+  const char* q = b.data();
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, p + i, 8);
+    std::memcpy(&y, q + i, 8);
+    if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
+  }
+  for (; i < n; ++i) {
+    if (p[i] != q[i])
+      return static_cast<unsigned char>(p[i]) < static_cast<unsigned char>(q[i]) ? -1 : 1;
+  }
   return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
 }
 inline int CompareEntry(std::string_view k1, std::string_view v1, std::string_view k2,
@@ -87,8 +101,54 @@ struct SearchTarget {
 // XX001 "index \"path\" page N: what".
 Status BTreeCorruption(const std::string& path, uint32_t page, std::string_view what);
 
+// The bytes of one NodeImage cell: inline when short (fixed-size keys of a few columns with a
+// Rid value, every bench record), else on the heap, so loading a node into a NodeImage costs
+// one allocation (the vector) instead of one per cell.
+class NodeCell {
+ public:
+  NodeCell() = default;
+  NodeCell(std::string_view bytes) { Assign(bytes); }  // NOLINT(google-explicit-constructor)
+  NodeCell(const NodeCell& o) { Assign(o); }
+  NodeCell& operator=(const NodeCell& o) {
+    if (this != &o) Assign(o);
+    return *this;
+  }
+  NodeCell(NodeCell&& o) noexcept { *this = std::move(o); }
+  NodeCell& operator=(NodeCell&& o) noexcept {
+    if (this == &o) return *this;
+    size_ = o.size_;
+    heap_ = std::move(o.heap_);
+    if (heap_ == nullptr) std::memcpy(inline_, o.inline_, size_);
+    o.size_ = 0;
+    return *this;
+  }
+
+  size_t size() const { return size_; }
+  const char* data() const { return heap_ != nullptr ? heap_.get() : inline_; }
+  char* data() { return heap_ != nullptr ? heap_.get() : inline_; }
+  operator std::string_view() const {  // NOLINT(google-explicit-constructor)
+    return std::string_view(data(), size_);
+  }
+
+ private:
+  static constexpr size_t kInline = 48;
+  void Assign(std::string_view bytes) {
+    size_ = static_cast<uint32_t>(bytes.size());
+    if (size_ <= kInline) {
+      heap_.reset();
+      if (size_ > 0) std::memcpy(inline_, bytes.data(), size_);
+    } else {
+      heap_ = std::make_unique<char[]>(size_);
+      std::memcpy(heap_.get(), bytes.data(), size_);
+    }
+  }
+  uint32_t size_ = 0;
+  std::unique_ptr<char[]> heap_;
+  char inline_[kInline];
+};
+
 // Builds a cell. child is ignored for leaf cells.
-std::string MakeCell(bool leaf, std::string_view key, std::string_view value, uint32_t child);
+NodeCell MakeCell(bool leaf, std::string_view key, std::string_view value, uint32_t child);
 
 // In-memory node used by structure modifications: raw cells in order.
 struct NodeImage {
@@ -96,7 +156,7 @@ struct NodeImage {
   uint32_t left = kNoPage;
   uint32_t right = kNoPage;
   uint32_t child0 = kNoPage;
-  std::vector<std::string> cells;
+  std::vector<NodeCell> cells;
 
   bool leaf() const { return level == 0; }
   size_t UsedBytes() const;  // cells + slots
@@ -116,7 +176,7 @@ inline constexpr size_t kMinFillBytes = kNodeCapacity / 4;
 // Split point m for cells that overflow one node (or are redistributed over two): the left
 // node keeps [0, m); a leaf's right node gets [m, n), an internal node's [m + 1, n) with cell m
 // moving up. Minimizes the byte difference of the halves. REQUIRES n >= 2 (leaf), 3 (internal).
-size_t ChooseSplit(const std::vector<std::string>& cells, bool leaf);
+size_t ChooseSplit(const std::vector<NodeCell>& cells, bool leaf);
 // Split point for a node that overflowed because cell `inserted` was added. When that cell is
 // the last one of the rightmost node of its level (ascending inserts), the left node keeps
 // every other cell, so sequential loads leave full pages (PostgreSQL's rightmost-page split,

@@ -15,7 +15,6 @@
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
-#include <unordered_map>
 #include <vector>
 
 #include "meridian/status.h"
@@ -34,12 +33,14 @@ struct Frame {
   std::shared_mutex latch;         // page content latch; held only by pin holders
   Status load_error;               // guarded by latch: set when reading the page failed
   std::atomic<bool> dirty{false};  // set under an exclusive latch; cleared under a latch too
+  // Raised only under BufferPool::mutex_ (so a frame seen unpinned there stays unpinned until
+  // the mutex is released); lowered by Unpin without the mutex.
+  std::atomic<uint32_t> pin_count{0};
   // Guarded by BufferPool::mutex_:
   FileId file = 0;
   uint32_t page_no = 0;
   bool mapped = false;  // present in the page table under (file, page_no)
-  uint32_t pin_count = 0;
-  bool referenced = false;  // clock bit
+  uint32_t index = 0;   // position in BufferPool::frames_ (fixed)
 };
 
 // Shared-latched, pinned page. Move-only; empty after a move or Release().
@@ -89,6 +90,12 @@ class WritePageGuard {
   BufferPool* pool_ = nullptr;
   Frame* frame_ = nullptr;
   uint32_t page_no_ = 0;
+};
+
+// Unmaps a BufferPool's page memory.
+struct PoolMemoryDeleter {
+  size_t bytes = 0;
+  void operator()(char* p) const;
 };
 
 class BufferPool {
@@ -146,10 +153,30 @@ class BufferPool {
     uint32_t page_no;
     friend bool operator==(const PageKey&, const PageKey&) = default;
   };
-  struct PageKeyHash {
-    size_t operator()(const PageKey& k) const {
-      return std::hash<uint64_t>()((uint64_t{k.file} << 32) | k.page_no);
+  // (file, page) -> frame: open addressing with linear probing in a power-of-two array at most
+  // half full (it never holds more entries than there are frames), deletion by backward shift.
+  // One probe is usually one cache line, unlike a node-based std::unordered_map.
+  class PageTable {
+   public:
+    explicit PageTable(size_t max_entries);
+    Frame* Find(PageKey key) const;
+    void Insert(PageKey key, Frame* frame);  // REQUIRES: key absent
+    void Erase(PageKey key);                 // no-op when absent
+    size_t size() const { return size_; }
+
+   private:
+    struct Slot {
+      uint64_t key = 0;
+      Frame* frame = nullptr;  // nullptr: empty slot
+    };
+    static uint64_t Pack(PageKey k) { return (uint64_t{k.file} << 32) | k.page_no; }
+    size_t Home(uint64_t key) const {
+      return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_);
     }
+    std::vector<Slot> slots_;
+    size_t mask_ = 0;
+    int shift_ = 64;
+    size_t size_ = 0;
   };
 
   // Pins (file, page_no) in a frame and returns it with its latch NOT held, except when
@@ -168,13 +195,18 @@ class BufferPool {
 
   FileSystem* const fs_;
   std::vector<std::unique_ptr<Frame>> frames_;  // fixed after construction
-  std::unique_ptr<char[]> memory_;              // frames_.size() * kPageSize bytes
+  // frames_.size() * kPageSize bytes: an anonymous mapping advised to use transparent huge
+  // pages, because frames are visited at random and 4 KiB pages made most visits TLB misses.
+  std::unique_ptr<char, PoolMemoryDeleter> memory_;
 
   mutable std::mutex mutex_;
   std::condition_variable cv_;  // signalled (with mutex_) when io_pins_ drops
-  std::unordered_map<PageKey, Frame*, PageKeyHash> table_;  // guarded by mutex_
-  size_t io_pins_ = 0;     // guarded by mutex_: pins held only for a write-back in flight
-  size_t clock_hand_ = 0;  // guarded by mutex_
+  PageTable table_;             // guarded by mutex_
+  size_t io_pins_ = 0;          // guarded by mutex_: pins held only for a write-back in flight
+  size_t clock_hand_ = 0;       // guarded by mutex_
+  // Clock bits by frame index, guarded by mutex_: kept apart from the frames so the clock
+  // sweep reads one contiguous array and touches a Frame only for a candidate victim.
+  std::vector<uint8_t> referenced_;
   std::map<FileId, FileEntry> files_;  // guarded by mutex_
   FileId next_file_id_ = 1;            // guarded by mutex_
   Stats stats_;                        // guarded by mutex_

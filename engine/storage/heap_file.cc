@@ -24,6 +24,10 @@ struct HeapFile::Impl {
   std::atomic<bool> open{false};
   std::mutex mu;
   std::map<uint32_t, size_t> free_hints;  // guarded by mu: page -> free bytes last seen
+  // The page the last insert went to, plus 1 (0 = none): inserts try it first without the
+  // hint map, so appends cost one page fetch. Advisory like the hints: a stale value only
+  // costs a failed attempt.
+  std::atomic<uint32_t> last_insert{0};
 
   void NoteFree(uint32_t page, size_t free) {
     std::lock_guard lock(mu);
@@ -66,7 +70,7 @@ Result<std::unique_ptr<HeapFile>> HeapFile::Open(BufferPool* pool, const std::st
   heap->impl_->open = true;
   heap->path_ = path;
   uint32_t pages = pool->PageCount(id);
-  if (pages > 0) heap->impl_->NoteFree(pages - 1, kMaxTupleSize);  // unknown: checked on use
+  if (pages > 0) heap->impl_->last_insert = pages;  // the last page; its room is checked on use
   return heap;
 }
 
@@ -100,6 +104,15 @@ Result<Rid> HeapFile::Insert(std::string_view tuple) {
   if (tuple.size() > kMaxTupleSize) return TooBig(tuple.size());
   const size_t need = tuple.size() + kSlotSize;  // conservative: a slot may be reused
   uint32_t page_no;
+  if (uint32_t last = impl_->last_insert.load(std::memory_order_relaxed); last != 0) {
+    page_no = last - 1;
+    MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard,
+                              impl_->pool->FetchWrite(impl_->file_id, page_no));
+    SlottedPage page(guard.data());
+    if (!page.IsInitialized()) page.Init(PageType::kHeap, page_no);
+    if (auto slot = page.Insert(tuple)) return Rid{page_no, *slot};
+    impl_->NoteFree(page_no, page.FreeSpaceForInsert());  // full for this tuple: look elsewhere
+  }
   while (impl_->PickPage(need, &page_no)) {
     MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard,
                               impl_->pool->FetchWrite(impl_->file_id, page_no));
@@ -107,7 +120,10 @@ Result<Rid> HeapFile::Insert(std::string_view tuple) {
     if (!page.IsInitialized()) page.Init(PageType::kHeap, page_no);
     auto slot = page.Insert(tuple);
     impl_->NoteFree(page_no, page.FreeSpaceForInsert());
-    if (slot) return Rid{page_no, *slot};
+    if (slot) {
+      impl_->last_insert.store(page_no + 1, std::memory_order_relaxed);
+      return Rid{page_no, *slot};
+    }
     // The hint was stale; it now holds the page's real free space (< need), so the loop moves on.
   }
   MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard, impl_->pool->NewPage(impl_->file_id));
@@ -117,6 +133,7 @@ Result<Rid> HeapFile::Insert(std::string_view tuple) {
   auto slot = page.Insert(tuple);
   if (!slot) return Status::Internal("tuple does not fit in an empty page");
   impl_->NoteFree(page_no, page.FreeSpaceForInsert());
+  impl_->last_insert.store(page_no + 1, std::memory_order_relaxed);
   return Rid{page_no, *slot};
 }
 

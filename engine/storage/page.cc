@@ -18,8 +18,8 @@ namespace {
 #if defined(__x86_64__)
 // The same CRC32C as Crc32c() with the SSE4.2 crc32 instruction, 8 bytes per step: about 4x
 // faster than slicing-by-8 on a page (the checksum is computed on every page read and write).
-__attribute__((target("sse4.2"))) uint32_t Crc32cSse42(const char* p, size_t n) {
-  uint64_t c = 0xFFFFFFFFu;
+// Raw register update (no pre/post inversion).
+__attribute__((target("sse4.2"))) uint64_t Crc32cRawSse42(uint64_t c, const char* p, size_t n) {
   for (; n >= 8; n -= 8, p += 8) {
     uint64_t v;
     std::memcpy(&v, p, 8);
@@ -27,7 +27,64 @@ __attribute__((target("sse4.2"))) uint32_t Crc32cSse42(const char* p, size_t n) 
   }
   auto c32 = static_cast<uint32_t>(c);
   for (; n > 0; --n, ++p) c32 = _mm_crc32_u8(c32, static_cast<unsigned char>(*p));
-  return ~c32;
+  return c32;
+}
+
+// A page body is checksummed as three interleaved streams of kStream bytes (the crc32
+// instruction has a 3-cycle latency but a 1-cycle throughput, so one serial stream leaves it
+// two-thirds idle), then the tail. Streams are joined with the linear map "feed kStream zero
+// bytes" (CRC(A || B) = Shift(CRC(A)) ^ CRC(B) for the raw register, B's run starting from 0),
+// applied through four 256-entry tables built once from the map's 32 basis images.
+constexpr size_t kStream = 2728;  // 3 * 2728 = 8184 of the 8188 body bytes; multiple of 8
+static_assert(3 * kStream <= kPageSize - 4 && kStream % 8 == 0);
+
+struct ShiftTables {
+  uint32_t t[4][256];
+};
+
+__attribute__((target("sse4.2"))) ShiftTables MakeShiftTables() {
+  ShiftTables s{};
+  uint32_t basis[32];
+  for (int bit = 0; bit < 32; ++bit) {
+    uint64_t c = uint32_t{1} << bit;
+    for (size_t i = 0; i < kStream / 8; ++i) c = _mm_crc32_u64(c, 0);
+    basis[bit] = static_cast<uint32_t>(c);
+  }
+  for (int k = 0; k < 4; ++k) {
+    for (uint32_t b = 0; b < 256; ++b) {
+      uint32_t v = 0;
+      for (int bit = 0; bit < 8; ++bit) {
+        if (b & (1u << bit)) v ^= basis[8 * k + bit];
+      }
+      s.t[k][b] = v;
+    }
+  }
+  return s;
+}
+
+uint32_t Shift(const ShiftTables& s, uint32_t c) {
+  return s.t[0][c & 0xff] ^ s.t[1][(c >> 8) & 0xff] ^ s.t[2][(c >> 16) & 0xff] ^ s.t[3][c >> 24];
+}
+
+__attribute__((target("sse4.2"))) uint32_t PageCrc32cSse42(const char* body) {
+  static const ShiftTables kTables = MakeShiftTables();
+  uint64_t a = 0xFFFFFFFFu, b = 0, c = 0;
+  const char* pa = body;
+  const char* pb = body + kStream;
+  const char* pc = body + 2 * kStream;
+  for (size_t i = 0; i < kStream; i += 8) {
+    uint64_t va, vb, vc;
+    std::memcpy(&va, pa + i, 8);
+    std::memcpy(&vb, pb + i, 8);
+    std::memcpy(&vc, pc + i, 8);
+    a = _mm_crc32_u64(a, va);
+    b = _mm_crc32_u64(b, vb);
+    c = _mm_crc32_u64(c, vc);
+  }
+  uint32_t r = Shift(kTables, static_cast<uint32_t>(a)) ^ static_cast<uint32_t>(b);
+  r = Shift(kTables, r) ^ static_cast<uint32_t>(c);
+  const size_t done = 3 * kStream;
+  return ~static_cast<uint32_t>(Crc32cRawSse42(r, body + done, kPageSize - 4 - done));
 }
 #endif
 
@@ -37,7 +94,7 @@ uint32_t ComputePageChecksum(const char* page) {
   const char* body = page + kPageChecksumOffset + 4;
 #if defined(__x86_64__)
   static const bool kHaveSse42 = __builtin_cpu_supports("sse4.2");
-  if (kHaveSse42) return Crc32cSse42(body, kPageSize - 4);
+  if (kHaveSse42) return PageCrc32cSse42(body);
 #endif
   return Crc32c(body, kPageSize - 4);
 }
@@ -76,6 +133,7 @@ void SlottedPage::Init(PageType type, uint32_t page_no) {
   Put16(kPageFreeStartOffset, kPageHeaderSize);
   Put16(kPageFreeEndOffset, kPageSize);
   Put16(kPageFragmentedOffset, 0);
+  Put16(kPageFlagsOffset, kPageFlagNoEmptySlot);
   Put32(kPageNumberOffset, page_no);
 }
 
@@ -87,14 +145,29 @@ uint64_t SlottedPage::lsn() const {
 
 void SlottedPage::set_lsn(uint64_t lsn) { std::memcpy(data_ + kPageLsnOffset, &lsn, 8); }
 
+bool SlottedPage::HasEmptySlot() const {
+  if ((Get16(kPageFlagsOffset) & kPageFlagNoEmptySlot) != 0) return false;
+  for (uint16_t s = 0; s < slot_count(); ++s) {
+    if (SlotOffset(s) == 0) return true;
+  }
+  return false;
+}
+
+uint16_t SlottedPage::FindEmptySlot() {
+  const uint16_t flags = Get16(kPageFlagsOffset);
+  const uint16_t count = slot_count();
+  if ((flags & kPageFlagNoEmptySlot) != 0) return count;
+  for (uint16_t s = 0; s < count; ++s) {
+    if (SlotOffset(s) == 0) return s;
+  }
+  Put16(kPageFlagsOffset, flags | kPageFlagNoEmptySlot);
+  return count;
+}
+
 size_t SlottedPage::FreeSpaceForInsert() const {
   if (!IsInitialized()) return kMaxTupleSize;
   size_t total = ContiguousFree() + fragmented();
-  bool has_empty_slot = false;
-  for (uint16_t s = 0; s < slot_count() && !has_empty_slot; ++s) {
-    has_empty_slot = SlotOffset(s) == 0;
-  }
-  if (has_empty_slot) return total;
+  if (HasEmptySlot()) return total;
   return total >= kSlotSize ? total - kSlotSize : 0;
 }
 
@@ -108,13 +181,7 @@ std::optional<std::string_view> SlottedPage::Get(uint16_t slot) const {
 std::optional<uint16_t> SlottedPage::Insert(std::string_view tuple) {
   if (tuple.size() > kMaxTupleSize) return std::nullopt;
   uint16_t count = slot_count();
-  uint16_t slot = count;
-  for (uint16_t s = 0; s < count; ++s) {
-    if (SlotOffset(s) == 0) {
-      slot = s;
-      break;
-    }
-  }
+  uint16_t slot = FindEmptySlot();
   size_t slot_bytes = slot == count ? kSlotSize : 0;
   size_t need = tuple.size() + slot_bytes;
   if (ContiguousFree() + fragmented() < need) return std::nullopt;
@@ -157,6 +224,9 @@ bool SlottedPage::Delete(uint16_t slot) {
   Put16(kPageFragmentedOffset, fragmented() + SlotLength(slot));
   SetSlot(slot, 0, 0);
   uint16_t count = slot_count();
+  if (slot + 1 < count) {  // a hole below the last slot
+    Put16(kPageFlagsOffset, Get16(kPageFlagsOffset) & ~kPageFlagNoEmptySlot);
+  }
   while (count > 0 && SlotOffset(count - 1) == 0) --count;
   Put16(kPageSlotCountOffset, count);
   Put16(kPageFreeStartOffset, static_cast<uint16_t>(kPageHeaderSize + count * kSlotSize));
@@ -196,6 +266,7 @@ bool SlottedPage::IsConsistent() const {
     uint16_t off = SlotOffset(s);
     if (off == 0) {
       if (SlotLength(s) != 0) return false;
+      if ((Get16(kPageFlagsOffset) & kPageFlagNoEmptySlot) != 0) return false;  // a wrong hint
       continue;
     }
     if (off < free_end() || off + SlotLength(s) > kPageSize) return false;

@@ -52,10 +52,13 @@ inline constexpr size_t kPageLsnOffset = 8;          // u64, reserved for write-
 inline constexpr size_t kPageFreeStartOffset = 16;   // u16 end of the slot array
 inline constexpr size_t kPageFreeEndOffset = 18;     // u16 start of the tuple area
 inline constexpr size_t kPageFragmentedOffset = 20;  // u16 dead bytes inside the tuple area
-inline constexpr size_t kPageFlagsOffset = 22;       // u16, 0
+inline constexpr size_t kPageFlagsOffset = 22;       // u16 kPageFlag* bits
 inline constexpr size_t kPageNumberOffset = 24;      // u32 the page's own number
 inline constexpr size_t kPageReservedOffset = 28;    // u32, 0
 inline constexpr size_t kPageHeaderSize = 32;
+// Heap pages: every slot below slot_count is live. A hint (0 = unknown, so pages written
+// before the bit existed stay valid): lets an insert skip the search for an empty slot.
+inline constexpr uint16_t kPageFlagNoEmptySlot = 1;
 inline constexpr size_t kSlotSize = 4;  // u16 offset (0 = empty slot), u16 length
 // Largest tuple a page holds: the page minus its header and one slot.
 inline constexpr size_t kMaxTupleSize = kPageSize - kPageHeaderSize - kSlotSize;
@@ -112,6 +115,10 @@ class SlottedPage {
   uint16_t free_start() const { return Get16(kPageFreeStartOffset); }
   uint16_t free_end() const { return Get16(kPageFreeEndOffset); }
   uint16_t fragmented() const { return Get16(kPageFragmentedOffset); }
+  // First empty slot below slot_count, or slot_count; sets kPageFlagNoEmptySlot when none.
+  uint16_t FindEmptySlot();
+  // Same without recording the answer (const views).
+  bool HasEmptySlot() const;
   // Bytes between the slot array and the tuple area.
   size_t ContiguousFree() const { return free_end() - free_start(); }
 

@@ -170,20 +170,21 @@ class MeridianEngine final : public Engine {
   }
   Status FinishTree() override { return tree_->Flush(); }
   Result<bool> TreeGet(const char* key, char* out) override {
-    auto v = tree_->Lookup(std::string_view(key, kKeySize));
-    if (!v.ok()) return v.status();
-    if (v->empty()) return false;
-    std::memcpy(out, (*v)[0].data(), std::min((*v)[0].size(), kValueSize));
+    auto found = tree_->LookupFirst(std::string_view(key, kKeySize), &value_);
+    if (!found.ok() || !*found) return found;
+    std::memcpy(out, value_.data(), std::min(value_.size(), kValueSize));
     return true;
   }
   Result<std::string> VerifyTree() override {
     auto v = tree_->Verify(/*check_pins=*/true);
     if (!v.ok()) return v.status();
-    char buf[160];
+    const auto ps = pool_->stats();
+    char buf[320];
     std::snprintf(buf, sizeof(buf),
-                  "height %u, %u leaves (%.1f entries each), %u internal, %u free pages", v->height,
-                  v->leaf_pages, static_cast<double>(v->entries) / v->leaf_pages, v->internal_pages,
-                  v->free_pages);
+                  "height %u, %u leaves (%.1f entries each), %u internal, %u free pages; pool: "
+                  "%" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " evictions, %" PRIu64 " writes",
+                  v->height, v->leaf_pages, static_cast<double>(v->entries) / v->leaf_pages,
+                  v->internal_pages, v->free_pages, ps.hits, ps.misses, ps.evictions, ps.writes);
     return std::string(buf);
   }
   Status CloseTree() override {
@@ -236,6 +237,7 @@ class MeridianEngine final : public Engine {
   std::unique_ptr<meridian::storage::BufferPool> pool_;
   std::unique_ptr<meridian::storage::BTree> tree_;
   std::unique_ptr<meridian::storage::HeapFile> heap_;
+  std::string value_;  // LookupFirst's output, reused across queries
 };
 
 class SqliteEngine final : public Engine {

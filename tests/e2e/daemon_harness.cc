@@ -131,7 +131,7 @@ ProcessResult RunBinary(const std::string& name, const std::vector<std::string>&
   return result;
 }
 
-Daemon::Daemon(std::string data_dir, std::vector<std::string> extra_args)
+Daemon::Daemon(std::string data_dir, std::vector<std::string> extra_args, const std::string& binary)
     : data_dir_(std::move(data_dir)) {
   port_ = FreePort();
   log_path_ = data_dir_ + ".log";
@@ -149,7 +149,7 @@ Daemon::Daemon(std::string data_dir, std::vector<std::string> extra_args)
                                    0644);
   posix_spawn_file_actions_addopen(&actions, 2, log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND,
                                    0644);
-  std::string path = BinDir() + "/meridiand";
+  std::string path = binary.empty() ? BinDir() + "/meridiand" : binary;
   auto argv = Argv(path, args);
   if (posix_spawn(&pid_, path.c_str(), &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
   posix_spawn_file_actions_destroy(&actions);

@@ -37,7 +37,9 @@ ProcessResult RunBinary(const std::string& name, const std::vector<std::string>&
 class Daemon {
  public:
   // Starts meridiand on a free port with data_dir; waits until gRPC health says SERVING.
-  explicit Daemon(std::string data_dir, std::vector<std::string> extra_args = {});
+  // binary: the meridiand to run; empty = BinDir() + "/meridiand".
+  explicit Daemon(std::string data_dir, std::vector<std::string> extra_args = {},
+                  const std::string& binary = "");
   ~Daemon();  // SIGKILL if still running
 
   bool started() const { return ready_; }

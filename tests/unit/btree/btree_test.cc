@@ -230,6 +230,13 @@ void RunRandomized(const RandomizedConfig& cfg) {
       auto got = tree->Lookup(key);
       ASSERT_TRUE(got.ok());
       ASSERT_EQ(*got, model.Lookup(key)) << "step " << step;
+      std::string first = "stale";
+      auto found = tree->LookupFirst(key, &first);
+      ASSERT_TRUE(found.ok());
+      ASSERT_EQ(*found, !got->empty()) << "step " << step;
+      if (*found) {
+        ASSERT_EQ(first, got->front()) << "step " << step;
+      }
     } else {
       ScanRange range = RandomRange(rng, kKeySpace);
       CheckScan(tree.get(), model, range, 40);

@@ -141,6 +141,10 @@ TEST(PageTest, RandomOpsAgainstModel) {
     if (op == 0 || model.empty()) {
       if (auto s = page.Insert(value)) {
         ASSERT_FALSE(model.count(*s));
+        // The lowest empty slot is reused (the kPageFlagNoEmptySlot hint never hides a hole).
+        uint16_t lowest = 0;
+        while (model.count(lowest)) ++lowest;
+        ASSERT_EQ(*s, lowest) << step;
         model[*s] = value;
       }
     } else {
