@@ -112,11 +112,15 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSetOperation(const ast::SelectS
 }
 
 Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::SelectStmt& stmt) {
-  if (!stmt.with.empty()) {
-    return Status::NotSupported("WITH queries are not supported yet")
-        .WithPosition(stmt.with[0].loc.position);
-  }
-  if (stmt.set_op != ast::SetOp::kNone) return BindSetOperation(stmt);
+  // The WITH queries are visible to this query (and its subqueries) only.
+  const size_t saved = ctes_.size();
+  for (const ast::CommonTableExpr& cte : stmt.with) ctes_.push_back(&cte);
+  auto bound = stmt.set_op != ast::SetOp::kNone ? BindSetOperation(stmt) : BindSelectCore(stmt);
+  ctes_.resize(saved);
+  return bound;
+}
+
+Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStmt& stmt) {
   Scope scope;
   scope.parent = scope_;
   scope.level = scope_ == nullptr ? 0 : scope_->level + 1;
@@ -127,23 +131,38 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::Select
   auto out = std::make_unique<BoundSelect>();
   int offset = 0;
   for (const ast::TableRef& ref : stmt.from) {
-    if (ref.subquery != nullptr) {
-      return Status::NotSupported("subqueries in FROM are not supported yet")
-          .WithPosition(ref.loc.position);
-    }
-    MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<catalog::Table> table,
-                              LookupTable(ref.schema, ref.name, ref.loc,
-                                          catalog::LockMode::kShared));
     std::string name = ref.alias.empty() ? ref.name : ref.alias;
+    std::shared_ptr<catalog::Table> table;
+    std::unique_ptr<BoundSelect> derived;
+    const ast::CommonTableExpr* cte = ref.schema.empty() ? FindCte(ref.name) : nullptr;
+    if (ref.subquery != nullptr) {
+      MERIDIAN_ASSIGN_OR_RETURN(derived, BindDerived(*ref.subquery, name, ref.column_aliases,
+                                                     ref.loc.position));
+    } else if (cte != nullptr) {
+      // Bound once per reference, seeing only the WITH queries written before it.
+      std::vector<const ast::CommonTableExpr*> saved = ctes_;
+      ctes_.resize(static_cast<size_t>(std::find(ctes_.begin(), ctes_.end(), cte) - ctes_.begin()));
+      auto bound = BindDerived(*cte->query, cte->name, cte->columns, ref.loc.position);
+      ctes_ = std::move(saved);
+      MERIDIAN_ASSIGN_OR_RETURN(derived, std::move(bound));
+    } else {
+      MERIDIAN_ASSIGN_OR_RETURN(table, LookupTable(ref.schema, ref.name, ref.loc,
+                                                   catalog::LockMode::kShared));
+    }
     for (const ScopeTable& st : scope.tables) {
       if (st.name == name) {
         return Status::Error("42712", "table name \"" + name + "\" specified more than once")
             .WithPosition(ref.loc.position);
       }
     }
-    scope.tables.push_back({name, table, offset, {}, false});
-    offset += static_cast<int>(table->schema().columns.size());
+    ScopeTable st = derived != nullptr ? ScopeTable{name, nullptr, offset, {}, false,
+                                                    derived->columns}
+                                       : TableScope(name, table, offset);
+    offset += static_cast<int>(st.columns.size());
+    scope.tables.push_back(std::move(st));
     out->from.push_back(std::move(table));
+    out->derived.push_back(std::move(derived));
+    out->from_names.push_back(name);
     out->join_types.push_back(ref.join);
     // Outer joins make one side NULL-extended (reported as nullable output columns).
     if (ref.join == ast::JoinType::kLeft || ref.join == ast::JoinType::kFull) {
@@ -247,9 +266,37 @@ bool ReadsBeyond(const BoundExpr& e, int limit) {
 
 }  // namespace
 
+Result<std::unique_ptr<BoundSelect>> Binder::BindDerived(const ast::SelectStmt& query,
+                                                         const std::string& name,
+                                                         const std::vector<std::string>& aliases,
+                                                         uint32_t position) {
+  // Bound at the level of the FROM list's own query (its scope is not entered yet), so it may
+  // reference enclosing queries but not its siblings. Keep this level's correlation flag.
+  const size_t level = scope_ == nullptr ? 0 : static_cast<size_t>(scope_->level + 1);
+  const bool was_correlated = level < correlated_.size() && correlated_[level];
+  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, BindSelectInScope(query));
+  if (was_correlated && level < correlated_.size()) correlated_[level] = true;
+  if (aliases.size() > bound->columns.size()) {
+    return Status::Error("42P10", "table \"" + name + "\" has " +
+                                      std::to_string(bound->columns.size()) +
+                                      " columns available but " + std::to_string(aliases.size()) +
+                                      " columns specified")
+        .WithPosition(position);
+  }
+  for (size_t i = 0; i < aliases.size(); ++i) bound->columns[i].name = aliases[i];
+  return bound;
+}
+
+const ast::CommonTableExpr* Binder::FindCte(const std::string& name) const {
+  for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
+    if ((*it)->name == name) return *it;
+  }
+  return nullptr;
+}
+
 Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t i) {
   ScopeTable& right = scope_->tables[i];
-  const int limit = right.offset + static_cast<int>(right.table->schema().columns.size());
+  const int limit = right.offset + static_cast<int>(right.columns.size());
   if (ref.on != nullptr) {
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr on, BindBoolean(*ref.on, "JOIN/ON"));
     if (ReadsBeyond(*on, limit)) {
@@ -266,7 +313,7 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
       return Status::NotSupported("RIGHT and FULL JOIN with USING are not supported yet")
           .WithPosition(ref.join_loc.position);
     }
-    const int rc = right.table->schema().FindColumn(name);
+    const int rc = right.Find(name);
     if (rc < 0) {
       return Status::Error(sqlstate::kUndefinedColumn, "column \"" + name +
                                                            "\" specified in USING clause does "
@@ -277,7 +324,7 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
     int lc = -1;
     for (size_t t = 0; t < i; ++t) {
       const ScopeTable& st = scope_->tables[t];
-      int c = st.table->schema().FindColumn(name);
+      int c = st.Find(name);
       if (c < 0 || std::find(st.using_hidden.begin(), st.using_hidden.end(), name) !=
                        st.using_hidden.end()) {
         continue;
@@ -297,8 +344,8 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
                                                            "not exist in left table")
           .WithPosition(ref.join_loc.position);
     }
-    const catalog::Column& lcol = left->table->schema().columns[lc];
-    const catalog::Column& rcol = right.table->schema().columns[rc];
+    const ColumnInfo& lcol = left->columns[lc];
+    const ColumnInfo& rcol = right.columns[rc];
     auto l = BoundExpr::Column(0, left->offset + lc, lcol.type, left->name + "." + name);
     auto r = BoundExpr::Column(0, right.offset + rc, rcol.type, right.name + "." + name);
     MERIDIAN_ASSIGN_OR_RETURN(
@@ -334,7 +381,7 @@ Status Binder::BindSelectList(const ast::SelectStmt& stmt, BoundSelect* out,
       for (const ScopeTable& st : scope_->tables) {
         if (!x.table.empty() && st.name != x.table) continue;
         matched = true;
-        const auto& cols = st.table->schema().columns;
+        const auto& cols = st.columns;
         for (size_t c = 0; c < cols.size(); ++c) {
           if (x.table.empty() && std::find(st.using_hidden.begin(), st.using_hidden.end(),
                                            cols[c].name) != st.using_hidden.end()) {
@@ -343,7 +390,7 @@ Status Binder::BindSelectList(const ast::SelectStmt& stmt, BoundSelect* out,
           out->projections.push_back(BoundExpr::Column(0, st.offset + static_cast<int>(c),
                                                        cols[c].type, st.name + "." + cols[c].name));
           out->projections.back()->position = x.loc.position;
-          out->columns.push_back({cols[c].name, cols[c].type, !cols[c].not_null || st.nullable});
+          out->columns.push_back({cols[c].name, cols[c].type, cols[c].nullable || st.nullable});
           item_asts->push_back(nullptr);
         }
       }
@@ -363,8 +410,8 @@ Status Binder::BindSelectList(const ast::SelectStmt& stmt, BoundSelect* out,
     if (e->kind == BoundKind::kColumn && e->depth == 0) {
       for (const ScopeTable& st : scope_->tables) {
         int c = e->index - st.offset;
-        if (c >= 0 && c < static_cast<int>(st.table->schema().columns.size())) {
-          nullable = !st.table->schema().columns[c].not_null;
+        if (c >= 0 && c < static_cast<int>(st.columns.size())) {
+          nullable = st.columns[c].nullable || st.nullable;
           break;
         }
       }

@@ -11,7 +11,7 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
                             LookupTable(stmt.table, stmt.table_loc, catalog::LockMode::kExclusive));
   const catalog::TableSchema& schema = out->table->schema();
   Scope scope;
-  scope.tables.push_back({schema.name, out->table, 0, {}, false});
+  scope.tables.push_back(TableScope(schema.name, out->table, 0));
   ScopeSwitch enter(this, &scope);
   correlated_.assign(1, false);
 
@@ -58,7 +58,7 @@ Result<std::unique_ptr<BoundDelete>> Binder::BindDelete(const ast::DeleteStmt& s
   MERIDIAN_ASSIGN_OR_RETURN(out->table,
                             LookupTable(stmt.table, stmt.table_loc, catalog::LockMode::kExclusive));
   Scope scope;
-  scope.tables.push_back({out->table->name(), out->table, 0, {}, false});
+  scope.tables.push_back(TableScope(out->table->name(), out->table, 0));
   ScopeSwitch enter(this, &scope);
   correlated_.assign(1, false);
   if (stmt.where != nullptr) {

@@ -39,6 +39,22 @@ Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& s
   return table;
 }
 
+Binder::ScopeTable Binder::TableScope(std::string name, std::shared_ptr<catalog::Table> table,
+                                      int offset) {
+  ScopeTable st{std::move(name), std::move(table), offset, {}, false, {}};
+  for (const catalog::Column& c : st.table->schema().columns) {
+    st.columns.push_back({c.name, c.type, !c.not_null});
+  }
+  return st;
+}
+
+int Binder::ScopeTable::Find(const std::string& column) const {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].name == column) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
   const uint32_t pos = expr.loc.position;
   if (!rules_.columns) {
@@ -58,7 +74,7 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
     int found_column = -1;
     for (const ScopeTable& st : s->tables) {
       if (!expr.table.empty() && st.name != expr.table) continue;
-      int c = st.table->schema().FindColumn(expr.name);
+      int c = st.Find(expr.name);
       if (expr.table.empty() && c >= 0 &&
           std::find(st.using_hidden.begin(), st.using_hidden.end(), expr.name) !=
               st.using_hidden.end()) {
@@ -80,7 +96,7 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
     if (found_table != nullptr) {
       int depth = scope_->level - s->level;
       for (int l = s->level + 1; l <= scope_->level; ++l) correlated_[l] = true;
-      const catalog::Column& col = found_table->table->schema().columns[found_column];
+      const ColumnInfo& col = found_table->columns[found_column];
       auto e = BoundExpr::Column(depth, found_table->offset + found_column, col.type,
                                  found_table->name + "." + col.name);
       e->position = pos;

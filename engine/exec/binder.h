@@ -48,7 +48,13 @@ class Binder {
     // them here (PostgreSQL shows a USING column once).
     std::vector<std::string> using_hidden;
     bool nullable = false;  // on the NULL-extended side of an outer join
+    // The columns this FROM item exposes: a table's schema or a subquery's output (renamed by
+    // AS alias (a, b)); nullable here means "may be NULL".
+    std::vector<ColumnInfo> columns;
+    int Find(const std::string& column) const;  // index in columns, or -1
   };
+  static ScopeTable TableScope(std::string name, std::shared_ptr<catalog::Table> table,
+                               int offset);
   struct Scope {
     std::vector<ScopeTable> tables;
     const Scope* parent = nullptr;
@@ -114,6 +120,8 @@ class Binder {
 
   // bind_select.cc
   Result<std::unique_ptr<BoundSelect>> BindSelectInScope(const ast::SelectStmt& stmt);
+  // One SELECT core (FROM ... HAVING, the select list, ORDER BY, LIMIT) in a new scope.
+  Result<std::unique_ptr<BoundSelect>> BindSelectCore(const ast::SelectStmt& stmt);
   // UNION / INTERSECT / EXCEPT: both inputs, column count and types, ORDER BY by output
   // column name or position, LIMIT/OFFSET.
   Result<std::unique_ptr<BoundSelect>> BindSetOperation(const ast::SelectStmt& stmt);
@@ -122,6 +130,15 @@ class Binder {
   Status BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
                      BoundSelect* out);
   Result<BoundExprPtr> BindLimit(const ast::Expr& expr, const char* what);
+  // A subquery in FROM or a WITH query referenced by name: bound like a subquery of the
+  // enclosing scope (no access to sibling FROM items), with its output columns renamed by
+  // aliases.
+  Result<std::unique_ptr<BoundSelect>> BindDerived(const ast::SelectStmt& query,
+                                                   const std::string& name,
+                                                   const std::vector<std::string>& aliases,
+                                                   uint32_t position);
+  // The WITH query visible under name (innermost first), or null.
+  const ast::CommonTableExpr* FindCte(const std::string& name) const;
   // ON / USING of FROM table i (scope_ holds every FROM table); null when there is none.
   Result<BoundExprPtr> BindJoinCondition(const ast::TableRef& ref, size_t i);
 
@@ -152,6 +169,9 @@ class Binder {
   ExprRules rules_;
   bool in_aggregate_ = false;     // binding an aggregate's argument
   std::vector<bool> correlated_;  // per scope level: references an enclosing scope
+  // WITH queries in scope, outermost first. While a WITH query's own body is bound, only the
+  // ones before it stay visible (no recursion).
+  std::vector<const ast::CommonTableExpr*> ctes_;
 };
 
 }  // namespace meridian::exec

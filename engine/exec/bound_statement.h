@@ -24,6 +24,10 @@ struct BoundSelect {
   std::vector<BoundExprPtr> left_casts, right_casts;
 
   std::vector<std::shared_ptr<catalog::Table>> from;  // a left-deep join chain, in FROM order
+  // Parallel to from: a subquery or WITH query in FROM (from[i] is null then), and the name
+  // each item goes by (alias or table name).
+  std::vector<std::unique_ptr<BoundSelect>> derived;
+  std::vector<std::string> from_names;
   // Per FROM table: how it joins the tables before it (kComma for the first) and its ON
   // condition (USING becomes equalities) over the joined row of tables 0..i; may be null.
   std::vector<ast::JoinType> join_types;

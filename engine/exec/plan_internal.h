@@ -24,6 +24,7 @@ class Builder {
   explicit Builder(bool instrument) : instrument_(instrument) {}
   // Attaches the children's nodes and, for EXPLAIN ANALYZE, wraps op in an InstrumentOp.
   Built Make(OperatorPtr op, std::unique_ptr<PlanNode> node, std::vector<Built*> children = {});
+  bool instrument() const { return instrument_; }
 
  private:
   bool instrument_;
@@ -44,18 +45,21 @@ class FromPlanner {
  public:
   FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> used, bool all_used);
   // wanted/limit: a single table's ORDER BY (+ LIMIT) that an index may deliver (*ordered).
-  Built Plan(std::vector<BoundExprPtr> where, const std::vector<AccessPlan::OrderColumn>& wanted,
-             std::optional<double> limit, bool* ordered);
+  Result<Built> Plan(std::vector<BoundExprPtr> where,
+                     const std::vector<AccessPlan::OrderColumn>& wanted,
+                     std::optional<double> limit, bool* ordered);
 
  private:
   // The set of FROM tables whose columns c reads; *correlated when it holds a correlated
   // subquery.
   std::vector<bool> TablesOf(const BoundExpr& c, bool* correlated) const;
-  Built Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
-             const std::vector<AccessPlan::OrderColumn>& wanted, std::optional<double> limit,
-             bool* ordered);
-  Built Join(Built left, size_t t, std::vector<BoundExprPtr> pushed,
-             std::vector<BoundExprPtr> conds);
+  Result<Built> Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
+                     const std::vector<AccessPlan::OrderColumn>& wanted,
+                     std::optional<double> limit, bool* ordered);
+  // A subquery or WITH query in FROM: its plan under a "Subquery Scan" filtered by conjuncts.
+  Result<Built> DerivedScan(size_t t, std::vector<BoundExprPtr> conjuncts);
+  Result<Built> Join(Built left, size_t t, std::vector<BoundExprPtr> pushed,
+                     std::vector<BoundExprPtr> conds);
 
   BoundSelect* s_;
   Builder* b_;

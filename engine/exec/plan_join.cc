@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "exec/plan_internal.h"
+#include "exec/planner.h"
 
 namespace meridian::exec {
 
@@ -94,9 +95,10 @@ std::string Conditions(const std::vector<BoundExprPtr>& conds) {
 FromPlanner::FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> used, bool all_used)
     : s_(s), b_(builder), used_(std::move(used)), all_used_(all_used) {
   int total = 0;
-  for (const auto& table : s_->from) {
+  for (size_t t = 0; t < s_->from.size(); ++t) {
     offsets_.push_back(total);
-    widths_.push_back(static_cast<int>(table->types().size()));
+    widths_.push_back(static_cast<int>(s_->from[t] != nullptr ? s_->from[t]->types().size()
+                                                               : s_->derived[t]->columns.size()));
     total += widths_.back();
   }
   used_.resize(static_cast<size_t>(total), false);
@@ -125,9 +127,9 @@ std::vector<bool> FromPlanner::TablesOf(const BoundExpr& c, bool* correlated) co
   return tables;
 }
 
-Built FromPlanner::Plan(std::vector<BoundExprPtr> where,
-                        const std::vector<AccessPlan::OrderColumn>& wanted,
-                        std::optional<double> limit, bool* ordered) {
+Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
+                                const std::vector<AccessPlan::OrderColumn>& wanted,
+                                std::optional<double> limit, bool* ordered) {
   const size_t n = s_->from.size();
   // ON of inner joins is just more WHERE; an outer join keeps its ON for itself.
   std::vector<std::vector<BoundExprPtr>> outer_on(n);
@@ -180,10 +182,15 @@ Built FromPlanner::Plan(std::vector<BoundExprPtr> where,
     }
   }
   bool single_ordered = false;
-  Built cur = Scan(0, std::move(pushed[0]), n == 1 ? wanted : std::vector<AccessPlan::OrderColumn>{},
-                   n == 1 ? limit : std::nullopt, &single_ordered);
+  MERIDIAN_ASSIGN_OR_RETURN(
+      Built cur, Scan(0, std::move(pushed[0]),
+                      n == 1 ? wanted : std::vector<AccessPlan::OrderColumn>{},
+                      n == 1 ? limit : std::nullopt, &single_ordered));
   if (ordered != nullptr) *ordered = n == 1 && single_ordered;
-  for (size_t i = 1; i < n; ++i) cur = Join(std::move(cur), i, std::move(pushed[i]), std::move(step[i]));
+  for (size_t i = 1; i < n; ++i) {
+    MERIDIAN_ASSIGN_OR_RETURN(cur, Join(std::move(cur), i, std::move(pushed[i]),
+                                        std::move(step[i])));
+  }
   if (!last.empty()) {
     cur.node->details.push_back("Filter: " + Conditions(last));
     cur.node->rows = std::max(1.0, cur.node->rows * std::pow(0.5, static_cast<double>(last.size())));
@@ -192,9 +199,33 @@ Built FromPlanner::Plan(std::vector<BoundExprPtr> where,
   return cur;
 }
 
-Built FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
-                        const std::vector<AccessPlan::OrderColumn>& wanted,
-                        std::optional<double> limit, bool* ordered) {
+Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conjuncts) {
+  MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect sub,
+                            PlanSelectExplained(std::move(s_->derived[t]), b_->instrument()));
+  Built inner{std::move(sub.root), std::move(sub.explain)};
+  auto node = std::make_unique<PlanNode>();
+  node->label = "Subquery Scan on " + s_->from_names[t];
+  double sel = 1;
+  for (size_t i = 0; i < conjuncts.size(); ++i) sel *= 0.5;
+  node->rows = std::max(1.0, inner.node->rows * sel);
+  node->startup_cost = inner.node->startup_cost;
+  node->total_cost = inner.node->total_cost + inner.node->rows * kCpuOperatorCost;
+  node->width = inner.node->width;
+  OperatorPtr op = std::move(inner.op);
+  if (!conjuncts.empty()) {
+    node->details.push_back("Filter: " + Conditions(conjuncts));
+    op = std::make_unique<FilterOp>(std::move(op), JoinConjuncts(std::move(conjuncts)));
+  }
+  return b_->Make(std::move(op), std::move(node), {&inner});
+}
+
+Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
+                                const std::vector<AccessPlan::OrderColumn>& wanted,
+                                std::optional<double> limit, bool* ordered) {
+  if (s_->from[t] == nullptr) {
+    if (ordered != nullptr) *ordered = false;
+    return DerivedScan(t, std::move(conjuncts));
+  }
   const std::shared_ptr<catalog::Table>& table = s_->from[t];
   AccessRequest req;
   req.table = table;
@@ -234,10 +265,16 @@ Built FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
   return b_->Make(std::move(op), std::move(node));
 }
 
-Built FromPlanner::Join(Built left, size_t t, std::vector<BoundExprPtr> pushed,
-                        std::vector<BoundExprPtr> conds) {
+Result<Built> FromPlanner::Join(Built left, size_t t, std::vector<BoundExprPtr> pushed,
+                                std::vector<BoundExprPtr> conds) {
   const JoinKind kind = KindOf(s_->join_types[t]);
-  const catalog::Table& table = *s_->from[t];
+  // A derived table has no statistics or indexes: plan it first and estimate from its plan.
+  Built derived_right;
+  if (s_->from[t] == nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(derived_right, DerivedScan(t, std::move(pushed)));
+    pushed.clear();
+  }
+  const bool is_derived = derived_right.op != nullptr;
   const int off = offsets_[t];
   const size_t left_width = static_cast<size_t>(off);
   const size_t right_width = static_cast<size_t>(widths_[t]);
@@ -279,14 +316,20 @@ Built FromPlanner::Join(Built left, size_t t, std::vector<BoundExprPtr> pushed,
   }
 
   // Estimates (PostgreSQL's units) for nested loop, hash join and index nested-loop join.
-  std::shared_ptr<const catalog::TableStats> stats = table.stats();
-  const double table_rows = std::max<double>(1, static_cast<double>(table.live_rows()));
+  const catalog::Table* table = s_->from[t].get();  // null for a derived table
+  std::shared_ptr<const catalog::TableStats> stats = table ? table->stats() : nullptr;
+  std::vector<std::shared_ptr<catalog::Index>> indexes;
+  if (table != nullptr) indexes = table->IndexSnapshot();
+  double table_rows = is_derived ? std::max(1.0, derived_right.node->rows)
+                                 : std::max<double>(1, static_cast<double>(table->live_rows()));
   double right_sel = 1;
-  for (const BoundExprPtr& c : pushed) right_sel *= EstimateSelectivity(*c, table);
+  for (const BoundExprPtr& c : pushed) right_sel *= EstimateSelectivity(*c, *table);
   const double right_rows = std::max(1.0, table_rows * right_sel);
   const double pages = std::max(1.0, std::ceil(table_rows * 60 / 8160));
-  const double right_cost = pages + table_rows * kCpuTupleCost +
-                            table_rows * static_cast<double>(pushed.size()) * kCpuOperatorCost;
+  const double right_cost =
+      is_derived ? derived_right.node->total_cost
+                 : pages + table_rows * kCpuTupleCost +
+                       table_rows * static_cast<double>(pushed.size()) * kCpuOperatorCost;
   const double left_rows = std::max(1.0, left.node->rows);
   const double left_cost = left.node->total_cost;
   auto distinct_of = [&](int col) {
@@ -294,7 +337,7 @@ Built FromPlanner::Join(Built left, size_t t, std::vector<BoundExprPtr> pushed,
         stats->columns[col].distinct >= 1) {
       return stats->columns[col].distinct;
     }
-    for (const auto& index : table.IndexSnapshot()) {
+    for (const auto& index : indexes) {
       const catalog::IndexSchema& x = index->schema();
       if (x.unique && x.columns.size() == 1 && x.columns[0] == col) return table_rows;
     }
@@ -312,7 +355,7 @@ Built FromPlanner::Join(Built left, size_t t, std::vector<BoundExprPtr> pushed,
   }
   double inlj_cost = -1;
   if (!equis.empty() && (kind == JoinKind::kInner || kind == JoinKind::kLeft)) {
-    for (const auto& index : table.IndexSnapshot()) {
+    for (const auto& index : indexes) {
       const int lead = index->schema().columns[0];
       for (const Equi& e : equis) {
         if (e.right_column != lead) continue;
@@ -339,7 +382,7 @@ Built FromPlanner::Join(Built left, size_t t, std::vector<BoundExprPtr> pushed,
   node->rows = out_rows;
   node->startup_cost = left.node->startup_cost;
   node->total_cost = best;
-  node->width = left.node->width + RowWidth(table.types());
+  node->width = left.node->width + (is_derived ? derived_right.node->width : RowWidth(table->types()));
   OperatorPtr op;
   Built right;
   if (method == Method::kHash) {
@@ -364,7 +407,11 @@ Built FromPlanner::Join(Built left, size_t t, std::vector<BoundExprPtr> pushed,
     node->label = "Hash" + (kind == JoinKind::kInner ? std::string(" Join") : JoinSuffix(kind));
     node->details.push_back("Hash Cond: " + (equis.size() > 1 ? "(" + hash_text + ")" : hash_text));
     if (!residual.empty()) node->details.push_back("Join Filter: " + Conditions(residual));
-    right = Scan(t, std::move(pushed), {}, std::nullopt, nullptr);
+    if (is_derived) {
+      right = std::move(derived_right);
+    } else {
+      MERIDIAN_ASSIGN_OR_RETURN(right, Scan(t, std::move(pushed), {}, std::nullopt, nullptr));
+    }
     op = std::make_unique<HashJoinOp>(std::move(left.op), std::move(right.op), std::move(left_keys),
                                       std::move(right_keys), JoinConjuncts(std::move(residual)),
                                       kind, left_width, right_width);
@@ -390,14 +437,18 @@ Built FromPlanner::Join(Built left, size_t t, std::vector<BoundExprPtr> pushed,
     }
     node->label = "Nested Loop" + JoinSuffix(kind);
     if (!residual.empty()) node->details.push_back("Join Filter: " + Conditions(residual));
-    right = Scan(t, std::move(pushed), {}, std::nullopt, nullptr);
+    MERIDIAN_ASSIGN_OR_RETURN(right, Scan(t, std::move(pushed), {}, std::nullopt, nullptr));
     op = std::make_unique<NestedLoopJoinOp>(std::move(left.op), std::move(right.op), kind,
                                             JoinConjuncts(std::move(residual)), /*rescan=*/true,
                                             left_width, right_width);
   } else {
     node->label = "Nested Loop" + JoinSuffix(kind);
     if (!conds.empty()) node->details.push_back("Join Filter: " + Conditions(conds));
-    right = Scan(t, std::move(pushed), {}, std::nullopt, nullptr);
+    if (is_derived) {
+      right = std::move(derived_right);
+    } else {
+      MERIDIAN_ASSIGN_OR_RETURN(right, Scan(t, std::move(pushed), {}, std::nullopt, nullptr));
+    }
     op = std::make_unique<NestedLoopJoinOp>(std::move(left.op), std::move(right.op), kind,
                                             JoinConjuncts(std::move(conds)), false, left_width,
                                             right_width);

@@ -27,7 +27,10 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
 
   // Which columns of the joined row the query reads.
   int total_cols = 0;
-  for (const auto& table : s->from) total_cols += static_cast<int>(table->types().size());
+  for (size_t t = 0; t < s->from.size(); ++t) {
+    total_cols += static_cast<int>(s->from[t] != nullptr ? s->from[t]->types().size()
+                                                         : s->derived[t]->columns.size());
+  }
   std::vector<bool> used(static_cast<size_t>(total_cols), false);
   bool all_used = false;
   std::vector<BoundExprPtr> conjuncts = SplitConjuncts(std::move(s->where));
@@ -76,7 +79,7 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
       }
     }
     FromPlanner from(s.get(), &b, used, all_used);
-    cur = from.Plan(std::move(conjuncts), wanted, limit, &ordered_by_index);
+    MERIDIAN_ASSIGN_OR_RETURN(cur, from.Plan(std::move(conjuncts), wanted, limit, &ordered_by_index));
   }
 
   if (s->aggregated) {
