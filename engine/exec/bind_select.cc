@@ -11,6 +11,21 @@ namespace meridian::exec {
 
 namespace {
 
+bool IsIntegerLiteral(const ast::Expr& e, int64_t* v);
+
+// ORDER BY n: the 0-based output column, -1 when x is not an integer literal, 42P10 when n is
+// out of range.
+Result<int> OrderByPosition(const ast::Expr& x, size_t visible) {
+  int64_t n = 0;
+  if (!IsIntegerLiteral(x, &n)) return -1;
+  if (n < 1 || n > static_cast<int64_t>(visible)) {
+    return Status::Error(sqlstate::kInvalidColumnReference,
+                         "ORDER BY position " + std::to_string(n) + " is not in select list")
+        .WithPosition(x.loc.position);
+  }
+  return static_cast<int>(n - 1);
+}
+
 bool IsIntegerLiteral(const ast::Expr& e, int64_t* v) {
   if (e.kind != ast::ExprKind::kLiteral || e.literal_kind != ast::LiteralKind::kInteger) {
     return false;
@@ -79,16 +94,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSetOperation(const ast::SelectS
   out->visible = out->columns.size();
   for (const ast::OrderItem& o : stmt.order_by) {
     const ast::Expr& x = *o.expr;
-    int column = -1;
-    int64_t n = 0;
-    if (IsIntegerLiteral(x, &n)) {
-      if (n < 1 || n > static_cast<int64_t>(out->visible)) {
-        return Status::Error(sqlstate::kInvalidColumnReference,
-                             "ORDER BY position " + std::to_string(n) + " is not in select list")
-            .WithPosition(x.loc.position);
-      }
-      column = static_cast<int>(n - 1);
-    } else if (x.kind == ast::ExprKind::kColumnRef && x.table.empty()) {
+    MERIDIAN_ASSIGN_OR_RETURN(int column, OrderByPosition(x, out->visible));
+    if (column < 0 && x.kind == ast::ExprKind::kColumnRef && x.table.empty()) {
       for (size_t i = 0; i < out->columns.size() && column < 0; ++i) {
         if (out->columns[i].name == x.name) column = static_cast<int>(i);
       }
@@ -429,16 +436,8 @@ Status Binder::BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const 
   (void)items;
   for (const ast::OrderItem& o : stmt.order_by) {
     const ast::Expr& x = *o.expr;
-    int column = -1;
-    int64_t n = 0;
-    if (IsIntegerLiteral(x, &n)) {
-      if (n < 1 || n > static_cast<int64_t>(out->visible)) {
-        return Status::Error(sqlstate::kInvalidColumnReference,
-                             "ORDER BY position " + std::to_string(n) + " is not in select list")
-            .WithPosition(x.loc.position);
-      }
-      column = static_cast<int>(n - 1);
-    } else if (x.kind == ast::ExprKind::kColumnRef && x.table.empty()) {
+    MERIDIAN_ASSIGN_OR_RETURN(int column, OrderByPosition(x, out->visible));
+    if (column < 0 && x.kind == ast::ExprKind::kColumnRef && x.table.empty()) {
       // An output column name takes precedence over an input column (SQL-92 rule).
       for (size_t i = 0; i < out->visible; ++i) {
         if (out->columns[i].name != x.name) continue;

@@ -98,13 +98,7 @@ Result<bool> HashJoinOp::Next(Row* row) {
     return true;
   }
   if (kind_ == JoinKind::kRight || kind_ == JoinKind::kFull) {
-    while (unmatched_pos_ < right_rows_.size()) {
-      const size_t i = unmatched_pos_++;
-      if (right_matched_[i]) continue;
-      row->assign(left_width_, Value::Null());
-      row->insert(row->end(), right_rows_[i].begin(), right_rows_[i].end());
-      return true;
-    }
+    return NextUnmatchedRight(right_rows_, right_matched_, left_width_, &unmatched_pos_, row);
   }
   return false;
 }

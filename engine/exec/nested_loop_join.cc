@@ -5,6 +5,18 @@
 
 namespace meridian::exec {
 
+bool NextUnmatchedRight(const std::vector<Row>& rows, const std::vector<bool>& matched,
+                        size_t left_width, size_t* pos, Row* out) {
+  while (*pos < rows.size()) {
+    const size_t i = (*pos)++;
+    if (matched[i]) continue;
+    out->assign(left_width, Value::Null());
+    out->insert(out->end(), rows[i].begin(), rows[i].end());
+    return true;
+  }
+  return false;
+}
+
 Status NestedLoopJoinOp::Open(const EvalContext* outer, ExecContext* exec) {
   outer_ = outer;
   exec_ = exec;
@@ -83,13 +95,7 @@ Result<bool> NestedLoopJoinOp::Next(Row* row) {
     return true;
   }
   if (kind_ == JoinKind::kRight || kind_ == JoinKind::kFull) {
-    while (unmatched_pos_ < right_rows_.size()) {
-      const size_t i = unmatched_pos_++;
-      if (right_matched_[i]) continue;
-      row->assign(left_width_, Value::Null());
-      row->insert(row->end(), right_rows_[i].begin(), right_rows_[i].end());
-      return true;
-    }
+    return NextUnmatchedRight(right_rows_, right_matched_, left_width_, &unmatched_pos_, row);
   }
   return false;
 }

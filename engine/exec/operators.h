@@ -184,6 +184,11 @@ class NestedLoopJoinOp : public Operator {
   int until_check_ = 0;
 };
 
+// Right and full joins end by emitting, one per call, the right rows no left row matched,
+// NULL-extended on the left; false when none is left. *pos walks rows (nested_loop_join.cc).
+bool NextUnmatchedRight(const std::vector<Row>& rows, const std::vector<bool>& matched,
+                        size_t left_width, size_t* pos, Row* out);
+
 // Hash join on equality keys: the right input is read once per Open into a hash table keyed by
 // its key values (rows with a NULL key never match); each left row probes it. residual (over the
 // joined row) must also hold. Join kinds and NULL extension as NestedLoopJoinOp.
