@@ -15,7 +15,10 @@ Status HashJoinOp::Open(const EvalContext* outer, ExecContext* exec) {
   unmatched_pos_ = 0;
   right_rows_.clear();
   right_matched_.clear();
-  table_.clear();
+  heads_.clear();
+  next_.clear();
+  hashes_.clear();
+  keys_.clear();
   MERIDIAN_RETURN_IF_ERROR(left_->Open(outer, exec));
   return right_->Open(outer, exec);
 }
@@ -36,6 +39,7 @@ Status HashJoinOp::Build() {
   Row r;
   std::string key;
   int until_check = kCheckInterval;
+  std::vector<bool> has_key;
   while (true) {
     MERIDIAN_ASSIGN_OR_RETURN(bool more, right_->Next(&r));
     if (!more) break;
@@ -43,9 +47,26 @@ Status HashJoinOp::Build() {
       MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
       until_check = kCheckInterval;
     }
-    MERIDIAN_ASSIGN_OR_RETURN(bool has_key, KeyOf(right_keys_, r, &key));
-    if (has_key) table_[key].push_back(right_rows_.size());
+    if (right_rows_.size() >= kNone) {
+      return Status::Error(sqlstate::kProgramLimitExceeded, "hash join input is too large");
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(bool keyed, KeyOf(right_keys_, r, &key));
+    has_key.push_back(keyed);
+    hashes_.push_back(keyed ? std::hash<std::string>{}(key) : 0);
+    keys_.push_back(keyed ? key : std::string());
     right_rows_.push_back(std::move(r));
+  }
+  // Power-of-two bucket count, at least twice the rows: short chains.
+  size_t buckets = 16;
+  while (buckets < 2 * right_rows_.size()) buckets *= 2;
+  mask_ = buckets - 1;
+  heads_.assign(buckets, kNone);
+  next_.assign(right_rows_.size(), kNone);
+  for (size_t i = right_rows_.size(); i-- > 0;) {  // chains keep input order
+    if (!has_key[i]) continue;
+    uint32_t& head = heads_[hashes_[i] & mask_];
+    next_[i] = head;
+    head = static_cast<uint32_t>(i);
   }
   right_matched_.assign(right_rows_.size(), false);
   built_ = true;
@@ -54,7 +75,6 @@ Status HashJoinOp::Build() {
 
 Result<bool> HashJoinOp::Next(Row* row) {
   if (!built_) MERIDIAN_RETURN_IF_ERROR(Build());
-  std::string key;
   while (!left_done_) {
     if (!have_left_) {
       MERIDIAN_ASSIGN_OR_RETURN(bool more, left_->Next(&left_row_));
@@ -68,15 +88,18 @@ Result<bool> HashJoinOp::Next(Row* row) {
       }
       have_left_ = true;
       left_matched_ = false;
-      bucket_ = nullptr;
-      bucket_pos_ = 0;
-      MERIDIAN_ASSIGN_OR_RETURN(bool has_key, KeyOf(left_keys_, left_row_, &key));
+      chain_ = kNone;
+      MERIDIAN_ASSIGN_OR_RETURN(bool has_key, KeyOf(left_keys_, left_row_, &probe_key_));
       if (has_key) {
-        auto it = table_.find(key);
-        if (it != table_.end()) bucket_ = &it->second;
+        probe_hash_ = std::hash<std::string>{}(probe_key_);
+        chain_ = heads_[probe_hash_ & mask_];
       }
     }
-    if (bucket_ == nullptr || bucket_pos_ >= bucket_->size()) {
+    // Skip to the next row of the chain with this very key.
+    while (chain_ != kNone && (hashes_[chain_] != probe_hash_ || keys_[chain_] != probe_key_)) {
+      chain_ = next_[chain_];
+    }
+    if (chain_ == kNone) {
       have_left_ = false;
       if (!left_matched_ && (kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull)) {
         *row = left_row_;
@@ -85,7 +108,8 @@ Result<bool> HashJoinOp::Next(Row* row) {
       }
       continue;
     }
-    const size_t i = (*bucket_)[bucket_pos_++];
+    const size_t i = chain_;
+    chain_ = next_[chain_];
     *row = left_row_;
     row->insert(row->end(), right_rows_[i].begin(), right_rows_[i].end());
     if (residual_ != nullptr) {

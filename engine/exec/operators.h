@@ -223,12 +223,20 @@ class HashJoinOp : public Operator {
   bool built_ = false;
   std::vector<Row> right_rows_;
   std::vector<bool> right_matched_;
-  std::unordered_map<std::string, std::vector<size_t>> table_;
+  // Chained hash table over right_rows_: heads_[hash & mask] is the first row of a chain
+  // (kNone when empty), next_[row] the following one; hashes_/keys_ hold each row's key (rows
+  // with a NULL key are not linked).
+  static constexpr uint32_t kNone = 0xFFFFFFFF;
+  std::vector<uint32_t> heads_, next_;
+  std::vector<uint64_t> hashes_;
+  std::vector<std::string> keys_;
+  uint64_t mask_ = 0;
   Row left_row_;
   bool have_left_ = false;
   bool left_matched_ = false;
-  const std::vector<size_t>* bucket_ = nullptr;
-  size_t bucket_pos_ = 0;
+  std::string probe_key_;
+  uint64_t probe_hash_ = 0;
+  uint32_t chain_ = kNone;  // next candidate row for the current left row
   bool left_done_ = false;
   size_t unmatched_pos_ = 0;
   int until_check_ = 0;
