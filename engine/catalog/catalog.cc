@@ -213,6 +213,25 @@ Status Catalog::DropTable(const std::shared_ptr<Table>& table) {
   return fs_->Remove(HeapPath(table->id()));
 }
 
+Status Catalog::TruncateTable(const std::shared_ptr<Table>& table) {
+  MERIDIAN_RETURN_IF_ERROR(table->CheckUsable());
+  MERIDIAN_RETURN_IF_ERROR(table->heap()->Close());
+  MERIDIAN_RETURN_IF_ERROR(fs_->Remove(HeapPath(table->id())));
+  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::HeapFile> heap,
+                            storage::HeapFile::Open(pool_, HeapPath(table->id())));
+  std::vector<std::unique_ptr<storage::BTree>> trees;
+  for (const std::shared_ptr<Index>& index : table->indexes()) {
+    MERIDIAN_RETURN_IF_ERROR(index->Close());
+    const std::string path = IndexPath(index->schema().id);
+    MERIDIAN_RETURN_IF_ERROR(fs_->Remove(path));
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::BTree> tree,
+                              storage::BTree::Open(pool_, path, {.unique = false}));
+    trees.push_back(std::move(tree));
+  }
+  table->ReplaceStorage(std::move(heap), std::move(trees));
+  return Status::Ok();
+}
+
 Status Catalog::CreateIndex(const std::shared_ptr<Table>& table, IndexSchema schema) {
   {
     std::unique_lock lock(mu_);

@@ -48,6 +48,10 @@ class Catalog {
   // its index files. REQUIRES: the caller holds table's exclusive lock.
   Status DropTable(const std::shared_ptr<Table>& table);
 
+  // Empties table: its heap file and every index file are replaced by empty ones (same ids).
+  // REQUIRES: the caller holds table's exclusive lock.
+  Status TruncateTable(const std::shared_ptr<Table>& table);
+
   // Creates an index on table (schema.id and table_id are assigned here), fills it from the
   // heap and persists the catalog. 42P07 when a relation of that name exists; 23505 when a
   // unique index meets duplicates. REQUIRES: the caller holds table's exclusive lock.

@@ -62,8 +62,10 @@ class Index {
   // Rids stored under the encoded key.
   Result<std::vector<std::string>> Lookup(const std::string& key);
 
-  // Flushes and closes the file; later use fails. drop: also delete the file.
+  // Flushes and closes the file; later use fails.
   Status Close();
+  // After Close: continue with a new (empty) tree (TRUNCATE).
+  void Reset(std::unique_ptr<storage::BTree> tree) { tree_ = std::move(tree); }
 
  private:
   const IndexSchema schema_;

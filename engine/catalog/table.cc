@@ -159,6 +159,16 @@ Status Table::ForEachRow(const std::function<Status(storage::Rid, const Row&)>& 
   }
 }
 
+void Table::ReplaceStorage(std::unique_ptr<storage::HeapFile> heap,
+                           std::vector<std::unique_ptr<storage::BTree>> trees) {
+  heap_ = std::move(heap);
+  for (size_t i = 0; i < indexes_.size() && i < trees.size(); ++i) {
+    indexes_[i]->Reset(std::move(trees[i]));
+  }
+  SetLiveRows(0);
+  NoteChanges(1000000);  // statistics are stale: the next checkpoint re-analyzes
+}
+
 Status Table::CloseHeap(bool dropped) {
   Status first;
   for (const std::shared_ptr<Index>& index : indexes_) {

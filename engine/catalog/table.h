@@ -59,6 +59,10 @@ class Table {
   // Calls fn with every live row of the heap, decoded, in heap order; stops at fn's first
   // error. REQUIRES shared or exclusive lock.
   Status ForEachRow(const std::function<Status(storage::Rid, const Row&)>& fn);
+  // TRUNCATE: installs an empty heap and one empty tree per index (in index order) after the
+  // old files were closed. REQUIRES exclusive lock.
+  void ReplaceStorage(std::unique_ptr<storage::HeapFile> heap,
+                      std::vector<std::unique_ptr<storage::BTree>> trees);
   // Flushes and closes the heap and the indexes; later use fails with CheckUsable's error.
   // REQUIRES exclusive.
   Status CloseHeap(bool dropped);

@@ -243,6 +243,8 @@ Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {
     case ast::BinaryOp::kConcat:
     case ast::BinaryOp::kLike:
     case ast::BinaryOp::kNotLike:
+    case ast::BinaryOp::kILike:
+    case ast::BinaryOp::kNotILike:
     case ast::BinaryOp::kRegexMatch:
     case ast::BinaryOp::kRegexNotMatch:
     case ast::BinaryOp::kRegexIMatch:

@@ -1,8 +1,13 @@
 // Binding of function calls: aggregates (count, sum, avg, min, max), the scalar functions
-// abs, coalesce, nullif, length, lower, upper, the session and system-catalog functions
-// (version, current_setting, set_config, current_user, pg_get_indexdef, ...; evaluated in
-// system_functions.cc) and the ::regclass / ::regtype / ::regnamespace casts. Unknown names
-// give 42883 as in PostgreSQL.
+// abs, coalesce, nullif, length, lower, upper, the math functions (round, floor, ceil, sign,
+// sqrt, power, mod, greatest, least), the string functions (substring, strpos, trim, replace,
+// concat, left, right, repeat, lpad, rpad, reverse, initcap, like_escape), the session and
+// system-catalog functions (version, current_setting, set_config, current_user, pg_get_indexdef,
+// ...; evaluated in system_functions.cc) and the ::regclass / ::regtype / ::regnamespace casts.
+// Unknown names give 42883 as in PostgreSQL.
+#include <algorithm>
+#include <iterator>
+
 #include "catalog/system_tables.h"
 #include "exec/binder.h"
 #include "exec/evaluator.h"
@@ -66,6 +71,38 @@ constexpr SystemFunction kSystemFunctions[] = {
     {"shobj_description", Func::kAlwaysNull, "ot", 2, 't'},
     {"to_regclass", Func::kToRegClass, "t", 1, 'o'},
     {"to_regtype", Func::kToRegType, "t", 1, 'o'},
+};
+
+// String functions with fixed signatures, bound like the system functions above.
+constexpr SystemFunction kStringFunctions[] = {
+    {"substring", Func::kSubstring, "tii", 2, 't'},
+    {"substr", Func::kSubstring, "tii", 2, 't'},
+    {"position", Func::kStrpos, "tt", 2, 'i'},  // POSITION(a IN b) arrives as position(b, a)
+    {"strpos", Func::kStrpos, "tt", 2, 'i'},
+    {"btrim", Func::kBTrim, "tt", 1, 't'},
+    {"ltrim", Func::kLTrim, "tt", 1, 't'},
+    {"rtrim", Func::kRTrim, "tt", 1, 't'},
+    {"replace", Func::kReplace, "ttt", 3, 't'},
+    {"left", Func::kLeft, "ti", 2, 't'},
+    {"right", Func::kRight, "ti", 2, 't'},
+    {"repeat", Func::kRepeat, "ti", 2, 't'},
+    {"lpad", Func::kLPad, "tit", 2, 't'},
+    {"rpad", Func::kRPad, "tit", 2, 't'},
+    {"reverse", Func::kReverse, "t", 1, 't'},
+    {"initcap", Func::kInitcap, "t", 1, 't'},
+    {"like_escape", Func::kLikeEscape, "tt", 2, 't'},
+};
+
+// Math functions of one numeric argument; numeric results of PostgreSQL are double precision
+// here (Meridian has no NUMERIC type).
+struct MathFunction {
+  const char* name;
+  Func func;
+};
+
+constexpr MathFunction kMathFunctions[] = {
+    {"round", Func::kRound},  {"floor", Func::kFloor}, {"ceil", Func::kCeil},
+    {"ceiling", Func::kCeil}, {"sign", Func::kSign},   {"sqrt", Func::kSqrt},
 };
 
 Type KindType(char kind) {
@@ -133,6 +170,68 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
     if (!Comparable(args[0]->type, args[1]->type)) return NoFunction(name, args, pos);
     e->func = Func::kNullIf;
     e->type = args[0]->type;
+  } else if ((name == "greatest" || name == "least") && !args.empty()) {
+    std::vector<BoundExprPtr*> all;
+    for (BoundExprPtr& a : args) all.push_back(&a);
+    MERIDIAN_RETURN_IF_ERROR(UnifyTypes(all, name == "greatest" ? "GREATEST" : "LEAST", &e->type));
+    e->func = name == "greatest" ? Func::kGreatest : Func::kLeast;
+  } else if (name == "concat" && !args.empty()) {
+    for (BoundExprPtr& a : args) {
+      if (a->type.id == TypeId::kUnknown) {
+        MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Text(), false, ""));
+      }
+    }
+    e->func = Func::kConcat;
+    e->type = Type::Text();
+  } else if ((name == "power" || name == "pow") && args.size() == 2) {
+    for (BoundExprPtr& a : args) {
+      if (a->type.id != TypeId::kUnknown && !a->type.IsNumeric()) {
+        return NoFunction(name, args, pos);
+      }
+      MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Double(), false, ""));
+    }
+    e->func = Func::kPower;
+    e->type = Type::Double();
+  } else if (name == "mod" && args.size() == 2) {
+    for (size_t i = 0; i < 2; ++i) {
+      if (args[i]->type.id == TypeId::kUnknown) {
+        const Type& other = args[1 - i]->type;
+        MERIDIAN_ASSIGN_OR_RETURN(
+            args[i],
+            Coerce(std::move(args[i]), other.IsNumeric() ? other : Type::Integer(), false, ""));
+      }
+    }
+    if (!args[0]->type.IsNumeric() || !args[1]->type.IsNumeric()) {
+      return NoFunction(name, args, pos);
+    }
+    std::vector<BoundExprPtr*> all{&args[0], &args[1]};
+    MERIDIAN_RETURN_IF_ERROR(UnifyTypes(all, "mod", &e->type));
+    e->func = Func::kMod;
+  } else if (name == "round" && args.size() == 2) {
+    if (args[0]->type.id == TypeId::kUnknown || args[0]->type.IsIntegral()) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Double(), false, ""));
+    }
+    if (args[1]->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Integer(), false, ""));
+    }
+    if (args[0]->type.id != TypeId::kDouble || !args[1]->type.IsIntegral()) {
+      return NoFunction(name, args, pos);
+    }
+    e->func = Func::kRoundTo;
+    e->type = Type::Double();
+  } else if (args.size() == 1 &&
+             std::any_of(std::begin(kMathFunctions), std::end(kMathFunctions),
+                         [&](const MathFunction& f) { return name == f.name; })) {
+    if (args[0]->type.id != TypeId::kUnknown && !args[0]->type.IsNumeric()) {
+      return NoFunction(name, args, pos);
+    }
+    if (args[0]->type.id != TypeId::kDouble) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Double(), false, ""));
+    }
+    for (const MathFunction& f : kMathFunctions) {
+      if (name == f.name) e->func = f.func;
+    }
+    e->type = Type::Double();
   } else if ((name == "length" || name == "char_length" || name == "lower" || name == "upper") &&
              args.size() == 1) {
     if (args[0]->type.id == TypeId::kUnknown) {
@@ -156,7 +255,9 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
 Result<BoundExprPtr> Binder::BindSystemFunction(const std::string& name,
                                                 std::vector<BoundExprPtr>* args,
                                                 uint32_t position) {
-  for (const SystemFunction& f : kSystemFunctions) {
+  std::vector<SystemFunction> candidates(std::begin(kSystemFunctions), std::end(kSystemFunctions));
+  candidates.insert(candidates.end(), std::begin(kStringFunctions), std::end(kStringFunctions));
+  for (const SystemFunction& f : candidates) {
     const size_t max_args = std::string_view(f.args).size();
     if (name != f.name || args->size() < f.required || args->size() > max_args) continue;
     for (size_t i = 0; i < args->size(); ++i) {

@@ -25,6 +25,8 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
 // DROP INDEX; *notice receives `index "x" does not exist, skipping` lines for IF EXISTS.
 Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalog,
                         ExecControl& ctl, std::string* notice);
+// TRUNCATE: every named table must exist; their exclusive locks are taken together.
+Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl);
 // ANALYZE [table]: gathers statistics under each table's shared lock.
 Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl);
 

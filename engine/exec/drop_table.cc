@@ -1,5 +1,6 @@
 // DROP TABLE [IF EXISTS] t, ...: every named table must exist (or be skipped with a notice)
-// before any is dropped; their exclusive locks are taken together in table-id order.
+// before any is dropped; their exclusive locks are taken together in table-id order. TRUNCATE
+// takes the same locks and replaces the tables' files by empty ones.
 #include "exec/ddl.h"
 
 namespace meridian::exec {
@@ -29,6 +30,28 @@ Status ExecuteDropTable(const ast::DropTableStmt& stmt, catalog::Catalog* catalo
     Status st = catalog->DropTable(table);
     // A concurrent DROP of the same table won the race: treat it as gone already.
     if (!st.ok() && st.sqlstate() != sqlstate::kUndefinedTable) return st;
+  }
+  return Status::Ok();
+}
+
+Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog,
+                       ExecControl& ctl) {
+  catalog::LockSet locks;
+  std::vector<std::shared_ptr<catalog::Table>> tables;
+  for (size_t i = 0; i < stmt.tables.size(); ++i) {
+    std::shared_ptr<catalog::Table> table = catalog->Find(stmt.tables[i]);
+    if (table == nullptr) {
+      const uint32_t pos = i < stmt.table_locs.size() ? stmt.table_locs[i].position : 0;
+      return Status::Error(sqlstate::kUndefinedTable,
+                           "relation \"" + stmt.tables[i] + "\" does not exist")
+          .WithPosition(pos);
+    }
+    locks.Add(table, catalog::LockMode::kExclusive);
+    tables.push_back(std::move(table));
+  }
+  MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
+  for (const std::shared_ptr<catalog::Table>& table : tables) {
+    MERIDIAN_RETURN_IF_ERROR(catalog->TruncateTable(table));
   }
   return Status::Ok();
 }

@@ -1,10 +1,15 @@
 // Expression evaluation (see evaluator.h): operators, functions, CASE, IN and subqueries.
 #include "exec/evaluator.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <regex>
+#include <string_view>
+#include <vector>
 
 #include "exec/type_rules.h"
 
@@ -136,6 +141,215 @@ bool LikeAt(const std::string& t, size_t ti, const std::string& p, size_t pi) {
   return ti == t.size();
 }
 
+// ---- math and string functions
+
+// The UTF-8 characters of s, each as its byte sequence.
+std::vector<std::string_view> Chars(const std::string& s) {
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i < s.size();) {
+    size_t j = i + 1;
+    while (j < s.size() && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) ++j;
+    out.emplace_back(s.data() + i, j - i);
+    i = j;
+  }
+  return out;
+}
+
+// Characters [from, to) of cs (clamped) joined into a string.
+std::string Join(const std::vector<std::string_view>& cs, int64_t from, int64_t to) {
+  from = std::clamp<int64_t>(from, 0, static_cast<int64_t>(cs.size()));
+  to = std::clamp<int64_t>(to, from, static_cast<int64_t>(cs.size()));
+  std::string out;
+  for (int64_t i = from; i < to; ++i) out.append(cs[i]);
+  return out;
+}
+
+std::string AsciiLower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// like_escape(pattern, escape): the pattern rewritten for LikeMatch, whose escape is '\'.
+Result<Value> LikeEscape(const std::string& pattern, const std::string& escape) {
+  std::vector<std::string_view> esc = Chars(escape);
+  if (esc.size() > 1) {
+    return Status::Error("22025", "invalid escape string")
+        .WithHint("Escape string must be empty or one character.");
+  }
+  std::vector<std::string_view> cs = Chars(pattern);
+  std::string out;
+  for (size_t i = 0; i < cs.size(); ++i) {
+    if (!esc.empty() && cs[i] == esc[0]) {
+      out += '\\';  // a trailing escape stays a trailing '\', as in PostgreSQL
+      if (i + 1 < cs.size()) out.append(cs[++i]);
+    } else if (cs[i] == "\\") {
+      out += "\\\\";
+    } else {
+      out.append(cs[i]);
+    }
+  }
+  return Value::String(std::move(out));
+}
+
+Status TooLong() { return Status::Error("54000", "requested length too large"); }
+
+// round(x, n) with PostgreSQL's numeric rule (half away from zero) on the value's 15-digit
+// decimal form, as a float8 → numeric cast would see it.
+double RoundTo(double x, int64_t n) {
+  if (!std::isfinite(x)) return x;
+  n = std::clamp<int64_t>(n, -400, 400);
+  const double p = std::pow(10.0, static_cast<double>(n < 0 ? -n : n));
+  if (std::isinf(p)) return n < 0 ? 0.0 : x;
+  double scaled = n >= 0 ? x * p : x / p;
+  if (std::isinf(scaled)) return x;
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.15g", scaled);
+  double out = std::round(std::strtod(buf, nullptr));
+  out = n >= 0 ? out / p : out * p;
+  return out == 0 ? 0.0 : out;  // numeric has no -0
+}
+
+Result<Value> EvalMath(const BoundExpr& e, const std::vector<Value>& v) {
+  const double x = v[0].AsNumber();
+  switch (e.func) {
+    case Func::kRound:
+      return Value::Double(std::nearbyint(x));
+    case Func::kRoundTo:
+      return Value::Double(RoundTo(x, v[1].AsInt()));
+    case Func::kFloor:
+      return Value::Double(std::floor(x));
+    case Func::kCeil:
+      return Value::Double(std::ceil(x));
+    case Func::kSign:
+      return Value::Double(x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0);
+    case Func::kSqrt:
+      if (x < 0) return Status::Error("2201F", "cannot take square root of a negative number");
+      return Value::Double(std::sqrt(x));
+    case Func::kPower: {
+      const double y = v[1].AsNumber();
+      if (x == 0 && y < 0) {
+        return Status::Error("2201F", "zero raised to a negative power is undefined");
+      }
+      if (x < 0 && std::floor(y) != y) {
+        return Status::Error("2201F",
+                             "a negative number raised to a non-integer power yields a complex "
+                             "result");
+      }
+      return CheckedDouble(std::pow(x, y), x, y, x == 0 || std::isinf(y));
+    }
+    case Func::kMod:
+      return Arithmetic(ast::BinaryOp::kMod, v[0], v[1], e.type);
+    default:
+      break;
+  }
+  return Status::Internal("unknown math function");
+}
+
+Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v) {
+  const std::string s = v[0].AsString();
+  switch (e.func) {
+    case Func::kSubstring: {
+      const int64_t start = v[1].AsInt();
+      int64_t end = std::numeric_limits<int64_t>::max();
+      if (v.size() > 2) {
+        if (v[2].AsInt() < 0) {
+          return Status::Error("22011", "negative substring length not allowed");
+        }
+        end = start + v[2].AsInt();  // int32 arguments: no overflow in int64
+      }
+      std::vector<std::string_view> cs = Chars(s);
+      return Value::String(Join(cs, std::max<int64_t>(start, 1) - 1, end - 1));
+    }
+    case Func::kStrpos: {
+      const size_t at = s.find(v[1].AsString());
+      if (at == std::string::npos) return Value::Int(0);
+      return Value::Int(static_cast<int64_t>(CharLength(s.substr(0, at))) + 1);
+    }
+    case Func::kBTrim:
+    case Func::kLTrim:
+    case Func::kRTrim: {
+      std::vector<std::string_view> cs = Chars(s);
+      const std::string set_text = v.size() > 1 ? v[1].AsString() : " ";
+      std::vector<std::string_view> set = Chars(set_text);
+      auto in_set = [&](std::string_view c) {
+        return std::find(set.begin(), set.end(), c) != set.end();
+      };
+      int64_t from = 0, to = static_cast<int64_t>(cs.size());
+      if (e.func != Func::kRTrim) {
+        while (from < to && in_set(cs[from])) ++from;
+      }
+      if (e.func != Func::kLTrim) {
+        while (to > from && in_set(cs[to - 1])) --to;
+      }
+      return Value::String(Join(cs, from, to));
+    }
+    case Func::kReplace: {
+      const std::string from = v[1].AsString(), to = v[2].AsString();
+      if (from.empty()) return v[0];
+      std::string out;
+      size_t i = 0;
+      for (size_t at; (at = s.find(from, i)) != std::string::npos; i = at + from.size()) {
+        out.append(s, i, at - i).append(to);
+      }
+      out.append(s, i, std::string::npos);
+      return Value::String(std::move(out));
+    }
+    case Func::kLeft:
+    case Func::kRight: {
+      std::vector<std::string_view> cs = Chars(s);
+      const int64_t len = static_cast<int64_t>(cs.size()), n = v[1].AsInt();
+      const int64_t keep = n >= 0 ? n : len + n;
+      return Value::String(e.func == Func::kLeft ? Join(cs, 0, keep) : Join(cs, len - keep, len));
+    }
+    case Func::kRepeat: {
+      const int64_t n = v[1].AsInt();
+      if (n <= 0 || s.empty()) return Value::String("");
+      if (static_cast<double>(s.size()) * static_cast<double>(n) >= 0x3fffffff) return TooLong();
+      std::string out;
+      out.reserve(s.size() * static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) out += s;
+      return Value::String(std::move(out));
+    }
+    case Func::kLPad:
+    case Func::kRPad: {
+      const int64_t len = std::max<int64_t>(v[1].AsInt(), 0);
+      if (len * 4 >= 0x3fffffff) return TooLong();
+      std::vector<std::string_view> cs = Chars(s);
+      const std::string fill_text = v.size() > 2 ? v[2].AsString() : " ";
+      std::vector<std::string_view> fill = Chars(fill_text);
+      if (static_cast<int64_t>(cs.size()) >= len || fill.empty()) {
+        return Value::String(Join(cs, 0, len));
+      }
+      std::string pad;
+      for (int64_t i = 0; i < len - static_cast<int64_t>(cs.size()); ++i) {
+        pad.append(fill[static_cast<size_t>(i) % fill.size()]);
+      }
+      return Value::String(e.func == Func::kLPad ? pad + s : s + pad);
+    }
+    case Func::kReverse: {
+      std::vector<std::string_view> cs = Chars(s);
+      std::string out;
+      for (auto it = cs.rbegin(); it != cs.rend(); ++it) out.append(*it);
+      return Value::String(std::move(out));
+    }
+    case Func::kLikeEscape:
+      return LikeEscape(s, v[1].AsString());
+    case Func::kInitcap: {
+      std::string out = s;
+      bool in_word = false;
+      for (char& c : out) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        c = static_cast<char>(in_word ? std::tolower(u) : std::toupper(u));
+        in_word = std::isalnum(u) || u >= 0x80;
+      }
+      return Value::String(std::move(out));
+    }
+    default:
+      break;
+  }
+  return Status::Internal("unknown string function");
+}
+
 // Runs a subquery plan (or reads its cache) and returns the first column of its rows; for
 // scalar and EXISTS subqueries it stops after two rows / one row.
 Result<const std::vector<Value>*> RunSubquery(const BoundExpr& e, const EvalContext& ctx,
@@ -225,8 +439,37 @@ Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
       if (!a.IsNull() && !b.IsNull() && CompareValues(a, b) == 0) return Value::Null();
       return a;
     }
+    case Func::kGreatest:
+    case Func::kLeast: {
+      Value best = Value::Null();
+      for (const BoundExprPtr& c : e.children) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
+        if (v.IsNull()) continue;
+        const int cmp = best.IsNull() ? 0 : CompareValues(v, best);
+        if (best.IsNull() || (e.func == Func::kGreatest ? cmp > 0 : cmp < 0)) best = std::move(v);
+      }
+      return best;
+    }
+    case Func::kConcat: {
+      std::string out;
+      for (const BoundExprPtr& c : e.children) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
+        if (!v.IsNull()) out += v.ToString();
+      }
+      return Value::String(std::move(out));
+    }
     default:
       break;
+  }
+  if (e.func >= Func::kRound && e.func < Func::kVersion) {
+    std::vector<Value> args;
+    for (const BoundExprPtr& c : e.children) {
+      MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
+      if (v.IsNull()) return Value::Null();
+      args.push_back(std::move(v));
+    }
+    if (e.func <= Func::kMod) return EvalMath(e, args);
+    return EvalString(e, args);
   }
   MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
   if (a.IsNull()) return Value::Null();
@@ -284,6 +527,11 @@ Result<Value> EvalBinary(const BoundExpr& e, const EvalContext& ctx) {
     case ast::BinaryOp::kNotLike: {
       bool m = LikeMatch(TextOf(a), TextOf(b));
       return Value::Bool(op == ast::BinaryOp::kLike ? m : !m);
+    }
+    case ast::BinaryOp::kILike:
+    case ast::BinaryOp::kNotILike: {
+      bool m = LikeMatch(AsciiLower(TextOf(a)), AsciiLower(TextOf(b)));
+      return Value::Bool(op == ast::BinaryOp::kILike ? m : !m);
     }
     case ast::BinaryOp::kRegexMatch:
     case ast::BinaryOp::kRegexNotMatch:

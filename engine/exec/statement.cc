@@ -346,6 +346,10 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("CREATE TABLE", 0, std::move(notice)));
     }
+    case ast::StatementKind::kTruncate: {
+      MERIDIAN_RETURN_IF_ERROR(ExecuteTruncate(*stmt.truncate, catalog, ctl));
+      return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>("TRUNCATE TABLE", 0, ""));
+    }
     case ast::StatementKind::kDropTable: {
       std::string notice;
       MERIDIAN_RETURN_IF_ERROR(ExecuteDropTable(*stmt.drop_table, catalog, ctl, &notice));

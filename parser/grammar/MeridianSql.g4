@@ -15,6 +15,7 @@ statement
   | updateStmt
   | deleteStmt
   | createTableStmt
+  | truncateStmt
   | dropTableStmt
   | createIndexStmt
   | dropIndexStmt
@@ -134,6 +135,8 @@ tableConstraintBody
 
 dropTableStmt : K_DROP K_TABLE (K_IF K_EXISTS)? identifier (COMMA identifier)* ;
 
+truncateStmt : K_TRUNCATE K_TABLE? identifier (COMMA identifier)* ;
+
 // ------------------------------------------------------------------- indexes, EXPLAIN, ANALYZE
 
 createIndexStmt
@@ -213,7 +216,7 @@ comparisonOp : EQ | NE | NE2 | LT | LE | GT | GE ;
 predicateExpr : concatExpr predicateSuffix? ;
 
 predicateSuffix
-  : K_NOT? K_LIKE concatExpr                                  # likePredicate
+  : K_NOT? (K_LIKE | K_ILIKE) concatExpr (K_ESCAPE concatExpr)? # likePredicate
   | K_NOT? K_BETWEEN concatExpr K_AND concatExpr              # betweenPredicate
   | K_NOT? K_IN LPAREN selectStmt RPAREN                      # inSubqueryPredicate
   | K_NOT? K_IN LPAREN expr (COMMA expr)* RPAREN              # inListPredicate
@@ -252,6 +255,12 @@ primary
   | K_CASE operand=expr? (K_WHEN expr K_THEN expr)+ (K_ELSE elseExpr=expr)? K_END # casePrimary
   | K_CAST LPAREN expr K_AS typeName RPAREN                                 # castPrimary
   | K_ARRAY LPAREN selectStmt RPAREN                                        # arrayPrimary
+  | K_SUBSTRING LPAREN expr (K_FROM expr)? K_FOR expr RPAREN                 # substringPrimary
+  | K_SUBSTRING LPAREN expr K_FROM expr RPAREN                              # substringPrimary
+  | K_POSITION LPAREN concatExpr K_IN concatExpr RPAREN                      # positionPrimary
+  | K_TRIM LPAREN side=(K_LEADING | K_TRAILING | K_BOTH)? (chars=expr? K_FROM)? expr
+    (COMMA expr)? RPAREN                                                    # trimPrimary
+  | (K_LEFT | K_RIGHT) LPAREN expr COMMA expr RPAREN                         # leftRightPrimary
   | identifier LPAREN STAR RPAREN                                           # starFunctionPrimary
   | qualifiedName LPAREN ((K_DISTINCT | K_ALL)? expr (COMMA expr)*)? RPAREN # functionPrimary
   | identifier (DOT identifier)?                                            # columnPrimary
@@ -277,6 +286,7 @@ nonReservedKeyword
   : K_BY | K_CHARACTER | K_DELETE | K_DOUBLE | K_DROP | K_EXPLAIN | K_FIRST | K_IF | K_INDEX
   | K_INSERT | K_KEY | K_LAST | K_NULLS | K_PRECISION | K_RECURSIVE | K_SET | K_UPDATE | K_VALUES
   | K_VARYING | K_COPY | K_LOCAL | K_OPERATOR | K_RESET | K_SESSION | K_SHOW | K_TIME | K_ZONE
+  | K_SUBSTRING | K_POSITION | K_TRIM | K_ESCAPE | K_TRUNCATE
   ;
 
 reservedKeyword
@@ -285,7 +295,8 @@ reservedKeyword
   | K_FROM | K_FULL | K_GROUP | K_HAVING | K_IN | K_INNER | K_INTERSECT | K_INTO | K_IS | K_JOIN
   | K_LEFT | K_LIKE | K_LIMIT | K_NOT | K_NULL | K_OFFSET | K_ON | K_OR | K_ORDER | K_OUTER
   | K_PRIMARY | K_RIGHT | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNION | K_UNIQUE | K_USING
-  | K_WHEN | K_WHERE | K_WITH | K_ARRAY | K_COLLATE | K_TO
+  | K_WHEN | K_WHERE | K_WITH | K_ARRAY | K_COLLATE | K_TO | K_FOR | K_LEADING | K_TRAILING
+  | K_BOTH | K_ILIKE
   ;
 
 // ------------------------------------------------------------------------------------------ lexer
@@ -297,6 +308,7 @@ K_AND : A N D ;
 K_AS : A S ;
 K_ASC : A S C ;
 K_BETWEEN : B E T W E E N ;
+K_BOTH : B O T H ;
 K_BY : B Y ;
 K_CASE : C A S E ;
 K_CAST : C A S T ;
@@ -317,8 +329,10 @@ K_EXCEPT : E X C E P T ;
 K_EXPLAIN : E X P L A I N ;
 K_END : E N D ;
 K_EXISTS : E X I S T S ;
+K_ESCAPE : E S C A P E ;
 K_FALSE : F A L S E ;
 K_FIRST : F I R S T ;
+K_FOR : F O R ;
 K_FROM : F R O M ;
 K_FULL : F U L L ;
 K_GROUP : G R O U P ;
@@ -333,7 +347,9 @@ K_INTO : I N T O ;
 K_IS : I S ;
 K_JOIN : J O I N ;
 K_KEY : K E Y ;
+K_ILIKE : I L I K E ;
 K_LAST : L A S T ;
+K_LEADING : L E A D I N G ;
 K_LEFT : L E F T ;
 K_LIKE : L I K E ;
 K_LIMIT : L I M I T ;
@@ -348,6 +364,7 @@ K_OR : O R ;
 K_ORDER : O R D E R ;
 K_OUTER : O U T E R ;
 K_PRECISION : P R E C I S I O N ;
+K_POSITION : P O S I T I O N ;
 K_PRIMARY : P R I M A R Y ;
 K_RECURSIVE : R E C U R S I V E ;
 K_RESET : R E S E T ;
@@ -356,11 +373,15 @@ K_SELECT : S E L E C T ;
 K_SESSION : S E S S I O N ;
 K_SET : S E T ;
 K_SHOW : S H O W ;
+K_SUBSTRING : S U B S T R I N G ;
 K_TABLE : T A B L E ;
 K_THEN : T H E N ;
 K_TIME : T I M E ;
 K_TO : T O ;
+K_TRAILING : T R A I L I N G ;
+K_TRIM : T R I M ;
 K_TRUE : T R U E ;
+K_TRUNCATE : T R U N C A T E ;
 K_UNION : U N I O N ;
 K_UNIQUE : U N I Q U E ;
 K_UPDATE : U P D A T E ;

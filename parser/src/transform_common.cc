@@ -98,6 +98,13 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   } else if (auto* s = ctx->dropTableStmt()) {
     stmt.kind = ast::StatementKind::kDropTable;
     stmt.drop_table = TransformDropTable(s);
+  } else if (auto* s = ctx->truncateStmt()) {
+    stmt.kind = ast::StatementKind::kTruncate;
+    stmt.truncate = std::make_unique<ast::TruncateStmt>();
+    for (P::IdentifierContext* name : s->identifier()) {
+      stmt.truncate->tables.push_back(Identifier(name));
+      stmt.truncate->table_locs.push_back(Loc(name));
+    }
   } else if (auto* s = ctx->createIndexStmt()) {
     stmt.kind = ast::StatementKind::kCreateIndex;
     stmt.create_index = TransformCreateIndex(s);

@@ -167,8 +167,18 @@ ExprPtr Transformer::TransformPredicate(P::PredicateExprContext* ctx) {
   ast::Location loc = operand->loc;
 
   if (auto* like = dynamic_cast<P::LikePredicateContext*>(suffix)) {
-    BinaryOp op = like->K_NOT() != nullptr ? BinaryOp::kNotLike : BinaryOp::kLike;
-    return MakeBinary(op, std::move(operand), TransformConcat(like->concatExpr()));
+    const bool icase = like->K_ILIKE() != nullptr;
+    BinaryOp op = like->K_NOT() != nullptr ? (icase ? BinaryOp::kNotILike : BinaryOp::kNotLike)
+                                           : (icase ? BinaryOp::kILike : BinaryOp::kLike);
+    ExprPtr pattern = TransformConcat(like->concatExpr(0));
+    if (like->K_ESCAPE() != nullptr) {  // x LIKE p ESCAPE e is x ~~ like_escape(p, e)
+      ExprPtr call = NewExpr(ExprKind::kFunction, pattern->loc);
+      call->name = "like_escape";
+      call->children.push_back(std::move(pattern));
+      call->children.push_back(TransformConcat(like->concatExpr(1)));
+      pattern = std::move(call);
+    }
+    return MakeBinary(op, std::move(operand), std::move(pattern));
   }
   if (auto* between = dynamic_cast<P::BetweenPredicateContext*>(suffix)) {
     ExprPtr e = NewExpr(ExprKind::kBetween, loc);
@@ -324,6 +334,47 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
     Fail(ErrorAt(ctx, sqlstate::kFeatureNotSupported, "ARRAY constructors are not supported yet")
              .WithDetail("Meridian has no array types yet."));
     return NewExpr(ExprKind::kLiteral, loc);
+  }
+  // SUBSTRING(s FROM a FOR b), POSITION(a IN b), TRIM([side] [chars] FROM s), LEFT(s, n) and
+  // RIGHT(s, n) become the plain calls PostgreSQL makes of them: substring(s, a, b),
+  // position(b, a), btrim/ltrim/rtrim(s, chars), left(s, n), right(s, n).
+  if (auto* sub = dynamic_cast<P::SubstringPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kFunction, loc);
+    e->name = "substring";
+    std::vector<P::ExprContext*> parts = sub->expr();
+    e->children.push_back(TransformExpr(parts[0]));
+    if (sub->K_FROM() == nullptr) {  // SUBSTRING(s FOR n) starts at 1
+      ExprPtr one = NewExpr(ExprKind::kLiteral, loc);
+      one->literal_kind = ast::LiteralKind::kInteger;
+      one->text = "1";
+      e->children.push_back(std::move(one));
+    }
+    for (size_t i = 1; i < parts.size(); ++i) e->children.push_back(TransformExpr(parts[i]));
+    return e;
+  }
+  if (auto* position = dynamic_cast<P::PositionPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kFunction, loc);
+    e->name = "position";
+    e->children.push_back(TransformConcat(position->concatExpr(1)));
+    e->children.push_back(TransformConcat(position->concatExpr(0)));
+    return e;
+  }
+  if (auto* trim = dynamic_cast<P::TrimPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kFunction, loc);
+    const size_t side =
+        trim->side == nullptr ? static_cast<size_t>(P::K_BOTH) : trim->side->getType();
+    e->name = side == P::K_LEADING ? "ltrim" : side == P::K_TRAILING ? "rtrim" : "btrim";
+    std::vector<P::ExprContext*> parts = trim->expr();
+    const size_t first = trim->chars != nullptr ? 1 : 0;
+    for (size_t i = first; i < parts.size(); ++i) e->children.push_back(TransformExpr(parts[i]));
+    if (trim->chars != nullptr) e->children.push_back(TransformExpr(trim->chars));
+    return e;
+  }
+  if (auto* left_right = dynamic_cast<P::LeftRightPrimaryContext*>(ctx)) {
+    ExprPtr e = NewExpr(ExprKind::kFunction, loc);
+    e->name = left_right->K_LEFT() != nullptr ? "left" : "right";
+    for (P::ExprContext* arg : left_right->expr()) e->children.push_back(TransformExpr(arg));
+    return e;
   }
   if (auto* star_fn = dynamic_cast<P::StarFunctionPrimaryContext*>(ctx)) {
     ExprPtr e = NewExpr(ExprKind::kFunction, loc);

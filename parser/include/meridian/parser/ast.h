@@ -62,6 +62,8 @@ enum class BinaryOp {
   kOr,
   kLike,
   kNotLike,
+  kILike,           // ILIKE (case-insensitive LIKE)
+  kNotILike,        // NOT ILIKE
   kRegexMatch,      // ~   (POSIX regular expression, case-sensitive)
   kRegexNotMatch,   // !~
   kRegexIMatch,     // ~*  (case-insensitive)
@@ -103,6 +105,10 @@ inline const char* OperatorName(BinaryOp op) {
       return "~~";
     case BinaryOp::kNotLike:
       return "!~~";
+    case BinaryOp::kILike:
+      return "~~*";
+    case BinaryOp::kNotILike:
+      return "!~~*";
     case BinaryOp::kRegexMatch:
       return "~";
     case BinaryOp::kRegexNotMatch:
@@ -275,6 +281,12 @@ struct AnalyzeStmt {
   Location table_loc;
 };
 
+// TRUNCATE [TABLE] t [, ...]: empties the tables (and their indexes) at once.
+struct TruncateStmt {
+  std::vector<std::string> tables;
+  std::vector<Location> table_locs;
+};
+
 struct DropTableStmt {
   std::vector<std::string> tables;
   std::vector<Location> table_locs;
@@ -316,6 +328,7 @@ enum class StatementKind {
   kDelete,
   kCreateTable,
   kDropTable,
+  kTruncate,
   kCreateIndex,
   kDropIndex,
   kExplain,
@@ -367,6 +380,7 @@ struct Statement {
   std::unique_ptr<DeleteStmt> del;
   std::unique_ptr<CreateTableStmt> create_table;
   std::unique_ptr<DropTableStmt> drop_table;
+  std::unique_ptr<TruncateStmt> truncate;
   std::unique_ptr<CreateIndexStmt> create_index;
   std::unique_ptr<DropIndexStmt> drop_index;
   std::unique_ptr<AnalyzeStmt> analyze;
