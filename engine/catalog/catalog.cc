@@ -286,8 +286,7 @@ Status Catalog::DropIndex(const std::shared_ptr<Table>& table, const std::string
   if (it->second.IsConstraint()) {
     return Status::Error("2BP01", "cannot drop index " + name + " because constraint " + name +
                                       " on table " + table->name() + " requires it")
-        .WithHint("You can drop constraint " + name + " on table " + table->name() +
-                  " instead.");
+        .WithHint("You can drop constraint " + name + " on table " + table->name() + " instead.");
   }
   IndexSchema schema = it->second;
   indexes_.erase(it);

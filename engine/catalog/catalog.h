@@ -81,11 +81,10 @@ class Catalog {
   Catalog(std::string data_dir, storage::BufferPool* pool);
   std::string HeapPath(uint32_t id) const;
   std::string IndexPath(uint32_t id) const;
-  CatalogState StateLocked() const;  // REQUIRES: mu_ held
+  CatalogState StateLocked() const;                     // REQUIRES: mu_ held
   bool NameTakenLocked(const std::string& name) const;  // REQUIRES: mu_ held
   // Opens (or, when rebuild or the file is missing, recreates and fills) the index file.
-  Result<std::shared_ptr<Index>> OpenIndex(Table* table, const IndexSchema& schema,
-                                           bool rebuild);
+  Result<std::shared_ptr<Index>> OpenIndex(Table* table, const IndexSchema& schema, bool rebuild);
 
   const std::string data_dir_;
   storage::BufferPool* const pool_;
@@ -96,8 +95,8 @@ class Catalog {
   // Published indexes by name. The name of an index being built is in reserved_ until then.
   std::map<std::string, IndexSchema> indexes_;  // guarded by mu_
   std::set<std::string> reserved_;              // guarded by mu_
-  uint32_t next_table_id_ = 1;                            // guarded by mu_
-  bool closed_ = false;                                   // guarded by mu_
+  uint32_t next_table_id_ = 1;                  // guarded by mu_
+  bool closed_ = false;                         // guarded by mu_
 };
 
 }  // namespace meridian::catalog

@@ -75,9 +75,7 @@ class Table {
   void AdjustRows(int64_t delta);
   void SetLiveRows(int64_t rows) { live_rows_.store(rows, std::memory_order_relaxed); }
   // Rows inserted, updated or deleted since the last ANALYZE.
-  int64_t changes_since_analyze() const {
-    return changes_.load(std::memory_order_relaxed);
-  }
+  int64_t changes_since_analyze() const { return changes_.load(std::memory_order_relaxed); }
   void NoteChanges(int64_t n) { changes_.fetch_add(n, std::memory_order_relaxed); }
   std::shared_ptr<const TableStats> stats() const;
   // Full scan computing TableStats. REQUIRES shared or exclusive lock.
@@ -87,9 +85,9 @@ class Table {
   const std::shared_ptr<const TableSchema> schema_;
   const std::vector<Type> types_;
   TableLock lock_;
-  std::unique_ptr<storage::HeapFile> heap_;  // guarded by lock_; null once closed
+  std::unique_ptr<storage::HeapFile> heap_;                    // guarded by lock_; null once closed
   const std::unique_ptr<const std::vector<Row>> system_rows_;  // immutable; null if stored
-  bool dropped_ = false;                     // guarded by lock_
+  bool dropped_ = false;                                       // guarded by lock_
   mutable std::mutex indexes_mu_;
   // Guarded by lock_ for use, and changed only while also holding indexes_mu_.
   std::vector<std::shared_ptr<Index>> indexes_;

@@ -8,13 +8,20 @@ namespace meridian {
 
 std::string Type::Name() const {
   switch (id) {
-    case TypeId::kUnknown: return "unknown";
-    case TypeId::kBoolean: return "boolean";
-    case TypeId::kInteger: return "integer";
-    case TypeId::kBigInt: return "bigint";
-    case TypeId::kDouble: return "double precision";
-    case TypeId::kText: return "text";
-    case TypeId::kVarchar: return "character varying";
+    case TypeId::kUnknown:
+      return "unknown";
+    case TypeId::kBoolean:
+      return "boolean";
+    case TypeId::kInteger:
+      return "integer";
+    case TypeId::kBigInt:
+      return "bigint";
+    case TypeId::kDouble:
+      return "double precision";
+    case TypeId::kText:
+      return "text";
+    case TypeId::kVarchar:
+      return "character varying";
   }
   return "unknown";
 }
@@ -28,13 +35,20 @@ std::string Type::DisplayName() const {
 
 uint32_t Type::PgOid() const {
   switch (id) {
-    case TypeId::kUnknown: return 705;
-    case TypeId::kBoolean: return 16;
-    case TypeId::kInteger: return 23;
-    case TypeId::kBigInt: return 20;
-    case TypeId::kDouble: return 701;
-    case TypeId::kText: return 25;
-    case TypeId::kVarchar: return 1043;
+    case TypeId::kUnknown:
+      return 705;
+    case TypeId::kBoolean:
+      return 16;
+    case TypeId::kInteger:
+      return 23;
+    case TypeId::kBigInt:
+      return 20;
+    case TypeId::kDouble:
+      return 701;
+    case TypeId::kText:
+      return 25;
+    case TypeId::kVarchar:
+      return 1043;
   }
   return 705;
 }
@@ -55,7 +69,7 @@ std::optional<Type> Type::FromParamOid(uint32_t oid) {
     case 700:  // float4
     case 701:
       return Double();
-    case 19:    // name
+    case 19:  // name
     case 25:
     case 1042:  // bpchar
       return Text();
@@ -68,9 +82,12 @@ std::optional<Type> Type::FromParamOid(uint32_t oid) {
 
 std::string Value::ToString() const {
   switch (rep_.index()) {
-    case 0: return "";
-    case 1: return AsBool() ? "t" : "f";
-    case 2: return std::to_string(AsInt());
+    case 0:
+      return "";
+    case 1:
+      return AsBool() ? "t" : "f";
+    case 2:
+      return std::to_string(AsInt());
     case 3: {
       double d = AsDouble();
       if (std::isnan(d)) return "NaN";
@@ -79,7 +96,8 @@ std::string Value::ToString() const {
       auto r = std::to_chars(buf, buf + sizeof(buf), d);  // shortest round-trip form
       return std::string(buf, r.ptr);
     }
-    default: return AsString();
+    default:
+      return AsString();
   }
 }
 

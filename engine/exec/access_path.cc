@@ -467,10 +467,10 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
       bool forward = wanted.size() <= order.size();
       bool backward = forward;
       for (size_t i = 0; i < wanted.size() && (forward || backward); ++i) {
-        forward &= order[i].column == wanted[i].column &&
-                   order[i].descending == wanted[i].descending;
-        backward &= order[i].column == wanted[i].column &&
-                    order[i].descending != wanted[i].descending;
+        forward &=
+            order[i].column == wanted[i].column && order[i].descending == wanted[i].descending;
+        backward &=
+            order[i].column == wanted[i].column && order[i].descending != wanted[i].descending;
       }
       if (forward || backward) {
         c.delivers_order = true;
@@ -495,8 +495,8 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
     if (covered) c.plan.kind = AccessPlan::Kind::kIndexOnlyScan;
     const double height = std::max(1.0, std::ceil(std::log(rows) / std::log(200.0)));
     const double descent = ranges * (height * 50 * kCpuOperatorCost + kRandomPageCost * 0.25);
-    double cost = descent + (c.matched / 200.0) * kRandomPageCost * 0.25 +
-                  c.matched * kCpuIndexTupleCost;
+    double cost =
+        descent + (c.matched / 200.0) * kRandomPageCost * 0.25 + c.matched * kCpuIndexTupleCost;
     if (!covered) cost += std::min(c.matched, pages) * kRandomPageCost + c.matched * kCpuTupleCost;
     cost += c.matched * static_cast<double>(nconj - c.used.size()) * kCpuOperatorCost;
     c.plan.startup_cost = descent;
@@ -524,8 +524,8 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
 std::unique_ptr<RowSourceOp> MakeAccessOperator(const std::shared_ptr<catalog::Table>& table,
                                                 AccessPlan* plan) {
   if (plan->kind == AccessPlan::Kind::kSeqScan) return std::make_unique<SeqScanOp>(table);
-  return std::make_unique<IndexScanOp>(table, plan->index, plan->keys,
-                                       std::move(plan->index_conds), plan->reverse,
+  return std::make_unique<IndexScanOp>(table, plan->index, plan->keys, std::move(plan->index_conds),
+                                       plan->reverse,
                                        plan->kind == AccessPlan::Kind::kIndexOnlyScan);
 }
 

@@ -143,8 +143,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
     std::unique_ptr<BoundSelect> derived;
     const ast::CommonTableExpr* cte = ref.schema.empty() ? FindCte(ref.name) : nullptr;
     if (ref.subquery != nullptr) {
-      MERIDIAN_ASSIGN_OR_RETURN(derived, BindDerived(*ref.subquery, name, ref.column_aliases,
-                                                     ref.loc.position));
+      MERIDIAN_ASSIGN_OR_RETURN(
+          derived, BindDerived(*ref.subquery, name, ref.column_aliases, ref.loc.position));
     } else if (cte != nullptr) {
       // Bound once per reference, seeing only the WITH queries written before it.
       std::vector<const ast::CommonTableExpr*> saved = ctes_;
@@ -153,8 +153,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
       ctes_ = std::move(saved);
       MERIDIAN_ASSIGN_OR_RETURN(derived, std::move(bound));
     } else {
-      MERIDIAN_ASSIGN_OR_RETURN(table, LookupTable(ref.schema, ref.name, ref.loc,
-                                                   catalog::LockMode::kShared));
+      MERIDIAN_ASSIGN_OR_RETURN(
+          table, LookupTable(ref.schema, ref.name, ref.loc, catalog::LockMode::kShared));
     }
     for (const ScopeTable& st : scope.tables) {
       if (st.name == name) {
@@ -162,9 +162,9 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
             .WithPosition(ref.loc.position);
       }
     }
-    ScopeTable st = derived != nullptr ? ScopeTable{name, nullptr, offset, {}, false,
-                                                    derived->columns}
-                                       : TableScope(name, table, offset);
+    ScopeTable st = derived != nullptr
+                        ? ScopeTable{name, nullptr, offset, {}, false, derived->columns}
+                        : TableScope(name, table, offset);
     offset += static_cast<int>(st.columns.size());
     scope.tables.push_back(std::move(st));
     out->from.push_back(std::move(table));
@@ -337,9 +337,9 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
         continue;
       }
       if (left != nullptr) {
-        return Status::Error(sqlstate::kAmbiguousColumn,
-                             "common column name \"" + name + "\" appears more than once in "
-                                                               "left table")
+        return Status::Error(sqlstate::kAmbiguousColumn, "common column name \"" + name +
+                                                             "\" appears more than once in "
+                                                             "left table")
             .WithPosition(ref.join_loc.position);
       }
       left = &st;
@@ -355,9 +355,8 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
     const ColumnInfo& rcol = right.columns[rc];
     auto l = BoundExpr::Column(0, left->offset + lc, lcol.type, left->name + "." + name);
     auto r = BoundExpr::Column(0, right.offset + rc, rcol.type, right.name + "." + name);
-    MERIDIAN_ASSIGN_OR_RETURN(
-        BoundExprPtr eq,
-        MakeComparison(ast::BinaryOp::kEq, std::move(l), std::move(r), ref.join_loc.position));
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr eq, MakeComparison(ast::BinaryOp::kEq, std::move(l),
+                                                              std::move(r), ref.join_loc.position));
     right.using_hidden.push_back(name);
     if (all == nullptr) {
       all = std::move(eq);

@@ -53,8 +53,7 @@ class Binder {
     std::vector<ColumnInfo> columns;
     int Find(const std::string& column) const;  // index in columns, or -1
   };
-  static ScopeTable TableScope(std::string name, std::shared_ptr<catalog::Table> table,
-                               int offset);
+  static ScopeTable TableScope(std::string name, std::shared_ptr<catalog::Table> table, int offset);
   struct Scope {
     std::vector<ScopeTable> tables;
     const Scope* parent = nullptr;

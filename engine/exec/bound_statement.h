@@ -32,7 +32,7 @@ struct BoundSelect {
   // condition (USING becomes equalities) over the joined row of tables 0..i; may be null.
   std::vector<ast::JoinType> join_types;
   std::vector<BoundExprPtr> join_on;
-  BoundExprPtr where;                                 // over the joined row; may be null
+  BoundExprPtr where;  // over the joined row; may be null
   bool aggregated = false;
   std::vector<BoundExprPtr> group_by;    // over the joined row
   std::vector<BoundExprPtr> aggregates;  // kAggregate nodes over the joined row

@@ -25,15 +25,14 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
   for (const ast::IndexColumn& col : stmt.columns) {
     int c = table->schema().FindColumn(col.name);
     if (c < 0) {
-      return Status::Error(sqlstate::kUndefinedColumn,
-                           "column \"" + col.name + "\" does not exist")
+      return Status::Error(sqlstate::kUndefinedColumn, "column \"" + col.name + "\" does not exist")
           .WithPosition(col.loc.position);
     }
     // The key format puts NULLs last ascending and first descending (PostgreSQL's default).
     if (col.nulls_first.has_value() && *col.nulls_first != col.descending) {
       return Status::NotSupported("NULLS " + std::string(*col.nulls_first ? "FIRST" : "LAST") +
-                                  " is not supported for " +
-                                  (col.descending ? "DESC" : "ASC") + " index columns yet")
+                                  " is not supported for " + (col.descending ? "DESC" : "ASC") +
+                                  " index columns yet")
           .WithPosition(col.loc.position);
     }
     schema.columns.push_back(c);
@@ -45,8 +44,8 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
   } else {
     schema.name = stmt.name;
   }
-  if (stmt.if_not_exists && (catalog->Find(schema.name) != nullptr ||
-                             catalog->FindIndexTable(schema.name) != nullptr)) {
+  if (stmt.if_not_exists &&
+      (catalog->Find(schema.name) != nullptr || catalog->FindIndexTable(schema.name) != nullptr)) {
     *notice = "relation \"" + schema.name + "\" already exists, skipping";
     return Status::Ok();
   }
@@ -62,8 +61,8 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
   return st;
 }
 
-Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalog,
-                        ExecControl& ctl, std::string* notice) {
+Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
+                        std::string* notice) {
   std::vector<std::pair<std::shared_ptr<catalog::Table>, std::string>> targets;
   catalog::LockSet locks;
   for (size_t i = 0; i < stmt.names.size(); ++i) {
@@ -89,8 +88,7 @@ Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalo
   return Status::Ok();
 }
 
-Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog,
-                      ExecControl& ctl) {
+Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl) {
   std::vector<std::shared_ptr<catalog::Table>> tables;
   if (stmt.table.empty()) {
     tables = catalog->List();

@@ -1,6 +1,6 @@
-// CREATE TABLE, DROP TABLE, CREATE INDEX, DROP INDEX and ANALYZE. DDL changes the catalog under its exclusive lock; DROP first
-// takes the exclusive TableLock of every table it drops (in table-id order, polling ctl), so
-// it waits for statements that are inside Fetch/Start on those tables.
+// CREATE TABLE, DROP TABLE, CREATE INDEX, DROP INDEX and ANALYZE. DDL changes the catalog under its
+// exclusive lock; DROP first takes the exclusive TableLock of every table it drops (in table-id
+// order, polling ctl), so it waits for statements that are inside Fetch/Start on those tables.
 #pragma once
 
 #include <string>
@@ -23,8 +23,8 @@ Status ExecuteDropTable(const ast::DropTableStmt& stmt, catalog::Catalog* catalo
 Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* catalog,
                           ExecControl& ctl, std::string* notice);
 // DROP INDEX; *notice receives `index "x" does not exist, skipping` lines for IF EXISTS.
-Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalog,
-                        ExecControl& ctl, std::string* notice);
+Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
+                        std::string* notice);
 // TRUNCATE: every named table must exist; their exclusive locks are taken together.
 Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl);
 // ANALYZE [table]: gathers statistics under each table's shared lock.

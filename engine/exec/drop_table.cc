@@ -34,8 +34,7 @@ Status ExecuteDropTable(const ast::DropTableStmt& stmt, catalog::Catalog* catalo
   return Status::Ok();
 }
 
-Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog,
-                       ExecControl& ctl) {
+Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl) {
   catalog::LockSet locks;
   std::vector<std::shared_ptr<catalog::Table>> tables;
   for (size_t i = 0; i < stmt.tables.size(); ++i) {

@@ -66,8 +66,8 @@ std::string Join(const std::vector<BoundExprPtr>& list, size_t from) {
 
 void Render(const PlanNode& node, bool analyze, int depth, std::vector<std::string>* out) {
   std::string indent = depth == 0 ? "" : std::string(static_cast<size_t>(depth - 1) * 6 + 2, ' ');
-  std::string line = indent + (depth == 0 ? "" : "->  ") + node.label + "  (cost=" +
-                     Fixed(node.startup_cost, 2) + ".." + Fixed(node.total_cost, 2) +
+  std::string line = indent + (depth == 0 ? "" : "->  ") + node.label +
+                     "  (cost=" + Fixed(node.startup_cost, 2) + ".." + Fixed(node.total_cost, 2) +
                      " rows=" + Fixed(std::max(1.0, node.rows), 0) +
                      " width=" + std::to_string(node.width) + ")";
   if (analyze) {
@@ -153,7 +153,8 @@ std::string ExprToString(const BoundExpr& e) {
     case BoundKind::kExists:
       return e.negated ? "(NOT EXISTS(SubPlan))" : "EXISTS(SubPlan)";
     case BoundKind::kInSubquery:
-      return "(" + ExprToString(*e.children[0]) + (e.negated ? " NOT IN (SubPlan))" : " IN (SubPlan))");
+      return "(" + ExprToString(*e.children[0]) +
+             (e.negated ? " NOT IN (SubPlan))" : " IN (SubPlan))");
   }
   return "?";
 }

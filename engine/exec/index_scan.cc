@@ -121,8 +121,8 @@ Status IndexScanOp::BuildRanges(const EvalContext& ctx) {
       const bool hi_incl = d ? iv.lo_incl : iv.hi_incl;
       if (byte_lo_value) {
         std::string b = enc(*byte_lo_value);
-        r.lower = lo_incl ? ScanBound::Inclusive(b)
-                          : ScanBound::Inclusive(storage::PrefixSuccessor(b));
+        r.lower =
+            lo_incl ? ScanBound::Inclusive(b) : ScanBound::Inclusive(storage::PrefixSuccessor(b));
       } else if (d) {
         r.lower = ScanBound::Inclusive(storage::PrefixSuccessor(p + NullKey(true)));
       } else if (!p.empty()) {
@@ -130,8 +130,8 @@ Status IndexScanOp::BuildRanges(const EvalContext& ctx) {
       }
       if (byte_hi_value) {
         std::string b = enc(*byte_hi_value);
-        r.upper = hi_incl ? ScanBound::Exclusive(storage::PrefixSuccessor(b))
-                          : ScanBound::Exclusive(b);
+        r.upper =
+            hi_incl ? ScanBound::Exclusive(storage::PrefixSuccessor(b)) : ScanBound::Exclusive(b);
       } else if (!d) {
         r.upper = ScanBound::Exclusive(p + NullKey(false));
       } else if (!p.empty()) {

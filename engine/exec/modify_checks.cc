@@ -25,8 +25,7 @@ Status CheckNotNull(const catalog::Table& table, const Row& row) {
   return Status::Ok();
 }
 
-Status DuplicateKeyError(const catalog::Table& table, const catalog::Index& index,
-                         const Row& row) {
+Status DuplicateKeyError(const catalog::Table& table, const catalog::Index& index, const Row& row) {
   return Status::Error(sqlstate::kUniqueViolation,
                        "duplicate key value violates unique constraint \"" + index.name() + "\"")
       .WithDetail("Key (" + table.KeyColumnNames(index.schema()) + ")=(" +

@@ -24,8 +24,7 @@ Result<uint64_t> ExecuteDelete(BoundDelete& del, ExecContext* exec);
 // 23502 when row has NULL in a NOT NULL column of table.
 Status CheckNotNull(const catalog::Table& table, const Row& row);
 // 23505 with PostgreSQL's message naming the index and "Key (a, b)=(1, 2) already exists.".
-Status DuplicateKeyError(const catalog::Table& table, const catalog::Index& index,
-                         const Row& row);
+Status DuplicateKeyError(const catalog::Table& table, const catalog::Index& index, const Row& row);
 // Encodes row for table's heap; 54000 when the tuple is larger than the heap accepts.
 Result<std::string> EncodeRow(const catalog::Table& table, const Row& row);
 

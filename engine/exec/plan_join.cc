@@ -98,7 +98,7 @@ FromPlanner::FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> use
   for (size_t t = 0; t < s_->from.size(); ++t) {
     offsets_.push_back(total);
     widths_.push_back(static_cast<int>(s_->from[t] != nullptr ? s_->from[t]->types().size()
-                                                               : s_->derived[t]->columns.size()));
+                                                              : s_->derived[t]->columns.size()));
     total += widths_.back();
   }
   used_.resize(static_cast<size_t>(total), false);
@@ -183,17 +183,18 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
   }
   bool single_ordered = false;
   MERIDIAN_ASSIGN_OR_RETURN(
-      Built cur, Scan(0, std::move(pushed[0]),
-                      n == 1 ? wanted : std::vector<AccessPlan::OrderColumn>{},
-                      n == 1 ? limit : std::nullopt, &single_ordered));
+      Built cur,
+      Scan(0, std::move(pushed[0]), n == 1 ? wanted : std::vector<AccessPlan::OrderColumn>{},
+           n == 1 ? limit : std::nullopt, &single_ordered));
   if (ordered != nullptr) *ordered = n == 1 && single_ordered;
   for (size_t i = 1; i < n; ++i) {
-    MERIDIAN_ASSIGN_OR_RETURN(cur, Join(std::move(cur), i, std::move(pushed[i]),
-                                        std::move(step[i])));
+    MERIDIAN_ASSIGN_OR_RETURN(cur,
+                              Join(std::move(cur), i, std::move(pushed[i]), std::move(step[i])));
   }
   if (!last.empty()) {
     cur.node->details.push_back("Filter: " + Conditions(last));
-    cur.node->rows = std::max(1.0, cur.node->rows * std::pow(0.5, static_cast<double>(last.size())));
+    cur.node->rows =
+        std::max(1.0, cur.node->rows * std::pow(0.5, static_cast<double>(last.size())));
     cur.op = std::make_unique<FilterOp>(std::move(cur.op), JoinConjuncts(std::move(last)));
   }
   return cur;
@@ -346,8 +347,8 @@ Result<Built> FromPlanner::Join(Built left, size_t t, std::vector<BoundExprPtr> 
   double join_sel = std::pow(0.5, static_cast<double>(conds.size()));
   if (!equis.empty()) join_sel = 1.0 / distinct_of(equis[0].right_column);
   const double out_rows = std::max(1.0, left_rows * right_rows * join_sel);
-  const double nl_cost = left_cost + right_cost +
-                         left_rows * right_rows * kCpuOperatorCost * (1 + conds.size());
+  const double nl_cost =
+      left_cost + right_cost + left_rows * right_rows * kCpuOperatorCost * (1 + conds.size());
   double hash_cost = -1;
   if (!equis.empty()) {
     hash_cost = left_cost + right_cost + (left_rows + right_rows) * 2 * kCpuOperatorCost +
@@ -382,7 +383,8 @@ Result<Built> FromPlanner::Join(Built left, size_t t, std::vector<BoundExprPtr> 
   node->rows = out_rows;
   node->startup_cost = left.node->startup_cost;
   node->total_cost = best;
-  node->width = left.node->width + (is_derived ? derived_right.node->width : RowWidth(table->types()));
+  node->width =
+      left.node->width + (is_derived ? derived_right.node->width : RowWidth(table->types()));
   OperatorPtr op;
   Built right;
   if (method == Method::kHash) {

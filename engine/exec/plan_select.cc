@@ -79,28 +79,30 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
       }
     }
     FromPlanner from(s.get(), &b, used, all_used);
-    MERIDIAN_ASSIGN_OR_RETURN(cur, from.Plan(std::move(conjuncts), wanted, limit, &ordered_by_index));
+    MERIDIAN_ASSIGN_OR_RETURN(cur,
+                              from.Plan(std::move(conjuncts), wanted, limit, &ordered_by_index));
   }
 
   if (s->aggregated) {
     bool scalar = s->group_by.empty();
     auto node = std::make_unique<PlanNode>();
     node->label = scalar ? "Aggregate" : "HashAggregate";
-    if (!scalar) node->details.push_back("Group Key: " + [&] {
-      std::string keys;
-      for (size_t i = 0; i < s->group_by.size(); ++i) {
-        keys += (i ? ", " : "") + ExprToString(*s->group_by[i]);
-      }
-      return keys;
-    }());
+    if (!scalar)
+      node->details.push_back("Group Key: " + [&] {
+        std::string keys;
+        for (size_t i = 0; i < s->group_by.size(); ++i) {
+          keys += (i ? ", " : "") + ExprToString(*s->group_by[i]);
+        }
+        return keys;
+      }());
     const double in_rows = cur.node->rows;
     node->rows = scalar ? 1 : std::max(1.0, std::min(200.0, in_rows / 10));
     node->startup_cost = cur.node->total_cost + in_rows * kCpuOperatorCost;
     node->total_cost = node->startup_cost + node->rows * kCpuTupleCost;
     node->width = 8 * static_cast<int>(s->group_by.size() + s->aggregates.size());
     if (s->having != nullptr) node->details.push_back("Filter: " + ExprToString(*s->having));
-    OperatorPtr op = std::make_unique<HashAggregateOp>(
-        std::move(cur.op), std::move(s->group_by), std::move(s->aggregates), scalar);
+    OperatorPtr op = std::make_unique<HashAggregateOp>(std::move(cur.op), std::move(s->group_by),
+                                                       std::move(s->aggregates), scalar);
     if (s->having != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(s->having));
     cur = b.Make(std::move(op), std::move(node), {&cur});
   }
@@ -108,10 +110,9 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
   std::string sort_keys;
   for (size_t i = 0; i < s->order_by.size(); ++i) {
     const SortKey& k = s->order_by[i];
-    sort_keys += (i ? ", " : "") + ExprToString(*s->projections[k.column]) +
-                 (k.descending ? " DESC" : "") +
-                 (k.nulls_first != k.descending ? (k.nulls_first ? " NULLS FIRST" : " NULLS LAST")
-                                                : "");
+    sort_keys +=
+        (i ? ", " : "") + ExprToString(*s->projections[k.column]) + (k.descending ? " DESC" : "") +
+        (k.nulls_first != k.descending ? (k.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
   }
   std::vector<Type> out_types;
   for (const auto& p : s->projections) out_types.push_back(p->type);
@@ -145,8 +146,8 @@ Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool
     node->startup_cost = cur.node->total_cost + SortCost(cur.node->rows);
     node->total_cost = node->startup_cost + cur.node->rows * kCpuOperatorCost;
     node->width = cur.node->width;
-    cur = b->Make(std::make_unique<SortOp>(std::move(cur.op), s->order_by), std::move(node),
-                  {&cur});
+    cur =
+        b->Make(std::make_unique<SortOp>(std::move(cur.op), s->order_by), std::move(node), {&cur});
   }
   if (s->limit != nullptr || s->offset != nullptr) {
     auto node = std::make_unique<PlanNode>();
@@ -161,9 +162,9 @@ Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool
         cur.node->startup_cost + (cur.node->total_cost - cur.node->startup_cost) *
                                      std::min(1.0, n / std::max(1.0, cur.node->rows));
     node->width = cur.node->width;
-    cur = b->Make(std::make_unique<LimitOp>(std::move(cur.op), std::move(s->limit),
-                                            std::move(s->offset)),
-                  std::move(node), {&cur});
+    cur = b->Make(
+        std::make_unique<LimitOp>(std::move(cur.op), std::move(s->limit), std::move(s->offset)),
+        std::move(node), {&cur});
   }
   return cur;
 }
@@ -174,7 +175,8 @@ Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool inst
                    std::vector<BoundExprPtr> casts) -> Result<Built> {
     MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect p, PlanSelectExplained(std::move(side), instrument));
     Built built{std::move(p.root), std::move(p.explain)};
-    if (!casts.empty()) built.op = std::make_unique<ProjectOp>(std::move(built.op), std::move(casts));
+    if (!casts.empty())
+      built.op = std::make_unique<ProjectOp>(std::move(built.op), std::move(casts));
     return built;
   };
   MERIDIAN_ASSIGN_OR_RETURN(Built cur, input(std::move(s->set_left), std::move(s->left_casts)));
@@ -196,12 +198,12 @@ Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool inst
     }
     const double l = cur.node->rows, r = right.node->rows;
     node->rows = s->set_op == ast::SetOp::kUnion ? l + r : l;
-    node->startup_cost = s->set_op == ast::SetOp::kUnion ? cur.node->startup_cost
-                                                         : right.node->total_cost;
+    node->startup_cost =
+        s->set_op == ast::SetOp::kUnion ? cur.node->startup_cost : right.node->total_cost;
     node->total_cost = cur.node->total_cost + right.node->total_cost + (l + r) * kCpuOperatorCost;
     node->width = cur.node->width;
-    auto op = std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), s->set_op,
-                                        s->set_all);
+    auto op =
+        std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), s->set_op, s->set_all);
     cur = b.Make(std::move(op), std::move(node), {&cur, &right});
   }
   std::string sort_keys;

@@ -6,11 +6,11 @@
 #include <chrono>
 
 #include "catalog/table_lock.h"
+#include "exec/access_path.h"
 #include "exec/binder.h"
 #include "exec/ddl.h"
 #include "exec/modify_table.h"
 #include "exec/params.h"
-#include "exec/access_path.h"
 #include "exec/planner.h"
 #include "exec/session_settings.h"
 #include "exec/utility_statements.h"
@@ -237,8 +237,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
                                   binder.BindUpdate(*stmt.update));
         root = DescribeModify("Update", bound->table, std::move(bound->where));
       } else {
-        MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundDelete> bound,
-                                  binder.BindDelete(*stmt.del));
+        MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundDelete> bound, binder.BindDelete(*stmt.del));
         root = DescribeModify("Delete", bound->table, std::move(bound->where));
       }
       if (analyze) {

@@ -39,7 +39,8 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
   for (size_t i = 0; i < matches.size(); ++i) {
     Status st = EraseIndexEntries(table, matches[i].row, matches[i].rid);
     if (!st.ok()) {
-      for (size_t j = 0; j < i; ++j) (void)InsertIndexEntries(table, matches[j].row, matches[j].rid);
+      for (size_t j = 0; j < i; ++j)
+        (void)InsertIndexEntries(table, matches[j].row, matches[j].rid);
       return st;
     }
   }

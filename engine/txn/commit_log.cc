@@ -224,8 +224,7 @@ void CommitLog::Run() {
       if (st.ok()) {
         ++records_;
       } else if (poisoned_.ok()) {
-        poisoned_ = Status::IOError("commit log is unusable after a failed write: " +
-                                    st.message());
+        poisoned_ = Status::IOError("commit log is unusable after a failed write: " + st.message());
       }
       for (Pending* p : group) {
         p->status = st;

@@ -98,8 +98,8 @@ class CommitLog {
   };
   CommitLog(storage::FileSystem* fs, std::string dir, TxnManager* txns, CommitLogOptions options,
             FlushHook flush);
-  Status Recover();   // ReadTail, then a start record with a new epoch
-  Status ReadTail();  // every valid record; zeroes the torn or unwritten tail
+  Status Recover();                         // ReadTail, then a start record with a new epoch
+  Status ReadTail();                        // every valid record; zeroes the torn or unwritten tail
   Status Append(const std::string& bytes);  // committer thread only
   void Run();
 

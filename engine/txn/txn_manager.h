@@ -82,10 +82,10 @@ class TxnManager {
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  Timestamp clock_;                          // guarded by mu_: last commit ts handed out
-  Timestamp published_;                      // guarded by mu_
-  uint64_t next_txn_;                        // guarded by mu_
-  std::unordered_map<uint64_t, Entry> txns_;  // guarded by mu_
+  Timestamp clock_;                                   // guarded by mu_: last commit ts handed out
+  Timestamp published_;                               // guarded by mu_
+  uint64_t next_txn_;                                 // guarded by mu_
+  std::unordered_map<uint64_t, Entry> txns_;          // guarded by mu_
   std::unordered_map<uint64_t, uint64_t> waits_for_;  // guarded by mu_: waiter → holder
 };
 

@@ -31,8 +31,8 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelect(P::SelectStmtConte
   // "(SELECT ... ORDER BY x) LIMIT 1" merges into one query; a clause given both inside and
   // outside the parentheses is an error, as in PostgreSQL.
   auto twice = [&](antlr4::ParserRuleContext* at, const char* what) {
-    Fail(ErrorAt(at, sqlstate::kSyntaxError, std::string("multiple ") + what +
-                                                 " clauses not allowed"));
+    Fail(ErrorAt(at, sqlstate::kSyntaxError,
+                 std::string("multiple ") + what + " clauses not allowed"));
   };
   if (!ctx->orderItem().empty() && !stmt->order_by.empty()) twice(ctx, "ORDER BY");
   if (ctx->limitClause() != nullptr && stmt->limit) twice(ctx->limitClause(), "LIMIT");
@@ -168,7 +168,7 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreC
       ref.join_loc = Loc(q);
       ref.join = ast::JoinType::kInner;
       if (P::JoinTypeContext* jt = q->joinType()) {
-        ref.join = jt->K_LEFT() ? ast::JoinType::kLeft
+        ref.join = jt->K_LEFT()    ? ast::JoinType::kLeft
                    : jt->K_RIGHT() ? ast::JoinType::kRight
                    : jt->K_FULL()  ? ast::JoinType::kFull
                                    : ast::JoinType::kInner;
@@ -176,7 +176,8 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreC
       if (q->expr() != nullptr) {
         ref.on = TransformExpr(q->expr());
       } else if (q->K_USING() != nullptr) {
-        for (P::IdentifierContext* id : q->identifier()) ref.using_columns.push_back(Identifier(id));
+        for (P::IdentifierContext* id : q->identifier())
+          ref.using_columns.push_back(Identifier(id));
       } else {
         Fail(ErrorAt(q, sqlstate::kSyntaxError, "syntax error at or near \"JOIN\""));
       }

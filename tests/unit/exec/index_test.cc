@@ -86,8 +86,9 @@ TEST_F(IndexTest, CreateAndDropIndex) {
   Err("DROP INDEX nope", "42704");
   EXPECT_EQ(Q("DROP INDEX IF EXISTS nope").notice, "index \"nope\" does not exist, skipping");
   std::string values;
-  for (int i = 10; i < 3000; ++i) values += (i > 10 ? "," : "") + std::string("(") +
-                                            std::to_string(i) + "," + std::to_string(i) + ")";
+  for (int i = 10; i < 3000; ++i)
+    values +=
+        (i > 10 ? "," : "") + std::string("(") + std::to_string(i) + "," + std::to_string(i) + ")";
   ASSERT_TRUE(Q("INSERT INTO r VALUES " + values).status.ok());
   EXPECT_NE(Plan("SELECT b FROM r WHERE b = 5").find("Index Only Scan using r_b_idx"),
             std::string::npos);
@@ -101,16 +102,31 @@ TEST_F(IndexTest, IndexAnswersMatchHeapScans) {
   ASSERT_TRUE(Q("CREATE INDEX t_k ON t (k)").status.ok());
   ASSERT_TRUE(Q("CREATE INDEX t_sk ON t (s, k DESC)").status.ok());
   ASSERT_TRUE(Q("ANALYZE").status.ok());
-  const Strings wheres = {
-      "id = 42", "id = -1", "id IN (3, 1, 4, 1, 5)", "id < 10", "id <= 10", "id > 4990",
-      "id >= 4990", "id BETWEEN 100 AND 120", "id > 10 AND id < 5", "k = 500", "k IS NULL",
-      "k < 3", "k >= 998", "k BETWEEN 10 AND 12 AND id > 2000", "s = 's5'", "s = 's5' AND k > 900",
-      "s = 's5' AND k <= 100", "s IN ('s1', 's2') AND k < 50", "k = NULL", "k IN (1, NULL)"};
+  const Strings wheres = {"id = 42",
+                          "id = -1",
+                          "id IN (3, 1, 4, 1, 5)",
+                          "id < 10",
+                          "id <= 10",
+                          "id > 4990",
+                          "id >= 4990",
+                          "id BETWEEN 100 AND 120",
+                          "id > 10 AND id < 5",
+                          "k = 500",
+                          "k IS NULL",
+                          "k < 3",
+                          "k >= 998",
+                          "k BETWEEN 10 AND 12 AND id > 2000",
+                          "s = 's5'",
+                          "s = 's5' AND k > 900",
+                          "s = 's5' AND k <= 100",
+                          "s IN ('s1', 's2') AND k < 50",
+                          "k = NULL",
+                          "k IN (1, NULL)"};
   for (const std::string& w : wheres) ExpectSame(w);
   // Changes keep every index in step with the heap.
-  for (const char* change : {"UPDATE t SET k = k + 1 WHERE id % 3 = 0",
-                             "DELETE FROM t WHERE k BETWEEN 100 AND 200",
-                             "UPDATE t SET s = 's5' WHERE id < 100", "DELETE FROM t WHERE id > 4500"}) {
+  for (const char* change :
+       {"UPDATE t SET k = k + 1 WHERE id % 3 = 0", "DELETE FROM t WHERE k BETWEEN 100 AND 200",
+        "UPDATE t SET s = 's5' WHERE id < 100", "DELETE FROM t WHERE id > 4500"}) {
     ASSERT_TRUE(Q(change).status.ok()) << change;
     std::string twin = change;
     twin.replace(twin.find(" t "), 3, " u ");
@@ -204,9 +220,10 @@ TEST_F(IndexTest, JoinMethodsAgreeWithNestedLoops) {
     }
   }
   // The same joins with the big table on the left (hash join builds on the small side).
-  EXPECT_EQ(Rows("SELECT count(*), sum(t.id), sum(small.id) FROM t LEFT JOIN small ON small.k = t.k"),
-            Rows("SELECT count(*), sum(t.id), sum(small.id) FROM t LEFT JOIN small ON "
-                 "(small.k = t.k OR false)"));
+  EXPECT_EQ(
+      Rows("SELECT count(*), sum(t.id), sum(small.id) FROM t LEFT JOIN small ON small.k = t.k"),
+      Rows("SELECT count(*), sum(t.id), sum(small.id) FROM t LEFT JOIN small ON "
+           "(small.k = t.k OR false)"));
 }
 
 TEST_F(IndexTest, IndexesSurviveReopenAndAreRebuiltAfterUncleanStop) {

@@ -96,8 +96,8 @@ TEST(ParserSelect, JoinsAreALeftDeepChain) {
 
 TEST(ParserSelect, SetOperationsPrecedence) {
   // INTERSECT binds tighter: a UNION (b INTERSECT c), then EXCEPT d, left to right.
-  ast::Statement s = ParseOne(
-      "SELECT 1 UNION SELECT 2 INTERSECT ALL SELECT 3 EXCEPT SELECT 4 ORDER BY 1 LIMIT 2");
+  ast::Statement s =
+      ParseOne("SELECT 1 UNION SELECT 2 INTERSECT ALL SELECT 3 EXCEPT SELECT 4 ORDER BY 1 LIMIT 2");
   const ast::SelectStmt& q = *s.select;
   EXPECT_EQ(q.set_op, ast::SetOp::kExcept);
   EXPECT_FALSE(q.set_all);

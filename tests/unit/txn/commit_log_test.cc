@@ -156,8 +156,8 @@ TEST(CommitLog, CheckpointLeavesOnlyTheTail) {
   // checkpoint are gone with the rest.
   std::vector<LogRecord::Type> types;
   for (const LogRecord& r : (*log)->recovered()) types.push_back(r.type);
-  EXPECT_EQ(types, (std::vector<LogRecord::Type>{LogRecord::Type::kCheckpoint,
-                                                 LogRecord::Type::kGroup}));
+  EXPECT_EQ(types,
+            (std::vector<LogRecord::Type>{LogRecord::Type::kCheckpoint, LogRecord::Type::kGroup}));
   EXPECT_EQ(tm.State(late), TxnState::kCommitted);
 }
 

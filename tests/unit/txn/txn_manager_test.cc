@@ -62,7 +62,7 @@ TEST(TxnManager, PublishedTimestampsAreMonotonicAndRecovered) {
   EXPECT_EQ(again.published_ts(), tb);
   EXPECT_EQ(again.State(b), TxnState::kCommitted);
   EXPECT_EQ(again.State(a), TxnState::kAborted);  // not in the log: never committed
-  EXPECT_GT(again.Begin(), b);                     // ids are never reused
+  EXPECT_GT(again.Begin(), b);                    // ids are never reused
   EXPECT_GT(again.AssignCommitTs(again.Begin()), tb);
 }
 

@@ -28,7 +28,7 @@ struct IndexDescription {
 struct TableDescription {
   std::string name;
   std::vector<ColumnDescription> columns;
-  std::vector<std::string> primary_key;  // column names, in key order
+  std::vector<std::string> primary_key;   // column names, in key order
   std::vector<IndexDescription> indexes;  // in creation order
 };
 

@@ -173,14 +173,14 @@ struct SelectItem {
 enum class JoinType { kComma, kCross, kInner, kLeft, kRight, kFull };
 
 struct TableRef {
-  std::string name;   // empty for a subquery in FROM
-  std::string schema;  // schema.name as written; empty when unqualified
-  std::string alias;  // empty when none
-  std::unique_ptr<SelectStmt> subquery;       // (SELECT ...) AS alias; null for a table
+  std::string name;                         // empty for a subquery in FROM
+  std::string schema;                       // schema.name as written; empty when unqualified
+  std::string alias;                        // empty when none
+  std::unique_ptr<SelectStmt> subquery;     // (SELECT ...) AS alias; null for a table
   std::vector<std::string> column_aliases;  // AS alias (a, b)
   Location loc;
-  JoinType join = JoinType::kComma;  // kComma for the first table
-  ExprPtr on;                        // JOIN ... ON; null otherwise
+  JoinType join = JoinType::kComma;        // kComma for the first table
+  ExprPtr on;                              // JOIN ... ON; null otherwise
   std::vector<std::string> using_columns;  // JOIN ... USING (a, b)
   Location join_loc;                       // the JOIN keyword
 };
@@ -226,12 +226,12 @@ struct ColumnDef {
   std::string name;
   TypeSpec type;
   bool not_null = false;
-  bool primary_key = false;  // column constraint PRIMARY KEY
-  bool unique = false;       // column constraint UNIQUE
+  bool primary_key = false;      // column constraint PRIMARY KEY
+  bool unique = false;           // column constraint UNIQUE
   std::string primary_key_name;  // CONSTRAINT name of the PRIMARY KEY; empty: default name
   std::string unique_name;       // CONSTRAINT name of the UNIQUE; empty: default name
-  ExprPtr default_expr;      // null when no DEFAULT
-  std::string default_text;  // DEFAULT's source text, exactly as written, for the catalog
+  ExprPtr default_expr;          // null when no DEFAULT
+  std::string default_text;      // DEFAULT's source text, exactly as written, for the catalog
   Location loc;
 };
 
