@@ -83,23 +83,6 @@ int TypLen(Type t) {
   return b != nullptr ? b->len : -1;
 }
 
-std::string QuoteIdent(const std::string& id) {
-  bool plain = !id.empty() && (std::islower(static_cast<unsigned char>(id[0])) || id[0] == '_');
-  for (char c : id) {
-    if (!std::islower(static_cast<unsigned char>(c)) &&
-        !std::isdigit(static_cast<unsigned char>(c)) && c != '_') {
-      plain = false;
-    }
-  }
-  if (plain) return id;
-  std::string out = "\"";
-  for (char c : id) {
-    out += c;
-    if (c == '"') out += '"';
-  }
-  return out + "\"";
-}
-
 std::string ColumnList(const TableSchema& t, const IndexSchema& x, bool with_order) {
   std::string out;
   for (size_t i = 0; i < x.columns.size(); ++i) {
@@ -819,6 +802,23 @@ const SystemTable* FindSystemTable(std::string_view schema, std::string_view nam
 }
 
 }  // namespace
+
+std::string QuoteIdent(const std::string& id) {
+  bool plain = !id.empty() && (std::islower(static_cast<unsigned char>(id[0])) || id[0] == '_');
+  for (char c : id) {
+    if (!std::islower(static_cast<unsigned char>(c)) &&
+        !std::isdigit(static_cast<unsigned char>(c)) && c != '_') {
+      plain = false;
+    }
+  }
+  if (plain) return id;
+  std::string out = "\"";
+  for (char c : id) {
+    out += c;
+    if (c == '"') out += '"';
+  }
+  return out + "\"";
+}
 
 std::shared_ptr<Table> SystemTables::Build(const Catalog& catalog, std::string_view schema,
                                            std::string_view name) {

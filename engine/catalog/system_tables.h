@@ -18,6 +18,10 @@
 
 namespace meridian::catalog {
 
+// PostgreSQL's quote_ident: a plain lower-case name as it is, anything else in double quotes
+// (embedded quotes doubled).
+std::string QuoteIdent(const std::string& id);
+
 class Catalog;
 
 inline constexpr int64_t kFirstUserOid = 16384;  // PostgreSQL's FirstNormalObjectId

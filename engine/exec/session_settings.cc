@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 
+#include "catalog/system_tables.h"
 #include "meridian/database.h"
 
 namespace meridian::exec {
@@ -94,24 +95,6 @@ std::string FormatMilliseconds(int64_t ms) {
     if (ms % u.size == 0) return std::to_string(ms / u.size) + u.name;
   }
   return std::to_string(ms) + "ms";
-}
-
-// Quotes a search_path element as quote_identifier does when it is not a plain lower-case name.
-std::string QuoteIdentifier(const std::string& id) {
-  bool plain = !id.empty() && (std::islower(static_cast<unsigned char>(id[0])) || id[0] == '_');
-  for (char c : id) {
-    if (!(std::islower(static_cast<unsigned char>(c)) ||
-          std::isdigit(static_cast<unsigned char>(c)) || c == '_')) {
-      plain = false;
-    }
-  }
-  if (plain) return id;
-  std::string out = "\"";
-  for (char c : id) {
-    out += c;
-    if (c == '"') out += '"';
-  }
-  return out + "\"";
 }
 
 }  // namespace
@@ -393,7 +376,7 @@ Result<std::string> SessionSettings::Set(std::string_view name,
     }
     case Kind::kSearchPath:
       for (const std::string& item : values) {
-        value += (value.empty() ? "" : ", ") + QuoteIdentifier(item);
+        value += (value.empty() ? "" : ", ") + catalog::QuoteIdent(item);
       }
       break;
   }
