@@ -48,19 +48,20 @@ Status CheckUniqueIndexes(catalog::Table& table, const std::vector<KeyChange>& c
     // Rows whose entry under their old key goes away: the key they leave may be reused.
     std::vector<std::string> leaving;
     std::vector<std::string> new_keys(changes.size());
+    std::vector<bool> key_changes(changes.size(), true);  // the row gains a new entry
     for (size_t i = 0; i < changes.size(); ++i) {
       const KeyChange& c = changes[i];
       new_keys[i] = index->EncodeKey(*c.new_row);
-      if (c.old_row != nullptr && index->EncodeKey(*c.old_row) != new_keys[i]) {
-        leaving.push_back(catalog::EncodeRid(c.old_rid));
-      }
+      if (c.old_row == nullptr) continue;
+      key_changes[i] = index->EncodeKey(*c.old_row) != new_keys[i];
+      if (key_changes[i]) leaving.push_back(catalog::EncodeRid(c.old_rid));
     }
     std::sort(leaving.begin(), leaving.end());
     std::unordered_map<std::string, size_t> seen;
     for (size_t i = 0; i < changes.size(); ++i) {
       const KeyChange& c = changes[i];
       if (index->KeyHasNull(*c.new_row)) continue;  // NULLs are distinct
-      if (c.old_row != nullptr && index->EncodeKey(*c.old_row) == new_keys[i]) continue;
+      if (!key_changes[i]) continue;
       if (!seen.emplace(new_keys[i], i).second) return DuplicateKeyError(table, *index, *c.new_row);
       MERIDIAN_ASSIGN_OR_RETURN(std::vector<std::string> rids, index->Lookup(new_keys[i]));
       for (const std::string& rid : rids) {
