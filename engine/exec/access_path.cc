@@ -327,17 +327,31 @@ BoundExprPtr JoinConjuncts(std::vector<BoundExprPtr> conjuncts) {
   return out;
 }
 
-double EstimateSelectivity(const BoundExpr& conjunct, const catalog::Table& table) {
-  std::shared_ptr<const catalog::TableStats> stats = table.stats();
-  std::optional<Sarg> s = MatchSarg(conjunct, 0);
-  if (!s) s = MatchAnyOf(conjunct, 0);
-  if (s) return SargSelectivity(*s, stats.get());
+namespace {
+
+// The sargable form of conjunct i, if any (a comparison, IN list or OR of them on a column).
+std::optional<Sarg> MatchConjunct(const BoundExpr& conjunct, size_t i) {
+  std::optional<Sarg> s = MatchSarg(conjunct, i);
+  if (!s) s = MatchAnyOf(conjunct, i);
+  return s;
+}
+
+double ConjunctSelectivity(const BoundExpr& conjunct, const std::optional<Sarg>& sarg,
+                           const catalog::TableStats* stats) {
+  if (sarg) return SargSelectivity(*sarg, stats);
   if (conjunct.kind == BoundKind::kIsNull && IsTableColumn(*conjunct.children[0])) {
-    const ColumnStats* cs = StatsOf(stats.get(), conjunct.children[0]->index);
+    const ColumnStats* cs = StatsOf(stats, conjunct.children[0]->index);
     double f = cs == nullptr ? kDefaultEqSel : cs->null_frac;
     return conjunct.negated ? 1.0 - f : f;
   }
   return kDefaultOtherSel;
+}
+
+}  // namespace
+
+double EstimateSelectivity(const BoundExpr& conjunct, const catalog::Table& table) {
+  std::shared_ptr<const catalog::TableStats> stats = table.stats();
+  return ConjunctSelectivity(conjunct, MatchConjunct(conjunct, 0), stats.get());
 }
 
 AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
@@ -352,12 +366,9 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
 
   std::vector<Sarg> sargs;
   double all_sel = 1.0;
-  std::vector<double> conj_sel(nconj, kDefaultOtherSel);
   for (size_t i = 0; i < nconj; ++i) {
-    conj_sel[i] = EstimateSelectivity(*req.conjuncts[i], table);
-    all_sel *= conj_sel[i];
-    std::optional<Sarg> s = MatchSarg(*req.conjuncts[i], i);
-    if (!s) s = MatchAnyOf(*req.conjuncts[i], i);
+    std::optional<Sarg> s = MatchConjunct(*req.conjuncts[i], i);
+    all_sel *= ConjunctSelectivity(*req.conjuncts[i], s, stats);
     if (s) sargs.push_back(std::move(*s));
   }
   const double out_rows = std::max(1.0, rows * all_sel);
