@@ -13,6 +13,10 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
   DatabaseOptions db_options;
   db_options.data_dir = options.data_dir;
   db_options.buffer_pool_mb = options.buffer_pool_mb;
+  db_options.default_isolation = options.default_isolation;
+  db_options.synchronous_commit = options.commit_mode != "async";
+  db_options.group_window_us = options.group_window_us;
+  db_options.async_window_ms = options.async_window_ms;
   MERIDIAN_ASSIGN_OR_RETURN(d->db_, Database::Open(db_options));
 
   unsigned threads = options.worker_threads;

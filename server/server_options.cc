@@ -110,6 +110,34 @@ const std::vector<OptionSpec>& Specs() {
        StringField(&ServerOptions::tls_cert)},
       {"tls-key", "MERIDIAN_TLS_KEY", "PEM private key for --tls-cert",
        StringField(&ServerOptions::tls_key)},
+      {"default-isolation", "MERIDIAN_DEFAULT_ISOLATION",
+       "isolation of new transactions: read-committed (default) or repeatable-read "
+       "(snapshot isolation; serializable is accepted and runs as repeatable-read)",
+       [](ServerOptions& o, std::string_view v) {
+         if (v == "read-committed" || v == "read committed") {
+           o.default_isolation = "read committed";
+         } else if (v == "repeatable-read" || v == "repeatable read" || v == "serializable") {
+           o.default_isolation = "repeatable read";
+         } else {
+           return false;
+         }
+         return true;
+       }},
+      {"commit-mode", "MERIDIAN_COMMIT_MODE",
+       "sync (default: COMMIT returns once durable; concurrent commits share one fsync) or "
+       "async (COMMIT returns at once; durable within --async-window-ms; a crash may lose that "
+       "window); per session: SET synchronous_commit = on | off",
+       [](ServerOptions& o, std::string_view v) {
+         if (v != "sync" && v != "async") return false;
+         o.commit_mode = std::string(v);
+         return true;
+       }},
+      {"group-window-us", "MERIDIAN_GROUP_WINDOW_US",
+       "microseconds a commit group waits for more committers (default 0: none)",
+       UnsignedField(&ServerOptions::group_window_us, 0, 100000)},
+      {"async-window-ms", "MERIDIAN_ASYNC_WINDOW_MS",
+       "longest delay before an asynchronous commit is durable (default 200)",
+       UnsignedField(&ServerOptions::async_window_ms, 1, 10000)},
   };
   return specs;
 }

@@ -23,6 +23,13 @@ struct ServerOptions {
   std::string users_file;  // --users-file, MERIDIAN_USERS_FILE: user:secret lines
   std::string tls_cert;    // --tls-cert, MERIDIAN_TLS_CERT: PEM certificate (chain)
   std::string tls_key;     // --tls-key, MERIDIAN_TLS_KEY: PEM private key
+  // Transactions (engine/txn/README.md): default isolation of new sessions ("read committed"
+  // or "repeatable read"), commit mode ("sync": acknowledged means durable; "async":
+  // acknowledged first, durable within async_window_ms), group commit window.
+  std::string default_isolation = "read committed";  // --default-isolation
+  std::string commit_mode = "sync";                  // --commit-mode
+  unsigned group_window_us = 0;                      // --group-window-us
+  unsigned async_window_ms = 200;                    // --async-window-ms
   // True when --pg-listen or MERIDIAN_PG_LISTEN was given: only then is a failed bind fatal.
 };
 

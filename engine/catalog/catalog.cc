@@ -14,29 +14,16 @@ namespace {
 
 constexpr const char* kCleanShutdownFile = "clean_shutdown";
 
-// Holds a table lock for a scope (the catalog's own maintenance paths).
-class ScopedTableLock {
- public:
-  ScopedTableLock(Table& table, LockMode mode) : table_(table), mode_(mode) {
-    status_ = table_.lock().Lock(mode_, nullptr);
-  }
-  ~ScopedTableLock() {
-    if (status_.ok()) table_.lock().Unlock(mode_);
-  }
-  const Status& status() const { return status_; }
-
- private:
-  Table& table_;
-  LockMode mode_;
-  Status status_;
-};
-
 }  // namespace
 
 Catalog::Catalog(std::string data_dir, storage::BufferPool* pool)
     : data_dir_(std::move(data_dir)), pool_(pool), fs_(pool->file_system()) {}
 
-Catalog::~Catalog() { (void)Close(); }
+Catalog::~Catalog() {
+  // A catalog whose Open failed midway is not closed cleanly: no clean-shutdown marker, so the
+  // next Open recovers again.
+  if (opened_) (void)Close();
+}
 
 std::string Catalog::HeapPath(uint32_t id) const {
   return data_dir_ + "/tables/" + std::to_string(id) + ".heap";
@@ -66,7 +53,8 @@ Result<std::shared_ptr<Index>> Catalog::OpenIndex(Table* table, const IndexSchem
 }
 
 Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
-                                               storage::BufferPool* pool) {
+                                               storage::BufferPool* pool,
+                                               txn::CommitLogOptions log_options) {
   std::unique_ptr<Catalog> catalog(new Catalog(data_dir, pool));
   std::error_code ec;
   std::filesystem::create_directories(data_dir + "/tables", ec);
@@ -75,6 +63,13 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
                            "/tables\": " + ec.message());
   }
   storage::FileSystem* fs = catalog->fs_;
+  // Torn in-place page writes of a crash are repaired before any page is read; from now on
+  // every rewrite goes through the doublewrite area.
+  const std::string dw_path = data_dir + "/doublewrite";
+  MERIDIAN_RETURN_IF_ERROR(storage::Doublewrite::Recover(fs, dw_path, data_dir).status());
+  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::Doublewrite> dw,
+                            storage::Doublewrite::Open(fs, dw_path, data_dir));
+  pool->EnableDoublewrite(std::move(dw));
   MERIDIAN_ASSIGN_OR_RETURN(CatalogState state, ReadCatalogFile(fs, data_dir));
   // Without the marker of a clean Close, index files may disagree with their heaps.
   const std::string marker = data_dir + "/" + kCleanShutdownFile;
@@ -84,16 +79,26 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
     MERIDIAN_RETURN_IF_ERROR(fs->SyncDir(data_dir));
   }
   catalog->next_table_id_ = state.next_table_id;
+  catalog->txns_ = std::make_unique<txn::TxnManager>();
   std::map<uint32_t, std::shared_ptr<Table>> by_id;
   for (size_t i = 0; i < state.tables.size(); ++i) {
     auto shared = std::make_shared<const TableSchema>(std::move(state.tables[i]));
     MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::HeapFile> heap,
                               storage::HeapFile::Open(pool, catalog->HeapPath(shared->id)));
     auto table = std::make_shared<Table>(shared, std::move(heap));
+    table->set_txns(catalog->txns_.get());
     table->SetLiveRows(i < state.live_rows.size() ? state.live_rows[i] : 0);
     by_id[shared->id] = table;
     catalog->tables_[shared->name] = std::move(table);
   }
+  // The commit log: committed transactions since the last checkpoint, a new id epoch.
+  Catalog* raw = catalog.get();
+  MERIDIAN_ASSIGN_OR_RETURN(catalog->log_,
+                            txn::CommitLog::Open(fs, data_dir, catalog->txns_.get(), log_options,
+                                                 [raw](const std::vector<uint64_t>& pages) {
+                                                   return raw->FlushCommitPages(pages);
+                                                 }));
+  if (!clean) MERIDIAN_RETURN_IF_ERROR(catalog->RecoverVersions(by_id));
   // Version 1 kept primary keys in memory only: give them their index now.
   bool migrated = false;
   if (state.version < 2) {
@@ -121,6 +126,15 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
   }
   if (migrated) {
     MERIDIAN_RETURN_IF_ERROR(WriteCatalogFile(fs, data_dir, catalog->StateLocked()));
+  }
+  catalog->opened_ = true;
+  if (!clean) {
+    // Everything recovered is now in the pages: make them durable and start a short log.
+    MERIDIAN_RETURN_IF_ERROR(catalog->FlushTables());
+    MERIDIAN_RETURN_IF_ERROR(catalog->log_->Checkpoint());
+    std::vector<uint64_t> ids;
+    for (const auto& [id, ts] : catalog->txns_->Committed()) ids.push_back(id);
+    catalog->txns_->Forget(ids);
   }
   return catalog;
 }
@@ -175,6 +189,7 @@ Result<std::shared_ptr<Table>> Catalog::CreateTable(TableSchema schema) {
                             storage::HeapFile::Open(pool_, path));
   auto table = std::make_shared<Table>(std::make_shared<const TableSchema>(std::move(schema)),
                                        std::move(heap));
+  table->set_txns(txns_.get());
   tables_[table->name()] = table;
   ++next_table_id_;
   Status st = WriteCatalogFile(fs_, data_dir_, StateLocked());
@@ -334,15 +349,159 @@ Status Catalog::AutoAnalyze() {
   return analyzed ? SaveState() : Status::Ok();
 }
 
-Status Catalog::Checkpoint() {
+std::unique_ptr<Transaction> Catalog::BeginTransaction(Isolation isolation) {
+  return std::make_unique<Transaction>(txns_.get(), txns_->Begin(), isolation);
+}
+
+Status Catalog::CommitTransaction(Transaction& t, bool sync) {
+  if (!t.wrote()) {
+    // Nothing to make durable: finishing releases the row locks it took (FOR UPDATE).
+    txns_->Abort(t.id());
+    t.CleanAborted();
+    return Status::Ok();
+  }
+  std::vector<uint64_t> pages;
+  for (const PageRef& p : t.InsertPages()) pages.push_back(uint64_t{p.table} << 32 | p.page);
+  auto ts = log_->Commit(t.id(), t.EndStamps(), std::move(pages), sync);
+  if (!ts.ok()) {
+    AbortTransaction(t);  // the log already marked it aborted; release its marks
+    return ts.status();
+  }
+  t.StampCommitted(*ts);
+  return Status::Ok();
+}
+
+void Catalog::AbortTransaction(Transaction& t) {
+  txns_->Abort(t.id());
+  t.CleanAborted();
+}
+
+Status Catalog::FlushCommitPages(const std::vector<uint64_t>& pages) {
+  std::map<uint32_t, std::vector<uint32_t>> by_table;
+  for (uint64_t p : pages)
+    by_table[static_cast<uint32_t>(p >> 32)].push_back(static_cast<uint32_t>(p));
+  if (by_table.empty()) return Status::Ok();
+  for (const std::shared_ptr<Table>& table : List()) {
+    auto it = by_table.find(table->id());
+    if (it == by_table.end()) continue;
+    ScopedTableLock guard(*table, LockMode::kShared);
+    MERIDIAN_RETURN_IF_ERROR(guard.status());
+    if (!table->CheckUsable().ok()) continue;  // dropped: nothing to keep
+    MERIDIAN_RETURN_IF_ERROR(table->heap()->FlushPages(std::move(it->second)));
+  }
+  return Status::Ok();
+}
+
+Status Catalog::RecoverVersions(const std::map<uint32_t, std::shared_ptr<Table>>& by_id) {
+  using storage::TupleHeader;
+  // 1. End stamps of committed transactions that were not yet written into their pages.
+  for (const txn::LogRecord& record : log_->recovered()) {
+    for (const txn::EndStamp& stamp : record.stamps) {
+      auto it = by_id.find(stamp.file);
+      if (it == by_id.end()) continue;  // table dropped since
+      storage::HeapFile* heap = it->second->heap();
+      if (stamp.page >= heap->page_count()) continue;
+      // The logged delete wins over whatever the page holds: an aborted writer's or a row
+      // locker's mark written before the committed deleter took the row.
+      (void)heap->UpdateHeader({stamp.page, stamp.slot}, [&](TupleHeader* h) {
+        h->end = stamp.txn;
+        h->flags = static_cast<uint8_t>(h->flags & ~storage::kTupleFlagLockOnly);
+        return true;
+      });
+    }
+  }
+  // 2. Every version: ids to timestamps; versions dead to every future snapshot go.
+  for (const auto& [id, table] : by_id) {
+    storage::HeapFile* heap = table->heap();
+    std::vector<storage::Rid> rids;
+    storage::HeapFile::Cursor cursor = heap->Scan();
+    storage::Rid rid;
+    std::string bytes;
+    while (true) {
+      MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor.Next(&rid, &bytes));
+      if (!more) break;
+      rids.push_back(rid);
+    }
+    int64_t live = 0;
+    for (storage::Rid r : rids) {
+      bool dead = false;
+      MERIDIAN_RETURN_IF_ERROR(
+          heap->UpdateHeader(r,
+                             [&](TupleHeader* h) {
+                               const TupleHeader before = *h;
+                               const txn::Timestamp begin = txns_->Resolve(h->begin);
+                               if (begin == txn::kInfinity) {
+                                 dead = true;  // its creator never committed
+                                 return false;
+                               }
+                               h->begin = begin;
+                               const bool lock_mark = (h->flags & storage::kTupleFlagLockOnly) != 0;
+                               const txn::Timestamp end =
+                                   lock_mark ? txn::kInfinity : txns_->Resolve(h->end);
+                               if (h->end != 0 && end != txn::kInfinity) {
+                                 dead = true;  // deleted by a committed transaction
+                                 return false;
+                               }
+                               h->end = 0;
+                               h->flags =
+                                   static_cast<uint8_t>(h->flags & ~storage::kTupleFlagLockOnly);
+                               return before.begin != h->begin || before.end != h->end ||
+                                      before.flags != h->flags;
+                             })
+              .status());
+      if (dead) {
+        MERIDIAN_RETURN_IF_ERROR(heap->Delete(r));
+      } else {
+        ++live;
+      }
+    }
+    table->SetLiveRows(live);
+  }
+  return Status::Ok();
+}
+
+Status Catalog::FlushTables() {
   Status first;
   for (const std::shared_ptr<Table>& table : List()) {
     ScopedTableLock guard(*table, LockMode::kShared);
     Status st = guard.status();
-    if (st.ok()) st = table->Flush();
+    if (st.ok() && table->CheckUsable().ok()) st = table->Flush();
     if (!st.ok() && first.ok()) first = st;
   }
   return first;
+}
+
+Status Catalog::Checkpoint() {
+  std::lock_guard checkpoint(checkpoint_mu_);
+  if (log_ == nullptr) return FlushTables();  // closing
+  // Finished transactions whose ids are already rewritten in memory: once the pages below are
+  // durable, nothing on disk needs their status any more.
+  const std::vector<uint64_t> stamped = txns_->Stamped();
+  // Commits published by now have their records before start: the rotation below drops their
+  // end stamps, so their deleted versions' slots may be reused afterwards (recovery re-applies
+  // logged stamps by slot and must never meet a reused one).
+  const txn::Timestamp logged_before = txns_->published_ts();
+  const uint64_t start = log_->CheckpointStart();
+  MERIDIAN_RETURN_IF_ERROR(FlushTables());
+  std::vector<std::pair<uint64_t, txn::Timestamp>> carried;
+  const std::set<uint64_t> forget(stamped.begin(), stamped.end());
+  for (const auto& c : txns_->Committed()) {
+    if (!forget.count(c.first)) carried.push_back(c);
+  }
+  MERIDIAN_RETURN_IF_ERROR(log_->Checkpoint(start, carried));
+  const txn::Timestamp horizon = txns_->OldestSnapshot();
+  for (const std::shared_ptr<Table>& table : List()) table->PruneSuccessors(horizon);
+  txns_->Forget(stamped);
+  // Garbage collection of versions nobody can see any more (bounded footprint).
+  const txn::Timestamp gc_horizon = std::min(horizon, logged_before);
+  for (const std::shared_ptr<Table>& table : List()) {
+    ScopedTableLock guard(*table, LockMode::kShared);
+    if (!guard.status().ok() || !table->CheckUsable().ok()) continue;
+    int64_t removed = 0;
+    MERIDIAN_RETURN_IF_ERROR(table->CollectGarbage(gc_horizon, &removed));
+    versions_collected_.fetch_add(static_cast<uint64_t>(removed), std::memory_order_relaxed);
+  }
+  return Status::Ok();
 }
 
 Status Catalog::Close() {
@@ -353,6 +512,8 @@ Status Catalog::Close() {
     closed_ = true;
     for (const auto& [name, table] : tables_) tables.push_back(table);
   }
+  MERIDIAN_RETURN_IF_ERROR(Checkpoint());
+  log_.reset();  // stops the committer thread
   Status first;
   for (const std::shared_ptr<Table>& table : tables) {
     ScopedTableLock guard(*table, LockMode::kExclusive);

@@ -13,8 +13,10 @@
 // Table's own TableLock (see table.h).
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <shared_mutex>
 #include <string>
@@ -23,8 +25,11 @@
 #include "catalog/catalog_file.h"
 #include "catalog/schema.h"
 #include "catalog/table.h"
+#include "catalog/transaction.h"
 #include "meridian/status.h"
 #include "storage/buffer_pool.h"
+#include "txn/commit_log.h"
+#include "txn/txn_manager.h"
 
 namespace meridian::catalog {
 
@@ -33,7 +38,8 @@ class Catalog {
   // Reads the catalog of data_dir (an empty one when absent), opens every table's heap file in
   // *pool (which must outlive the catalog) and builds the interim primary-key sets.
   static Result<std::unique_ptr<Catalog>> Open(const std::string& data_dir,
-                                               storage::BufferPool* pool);
+                                               storage::BufferPool* pool,
+                                               txn::CommitLogOptions log_options = {});
   ~Catalog();
 
   // The table named name, or null.
@@ -72,7 +78,24 @@ class Catalog {
   // Persists the live row estimates (ANALYZE calls it).
   Status SaveState();
 
-  // Writes every table's dirty pages and fsyncs them (the catalog file is always durable).
+  // Transactions (engine/txn/README.md). Begin hands out a new transaction id.
+  txn::TxnManager* txns() { return txns_.get(); }
+  std::unique_ptr<Transaction> BeginTransaction(Isolation isolation);
+  // Commits t: nothing to log when it wrote nothing; else the write-behind group commit (its
+  // new versions' pages flushed, then one log record), then its id is stamped into its
+  // versions. sync = false: asynchronous commit (durable within the log's async window). On a
+  // failure t is aborted and the error returned.
+  Status CommitTransaction(Transaction& t, bool sync = true);
+  void AbortTransaction(Transaction& t);
+  // Commit log counters (benchmarks): bytes appended, group records written.
+  uint64_t log_bytes() const { return log_ ? log_->bytes_written() : 0; }
+  uint64_t log_groups() const { return log_ ? log_->records_written() : 0; }
+  // Versions removed by garbage collection since Open.
+  uint64_t versions_collected() const { return versions_collected_.load(); }
+
+  // Fuzzy checkpoint: writes every table's dirty pages and fsyncs them, then shortens the
+  // commit log to what the pages do not yet hold; finished transactions stamped into the
+  // flushed pages are forgotten. Sessions keep running.
   Status Checkpoint();
   // Checkpoints and closes every heap; later DDL fails. Idempotent.
   Status Close();
@@ -85,6 +108,13 @@ class Catalog {
   bool NameTakenLocked(const std::string& name) const;  // REQUIRES: mu_ held
   // Opens (or, when rebuild or the file is missing, recreates and fills) the index file.
   Result<std::shared_ptr<Index>> OpenIndex(Table* table, const IndexSchema& schema, bool rebuild);
+  // Commit log flush hook: writes the pages (table id << 32 | page) and fsyncs their files.
+  Status FlushCommitPages(const std::vector<uint64_t>& pages);
+  // Recovery after an unclean stop (engine/txn/README.md section 5): re-applies the logged end
+  // stamps, then rewrites every version's transaction ids to commit timestamps and removes
+  // versions no snapshot can see any more (aborted creators, committed deleters).
+  Status RecoverVersions(const std::map<uint32_t, std::shared_ptr<Table>>& by_id);
+  Status FlushTables();
 
   const std::string data_dir_;
   storage::BufferPool* const pool_;
@@ -97,6 +127,12 @@ class Catalog {
   std::set<std::string> reserved_;              // guarded by mu_
   uint32_t next_table_id_ = 1;                  // guarded by mu_
   bool closed_ = false;                         // guarded by mu_
+  bool opened_ = false;                         // Open completed (Close may mark it clean)
+
+  std::unique_ptr<txn::TxnManager> txns_;
+  std::unique_ptr<txn::CommitLog> log_;  // after txns_: stopped first
+  std::mutex checkpoint_mu_;             // one checkpoint at a time
+  std::atomic<uint64_t> versions_collected_{0};
 };
 
 }  // namespace meridian::catalog

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +63,11 @@ class Index {
   Status Erase(const Row& row, storage::Rid rid);
   // Rids stored under the encoded key.
   Result<std::vector<std::string>> Lookup(const std::string& key);
+  // The mutex that serialises unique checks of one key with the insertion of its entry (so two
+  // writers of the same key cannot both miss each other); striped by key hash.
+  std::mutex& KeyLock(std::string_view key) {
+    return key_locks_[std::hash<std::string_view>{}(key) % kKeyLockStripes];
+  }
 
   // Flushes and closes the file; later use fails.
   Status Close();
@@ -68,8 +75,10 @@ class Index {
   void Reset(std::unique_ptr<storage::BTree> tree) { tree_ = std::move(tree); }
 
  private:
+  static constexpr size_t kKeyLockStripes = 64;
   const IndexSchema schema_;
   std::unique_ptr<storage::BTree> tree_;
+  std::mutex key_locks_[kKeyLockStripes];
 };
 
 }  // namespace meridian::catalog

@@ -101,17 +101,33 @@ Status Table::BuildIndex(Index* index) {
     bool has_null;
   };
   std::vector<Entry> entries;
-  MERIDIAN_RETURN_IF_ERROR(ForEachRow([&](storage::Rid rid, const Row& row) {
-    entries.push_back({index->EncodeKey(row), EncodeRid(rid), index->KeyHasNull(row)});
-    return Status::Ok();
-  }));
+  // Every version gets an entry (older snapshots and running transactions read them); only
+  // versions that are not dead — creator not aborted, no committed deleter — count for
+  // uniqueness.
+  MERIDIAN_RETURN_IF_ERROR(
+      ForEachVersion([&](storage::Rid rid, const storage::TupleHeader& h, const Row& row) {
+        bool dead = false;
+        if (txns_ != nullptr) {
+          if (txn::IsTxnId(h.begin) && txns_->State(h.begin) == txn::TxnState::kAborted)
+            return Status::Ok();
+          const bool lock_mark = (h.flags & storage::kTupleFlagLockOnly) != 0;
+          dead = h.end != 0 && !lock_mark && txns_->Resolve(h.end) != txn::kInfinity;
+        }
+        entries.push_back({index->EncodeKey(row), EncodeRid(rid), index->KeyHasNull(row) || dead});
+        return Status::Ok();
+      }));
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return a.key != b.key ? a.key < b.key : a.rid < b.rid;
   });
   if (index->schema().unique) {
-    for (size_t i = 1; i < entries.size(); ++i) {
-      // NULLs are distinct in a unique index, as in PostgreSQL.
-      if (entries[i].has_null || entries[i].key != entries[i - 1].key) continue;
+    const Entry* last = nullptr;  // the last entry that counts for uniqueness
+    for (size_t i = 0; i < entries.size(); ++i) {
+      // NULLs are distinct in a unique index, as in PostgreSQL; dead versions do not count.
+      if (entries[i].has_null) continue;
+      if (last == nullptr || entries[i].key != last->key) {
+        last = &entries[i];
+        continue;
+      }
       std::string bytes;
       Row row;
       MERIDIAN_RETURN_IF_ERROR(heap_->Get(DecodeRid(entries[i].rid), &bytes));
@@ -142,9 +158,26 @@ std::string Table::KeyColumnNames(const IndexSchema& index) const {
 }
 
 Status Table::ForEachRow(const std::function<Status(storage::Rid, const Row&)>& fn) {
+  if (txns_ == nullptr || system_rows_ != nullptr) {
+    return ForEachVersion([&](storage::Rid rid, const storage::TupleHeader&, const Row& row) {
+      return fn(rid, row);
+    });
+  }
+  const txn::Snapshot snapshot = txns_->TakeSnapshot(0);
+  return ForEachVersion([&](storage::Rid rid, const storage::TupleHeader& h, const Row& row) {
+    const uint64_t end = (h.flags & storage::kTupleFlagLockOnly) != 0 ? 0 : h.end;
+    if (!txns_->Visible(h.begin, end, snapshot)) return Status::Ok();
+    return fn(rid, row);
+  });
+}
+
+Status Table::ForEachVersion(
+    const std::function<Status(storage::Rid, const storage::TupleHeader&, const Row&)>& fn) {
   MERIDIAN_RETURN_IF_ERROR(CheckUsable());
   if (system_rows_ != nullptr) {
-    for (const Row& row : *system_rows_) MERIDIAN_RETURN_IF_ERROR(fn(storage::Rid{}, row));
+    for (const Row& row : *system_rows_) {
+      MERIDIAN_RETURN_IF_ERROR(fn(storage::Rid{}, storage::TupleHeader{}, row));
+    }
     return Status::Ok();
   }
   storage::HeapFile::Cursor cursor = heap_->Scan();
@@ -155,8 +188,82 @@ Status Table::ForEachRow(const std::function<Status(storage::Rid, const Row&)>& 
     MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor.Next(&rid, &bytes));
     if (!more) return Status::Ok();
     MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, types_, &row));
-    MERIDIAN_RETURN_IF_ERROR(fn(rid, row));
+    MERIDIAN_RETURN_IF_ERROR(fn(rid, storage::ReadTupleHeader(bytes), row));
   }
+}
+
+namespace {
+uint64_t PackRid(storage::Rid r) { return uint64_t{r.page} << 16 | r.slot; }
+storage::Rid UnpackRid(uint64_t v) {
+  return {static_cast<uint32_t>(v >> 16), static_cast<uint16_t>(v & 0xffff)};
+}
+}  // namespace
+
+void Table::NoteSuccessor(storage::Rid old_rid, storage::Rid new_rid, uint64_t updater) {
+  std::lock_guard lock(successors_mu_);
+  successors_[PackRid(old_rid)] = {PackRid(new_rid), updater};
+}
+
+std::optional<storage::Rid> Table::Successor(storage::Rid old_rid) const {
+  std::lock_guard lock(successors_mu_);
+  auto it = successors_.find(PackRid(old_rid));
+  if (it == successors_.end()) return std::nullopt;
+  return UnpackRid(it->second.first);
+}
+
+void Table::PruneSuccessors(txn::Timestamp horizon) {
+  if (txns_ == nullptr) return;
+  std::lock_guard lock(successors_mu_);
+  for (auto it = successors_.begin(); it != successors_.end();) {
+    uint64_t& who = it->second.second;  // the updater's id, or its commit timestamp
+    if (txn::IsTxnId(who)) {
+      switch (txns_->State(who)) {
+        case txn::TxnState::kAborted:
+          it = successors_.erase(it);
+          continue;
+        case txn::TxnState::kCommitted:
+          who = txns_->Resolve(who);  // remembered before the id may be forgotten
+          break;
+        default:
+          break;
+      }
+    }
+    it = !txn::IsTxnId(who) && who <= horizon ? successors_.erase(it) : std::next(it);
+  }
+}
+
+Status Table::CollectGarbage(txn::Timestamp horizon, int64_t* removed) {
+  *removed = 0;
+  if (txns_ == nullptr || system_rows_ != nullptr) return Status::Ok();
+  if (writes_since_gc_.exchange(0, std::memory_order_relaxed) == 0) return Status::Ok();
+  MERIDIAN_RETURN_IF_ERROR(CheckUsable());
+  std::vector<std::pair<storage::Rid, Row>> dead;
+  MERIDIAN_RETURN_IF_ERROR(
+      ForEachVersion([&](storage::Rid rid, const storage::TupleHeader& h, const Row& row) {
+        const bool lock_mark = (h.flags & storage::kTupleFlagLockOnly) != 0;
+        bool gone = false;
+        if (txn::IsTxnId(h.begin)) {
+          gone = txns_->State(h.begin) == txn::TxnState::kAborted;  // never committed
+        } else if (!lock_mark && h.end != 0 && !txn::IsTxnId(h.end)) {
+          gone = h.end <= horizon;  // deleted before every snapshot still running
+        }
+        if (gone) dead.emplace_back(rid, row);
+        return Status::Ok();
+      }));
+  for (const auto& [rid, row] : dead) {
+    // Index entries first: once the slot is free it may hold another row.
+    for (const std::shared_ptr<Index>& index : indexes_) {
+      if (index->tree() == nullptr) continue;
+      const std::string key = index->EncodeKey(row);
+      std::unique_lock<std::mutex> key_lock;
+      if (index->schema().unique) key_lock = std::unique_lock<std::mutex>(index->KeyLock(key));
+      // A version of a failed statement may lack some entries: absence is fine here.
+      MERIDIAN_RETURN_IF_ERROR(index->tree()->Delete(key, EncodeRid(rid)).status());
+    }
+    MERIDIAN_RETURN_IF_ERROR(heap_->Delete(rid));
+    ++*removed;
+  }
+  return Status::Ok();
 }
 
 void Table::ReplaceStorage(std::unique_ptr<storage::HeapFile> heap,

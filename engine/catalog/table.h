@@ -9,7 +9,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "catalog/index.h"
@@ -19,6 +21,7 @@
 #include "meridian/status.h"
 #include "meridian/value.h"
 #include "storage/heap_file.h"
+#include "txn/txn_manager.h"
 
 namespace meridian::catalog {
 
@@ -56,9 +59,16 @@ class Table {
   Status BuildIndex(Index* index);
   // "a, b": the names of an index's key columns, for error details.
   std::string KeyColumnNames(const IndexSchema& index) const;
-  // Calls fn with every live row of the heap, decoded, in heap order; stops at fn's first
-  // error. REQUIRES shared or exclusive lock.
+  // Calls fn with every row of the heap visible to a fresh snapshot (every stored row when no
+  // TxnManager is set), decoded, in heap order; stops at fn's first error. REQUIRES shared or
+  // exclusive lock.
   Status ForEachRow(const std::function<Status(storage::Rid, const Row&)>& fn);
+  // Every stored version with its MVCC header, whatever its visibility.
+  Status ForEachVersion(
+      const std::function<Status(storage::Rid, const storage::TupleHeader&, const Row&)>& fn);
+  // The transaction status table versions are judged by (set once by the catalog).
+  void set_txns(const txn::TxnManager* txns) { txns_ = txns; }
+  const txn::TxnManager* txns() const { return txns_; }
   // TRUNCATE: installs an empty heap and one empty tree per index (in index order) after the
   // old files were closed. REQUIRES exclusive lock.
   void ReplaceStorage(std::unique_ptr<storage::HeapFile> heap,
@@ -69,6 +79,14 @@ class Table {
   // Writes the heap's and the indexes' dirty pages. REQUIRES shared or exclusive lock.
   Status Flush();
 
+  // Successors of replaced versions (UPDATE: old rid → new rid, with the updater), so READ
+  // COMMITTED writers can follow a row to its newest version (PostgreSQL's ctid chain), kept in
+  // memory while a snapshot older than the update may still need it. Thread-safe.
+  void NoteSuccessor(storage::Rid old_rid, storage::Rid new_rid, uint64_t updater);
+  std::optional<storage::Rid> Successor(storage::Rid old_rid) const;
+  // Drops entries of aborted updaters and of updates committed at or before horizon.
+  void PruneSuccessors(txn::Timestamp horizon);
+
   // Planner estimates; safe from any thread. The live row count is adjusted by every INSERT
   // and DELETE (an estimate: it is persisted only when the catalog file is written).
   int64_t live_rows() const { return live_rows_.load(std::memory_order_relaxed); }
@@ -76,7 +94,17 @@ class Table {
   void SetLiveRows(int64_t rows) { live_rows_.store(rows, std::memory_order_relaxed); }
   // Rows inserted, updated or deleted since the last ANALYZE.
   int64_t changes_since_analyze() const { return changes_.load(std::memory_order_relaxed); }
-  void NoteChanges(int64_t n) { changes_.fetch_add(n, std::memory_order_relaxed); }
+  void NoteChanges(int64_t n) {
+    changes_.fetch_add(n, std::memory_order_relaxed);
+    writes_since_gc_.fetch_add(n, std::memory_order_relaxed);
+  }
+
+  // Garbage collection (engine/txn/README.md section 5): removes every version no snapshot can
+  // see any more — created by an aborted transaction, or deleted by one that committed at or
+  // before horizon (the oldest running snapshot) — with its index entries (unique keys under
+  // their key lock, so a unique check never reads a reused slot), and frees its slot. Scans
+  // only when rows changed since the last pass. REQUIRES shared lock; one caller at a time.
+  Status CollectGarbage(txn::Timestamp horizon, int64_t* removed);
   std::shared_ptr<const TableStats> stats() const;
   // Full scan computing TableStats. REQUIRES shared or exclusive lock.
   Status Analyze();
@@ -85,6 +113,7 @@ class Table {
   const std::shared_ptr<const TableSchema> schema_;
   const std::vector<Type> types_;
   TableLock lock_;
+  const txn::TxnManager* txns_ = nullptr;
   std::unique_ptr<storage::HeapFile> heap_;                    // guarded by lock_; null once closed
   const std::unique_ptr<const std::vector<Row>> system_rows_;  // immutable; null if stored
   bool dropped_ = false;                                       // guarded by lock_
@@ -93,8 +122,32 @@ class Table {
   std::vector<std::shared_ptr<Index>> indexes_;
   std::atomic<int64_t> live_rows_{0};
   std::atomic<int64_t> changes_{0};
+  std::atomic<int64_t> writes_since_gc_{0};
+  mutable std::mutex successors_mu_;
+  // guarded by successors_mu_: packed old rid → (packed new rid, updater txn id)
+  std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> successors_;
   mutable std::mutex stats_mu_;
   std::shared_ptr<const TableStats> stats_;  // guarded by stats_mu_; null until ANALYZE
+};
+
+// A table lock held for one scope, waiting without interruption (background work: checkpoints,
+// commit flushes, stamping).
+class ScopedTableLock {
+ public:
+  ScopedTableLock(Table& table, LockMode mode) : table_(table), mode_(mode) {
+    status_ = table_.lock().Lock(mode_, nullptr);
+  }
+  ~ScopedTableLock() {
+    if (status_.ok()) table_.lock().Unlock(mode_);
+  }
+  ScopedTableLock(const ScopedTableLock&) = delete;
+  ScopedTableLock& operator=(const ScopedTableLock&) = delete;
+  const Status& status() const { return status_; }
+
+ private:
+  Table& table_;
+  LockMode mode_;
+  Status status_;
 };
 
 }  // namespace meridian::catalog

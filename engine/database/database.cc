@@ -12,8 +12,10 @@
 
 #include "catalog/catalog.h"
 #include "database/data_dir_lock.h"
+#include "exec/prepared.h"
 #include "exec/session_settings.h"
 #include "exec/statement.h"
+#include "exec/transaction_block.h"
 #include "meridian/parser/parser.h"
 #include "storage/buffer_pool.h"
 
@@ -47,10 +49,21 @@ struct EngineCore {
   }
 };
 
+// The statements of one parse, each shared with the request's parse (a prepared statement keeps
+// its own after the request is gone).
+using SharedStatements = std::vector<std::shared_ptr<const ast::Statement>>;
+
+SharedStatements Share(std::vector<ast::Statement> statements) {
+  auto all = std::make_shared<const std::vector<ast::Statement>>(std::move(statements));
+  SharedStatements out;
+  for (const ast::Statement& stmt : *all) out.emplace_back(all, &stmt);
+  return out;
+}
+
 class RequestImpl : public Request {
  public:
   RequestImpl(std::shared_ptr<EngineCore> core, std::shared_ptr<exec::SessionSettings> settings,
-              std::vector<ast::Statement> statements)
+              SharedStatements statements)
       : core_(std::move(core)),
         settings_(std::move(settings)),
         statements_(std::move(statements)) {}
@@ -69,7 +82,7 @@ class RequestImpl : public Request {
     if (int64_t ms = settings_->statement_timeout_ms(); ms > 0) {
       ctl.TightenDeadline(ExecControl::Clock::now() + std::chrono::milliseconds(ms));
     }
-    return exec::StartStatement(statements_[index], core_->catalog.get(), ctl, params,
+    return exec::StartStatement(*statements_[index], core_->catalog.get(), ctl, params,
                                 settings_.get());
   }
   Result<StatementDescription> Describe(size_t index,
@@ -78,13 +91,14 @@ class RequestImpl : public Request {
       return Status::Internal("statement index " + std::to_string(index) + " out of range");
     }
     if (core_->closed.load()) return ClosedError();
-    return exec::DescribeStatement(statements_[index], core_->catalog.get(), param_types);
+    return exec::DescribeStatement(*statements_[index], core_->catalog.get(), param_types,
+                                   settings_.get());
   }
 
  private:
   std::shared_ptr<EngineCore> core_;
   std::shared_ptr<exec::SessionSettings> settings_;  // the session's
-  std::vector<ast::Statement> statements_;
+  SharedStatements statements_;
 };
 
 class SessionImpl : public Session {
@@ -92,13 +106,45 @@ class SessionImpl : public Session {
   SessionImpl(std::shared_ptr<EngineCore> core, const SessionOptions& options)
       : core_(std::move(core)),
         settings_(std::make_shared<exec::SessionSettings>(options.user, options.database,
-                                                          options.application_name)) {}
+                                                          options.application_name)) {
+    // The server's defaults (--default-isolation, --commit-mode) as the session's settings.
+    (void)settings_->Set("default_transaction_isolation", {core_->options.default_isolation});
+    if (!core_->options.synchronous_commit) (void)settings_->Set("synchronous_commit", {"off"});
+    (void)settings_->TakeChanged();
+  }
+  ~SessionImpl() override {
+    // A transaction still open when the session goes is rolled back.
+    if (!core_->closed.load()) settings_->txn_block().Close(core_->catalog.get());
+  }
+  char TransactionStatus() const override { return settings_->txn_block().status(); }
   Result<std::unique_ptr<Request>> Parse(std::string_view sql) override {
     if (core_->closed.load()) return ClosedError();
     MERIDIAN_ASSIGN_OR_RETURN(std::vector<ast::Statement> statements, parser::Parse(sql));
     return std::unique_ptr<Request>(
-        std::make_unique<RequestImpl>(core_, settings_, std::move(statements)));
+        std::make_unique<RequestImpl>(core_, settings_, Share(std::move(statements))));
   }
+  Result<PreparedStatementInfo> Prepare(const std::string& name, std::string_view sql,
+                                        const std::vector<Type>& param_types) override {
+    if (core_->closed.load()) return ClosedError();
+    MERIDIAN_ASSIGN_OR_RETURN(std::vector<ast::Statement> statements, parser::Parse(sql));
+    if (statements.size() > 1) {
+      return Status::Error(sqlstate::kSyntaxError,
+                           "cannot insert multiple commands into a prepared statement");
+    }
+    std::shared_ptr<const ast::Statement> stmt;
+    if (!statements.empty()) stmt = Share(std::move(statements))[0];
+    MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<exec::PreparedStatement> entry,
+                              exec::DescribePrepared(std::move(stmt), core_->catalog.get(),
+                                                     param_types, settings_.get()));
+    if (!name.empty()) MERIDIAN_RETURN_IF_ERROR(settings_->prepared().Add(name, entry));
+    return Info(*entry);
+  }
+  std::optional<PreparedStatementInfo> FindPrepared(const std::string& name) override {
+    std::shared_ptr<const exec::PreparedStatement> entry = settings_->prepared().Find(name);
+    if (entry == nullptr) return std::nullopt;
+    return Info(*entry);
+  }
+  void ClosePrepared(const std::string& name) override { settings_->prepared().Remove(name); }
   std::vector<std::pair<std::string, std::string>> ReportedParameters() override {
     return settings_->Reported();
   }
@@ -108,6 +154,18 @@ class SessionImpl : public Session {
   void SetBackendPid(int32_t pid) override { settings_->set_backend_pid(pid); }
 
  private:
+  // A stored prepared statement as the public API shows it: a one-statement request over it.
+  PreparedStatementInfo Info(const exec::PreparedStatement& entry) const {
+    PreparedStatementInfo info;
+    if (entry.statement != nullptr) {
+      info.request =
+          std::make_shared<RequestImpl>(core_, settings_, SharedStatements{entry.statement});
+    }
+    info.param_types = entry.param_types;
+    info.columns = entry.columns;
+    return info;
+  }
+
   std::shared_ptr<EngineCore> core_;
   std::shared_ptr<exec::SessionSettings> settings_;
 };
@@ -186,8 +244,13 @@ Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options)
   core->options = options;
   MERIDIAN_ASSIGN_OR_RETURN(core->lock, database::DataDirLock::Acquire(options.data_dir));
   size_t pages = options.buffer_pool_mb * 1024 * 1024 / storage::kPageSize;
-  core->pool = std::make_unique<storage::BufferPool>(std::max(pages, kMinPoolPages));
-  auto catalog = catalog::Catalog::Open(options.data_dir, core->pool.get());
+  core->pool = std::make_unique<storage::BufferPool>(
+      std::max(pages, kMinPoolPages),
+      options.file_system != nullptr ? options.file_system : storage::FileSystem::Default());
+  txn::CommitLogOptions log_options;
+  log_options.group_window_us = options.group_window_us;
+  log_options.async_window_ms = std::max<int64_t>(1, options.async_window_ms);
+  auto catalog = catalog::Catalog::Open(options.data_dir, core->pool.get(), log_options);
   if (!catalog.ok()) return catalog.status();
   core->catalog = std::move(catalog).value();
   return std::unique_ptr<Database>(std::make_unique<DatabaseImpl>(std::move(core)));

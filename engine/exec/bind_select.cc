@@ -118,6 +118,49 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSetOperation(const ast::SelectS
   return out;
 }
 
+Status Binder::BindLocking(const ast::SelectStmt& stmt, BoundSelect* out) {
+  const ast::LockingClause& first = stmt.locking.front();
+  const std::string what = ast::LockingStrengthName(first.strength);
+  auto not_allowed = [&](const std::string& with) {
+    return Status::Error(sqlstate::kFeatureNotSupported, what + " is not allowed with " + with)
+        .WithPosition(first.loc.position);
+  };
+  if (!out->group_by.empty()) return not_allowed("GROUP BY clause");
+  if (out->having != nullptr) return not_allowed("HAVING clause");
+  if (out->aggregated) return not_allowed("aggregate functions");
+  if (out->distinct) return not_allowed("DISTINCT clause");
+  out->lock_rows.assign(out->from.size(), false);
+  for (const ast::LockingClause& lc : stmt.locking) {
+    out->lock_nowait = out->lock_nowait || lc.nowait;
+    out->lock_skip_locked = out->lock_skip_locked || lc.skip_locked;
+    if (lc.of_tables.empty()) {
+      for (size_t i = 0; i < out->from.size(); ++i) {
+        if (out->from[i] != nullptr && out->from[i]->system_rows() == nullptr) {
+          out->lock_rows[i] = true;
+        }
+      }
+      continue;
+    }
+    for (size_t k = 0; k < lc.of_tables.size(); ++k) {
+      const std::string& name = lc.of_tables[k];
+      const uint32_t pos = k < lc.of_table_locs.size() ? lc.of_table_locs[k].position : 0;
+      auto it = std::find(out->from_names.begin(), out->from_names.end(), name);
+      if (it == out->from_names.end()) {
+        return Status::Error(sqlstate::kUndefinedTable, "relation \"" + name + "\" in " + what +
+                                                            " clause not found in FROM clause")
+            .WithPosition(pos);
+      }
+      const size_t i = static_cast<size_t>(it - out->from_names.begin());
+      if (out->from[i] == nullptr) {
+        return Status::NotSupported(what + " of a subquery in FROM is not supported")
+            .WithPosition(pos);
+      }
+      if (out->from[i]->system_rows() == nullptr) out->lock_rows[i] = true;
+    }
+  }
+  return Status::Ok();
+}
+
 Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::SelectStmt& stmt) {
   // The WITH queries are visible to this query (and its subqueries) only.
   const size_t saved = ctes_.size();
@@ -257,6 +300,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
   if (stmt.offset != nullptr) {
     MERIDIAN_ASSIGN_OR_RETURN(out->offset, BindLimit(*stmt.offset, "OFFSET"));
   }
+  if (!stmt.locking.empty()) MERIDIAN_RETURN_IF_ERROR(BindLocking(stmt, out.get()));
   return out;
 }
 

@@ -49,6 +49,7 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
   if (stmt.where != nullptr) {
     rules_ = ExprRules{"WHERE", false, true, true};
     MERIDIAN_ASSIGN_OR_RETURN(out->where, BindBoolean(*stmt.where, "WHERE"));
+    MERIDIAN_ASSIGN_OR_RETURN(out->recheck, BindBoolean(*stmt.where, "WHERE"));
   }
   return out;
 }
@@ -64,6 +65,7 @@ Result<std::unique_ptr<BoundDelete>> Binder::BindDelete(const ast::DeleteStmt& s
   if (stmt.where != nullptr) {
     rules_ = ExprRules{"WHERE", false, true, true};
     MERIDIAN_ASSIGN_OR_RETURN(out->where, BindBoolean(*stmt.where, "WHERE"));
+    MERIDIAN_ASSIGN_OR_RETURN(out->recheck, BindBoolean(*stmt.where, "WHERE"));
   }
   return out;
 }

@@ -35,7 +35,10 @@ Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& s
   }
   std::shared_ptr<catalog::Table> table = catalog_->Find(name);
   if (table == nullptr) return undefined();
-  locks_->Add(table, mode);
+  // kExclusive marks a write target; under MVCC writers share the table lock too (they meet
+  // at row write locks), so only DDL takes it exclusively.
+  (void)mode;
+  locks_->Add(table, catalog::LockMode::kShared);
   return table;
 }
 
@@ -115,8 +118,11 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
 Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::SelectStmt& stmt,
                                                                std::vector<ColumnInfo>* columns) {
   if (!rules_.subqueries) {
-    return Status::NotSupported(std::string("cannot use subquery in ") + rules_.clause +
-                                " expression")
+    // PostgreSQL: "cannot use subquery in DEFAULT expression" / "... in EXECUTE parameter".
+    const std::string clause = rules_.clause;
+    return Status::NotSupported("cannot use subquery in " + (clause == "EXECUTE parameters"
+                                                                 ? std::string("EXECUTE parameter")
+                                                                 : clause + " expression"))
         .WithPosition(stmt.loc.position);
   }
   ExprRules saved_rules = rules_;

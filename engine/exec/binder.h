@@ -35,6 +35,11 @@ class Binder {
   Result<std::unique_ptr<BoundDelete>> BindDelete(const ast::DeleteStmt& stmt);
   // A column DEFAULT: no column references or subqueries; cast (assignment) to type.
   Result<BoundExprPtr> BindDefault(const ast::Expr& expr, Type type, const std::string& column);
+  // An argument of EXECUTE for its prepared statement's parameter $n of type `type`
+  // (bind_execute.cc): no aggregates or subqueries, no tables (a column is 42703), no $n (42P02);
+  // assignment-cast to type (42804 `parameter $n of type x cannot be coerced to the expected
+  // type y`).
+  Result<BoundExprPtr> BindExecuteArg(const ast::Expr& expr, Type type, int n);
 
   // PostgreSQL's output column name of a select-list expression ("?column?" when none).
   static std::string OutputName(const ast::Expr& expr);
@@ -120,6 +125,8 @@ class Binder {
   // bind_select.cc
   Result<std::unique_ptr<BoundSelect>> BindSelectInScope(const ast::SelectStmt& stmt);
   // One SELECT core (FROM ... HAVING, the select list, ORDER BY, LIMIT) in a new scope.
+  // FOR UPDATE / FOR SHARE of a SELECT core: which FROM tables lock their rows.
+  Status BindLocking(const ast::SelectStmt& stmt, BoundSelect* out);
   Result<std::unique_ptr<BoundSelect>> BindSelectCore(const ast::SelectStmt& stmt);
   // UNION / INTERSECT / EXCEPT: both inputs, column count and types, ORDER BY by output
   // column name or position, LIMIT/OFFSET.

@@ -46,6 +46,17 @@ struct BoundSelect {
   std::vector<SortKey> order_by;  // over the projected row
   BoundExprPtr limit;             // constant expressions; may be null
   BoundExprPtr offset;
+  // SELECT ... FOR UPDATE / FOR SHARE: per FROM table, whether its rows are locked as they are
+  // read (empty: none); FOR SHARE takes the same exclusive row lock as FOR UPDATE.
+  std::vector<bool> lock_rows;
+  bool lock_nowait = false;
+  bool lock_skip_locked = false;
+  bool LocksRows() const {
+    for (bool b : lock_rows) {
+      if (b) return true;
+    }
+    return false;
+  }
 };
 
 struct BoundInsert {
@@ -60,7 +71,8 @@ struct BoundInsert {
 
 struct BoundUpdate {
   std::shared_ptr<catalog::Table> table;
-  BoundExprPtr where;  // over the table row; may be null
+  BoundExprPtr where;    // over the table row; may be null
+  BoundExprPtr recheck;  // a second binding of where: READ COMMITTED re-checks newer versions
   struct Assignment {
     int column;
     BoundExprPtr value;  // over the old row, cast to the column type
@@ -71,6 +83,7 @@ struct BoundUpdate {
 struct BoundDelete {
   std::shared_ptr<catalog::Table> table;
   BoundExprPtr where;
+  BoundExprPtr recheck;  // as BoundUpdate::recheck
 };
 
 }  // namespace meridian::exec

@@ -8,6 +8,7 @@
 #include "exec/binder.h"
 #include "exec/modify_table.h"
 #include "exec/session_settings.h"
+#include "exec/transaction_block.h"
 #include "exec/type_rules.h"
 #include "exec/utility_statements.h"
 
@@ -232,12 +233,20 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
     if (!ended_) MERIDIAN_RETURN_IF_ERROR(ParseRecords(/*final=*/true));
     buffer_.clear();
     insert_->source = std::make_unique<RowsOp>(&rows_);
-    MERIDIAN_RETURN_IF_ERROR(locks_->AcquireAll(&ctl));
-    ExecContext exec{&ctl, {}, settings_, catalog_};
-    Result<uint64_t> n = ExecuteInsert(*insert_, &exec);
-    locks_->ReleaseAll();
+    TransactionBlock& block = settings_->txn_block();
+    MERIDIAN_ASSIGN_OR_RETURN(TransactionBlock::StatementTxn stx,
+                              block.Enter(catalog_, *settings_));
+    Status st = locks_->AcquireAll(&ctl);
+    Result<uint64_t> n = uint64_t{0};
+    if (!st.ok()) {
+      n = st;
+    } else {
+      ExecContext exec{&ctl, {}, settings_, catalog_, stx.txn.get()};
+      n = ExecuteInsert(*insert_, &exec);
+      locks_->ReleaseAll();
+    }
     rows_.clear();
-    if (!n.ok()) return n.status();
+    MERIDIAN_RETURN_IF_ERROR(block.Leave(catalog_, *settings_, stx, n.status()));
     inserted_ = *n;
     return Status::Ok();
   }
@@ -486,12 +495,13 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
 
 Result<std::unique_ptr<QueryCursor>> StartCopy(const ast::CopyStmt& stmt, catalog::Catalog* catalog,
                                                SessionSettings* settings,
-                                               std::shared_ptr<SessionSettings> own_settings) {
+                                               std::shared_ptr<SessionSettings> own_settings,
+                                               std::shared_ptr<catalog::Transaction> txn) {
   if (!stmt.from) {
     if (stmt.query != nullptr) {
-      MERIDIAN_ASSIGN_OR_RETURN(
-          std::unique_ptr<QueryCursor> select,
-          StartSelect(*stmt.query, catalog, StatementParams{}, settings, std::move(own_settings)));
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> select,
+                                StartSelect(*stmt.query, catalog, StatementParams{}, settings,
+                                            std::move(own_settings), txn));
       return std::unique_ptr<QueryCursor>(std::make_unique<CopyToCursor>(std::move(select), stmt));
     }
     // COPY t (a, b) TO STDOUT is SELECT a, b FROM t (every column for none).
@@ -517,7 +527,7 @@ Result<std::unique_ptr<QueryCursor>> StartCopy(const ast::CopyStmt& stmt, catalo
     }
     MERIDIAN_ASSIGN_OR_RETURN(
         std::unique_ptr<QueryCursor> cursor,
-        StartSelect(select, catalog, StatementParams{}, settings, std::move(own_settings)));
+        StartSelect(select, catalog, StatementParams{}, settings, std::move(own_settings), txn));
     return std::unique_ptr<QueryCursor>(std::make_unique<CopyToCursor>(std::move(cursor), stmt));
   }
 

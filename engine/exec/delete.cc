@@ -1,6 +1,8 @@
-// DELETE executor: collects the matching rows first (through the cheapest access path), then
-// deletes them and their index entries, re-inserting what was deleted if a write fails
-// midway. See modify_table.h.
+// DELETE executor: collects the matching rows of the statement's snapshot (through the cheapest
+// access path), then takes each one's row write lock by setting its end field (READ COMMITTED
+// follows rows replaced meanwhile, see LockRowForWrite). Index entries stay (readers filter by
+// visibility) until garbage collection. See modify_table.h.
+#include "catalog/transaction.h"
 #include "exec/modify_table.h"
 
 namespace meridian::exec {
@@ -8,27 +10,17 @@ namespace meridian::exec {
 Result<uint64_t> ExecuteDelete(BoundDelete& b, ExecContext* exec) {
   catalog::Table& table = *b.table;
   MERIDIAN_RETURN_IF_ERROR(table.CheckUsable());
+  if (exec->txn == nullptr) return Status::Internal("DELETE outside a transaction");
   MERIDIAN_ASSIGN_OR_RETURN(std::vector<MatchedRow> victims,
                             CollectMatches(b.table, std::move(b.where), exec));
-  for (size_t i = 0; i < victims.size(); ++i) {
-    Status st = EraseIndexEntries(table, victims[i].row, victims[i].rid);
-    if (st.ok()) {
-      st = table.heap()->Delete(victims[i].rid);
-      if (!st.ok()) (void)InsertIndexEntries(table, victims[i].row, victims[i].rid);
-    }
-    if (!st.ok()) {
-      for (size_t j = 0; j < i; ++j) {
-        auto tuple = EncodeRow(table, victims[j].row);
-        if (!tuple.ok()) continue;
-        auto rid = table.heap()->Insert(*tuple);
-        if (rid.ok()) (void)InsertIndexEntries(table, victims[j].row, *rid);
-      }
-      return st;
-    }
+  uint64_t deleted = 0;
+  for (MatchedRow& v : victims) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool locked, LockRowForWrite(b.table, &v, b.recheck.get(), exec));
+    if (locked) ++deleted;
   }
-  table.AdjustRows(-static_cast<int64_t>(victims.size()));
-  table.NoteChanges(static_cast<int64_t>(victims.size()));
-  return static_cast<uint64_t>(victims.size());
+  table.AdjustRows(-static_cast<int64_t>(deleted));
+  table.NoteChanges(static_cast<int64_t>(deleted));
+  return deleted;
 }
 
 }  // namespace meridian::exec

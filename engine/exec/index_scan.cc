@@ -1,6 +1,7 @@
 // IndexScanOp: key conditions → byte ranges of the index → rows (see operators.h).
 #include <algorithm>
 
+#include "catalog/transaction.h"
 #include "exec/access_path.h"
 #include "exec/evaluator.h"
 #include "storage/key_codec.h"
@@ -186,7 +187,16 @@ Result<bool> IndexScanOp::Next(Row* row) {
     rid_ = catalog::DecodeRid(value_);
     if (dedupe_ && !seen_.insert(value_).second) continue;  // overlapping OR intervals
     const catalog::IndexSchema& schema = index_->schema();
+    const catalog::Transaction* txn = exec_ != nullptr ? exec_->txn : nullptr;
     if (index_only_) {
+      if (txn != nullptr) {  // entries exist for every version: ask the heap who sees this one
+        auto header = table_->heap()->ReadHeader(rid_);
+        if (!header.ok()) {
+          if (header.status().sqlstate() == sqlstate::kInternalError) continue;
+          return header.status();
+        }
+        if (!txn->Visible(*header)) continue;
+      }
       MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values,
                                 storage::DecodeKey(key_, schema.descending));
       row->assign(table_->types().size(), Value::Null());
@@ -201,6 +211,7 @@ Result<bool> IndexScanOp::Next(Row* row) {
       if (st.sqlstate() == sqlstate::kInternalError) continue;
       return st;
     }
+    if (txn != nullptr && !txn->Visible(storage::ReadTupleHeader(bytes_))) continue;
     MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes_, table_->types(), row));
     if (index_->EncodeKey(*row) != key_) continue;  // slot reused by another row meanwhile
     return true;

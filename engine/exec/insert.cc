@@ -1,6 +1,6 @@
-// INSERT executor: evaluates every source row, fills defaults, checks constraints, then
-// inserts all tuples and their index entries (undoing the inserted ones if a write fails).
-// See modify_table.h.
+// INSERT executor: evaluates every source row, fills defaults, checks NOT NULL and sizes, then
+// appends the versions and their index entries (unique keys checked per entry). See
+// modify_table.h.
 #include "exec/evaluator.h"
 #include "exec/modify_table.h"
 
@@ -39,28 +39,10 @@ Result<uint64_t> ExecuteInsert(BoundInsert& b, ExecContext* exec) {
     tuples.push_back(std::move(bytes));
     rows.push_back(std::move(row));
   }
-  std::vector<KeyChange> changes(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) changes[i].new_row = &rows[i];
-  MERIDIAN_RETURN_IF_ERROR(CheckUniqueIndexes(table, changes));
-
-  // Phase 2: apply; undo on failure so the statement has no partial effect.
-  std::vector<storage::Rid> inserted;
-  inserted.reserve(tuples.size());
+  // Phase 2: append the versions and their index entries (unique keys checked there).
   for (size_t i = 0; i < tuples.size(); ++i) {
-    auto rid = table.heap()->Insert(tuples[i]);
-    Status st = rid.status();
-    if (st.ok()) {
-      st = InsertIndexEntries(table, rows[i], *rid);
-      if (!st.ok()) (void)table.heap()->Delete(*rid);
-    }
-    if (!st.ok()) {
-      for (size_t j = 0; j < inserted.size(); ++j) {
-        (void)EraseIndexEntries(table, rows[j], inserted[j]);
-        (void)table.heap()->Delete(inserted[j]);
-      }
-      return st;
-    }
-    inserted.push_back(*rid);
+    MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, InsertVersion(b.table, std::move(tuples[i]), exec));
+    MERIDIAN_RETURN_IF_ERROR(AddIndexEntries(table, rows[i], rid, exec));
   }
   table.AdjustRows(static_cast<int64_t>(tuples.size()));
   table.NoteChanges(static_cast<int64_t>(tuples.size()));

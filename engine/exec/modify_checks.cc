@@ -4,9 +4,11 @@
 #include <unordered_map>
 
 #include "catalog/key_encoding.h"
+#include "catalog/transaction.h"
 #include "exec/access_path.h"
 #include "exec/evaluator.h"
 #include "exec/modify_table.h"
+#include "exec/session_settings.h"
 #include "storage/tuple.h"
 
 namespace meridian::exec {
@@ -42,57 +44,126 @@ Result<std::string> EncodeRow(const catalog::Table& table, const Row& row) {
   return bytes;
 }
 
-Status CheckUniqueIndexes(catalog::Table& table, const std::vector<KeyChange>& changes) {
-  for (const std::shared_ptr<catalog::Index>& index : table.indexes()) {
-    if (!index->schema().unique) continue;
-    // Rows whose entry under their old key goes away: the key they leave may be reused.
-    std::vector<std::string> leaving;
-    std::vector<std::string> new_keys(changes.size());
-    std::vector<bool> key_changes(changes.size(), true);  // the row gains a new entry
-    for (size_t i = 0; i < changes.size(); ++i) {
-      const KeyChange& c = changes[i];
-      new_keys[i] = index->EncodeKey(*c.new_row);
-      if (c.old_row == nullptr) continue;
-      key_changes[i] = index->EncodeKey(*c.old_row) != new_keys[i];
-      if (key_changes[i]) leaving.push_back(catalog::EncodeRid(c.old_rid));
+int64_t LockTimeoutMs(const ExecContext* exec) {
+  return exec->settings != nullptr ? exec->settings->lock_timeout_ms() : 0;
+}
+
+Result<storage::Rid> InsertVersion(const std::shared_ptr<catalog::Table>& table, std::string tuple,
+                                   ExecContext* exec) {
+  catalog::Transaction* txn = exec->txn;
+  if (txn == nullptr) return Status::Internal("a write outside a transaction");
+  storage::WriteTupleHeader(tuple.data(), storage::TupleHeader{txn->id(), 0, 0});
+  MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, table->heap()->Insert(tuple));
+  txn->NoteInsert(table, rid);
+  return rid;
+}
+
+Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, MatchedRow* m,
+                             const BoundExpr* recheck, ExecContext* exec) {
+  catalog::Transaction& txn = *exec->txn;
+  const txn::TxnManager& txns = *txn.manager();
+  while (true) {
+    MERIDIAN_ASSIGN_OR_RETURN(
+        catalog::Transaction::LockResult r,
+        txn.LockVersion(table, m->rid, false, exec->ctl, LockTimeoutMs(exec)));
+    if (r == catalog::Transaction::LockResult::kLocked) return true;
+    if (r == catalog::Transaction::LockResult::kAlreadyMine ||
+        r == catalog::Transaction::LockResult::kBusy) {
+      return false;
     }
-    std::sort(leaving.begin(), leaving.end());
-    std::unordered_map<std::string, size_t> seen;
-    for (size_t i = 0; i < changes.size(); ++i) {
-      const KeyChange& c = changes[i];
-      if (index->KeyHasNull(*c.new_row)) continue;  // NULLs are distinct
-      if (!key_changes[i]) continue;
-      if (!seen.emplace(new_keys[i], i).second) return DuplicateKeyError(table, *index, *c.new_row);
-      MERIDIAN_ASSIGN_OR_RETURN(std::vector<std::string> rids, index->Lookup(new_keys[i]));
-      for (const std::string& rid : rids) {
-        if (!std::binary_search(leaving.begin(), leaving.end(), rid)) {
-          return DuplicateKeyError(table, *index, *c.new_row);
+    if (txn.isolation() != catalog::Isolation::kReadCommitted) {
+      return Status::Error(sqlstate::kSerializationFailure,
+                           "could not serialize access due to concurrent update");
+    }
+    // READ COMMITTED: find the version that replaced this one, if any (none: deleted).
+    MERIDIAN_ASSIGN_OR_RETURN(storage::TupleHeader old, table->heap()->ReadHeader(m->rid));
+    std::optional<storage::Rid> next = table->Successor(m->rid);
+    if (!next) return false;
+    std::string bytes;
+    if (!table->heap()->Get(*next, &bytes).ok()) return false;
+    const storage::TupleHeader h = storage::ReadTupleHeader(bytes);
+    // Only the replacement its committed deleter wrote (not one of an aborted update).
+    const txn::Timestamp created = txns.Resolve(h.begin);
+    if (created == txn::kInfinity || created != txns.Resolve(old.end)) return false;
+    Row row;
+    MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, table->types(), &row));
+    if (recheck != nullptr) {
+      EvalContext ctx{&row, nullptr, exec};
+      MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*recheck, ctx));
+      if (!pass) return false;
+    }
+    m->rid = *next;
+    m->row = std::move(row);
+  }
+}
+
+namespace {
+
+// What a version of a key means for a unique check.
+enum class KeyVersion { kDead, kLive, kWait };
+
+KeyVersion Classify(const storage::TupleHeader& h, const catalog::Transaction& txn,
+                    uint64_t* holder) {
+  const txn::TxnManager& m = *txn.manager();
+  const bool lock_mark = (h.flags & storage::kTupleFlagLockOnly) != 0;
+  // Created and deleted by one transaction (a rolled-back statement or savepoint): dead.
+  if (h.end == h.begin && txn::IsTxnId(h.begin) && !lock_mark) return KeyVersion::kDead;
+  if (txn::IsTxnId(h.begin) && h.begin != txn.id()) {
+    switch (m.State(h.begin)) {
+      case txn::TxnState::kAborted:
+        return KeyVersion::kDead;
+      case txn::TxnState::kRunning:
+      case txn::TxnState::kCommitting:
+        *holder = h.begin;
+        return KeyVersion::kWait;
+      case txn::TxnState::kCommitted:
+        break;
+    }
+  }
+  if (h.end == 0 || lock_mark) return KeyVersion::kLive;
+  if (h.end == txn.id()) return KeyVersion::kDead;
+  if (!txn::IsTxnId(h.end)) return KeyVersion::kDead;  // deleted by a committed transaction
+  switch (m.State(h.end)) {
+    case txn::TxnState::kAborted:
+      return KeyVersion::kLive;
+    case txn::TxnState::kRunning:
+    case txn::TxnState::kCommitting:
+      *holder = h.end;
+      return KeyVersion::kWait;
+    case txn::TxnState::kCommitted:
+      return KeyVersion::kDead;
+  }
+  return KeyVersion::kLive;
+}
+
+}  // namespace
+
+Status AddIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid, ExecContext* exec) {
+  for (const std::shared_ptr<catalog::Index>& index : table.indexes()) {
+    if (!index->schema().unique || index->KeyHasNull(row) || exec->txn == nullptr) {
+      MERIDIAN_RETURN_IF_ERROR(index->Insert(row, rid));
+      continue;
+    }
+    const std::string key = index->EncodeKey(row);
+    while (true) {
+      uint64_t holder = 0;
+      {
+        std::lock_guard key_lock(index->KeyLock(key));
+        MERIDIAN_ASSIGN_OR_RETURN(std::vector<std::string> rids, index->Lookup(key));
+        for (const std::string& r : rids) {
+          auto header = table.heap()->ReadHeader(catalog::DecodeRid(r));
+          if (!header.ok()) continue;  // a slot freed by garbage collection
+          KeyVersion v = Classify(*header, *exec->txn, &holder);
+          if (v == KeyVersion::kLive) return DuplicateKeyError(table, *index, row);
+          if (v == KeyVersion::kWait) break;
+        }
+        if (holder == 0) {
+          MERIDIAN_RETURN_IF_ERROR(index->Insert(row, rid));
+          break;
         }
       }
-    }
-  }
-  return Status::Ok();
-}
-
-Status InsertIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid) {
-  const auto& indexes = table.indexes();
-  for (size_t i = 0; i < indexes.size(); ++i) {
-    Status st = indexes[i]->Insert(row, rid);
-    if (!st.ok()) {
-      for (size_t j = 0; j < i; ++j) (void)indexes[j]->Erase(row, rid);
-      return st;
-    }
-  }
-  return Status::Ok();
-}
-
-Status EraseIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid) {
-  const auto& indexes = table.indexes();
-  for (size_t i = 0; i < indexes.size(); ++i) {
-    Status st = indexes[i]->Erase(row, rid);
-    if (!st.ok()) {
-      for (size_t j = 0; j < i; ++j) (void)indexes[j]->Insert(row, rid);
-      return st;
+      // Another transaction's version of this key decides: wait for it, then look again.
+      MERIDIAN_RETURN_IF_ERROR(exec->txn->WaitFor(holder, exec->ctl, LockTimeoutMs(exec)).status());
     }
   }
   return Status::Ok();

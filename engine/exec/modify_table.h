@@ -1,11 +1,14 @@
-// INSERT, UPDATE and DELETE executors. Each runs a whole statement in one call while the
-// caller holds the target table's exclusive lock, in two phases so that a statement either
-// fully applies or leaves nothing behind, and never sees its own changes (Halloween problem):
-//   1. compute: find every affected row (through the cheapest access path), build the new
-//      tuples, check NOT NULL, unique indexes (primary key, UNIQUE, unique indexes) and tuple
-//      size — no writes;
-//   2. apply: write the heap and every index; if a write fails midway, the applied ones are
-//      undone.
+// INSERT, UPDATE and DELETE executors under MVCC (engine/txn/README.md). Each runs a whole
+// statement in one call while the caller holds the target table's SHARED lock (concurrent
+// writers meet at row write locks and unique-key locks), in two phases so that a statement
+// never sees its own changes (Halloween problem):
+//   1. compute: find every affected row in the statement's snapshot (through the cheapest
+//      access path), build the new tuples, check NOT NULL and tuple size — no writes;
+//   2. apply: take the row write locks (UPDATE/DELETE: the old versions' end fields; waiting
+//      for running writers, 40001 when a newer committed version exists), append new versions
+//      and their index entries with the unique checks.
+// On an error the caller rolls the statement back (Transaction::RollbackTo): versions are
+// never overwritten, so nothing needs restoring beyond the header marks.
 #pragma once
 
 #include <cstdint>
@@ -28,28 +31,32 @@ Status DuplicateKeyError(const catalog::Table& table, const catalog::Index& inde
 // Encodes row for table's heap; 54000 when the tuple is larger than the heap accepts.
 Result<std::string> EncodeRow(const catalog::Table& table, const Row& row);
 
-// One row a statement gives a new index key: its new values and, for UPDATE, the row it
-// replaces (old_row null for INSERT).
-struct KeyChange {
-  const Row* new_row = nullptr;
-  const Row* old_row = nullptr;
-  storage::Rid old_rid;
-};
-// 23505 when a change would give some unique index a second non-NULL entry for a key: a key
-// present in the index under a row that keeps it, or two changes with the same key.
-Status CheckUniqueIndexes(catalog::Table& table, const std::vector<KeyChange>& changes);
-
-// Index maintenance of the apply phase: every index of table gains (loses) row's entry. On
-// failure the entries already added (removed) are taken back.
-Status InsertIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid);
-Status EraseIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid);
-
-// The rows of table that satisfy where (null: all), found through the cheapest access path,
-// with their rids, in one pass and before anything is written. Polls exec->ctl.
+// Inserts the version tuple (its begin field set to the statement's transaction) and records
+// it in the transaction's write set. Returns where it went.
+Result<storage::Rid> InsertVersion(const std::shared_ptr<catalog::Table>& table, std::string tuple,
+                                   ExecContext* exec);
+// Adds a new version's entries to every index of table. A unique index is checked first, under
+// the key's lock, against every version of the key that is not dead (created by a committed
+// or this transaction and not deleted by a committed one or this one): a version of a running
+// transaction is waited for; a live one is 23505. NULL keys never conflict.
+Status AddIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid, ExecContext* exec);
 struct MatchedRow {
   storage::Rid rid;
   Row row;
 };
+
+// Takes the row write lock of m, a version matched in the statement's snapshot. When a
+// transaction that committed meanwhile replaced the row: REPEATABLE READ fails with 40001;
+// READ COMMITTED follows the row to its newest version, re-checks recheck (the WHERE; null =
+// true) on it and locks that one instead, as PostgreSQL's EvalPlanQual does (*m then holds
+// it). false: the row is gone, no longer matches, or this statement already changed it.
+Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, MatchedRow* m,
+                             const BoundExpr* recheck, ExecContext* exec);
+// lock_timeout of the statement's session (0 = none).
+int64_t LockTimeoutMs(const ExecContext* exec);
+
+// The rows of table that satisfy where (null: all), found through the cheapest access path,
+// with their rids, in one pass and before anything is written. Polls exec->ctl.
 Result<std::vector<MatchedRow>> CollectMatches(const std::shared_ptr<catalog::Table>& table,
                                                BoundExprPtr where, ExecContext* exec);
 

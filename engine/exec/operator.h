@@ -12,6 +12,7 @@
 
 namespace meridian::catalog {
 class Catalog;
+class Transaction;
 }  // namespace meridian::catalog
 
 namespace meridian::exec {
@@ -23,11 +24,14 @@ class SessionSettings;
 // already converted to the parameters' types (exec/params.h).
 // settings: the session's run-time parameters and identity (current_setting, set_config,
 // current_user, ...); catalog: for the system-catalog functions (::regclass, format_type, ...).
+// txn: the transaction the statement runs in, with the snapshot its scans read (null: no
+// MVCC filtering, e.g. system tables only); writers record their versions in it.
 struct ExecContext {
   ExecControl* ctl = nullptr;
   std::vector<Value> params;
   SessionSettings* settings = nullptr;
   catalog::Catalog* catalog = nullptr;
+  catalog::Transaction* txn = nullptr;
 };
 
 // Where an expression finds its column values: row at depth 0, outer->row at depth 1, ...

@@ -107,6 +107,32 @@ class FilterOp : public Operator {
   EvalContext ctx_;
 };
 
+// SELECT ... FOR UPDATE / FOR SHARE: passes its child's rows on after taking the row write lock
+// of each (lock-only: the version stays visible) through the transaction. scan is the table's
+// access operator at the bottom of child (its last_rid names the row). A row another running
+// transaction holds is waited for (NOWAIT: 55P03; SKIP LOCKED: skipped); a row replaced by a
+// transaction that committed after the snapshot is 40001 (the server reruns a READ COMMITTED
+// statement with a new snapshot).
+class LockRowsOp : public Operator {
+ public:
+  LockRowsOp(OperatorPtr child, const RowSourceOp* scan, std::shared_ptr<catalog::Table> table,
+             bool nowait, bool skip_locked)
+      : child_(std::move(child)),
+        scan_(scan),
+        table_(std::move(table)),
+        nowait_(nowait),
+        skip_locked_(skip_locked) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  OperatorPtr child_;
+  const RowSourceOp* scan_;
+  std::shared_ptr<catalog::Table> table_;
+  bool nowait_, skip_locked_;
+  ExecContext* exec_ = nullptr;
+};
+
 class ProjectOp : public Operator {
  public:
   ProjectOp(OperatorPtr child, std::vector<BoundExprPtr> exprs)

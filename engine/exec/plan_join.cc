@@ -261,8 +261,14 @@ Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
   node->rows = plan.rows;
   node->width = RowWidth(table->types());
   BoundExprPtr residual = JoinConjuncts(std::move(plan.residual));
-  OperatorPtr op = MakeAccessOperator(table, &plan);
+  std::unique_ptr<RowSourceOp> scan = MakeAccessOperator(table, &plan);
+  const RowSourceOp* scan_ptr = scan.get();
+  OperatorPtr op = std::move(scan);
   if (residual != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(residual));
+  if (t < s_->lock_rows.size() && s_->lock_rows[t]) {  // FOR UPDATE: rows passing the filter
+    op = std::make_unique<LockRowsOp>(std::move(op), scan_ptr, table, s_->lock_nowait,
+                                      s_->lock_skip_locked);
+  }
   return b_->Make(std::move(op), std::move(node));
 }
 

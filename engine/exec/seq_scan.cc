@@ -1,5 +1,6 @@
 // SeqScanOp: a full heap scan that decodes tuples with the table's column types (or, for a
 // system table, a walk over its rows in memory).
+#include "catalog/transaction.h"
 #include "exec/operators.h"
 #include "storage/tuple.h"
 
@@ -26,10 +27,15 @@ Result<bool> SeqScanOp::Next(Row* row) {
     *row = (*rows)[next_system_row_++];
     return true;
   }
-  MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor_.Next(&rid_, &bytes_));
-  if (!more) return false;
-  MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes_, table_->types(), row));
-  return true;
+  const catalog::Transaction* txn = exec_ != nullptr ? exec_->txn : nullptr;
+  while (true) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor_.Next(&rid_, &bytes_));
+    if (!more) return false;
+    // Versions the statement's snapshot cannot see are skipped before decoding.
+    if (txn != nullptr && !txn->Visible(storage::ReadTupleHeader(bytes_))) continue;
+    MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes_, table_->types(), row));
+    return true;
+  }
 }
 
 }  // namespace meridian::exec

@@ -10,6 +10,8 @@
 #include <optional>
 
 #include "catalog/system_tables.h"
+#include "exec/prepared.h"
+#include "exec/transaction_block.h"
 #include "meridian/database.h"
 
 namespace meridian::exec {
@@ -173,7 +175,7 @@ const SessionSettings::Param* SessionSettings::Find(std::string_view name) {
       {"statement_timeout", "0", Kind::kMilliseconds, false, false,
        "Sets the maximum allowed duration of any statement."},
       {"synchronous_commit", "on", Kind::kEnum, false, false,
-       "Sets the current transaction's synchronization level (stored only).",
+       "Sets the current transaction's synchronization level (off: asynchronous commit).",
        "local|remote_write|remote_apply|on|off"},
       {"TimeZone", "UTC", Kind::kTimeZone, true, false,
        "Sets the time zone for displaying and interpreting time stamps."},
@@ -195,7 +197,11 @@ SessionSettings::SessionSettings(std::string user, std::string database,
     : user_(std::move(user)), database_(std::move(database)) {
   values_["application_name"] = std::move(application_name);
   startup_application_name_ = values_["application_name"];
+  txn_block_ = std::make_shared<TransactionBlock>();
+  prepared_ = std::make_shared<PreparedStatements>();
 }
+
+SessionSettings::~SessionSettings() = default;
 
 std::string SessionSettings::ColumnName(std::string_view name) {
   const Param* p = Find(name);
@@ -215,16 +221,31 @@ Result<std::string> SessionSettings::Show(std::string_view name) const {
     return Status::Error(sqlstate::kUndefinedObject,
                          "unrecognized configuration parameter \"" + std::string(name) + "\"");
   }
-  if (auto it = values_.find(p->name); it != values_.end()) return it->second;
   const std::string_view n = p->name;
+  if (n == "transaction_isolation" && txn_block_->active()) return txn_block_->isolation_name();
+  if (n == "transaction_isolation")
+    return ShowOr("default_transaction_isolation", "read committed");
+  if (auto it = values_.find(p->name); it != values_.end()) return it->second;
   if (n == "server_version") return std::string(kPgVersionNumber) + " (" + kProductVersion + ")";
   if (n == "session_authorization") return user_;
   return std::string(p->default_value);
 }
 
+bool SessionSettings::synchronous_commit() const {
+  return ShowOr("synchronous_commit", "on") != "off";
+}
+
+bool SessionSettings::default_repeatable_read() const {
+  const std::string level = ShowOr("default_transaction_isolation", "read committed");
+  return level == "repeatable read" || level == "serializable";
+}
+
 Status SessionSettings::Store(const Param& p, std::string value) {
   if (p.kind == Kind::kMilliseconds && std::string_view(p.name) == "statement_timeout") {
     statement_timeout_ms_ = ParseMilliseconds(value).value_or(0);
+  }
+  if (p.kind == Kind::kMilliseconds && std::string_view(p.name) == "lock_timeout") {
+    lock_timeout_ms_ = ParseMilliseconds(value).value_or(0);
   }
   const std::string old = ShowOr(p.name, "");
   values_[p.name] = value;
@@ -412,6 +433,7 @@ Status SessionSettings::Reset(std::string_view name) {
   values_.erase(p->name);
   if (std::string_view(p->name) == "application_name") values_[p->name] = value;
   if (std::string_view(p->name) == "statement_timeout") statement_timeout_ms_ = 0;
+  if (std::string_view(p->name) == "lock_timeout") lock_timeout_ms_ = 0;
   if (p->report && old != value) changed_.insert(p->name);
   return Status::Ok();
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -16,6 +17,9 @@
 
 namespace meridian::exec {
 
+class TransactionBlock;
+class PreparedStatements;
+
 // The PostgreSQL version Meridian presents: server_version and version() (clients parse the
 // leading "15.0" / "PostgreSQL 15.0").
 inline constexpr const char* kPgVersionNumber = "15.0";
@@ -24,6 +28,7 @@ inline constexpr const char* kPgVersionNum = "150000";  // server_version_num
 class SessionSettings {
  public:
   SessionSettings(std::string user, std::string database, std::string application_name);
+  ~SessionSettings();
 
   const std::string& user() const { return user_; }
   const std::string& database() const { return database_; }
@@ -47,6 +52,18 @@ class SessionSettings {
   std::vector<std::pair<std::string, std::string>> TakeChanged();
   // statement_timeout in milliseconds; 0 = none.
   int64_t statement_timeout_ms() const { return statement_timeout_ms_; }
+  // lock_timeout in milliseconds; 0 = none.
+  int64_t lock_timeout_ms() const { return lock_timeout_ms_; }
+  // synchronous_commit: false for "off" (asynchronous commit).
+  bool synchronous_commit() const;
+  // default_transaction_isolation: true for repeatable read (and serializable, which runs as
+  // snapshot isolation).
+  bool default_repeatable_read() const;
+  // The transaction block of this session (BEGIN ... COMMIT) and what SHOW
+  // transaction_isolation reports while one is open.
+  TransactionBlock& txn_block() { return *txn_block_; }
+  // The session's prepared statements (PREPARE and the protocol's named Parse; prepared.h).
+  PreparedStatements& prepared() { return *prepared_; }
 
  private:
   struct Param;
@@ -61,6 +78,10 @@ class SessionSettings {
   std::map<std::string, std::string> custom_;  // "prefix.name" placeholders, by lower name
   std::set<std::string> changed_;              // reported parameters changed since Take
   int64_t statement_timeout_ms_ = 0;
+  int64_t lock_timeout_ms_ = 0;
+  std::shared_ptr<TransactionBlock> txn_block_;  // shared by copies (scratch settings)
+  // The session's prepared statements; shared by copies, like txn_block_.
+  std::shared_ptr<PreparedStatements> prepared_;
 };
 
 }  // namespace meridian::exec

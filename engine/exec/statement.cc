@@ -12,7 +12,9 @@
 #include "exec/modify_table.h"
 #include "exec/params.h"
 #include "exec/planner.h"
+#include "exec/prepared.h"
 #include "exec/session_settings.h"
+#include "exec/transaction_block.h"
 #include "exec/utility_statements.h"
 
 namespace meridian::exec {
@@ -21,19 +23,24 @@ namespace {
 
 class DoneCursor : public QueryCursor {
  public:
-  DoneCursor(std::string tag, uint64_t rows, std::string notice)
-      : tag_(std::move(tag)), rows_(rows), notice_(std::move(notice)) {}
+  DoneCursor(std::string tag, uint64_t rows, std::string notice, std::string notice_state = {})
+      : tag_(std::move(tag)),
+        rows_(rows),
+        notice_(std::move(notice)),
+        notice_state_(std::move(notice_state)) {}
   const std::vector<ColumnInfo>& columns() const override { return columns_; }
   Result<bool> Fetch(size_t, size_t, ExecControl&, std::vector<Row>*) override { return false; }
   std::string CommandTag() const override { return tag_; }
   uint64_t RowCount() const override { return rows_; }
   std::string Notice() const override { return notice_; }
+  std::string NoticeSqlstate() const override { return notice_state_; }
 
  private:
   std::vector<ColumnInfo> columns_;
   std::string tag_;
   uint64_t rows_;
   std::string notice_;
+  std::string notice_state_;
 };
 
 // One text column of precomputed lines (EXPLAIN).
@@ -65,8 +72,11 @@ class SelectCursor : public QueryCursor {
   catalog::LockSet& locks() { return locks_; }
   void Init(std::vector<ColumnInfo> columns, OperatorPtr root, std::vector<Value> params,
             SessionSettings* settings, catalog::Catalog* catalog,
-            std::shared_ptr<SessionSettings> own_settings) {
+            std::shared_ptr<SessionSettings> own_settings,
+            std::shared_ptr<catalog::Transaction> txn) {
     own_settings_ = std::move(own_settings);
+    txn_ = std::move(txn);
+    exec_.txn = txn_.get();
     columns_ = std::move(columns);
     root_ = std::move(root);
     exec_.params = std::move(params);
@@ -77,13 +87,34 @@ class SelectCursor : public QueryCursor {
   std::string CommandTag() const override { return "SELECT " + std::to_string(rows_); }
   uint64_t RowCount() const override { return rows_; }
 
+  // Runs the whole query now (SELECT ... FOR UPDATE: every row is locked, and a serialization
+  // failure surfaces, before the first row reaches the client); Fetch then serves the rows.
+  Status Materialize(ExecControl& ctl) {
+    std::vector<Row> rows;
+    Result<bool> more = Fetch(0, 0, ctl, &rows);
+    if (!more.ok()) return more.status();
+    buffered_ = std::move(rows);
+    materialized_ = true;
+    return Status::Ok();
+  }
+
   Result<bool> Fetch(size_t max_rows, size_t max_bytes, ExecControl& ctl,
                      std::vector<Row>* out) override {
+    if (materialized_) {
+      while (next_buffered_ < buffered_.size() && (max_rows == 0 || out->size() < max_rows)) {
+        out->push_back(std::move(buffered_[next_buffered_++]));
+      }
+      return next_buffered_ < buffered_.size();
+    }
     if (done_) return false;
     Status st = Run(max_rows, max_bytes, ctl, out);
     locks_.ReleaseAll();
-    if (!st.ok()) Finish();
-    if (!st.ok()) return st;
+    if (!st.ok()) {
+      Finish();
+      // An error inside a transaction block fails the block (25P02 until ROLLBACK).
+      if (exec_.settings != nullptr) exec_.settings->txn_block().MarkFailed(txn_.get());
+      return st;
+    }
     return !done_;
   }
 
@@ -119,6 +150,10 @@ class SelectCursor : public QueryCursor {
 
   catalog::LockSet locks_;
   std::shared_ptr<SessionSettings> own_settings_;  // when the statement has no session
+  std::shared_ptr<catalog::Transaction> txn_;      // its snapshot is what the scans read
+  bool materialized_ = false;
+  std::vector<Row> buffered_;  // the rows of a materialized query
+  size_t next_buffered_ = 0;
   std::vector<ColumnInfo> columns_;
   OperatorPtr root_;
   ExecContext exec_;
@@ -131,11 +166,12 @@ template <typename Bound>
 Result<uint64_t> RunModify(Result<std::unique_ptr<Bound>> bound, const ParamTypes& types,
                            const StatementParams& params, catalog::LockSet& locks, ExecControl& ctl,
                            Result<uint64_t> (*execute)(Bound&, ExecContext*),
-                           SessionSettings* settings, catalog::Catalog* catalog) {
+                           SessionSettings* settings, catalog::Catalog* catalog,
+                           catalog::Transaction* txn) {
   if (!bound.ok()) return bound.status();
   MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
   MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
-  ExecContext exec{&ctl, std::move(values), settings, catalog};
+  ExecContext exec{&ctl, std::move(values), settings, catalog, txn};
   Result<uint64_t> n = execute(**bound, &exec);
   locks.ReleaseAll();
   return n;
@@ -189,10 +225,18 @@ std::unique_ptr<PlanNode> DescribeModify(const char* verb,
   return top;
 }
 
+Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
+                                                catalog::Catalog* catalog, ExecControl& ctl,
+                                                const StatementParams& params,
+                                                SessionSettings* settings,
+                                                std::shared_ptr<SessionSettings> own_settings,
+                                                const std::shared_ptr<catalog::Transaction>& txn);
+
 Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool analyze,
                                              catalog::Catalog* catalog, ExecControl& ctl,
                                              const StatementParams& params,
-                                             SessionSettings* settings) {
+                                             SessionSettings* settings,
+                                             const std::shared_ptr<catalog::Transaction>& txn) {
   const Clock::time_point plan_start = Clock::now();
   std::unique_ptr<PlanNode> root;
   std::vector<std::string> extra;
@@ -210,7 +254,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       const double planning_ms = MsSince(plan_start);
       if (analyze) {
         MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
-        ExecContext exec{&ctl, std::move(values), settings, catalog};
+        ExecContext exec{&ctl, std::move(values), settings, catalog, txn.get()};
         const Clock::time_point run_start = Clock::now();
         MERIDIAN_RETURN_IF_ERROR(planned.root->Open(nullptr, &exec));
         Row row;
@@ -243,7 +287,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       if (analyze) {
         const Clock::time_point run_start = Clock::now();
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
-                                  StartStatement(stmt, catalog, ctl, params, settings));
+                                  StartInTxn(stmt, catalog, ctl, params, settings, nullptr, txn));
         root->actual.loops = 1;
         root->actual.rows = 0;
         root->actual.total_ms = MsSince(run_start);
@@ -259,7 +303,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       if (analyze) {
         const Clock::time_point run_start = Clock::now();
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
-                                  StartStatement(stmt, catalog, ctl, params, settings));
+                                  StartInTxn(stmt, catalog, ctl, params, settings, nullptr, txn));
         root->actual.loops = 1;
         root->actual.total_ms = MsSince(run_start);
         root->actual.first_row_ms = root->actual.total_ms;
@@ -280,44 +324,44 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
 
 }  // namespace
 
-Result<std::unique_ptr<QueryCursor>> StartSelect(const ast::SelectStmt& select,
-                                                 catalog::Catalog* catalog,
-                                                 const StatementParams& params,
-                                                 SessionSettings* settings,
-                                                 std::shared_ptr<SessionSettings> own_settings) {
+Result<std::unique_ptr<QueryCursor>> StartSelect(
+    const ast::SelectStmt& select, catalog::Catalog* catalog, const StatementParams& params,
+    SessionSettings* settings, std::shared_ptr<SessionSettings> own_settings,
+    std::shared_ptr<catalog::Transaction> txn, ExecControl* ctl) {
   ParamTypes types(params);
   auto cursor = std::make_unique<SelectCursor>();
   Binder binder(catalog, &cursor->locks(), &types);
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, binder.BindSelect(select));
   MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
   std::vector<ColumnInfo> columns = bound->columns;
+  const bool locks_rows = bound->LocksRows();
   MERIDIAN_ASSIGN_OR_RETURN(OperatorPtr root, PlanSelect(std::move(bound)));
   cursor->Init(std::move(columns), std::move(root), std::move(values), settings, catalog,
-               std::move(own_settings));
+               std::move(own_settings), std::move(txn));
+  if (locks_rows && ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(cursor->Materialize(*ctl));
   return std::unique_ptr<QueryCursor>(std::move(cursor));
 }
 
-Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
-                                                    catalog::Catalog* catalog, ExecControl& ctl,
-                                                    const StatementParams& params,
-                                                    SessionSettings* settings) {
-  MERIDIAN_RETURN_IF_ERROR(ctl.Check());
-  // Without a session (tools, tests) the statement gets default settings of its own.
-  std::shared_ptr<SessionSettings> own_settings;
-  if (settings == nullptr) {
-    own_settings = std::make_shared<SessionSettings>("meridian", "meridian", "");
-    settings = own_settings.get();
-  }
+namespace {
+
+Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
+                                                catalog::Catalog* catalog, ExecControl& ctl,
+                                                const StatementParams& params,
+                                                SessionSettings* settings,
+                                                std::shared_ptr<SessionSettings> own_settings,
+                                                const std::shared_ptr<catalog::Transaction>& txn) {
+  catalog::Transaction* const t = txn.get();
   ParamTypes types(params);
   switch (stmt.kind) {
     case ast::StatementKind::kSelect:
-      return StartSelect(*stmt.select, catalog, params, settings, std::move(own_settings));
+      return StartSelect(*stmt.select, catalog, params, settings, std::move(own_settings), txn,
+                         &ctl);
     case ast::StatementKind::kInsert: {
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
       MERIDIAN_ASSIGN_OR_RETURN(
           uint64_t n, RunModify(binder.BindInsert(*stmt.insert), types, params, locks, ctl,
-                                &ExecuteInsert, settings, catalog));
+                                &ExecuteInsert, settings, catalog, t));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("INSERT 0 " + std::to_string(n), n, ""));
     }
@@ -326,7 +370,7 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
       Binder binder(catalog, &locks, &types);
       MERIDIAN_ASSIGN_OR_RETURN(
           uint64_t n, RunModify(binder.BindUpdate(*stmt.update), types, params, locks, ctl,
-                                &ExecuteUpdate, settings, catalog));
+                                &ExecuteUpdate, settings, catalog, t));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("UPDATE " + std::to_string(n), n, ""));
     }
@@ -335,7 +379,7 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
       Binder binder(catalog, &locks, &types);
       MERIDIAN_ASSIGN_OR_RETURN(uint64_t n,
                                 RunModify(binder.BindDelete(*stmt.del), types, params, locks, ctl,
-                                          &ExecuteDelete, settings, catalog));
+                                          &ExecuteDelete, settings, catalog, t));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("DELETE " + std::to_string(n), n, ""));
     }
@@ -372,21 +416,84 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
       return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>("ANALYZE", 0, ""));
     }
     case ast::StatementKind::kExplain:
-      return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl, params, settings);
+      return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl, params, settings, txn);
     case ast::StatementKind::kSet:
     case ast::StatementKind::kShow:
     case ast::StatementKind::kReset:
       return ExecuteVariable(stmt, settings);
     case ast::StatementKind::kCopy:
-      return StartCopy(*stmt.copy, catalog, settings, std::move(own_settings));
+      return StartCopy(*stmt.copy, catalog, settings, std::move(own_settings), txn);
+    case ast::StatementKind::kTransaction:
+    case ast::StatementKind::kPrepare:
+    case ast::StatementKind::kExecute:
+    case ast::StatementKind::kDeallocate:
+      break;  // StartStatement runs them
   }
   return Status::NotSupported("this statement is not supported yet")
       .WithPosition(stmt.loc.position);
 }
 
+// Retries of one statement after serialization failures (each waited for the transaction that
+// won, so progress is guaranteed; the bound only guards against a livelock).
+constexpr int kMaxStatementRetries = 100;
+
+}  // namespace
+
+Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
+                                                    catalog::Catalog* catalog, ExecControl& ctl,
+                                                    const StatementParams& params,
+                                                    SessionSettings* settings) {
+  MERIDIAN_RETURN_IF_ERROR(ctl.Check());
+  // Without a session (tools, tests) the statement gets default settings of its own.
+  std::shared_ptr<SessionSettings> own_settings;
+  if (settings == nullptr) {
+    own_settings = std::make_shared<SessionSettings>("meridian", "meridian", "");
+    settings = own_settings.get();
+  }
+  // PREPARE, EXECUTE, DEALLOCATE (prepared.cc); EXECUTE comes back here with its statement.
+  if (IsPreparedCommand(stmt.kind)) {
+    return StartPreparedCommand(stmt, catalog, ctl, settings);
+  }
+  TransactionBlock& block = settings->txn_block();
+  if (stmt.kind == ast::StatementKind::kTransaction) {
+    std::string notice, notice_state;
+    Result<std::string> tag =
+        block.Execute(*stmt.transaction, catalog, *settings, &notice, &notice_state);
+    if (!tag.ok()) {
+      block.Fail();  // any error inside a block fails it, as in PostgreSQL
+      return tag.status();
+    }
+    return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>(
+        std::move(tag).value(), 0, std::move(notice), std::move(notice_state)));
+  }
+  if (stmt.kind == ast::StatementKind::kCopy && stmt.copy->from) {
+    // COPY FROM STDIN inserts when the data is complete: it enters the transaction then.
+    if (block.failed()) return block.Enter(catalog, *settings).status();
+    return StartCopy(*stmt.copy, catalog, settings, std::move(own_settings), nullptr);
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(TransactionBlock::StatementTxn stx, block.Enter(catalog, *settings));
+  for (int attempt = 0;; ++attempt) {
+    Result<std::unique_ptr<QueryCursor>> cursor =
+        StartInTxn(stmt, catalog, ctl, params, settings, own_settings, stx.txn);
+    if (!cursor.ok() && cursor.status().sqlstate() == sqlstate::kSerializationFailure &&
+        block.CanRetry(stx) && attempt < kMaxStatementRetries) {
+      // Nothing reached the client yet: undo the statement and run it on a new snapshot.
+      stx.txn->RollbackTo(stx.mark);
+      stx.txn->RefreshSnapshot();
+      continue;
+    }
+    MERIDIAN_RETURN_IF_ERROR(block.Leave(catalog, *settings, stx, cursor.status()));
+    return cursor;
+  }
+}
+
 Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
                                                catalog::Catalog* catalog,
-                                               const std::vector<Type>& param_types) {
+                                               const std::vector<Type>& param_types,
+                                               SessionSettings* settings) {
+  if (stmt.kind == ast::StatementKind::kExecute) {
+    return DescribeExecute(*stmt.execute, param_types, settings);
+  }
   StatementDescription out;
   ParamTypes types(param_types, ParamTypes::kNoLimit);
   catalog::LockSet locks;  // binding only records the tables; nothing is locked
@@ -408,7 +515,8 @@ Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
       MERIDIAN_RETURN_IF_ERROR(binder.BindDelete(*stmt.del).status());
       break;
     case ast::StatementKind::kExplain: {
-      MERIDIAN_ASSIGN_OR_RETURN(out, DescribeStatement(*stmt.explained, catalog, param_types));
+      MERIDIAN_ASSIGN_OR_RETURN(out,
+                                DescribeStatement(*stmt.explained, catalog, param_types, settings));
       out.columns = {ColumnInfo{"QUERY PLAN", Type::Text(), false}};
       return out;
     }

@@ -25,9 +25,11 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
                                                     SessionSettings* settings = nullptr);
 
 // Binds stmt without running it: its parameter types (declared ones kept, the rest inferred)
-// and result columns.
+// and result columns. settings: the session's (EXECUTE looks up its prepared statement there);
+// null describes EXECUTE as 26000.
 Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
                                                catalog::Catalog* catalog,
-                                               const std::vector<Type>& param_types);
+                                               const std::vector<Type>& param_types,
+                                               SessionSettings* settings = nullptr);
 
 }  // namespace meridian::exec

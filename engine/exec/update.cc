@@ -1,7 +1,9 @@
-// UPDATE executor: collects every matching row (through the cheapest access path) and its new
-// version before writing anything (no Halloween problem), checks NOT NULL and the unique
-// indexes over the whole batch, then applies heap and index changes, restoring the old state
-// if a write fails. See modify_table.h.
+// UPDATE executor: collects every matching row of the statement's snapshot (through the
+// cheapest access path) before writing anything (no Halloween problem), takes every row's
+// write lock (its old version's end field; READ COMMITTED follows rows replaced meanwhile, see
+// LockRowForWrite), then computes each new version from the locked one and appends it with its
+// index entries. See modify_table.h.
+#include "catalog/transaction.h"
 #include "exec/evaluator.h"
 #include "exec/modify_table.h"
 
@@ -10,14 +12,23 @@ namespace meridian::exec {
 Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
   catalog::Table& table = *b.table;
   MERIDIAN_RETURN_IF_ERROR(table.CheckUsable());
+  if (exec->txn == nullptr) return Status::Internal("UPDATE outside a transaction");
 
-  // Phase 1: find the rows and compute their new versions.
+  // Phase 1: the rows to change.
   MERIDIAN_ASSIGN_OR_RETURN(std::vector<MatchedRow> matches,
                             CollectMatches(b.table, std::move(b.where), exec));
-  std::vector<Row> new_rows;
-  std::vector<std::string> new_tuples;
-  new_rows.reserve(matches.size());
-  for (MatchedRow& m : matches) {
+  // Phase 2: every row's write lock first (so keys may move between rows of one statement),
+  // then the new versions, computed from the locked (possibly newer) versions, and their index
+  // entries.
+  std::vector<bool> locked(matches.size(), false);
+  for (size_t i = 0; i < matches.size(); ++i) {
+    MERIDIAN_ASSIGN_OR_RETURN(locked[i],
+                              LockRowForWrite(b.table, &matches[i], b.recheck.get(), exec));
+  }
+  uint64_t updated = 0;
+  for (size_t i = 0; i < matches.size(); ++i) {
+    if (!locked[i]) continue;  // gone, no longer matching, or already changed by this statement
+    const MatchedRow& m = matches[i];
     EvalContext ctx{&m.row, nullptr, exec};
     Row new_row = m.row;
     for (const BoundUpdate::Assignment& a : b.assignments) {
@@ -25,54 +36,13 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
     }
     MERIDIAN_RETURN_IF_ERROR(CheckNotNull(table, new_row));
     MERIDIAN_ASSIGN_OR_RETURN(std::string tuple, EncodeRow(table, new_row));
-    new_tuples.push_back(std::move(tuple));
-    new_rows.push_back(std::move(new_row));
+    MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, InsertVersion(b.table, std::move(tuple), exec));
+    table.NoteSuccessor(m.rid, rid, exec->txn->id());
+    MERIDIAN_RETURN_IF_ERROR(AddIndexEntries(table, new_row, rid, exec));
+    ++updated;
   }
-  std::vector<KeyChange> changes(matches.size());
-  for (size_t i = 0; i < matches.size(); ++i) {
-    changes[i] = {&new_rows[i], &matches[i].row, matches[i].rid};
-  }
-  MERIDIAN_RETURN_IF_ERROR(CheckUniqueIndexes(table, changes));
-
-  // Phase 2: apply. Index entries of every changed row are removed first, so a key that one
-  // row leaves and another takes never meets itself; then heap updates and new entries.
-  for (size_t i = 0; i < matches.size(); ++i) {
-    Status st = EraseIndexEntries(table, matches[i].row, matches[i].rid);
-    if (!st.ok()) {
-      for (size_t j = 0; j < i; ++j)
-        (void)InsertIndexEntries(table, matches[j].row, matches[j].rid);
-      return st;
-    }
-  }
-  std::vector<storage::Rid> rids(matches.size());  // where each row is now
-  for (size_t i = 0; i < matches.size(); ++i) rids[i] = matches[i].rid;
-  for (size_t i = 0; i < matches.size(); ++i) {
-    auto r = table.heap()->Update(matches[i].rid, new_tuples[i]);
-    Status st = r.status();
-    if (st.ok()) {
-      rids[i] = *r;
-      st = InsertIndexEntries(table, new_rows[i], *r);
-      if (!st.ok()) ++i;  // row i's heap change is undone below with the earlier ones
-    }
-    if (!st.ok()) {
-      // Undo (best effort; this path means the disk is failing): rows before i get their
-      // old tuple and entries back; rows from i on only need their old entries.
-      const size_t applied = i;
-      for (size_t j = 0; j < matches.size(); ++j) {
-        if (j < applied) {
-          if (j + 1 < applied || !r.ok()) (void)EraseIndexEntries(table, new_rows[j], rids[j]);
-          auto old_tuple = EncodeRow(table, matches[j].row);
-          if (!old_tuple.ok()) continue;
-          auto back = table.heap()->Update(rids[j], *old_tuple);
-          if (back.ok()) rids[j] = *back;
-        }
-        (void)InsertIndexEntries(table, matches[j].row, rids[j]);
-      }
-      return st;
-    }
-  }
-  table.NoteChanges(static_cast<int64_t>(matches.size()));
-  return static_cast<uint64_t>(matches.size());
+  table.NoteChanges(static_cast<int64_t>(updated));
+  return updated;
 }
 
 }  // namespace meridian::exec

@@ -13,13 +13,13 @@ namespace meridian::exec {
 
 class SessionSettings;
 
-// SELECT: binds, plans and returns the lazy cursor. own_settings keeps settings alive when
-// they are not a session's (may be null).
-Result<std::unique_ptr<QueryCursor>> StartSelect(const ast::SelectStmt& select,
-                                                 catalog::Catalog* catalog,
-                                                 const StatementParams& params,
-                                                 SessionSettings* settings,
-                                                 std::shared_ptr<SessionSettings> own_settings);
+// SELECT: binds, plans and returns the lazy cursor, reading txn's snapshot. own_settings keeps
+// settings alive when they are not a session's (may be null). With ctl, a query that locks
+// rows (FOR UPDATE) runs to completion here.
+Result<std::unique_ptr<QueryCursor>> StartSelect(
+    const ast::SelectStmt& select, catalog::Catalog* catalog, const StatementParams& params,
+    SessionSettings* settings, std::shared_ptr<SessionSettings> own_settings,
+    std::shared_ptr<catalog::Transaction> txn, ExecControl* ctl = nullptr);
 
 // SET, SHOW, RESET (stmt.kind tells which) on the session's settings.
 Result<std::unique_ptr<QueryCursor>> ExecuteVariable(const ast::Statement& stmt,
@@ -28,10 +28,12 @@ Result<std::unique_ptr<QueryCursor>> ExecuteVariable(const ast::Statement& stmt,
 // description for SHOW ALL.
 std::vector<ColumnInfo> ShowColumns(const ast::VariableStmt& stmt);
 
-// COPY ... FROM STDIN (a cursor whose copy_in() takes the data) or COPY ... TO STDOUT (a cursor
-// whose rows are the formatted lines).
+// COPY ... FROM STDIN (a cursor whose copy_in() takes the data; its Finish runs the insert in
+// the session's transaction, txn unused) or COPY ... TO STDOUT (a cursor whose rows are the
+// formatted lines, read in txn's snapshot).
 Result<std::unique_ptr<QueryCursor>> StartCopy(const ast::CopyStmt& stmt, catalog::Catalog* catalog,
                                                SessionSettings* settings,
-                                               std::shared_ptr<SessionSettings> own_settings);
+                                               std::shared_ptr<SessionSettings> own_settings,
+                                               std::shared_ptr<catalog::Transaction> txn);
 
 }  // namespace meridian::exec

@@ -135,6 +135,7 @@ Result<FileId> BufferPool::RegisterFile(std::unique_ptr<File> file) {
   FileId id = next_file_id_++;
   FileEntry& entry = files_[id];
   entry.page_count = static_cast<uint32_t>((size + kPageSize - 1) / kPageSize);
+  entry.written_pages = entry.page_count;
   entry.file = std::move(file);
   return id;
 }
@@ -213,19 +214,52 @@ Status BufferPool::ReadPage(File* file, uint32_t page_no, char* buf) {
   return Status::Ok();
 }
 
-Status BufferPool::WriteBack(Frame* frame, File* file, uint32_t page_no, bool* busy) {
-  // One image buffer per thread: write-backs run on every dirty eviction, and an 8 KiB
-  // allocation each showed up in profiles (malloc_consolidate).
-  thread_local std::unique_ptr<char[]> image_buffer;
-  if (image_buffer == nullptr) image_buffer = std::make_unique<char[]>(kPageSize);
-  char* const image = image_buffer.get();
+void BufferPool::EnableDoublewrite(std::unique_ptr<Doublewrite> dw) {
+  std::lock_guard lock(dw_mu_);
+  dw_ = std::move(dw);
+}
+
+Status BufferPool::WriteImages(FileId id, File* file,
+                               const std::vector<std::pair<uint32_t, const char*>>& images) {
+  std::vector<Doublewrite::Image> rewrites;  // pages already on disk: torn-write protection
+  if (dw_ != nullptr) {
+    uint32_t written = 0;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = files_.find(id);
+      written = it == files_.end() ? 0 : it->second.written_pages;
+    }
+    for (const auto& [page_no, data] : images) {
+      if (page_no < written) rewrites.push_back({file, page_no, data});
+    }
+  }
+  std::unique_lock dw_lock(dw_mu_, std::defer_lock);
+  if (!rewrites.empty()) {
+    dw_lock.lock();
+    MERIDIAN_RETURN_IF_ERROR(dw_->Stage(rewrites));
+  }
+  uint32_t end = 0;
+  for (const auto& [page_no, data] : images) {
+    MERIDIAN_RETURN_IF_ERROR(
+        file->WriteAt(uint64_t{page_no} * kPageSize, std::string_view(data, kPageSize)));
+    end = std::max(end, page_no + 1);
+  }
+  // The area may take the next batch only once these writes are durable.
+  if (!rewrites.empty()) MERIDIAN_RETURN_IF_ERROR(file->Sync());
+  std::lock_guard lock(mutex_);
+  if (auto it = files_.find(id); it != files_.end()) {
+    it->second.written_pages = std::max(it->second.written_pages, end);
+  }
+  return Status::Ok();
+}
+
+bool BufferPool::CopyForWrite(Frame* frame, uint32_t page_no, bool try_latch, char* image) {
   {
-    // A shared latch keeps writers out while we copy. Eviction (busy != nullptr) never waits
-    // for a latch: its holder may be waiting for a latch this thread holds.
+    // A shared latch keeps writers out while we copy. Eviction (try_latch) never waits for a
+    // latch: its holder may be waiting for a latch this thread holds.
     std::shared_lock latch(frame->latch, std::defer_lock);
-    if (busy != nullptr) {
-      *busy = !latch.try_lock();
-      if (*busy) return Status::Ok();
+    if (try_latch) {
+      if (!latch.try_lock()) return false;
     } else {
       latch.lock();
     }
@@ -234,7 +268,19 @@ Status BufferPool::WriteBack(Frame* frame, File* file, uint32_t page_no, bool* b
   }
   std::memcpy(image + kPageNumberOffset, &page_no, 4);
   SetPageChecksum(image);
-  Status st = file->WriteAt(uint64_t{page_no} * kPageSize, std::string_view(image, kPageSize));
+  return true;
+}
+
+Status BufferPool::WriteBack(Frame* frame, File* file, uint32_t page_no, bool* busy) {
+  // One image buffer per thread: write-backs run on every dirty eviction, and an 8 KiB
+  // allocation each showed up in profiles (malloc_consolidate).
+  thread_local std::unique_ptr<char[]> image_buffer;
+  if (image_buffer == nullptr) image_buffer = std::make_unique<char[]>(kPageSize);
+  char* const image = image_buffer.get();
+  const bool copied = CopyForWrite(frame, page_no, busy != nullptr, image);
+  if (busy != nullptr) *busy = !copied;
+  if (!copied) return Status::Ok();
+  Status st = WriteImages(frame->file, file, {{page_no, image}});
   if (!st.ok()) frame->dirty = true;  // still not on disk
   return st;
 }
@@ -416,36 +462,65 @@ Result<WritePageGuard> BufferPool::NewPage(FileId file) {
 
 Status BufferPool::FlushFile(FileId file) {
   std::vector<uint32_t> pages;
+  {
+    std::lock_guard lock(mutex_);
+    if (FileFor(file) == nullptr) return Status::Internal("unknown buffer pool file id");
+    for (const auto& frame : frames_) {
+      if (frame->mapped && frame->file == file && frame->dirty) pages.push_back(frame->page_no);
+    }
+  }
+  return FlushPages(file, std::move(pages));
+}
+
+Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages) {
   File* f;
   {
     std::lock_guard lock(mutex_);
     f = FileFor(file);
     if (f == nullptr) return Status::Internal("unknown buffer pool file id");
-    for (const auto& frame : frames_) {
-      if (frame->mapped && frame->file == file && frame->dirty) pages.push_back(frame->page_no);
-    }
   }
   std::sort(pages.begin(), pages.end());  // sequential writes
+  pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+  // Batches of up to Doublewrite::kMaxPages images: copied under each page's latch (pinned,
+  // so not evicted meanwhile), then written together (rewrites through the doublewrite area).
   Status first_error;
+  std::vector<char> buffer(Doublewrite::kMaxPages * kPageSize);
+  std::vector<std::pair<uint32_t, const char*>> batch;
+  std::vector<Frame*> pinned;
+  auto write_batch = [&] {
+    Status st = batch.empty() ? Status::Ok() : WriteImages(file, f, batch);
+    {
+      std::lock_guard lock(mutex_);
+      for (Frame* frame : pinned) {
+        if (!st.ok()) frame->dirty = true;  // still not on disk
+        frame->pin_count.fetch_sub(1, std::memory_order_acq_rel);
+        --io_pins_;
+      }
+      if (st.ok()) stats_.writes += batch.size();
+    }
+    cv_.notify_all();
+    if (!st.ok() && first_error.ok()) first_error = st;
+    batch.clear();
+    pinned.clear();
+  };
   for (uint32_t page_no : pages) {
     Frame* frame;
     {
       std::lock_guard lock(mutex_);
       frame = table_.Find({file, page_no});
-      if (frame == nullptr) continue;  // evicted (and so written) meanwhile
+      if (frame == nullptr) continue;  // evicted (and so written) meanwhile, or never cached
       frame->pin_count.fetch_add(1, std::memory_order_relaxed);
       ++io_pins_;
     }
-    Status st = frame->dirty ? WriteBack(frame, f, page_no, nullptr) : Status::Ok();
-    {
-      std::lock_guard lock(mutex_);
-      frame->pin_count.fetch_sub(1, std::memory_order_acq_rel);
-      --io_pins_;
-      if (st.ok()) ++stats_.writes;
+    pinned.push_back(frame);
+    if (frame->dirty) {
+      char* image = buffer.data() + batch.size() * kPageSize;
+      CopyForWrite(frame, page_no, /*try_latch=*/false, image);
+      batch.emplace_back(page_no, image);
     }
-    cv_.notify_all();
-    if (!st.ok() && first_error.ok()) first_error = st;
+    if (batch.size() == Doublewrite::kMaxPages) write_batch();
   }
+  write_batch();
   MERIDIAN_RETURN_IF_ERROR(first_error);
   return f->Sync();
 }

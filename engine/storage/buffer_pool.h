@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "meridian/status.h"
+#include "storage/doublewrite.h"
 #include "storage/file.h"
 #include "storage/heap_file.h"  // kPageSize
 
@@ -127,8 +128,14 @@ class BufferPool {
   Result<WritePageGuard> NewPage(FileId file);
   uint32_t PageCount(FileId file) const;
 
+  // From now on a page rewritten in place (already on disk) is first staged in dw (torn-write
+  // protection; doublewrite.h). Call before any page is written.
+  void EnableDoublewrite(std::unique_ptr<Doublewrite> dw);
+
   // Writes every dirty page of file (with checksums), then fsyncs the file.
   Status FlushFile(FileId file);
+  // Writes those of pages (of file) that are dirty, then fsyncs the file (write-behind commit).
+  Status FlushPages(FileId file, std::vector<uint32_t> pages);
   Status FlushAll();
 
   // Invariant checkers for tests: total pins held, and page table <-> frame consistency.
@@ -146,7 +153,8 @@ class BufferPool {
 
   struct FileEntry {
     std::unique_ptr<File> file;
-    uint32_t page_count = 0;  // guarded by mutex_
+    uint32_t page_count = 0;     // guarded by mutex_
+    uint32_t written_pages = 0;  // guarded by mutex_: pages that ever reached the file
   };
   struct PageKey {
     FileId file;
@@ -190,6 +198,13 @@ class BufferPool {
   // and writes it. REQUIRES: frame pinned by the caller, mutex_ not held. With busy set, gives
   // up (*busy = true, OK) instead of waiting when the latch is taken.
   Status WriteBack(Frame* frame, File* file, uint32_t page_no, bool* busy);
+  // Copies the frame's page into image (page number and checksum set) under a shared latch
+  // (try_latch: gives up, returning false, when the latch is taken) and clears dirty.
+  bool CopyForWrite(Frame* frame, uint32_t page_no, bool try_latch, char* image);
+  // Writes page images of one file; rewrites of pages already written go through the
+  // doublewrite area first (then the file is synced before the area is released).
+  Status WriteImages(FileId id, File* file,
+                     const std::vector<std::pair<uint32_t, const char*>>& images);
   Status ReadPage(File* file, uint32_t page_no, char* buf);
   File* FileFor(FileId file) const;  // REQUIRES: mutex_ held
 
@@ -210,6 +225,8 @@ class BufferPool {
   std::map<FileId, FileEntry> files_;  // guarded by mutex_
   FileId next_file_id_ = 1;            // guarded by mutex_
   Stats stats_;                        // guarded by mutex_
+  std::mutex dw_mu_;                   // one doublewrite batch at a time
+  std::unique_ptr<Doublewrite> dw_;    // set once before use; null: no torn-write protection
 };
 
 }  // namespace meridian::storage

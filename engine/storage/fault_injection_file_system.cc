@@ -18,7 +18,7 @@ class FaultFile final : public File {
   }
 
   Status WriteAt(uint64_t offset, std::string_view data) override {
-    if (fs_->fail_writes()) return IoError("write", path(), EIO);
+    if (!fs_->Tick() || fs_->fail_writes()) return IoError("write", path(), EIO);
     std::lock_guard lock(fs_->mutex());
     auto& journal = fs_->JournalFor(path());
     if (!journal.dirty) {
@@ -37,7 +37,7 @@ class FaultFile final : public File {
   }
 
   Status Sync() override {
-    if (fs_->fail_syncs()) return IoError("fsync", path(), EIO);
+    if (!fs_->Tick() || fs_->fail_syncs()) return IoError("fsync", path(), EIO);
     std::lock_guard lock(fs_->mutex());
     MERIDIAN_RETURN_IF_ERROR(base_->Sync());
     fs_->JournalFor(path()) = {};
@@ -46,11 +46,11 @@ class FaultFile final : public File {
 
   Result<uint64_t> Size() override { return base_->Size(); }
   Status Truncate(uint64_t size) override {
-    if (fs_->fail_writes()) return IoError("truncate", path(), EIO);
+    if (!fs_->Tick() || fs_->fail_writes()) return IoError("truncate", path(), EIO);
     return base_->Truncate(size);
   }
   Status Allocate(uint64_t offset, uint64_t len) override {
-    if (fs_->fail_writes()) return IoError("allocate", path(), ENOSPC);
+    if (!fs_->Tick() || fs_->fail_writes()) return IoError("allocate", path(), ENOSPC);
     return base_->Allocate(offset, len);
   }
 
@@ -61,18 +61,42 @@ class FaultFile final : public File {
 
 }  // namespace
 
+bool FaultInjectionFileSystem::Tick() {
+  int64_t n = countdown_.load();
+  while (n > 0 && !countdown_.compare_exchange_weak(n, n - 1)) {
+  }
+  if (n == 0) {
+    fail_writes_ = true;
+    fail_syncs_ = true;
+    return false;
+  }
+  return true;
+}
+
 Result<std::unique_ptr<File>> FaultInjectionFileSystem::Open(const std::string& path, bool create) {
+  if (create) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool exists, base_->Exists(path));
+    if (!exists && (!Tick() || fail_writes_)) {
+      return Status::IOError("could not create file \"" + path + "\": injected fault");
+    }
+  }
   MERIDIAN_ASSIGN_OR_RETURN(auto base, base_->Open(path, create));
   return std::unique_ptr<File>(std::make_unique<FaultFile>(this, std::move(base)));
 }
 
 Status FaultInjectionFileSystem::Remove(const std::string& path) {
+  if (!Tick() || fail_writes_) {
+    return Status::IOError("could not remove file \"" + path + "\": injected fault");
+  }
   std::lock_guard lock(mu_);
   journals_.erase(path);
   return base_->Remove(path);
 }
 
 Status FaultInjectionFileSystem::Rename(const std::string& from, const std::string& to) {
+  if (!Tick() || fail_writes_) {
+    return Status::IOError("could not rename file \"" + from + "\": injected fault");
+  }
   std::lock_guard lock(mu_);
   auto it = journals_.find(from);
   if (it != journals_.end()) {
@@ -82,13 +106,24 @@ Status FaultInjectionFileSystem::Rename(const std::string& from, const std::stri
   return base_->Rename(from, to);
 }
 
-Status FaultInjectionFileSystem::DropUnsyncedData() {
+Status FaultInjectionFileSystem::DropUnsyncedData(uint64_t tear_seed) {
   std::lock_guard lock(mu_);
+  uint64_t rng = tear_seed;
   for (auto& [path, journal] : journals_) {
     if (!journal.dirty) continue;
     MERIDIAN_ASSIGN_OR_RETURN(auto file, base_->Open(path, /*create=*/false));
     for (auto it = journal.undo.rbegin(); it != journal.undo.rend(); ++it) {
-      MERIDIAN_RETURN_IF_ERROR(file->WriteAt(it->offset, it->old_bytes));
+      std::string_view old = it->old_bytes;
+      uint64_t offset = it->offset;
+      if (tear_seed != 0 && old.size() >= 8192) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;  // LCG
+        if ((rng >> 33) % 3 == 0) {  // keep the new first half: a torn page
+          offset += old.size() / 2;
+          old.remove_prefix(old.size() / 2);
+          ++pages_torn_;
+        }
+      }
+      MERIDIAN_RETURN_IF_ERROR(file->WriteAt(offset, old));
     }
     MERIDIAN_RETURN_IF_ERROR(file->Truncate(journal.synced_size));
     MERIDIAN_RETURN_IF_ERROR(file->Sync());

@@ -25,11 +25,20 @@ class FaultInjectionFileSystem final : public FileSystem {
   Status Rename(const std::string& from, const std::string& to) override;
   Status SyncDir(const std::string& dir) override { return base_->SyncDir(dir); }
 
-  // While set, WriteAt / Sync fail with 58030 ("injected fault") and change nothing.
+  // While set, WriteAt / Sync fail with 58030 ("injected fault") and change nothing; so do
+  // creating, renaming and removing files while writes fail.
   void SetFailWrites(bool fail) { fail_writes_ = fail; }
   void SetFailSyncs(bool fail) { fail_syncs_ = fail; }
-  // Restores every file written through this object to its contents at its last Sync.
-  Status DropUnsyncedData();
+  // A crash at a chosen moment: the next n mutating calls (write, sync, truncate, allocate,
+  // create, rename, remove) go through, every later one fails (writes and syncs both).
+  void FailAfter(int64_t n) { countdown_ = n; }
+  // Counts one mutating call; false when it must fail (FailAfter's budget is spent).
+  bool Tick();
+  // Restores every file written through this object to its contents at its last Sync. With a
+  // tear_seed, some rolled-back page writes (8 KiB or more) keep their first half — a torn write,
+  // as a power cut in the middle of a page write leaves it.
+  Status DropUnsyncedData(uint64_t tear_seed = 0);
+  uint64_t pages_torn() const { return pages_torn_; }
 
   // Undo log of one file since its last Sync (internal; public for the File wrapper).
   struct Undo {
@@ -50,6 +59,8 @@ class FaultInjectionFileSystem final : public FileSystem {
   FileSystem* const base_;
   std::atomic<bool> fail_writes_{false};
   std::atomic<bool> fail_syncs_{false};
+  std::atomic<int64_t> countdown_{-1};  // < 0: no scheduled crash
+  uint64_t pages_torn_ = 0;             // guarded by mu_
   std::mutex mu_;
   std::map<std::string, Journal> journals_;  // guarded by mu_
 };

@@ -180,6 +180,31 @@ Status HeapFile::Delete(Rid rid) {
   return Status::Ok();
 }
 
+Result<TupleHeader> HeapFile::ReadHeader(Rid rid) {
+  if (!impl_->open) return Closed(path_);
+  if (rid.page >= page_count()) return NoTuple(path_, rid);
+  MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard guard, impl_->pool->FetchRead(impl_->file_id, rid.page));
+  SlottedPage page(const_cast<char*>(guard.data()));  // const use only
+  auto bytes = page.Get(rid.slot);
+  if (!bytes || bytes->size() < kTupleFixedHeaderSize) return NoTuple(path_, rid);
+  return ReadTupleHeader(*bytes);
+}
+
+Result<TupleHeader> HeapFile::UpdateHeader(Rid rid, const std::function<bool(TupleHeader*)>& fn) {
+  if (!impl_->open) return Closed(path_);
+  if (rid.page >= page_count()) return NoTuple(path_, rid);
+  MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard,
+                            impl_->pool->FetchWrite(impl_->file_id, rid.page));
+  SlottedPage page(guard.data());
+  auto bytes = page.Get(rid.slot);
+  if (!bytes || bytes->size() < kTupleFixedHeaderSize) return NoTuple(path_, rid);
+  const TupleHeader before = ReadTupleHeader(*bytes);
+  TupleHeader after = before;
+  // The view points into the latched page: writing through it changes the page in place.
+  if (fn(&after)) WriteTupleHeader(const_cast<char*>(bytes->data()), after);
+  return before;
+}
+
 Result<bool> HeapFile::Cursor::Next(Rid* rid, std::string* tuple) {
   if (heap_ == nullptr) return Status::Internal("cursor was not created by HeapFile::Scan");
   if (!heap_->impl_->open) return Closed(heap_->path_);
@@ -212,6 +237,11 @@ uint32_t HeapFile::page_count() const { return impl_->pool->PageCount(impl_->fil
 Status HeapFile::Flush() {
   if (!impl_->open) return Closed(path_);
   return impl_->pool->FlushFile(impl_->file_id);
+}
+
+Status HeapFile::FlushPages(std::vector<uint32_t> pages) {
+  if (!impl_->open) return Closed(path_);
+  return impl_->pool->FlushPages(impl_->file_id, std::move(pages));
 }
 
 Status HeapFile::Close() {

@@ -7,11 +7,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "meridian/status.h"
+#include "storage/tuple.h"
 
 namespace meridian::storage {
 
@@ -45,6 +47,13 @@ class HeapFile {
   Result<Rid> Update(Rid rid, std::string_view tuple);
   Status Delete(Rid rid);
 
+  // MVCC header of the tuple at rid (tuple.h TupleHeader).
+  Result<TupleHeader> ReadHeader(Rid rid);
+  // Read-modify-write of the tuple's MVCC header under the page's exclusive latch: fn sees the
+  // current header and returns true to store its (changed) argument. Returns the header as it
+  // was before. fn must not block (it runs under a page latch).
+  Result<TupleHeader> UpdateHeader(Rid rid, const std::function<bool(TupleHeader*)>& fn);
+
   class Cursor {
    public:
     // Next live tuple in (page, slot) order; false at the end.
@@ -61,6 +70,8 @@ class HeapFile {
   uint32_t page_count() const;
   // Writes this file's dirty pages and fsyncs it.
   Status Flush();
+  // Writes those of pages that are dirty and fsyncs the file.
+  Status FlushPages(std::vector<uint32_t> pages);
   // Flushes, then detaches the file from the pool and closes it.
   Status Close();
 

@@ -11,12 +11,12 @@
 namespace meridian::storage {
 namespace {
 
-constexpr size_t kTupleBeginTsOffset = 0;   // u64, 0 until MVCC
-constexpr size_t kTupleEndTsOffset = 8;     // u64, 0 until MVCC
-constexpr size_t kTupleVersionOffset = 16;  // u8 kTupleFormatVersion
-constexpr size_t kTupleFlagsOffset = 17;    // u8, 0
-constexpr size_t kTupleColumnsOffset = 18;  // u16 column count
-constexpr size_t kTupleHeaderSize = 20;     // null bitmap follows
+constexpr size_t kTupleBeginTsOffset = 0;                   // u64 creator: commit ts or txn id
+constexpr size_t kTupleEndTsOffset = 8;                     // u64 deleter / locker, 0 = none
+constexpr size_t kTupleVersionOffset = 16;                  // u8 kTupleFormatVersion
+constexpr size_t kTupleFlagsOffset = 17;                    // u8 kTupleFlag* bits
+constexpr size_t kTupleColumnsOffset = 18;                  // u16 column count
+constexpr size_t kTupleHeaderSize = kTupleFixedHeaderSize;  // null bitmap follows
 constexpr uint8_t kTupleFormatVersion = 1;
 
 template <typename T>
@@ -36,6 +36,21 @@ T Load(const char* p) {
 Status Malformed(const std::string& what) { return Status::Corruption("malformed tuple: " + what); }
 
 }  // namespace
+
+TupleHeader ReadTupleHeader(std::string_view bytes) {
+  assert(bytes.size() >= kTupleHeaderSize);
+  TupleHeader h;
+  h.begin = Load<uint64_t>(bytes.data() + kTupleBeginTsOffset);
+  h.end = Load<uint64_t>(bytes.data() + kTupleEndTsOffset);
+  h.flags = static_cast<uint8_t>(bytes[kTupleFlagsOffset]);
+  return h;
+}
+
+void WriteTupleHeader(char* tuple, const TupleHeader& header) {
+  std::memcpy(tuple + kTupleBeginTsOffset, &header.begin, 8);
+  std::memcpy(tuple + kTupleEndTsOffset, &header.end, 8);
+  tuple[kTupleFlagsOffset] = static_cast<char>(header.flags);
+}
 
 std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
   assert(row.size() == types.size());

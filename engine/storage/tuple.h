@@ -5,6 +5,8 @@
 // issue can fill it without a format change.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +15,23 @@
 #include "meridian/value.h"
 
 namespace meridian::storage {
+
+// The MVCC part of a tuple's header (engine/txn/README.md section 1): who created the version
+// (begin) and who deleted or replaced it (end), each a commit timestamp or a transaction id
+// (top bit set); 0 = "before time began" / "not deleted". With kTupleFlagLockOnly, end names a
+// transaction that locked the row (SELECT ... FOR UPDATE) without deleting it.
+struct TupleHeader {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  uint8_t flags = 0;
+};
+inline constexpr uint8_t kTupleFlagLockOnly = 1;
+// Bytes every encoded tuple has at least (its fixed header).
+inline constexpr size_t kTupleFixedHeaderSize = 20;
+
+// REQUIRES bytes.size() >= kTupleFixedHeaderSize (every stored tuple).
+TupleHeader ReadTupleHeader(std::string_view bytes);
+void WriteTupleHeader(char* tuple, const TupleHeader& header);
 
 // Encodes row (row.size() == types.size()); values must already match their column types
 // (integers as Int, doubles as Double, strings as String, booleans as Bool, or NULL).

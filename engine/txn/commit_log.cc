@@ -2,6 +2,7 @@
 // commit_log.h).
 #include "txn/commit_log.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -127,7 +128,7 @@ Status CommitLog::Recover() {
   txns_->SetEpoch(epoch_);
   LogRecord start;
   start.type = LogRecord::Type::kStart;
-  start.commits = {{epoch_, 0}};
+  start.commits = {{epoch_, txns_->published_ts()}};
   return Append(EncodeLogRecord(start));
 }
 
@@ -146,6 +147,13 @@ Status CommitLog::ReadTail() {
       for (const auto& [txn, ts] : record.commits) txns_->RecoverCommitted(txn, ts);
     } else if (!record.commits.empty()) {
       epoch_ = std::max(epoch_, record.commits[0].first);
+      txns_->AdvanceClock(record.commits[0].second);
+      // A checkpoint carries the commits not yet stamped into pages after its epoch pair.
+      if (record.type == LogRecord::Type::kCheckpoint) {
+        for (size_t i = 1; i < record.commits.size(); ++i) {
+          txns_->RecoverCommitted(record.commits[i].first, record.commits[i].second);
+        }
+      }
     }
     recovered_.push_back(std::move(record));
   }
@@ -173,10 +181,13 @@ Status CommitLog::Append(const std::string& bytes) {
   return Status::Ok();
 }
 
-Result<Timestamp> CommitLog::Commit(uint64_t txn, std::vector<EndStamp> stamps) {
+Result<Timestamp> CommitLog::Commit(uint64_t txn, std::vector<EndStamp> stamps,
+                                    std::vector<uint64_t> pages, bool sync) {
   Pending p;
   p.txn = txn;
+  p.sync = sync;
   p.stamps = std::move(stamps);
+  p.pages = std::move(pages);
   std::unique_lock lock(mu_);
   if (!poisoned_.ok()) {
     lock.unlock();
@@ -193,11 +204,19 @@ Result<Timestamp> CommitLog::Commit(uint64_t txn, std::vector<EndStamp> stamps) 
 void CommitLog::Run() {
   while (true) {
     std::vector<Pending*> group;
+    bool flush_deferred = false;
     {
       std::unique_lock lock(mu_);
-      cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-      if (queue_.empty() && stop_) return;
-      if (options_.group_window_us > 0) {
+      if (deferred_records_.empty()) {
+        cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      } else {
+        // Asynchronous commits wait for durability at most async_window_ms.
+        flush_deferred = !cv_.wait_for(lock, std::chrono::milliseconds(options_.async_window_ms),
+                                       [&] { return stop_ || !queue_.empty(); });
+        flush_deferred = flush_deferred || stop_;
+      }
+      if (queue_.empty() && stop_ && deferred_records_.empty()) return;
+      if (!queue_.empty() && options_.group_window_us > 0) {
         cv_.wait_for(lock, std::chrono::microseconds(options_.group_window_us),
                      [&] { return stop_; });
       }
@@ -206,23 +225,45 @@ void CommitLog::Run() {
     }
     LogRecord record;
     std::vector<uint64_t> ids;
+    std::vector<uint64_t> pages;
+    bool sync = flush_deferred;
     for (Pending* p : group) {
       p->ts = txns_->AssignCommitTs(p->txn);
       ids.push_back(p->txn);
       record.commits.emplace_back(p->txn, p->ts);
       record.stamps.insert(record.stamps.end(), p->stamps.begin(), p->stamps.end());
+      pages.insert(pages.end(), p->pages.begin(), p->pages.end());
+      sync = sync || p->sync;
     }
-    Status st = flush_ ? flush_(ids) : Status::Ok();
-    if (st.ok()) st = Append(EncodeLogRecord(record));
-    if (st.ok()) {
+    Status st;
+    if (!sync) {
+      // Every member is asynchronous: publish now, make durable later (with the next
+      // synchronous group or when the window ends), records in timestamp order.
+      deferred_records_ += EncodeLogRecord(record);
+      deferred_pages_.insert(deferred_pages_.end(), pages.begin(), pages.end());
       txns_->Publish(ids);
     } else {
-      for (uint64_t id : ids) txns_->Abort(id);
+      pages.insert(pages.end(), deferred_pages_.begin(), deferred_pages_.end());
+      std::sort(pages.begin(), pages.end());
+      pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+      std::string bytes = std::move(deferred_records_);
+      deferred_records_.clear();
+      deferred_pages_.clear();
+      if (!ids.empty()) bytes += EncodeLogRecord(record);
+      st = flush_ ? flush_(pages) : Status::Ok();
+      if (st.ok()) st = Append(bytes);
+      if (st.ok()) {
+        txns_->Publish(ids);
+      } else {
+        for (uint64_t id : ids) txns_->Abort(id);
+      }
+      std::lock_guard lock(mu_);
+      bytes_ += st.ok() ? bytes.size() : 0;
     }
     {
       std::lock_guard lock(mu_);
       if (st.ok()) {
-        ++records_;
+        records_ += ids.empty() ? 0 : 1;
       } else if (poisoned_.ok()) {
         poisoned_ = Status::IOError("commit log is unusable after a failed write: " + st.message());
       }
@@ -235,17 +276,34 @@ void CommitLog::Run() {
   }
 }
 
-Status CommitLog::Checkpoint() {
+uint64_t CommitLog::CheckpointStart() {
+  std::lock_guard file_lock(file_mu_);
+  return end_;
+}
+
+Status CommitLog::Checkpoint() { return Checkpoint(CheckpointStart(), {}); }
+
+Status CommitLog::Checkpoint(uint64_t start,
+                             const std::vector<std::pair<uint64_t, Timestamp>>& carried) {
   std::lock_guard file_lock(file_mu_);
   const std::string tmp = path_ + ".tmp";
   LogRecord checkpoint;
   checkpoint.type = LogRecord::Type::kCheckpoint;
-  checkpoint.commits = {{epoch_, 0}};
+  checkpoint.commits = {{epoch_, txns_->published_ts()}};
+  checkpoint.commits.insert(checkpoint.commits.end(), carried.begin(), carried.end());
   std::string bytes = EncodeLogRecord(checkpoint);
+  if (start < end_) {  // the records written since the checkpoint began stay
+    std::string tail(end_ - start, '\0');
+    size_t read = 0;
+    MERIDIAN_RETURN_IF_ERROR(file_->ReadAt(start, tail.size(), tail.data(), &read));
+    if (read != tail.size()) return Status::IOError("short read of " + path_);
+    bytes += tail;
+  }
+  const uint64_t size = std::max<uint64_t>(options_.segment_bytes, bytes.size());
   {
     MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::File> f, fs_->Open(tmp, true));
     MERIDIAN_RETURN_IF_ERROR(f->Truncate(0));
-    MERIDIAN_RETURN_IF_ERROR(f->Allocate(0, options_.segment_bytes));
+    MERIDIAN_RETURN_IF_ERROR(f->Allocate(0, size));
     MERIDIAN_RETURN_IF_ERROR(f->WriteAt(0, bytes));
     MERIDIAN_RETURN_IF_ERROR(f->Sync());
   }
@@ -255,6 +313,11 @@ Status CommitLog::Checkpoint() {
   end_ = bytes.size();
   MERIDIAN_ASSIGN_OR_RETURN(allocated_, file_->Size());
   return Status::Ok();
+}
+
+uint64_t CommitLog::bytes_written() const {
+  std::lock_guard lock(mu_);
+  return bytes_;
 }
 
 uint64_t CommitLog::records_written() const {

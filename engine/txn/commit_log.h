@@ -9,7 +9,9 @@
 //   u32 magic 0x4C42574D ("MWBL") · u32 payload length · u32 CRC32C of the payload · payload
 // Payload: u8 type (1 group, 2 checkpoint, 3 start) · u32 n · n × (u64 txn id, u64 commit ts) ·
 //          u32 m · m × (u32 file, u32 page, u16 slot, u64 txn id)   [end stamps]
-// Start and checkpoint records carry the id epoch as their one (epoch, 0) pair: every Open
+// Start and checkpoint records carry the id epoch and the clock as their first pair
+// (epoch, last timestamp handed out); a checkpoint's further pairs are the committed
+// transactions not yet stamped into pages. Every Open
 // writes a start record with a new epoch and transaction ids carry it (TxnManager::SetEpoch),
 // so an id a crashed run handed out (its versions may be on disk, never committed) is never
 // handed out again.
@@ -62,12 +64,15 @@ bool DecodeLogRecord(std::string_view bytes, size_t* offset, LogRecord* record);
 struct CommitLogOptions {
   uint64_t segment_bytes = 64ull << 20;  // preallocation step
   int64_t group_window_us = 0;           // extra wait for more committers; 0 = none
+  // Asynchronous commits are made durable at least this often (their loss window).
+  int64_t async_window_ms = 200;
 };
 
 class CommitLog {
  public:
   // Write-behind hook: makes the group's new versions durable before its record is written.
-  using FlushHook = std::function<Status(const std::vector<uint64_t>& txns)>;
+  // pages: what the group's committers passed to Commit, merged, sorted and unique.
+  using FlushHook = std::function<Status(const std::vector<uint64_t>& pages)>;
 
   // Opens (creating) dir/commit.log, reads every valid record (recovered()), and registers the
   // committed transactions in *txns. Starts the committer thread.
@@ -81,9 +86,22 @@ class CommitLog {
   // Commits txn (with the end stamps it left) and returns its commit timestamp once durable
   // and published. On a log write/sync failure the group is aborted (58030) and the log is
   // poisoned: every later Commit fails too (acknowledged commits stay durable).
-  Result<Timestamp> Commit(uint64_t txn, std::vector<EndStamp> stamps);
-  // Replaces the log with a checkpoint record (call after every page is flushed).
+  // pages: opaque page references for the flush hook (the pages holding txn's new versions).
+  // sync = false (asynchronous commit): returns once the commit is published, before it is
+  // durable; it becomes durable with the next synchronous group or within async_window_ms
+  // (a crash loses at most that window; never a later commit without an earlier one).
+  Result<Timestamp> Commit(uint64_t txn, std::vector<EndStamp> stamps,
+                           std::vector<uint64_t> pages = {}, bool sync = true);
+  // Fuzzy checkpoint, in two calls around the caller's page flush: CheckpointStart returns
+  // the log position before which every record's effects will be in the flushed pages;
+  // Checkpoint(start, carried) then replaces the log by one checkpoint record carrying the
+  // still-needed commits (transactions not yet stamped into pages) and the records written
+  // since start. Checkpoint() = both with nothing carried (everything flushed, all stamped).
+  uint64_t CheckpointStart();
+  Status Checkpoint(uint64_t start, const std::vector<std::pair<uint64_t, Timestamp>>& carried);
   Status Checkpoint();
+  // Bytes appended to the log since Open (the benchmark's write volume).
+  uint64_t bytes_written() const;
 
   uint64_t records_written() const;
   uint64_t groups_written() const { return records_written(); }
@@ -91,7 +109,9 @@ class CommitLog {
  private:
   struct Pending {
     uint64_t txn = 0;
+    bool sync = true;
     std::vector<EndStamp> stamps;
+    std::vector<uint64_t> pages;
     bool done = false;
     Status status;
     Timestamp ts = 0;
@@ -125,6 +145,10 @@ class CommitLog {
   bool stop_ = false;                // guarded by mu_
   Status poisoned_;                  // guarded by mu_
   uint64_t records_ = 0;             // guarded by mu_
+  uint64_t bytes_ = 0;               // guarded by mu_
+  // Published asynchronous groups not yet durable (committer thread only).
+  std::string deferred_records_;
+  std::vector<uint64_t> deferred_pages_;
   std::thread thread_;
 };
 

@@ -12,12 +12,15 @@ TxnManager::TxnManager(Timestamp last_committed, uint64_t next_txn)
 uint64_t TxnManager::Begin() {
   std::lock_guard lock(mu_);
   uint64_t id = kTxnIdBit | next_txn_++;
-  txns_[id] = Entry{};
+  Entry e;
+  e.snapshot_ts = published_;
+  txns_[id] = e;
   return id;
 }
 
 Snapshot TxnManager::TakeSnapshot(uint64_t txn) const {
   std::lock_guard lock(mu_);
+  if (auto it = txns_.find(txn); it != txns_.end()) it->second.snapshot_ts = published_;
   return Snapshot{published_, txn};
 }
 
@@ -65,6 +68,12 @@ void TxnManager::RecoverCommitted(uint64_t txn, Timestamp ts) {
   next_txn_ = std::max(next_txn_, (txn & ~kTxnIdBit) + 1);
 }
 
+void TxnManager::AdvanceClock(Timestamp ts) {
+  std::lock_guard lock(mu_);
+  clock_ = std::max(clock_, ts);
+  published_ = std::max(published_, ts);
+}
+
 void TxnManager::SetEpoch(uint64_t epoch) {
   std::lock_guard lock(mu_);
   next_txn_ = std::max(next_txn_, (epoch << 32) | 1);
@@ -108,14 +117,19 @@ Result<TxnState> TxnManager::WaitFor(uint64_t waiter, uint64_t holder,
                                      const std::function<Status()>& check) {
   std::unique_lock lock(mu_);
   if (ClosesCycle(waiter, holder)) {
-    return Status::Error("40P01", "deadlock detected")
+    return Status::Error(sqlstate::kDeadlockDetected, "deadlock detected")
         .WithDetail("Transaction " + std::to_string(waiter & ~kTxnIdBit) +
                     " waits for transaction " + std::to_string(holder & ~kTxnIdBit) +
                     ", which waits for it.")
         .WithHint("See server log for query details.");
   }
   waits_for_[waiter] = holder;
+  const uint64_t gen = release_gen_;
   while (true) {
+    if (release_gen_ != gen) {
+      waits_for_.erase(waiter);
+      return TxnState::kRunning;
+    }
     auto it = txns_.find(holder);
     const TxnState state = it == txns_.end() ? TxnState::kAborted : it->second.state;
     if (state == TxnState::kCommitted || state == TxnState::kAborted) {
@@ -135,6 +149,14 @@ Result<TxnState> TxnManager::WaitFor(uint64_t waiter, uint64_t holder,
   }
 }
 
+void TxnManager::NotifyReleased() {
+  {
+    std::lock_guard lock(mu_);
+    ++release_gen_;
+  }
+  cv_.notify_all();
+}
+
 void TxnManager::ForgetBelow(uint64_t horizon_txn) {
   std::lock_guard lock(mu_);
   for (auto it = txns_.begin(); it != txns_.end();) {
@@ -146,6 +168,47 @@ void TxnManager::ForgetBelow(uint64_t horizon_txn) {
       ++it;
     }
   }
+}
+
+void TxnManager::MarkStamped(uint64_t txn) {
+  std::lock_guard lock(mu_);
+  auto it = txns_.find(txn);
+  if (it != txns_.end()) it->second.stamped = true;
+}
+
+std::vector<uint64_t> TxnManager::Stamped() const {
+  std::lock_guard lock(mu_);
+  std::vector<uint64_t> out;
+  for (const auto& [id, e] : txns_) {
+    const bool finished = e.state == TxnState::kCommitted || e.state == TxnState::kAborted;
+    if (finished && e.stamped) out.push_back(id);
+  }
+  return out;
+}
+
+void TxnManager::Forget(const std::vector<uint64_t>& txns) {
+  std::lock_guard lock(mu_);
+  for (uint64_t t : txns) txns_.erase(t);
+}
+
+Timestamp TxnManager::OldestSnapshot() const {
+  std::lock_guard lock(mu_);
+  Timestamp oldest = published_;
+  for (const auto& [id, e] : txns_) {
+    if (e.state == TxnState::kRunning) oldest = std::min(oldest, e.snapshot_ts);
+  }
+  return oldest;
+}
+
+std::vector<std::pair<uint64_t, Timestamp>> TxnManager::Committed() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::pair<uint64_t, Timestamp>> out;
+  for (const auto& [id, e] : txns_) {
+    if (e.state == TxnState::kCommitted) out.emplace_back(id, e.commit_ts);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.second < b.second; });
+  return out;
 }
 
 size_t TxnManager::tracked() const {

@@ -50,6 +50,9 @@ class TxnManager {
   void Abort(uint64_t txn);
   // Recovery: txn committed at ts (from the commit log); advances the clock and published_ts.
   void RecoverCommitted(uint64_t txn, Timestamp ts);
+  // Recovery: timestamps up to ts were handed out (a checkpoint's clock); later commits get
+  // larger ones, so versions stamped with them stay visible.
+  void AdvanceClock(Timestamp ts);
   // Ids handed out from now on are kTxnIdBit | epoch << 32 | n (n from 1): a new epoch per run
   // keeps ids of a crashed run from being reused (commit_log.h).
   void SetEpoch(uint64_t epoch);
@@ -65,7 +68,11 @@ class TxnManager {
   // Blocks waiter until holder is neither running nor committing and returns its final state.
   // check is polled about every 50 ms (cancel, lock_timeout); its error ends the wait. 40P01
   // when waiting would close a cycle in the waits-for graph (waiter is the victim).
+  // Also returns (kRunning) when some transaction released rows without ending
+  // (NotifyReleased): the caller looks at the row again.
   Result<TxnState> WaitFor(uint64_t waiter, uint64_t holder, const std::function<Status()>& check);
+  // A running transaction gave rows back (ROLLBACK TO SAVEPOINT): waiters re-check.
+  void NotifyReleased();
 
   // Drops finished entries (committed ones stamped into pages, aborted ones cleaned) whose ids
   // are below horizon_txn; later lookups of such ids resolve as aborted unless committed_ts
@@ -73,20 +80,38 @@ class TxnManager {
   void ForgetBelow(uint64_t horizon_txn);
   size_t tracked() const;
 
+  // Checkpoints (README section 5): a committed transaction whose begin/end fields were all
+  // rewritten to its commit timestamp is "stamped"; an aborted one whose marks were cleaned is
+  // too. Stamped() lists them; once their pages are durable, Forget drops them (a forgotten id
+  // resolves as aborted, which is right for what remains of an aborted one: nothing visible).
+  void MarkStamped(uint64_t txn);
+  std::vector<uint64_t> Stamped() const;
+  void Forget(const std::vector<uint64_t>& txns);
+  // The oldest snapshot a running transaction may still read with (its latest statement
+  // snapshot), or the published timestamp when none runs: versions and successor links
+  // replaced at or before it serve nobody any more.
+  Timestamp OldestSnapshot() const;
+  // Committed transactions still tracked (carried by a checkpoint record).
+  std::vector<std::pair<uint64_t, Timestamp>> Committed() const;
+
  private:
   struct Entry {
     TxnState state = TxnState::kRunning;
     Timestamp commit_ts = kInfinity;
+    bool stamped = false;
+    Timestamp snapshot_ts = 0;  // the newest snapshot it took (running transactions)
   };
   bool ClosesCycle(uint64_t waiter, uint64_t holder) const;  // REQUIRES mu_
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  Timestamp clock_;                                   // guarded by mu_: last commit ts handed out
-  Timestamp published_;                               // guarded by mu_
-  uint64_t next_txn_;                                 // guarded by mu_
-  std::unordered_map<uint64_t, Entry> txns_;          // guarded by mu_
+  Timestamp clock_;      // guarded by mu_: last commit ts handed out
+  Timestamp published_;  // guarded by mu_
+  uint64_t next_txn_;    // guarded by mu_
+  mutable std::unordered_map<uint64_t, Entry>
+      txns_;  // guarded by mu_ (snapshot_ts set by const TakeSnapshot)
   std::unordered_map<uint64_t, uint64_t> waits_for_;  // guarded by mu_: waiter → holder
+  uint64_t release_gen_ = 0;                          // guarded by mu_
 };
 
 }  // namespace meridian::txn

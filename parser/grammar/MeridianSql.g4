@@ -25,16 +25,23 @@ statement
   | showStmt
   | resetStmt
   | copyStmt
+  | transactionStmt
+  | prepareStmt
+  | executeStmt
+  | deallocateStmt
   ;
 
 // ---------------------------------------------------------------------------------------- SELECT
 
 // A query: set operations over SELECT cores (INTERSECT binds tighter than UNION and EXCEPT,
-// as in PostgreSQL), then ORDER BY / LIMIT / OFFSET for the whole.
+// as in PostgreSQL), then ORDER BY / LIMIT / OFFSET for the whole. The row-locking clause
+// (FOR UPDATE ...) goes after LIMIT / OFFSET or, as PostgreSQL also accepts, before them.
 selectStmt
   : withClause? selectSet
     (K_ORDER K_BY orderItem (COMMA orderItem)*)?
-    (limitClause offsetClause? | offsetClause limitClause?)?
+    ( lockingClause (limitClause offsetClause? | offsetClause limitClause?)?
+    | (limitClause offsetClause? | offsetClause limitClause?) lockingClause?
+    )?
   ;
 
 withClause : K_WITH K_RECURSIVE? commonTableExpr (COMMA commonTableExpr)* ;
@@ -87,6 +94,16 @@ orderItem : expr (K_ASC | K_DESC)? (K_NULLS (K_FIRST | K_LAST))? ;
 limitClause : K_LIMIT (expr | K_ALL) ;
 
 offsetClause : K_OFFSET expr ;
+
+// FOR {UPDATE | NO KEY UPDATE | SHARE | KEY SHARE} [OF t [, ...]] [NOWAIT | SKIP LOCKED], repeated;
+// or FOR READ ONLY, which locks nothing.
+lockingClause : lockingItem+ | K_FOR K_READ K_ONLY ;
+
+lockingItem
+  : K_FOR lockingStrength (K_OF qualifiedName (COMMA qualifiedName)*)? (K_NOWAIT | K_SKIP K_LOCKED)?
+  ;
+
+lockingStrength : K_UPDATE | K_NO K_KEY K_UPDATE | K_SHARE | K_KEY K_SHARE ;
 
 // ------------------------------------------------------------------------- INSERT, UPDATE, DELETE
 
@@ -173,9 +190,10 @@ setValue
   | K_ON | K_TRUE | K_FALSE
   ;
 
-showStmt : K_SHOW (K_ALL | K_TIME K_ZONE | configName) ;
+// SHOW / RESET TRANSACTION ISOLATION LEVEL stand for the transaction_isolation parameter.
+showStmt : K_SHOW (K_ALL | K_TIME K_ZONE | K_TRANSACTION K_ISOLATION K_LEVEL | configName) ;
 
-resetStmt : K_RESET (K_ALL | K_TIME K_ZONE | configName) ;
+resetStmt : K_RESET (K_ALL | K_TIME K_ZONE | K_TRANSACTION K_ISOLATION K_LEVEL | configName) ;
 
 // COPY table [(columns)] FROM STDIN | COPY {table [(columns)] | (query)} TO STDOUT, with
 // options in parentheses or in the pre-9.0 form (CSV HEADER DELIMITER ',' NULL '').
@@ -190,6 +208,55 @@ copyOption : (identifier | K_NULL | K_DEFAULT) copyOptionValue? ;
 copyOptionValue : STRING_LITERAL | identifier | K_TRUE | K_FALSE | K_ON | INTEGER_LITERAL ;
 
 copyLegacyOption : (identifier | K_NULL) K_AS? STRING_LITERAL? ;
+
+// ------------------------------------------------------------------------- transaction control
+
+// PostgreSQL's transaction statements. SET TRANSACTION and SET SESSION CHARACTERISTICS differ
+// from setStmt's `SET [SESSION] name {TO | =}` by the word after TRANSACTION / CHARACTERISTICS.
+transactionStmt
+  : K_BEGIN (K_WORK | K_TRANSACTION)? transactionModeList?                     # txBegin
+  | K_START K_TRANSACTION transactionModeList?                                 # txBegin
+  | (K_COMMIT | K_END) (K_WORK | K_TRANSACTION)? transactionChain?             # txCommit
+  | (K_ROLLBACK | K_ABORT) (K_WORK | K_TRANSACTION)? transactionChain?         # txRollback
+  | K_SAVEPOINT identifier                                                     # txSavepoint
+  | K_RELEASE K_SAVEPOINT? identifier                                          # txRelease
+  | K_ROLLBACK (K_WORK | K_TRANSACTION)? K_TO K_SAVEPOINT? identifier          # txRollbackTo
+  | K_SET (K_SESSION | K_LOCAL)? K_TRANSACTION transactionModeList             # txSetTransaction
+  | K_SET K_SESSION K_CHARACTERISTICS K_AS K_TRANSACTION transactionModeList   # txSetSessionDefaults
+  ;
+
+// AND NO CHAIN is the default; AND CHAIN is refused by the transformer (not supported).
+transactionChain : K_AND K_NO? K_CHAIN ;
+
+// Modes separated by commas or just by spaces, as in PostgreSQL.
+transactionModeList : transactionMode (COMMA? transactionMode)* ;
+
+transactionMode
+  : K_ISOLATION K_LEVEL isolationLevel   # isolationMode
+  | K_READ (K_ONLY | K_WRITE)            # accessMode
+  | K_NOT? K_DEFERRABLE                  # deferrableMode
+  ;
+
+isolationLevel
+  : K_SERIALIZABLE
+  | K_REPEATABLE K_READ
+  | K_READ (K_COMMITTED | K_UNCOMMITTED)
+  ;
+
+// ---------------------------------------------------------------- PREPARE, EXECUTE, DEALLOCATE
+
+// PREPARE name [(type [, ...])] AS statement, where the statement is one PostgreSQL can prepare.
+prepareStmt
+  : K_PREPARE identifier (LPAREN typeName (COMMA typeName)* RPAREN)? K_AS preparableStmt
+  ;
+
+preparableStmt : selectStmt | insertStmt | updateStmt | deleteStmt ;
+
+// EXECUTE name [(expr [, ...])]: an empty list `()` is a syntax error, as in PostgreSQL.
+executeStmt : K_EXECUTE identifier (LPAREN expr (COMMA expr)* RPAREN)? ;
+
+// DEALLOCATE [PREPARE] {name | ALL}; `DEALLOCATE prepare` names a statement called "prepare".
+deallocateStmt : K_DEALLOCATE K_PREPARE? (K_ALL | identifier) ;
 
 typeName
   : K_DOUBLE K_PRECISION
@@ -287,6 +354,11 @@ nonReservedKeyword
   | K_INSERT | K_KEY | K_LAST | K_NULLS | K_PRECISION | K_RECURSIVE | K_SET | K_UPDATE | K_VALUES
   | K_VARYING | K_COPY | K_LOCAL | K_OPERATOR | K_RESET | K_SESSION | K_SHOW | K_TIME | K_ZONE
   | K_SUBSTRING | K_POSITION | K_TRIM | K_ESCAPE | K_TRUNCATE
+  | K_ABORT | K_BEGIN | K_CHAIN | K_CHARACTERISTICS | K_COMMIT | K_COMMITTED | K_DEFERRABLE
+  | K_ISOLATION | K_LEVEL | K_LOCKED | K_NO | K_NOWAIT | K_OF | K_ONLY | K_READ | K_RELEASE
+  | K_REPEATABLE | K_ROLLBACK | K_SAVEPOINT | K_SERIALIZABLE | K_SHARE | K_SKIP | K_START
+  | K_TRANSACTION | K_UNCOMMITTED | K_WORK | K_WRITE
+  | K_PREPARE | K_EXECUTE | K_DEALLOCATE
   ;
 
 reservedKeyword
@@ -301,35 +373,44 @@ reservedKeyword
 
 // ------------------------------------------------------------------------------------------ lexer
 
+K_ABORT : A B O R T ;
 K_ALL : A L L ;
 K_ANALYZE : A N A L Y Z E | A N A L Y S E ;
-K_ARRAY : A R R A Y ;
 K_AND : A N D ;
+K_ARRAY : A R R A Y ;
 K_AS : A S ;
 K_ASC : A S C ;
+K_BEGIN : B E G I N ;
 K_BETWEEN : B E T W E E N ;
 K_BOTH : B O T H ;
 K_BY : B Y ;
 K_CASE : C A S E ;
 K_CAST : C A S T ;
+K_CHAIN : C H A I N ;
 K_CHARACTER : C H A R A C T E R ;
+K_CHARACTERISTICS : C H A R A C T E R I S T I C S ;
 K_COLLATE : C O L L A T E ;
-K_COPY : C O P Y ;
+K_COMMIT : C O M M I T ;
+K_COMMITTED : C O M M I T T E D ;
 K_CONSTRAINT : C O N S T R A I N T ;
+K_COPY : C O P Y ;
 K_CREATE : C R E A T E ;
 K_CROSS : C R O S S ;
+K_DEALLOCATE : D E A L L O C A T E ;
 K_DEFAULT : D E F A U L T ;
+K_DEFERRABLE : D E F E R R A B L E ;
 K_DELETE : D E L E T E ;
 K_DESC : D E S C ;
 K_DISTINCT : D I S T I N C T ;
 K_DOUBLE : D O U B L E ;
 K_DROP : D R O P ;
 K_ELSE : E L S E ;
-K_EXCEPT : E X C E P T ;
-K_EXPLAIN : E X P L A I N ;
 K_END : E N D ;
-K_EXISTS : E X I S T S ;
 K_ESCAPE : E S C A P E ;
+K_EXCEPT : E X C E P T ;
+K_EXISTS : E X I S T S ;
+K_EXECUTE : E X E C U T E ;
+K_EXPLAIN : E X P L A I N ;
 K_FALSE : F A L S E ;
 K_FIRST : F I R S T ;
 K_FOR : F O R ;
@@ -338,6 +419,7 @@ K_FULL : F U L L ;
 K_GROUP : G R O U P ;
 K_HAVING : H A V I N G ;
 K_IF : I F ;
+K_ILIKE : I L I K E ;
 K_IN : I N ;
 K_INDEX : I N D E X ;
 K_INNER : I N N E R ;
@@ -345,43 +427,61 @@ K_INSERT : I N S E R T ;
 K_INTERSECT : I N T E R S E C T ;
 K_INTO : I N T O ;
 K_IS : I S ;
+K_ISOLATION : I S O L A T I O N ;
 K_JOIN : J O I N ;
 K_KEY : K E Y ;
-K_ILIKE : I L I K E ;
 K_LAST : L A S T ;
 K_LEADING : L E A D I N G ;
 K_LEFT : L E F T ;
+K_LEVEL : L E V E L ;
 K_LIKE : L I K E ;
 K_LIMIT : L I M I T ;
 K_LOCAL : L O C A L ;
+K_LOCKED : L O C K E D ;
+K_NO : N O ;
 K_NOT : N O T ;
+K_NOWAIT : N O W A I T ;
 K_NULL : N U L L ;
 K_NULLS : N U L L S ;
+K_OF : O F ;
 K_OFFSET : O F F S E T ;
-K_OPERATOR : O P E R A T O R ;
 K_ON : O N ;
+K_ONLY : O N L Y ;
+K_OPERATOR : O P E R A T O R ;
 K_OR : O R ;
 K_ORDER : O R D E R ;
 K_OUTER : O U T E R ;
-K_PRECISION : P R E C I S I O N ;
 K_POSITION : P O S I T I O N ;
+K_PRECISION : P R E C I S I O N ;
+K_PREPARE : P R E P A R E ;
 K_PRIMARY : P R I M A R Y ;
+K_READ : R E A D ;
 K_RECURSIVE : R E C U R S I V E ;
+K_RELEASE : R E L E A S E ;
+K_REPEATABLE : R E P E A T A B L E ;
 K_RESET : R E S E T ;
 K_RIGHT : R I G H T ;
+K_ROLLBACK : R O L L B A C K ;
+K_SAVEPOINT : S A V E P O I N T ;
 K_SELECT : S E L E C T ;
+K_SERIALIZABLE : S E R I A L I Z A B L E ;
 K_SESSION : S E S S I O N ;
 K_SET : S E T ;
+K_SHARE : S H A R E ;
 K_SHOW : S H O W ;
+K_SKIP : S K I P ;
+K_START : S T A R T ;
 K_SUBSTRING : S U B S T R I N G ;
 K_TABLE : T A B L E ;
 K_THEN : T H E N ;
 K_TIME : T I M E ;
 K_TO : T O ;
 K_TRAILING : T R A I L I N G ;
+K_TRANSACTION : T R A N S A C T I O N ;
 K_TRIM : T R I M ;
 K_TRUE : T R U E ;
 K_TRUNCATE : T R U N C A T E ;
+K_UNCOMMITTED : U N C O M M I T T E D ;
 K_UNION : U N I O N ;
 K_UNIQUE : U N I Q U E ;
 K_UPDATE : U P D A T E ;
@@ -391,6 +491,8 @@ K_VARYING : V A R Y I N G ;
 K_WHEN : W H E N ;
 K_WHERE : W H E R E ;
 K_WITH : W I T H ;
+K_WORK : W O R K ;
+K_WRITE : W R I T E ;
 K_ZONE : Z O N E ;
 
 SEMI : ';' ;

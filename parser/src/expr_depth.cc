@@ -48,6 +48,10 @@ void ForEachStatementExpr(ast::Statement& stmt, F&& f) {
     for (auto& c : stmt.create_table->columns) f(c.default_expr);
   }
   if (stmt.explained) ForEachStatementExpr(*stmt.explained, f);
+  if (stmt.prepare && stmt.prepare->statement) ForEachStatementExpr(*stmt.prepare->statement, f);
+  if (stmt.execute) {
+    for (auto& e : stmt.execute->args) f(e);
+  }
 }
 
 template <typename F>

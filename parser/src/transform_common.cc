@@ -117,6 +117,11 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
     stmt.explained = std::make_unique<ast::Statement>(TransformStatement(s->statement()));
     if (stmt.explained->kind == ast::StatementKind::kExplain) {
       Fail(ErrorAt(s->statement(), sqlstate::kSyntaxError, "syntax error at or near \"EXPLAIN\""));
+    } else if (stmt.explained->kind == ast::StatementKind::kTransaction ||
+               stmt.explained->kind == ast::StatementKind::kPrepare ||
+               stmt.explained->kind == ast::StatementKind::kDeallocate) {
+      // PostgreSQL's grammar cannot EXPLAIN a transaction statement, PREPARE or DEALLOCATE.
+      Fail(ErrorAtToken(*s->statement()->getStart(), "syntax error"));
     }
   } else if (auto* s = ctx->analyzeStmt()) {
     stmt.kind = ast::StatementKind::kAnalyze;
@@ -130,13 +135,27 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
     stmt.variable = TransformSet(s);
   } else if (auto* s = ctx->showStmt()) {
     stmt.kind = ast::StatementKind::kShow;
-    stmt.variable = TransformShowOrReset(s->K_ALL(), s->K_TIME(), s->configName());
+    stmt.variable =
+        TransformShowOrReset(s->K_ALL(), s->K_TIME(), s->K_TRANSACTION(), s->configName());
   } else if (auto* s = ctx->resetStmt()) {
     stmt.kind = ast::StatementKind::kReset;
-    stmt.variable = TransformShowOrReset(s->K_ALL(), s->K_TIME(), s->configName());
+    stmt.variable =
+        TransformShowOrReset(s->K_ALL(), s->K_TIME(), s->K_TRANSACTION(), s->configName());
   } else if (auto* s = ctx->copyStmt()) {
     stmt.kind = ast::StatementKind::kCopy;
     stmt.copy = TransformCopy(s);
+  } else if (auto* s = ctx->transactionStmt()) {
+    stmt.kind = ast::StatementKind::kTransaction;
+    stmt.transaction = TransformTransaction(s);
+  } else if (auto* s = ctx->prepareStmt()) {
+    stmt.kind = ast::StatementKind::kPrepare;
+    stmt.prepare = TransformPrepare(s);
+  } else if (auto* s = ctx->executeStmt()) {
+    stmt.kind = ast::StatementKind::kExecute;
+    stmt.execute = TransformExecute(s);
+  } else if (auto* s = ctx->deallocateStmt()) {
+    stmt.kind = ast::StatementKind::kDeallocate;
+    stmt.deallocate = TransformDeallocate(s);
   }
   return stmt;
 }

@@ -1,6 +1,7 @@
 // SELECT: set operations (UNION/INTERSECT/EXCEPT [ALL]) over SELECT cores — select list (*, t.*,
 // expr [AS] alias), FROM with aliases and joins, WHERE, GROUP BY, HAVING — then ORDER BY with
-// ASC/DESC and NULLS FIRST/LAST, LIMIT (ALL) and OFFSET in either order.
+// ASC/DESC and NULLS FIRST/LAST, LIMIT (ALL) and OFFSET in either order, and the row-locking
+// clauses FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE [OF ...] [NOWAIT | SKIP LOCKED].
 
 #include "transformer.h"
 
@@ -50,7 +51,50 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelect(P::SelectStmtConte
   if (P::OffsetClauseContext* offset = ctx->offsetClause()) {
     stmt->offset = TransformExpr(offset->expr());
   }
+  if (P::LockingClauseContext* locking = ctx->lockingClause()) {
+    TransformLocking(locking, stmt.get());
+  }
   return stmt;
+}
+
+void Transformer::TransformLocking(P::LockingClauseContext* ctx, ast::SelectStmt* stmt) {
+  using Strength = ast::LockingClause::Strength;
+  for (P::LockingItemContext* item : ctx->lockingItem()) {  // none for FOR READ ONLY
+    ast::LockingClause clause;
+    clause.loc = Loc(item);
+    P::LockingStrengthContext* strength = item->lockingStrength();
+    clause.strength = strength->K_NO() != nullptr      ? Strength::kNoKeyUpdate
+                      : strength->K_KEY() != nullptr   ? Strength::kKeyShare
+                      : strength->K_SHARE() != nullptr ? Strength::kShare
+                                                       : Strength::kUpdate;
+    for (P::QualifiedNameContext* name : item->qualifiedName()) {
+      std::string schema;
+      std::string table;
+      QualifiedName(name, &schema, &table);
+      if (!schema.empty()) {  // PostgreSQL matches OF names against FROM aliases only
+        Fail(ErrorAt(name, sqlstate::kSyntaxError,
+                     std::string(ast::LockingStrengthName(clause.strength)) +
+                         " must specify unqualified relation names"));
+      }
+      clause.of_tables.push_back(std::move(table));
+      clause.of_table_locs.push_back(Loc(name));
+    }
+    clause.nowait = item->K_NOWAIT() != nullptr;
+    clause.skip_locked = item->K_SKIP() != nullptr;
+    stmt->locking.push_back(std::move(clause));
+  }
+  if (stmt->set_op != ast::SetOp::kNone) RejectLockingInSetOperation(*stmt);
+}
+
+void Transformer::RejectLockingInSetOperation(const ast::SelectStmt& operand) {
+  if (operand.locking.empty()) return;
+  const ast::LockingClause& first = operand.locking.front();
+  Fail(Status::Error(sqlstate::kFeatureNotSupported,
+                     std::string(ast::LockingStrengthName(first.strength)) +
+                         " is not allowed with UNION/INTERSECT/EXCEPT")
+           .WithPosition(first.loc.position)
+           .WithDetail("line " + std::to_string(first.loc.line) + ", column " +
+                       std::to_string(first.loc.column)));
 }
 
 namespace {
@@ -74,10 +118,13 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectSet(P::SelectSetCon
   std::vector<P::SelectTermContext*> terms = ctx->selectTerm();
   std::unique_ptr<ast::SelectStmt> result = TransformSelectTerm(terms[0]);
   std::vector<P::SetOperatorContext*> ops = ctx->setOperator();
+  if (!ops.empty()) RejectLockingInSetOperation(*result);
   for (size_t i = 0; i < ops.size(); ++i) {
     const ast::SetOp op = ops[i]->K_UNION() ? ast::SetOp::kUnion : ast::SetOp::kExcept;
-    result = SetNode(op, ops[i]->K_ALL() != nullptr, std::move(result),
-                     TransformSelectTerm(terms[i + 1]), Loc(ops[i]));
+    std::unique_ptr<ast::SelectStmt> right = TransformSelectTerm(terms[i + 1]);
+    RejectLockingInSetOperation(*right);
+    result =
+        SetNode(op, ops[i]->K_ALL() != nullptr, std::move(result), std::move(right), Loc(ops[i]));
   }
   return result;
 }
@@ -85,6 +132,7 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectSet(P::SelectSetCon
 std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectTerm(P::SelectTermContext* ctx) {
   std::vector<P::SelectPrimaryContext*> prims = ctx->selectPrimary();
   std::unique_ptr<ast::SelectStmt> result = TransformSelectPrimary(prims[0]);
+  if (prims.size() > 1) RejectLockingInSetOperation(*result);
   // INTERSECT [ALL|DISTINCT] tokens in order: each K_INTERSECT is followed by an optional
   // ALL/DISTINCT before the next primary.
   size_t next = 1;
@@ -96,8 +144,9 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectTerm(P::SelectTermC
       auto* after = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->children[i + 1]);
       all = after != nullptr && after->getSymbol()->getType() == P::K_ALL;
     }
-    result = SetNode(ast::SetOp::kIntersect, all, std::move(result),
-                     TransformSelectPrimary(prims[next++]), Loc(term));
+    std::unique_ptr<ast::SelectStmt> right = TransformSelectPrimary(prims[next++]);
+    RejectLockingInSetOperation(*right);
+    result = SetNode(ast::SetOp::kIntersect, all, std::move(result), std::move(right), Loc(term));
   }
   return result;
 }

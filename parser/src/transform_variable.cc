@@ -1,6 +1,7 @@
 // SET [SESSION | LOCAL] name {TO | =} value [, ...] | DEFAULT, SET TIME ZONE value, SHOW name,
-// SHOW ALL, RESET name, RESET ALL. Values keep their written form (strings unquoted,
-// identifiers folded, numbers with their sign); the engine checks names and values.
+// SHOW ALL, RESET name, RESET ALL, SHOW / RESET TRANSACTION ISOLATION LEVEL
+// (transaction_isolation). Values keep their written form (strings unquoted, identifiers folded,
+// numbers with their sign); the engine checks names and values.
 
 #include "transformer.h"
 
@@ -29,7 +30,7 @@ std::unique_ptr<ast::VariableStmt> Transformer::TransformSet(P::SetStmtContext* 
     if (tz->setValue() != nullptr) values.push_back(tz->setValue());
   } else {
     auto* set = static_cast<P::SetConfigContext*>(ctx);
-    out = TransformShowOrReset(nullptr, nullptr, set->configName());
+    out = TransformShowOrReset(nullptr, nullptr, nullptr, set->configName());
     out->local = set->K_LOCAL() != nullptr;
     out->to_default = set->K_DEFAULT() != nullptr;
     values = set->setValue();
@@ -56,7 +57,7 @@ std::unique_ptr<ast::VariableStmt> Transformer::TransformSet(P::SetStmtContext* 
 
 std::unique_ptr<ast::VariableStmt> Transformer::TransformShowOrReset(
     antlr4::tree::TerminalNode* all, antlr4::tree::TerminalNode* time_zone,
-    P::ConfigNameContext* name) {
+    antlr4::tree::TerminalNode* transaction, P::ConfigNameContext* name) {
   auto out = std::make_unique<ast::VariableStmt>();
   if (all != nullptr) {
     out->all = true;
@@ -65,6 +66,9 @@ std::unique_ptr<ast::VariableStmt> Transformer::TransformShowOrReset(
   } else if (time_zone != nullptr) {
     out->name = "timezone";
     out->name_loc = Loc(time_zone);
+  } else if (transaction != nullptr) {
+    out->name = "transaction_isolation";
+    out->name_loc = Loc(transaction);
   } else {
     out->name_loc = Loc(name);
     if (name->identifier().size() == 1) {

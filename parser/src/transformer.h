@@ -32,6 +32,8 @@ class Transformer {
   std::unique_ptr<ast::SelectStmt> TransformSelectTerm(P::SelectTermContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformSelectPrimary(P::SelectPrimaryContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformSelectCore(P::SelectCoreContext* ctx);
+  // FOR UPDATE / SHARE ...: appended to stmt->locking (0A000 on a set operation).
+  void TransformLocking(P::LockingClauseContext* ctx, ast::SelectStmt* stmt);
   // transform_insert.cc, transform_update.cc, transform_delete.cc
   std::unique_ptr<ast::InsertStmt> TransformInsert(P::InsertStmtContext* ctx);
   std::unique_ptr<ast::UpdateStmt> TransformUpdate(P::UpdateStmtContext* ctx);
@@ -46,11 +48,21 @@ class Transformer {
   ast::TypeSpec TransformType(P::TypeNameContext* ctx);
   // transform_variable.cc: SET, SHOW, RESET
   std::unique_ptr<ast::VariableStmt> TransformSet(P::SetStmtContext* ctx);
+  // all: SHOW/RESET ALL; time_zone: TIME ZONE; transaction: TRANSACTION ISOLATION LEVEL (the
+  // transaction_isolation parameter); else name.
   std::unique_ptr<ast::VariableStmt> TransformShowOrReset(antlr4::tree::TerminalNode* all,
                                                           antlr4::tree::TerminalNode* time_zone,
+                                                          antlr4::tree::TerminalNode* transaction,
                                                           P::ConfigNameContext* name);
   // transform_copy.cc
   std::unique_ptr<ast::CopyStmt> TransformCopy(P::CopyStmtContext* ctx);
+  // transform_transaction.cc: BEGIN, COMMIT, ROLLBACK, savepoints, SET TRANSACTION
+  std::unique_ptr<ast::TransactionStmt> TransformTransaction(P::TransactionStmtContext* ctx);
+  void TransformTransactionModes(P::TransactionModeListContext* ctx, ast::TransactionStmt* out);
+  // transform_prepare.cc: PREPARE, EXECUTE, DEALLOCATE
+  std::unique_ptr<ast::PrepareStmt> TransformPrepare(P::PrepareStmtContext* ctx);
+  std::unique_ptr<ast::ExecuteStmt> TransformExecute(P::ExecuteStmtContext* ctx);
+  std::unique_ptr<ast::DeallocateStmt> TransformDeallocate(P::DeallocateStmtContext* ctx);
 
   // transform_common.cc
   std::string Identifier(P::IdentifierContext* ctx);  // lower-cased unless quoted
@@ -82,6 +94,8 @@ class Transformer {
   ast::ExprPtr TransformFunction(P::FunctionPrimaryContext* ctx);
   // COLLATE name: only the default collation (and "C"/"POSIX", the same byte order) exists.
   void CheckCollation(P::CollationNameContext* ctx);
+  // transform_select.cc: 0A000 when an operand of a set operation has a locking clause.
+  void RejectLockingInSetOperation(const ast::SelectStmt& operand);
 
   const SourceText& src_;
   Status status_;

@@ -69,7 +69,7 @@ asio::awaitable<void> PgConnection::Run() {
   request_.reset();
   portals_.clear();
   closed_portals_.clear();
-  statements_.clear();
+  unnamed_.reset();
   if (session_) {
     session_->Detach();
     server_->UnregisterCancelKey(pid_);
@@ -109,6 +109,10 @@ asio::awaitable<void> PgConnection::Fatal(const Status& status) {
 
 asio::awaitable<void> PgConnection::ProtocolViolation(const std::string& message) {
   co_await Fatal(Status::Error(kProtocolViolation, message));
+}
+
+char PgConnection::TransactionStatus() const {
+  return session_ != nullptr ? session_->engine()->TransactionStatus() : 'I';
 }
 
 void PgConnection::AppendReadyForQuery() { WriteReadyForQuery(&out_, TransactionStatus()); }
@@ -370,7 +374,7 @@ asio::awaitable<void> PgConnection::MessageLoop() {
           co_await Fatal(target.status());
           co_return;
         }
-        HandleClose(*target);
+        co_await HandleClose(*target);
         break;
       }
       case 'H':
@@ -417,7 +421,7 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
   if (status.ok() && request_->size() == 0) WriteEmptyQueryResponse(&out_);
   for (size_t i = 0; status.ok() && i < request_->size(); ++i) {
     bool more = true, first = true;
-    std::string tag, notice;
+    std::string tag, notice, notice_state;
     while (more && status.ok()) {
       co_await OnPool([&] {
         try {
@@ -441,6 +445,7 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
           if (!more) {
             tag = cursor_->CommandTag();
             notice = cursor_->Notice();
+            notice_state = cursor_->NoticeSqlstate();
           }
         } catch (const std::exception& e) {
           status = Status::Internal(std::string("internal error: ") + e.what());
@@ -476,7 +481,7 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
       if (!status.ok()) break;
       tag = cursor_->CommandTag();
     }
-    if (!notice.empty()) WriteNoticeResponse(&out_, notice);
+    if (!notice.empty()) WriteNoticeResponse(&out_, notice, notice_state);
     WriteCommandComplete(&out_, tag);
     AppendParameterChanges();
     co_await OnPool([&] { cursor_.reset(); });
@@ -602,10 +607,6 @@ asio::awaitable<bool> PgConnection::HandleParse(const std::string& body) {
   }
   std::string name(parse->statement);
   std::string sql(parse->sql);
-  if (!name.empty() && statements_.count(name) != 0) {
-    ExtendedError(Status::Error("42P05", "prepared statement \"" + name + "\" already exists"));
-    co_return true;
-  }
   std::vector<Type> declared;
   for (uint32_t oid : parse->parameter_types) {
     auto type = ParamTypeFromOid(oid);
@@ -616,41 +617,28 @@ asio::awaitable<bool> PgConnection::HandleParse(const std::string& body) {
     declared.push_back(*type);
   }
   // Parsed once here and described (parameter types, result columns), as PostgreSQL's Parse
-  // does parse analysis; Bind/Execute only bind, plan and run it.
+  // does parse analysis; Bind/Execute only bind, plan and run it. A named statement goes into
+  // the session's namespace (42P05 when taken), the unnamed one replaces the previous one.
   Status status;
-  Prepared prepared;
   co_await OnPool([&] {
-    auto parsed = session_->engine()->Parse(sql);
-    if (!parsed.ok()) {
-      status = parsed.status();
-      return;
+    auto prepared = session_->engine()->Prepare(name, sql, declared);
+    if (!prepared.ok()) {
+      status = prepared.status();
+    } else if (name.empty()) {
+      unnamed_ = std::move(prepared).value();
     }
-    if ((*parsed)->size() > 1) {
-      status = Status::Error(sqlstate::kSyntaxError,
-                             "cannot insert multiple commands into a prepared "
-                             "statement");
-      return;
-    }
-    if ((*parsed)->size() == 0) {
-      prepared.param_types = declared;
-      return;
-    }
-    prepared.request = std::move(parsed).value();
-    auto described = prepared.request->Describe(0, declared);
-    if (!described.ok()) {
-      status = described.status();
-      return;
-    }
-    prepared.param_types = std::move(described->param_types);
-    prepared.columns = std::move(described->columns);
   });
   if (!status.ok()) {
     ExtendedError(status);
     co_return true;
   }
-  statements_[name] = std::move(prepared);
   WriteParseComplete(&out_);
   co_return true;
+}
+
+std::optional<PreparedStatementInfo> PgConnection::FindStatement(const std::string& name) const {
+  if (name.empty()) return unnamed_;
+  return session_->engine()->FindPrepared(name);
 }
 
 asio::awaitable<bool> PgConnection::HandleBind(const std::string& body) {
@@ -661,13 +649,13 @@ asio::awaitable<bool> PgConnection::HandleBind(const std::string& body) {
   }
   std::string portal_name(bind->portal);
   std::string statement_name(bind->statement);
-  auto it = statements_.find(statement_name);
-  if (it == statements_.end()) {
+  const std::optional<PreparedStatementInfo> found = FindStatement(statement_name);
+  if (!found) {
     ExtendedError(
         Status::Error("26000", "prepared statement \"" + statement_name + "\" does not exist"));
     co_return true;
   }
-  const Prepared& prepared = it->second;
+  const PreparedStatementInfo& prepared = *found;
   if (bind->parameters.size() != prepared.param_types.size()) {
     ExtendedError(Status::Error(kProtocolViolation,
                                 "bind message supplies " + std::to_string(bind->parameters.size()) +
@@ -768,12 +756,13 @@ asio::awaitable<bool> PgConnection::HandleDescribe(const std::string& body) {
   }
   std::string name(describe->name);
   if (describe->kind == 'S') {
-    if (statements_.count(name) == 0) {
+    const std::optional<PreparedStatementInfo> found = FindStatement(name);
+    if (!found) {
       ExtendedError(Status::Error("26000", "prepared statement \"" + name + "\" does not exist"));
       co_return true;
     }
     // Described at Parse: formats are not known yet, so the columns are described as text.
-    const Prepared& prepared = statements_[name];
+    const PreparedStatementInfo& prepared = *found;
     std::vector<uint32_t> oids;
     for (const Type& t : prepared.param_types) oids.push_back(t.PgOid());
     WriteParameterDescription(&out_, oids);
@@ -846,6 +835,7 @@ asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
         portal->done = true;
         portal->tag = portal->cursor->CommandTag();
         portal->notice = portal->cursor->Notice();
+        portal->notice_state = portal->cursor->NoticeSqlstate();
         portal->cursor.reset();
       }
     });
@@ -863,15 +853,24 @@ asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
     WritePortalSuspended(&out_);
     co_return true;
   }
-  if (!portal->notice.empty()) WriteNoticeResponse(&out_, portal->notice);
+  if (!portal->notice.empty()) WriteNoticeResponse(&out_, portal->notice, portal->notice_state);
   WriteCommandComplete(&out_, portal->tag);
   AppendParameterChanges();
   co_return true;
 }
 
-void PgConnection::HandleClose(const TargetMessage& target) {
+asio::awaitable<void> PgConnection::HandleClose(const TargetMessage& target) {
   if (target.kind == 'S') {
-    statements_.erase(std::string(target.name));
+    // Named: the session's namespace (a SQL-prepared statement too, as in PostgreSQL). On the
+    // pool: the statement's parse may be freed here.
+    std::string name(target.name);
+    co_await OnPool([&] {
+      if (name.empty()) {
+        unnamed_.reset();
+      } else {
+        session_->engine()->ClosePrepared(name);
+      }
+    });
   } else if (auto it = portals_.find(std::string(target.name)); it != portals_.end()) {
     // A portal's cursor is destroyed on the pool (it may release locks); keep it till Sync.
     closed_portals_.push_back(std::move(it->second));

@@ -38,13 +38,6 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
     char type = 0;
     std::string body;
   };
-  // A prepared statement of the extended protocol: parsed once on Parse and described then
-  // (parameter types declared or inferred, result columns); every portal binds and plans it.
-  struct Prepared {
-    std::shared_ptr<Request> request;  // null when the text has no statement
-    std::vector<Type> param_types;
-    std::vector<ColumnInfo> columns;
-  };
   // A portal: a bound statement with its parameter values and result formats, started on its
   // first Describe or Execute.
   struct Portal {
@@ -59,6 +52,7 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
     std::vector<ColumnInfo> columns;
     std::string tag;
     std::string notice;
+    std::string notice_state;  // SQLSTATE of a WARNING notice; empty for NOTICE
   };
 
   asio::awaitable<bool> Startup();
@@ -81,7 +75,8 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   asio::awaitable<void> ProtocolViolation(const std::string& message);
   // ReadyForQuery's transaction status: 'I' idle, 'T' in a transaction block, 'E' in a failed
   // one. The one place it is decided; it will come from the session once transactions exist.
-  char TransactionStatus() const { return 'I'; }
+  // ReadyForQuery's status: 'I' idle, 'T' in a transaction block, 'E' in a failed one.
+  char TransactionStatus() const;
   void AppendReadyForQuery();
   // Runs fn on the worker pool and resumes here when it returns.
   asio::awaitable<void> OnPool(std::function<void()> fn);
@@ -98,7 +93,11 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   asio::awaitable<bool> HandleBind(const std::string& body);
   asio::awaitable<bool> HandleDescribe(const std::string& body);
   asio::awaitable<bool> HandleExecute(const std::string& body);
-  void HandleClose(const TargetMessage& target);
+  asio::awaitable<void> HandleClose(const TargetMessage& target);
+  // A prepared statement by name: "" is the connection's unnamed statement, any other name is
+  // looked up in the session, whose namespace SQL PREPARE / DEALLOCATE share (parsed once at
+  // Parse or PREPARE and described then; every portal binds and plans it).
+  std::optional<PreparedStatementInfo> FindStatement(const std::string& name) const;
   // Starts the portal's statement (on the pool) if not yet started; error status on failure.
   asio::awaitable<Status> StartPortal(Portal* portal);
   void ExtendedError(const Status& st);
@@ -134,8 +133,8 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   std::unique_ptr<QueryCursor> cursor_;
   std::vector<Row> rows_;
 
-  std::shared_ptr<ExecControl> ext_ctl_;        // the extended protocol's request, up to Sync
-  std::map<std::string, Prepared> statements_;  // "" is the unnamed statement
+  std::shared_ptr<ExecControl> ext_ctl_;          // the extended protocol's request, up to Sync
+  std::optional<PreparedStatementInfo> unnamed_;  // named statements live in the engine session
   std::map<std::string, std::unique_ptr<Portal>> portals_;  // "" is the unnamed portal
   std::vector<std::unique_ptr<Portal>> closed_portals_;     // destroyed on the pool at Sync
 };

@@ -325,12 +325,14 @@ void WriteErrorResponse(std::string* out, const Status& status, const char* seve
   w.End();
 }
 
-void WriteNoticeResponse(std::string* out, std::string_view message) {
+void WriteNoticeResponse(std::string* out, std::string_view message, std::string_view sqlstate) {
+  const char* severity = sqlstate.empty() ? "NOTICE" : "WARNING";
   MessageWriter w(out);
   w.Begin('N');
-  w.Byte('S').CString("NOTICE");
-  w.Byte('V').CString("NOTICE");
-  w.Byte('C').CString(sqlstate::kSuccessfulCompletion);
+  w.Byte('S').CString(severity);
+  w.Byte('V').CString(severity);
+  w.Byte('C').CString(sqlstate.empty() ? std::string_view(sqlstate::kSuccessfulCompletion)
+                                       : sqlstate);
   w.Byte('M').CString(message);
   w.Byte(0);
   w.End();

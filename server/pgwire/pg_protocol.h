@@ -100,7 +100,8 @@ void WriteParameterDescription(std::string* out, const std::vector<uint32_t>& oi
 // D, H, P when present.
 void WriteErrorResponse(std::string* out, const Status& status, const char* severity = "ERROR");
 // NoticeResponse ('N') with SQLSTATE 00000.
-void WriteNoticeResponse(std::string* out, std::string_view message);
+void WriteNoticeResponse(std::string* out, std::string_view message,
+                         std::string_view sqlstate = {});
 
 // pg_attribute.attlen and atttypmod of a column type, as PostgreSQL reports them.
 int16_t PgTypeLength(const Type& type);

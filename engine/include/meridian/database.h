@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -18,12 +19,26 @@
 
 namespace meridian {
 
+namespace storage {
+class FileSystem;
+}  // namespace storage
+
 // The product and version; PostgreSQL clients see "15.0 (Meridian 0.1.0)" as server_version.
 inline constexpr const char* kProductVersion = "Meridian 0.1.0";
 
 struct DatabaseOptions {
   std::string data_dir = "./data";
   size_t buffer_pool_mb = 128;
+  // Session defaults: default_transaction_isolation ("read committed" or "repeatable read"),
+  // synchronous_commit (false: asynchronous commit, durable within async_window_ms).
+  std::string default_isolation = "read committed";
+  bool synchronous_commit = true;
+  // Group commit: extra wait for more committers before a group is written (0: none).
+  int64_t group_window_us = 0;
+  int64_t async_window_ms = 200;
+  // Tests: every data file goes through this file system (fault injection, simulated crashes);
+  // null = the operating system's. Must outlive the Database.
+  storage::FileSystem* file_system = nullptr;
 };
 
 // Interrupt state of one running request: cancellation (Cancel RPC, client gone, shutdown) and
@@ -89,6 +104,9 @@ class QueryCursor {
   virtual uint64_t RowCount() const = 0;
   // Notice for the client, e.g. `table "t" does not exist, skipping`; empty if none.
   virtual std::string Notice() const { return {}; }
+  // The notice's SQLSTATE when it is a WARNING (e.g. 25001 "there is already a transaction in
+  // progress"); empty for a plain NOTICE.
+  virtual std::string NoticeSqlstate() const { return {}; }
 
   // COPY ... FROM STDIN: the sink for the client's data (else null). Fetch returns false at
   // once; CommandTag() ("COPY n") is final after CopyIn::Finish.
@@ -148,6 +166,15 @@ class Request {
                                                 const std::vector<Type>& param_types) = 0;
 };
 
+// A named prepared statement of a session. SQL PREPARE and the PostgreSQL protocol's Parse with
+// a statement name share one namespace per session, as in PostgreSQL: EXECUTE, Bind and
+// Describe reach either kind by name; DEALLOCATE name / DEALLOCATE ALL and Close drop either.
+struct PreparedStatementInfo {
+  std::shared_ptr<Request> request;  // statement 0 is the prepared one; null for empty text
+  std::vector<Type> param_types;     // $1..$n: declared, else inferred (unknown becomes text)
+  std::vector<ColumnInfo> columns;   // result columns; empty when it returns no rows
+};
+
 struct ColumnDescription {
   std::string name;
   Type type;
@@ -193,6 +220,21 @@ class Session {
   virtual std::vector<std::pair<std::string, std::string>> TakeChangedParameters() { return {}; }
   // The PostgreSQL front end's process id for this session (pg_backend_pid()).
   virtual void SetBackendPid(int32_t /*pid*/) {}
+  // Prepared statements (see PreparedStatementInfo). Prepare parses sql as one statement (more:
+  // 42601 "cannot insert multiple commands into a prepared statement"; none: an empty
+  // statement, request null), describes it with the declared param_types (Unknown entries are
+  // inferred) and stores it under name: 42P05 `prepared statement "x" already exists`. An empty
+  // name is the protocol's unnamed statement: described and returned, never stored.
+  virtual Result<PreparedStatementInfo> Prepare(const std::string& name, std::string_view sql,
+                                                const std::vector<Type>& param_types) = 0;
+  // The prepared statement called name (by SQL PREPARE or by the protocol), or nullopt.
+  virtual std::optional<PreparedStatementInfo> FindPrepared(const std::string& name) = 0;
+  // The protocol's Close of a statement: drops name if it exists (no error otherwise).
+  virtual void ClosePrepared(const std::string& name) = 0;
+
+  // Transaction block state for ReadyForQuery: 'I' idle, 'T' in BEGIN ... COMMIT, 'E' in a
+  // failed block (statements fail with 25P02 until ROLLBACK).
+  virtual char TransactionStatus() const { return 'I'; }
 };
 
 class Database {

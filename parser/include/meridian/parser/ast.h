@@ -205,6 +205,36 @@ struct CommonTableExpr {
   Location loc;
 };
 
+// SELECT ... FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE / FOR KEY SHARE [OF t [, ...]]
+// [NOWAIT | SKIP LOCKED]. FOR READ ONLY parses to no clause at all. The parser rejects a locking
+// clause on a set operation (0A000) and schema-qualified OF names (42601); checking that the OF
+// names are FROM items, and PostgreSQL's other restrictions (DISTINCT, GROUP BY, aggregates), is
+// left to the binder.
+struct LockingClause {
+  enum class Strength { kUpdate, kNoKeyUpdate, kShare, kKeyShare };
+  Strength strength = Strength::kUpdate;
+  std::vector<std::string> of_tables;  // empty: every table of the FROM clause
+  bool nowait = false;
+  bool skip_locked = false;
+  Location loc;                         // the FOR keyword
+  std::vector<Location> of_table_locs;  // one per of_tables entry
+};
+
+// PostgreSQL's name of a locking strength, for messages: "FOR UPDATE", "FOR KEY SHARE", ...
+inline const char* LockingStrengthName(LockingClause::Strength strength) {
+  switch (strength) {
+    case LockingClause::Strength::kUpdate:
+      return "FOR UPDATE";
+    case LockingClause::Strength::kNoKeyUpdate:
+      return "FOR NO KEY UPDATE";
+    case LockingClause::Strength::kShare:
+      return "FOR SHARE";
+    case LockingClause::Strength::kKeyShare:
+      return "FOR KEY SHARE";
+  }
+  return "FOR UPDATE";
+}
+
 struct SelectStmt {
   std::vector<CommonTableExpr> with;  // WITH ... (visible to this query and its subqueries)
   SetOp set_op = SetOp::kNone;
@@ -219,6 +249,9 @@ struct SelectStmt {
   std::vector<OrderItem> order_by;
   ExprPtr limit;   // null when none (LIMIT ALL also gives null)
   ExprPtr offset;  // null when none
+  // FOR UPDATE / SHARE ... in written order (also those written inside parentheses, as in
+  // "(SELECT ... FOR UPDATE) LIMIT 1"); empty when none. Never set on a set operation node.
+  std::vector<LockingClause> locking;
   Location loc;
 };
 
@@ -337,6 +370,10 @@ enum class StatementKind {
   kShow,   // variable
   kReset,  // variable
   kCopy,
+  kTransaction,  // transaction
+  kPrepare,      // prepare
+  kExecute,      // execute
+  kDeallocate,   // deallocate
 };
 
 // SET / SHOW / RESET of a run-time parameter. name is lower-cased ("timezone" for TIME ZONE);
@@ -369,6 +406,61 @@ struct CopyStmt {
   char escape = '"';        // csv only
 };
 
+// Transaction control (BEGIN, COMMIT, ...). isolation: "" when not given, else one of
+// "read uncommitted", "read committed", "repeatable read", "serializable" (lower case).
+// Modes (isolation, read_only, deferrable) are set only for kBegin, kSetTransaction and
+// kSetSessionDefaults; a mode given twice with different values is rejected by the parser (42601
+// "conflicting or redundant options"), the same value twice is accepted.
+struct TransactionStmt {
+  enum class Action {
+    kBegin,           // BEGIN [WORK | TRANSACTION] [modes], START TRANSACTION [modes]
+    kCommit,          // COMMIT [WORK | TRANSACTION] [AND NO CHAIN], END [WORK | TRANSACTION]
+    kRollback,        // ROLLBACK [WORK | TRANSACTION] [AND NO CHAIN], ABORT [WORK | TRANSACTION]
+    kSavepoint,       // SAVEPOINT name
+    kRelease,         // RELEASE [SAVEPOINT] name
+    kRollbackTo,      // ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT] name
+    kSetTransaction,  // SET [SESSION | LOCAL] TRANSACTION modes
+    kSetSessionDefaults,  // SET SESSION CHARACTERISTICS AS TRANSACTION modes
+  };
+  Action action = Action::kBegin;
+  std::string isolation;
+  std::optional<bool> read_only;   // READ ONLY → true, READ WRITE → false
+  std::optional<bool> deferrable;  // [NOT] DEFERRABLE (accepted, no effect)
+  std::string savepoint;           // folded like any identifier
+  Location savepoint_loc;          // kSavepoint, kRelease, kRollbackTo: the name
+  // kBegin written as START TRANSACTION, whose PostgreSQL command tag is "START TRANSACTION"
+  // (BEGIN's is "BEGIN"; END's is "COMMIT", ABORT's and ROLLBACK TO's "ROLLBACK", RELEASE's
+  // "RELEASE", SAVEPOINT's "SAVEPOINT", SET TRANSACTION's and SET SESSION CHARACTERISTICS' "SET").
+  bool start_transaction = false;
+};
+
+struct Statement;
+
+// PREPARE name [(type [, ...])] AS statement: statement is a SELECT, INSERT, UPDATE or DELETE
+// (PostgreSQL's PreparableStmt). The statement is shared so that the session can keep it after
+// the request that prepared it is gone; its locations and text are those of the PREPARE's
+// request. param_types are as written (no declared type: every $n is inferred from context).
+struct PrepareStmt {
+  std::string name;  // folded like any identifier
+  Location name_loc;
+  std::vector<TypeSpec> param_types;
+  std::shared_ptr<Statement> statement;
+};
+
+// EXECUTE name [(expr [, ...])]: runs a prepared statement with args as $1, $2, ...
+struct ExecuteStmt {
+  std::string name;
+  Location name_loc;
+  std::vector<ExprPtr> args;  // empty when no parentheses are written (`EXECUTE p()` is 42601)
+};
+
+// DEALLOCATE [PREPARE] {name | ALL}.
+struct DeallocateStmt {
+  std::string name;  // empty for ALL
+  Location name_loc;
+  bool all = false;
+};
+
 // One statement of a request; exactly the pointer matching kind is set.
 struct Statement {
   StatementKind kind = StatementKind::kSelect;
@@ -386,6 +478,10 @@ struct Statement {
   std::unique_ptr<AnalyzeStmt> analyze;
   std::unique_ptr<VariableStmt> variable;  // kSet, kShow, kReset
   std::unique_ptr<CopyStmt> copy;
+  std::unique_ptr<TransactionStmt> transaction;  // kTransaction
+  std::unique_ptr<PrepareStmt> prepare;          // kPrepare
+  std::unique_ptr<ExecuteStmt> execute;          // kExecute
+  std::unique_ptr<DeallocateStmt> deallocate;    // kDeallocate
   // kExplain: the statement explained, and whether it runs (EXPLAIN ANALYZE).
   std::unique_ptr<Statement> explained;
   bool explain_analyze = false;

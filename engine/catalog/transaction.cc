@@ -1,0 +1,228 @@
+// Transaction: write set, row write locks, statement rollback, commit stamping (see
+// transaction.h and engine/txn/README.md sections 2-4).
+#include "catalog/transaction.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "catalog/table.h"
+
+namespace meridian::catalog {
+
+namespace {
+
+using storage::kTupleFlagLockOnly;
+using storage::TupleHeader;
+
+}  // namespace
+
+Transaction::Transaction(txn::TxnManager* txns, uint64_t id, Isolation isolation)
+    : txns_(txns), id_(id), isolation_(isolation) {}
+
+void Transaction::TakeStatementSnapshot() {
+  if (has_snapshot_ && isolation_ == Isolation::kRepeatableRead) return;
+  snapshot_ = txns_->TakeSnapshot(id_);
+  has_snapshot_ = true;
+}
+
+void Transaction::RefreshSnapshot() {
+  snapshot_ = txns_->TakeSnapshot(id_);
+  has_snapshot_ = true;
+}
+
+bool Transaction::Visible(const TupleHeader& h) const {
+  const uint64_t end = (h.flags & kTupleFlagLockOnly) != 0 ? 0 : h.end;
+  return txns_->Visible(h.begin, end, snapshot_);
+}
+
+uint32_t Transaction::TableSlot(const std::shared_ptr<Table>& table) {
+  for (uint32_t i = 0; i < tables_.size(); ++i) {
+    if (tables_[i].get() == table.get()) return i;
+  }
+  tables_.push_back(table);
+  return static_cast<uint32_t>(tables_.size() - 1);
+}
+
+void Transaction::NoteInsert(const std::shared_ptr<Table>& table, storage::Rid rid) {
+  writes_.push_back({Write::Kind::kInsert, TableSlot(table), rid});
+  wrote_ = true;
+}
+
+Result<txn::TxnState> Transaction::WaitFor(uint64_t holder, const ExecControl* ctl,
+                                           int64_t lock_timeout_ms) {
+  const auto start = std::chrono::steady_clock::now();
+  return txns_->WaitFor(id_, holder, [&]() -> Status {
+    if (ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(ctl->Check());
+    if (lock_timeout_ms > 0 &&
+        std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(lock_timeout_ms)) {
+      return Status::Error(sqlstate::kLockNotAvailable, "canceling statement due to lock timeout");
+    }
+    return Status::Ok();
+  });
+}
+
+Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<Table>& table,
+                                                         storage::Rid rid, bool lock_only,
+                                                         const ExecControl* ctl,
+                                                         int64_t lock_timeout_ms, bool wait) {
+  enum class Outcome { kTaken, kUpgraded, kMine, kWait, kConflict };
+  while (true) {
+    Outcome outcome = Outcome::kConflict;
+    uint64_t holder = 0;
+    auto fn = [&](TupleHeader* h) {
+      const bool lock_mark = (h->flags & kTupleFlagLockOnly) != 0;
+      bool free = h->end == 0;
+      if (!free && h->end == id_) {
+        if (lock_mark && !lock_only) {
+          outcome = Outcome::kUpgraded;  // my FOR UPDATE lock becomes my delete
+          h->flags = static_cast<uint8_t>(h->flags & ~kTupleFlagLockOnly);
+          return true;
+        }
+        outcome = Outcome::kMine;
+        return false;
+      }
+      if (!free && txn::IsTxnId(h->end)) {
+        switch (txns_->State(h->end)) {
+          case txn::TxnState::kRunning:
+          case txn::TxnState::kCommitting:
+            outcome = Outcome::kWait;
+            holder = h->end;
+            return false;
+          case txn::TxnState::kAborted:
+            free = true;
+            break;
+          case txn::TxnState::kCommitted:
+            free = lock_mark;  // a finished locker's mark is no lock
+            break;
+        }
+      } else if (!free) {
+        free = lock_mark;  // a committed deleter (timestamp): conflict unless a lock mark
+      }
+      if (!free) {
+        outcome = Outcome::kConflict;
+        return false;
+      }
+      outcome = Outcome::kTaken;
+      h->end = id_;
+      h->flags = static_cast<uint8_t>(lock_only ? (h->flags | kTupleFlagLockOnly)
+                                                : (h->flags & ~kTupleFlagLockOnly));
+      return true;
+    };
+    MERIDIAN_RETURN_IF_ERROR(table->heap()->UpdateHeader(rid, fn).status());
+    switch (outcome) {
+      case Outcome::kTaken:
+        writes_.push_back(
+            {lock_only ? Write::Kind::kLock : Write::Kind::kEnd, TableSlot(table), rid});
+        wrote_ = wrote_ || !lock_only;
+        return LockResult::kLocked;
+      case Outcome::kUpgraded:
+        writes_.push_back({Write::Kind::kEnd, TableSlot(table), rid});
+        wrote_ = true;
+        return LockResult::kLocked;
+      case Outcome::kMine:
+        return LockResult::kAlreadyMine;
+      case Outcome::kConflict:
+        return LockResult::kUpdated;
+      case Outcome::kWait: {
+        if (!wait) return LockResult::kBusy;
+        MERIDIAN_ASSIGN_OR_RETURN(txn::TxnState st, WaitFor(holder, ctl, lock_timeout_ms));
+        (void)st;  // re-read the header: aborted → free, committed → conflict or a lock mark
+        break;
+      }
+    }
+  }
+}
+
+void Transaction::ForEachWrite(
+    size_t from, const std::function<void(storage::HeapFile*, uint32_t, const Write&)>& fn) {
+  // Grouped by table so each table's shared lock is taken once.
+  for (uint32_t slot = 0; slot < tables_.size(); ++slot) {
+    Table& table = *tables_[slot];
+    ScopedTableLock lock(table, LockMode::kShared);
+    if (!lock.status().ok() || !table.CheckUsable().ok()) continue;  // dropped meanwhile
+    for (size_t i = from; i < writes_.size(); ++i) {
+      if (writes_[i].table == slot) fn(table.heap(), table.id(), writes_[i]);
+    }
+  }
+}
+
+void Transaction::RollbackTo(size_t mark) {
+  if (mark >= writes_.size()) return;
+  const uint64_t me = id_;
+  ForEachWrite(mark, [me](storage::HeapFile* heap, uint32_t, const Write& w) {
+    (void)heap->UpdateHeader(w.rid, [&](TupleHeader* h) {
+      if (w.kind == Write::Kind::kInsert) {
+        h->end = me;  // dead to everyone, this transaction included
+        h->flags = static_cast<uint8_t>(h->flags & ~kTupleFlagLockOnly);
+        return true;
+      }
+      if (h->end != me) return false;
+      h->end = 0;
+      h->flags = static_cast<uint8_t>(h->flags & ~kTupleFlagLockOnly);
+      return true;
+    });
+  });
+  // A version both created and deleted since mark: the insert's undo already made it dead.
+  writes_.resize(mark);
+  txns_->NotifyReleased();  // writers waiting for rows this transaction kept may go on
+  wrote_ = std::any_of(writes_.begin(), writes_.end(),
+                       [](const Write& w) { return w.kind != Write::Kind::kLock; });
+}
+
+std::vector<txn::EndStamp> Transaction::EndStamps() const {
+  std::vector<txn::EndStamp> out;
+  for (const Write& w : writes_) {
+    if (w.kind != Write::Kind::kEnd) continue;
+    out.push_back({tables_[w.table]->id(), w.rid.page, w.rid.slot, id_});
+  }
+  return out;
+}
+
+std::vector<PageRef> Transaction::InsertPages() const {
+  std::set<PageRef> pages;
+  for (const Write& w : writes_) {
+    if (w.kind == Write::Kind::kInsert) pages.insert({tables_[w.table]->id(), w.rid.page});
+  }
+  return {pages.begin(), pages.end()};
+}
+
+void Transaction::StampCommitted(txn::Timestamp ts) {
+  const uint64_t me = id_;
+  ForEachWrite(0, [me, ts](storage::HeapFile* heap, uint32_t, const Write& w) {
+    (void)heap->UpdateHeader(w.rid, [&](TupleHeader* h) {
+      bool changed = false;
+      if (h->begin == me) {
+        h->begin = ts;
+        changed = true;
+      }
+      if (h->end == me) {
+        if ((h->flags & kTupleFlagLockOnly) != 0) {
+          h->end = 0;  // a row lock ends with the transaction
+          h->flags = static_cast<uint8_t>(h->flags & ~kTupleFlagLockOnly);
+        } else {
+          h->end = ts;
+        }
+        changed = true;
+      }
+      return changed;
+    });
+  });
+  txns_->MarkStamped(id_);
+}
+
+void Transaction::CleanAborted() {
+  const uint64_t me = id_;
+  ForEachWrite(0, [me](storage::HeapFile* heap, uint32_t, const Write& w) {
+    if (w.kind == Write::Kind::kInsert) return;  // dead already: its creator aborted
+    (void)heap->UpdateHeader(w.rid, [&](TupleHeader* h) {
+      if (h->end != me) return false;
+      h->end = 0;
+      h->flags = static_cast<uint8_t>(h->flags & ~kTupleFlagLockOnly);
+      return true;
+    });
+  });
+  txns_->MarkStamped(id_);
+}
+
+}  // namespace meridian::catalog

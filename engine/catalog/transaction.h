@@ -1,0 +1,113 @@
+// Transaction: one SQL transaction's MVCC state (engine/txn/README.md): its id, isolation
+// level, current snapshot and write set — every version it created (kInsert), every version
+// whose end field it took as a deleter (kEnd) or as a row locker (kLock). The write set drives
+// statement rollback (RollbackTo), abort, the commit record (end stamps, pages of new versions)
+// and the stamping of commit timestamps after the commit is published.
+// Concurrency: used by one session thread at a time; page latches and the TxnManager
+// serialise what it shares with other transactions.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "meridian/database.h"
+#include "meridian/status.h"
+#include "storage/heap_file.h"
+#include "txn/commit_log.h"
+#include "txn/txn_manager.h"
+
+namespace meridian::catalog {
+
+class Table;
+
+enum class Isolation : uint8_t { kReadCommitted, kRepeatableRead };
+
+// A page that holds versions a transaction created (the write-behind flush set).
+struct PageRef {
+  uint32_t table = 0;
+  uint32_t page = 0;
+  friend auto operator<=>(const PageRef&, const PageRef&) = default;
+};
+
+class Transaction {
+ public:
+  Transaction(txn::TxnManager* txns, uint64_t id, Isolation isolation);
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+
+  uint64_t id() const { return id_; }
+  Isolation isolation() const { return isolation_; }
+  // Before the first statement only (SET TRANSACTION ISOLATION LEVEL).
+  void set_isolation(Isolation isolation) { isolation_ = isolation; }
+  txn::TxnManager* manager() const { return txns_; }
+
+  // The snapshot statements read: READ COMMITTED takes a new one per statement, REPEATABLE
+  // READ keeps the one its first statement took.
+  void TakeStatementSnapshot();
+  // A new snapshot whatever the isolation (a statement retried after a serialization failure).
+  void RefreshSnapshot();
+  const txn::Snapshot& snapshot() const { return snapshot_; }
+  // Is a version with this header visible to the current snapshot?
+  bool Visible(const storage::TupleHeader& h) const;
+
+  // Records a version this transaction created (its begin field is id()).
+  void NoteInsert(const std::shared_ptr<Table>& table, storage::Rid rid);
+
+  // kUpdated: a transaction that committed after the snapshot deleted or replaced the version
+  // (REPEATABLE READ fails with 40001; READ COMMITTED follows to the newest version).
+  // kBusy: another running transaction holds it and wait was false (NOWAIT, SKIP LOCKED).
+  enum class LockResult { kLocked, kAlreadyMine, kUpdated, kBusy };
+  // Takes the row write lock of the visible version at rid: sets its end field to id()
+  // (lock_only: as a FOR UPDATE lock that does not delete it). Waits while another running
+  // transaction holds it (ctl and lock_timeout_ms polled; 40P01 on a deadlock; 55P03 on a lock
+  // timeout); kUpdated when a transaction that committed after the snapshot deleted or replaced
+  // it. kAlreadyMine when this transaction already deleted it (or already locked it, lock_only).
+  Result<LockResult> LockVersion(const std::shared_ptr<Table>& table, storage::Rid rid,
+                                 bool lock_only, const ExecControl* ctl, int64_t lock_timeout_ms,
+                                 bool wait = true);
+
+  // Waits for another transaction that holds a row (or a unique key) to finish.
+  Result<txn::TxnState> WaitFor(uint64_t holder, const ExecControl* ctl, int64_t lock_timeout_ms);
+
+  // Write-set position; RollbackTo(mark) undoes everything recorded since (statement
+  // rollback): created versions become dead (end = id()), taken end fields are released.
+  size_t mark() const { return writes_.size(); }
+  void RollbackTo(size_t mark);
+  bool wrote() const { return wrote_; }
+
+  // Commit record contents: end stamps of deleted/replaced versions and the pages holding
+  // created versions.
+  std::vector<txn::EndStamp> EndStamps() const;
+  std::vector<PageRef> InsertPages() const;
+  // After the commit is published: rewrites this transaction's id in begin/end fields to ts
+  // and releases row locks, then marks it stamped in the TxnManager.
+  void StampCommitted(txn::Timestamp ts);
+  // After an abort: releases end fields (deletes and locks) and marks it stamped.
+  void CleanAborted();
+
+ private:
+  struct Write {
+    enum class Kind : uint8_t { kInsert, kEnd, kLock };
+    Kind kind;
+    uint32_t table;  // index into tables_
+    storage::Rid rid;
+  };
+  uint32_t TableSlot(const std::shared_ptr<Table>& table);
+  // Rewrites this transaction's marks in entries [from, end): fn per (heap, write).
+  void ForEachWrite(
+      size_t from,
+      const std::function<void(storage::HeapFile*, uint32_t table_id, const Write&)>& fn);
+
+  txn::TxnManager* const txns_;
+  const uint64_t id_;
+  Isolation isolation_;
+  txn::Snapshot snapshot_;
+  bool has_snapshot_ = false;
+  bool wrote_ = false;
+  std::vector<std::shared_ptr<Table>> tables_;  // tables written, by slot
+  std::vector<Write> writes_;
+};
+
+}  // namespace meridian::catalog

@@ -1,0 +1,75 @@
+// TransactionBlock: one session's transaction state for PostgreSQL's transaction blocks —
+// autocommit outside BEGIN ... COMMIT, the open block's transaction, the failed state after an
+// error (25P02 until ROLLBACK), savepoints, and the ReadyForQuery status (I/T/E). Owned by the
+// session's SessionSettings; used by one request at a time.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "catalog/transaction.h"
+#include "meridian/parser/ast.h"
+#include "meridian/status.h"
+
+namespace meridian::exec {
+
+class SessionSettings;
+
+class TransactionBlock {
+ public:
+  TransactionBlock() = default;
+  TransactionBlock(const TransactionBlock&) = delete;
+  TransactionBlock& operator=(const TransactionBlock&) = delete;
+
+  bool active() const { return txn_ != nullptr; }  // inside BEGIN ... COMMIT
+  bool failed() const { return failed_; }
+  // ReadyForQuery's transaction status: 'I' idle, 'T' in a block, 'E' in a failed block.
+  char status() const { return !active() ? 'I' : failed_ ? 'E' : 'T'; }
+  // SHOW transaction_isolation inside a block.
+  const std::string& isolation_name() const { return isolation_name_; }
+
+  // The transaction one statement runs in.
+  struct StatementTxn {
+    std::shared_ptr<catalog::Transaction> txn;
+    bool autocommit = false;
+    size_t mark = 0;  // write-set position at the statement's start
+  };
+  // Starts a statement: the block's transaction with the statement's snapshot, or a new
+  // autocommit transaction. 25P02 in a failed block.
+  Result<StatementTxn> Enter(catalog::Catalog* catalog, const SessionSettings& settings);
+  // Ends it with its outcome st: an autocommit transaction commits (st ok) or aborts; in a
+  // block a failure rolls the statement back and fails the block. Returns st, or the commit's
+  // error.
+  Status Leave(catalog::Catalog* catalog, const SessionSettings& settings, StatementTxn& stx,
+               Status st);
+  // Whether a 40001 of this statement may be retried by the server with a new snapshot
+  // (autocommit, or READ COMMITTED: PostgreSQL would re-check the newer row version).
+  bool CanRetry(const StatementTxn& stx) const;
+  // A lazily fetched SELECT failed inside the block.
+  void MarkFailed(const catalog::Transaction* txn);
+
+  // BEGIN, COMMIT, ROLLBACK, SAVEPOINT, ... Returns the command tag; *notice gets a warning
+  // PostgreSQL would send (BEGIN inside a block, COMMIT outside one).
+  // *notice_state: the warning's SQLSTATE (25001, 25P01).
+  Result<std::string> Execute(const ast::TransactionStmt& stmt, catalog::Catalog* catalog,
+                              SessionSettings& settings, std::string* notice,
+                              std::string* notice_state);
+  // A statement of the block failed outside Leave (a transaction statement's error).
+  void Fail() { failed_ = active(); }
+  // The session ends: an open transaction is rolled back.
+  void Close(catalog::Catalog* catalog);
+
+ private:
+  void End(catalog::Catalog* catalog);  // aborts the open transaction and leaves the block
+
+  std::shared_ptr<catalog::Transaction> txn_;
+  std::string isolation_name_;
+  bool failed_ = false;
+  bool ran_statement_ = false;  // SET TRANSACTION ISOLATION must come first
+  std::vector<std::pair<std::string, size_t>> savepoints_;
+};
+
+}  // namespace meridian::exec

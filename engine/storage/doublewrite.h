@@ -1,0 +1,59 @@
+// Doublewrite: torn-write protection for pages rewritten in place (engine/txn/README.md,
+// "Torn writes"). Before a batch of pages that are already on disk is written over, their
+// images go to data_dir/doublewrite and are fsynced; only then are they written in place. A
+// crash that tears an in-place write leaves an intact copy here, and Recover puts it back at
+// the next start. A page written for the first time needs no copy: before that write it held
+// nothing durable.
+//
+// File layout: a 64 KiB header — u32 magic "MDWB", u32 count, u32 CRC32C of the entries, then
+// count entries (u32 page number, u32 CRC32C of the image, u16 name length, the file's name
+// relative to the data directory) — then count 8 KiB images. One batch at a time: the next
+// batch overwrites the area only after the previous batch's in-place writes were synced, so
+// every intact image in the area is the newest content of its page.
+// Concurrency: Stage is called under the buffer pool's doublewrite mutex (one batch at a time).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "meridian/status.h"
+#include "storage/file.h"
+
+namespace meridian::storage {
+
+class Doublewrite {
+ public:
+  static constexpr size_t kMaxPages = 64;  // images per batch
+
+  // Opens (creating) the area at path; base_dir is what file names are stored relative to.
+  static Result<std::unique_ptr<Doublewrite>> Open(FileSystem* fs, const std::string& path,
+                                                   const std::string& base_dir);
+
+  struct Image {
+    const File* file;
+    uint32_t page_no;
+    const char* data;  // kPageSize bytes, checksum set
+  };
+  // Writes up to kMaxPages images to the area and fsyncs it.
+  Status Stage(const std::vector<Image>& images);
+  uint64_t pages_staged() const { return pages_staged_; }
+
+  // Start-up repair: every intact image of the last batch is written over its page when the
+  // page differs (a torn or lost in-place write), then the files are synced and the area
+  // cleared. Returns how many pages were restored.
+  static Result<size_t> Recover(FileSystem* fs, const std::string& path,
+                                const std::string& base_dir);
+
+ private:
+  Doublewrite(std::unique_ptr<File> file, std::string base_dir)
+      : file_(std::move(file)), base_dir_(std::move(base_dir)) {}
+  std::string RelativeName(const std::string& path) const;
+
+  std::unique_ptr<File> file_;
+  const std::string base_dir_;
+  uint64_t pages_staged_ = 0;
+};
+
+}  // namespace meridian::storage

@@ -1,0 +1,369 @@
+// SQL-level prepared statements through the public API: PREPARE binds and describes at once,
+// EXECUTE runs the statement with its arguments as $1..$n (tags of the executed statement),
+// DEALLOCATE; PostgreSQL's errors (42P05, 26000, 42601 with its detail, 42804, 22P02, 0A000,
+// 42803, 42703, 25P02 in a failed block); transaction behaviour; and the namespace shared with
+// the protocol-level statements of Session::Prepare / FindPrepared / ClosePrepared.
+#include "sql_test_util.h"
+
+namespace meridian::testing {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+class PreparedTest : public SqlTest {
+ protected:
+  void SetUp() override {
+    SqlTest::SetUp();
+    ASSERT_TRUE(Q("CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(10), score DOUBLE PRECISION)")
+                    .status.ok());
+    ASSERT_TRUE(
+        Q("INSERT INTO t VALUES (1, 'one', 1.5), (2, 'two', 2.5), (3, 'three', NULL)").status.ok());
+  }
+  std::string Tag(const std::string& sql) {
+    SqlResult r = Q(sql);
+    EXPECT_TRUE(r.status.ok()) << sql << " -> " << r.status.ToString();
+    return r.tag;
+  }
+  // Starts statement 0 of request with values, fetches everything; rows as "a|b".
+  SqlResult Run(Request& request, std::vector<Value> values, std::vector<Type> types = {}) {
+    SqlResult result;
+    ExecControl ctl;
+    auto cursor = request.Start(0, ctl, StatementParams{std::move(values), std::move(types)});
+    if (!cursor.ok()) {
+      result.status = cursor.status();
+      return result;
+    }
+    result.columns = (*cursor)->columns();
+    std::vector<Row> rows;
+    while (true) {
+      auto more = (*cursor)->Fetch(100, 1 << 20, ctl, &rows);
+      if (!more.ok()) {
+        result.status = more.status();
+        return result;
+      }
+      if (!*more) break;
+    }
+    for (const Row& row : rows) {
+      std::string line;
+      for (size_t c = 0; c < row.size(); ++c) {
+        if (c > 0) line += "|";
+        line += row[c].IsNull() ? "NULL" : row[c].ToString();
+      }
+      result.rows.push_back(line);
+    }
+    result.tag = (*cursor)->CommandTag();
+    return result;
+  }
+};
+
+TEST_F(PreparedTest, PrepareExecuteSelect) {
+  EXPECT_EQ(Tag("PREPARE by_id (int) AS SELECT name FROM t WHERE id = $1"), "PREPARE");
+  SqlResult r = Q("EXECUTE by_id (2)");
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.rows, (Strings{"two"}));
+  EXPECT_EQ(r.tag, "SELECT 1");
+  ASSERT_EQ(r.columns.size(), 1u);
+  EXPECT_EQ(r.columns[0].name, "name");
+  // Arguments are constant expressions, cast to the parameter's type.
+  EXPECT_EQ(Rows("EXECUTE by_id (1 + 2)"), (Strings{"three"}));
+  EXPECT_EQ(Rows("EXECUTE by_id ('1')"), (Strings{"one"}));
+  EXPECT_EQ(Rows("EXECUTE by_id (abs(-2))"), (Strings{"two"}));
+  EXPECT_EQ(Rows("EXECUTE by_id (NULL)"), Strings{});
+  EXPECT_EQ(Rows("EXECUTE by_id (CAST('3' AS bigint))"), (Strings{"three"}));
+  // Inferred parameter types: $1 compares with id (integer), $2 is LIMIT's bigint.
+  EXPECT_EQ(Tag("PREPARE above AS SELECT id FROM t WHERE id > $1 ORDER BY id LIMIT $2"), "PREPARE");
+  EXPECT_EQ(Rows("EXECUTE above (0, 2)"), (Strings{"1", "2"}));
+  EXPECT_EQ(Rows("EXECUTE above ('1', '5')"), (Strings{"2", "3"}));
+  // A declared parameter the statement does not use still counts.
+  EXPECT_EQ(Tag("PREPARE unused (int, text) AS SELECT $1"), "PREPARE");
+  EXPECT_EQ(Rows("EXECUTE unused (7, 'x')"), (Strings{"7"}));
+  // No parameters: EXECUTE without parentheses.
+  EXPECT_EQ(Tag("PREPARE cnt AS SELECT count(*) FROM t"), "PREPARE");
+  EXPECT_EQ(Rows("EXECUTE cnt"), (Strings{"3"}));
+  // Text parameter: an integer argument is assigned to text.
+  EXPECT_EQ(Tag("PREPARE suffix (text) AS SELECT $1 || 'x'"), "PREPARE");
+  EXPECT_EQ(Rows("EXECUTE suffix (42)"), (Strings{"42x"}));
+  EXPECT_EQ(Rows("EXECUTE suffix (true)"), (Strings{"truex"}));
+}
+
+TEST_F(PreparedTest, ExecuteSeesTheCurrentData) {
+  ASSERT_TRUE(Q("PREPARE all_ids AS SELECT id FROM t ORDER BY id").status.ok());
+  EXPECT_EQ(Rows("EXECUTE all_ids"), (Strings{"1", "2", "3"}));
+  ASSERT_TRUE(Q("INSERT INTO t VALUES (4, 'four', 4.0)").status.ok());
+  EXPECT_EQ(Rows("EXECUTE all_ids"), (Strings{"1", "2", "3", "4"}));
+  // A large result is fetched lazily in batches through EXECUTE's cursor.
+  ASSERT_TRUE(Q("CREATE TABLE big (a INT)").status.ok());
+  std::string insert = "INSERT INTO big VALUES (0)";
+  for (int i = 1; i < 1000; ++i) insert += ", (" + std::to_string(i) + ")";
+  ASSERT_TRUE(Q(insert).status.ok());
+  ASSERT_TRUE(Q("PREPARE big_rows (int) AS SELECT a FROM big WHERE a >= $1").status.ok());
+  SqlResult r = RunSql(*session_, "EXECUTE big_rows (10)", nullptr, 7);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.rows.size(), 990u);
+  EXPECT_EQ(r.tag, "SELECT 990");
+}
+
+TEST_F(PreparedTest, ExecuteModifyStatements) {
+  ASSERT_TRUE(Q("PREPARE ins (int, text) AS INSERT INTO t (id, name) VALUES ($1, $2)").status.ok());
+  EXPECT_EQ(Tag("EXECUTE ins (10, 'ten')"), "INSERT 0 1");
+  ASSERT_TRUE(
+      Q("PREPARE ins_sel AS INSERT INTO t SELECT id + 100, name, score FROM t WHERE id < $1")
+          .status.ok());
+  EXPECT_EQ(Tag("EXECUTE ins_sel (3)"), "INSERT 0 2");
+  ASSERT_TRUE(Q("PREPARE upd AS UPDATE t SET score = $1 WHERE id >= $2").status.ok());
+  EXPECT_EQ(Tag("EXECUTE upd (9.5, 100)"), "UPDATE 2");
+  ASSERT_TRUE(Q("PREPARE del AS DELETE FROM t WHERE id > $1").status.ok());
+  EXPECT_EQ(Tag("EXECUTE del (9)"), "DELETE 3");
+  EXPECT_EQ(Rows("SELECT id FROM t ORDER BY id"), (Strings{"1", "2", "3"}));
+  // Constraint errors come from the executed statement.
+  Err("EXECUTE ins (1, 'dup')", "23505");
+  // varchar(10): the length is checked on assignment.
+  Err("EXECUTE ins (20, 'much too long a name')", "22001");
+}
+
+TEST_F(PreparedTest, Deallocate) {
+  ASSERT_TRUE(Q("PREPARE a AS SELECT 1; PREPARE b AS SELECT 2; PREPARE c AS SELECT 3").status.ok());
+  EXPECT_EQ(Tag("DEALLOCATE a"), "DEALLOCATE");
+  Err("EXECUTE a", "26000");
+  EXPECT_EQ(Tag("DEALLOCATE PREPARE b"), "DEALLOCATE");
+  EXPECT_EQ(Rows("EXECUTE c"), (Strings{"3"}));
+  EXPECT_EQ(Tag("DEALLOCATE ALL"), "DEALLOCATE ALL");
+  Err("EXECUTE c", "26000");
+  EXPECT_EQ(Tag("DEALLOCATE PREPARE ALL"), "DEALLOCATE ALL");  // nothing left: still fine
+  ErrResult e = Err("DEALLOCATE nope", "26000");
+  EXPECT_EQ(e.message(), "prepared statement \"nope\" does not exist");
+  // The name can be prepared again once deallocated.
+  ASSERT_TRUE(Q("PREPARE a AS SELECT 10").status.ok());
+  EXPECT_EQ(Rows("EXECUTE a"), (Strings{"10"}));
+  // Names are identifiers: folded unless quoted.
+  ASSERT_TRUE(Q("PREPARE \"Mixed\" AS SELECT 'm'").status.ok());
+  Err("EXECUTE mixed", "26000");
+  EXPECT_EQ(Rows("EXECUTE \"Mixed\""), (Strings{"m"}));
+}
+
+TEST_F(PreparedTest, Errors) {
+  ASSERT_TRUE(Q("PREPARE p (int) AS SELECT $1 * 2").status.ok());
+  ErrResult e = Err("PREPARE p AS SELECT 1", "42P05");
+  EXPECT_EQ(e.message(), "prepared statement \"p\" already exists");
+  e = Err("EXECUTE nope (1)", "26000");
+  EXPECT_EQ(e.message(), "prepared statement \"nope\" does not exist");
+  e = Err("EXECUTE p", "42601");
+  EXPECT_EQ(e.message(), "wrong number of parameters for prepared statement \"p\"");
+  EXPECT_EQ(e.error().detail, "Expected 1 parameters but got 0.");
+  e = Err("EXECUTE p (1, 2)", "42601");
+  EXPECT_EQ(e.error().detail, "Expected 1 parameters but got 2.");
+  e = Err("EXECUTE p (true)", "42804");
+  EXPECT_EQ(e.message(),
+            "parameter $1 of type boolean cannot be coerced to the expected type integer");
+  EXPECT_EQ(e.error().hint, "You will need to rewrite or cast the expression.");
+  EXPECT_EQ(e.position(), 12u);
+  e = Err("EXECUTE p ('abc')", "22P02");
+  EXPECT_EQ(e.message(), "invalid input syntax for type integer: \"abc\"");
+  EXPECT_EQ(e.position(), 12u);
+  e = Err("EXECUTE p ((SELECT 1))", "0A000");
+  EXPECT_EQ(e.message(), "cannot use subquery in EXECUTE parameter");
+  e = Err("EXECUTE p (count(*))", "42803");
+  EXPECT_EQ(e.message(), "aggregate functions are not allowed in EXECUTE parameters");
+  e = Err("EXECUTE p (x)", "42703");
+  EXPECT_EQ(e.message(), "column \"x\" does not exist");
+  Err("EXECUTE p (2147483647 + 1)", "22003");
+  Err("EXECUTE p ($1)", "42P02");  // the request has no parameters
+  // PREPARE binds at once: a missing table is reported there and nothing is stored.
+  e = Err("PREPARE gone AS SELECT * FROM nowhere", "42P01");
+  EXPECT_EQ(e.position(), 31u);
+  Err("EXECUTE gone", "26000");
+  Err("PREPARE bad_type (regclass) AS SELECT 1", "42704");
+  Err("PREPARE mismatch (boolean) AS SELECT $1 + 1", "42883");
+  // An error of the executed statement keeps no position (it would point into the PREPARE).
+  ASSERT_TRUE(Q("CREATE TABLE pt (a INT); PREPARE from_pt AS SELECT a FROM pt").status.ok());
+  ASSERT_TRUE(Q("DROP TABLE pt").status.ok());
+  e = Err("EXECUTE from_pt", "42P01");
+  EXPECT_EQ(e.message(), "relation \"pt\" does not exist");
+  EXPECT_EQ(e.position(), 0u);
+  ASSERT_TRUE(Q("PREPARE div (int) AS SELECT 10 / $1").status.ok());
+  Err("EXECUTE div (0)", "22012");
+  EXPECT_EQ(Rows("EXECUTE div (5)"), (Strings{"2"}));
+}
+
+TEST_F(PreparedTest, TransactionBlocks) {
+  ASSERT_TRUE(Q("PREPARE ins (int) AS INSERT INTO t (id) VALUES ($1)").status.ok());
+  // EXECUTE runs in the open block: ROLLBACK undoes it.
+  ASSERT_TRUE(Q("BEGIN").status.ok());
+  EXPECT_EQ(Tag("EXECUTE ins (50)"), "INSERT 0 1");
+  EXPECT_EQ(Rows("SELECT count(*) FROM t"), (Strings{"4"}));
+  // PREPARE and DEALLOCATE are not transactional (as in PostgreSQL).
+  ASSERT_TRUE(Q("PREPARE in_block AS SELECT 'kept'").status.ok());
+  ASSERT_TRUE(Q("ROLLBACK").status.ok());
+  EXPECT_EQ(Rows("SELECT count(*) FROM t"), (Strings{"3"}));
+  EXPECT_EQ(Rows("EXECUTE in_block"), (Strings{"kept"}));
+  // Autocommit outside a block.
+  EXPECT_EQ(Tag("EXECUTE ins (51)"), "INSERT 0 1");
+  ASSERT_TRUE(Q("BEGIN").status.ok());
+  ASSERT_TRUE(Q("ROLLBACK").status.ok());
+  EXPECT_EQ(Rows("SELECT count(*) FROM t"), (Strings{"4"}));
+
+  // In a failed block every one of them is 25P02, until ROLLBACK.
+  ASSERT_TRUE(Q("BEGIN").status.ok());
+  Err("SELECT 1 / 0", "22012");
+  EXPECT_EQ(session_->TransactionStatus(), 'E');
+  Err("PREPARE later AS SELECT 1", "25P02");
+  Err("DEALLOCATE ALL", "25P02");
+  Err("DEALLOCATE in_block", "25P02");
+  Err("EXECUTE in_block", "25P02");
+  ASSERT_TRUE(Q("ROLLBACK").status.ok());
+  Err("EXECUTE later", "26000");
+  EXPECT_EQ(Rows("EXECUTE in_block"), (Strings{"kept"}));  // DEALLOCATE ALL did not run
+
+  // Their own errors fail the block.
+  ASSERT_TRUE(Q("BEGIN").status.ok());
+  Err("DEALLOCATE nope", "26000");
+  EXPECT_EQ(session_->TransactionStatus(), 'E');
+  Err("SELECT 1", "25P02");
+  ASSERT_TRUE(Q("ROLLBACK").status.ok());
+  ASSERT_TRUE(Q("BEGIN").status.ok());
+  Err("EXECUTE ins ('x')", "22P02");
+  Err("SELECT 1", "25P02");
+  ASSERT_TRUE(Q("ROLLBACK").status.ok());
+  // So do the executed statement's errors (here a unique violation).
+  ASSERT_TRUE(Q("BEGIN").status.ok());
+  EXPECT_EQ(Tag("EXECUTE ins (60)"), "INSERT 0 1");
+  Err("EXECUTE ins (1)", "23505");
+  EXPECT_EQ(session_->TransactionStatus(), 'E');
+  ASSERT_TRUE(Q("ROLLBACK").status.ok());
+  EXPECT_EQ(session_->TransactionStatus(), 'I');
+  EXPECT_EQ(Rows("SELECT count(*) FROM t WHERE id = 60"), (Strings{"0"}));
+  EXPECT_EQ(Tag("EXECUTE ins (60)"), "INSERT 0 1");
+}
+
+TEST_F(PreparedTest, DescribeExecute) {
+  ASSERT_TRUE(Q("PREPARE two (int, text) AS SELECT id, name FROM t WHERE id = $1 AND name = $2")
+                  .status.ok());
+  auto request = session_->Parse("EXECUTE two (1, 'one')");
+  ASSERT_TRUE(request.ok()) << request.status().ToString();
+  auto d = (*request)->Describe(0, {});
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  EXPECT_TRUE(d->param_types.empty());
+  ASSERT_EQ(d->columns.size(), 2u);
+  EXPECT_EQ(d->columns[0].name, "id");
+  EXPECT_EQ(d->columns[1].type, Type::Varchar(10));
+  SqlResult r = Run(**request, {});
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.rows, (Strings{"1|one"}));
+  EXPECT_EQ(r.tag, "SELECT 1");
+  // As in PostgreSQL, the arguments cannot use the request's own parameters, and they are
+  // checked when the statement runs, not when it is described.
+  request = session_->Parse("EXECUTE two ($1, 'one')");
+  ASSERT_TRUE(request.ok());
+  d = (*request)->Describe(0, {Type::Integer()});
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  EXPECT_EQ(d->param_types, (std::vector<Type>{Type::Integer()}));
+  EXPECT_EQ(Run(**request, {Value::Int(1)}, {Type::Integer()}).status.sqlstate(), "42P02");
+  request = session_->Parse("EXECUTE two (1)");
+  ASSERT_TRUE(request.ok());
+  EXPECT_TRUE((*request)->Describe(0, {}).ok());
+  EXPECT_EQ(Run(**request, {}).status.sqlstate(), "42601");
+  // PREPARE and DEALLOCATE describe as no parameters and no rows.
+  request = session_->Parse("PREPARE x AS SELECT 1");
+  ASSERT_TRUE(request.ok());
+  d = (*request)->Describe(0, {});
+  ASSERT_TRUE(d.ok());
+  EXPECT_TRUE(d->columns.empty());
+  EXPECT_TRUE(d->param_types.empty());
+  request = session_->Parse("EXECUTE missing");
+  ASSERT_TRUE(request.ok());
+  EXPECT_EQ((*request)->Describe(0, {}).status().sqlstate(), "26000");
+}
+
+// Session::Prepare (the protocol's Parse with a name) and SQL PREPARE share one namespace.
+TEST_F(PreparedTest, SharedWithProtocolStatements) {
+  auto proto = session_->Prepare("proto", "SELECT name FROM t WHERE id = $1", {});
+  ASSERT_TRUE(proto.ok()) << proto.status().ToString();
+  EXPECT_EQ(proto->param_types, (std::vector<Type>{Type::Integer()}));
+  ASSERT_EQ(proto->columns.size(), 1u);
+  ASSERT_NE(proto->request, nullptr);
+  // EXECUTE reaches a protocol-level statement; PREPARE cannot take its name.
+  EXPECT_EQ(Rows("EXECUTE proto (3)"), (Strings{"three"}));
+  Err("PREPARE proto AS SELECT 1", "42P05");
+  // A SQL-prepared statement is visible to the protocol (Bind/Describe by name).
+  ASSERT_TRUE(Q("PREPARE sqlp (bigint) AS SELECT $1 + 1").status.ok());
+  auto found = session_->FindPrepared("sqlp");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->param_types, (std::vector<Type>{Type::BigInt()}));
+  ASSERT_EQ(found->columns.size(), 1u);
+  SqlResult r = Run(*found->request, {Value::String("41")}, found->param_types);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.rows, (Strings{"42"}));
+  EXPECT_EQ(session_->Prepare("sqlp", "SELECT 1", {}).status().sqlstate(), "42P05");
+  // DEALLOCATE name drops a protocol statement; Close drops a SQL one.
+  ASSERT_TRUE(Q("DEALLOCATE proto").status.ok());
+  EXPECT_FALSE(session_->FindPrepared("proto").has_value());
+  session_->ClosePrepared("sqlp");
+  Err("EXECUTE sqlp (1)", "26000");
+  session_->ClosePrepared("never existed");  // no error
+  // A statement started before DEALLOCATE keeps working (its request holds it).
+  ASSERT_TRUE(session_->Prepare("held", "SELECT id FROM t WHERE id < $1 ORDER BY id", {}).ok());
+  std::shared_ptr<Request> held = session_->FindPrepared("held")->request;
+  // DEALLOCATE ALL drops every statement, protocol ones included; the names can be reused.
+  ASSERT_TRUE(session_->Prepare("_pg3_0", "SELECT 1", {}).ok());
+  ASSERT_TRUE(session_->Prepare("_pg3_1", "SELECT 2", {}).ok());
+  EXPECT_EQ(Tag("DEALLOCATE ALL"), "DEALLOCATE ALL");
+  EXPECT_FALSE(session_->FindPrepared("_pg3_0").has_value());
+  EXPECT_FALSE(session_->FindPrepared("_pg3_1").has_value());
+  EXPECT_FALSE(session_->FindPrepared("held").has_value());
+  EXPECT_TRUE(session_->Prepare("_pg3_0", "SELECT 1", {}).ok());
+  r = Run(*held, {Value::Int(3)}, {Type::Integer()});
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.rows, (Strings{"1", "2"}));
+  // The unnamed statement is described and returned, never stored.
+  auto unnamed = session_->Prepare("", "SELECT $1::text", {});
+  ASSERT_TRUE(unnamed.ok());
+  EXPECT_EQ(unnamed->param_types, (std::vector<Type>{Type::Text()}));
+  EXPECT_FALSE(session_->FindPrepared("").has_value());
+  // Errors of Prepare: one statement only, parse and bind errors; nothing is stored.
+  EXPECT_EQ(session_->Prepare("m", "SELECT 1; SELECT 2", {}).status().sqlstate(), "42601");
+  EXPECT_EQ(session_->Prepare("m", "SELEC 1", {}).status().sqlstate(), "42601");
+  EXPECT_EQ(session_->Prepare("m", "SELECT * FROM nowhere", {}).status().sqlstate(), "42P01");
+  EXPECT_FALSE(session_->FindPrepared("m").has_value());
+  // Declared types (Unknown = inferred).
+  auto typed = session_->Prepare("typed", "SELECT $1, $2", {Type::BigInt(), Type::Unknown()});
+  ASSERT_TRUE(typed.ok());
+  EXPECT_EQ(typed->param_types, (std::vector<Type>{Type::BigInt(), Type::Text()}));
+  // Empty text: a statement without a request; EXECUTE of it does nothing.
+  auto empty = session_->Prepare("empty", "", {});
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(empty->request, nullptr);
+  EXPECT_EQ(Tag("EXECUTE empty"), "EXECUTE");
+  // A protocol statement may itself be an EXECUTE; a loop of them ends with 54001.
+  ASSERT_TRUE(session_->Prepare("callee", "SELECT 5", {}).ok());
+  ASSERT_TRUE(session_->Prepare("caller", "EXECUTE callee", {}).ok());
+  EXPECT_EQ(Rows("EXECUTE caller"), (Strings{"5"}));
+  ASSERT_TRUE(Q("DEALLOCATE callee").status.ok());
+  ASSERT_TRUE(session_->Prepare("callee", "EXECUTE caller", {}).ok());
+  Err("EXECUTE caller", "54001");
+}
+
+TEST_F(PreparedTest, KeywordsAsNames) {
+  ASSERT_TRUE(Q("CREATE TABLE prepare (execute INT, deallocate TEXT)").status.ok());
+  ASSERT_TRUE(Q("INSERT INTO prepare VALUES (1, 'a')").status.ok());
+  ASSERT_TRUE(
+      Q("PREPARE execute AS SELECT deallocate FROM prepare WHERE execute = $1").status.ok());
+  EXPECT_EQ(Rows("EXECUTE execute (1)"), (Strings{"a"}));
+  EXPECT_EQ(Tag("DEALLOCATE execute"), "DEALLOCATE");
+  ASSERT_TRUE(Q("PREPARE prepare AS SELECT 1").status.ok());
+  EXPECT_EQ(Tag("DEALLOCATE prepare"), "DEALLOCATE");
+}
+
+// A new session has its own namespace; statements die with their session.
+TEST_F(PreparedTest, PerSession) {
+  ASSERT_TRUE(Q("PREPARE mine AS SELECT 1").status.ok());
+  std::unique_ptr<Session> other = db_->NewSession();
+  SqlResult r = RunSql(*other, "EXECUTE mine");
+  EXPECT_EQ(r.status.sqlstate(), "26000");
+  r = RunSql(*other, "PREPARE mine AS SELECT 2; EXECUTE mine");
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.rows, (Strings{"2"}));
+  EXPECT_EQ(Rows("EXECUTE mine"), (Strings{"1"}));
+}
+
+}  // namespace
+}  // namespace meridian::testing
