@@ -2,7 +2,9 @@
 # int/bigint/text/double/boolean/NULL values and their Python types, SQLSTATEs mapped to psycopg's
 # exception classes, the connection staying usable after errors, client-side parameter binding
 # (ClientCursor), server-side parameters (the default cursor sends them with the extended
-# protocol; prepare=True; text and binary formats both ways), ParameterStatus and SET/SHOW,
+# protocol; prepare=True; text and binary formats both ways), SQL PREPARE / EXECUTE /
+# DEALLOCATE [ALL] sharing one namespace with protocol-level statements (psycopg's DEALLOCATE ALL
+# after a rollback or DROP, and its statements prepared again), ParameterStatus and SET/SHOW,
 # type lookups (TypeInfo.fetch), information_schema, COPY FROM STDIN / TO STDOUT in text and
 # CSV with bad input, and SCRAM-SHA-256 over TLS. Run by ctest with $MERIDIAND set.
 import os
@@ -233,6 +235,117 @@ class PsycopgTest(unittest.TestCase):
                 self.assertEqual(cur.fetchall(), [(f"v{k}",)])
             self.assertEqual(conn.execute("SELECT count(*) FROM rep WHERE k < %s", (10,),
                                           prepare=True).fetchone(), (10,))
+
+    def test_deallocate_all_resets_prepared_statements(self):
+        # psycopg forgets its prepared statements and sends DEALLOCATE ALL (a simple Query) after
+        # a ROLLBACK, a DROP, or when it sees DEALLOCATE ALL; then it prepares its queries again.
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE dealloc (k INTEGER PRIMARY KEY, v TEXT)")
+            insert = "INSERT INTO dealloc VALUES (%s, %s)"
+            select = "SELECT v FROM dealloc WHERE k = %s"
+            for k in range(3):
+                conn.execute(insert, (k, f"v{k}"), prepare=True)
+            self.assertEqual(conn.execute(select, (1,), prepare=True).fetchone(), ("v1",))
+            cur = conn.execute("DEALLOCATE ALL")
+            self.assertEqual(cur.statusmessage, "DEALLOCATE ALL")
+            for k in range(3, 6):
+                conn.execute(insert, (k, f"v{k}"), prepare=True)
+            self.assertEqual(conn.execute(select, (4,), prepare=True).fetchone(), ("v4",))
+            # A DROP makes psycopg send DEALLOCATE ALL by itself.
+            conn.execute("CREATE TABLE dropped (a INTEGER)")
+            conn.execute("DROP TABLE dropped")
+            self.assertEqual(conn.execute(select, (5,), prepare=True).fetchone(), ("v5",))
+            self.assertEqual(conn.execute("SELECT count(*) FROM dealloc", prepare=True).fetchone(),
+                             (6,))
+            # The same protocol-level names again after DEALLOCATE ALL: no 42P05.
+            pg = conn.pgconn
+            ok = psycopg.pq.ExecStatus.COMMAND_OK
+            self.assertEqual(pg.prepare(b"same_name", b"SELECT 1").status, ok)
+            conn.execute("DEALLOCATE ALL")
+            self.assertEqual(pg.prepare(b"same_name", b"SELECT 2").status, ok)
+            self.assertEqual(pg.exec_prepared(b"same_name", []).get_value(0, 0), b"2")
+
+    def test_error_in_transaction_then_rollback_and_reuse(self):
+        # Not autocommit: psycopg opens transactions with BEGIN. After an error it rolls back and
+        # sends DEALLOCATE ALL; the statements it prepared are then prepared and used again.
+        with psycopg.connect(self.daemon.conninfo(), connect_timeout=20) as conn:
+            idle = psycopg.pq.TransactionStatus.IDLE
+            conn.execute("CREATE TABLE txprep (k INTEGER PRIMARY KEY, v TEXT)")
+            conn.commit()
+            insert = "INSERT INTO txprep VALUES (%s, %s)"
+            select = "SELECT v FROM txprep WHERE k = %s"
+            conn.execute(insert, (1, "a"), prepare=True)
+            self.assertEqual(conn.execute(select, (1,), prepare=True).fetchone(), ("a",))
+            conn.commit()
+            with self.assertRaises(errors.UniqueViolation):
+                conn.execute(insert, (1, "dup"), prepare=True)
+            self.assertEqual(conn.info.transaction_status, psycopg.pq.TransactionStatus.INERROR)
+            with self.assertRaises(errors.InFailedSqlTransaction):
+                conn.execute(select, (1,), prepare=True)
+            conn.rollback()  # ROLLBACK, then DEALLOCATE ALL
+            self.assertEqual(conn.info.transaction_status, idle)
+            conn.execute(insert, (2, "b"), prepare=True)
+            self.assertEqual(conn.execute(select, (2,), prepare=True).fetchone(), ("b",))
+            conn.commit()
+            # The same through a transaction context: the error rolls it back.
+            with self.assertRaises(errors.UniqueViolation):
+                with conn.transaction():
+                    conn.execute(insert, (3, "c"), prepare=True)
+                    conn.execute(insert, (2, "dup"), prepare=True)
+            self.assertEqual(conn.info.transaction_status, idle)
+            for k, v in ((3, None), (2, "b"), (1, "a")):
+                row = conn.execute(select, (k,), prepare=True).fetchone()
+                self.assertEqual(row, (v,) if v else None)
+            conn.execute(insert, (3, "c"), prepare=True)
+            conn.commit()
+            self.assertEqual(conn.execute("SELECT count(*) FROM txprep").fetchone(), (3,))
+            conn.commit()
+
+    def test_sql_and_protocol_prepared_statements_share_a_namespace(self):
+        # As in PostgreSQL: PREPARE/EXECUTE/DEALLOCATE and the protocol's Parse/Bind/Describe/
+        # Close see the same named statements.
+        with self.connect() as conn:
+            pg = conn.pgconn
+            ok = psycopg.pq.ExecStatus.COMMAND_OK
+            state = psycopg.pq.DiagnosticField.SQLSTATE
+            self.assertEqual(pg.prepare(b"proto_stmt", b"SELECT $1::integer * 2").status, ok)
+            self.assertEqual(conn.execute("EXECUTE proto_stmt (21)").fetchone(), (42,))
+            with self.assertRaises(errors.DuplicatePreparedStatement):
+                conn.execute("PREPARE proto_stmt AS SELECT 1")
+            self.assertEqual(conn.execute("DEALLOCATE proto_stmt").statusmessage, "DEALLOCATE")
+            self.assertEqual(pg.describe_prepared(b"proto_stmt").error_field(state), b"26000")
+            self.assertEqual(pg.prepare(b"proto_stmt", b"SELECT $1::text").status, ok)
+            # A SQL-prepared statement is described and bound by name.
+            conn.execute("PREPARE sql_stmt (integer) AS SELECT $1 + 1 AS next")
+            res = pg.describe_prepared(b"sql_stmt")
+            self.assertEqual([res.param_type(i) for i in range(res.nparams)], [INT4])
+            self.assertEqual(res.fname(0), b"next")
+            self.assertEqual(pg.exec_prepared(b"sql_stmt", [b"41"]).get_value(0, 0), b"42")
+            self.assertEqual(pg.prepare(b"sql_stmt", b"SELECT 1").error_field(state), b"42P05")
+            cur = conn.execute("EXECUTE sql_stmt (1)")
+            self.assertEqual(cur.statusmessage, "SELECT 1")
+            self.assertEqual(cur.fetchone(), (2,))
+            # Close drops a SQL-prepared statement.
+            self.assertEqual(pg.close_prepared(b"sql_stmt").status, ok)
+            with self.assertRaises(errors.InvalidSqlStatementName):
+                conn.execute("EXECUTE sql_stmt (1)")
+            # DEALLOCATE ALL drops the protocol-level ones too.
+            conn.execute("PREPARE other AS SELECT 1")
+            self.assertEqual(conn.execute("DEALLOCATE ALL").statusmessage, "DEALLOCATE ALL")
+            self.assertEqual(pg.describe_prepared(b"proto_stmt").error_field(state), b"26000")
+            self.assertEqual(pg.describe_prepared(b"other").error_field(state), b"26000")
+            # EXECUTE through the extended protocol; its arguments cannot use parameters.
+            self.assertEqual(pg.prepare(b"doubler", b"SELECT $1::bigint * 2").status, ok)
+            cur = conn.execute("EXECUTE doubler (21)", prepare=True)
+            self.assertEqual(cur.description[0].type_code, INT8)
+            self.assertEqual(cur.fetchone(), (42,))
+            with self.assertRaises(errors.UndefinedParameter):
+                conn.execute("EXECUTE doubler (%s)", (21,))
+            with self.assertRaises(errors.UndefinedTable):
+                conn.execute("PREPARE ins AS INSERT INTO nowhere VALUES (1)")
+            with self.assertRaises(errors.SyntaxError):
+                conn.execute("EXECUTE doubler")  # 42601: wrong number of parameters
+            self.assertEqual(conn.execute("SELECT 'alive'").fetchone(), ("alive",))
 
     def test_binary_results_and_parameters(self):
         with self.connect() as conn:
