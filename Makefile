@@ -5,6 +5,8 @@
 #   make format     clang-format every C++ file
 #   make tidy       clang-tidy (.clang-tidy) over Meridian's own sources
 #   make bench      Release build, then bench_access and bench_point_query (tests/bench; minutes)
+#   make bench-commit  commit throughput / bytes per commit vs PostgreSQL 15, recovery time
+#   make soak       thousands of simulated crashes and 20 SIGKILL rounds (tens of minutes)
 JOBS ?= 2
 SANITIZE ?= 0
 
@@ -19,8 +21,11 @@ CMAKE_EXTRA =
 endif
 
 CMAKE_LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# ccache hits across checkouts in different directories (a fresh clone rebuilds from cache).
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps configure build run test debug format tidy bench clean
+.PHONY: all deps configure build run test debug format tidy bench bench-commit soak clean
 
 all: build
 
@@ -55,6 +60,20 @@ bench:
 	cmake --build build -j $(JOBS) --target bench_access bench_point_query
 	build/bin/bench_access
 	build/bin/bench_point_query
+
+# Commit throughput (1, 16, 256 sessions; sync and async) and bytes per commit against
+# PostgreSQL 15, footprint under updates, recovery time for 100 MB and 1 GB (RESULTS.md).
+bench-commit:
+	$(MAKE) configure SANITIZE=0
+	cmake --build build -j $(JOBS) --target meridiand
+	python3 tests/bench/commit/bench_commit.py --meridiand build/bin/meridiand
+
+# Long crash-recovery runs: thousands of simulated power cuts, and 20 SIGKILL rounds of the
+# bank workload against the real daemon.
+soak: build
+	MERIDIAN_CRASH_ITERATIONS=3000 $(BUILD_DIR)/tests/recovery_test
+	MERIDIAN_BANK_ROUNDS=20 MERIDIAND=$(BUILD_DIR)/bin/meridiand \
+	  $(BUILD_DIR)/pyenv/bin/python tests/e2e/txn/bank_crash_test.py
 
 format:
 	git ls-files '*.cc' '*.h' | xargs clang-format -i

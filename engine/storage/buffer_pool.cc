@@ -220,7 +220,9 @@ void BufferPool::EnableDoublewrite(std::unique_ptr<Doublewrite> dw) {
 }
 
 Status BufferPool::WriteImages(FileId id, File* file,
-                               const std::vector<std::pair<uint32_t, const char*>>& images) {
+                               const std::vector<std::pair<uint32_t, const char*>>& images,
+                               bool* synced) {
+  if (synced != nullptr) *synced = false;
   std::vector<Doublewrite::Image> rewrites;  // pages already on disk: torn-write protection
   if (dw_ != nullptr) {
     uint32_t written = 0;
@@ -245,7 +247,10 @@ Status BufferPool::WriteImages(FileId id, File* file,
     end = std::max(end, page_no + 1);
   }
   // The area may take the next batch only once these writes are durable.
-  if (!rewrites.empty()) MERIDIAN_RETURN_IF_ERROR(file->Sync());
+  if (!rewrites.empty()) {
+    MERIDIAN_RETURN_IF_ERROR(file->Sync());
+    if (synced != nullptr) *synced = true;
+  }
   std::lock_guard lock(mutex_);
   if (auto it = files_.find(id); it != files_.end()) {
     it->second.written_pages = std::max(it->second.written_pages, end);
@@ -469,10 +474,11 @@ Status BufferPool::FlushFile(FileId file) {
       if (frame->mapped && frame->file == file && frame->dirty) pages.push_back(frame->page_no);
     }
   }
-  return FlushPages(file, std::move(pages));
+  // Always synced at the end: evictions may have written other pages of the file unsynced.
+  return FlushPages(file, std::move(pages), /*always_sync=*/true);
 }
 
-Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages) {
+Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages, bool always_sync) {
   File* f;
   {
     std::lock_guard lock(mutex_);
@@ -484,11 +490,16 @@ Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages) {
   // Batches of up to Doublewrite::kMaxPages images: copied under each page's latch (pinned,
   // so not evicted meanwhile), then written together (rewrites through the doublewrite area).
   Status first_error;
+  // The final sync is skipped only when every page of the set was written by a batch that
+  // synced the file itself (a clean page may have been written, unsynced, by an eviction).
+  bool need_sync = always_sync || pages.empty();
   std::vector<char> buffer(Doublewrite::kMaxPages * kPageSize);
   std::vector<std::pair<uint32_t, const char*>> batch;
   std::vector<Frame*> pinned;
   auto write_batch = [&] {
-    Status st = batch.empty() ? Status::Ok() : WriteImages(file, f, batch);
+    bool synced = false;
+    Status st = batch.empty() ? Status::Ok() : WriteImages(file, f, batch, &synced);
+    need_sync = need_sync || (!batch.empty() && !synced);
     {
       std::lock_guard lock(mutex_);
       for (Frame* frame : pinned) {
@@ -508,11 +519,15 @@ Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages) {
     {
       std::lock_guard lock(mutex_);
       frame = table_.Find({file, page_no});
-      if (frame == nullptr) continue;  // evicted (and so written) meanwhile, or never cached
+      if (frame == nullptr) {  // evicted (and so written, maybe unsynced), or never cached
+        need_sync = true;
+        continue;
+      }
       frame->pin_count.fetch_add(1, std::memory_order_relaxed);
       ++io_pins_;
     }
     pinned.push_back(frame);
+    if (!frame->dirty) need_sync = true;
     if (frame->dirty) {
       char* image = buffer.data() + batch.size() * kPageSize;
       CopyForWrite(frame, page_no, /*try_latch=*/false, image);
@@ -522,7 +537,9 @@ Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages) {
   }
   write_batch();
   MERIDIAN_RETURN_IF_ERROR(first_error);
-  return f->Sync();
+  // Every page written is durable once the file is synced (already done for doublewritten
+  // batches); a flush that wrote nothing still syncs, for writes made earlier by evictions.
+  return need_sync ? f->Sync() : Status::Ok();
 }
 
 Status BufferPool::FlushAll() {

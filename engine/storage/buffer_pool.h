@@ -134,8 +134,10 @@ class BufferPool {
 
   // Writes every dirty page of file (with checksums), then fsyncs the file.
   Status FlushFile(FileId file);
-  // Writes those of pages (of file) that are dirty, then fsyncs the file (write-behind commit).
-  Status FlushPages(FileId file, std::vector<uint32_t> pages);
+  // Writes those of pages (of file) that are dirty and makes them durable (write-behind commit):
+  // the file is fsynced unless every page was written by a batch that synced it already
+  // (always_sync: fsync in any case).
+  Status FlushPages(FileId file, std::vector<uint32_t> pages, bool always_sync = false);
   Status FlushAll();
 
   // Invariant checkers for tests: total pins held, and page table <-> frame consistency.
@@ -203,8 +205,10 @@ class BufferPool {
   bool CopyForWrite(Frame* frame, uint32_t page_no, bool try_latch, char* image);
   // Writes page images of one file; rewrites of pages already written go through the
   // doublewrite area first (then the file is synced before the area is released).
+  // *synced (may be null): whether the file was synced after the writes.
   Status WriteImages(FileId id, File* file,
-                     const std::vector<std::pair<uint32_t, const char*>>& images);
+                     const std::vector<std::pair<uint32_t, const char*>>& images,
+                     bool* synced = nullptr);
   Status ReadPage(File* file, uint32_t page_no, char* buf);
   File* FileFor(FileId file) const;  // REQUIRES: mutex_ held
 
