@@ -410,50 +410,29 @@ Status Catalog::RecoverVersions(const std::map<uint32_t, std::shared_ptr<Table>>
       });
     }
   }
-  // 2. Every version: ids to timestamps; versions dead to every future snapshot go.
+  // 2. Every version: ids to timestamps; versions dead to every future snapshot go. Pages
+  // a checkpoint already stamped hold no ids and are only read.
+  using Action = storage::HeapFile::SweepAction;
+  auto sweep = [&](TupleHeader* h) {
+    const TupleHeader before = *h;
+    const txn::Timestamp begin = txns_->Resolve(h->begin);
+    if (begin == txn::kInfinity) return Action::kRemove;  // its creator never committed
+    const bool lock_mark = (h->flags & storage::kTupleFlagLockOnly) != 0;
+    const txn::Timestamp end = lock_mark ? txn::kInfinity : txns_->Resolve(h->end);
+    if (h->end != 0 && end != txn::kInfinity) return Action::kRemove;  // deleted, committed
+    h->begin = begin;
+    h->end = 0;
+    h->flags = static_cast<uint8_t>(h->flags & ~storage::kTupleFlagLockOnly);
+    const bool changed =
+        before.begin != h->begin || before.end != h->end || before.flags != h->flags;
+    return changed ? Action::kChanged : Action::kKeep;
+  };
   for (const auto& [id, table] : by_id) {
     storage::HeapFile* heap = table->heap();
-    std::vector<storage::Rid> rids;
-    storage::HeapFile::Cursor cursor = heap->Scan();
-    storage::Rid rid;
-    std::string bytes;
-    while (true) {
-      MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor.Next(&rid, &bytes));
-      if (!more) break;
-      rids.push_back(rid);
-    }
     int64_t live = 0;
-    for (storage::Rid r : rids) {
-      bool dead = false;
-      MERIDIAN_RETURN_IF_ERROR(
-          heap->UpdateHeader(r,
-                             [&](TupleHeader* h) {
-                               const TupleHeader before = *h;
-                               const txn::Timestamp begin = txns_->Resolve(h->begin);
-                               if (begin == txn::kInfinity) {
-                                 dead = true;  // its creator never committed
-                                 return false;
-                               }
-                               h->begin = begin;
-                               const bool lock_mark = (h->flags & storage::kTupleFlagLockOnly) != 0;
-                               const txn::Timestamp end =
-                                   lock_mark ? txn::kInfinity : txns_->Resolve(h->end);
-                               if (h->end != 0 && end != txn::kInfinity) {
-                                 dead = true;  // deleted by a committed transaction
-                                 return false;
-                               }
-                               h->end = 0;
-                               h->flags =
-                                   static_cast<uint8_t>(h->flags & ~storage::kTupleFlagLockOnly);
-                               return before.begin != h->begin || before.end != h->end ||
-                                      before.flags != h->flags;
-                             })
-              .status());
-      if (dead) {
-        MERIDIAN_RETURN_IF_ERROR(heap->Delete(r));
-      } else {
-        ++live;
-      }
+    for (uint32_t page = 0; page < heap->page_count(); ++page) {
+      MERIDIAN_ASSIGN_OR_RETURN(size_t n, heap->SweepPage(page, sweep));
+      live += static_cast<int64_t>(n);
     }
     table->SetLiveRows(live);
   }

@@ -2,6 +2,7 @@
 #include "catalog/table.h"
 
 #include <algorithm>
+#include <iterator>
 #include <random>
 
 #include "catalog/key_encoding.h"
@@ -116,9 +117,28 @@ Status Table::BuildIndex(Index* index) {
         entries.push_back({index->EncodeKey(row), EncodeRid(rid), index->KeyHasNull(row) || dead});
         return Status::Ok();
       }));
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    return a.key != b.key ? a.key < b.key : a.rid < b.rid;
-  });
+  auto less = [](const Entry& a, const Entry& b) {
+    const int c = a.key.compare(b.key);
+    return c != 0 ? c < 0 : a.rid < b.rid;
+  };
+  // Heap order is often nearly key order (ascending keys appended, a few rows updated): keep
+  // the ascending run, sort only what breaks it, then merge — linear for such heaps.
+  if (!std::is_sorted(entries.begin(), entries.end(), less)) {
+    std::vector<Entry> run, rest;
+    run.reserve(entries.size());
+    for (Entry& e : entries) {
+      if (run.empty() || !less(e, run.back())) {
+        run.push_back(std::move(e));
+      } else {
+        rest.push_back(std::move(e));
+      }
+    }
+    std::sort(rest.begin(), rest.end(), less);
+    entries.clear();
+    std::merge(std::make_move_iterator(run.begin()), std::make_move_iterator(run.end()),
+               std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()),
+               std::back_inserter(entries), less);
+  }
   if (index->schema().unique) {
     const Entry* last = nullptr;  // the last entry that counts for uniqueness
     for (size_t i = 0; i < entries.size(); ++i) {

@@ -13,7 +13,7 @@
 namespace meridian::storage {
 namespace {
 
-constexpr size_t kMaxHints = 64;       // pages remembered as having room
+constexpr size_t kMaxHints = 4096;     // pages remembered as having room
 constexpr size_t kMinUsefulFree = 64;  // below this a page is not worth remembering
 
 }  // namespace
@@ -36,13 +36,9 @@ struct HeapFile::Impl {
       return;
     }
     free_hints[page] = free;
-    if (free_hints.size() > kMaxHints) {
-      auto smallest = free_hints.begin();
-      for (auto it = free_hints.begin(); it != free_hints.end(); ++it) {
-        if (it->second < smallest->second) smallest = it;
-      }
-      free_hints.erase(smallest);
-    }
+    // Full: forget the lowest-numbered page (O(log n); garbage collection frees space in
+    // thousands of pages per pass, and every page it remembers is reused before the file grows).
+    if (free_hints.size() > kMaxHints) free_hints.erase(free_hints.begin());
   }
 
   // A page believed to have need bytes free, or false.
@@ -203,6 +199,49 @@ Result<TupleHeader> HeapFile::UpdateHeader(Rid rid, const std::function<bool(Tup
   // The view points into the latched page: writing through it changes the page in place.
   if (fn(&after)) WriteTupleHeader(const_cast<char*>(bytes->data()), after);
   return before;
+}
+
+Result<size_t> HeapFile::SweepPage(uint32_t page_no,
+                                   const std::function<SweepAction(TupleHeader*)>& fn) {
+  if (!impl_->open) return Closed(path_);
+  size_t live = 0;
+  bool needs_write = false;
+  {
+    MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard guard, impl_->pool->FetchRead(impl_->file_id, page_no));
+    SlottedPage page(const_cast<char*>(guard.data()));  // const use only
+    if (!page.IsInitialized()) return size_t{0};
+    for (uint16_t slot = 0; slot < page.slot_count() && !needs_write; ++slot) {
+      auto bytes = page.Get(slot);
+      if (!bytes || bytes->size() < kTupleFixedHeaderSize) continue;
+      TupleHeader h = ReadTupleHeader(*bytes);
+      const SweepAction a = fn(&h);
+      needs_write = a != SweepAction::kKeep;
+      live += a == SweepAction::kKeep ? 1 : 0;
+    }
+  }
+  if (!needs_write) return live;
+  live = 0;
+  MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard, impl_->pool->FetchWrite(impl_->file_id, page_no));
+  SlottedPage page(guard.data());
+  for (uint16_t slot = 0; slot < page.slot_count(); ++slot) {
+    auto bytes = page.Get(slot);
+    if (!bytes || bytes->size() < kTupleFixedHeaderSize) continue;
+    TupleHeader h = ReadTupleHeader(*bytes);
+    switch (fn(&h)) {
+      case SweepAction::kKeep:
+        ++live;
+        break;
+      case SweepAction::kChanged:
+        WriteTupleHeader(const_cast<char*>(bytes->data()), h);
+        ++live;
+        break;
+      case SweepAction::kRemove:
+        page.Delete(slot);
+        break;
+    }
+  }
+  impl_->NoteFree(page_no, page.FreeSpaceForInsert());
+  return live;
 }
 
 Result<bool> HeapFile::Cursor::Next(Rid* rid, std::string* tuple) {

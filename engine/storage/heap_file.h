@@ -54,6 +54,13 @@ class HeapFile {
   // was before. fn must not block (it runs under a page latch).
   Result<TupleHeader> UpdateHeader(Rid rid, const std::function<bool(TupleHeader*)>& fn);
 
+  // Whole-page pass over the MVCC headers of page_no (recovery, bulk maintenance): fn decides
+  // per tuple to keep it as is, store its changed header, or remove it. The page is read first
+  // and latched for writing (so dirtied) only when some tuple needs a change. Returns the
+  // tuples left on the page.
+  enum class SweepAction { kKeep, kChanged, kRemove };
+  Result<size_t> SweepPage(uint32_t page_no, const std::function<SweepAction(TupleHeader*)>& fn);
+
   class Cursor {
    public:
     // Next live tuple in (page, slot) order; false at the end.

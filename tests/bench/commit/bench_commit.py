@@ -276,6 +276,7 @@ def main():
     ap.add_argument("--clients", default="1,16,256")
     ap.add_argument("--recovery-mb", default="100,1000")
     ap.add_argument("--footprint-rounds", type=int, default=6)
+    ap.add_argument("--skip-throughput", action="store_true")
     ap.add_argument("--smoke", action="store_true", help="1 s runs, 1 and 4 clients, 5 MB")
     args = ap.parse_args()
     if args.smoke:
@@ -294,7 +295,8 @@ def main():
     try:
         print(f"machine: {os.cpu_count()} cores; {args.seconds} s per run; pgbench -M prepared "
               f"-j 2 on the same cores", flush=True)
-        throughput(args, script)
+        if not args.skip_throughput:
+            throughput(args, script)
         if args.footprint_rounds > 0:
             footprint(args, script)
         if args.recovery_mb:
