@@ -79,7 +79,7 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
     MERIDIAN_RETURN_IF_ERROR(fs->SyncDir(data_dir));
   }
   catalog->next_table_id_ = state.next_table_id;
-  catalog->txns_ = std::make_unique<txn::TxnManager>();
+  catalog->txns_ = std::make_shared<txn::TxnManager>();
   std::map<uint32_t, std::shared_ptr<Table>> by_id;
   for (size_t i = 0; i < state.tables.size(); ++i) {
     auto shared = std::make_shared<const TableSchema>(std::move(state.tables[i]));
@@ -350,14 +350,12 @@ Status Catalog::AutoAnalyze() {
 }
 
 std::unique_ptr<Transaction> Catalog::BeginTransaction(Isolation isolation) {
-  return std::make_unique<Transaction>(txns_.get(), txns_->Begin(), isolation);
+  return std::make_unique<Transaction>(txns_, txns_->Begin(), isolation);
 }
 
 Status Catalog::CommitTransaction(Transaction& t, bool sync) {
   if (!t.wrote()) {
-    // Nothing to make durable: finishing releases the row locks it took (FOR UPDATE).
-    txns_->Abort(t.id());
-    t.CleanAborted();
+    t.EndReadOnly();  // nothing to make durable; releases the row locks it took (FOR UPDATE)
     return Status::Ok();
   }
   std::vector<uint64_t> pages;

@@ -129,9 +129,9 @@ class Catalog {
   bool closed_ = false;                         // guarded by mu_
   bool opened_ = false;                         // Open completed (Close may mark it clean)
 
-  std::unique_ptr<txn::TxnManager> txns_;
-  std::unique_ptr<txn::CommitLog> log_;  // after txns_: stopped first
-  std::mutex checkpoint_mu_;             // one checkpoint at a time
+  std::shared_ptr<txn::TxnManager> txns_;  // shared with open transactions
+  std::unique_ptr<txn::CommitLog> log_;    // after txns_: stopped first
+  std::mutex checkpoint_mu_;               // one checkpoint at a time
   std::atomic<uint64_t> versions_collected_{0};
 };
 

@@ -17,8 +17,13 @@ using storage::TupleHeader;
 
 }  // namespace
 
-Transaction::Transaction(txn::TxnManager* txns, uint64_t id, Isolation isolation)
-    : txns_(txns), id_(id), isolation_(isolation) {}
+Transaction::Transaction(std::shared_ptr<txn::TxnManager> txns, uint64_t id, Isolation isolation)
+    : txns_(std::move(txns)), id_(id), isolation_(isolation) {}
+
+void Transaction::EndReadOnly() {
+  txns_->Abort(id_);  // nothing to commit; "aborted" makes its id resolve like never written
+  CleanAborted();     // releases FOR UPDATE marks, if any
+}
 
 void Transaction::TakeStatementSnapshot() {
   if (has_snapshot_ && isolation_ == Isolation::kRepeatableRead) return;

@@ -33,7 +33,8 @@ struct PageRef {
 
 class Transaction {
  public:
-  Transaction(txn::TxnManager* txns, uint64_t id, Isolation isolation);
+  // Shares ownership of txns: a cursor may end its transaction after the catalog is gone.
+  Transaction(std::shared_ptr<txn::TxnManager> txns, uint64_t id, Isolation isolation);
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
 
@@ -41,7 +42,10 @@ class Transaction {
   Isolation isolation() const { return isolation_; }
   // Before the first statement only (SET TRANSACTION ISOLATION LEVEL).
   void set_isolation(Isolation isolation) { isolation_ = isolation; }
-  txn::TxnManager* manager() const { return txns_; }
+  txn::TxnManager* manager() const { return txns_.get(); }
+  // Ends a transaction that wrote nothing (a finished read-only query; row locks released):
+  // no log record, no catalog needed.
+  void EndReadOnly();
 
   // The snapshot statements read: READ COMMITTED takes a new one per statement, REPEATABLE
   // READ keeps the one its first statement took.
@@ -100,7 +104,7 @@ class Transaction {
       size_t from,
       const std::function<void(storage::HeapFile*, uint32_t table_id, const Write&)>& fn);
 
-  txn::TxnManager* const txns_;
+  const std::shared_ptr<txn::TxnManager> txns_;
   const uint64_t id_;
   Isolation isolation_;
   txn::Snapshot snapshot_;

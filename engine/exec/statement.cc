@@ -433,6 +433,37 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
       .WithPosition(stmt.loc.position);
 }
 
+// A read-only autocommit query's cursor that ends its transaction when the query is done
+// (last row fetched, an error, or the cursor dropped unfinished).
+class AutocommitCursor : public QueryCursor {
+ public:
+  AutocommitCursor(std::unique_ptr<QueryCursor> inner, std::shared_ptr<catalog::Transaction> txn)
+      : inner_(std::move(inner)), txn_(std::move(txn)) {}
+  ~AutocommitCursor() override { End(); }
+  const std::vector<ColumnInfo>& columns() const override { return inner_->columns(); }
+  Result<bool> Fetch(size_t max_rows, size_t max_bytes, ExecControl& ctl,
+                     std::vector<Row>* out) override {
+    Result<bool> more = inner_->Fetch(max_rows, max_bytes, ctl, out);
+    if (!more.ok() || !*more) End();
+    return more;
+  }
+  std::string CommandTag() const override { return inner_->CommandTag(); }
+  uint64_t RowCount() const override { return inner_->RowCount(); }
+  std::string Notice() const override { return inner_->Notice(); }
+  std::string NoticeSqlstate() const override { return inner_->NoticeSqlstate(); }
+  bool copy_out() const override { return inner_->copy_out(); }
+  size_t copy_columns() const override { return inner_->copy_columns(); }
+
+ private:
+  void End() {
+    if (txn_ == nullptr) return;
+    txn_->EndReadOnly();  // only read-only queries get this cursor
+    txn_.reset();
+  }
+  std::unique_ptr<QueryCursor> inner_;
+  std::shared_ptr<catalog::Transaction> txn_;
+};
+
 // Retries of one statement after serialization failures (each waited for the transaction that
 // won, so progress is guaranteed; the bound only guards against a livelock).
 constexpr int kMaxStatementRetries = 100;
@@ -481,6 +512,13 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
       stx.txn->RollbackTo(stx.mark);
       stx.txn->RefreshSnapshot();
       continue;
+    }
+    if (cursor.ok() && stx.autocommit && !stx.txn->wrote() &&
+        (!(*cursor)->columns().empty() || (*cursor)->copy_out())) {
+      // A query read lazily: its transaction stays open (so garbage collection keeps the
+      // versions its snapshot needs) until the last row is fetched or the cursor goes.
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<AutocommitCursor>(std::move(cursor).value(), stx.txn));
     }
     MERIDIAN_RETURN_IF_ERROR(block.Leave(catalog, *settings, stx, cursor.status()));
     return cursor;
