@@ -282,6 +282,17 @@ Status BufferPool::WriteBack(Frame* frame, File* file, uint32_t page_no, bool* b
   thread_local std::unique_ptr<char[]> image_buffer;
   if (image_buffer == nullptr) image_buffer = std::make_unique<char[]>(kPageSize);
   char* const image = image_buffer.get();
+  // One write of a page at a time, from copy to completed write: otherwise an older image
+  // copied earlier by one writer could land after a newer one (a lost committed version).
+  std::unique_lock io(frame->io, std::defer_lock);
+  if (busy != nullptr) {
+    if (!io.try_lock()) {
+      *busy = true;
+      return Status::Ok();
+    }
+  } else {
+    io.lock();
+  }
   const bool copied = CopyForWrite(frame, page_no, busy != nullptr, image);
   if (busy != nullptr) *busy = !copied;
   if (!copied) return Status::Ok();
@@ -496,12 +507,14 @@ Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages, bool alw
   std::vector<char> buffer(Doublewrite::kMaxPages * kPageSize);
   std::vector<std::pair<uint32_t, const char*>> batch;
   std::vector<Frame*> pinned;
+  std::vector<Frame*> io_held;
   auto write_batch = [&] {
     bool synced = false;
     Status st = batch.empty() ? Status::Ok() : WriteImages(file, f, batch, &synced);
     need_sync = need_sync || (!batch.empty() && !synced);
     {
       std::lock_guard lock(mutex_);
+      for (Frame* frame : io_held) frame->io.unlock();
       for (Frame* frame : pinned) {
         if (!st.ok()) frame->dirty = true;  // still not on disk
         frame->pin_count.fetch_sub(1, std::memory_order_acq_rel);
@@ -513,6 +526,7 @@ Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages, bool alw
     if (!st.ok() && first_error.ok()) first_error = st;
     batch.clear();
     pinned.clear();
+    io_held.clear();
   };
   for (uint32_t page_no : pages) {
     Frame* frame;
@@ -527,8 +541,17 @@ Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages, bool alw
       ++io_pins_;
     }
     pinned.push_back(frame);
-    if (!frame->dirty) need_sync = true;
+    if (!frame->dirty) {
+      // Clean: maybe because an eviction copied it and is writing it right now. Wait for that
+      // write to finish so the sync below covers it.
+      std::lock_guard wait_for_write(frame->io);
+      need_sync = true;
+    }
     if (frame->dirty) {
+      // Held until the batch is written (see WriteBack); pages in ascending order, so two
+      // flushes of one file cannot wait for each other in a cycle.
+      frame->io.lock();
+      io_held.push_back(frame);
       char* image = buffer.data() + batch.size() * kPageSize;
       CopyForWrite(frame, page_no, /*try_latch=*/false, image);
       batch.emplace_back(page_no, image);

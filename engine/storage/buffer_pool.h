@@ -32,6 +32,7 @@ class BufferPool;
 struct Frame {
   char* data = nullptr;            // kPageSize bytes; content guarded by latch
   std::shared_mutex latch;         // page content latch; held only by pin holders
+  std::mutex io;                   // one write-back of this page at a time (copy to write)
   Status load_error;               // guarded by latch: set when reading the page failed
   std::atomic<bool> dirty{false};  // set under an exclusive latch; cleared under a latch too
   // Raised only under BufferPool::mutex_ (so a frame seen unpinned there stays unpinned until
