@@ -1,6 +1,6 @@
 // Index: the runtime state of one secondary or constraint index — its schema and its B+tree
 // file. SQL indexes are always non-unique trees at the storage level: an entry is
-// (encoded key columns, encoded Rid), so several versions of one key can coexist (MVCC later)
+// (encoded key columns, encoded Rid), so several versions of one key coexist (MVCC)
 // and uniqueness is enforced by the executor (a lookup before insert, NULLs distinct as in
 // PostgreSQL). Concurrency: an Index belongs to its Table and is used under that table's lock
 // (shared to read, exclusive to change); the BTree itself is thread-safe.

@@ -185,8 +185,7 @@ Status Table::ForEachRow(const std::function<Status(storage::Rid, const Row&)>& 
   }
   const txn::Snapshot snapshot = txns_->TakeSnapshot(0);
   return ForEachVersion([&](storage::Rid rid, const storage::TupleHeader& h, const Row& row) {
-    const uint64_t end = (h.flags & storage::kTupleFlagLockOnly) != 0 ? 0 : h.end;
-    if (!txns_->Visible(h.begin, end, snapshot)) return Status::Ok();
+    if (!txns_->Visible(h.begin, storage::DeletingEnd(h), snapshot)) return Status::Ok();
     return fn(rid, row);
   });
 }

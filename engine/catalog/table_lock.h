@@ -1,5 +1,5 @@
-// TableLock: the interim per-table reader/writer lock that makes statements on one table safe
-// from many threads until MVCC (engine/txn) replaces it. It is deliberately NOT thread-affine
+// TableLock: the per-table reader/writer lock that keeps DDL (exclusive) apart from statements
+// (shared; under MVCC writers meet at row write locks, engine/txn). It is deliberately NOT thread-affine
 // (a request may continue on another thread between Fetch calls), so it is a mutex + condvar +
 // counts rather than std::shared_mutex. Waiters poll ExecControl every 50 ms so cancel and
 // statement timeouts interrupt a wait. Writers are preferred over newly arriving readers.

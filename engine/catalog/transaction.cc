@@ -37,8 +37,7 @@ void Transaction::RefreshSnapshot() {
 }
 
 bool Transaction::Visible(const TupleHeader& h) const {
-  const uint64_t end = (h.flags & kTupleFlagLockOnly) != 0 ? 0 : h.end;
-  return txns_->Visible(h.begin, end, snapshot_);
+  return txns_->Visible(h.begin, storage::DeletingEnd(h), snapshot_);
 }
 
 uint32_t Transaction::TableSlot(const std::shared_ptr<Table>& table) {

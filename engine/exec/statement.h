@@ -1,8 +1,8 @@
 // Entry point of exec/ for the Database API: binds, plans and starts one parsed statement and
-// returns its QueryCursor. SELECT runs lazily in Fetch, holding its tables' shared locks only
-// during each Fetch call (so a slow client never blocks writers; a consequence until MVCC is
-// that a result spanning several Fetch calls may see writes committed between them). INSERT,
-// UPDATE, DELETE and DDL complete inside StartStatement under their locks.
+// returns its QueryCursor, inside the session's transaction block (transaction_block.h).
+// SELECT runs lazily in Fetch over its snapshot, holding its tables' shared locks only during
+// each Fetch call (only DDL waits for them). INSERT, UPDATE, DELETE and DDL complete inside
+// StartStatement.
 #pragma once
 
 #include <memory>

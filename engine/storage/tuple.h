@@ -29,6 +29,11 @@ inline constexpr uint8_t kTupleFlagLockOnly = 1;
 // Bytes every encoded tuple has at least (its fixed header).
 inline constexpr size_t kTupleFixedHeaderSize = 20;
 
+// The end field as a deleter: 0 when it only names a FOR UPDATE locker.
+inline uint64_t DeletingEnd(const TupleHeader& h) {
+  return (h.flags & kTupleFlagLockOnly) != 0 ? 0 : h.end;
+}
+
 // REQUIRES bytes.size() >= kTupleFixedHeaderSize (every stored tuple).
 TupleHeader ReadTupleHeader(std::string_view bytes);
 void WriteTupleHeader(char* tuple, const TupleHeader& header);
