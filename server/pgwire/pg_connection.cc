@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <asio/associated_executor.hpp>
 #include <asio/async_result.hpp>
 #include <asio/dispatch.hpp>
@@ -409,23 +410,34 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
     co_return;
   }
   WatchForDisconnect(ctl);
+  // Each pool step parses (the first), starts a statement if none runs, fetches, and drops a
+  // finished statement's cursor (and, after the last statement, the request): a short query is
+  // one trip to the pool and back. COPY keeps its cursor until the copy ends.
   Status status;
-  co_await OnPool([&] {
-    auto parsed = session_->engine()->Parse(sql);
-    if (parsed.ok()) {
-      request_ = std::move(parsed).value();
-    } else {
-      status = parsed.status();
-    }
-  });
-  if (status.ok() && request_->size() == 0) WriteEmptyQueryResponse(&out_);
-  for (size_t i = 0; status.ok() && i < request_->size(); ++i) {
-    bool more = true, first = true;
+  size_t statements = 0;
+  for (size_t i = 0; status.ok() && (i == 0 || i < statements); ++i) {
+    bool more = true, first = true, copy_out = false, copy_in = false;
+    size_t copy_columns = 0;
+    std::vector<ColumnInfo> columns;
     std::string tag, notice, notice_state;
     while (more && status.ok()) {
       co_await OnPool([&] {
         try {
           rows_.clear();
+          if (request_ == nullptr) {
+            auto parsed = session_->engine()->Parse(sql);
+            if (!parsed.ok()) {
+              status = parsed.status();
+              return;
+            }
+            request_ = std::move(parsed).value();
+            statements = request_->size();
+            if (statements == 0) {
+              more = false;
+              request_.reset();
+              return;
+            }
+          }
           if (cursor_ == nullptr) {
             if (status = ctl->Check(); !status.ok()) return;
             auto started = request_->Start(i, *ctl);
@@ -434,6 +446,10 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
               return;
             }
             cursor_ = std::move(started).value();
+            columns = cursor_->columns();
+            copy_out = cursor_->copy_out();
+            copy_columns = cursor_->copy_columns();
+            copy_in = cursor_->copy_in() != nullptr;
           }
           auto fetched = cursor_->Fetch(kFetchRows, kFetchBytes, *ctl, &rows_);
           if (!fetched.ok()) {
@@ -446,6 +462,10 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
             tag = cursor_->CommandTag();
             notice = cursor_->Notice();
             notice_state = cursor_->NoticeSqlstate();
+            if (!copy_in) {
+              cursor_.reset();
+              if (i + 1 == statements) request_.reset();
+            }
           }
         } catch (const std::exception& e) {
           status = Status::Internal(std::string("internal error: ") + e.what());
@@ -453,9 +473,12 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
         }
       });
       if (!status.ok()) break;
-      const bool copy_out = cursor_->copy_out();
-      if (first && copy_out) WriteCopyOutResponse(&out_, cursor_->copy_columns());
-      if (first && !cursor_->columns().empty()) WriteRowDescription(&out_, cursor_->columns());
+      if (statements == 0) {
+        WriteEmptyQueryResponse(&out_);
+        break;
+      }
+      if (first && copy_out) WriteCopyOutResponse(&out_, copy_columns);
+      if (first && !columns.empty()) WriteRowDescription(&out_, columns);
       first = false;
       for (const Row& row : rows_) {
         if (copy_out) {
@@ -466,9 +489,9 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
       }
       if (out_.size() > kFlushBytes) co_await Flush();
     }
-    if (!status.ok()) break;
-    if (cursor_->copy_out()) WriteCopyDone(&out_);
-    if (cursor_->copy_in() != nullptr) {
+    if (!status.ok() || statements == 0) break;
+    if (copy_out) WriteCopyDone(&out_);
+    if (copy_in) {
       status = co_await CopyFromClient(ctl.get());
       if (closing_) {
         co_await OnPool([&] {
@@ -478,22 +501,27 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
         session_->EndRequest();
         co_return;
       }
+      if (status.ok()) tag = cursor_->CommandTag();
+      co_await OnPool([&] {
+        cursor_.reset();
+        if (i + 1 == statements) request_.reset();
+      });
       if (!status.ok()) break;
-      tag = cursor_->CommandTag();
     }
     if (!notice.empty()) WriteNoticeResponse(&out_, notice, notice_state);
     WriteCommandComplete(&out_, tag);
     AppendParameterChanges();
-    co_await OnPool([&] { cursor_.reset(); });
   }
   if (!status.ok()) {
     WriteErrorResponse(&out_, status);
     AppendParameterChanges();  // e.g. set_config() in a statement that failed later
   }
-  co_await OnPool([&] {
-    cursor_.reset();
-    request_.reset();
-  });
+  if (cursor_ != nullptr || request_ != nullptr) {
+    co_await OnPool([&] {
+      cursor_.reset();
+      request_.reset();
+    });
+  }
   rows_.clear();
   StopWatching();
   session_->EndRequest();
@@ -587,7 +615,12 @@ asio::awaitable<void> PgConnection::EndExtendedRequest() {
   for (auto& portal : closed_portals_) dropped.push_back(std::move(portal));
   closed_portals_.clear();
   portals_.clear();
-  if (!dropped.empty()) co_await OnPool([&dropped] { dropped.clear(); });
+  // A portal that ran to its end has no cursor left and is freed here; a live cursor (it may
+  // hold locks or a transaction) is destroyed on the pool.
+  const bool live = std::any_of(dropped.begin(), dropped.end(),
+                                [](const auto& portal) { return portal->cursor != nullptr; });
+  if (live) co_await OnPool([&dropped] { dropped.clear(); });
+  dropped.clear();
   if (ext_ctl_ != nullptr) {
     ext_ctl_.reset();
     session_->EndRequest();
@@ -716,35 +749,62 @@ asio::awaitable<bool> PgConnection::HandleBind(const std::string& body) {
   co_return true;
 }
 
+Status PgConnection::BeginExtendedRequest() {
+  // The extended protocol's request spans the messages up to Sync.
+  if (ext_ctl_ != nullptr) return Status::Ok();
+  return session_->BeginRequest("", &ext_ctl_);
+}
+
+Status PgConnection::StartPortalNow(Portal* portal) {
+  portal->started = true;
+  if (portal->empty) return Status::Ok();
+  auto started = portal->request->Start(0, *ext_ctl_, portal->params);
+  if (!started.ok()) return started.status();
+  portal->cursor = std::move(started).value();
+  portal->columns = portal->cursor->columns();
+  if (portal->cursor->copy_in() != nullptr || portal->cursor->copy_out()) {
+    portal->cursor.reset();
+    return Status::NotSupported("COPY is supported only in the simple query protocol");
+  }
+  auto formats =
+      ResolveFormats(portal->result_formats, portal->columns.size(), "result formats", "columns");
+  if (!formats.ok()) return formats.status();
+  portal->formats = std::move(formats).value();
+  return Status::Ok();
+}
+
+void PgConnection::FetchPortal(Portal* portal, size_t want) {
+  portal->buffered.clear();
+  portal->buffered_next = 0;
+  auto fetched = portal->cursor->Fetch(want, kFetchBytes, *ext_ctl_, &portal->buffered);
+  if (!fetched.ok()) {
+    portal->error = fetched.status();
+    portal->cursor.reset();
+    return;
+  }
+  if (!*fetched) {
+    portal->finished = true;
+    portal->tag = portal->cursor->CommandTag();
+    portal->notice = portal->cursor->Notice();
+    portal->notice_state = portal->cursor->NoticeSqlstate();
+    portal->cursor.reset();
+  }
+}
+
 asio::awaitable<Status> PgConnection::StartPortal(Portal* portal) {
   if (portal->started) co_return Status::Ok();
-  portal->started = true;
-  // The extended protocol's request spans the messages up to Sync.
-  if (ext_ctl_ == nullptr) {
-    if (Status st = session_->BeginRequest("", &ext_ctl_); !st.ok()) co_return st;
+  if (Status st = BeginExtendedRequest(); !st.ok()) co_return st;
+  if (portal->empty) {
+    portal->started = true;
+    co_return Status::Ok();
   }
-  ExecControl* ctl = ext_ctl_.get();
-  if (portal->empty) co_return Status::Ok();
+  // Describe starts the statement and fetches its first rows in one pool step (libpq sends
+  // Describe before every Execute); an error of that fetch waits for Execute, as in PostgreSQL.
   Status status;
   co_await OnPool([&] {
-    auto started = portal->request->Start(0, *ctl, portal->params);
-    if (!started.ok()) {
-      status = started.status();
-      return;
-    }
-    portal->cursor = std::move(started).value();
-    portal->columns = portal->cursor->columns();
-    if (portal->cursor->copy_in() != nullptr || portal->cursor->copy_out()) {
-      status = Status::NotSupported("COPY is supported only in the simple query protocol");
-      portal->cursor.reset();
-    }
+    status = StartPortalNow(portal);
+    if (status.ok()) FetchPortal(portal, kFetchRows);
   });
-  if (status.ok()) {
-    auto formats =
-        ResolveFormats(portal->result_formats, portal->columns.size(), "result formats", "columns");
-    if (!formats.ok()) co_return formats.status();
-    portal->formats = std::move(formats).value();
-  }
   co_return status;
 }
 
@@ -805,12 +865,12 @@ asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
     co_return true;
   }
   Portal* portal = it->second.get();
-  Status st = co_await StartPortal(portal);
-  if (!st.ok()) {
+  if (Status st = BeginExtendedRequest(); !st.ok()) {
     ExtendedError(st);
     co_return true;
   }
   if (portal->empty) {
+    portal->started = true;
     WriteEmptyQueryResponse(&out_);
     co_return true;
   }
@@ -819,40 +879,46 @@ asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
     WriteCommandComplete(&out_, portal->tag);
     co_return true;
   }
-  size_t limit = max_rows > 0 ? static_cast<size_t>(max_rows) : SIZE_MAX;
+  const size_t limit = max_rows > 0 ? static_cast<size_t>(max_rows) : SIZE_MAX;
   size_t sent = 0;
   Status status;
-  while (status.ok() && !portal->done && sent < limit) {
-    size_t want = std::min(kFetchRows, limit - sent);
+  while (sent < limit) {
+    if (portal->buffered_next < portal->buffered.size()) {
+      const size_t n = std::min(limit - sent, portal->buffered.size() - portal->buffered_next);
+      for (size_t i = 0; i < n; ++i) {
+        WriteDataRow(&out_, portal->buffered[portal->buffered_next + i], portal->columns,
+                     portal->formats);
+      }
+      portal->buffered_next += n;
+      sent += n;
+      if (out_.size() > kFlushBytes) co_await Flush();
+      continue;
+    }
+    if (!portal->error.ok() || portal->finished) break;
+    // A portal not yet started (no Describe) starts in the same pool step as its first fetch.
+    const size_t want = std::min(kFetchRows, limit - sent);
     co_await OnPool([&] {
-      rows_.clear();
-      auto fetched = portal->cursor->Fetch(want, kFetchBytes, *ext_ctl_, &rows_);
-      if (!fetched.ok()) {
-        status = fetched.status();
-        return;
+      if (!portal->started) {
+        if (status = StartPortalNow(portal); !status.ok()) return;
       }
-      if (!*fetched) {
-        portal->done = true;
-        portal->tag = portal->cursor->CommandTag();
-        portal->notice = portal->cursor->Notice();
-        portal->notice_state = portal->cursor->NoticeSqlstate();
-        portal->cursor.reset();
-      }
+      FetchPortal(portal, want);
     });
     if (!status.ok()) break;
-    for (const Row& row : rows_) WriteDataRow(&out_, row, portal->columns, portal->formats);
-    sent += rows_.size();
-    if (out_.size() > kFlushBytes) co_await Flush();
   }
-  rows_.clear();
+  if (status.ok() && !portal->error.ok()) {
+    status = portal->error;
+    portal->error = Status::Ok();
+  }
   if (!status.ok()) {
     ExtendedError(status);
     co_return true;
   }
-  if (!portal->done) {
+  if (!portal->finished || portal->buffered_next < portal->buffered.size()) {
     WritePortalSuspended(&out_);
     co_return true;
   }
+  portal->done = true;
+  portal->buffered.clear();
   if (!portal->notice.empty()) WriteNoticeResponse(&out_, portal->notice, portal->notice_state);
   WriteCommandComplete(&out_, portal->tag);
   AppendParameterChanges();

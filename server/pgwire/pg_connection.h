@@ -46,9 +46,13 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
     std::vector<int16_t> result_formats;  // as sent in Bind; resolved per column at start
     std::vector<int16_t> formats;         // per result column
     std::unique_ptr<QueryCursor> cursor;
+    std::vector<Row> buffered;  // fetched, not yet sent: rows [buffered_next, size())
+    size_t buffered_next = 0;
+    Status error;  // of a fetch done ahead (at Describe), reported by Execute
     bool started = false;
-    bool done = false;
-    bool empty = false;  // the statement text has no statement
+    bool finished = false;  // the cursor has ended (rows may still be buffered)
+    bool done = false;      // finished and every row sent
+    bool empty = false;     // the statement text has no statement
     std::vector<ColumnInfo> columns;
     std::string tag;
     std::string notice;
@@ -98,7 +102,15 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   // looked up in the session, whose namespace SQL PREPARE / DEALLOCATE share (parsed once at
   // Parse or PREPARE and described then; every portal binds and plans it).
   std::optional<PreparedStatementInfo> FindStatement(const std::string& name) const;
-  // Starts the portal's statement (on the pool) if not yet started; error status on failure.
+  // Opens the extended protocol's request (up to Sync) unless open.
+  Status BeginExtendedRequest();
+  // Starts the portal's statement here (the caller is on the pool); error status on failure.
+  Status StartPortalNow(Portal* portal);
+  // Fetches up to want rows of the portal's cursor into its buffer (the caller is on the pool);
+  // sets finished (and drops the cursor) at its end, error on failure.
+  void FetchPortal(Portal* portal, size_t want);
+  // Starts the portal's statement and fetches its first rows (on the pool) if not yet started;
+  // error status when it cannot start.
   asio::awaitable<Status> StartPortal(Portal* portal);
   void ExtendedError(const Status& st);
   // Sync (or a simple Query): drops the portals and ends the extended protocol's request.

@@ -534,6 +534,20 @@ TEST_F(PgWireTest, ExtendedProtocolWithoutParameters) {
   ASSERT_TRUE(c.Send('S', ""));
   auto msgs = c.ReadUntil('Z');
   EXPECT_EQ(Types(msgs), "12TDDsDCZ");
+  // Describe fetches ahead; an error met there reaches the client at Execute, after the rows
+  // before it (a = 1; a = 2 divides by zero), as PostgreSQL streams them.
+  std::string failing = std::string("s2") + '\0' + "SELECT 10 / (a - 2) FROM ext" + '\0';
+  failing.append(RawPg::Int16(0));
+  std::string bind_failing("p2\0s2\0", 6);
+  bind_failing.append(RawPg::Int16(0)).append(RawPg::Int16(0)).append(RawPg::Int16(0));
+  ASSERT_TRUE(c.Send('P', failing));
+  ASSERT_TRUE(c.Send('B', bind_failing));
+  ASSERT_TRUE(c.Send('D', std::string("Pp2\0", 4)));
+  ASSERT_TRUE(c.Send('E', std::string("p2\0\0\0\0\0", 7)));
+  ASSERT_TRUE(c.Send('S', ""));
+  msgs = c.ReadUntil('Z');
+  ASSERT_EQ(Types(msgs), "12TDEZ");
+  EXPECT_EQ(RawPg::Field(msgs[4], 'C'), "22012");
   // Parameters: $1 declared int4, $2 inferred (bigint from the context); Describe statement
   // answers their OIDs; the values come in text and binary format; the result in binary.
   std::string with_param("\0SELECT $1 + 1, $2 * 2::bigint\0", 31);
