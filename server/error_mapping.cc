@@ -49,6 +49,7 @@ v1::SqlError ToSqlError(const Status& status, std::string_view sql, uint32_t sta
   e.set_statement_index(statement_index);
   if (info.position != 0) {
     e.set_position(info.position);
+    if (sql.empty()) return e;  // a prepared statement's: the client has its text
     LineColumn lc = LocatePosition(sql, info.position);
     e.set_line(lc.line);
     e.set_column(lc.column);

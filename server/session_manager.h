@@ -42,6 +42,8 @@ class ServerSession {
   void Detach();
 
   void Touch();  // renews the idle lease
+  // Numbers for server-chosen prepared statement names; call only inside a request.
+  uint64_t NextStatementNumber() { return ++statement_numbers_; }
   // True when unattached, not running a request, and idle for longer than timeout.
   bool IdleExpired(Clock::time_point now, std::chrono::seconds timeout) const;
 
@@ -53,6 +55,7 @@ class ServerSession {
   const std::string id_;
   const std::unique_ptr<Session> engine_;
   const std::string user_, database_, application_name_, peer_;
+  uint64_t statement_numbers_ = 0;  // touched by the session's one running request only
 
   mutable std::mutex mu_;
   bool closed_ = false;                   // guarded by mu_

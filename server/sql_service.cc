@@ -32,6 +32,30 @@ void ToProtoValue(const Value& v, v1::Value* out) {
   }
 }
 
+void ToProtoColumns(const std::vector<ColumnInfo>& columns, v1::ResultMetadata* out) {
+  for (const ColumnInfo& col : columns) {
+    auto* c = out->add_columns();
+    c->set_name(col.name);
+    ToProtoType(col.type, c->mutable_type());
+    c->set_nullable(col.nullable);
+  }
+}
+
+// Declared parameter types by pg_oid (0 = infer).
+template <typename Types>
+Status DeclaredTypesFromProto(const Types& types, std::vector<Type>* out) {
+  for (int i = 0; i < types.size(); ++i) {
+    const uint32_t oid = types.Get(i).pg_oid();
+    std::optional<Type> t = Type::FromParamOid(oid);
+    if (!t) {
+      return Status::NotSupported("parameter $" + std::to_string(i + 1) + ": type with OID " +
+                                  std::to_string(oid) + " is not supported");
+    }
+    out->push_back(*t);
+  }
+  return Status::Ok();
+}
+
 // The request's parameter values and declared types (by pg_oid; 0 = infer).
 Status ParamsFromProto(const v1::ExecuteRequest& req, StatementParams* out) {
   for (const v1::Value& v : req.params()) {
@@ -54,16 +78,7 @@ Status ParamsFromProto(const v1::ExecuteRequest& req, StatementParams* out) {
         out->values.push_back(Value::Null());
     }
   }
-  for (int i = 0; i < req.param_types_size(); ++i) {
-    const uint32_t oid = req.param_types(i).pg_oid();
-    std::optional<Type> t = Type::FromParamOid(oid);
-    if (!t) {
-      return Status::NotSupported("parameter $" + std::to_string(i + 1) + ": type with OID " +
-                                  std::to_string(oid) + " is not supported");
-    }
-    out->types.push_back(*t);
-  }
-  return Status::Ok();
+  return DeclaredTypesFromProto(req.param_types(), &out->types);
 }
 
 grpc::ServerUnaryReactor* FinishUnary(grpc::CallbackServerContext* ctx, grpc::Status status) {
@@ -151,9 +166,10 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
  public:
   ExecuteReactor(SqlService* service, grpc::CallbackServerContext* ctx,
                  const v1::ExecuteRequest* req)
-      : service_(service), sql_(req->sql()) {
-    if (!req->statement_id().empty()) {
-      Finish(ToGrpcStatus(Status::NotSupported("prepared statements are not supported yet")));
+      : service_(service), sql_(req->sql()), statement_id_(req->statement_id()) {
+    if (!statement_id_.empty() && !sql_.empty()) {
+      Finish(ToGrpcStatus(Status::Error(sqlstate::kSyntaxError,
+                                        "a request names either sql or a statement_id, not both")));
       return;
     }
     if (Status st = ParamsFromProto(*req, &params_); !st.ok()) {
@@ -224,6 +240,18 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
 
   void StepOrFinish() {
     chunk_.Clear();
+    if (request_ == nullptr && !statement_id_.empty()) {
+      // A prepared statement: its parameter types are the ones it was prepared with.
+      std::optional<PreparedStatementInfo> prepared =
+          session_->engine()->FindPrepared(statement_id_);
+      if (!prepared) {
+        return FinishWith(
+            Status::Error("26000", "prepared statement \"" + statement_id_ + "\" does not exist"));
+      }
+      if (prepared->request == nullptr) return Complete(grpc::Status::OK);  // empty text
+      request_ = std::move(prepared->request);
+      params_.types = std::move(prepared->param_types);
+    }
     if (request_ == nullptr) {
       auto parsed = session_->engine()->Parse(sql_);
       if (!parsed.ok()) return FinishWith(parsed.status());
@@ -241,13 +269,7 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
             std::string(cursor_->copy_out() ? "COPY TO STDOUT" : "COPY FROM STDIN") +
             " is only available over the PostgreSQL protocol"));
       }
-      auto* meta = chunk_.mutable_metadata();
-      for (const ColumnInfo& col : cursor_->columns()) {
-        auto* c = meta->add_columns();
-        c->set_name(col.name);
-        ToProtoType(col.type, c->mutable_type());
-        c->set_nullable(col.nullable);
-      }
+      ToProtoColumns(cursor_->columns(), chunk_.mutable_metadata());
     }
     chunk_.set_statement_index(static_cast<uint32_t>(index_));
     rows_.clear();
@@ -300,13 +322,14 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
 
   SqlService* const service_;
   const std::string sql_;
-  StatementParams params_;  // for every statement of the request
+  const std::string statement_id_;  // set: run this prepared statement instead of sql_
+  StatementParams params_;          // for every statement of the request
   std::shared_ptr<ServerSession> session_;
   std::shared_ptr<ExecControl> ctl_;
   uint32_t max_rows_ = 0;
   // The fields below are touched only by the step running on the pool; steps never overlap
   // (the next one is posted after the previous chunk's write completed).
-  std::unique_ptr<Request> request_;
+  std::shared_ptr<Request> request_;
   std::unique_ptr<QueryCursor> cursor_;
   size_t index_ = 0;
   std::vector<Row> rows_;
@@ -405,6 +428,69 @@ grpc::ServerUnaryReactor* SqlService::DescribeCatalog(grpc::CallbackServerContex
     }
   }
   return FinishUnary(ctx, grpc::Status::OK);
+}
+
+grpc::ServerUnaryReactor* SqlService::Prepare(grpc::CallbackServerContext* ctx,
+                                              const v1::PrepareRequest* req,
+                                              v1::PrepareResponse* resp) {
+  std::vector<Type> declared;
+  if (Status st = DeclaredTypesFromProto(req->param_types(), &declared); !st.ok()) {
+    return FinishUnary(ctx, ToGrpcStatus(st));
+  }
+  std::shared_ptr<ServerSession> session = sessions_->Find(req->session_id());
+  if (session == nullptr) return FinishUnary(ctx, SessionNotFound(req->session_id()));
+  std::shared_ptr<ExecControl> ctl;
+  if (Status st = session->BeginRequest("", &ctl); !st.ok()) {
+    return FinishUnary(ctx, ToGrpcStatus(st));
+  }
+  // Parsing and binding run on the worker pool, like every statement step.
+  auto* reactor = ctx->DefaultReactor();
+  asio::post(*pool_, [reactor, req, resp, session, declared = std::move(declared)] {
+    Result<PreparedStatementInfo> prepared = PrepareNamed(session.get(), *req, declared, resp);
+    session->EndRequest();
+    reactor->Finish(ToGrpcStatus(prepared.status(), req->sql(), 0));
+  });
+  return reactor;
+}
+
+Result<PreparedStatementInfo> SqlService::PrepareNamed(ServerSession* session,
+                                                       const v1::PrepareRequest& req,
+                                                       const std::vector<Type>& declared,
+                                                       v1::PrepareResponse* resp) {
+  Session* engine = session->engine();
+  std::string name = req.statement_id();
+  if (name.empty()) {
+    // A name no other prepared statement of the session has.
+    do {
+      name = "_meridian_" + std::to_string(session->NextStatementNumber());
+    } while (engine->FindPrepared(name));
+  }
+  Result<PreparedStatementInfo> prepared = engine->Prepare(name, req.sql(), declared);
+  if (!prepared.ok()) return prepared;
+  resp->set_statement_id(name);
+  for (const Type& t : prepared->param_types) ToProtoType(t, resp->add_param_types());
+  ToProtoColumns(prepared->columns, resp->mutable_metadata());
+  return prepared;
+}
+
+grpc::ServerUnaryReactor* SqlService::Deallocate(grpc::CallbackServerContext* ctx,
+                                                 const v1::DeallocateRequest* req,
+                                                 v1::DeallocateResponse*) {
+  std::shared_ptr<ServerSession> session = sessions_->Find(req->session_id());
+  if (session == nullptr) return FinishUnary(ctx, SessionNotFound(req->session_id()));
+  std::shared_ptr<ExecControl> ctl;
+  if (Status st = session->BeginRequest("", &ctl); !st.ok()) {
+    return FinishUnary(ctx, ToGrpcStatus(st));
+  }
+  Status st;
+  if (!session->engine()->FindPrepared(req->statement_id())) {
+    st =
+        Status::Error("26000", "prepared statement \"" + req->statement_id() + "\" does not exist");
+  } else {
+    session->engine()->ClosePrepared(req->statement_id());
+  }
+  session->EndRequest();
+  return FinishUnary(ctx, ToGrpcStatus(st));
 }
 
 }  // namespace meridian::server

@@ -39,6 +39,17 @@ class SqlService final : public v1::Sql::CallbackService {
   grpc::ServerUnaryReactor* DescribeCatalog(grpc::CallbackServerContext* ctx,
                                             const v1::DescribeCatalogRequest* req,
                                             v1::DescribeCatalogResponse* resp) override;
+  grpc::ServerUnaryReactor* Prepare(grpc::CallbackServerContext* ctx, const v1::PrepareRequest* req,
+                                    v1::PrepareResponse* resp) override;
+  grpc::ServerUnaryReactor* Deallocate(grpc::CallbackServerContext* ctx,
+                                       const v1::DeallocateRequest* req,
+                                       v1::DeallocateResponse* resp) override;
+
+  // Prepares req.sql in session under req.statement_id (or a free name) and fills resp.
+  static Result<PreparedStatementInfo> PrepareNamed(ServerSession* session,
+                                                    const v1::PrepareRequest& req,
+                                                    const std::vector<Type>& declared,
+                                                    v1::PrepareResponse* resp);
 
   Database* db() { return db_; }
   SessionManager* sessions() { return sessions_; }

@@ -190,6 +190,12 @@ ClientStatus Connection::Execute(std::string_view sql, ResultHandler& handler,
 
 ClientStatus Connection::Execute(std::string_view sql, const std::vector<Value>& params,
                                  ResultHandler& handler, const ExecuteOptions& options) {
+  return Run(sql, "", params, handler, options);
+}
+
+ClientStatus Connection::Run(std::string_view sql, const std::string& statement_id,
+                             const std::vector<Value>& params, ResultHandler& handler,
+                             const ExecuteOptions& options) {
   Impl& im = *impl_;
   if (im.closed.load()) {
     return MakeLocalError(kSqlStateConnectionNotOpen, "connection is closed", 0, true);
@@ -201,6 +207,7 @@ ClientStatus Connection::Execute(std::string_view sql, const std::vector<Value>&
   v1::ExecuteRequest request;
   request.set_session_id(im.session_id);
   request.set_sql(std::string(sql));
+  request.set_statement_id(statement_id);
   request.set_query_id("q" + std::to_string(im.next_query_id++));
   request.set_max_rows_per_chunk(options.max_rows_per_chunk);
   for (const Value& v : params) ValueToProto(v, request.add_params());
@@ -319,6 +326,69 @@ ClientResult<std::vector<StatementResult>> Connection::Execute(std::string_view 
   if (!status.ok()) return status.error();
   handler.Finish();
   return std::move(handler.results);
+}
+
+ClientResult<PreparedStatement> Connection::Prepare(std::string_view sql,
+                                                    const PrepareOptions& options) {
+  Impl& im = *impl_;
+  if (im.closed.load()) {
+    return MakeLocalError(kSqlStateConnectionNotOpen, "connection is closed", 0, true);
+  }
+  if (im.lost.load()) return im.LostError();
+  v1::PrepareRequest request;
+  request.set_session_id(im.session_id);
+  request.set_sql(std::string(sql));
+  request.set_statement_id(options.id);
+  for (uint32_t oid : options.param_types) request.add_param_types()->set_pg_oid(oid);
+  v1::PrepareResponse response;
+  grpc::ClientContext context;
+  context.set_deadline(DeadlineAfter(options.timeout));
+  grpc::Status status = im.stub->Prepare(&context, request, &response);
+  if (!status.ok()) return im.CallError(status);
+  PreparedStatement prepared;
+  prepared.id = response.statement_id();
+  for (const auto& t : response.param_types()) {
+    v1::ColumnMetadata param;
+    *param.mutable_type() = t;
+    prepared.param_types.push_back(ColumnFromProto(param));
+  }
+  for (const auto& c : response.metadata().columns()) {
+    prepared.columns.push_back(ColumnFromProto(c));
+  }
+  return prepared;
+}
+
+ClientStatus Connection::ExecutePrepared(const std::string& id, const std::vector<Value>& params,
+                                         ResultHandler& handler, const ExecuteOptions& options) {
+  return Run("", id, params, handler, options);
+}
+
+ClientResult<StatementResult> Connection::ExecutePrepared(const std::string& id,
+                                                          const std::vector<Value>& params,
+                                                          const ExecuteOptions& options) {
+  CollectingHandler handler;
+  ClientStatus status = ExecutePrepared(id, params, handler, options);
+  if (!status.ok()) return status.error();
+  handler.Finish();
+  if (handler.results.empty()) return StatementResult();  // the statement was empty text
+  return std::move(handler.results[0]);
+}
+
+ClientStatus Connection::Deallocate(const std::string& id) {
+  Impl& im = *impl_;
+  if (im.closed.load()) {
+    return MakeLocalError(kSqlStateConnectionNotOpen, "connection is closed", 0, true);
+  }
+  if (im.lost.load()) return im.LostError();
+  v1::DeallocateRequest request;
+  request.set_session_id(im.session_id);
+  request.set_statement_id(id);
+  v1::DeallocateResponse response;
+  grpc::ClientContext context;
+  context.set_deadline(DeadlineAfter(kCancelTimeout));
+  grpc::Status status = im.stub->Deallocate(&context, request, &response);
+  if (!status.ok()) return im.CallError(status);
+  return ClientStatus();
 }
 
 bool Connection::Cancel() {

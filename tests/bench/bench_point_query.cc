@@ -186,6 +186,29 @@ QueryFn ClientParamQuery(int port) {
   };
 }
 
+// The same query prepared once per connection (Prepare RPC), run by ExecutePrepared.
+QueryFn ClientPreparedQuery(int port) {
+  std::shared_ptr<meridian::client::Connection> conn = Connect(port);
+  auto prepared = conn->Prepare(kParamSql);
+  if (!prepared.ok()) Die("prepare: " + prepared.error().ToString());
+  return [conn, id = prepared->id](uint32_t i) {
+    auto r = conn->ExecutePrepared(id, {meridian::client::Value::Int(KeyOf(i))});
+    if (!r.ok()) Die("client: " + r.error().ToString());
+    return r->rows.size() == 1 && r->rows[0].size() == 6 && r->rows[0][1].as_int() == C1Of(i);
+  };
+}
+
+// The round trip alone: an empty request (ExecuteStream through the same server path: session,
+// worker pool, result stream; no statement).
+QueryFn ClientRoundTrip(int port) {
+  std::shared_ptr<meridian::client::Connection> conn = Connect(port);
+  return [conn](uint32_t) {
+    auto r = conn->Execute("");
+    if (!r.ok()) Die("client: " + r.error().ToString());
+    return r->empty();
+  };
+}
+
 // The plan meridiand picks for the parameterised point query (EXPLAIN with a parameter value).
 std::string ParamPlan(meridian::client::Connection* c) {
   auto r = c->Execute(std::string("EXPLAIN ") + kParamSql, {meridian::client::Value::Int(1)});
@@ -217,6 +240,31 @@ QueryFn EngineQuery(meridian::Database* db) {
   auto rows = std::make_shared<std::vector<meridian::Row>>();
   return [session, rows](uint32_t i) {
     Check(EngineExec(session.get(), PointSql(i), rows.get()), "engine query");
+    return rows->size() == 1 && (*rows)[0].size() == 6 && (*rows)[0][1].AsInt() == C1Of(i);
+  };
+}
+
+// The parameterised query prepared once per session (Session::Prepare), then started with the
+// key as $1 each time: no parse per query.
+QueryFn EnginePreparedQuery(meridian::Database* db) {
+  std::shared_ptr<meridian::Session> session = db->NewSession();
+  auto prepared = session->Prepare("point", kParamSql, {meridian::Type::BigInt()});
+  Check(prepared.status(), "Session::Prepare");
+  std::shared_ptr<meridian::Request> request = prepared->request;
+  auto rows = std::make_shared<std::vector<meridian::Row>>();
+  return [session, request, rows](uint32_t i) {
+    meridian::ExecControl ctl;
+    meridian::StatementParams params;
+    params.types = {meridian::Type::BigInt()};
+    params.values = {meridian::Value::Int(KeyOf(i))};
+    auto cursor = request->Start(0, ctl, params);
+    Check(cursor.status(), "prepared start");
+    rows->clear();
+    while (true) {
+      auto more = (*cursor)->Fetch(1024, 1 << 20, ctl, rows.get());
+      Check(more.status(), "prepared fetch");
+      if (!*more) break;
+    }
     return rows->size() == 1 && (*rows)[0].size() == 6 && (*rows)[0][1].AsInt() == C1Of(i);
   };
 }
@@ -379,6 +427,16 @@ void PointSection(const Config& cfg) {
                          return ClientParamQuery(daemon->port());
                        })});
     }
+    if (indexed) {
+      for (size_t s : session_counts) {
+        lines.push_back(
+            {"meridiand via client library (gRPC, prepared, $1 parameter)", s,
+             RunQueries(s, ids, [&](size_t) { return ClientPreparedQuery(daemon->port()); })});
+        lines.push_back(
+            {"gRPC round trip alone (empty request)", s,
+             RunQueries(s, ids, [&](size_t) { return ClientRoundTrip(daemon->port()); })});
+      }
+    }
     daemon->Stop(SIGTERM);
   }
   // 2. The same SQL through the in-process engine API.
@@ -402,6 +460,8 @@ void PointSection(const Config& cfg) {
     for (size_t s : session_counts) {
       lines.push_back({"engine API in-process (Session, same SQL)", s,
                        RunQueries(s, ids, [&](size_t) { return EngineQuery(db->get()); })});
+      lines.push_back({"engine API in-process (prepared once, $1 parameter)", s,
+                       RunQueries(s, ids, [&](size_t) { return EnginePreparedQuery(db->get()); })});
     }
     Check((*db)->Close(), "Database::Close");
   }

@@ -1,7 +1,8 @@
 // End-to-end tests of the C++ client library (client/) against a real daemon: typed results,
 // streaming handler, errors with positions, Cancel from another thread, catalog description,
-// statement parameters ($n: typed values, text cast by context, declared types, errors), and
-// detection of a server that went away.
+// statement parameters ($n: typed values, text cast by context, declared types, errors),
+// prepared statements (Prepare / ExecutePrepared / Deallocate), and detection of a server that
+// went away.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -121,6 +122,76 @@ TEST(ClientLibrary, ParametersAreTypedOrCastByContext) {
   r = (*conn)->Execute("SELECT count(*) FROM p WHERE id < $1", {Value::Int(10)});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ((*r)[0].rows[0][0].as_int(), 2);
+}
+
+TEST(ClientLibrary, PreparedStatementsRunManyTimes) {
+  using client::Value;
+  TempDir dir;
+  Daemon d(dir.path() + "/data");
+  ASSERT_TRUE(d.started()) << d.Log();
+  auto conn = Connection::Connect("127.0.0.1", d.port());
+  ASSERT_TRUE(conn.ok());
+  Connection& c = **conn;
+  ASSERT_TRUE(c.Execute("CREATE TABLE kv (k INTEGER PRIMARY KEY, v TEXT)").ok());
+  // Parameter types come from context; the server picks distinct names.
+  auto insert = c.Prepare("INSERT INTO kv VALUES ($1, $2)");
+  ASSERT_TRUE(insert.ok()) << insert.error().ToString();
+  ASSERT_EQ(insert->param_types.size(), 2u);
+  EXPECT_EQ(insert->param_types[0].type_name, "integer");
+  EXPECT_EQ(insert->param_types[1].type_name, "text");
+  EXPECT_TRUE(insert->columns.empty());
+  for (int k = 1; k <= 50; ++k) {
+    auto r = c.ExecutePrepared(insert->id, {Value::Int(k), Value::Text("v" + std::to_string(k))});
+    ASSERT_TRUE(r.ok()) << r.error().ToString();
+    EXPECT_EQ(r->command_tag, "INSERT 0 1");
+  }
+  client::PrepareOptions named;
+  named.id = "get";
+  auto get = c.Prepare("SELECT v, k * 2 AS twice FROM kv WHERE k = $1", named);
+  ASSERT_TRUE(get.ok()) << get.error().ToString();
+  EXPECT_EQ(get->id, "get");
+  EXPECT_NE(insert->id, get->id);
+  ASSERT_EQ(get->columns.size(), 2u);
+  EXPECT_EQ(get->columns[1].name, "twice");
+  for (int k : {7, 50, 1}) {
+    auto r = c.ExecutePrepared("get", {Value::Int(k)});
+    ASSERT_TRUE(r.ok()) << r.error().ToString();
+    ASSERT_EQ(r->rows.size(), 1u);
+    EXPECT_EQ(r->rows[0][0].as_string(), "v" + std::to_string(k));
+    EXPECT_EQ(r->rows[0][1].as_int(), 2 * k);
+  }
+  // One namespace with SQL: EXECUTE reaches it; a taken name is 42P05.
+  auto r = c.Execute("EXECUTE get(3)");
+  ASSERT_TRUE(r.ok()) << r.error().ToString();
+  EXPECT_EQ((*r)[0].rows[0][0].as_string(), "v3");
+  auto again = c.Prepare("SELECT 1", named);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.error().sqlstate, "42P05");
+  // Errors while preparing (with the position in the prepared text) and while executing.
+  auto bad = c.Prepare("SELECT nosuch FROM kv");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().sqlstate, "42703");
+  EXPECT_EQ(bad.error().position, 8u);
+  auto two = c.Prepare("SELECT 1; SELECT 2");
+  ASSERT_FALSE(two.ok());
+  EXPECT_EQ(two.error().sqlstate, "42601");
+  auto dup = c.ExecutePrepared(insert->id, {Value::Int(1), Value::Text("x")});
+  ASSERT_FALSE(dup.ok());
+  EXPECT_EQ(dup.error().sqlstate, "23505");
+  auto wrong = c.ExecutePrepared("get", {Value::Text("abc")});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.error().sqlstate, "22P02");
+  // Deallocate: gone for both APIs; a second Deallocate is 26000.
+  ASSERT_TRUE(c.Deallocate("get").ok());
+  auto gone = c.ExecutePrepared("get", {Value::Int(1)});
+  ASSERT_FALSE(gone.ok());
+  EXPECT_EQ(gone.error().sqlstate, "26000");
+  auto twice = c.Deallocate("get");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.error().sqlstate, "26000");
+  r = c.Execute("SELECT count(*) FROM kv");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)[0].rows[0][0].as_int(), 50);
 }
 
 TEST(ClientLibrary, ServerGoneIsReportedAsConnectionLost) {

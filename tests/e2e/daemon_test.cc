@@ -7,7 +7,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <random>
+#include <thread>
 
 #include "daemon_harness.h"
 
@@ -18,12 +20,16 @@ TEST(Daemon, StartsServesHealthAndStopsCleanlyOnSigterm) {
   TempDir dir;
   Daemon d(dir.path() + "/data");
   ASSERT_TRUE(d.started()) << d.Log();
+  // The daemon serves before it logs that it listens: give the line a moment to appear.
+  const std::string listening = "listening for gRPC on 127.0.0.1:" + std::to_string(d.port());
   std::string log = d.Log();
+  for (int i = 0; i < 200 && log.find(listening) == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    log = d.Log();
+  }
   EXPECT_NE(log.find("Meridian 0.1.0 starting"), std::string::npos) << log;
   EXPECT_NE(log.find(dir.path() + "/data"), std::string::npos) << log;
-  EXPECT_NE(log.find("listening for gRPC on 127.0.0.1:" + std::to_string(d.port())),
-            std::string::npos)
-      << log;
+  EXPECT_NE(log.find(listening), std::string::npos) << log;
   EXPECT_EQ(d.Stop(SIGTERM), 0);
   EXPECT_NE(d.Log().find("shutdown complete"), std::string::npos);
 }

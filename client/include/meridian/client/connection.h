@@ -41,6 +41,20 @@ struct ExecuteOptions {
   std::vector<uint32_t> param_types;
 };
 
+// A statement prepared in the session (Connection::Prepare): its id and description.
+struct PreparedStatement {
+  std::string id;                       // the name it is stored under in the session
+  std::vector<ColumnInfo> param_types;  // $1..$n (name empty): declared, else inferred
+  std::vector<ColumnInfo> columns;      // result columns; empty when it returns no rows
+};
+
+struct PrepareOptions {
+  std::string id;  // name to store it under; empty: the server picks a free one
+  // Declared types of $1, $2, ... by pg_oid; a missing entry or 0 is inferred.
+  std::vector<uint32_t> param_types;
+  std::chrono::milliseconds timeout{30000};
+};
+
 class Connection {
  public:
   // Opens a session at host:port and attaches to it. Errors: 08001 (cannot connect), or the
@@ -68,6 +82,20 @@ class Connection {
                                                      const std::vector<Value>& params,
                                                      const ExecuteOptions& options = {});
 
+  // Prepares one statement (Prepare RPC): parsed, bound and described once. Errors as Execute's
+  // (42P05 when options.id is taken). The statement lives until Deallocate or the session ends;
+  // SQL `EXECUTE id(...)` and `DEALLOCATE id` reach it too.
+  ClientResult<PreparedStatement> Prepare(std::string_view sql, const PrepareOptions& options = {});
+  // Runs a prepared statement with values for $1..$n (converted to its parameter types, as
+  // Execute converts them); options.param_types is ignored.
+  ClientStatus ExecutePrepared(const std::string& id, const std::vector<Value>& params,
+                               ResultHandler& handler, const ExecuteOptions& options = {});
+  ClientResult<StatementResult> ExecutePrepared(const std::string& id,
+                                                const std::vector<Value>& params,
+                                                const ExecuteOptions& options = {});
+  // Drops a prepared statement (26000 when there is none called id).
+  ClientStatus Deallocate(const std::string& id);
+
   // Cancels the statement running now, if any (Cancel RPC; falls back to cancelling the call).
   // Returns true when a statement was running. Thread-safe.
   bool Cancel();
@@ -88,6 +116,10 @@ class Connection {
  private:
   struct Impl;
   explicit Connection(std::unique_ptr<Impl> impl);
+  // ExecuteStream of sql, or of the prepared statement statement_id when sql is empty.
+  ClientStatus Run(std::string_view sql, const std::string& statement_id,
+                   const std::vector<Value>& params, ResultHandler& handler,
+                   const ExecuteOptions& options);
   std::unique_ptr<Impl> impl_;
 };
 
