@@ -192,7 +192,7 @@ Result<std::shared_ptr<Table>> Catalog::CreateTable(TableSchema schema) {
   table->set_txns(txns_.get());
   tables_[table->name()] = table;
   ++next_table_id_;
-  Status st = WriteCatalogFile(fs_, data_dir_, StateLocked());
+  Status st = WriteStateLocked();
   if (!st.ok()) {
     tables_.erase(table->name());
     --next_table_id_;
@@ -216,7 +216,7 @@ Status Catalog::DropTable(const std::shared_ptr<Table>& table) {
     dropped_indexes.push_back(index->schema());
     indexes_.erase(index->name());
   }
-  Status st = WriteCatalogFile(fs_, data_dir_, StateLocked());
+  Status st = WriteStateLocked();
   if (!st.ok()) {
     tables_[table->name()] = table;
     for (IndexSchema& x : dropped_indexes) indexes_[x.name] = std::move(x);
@@ -244,6 +244,7 @@ Status Catalog::TruncateTable(const std::shared_ptr<Table>& table) {
     trees.push_back(std::move(tree));
   }
   table->ReplaceStorage(std::move(heap), std::move(trees));
+  schema_version_.fetch_add(1, std::memory_order_acq_rel);  // plans hold the old trees
   return Status::Ok();
 }
 
@@ -271,7 +272,7 @@ Status Catalog::CreateIndex(const std::shared_ptr<Table>& table, IndexSchema sch
   if (!opened.ok()) return opened.status();
   std::shared_ptr<Index> index = std::move(opened).value();
   indexes_[schema.name] = schema;
-  Status st = WriteCatalogFile(fs_, data_dir_, StateLocked());
+  Status st = WriteStateLocked();
   if (!st.ok()) {
     indexes_.erase(schema.name);
     (void)index->Close();
@@ -305,7 +306,7 @@ Status Catalog::DropIndex(const std::shared_ptr<Table>& table, const std::string
   }
   IndexSchema schema = it->second;
   indexes_.erase(it);
-  Status st = WriteCatalogFile(fs_, data_dir_, StateLocked());
+  Status st = WriteStateLocked();
   if (!st.ok()) {
     indexes_[name] = std::move(schema);
     return st;
@@ -329,10 +330,17 @@ std::vector<IndexSchema> Catalog::ListIndexes() const {
   return out;
 }
 
+Status Catalog::WriteStateLocked() {
+  Status st = WriteCatalogFile(fs_, data_dir_, StateLocked());
+  // After the change is in the maps: a plan bound before it carries an older version.
+  schema_version_.fetch_add(1, std::memory_order_acq_rel);
+  return st;
+}
+
 Status Catalog::SaveState() {
   std::unique_lock lock(mu_);
   if (closed_) return Status::Ok();
-  return WriteCatalogFile(fs_, data_dir_, StateLocked());
+  return WriteStateLocked();
 }
 
 Status Catalog::AutoAnalyze() {

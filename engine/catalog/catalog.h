@@ -44,6 +44,9 @@ class Catalog {
 
   // The table named name, or null.
   std::shared_ptr<Table> Find(const std::string& name) const;
+  // Changes with every DDL (tables, columns, indexes) and every ANALYZE: a plan made at one
+  // version stays valid while the version is unchanged (exec/plan_cache.h checks it).
+  uint64_t schema_version() const { return schema_version_.load(std::memory_order_acquire); }
   // Every table, ordered by name.
   std::vector<std::shared_ptr<Table>> List() const;
 
@@ -104,7 +107,9 @@ class Catalog {
   Catalog(std::string data_dir, storage::BufferPool* pool);
   std::string HeapPath(uint32_t id) const;
   std::string IndexPath(uint32_t id) const;
-  CatalogState StateLocked() const;                     // REQUIRES: mu_ held
+  CatalogState StateLocked() const;  // REQUIRES: mu_ held
+  // Writes catalog.meta for a change made in the maps and bumps schema_version_.
+  Status WriteStateLocked();                            // REQUIRES: mu_ held exclusively
   bool NameTakenLocked(const std::string& name) const;  // REQUIRES: mu_ held
   // Opens (or, when rebuild or the file is missing, recreates and fills) the index file.
   Result<std::shared_ptr<Index>> OpenIndex(Table* table, const IndexSchema& schema, bool rebuild);
@@ -133,6 +138,7 @@ class Catalog {
   std::unique_ptr<txn::CommitLog> log_;    // after txns_: stopped first
   std::mutex checkpoint_mu_;               // one checkpoint at a time
   std::atomic<uint64_t> versions_collected_{0};
+  std::atomic<uint64_t> schema_version_{1};
 };
 
 }  // namespace meridian::catalog

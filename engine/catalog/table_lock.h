@@ -1,8 +1,8 @@
 // TableLock: the per-table reader/writer lock that keeps DDL (exclusive) apart from statements
-// (shared; under MVCC writers meet at row write locks, engine/txn). It is deliberately NOT thread-affine
-// (a request may continue on another thread between Fetch calls), so it is a mutex + condvar +
-// counts rather than std::shared_mutex. Waiters poll ExecControl every 50 ms so cancel and
-// statement timeouts interrupt a wait. Writers are preferred over newly arriving readers.
+// (shared; under MVCC writers meet at row write locks, engine/txn). It is deliberately NOT
+// thread-affine (a request may continue on another thread between Fetch calls), so it is a mutex +
+// condvar + counts rather than std::shared_mutex. Waiters poll ExecControl every 50 ms so cancel
+// and statement timeouts interrupt a wait. Writers are preferred over newly arriving readers.
 // LockSet acquires several tables' locks in table-id order (the global lock order), which
 // rules out deadlocks between statements.
 #pragma once
@@ -51,6 +51,10 @@ class LockSet {
   Status AcquireAll(const ExecControl* ctl);
   void ReleaseAll();
   bool held() const { return held_; }
+  // Adds every table of other with its mode (a cached plan's tables to a new statement's set).
+  void AddAll(const LockSet& other) {
+    for (const Entry& e : other.entries_) Add(e.table, e.mode);
+  }
 
  private:
   struct Entry {

@@ -62,11 +62,13 @@ SharedStatements Share(std::vector<ast::Statement> statements) {
 
 class RequestImpl : public Request {
  public:
+  // plans: the prepared statement's plan cache when statements is one prepared statement.
   RequestImpl(std::shared_ptr<EngineCore> core, std::shared_ptr<exec::SessionSettings> settings,
-              SharedStatements statements)
+              SharedStatements statements, std::shared_ptr<exec::PlanSlot> plans = nullptr)
       : core_(std::move(core)),
         settings_(std::move(settings)),
-        statements_(std::move(statements)) {}
+        statements_(std::move(statements)),
+        plans_(std::move(plans)) {}
   size_t size() const override { return statements_.size(); }
   Result<std::unique_ptr<QueryCursor>> Start(size_t index, ExecControl& ctl) override {
     return Start(index, ctl, StatementParams{});
@@ -83,7 +85,7 @@ class RequestImpl : public Request {
       ctl.TightenDeadline(ExecControl::Clock::now() + std::chrono::milliseconds(ms));
     }
     return exec::StartStatement(*statements_[index], core_->catalog.get(), ctl, params,
-                                settings_.get());
+                                settings_.get(), plans_);
   }
   Result<StatementDescription> Describe(size_t index,
                                         const std::vector<Type>& param_types) override {
@@ -99,6 +101,7 @@ class RequestImpl : public Request {
   std::shared_ptr<EngineCore> core_;
   std::shared_ptr<exec::SessionSettings> settings_;  // the session's
   SharedStatements statements_;
+  std::shared_ptr<exec::PlanSlot> plans_;  // null unless a prepared statement's request
 };
 
 class SessionImpl : public Session {
@@ -158,8 +161,8 @@ class SessionImpl : public Session {
   PreparedStatementInfo Info(const exec::PreparedStatement& entry) const {
     PreparedStatementInfo info;
     if (entry.statement != nullptr) {
-      info.request =
-          std::make_shared<RequestImpl>(core_, settings_, SharedStatements{entry.statement});
+      info.request = std::make_shared<RequestImpl>(core_, settings_,
+                                                   SharedStatements{entry.statement}, entry.plans);
     }
     info.param_types = entry.param_types;
     info.columns = entry.columns;

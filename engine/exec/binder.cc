@@ -27,6 +27,7 @@ Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& s
                              "permission denied: \"" + name + "\" is a system catalog")
             .WithPosition(loc.position);
       }
+      read_system_tables_ = true;
       return system;
     }
     if (!schema.empty()) return undefined();

@@ -44,6 +44,10 @@ class Binder {
   // PostgreSQL's output column name of a select-list expression ("?column?" when none).
   static std::string OutputName(const ast::Expr& expr);
 
+  // True once a system table was bound: its rows were built from the catalog for this
+  // statement, so the plan must not be reused (plan_cache.h).
+  bool read_system_tables() const { return read_system_tables_; }
+
  private:
   struct ScopeTable {
     std::string name;  // alias, else table name: what qualifies columns
@@ -169,6 +173,7 @@ class Binder {
   };
 
   catalog::Catalog* const catalog_;
+  bool read_system_tables_ = false;
   catalog::LockSet* const locks_;
   ParamTypes* params_;      // null: no parameters (also while binding a DEFAULT)
   Scope* scope_ = nullptr;  // innermost scope; null outside any query

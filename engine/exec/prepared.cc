@@ -131,7 +131,7 @@ Result<std::unique_ptr<QueryCursor>> Execute(const ast::ExecuteStmt& stmt,
   StatementParams inner{std::move(values), entry->param_types};
   // The statement gets the usual transaction handling (autocommit or the open block).
   Result<std::unique_ptr<QueryCursor>> cursor =
-      StartStatement(*entry->statement, catalog, ctl, inner, settings);
+      StartStatement(*entry->statement, catalog, ctl, inner, settings, entry->plans);
   if (!cursor.ok()) return WithoutPosition(cursor.status());
   return cursor;
 }

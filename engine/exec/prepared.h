@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "exec/plan_cache.h"
 #include "meridian/database.h"
 #include "meridian/parser/ast.h"
 #include "meridian/status.h"
@@ -27,6 +28,7 @@ struct PreparedStatement {
   std::vector<Type> param_types;                    // $1..$n: declared, else inferred
   std::vector<ColumnInfo> columns;                  // empty when it returns no rows
   bool from_sql = false;                            // PREPARE (else the protocol's Parse)
+  std::shared_ptr<PlanSlot> plans = std::make_shared<PlanSlot>();  // its plan cache
 };
 
 class PreparedStatements {

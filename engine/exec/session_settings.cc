@@ -231,24 +231,18 @@ Result<std::string> SessionSettings::Show(std::string_view name) const {
   return std::string(p->default_value);
 }
 
-bool SessionSettings::synchronous_commit() const {
-  return ShowOr("synchronous_commit", "on") != "off";
-}
-
-bool SessionSettings::default_repeatable_read() const {
+void SessionSettings::CacheDerived() {
+  statement_timeout_ms_ = ParseMilliseconds(ShowOr("statement_timeout", "0")).value_or(0);
+  lock_timeout_ms_ = ParseMilliseconds(ShowOr("lock_timeout", "0")).value_or(0);
+  synchronous_commit_ = ShowOr("synchronous_commit", "on") != "off";
   const std::string level = ShowOr("default_transaction_isolation", "read committed");
-  return level == "repeatable read" || level == "serializable";
+  default_repeatable_read_ = level == "repeatable read" || level == "serializable";
 }
 
 Status SessionSettings::Store(const Param& p, std::string value) {
-  if (p.kind == Kind::kMilliseconds && std::string_view(p.name) == "statement_timeout") {
-    statement_timeout_ms_ = ParseMilliseconds(value).value_or(0);
-  }
-  if (p.kind == Kind::kMilliseconds && std::string_view(p.name) == "lock_timeout") {
-    lock_timeout_ms_ = ParseMilliseconds(value).value_or(0);
-  }
   const std::string old = ShowOr(p.name, "");
   values_[p.name] = value;
+  CacheDerived();
   if (p.report && old != value) changed_.insert(p.name);
   return Status::Ok();
 }
@@ -432,8 +426,7 @@ Status SessionSettings::Reset(std::string_view name) {
   const std::string old = ShowOr(p->name, "");
   values_.erase(p->name);
   if (std::string_view(p->name) == "application_name") values_[p->name] = value;
-  if (std::string_view(p->name) == "statement_timeout") statement_timeout_ms_ = 0;
-  if (std::string_view(p->name) == "lock_timeout") lock_timeout_ms_ = 0;
+  CacheDerived();
   if (p->report && old != value) changed_.insert(p->name);
   return Status::Ok();
 }

@@ -55,10 +55,10 @@ class SessionSettings {
   // lock_timeout in milliseconds; 0 = none.
   int64_t lock_timeout_ms() const { return lock_timeout_ms_; }
   // synchronous_commit: false for "off" (asynchronous commit).
-  bool synchronous_commit() const;
+  bool synchronous_commit() const { return synchronous_commit_; }
   // default_transaction_isolation: true for repeatable read (and serializable, which runs as
   // snapshot isolation).
-  bool default_repeatable_read() const;
+  bool default_repeatable_read() const { return default_repeatable_read_; }
   // The transaction block of this session (BEGIN ... COMMIT) and what SHOW
   // transaction_isolation reports while one is open.
   TransactionBlock& txn_block() { return *txn_block_; }
@@ -70,6 +70,8 @@ class SessionSettings {
   static const Param* Find(std::string_view name);
   std::string ShowOr(std::string_view name, const char* fallback) const;
   Status Store(const Param& p, std::string value);
+  // Recomputes the settings read on every statement (below) from values_.
+  void CacheDerived();
 
   const std::string user_, database_;
   std::string startup_application_name_;  // RESET application_name goes back to it
@@ -77,8 +79,11 @@ class SessionSettings {
   std::map<std::string, std::string> values_;  // by canonical name; absent = default
   std::map<std::string, std::string> custom_;  // "prefix.name" placeholders, by lower name
   std::set<std::string> changed_;              // reported parameters changed since Take
+  // Derived from values_ by CacheDerived (statements read them without a name lookup).
   int64_t statement_timeout_ms_ = 0;
   int64_t lock_timeout_ms_ = 0;
+  bool synchronous_commit_ = true;
+  bool default_repeatable_read_ = false;
   std::shared_ptr<TransactionBlock> txn_block_;  // shared by copies (scratch settings)
   // The session's prepared statements; shared by copies, like txn_block_.
   std::shared_ptr<PreparedStatements> prepared_;

@@ -11,6 +11,7 @@
 #include "exec/ddl.h"
 #include "exec/modify_table.h"
 #include "exec/params.h"
+#include "exec/plan_cache.h"
 #include "exec/planner.h"
 #include "exec/prepared.h"
 #include "exec/session_settings.h"
@@ -69,7 +70,13 @@ class TextCursor : public QueryCursor {
 
 class SelectCursor : public QueryCursor {
  public:
+  ~SelectCursor() override { Finish(); }
   catalog::LockSet& locks() { return locks_; }
+  // A plan (its tree in root_) to give back to slot when the query is done.
+  void CachePlan(std::unique_ptr<CachedPlan> plan, std::shared_ptr<PlanSlot> slot) {
+    plan_ = std::move(plan);
+    slot_ = std::move(slot);
+  }
   void Init(std::vector<ColumnInfo> columns, OperatorPtr root, std::vector<Value> params,
             SessionSettings* settings, catalog::Catalog* catalog,
             std::shared_ptr<SessionSettings> own_settings,
@@ -145,7 +152,13 @@ class SelectCursor : public QueryCursor {
   }
   void Finish() {
     done_ = true;
-    root_.reset();  // drops the plan's table references early
+    // Drops the plan's table references early, or returns the plan to its statement's cache.
+    if (slot_ != nullptr && plan_ != nullptr && root_ != nullptr) {
+      plan_->root = std::move(root_);
+      slot_->Give(std::move(plan_));
+    }
+    root_.reset();
+    plan_.reset();
   }
 
   catalog::LockSet locks_;
@@ -156,6 +169,8 @@ class SelectCursor : public QueryCursor {
   size_t next_buffered_ = 0;
   std::vector<ColumnInfo> columns_;
   OperatorPtr root_;
+  std::unique_ptr<CachedPlan> plan_;  // the rest of a cacheable plan (root_ is its tree)
+  std::shared_ptr<PlanSlot> slot_;    // where the plan goes back when done; null: not cached
   ExecContext exec_;
   bool opened_ = false;
   bool done_ = false;
@@ -230,7 +245,8 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
                                                 const StatementParams& params,
                                                 SessionSettings* settings,
                                                 std::shared_ptr<SessionSettings> own_settings,
-                                                const std::shared_ptr<catalog::Transaction>& txn);
+                                                const std::shared_ptr<catalog::Transaction>& txn,
+                                                const std::shared_ptr<PlanSlot>& plans = nullptr);
 
 Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool analyze,
                                              catalog::Catalog* catalog, ExecControl& ctl,
@@ -327,17 +343,32 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
 Result<std::unique_ptr<QueryCursor>> StartSelect(
     const ast::SelectStmt& select, catalog::Catalog* catalog, const StatementParams& params,
     SessionSettings* settings, std::shared_ptr<SessionSettings> own_settings,
-    std::shared_ptr<catalog::Transaction> txn, ExecControl* ctl) {
-  ParamTypes types(params);
+    std::shared_ptr<catalog::Transaction> txn, ExecControl* ctl,
+    const std::shared_ptr<PlanSlot>& plans) {
+  const uint64_t schema_version = catalog->schema_version();  // before binding (plan_cache.h)
+  std::unique_ptr<CachedPlan> plan;
+  if (plans != nullptr) plan = plans->Take(schema_version, params);
+  bool cacheable = plan != nullptr;
+  if (plan == nullptr) {
+    plan = std::make_unique<CachedPlan>();
+    plan->schema_version = schema_version;
+    plan->declared = params.types;
+    plan->supplied = params.values.size();
+    plan->types = ParamTypes(params);
+    Binder binder(catalog, &plan->locks, &plan->types);
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, binder.BindSelect(select));
+    plan->columns = bound->columns;
+    plan->locks_rows = bound->LocksRows();
+    MERIDIAN_ASSIGN_OR_RETURN(plan->root, PlanSelect(std::move(bound)));
+    cacheable = plans != nullptr && !binder.read_system_tables();
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, plan->types.Convert(params.values));
   auto cursor = std::make_unique<SelectCursor>();
-  Binder binder(catalog, &cursor->locks(), &types);
-  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, binder.BindSelect(select));
-  MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
-  std::vector<ColumnInfo> columns = bound->columns;
-  const bool locks_rows = bound->LocksRows();
-  MERIDIAN_ASSIGN_OR_RETURN(OperatorPtr root, PlanSelect(std::move(bound)));
-  cursor->Init(std::move(columns), std::move(root), std::move(values), settings, catalog,
+  cursor->locks().AddAll(plan->locks);
+  const bool locks_rows = plan->locks_rows;
+  cursor->Init(plan->columns, std::move(plan->root), std::move(values), settings, catalog,
                std::move(own_settings), std::move(txn));
+  if (cacheable) cursor->CachePlan(std::move(plan), plans);
   if (locks_rows && ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(cursor->Materialize(*ctl));
   return std::unique_ptr<QueryCursor>(std::move(cursor));
 }
@@ -349,13 +380,14 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
                                                 const StatementParams& params,
                                                 SessionSettings* settings,
                                                 std::shared_ptr<SessionSettings> own_settings,
-                                                const std::shared_ptr<catalog::Transaction>& txn) {
+                                                const std::shared_ptr<catalog::Transaction>& txn,
+                                                const std::shared_ptr<PlanSlot>& plans) {
   catalog::Transaction* const t = txn.get();
   ParamTypes types(params);
   switch (stmt.kind) {
     case ast::StatementKind::kSelect:
       return StartSelect(*stmt.select, catalog, params, settings, std::move(own_settings), txn,
-                         &ctl);
+                         &ctl, plans);
     case ast::StatementKind::kInsert: {
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
@@ -473,7 +505,8 @@ constexpr int kMaxStatementRetries = 100;
 Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
                                                     catalog::Catalog* catalog, ExecControl& ctl,
                                                     const StatementParams& params,
-                                                    SessionSettings* settings) {
+                                                    SessionSettings* settings,
+                                                    const std::shared_ptr<PlanSlot>& plans) {
   MERIDIAN_RETURN_IF_ERROR(ctl.Check());
   // Without a session (tools, tests) the statement gets default settings of its own.
   std::shared_ptr<SessionSettings> own_settings;
@@ -505,7 +538,7 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
   MERIDIAN_ASSIGN_OR_RETURN(TransactionBlock::StatementTxn stx, block.Enter(catalog, *settings));
   for (int attempt = 0;; ++attempt) {
     Result<std::unique_ptr<QueryCursor>> cursor =
-        StartInTxn(stmt, catalog, ctl, params, settings, own_settings, stx.txn);
+        StartInTxn(stmt, catalog, ctl, params, settings, own_settings, stx.txn, plans);
     if (!cursor.ok() && cursor.status().sqlstate() == sqlstate::kSerializationFailure &&
         block.CanRetry(stx) && attempt < kMaxStatementRetries) {
       // Nothing reached the client yet: undo the statement and run it on a new snapshot.

@@ -14,15 +14,17 @@
 
 namespace meridian::exec {
 
+class PlanSlot;
 class SessionSettings;
 
 // params: values (and declared types) of $1..$n; their conversion errors (22P02, 22003) and a
 // $n beyond the values (42P02) fail the start. settings: the session's run-time parameters
 // (SET/SHOW, current_setting, ...); null gives a fresh default set for this statement.
-Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
-                                                    catalog::Catalog* catalog, ExecControl& ctl,
-                                                    const StatementParams& params,
-                                                    SessionSettings* settings = nullptr);
+// plans: a prepared statement's plan cache (plan_cache.h; a SELECT reuses its plan), or null.
+Result<std::unique_ptr<QueryCursor>> StartStatement(
+    const ast::Statement& stmt, catalog::Catalog* catalog, ExecControl& ctl,
+    const StatementParams& params, SessionSettings* settings = nullptr,
+    const std::shared_ptr<PlanSlot>& plans = nullptr);
 
 // Binds stmt without running it: its parameter types (declared ones kept, the rest inferred)
 // and result columns. settings: the session's (EXECUTE looks up its prepared statement there);

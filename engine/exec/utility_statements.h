@@ -11,15 +11,18 @@
 
 namespace meridian::exec {
 
+class PlanSlot;
 class SessionSettings;
 
 // SELECT: binds, plans and returns the lazy cursor, reading txn's snapshot. own_settings keeps
 // settings alive when they are not a session's (may be null). With ctl, a query that locks
-// rows (FOR UPDATE) runs to completion here.
+// rows (FOR UPDATE) runs to completion here. plans: the prepared statement's plan cache (its
+// valid plan is reused, and the plan made here goes there after the run); null: none.
 Result<std::unique_ptr<QueryCursor>> StartSelect(
     const ast::SelectStmt& select, catalog::Catalog* catalog, const StatementParams& params,
     SessionSettings* settings, std::shared_ptr<SessionSettings> own_settings,
-    std::shared_ptr<catalog::Transaction> txn, ExecControl* ctl = nullptr);
+    std::shared_ptr<catalog::Transaction> txn, ExecControl* ctl = nullptr,
+    const std::shared_ptr<PlanSlot>& plans = nullptr);
 
 // SET, SHOW, RESET (stmt.kind tells which) on the session's settings.
 Result<std::unique_ptr<QueryCursor>> ExecuteVariable(const ast::Statement& stmt,

@@ -2,7 +2,8 @@
 // EXECUTE runs the statement with its arguments as $1..$n (tags of the executed statement),
 // DEALLOCATE; PostgreSQL's errors (42P05, 26000, 42601 with its detail, 42804, 22P02, 0A000,
 // 42803, 42703, 25P02 in a failed block); transaction behaviour; and the namespace shared with
-// the protocol-level statements of Session::Prepare / FindPrepared / ClosePrepared.
+// the protocol-level statements of Session::Prepare / FindPrepared / ClosePrepared; the plan
+// cache of prepared statements.
 #include "sql_test_util.h"
 
 namespace meridian::testing {
@@ -55,6 +56,54 @@ class PreparedTest : public SqlTest {
     return result;
   }
 };
+
+// The plan cache (engine/exec/plan_cache.h): executions reuse one plan, and nothing a plan was
+// made from may leak into a later execution — parameter values, a half-read run, another open
+// portal, DDL, TRUNCATE, ANALYZE, or system-table rows built for one statement.
+TEST_F(PreparedTest, CachedPlansFollowValuesRunsAndSchemaChanges) {
+  auto prepared = session_->Prepare("q", "SELECT id, name FROM t WHERE id >= $1 ORDER BY id", {});
+  ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+  Request& q = *prepared->request;
+  EXPECT_EQ(Run(q, {Value::Int(2)}).rows, (Strings{"2|two", "3|three"}));
+  EXPECT_EQ(Run(q, {Value::Int(3)}).rows, (Strings{"3|three"}));
+  EXPECT_EQ(Run(q, {Value::Int(1)}).rows, (Strings{"1|one", "2|two", "3|three"}));
+  // A run dropped after one row, and two runs open at once.
+  {
+    ExecControl ctl;
+    auto half = q.Start(0, ctl, StatementParams{{Value::Int(1)}, {}});
+    ASSERT_TRUE(half.ok());
+    std::vector<Row> rows;
+    ASSERT_TRUE((*half)->Fetch(1, 1 << 20, ctl, &rows).ok());
+    ASSERT_EQ(rows.size(), 1u);
+    auto other = q.Start(0, ctl, StatementParams{{Value::Int(3)}, {}});
+    ASSERT_TRUE(other.ok());
+    std::vector<Row> other_rows;
+    ASSERT_TRUE((*other)->Fetch(100, 1 << 20, ctl, &other_rows).ok());
+    ASSERT_EQ(other_rows.size(), 1u);
+    EXPECT_EQ(other_rows[0][1].ToString(), "three");
+  }
+  EXPECT_EQ(Run(q, {Value::Int(2)}).rows, (Strings{"2|two", "3|three"}));
+  // An index, ANALYZE, TRUNCATE and a new table of the same name each replan.
+  ASSERT_TRUE(Q("CREATE INDEX t_name ON t (name); ANALYZE t").status.ok());
+  EXPECT_EQ(Run(q, {Value::Int(3)}).rows, (Strings{"3|three"}));
+  ASSERT_TRUE(Q("TRUNCATE t").status.ok());
+  EXPECT_TRUE(Run(q, {Value::Int(1)}).rows.empty());
+  ASSERT_TRUE(Q("INSERT INTO t VALUES (5, 'five', 0)").status.ok());
+  EXPECT_EQ(Run(q, {Value::Int(1)}).rows, (Strings{"5|five"}));
+  ASSERT_TRUE(Q("DROP TABLE t; CREATE TABLE t (name TEXT, id BIGINT); "
+                "INSERT INTO t VALUES ('seven', 7)")
+                  .status.ok());
+  EXPECT_EQ(Run(q, {Value::Int(1)}).rows, (Strings{"7|seven"}));
+  ASSERT_TRUE(Q("DROP TABLE t").status.ok());
+  EXPECT_EQ(Run(q, {Value::Int(1)}).status.sqlstate(), "42P01");
+  // System tables are built per statement: their plans are never reused.
+  ASSERT_TRUE(Q("CREATE TABLE s (a INT)").status.ok());
+  auto tuples = session_->Prepare("n", "SELECT reltuples FROM pg_class WHERE relname = $1", {});
+  ASSERT_TRUE(tuples.ok()) << tuples.status().ToString();
+  EXPECT_EQ(Run(*tuples->request, {Value::String("s")}).rows, (Strings{"0"}));
+  ASSERT_TRUE(Q("INSERT INTO s VALUES (1), (2)").status.ok());
+  EXPECT_EQ(Run(*tuples->request, {Value::String("s")}).rows, (Strings{"2"}));
+}
 
 TEST_F(PreparedTest, PrepareExecuteSelect) {
   EXPECT_EQ(Tag("PREPARE by_id (int) AS SELECT name FROM t WHERE id = $1"), "PREPARE");

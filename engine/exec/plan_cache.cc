@@ -1,0 +1,25 @@
+// PlanSlot: one prepared statement's idle cached plan (plan_cache.h).
+#include "exec/plan_cache.h"
+
+#include <utility>
+
+namespace meridian::exec {
+
+std::unique_ptr<CachedPlan> PlanSlot::Take(uint64_t schema_version, const StatementParams& params) {
+  std::lock_guard lock(mu_);
+  if (idle_ == nullptr) return nullptr;
+  if (idle_->schema_version != schema_version) {
+    idle_.reset();  // DDL or ANALYZE since: plan anew
+    return nullptr;
+  }
+  if (idle_->declared != params.types || idle_->supplied != params.values.size()) return nullptr;
+  return std::move(idle_);
+}
+
+void PlanSlot::Give(std::unique_ptr<CachedPlan> plan) {
+  std::lock_guard lock(mu_);
+  if (idle_ != nullptr && idle_->schema_version >= plan->schema_version) return;
+  idle_ = std::move(plan);
+}
+
+}  // namespace meridian::exec
