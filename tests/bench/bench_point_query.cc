@@ -59,6 +59,7 @@ struct Config {
   size_t batch = 1000;    // rows per INSERT statement
   bool run_point = true;
   bool run_memory = true;
+  bool engine_only = false;  // --only engine: the point section's in-process engine rows
 };
 
 double Now() {
@@ -399,7 +400,7 @@ void PointSection(const Config& cfg) {
   meridian::testutil::TempDir tmp;
 
   // 1. meridiand over gRPC through the client library.
-  {
+  if (!cfg.engine_only) {
     std::filesystem::create_directory(tmp.path() + "/daemon");
     auto daemon = StartDaemon(cfg, tmp.path() + "/daemon/data", cfg.pool_mb);
     auto conn = Connect(daemon->port());
@@ -466,7 +467,7 @@ void PointSection(const Config& cfg) {
     Check((*db)->Close(), "Database::Close");
   }
   // 3. Storage level: B+tree lookup, and B+tree + heap fetch + tuple decode.
-  {
+  if (!cfg.engine_only) {
     std::filesystem::create_directory(tmp.path() + "/storage");
     StorageTable st;
     double t0 = Now();
@@ -492,6 +493,17 @@ void PointSection(const Config& cfg) {
   std::sort(lines.begin(), lines.end(),
             [](const Line& a, const Line& b) { return a.sessions < b.sessions; });
   PrintPointTable(lines);
+  // The prepared point query against the bare round trip, per session count.
+  for (const Line& q : lines) {
+    if (q.layer.find("gRPC, prepared") == std::string::npos) continue;
+    for (const Line& rt : lines) {
+      if (rt.sessions != q.sessions || rt.layer.rfind("gRPC round trip", 0) != 0) continue;
+      std::printf(
+          "\nprepared point query over gRPC vs round trip alone, %zu session(s): %.2fx the "
+          "time (mean %.1f us vs %.1f us)",
+          q.sessions, q.lat.mean_us / rt.lat.mean_us, q.lat.mean_us, rt.lat.mean_us);
+    }
+  }
   std::printf(
       "\n\"Time vs B+tree\" = the B+tree lookup's queries/s over this row's, same session "
       "count: how many B+tree lookups one query of this layer costs.\n\n");
@@ -562,10 +574,11 @@ void MemorySection(const Config& cfg) {
 }
 
 [[noreturn]] void Usage() {
-  std::fprintf(stderr,
-               "usage: bench_point_query [--n N] [--queries Q] [--threads T] [--pool-mb MB]\n"
-               "                         [--pools 128,32,16] [--ltm-queries Q] [--batch B]\n"
-               "                         [--meridiand PATH] [--only point|memory] [--smoke]\n");
+  std::fprintf(
+      stderr,
+      "usage: bench_point_query [--n N] [--queries Q] [--threads T] [--pool-mb MB]\n"
+      "                         [--pools 128,32,16] [--ltm-queries Q] [--batch B]\n"
+      "                         [--meridiand PATH] [--only point|memory|engine] [--smoke]\n");
   std::exit(2);
 }
 
@@ -609,7 +622,8 @@ int main(int argc, char** argv) {
       cfg.meridiand = next();
     } else if (a == "--only") {
       std::string o = next();
-      cfg.run_point = o == "point";
+      cfg.engine_only = o == "engine";
+      cfg.run_point = o == "point" || cfg.engine_only;
       cfg.run_memory = o == "memory";
       if (!cfg.run_point && !cfg.run_memory) Usage();
     } else if (a == "--smoke") {  // a few seconds: the harness keeps working
