@@ -433,7 +433,11 @@ Result<BoundExprPtr> Binder::BindSubqueryExpr(const ast::Expr& expr) {
     if (IsUnknown(x)) {
       MERIDIAN_ASSIGN_OR_RETURN(x, Coerce(std::move(x), LiteralTargetFor(plan->type), false, ""));
     }
-    if (!Comparable(x->type, plan->type)) return NoOperator("=", x->type, plan->type, pos);
+    if (!Comparable(x->type, plan->type)) {
+      return NoOperator(ast::OperatorName(expr.binary_op), x->type, plan->type, pos);
+    }
+    e->binary_op = expr.binary_op;
+    e->all = expr.all;
     e->children.push_back(std::move(x));
   }
   e->subquery = std::move(plan);

@@ -3,6 +3,7 @@
 // expression; hidden sort columns), DISTINCT and LIMIT/OFFSET.
 #include <algorithm>
 #include <charconv>
+#include <utility>
 
 #include "exec/binder.h"
 #include "exec/type_rules.h"
@@ -44,16 +45,19 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSetOperation(const ast::SelectS
   const char* name = stmt.set_op == ast::SetOp::kIntersect ? "INTERSECT"
                      : stmt.set_op == ast::SetOp::kExcept  ? "EXCEPT"
                                                            : "UNION";
+  const bool is_branch = std::exchange(set_branch_, false);
   auto out = std::make_unique<BoundSelect>();
   out->set_op = stmt.set_op;
   out->set_all = stmt.set_all;
   // Both inputs bind at the same level; either one referencing an outer query makes the whole
   // operation correlated, so keep the left input's flag across binding the right one.
   const size_t level = scope_ == nullptr ? 0 : static_cast<size_t>(scope_->level + 1);
+  set_branch_ = stmt.set_right != nullptr || is_branch;
   MERIDIAN_ASSIGN_OR_RETURN(out->set_left, BindSelectInScope(*stmt.set_left));
   const bool left_correlated = level < correlated_.size() && correlated_[level];
   out->columns = out->set_left->columns;
   if (stmt.set_right != nullptr) {
+    set_branch_ = true;
     MERIDIAN_ASSIGN_OR_RETURN(out->set_right, BindSelectInScope(*stmt.set_right));
     if (left_correlated && level < correlated_.size()) correlated_[level] = true;
     const auto& lc = out->set_left->columns;
@@ -69,6 +73,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSetOperation(const ast::SelectS
     std::vector<BoundExprPtr> lcasts, rcasts;
     for (size_t i = 0; i < lc.size(); ++i) {
       std::optional<Type> common = CommonType(lc[i].type, rc[i].type);
+      // Untyped on both sides: text, even inside another set operation (as PostgreSQL).
+      if (common && common->id == TypeId::kUnknown) common = Type::Text();
       if (!common) {
         return Status::Error(sqlstate::kDatatypeMismatch,
                              std::string(name) + " types " + lc[i].type.Name() + " and " +
@@ -171,6 +177,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::Select
 }
 
 Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStmt& stmt) {
+  const bool keep_unknown = std::exchange(set_branch_, false);
   Scope scope;
   scope.parent = scope_;
   scope.level = scope_ == nullptr ? 0 : scope_->level + 1;
@@ -237,7 +244,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
 
   std::vector<const ast::Expr*> item_asts;
   rules_ = ExprRules{"SELECT", true, true, true};
-  MERIDIAN_RETURN_IF_ERROR(BindSelectList(stmt, out.get(), &item_asts));
+  MERIDIAN_RETURN_IF_ERROR(BindSelectList(stmt, keep_unknown, out.get(), &item_asts));
 
   rules_ = ExprRules{"GROUP BY", false, true, true};
   for (const ast::ExprPtr& g : stmt.group_by) {
@@ -417,7 +424,7 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
   return all;
 }
 
-Status Binder::BindSelectList(const ast::SelectStmt& stmt, BoundSelect* out,
+Status Binder::BindSelectList(const ast::SelectStmt& stmt, bool keep_unknown, BoundSelect* out,
                               std::vector<const ast::Expr*>* item_asts) {
   for (const ast::SelectItem& item : stmt.items) {
     const ast::Expr& x = *item.expr;
@@ -452,7 +459,7 @@ Status Binder::BindSelectList(const ast::SelectStmt& stmt, BoundSelect* out,
       continue;
     }
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e, BindExpr(x));
-    if (e->type.id == TypeId::kUnknown) {
+    if (e->type.id == TypeId::kUnknown && !keep_unknown) {
       MERIDIAN_ASSIGN_OR_RETURN(e, Coerce(std::move(e), Type::Text(), false, ""));
     }
     std::string name = item.alias.empty() ? OutputName(x) : item.alias;

@@ -135,7 +135,8 @@ class Binder {
   // UNION / INTERSECT / EXCEPT: both inputs, column count and types, ORDER BY by output
   // column name or position, LIMIT/OFFSET.
   Result<std::unique_ptr<BoundSelect>> BindSetOperation(const ast::SelectStmt& stmt);
-  Status BindSelectList(const ast::SelectStmt& stmt, BoundSelect* out,
+  // keep_unknown: leave untyped outputs unknown (a set operation's input), else text.
+  Status BindSelectList(const ast::SelectStmt& stmt, bool keep_unknown, BoundSelect* out,
                         std::vector<const ast::Expr*>* item_asts);
   Status BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
                      BoundSelect* out);
@@ -174,6 +175,11 @@ class Binder {
 
   catalog::Catalog* const catalog_;
   bool read_system_tables_ = false;
+  // Set just before binding a direct input of UNION / INTERSECT / EXCEPT; the next
+  // BindSelectCore or BindSetOperation takes it (first thing, before any subquery): such an
+  // input keeps untyped outputs (NULL, 'text') unknown, for the operation to resolve as
+  // PostgreSQL does (SELECT 1 UNION SELECT NULL is integer).
+  bool set_branch_ = false;
   catalog::LockSet* const locks_;
   ParamTypes* params_;      // null: no parameters (also while binding a DEFAULT)
   Scope* scope_ = nullptr;  // innermost scope; null outside any query

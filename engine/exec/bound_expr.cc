@@ -52,9 +52,11 @@ bool BoundExpr::Equals(const BoundExpr& o) const {
     case BoundKind::kCase:
       if (has_operand != o.has_operand || has_else != o.has_else) return false;
       break;
+    case BoundKind::kInSubquery:
+      if (binary_op != o.binary_op || all != o.all) return false;
+      [[fallthrough]];
     case BoundKind::kSubquery:
     case BoundKind::kExists:
-    case BoundKind::kInSubquery:
       if (subquery != o.subquery) return false;
       break;
     default:

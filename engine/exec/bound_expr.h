@@ -30,7 +30,7 @@ enum class BoundKind {
   kInList,      // children[0] [NOT] IN (children[1..])
   kSubquery,    // scalar subquery
   kExists,      // [NOT] EXISTS
-  kInSubquery,  // children[0] [NOT] IN (subquery)
+  kInSubquery,  // children[0] binary_op ANY|ALL (subquery); IN is = ANY, negated: NOT IN
   kParam,       // $n: index = n - 1; type declared or inferred (Unknown until inferred)
 };
 
@@ -123,6 +123,7 @@ struct BoundExpr {
   Func func = Func::kAbs;
   AggFunc agg = AggFunc::kCount;
   bool negated = false;
+  bool all = false;  // kInSubquery: binary_op ALL (else ANY; IN is = ANY)
   bool distinct = false;
   bool star = false;
   bool has_operand = false;

@@ -384,22 +384,30 @@ Result<Value> EvalInList(const BoundExpr& e, const EvalContext& ctx) {
   return Value::Bool(e.negated);
 }
 
+// x op ANY (subquery): true when some row's comparison is true; x op ALL: false when some
+// row's is false; otherwise NULL when a comparison was NULL, else false (ANY) / true (ALL). An
+// empty subquery gives false (ANY) / true (ALL) even for a NULL x. NOT IN negates = ANY.
 Result<Value> EvalInSubquery(const BoundExpr& e, const EvalContext& ctx) {
   MERIDIAN_ASSIGN_OR_RETURN(Value x, Eval(*e.children[0], ctx));
   MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows,
                             RunSubquery(e, ctx, std::numeric_limits<size_t>::max()));
-  if (rows->empty()) return Value::Bool(e.negated);
-  if (x.IsNull()) return Value::Null();
+  auto result = [&](std::optional<bool> b) {
+    if (!b) return Value::Null();
+    return Value::Bool(*b != e.negated);
+  };
+  if (rows->empty()) return result(e.all);
+  if (x.IsNull()) return result(std::nullopt);
   bool saw_null = false;
   for (const Value& v : *rows) {
     if (v.IsNull()) {
       saw_null = true;
-    } else if (CompareValues(x, v) == 0) {
-      return Value::Bool(!e.negated);
+      continue;
     }
+    MERIDIAN_ASSIGN_OR_RETURN(Value holds, Compare(e.binary_op, x, v));
+    if (holds.AsBool() != e.all) return result(!e.all);
   }
-  if (saw_null) return Value::Null();
-  return Value::Bool(e.negated);
+  if (saw_null) return result(std::nullopt);
+  return result(e.all);
 }
 
 Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {

@@ -153,6 +153,10 @@ std::string ExprToString(const BoundExpr& e) {
     case BoundKind::kExists:
       return e.negated ? "(NOT EXISTS(SubPlan))" : "EXISTS(SubPlan)";
     case BoundKind::kInSubquery:
+      if (e.all || e.binary_op != ast::BinaryOp::kEq) {
+        return "(" + ExprToString(*e.children[0]) + " " + ast::OperatorName(e.binary_op) +
+               (e.all ? " ALL (SubPlan))" : " ANY (SubPlan))");
+      }
       return "(" + ExprToString(*e.children[0]) +
              (e.negated ? " NOT IN (SubPlan))" : " IN (SubPlan))");
   }

@@ -276,7 +276,10 @@ notExpr : K_NOT notExpr | isExpr ;
 
 isExpr : comparisonExpr (K_IS K_NOT? K_NULL)* ;
 
-comparisonExpr : predicateExpr (comparisonOp predicateExpr)? ;
+// x op ANY|SOME|ALL (subquery): a quantified comparison (IN is = ANY, NOT IN is <> ALL).
+comparisonExpr
+  : predicateExpr (comparisonOp (predicateExpr | (K_ANY | K_SOME | K_ALL) LPAREN selectStmt RPAREN))?
+  ;
 
 comparisonOp : EQ | NE | NE2 | LT | LE | GT | GE ;
 
@@ -293,8 +296,9 @@ predicateSuffix
 // operator" precedence level.
 concatExpr : additiveExpr (otherOp additiveExpr)* ;
 
+// REGEXP / RLIKE (MySQL's spellings) are `~`, NOT REGEXP is `!~`.
 otherOp
-  : CONCAT | TILDE | NOT_TILDE | TILDE_STAR | NOT_TILDE_STAR
+  : CONCAT | TILDE | NOT_TILDE | TILDE_STAR | NOT_TILDE_STAR | K_NOT? (K_REGEXP | K_RLIKE)
   | K_OPERATOR LPAREN (identifier DOT)? anyOperator RPAREN
   ;
 
@@ -368,7 +372,7 @@ reservedKeyword
   | K_LEFT | K_LIKE | K_LIMIT | K_NOT | K_NULL | K_OFFSET | K_ON | K_OR | K_ORDER | K_OUTER
   | K_PRIMARY | K_RIGHT | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNION | K_UNIQUE | K_USING
   | K_WHEN | K_WHERE | K_WITH | K_ARRAY | K_COLLATE | K_TO | K_FOR | K_LEADING | K_TRAILING
-  | K_BOTH | K_ILIKE
+  | K_BOTH | K_ILIKE | K_ANY | K_SOME | K_REGEXP | K_RLIKE
   ;
 
 // ------------------------------------------------------------------------------------------ lexer
@@ -376,6 +380,7 @@ reservedKeyword
 K_ABORT : A B O R T ;
 K_ALL : A L L ;
 K_ANALYZE : A N A L Y Z E | A N A L Y S E ;
+K_ANY : A N Y ;
 K_AND : A N D ;
 K_ARRAY : A R R A Y ;
 K_AS : A S ;
@@ -457,10 +462,12 @@ K_PREPARE : P R E P A R E ;
 K_PRIMARY : P R I M A R Y ;
 K_READ : R E A D ;
 K_RECURSIVE : R E C U R S I V E ;
+K_REGEXP : R E G E X P ;
 K_RELEASE : R E L E A S E ;
 K_REPEATABLE : R E P E A T A B L E ;
 K_RESET : R E S E T ;
 K_RIGHT : R I G H T ;
+K_RLIKE : R L I K E ;
 K_ROLLBACK : R O L L B A C K ;
 K_SAVEPOINT : S A V E P O I N T ;
 K_SELECT : S E L E C T ;
@@ -469,6 +476,7 @@ K_SESSION : S E S S I O N ;
 K_SET : S E T ;
 K_SHARE : S H A R E ;
 K_SHOW : S H O W ;
+K_SOME : S O M E ;
 K_SKIP : S K I P ;
 K_START : S T A R T ;
 K_SUBSTRING : S U B S T R I N G ;

@@ -61,6 +61,8 @@ std::optional<BinaryOp> OperatorOf(size_t token_type) {
     case P::GE:
       return BinaryOp::kGe;
     case P::TILDE:
+    case P::K_REGEXP:
+    case P::K_RLIKE:
       return BinaryOp::kRegexMatch;
     case P::NOT_TILDE:
       return BinaryOp::kRegexNotMatch;
@@ -157,6 +159,14 @@ ExprPtr Transformer::TransformComparison(P::ComparisonExprContext* ctx) {
   if (ctx->children.size() == 1) return left;
   auto* op_token = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->comparisonOp()->children[0]);
   BinaryOp op = OperatorOf(op_token->getSymbol()->getType()).value_or(BinaryOp::kEq);
+  if (ctx->selectStmt() != nullptr) {  // x op ANY|SOME|ALL (subquery)
+    ExprPtr e = NewExpr(ExprKind::kInSubquery, left->loc);
+    e->binary_op = op;
+    e->all = ctx->K_ALL() != nullptr;
+    e->children.push_back(std::move(left));
+    e->subquery = TransformSelect(ctx->selectStmt());
+    return e;
+  }
   return MakeBinary(op, std::move(left), TransformPredicate(ctx->predicateExpr(1)));
 }
 
@@ -190,6 +200,7 @@ ExprPtr Transformer::TransformPredicate(P::PredicateExprContext* ctx) {
   }
   if (auto* in_sub = dynamic_cast<P::InSubqueryPredicateContext*>(suffix)) {
     ExprPtr e = NewExpr(ExprKind::kInSubquery, loc);
+    e->binary_op = BinaryOp::kEq;  // = ANY
     e->negated = in_sub->K_NOT() != nullptr;
     e->children.push_back(std::move(operand));
     e->subquery = TransformSelect(in_sub->selectStmt());
@@ -218,9 +229,10 @@ ExprPtr Transformer::TransformConcat(P::ConcatExprContext* ctx) {
                      "schema \"" + Identifier(ops[i]->identifier()) + "\" does not exist"));
       }
     } else {
-      token = static_cast<antlr4::tree::TerminalNode*>(ops[i]->children[0]);
+      token = static_cast<antlr4::tree::TerminalNode*>(ops[i]->children.back());
     }
     BinaryOp op = OperatorOf(token->getSymbol()->getType()).value_or(BinaryOp::kConcat);
+    if (ops[i]->K_NOT() != nullptr) op = BinaryOp::kRegexNotMatch;  // NOT REGEXP
     left = MakeBinary(op, std::move(left), TransformAdditive(operands[i + 1]));
   }
   return left;

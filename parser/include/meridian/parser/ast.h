@@ -38,7 +38,7 @@ enum class ExprKind {
   kBetween,     // children[0] [NOT] BETWEEN children[1] AND children[2]
   kSubquery,    // (SELECT ...) as a scalar: subquery
   kExists,      // [NOT] EXISTS (subquery)
-  kInSubquery,  // children[0] [NOT] IN (subquery)
+  kInSubquery,  // children[0] [NOT] IN (subquery); children[0] binary_op ANY|ALL (subquery)
 };
 
 enum class LiteralKind { kNull, kBool, kInteger, kFloat, kString };
@@ -148,6 +148,7 @@ struct Expr {
   UnaryOp unary_op = UnaryOp::kNeg;
   BinaryOp binary_op = BinaryOp::kAdd;
   bool negated = false;   // IS NOT NULL, NOT IN, NOT BETWEEN, NOT EXISTS
+  bool all = false;       // kInSubquery: x op ALL (subquery); else x op ANY (IN is = ANY)
   bool distinct = false;  // count(DISTINCT x)
   bool star = false;      // count(*)
   int param_index = 0;    // kParam
