@@ -6,6 +6,7 @@
 #   make tidy       clang-tidy (.clang-tidy) over Meridian's own sources
 #   make bench      Release build, then bench_access and bench_point_query (tests/bench; minutes)
 #   make bench-commit  commit throughput / bytes per commit vs PostgreSQL 15, recovery time
+#   make bench-pgbench pgbench select-only and tpcb-like vs PostgreSQL 15
 #   make soak       thousands of simulated crashes and 20 SIGKILL rounds (tens of minutes)
 JOBS ?= 2
 SANITIZE ?= 0
@@ -25,7 +26,7 @@ CMAKE_LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps configure build run test debug format tidy bench bench-commit soak clean
+.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench soak clean
 
 all: build
 
@@ -67,6 +68,13 @@ bench-commit:
 	$(MAKE) configure SANITIZE=0
 	cmake --build build -j $(JOBS) --target meridiand
 	python3 tests/bench/commit/bench_commit.py --meridiand build/bin/meridiand
+
+# pgbench's select-only and tpcb-like (1, 16, 64 clients; simple and prepared) against
+# PostgreSQL 15 on the same data and durability (RESULTS.md).
+bench-pgbench:
+	$(MAKE) configure SANITIZE=0
+	cmake --build build -j $(JOBS) --target meridiand
+	python3 tests/bench/pgbench/bench_pgbench.py --meridiand build/bin/meridiand
 
 # Long crash-recovery runs: thousands of simulated power cuts, and 20 SIGKILL rounds of the
 # bank workload against the real daemon.

@@ -213,7 +213,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
       }
     }
     ScopeTable st = derived != nullptr
-                        ? ScopeTable{name, nullptr, offset, {}, false, derived->columns}
+                        ? ScopeTable{name, nullptr, offset, {}, false, derived->columns, {}}
                         : TableScope(name, table, offset);
     offset += static_cast<int>(st.columns.size());
     scope.tables.push_back(std::move(st));
@@ -367,10 +367,6 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
   }
   BoundExprPtr all;
   for (const std::string& name : ref.using_columns) {
-    if ((ref.join == ast::JoinType::kRight || ref.join == ast::JoinType::kFull)) {
-      return Status::NotSupported("RIGHT and FULL JOIN with USING are not supported yet")
-          .WithPosition(ref.join_loc.position);
-    }
     const int rc = right.Find(name);
     if (rc < 0) {
       return Status::Error(sqlstate::kUndefinedColumn, "column \"" + name +
@@ -378,10 +374,10 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
                                                            "not exist in right table")
           .WithPosition(ref.join_loc.position);
     }
-    const ScopeTable* left = nullptr;
+    ScopeTable* left = nullptr;
     int lc = -1;
     for (size_t t = 0; t < i; ++t) {
-      const ScopeTable& st = scope_->tables[t];
+      ScopeTable& st = scope_->tables[t];
       int c = st.Find(name);
       if (c < 0 || std::find(st.using_hidden.begin(), st.using_hidden.end(), name) !=
                        st.using_hidden.end()) {
@@ -409,6 +405,26 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr eq, MakeComparison(ast::BinaryOp::kEq, std::move(l),
                                                               std::move(r), ref.join_loc.position));
     right.using_hidden.push_back(name);
+    if (ref.join == ast::JoinType::kRight || ref.join == ast::JoinType::kFull) {
+      ScopeTable::Merged m;
+      m.name = name;
+      m.right_index = right.offset + rc;
+      m.right_name = right.name + "." + name;
+      m.right_type = rcol.type;
+      m.full = ref.join == ast::JoinType::kFull;
+      m.type = rcol.type;
+      if (m.full) {
+        std::optional<Type> common = CommonType(lcol.type, rcol.type);
+        if (!common) {
+          return Status::Error(sqlstate::kDatatypeMismatch, "JOIN/USING types " + lcol.type.Name() +
+                                                                " and " + rcol.type.Name() +
+                                                                " cannot be matched")
+              .WithPosition(ref.join_loc.position);
+        }
+        m.type = *common;
+      }
+      left->merged.push_back(std::move(m));
+    }
     if (all == nullptr) {
       all = std::move(eq);
     } else {
@@ -442,6 +458,14 @@ Status Binder::BindSelectList(const ast::SelectStmt& stmt, bool keep_unknown, Bo
         for (size_t c = 0; c < cols.size(); ++c) {
           if (x.table.empty() && std::find(st.using_hidden.begin(), st.using_hidden.end(),
                                            cols[c].name) != st.using_hidden.end()) {
+            continue;
+          }
+          if (x.table.empty() && st.FindMerged(cols[c].name) != nullptr) {
+            MERIDIAN_ASSIGN_OR_RETURN(
+                BoundExprPtr merged, UnqualifiedColumn(st, static_cast<int>(c), 0, x.loc.position));
+            out->columns.push_back({cols[c].name, merged->type, true});
+            out->projections.push_back(std::move(merged));
+            item_asts->push_back(nullptr);
             continue;
           }
           out->projections.push_back(BoundExpr::Column(0, st.offset + static_cast<int>(c),

@@ -45,7 +45,7 @@ Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& s
 
 Binder::ScopeTable Binder::TableScope(std::string name, std::shared_ptr<catalog::Table> table,
                                       int offset) {
-  ScopeTable st{std::move(name), std::move(table), offset, {}, false, {}};
+  ScopeTable st{std::move(name), std::move(table), offset, {}, false, {}, {}};
   for (const catalog::Column& c : st.table->schema().columns) {
     st.columns.push_back({c.name, c.type, !c.not_null});
   }
@@ -57,6 +57,36 @@ int Binder::ScopeTable::Find(const std::string& column) const {
     if (columns[i].name == column) return static_cast<int>(i);
   }
   return -1;
+}
+
+const Binder::ScopeTable::Merged* Binder::ScopeTable::FindMerged(const std::string& column) const {
+  for (const Merged& m : merged) {
+    if (m.name == column) return &m;
+  }
+  return nullptr;
+}
+
+Result<BoundExprPtr> Binder::UnqualifiedColumn(const ScopeTable& st, int c, int depth,
+                                               uint32_t pos) {
+  const ColumnInfo& col = st.columns[c];
+  auto left = BoundExpr::Column(depth, st.offset + c, col.type, st.name + "." + col.name);
+  left->position = pos;
+  const ScopeTable::Merged* m = st.FindMerged(col.name);
+  if (m == nullptr) return left;
+  auto right = BoundExpr::Column(depth, m->right_index, m->right_type, m->right_name);
+  right->position = pos;
+  if (!m->full) return right;
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kFunction;
+  e->type = m->type;
+  e->position = pos;
+  e->func = Func::kCoalesce;
+  e->name = "coalesce";
+  MERIDIAN_ASSIGN_OR_RETURN(left, Coerce(std::move(left), m->type, false, ""));
+  MERIDIAN_ASSIGN_OR_RETURN(right, Coerce(std::move(right), m->type, false, ""));
+  e->children.push_back(std::move(left));
+  e->children.push_back(std::move(right));
+  return e;
 }
 
 Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
@@ -100,6 +130,7 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
     if (found_table != nullptr) {
       int depth = scope_->level - s->level;
       for (int l = s->level + 1; l <= scope_->level; ++l) correlated_[l] = true;
+      if (expr.table.empty()) return UnqualifiedColumn(*found_table, found_column, depth, pos);
       const ColumnInfo& col = found_table->columns[found_column];
       auto e = BoundExpr::Column(depth, found_table->offset + found_column, col.type,
                                  found_table->name + "." + col.name);

@@ -61,6 +61,19 @@ class Binder {
     // AS alias (a, b)); nullable here means "may be NULL".
     std::vector<ColumnInfo> columns;
     int Find(const std::string& column) const;  // index in columns, or -1
+    // A USING column of a RIGHT or FULL join, merged into this (left) table's column of the
+    // same name: unqualified, it is the right table's column (RIGHT) or COALESCE(left, right)
+    // (FULL), as PostgreSQL's merged join column.
+    struct Merged {
+      std::string name;
+      int right_index = 0;  // in the joined row
+      std::string right_name;
+      Type right_type;
+      bool full = false;
+      Type type;  // FULL: the common type of both columns
+    };
+    std::vector<Merged> merged;
+    const Merged* FindMerged(const std::string& column) const;
   };
   static ScopeTable TableScope(std::string name, std::shared_ptr<catalog::Table> table, int offset);
   struct Scope {
@@ -94,6 +107,9 @@ class Binder {
   // Casts e to type to: folds constants (errors get e's position); assignment uses
   // assignment-cast rules and the 42804 "column ... is of type" message for column.
   Result<BoundExprPtr> Coerce(BoundExprPtr e, Type to, bool assignment, const std::string& column);
+  // Column c of st as an unqualified name or * gives it at depth: the column, or its merged
+  // RIGHT/FULL JOIN USING form.
+  Result<BoundExprPtr> UnqualifiedColumn(const ScopeTable& st, int c, int depth, uint32_t pos);
 
   // bind_expr.cc
   Result<BoundExprPtr> BindExpr(const ast::Expr& expr);
