@@ -1,8 +1,8 @@
 // TableLock: the per-table reader/writer lock that keeps DDL (exclusive) apart from statements
-// (shared; under MVCC writers meet at row write locks, engine/txn). It is deliberately NOT thread-affine
-// (a request may continue on another thread between Fetch calls), so it is a mutex + condvar +
-// counts rather than std::shared_mutex. Waiters poll ExecControl every 50 ms so cancel and
-// statement timeouts interrupt a wait. Writers are preferred over newly arriving readers.
+// (shared; under MVCC writers meet at row write locks, engine/txn). It is deliberately NOT
+// thread-affine (a request may continue on another thread between Fetch calls), so it is a mutex +
+// condvar + counts rather than std::shared_mutex. Waiters poll ExecControl every 50 ms so cancel
+// and statement timeouts interrupt a wait. Writers are preferred over newly arriving readers.
 // LockSet acquires several tables' locks in table-id order (the global lock order), which
 // rules out deadlocks between statements.
 #pragma once
@@ -45,8 +45,12 @@ class LockSet {
   LockSet& operator=(const LockSet&) = delete;
   ~LockSet() { ReleaseAll(); }
 
-  // Adds a table; an exclusive request wins over a shared one for the same table.
+  // Adds a table (and notes its schema version); an exclusive request wins over a shared one
+  // for the same table.
   void Add(std::shared_ptr<Table> table, LockMode mode);
+  // Whether ALTER TABLE published a new schema of one of the tables since it was added: a
+  // statement bound before must bind again (REQUIRES the tables' schemas read after Add).
+  bool SchemaChanged() const;
   // Acquires every lock in table-id order; on error nothing is held.
   Status AcquireAll(const ExecControl* ctl);
   void ReleaseAll();
@@ -56,6 +60,7 @@ class LockSet {
   struct Entry {
     std::shared_ptr<Table> table;
     LockMode mode;
+    uint64_t schema_version;
   };
   std::vector<Entry> entries_;  // sorted by table id, unique
   size_t acquired_ = 0;

@@ -44,9 +44,19 @@ Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& s
 
 Binder::ScopeTable Binder::TableScope(std::string name, std::shared_ptr<catalog::Table> table,
                                       int offset) {
-  ScopeTable st{std::move(name), std::move(table), offset, {}, false, {}};
-  for (const catalog::Column& c : st.table->schema().columns) {
-    st.columns.push_back({c.name, c.type, !c.not_null});
+  const catalog::TableSchema& schema = table->schema();
+  ScopeTable st = SchemaScope(schema, std::move(table), offset);
+  st.name = std::move(name);
+  return st;
+}
+
+Binder::ScopeTable Binder::SchemaScope(const catalog::TableSchema& schema,
+                                       std::shared_ptr<catalog::Table> table, int offset) {
+  ScopeTable st{schema.name, std::move(table), offset, {}, false, {}};
+  for (const catalog::Column& c : schema.columns) {
+    // A dropped column keeps its place in the row but has no name: nothing can refer to it,
+    // and * skips it.
+    st.columns.push_back({c.dropped ? std::string() : c.name, c.type, !c.not_null});
   }
   return st;
 }
@@ -120,8 +130,9 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
   if (!rules_.subqueries) {
     // PostgreSQL: "cannot use subquery in DEFAULT expression" / "... in EXECUTE parameter".
     const std::string clause = rules_.clause;
-    return Status::NotSupported("cannot use subquery in " + (clause == "EXECUTE parameters"
-                                                                 ? std::string("EXECUTE parameter")
+    return Status::NotSupported("cannot use subquery in " +
+                                (clause == "EXECUTE parameters"  ? std::string("EXECUTE parameter")
+                                 : clause == "check constraints" ? std::string("check constraint")
                                                                  : clause + " expression"))
         .WithPosition(stmt.loc.position);
   }

@@ -35,6 +35,13 @@ class Binder {
   Result<std::unique_ptr<BoundDelete>> BindDelete(const ast::DeleteStmt& stmt);
   // A column DEFAULT: no column references or subqueries; cast (assignment) to type.
   Result<BoundExprPtr> BindDefault(const ast::Expr& expr, Type type, const std::string& column);
+  // A CHECK expression over a row of table (schema: its columns; table may be null while the
+  // table is being created): boolean, no subqueries, aggregates or parameters
+  // (bind_check.cc).
+  Result<BoundExprPtr> BindCheck(const ast::Expr& expr, const catalog::TableSchema& schema,
+                                 std::shared_ptr<catalog::Table> table);
+  // Every CHECK constraint of table's current schema, bound.
+  Result<std::vector<BoundCheck>> BindChecks(const std::shared_ptr<catalog::Table>& table);
   // An argument of EXECUTE for its prepared statement's parameter $n of type `type`
   // (bind_execute.cc): no aggregates or subqueries, no tables (a column is 42703), no $n (42P02);
   // assignment-cast to type (42804 `parameter $n of type x cannot be coerced to the expected
@@ -59,6 +66,8 @@ class Binder {
     int Find(const std::string& column) const;  // index in columns, or -1
   };
   static ScopeTable TableScope(std::string name, std::shared_ptr<catalog::Table> table, int offset);
+  static ScopeTable SchemaScope(const catalog::TableSchema& schema,
+                                std::shared_ptr<catalog::Table> table, int offset);
   struct Scope {
     std::vector<ScopeTable> tables;
     const Scope* parent = nullptr;
