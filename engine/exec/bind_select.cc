@@ -67,7 +67,22 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSetOperation(const ast::SelectS
     // Both inputs are cast to the common type of each column, as PostgreSQL resolves UNION.
     bool cast_left = false, cast_right = false;
     std::vector<BoundExprPtr> lcasts, rcasts;
+    // An input column that is a bare NULL literal (text by now) takes the other side's type,
+    // as PostgreSQL resolves an unknown-typed NULL (VALUES (1.5), (NULL) relies on it).
+    auto null_literal = [](BoundSelect* side, size_t i) {
+      if (side->set_op != ast::SetOp::kNone || side->aggregated || i >= side->projections.size())
+        return false;
+      const BoundExpr& e = *side->projections[i];
+      return e.kind == BoundKind::kConst && e.value.IsNull();
+    };
     for (size_t i = 0; i < lc.size(); ++i) {
+      for (auto [side, other] :
+           {std::pair{out->set_left.get(), &rc[i]}, std::pair{out->set_right.get(), &lc[i]}}) {
+        if (null_literal(side, i) && side->columns[i].type != other->type) {
+          side->projections[i] = BoundExpr::Const(Value::Null(), other->type);
+          side->columns[i].type = other->type;
+        }
+      }
       std::optional<Type> common = CommonType(lc[i].type, rc[i].type);
       if (!common) {
         return Status::Error(sqlstate::kDatatypeMismatch,

@@ -125,6 +125,7 @@ class Binder {
   // bind_function.cc
   Result<BoundExprPtr> BindFunction(const ast::Expr& expr);
   Result<BoundExprPtr> BindAggregate(const ast::Expr& expr);
+  Result<BoundExprPtr> BindStringAgg(const ast::Expr& expr, BoundExprPtr e);
   // version(), current_setting(), pg_get_indexdef(), ...: null when name and arity match none.
   Result<BoundExprPtr> BindSystemFunction(const std::string& name, std::vector<BoundExprPtr>* args,
                                           uint32_t position);

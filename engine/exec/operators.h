@@ -291,6 +291,7 @@ class HashAggregateOp : public Operator {
     int64_t isum = 0;
     double dsum = 0;
     Value best;                            // MIN/MAX
+    std::string text;                      // string_agg
     std::unordered_set<std::string> seen;  // DISTINCT arguments
   };
 

@@ -58,7 +58,10 @@ setOperator : (K_UNION | K_EXCEPT) (K_ALL | K_DISTINCT)? ;
 
 selectTerm : selectPrimary (K_INTERSECT (K_ALL | K_DISTINCT)? selectPrimary)* ;
 
-selectPrimary : selectCore | LPAREN selectStmt RPAREN ;
+selectPrimary : selectCore | valuesClause | LPAREN selectStmt RPAREN ;
+
+// VALUES (...), (...) as a query (in FROM, in set operations, alone): rows of expressions.
+valuesClause : K_VALUES valuesRow (COMMA valuesRow)* ;
 
 selectCore
   : K_SELECT (K_DISTINCT | K_ALL)? selectItem (COMMA selectItem)*

@@ -31,6 +31,7 @@ class Transformer {
   std::unique_ptr<ast::SelectStmt> TransformSelectSet(P::SelectSetContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformSelectTerm(P::SelectTermContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformSelectPrimary(P::SelectPrimaryContext* ctx);
+  std::unique_ptr<ast::SelectStmt> TransformValues(P::ValuesClauseContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformSelectCore(P::SelectCoreContext* ctx);
   // FOR UPDATE / SHARE ...: appended to stmt->locking (0A000 on a set operation).
   void TransformLocking(P::LockingClauseContext* ctx, ast::SelectStmt* stmt);
