@@ -120,6 +120,23 @@ void CheckColumns(const TableSchema& schema, const ast::Expr& e, std::vector<int
   }
 }
 
+// A pg_constraint row: contype 'p', 'u' or 'c', its table, its index (0 for none), conkey
+// (0-based positions) and conbin.
+Row ConstraintRow(int64_t oid, const std::string& name, const char* type, int64_t rel,
+                  int64_t index, const std::vector<int>& key, Value bin) {
+  std::string conkey = "{";
+  for (size_t k = 0; k < key.size(); ++k) conkey += (k ? "," : "") + std::to_string(key[k] + 1);
+  conkey += "}";
+  const bool check = std::string(type) == "c";
+  return {O(oid),    T(name),  O(kPublicNamespaceOid),
+          T(type),   B(false), B(false),
+          B(true),   O(rel),   O(0),
+          O(index),  O(0),     O(0),
+          T(" "),    T(" "),   T(" "),
+          B(true),   I(0),     B(!check),
+          T(conkey), N(),      std::move(bin)};
+}
+
 // pg_get_constraintdef of a CHECK: the stored text in PostgreSQL's extra parentheses.
 std::string CheckDefinition(const CheckConstraint& c) { return "CHECK ((" + c.text + "))"; }
 
@@ -502,64 +519,17 @@ const std::vector<SystemTable>& Registry() {
            for (const auto& index : s.indexes[t]) {
              const IndexSchema& x = index->schema();
              if (!x.IsConstraint()) continue;
-             std::string key = "{";
-             for (size_t k = 0; k < x.columns.size(); ++k) {
-               key += (k ? "," : "") + std::to_string(x.columns[k] + 1);
-             }
-             key += "}";
-             rows.push_back({O(RelOid(x.id)),
-                             T(x.name),
-                             O(kPublicNamespaceOid),
-                             T(x.kind == IndexKind::kPrimaryKey ? "p" : "u"),
-                             B(false),
-                             B(false),
-                             B(true),
-                             O(RelOid(s.tables[t]->id())),
-                             O(0),
-                             O(RelOid(x.id)),
-                             O(0),
-                             O(0),
-                             T(" "),
-                             T(" "),
-                             T(" "),
-                             B(true),
-                             I(0),
-                             B(true),
-                             T(key),
-                             N(),
-                             N()});
+             rows.push_back(ConstraintRow(RelOid(x.id), x.name,
+                                          x.kind == IndexKind::kPrimaryKey ? "p" : "u",
+                                          RelOid(s.tables[t]->id()), RelOid(x.id), x.columns, N()));
            }
            const TableSchema& schema = s.tables[t]->schema();
            for (size_t i = 0; i < schema.checks.size(); ++i) {
              const CheckConstraint& c = schema.checks[i];
              std::vector<int> cols;
              CheckColumns(schema, *c.expr, &cols);
-             std::string key = "{";
-             for (size_t k = 0; k < cols.size(); ++k) {
-               key += (k ? "," : "") + std::to_string(cols[k] + 1);
-             }
-             key += "}";
-             rows.push_back({O(CheckOid(schema.id, i)),
-                             T(c.name),
-                             O(kPublicNamespaceOid),
-                             T("c"),
-                             B(false),
-                             B(false),
-                             B(true),
-                             O(RelOid(schema.id)),
-                             O(0),
-                             O(0),
-                             O(0),
-                             O(0),
-                             T(" "),
-                             T(" "),
-                             T(" "),
-                             B(true),
-                             I(0),
-                             B(false),
-                             T(key),
-                             N(),
-                             T(c.text)});
+             rows.push_back(ConstraintRow(CheckOid(schema.id, i), c.name, "c", RelOid(schema.id), 0,
+                                          cols, T(c.text)));
            }
          }
          return rows;

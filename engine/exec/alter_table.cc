@@ -27,6 +27,13 @@ void AddNotice(std::string* notice, const std::string& line) {
   *notice += line;
 }
 
+// IF [NOT] EXISTS: the error's message with ", skipping" as a notice instead of the error.
+Status SkipOr(bool missing_ok, Status error, std::string* notice) {
+  if (!missing_ok) return error;
+  AddNotice(notice, error.message() + ", skipping");
+  return Status::Ok();
+}
+
 Status NoSuchColumn(const std::string& column, const std::string& table) {
   return Status::Error(sqlstate::kUndefinedColumn,
                        "column \"" + column + "\" of relation \"" + table + "\" does not exist");
@@ -130,14 +137,11 @@ class Alter {
   Status AddColumn(const ast::AlterTableCmd& cmd) {
     const ast::ColumnDef& def = cmd.column;
     if (LiveColumn(def.name) >= 0) {
-      if (cmd.missing_ok) {
-        AddNotice(notice_, "column \"" + def.name + "\" of relation \"" + schema_.name +
-                               "\" already exists, skipping");
-        return Status::Ok();
-      }
-      return Status::Error(
-          sqlstate::kDuplicateColumn,
-          "column \"" + def.name + "\" of relation \"" + schema_.name + "\" already exists");
+      return SkipOr(
+          cmd.missing_ok,
+          Status::Error(sqlstate::kDuplicateColumn, "column \"" + def.name + "\" of relation \"" +
+                                                        schema_.name + "\" already exists"),
+          notice_);
     }
     MERIDIAN_RETURN_IF_ERROR(CheckReferencedTable(def.references));
     catalog::Column col;
@@ -204,14 +208,7 @@ class Alter {
 
   Status DropColumn(const ast::AlterTableCmd& cmd) {
     const int c = LiveColumn(cmd.name);
-    if (c < 0) {
-      if (cmd.missing_ok) {
-        AddNotice(notice_, "column \"" + cmd.name + "\" of relation \"" + schema_.name +
-                               "\" does not exist, skipping");
-        return Status::Ok();
-      }
-      return NoSuchColumn(cmd.name, schema_.name);
-    }
+    if (c < 0) return SkipOr(cmd.missing_ok, NoSuchColumn(cmd.name, schema_.name), notice_);
     // Indexes and constraints on the column go with it, as in PostgreSQL.
     for (const std::shared_ptr<catalog::Index>& index : table_->indexes()) {
       const std::vector<int>& cols = index->schema().columns;
@@ -261,14 +258,11 @@ class Alter {
       if (x.kind == catalog::IndexKind::kPrimaryKey) schema_.primary_key.clear();
       return Status::Ok();
     }
-    if (cmd.missing_ok) {
-      AddNotice(notice_, "constraint \"" + cmd.name + "\" of relation \"" + schema_.name +
-                             "\" does not exist, skipping");
-      return Status::Ok();
-    }
-    return Status::Error(
-        sqlstate::kUndefinedObject,
-        "constraint \"" + cmd.name + "\" of relation \"" + schema_.name + "\" does not exist");
+    return SkipOr(
+        cmd.missing_ok,
+        Status::Error(sqlstate::kUndefinedObject, "constraint \"" + cmd.name + "\" of relation \"" +
+                                                      schema_.name + "\" does not exist"),
+        notice_);
   }
 
   Status AlterColumn(const ast::AlterTableCmd& cmd) {

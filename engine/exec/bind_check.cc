@@ -8,18 +8,8 @@ Result<BoundExprPtr> Binder::BindCheck(const ast::Expr& expr, const catalog::Tab
                                        std::shared_ptr<catalog::Table> table) {
   Scope scope;
   scope.tables.push_back(SchemaScope(schema, std::move(table), 0));
-  ExprRules saved_rules = rules_;
-  ParamTypes* saved_params = params_;
-  auto bound = [&] {
-    ScopeSwitch enter(this, &scope);
-    correlated_.assign(1, false);
-    rules_ = ExprRules{"check constraints", false, true, false};
-    params_ = nullptr;  // a stored CHECK never has parameters
-    return BindBoolean(expr, "CHECK");
-  }();
-  rules_ = saved_rules;
-  params_ = saved_params;
-  return bound;
+  return BindStandalone(&scope, ExprRules{"check constraints", false, true, false},
+                        [&] { return BindBoolean(expr, "CHECK"); });
 }
 
 Result<std::vector<BoundCheck>> Binder::BindChecks(const std::shared_ptr<catalog::Table>& table) {

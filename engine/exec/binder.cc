@@ -253,20 +253,27 @@ std::string Binder::OutputName(const ast::Expr& expr) {
   return "?column?";
 }
 
-Result<BoundExprPtr> Binder::BindDefault(const ast::Expr& expr, Type type,
-                                         const std::string& column) {
-  Scope empty;
+Result<BoundExprPtr> Binder::BindStandalone(Scope* scope, ExprRules rules,
+                                            const std::function<Result<BoundExprPtr>()>& bind) {
   ExprRules saved_rules = rules_;
   ParamTypes* saved_params = params_;
-  auto bound = [&] {
-    ScopeSwitch enter(this, &empty);
+  Result<BoundExprPtr> bound = [&] {
+    ScopeSwitch enter(this, scope);
     correlated_.assign(1, false);
-    rules_ = ExprRules{"DEFAULT", false, false, false};
-    params_ = nullptr;  // a stored DEFAULT never has parameters
-    return BindExpr(expr);
+    rules_ = rules;
+    params_ = nullptr;
+    return bind();
   }();
   rules_ = saved_rules;
   params_ = saved_params;
+  return bound;
+}
+
+Result<BoundExprPtr> Binder::BindDefault(const ast::Expr& expr, Type type,
+                                         const std::string& column) {
+  Scope empty;
+  auto bound = BindStandalone(&empty, ExprRules{"DEFAULT", false, false, false},
+                              [&] { return BindExpr(expr); });
   if (!bound.ok()) return bound.status();
   return Coerce(std::move(bound).value(), type, /*assignment=*/true, column);
 }

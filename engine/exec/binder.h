@@ -8,6 +8,7 @@
 // bind_select.cc, bind_aggregate.cc, bind_insert.cc, bind_update.cc (UPDATE, DELETE).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -161,6 +162,12 @@ class Binder {
   // bind_aggregate.cc: rewrites an expression over the joined row into one over the aggregate
   // row (GROUP BY values, then aggregate results), collecting aggregates into out->aggregates.
   Status RewriteForAggregate(BoundExprPtr* expr, BoundSelect* out);
+
+  // Binds expr with bind (BindExpr or BindBoolean) as a stand-alone expression: in scope (its
+  // only scope; correlation reset), under rules, without parameters (a stored DEFAULT or CHECK,
+  // an EXECUTE argument); the binder's rules and parameters are restored afterwards.
+  Result<BoundExprPtr> BindStandalone(Scope* scope, ExprRules rules,
+                                      const std::function<Result<BoundExprPtr>()>& bind);
 
   // Makes `scope` the innermost scope until destroyed, then restores the one before.
   class ScopeSwitch {
