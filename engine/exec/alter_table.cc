@@ -113,7 +113,6 @@ class Alter {
       std::vector<std::string> created;
       for (size_t j = 0; j < i; ++j) created.push_back(new_indexes_[j].name);
       for (const std::string& name : created) (void)catalog_->DropIndex(table_, name);
-      before.checks = table_->schema().checks;  // unchanged by index creation
       (void)catalog_->AlterTable(table_, std::move(before), {});
       return st;
     }
@@ -209,6 +208,11 @@ class Alter {
   Status DropColumn(const ast::AlterTableCmd& cmd) {
     const int c = LiveColumn(cmd.name);
     if (c < 0) return SkipOr(cmd.missing_ok, NoSuchColumn(cmd.name, schema_.name), notice_);
+    if (schema_.LiveColumns().size() == 1) {
+      // PostgreSQL allows a table without columns; Meridian's statements assume at least one.
+      return Status::NotSupported("cannot drop the last column of table \"" + schema_.name +
+                                  "\" (tables without columns are not supported)");
+    }
     // Indexes and constraints on the column go with it, as in PostgreSQL.
     for (const std::shared_ptr<catalog::Index>& index : table_->indexes()) {
       const std::vector<int>& cols = index->schema().columns;
