@@ -112,9 +112,11 @@ lockingStrength : K_UPDATE | K_NO K_KEY K_UPDATE | K_SHARE | K_KEY K_SHARE ;
 
 // ------------------------------------------------------------------------- INSERT, UPDATE, DELETE
 
+// The source is one query; a bare VALUES list (the common INSERT ... VALUES) is recognised by
+// the transformer. (A separate VALUES alternative here would be ambiguous with a query that
+// starts with VALUES, and ANTLR would then look ahead through every row to decide.)
 insertStmt
-  : K_INSERT K_INTO identifier (LPAREN identifier (COMMA identifier)* RPAREN)?
-    (K_VALUES valuesRow (COMMA valuesRow)* | selectStmt)
+  : K_INSERT K_INTO identifier (LPAREN identifier (COMMA identifier)* RPAREN)? selectStmt
   ;
 
 valuesRow : LPAREN valueItem (COMMA valueItem)* RPAREN ;
