@@ -228,6 +228,53 @@ Status Catalog::DropTable(const std::shared_ptr<Table>& table) {
   return fs_->Remove(HeapPath(table->id()));
 }
 
+Status Catalog::AlterTable(const std::shared_ptr<Table>& table, TableSchema schema,
+                           const std::vector<std::string>& drop_indexes) {
+  std::unique_lock lock(mu_);
+  if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
+  MERIDIAN_RETURN_IF_ERROR(table->CheckUsable());
+  const std::string old_name = table->name();
+  auto it = tables_.find(old_name);
+  if (it == tables_.end() || it->second != table) {
+    return Status::Error(sqlstate::kUndefinedTable, "relation \"" + old_name + "\" does not exist");
+  }
+  const bool renamed = schema.name != old_name;
+  if (renamed && NameTakenLocked(schema.name)) {
+    return Status::Error(sqlstate::kDuplicateTable,
+                         "relation \"" + schema.name + "\" already exists");
+  }
+  schema.id = table->id();
+  // The catalog file is written from the new state first; memory follows only on success.
+  std::vector<IndexSchema> dropped;
+  for (const std::string& name : drop_indexes) {
+    auto x = indexes_.find(name);
+    if (x == indexes_.end()) continue;
+    dropped.push_back(x->second);
+    indexes_.erase(x);
+  }
+  CatalogState state = StateLocked();
+  for (TableSchema& t : state.tables) {
+    if (t.id == schema.id) t = schema;
+  }
+  Status st = WriteCatalogFile(fs_, data_dir_, state);
+  if (!st.ok()) {
+    for (IndexSchema& x : dropped) indexes_[x.name] = std::move(x);
+    return st;
+  }
+  if (renamed) {
+    tables_.erase(it);
+    tables_[schema.name] = table;
+  }
+  table->SetSchema(std::move(schema));
+  for (const IndexSchema& x : dropped) {
+    std::shared_ptr<Index> index = table->RemoveIndex(x.name);
+    if (index != nullptr) (void)index->Close();
+    (void)fs_->Remove(IndexPath(x.id));
+  }
+  schema_version_.fetch_add(1, std::memory_order_acq_rel);  // after the change (plan_cache.h)
+  return Status::Ok();
+}
+
 Status Catalog::TruncateTable(const std::shared_ptr<Table>& table) {
   MERIDIAN_RETURN_IF_ERROR(table->CheckUsable());
   MERIDIAN_RETURN_IF_ERROR(table->heap()->Close());

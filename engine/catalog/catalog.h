@@ -57,6 +57,14 @@ class Catalog {
   // its index files. REQUIRES: the caller holds table's exclusive lock.
   Status DropTable(const std::shared_ptr<Table>& table);
 
+  // ALTER TABLE: publishes schema as table's new one (same id; a new name is checked against
+  // every relation, 42P07) and drops the indexes named in drop_indexes (their columns were
+  // dropped), persisting both in one catalog write; on failure nothing changes. The heap is
+  // not rewritten (schema.h: positions are stable). REQUIRES: the caller holds table's
+  // exclusive lock.
+  Status AlterTable(const std::shared_ptr<Table>& table, TableSchema schema,
+                    const std::vector<std::string>& drop_indexes);
+
   // Empties table: its heap file and every index file are replaced by empty ones (same ids).
   // REQUIRES: the caller holds table's exclusive lock.
   Status TruncateTable(const std::shared_ptr<Table>& table);

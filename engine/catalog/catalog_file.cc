@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "meridian/parser/parser.h"
+#include "storage/tuple.h"
 
 namespace meridian::catalog {
 
@@ -55,6 +56,42 @@ Status Malformed(const std::string& what) {
   return Status::Corruption("catalog file is malformed: " + what);
 }
 
+// A column's missing value as the hex of a one-column tuple; empty for NULL.
+std::string EncodeMissing(const Value& v, Type type) {
+  if (v.IsNull()) return "";
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : storage::EncodeTuple({v}, {type})) {
+    out.push_back(kHex[b >> 4]);
+    out.push_back(kHex[b & 15]);
+  }
+  return out;
+}
+
+Result<Value> DecodeMissing(const std::string& hex, Type type) {
+  if (hex.empty()) return Value::Null();
+  if (hex.size() % 2 != 0) return Malformed("bad missing value");
+  std::string bytes;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    int v = 0;
+    auto r = std::from_chars(hex.data() + i, hex.data() + i + 2, v, 16);
+    if (r.ec != std::errc() || r.ptr != hex.data() + i + 2) return Malformed("bad missing value");
+    bytes.push_back(static_cast<char>(v));
+  }
+  Row row;
+  MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, {type}, &row));
+  return row[0];
+}
+
+// A stored DEFAULT or CHECK expression, parsed again.
+Result<std::shared_ptr<const ast::Expr>> Reparse(const std::string& text, const std::string& what) {
+  auto parsed = parser::ParseExpression(text);
+  if (!parsed.ok()) {
+    return Status::Corruption("cannot re-parse " + what + ": " + parsed.status().message());
+  }
+  return std::shared_ptr<const ast::Expr>(std::move(parsed).value());
+}
+
 }  // namespace
 
 std::string SerializeCatalog(const CatalogState& state) {
@@ -84,6 +121,8 @@ std::string SerializeCatalog(const CatalogState& state) {
       num(c.type.modifier);
       out.append(c.not_null ? " 1 " : " 0 ");
       PutString(&out, c.default_text);
+      out.append(c.dropped ? " 1 " : " 0 ");
+      PutString(&out, EncodeMissing(c.missing, c.type));
       out.append("\n");
     }
     out.append("pk ");
@@ -92,7 +131,16 @@ std::string SerializeCatalog(const CatalogState& state) {
       out.append(" ");
       num(k);
     }
+    out.append("\nchecks ");
+    num(static_cast<int64_t>(t.checks.size()));
     out.append("\n");
+    for (const CheckConstraint& check : t.checks) {
+      out.append("check ");
+      PutString(&out, check.name);
+      out.append(" ");
+      PutString(&out, check.text);
+      out.append("\n");
+    }
     out.append("rows ");
     num(i < state.live_rows.size() ? state.live_rows[i] : 0);
     out.append("\n");
@@ -128,7 +176,7 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
   Reader r(text);
   int64_t version = 0;
   if (!r.Word("MERIDIAN-CATALOG") || !r.Int(&version)) return Malformed("bad header");
-  if (version != 1 && version != kCatalogFormatVersion) {
+  if (version < 1 || version > kCatalogFormatVersion) {
     return Status::Corruption("catalog format version " + std::to_string(version) +
                               " is not supported (expected " +
                               std::to_string(kCatalogFormatVersion) + ")");
@@ -157,12 +205,17 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
       c.type = Type{static_cast<TypeId>(type_id), static_cast<int32_t>(modifier)};
       c.not_null = not_null != 0;
       if (!c.default_text.empty()) {
-        auto parsed = parser::ParseExpression(c.default_text);
-        if (!parsed.ok()) {
-          return Status::Corruption("cannot re-parse DEFAULT of column \"" + c.name +
-                                    "\": " + parsed.status().message());
+        MERIDIAN_ASSIGN_OR_RETURN(c.default_expr,
+                                  Reparse(c.default_text, "DEFAULT of column \"" + c.name + "\""));
+      }
+      if (version >= 3) {
+        int64_t dropped = 0;
+        std::string missing;
+        if (!r.Int(&dropped) || !r.String(&missing)) {
+          return Malformed("bad column line in table \"" + t.name + "\"");
         }
-        c.default_expr = std::shared_ptr<const ast::Expr>(std::move(parsed).value());
+        c.dropped = dropped != 0;
+        MERIDIAN_ASSIGN_OR_RETURN(c.missing, DecodeMissing(missing, c.type));
       }
       t.columns.push_back(std::move(c));
     }
@@ -172,6 +225,18 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
       int64_t k = 0;
       if (!r.Int(&k) || k < 0 || k >= ncols) return Malformed("bad pk column");
       t.primary_key.push_back(static_cast<int>(k));
+    }
+    int64_t nchecks = 0;
+    if (version >= 3 && (!r.Word("checks") || !r.Int(&nchecks) || nchecks < 0)) {
+      return Malformed("bad checks line");
+    }
+    for (int64_t i = 0; i < nchecks; ++i) {
+      CheckConstraint check;
+      if (!r.Word("check") || !r.String(&check.name) || !r.String(&check.text)) {
+        return Malformed("bad check line in table \"" + t.name + "\"");
+      }
+      MERIDIAN_ASSIGN_OR_RETURN(check.expr, Reparse(check.text, "CHECK \"" + check.name + "\""));
+      t.checks.push_back(std::move(check));
     }
     int64_t rows = 0;
     if (version >= 2 && (!r.Word("rows") || !r.Int(&rows) || rows < 0)) {

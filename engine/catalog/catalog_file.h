@@ -2,19 +2,24 @@
 // atomically on every DDL (write catalog.meta.tmp, fsync, rename over catalog.meta, fsync the
 // directory), so a crash leaves either the old or the new catalog, never a mix.
 //
-// Format (version 2); every string is length-prefixed as <byte length>:<bytes>:
-//   MERIDIAN-CATALOG 2
+// Format (version 3); every string is length-prefixed as <byte length>:<bytes>:
+//   MERIDIAN-CATALOG 3
 //   next_table_id <n>                         next relation id (tables and indexes share them)
 //   table <id> <name> <column count>          once per table, followed by its lines:
 //   column <name> <TypeId number> <modifier> <not_null 0|1> <default SQL text, maybe 0:>
+//          <dropped 0|1> <missing value>      one per position, dropped ones too; the missing
+//                                             value (schema.h) is the hex of a one-column
+//                                             tuple (storage/tuple.h), 0: for NULL
 //   pk <k> <column index>...                  k = 0 when the table has no primary key
+//   checks <k>                                then k lines: check <name> <expression SQL text>
 //   rows <n>                                  live row estimate when the file was written
 //   index <id> <name> <table id> <kind> <unique 0|1> <k> (<column> <desc 0|1>)...
 //                                             once per index, after every table; kind is
 //                                             IndexKind (0 index, 1 primary key, 2 unique)
 //   end <table count> <index count>           detects a truncated file
-// Version 1 (no rows/index lines, "end <table count>") is still read: Catalog::Open then
-// creates the primary-key indexes that version 1 kept in memory only.
+// Version 2 (no dropped/missing fields, no checks line) is still read, and version 1 (no
+// rows/index lines either, "end <table count>"): Catalog::Open then creates the primary-key
+// indexes that version 1 kept in memory only.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +34,7 @@
 
 namespace meridian::catalog {
 
-inline constexpr int kCatalogFormatVersion = 2;
+inline constexpr int kCatalogFormatVersion = 3;
 inline constexpr const char* kCatalogFileName = "catalog.meta";
 
 struct CatalogState {
@@ -41,7 +46,8 @@ struct CatalogState {
 };
 
 std::string SerializeCatalog(const CatalogState& state);
-// Parses SerializeCatalog's output and re-parses every DEFAULT with parser::ParseExpression.
+// Parses SerializeCatalog's output and re-parses every DEFAULT and CHECK with
+// parser::ParseExpression.
 // XX001 on malformed input.
 Result<CatalogState> ParseCatalog(std::string_view text);
 

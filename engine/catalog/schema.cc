@@ -5,9 +5,24 @@ namespace meridian::catalog {
 
 int TableSchema::FindColumn(const std::string& column) const {
   for (size_t i = 0; i < columns.size(); ++i) {
-    if (columns[i].name == column) return static_cast<int>(i);
+    if (columns[i].name == column && !columns[i].dropped) return static_cast<int>(i);
   }
   return -1;
+}
+
+std::vector<int> TableSchema::LiveColumns() const {
+  std::vector<int> out;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (!columns[i].dropped) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+const CheckConstraint* TableSchema::FindCheck(const std::string& check) const {
+  for (const CheckConstraint& c : checks) {
+    if (c.name == check) return &c;
+  }
+  return nullptr;
 }
 
 std::vector<Type> TableSchema::Types() const {

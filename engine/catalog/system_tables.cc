@@ -3,6 +3,7 @@
 // snapshot of the catalog (tables by name, each table's index list).
 #include "catalog/system_tables.h"
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 #include <map>
@@ -102,6 +103,42 @@ std::string ConstraintDefinition(const TableSchema& t, const IndexSchema& x) {
   return std::string(x.kind == IndexKind::kPrimaryKey ? "PRIMARY KEY" : "UNIQUE") + " (" +
          ColumnList(t, x, false) + ")";
 }
+
+// The oid of a table's i-th CHECK constraint (next to pg_attrdef's RelOid * 1000 + column).
+int64_t CheckOid(uint32_t table_id, size_t i) {
+  return RelOid(table_id) * 1000 + 999 - static_cast<int64_t>(i);
+}
+
+// The positions a CHECK reads (pg_constraint.conkey), in order of first use.
+void CheckColumns(const TableSchema& schema, const ast::Expr& e, std::vector<int>* out) {
+  if (e.kind == ast::ExprKind::kColumnRef) {
+    const int c = schema.FindColumn(e.name);
+    if (c >= 0 && std::find(out->begin(), out->end(), c) == out->end()) out->push_back(c);
+  }
+  for (const ast::ExprPtr& child : e.children) {
+    if (child != nullptr) CheckColumns(schema, *child, out);
+  }
+}
+
+// A pg_constraint row: contype 'p', 'u' or 'c', its table, its index (0 for none), conkey
+// (0-based positions) and conbin.
+Row ConstraintRow(int64_t oid, const std::string& name, const char* type, int64_t rel,
+                  int64_t index, const std::vector<int>& key, Value bin) {
+  std::string conkey = "{";
+  for (size_t k = 0; k < key.size(); ++k) conkey += (k ? "," : "") + std::to_string(key[k] + 1);
+  conkey += "}";
+  const bool check = std::string(type) == "c";
+  return {O(oid),    T(name),  O(kPublicNamespaceOid),
+          T(type),   B(false), B(false),
+          B(true),   O(rel),   O(0),
+          O(index),  O(0),     O(0),
+          T(" "),    T(" "),   T(" "),
+          B(true),   I(0),     B(!check),
+          T(conkey), N(),      std::move(bin)};
+}
+
+// pg_get_constraintdef of a CHECK: the stored text in PostgreSQL's extra parentheses.
+std::string CheckDefinition(const CheckConstraint& c) { return "CHECK ((" + c.text + "))"; }
 
 struct SystemTable;
 using RowFn = std::function<std::vector<Row>(const Snapshot&)>;
@@ -214,13 +251,14 @@ const std::vector<SystemTable>& Registry() {
          std::vector<Row> rows;
          for (const RelationInfo& r : Relations(s)) {
            int64_t am = r.kind == "i" ? 403 : r.kind == "r" ? 2 : 0;
-           int64_t natts = 0;
+           int64_t natts = 0, checks = 0;
            double tuples = -1;
            bool has_index = false;
            if (r.index != nullptr) {
              natts = static_cast<int64_t>(r.index->columns.size());
            } else if (r.table != nullptr) {
              natts = static_cast<int64_t>(r.table->schema().columns.size());
+             checks = static_cast<int64_t>(r.table->schema().checks.size());
              tuples = static_cast<double>(r.table->live_rows());
              for (size_t t = 0; t < s.tables.size(); ++t) {
                if (s.tables[t].get() == r.table) has_index = !s.indexes[t].empty();
@@ -246,7 +284,7 @@ const std::vector<SystemTable>& Registry() {
                            T("p"),
                            T(r.kind),
                            I(natts),
-                           I(0),
+                           I(checks),
                            B(false),
                            B(false),
                            B(false),
@@ -277,11 +315,11 @@ const std::vector<SystemTable>& Registry() {
        [](const Snapshot& s) {
          std::vector<Row> rows;
          auto add = [&](int64_t rel, int64_t num, const std::string& name, Type type, bool not_null,
-                        bool has_default) {
+                        bool has_default, bool dropped = false, bool has_missing = false) {
            const bool by_val = type.id != TypeId::kText && type.id != TypeId::kVarchar;
            rows.push_back({O(rel),
                            T(name),
-                           O(type.PgOid()),
+                           O(dropped ? 0 : type.PgOid()),
                            I(-1),
                            I(TypLen(type)),
                            I(num),
@@ -294,10 +332,10 @@ const std::vector<SystemTable>& Registry() {
                            T(""),
                            B(not_null),
                            B(has_default),
-                           B(false),
+                           B(has_missing),
                            T(""),
                            T(""),
-                           B(false),
+                           B(dropped),
                            B(true),
                            I(0),
                            O(type.IsString() ? 100 : 0),
@@ -309,7 +347,7 @@ const std::vector<SystemTable>& Registry() {
            for (size_t c = 0; c < schema.columns.size(); ++c) {
              const Column& col = schema.columns[c];
              add(RelOid(schema.id), static_cast<int64_t>(c + 1), col.name, col.type, col.not_null,
-                 !col.default_text.empty());
+                 !col.default_text.empty(), col.dropped, !col.missing.IsNull());
            }
            for (const auto& index : s.indexes[t]) {
              const IndexSchema& x = index->schema();
@@ -481,32 +519,17 @@ const std::vector<SystemTable>& Registry() {
            for (const auto& index : s.indexes[t]) {
              const IndexSchema& x = index->schema();
              if (!x.IsConstraint()) continue;
-             std::string key = "{";
-             for (size_t k = 0; k < x.columns.size(); ++k) {
-               key += (k ? "," : "") + std::to_string(x.columns[k] + 1);
-             }
-             key += "}";
-             rows.push_back({O(RelOid(x.id)),
-                             T(x.name),
-                             O(kPublicNamespaceOid),
-                             T(x.kind == IndexKind::kPrimaryKey ? "p" : "u"),
-                             B(false),
-                             B(false),
-                             B(true),
-                             O(RelOid(s.tables[t]->id())),
-                             O(0),
-                             O(RelOid(x.id)),
-                             O(0),
-                             O(0),
-                             T(" "),
-                             T(" "),
-                             T(" "),
-                             B(true),
-                             I(0),
-                             B(true),
-                             T(key),
-                             N(),
-                             N()});
+             rows.push_back(ConstraintRow(RelOid(x.id), x.name,
+                                          x.kind == IndexKind::kPrimaryKey ? "p" : "u",
+                                          RelOid(s.tables[t]->id()), RelOid(x.id), x.columns, N()));
+           }
+           const TableSchema& schema = s.tables[t]->schema();
+           for (size_t i = 0; i < schema.checks.size(); ++i) {
+             const CheckConstraint& c = schema.checks[i];
+             std::vector<int> cols;
+             CheckColumns(schema, *c.expr, &cols);
+             rows.push_back(ConstraintRow(CheckOid(schema.id, i), c.name, "c", RelOid(schema.id), 0,
+                                          cols, T(c.text)));
            }
          }
          return rows;
@@ -747,6 +770,7 @@ const std::vector<SystemTable>& Registry() {
            const TableSchema& schema = table->schema();
            for (size_t c = 0; c < schema.columns.size(); ++c) {
              const Column& col = schema.columns[c];
+             if (col.dropped) continue;
              add("public", schema.name, c + 1, col.name, col.type, col.not_null, col.default_text,
                  true);
            }
@@ -936,6 +960,10 @@ std::optional<std::string> SystemTables::ConstraintDef(const Catalog& catalog, i
       if (RelOid(index->schema().id) == oid && index->schema().IsConstraint()) {
         return ConstraintDefinition(t->schema(), index->schema());
       }
+    }
+    const TableSchema& schema = t->schema();
+    for (size_t i = 0; i < schema.checks.size(); ++i) {
+      if (CheckOid(schema.id, i) == oid) return CheckDefinition(schema.checks[i]);
     }
   }
   return std::nullopt;

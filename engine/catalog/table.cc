@@ -53,13 +53,45 @@ ColumnStats ComputeColumnStats(std::vector<std::pair<std::string, Value>>& value
 }  // namespace
 
 Table::Table(std::shared_ptr<const TableSchema> schema, std::unique_ptr<storage::HeapFile> heap)
-    : schema_(std::move(schema)), types_(schema_->Types()), heap_(std::move(heap)) {}
+    : heap_(std::move(heap)) {
+  versions_.push_back(
+      std::make_unique<const SchemaVersion>(SchemaVersion{schema, schema->Types()}));
+  current_.store(versions_.back().get(), std::memory_order_release);
+}
 
 Table::Table(std::shared_ptr<const TableSchema> schema, std::vector<Row> rows)
-    : schema_(std::move(schema)),
-      types_(schema_->Types()),
-      system_rows_(std::make_unique<const std::vector<Row>>(std::move(rows))) {
+    : system_rows_(std::make_unique<const std::vector<Row>>(std::move(rows))) {
+  versions_.push_back(
+      std::make_unique<const SchemaVersion>(SchemaVersion{schema, schema->Types()}));
+  current_.store(versions_.back().get(), std::memory_order_release);
   live_rows_.store(static_cast<int64_t>(system_rows_->size()), std::memory_order_relaxed);
+}
+
+void Table::SetSchema(TableSchema schema) {
+  auto shared = std::make_shared<const TableSchema>(std::move(schema));
+  std::lock_guard lock(versions_mu_);
+  versions_.push_back(
+      std::make_unique<const SchemaVersion>(SchemaVersion{shared, shared->Types()}));
+  current_.store(versions_.back().get(), std::memory_order_release);
+  version_.fetch_add(1, std::memory_order_acq_rel);
+  std::lock_guard stats_lock(stats_mu_);
+  stats_.reset();
+}
+
+Status Table::DecodeRow(std::string_view bytes, Row* row) const {
+  const SchemaVersion* v = current_.load(std::memory_order_acquire);
+  MERIDIAN_RETURN_IF_ERROR(storage::DecodeStoredTuple(bytes, v->types, row));
+  for (size_t c = row->size(); c < v->types.size(); ++c) {
+    row->push_back(v->schema->columns[c].missing);
+  }
+  return Status::Ok();
+}
+
+bool Table::IsDeadVersion(const storage::TupleHeader& h) const {
+  if (txns_ == nullptr) return false;
+  if (txn::IsTxnId(h.begin) && txns_->State(h.begin) == txn::TxnState::kAborted) return true;
+  const bool lock_mark = (h.flags & storage::kTupleFlagLockOnly) != 0;
+  return h.end != 0 && !lock_mark && txns_->Resolve(h.end) != txn::kInfinity;
 }
 
 Table::~Table() { (void)CloseHeap(false); }
@@ -67,8 +99,7 @@ Table::~Table() { (void)CloseHeap(false); }
 Status Table::CheckUsable() const {
   if (heap_ != nullptr || system_rows_ != nullptr) return Status::Ok();
   if (dropped_) {
-    return Status::Error(sqlstate::kUndefinedTable,
-                         "relation \"" + schema_->name + "\" was dropped");
+    return Status::Error(sqlstate::kUndefinedTable, "relation \"" + name() + "\" was dropped");
   }
   return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
 }
@@ -107,13 +138,11 @@ Status Table::BuildIndex(Index* index) {
   // uniqueness.
   MERIDIAN_RETURN_IF_ERROR(
       ForEachVersion([&](storage::Rid rid, const storage::TupleHeader& h, const Row& row) {
-        bool dead = false;
-        if (txns_ != nullptr) {
-          if (txn::IsTxnId(h.begin) && txns_->State(h.begin) == txn::TxnState::kAborted)
-            return Status::Ok();
-          const bool lock_mark = (h.flags & storage::kTupleFlagLockOnly) != 0;
-          dead = h.end != 0 && !lock_mark && txns_->Resolve(h.end) != txn::kInfinity;
+        if (txns_ != nullptr && txn::IsTxnId(h.begin) &&
+            txns_->State(h.begin) == txn::TxnState::kAborted) {
+          return Status::Ok();
         }
+        const bool dead = IsDeadVersion(h);
         entries.push_back({index->EncodeKey(row), EncodeRid(rid), index->KeyHasNull(row) || dead});
         return Status::Ok();
       }));
@@ -151,7 +180,7 @@ Status Table::BuildIndex(Index* index) {
       std::string bytes;
       Row row;
       MERIDIAN_RETURN_IF_ERROR(heap_->Get(DecodeRid(entries[i].rid), &bytes));
-      MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, types_, &row));
+      MERIDIAN_RETURN_IF_ERROR(DecodeRow(bytes, &row));
       return Status::Error(sqlstate::kUniqueViolation,
                            "could not create unique index \"" + index->name() + "\"")
           .WithDetail("Key (" + KeyColumnNames(index->schema()) + ")=(" +
@@ -172,7 +201,7 @@ std::string Table::KeyColumnNames(const IndexSchema& index) const {
   std::string names;
   for (size_t k = 0; k < index.columns.size(); ++k) {
     if (k > 0) names += ", ";
-    names += schema_->columns[index.columns[k]].name;
+    names += schema().columns[index.columns[k]].name;
   }
   return names;
 }
@@ -206,7 +235,7 @@ Status Table::ForEachVersion(
   while (true) {
     MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor.Next(&rid, &bytes));
     if (!more) return Status::Ok();
-    MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, types_, &row));
+    MERIDIAN_RETURN_IF_ERROR(DecodeRow(bytes, &row));
     MERIDIAN_RETURN_IF_ERROR(fn(rid, storage::ReadTupleHeader(bytes), row));
   }
 }
@@ -332,10 +361,10 @@ std::shared_ptr<const TableStats> Table::stats() const {
 Status Table::Analyze() {
   MERIDIAN_RETURN_IF_ERROR(CheckUsable());
   const int64_t changes_before = changes_since_analyze();
-  const size_t ncols = types_.size();
+  const size_t ncols = types().size();
   // Reservoir sample (Vitter's algorithm R) of whole rows; exact when the table is small.
   std::vector<Row> sample;
-  std::mt19937_64 rng(0x5eed ^ schema_->id);
+  std::mt19937_64 rng(0x5eed ^ id());
   uint64_t seen = 0;
   MERIDIAN_RETURN_IF_ERROR(ForEachRow([&](storage::Rid, const Row& row) {
     ++seen;

@@ -1,8 +1,8 @@
-// Table: the runtime state of one table — its immutable schema, its heap file, its TableLock,
-// its indexes (primary key, UNIQUE constraints, CREATE INDEX) and planner statistics. Tables
-// are shared (shared_ptr) by the catalog and by running statements; a dropped or closed table
-// stays alive while statements hold it, but is marked unusable so they fail cleanly instead of
-// touching a closed file.
+// Table: the runtime state of one table — its schema (replaced whole by ALTER TABLE), its heap
+// file, its TableLock, its indexes (primary key, UNIQUE constraints, CREATE INDEX) and planner
+// statistics. Tables are shared (shared_ptr) by the catalog and by running statements; a dropped or
+// closed table stays alive while statements hold it, but is marked unusable so they fail cleanly
+// instead of touching a closed file.
 #pragma once
 
 #include <atomic>
@@ -33,10 +33,24 @@ class Table {
   Table(std::shared_ptr<const TableSchema> schema, std::vector<Row> rows);
   ~Table();
 
-  uint32_t id() const { return schema_->id; }
-  const std::string& name() const { return schema_->name; }
-  const TableSchema& schema() const { return *schema_; }
-  const std::vector<Type>& types() const { return types_; }
+  uint32_t id() const { return current_.load(std::memory_order_acquire)->schema->id; }
+  const std::string& name() const { return schema().name; }
+  // The current schema and its column types (every position, dropped ones too). Both stay
+  // valid for the Table's lifetime even after ALTER TABLE publishes a newer schema (every
+  // version is kept), so statements bound to an older one keep reading their columns;
+  // schema_version() tells whether one was published since (catalog::LockSet checks it).
+  const TableSchema& schema() const { return *current_.load(std::memory_order_acquire)->schema; }
+  const std::vector<Type>& types() const { return current_.load(std::memory_order_acquire)->types; }
+  uint64_t schema_version() const { return version_.load(std::memory_order_acquire); }
+  // Publishes schema as the current one (ALTER TABLE; same id, positions only appended) and
+  // forgets the statistics. REQUIRES exclusive lock.
+  void SetSchema(TableSchema schema);
+  // Decodes a stored tuple with the current types: slots the tuple predates (ADD COLUMN since)
+  // read each column's missing value.
+  Status DecodeRow(std::string_view bytes, Row* row) const;
+  // Whether a version is dead to every snapshot: created by an aborted transaction or deleted
+  // by a committed one (false for every version when no TxnManager is set).
+  bool IsDeadVersion(const storage::TupleHeader& h) const;
   TableLock& lock() { return lock_; }
 
   // Everything below REQUIRES the table lock: shared to read, exclusive to change.
@@ -110,8 +124,14 @@ class Table {
   Status Analyze();
 
  private:
-  const std::shared_ptr<const TableSchema> schema_;
-  const std::vector<Type> types_;
+  struct SchemaVersion {
+    std::shared_ptr<const TableSchema> schema;
+    std::vector<Type> types;
+  };
+  mutable std::mutex versions_mu_;
+  std::vector<std::unique_ptr<const SchemaVersion>> versions_;  // guarded by versions_mu_
+  std::atomic<const SchemaVersion*> current_;  // the last of versions_; set under exclusive lock
+  std::atomic<uint64_t> version_{0};
   TableLock lock_;
   const txn::TxnManager* txns_ = nullptr;
   std::unique_ptr<storage::HeapFile> heap_;                    // guarded by lock_; null once closed

@@ -61,9 +61,17 @@ void LockSet::Add(std::shared_ptr<Table> table, LockMode mode) {
       return;
     }
   }
-  entries_.push_back({std::move(table), mode});
+  const uint64_t version = table->schema_version();
+  entries_.push_back({std::move(table), mode, version});
   std::sort(entries_.begin(), entries_.end(),
             [](const Entry& a, const Entry& b) { return a.table->id() < b.table->id(); });
+}
+
+bool LockSet::SchemaChanged() const {
+  for (const Entry& e : entries_) {
+    if (e.table->schema_version() != e.schema_version) return true;
+  }
+  return false;
 }
 
 Status LockSet::AcquireAll(const ExecControl* ctl) {

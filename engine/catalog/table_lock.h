@@ -45,8 +45,12 @@ class LockSet {
   LockSet& operator=(const LockSet&) = delete;
   ~LockSet() { ReleaseAll(); }
 
-  // Adds a table; an exclusive request wins over a shared one for the same table.
+  // Adds a table (and notes its schema version); an exclusive request wins over a shared one
+  // for the same table.
   void Add(std::shared_ptr<Table> table, LockMode mode);
+  // Whether ALTER TABLE published a new schema of one of the tables since it was added: a
+  // statement bound before must bind again (REQUIRES the tables' schemas read after Add).
+  bool SchemaChanged() const;
   // Acquires every lock in table-id order; on error nothing is held.
   Status AcquireAll(const ExecControl* ctl);
   void ReleaseAll();
@@ -60,6 +64,7 @@ class LockSet {
   struct Entry {
     std::shared_ptr<Table> table;
     LockMode mode;
+    uint64_t schema_version;
   };
   std::vector<Entry> entries_;  // sorted by table id, unique
   size_t acquired_ = 0;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 
 #include "catalog/catalog.h"
 #include "database/data_dir_lock.h"
@@ -84,9 +85,13 @@ class RequestImpl : public Request {
     if (int64_t ms = settings_->statement_timeout_ms(); ms > 0) {
       ctl.TightenDeadline(ExecControl::Clock::now() + std::chrono::milliseconds(ms));
     }
-    return exec::StartStatement(*statements_[index], core_->catalog.get(), ctl, params,
-                                settings_.get(), plans_);
+    Result<std::unique_ptr<QueryCursor>> cursor = exec::StartStatement(
+        *statements_[index], core_->catalog.get(), ctl, params, settings_.get(), plans_);
+    if (!prepared_columns_) return cursor;
+    return exec::CheckCachedResult(*prepared_columns_, std::move(cursor), settings_.get());
   }
+  // The request of a prepared statement: its result columns may not change (prepared.h).
+  void FixResult(std::vector<ColumnInfo> columns) { prepared_columns_ = std::move(columns); }
   Result<StatementDescription> Describe(size_t index,
                                         const std::vector<Type>& param_types) override {
     if (index >= statements_.size()) {
@@ -102,6 +107,7 @@ class RequestImpl : public Request {
   std::shared_ptr<exec::SessionSettings> settings_;  // the session's
   SharedStatements statements_;
   std::shared_ptr<exec::PlanSlot> plans_;  // null unless a prepared statement's request
+  std::optional<std::vector<ColumnInfo>> prepared_columns_;
 };
 
 class SessionImpl : public Session {
@@ -161,8 +167,10 @@ class SessionImpl : public Session {
   PreparedStatementInfo Info(const exec::PreparedStatement& entry) const {
     PreparedStatementInfo info;
     if (entry.statement != nullptr) {
-      info.request = std::make_shared<RequestImpl>(core_, settings_,
+      auto request = std::make_shared<RequestImpl>(core_, settings_,
                                                    SharedStatements{entry.statement}, entry.plans);
+      request->FixResult(entry.columns);
+      info.request = std::move(request);
     }
     info.param_types = entry.param_types;
     info.columns = entry.columns;
@@ -202,6 +210,7 @@ class DatabaseImpl : public Database {
       d.name = s.name;
       for (size_t i = 0; i < s.columns.size(); ++i) {
         const catalog::Column& c = s.columns[i];
+        if (c.dropped) continue;
         d.columns.push_back({c.name, c.type, c.not_null, c.default_text,
                              s.IsPrimaryKeyColumn(static_cast<int>(i))});
       }

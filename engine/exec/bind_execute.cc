@@ -8,20 +8,12 @@ namespace meridian::exec {
 
 Result<BoundExprPtr> Binder::BindExecuteArg(const ast::Expr& expr, Type type, int n) {
   Scope empty;
-  ExprRules saved_rules = rules_;
-  ParamTypes* saved_params = params_;
-  auto bound = [&] {
-    ScopeSwitch enter(this, &empty);
-    correlated_.assign(1, false);
-    rules_ = ExprRules{"EXECUTE parameters", /*aggregates=*/false, /*columns=*/true,
-                       /*subqueries=*/false};
-    // PostgreSQL evaluates the arguments without the request's parameters: `EXECUTE p($1)`
-    // over the extended protocol is 42P02 "there is no parameter $1" there too.
-    params_ = nullptr;
-    return BindExpr(expr);
-  }();
-  rules_ = saved_rules;
-  params_ = saved_params;
+  // PostgreSQL evaluates the arguments without the request's parameters: `EXECUTE p($1)`
+  // over the extended protocol is 42P02 "there is no parameter $1" there too.
+  auto bound = BindStandalone(&empty,
+                              ExprRules{"EXECUTE parameters", /*aggregates=*/false,
+                                        /*columns=*/true, /*subqueries=*/false},
+                              [&] { return BindExpr(expr); });
   if (!bound.ok()) return bound.status();
   BoundExprPtr e = std::move(bound).value();
   if (e->type.id != type.id && e->type.id != TypeId::kUnknown && !CanAssign(e->type, type)) {

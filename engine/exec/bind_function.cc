@@ -33,7 +33,7 @@ Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args
 }
 
 bool IsAggregateName(const std::string& n) {
-  return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max";
+  return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" || n == "string_agg";
 }
 
 // A session or system-catalog function: argument kinds ('t' text, 'o' oid, 'i' integer,
@@ -327,6 +327,34 @@ Result<BoundExprPtr> Binder::BindRegCast(const ast::Expr& expr) {
   return e;
 }
 
+// string_agg(value text, delimiter text) → text: both arguments text or varchar (an untyped
+// literal becomes text), else 42883 as in PostgreSQL. ORDER BY inside the call is not parsed.
+Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e) {
+  std::vector<BoundExprPtr> args;
+  in_aggregate_ = true;
+  for (const ast::ExprPtr& child : expr.children) {
+    auto arg = BindExpr(*child);
+    if (!arg.ok()) {
+      in_aggregate_ = false;
+      return arg.status();
+    }
+    args.push_back(std::move(arg).value());
+  }
+  in_aggregate_ = false;
+  bool text_args = args.size() == 2;
+  for (const BoundExprPtr& a : args) {
+    text_args = text_args && (a->type.id == TypeId::kUnknown || a->type.IsString());
+  }
+  if (!text_args) return NoFunction("string_agg", args, e->position);
+  for (BoundExprPtr& a : args) {
+    MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Text(), false, ""));
+  }
+  e->agg = AggFunc::kStringAgg;
+  e->type = Type::Text();
+  e->children = std::move(args);
+  return e;
+}
+
 Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
   const uint32_t pos = expr.loc.position;
   const std::string& name = expr.name;
@@ -353,6 +381,7 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
     e->type = Type::BigInt();
     return e;
   }
+  if (name == "string_agg") return BindStringAgg(expr, std::move(e));
   if (expr.children.size() != 1) {
     std::vector<BoundExprPtr> none;
     return NoFunction(name, none, pos);

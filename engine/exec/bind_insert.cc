@@ -33,7 +33,9 @@ Result<std::unique_ptr<BoundInsert>> Binder::BindInsert(const ast::InsertStmt& s
     }
     targets.push_back(c);
   }
-  const size_t max_targets = explicit_list ? targets.size() : ncols;
+  // Without a column list the values go to the columns that are not dropped, in order.
+  const std::vector<int> live = schema.LiveColumns();
+  const size_t max_targets = explicit_list ? targets.size() : live.size();
 
   Scope empty;
   ScopeSwitch enter(this, &empty);
@@ -54,7 +56,7 @@ Result<std::unique_ptr<BoundInsert>> Binder::BindInsert(const ast::InsertStmt& s
           .WithPosition(stmt.column_locs.size() > n ? stmt.column_locs[n].position : 0);
     }
     if (!explicit_list) {
-      for (size_t i = 0; i < n; ++i) targets.push_back(static_cast<int>(i));
+      for (size_t i = 0; i < n; ++i) targets.push_back(live[i]);
     }
     std::vector<BoundExprPtr> casts;
     for (size_t i = 0; i < n; ++i) {
@@ -89,7 +91,7 @@ Result<std::unique_ptr<BoundInsert>> Binder::BindInsert(const ast::InsertStmt& s
       }
       width = row.size();
       if (!explicit_list && targets.empty()) {
-        for (size_t i = 0; i < width; ++i) targets.push_back(static_cast<int>(i));
+        for (size_t i = 0; i < width; ++i) targets.push_back(live[i]);
       }
       std::vector<BoundExprPtr> bound_row;
       for (size_t i = 0; i < row.size(); ++i) {
@@ -120,6 +122,7 @@ Result<std::unique_ptr<BoundInsert>> Binder::BindInsert(const ast::InsertStmt& s
     if (out->column_source[c] >= 0 || col.default_expr == nullptr) continue;
     MERIDIAN_ASSIGN_OR_RETURN(out->defaults[c], BindDefault(*col.default_expr, col.type, col.name));
   }
+  MERIDIAN_ASSIGN_OR_RETURN(out->checks, BindChecks(out->table));
   return out;
 }
 

@@ -456,6 +456,7 @@ Status Binder::BindSelectList(const ast::SelectStmt& stmt, bool keep_unknown, Bo
         matched = true;
         const auto& cols = st.columns;
         for (size_t c = 0; c < cols.size(); ++c) {
+          if (cols[c].name.empty()) continue;  // a dropped column
           if (x.table.empty() && std::find(st.using_hidden.begin(), st.using_hidden.end(),
                                            cols[c].name) != st.using_hidden.end()) {
             continue;

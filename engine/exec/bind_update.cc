@@ -51,6 +51,7 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
     MERIDIAN_ASSIGN_OR_RETURN(out->where, BindBoolean(*stmt.where, "WHERE"));
     MERIDIAN_ASSIGN_OR_RETURN(out->recheck, BindBoolean(*stmt.where, "WHERE"));
   }
+  MERIDIAN_ASSIGN_OR_RETURN(out->checks, BindChecks(out->table));
   return out;
 }
 

@@ -45,9 +45,19 @@ Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& s
 
 Binder::ScopeTable Binder::TableScope(std::string name, std::shared_ptr<catalog::Table> table,
                                       int offset) {
-  ScopeTable st{std::move(name), std::move(table), offset, {}, false, {}, {}};
-  for (const catalog::Column& c : st.table->schema().columns) {
-    st.columns.push_back({c.name, c.type, !c.not_null});
+  const catalog::TableSchema& schema = table->schema();
+  ScopeTable st = SchemaScope(schema, std::move(table), offset);
+  st.name = std::move(name);
+  return st;
+}
+
+Binder::ScopeTable Binder::SchemaScope(const catalog::TableSchema& schema,
+                                       std::shared_ptr<catalog::Table> table, int offset) {
+  ScopeTable st{schema.name, std::move(table), offset, {}, false, {}, {}};
+  for (const catalog::Column& c : schema.columns) {
+    // A dropped column keeps its place in the row but has no name: nothing can refer to it,
+    // and * skips it.
+    st.columns.push_back({c.dropped ? std::string() : c.name, c.type, !c.not_null});
   }
   return st;
 }
@@ -152,8 +162,9 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
   if (!rules_.subqueries) {
     // PostgreSQL: "cannot use subquery in DEFAULT expression" / "... in EXECUTE parameter".
     const std::string clause = rules_.clause;
-    return Status::NotSupported("cannot use subquery in " + (clause == "EXECUTE parameters"
-                                                                 ? std::string("EXECUTE parameter")
+    return Status::NotSupported("cannot use subquery in " +
+                                (clause == "EXECUTE parameters"  ? std::string("EXECUTE parameter")
+                                 : clause == "check constraints" ? std::string("check constraint")
                                                                  : clause + " expression"))
         .WithPosition(stmt.loc.position);
   }
@@ -274,20 +285,27 @@ std::string Binder::OutputName(const ast::Expr& expr) {
   return "?column?";
 }
 
-Result<BoundExprPtr> Binder::BindDefault(const ast::Expr& expr, Type type,
-                                         const std::string& column) {
-  Scope empty;
+Result<BoundExprPtr> Binder::BindStandalone(Scope* scope, ExprRules rules,
+                                            const std::function<Result<BoundExprPtr>()>& bind) {
   ExprRules saved_rules = rules_;
   ParamTypes* saved_params = params_;
-  auto bound = [&] {
-    ScopeSwitch enter(this, &empty);
+  Result<BoundExprPtr> bound = [&] {
+    ScopeSwitch enter(this, scope);
     correlated_.assign(1, false);
-    rules_ = ExprRules{"DEFAULT", false, false, false};
-    params_ = nullptr;  // a stored DEFAULT never has parameters
-    return BindExpr(expr);
+    rules_ = rules;
+    params_ = nullptr;
+    return bind();
   }();
   rules_ = saved_rules;
   params_ = saved_params;
+  return bound;
+}
+
+Result<BoundExprPtr> Binder::BindDefault(const ast::Expr& expr, Type type,
+                                         const std::string& column) {
+  Scope empty;
+  auto bound = BindStandalone(&empty, ExprRules{"DEFAULT", false, false, false},
+                              [&] { return BindExpr(expr); });
   if (!bound.ok()) return bound.status();
   return Coerce(std::move(bound).value(), type, /*assignment=*/true, column);
 }

@@ -8,6 +8,7 @@
 // bind_select.cc, bind_aggregate.cc, bind_insert.cc, bind_update.cc (UPDATE, DELETE).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,13 @@ class Binder {
   Result<std::unique_ptr<BoundDelete>> BindDelete(const ast::DeleteStmt& stmt);
   // A column DEFAULT: no column references or subqueries; cast (assignment) to type.
   Result<BoundExprPtr> BindDefault(const ast::Expr& expr, Type type, const std::string& column);
+  // A CHECK expression over a row of table (schema: its columns; table may be null while the
+  // table is being created): boolean, no subqueries, aggregates or parameters
+  // (bind_check.cc).
+  Result<BoundExprPtr> BindCheck(const ast::Expr& expr, const catalog::TableSchema& schema,
+                                 std::shared_ptr<catalog::Table> table);
+  // Every CHECK constraint of table's current schema, bound.
+  Result<std::vector<BoundCheck>> BindChecks(const std::shared_ptr<catalog::Table>& table);
   // An argument of EXECUTE for its prepared statement's parameter $n of type `type`
   // (bind_execute.cc): no aggregates or subqueries, no tables (a column is 42703), no $n (42P02);
   // assignment-cast to type (42804 `parameter $n of type x cannot be coerced to the expected
@@ -76,6 +84,8 @@ class Binder {
     const Merged* FindMerged(const std::string& column) const;
   };
   static ScopeTable TableScope(std::string name, std::shared_ptr<catalog::Table> table, int offset);
+  static ScopeTable SchemaScope(const catalog::TableSchema& schema,
+                                std::shared_ptr<catalog::Table> table, int offset);
   struct Scope {
     std::vector<ScopeTable> tables;
     const Scope* parent = nullptr;
@@ -136,6 +146,7 @@ class Binder {
   // bind_function.cc
   Result<BoundExprPtr> BindFunction(const ast::Expr& expr);
   Result<BoundExprPtr> BindAggregate(const ast::Expr& expr);
+  Result<BoundExprPtr> BindStringAgg(const ast::Expr& expr, BoundExprPtr e);
   // version(), current_setting(), pg_get_indexdef(), ...: null when name and arity match none.
   Result<BoundExprPtr> BindSystemFunction(const std::string& name, std::vector<BoundExprPtr>* args,
                                           uint32_t position);
@@ -172,6 +183,12 @@ class Binder {
   // bind_aggregate.cc: rewrites an expression over the joined row into one over the aggregate
   // row (GROUP BY values, then aggregate results), collecting aggregates into out->aggregates.
   Status RewriteForAggregate(BoundExprPtr* expr, BoundSelect* out);
+
+  // Binds expr with bind (BindExpr or BindBoolean) as a stand-alone expression: in scope (its
+  // only scope; correlation reset), under rules, without parameters (a stored DEFAULT or CHECK,
+  // an EXECUTE argument); the binder's rules and parameters are restored afterwards.
+  Result<BoundExprPtr> BindStandalone(Scope* scope, ExprRules rules,
+                                      const std::function<Result<BoundExprPtr>()>& bind);
 
   // Makes `scope` the innermost scope until destroyed, then restores the one before.
   class ScopeSwitch {

@@ -94,7 +94,7 @@ enum class Func {
   kRegNamespaceIn,
   kRegNamespaceOut,
 };
-enum class AggFunc { kCount, kSum, kAvg, kMin, kMax };
+enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg };
 
 // A planned subquery and, when it does not reference the outer query, its cached result.
 // Evaluation mutates it (operator state, cache); a statement runs on one thread at a time.

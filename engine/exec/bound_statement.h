@@ -59,6 +59,12 @@ struct BoundSelect {
   }
 };
 
+// A CHECK constraint bound over the table row (every position, dropped ones too).
+struct BoundCheck {
+  std::string name;
+  BoundExprPtr expr;
+};
+
 struct BoundInsert {
   std::shared_ptr<catalog::Table> table;
   // Produces rows whose values already have the types of the target columns.
@@ -67,6 +73,7 @@ struct BoundInsert {
   std::vector<int> column_source;
   // Per table column: its DEFAULT bound and cast to the column type; null means NULL.
   std::vector<BoundExprPtr> defaults;
+  std::vector<BoundCheck> checks;
 };
 
 struct BoundUpdate {
@@ -78,6 +85,7 @@ struct BoundUpdate {
     BoundExprPtr value;  // over the old row, cast to the column type
   };
   std::vector<Assignment> assignments;
+  std::vector<BoundCheck> checks;
 };
 
 struct BoundDelete {

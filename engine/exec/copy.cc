@@ -200,11 +200,12 @@ class CopyToCursor : public QueryCursor {
 // COPY ... FROM STDIN.
 class CopyFromCursor : public QueryCursor, public CopyIn {
  public:
-  CopyFromCursor(const ast::CopyStmt& options, std::unique_ptr<BoundInsert> insert,
-                 std::unique_ptr<catalog::LockSet> locks, std::vector<int> targets,
-                 SessionSettings* settings, catalog::Catalog* catalog,
+  CopyFromCursor(const ast::CopyStmt& options, std::shared_ptr<const ast::InsertStmt> stmt,
+                 std::unique_ptr<BoundInsert> insert, std::unique_ptr<catalog::LockSet> locks,
+                 std::vector<int> targets, SessionSettings* settings, catalog::Catalog* catalog,
                  std::shared_ptr<SessionSettings> own_settings)
       : options_(options),
+        stmt_(std::move(stmt)),
         insert_(std::move(insert)),
         locks_(std::move(locks)),
         targets_(std::move(targets)),
@@ -237,6 +238,7 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
     MERIDIAN_ASSIGN_OR_RETURN(TransactionBlock::StatementTxn stx,
                               block.Enter(catalog_, *settings_));
     Status st = locks_->AcquireAll(&ctl);
+    if (st.ok() && locks_->SchemaChanged()) st = Rebind(ctl);
     Result<uint64_t> n = uint64_t{0};
     if (!st.ok()) {
       n = st;
@@ -253,6 +255,21 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
 
  private:
   const std::string& table_name() const { return insert_->table->name(); }
+
+  // An ALTER TABLE changed the table since COPY started: the same INSERT INTO t (columns) is
+  // bound again (the parsed rows keep their columns: names and types do not change, and a
+  // column renamed or dropped meanwhile is 42703 now) and its locks taken instead.
+  Status Rebind(ExecControl& ctl) {
+    locks_->ReleaseAll();
+    auto locks = std::make_unique<catalog::LockSet>();
+    Binder binder(catalog_, locks.get(), nullptr);
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundInsert> bound, binder.BindInsert(*stmt_));
+    MERIDIAN_RETURN_IF_ERROR(locks->AcquireAll(&ctl));
+    bound->source = std::move(insert_->source);
+    insert_ = std::move(bound);
+    locks_ = std::move(locks);
+    return locks_->SchemaChanged() ? Rebind(ctl) : Status::Ok();
+  }
 
   // Cuts complete records off the front of buffer_ (with final, the rest too) and parses them.
   Status ParseRecords(bool final) {
@@ -475,6 +492,7 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
   }
 
   CopyOptions options_;
+  std::shared_ptr<const ast::InsertStmt> stmt_;  // what insert_ was bound from
   std::unique_ptr<BoundInsert> insert_;
   std::unique_ptr<catalog::LockSet> locks_;
   std::vector<int> targets_;  // table column of each field
@@ -545,27 +563,28 @@ Result<std::unique_ptr<QueryCursor>> StartCopy(const ast::CopyStmt& stmt, catalo
   // the rows replace the source at Finish.
   auto locks = std::make_unique<catalog::LockSet>();
   Binder binder(catalog, locks.get(), nullptr);
-  ast::InsertStmt insert;
-  insert.table = stmt.table;
-  insert.table_loc = stmt.table_loc;
-  insert.columns = stmt.columns;
-  insert.column_locs = stmt.column_locs;
-  if (insert.columns.empty()) {
+  auto insert = std::make_shared<ast::InsertStmt>();
+  insert->table = stmt.table;
+  insert->table_loc = stmt.table_loc;
+  insert->columns = stmt.columns;
+  insert->column_locs = stmt.column_locs;
+  if (insert->columns.empty()) {
     if (std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table)) {
-      for (const catalog::Column& c : table->schema().columns) {
-        insert.columns.push_back(c.name);
-        insert.column_locs.push_back(stmt.table_loc);
+      const catalog::TableSchema& schema = table->schema();
+      for (int c : schema.LiveColumns()) {
+        insert->columns.push_back(schema.columns[c].name);
+        insert->column_locs.push_back(stmt.table_loc);
       }
     }
   }
-  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundInsert> bound, binder.BindInsert(insert));
-  std::vector<int> targets(insert.columns.size(), -1);
+  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundInsert> bound, binder.BindInsert(*insert));
+  std::vector<int> targets(insert->columns.size(), -1);
   for (size_t c = 0; c < bound->column_source.size(); ++c) {
     if (bound->column_source[c] >= 0) targets[bound->column_source[c]] = static_cast<int>(c);
   }
-  return std::unique_ptr<QueryCursor>(
-      std::make_unique<CopyFromCursor>(stmt, std::move(bound), std::move(locks), std::move(targets),
-                                       settings, catalog, std::move(own_settings)));
+  return std::unique_ptr<QueryCursor>(std::make_unique<CopyFromCursor>(
+      stmt, std::move(insert), std::move(bound), std::move(locks), std::move(targets), settings,
+      catalog, std::move(own_settings)));
 }
 
 }  // namespace meridian::exec

@@ -1,11 +1,12 @@
-// CREATE TABLE: validates columns, types, DEFAULTs (bound and type-checked now, stored as SQL
-// text and re-parsed at open), the primary key and UNIQUE constraints, then creates the table
+// CREATE TABLE: validates columns, types, DEFAULTs and CHECKs (bound and type-checked now,
+// stored as SQL text and re-parsed at open), REFERENCES (the table must exist; not enforced),
+// the primary key and UNIQUE constraints, then creates the table
 // in the catalog with one unique B+tree index per key constraint (a failure drops it again).
 #include <algorithm>
 
 #include "exec/binder.h"
+#include "exec/constraints.h"
 #include "exec/ddl.h"
-#include "meridian/parser/parser.h"
 
 namespace meridian::exec {
 
@@ -35,15 +36,8 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     MERIDIAN_ASSIGN_OR_RETURN(col.type, catalog::TypeFromSpec(def.type));
     col.not_null = def.not_null || def.primary_key;
     if (def.default_expr != nullptr) {
-      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr bound,
-                                binder.BindDefault(*def.default_expr, col.type, col.name));
-      (void)bound;
-      col.default_text = def.default_text;
-      auto reparsed = parser::ParseExpression(col.default_text);
-      if (!reparsed.ok()) {
-        return Status(reparsed.status()).WithPosition(def.default_expr->loc.position);
-      }
-      col.default_expr = std::shared_ptr<const ast::Expr>(std::move(reparsed).value());
+      MERIDIAN_RETURN_IF_ERROR(
+          SetColumnDefault(*def.default_expr, def.default_text, &col, &binder));
     }
     if (def.primary_key) {
       if (!def.primary_key_name.empty()) pk_name = def.primary_key_name;
@@ -76,6 +70,28 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
       }
       schema.primary_key.push_back(c);
       schema.columns[c].not_null = true;
+    }
+  }
+  // CHECK constraints (column ones first), bound over the complete row; REFERENCES only need
+  // their table (not enforced).
+  std::vector<const ast::ForeignKeyDef*> references;
+  for (const ast::ForeignKeyDef& fk : stmt.foreign_keys) references.push_back(&fk);
+  std::vector<const ast::CheckDef*> checks;
+  for (const ast::ColumnDef& def : stmt.columns) {
+    for (const ast::CheckDef& c : def.checks) checks.push_back(&c);
+    for (const ast::ForeignKeyDef& fk : def.references) references.push_back(&fk);
+  }
+  for (const ast::CheckDef& c : stmt.checks) checks.push_back(&c);
+  for (const ast::CheckDef* def : checks) {
+    MERIDIAN_ASSIGN_OR_RETURN(catalog::CheckConstraint check,
+                              MakeCheckConstraint(*def, schema, &binder));
+    schema.checks.push_back(std::move(check));
+  }
+  for (const ast::ForeignKeyDef* fk : references) {
+    if (fk->table != stmt.table && catalog->Find(fk->table) == nullptr) {
+      return Status::Error(sqlstate::kUndefinedTable,
+                           "relation \"" + fk->table + "\" does not exist")
+          .WithPosition(fk->table_loc.position);
     }
   }
   // Key constraints, in PostgreSQL's order: the primary key, then UNIQUE as written.

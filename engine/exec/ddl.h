@@ -11,6 +11,8 @@
 
 namespace meridian::exec {
 
+class SessionSettings;
+
 // *notice receives `relation "t" already exists, skipping` for IF NOT EXISTS.
 Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* catalog,
                           std::string* notice);
@@ -25,6 +27,16 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
 // DROP INDEX; *notice receives `index "x" does not exist, skipping` lines for IF EXISTS.
 Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
                         std::string* notice);
+// ALTER TABLE (alter_table.cc): under the table's exclusive lock (polling ctl); *notice receives
+// the IF [NOT] EXISTS skipping notices. settings: for evaluating an added column's DEFAULT.
+Status ExecuteAlterTable(const ast::AlterTableStmt& stmt, catalog::Catalog* catalog,
+                         ExecControl& ctl, SessionSettings* settings, std::string* notice);
+// CREATE TABLE ... AS query [WITH [NO] DATA] (create_table_as.cc): the table's columns are
+// the query's output columns (renamed by the column list), its rows the query's rows,
+// inserted in the statement's transaction txn.
+Status ExecuteCreateTableAs(const ast::CreateTableAsStmt& stmt, catalog::Catalog* catalog,
+                            ExecControl& ctl, SessionSettings* settings, catalog::Transaction* txn,
+                            std::string* notice, uint64_t* rows);
 // TRUNCATE: every named table must exist; their exclusive locks are taken together.
 Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl);
 // ANALYZE [table]: gathers statistics under each table's shared lock.

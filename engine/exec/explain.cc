@@ -51,6 +51,8 @@ const char* AggName(AggFunc f) {
       return "min";
     case AggFunc::kMax:
       return "max";
+    case AggFunc::kStringAgg:
+      return "string_agg";
   }
   return "?";
 }

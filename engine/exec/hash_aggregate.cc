@@ -1,6 +1,6 @@
 // HashAggregateOp: groups its input by the GROUP BY values (a hash map on their canonical key
-// encoding) and computes COUNT/SUM/AVG/MIN/MAX, with DISTINCT, per group. The whole input is
-// consumed on the first Next (in memory; spilling comes later).
+// encoding) and computes COUNT/SUM/AVG/MIN/MAX/string_agg, with DISTINCT, per group. The whole
+// input is consumed on the first Next (in memory; spilling comes later).
 #include "catalog/key_encoding.h"
 #include "exec/evaluator.h"
 #include "exec/operators.h"
@@ -56,6 +56,13 @@ Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st, const Row
         }
       }
       break;
+    case AggFunc::kStringAgg: {
+      // The delimiter goes before every value but the first; a NULL one adds nothing.
+      MERIDIAN_ASSIGN_OR_RETURN(Value delimiter, Eval(*agg.children[1], ctx_));
+      if (st->count > 1 && !delimiter.IsNull()) st->text += delimiter.AsString();
+      st->text += v.AsString();
+      break;
+    }
   }
   return Status::Ok();
 }
@@ -73,6 +80,8 @@ Value HashAggregateOp::Finish(const BoundExpr& agg, const AggState& st) const {
     case AggFunc::kMin:
     case AggFunc::kMax:
       return st.count == 0 ? Value::Null() : st.best;
+    case AggFunc::kStringAgg:
+      return st.count == 0 ? Value::Null() : Value::String(st.text);
   }
   return Value::Null();
 }

@@ -28,6 +28,7 @@ IndexScanOp::IndexScanOp(std::shared_ptr<catalog::Table> table,
                          std::shared_ptr<catalog::Index> index, std::vector<KeyCondition> keys,
                          std::vector<BoundExprPtr> conds, bool reverse, bool index_only)
     : table_(std::move(table)),
+      width_(table_->types().size()),
       index_(std::move(index)),
       keys_(std::move(keys)),
       conds_(std::move(conds)),
@@ -199,7 +200,7 @@ Result<bool> IndexScanOp::Next(Row* row) {
       }
       MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values,
                                 storage::DecodeKey(key_, schema.descending));
-      row->assign(table_->types().size(), Value::Null());
+      row->assign(width_, Value::Null());
       for (size_t i = 0; i < schema.columns.size() && i < values.size(); ++i) {
         (*row)[schema.columns[i]] = std::move(values[i]);
       }
@@ -212,8 +213,9 @@ Result<bool> IndexScanOp::Next(Row* row) {
       return st;
     }
     if (txn != nullptr && !txn->Visible(storage::ReadTupleHeader(bytes_))) continue;
-    MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes_, table_->types(), row));
+    MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row));
     if (index_->EncodeKey(*row) != key_) continue;  // slot reused by another row meanwhile
+    row->resize(width_);
     return true;
   }
 }

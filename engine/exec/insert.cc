@@ -35,6 +35,7 @@ Result<uint64_t> ExecuteInsert(BoundInsert& b, ExecContext* exec) {
       }
     }
     MERIDIAN_RETURN_IF_ERROR(CheckNotNull(table, row));
+    MERIDIAN_RETURN_IF_ERROR(CheckConstraints(table, b.checks, row, exec));
     MERIDIAN_ASSIGN_OR_RETURN(std::string bytes, EncodeRow(table, row));
     tuples.push_back(std::move(bytes));
     rows.push_back(std::move(row));

@@ -21,8 +21,30 @@ Status CheckNotNull(const catalog::Table& table, const Row& row) {
                                                             schema.columns[c].name +
                                                             "\" of relation \"" + schema.name +
                                                             "\" violates not-null constraint")
-          .WithDetail("Failing row contains (" + catalog::KeyToText(row) + ").");
+          .WithDetail(FailingRow(schema, row));
     }
+  }
+  return Status::Ok();
+}
+
+std::string FailingRow(const catalog::TableSchema& schema, const Row& row) {
+  Row shown;
+  for (int c : schema.LiveColumns()) {
+    if (static_cast<size_t>(c) < row.size()) shown.push_back(row[c]);
+  }
+  return "Failing row contains (" + catalog::KeyToText(shown) + ").";
+}
+
+Status CheckConstraints(const catalog::Table& table, const std::vector<BoundCheck>& checks,
+                        const Row& row, ExecContext* exec) {
+  EvalContext ctx{&row, nullptr, exec};
+  for (const BoundCheck& c : checks) {
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c.expr, ctx));
+    if (v.IsNull() || v.AsBool()) continue;  // NULL passes a CHECK
+    return Status::Error(sqlstate::kCheckViolation, "new row for relation \"" + table.name() +
+                                                        "\" violates check constraint \"" + c.name +
+                                                        "\"")
+        .WithDetail(FailingRow(table.schema(), row));
   }
   return Status::Ok();
 }
@@ -86,7 +108,7 @@ Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, Match
     const txn::Timestamp created = txns.Resolve(h.begin);
     if (created == txn::kInfinity || created != txns.Resolve(old.end)) return false;
     Row row;
-    MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes, table->types(), &row));
+    MERIDIAN_RETURN_IF_ERROR(table->DecodeRow(bytes, &row));
     if (recheck != nullptr) {
       EvalContext ctx{&row, nullptr, exec};
       MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*recheck, ctx));

@@ -26,6 +26,12 @@ Result<uint64_t> ExecuteDelete(BoundDelete& del, ExecContext* exec);
 // Shared checks of the compute phase (modify_checks.cc).
 // 23502 when row has NULL in a NOT NULL column of table.
 Status CheckNotNull(const catalog::Table& table, const Row& row);
+// 23514 `new row for relation "t" violates check constraint "c"` for the first CHECK whose
+// expression is false on row (NULL passes, as in PostgreSQL).
+Status CheckConstraints(const catalog::Table& table, const std::vector<BoundCheck>& checks,
+                        const Row& row, ExecContext* exec);
+// PostgreSQL's "Failing row contains (...)." detail: row's values, dropped columns left out.
+std::string FailingRow(const catalog::TableSchema& schema, const Row& row);
 // 23505 with PostgreSQL's message naming the index and "Key (a, b)=(1, 2) already exists.".
 Status DuplicateKeyError(const catalog::Table& table, const catalog::Index& index, const Row& row);
 // Encodes row for table's heap; 54000 when the tuple is larger than the heap accepts.

@@ -32,12 +32,16 @@ class RowSourceOp : public Operator {
 // table's lock during Open/Next (released between Fetch calls; the heap cursor survives).
 class SeqScanOp : public RowSourceOp {
  public:
-  explicit SeqScanOp(std::shared_ptr<catalog::Table> table) : table_(std::move(table)) {}
+  // Rows have the width the table had now (when planned): an ALTER TABLE ADD COLUMN
+  // between two Fetch calls widens stored rows, never the rows this scan returns.
+  explicit SeqScanOp(std::shared_ptr<catalog::Table> table)
+      : table_(std::move(table)), width_(table_->types().size()) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
 
  private:
   std::shared_ptr<catalog::Table> table_;
+  size_t width_;
   ExecContext* exec_ = nullptr;
   storage::HeapFile::Cursor cursor_;
   std::string bytes_;
@@ -65,6 +69,7 @@ class IndexScanOp : public RowSourceOp {
   Status BuildRanges(const EvalContext& ctx);
 
   std::shared_ptr<catalog::Table> table_;
+  size_t width_;  // as SeqScanOp's
   std::shared_ptr<catalog::Index> index_;
   std::vector<KeyCondition> keys_;
   std::vector<BoundExprPtr> conds_;  // owns what keys_ points to
@@ -286,6 +291,7 @@ class HashAggregateOp : public Operator {
     int64_t isum = 0;
     double dsum = 0;
     Value best;                            // MIN/MAX
+    std::string text;                      // string_agg
     std::unordered_set<std::string> seen;  // DISTINCT arguments
   };
 

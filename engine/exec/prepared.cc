@@ -130,8 +130,9 @@ Result<std::unique_ptr<QueryCursor>> Execute(const ast::ExecuteStmt& stmt,
   } guard(depth);
   StatementParams inner{std::move(values), entry->param_types};
   // The statement gets the usual transaction handling (autocommit or the open block).
-  Result<std::unique_ptr<QueryCursor>> cursor =
-      StartStatement(*entry->statement, catalog, ctl, inner, settings, entry->plans);
+  Result<std::unique_ptr<QueryCursor>> cursor = CheckCachedResult(
+      entry->columns,
+      StartStatement(*entry->statement, catalog, ctl, inner, settings, entry->plans), settings);
   if (!cursor.ok()) return WithoutPosition(cursor.status());
   return cursor;
 }
@@ -206,6 +207,21 @@ Result<std::unique_ptr<QueryCursor>> StartPreparedCommand(const ast::Statement& 
   // An error inside a transaction block fails it (the executed statement's own errors have
   // done so already).
   if (!cursor.ok()) block.Fail();
+  return cursor;
+}
+
+Result<std::unique_ptr<QueryCursor>> CheckCachedResult(const std::vector<ColumnInfo>& prepared,
+                                                       Result<std::unique_ptr<QueryCursor>> cursor,
+                                                       SessionSettings* settings) {
+  if (!cursor.ok()) return cursor;
+  const std::vector<ColumnInfo>& now = (*cursor)->columns();
+  bool same = now.size() == prepared.size();
+  for (size_t i = 0; same && i < now.size(); ++i) {
+    same = now[i].name == prepared[i].name && now[i].type == prepared[i].type;
+  }
+  if (same) return cursor;
+  cursor = Status::NotSupported("cached plan must not change result type");
+  if (settings != nullptr) settings->txn_block().Fail();
   return cursor;
 }
 

@@ -57,6 +57,15 @@ Result<std::shared_ptr<PreparedStatement>> DescribePrepared(
     std::shared_ptr<const ast::Statement> stmt, catalog::Catalog* catalog,
     const std::vector<Type>& declared, SessionSettings* settings);
 
+// A prepared statement started again returns the columns it was prepared with, or fails with
+// PostgreSQL's 0A000 "cached plan must not change result type" (an ALTER TABLE changed a table
+// it reads: SELECT * gained or lost a column, a column was renamed). The statement is bound
+// again at every start, so it never reads a column by a stale position. On a mismatch the
+// cursor is dropped (its transaction ends) and an open transaction block fails.
+Result<std::unique_ptr<QueryCursor>> CheckCachedResult(const std::vector<ColumnInfo>& prepared,
+                                                       Result<std::unique_ptr<QueryCursor>> cursor,
+                                                       SessionSettings* settings);
+
 // PREPARE, EXECUTE and DEALLOCATE are run by StartPreparedCommand before (and, for EXECUTE,
 // around) any transaction handling.
 inline bool IsPreparedCommand(ast::StatementKind kind) {

@@ -33,7 +33,8 @@ Result<bool> SeqScanOp::Next(Row* row) {
     if (!more) return false;
     // Versions the statement's snapshot cannot see are skipped before decoding.
     if (txn != nullptr && !txn->Visible(storage::ReadTupleHeader(bytes_))) continue;
-    MERIDIAN_RETURN_IF_ERROR(storage::DecodeTuple(bytes_, table_->types(), row));
+    MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row));
+    row->resize(width_);
     return true;
   }
 }

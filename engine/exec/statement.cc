@@ -177,19 +177,28 @@ class SelectCursor : public QueryCursor {
   uint64_t rows_ = 0;
 };
 
-template <typename Bound>
-Result<uint64_t> RunModify(Result<std::unique_ptr<Bound>> bound, const ParamTypes& types,
-                           const StatementParams& params, catalog::LockSet& locks, ExecControl& ctl,
+// Binds (bind(binder) → the bound statement), takes the locks and executes. An ALTER TABLE
+// that published a new schema of a table between binding and locking makes it bind again
+// under the new one (the locks then keep further ALTERs out until the statement ends).
+template <typename BindFn, typename Bound>
+Result<uint64_t> RunModify(const BindFn& bind, const StatementParams& params, ExecControl& ctl,
                            Result<uint64_t> (*execute)(Bound&, ExecContext*),
                            SessionSettings* settings, catalog::Catalog* catalog,
                            catalog::Transaction* txn) {
-  if (!bound.ok()) return bound.status();
-  MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
-  MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
-  ExecContext exec{&ctl, std::move(values), settings, catalog, txn};
-  Result<uint64_t> n = execute(**bound, &exec);
-  locks.ReleaseAll();
-  return n;
+  while (true) {
+    ParamTypes types(params);
+    catalog::LockSet locks;
+    Binder binder(catalog, &locks, &types);
+    Result<std::unique_ptr<Bound>> bound = bind(binder);
+    if (!bound.ok()) return bound.status();
+    MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
+    MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
+    if (locks.SchemaChanged()) continue;
+    ExecContext exec{&ctl, std::move(values), settings, catalog, txn};
+    Result<uint64_t> n = execute(**bound, &exec);
+    locks.ReleaseAll();
+    return n;
+  }
 }
 
 using Clock = std::chrono::steady_clock;
@@ -350,17 +359,19 @@ Result<std::unique_ptr<QueryCursor>> StartSelect(
   if (plans != nullptr) plan = plans->Take(schema_version, params);
   bool cacheable = plan != nullptr;
   if (plan == nullptr) {
-    plan = std::make_unique<CachedPlan>();
-    plan->schema_version = schema_version;
-    plan->declared = params.types;
-    plan->supplied = params.values.size();
-    plan->types = ParamTypes(params);
-    Binder binder(catalog, &plan->locks, &plan->types);
-    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, binder.BindSelect(select));
-    plan->columns = bound->columns;
-    plan->locks_rows = bound->LocksRows();
-    MERIDIAN_ASSIGN_OR_RETURN(plan->root, PlanSelect(std::move(bound)));
-    cacheable = plans != nullptr && !binder.read_system_tables();
+    do {  // again when an ALTER TABLE changed a table while it was bound and planned
+      plan = std::make_unique<CachedPlan>();
+      plan->schema_version = schema_version;
+      plan->declared = params.types;
+      plan->supplied = params.values.size();
+      plan->types = ParamTypes(params);
+      Binder binder(catalog, &plan->locks, &plan->types);
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, binder.BindSelect(select));
+      plan->columns = bound->columns;
+      plan->locks_rows = bound->LocksRows();
+      MERIDIAN_ASSIGN_OR_RETURN(plan->root, PlanSelect(std::move(bound)));
+      cacheable = plans != nullptr && !binder.read_system_tables();
+    } while (plan->locks.SchemaChanged());
   }
   MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, plan->types.Convert(params.values));
   auto cursor = std::make_unique<SelectCursor>();
@@ -383,35 +394,28 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
                                                 const std::shared_ptr<catalog::Transaction>& txn,
                                                 const std::shared_ptr<PlanSlot>& plans) {
   catalog::Transaction* const t = txn.get();
-  ParamTypes types(params);
   switch (stmt.kind) {
     case ast::StatementKind::kSelect:
       return StartSelect(*stmt.select, catalog, params, settings, std::move(own_settings), txn,
                          &ctl, plans);
     case ast::StatementKind::kInsert: {
-      catalog::LockSet locks;
-      Binder binder(catalog, &locks, &types);
       MERIDIAN_ASSIGN_OR_RETURN(
-          uint64_t n, RunModify(binder.BindInsert(*stmt.insert), types, params, locks, ctl,
+          uint64_t n, RunModify([&](Binder& b) { return b.BindInsert(*stmt.insert); }, params, ctl,
                                 &ExecuteInsert, settings, catalog, t));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("INSERT 0 " + std::to_string(n), n, ""));
     }
     case ast::StatementKind::kUpdate: {
-      catalog::LockSet locks;
-      Binder binder(catalog, &locks, &types);
       MERIDIAN_ASSIGN_OR_RETURN(
-          uint64_t n, RunModify(binder.BindUpdate(*stmt.update), types, params, locks, ctl,
+          uint64_t n, RunModify([&](Binder& b) { return b.BindUpdate(*stmt.update); }, params, ctl,
                                 &ExecuteUpdate, settings, catalog, t));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("UPDATE " + std::to_string(n), n, ""));
     }
     case ast::StatementKind::kDelete: {
-      catalog::LockSet locks;
-      Binder binder(catalog, &locks, &types);
-      MERIDIAN_ASSIGN_OR_RETURN(uint64_t n,
-                                RunModify(binder.BindDelete(*stmt.del), types, params, locks, ctl,
-                                          &ExecuteDelete, settings, catalog, t));
+      MERIDIAN_ASSIGN_OR_RETURN(
+          uint64_t n, RunModify([&](Binder& b) { return b.BindDelete(*stmt.del); }, params, ctl,
+                                &ExecuteDelete, settings, catalog, t));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("DELETE " + std::to_string(n), n, ""));
     }
@@ -420,6 +424,25 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
       MERIDIAN_RETURN_IF_ERROR(ExecuteCreateTable(*stmt.create_table, catalog, &notice));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("CREATE TABLE", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kCreateTableAs: {
+      std::string notice;
+      uint64_t n = 0;
+      MERIDIAN_RETURN_IF_ERROR(
+          ExecuteCreateTableAs(*stmt.create_table_as, catalog, ctl, settings, t, &notice, &n));
+      // PostgreSQL's tags: SELECT n, or CREATE TABLE AS (WITH NO DATA, IF NOT EXISTS skipped).
+      std::string tag = stmt.create_table_as->with_data && notice.empty()
+                            ? "SELECT " + std::to_string(n)
+                            : std::string("CREATE TABLE AS");
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>(std::move(tag), n, std::move(notice)));
+    }
+    case ast::StatementKind::kAlterTable: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(
+          ExecuteAlterTable(*stmt.alter_table, catalog, ctl, settings, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("ALTER TABLE", 0, std::move(notice)));
     }
     case ast::StatementKind::kTruncate: {
       MERIDIAN_RETURN_IF_ERROR(ExecuteTruncate(*stmt.truncate, catalog, ctl));

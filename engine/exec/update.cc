@@ -35,6 +35,7 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
       MERIDIAN_ASSIGN_OR_RETURN(new_row[a.column], Eval(*a.value, ctx));
     }
     MERIDIAN_RETURN_IF_ERROR(CheckNotNull(table, new_row));
+    MERIDIAN_RETURN_IF_ERROR(CheckConstraints(table, b.checks, new_row, exec));
     MERIDIAN_ASSIGN_OR_RETURN(std::string tuple, EncodeRow(table, new_row));
     MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, InsertVersion(b.table, std::move(tuple), exec));
     table.NoteSuccessor(m.rid, rid, exec->txn->id());

@@ -100,7 +100,10 @@ std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
   return out;
 }
 
-Status DecodeTuple(std::string_view bytes, const std::vector<Type>& types, Row* row) {
+namespace {
+
+// allow_fewer: the tuple may hold a prefix of types (DecodeStoredTuple).
+Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow_fewer, Row* row) {
   if (bytes.size() < kTupleHeaderSize) return Malformed("shorter than its header");
   const char* p = bytes.data();
   if (static_cast<uint8_t>(p[kTupleVersionOffset]) != kTupleFormatVersion) {
@@ -108,7 +111,7 @@ Status DecodeTuple(std::string_view bytes, const std::vector<Type>& types, Row* 
                      std::to_string(static_cast<uint8_t>(p[kTupleVersionOffset])));
   }
   const size_t n = Load<uint16_t>(p + kTupleColumnsOffset);
-  if (n != types.size()) {
+  if (n > types.size() || (n < types.size() && !allow_fewer)) {
     return Malformed("has " + std::to_string(n) + " columns, expected " +
                      std::to_string(types.size()));
   }
@@ -167,6 +170,16 @@ Status DecodeTuple(std::string_view bytes, const std::vector<Type>& types, Row* 
   if (pos != bytes.size()) return Malformed(std::to_string(bytes.size() - pos) + " trailing bytes");
   *row = std::move(out);
   return Status::Ok();
+}
+
+}  // namespace
+
+Status DecodeTuple(std::string_view bytes, const std::vector<Type>& types, Row* row) {
+  return Decode(bytes, types, false, row);
+}
+
+Status DecodeStoredTuple(std::string_view bytes, const std::vector<Type>& types, Row* row) {
+  return Decode(bytes, types, true, row);
 }
 
 }  // namespace meridian::storage

@@ -43,5 +43,9 @@ void WriteTupleHeader(char* tuple, const TupleHeader& header);
 std::string EncodeTuple(const Row& row, const std::vector<Type>& types);
 // Decodes bytes written by EncodeTuple with the same types; XX001 on malformed input.
 Status DecodeTuple(std::string_view bytes, const std::vector<Type>& types, Row* row);
+// Like DecodeTuple, but a tuple may hold fewer columns than types: one written before ALTER
+// TABLE ADD COLUMN widened its table (the u16 column count in its header says how many).
+// row then holds only the stored columns; the caller supplies the rest (catalog::Table).
+Status DecodeStoredTuple(std::string_view bytes, const std::vector<Type>& types, Row* row);
 
 }  // namespace meridian::storage

@@ -15,6 +15,8 @@ statement
   | updateStmt
   | deleteStmt
   | createTableStmt
+  | createTableAsStmt
+  | alterTableStmt
   | truncateStmt
   | dropTableStmt
   | createIndexStmt
@@ -56,7 +58,10 @@ setOperator : (K_UNION | K_EXCEPT) (K_ALL | K_DISTINCT)? ;
 
 selectTerm : selectPrimary (K_INTERSECT (K_ALL | K_DISTINCT)? selectPrimary)* ;
 
-selectPrimary : selectCore | LPAREN selectStmt RPAREN ;
+selectPrimary : selectCore | valuesClause | LPAREN selectStmt RPAREN ;
+
+// VALUES (...), (...) as a query (in FROM, in set operations, alone): rows of expressions.
+valuesClause : K_VALUES valuesRow (COMMA valuesRow)* ;
 
 selectCore
   : K_SELECT (K_DISTINCT | K_ALL)? selectItem (COMMA selectItem)*
@@ -107,9 +112,11 @@ lockingStrength : K_UPDATE | K_NO K_KEY K_UPDATE | K_SHARE | K_KEY K_SHARE ;
 
 // ------------------------------------------------------------------------- INSERT, UPDATE, DELETE
 
+// The source is one query; a bare VALUES list (the common INSERT ... VALUES) is recognised by
+// the transformer. (A separate VALUES alternative here would be ambiguous with a query that
+// starts with VALUES, and ANTLR would then look ahead through every row to decide.)
 insertStmt
-  : K_INSERT K_INTO identifier (LPAREN identifier (COMMA identifier)* RPAREN)?
-    (K_VALUES valuesRow (COMMA valuesRow)* | selectStmt)
+  : K_INSERT K_INTO identifier (LPAREN identifier (COMMA identifier)* RPAREN)? selectStmt
   ;
 
 valuesRow : LPAREN valueItem (COMMA valueItem)* RPAREN ;
@@ -141,6 +148,8 @@ columnConstraintBody
   | K_DEFAULT expr          # defaultConstraint
   | K_PRIMARY K_KEY         # primaryKeyConstraint
   | K_UNIQUE                # uniqueConstraint
+  | K_CHECK LPAREN expr RPAREN  # checkConstraint
+  | referencesClause        # referencesConstraint
   ;
 
 tableConstraint : (K_CONSTRAINT identifier)? tableConstraintBody ;
@@ -148,6 +157,43 @@ tableConstraint : (K_CONSTRAINT identifier)? tableConstraintBody ;
 tableConstraintBody
   : K_PRIMARY K_KEY LPAREN identifier (COMMA identifier)* RPAREN   # primaryKeyTableConstraint
   | K_UNIQUE LPAREN identifier (COMMA identifier)* RPAREN          # uniqueTableConstraint
+  | K_CHECK LPAREN expr RPAREN                                     # checkTableConstraint
+  | K_FOREIGN K_KEY LPAREN identifier (COMMA identifier)* RPAREN
+    referencesClause                                               # foreignKeyTableConstraint
+  ;
+
+// REFERENCES t [(columns)] [MATCH ...] [ON DELETE|UPDATE action]...: accepted, not enforced.
+referencesClause
+  : K_REFERENCES identifier (LPAREN identifier (COMMA identifier)* RPAREN)?
+    (K_MATCH (K_FULL | K_SIMPLE | K_PARTIAL))?
+    (K_ON (K_DELETE | K_UPDATE)
+      (K_CASCADE | K_RESTRICT | K_NO K_ACTION | K_SET K_NULL | K_SET K_DEFAULT))*
+  ;
+
+// CREATE TABLE t [(names)] AS query [WITH [NO] DATA].
+createTableAsStmt
+  : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? identifier
+    (LPAREN identifier (COMMA identifier)* RPAREN)? K_AS selectStmt (K_WITH K_NO? K_DATA)?
+  ;
+
+// ALTER TABLE [IF EXISTS] t action [, ...] | RENAME [COLUMN] a TO b | RENAME TO n.
+alterTableStmt
+  : K_ALTER K_TABLE (K_IF K_EXISTS)? table=identifier
+    ( alterTableAction (COMMA alterTableAction)*
+    | K_RENAME K_COLUMN? from=identifier K_TO to=identifier
+    | K_RENAME K_CONSTRAINT from=identifier K_TO to=identifier
+    | K_RENAME K_TO to=identifier
+    )
+  ;
+
+alterTableAction
+  : K_ADD K_COLUMN? (K_IF K_NOT K_EXISTS)? columnDef                          # addColumnAction
+  | K_ADD tableConstraint                                                     # addConstraintAction
+  | K_DROP K_COLUMN? (K_IF K_EXISTS)? identifier (K_CASCADE | K_RESTRICT)?    # dropColumnAction
+  | K_DROP K_CONSTRAINT (K_IF K_EXISTS)? identifier (K_CASCADE | K_RESTRICT)? # dropConstraintAction
+  | K_ALTER K_COLUMN? identifier
+    ( K_SET K_DEFAULT expr | K_DROP K_DEFAULT | K_SET K_NOT K_NULL | K_DROP K_NOT K_NULL
+    )                                                                         # alterColumnAction
   ;
 
 dropTableStmt : K_DROP K_TABLE (K_IF K_EXISTS)? identifier (COMMA identifier)* ;
@@ -278,7 +324,8 @@ isExpr : comparisonExpr (K_IS K_NOT? K_NULL)* ;
 
 // x op ANY|SOME|ALL (subquery): a quantified comparison (IN is = ANY, NOT IN is <> ALL).
 comparisonExpr
-  : predicateExpr (comparisonOp (predicateExpr | (K_ANY | K_SOME | K_ALL) LPAREN selectStmt RPAREN))?
+  : predicateExpr
+    (comparisonOp (predicateExpr | (K_ANY | K_SOME | K_ALL) LPAREN (selectStmt | expr) RPAREN))?
   ;
 
 comparisonOp : EQ | NE | NE2 | LT | LE | GT | GE ;
@@ -363,6 +410,8 @@ nonReservedKeyword
   | K_REPEATABLE | K_ROLLBACK | K_SAVEPOINT | K_SERIALIZABLE | K_SHARE | K_SKIP | K_START
   | K_TRANSACTION | K_UNCOMMITTED | K_WORK | K_WRITE
   | K_PREPARE | K_EXECUTE | K_DEALLOCATE
+  | K_ACTION | K_ADD | K_ALTER | K_CASCADE | K_DATA | K_MATCH | K_PARTIAL | K_RENAME | K_RESTRICT
+  | K_SIMPLE
   ;
 
 reservedKeyword
@@ -373,12 +422,16 @@ reservedKeyword
   | K_PRIMARY | K_RIGHT | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNION | K_UNIQUE | K_USING
   | K_WHEN | K_WHERE | K_WITH | K_ARRAY | K_COLLATE | K_TO | K_FOR | K_LEADING | K_TRAILING
   | K_BOTH | K_ILIKE | K_ANY | K_SOME | K_REGEXP | K_RLIKE
+  | K_CHECK | K_COLUMN | K_FOREIGN | K_REFERENCES
   ;
 
 // ------------------------------------------------------------------------------------------ lexer
 
 K_ABORT : A B O R T ;
+K_ACTION : A C T I O N ;
+K_ADD : A D D ;
 K_ALL : A L L ;
+K_ALTER : A L T E R ;
 K_ANALYZE : A N A L Y Z E | A N A L Y S E ;
 K_ANY : A N Y ;
 K_AND : A N D ;
@@ -389,18 +442,22 @@ K_BEGIN : B E G I N ;
 K_BETWEEN : B E T W E E N ;
 K_BOTH : B O T H ;
 K_BY : B Y ;
+K_CASCADE : C A S C A D E ;
 K_CASE : C A S E ;
 K_CAST : C A S T ;
 K_CHAIN : C H A I N ;
 K_CHARACTER : C H A R A C T E R ;
 K_CHARACTERISTICS : C H A R A C T E R I S T I C S ;
+K_CHECK : C H E C K ;
 K_COLLATE : C O L L A T E ;
+K_COLUMN : C O L U M N ;
 K_COMMIT : C O M M I T ;
 K_COMMITTED : C O M M I T T E D ;
 K_CONSTRAINT : C O N S T R A I N T ;
 K_COPY : C O P Y ;
 K_CREATE : C R E A T E ;
 K_CROSS : C R O S S ;
+K_DATA : D A T A ;
 K_DEALLOCATE : D E A L L O C A T E ;
 K_DEFAULT : D E F A U L T ;
 K_DEFERRABLE : D E F E R R A B L E ;
@@ -419,6 +476,7 @@ K_EXPLAIN : E X P L A I N ;
 K_FALSE : F A L S E ;
 K_FIRST : F I R S T ;
 K_FOR : F O R ;
+K_FOREIGN : F O R E I G N ;
 K_FROM : F R O M ;
 K_FULL : F U L L ;
 K_GROUP : G R O U P ;
@@ -443,6 +501,7 @@ K_LIKE : L I K E ;
 K_LIMIT : L I M I T ;
 K_LOCAL : L O C A L ;
 K_LOCKED : L O C K E D ;
+K_MATCH : M A T C H ;
 K_NO : N O ;
 K_NOT : N O T ;
 K_NOWAIT : N O W A I T ;
@@ -456,16 +515,20 @@ K_OPERATOR : O P E R A T O R ;
 K_OR : O R ;
 K_ORDER : O R D E R ;
 K_OUTER : O U T E R ;
+K_PARTIAL : P A R T I A L ;
 K_POSITION : P O S I T I O N ;
 K_PRECISION : P R E C I S I O N ;
 K_PREPARE : P R E P A R E ;
 K_PRIMARY : P R I M A R Y ;
 K_READ : R E A D ;
 K_RECURSIVE : R E C U R S I V E ;
+K_REFERENCES : R E F E R E N C E S ;
 K_REGEXP : R E G E X P ;
 K_RELEASE : R E L E A S E ;
+K_RENAME : R E N A M E ;
 K_REPEATABLE : R E P E A T A B L E ;
 K_RESET : R E S E T ;
+K_RESTRICT : R E S T R I C T ;
 K_RIGHT : R I G H T ;
 K_RLIKE : R L I K E ;
 K_ROLLBACK : R O L L B A C K ;
@@ -476,6 +539,7 @@ K_SESSION : S E S S I O N ;
 K_SET : S E T ;
 K_SHARE : S H A R E ;
 K_SHOW : S H O W ;
+K_SIMPLE : S I M P L E ;
 K_SOME : S O M E ;
 K_SKIP : S K I P ;
 K_START : S T A R T ;

@@ -45,7 +45,22 @@ void ForEachStatementExpr(ast::Statement& stmt, F&& f) {
   }
   if (stmt.del) f(stmt.del->where);
   if (stmt.create_table) {
-    for (auto& c : stmt.create_table->columns) f(c.default_expr);
+    for (auto& c : stmt.create_table->columns) {
+      f(c.default_expr);
+      for (auto& check : c.checks) f(check.expr);
+    }
+    for (auto& check : stmt.create_table->checks) f(check.expr);
+  }
+  if (stmt.create_table_as && stmt.create_table_as->query) {
+    ForEachSelectExpr(*stmt.create_table_as->query, f);
+  }
+  if (stmt.alter_table) {
+    for (auto& cmd : stmt.alter_table->cmds) {
+      f(cmd.default_expr);
+      f(cmd.check.expr);
+      f(cmd.column.default_expr);
+      for (auto& check : cmd.column.checks) f(check.expr);
+    }
   }
   if (stmt.explained) ForEachStatementExpr(*stmt.explained, f);
   if (stmt.prepare && stmt.prepare->statement) ForEachStatementExpr(*stmt.prepare->statement, f);

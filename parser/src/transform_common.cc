@@ -95,6 +95,12 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   } else if (auto* s = ctx->createTableStmt()) {
     stmt.kind = ast::StatementKind::kCreateTable;
     stmt.create_table = TransformCreateTable(s);
+  } else if (auto* s = ctx->createTableAsStmt()) {
+    stmt.kind = ast::StatementKind::kCreateTableAs;
+    stmt.create_table_as = TransformCreateTableAs(s);
+  } else if (auto* s = ctx->alterTableStmt()) {
+    stmt.kind = ast::StatementKind::kAlterTable;
+    stmt.alter_table = TransformAlterTable(s);
   } else if (auto* s = ctx->dropTableStmt()) {
     stmt.kind = ast::StatementKind::kDropTable;
     stmt.drop_table = TransformDropTable(s);

@@ -1,6 +1,8 @@
-// CREATE TABLE [IF NOT EXISTS] t (columns with NOT NULL/NULL/DEFAULT/PRIMARY KEY/UNIQUE, table
-// constraints PRIMARY KEY (..) and UNIQUE (..)). Conflicting declarations are rejected as
-// PostgreSQL rejects them; DEFAULT keeps its exact source text for the catalog.
+// CREATE TABLE [IF NOT EXISTS] t (columns with NOT NULL/NULL/DEFAULT/PRIMARY KEY/UNIQUE/CHECK/
+// REFERENCES, table constraints PRIMARY KEY (..), UNIQUE (..), CHECK (..), FOREIGN KEY (..)
+// REFERENCES ..), CREATE TABLE ... AS query and ALTER TABLE. Conflicting declarations are
+// rejected as PostgreSQL rejects them; DEFAULT and CHECK keep their exact source text for the
+// catalog.
 
 #include "transformer.h"
 
@@ -11,78 +13,211 @@ constexpr const char* kInvalidTableDefinition = "42P16";
 
 }  // namespace
 
+ast::CheckDef Transformer::TransformCheck(P::ExprContext* expr, P::IdentifierContext* name,
+                                          antlr4::ParserRuleContext* at) {
+  ast::CheckDef check;
+  if (name != nullptr) check.name = Identifier(name);
+  check.expr = TransformExpr(expr);
+  check.text = std::string(SourceOf(expr));
+  check.loc = Loc(at);
+  return check;
+}
+
+ast::ForeignKeyDef Transformer::TransformReferences(P::ReferencesClauseContext* ctx) {
+  ast::ForeignKeyDef fk;
+  fk.table = Identifier(ctx->identifier(0));
+  fk.table_loc = Loc(ctx->identifier(0));
+  return fk;
+}
+
+ast::ColumnDef Transformer::TransformColumnDef(P::ColumnDefContext* col_ctx,
+                                               const std::string& table) {
+  ast::ColumnDef col;
+  col.loc = Loc(col_ctx);
+  col.name = Identifier(col_ctx->identifier());
+  col.type = TransformType(col_ctx->typeName());
+  bool nullability_seen = false;
+  for (P::ColumnConstraintContext* cons : col_ctx->columnConstraint()) {
+    P::ColumnConstraintBodyContext* body = cons->columnConstraintBody();
+    const bool not_null = dynamic_cast<P::NotNullConstraintContext*>(body) != nullptr;
+    if (not_null || dynamic_cast<P::NullConstraintContext*>(body) != nullptr) {
+      if (nullability_seen && col.not_null != not_null) {
+        Fail(ErrorAt(body, sqlstate::kSyntaxError,
+                     "conflicting NULL/NOT NULL declarations for column \"" + col.name +
+                         "\" of table \"" + table + "\""));
+      }
+      nullability_seen = true;
+      col.not_null = not_null;
+    } else if (auto* def = dynamic_cast<P::DefaultConstraintContext*>(body)) {
+      if (col.default_expr) {
+        Fail(ErrorAt(body, sqlstate::kSyntaxError,
+                     "multiple default values specified for column \"" + col.name +
+                         "\" of table \"" + table + "\""));
+      }
+      col.default_expr = TransformExpr(def->expr());
+      col.default_text = std::string(SourceOf(def->expr()));
+    } else if (dynamic_cast<P::PrimaryKeyConstraintContext*>(body) != nullptr) {
+      col.primary_key = true;
+      if (cons->identifier() != nullptr) col.primary_key_name = Identifier(cons->identifier());
+    } else if (auto* check = dynamic_cast<P::CheckConstraintContext*>(body)) {
+      col.checks.push_back(TransformCheck(check->expr(), cons->identifier(), body));
+    } else if (auto* refs = dynamic_cast<P::ReferencesConstraintContext*>(body)) {
+      col.references.push_back(TransformReferences(refs->referencesClause()));
+    } else {
+      col.unique = true;
+      if (cons->identifier() != nullptr) col.unique_name = Identifier(cons->identifier());
+    }
+  }
+  return col;
+}
+
+void Transformer::TransformTableConstraint(P::TableConstraintContext* constraint,
+                                           ast::CreateTableStmt* stmt) {
+  P::TableConstraintBodyContext* body = constraint->tableConstraintBody();
+  if (auto* check = dynamic_cast<P::CheckTableConstraintContext*>(body)) {
+    stmt->checks.push_back(TransformCheck(check->expr(), constraint->identifier(), body));
+    return;
+  }
+  if (auto* fk = dynamic_cast<P::ForeignKeyTableConstraintContext*>(body)) {
+    stmt->foreign_keys.push_back(TransformReferences(fk->referencesClause()));
+    return;
+  }
+  std::string constraint_name;
+  if (constraint->identifier() != nullptr) constraint_name = Identifier(constraint->identifier());
+  std::vector<std::string> names;
+  std::vector<P::IdentifierContext*> ids;
+  auto* pk = dynamic_cast<P::PrimaryKeyTableConstraintContext*>(body);
+  if (pk != nullptr) {
+    if (!stmt->primary_key.empty()) {
+      Fail(ErrorAt(body, kInvalidTableDefinition,
+                   "multiple primary keys for table \"" + stmt->table + "\" are not allowed"));
+    }
+    stmt->primary_key_loc = Loc(body);
+    ids = pk->identifier();
+  } else {
+    ids = static_cast<P::UniqueTableConstraintContext*>(body)->identifier();
+  }
+  for (P::IdentifierContext* id : ids) names.push_back(Identifier(id));
+  if (pk != nullptr) {
+    stmt->primary_key = std::move(names);
+    stmt->primary_key_name = std::move(constraint_name);
+  } else {
+    stmt->unique_keys.push_back({std::move(names), std::move(constraint_name), Loc(body)});
+  }
+}
+
 std::unique_ptr<ast::CreateTableStmt> Transformer::TransformCreateTable(
     P::CreateTableStmtContext* ctx) {
   auto stmt = std::make_unique<ast::CreateTableStmt>();
   stmt->table = Identifier(ctx->identifier());
   stmt->if_not_exists = ctx->K_IF() != nullptr;
   bool has_primary_key = false;
-  const auto note_primary_key = [&](antlr4::ParserRuleContext* at) {
-    if (has_primary_key) {
-      Fail(ErrorAt(at, kInvalidTableDefinition,
-                   "multiple primary keys for table \"" + stmt->table + "\" are not allowed"));
-    }
-    has_primary_key = true;
-  };
-
   for (P::TableElementContext* element : ctx->tableElement()) {
     if (P::ColumnDefContext* col_ctx = element->columnDef()) {
-      ast::ColumnDef col;
-      col.loc = Loc(col_ctx);
-      col.name = Identifier(col_ctx->identifier());
-      col.type = TransformType(col_ctx->typeName());
-      bool nullability_seen = false;
-      for (P::ColumnConstraintContext* cons : col_ctx->columnConstraint()) {
-        P::ColumnConstraintBodyContext* body = cons->columnConstraintBody();
-        const bool not_null = dynamic_cast<P::NotNullConstraintContext*>(body) != nullptr;
-        if (not_null || dynamic_cast<P::NullConstraintContext*>(body) != nullptr) {
-          if (nullability_seen && col.not_null != not_null) {
-            Fail(ErrorAt(body, sqlstate::kSyntaxError,
-                         "conflicting NULL/NOT NULL declarations for column \"" + col.name +
-                             "\" of table \"" + stmt->table + "\""));
-          }
-          nullability_seen = true;
-          col.not_null = not_null;
-        } else if (auto* def = dynamic_cast<P::DefaultConstraintContext*>(body)) {
-          if (col.default_expr) {
-            Fail(ErrorAt(body, sqlstate::kSyntaxError,
-                         "multiple default values specified for column \"" + col.name +
-                             "\" of table \"" + stmt->table + "\""));
-          }
-          col.default_expr = TransformExpr(def->expr());
-          col.default_text = std::string(SourceOf(def->expr()));
-        } else if (dynamic_cast<P::PrimaryKeyConstraintContext*>(body) != nullptr) {
-          note_primary_key(body);
-          col.primary_key = true;
-          if (cons->identifier() != nullptr) col.primary_key_name = Identifier(cons->identifier());
-        } else {
-          col.unique = true;
-          if (cons->identifier() != nullptr) col.unique_name = Identifier(cons->identifier());
+      ast::ColumnDef col = TransformColumnDef(col_ctx, stmt->table);
+      if (col.primary_key) {
+        if (has_primary_key) {
+          Fail(ErrorAt(col_ctx, kInvalidTableDefinition,
+                       "multiple primary keys for table \"" + stmt->table + "\" are not allowed"));
         }
+        has_primary_key = true;
       }
       stmt->columns.push_back(std::move(col));
       continue;
     }
     P::TableConstraintContext* constraint = element->tableConstraint();
-    P::TableConstraintBodyContext* body = constraint->tableConstraintBody();
-    std::string constraint_name;
-    if (constraint->identifier() != nullptr) constraint_name = Identifier(constraint->identifier());
-    std::vector<std::string> names;
-    std::vector<P::IdentifierContext*> ids;
-    if (auto* pk = dynamic_cast<P::PrimaryKeyTableConstraintContext*>(body)) {
-      note_primary_key(body);
-      stmt->primary_key_loc = Loc(body);
-      ids = pk->identifier();
-    } else {
-      ids = static_cast<P::UniqueTableConstraintContext*>(body)->identifier();
+    if (has_primary_key && dynamic_cast<P::PrimaryKeyTableConstraintContext*>(
+                               constraint->tableConstraintBody()) != nullptr) {
+      Fail(ErrorAt(constraint->tableConstraintBody(), kInvalidTableDefinition,
+                   "multiple primary keys for table \"" + stmt->table + "\" are not allowed"));
     }
-    for (P::IdentifierContext* id : ids) names.push_back(Identifier(id));
-    if (dynamic_cast<P::PrimaryKeyTableConstraintContext*>(body) != nullptr) {
-      stmt->primary_key = std::move(names);
-      stmt->primary_key_name = std::move(constraint_name);
+    const bool had_pk = !stmt->primary_key.empty();
+    TransformTableConstraint(constraint, stmt.get());
+    if (!had_pk && !stmt->primary_key.empty()) has_primary_key = true;
+  }
+  return stmt;
+}
+
+std::unique_ptr<ast::CreateTableAsStmt> Transformer::TransformCreateTableAs(
+    P::CreateTableAsStmtContext* ctx) {
+  auto stmt = std::make_unique<ast::CreateTableAsStmt>();
+  std::vector<P::IdentifierContext*> ids = ctx->identifier();
+  stmt->table = Identifier(ids[0]);
+  stmt->table_loc = Loc(ids[0]);
+  stmt->if_not_exists = ctx->K_IF() != nullptr;
+  for (size_t i = 1; i < ids.size(); ++i) stmt->columns.push_back(Identifier(ids[i]));
+  stmt->query = TransformSelect(ctx->selectStmt());
+  stmt->with_data = ctx->K_NO() == nullptr;
+  return stmt;
+}
+
+std::unique_ptr<ast::AlterTableStmt> Transformer::TransformAlterTable(
+    P::AlterTableStmtContext* ctx) {
+  using Kind = ast::AlterTableCmd::Kind;
+  auto stmt = std::make_unique<ast::AlterTableStmt>();
+  stmt->table = Identifier(ctx->table);
+  stmt->table_loc = Loc(ctx->table);
+  stmt->if_exists = ctx->K_IF() != nullptr;
+  if (ctx->K_RENAME() != nullptr) {
+    ast::AlterTableCmd cmd;
+    cmd.loc = Loc(ctx->to);
+    cmd.new_name = Identifier(ctx->to);
+    if (ctx->from == nullptr) {
+      cmd.kind = Kind::kRenameTable;
     } else {
-      stmt->unique_keys.push_back({std::move(names), std::move(constraint_name), Loc(body)});
+      cmd.kind = ctx->K_CONSTRAINT() != nullptr ? Kind::kRenameConstraint : Kind::kRenameColumn;
+      cmd.name = Identifier(ctx->from);
+      cmd.loc = Loc(ctx->from);
     }
+    stmt->cmds.push_back(std::move(cmd));
+    return stmt;
+  }
+  for (P::AlterTableActionContext* action : ctx->alterTableAction()) {
+    ast::AlterTableCmd cmd;
+    cmd.loc = Loc(action);
+    if (auto* add = dynamic_cast<P::AddColumnActionContext*>(action)) {
+      cmd.kind = Kind::kAddColumn;
+      cmd.missing_ok = add->K_IF() != nullptr;
+      cmd.column = TransformColumnDef(add->columnDef(), stmt->table);
+    } else if (auto* con = dynamic_cast<P::AddConstraintActionContext*>(action)) {
+      cmd.kind = Kind::kAddConstraint;
+      ast::CreateTableStmt parts;
+      parts.table = stmt->table;
+      TransformTableConstraint(con->tableConstraint(), &parts);
+      if (!parts.checks.empty()) {
+        cmd.check = std::move(parts.checks[0]);
+      } else if (!parts.foreign_keys.empty()) {
+        cmd.column.references = std::move(parts.foreign_keys);
+      } else {
+        Fail(ErrorAt(con->tableConstraint(), sqlstate::kFeatureNotSupported,
+                     "ALTER TABLE ADD PRIMARY KEY / UNIQUE is not supported yet (use CREATE "
+                     "UNIQUE INDEX)"));
+      }
+    } else if (auto* drop = dynamic_cast<P::DropColumnActionContext*>(action)) {
+      cmd.kind = Kind::kDropColumn;
+      cmd.missing_ok = drop->K_IF() != nullptr;
+      cmd.name = Identifier(drop->identifier());
+      cmd.cascade = drop->K_CASCADE() != nullptr;
+    } else if (auto* dropc = dynamic_cast<P::DropConstraintActionContext*>(action)) {
+      cmd.kind = Kind::kDropConstraint;
+      cmd.missing_ok = dropc->K_IF() != nullptr;
+      cmd.name = Identifier(dropc->identifier());
+      cmd.cascade = dropc->K_CASCADE() != nullptr;
+    } else {
+      auto* alter = static_cast<P::AlterColumnActionContext*>(action);
+      cmd.name = Identifier(alter->identifier());
+      const bool set = alter->K_SET() != nullptr;
+      if (alter->K_NULL() != nullptr) {
+        cmd.kind = set ? Kind::kSetNotNull : Kind::kDropNotNull;
+      } else if (set) {
+        cmd.kind = Kind::kSetDefault;
+        cmd.default_expr = TransformExpr(alter->expr());
+        cmd.default_text = std::string(SourceOf(alter->expr()));
+      } else {
+        cmd.kind = Kind::kDropDefault;
+      }
+    }
+    stmt->cmds.push_back(std::move(cmd));
   }
   return stmt;
 }

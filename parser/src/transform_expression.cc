@@ -159,6 +159,11 @@ ExprPtr Transformer::TransformComparison(P::ComparisonExprContext* ctx) {
   if (ctx->children.size() == 1) return left;
   auto* op_token = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->comparisonOp()->children[0]);
   BinaryOp op = OperatorOf(op_token->getSymbol()->getType()).value_or(BinaryOp::kEq);
+  if (ctx->expr() != nullptr) {  // x op ANY (array): arrays are not there yet
+    Fail(ErrorAt(ctx->expr(), sqlstate::kFeatureNotSupported,
+                 "op ANY/ALL (array) is not supported yet"));
+    return left;
+  }
   if (ctx->selectStmt() != nullptr) {  // x op ANY|SOME|ALL (subquery)
     ExprPtr e = NewExpr(ExprKind::kInSubquery, left->loc);
     e->binary_op = op;

@@ -1,9 +1,24 @@
-// INSERT INTO t [(cols)] VALUES (...), ... | SELECT ...; DEFAULT in a VALUES row becomes a null
+// INSERT INTO t [(cols)] VALUES (...), ... | query; DEFAULT in a VALUES row becomes a null
 // ExprPtr.
 
 #include "transformer.h"
 
 namespace meridian::parser {
+
+namespace {
+
+// The VALUES list when the query is nothing but one (no WITH, set operation, ORDER BY, LIMIT,
+// OFFSET or locking clause, no parentheses), else null.
+P::ValuesClauseContext* BareValues(P::SelectStmtContext* ctx) {
+  if (ctx->children.size() != 1) return nullptr;  // only the selectSet
+  P::SelectSetContext* set = ctx->selectSet();
+  if (set->children.size() != 1) return nullptr;
+  P::SelectTermContext* term = set->selectTerm(0);
+  if (term->children.size() != 1) return nullptr;
+  return term->selectPrimary(0)->valuesClause();
+}
+
+}  // namespace
 
 std::unique_ptr<ast::InsertStmt> Transformer::TransformInsert(P::InsertStmtContext* ctx) {
   auto stmt = std::make_unique<ast::InsertStmt>();
@@ -14,14 +29,17 @@ std::unique_ptr<ast::InsertStmt> Transformer::TransformInsert(P::InsertStmtConte
     stmt->columns.push_back(Identifier(names[i]));
     stmt->column_locs.push_back(Loc(names[i]));
   }
-  for (P::ValuesRowContext* row_ctx : ctx->valuesRow()) {
-    std::vector<ast::ExprPtr> row;
-    for (P::ValueItemContext* item : row_ctx->valueItem()) {
-      row.push_back(item->expr() != nullptr ? TransformExpr(item->expr()) : nullptr);
+  if (P::ValuesClauseContext* values = BareValues(ctx->selectStmt())) {
+    for (P::ValuesRowContext* row_ctx : values->valuesRow()) {
+      std::vector<ast::ExprPtr> row;
+      for (P::ValueItemContext* item : row_ctx->valueItem()) {
+        row.push_back(item->expr() != nullptr ? TransformExpr(item->expr()) : nullptr);
+      }
+      stmt->values.push_back(std::move(row));
     }
-    stmt->values.push_back(std::move(row));
+    return stmt;
   }
-  if (ctx->selectStmt() != nullptr) stmt->select = TransformSelect(ctx->selectStmt());
+  stmt->select = TransformSelect(ctx->selectStmt());
   return stmt;
 }
 

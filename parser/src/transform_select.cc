@@ -153,7 +153,51 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectTerm(P::SelectTermC
 
 std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectPrimary(P::SelectPrimaryContext* ctx) {
   if (ctx->selectStmt() != nullptr) return TransformSelect(ctx->selectStmt());
+  if (ctx->valuesClause() != nullptr) return TransformValues(ctx->valuesClause());
   return TransformSelectCore(ctx->selectCore());
+}
+
+// VALUES (a, b), (c, d) becomes SELECT a AS column1, b AS column2 UNION ALL SELECT c, d (the
+// same column names and common-type rules as PostgreSQL's VALUES), as a balanced tree of
+// UNION ALL so that long lists stay shallow.
+std::unique_ptr<ast::SelectStmt> Transformer::TransformValues(P::ValuesClauseContext* ctx) {
+  std::vector<std::unique_ptr<ast::SelectStmt>> rows;
+  size_t width = 0;
+  for (P::ValuesRowContext* row_ctx : ctx->valuesRow()) {
+    auto row = std::make_unique<ast::SelectStmt>();
+    row->loc = Loc(row_ctx);
+    for (P::ValueItemContext* item : row_ctx->valueItem()) {
+      if (item->expr() == nullptr) {
+        Fail(ErrorAt(item, sqlstate::kSyntaxError, "DEFAULT is not allowed in this context"));
+        return row;
+      }
+      ast::SelectItem select_item;
+      select_item.loc = Loc(item);
+      select_item.expr = TransformExpr(item->expr());
+      select_item.alias = "column" + std::to_string(row->items.size() + 1);
+      row->items.push_back(std::move(select_item));
+    }
+    if (!rows.empty() && row->items.size() != width) {
+      Fail(ErrorAt(row_ctx, sqlstate::kSyntaxError, "VALUES lists must all be the same length"));
+    }
+    width = row->items.size();
+    rows.push_back(std::move(row));
+  }
+  // Pairs adjacent queries level by level: order is kept, depth is log2 of the row count.
+  while (rows.size() > 1) {
+    std::vector<std::unique_ptr<ast::SelectStmt>> next;
+    for (size_t i = 0; i < rows.size(); i += 2) {
+      if (i + 1 == rows.size()) {
+        next.push_back(std::move(rows[i]));
+        continue;
+      }
+      const ast::Location loc = rows[i + 1]->loc;
+      next.push_back(
+          SetNode(ast::SetOp::kUnion, true, std::move(rows[i]), std::move(rows[i + 1]), loc));
+    }
+    rows = std::move(next);
+  }
+  return std::move(rows[0]);
 }
 
 std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreContext* ctx) {

@@ -31,6 +31,7 @@ class Transformer {
   std::unique_ptr<ast::SelectStmt> TransformSelectSet(P::SelectSetContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformSelectTerm(P::SelectTermContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformSelectPrimary(P::SelectPrimaryContext* ctx);
+  std::unique_ptr<ast::SelectStmt> TransformValues(P::ValuesClauseContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformSelectCore(P::SelectCoreContext* ctx);
   // FOR UPDATE / SHARE ...: appended to stmt->locking (0A000 on a set operation).
   void TransformLocking(P::LockingClauseContext* ctx, ast::SelectStmt* stmt);
@@ -40,6 +41,14 @@ class Transformer {
   std::unique_ptr<ast::DeleteStmt> TransformDelete(P::DeleteStmtContext* ctx);
   // transform_create_table.cc, transform_drop_table.cc
   std::unique_ptr<ast::CreateTableStmt> TransformCreateTable(P::CreateTableStmtContext* ctx);
+  std::unique_ptr<ast::CreateTableAsStmt> TransformCreateTableAs(P::CreateTableAsStmtContext* ctx);
+  std::unique_ptr<ast::AlterTableStmt> TransformAlterTable(P::AlterTableStmtContext* ctx);
+  ast::ColumnDef TransformColumnDef(P::ColumnDefContext* ctx, const std::string& table);
+  // Appends a table constraint to stmt's primary key, unique keys, checks or foreign keys.
+  void TransformTableConstraint(P::TableConstraintContext* ctx, ast::CreateTableStmt* stmt);
+  ast::CheckDef TransformCheck(P::ExprContext* expr, P::IdentifierContext* name,
+                               antlr4::ParserRuleContext* at);
+  ast::ForeignKeyDef TransformReferences(P::ReferencesClauseContext* ctx);
   std::unique_ptr<ast::DropTableStmt> TransformDropTable(P::DropTableStmtContext* ctx);
   // transform_index.cc: CREATE INDEX, DROP INDEX
   std::unique_ptr<ast::CreateIndexStmt> TransformCreateIndex(P::CreateIndexStmtContext* ctx);

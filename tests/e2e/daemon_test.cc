@@ -110,6 +110,69 @@ TEST(Daemon, DataSurvivesCleanRestart) {
   EXPECT_EQ(r.error.sqlstate(), "23505");
 }
 
+// ALTER TABLE ADD/DROP/RENAME COLUMN and CHECK constraints are in the catalog file before the
+// statement returns: they survive a clean restart and a SIGKILL, with rows written before and
+// after each change decoding with the right columns.
+TEST(Daemon, AlterTableSurvivesRestartAndKill) {
+  TempDir dir;
+  std::string data = dir.path() + "/data";
+  auto rows = [](RawSession& s, const std::string& sql) {
+    auto r = s.Execute(sql);
+    EXPECT_TRUE(r.status.ok()) << sql << ": " << r.status.error_message();
+    std::vector<std::string> got;
+    for (const auto& c : r.chunks) {
+      for (const auto& row : c.rows()) {
+        std::string line;
+        for (int i = 0; i < row.values_size(); ++i) {
+          const auto& v = row.values(i);
+          line += (i ? "|" : "") + (v.has_int_value()    ? std::to_string(v.int_value())
+                                    : v.has_text_value() ? v.text_value()
+                                                         : std::string("NULL"));
+        }
+        got.push_back(line);
+      }
+    }
+    return got;
+  };
+  using Strings = std::vector<std::string>;
+  {
+    Daemon d(data);
+    ASSERT_TRUE(d.started()) << d.Log();
+    RawSession s(d.address());
+    auto r = s.Execute(
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, old TEXT, n INTEGER);"
+        "INSERT INTO t VALUES (1, 'o1', 10), (2, 'o2', 20);"
+        "ALTER TABLE t ADD COLUMN added TEXT DEFAULT 'dflt';"
+        "INSERT INTO t VALUES (3, 'o3', 30, 'mine');"
+        "ALTER TABLE t DROP COLUMN old;"
+        "ALTER TABLE t ADD CONSTRAINT n_small CHECK (n < 100)");
+    ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+    EXPECT_EQ(d.Stop(SIGTERM), 0);
+  }
+  {
+    Daemon d(data);
+    ASSERT_TRUE(d.started()) << d.Log();
+    RawSession s(d.address());
+    EXPECT_EQ(rows(s, "SELECT * FROM t ORDER BY id"),
+              (Strings{"1|10|dflt", "2|20|dflt", "3|30|mine"}));
+    EXPECT_EQ(s.Execute("INSERT INTO t VALUES (4, 100, 'x')").error.sqlstate(), "23514");
+    auto r = s.Execute(
+        "ALTER TABLE t RENAME COLUMN n TO num;"
+        "ALTER TABLE t ADD COLUMN later INTEGER DEFAULT 7;"
+        "INSERT INTO t VALUES (4, 40, 'four', 8)");
+    ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+    d.Stop(SIGKILL);  // no clean shutdown: recovery reads the catalog as the ALTERs left it
+  }
+  Daemon d(data);
+  ASSERT_TRUE(d.started()) << d.Log();
+  RawSession s(d.address());
+  EXPECT_EQ(rows(s, "SELECT * FROM t ORDER BY id"),
+            (Strings{"1|10|dflt|7", "2|20|dflt|7", "3|30|mine|7", "4|40|four|8"}));
+  EXPECT_EQ(s.Execute("INSERT INTO t VALUES (5, 500, 'x', 1)").error.sqlstate(), "23514");
+  EXPECT_EQ(s.Execute("INSERT INTO t VALUES (1, 1, 'x', 1)").error.sqlstate(), "23505");
+  EXPECT_EQ(s.Execute("SELECT old FROM t").error.sqlstate(), "42703");
+}
+
 // Raw bytes that are not HTTP/2, and an HTTP/2 preface followed by junk frames: the daemon
 // drops those connections and goes on serving.
 TEST(Daemon, GarbageOnTheGrpcPortDoesNotHurt) {

@@ -635,8 +635,9 @@ TEST_F(PgWireTest, PsqlDescribeCommands) {
   EXPECT_NE(r.out.find("(0 rows)"), std::string::npos) << r.out << r.err;
   r = Psql({"-c", "\\d nosuch"});  // psql -q keeps "Did not find any relation" to itself
   EXPECT_EQ(r.out, "");
-  // \d t runs psql's catalog queries; the row-level-policy query needs ARRAY(subquery), which
-  // Meridian does not have yet: psql prints that error instead of a half description.
+  // \d t runs psql's catalog queries; the row-level-policy query needs arrays (= ANY (array),
+  // ARRAY(subquery)), which Meridian does not have yet: psql prints that error instead of a
+  // half description.
   r = Psql({"-c", "\\d dt_city"});
   EXPECT_NE(r.err.find("ARRAY constructors are not supported yet"), std::string::npos)
       << r.out << r.err;

@@ -26,6 +26,7 @@ inline constexpr const char* kInsufficientPrivilege = "42501";
 inline constexpr const char* kInvalidSchemaName = "3F000";
 inline constexpr const char* kDivisionByZero = "22012";
 inline constexpr const char* kNotNullViolation = "23502";
+inline constexpr const char* kCheckViolation = "23514";
 inline constexpr const char* kUniqueViolation = "23505";
 inline constexpr const char* kInvalidTransactionState = "25000";
 inline constexpr const char* kSerializationFailure = "40001";

@@ -45,9 +45,9 @@ class CatalogTest : public ::testing::Test {
   static TableSchema Schema(const std::string& name) {
     TableSchema s;
     s.name = name;
-    Column id{"id", Type::Integer(), true, "", nullptr};
-    Column label{"label", Type::Varchar(20), false, "'a b' || 'c'", nullptr};
-    Column weird{"we ird\n:col", Type::Double(), false, "", nullptr};
+    Column id{"id", Type::Integer(), true, "", nullptr, false, {}};
+    Column label{"label", Type::Varchar(20), false, "'a b' || 'c'", nullptr, false, {}};
+    Column weird{"we ird\n:col", Type::Double(), false, "", nullptr, false, {}};
     s.columns = {id, label, weird};
     s.primary_key = {0};
     return s;

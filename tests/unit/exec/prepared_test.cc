@@ -90,10 +90,15 @@ TEST_F(PreparedTest, CachedPlansFollowValuesRunsAndSchemaChanges) {
   EXPECT_TRUE(Run(q, {Value::Int(1)}).rows.empty());
   ASSERT_TRUE(Q("INSERT INTO t VALUES (5, 'five', 0)").status.ok());
   EXPECT_EQ(Run(q, {Value::Int(1)}).rows, (Strings{"5|five"}));
-  ASSERT_TRUE(Q("DROP TABLE t; CREATE TABLE t (name TEXT, id BIGINT); "
-                "INSERT INTO t VALUES ('seven', 7)")
+  ASSERT_TRUE(Q("DROP TABLE t; CREATE TABLE t (score INT, name VARCHAR(10), id INT); "
+                "INSERT INTO t VALUES (0, 'seven', 7)")
                   .status.ok());
   EXPECT_EQ(Run(q, {Value::Int(1)}).rows, (Strings{"7|seven"}));
+  // A new shape of result is PostgreSQL's 0A000, never rows of the old shape.
+  ASSERT_TRUE(Q("DROP TABLE t; CREATE TABLE t (name TEXT, id BIGINT); "
+                "INSERT INTO t VALUES ('eight', 8)")
+                  .status.ok());
+  EXPECT_EQ(Run(q, {Value::Int(1)}).status.sqlstate(), "0A000");
   ASSERT_TRUE(Q("DROP TABLE t").status.ok());
   EXPECT_EQ(Run(q, {Value::Int(1)}).status.sqlstate(), "42P01");
   // System tables are built per statement: their plans are never reused.

@@ -39,7 +39,7 @@ TEST(ParserErrors, SyntaxErrors) {
       {"INSERT t VALUES (1)", "42601", "syntax error at or near \"t\"", 8, "line 1, column 8"},
       {"UPDATE t SET a 1", "42601", "syntax error at or near \"1\"", 16, "line 1, column 16"},
       {"DELETE t", "42601", "syntax error at or near \"t\"", 8, "line 1, column 8"},
-      {"CREATE TABLE t (a)", "42601", "syntax error at or near \")\"", 18, "line 1, column 18"},
+      {"CREATE TABLE t (a)", "42601", "syntax error at end of input", 19, "line 1, column 19"},
       {"DROP TABLE", "42601", "syntax error at end of input", 11, "line 1, column 11"},
       {"SELECT 1 + ", "42601", "syntax error at end of input", 12, "line 1, column 12"},
       {"SELECT CASE END", "42601", "syntax error at or near \"END\"", 13, "line 1, column 13"},

@@ -256,6 +256,22 @@ struct SelectStmt {
   Location loc;
 };
 
+// CHECK (expr) as a column or table constraint: name is empty unless CONSTRAINT name was
+// written; text is the expression's exact source text (for the catalog).
+struct CheckDef {
+  std::string name;
+  ExprPtr expr;
+  std::string text;
+  Location loc;
+};
+
+// REFERENCES t [(columns)] (column constraint) or FOREIGN KEY (columns) REFERENCES t [(...)]:
+// parsed and checked for the referenced table's existence, not enforced.
+struct ForeignKeyDef {
+  std::string table;
+  Location table_loc;
+};
+
 struct ColumnDef {
   std::string name;
   TypeSpec type;
@@ -266,6 +282,8 @@ struct ColumnDef {
   std::string unique_name;       // CONSTRAINT name of the UNIQUE; empty: default name
   ExprPtr default_expr;          // null when no DEFAULT
   std::string default_text;      // DEFAULT's source text, exactly as written, for the catalog
+  std::vector<CheckDef> checks;  // column constraints CHECK (expr)
+  std::vector<ForeignKeyDef> references;
   Location loc;
 };
 
@@ -282,6 +300,53 @@ struct CreateTableStmt {
     Location loc;
   };
   std::vector<UniqueKey> unique_keys;  // table constraints UNIQUE (a, b), in order
+  std::vector<CheckDef> checks;        // table constraints CHECK (expr), in order
+  std::vector<ForeignKeyDef> foreign_keys;
+};
+
+// CREATE TABLE [IF NOT EXISTS] t [(column names)] AS query [WITH [NO] DATA].
+struct CreateTableAsStmt {
+  std::string table;
+  Location table_loc;
+  bool if_not_exists = false;
+  std::vector<std::string> columns;  // renames the query's first columns; empty: none
+  std::unique_ptr<SelectStmt> query;
+  bool with_data = true;
+};
+
+// One action of ALTER TABLE.
+struct AlterTableCmd {
+  enum class Kind {
+    kAddColumn,         // column (IF NOT EXISTS: missing_ok)
+    kDropColumn,        // name (IF EXISTS: missing_ok)
+    kAddConstraint,     // check (only CHECK constraints)
+    kDropConstraint,    // name (IF EXISTS: missing_ok)
+    kSetDefault,        // name, default_expr/default_text
+    kDropDefault,       // name
+    kSetNotNull,        // name
+    kDropNotNull,       // name
+    kRenameColumn,      // name → new_name
+    kRenameConstraint,  // name → new_name
+    kRenameTable,       // new_name
+  };
+  Kind kind = Kind::kAddColumn;
+  ColumnDef column;
+  CheckDef check;
+  std::string name;
+  std::string new_name;
+  bool missing_ok = false;
+  bool cascade = false;
+  ExprPtr default_expr;
+  std::string default_text;
+  Location loc;
+};
+
+// ALTER TABLE [IF EXISTS] t action [, ...]; a RENAME is always alone.
+struct AlterTableStmt {
+  std::string table;
+  Location table_loc;
+  bool if_exists = false;
+  std::vector<AlterTableCmd> cmds;
 };
 
 struct IndexColumn {
@@ -361,6 +426,8 @@ enum class StatementKind {
   kUpdate,
   kDelete,
   kCreateTable,
+  kCreateTableAs,  // create_table_as
+  kAlterTable,     // alter_table
   kDropTable,
   kTruncate,
   kCreateIndex,
@@ -472,6 +539,8 @@ struct Statement {
   std::unique_ptr<UpdateStmt> update;
   std::unique_ptr<DeleteStmt> del;
   std::unique_ptr<CreateTableStmt> create_table;
+  std::unique_ptr<CreateTableAsStmt> create_table_as;
+  std::unique_ptr<AlterTableStmt> alter_table;
   std::unique_ptr<DropTableStmt> drop_table;
   std::unique_ptr<TruncateStmt> truncate;
   std::unique_ptr<CreateIndexStmt> create_index;

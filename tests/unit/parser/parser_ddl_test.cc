@@ -1,0 +1,130 @@
+// ALTER TABLE, CHECK / REFERENCES / FOREIGN KEY constraints, CREATE TABLE AS and VALUES as a
+// query: their ASTs, source texts kept for the catalog, syntax errors, and the new unreserved
+// keywords still usable as names.
+
+#include "parser_test_util.h"
+
+namespace meridian::parser::testing {
+namespace {
+
+using Kind = ast::AlterTableCmd::Kind;
+
+std::string StateOf(std::string_view sql) {
+  auto r = Parse(sql);
+  return r.ok() ? "ok" : r.status().sqlstate();
+}
+
+TEST(ParserDdl, AlterTableActions) {
+  ast::Statement s = ParseOne(
+      "ALTER TABLE IF EXISTS T ADD COLUMN IF NOT EXISTS c INT DEFAULT 1 + 2 NOT NULL CHECK (c > "
+      "0), ADD d TEXT, DROP COLUMN IF EXISTS e CASCADE, DROP f, ALTER COLUMN g SET DEFAULT 'x', "
+      "ALTER h DROP DEFAULT, ALTER i SET NOT NULL, ALTER COLUMN j DROP NOT NULL, ADD CONSTRAINT "
+      "k CHECK (a <> b), DROP CONSTRAINT IF EXISTS l RESTRICT");
+  ASSERT_EQ(s.kind, ast::StatementKind::kAlterTable);
+  const ast::AlterTableStmt& a = *s.alter_table;
+  EXPECT_EQ(a.table, "t");
+  EXPECT_TRUE(a.if_exists);
+  ASSERT_EQ(a.cmds.size(), 10u);
+  EXPECT_EQ(a.cmds[0].kind, Kind::kAddColumn);
+  EXPECT_TRUE(a.cmds[0].missing_ok);
+  EXPECT_EQ(a.cmds[0].column.name, "c");
+  EXPECT_EQ(a.cmds[0].column.default_text, "1 + 2");
+  EXPECT_TRUE(a.cmds[0].column.not_null);
+  ASSERT_EQ(a.cmds[0].column.checks.size(), 1u);
+  EXPECT_EQ(a.cmds[0].column.checks[0].text, "c > 0");
+  EXPECT_EQ(a.cmds[1].kind, Kind::kAddColumn);
+  EXPECT_FALSE(a.cmds[1].missing_ok);
+  EXPECT_EQ(a.cmds[2].kind, Kind::kDropColumn);
+  EXPECT_TRUE(a.cmds[2].missing_ok);
+  EXPECT_TRUE(a.cmds[2].cascade);
+  EXPECT_EQ(a.cmds[3].name, "f");
+  EXPECT_EQ(a.cmds[4].kind, Kind::kSetDefault);
+  EXPECT_EQ(a.cmds[4].default_text, "'x'");
+  EXPECT_EQ(a.cmds[5].kind, Kind::kDropDefault);
+  EXPECT_EQ(a.cmds[6].kind, Kind::kSetNotNull);
+  EXPECT_EQ(a.cmds[7].kind, Kind::kDropNotNull);
+  EXPECT_EQ(a.cmds[8].kind, Kind::kAddConstraint);
+  EXPECT_EQ(a.cmds[8].check.name, "k");
+  EXPECT_EQ(a.cmds[8].check.text, "a <> b");
+  EXPECT_EQ(a.cmds[9].kind, Kind::kDropConstraint);
+  EXPECT_TRUE(a.cmds[9].missing_ok);
+}
+
+TEST(ParserDdl, AlterTableRenames) {
+  ast::Statement s = ParseOne("ALTER TABLE t RENAME COLUMN a TO \"B\"");
+  ASSERT_EQ(s.alter_table->cmds.size(), 1u);
+  EXPECT_EQ(s.alter_table->cmds[0].kind, Kind::kRenameColumn);
+  EXPECT_EQ(s.alter_table->cmds[0].name, "a");
+  EXPECT_EQ(s.alter_table->cmds[0].new_name, "B");
+  EXPECT_EQ(ParseOne("ALTER TABLE t RENAME a TO b").alter_table->cmds[0].kind, Kind::kRenameColumn);
+  EXPECT_EQ(ParseOne("ALTER TABLE t RENAME TO u").alter_table->cmds[0].kind, Kind::kRenameTable);
+  EXPECT_EQ(ParseOne("ALTER TABLE t RENAME CONSTRAINT c TO d").alter_table->cmds[0].kind,
+            Kind::kRenameConstraint);
+  EXPECT_EQ(StateOf("ALTER TABLE t RENAME TO u, ADD x INT"), "42601");
+  EXPECT_EQ(StateOf("ALTER TABLE t"), "42601");
+  EXPECT_EQ(StateOf("ALTER TABLE t ADD PRIMARY KEY (a)"), "0A000");
+}
+
+TEST(ParserDdl, CheckAndForeignKeyConstraints) {
+  ast::Statement s = ParseOne(
+      "CREATE TABLE t (a INT CONSTRAINT pos CHECK (a > 0) REFERENCES p (id) ON DELETE CASCADE, "
+      "b INT CHECK (b IS NOT NULL), CHECK ((a < b)), CONSTRAINT two FOREIGN KEY (a, b) "
+      "REFERENCES q MATCH FULL ON UPDATE SET NULL ON DELETE NO ACTION)");
+  const ast::CreateTableStmt& c = *s.create_table;
+  ASSERT_EQ(c.columns.size(), 2u);
+  ASSERT_EQ(c.columns[0].checks.size(), 1u);
+  EXPECT_EQ(c.columns[0].checks[0].name, "pos");
+  EXPECT_EQ(c.columns[0].checks[0].text, "a > 0");
+  ASSERT_EQ(c.columns[0].references.size(), 1u);
+  EXPECT_EQ(c.columns[0].references[0].table, "p");
+  EXPECT_EQ(c.columns[1].checks[0].text, "b IS NOT NULL");
+  ASSERT_EQ(c.checks.size(), 1u);
+  EXPECT_EQ(c.checks[0].text, "(a < b)");
+  ASSERT_EQ(c.foreign_keys.size(), 1u);
+  EXPECT_EQ(c.foreign_keys[0].table, "q");
+  EXPECT_EQ(StateOf("CREATE TABLE t (a INT CHECK a > 0)"), "42601");
+  EXPECT_EQ(StateOf("CREATE TABLE t (a INT REFERENCES)"), "42601");
+}
+
+TEST(ParserDdl, CreateTableAs) {
+  ast::Statement s = ParseOne("CREATE TABLE IF NOT EXISTS t (x, y) AS SELECT 1, 2 WITH NO DATA");
+  ASSERT_EQ(s.kind, ast::StatementKind::kCreateTableAs);
+  EXPECT_TRUE(s.create_table_as->if_not_exists);
+  EXPECT_EQ(s.create_table_as->columns, (std::vector<std::string>{"x", "y"}));
+  EXPECT_FALSE(s.create_table_as->with_data);
+  ASSERT_NE(s.create_table_as->query, nullptr);
+  EXPECT_TRUE(ParseOne("CREATE TABLE t AS SELECT 1 WITH DATA").create_table_as->with_data);
+  EXPECT_TRUE(ParseOne("CREATE TABLE t AS (SELECT 1) UNION SELECT 2").create_table_as->with_data);
+}
+
+TEST(ParserDdl, ValuesAsAQuery) {
+  ast::Statement s = ParseOne("SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c')) AS v (n, s)");
+  const ast::SelectStmt& q = *s.select->from[0].subquery;
+  EXPECT_EQ(q.set_op, ast::SetOp::kUnion);
+  EXPECT_TRUE(q.set_all);
+  EXPECT_EQ(q.set_left->set_op, ast::SetOp::kUnion);  // (1 UNION ALL 2) UNION ALL 3
+  EXPECT_EQ(q.set_left->set_left->items[1].alias, "column2");
+  EXPECT_EQ(StateOf("VALUES (1), (2, 3)"), "42601");
+  EXPECT_EQ(StateOf("SELECT * FROM (VALUES (DEFAULT)) v"), "42601");
+  // INSERT ... VALUES keeps its own rows (DEFAULT allowed there).
+  ast::Statement ins = ParseOne("INSERT INTO t VALUES (1, DEFAULT)");
+  ASSERT_EQ(ins.insert->values.size(), 1u);
+  EXPECT_EQ(ins.insert->select, nullptr);
+  // A long list stays shallow (balanced): no depth error.
+  std::string many = "VALUES (0)";
+  for (int i = 1; i < 5000; ++i) many += ", (" + std::to_string(i) + ")";
+  EXPECT_EQ(StateOf(many), "ok");
+}
+
+TEST(ParserDdl, NewUnreservedKeywordsAreNames) {
+  EXPECT_EQ(StateOf("CREATE TABLE data (action INT, add INT, alter INT, cascade INT, match INT, "
+                    "partial INT, rename INT, restrict INT, simple INT)"),
+            "ok");
+  EXPECT_EQ(StateOf("SELECT action, data FROM rename WHERE match = 1"), "ok");
+  EXPECT_EQ(StateOf("ALTER TABLE data RENAME action TO add"), "ok");
+  EXPECT_EQ(StateOf("CREATE TABLE t (check INT)"), "42601");  // reserved, as in PostgreSQL
+  EXPECT_EQ(StateOf("CREATE TABLE t (\"column\" INT)"), "ok");
+}
+
+}  // namespace
+}  // namespace meridian::parser::testing
