@@ -1006,3 +1006,61 @@ func TestNamedArgsAndStructs(t *testing.T) {
 		t.Errorf("people %+v", people)
 	}
 }
+
+// pgx caches prepared statements and their descriptions (QueryExecModeCacheStatement). After a
+// DDL changes the types a cached statement returns, the server must refuse it with PostgreSQL's
+// 0A000 "cached plan must not change result type" rather than send rows pgx would decode by
+// the old description (here 4 text bytes read as a binary int4); pgx then drops the cache
+// entry and the retry prepares again.
+func TestStatementCacheAfterSchemaChange(t *testing.T) {
+	conn := connect(t)
+	ctx := testContext(t)
+	mustExec(t, conn, "CREATE TABLE reshaped (k INTEGER, v INTEGER)")
+	mustExec(t, conn, "INSERT INTO reshaped VALUES (1, 10)")
+	var v int32
+	if err := conn.QueryRow(ctx, "SELECT v FROM reshaped WHERE k = $1", 1).Scan(&v); err != nil || v != 10 {
+		t.Fatalf("first query: %d %v", v, err)
+	}
+	mustExec(t, conn, "DROP TABLE reshaped")
+	mustExec(t, conn, "CREATE TABLE reshaped (k INTEGER, v TEXT)")
+	mustExec(t, conn, "INSERT INTO reshaped VALUES (1, 'abcd')")
+	err := conn.QueryRow(ctx, "SELECT v FROM reshaped WHERE k = $1", 1).Scan(&v)
+	pgErr := pgError(t, err, "0A000")
+	if pgErr.Message != "cached plan must not change result type" {
+		t.Errorf("message %q", pgErr.Message)
+	}
+	var s string
+	if err := conn.QueryRow(ctx, "SELECT v FROM reshaped WHERE k = $1", 1).Scan(&s); err != nil || s != "abcd" {
+		t.Errorf("retry: %q %v", s, err)
+	}
+	// Same result types after the DDL: the cached statement just runs against the new table.
+	mustExec(t, conn, "DROP TABLE reshaped")
+	mustExec(t, conn, "CREATE TABLE reshaped (extra BIGINT, v TEXT, k INTEGER)")
+	mustExec(t, conn, "INSERT INTO reshaped VALUES (5, 'new', 1)")
+	if err := conn.QueryRow(ctx, "SELECT v FROM reshaped WHERE k = $1", 1).Scan(&s); err != nil || s != "new" {
+		t.Errorf("same types: %q %v", s, err)
+	}
+}
+
+// statement_timeout set through pgx: the long query ends with 57014 in both protocols, the
+// connection goes on; a query without rows is pgx.ErrNoRows.
+func TestStatementTimeoutAndNoRows(t *testing.T) {
+	conn := connect(t)
+	ctx := testContext(t)
+	setupBig(t, conn)
+	mustExec(t, conn, "SET statement_timeout = 200")
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeSimpleProtocol} {
+		var n int64
+		err := conn.QueryRow(ctx, longQuery, mode).Scan(&n)
+		pgErr := pgError(t, err, "57014")
+		if pgErr.Message != "canceling statement due to statement timeout" {
+			t.Errorf("%v: message %q", mode, pgErr.Message)
+		}
+		assertUsable(t, conn)
+	}
+	mustExec(t, conn, "RESET statement_timeout")
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT 1 WHERE false").Scan(&n); !errors.Is(err, pgx.ErrNoRows) {
+		t.Errorf("no rows: %v", err)
+	}
+}
