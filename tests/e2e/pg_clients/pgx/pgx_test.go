@@ -119,6 +119,22 @@ func TestConnectAndParameterStatus(t *testing.T) {
 	if pid != pc.PID() {
 		t.Errorf("pg_backend_pid() = %d, BackendKeyData pid = %d", pid, pc.PID())
 	}
+	// target_session_attrs (multi-host URLs): pgx checks each server with SHOW
+	// transaction_read_only or SELECT pg_is_in_recovery(); Meridian is a writable primary.
+	for _, attrs := range []string{"read-write", "primary", "prefer-standby", "any"} {
+		c, err := pgx.Connect(testContext(t), pgURL+"&target_session_attrs="+attrs)
+		if err != nil {
+			t.Errorf("target_session_attrs=%s: %v", attrs, err)
+			continue
+		}
+		c.Close(context.Background())
+	}
+	for _, attrs := range []string{"read-only", "standby"} {
+		if c, err := pgx.Connect(testContext(t), pgURL+"&target_session_attrs="+attrs); err == nil {
+			c.Close(context.Background())
+			t.Errorf("target_session_attrs=%s accepted a writable primary", attrs)
+		}
+	}
 }
 
 func TestExecAndCommandTags(t *testing.T) {
@@ -1062,5 +1078,24 @@ func TestStatementTimeoutAndNoRows(t *testing.T) {
 	var n int
 	if err := conn.QueryRow(ctx, "SELECT 1 WHERE false").Scan(&n); !errors.Is(err, pgx.ErrNoRows) {
 		t.Errorf("no rows: %v", err)
+	}
+}
+
+// A statement cache smaller than the working set: pgx closes evicted statements (Close 'S') and
+// prepares them again; every answer stays right.
+func TestStatementCacheEviction(t *testing.T) {
+	conn, err := pgx.Connect(testContext(t), pgURL+"&statement_cache_capacity=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for round := 0; round < 3; round++ {
+		for i := 0; i < 5; i++ {
+			var n int
+			err := conn.QueryRow(testContext(t), fmt.Sprintf("SELECT $1::integer + %d", i), round).Scan(&n)
+			if err != nil || n != round+i {
+				t.Errorf("round %d, statement %d: %d %v", round, i, n, err)
+			}
+		}
 	}
 }
