@@ -61,6 +61,7 @@ constexpr SystemFunction kSystemFunctions[] = {
     {"pg_get_userbyid", Func::kUserById, "o", 1, 't'},
     {"pg_table_is_visible", Func::kTableIsVisible, "o", 1, 'b'},
     {"pg_type_is_visible", Func::kAlwaysTrue, "o", 1, 'b'},
+    {"pg_is_in_recovery", Func::kAlwaysFalse, "", 0, 'b'},  // pgx target_session_attrs
     {"format_type", Func::kFormatType, "oi", 2, 't'},
     {"pg_get_indexdef", Func::kIndexDef, "oib", 1, 't'},
     {"pg_get_constraintdef", Func::kConstraintDef, "ob", 1, 't'},

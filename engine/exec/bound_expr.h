@@ -83,8 +83,9 @@ enum class Func {
   kConstraintDef,
   kGetExpr,
   kEncodingToChar,
-  kAlwaysNull,  // obj_description, col_description: no comments are stored
-  kAlwaysTrue,  // pg_type_is_visible
+  kAlwaysNull,   // obj_description, col_description: no comments are stored
+  kAlwaysTrue,   // pg_type_is_visible
+  kAlwaysFalse,  // pg_is_in_recovery: never a standby
   kToRegClass,
   kToRegType,
   kRegClassIn,   // text → oid of a relation (::regclass of a string)

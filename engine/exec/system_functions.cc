@@ -82,6 +82,8 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
       return Value::String(catalog::SystemTables::UserName(args[0].AsInt()));
     case Func::kAlwaysTrue:
       return Value::Bool(true);
+    case Func::kAlwaysFalse:
+      return Value::Bool(false);
     case Func::kAlwaysNull:
       return Value::Null();
     case Func::kFormatType:

@@ -583,6 +583,49 @@ TEST_F(PgWireTest, ExtendedProtocolWithoutParameters) {
             "bind message supplies 1 parameters, but prepared statement \"\" requires 2");
 }
 
+// A named statement whose table was dropped and created again: if the result columns changed
+// type, Bind/Execute is 0A000 "cached plan must not change result type" (PostgreSQL 15; pgx
+// then drops its statement cache entry and prepares again) instead of rows the client would
+// decode by the old RowDescription; if they did not, it runs against the new table.
+TEST_F(PgWireTest, NamedStatementAfterDdlChangingItsResultType) {
+  ASSERT_EQ(PsqlC("CREATE TABLE ddl_changed (a INTEGER); INSERT INTO ddl_changed VALUES (1); "
+                  "CREATE TABLE ddl_same (a INTEGER); INSERT INTO ddl_same VALUES (1)")
+                .exit_code,
+            0);
+  RawPg c(pg_port_);
+  ASSERT_TRUE(c.Startup());
+  std::string parse_changed = std::string("changed") + '\0' + "SELECT * FROM ddl_changed" + '\0';
+  parse_changed.append(RawPg::Int16(0));
+  std::string parse_same = std::string("same") + '\0' + "SELECT a FROM ddl_same" + '\0';
+  parse_same.append(RawPg::Int16(0));
+  ASSERT_TRUE(c.Send('P', parse_changed));
+  ASSERT_TRUE(c.Send('P', parse_same));
+  ASSERT_TRUE(c.Send('S', ""));
+  ASSERT_EQ(Types(c.ReadUntil('Z')), "11Z");
+  ASSERT_EQ(PsqlC("DROP TABLE ddl_changed; CREATE TABLE ddl_changed (a TEXT, b INTEGER); "
+                  "INSERT INTO ddl_changed VALUES ('x', 2); DROP TABLE ddl_same; "
+                  "CREATE TABLE ddl_same (z TEXT, a INTEGER); INSERT INTO ddl_same VALUES ('y', 7)")
+                .exit_code,
+            0);
+  for (const std::string statement : {"changed", "same"}) {
+    std::string bind = std::string("\0", 1) + statement + '\0';
+    bind.append(RawPg::Int16(0)).append(RawPg::Int16(0));
+    bind.append(RawPg::Int16(1)).append(RawPg::Int16(1));  // binary results, as pgx asks
+    ASSERT_TRUE(c.Send('B', bind));
+    ASSERT_TRUE(c.Send('E', std::string("\0\0\0\0\0", 5)));
+    ASSERT_TRUE(c.Send('S', ""));
+  }
+  auto msgs = c.ReadUntil('Z');
+  ASSERT_EQ(Types(msgs), "2EZ");
+  EXPECT_EQ(RawPg::Field(msgs[1], 'C'), "0A000");
+  EXPECT_EQ(RawPg::Field(msgs[1], 'M'), "cached plan must not change result type");
+  msgs = c.ReadUntil('Z');
+  ASSERT_EQ(Types(msgs), "2DCZ");
+  EXPECT_EQ(msgs[1].body, RawPg::Int16(1) + RawPg::Int32(4) + RawPg::Int32(7));
+  // psql's \dt output in PsqlDescribeCommands must not see these tables.
+  EXPECT_EQ(PsqlC("DROP TABLE ddl_changed; DROP TABLE ddl_same").exit_code, 0);
+}
+
 // ---- What psql itself asks: SET/SHOW, version(), catalog queries of \dt, \di, \d, COPY ----
 
 TEST_F(PgWireTest, SetShowAndVersion) {
