@@ -31,16 +31,6 @@ constexpr size_t kReadChunk = 16 * 1024;    // bytes asked of the stream per rea
 constexpr size_t kKeepInput = 1 << 20;      // a larger input buffer is freed once drained
 constexpr auto kStartupTimeout = std::chrono::seconds(60);  // up to the end of authentication
 
-// Whether rows of `now` decode as the client was told by `described`: the same number of
-// columns with the same type OIDs.
-bool SameResultTypes(const std::vector<ColumnInfo>& described, const std::vector<ColumnInfo>& now) {
-  if (described.size() != now.size()) return false;
-  for (size_t i = 0; i < now.size(); ++i) {
-    if (described[i].type.PgOid() != now[i].type.PgOid()) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 PgConnection::PgConnection(asio::ip::tcp::socket socket, PgServer* server)
@@ -692,7 +682,7 @@ asio::awaitable<bool> PgConnection::HandleBind(const std::string& body) {
   }
   std::string portal_name(bind->portal);
   std::string statement_name(bind->statement);
-  std::optional<PreparedStatementInfo> found = FindStatement(statement_name);
+  const std::optional<PreparedStatementInfo> found = FindStatement(statement_name);
   if (!found) {
     ExtendedError(
         Status::Error("26000", "prepared statement \"" + statement_name + "\" does not exist"));
@@ -752,7 +742,6 @@ asio::awaitable<bool> PgConnection::HandleBind(const std::string& body) {
   portal->request = prepared.request;
   portal->params = std::move(params);
   portal->result_formats = bind->result_formats;
-  portal->described = std::move(found->columns);
   portal->empty = prepared.request == nullptr;
   portal->done = portal->empty;
   portals_[portal_name] = std::move(portal);
@@ -773,11 +762,8 @@ Status PgConnection::StartPortalNow(Portal* portal) {
   if (!started.ok()) return started.status();
   portal->cursor = std::move(started).value();
   portal->columns = portal->cursor->columns();
-  if (!portal->described.empty() && !SameResultTypes(portal->described, portal->columns)) {
-    // PostgreSQL 15 (plancache.c, RevalidateCachedQuery) after a DDL changed the row type.
-    portal->cursor.reset();
-    return Status::NotSupported("cached plan must not change result type");
-  }
+  // A prepared statement whose result changed since Parse (DDL in between) failed to start
+  // with 0A000 "cached plan must not change result type" (engine: CheckCachedResult).
   if (portal->cursor->copy_in() != nullptr || portal->cursor->copy_out()) {
     portal->cursor.reset();
     return Status::NotSupported("COPY is supported only in the simple query protocol");

@@ -54,10 +54,6 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
     bool done = false;      // finished and every row sent
     bool empty = false;     // the statement text has no statement
     std::vector<ColumnInfo> columns;
-    // The prepared statement's result columns as Describe reported them; the client decodes
-    // the portal's rows by these (pgx caches them), so a start whose columns differ (DDL
-    // since the Parse) is refused as in PostgreSQL.
-    std::vector<ColumnInfo> described;
     std::string tag;
     std::string notice;
     std::string notice_state;  // SQLSTATE of a WARNING notice; empty for NOTICE
