@@ -44,6 +44,8 @@ enum class Func {
   // Math and string functions (bind_function.cc, evaluator.cc).
   kRound,
   kRoundTo,  // round(x, n): decimal rounding, half away from zero (PostgreSQL's numeric rule)
+  kTrunc,
+  kTruncTo,  // trunc(x, n)
   kFloor,
   kCeil,
   kSign,
@@ -93,6 +95,10 @@ enum class Func {
   kRegTypeOut,
   kRegNamespaceIn,
   kRegNamespaceOut,
+  kNow,          // now(), CURRENT_TIMESTAMP, LOCALTIMESTAMP: the transaction's start
+  kCurrentDate,  // CURRENT_DATE
+  kClockTimestamp,
+  kDatePart,  // date_part(text, date/timestamp) and EXTRACT
 };
 enum class AggFunc { kCount, kSum, kAvg, kMin, kMax };
 
