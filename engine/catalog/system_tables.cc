@@ -79,22 +79,6 @@ struct Snapshot {
 
 int64_t RelOid(uint32_t relation_id) { return kFirstUserOid + relation_id; }
 
-// pg_attribute.atttypmod as PostgreSQL stores it: varchar(n)/char(n) n + 4 (VARHDRSZ),
-// numeric(p,s) ((p << 16) | s) + 4, timestamp(p) p.
-int64_t TypMod(Type t) {
-  if (t.modifier < 0) return -1;
-  switch (t.id) {
-    case TypeId::kVarchar:
-    case TypeId::kChar:
-    case TypeId::kNumeric:
-      return t.modifier + 4;
-    case TypeId::kTimestamp:
-      return t.modifier;
-    default:
-      return -1;
-  }
-}
-
 int TypLen(Type t) {
   const BuiltinType* b = FindType(t.PgOid());
   return b != nullptr ? b->len : -1;
@@ -304,7 +288,7 @@ const std::vector<SystemTable>& Registry() {
                            I(num),
                            I(0),
                            I(-1),
-                           I(TypMod(type)),
+                           I(type.PgTypmod()),
                            B(by_val),
                            T(by_val ? "i" : "i"),
                            T(by_val ? "p" : "x"),

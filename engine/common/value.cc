@@ -86,6 +86,20 @@ uint32_t Type::PgOid() const {
   return 705;
 }
 
+int32_t Type::PgTypmod() const {
+  if (modifier < 0) return -1;
+  switch (id) {
+    case TypeId::kVarchar:
+    case TypeId::kChar:
+    case TypeId::kNumeric:
+      return modifier + 4;
+    case TypeId::kTimestamp:
+      return modifier;
+    default:
+      return -1;
+  }
+}
+
 std::optional<Type> Type::FromParamOid(uint32_t oid) {
   switch (oid) {
     case 0:

@@ -103,9 +103,13 @@ Result<BoundExprPtr> Binder::BindLiteral(const ast::Expr& expr) {
       [[fallthrough]];  // beyond bigint: numeric, as in PostgreSQL
     }
     case ast::LiteralKind::kFloat: {
-      // 1.5, 1e3: numeric constants, as in PostgreSQL.
+      // 1.5, 1e3: numeric constants, as in PostgreSQL. One that Meridian's 38-digit numeric
+      // cannot hold (1e308, 1e-50) becomes a double precision constant instead.
+      const double d = std::strtod(expr.text.c_str(), nullptr);
       Result<Numeric> n = numeric::Parse(expr.text);
-      if (!n.ok()) return Status(n.status()).WithPositionIfUnset(pos);
+      if (!n.ok() || numeric::ToDouble(*n) != d) {
+        return BoundExpr::Const(Value::Double(d), Type::Double(), pos);
+      }
       return BoundExpr::Const(Value::Decimal(*n), Type::Numeric(), pos);
     }
   }

@@ -257,6 +257,12 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
       }
       e->type = Type::Double();
     }
+  } else if (name == "pg_typeof" && args.size() == 1) {
+    // The argument's static type, as regtype's text form (no modifier, as in PostgreSQL). Not
+    // folded to a constant: an aggregate argument still makes the query an aggregation.
+    e->func = Func::kPgTypeof;
+    e->type = Type::Text();
+    e->value = Value::String(args[0]->type.Name());
   } else if ((name == "extract" || name == "date_part") && args.size() == 2) {
     // extract(field FROM x) gives numeric, date_part(field, x) double precision; a date is
     // read as its midnight timestamp.

@@ -39,6 +39,7 @@ enum class Func {
   kCoalesce,
   kNullIf,
   kLength,
+  kPgTypeof,  // value holds the argument's type name; the argument is never evaluated
   kLower,
   kUpper,
   // Math and string functions (bind_function.cc, evaluator.cc).

@@ -540,6 +540,8 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
 Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
   if (e.func >= Func::kVersion) return EvalSystemFunction(e, ctx);
   switch (e.func) {
+    case Func::kPgTypeof:
+      return e.value;
     case Func::kCoalesce:
       for (const BoundExprPtr& c : e.children) {
         MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));

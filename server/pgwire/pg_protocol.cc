@@ -144,20 +144,7 @@ int16_t PgTypeLength(const Type& type) {
   return -1;
 }
 
-int32_t PgTypeModifier(const Type& type) {
-  if (type.modifier < 0) return -1;
-  switch (type.id) {
-    case TypeId::kVarchar:
-    case TypeId::kChar:
-    case TypeId::kNumeric:
-      // VARCHAR(n)/CHAR(n): n + VARHDRSZ (4); NUMERIC(p,s): ((p << 16) | s) + 4.
-      return type.modifier + 4;
-    case TypeId::kTimestamp:
-      return type.modifier;  // the precision itself
-    default:
-      return -1;
-  }
-}
+int32_t PgTypeModifier(const Type& type) { return type.PgTypmod(); }
 
 void WriteRowDescription(std::string* out, const std::vector<ColumnInfo>& columns,
                          const std::vector<int16_t>& formats) {

@@ -70,6 +70,10 @@ struct Type {
   // pg_type.oid: bool 16, int8 20, int2 21, int4 23, text 25, float4 700, float8 701,
   // bpchar 1042, varchar 1043, date 1082, timestamp 1114, numeric 1700, unknown 705.
   uint32_t PgOid() const;
+  // pg_attribute.atttypmod / RowDescription's type modifier as PostgreSQL stores it:
+  // varchar(n)/char(n) n + 4 (VARHDRSZ), numeric(p,s) ((p << 16) | s) + 4, timestamp(p) p,
+  // else -1.
+  int32_t PgTypmod() const;
   // The type of a statement parameter declared by pg_type.oid, as PostgreSQL clients declare
   // them: 0 and unknown (705) give Unknown (inferred from context); int2, int4, int8,
   // float4, float8, numeric, date, timestamp (and timestamptz 1184) their types;
