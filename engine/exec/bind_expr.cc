@@ -220,6 +220,16 @@ Result<BoundExprPtr> Binder::MakeComparison(ast::BinaryOp op, BoundExprPtr l, Bo
   if (r->type.id == TypeId::kChar && l->type.IsString()) {
     MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), Type::Text(), false, ""));
   }
+  // numeric vs integer compares as numeric and date vs timestamp as timestamp, as PostgreSQL's
+  // operators do; the converted side then matches an index on the other (same key family).
+  for (BoundExprPtr* side : {&l, &r}) {
+    const Type other = (side == &l ? r : l)->type;
+    if ((*side)->type.IsIntegral() && other.id == TypeId::kNumeric) {
+      MERIDIAN_ASSIGN_OR_RETURN(*side, Coerce(std::move(*side), Type::Numeric(), false, ""));
+    } else if ((*side)->type.id == TypeId::kDate && other.id == TypeId::kTimestamp) {
+      MERIDIAN_ASSIGN_OR_RETURN(*side, Coerce(std::move(*side), Type::Timestamp(), false, ""));
+    }
+  }
   if (!Comparable(l->type, r->type))
     return NoOperator(ast::OperatorName(op), l->type, r->type, position);
   auto e = MakeNode(BoundKind::kBinary, Type::Boolean(), position);
