@@ -27,8 +27,11 @@ void ToProtoValue(const Value& v, v1::Value* out) {
     out->set_int_value(v.AsInt());
   } else if (v.IsDouble()) {
     out->set_double_value(v.AsDouble());
-  } else {
+  } else if (v.IsString()) {
     out->set_text_value(v.AsString());
+  } else {
+    // numeric, date, timestamp, real: their PostgreSQL text form (the column type says which).
+    out->set_text_value(v.ToString());
   }
 }
 

@@ -199,7 +199,7 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
       Column c;
       int64_t type_id = 0, modifier = 0, not_null = 0;
       if (!r.Word("column") || !r.String(&c.name) || !r.Int(&type_id) || !r.Int(&modifier) ||
-          !r.Int(&not_null) || !r.String(&c.default_text) || type_id < 1 || type_id > 6) {
+          !r.Int(&not_null) || !r.String(&c.default_text) || type_id < 1 || type_id > kMaxTypeId) {
         return Malformed("bad column line in table \"" + t.name + "\"");
       }
       c.type = Type{static_cast<TypeId>(type_id), static_cast<int32_t>(modifier)};

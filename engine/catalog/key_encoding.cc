@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "storage/key_codec.h"
+
 namespace meridian::catalog {
 
 void AppendKeyValue(const Value& v, std::string* out) {
@@ -19,6 +21,10 @@ void AppendKeyValue(const Value& v, std::string* out) {
     double d = v.AsDouble();
     if (d == 0) d = 0;  // -0.0 and 0.0 are the same key
     out->append(reinterpret_cast<const char*>(&d), sizeof(d));
+  } else if (v.IsDecimal() || v.IsDate() || v.IsTimestamp() || v.IsReal()) {
+    // The order-preserving index encoding: normalized, so 1.5 and 1.50 are the same key.
+    out->push_back('K');
+    storage::AppendKeyValue(v, false, out);
   } else {
     out->push_back('S');
     uint32_t n = static_cast<uint32_t>(v.AsString().size());

@@ -41,12 +41,15 @@ bool TableSchema::IsPrimaryKeyColumn(int index) const {
 
 Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
   const std::string& n = spec.name;
-  if (n == "integer" || n == "smallint" || n == "int" || n == "int4" || n == "int2") {
-    return Type::Integer();
-  }
+  if (n == "integer" || n == "int" || n == "int4") return Type::Integer();
+  if (n == "smallint" || n == "int2") return Type::SmallInt();
+  if (n == "real" || n == "float4") return Type::Real();
+  if (n == "numeric" || n == "decimal") return Type::Numeric(spec.modifier);
+  if (n == "date") return Type::Date();
+  if (n == "timestamp") return Type::Timestamp(spec.modifier);
   if (n == "bigint" || n == "int8" || n == "oid") return Type::BigInt();  // oid: no uint32 yet
   if (n == "name") return Type::Text();
-  if (n == "double precision" || n == "real" || n == "float" || n == "float8" || n == "float4") {
+  if (n == "double precision" || n == "float" || n == "float8") {
     return Type::Double();
   }
   if (n == "text") return Type::Text();
@@ -59,10 +62,11 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
       return Status::Error("22023", "length for type " + n + " must be at least 1")
           .WithPosition(spec.loc.position);
     }
+    if (n == "char" || n == "character" || n == "bpchar") return Type::Char(len);
     return Type::Varchar(len);
   }
-  if (n == "numeric" || n == "decimal" || n == "date" || n == "timestamp" || n == "time" ||
-      n == "bytea" || n == "interval" || n == "uuid" || n == "json" || n == "jsonb") {
+  if (n == "time" || n == "bytea" || n == "interval" || n == "uuid" || n == "json" ||
+      n == "jsonb") {
     return Status::NotSupported("type " + n + " is not supported yet")
         .WithPosition(spec.loc.position);
   }

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "catalog/catalog.h"
+#include "meridian/numeric.h"
 
 namespace meridian::catalog {
 
@@ -43,6 +44,9 @@ constexpr BuiltinType kTypes[] = {
     {705, "unknown", "unknown", -2, "X", 0},
     {1042, "bpchar", "character", -1, "S", 1014},
     {1043, "varchar", "character varying", -1, "S", 1015},
+    {1082, "date", "date", 4, "D", 1182},
+    {1114, "timestamp", "timestamp without time zone", 8, "D", 1115},
+    {1700, "numeric", "numeric", -1, "N", 1231},
     {2205, "regclass", "regclass", 4, "N", 2210},
     {2206, "regtype", "regtype", 4, "N", 2211},
     {4089, "regnamespace", "regnamespace", 4, "N", 4090},
@@ -75,9 +79,6 @@ struct Snapshot {
 };
 
 int64_t RelOid(uint32_t relation_id) { return kFirstUserOid + relation_id; }
-
-// pg_attribute.atttypmod: varchar(n) is n + 4 (VARHDRSZ), as PostgreSQL stores it.
-int64_t TypMod(Type t) { return t.id == TypeId::kVarchar && t.modifier >= 0 ? t.modifier + 4 : -1; }
 
 int TypLen(Type t) {
   const BuiltinType* b = FindType(t.PgOid());
@@ -316,7 +317,7 @@ const std::vector<SystemTable>& Registry() {
          std::vector<Row> rows;
          auto add = [&](int64_t rel, int64_t num, const std::string& name, Type type, bool not_null,
                         bool has_default, bool dropped = false, bool has_missing = false) {
-           const bool by_val = type.id != TypeId::kText && type.id != TypeId::kVarchar;
+           const bool by_val = TypLen(type) > 0;
            rows.push_back({O(rel),
                            T(name),
                            O(dropped ? 0 : type.PgOid()),
@@ -325,7 +326,7 @@ const std::vector<SystemTable>& Registry() {
                            I(num),
                            I(0),
                            I(-1),
-                           I(TypMod(type)),
+                           I(type.PgTypmod()),
                            B(by_val),
                            T(by_val ? "i" : "i"),
                            T(by_val ? "p" : "x"),
@@ -733,17 +734,27 @@ const std::vector<SystemTable>& Registry() {
                         const std::string& name, Type type, bool not_null,
                         const std::string& default_text, bool updatable) {
            Value max_len = N(), octets = N(), precision = N(), radix = N(), scale = N();
-           if (type.id == TypeId::kVarchar && type.modifier >= 0) {
+           Value datetime_precision = N();
+           if ((type.id == TypeId::kVarchar || type.id == TypeId::kChar) && type.modifier >= 0) {
              max_len = I(type.modifier);
              octets = I(static_cast<int64_t>(type.modifier) * 4);
-           } else if (type.id == TypeId::kText || type.id == TypeId::kVarchar) {
+           } else if (type.IsString()) {
              octets = I(1073741824);
            }
+           if (type.id == TypeId::kSmallInt) precision = I(16);
            if (type.id == TypeId::kInteger) precision = I(32);
            if (type.id == TypeId::kBigInt) precision = I(64);
+           if (type.id == TypeId::kReal) precision = I(24);
            if (type.id == TypeId::kDouble) precision = I(53);
-           if (type.IsNumeric()) radix = I(2);
+           if (type.IsNumeric()) radix = I(type.id == TypeId::kNumeric ? 10 : 2);
            if (type.IsIntegral()) scale = I(0);
+           if (type.id == TypeId::kNumeric && type.modifier >= 0) {
+             precision = I(numeric::TypmodPrecision(type.modifier));
+             scale = I(numeric::TypmodScale(type.modifier));
+           }
+           if (type.id == TypeId::kDate) datetime_precision = I(0);
+           if (type.id == TypeId::kTimestamp)
+             datetime_precision = I(type.modifier >= 0 ? type.modifier : 6);
            const BuiltinType* b = FindType(type.PgOid());
            rows.push_back({T(kDatabaseName),
                            T(schema),
@@ -758,7 +769,7 @@ const std::vector<SystemTable>& Registry() {
                            precision,
                            radix,
                            scale,
-                           N(),
+                           datetime_precision,
                            T(kDatabaseName),
                            T("pg_catalog"),
                            T(b != nullptr ? b->name : "text"),
@@ -894,18 +905,21 @@ std::optional<std::string> SystemTables::RelationName(const Catalog& catalog, in
 std::optional<int64_t> SystemTables::TypeOid(std::string_view name) {
   auto [schema, n] = SplitName(name);
   if (!schema.empty() && schema != "pg_catalog") return std::nullopt;
-  static const std::map<std::string, std::string> kAliases = {{"integer", "int4"},
-                                                              {"int", "int4"},
-                                                              {"smallint", "int2"},
-                                                              {"bigint", "int8"},
-                                                              {"boolean", "bool"},
-                                                              {"real", "float4"},
-                                                              {"double precision", "float8"},
-                                                              {"float", "float8"},
-                                                              {"character varying", "varchar"},
-                                                              {"character", "bpchar"},
-                                                              {"char", "bpchar"},
-                                                              {"\"char\"", "char"}};
+  static const std::map<std::string, std::string> kAliases = {
+      {"integer", "int4"},
+      {"int", "int4"},
+      {"smallint", "int2"},
+      {"bigint", "int8"},
+      {"boolean", "bool"},
+      {"real", "float4"},
+      {"double precision", "float8"},
+      {"float", "float8"},
+      {"character varying", "varchar"},
+      {"character", "bpchar"},
+      {"decimal", "numeric"},
+      {"timestamp without time zone", "timestamp"},
+      {"char", "bpchar"},
+      {"\"char\"", "char"}};
   std::string key = n;
   if (auto it = kAliases.find(key); it != kAliases.end()) key = it->second;
   if (name == "\"char\"") key = "char";
@@ -942,6 +956,12 @@ std::string SystemTables::FormatType(int64_t oid, int64_t typmod) {
   if (t == nullptr) return "???";
   std::string out = t->display;
   if ((oid == 1043 || oid == 1042) && typmod >= 4) out += "(" + std::to_string(typmod - 4) + ")";
+  if (oid == 1700 && typmod >= 4) {
+    out += "(" + std::to_string(numeric::TypmodPrecision(static_cast<int32_t>(typmod - 4))) + "," +
+           std::to_string(numeric::TypmodScale(static_cast<int32_t>(typmod - 4))) + ")";
+  }
+  if (oid == 1114 && typmod >= 0)
+    out = "timestamp(" + std::to_string(typmod) + ") without time zone";
   return out;
 }
 

@@ -18,7 +18,7 @@ using storage::TupleHeader;
 }  // namespace
 
 Transaction::Transaction(std::shared_ptr<txn::TxnManager> txns, uint64_t id, Isolation isolation)
-    : txns_(std::move(txns)), id_(id), isolation_(isolation) {}
+    : txns_(std::move(txns)), id_(id), isolation_(isolation), start_time_(datetime::Now()) {}
 
 void Transaction::EndReadOnly() {
   txns_->Abort(id_);  // nothing to commit; "aborted" makes its id resolve like never written

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "meridian/database.h"
+#include "meridian/datetime.h"
 #include "meridian/status.h"
 #include "storage/heap_file.h"
 #include "txn/commit_log.h"
@@ -39,6 +40,8 @@ class Transaction {
   Transaction& operator=(const Transaction&) = delete;
 
   uint64_t id() const { return id_; }
+  // Wall-clock time when the transaction began: now() / CURRENT_TIMESTAMP, as in PostgreSQL.
+  Timestamp start_time() const { return start_time_; }
   Isolation isolation() const { return isolation_; }
   // Before the first statement only (SET TRANSACTION ISOLATION LEVEL).
   void set_isolation(Isolation isolation) { isolation_ = isolation; }
@@ -107,6 +110,7 @@ class Transaction {
   const std::shared_ptr<txn::TxnManager> txns_;
   const uint64_t id_;
   Isolation isolation_;
+  Timestamp start_time_;
   txn::Snapshot snapshot_;
   bool has_snapshot_ = false;
   bool wrote_ = false;

@@ -19,16 +19,6 @@ constexpr double kDefaultIneqSel = 1.0 / 3.0;
 constexpr double kDefaultRangeSel = 0.005;
 constexpr double kDefaultOtherSel = 0.5;
 
-// Index keys compare by byte order within one family; a condition is only sargable when its
-// value belongs to the column's family (the binder compares int with double numerically).
-int KeyFamily(const Type& t) {
-  if (t.IsIntegral()) return 1;
-  if (t.id == TypeId::kDouble) return 2;
-  if (t.IsString()) return 3;
-  if (t.id == TypeId::kBoolean) return 4;
-  return 0;
-}
-
 // Constant for one execution of the scan: no column of this row, no subquery, no aggregate.
 bool IsParamLike(const BoundExpr& e) {
   switch (e.kind) {
@@ -496,12 +486,14 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
     const bool unique_hit = ix.unique && all_eq && c.plan.keys.size() == ix.columns.size();
     c.matched = unique_hit ? ranges : std::max(ranges, rows * sel);
     c.matched = std::min(c.matched, rows);
-    // Index-only when every needed column is a key column.
+    // Index-only when every needed column is a key column. Numeric keys are normalized
+    // (1.50 is stored as 1.5), so a numeric column is read from the heap for its scale.
     bool covered = !req.needed_columns.empty();
     for (size_t col = 0; covered && col < req.needed_columns.size(); ++col) {
       if (!req.needed_columns[col]) continue;
       covered = std::find(ix.columns.begin(), ix.columns.end(), static_cast<int>(col)) !=
-                ix.columns.end();
+                    ix.columns.end() &&
+                table.types()[col].id != TypeId::kNumeric;
     }
     if (covered) c.plan.kind = AccessPlan::Kind::kIndexOnlyScan;
     const double height = std::max(1.0, std::ceil(std::log(rows) / std::log(200.0)));
@@ -530,6 +522,20 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
     }
   }
   return plan;
+}
+
+// Index keys compare by byte order within one family; a condition is only sargable when its
+// value belongs to the column's family (the binder compares int with double numerically).
+int KeyFamily(const Type& t) {
+  if (t.IsIntegral()) return 1;
+  if (t.id == TypeId::kDouble) return 2;
+  if (t.IsString()) return 3;
+  if (t.id == TypeId::kBoolean) return 4;
+  if (t.id == TypeId::kNumeric) return 5;
+  if (t.id == TypeId::kDate) return 6;
+  if (t.id == TypeId::kTimestamp) return 7;
+  if (t.id == TypeId::kReal) return 8;
+  return 0;
 }
 
 std::unique_ptr<RowSourceOp> MakeAccessOperator(const std::shared_ptr<catalog::Table>& table,

@@ -96,4 +96,9 @@ std::unique_ptr<RowSourceOp> MakeAccessOperator(const std::shared_ptr<catalog::T
 // Rough estimate of a conjunct's selectivity on table (defaults without statistics).
 double EstimateSelectivity(const BoundExpr& conjunct, const catalog::Table& table);
 
+// Index keys compare by byte order within one family (integers, double, strings, boolean,
+// numeric, date, timestamp, real); a condition is only sargable when its value belongs to the
+// column's family. 0: no index family.
+int KeyFamily(const Type& t);
+
 }  // namespace meridian::exec

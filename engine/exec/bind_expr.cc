@@ -6,6 +6,7 @@
 #include "catalog/schema.h"
 #include "exec/binder.h"
 #include "exec/type_rules.h"
+#include "meridian/numeric.h"
 
 namespace meridian::exec {
 
@@ -28,8 +29,9 @@ BoundExprPtr MakeNode(BoundKind kind, Type type, uint32_t position) {
   return e;
 }
 
-// The type an unknown literal takes when compared with or combined with type t.
-Type LiteralTargetFor(Type t) { return t.id == TypeId::kVarchar ? Type::Text() : t; }
+// The type an unknown literal takes when compared with or combined with type t: t without
+// its modifier (a literal compared with a numeric(5,2) column is not rounded first).
+Type LiteralTargetFor(Type t) { return t.id == TypeId::kVarchar ? Type::Text() : Type{t.id, -1}; }
 
 bool IsUnknown(const BoundExprPtr& e) { return e->type.id == TypeId::kUnknown; }
 
@@ -98,13 +100,18 @@ Result<BoundExprPtr> Binder::BindLiteral(const ast::Expr& expr) {
         bool small = v >= INT32_MIN && v <= INT32_MAX;
         return BoundExpr::Const(Value::Int(v), small ? Type::Integer() : Type::BigInt(), pos);
       }
-      // Beyond bigint: PostgreSQL would use numeric; the nearest supported type is double.
-      return BoundExpr::Const(Value::Double(std::strtod(expr.text.c_str(), nullptr)),
-                              Type::Double(), pos);
+      [[fallthrough]];  // beyond bigint: numeric, as in PostgreSQL
     }
-    case ast::LiteralKind::kFloat:
-      return BoundExpr::Const(Value::Double(std::strtod(expr.text.c_str(), nullptr)),
-                              Type::Double(), pos);
+    case ast::LiteralKind::kFloat: {
+      // 1.5, 1e3: numeric constants, as in PostgreSQL. One that Meridian's 38-digit numeric
+      // cannot hold (1e308, 1e-50) becomes a double precision constant instead.
+      const double d = std::strtod(expr.text.c_str(), nullptr);
+      Result<Numeric> n = numeric::Parse(expr.text);
+      if (!n.ok() || numeric::ToDouble(*n) != d) {
+        return BoundExpr::Const(Value::Double(d), Type::Double(), pos);
+      }
+      return BoundExpr::Const(Value::Decimal(*n), Type::Numeric(), pos);
+    }
   }
   return Status::Internal("unknown literal kind");
 }
@@ -170,6 +177,19 @@ Result<BoundExprPtr> Binder::BindUnary(const ast::Expr& expr) {
     if (child->value.IsDouble()) {
       return BoundExpr::Const(Value::Double(-child->value.AsDouble()), child->type, pos);
     }
+    if (child->value.IsReal()) {
+      return BoundExpr::Const(Value::Real(-child->value.AsReal()), child->type, pos);
+    }
+    if (child->value.IsDecimal()) {
+      return BoundExpr::Const(Value::Decimal(numeric::Negate(child->value.AsDecimal())),
+                              child->type, pos);
+    }
+    if (child->type.id == TypeId::kSmallInt) {
+      auto e = MakeNode(BoundKind::kUnary, child->type, pos);
+      e->unary_op = ast::UnaryOp::kNeg;
+      e->children.push_back(std::move(child));
+      return e;
+    }
     int64_t v = child->value.AsInt();
     if (v != INT64_MIN) {
       bool small = -v >= INT32_MIN && -v <= INT32_MAX;
@@ -192,6 +212,24 @@ Result<BoundExprPtr> Binder::MakeComparison(ast::BinaryOp op, BoundExprPtr l, Bo
   } else if (IsUnknown(r)) {
     MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), LiteralTargetFor(l->type), false, ""));
   }
+  // character(n) compares without its trailing blanks (bpchar semantics; its cast to text
+  // drops them).
+  if (l->type.id == TypeId::kChar && r->type.IsString()) {
+    MERIDIAN_ASSIGN_OR_RETURN(l, Coerce(std::move(l), Type::Text(), false, ""));
+  }
+  if (r->type.id == TypeId::kChar && l->type.IsString()) {
+    MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), Type::Text(), false, ""));
+  }
+  // numeric vs integer compares as numeric and date vs timestamp as timestamp, as PostgreSQL's
+  // operators do; the converted side then matches an index on the other (same key family).
+  for (BoundExprPtr* side : {&l, &r}) {
+    const Type other = (side == &l ? r : l)->type;
+    if ((*side)->type.IsIntegral() && other.id == TypeId::kNumeric) {
+      MERIDIAN_ASSIGN_OR_RETURN(*side, Coerce(std::move(*side), Type::Numeric(), false, ""));
+    } else if ((*side)->type.id == TypeId::kDate && other.id == TypeId::kTimestamp) {
+      MERIDIAN_ASSIGN_OR_RETURN(*side, Coerce(std::move(*side), Type::Timestamp(), false, ""));
+    }
+  }
   if (!Comparable(l->type, r->type))
     return NoOperator(ast::OperatorName(op), l->type, r->type, position);
   auto e = MakeNode(BoundKind::kBinary, Type::Boolean(), position);
@@ -204,9 +242,33 @@ Result<BoundExprPtr> Binder::MakeComparison(ast::BinaryOp op, BoundExprPtr l, Bo
 Result<BoundExprPtr> Binder::MakeArithmetic(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
                                             uint32_t position) {
   if (IsUnknown(l) && !IsUnknown(r) && r->type.IsNumeric()) {
-    MERIDIAN_ASSIGN_OR_RETURN(l, Coerce(std::move(l), r->type, false, ""));
+    MERIDIAN_ASSIGN_OR_RETURN(l, Coerce(std::move(l), LiteralTargetFor(r->type), false, ""));
   } else if (IsUnknown(r) && !IsUnknown(l) && l->type.IsNumeric()) {
-    MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), l->type, false, ""));
+    MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), LiteralTargetFor(l->type), false, ""));
+  }
+  // date + integer, integer + date, date - integer → date; date - date → integer.
+  const bool ld = l->type.id == TypeId::kDate, rd = r->type.id == TypeId::kDate;
+  if (ld || rd) {
+    if (ld && IsUnknown(r)) {
+      MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), Type::Integer(), false, ""));
+    }
+    Type result = Type::Unknown();
+    if (ld && rd && op == ast::BinaryOp::kSub) {
+      result = Type::Integer();
+    } else if (ld && r->type.IsIntegral() &&
+               (op == ast::BinaryOp::kAdd || op == ast::BinaryOp::kSub)) {
+      result = Type::Date();
+    } else if (rd && l->type.IsIntegral() && op == ast::BinaryOp::kAdd) {
+      result = Type::Date();
+    }
+    if (result.id == TypeId::kUnknown) {
+      return NoOperator(ast::OperatorName(op), l->type, r->type, position);
+    }
+    auto e = MakeNode(BoundKind::kBinary, result, position);
+    e->binary_op = op;
+    e->children.push_back(std::move(l));
+    e->children.push_back(std::move(r));
+    return e;
   }
   if (!l->type.IsNumeric() || !r->type.IsNumeric()) {
     return NoOperator(ast::OperatorName(op), l->type, r->type, position);
@@ -256,10 +318,11 @@ Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {
       if (concat ? (!ls && !rs) : (!ls || !rs)) {
         return NoOperator(ast::OperatorName(op), l->type, r->type, pos);
       }
-      if (IsUnknown(l)) {
+      // Unknown literals and character(n) (its blanks dropped) take part as text.
+      if (IsUnknown(l) || l->type.id == TypeId::kChar) {
         MERIDIAN_ASSIGN_OR_RETURN(l, Coerce(std::move(l), Type::Text(), false, ""));
       }
-      if (IsUnknown(r)) {
+      if (IsUnknown(r) || r->type.id == TypeId::kChar) {
         MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), Type::Text(), false, ""));
       }
       auto e = MakeNode(BoundKind::kBinary, concat ? Type::Text() : Type::Boolean(), pos);

@@ -72,6 +72,15 @@ constexpr SystemFunction kSystemFunctions[] = {
     {"shobj_description", Func::kAlwaysNull, "ot", 2, 't'},
     {"to_regclass", Func::kToRegClass, "t", 1, 'o'},
     {"to_regtype", Func::kToRegType, "t", 1, 'o'},
+    // Timestamps are without time zone: now() and CURRENT_TIMESTAMP give timestamp, not
+    // timestamptz.
+    {"now", Func::kNow, "", 0, 'T'},
+    {"current_timestamp", Func::kNow, "", 0, 'T'},
+    {"localtimestamp", Func::kNow, "", 0, 'T'},
+    {"transaction_timestamp", Func::kNow, "", 0, 'T'},
+    {"statement_timestamp", Func::kNow, "", 0, 'T'},
+    {"clock_timestamp", Func::kClockTimestamp, "", 0, 'T'},
+    {"current_date", Func::kCurrentDate, "", 0, 'D'},
 };
 
 // String functions with fixed signatures, bound like the system functions above.
@@ -94,8 +103,9 @@ constexpr SystemFunction kStringFunctions[] = {
     {"like_escape", Func::kLikeEscape, "tt", 2, 't'},
 };
 
-// Math functions of one numeric argument; numeric results of PostgreSQL are double precision
-// here (Meridian has no NUMERIC type).
+// Math functions of one number argument: a numeric argument gives a numeric result (sqrt:
+// double precision, computed in float8), any other a double precision one, as PostgreSQL
+// resolves integer arguments to the float8 versions.
 struct MathFunction {
   const char* name;
   Func func;
@@ -104,6 +114,7 @@ struct MathFunction {
 constexpr MathFunction kMathFunctions[] = {
     {"round", Func::kRound},  {"floor", Func::kFloor}, {"ceil", Func::kCeil},
     {"ceiling", Func::kCeil}, {"sign", Func::kSign},   {"sqrt", Func::kSqrt},
+    {"trunc", Func::kTrunc},
 };
 
 Type KindType(char kind) {
@@ -114,6 +125,10 @@ Type KindType(char kind) {
       return Type::Integer();
     case 'b':
       return Type::Boolean();
+    case 'T':
+      return Type::Timestamp();
+    case 'D':
+      return Type::Date();
     default:
       return Type::BigInt();  // oid
   }
@@ -152,7 +167,7 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
     }
     if (!args[0]->type.IsNumeric()) return NoFunction(name, args, pos);
     e->func = Func::kAbs;
-    e->type = args[0]->type;
+    e->type = Type{args[0]->type.id, -1};
   } else if (name == "coalesce" && !args.empty()) {
     std::vector<BoundExprPtr*> all;
     for (BoundExprPtr& a : args) all.push_back(&a);
@@ -208,31 +223,62 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
     std::vector<BoundExprPtr*> all{&args[0], &args[1]};
     MERIDIAN_RETURN_IF_ERROR(UnifyTypes(all, "mod", &e->type));
     e->func = Func::kMod;
-  } else if (name == "round" && args.size() == 2) {
-    if (args[0]->type.id == TypeId::kUnknown || args[0]->type.IsIntegral()) {
+  } else if ((name == "round" || name == "trunc") && args.size() == 2) {
+    // round/trunc(numeric, integer); a double precision first argument keeps Meridian's
+    // float8 version (PostgreSQL has none).
+    const Type t0 = args[0]->type;
+    if (t0.id == TypeId::kUnknown || t0.IsIntegral()) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Numeric(), false, ""));
+    } else if (t0.id == TypeId::kReal) {
       MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Double(), false, ""));
     }
     if (args[1]->type.id == TypeId::kUnknown) {
       MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Integer(), false, ""));
     }
-    if (args[0]->type.id != TypeId::kDouble || !args[1]->type.IsIntegral()) {
+    const TypeId a0 = args[0]->type.id;
+    if ((a0 != TypeId::kDouble && a0 != TypeId::kNumeric) || !args[1]->type.IsIntegral()) {
       return NoFunction(name, args, pos);
     }
-    e->func = Func::kRoundTo;
-    e->type = Type::Double();
+    e->func = name == "round" ? Func::kRoundTo : Func::kTruncTo;
+    e->type = a0 == TypeId::kNumeric ? Type::Numeric() : Type::Double();
   } else if (args.size() == 1 &&
              std::any_of(std::begin(kMathFunctions), std::end(kMathFunctions),
                          [&](const MathFunction& f) { return name == f.name; })) {
     if (args[0]->type.id != TypeId::kUnknown && !args[0]->type.IsNumeric()) {
       return NoFunction(name, args, pos);
     }
-    if (args[0]->type.id != TypeId::kDouble) {
-      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Double(), false, ""));
-    }
     for (const MathFunction& f : kMathFunctions) {
       if (name == f.name) e->func = f.func;
     }
-    e->type = Type::Double();
+    if (args[0]->type.id == TypeId::kNumeric && e->func != Func::kSqrt) {
+      e->type = Type::Numeric();
+    } else {
+      if (args[0]->type.id != TypeId::kDouble) {
+        MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Double(), false, ""));
+      }
+      e->type = Type::Double();
+    }
+  } else if (name == "pg_typeof" && args.size() == 1) {
+    // The argument's static type, as regtype's text form (no modifier, as in PostgreSQL). Not
+    // folded to a constant: an aggregate argument still makes the query an aggregation.
+    e->func = Func::kPgTypeof;
+    e->type = Type::Text();
+    e->value = Value::String(args[0]->type.Name());
+  } else if ((name == "extract" || name == "date_part") && args.size() == 2) {
+    // extract(field FROM x) gives numeric, date_part(field, x) double precision; a date is
+    // read as its midnight timestamp.
+    if (args[0]->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Text(), false, ""));
+    }
+    if (args[1]->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Timestamp(), false, ""));
+    }
+    if (!args[0]->type.IsString() || !args[1]->type.IsDateTime()) {
+      return NoFunction(name, args, pos);
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Timestamp(), false, ""));
+    e->func = Func::kDatePart;
+    e->type = name == "extract" ? Type::Numeric() : Type::Double();
   } else if ((name == "length" || name == "char_length" || name == "lower" || name == "upper") &&
              args.size() == 1) {
     if (args[0]->type.id == TypeId::kUnknown) {
@@ -403,7 +449,15 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
       return NoFunction(name, args, pos);
     }
     e->agg = name == "sum" ? AggFunc::kSum : AggFunc::kAvg;
-    e->type = (name == "sum" && t.IsIntegral()) ? Type::BigInt() : Type::Double();
+    // PostgreSQL: sum(smallint/integer) bigint, sum(bigint/numeric) numeric, sum(real) real,
+    // avg of an integer or numeric numeric, avg of a float double precision.
+    if (t.IsFloat()) {
+      e->type = name == "sum" ? Type{t.id, -1} : Type::Double();
+    } else if (name == "sum" && (t.id == TypeId::kInteger || t.id == TypeId::kSmallInt)) {
+      e->type = Type::BigInt();
+    } else {
+      e->type = Type::Numeric();
+    }
   } else {
     if (t.id == TypeId::kUnknown) {
       MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Text(), false, ""));

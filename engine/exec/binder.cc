@@ -189,7 +189,13 @@ Result<BoundExprPtr> Binder::Coerce(BoundExprPtr e, Type to, bool assignment,
                                     const std::string& column) {
   InferParamType(e.get(), to);
   if (e->type == to) return e;
-  if (e->type.id == to.id && to.id != TypeId::kVarchar) return e;
+  // Same type: nothing to do unless the target's modifier constrains the value (varchar(n),
+  // char(n), numeric(p,s), timestamp(p)).
+  if (e->type.id == to.id && (to.modifier < 0 || to.id == TypeId::kBoolean)) return e;
+  if (e->type.id == to.id && to.id != TypeId::kVarchar && to.id != TypeId::kChar &&
+      to.id != TypeId::kNumeric && to.id != TypeId::kTimestamp) {
+    return e;
+  }
   if (e->type.id == TypeId::kVarchar && to.id == TypeId::kVarchar && to.modifier >= 0 &&
       e->type.modifier >= 0 && e->type.modifier <= to.modifier) {
     return e;

@@ -39,11 +39,14 @@ enum class Func {
   kCoalesce,
   kNullIf,
   kLength,
+  kPgTypeof,  // value holds the argument's type name; the argument is never evaluated
   kLower,
   kUpper,
   // Math and string functions (bind_function.cc, evaluator.cc).
   kRound,
   kRoundTo,  // round(x, n): decimal rounding, half away from zero (PostgreSQL's numeric rule)
+  kTrunc,
+  kTruncTo,  // trunc(x, n)
   kFloor,
   kCeil,
   kSign,
@@ -94,6 +97,10 @@ enum class Func {
   kRegTypeOut,
   kRegNamespaceIn,
   kRegNamespaceOut,
+  kNow,          // now(), CURRENT_TIMESTAMP, LOCALTIMESTAMP: the transaction's start
+  kCurrentDate,  // CURRENT_DATE
+  kClockTimestamp,
+  kDatePart,  // date_part(text, date/timestamp) and EXTRACT
 };
 enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg };
 

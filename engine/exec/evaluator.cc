@@ -40,26 +40,94 @@ Result<Value> CheckedDouble(double r, double x, double y, bool zero_ok) {
   return Value::Double(r);
 }
 
+// float4 results: computed in double (exact for one + - * / of floats), then PostgreSQL's
+// float4 overflow/underflow checks.
+Result<Value> CheckedReal(Result<Value> r, double x, double y, bool zero_ok) {
+  if (!r.ok()) return r;
+  const double d = r->AsDouble();
+  const float f = static_cast<float>(d);
+  if (std::isinf(f) && !std::isinf(x) && !std::isinf(y)) {
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "value out of range: overflow");
+  }
+  if (f == 0 && !zero_ok) {
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "value out of range: underflow");
+  }
+  return Value::Real(f);
+}
+
+Result<Value> NumericArithmetic(ast::BinaryOp op, const Value& a, const Value& b) {
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric x, ToNumericValue(a));
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric y, ToNumericValue(b));
+  Result<Numeric> r = Status::Internal("bad arithmetic operator");
+  switch (op) {
+    case ast::BinaryOp::kAdd:
+      r = numeric::Add(x, y);
+      break;
+    case ast::BinaryOp::kSub:
+      r = numeric::Sub(x, y);
+      break;
+    case ast::BinaryOp::kMul:
+      r = numeric::Mul(x, y);
+      break;
+    case ast::BinaryOp::kDiv:
+      r = numeric::Div(x, y);
+      break;
+    case ast::BinaryOp::kMod:
+      r = numeric::Mod(x, y);
+      break;
+    default:
+      break;
+  }
+  if (!r.ok()) return r.status();
+  return Value::Decimal(*r);
+}
+
+// date ± integer → date; date - date → integer (days).
+Result<Value> DateArithmetic(ast::BinaryOp op, const Value& a, const Value& b) {
+  if (a.IsDate() && b.IsDate()) {
+    if (!datetime::IsFinite(a.AsDate()) || !datetime::IsFinite(b.AsDate())) {
+      return Status::Error("22008", "cannot subtract infinite dates");
+    }
+    return Value::Int(static_cast<int64_t>(a.AsDate().days) - b.AsDate().days);
+  }
+  const Date d = a.IsDate() ? a.AsDate() : b.AsDate();
+  const int64_t n = a.IsDate() ? b.AsInt() : a.AsInt();
+  MERIDIAN_ASSIGN_OR_RETURN(Date r, datetime::AddDays(d, op == ast::BinaryOp::kSub ? -n : n));
+  return Value::DateVal(r);
+}
+
 Result<Value> Arithmetic(ast::BinaryOp op, const Value& a, const Value& b, Type type) {
-  if (type.id == TypeId::kDouble) {
+  if (a.IsDate() || b.IsDate()) return DateArithmetic(op, a, b);
+  if (type.id == TypeId::kNumeric) return NumericArithmetic(op, a, b);
+  if (type.IsFloat()) {
     double x = a.AsNumber(), y = b.AsNumber();
+    Result<Value> r = Status::Internal("bad arithmetic operator");
+    bool zero_ok = true;
     switch (op) {
       case ast::BinaryOp::kAdd:
-        return CheckedDouble(x + y, x, y, true);
+        r = CheckedDouble(x + y, x, y, true);
+        break;
       case ast::BinaryOp::kSub:
-        return CheckedDouble(x - y, x, y, true);
+        r = CheckedDouble(x - y, x, y, true);
+        break;
       case ast::BinaryOp::kMul:
-        return CheckedDouble(x * y, x, y, x == 0 || y == 0);
+        zero_ok = x == 0 || y == 0;
+        r = CheckedDouble(x * y, x, y, zero_ok);
+        break;
       case ast::BinaryOp::kDiv:
         if (y == 0) return DivisionByZero();
-        return CheckedDouble(x / y, x, y, x == 0);
+        zero_ok = x == 0;
+        r = CheckedDouble(x / y, x, y, zero_ok);
+        break;
       case ast::BinaryOp::kMod:
         if (y == 0) return DivisionByZero();
-        return Value::Double(std::fmod(x, y));
+        r = Value::Double(std::fmod(x, y));
+        break;
       default:
         break;
     }
-    return Status::Internal("bad arithmetic operator");
+    if (type.id == TypeId::kReal) return CheckedReal(std::move(r), x, y, zero_ok);
+    return r;
   }
   int64_t x = a.AsInt(), y = b.AsInt(), r = 0;
   switch (op) {
@@ -87,10 +155,7 @@ Result<Value> Arithmetic(ast::BinaryOp op, const Value& a, const Value& b, Type 
     default:
       return Status::Internal("bad arithmetic operator");
   }
-  if (type.id == TypeId::kInteger &&
-      (r < std::numeric_limits<int32_t>::min() || r > std::numeric_limits<int32_t>::max())) {
-    return OutOfRange(type);
-  }
+  if (!CheckRange(r, type).ok()) return OutOfRange(type);
   return Value::Int(r);
 }
 
@@ -209,13 +274,61 @@ double RoundTo(double x, int64_t n) {
   return out == 0 ? 0.0 : out;  // numeric has no -0
 }
 
+Result<Value> EvalNumericMath(const BoundExpr& e, const std::vector<Value>& v) {
+  if (e.func == Func::kMod) return Arithmetic(ast::BinaryOp::kMod, v[0], v[1], e.type);
+  const Numeric& n = v[0].AsDecimal();
+  Result<Numeric> r = Status::Internal("unknown numeric function");
+  switch (e.func) {
+    case Func::kRound:
+      r = numeric::Round(n, 0);
+      break;
+    case Func::kRoundTo:
+      r = numeric::Round(n, v[1].AsInt());
+      break;
+    case Func::kTrunc:
+      r = numeric::Trunc(n, 0);
+      break;
+    case Func::kTruncTo:
+      r = numeric::Trunc(n, v[1].AsInt());
+      break;
+    case Func::kFloor:
+      r = numeric::Floor(n);
+      break;
+    case Func::kCeil:
+      r = numeric::Ceil(n);
+      break;
+    case Func::kSign:
+      r = numeric::FromInt(numeric::Sign(n));
+      break;
+    default:
+      break;
+  }
+  if (!r.ok()) return r.status();
+  return Value::Decimal(*r);
+}
+
+// trunc(x, n) of a double: the digits after the n-th decimal dropped.
+double TruncTo(double x, int64_t n) {
+  if (!std::isfinite(x)) return x;
+  n = std::clamp<int64_t>(n, -400, 400);
+  const double p = std::pow(10.0, static_cast<double>(n < 0 ? -n : n));
+  if (std::isinf(p)) return n < 0 ? 0.0 : x;
+  const double out = n >= 0 ? std::trunc(x * p) / p : std::trunc(x / p) * p;
+  return out == 0 ? 0.0 : out;
+}
+
 Result<Value> EvalMath(const BoundExpr& e, const std::vector<Value>& v) {
+  if (e.type.id == TypeId::kNumeric) return EvalNumericMath(e, v);
   const double x = v[0].AsNumber();
   switch (e.func) {
     case Func::kRound:
       return Value::Double(std::nearbyint(x));
     case Func::kRoundTo:
       return Value::Double(RoundTo(x, v[1].AsInt()));
+    case Func::kTrunc:
+      return Value::Double(std::trunc(x));
+    case Func::kTruncTo:
+      return Value::Double(TruncTo(x, v[1].AsInt()));
     case Func::kFloor:
       return Value::Double(std::floor(x));
     case Func::kCeil:
@@ -435,6 +548,8 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
 Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
   if (e.func >= Func::kVersion) return EvalSystemFunction(e, ctx);
   switch (e.func) {
+    case Func::kPgTypeof:
+      return e.value;
     case Func::kCoalesce:
       for (const BoundExprPtr& c : e.children) {
         MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
@@ -484,6 +599,8 @@ Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
   switch (e.func) {
     case Func::kAbs:
       if (a.IsDouble()) return Value::Double(std::fabs(a.AsDouble()));
+      if (a.IsReal()) return Value::Real(std::fabs(a.AsReal()));
+      if (a.IsDecimal()) return Value::Decimal(numeric::Abs(a.AsDecimal()));
       if (a.AsInt() < 0) {
         int64_t r = 0;
         if (__builtin_sub_overflow(int64_t{0}, a.AsInt(), &r)) return OutOfRange(e.type);
@@ -603,6 +720,8 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
           return a;
         case ast::UnaryOp::kNeg:
           if (a.IsDouble()) return Value::Double(-a.AsDouble());
+          if (a.IsReal()) return Value::Real(-a.AsReal());
+          if (a.IsDecimal()) return Value::Decimal(numeric::Negate(a.AsDecimal()));
           return Arithmetic(ast::BinaryOp::kSub, Value::Int(0), a, e.type);
       }
       return Status::Internal("bad unary operator");

@@ -118,6 +118,9 @@ std::string ExprToString(const BoundExpr& e) {
   switch (e.kind) {
     case BoundKind::kConst:
       if (e.value.IsNull()) return "NULL";
+      if (e.value.IsDate() || e.value.IsTimestamp()) {
+        return "'" + e.value.ToString() + "'::" + e.type.Name();
+      }
       if (e.value.IsString()) {
         std::string out = "'";
         for (char c : e.value.AsString()) out += c == '\'' ? std::string("''") : std::string(1, c);

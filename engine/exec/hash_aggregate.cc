@@ -37,10 +37,18 @@ Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st, const Row
       break;
     case AggFunc::kSum:
     case AggFunc::kAvg:
-      if (v.IsInt() && agg.agg == AggFunc::kSum && agg.type.id != TypeId::kDouble) {
+      if (agg.type.id == TypeId::kBigInt) {
         if (__builtin_add_overflow(st->isum, v.AsInt(), &st->isum)) {
           return Status::Error(sqlstate::kNumericValueOutOfRange, "bigint out of range");
         }
+      } else if (agg.type.id == TypeId::kNumeric) {
+        if (v.IsInt()) {
+          st->wide += v.AsInt();
+        } else {
+          MERIDIAN_ASSIGN_OR_RETURN(st->nsum, numeric::Add(st->nsum, v.AsDecimal()));
+        }
+      } else if (agg.type.id == TypeId::kReal) {
+        st->fsum += v.AsReal();
       } else {
         st->dsum += v.AsNumber();
       }
@@ -67,16 +75,29 @@ Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st, const Row
   return Status::Ok();
 }
 
-Value HashAggregateOp::Finish(const BoundExpr& agg, const AggState& st) const {
+Result<Value> HashAggregateOp::Finish(const BoundExpr& agg, const AggState& st) const {
   switch (agg.agg) {
     case AggFunc::kCount:
       return Value::Int(st.count);
     case AggFunc::kSum:
+    case AggFunc::kAvg: {
       if (st.count == 0) return Value::Null();
-      return agg.type.id == TypeId::kDouble ? Value::Double(st.dsum) : Value::Int(st.isum);
-    case AggFunc::kAvg:
-      if (st.count == 0) return Value::Null();
-      return Value::Double(st.dsum / static_cast<double>(st.count));
+      const bool avg = agg.agg == AggFunc::kAvg;
+      switch (agg.type.id) {
+        case TypeId::kBigInt:
+          return Value::Int(st.isum);
+        case TypeId::kReal:
+          return Value::Real(st.fsum);
+        case TypeId::kNumeric: {
+          MERIDIAN_ASSIGN_OR_RETURN(Numeric total, numeric::Add(st.nsum, Numeric{st.wide, 0}));
+          if (!avg) return Value::Decimal(total);
+          MERIDIAN_ASSIGN_OR_RETURN(Numeric mean, numeric::Div(total, numeric::FromInt(st.count)));
+          return Value::Decimal(mean);
+        }
+        default:
+          return Value::Double(avg ? st.dsum / static_cast<double>(st.count) : st.dsum);
+      }
+    }
     case AggFunc::kMin:
     case AggFunc::kMax:
       return st.count == 0 ? Value::Null() : st.best;
@@ -128,7 +149,8 @@ Result<bool> HashAggregateOp::Next(Row* row) {
   size_t g = next_++;
   *row = group_values_[g];
   for (size_t i = 0; i < aggregates_.size(); ++i) {
-    row->push_back(Finish(*aggregates_[i], states_[g][i]));
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Finish(*aggregates_[i], states_[g][i]));
+    row->push_back(std::move(v));
   }
   return true;
 }

@@ -288,7 +288,10 @@ class HashAggregateOp : public Operator {
 
   struct AggState {
     int64_t count = 0;
-    int64_t isum = 0;
+    int64_t isum = 0;   // SUM(smallint/integer) → bigint
+    __int128 wide = 0;  // integer inputs of a numeric SUM/AVG
+    Numeric nsum;       // numeric inputs of a numeric SUM/AVG
+    float fsum = 0;     // SUM(real) → real, summed in float as PostgreSQL's float4pl
     double dsum = 0;
     Value best;                            // MIN/MAX
     std::string text;                      // string_agg
@@ -298,7 +301,7 @@ class HashAggregateOp : public Operator {
  private:
   Status Consume();
   Status Accumulate(const BoundExpr& agg, AggState* state, const Row& input);
-  Value Finish(const BoundExpr& agg, const AggState& state) const;
+  Result<Value> Finish(const BoundExpr& agg, const AggState& state) const;
 
   OperatorPtr child_;
   std::vector<BoundExprPtr> groups_;

@@ -54,14 +54,6 @@ void ShiftForRescan(BoundExpr* e, bool from_left) {
   for (BoundExprPtr& c : e->children) ShiftForRescan(c.get(), from_left);
 }
 
-int KeyFamilyOf(const Type& t) {
-  if (t.IsIntegral()) return 1;
-  if (t.id == TypeId::kDouble) return 2;
-  if (t.IsString()) return 3;
-  if (t.id == TypeId::kBoolean) return 4;
-  return 0;
-}
-
 }  // namespace
 
 Built Builder::Make(OperatorPtr op, std::unique_ptr<PlanNode> node, std::vector<Built*> children) {
@@ -312,7 +304,7 @@ Result<Built> FromPlanner::Join(Built left, size_t t, std::vector<BoundExprPtr> 
     };
     const BoundExpr& a = *c.children[0];
     const BoundExpr& z = *c.children[1];
-    if (KeyFamilyOf(a.type) == 0 || KeyFamilyOf(a.type) != KeyFamilyOf(z.type)) continue;
+    if (KeyFamily(a.type) == 0 || KeyFamily(a.type) != KeyFamily(z.type)) continue;
     const int sa = side(a), sz = side(z);
     if (!((sa == 1 && sz == 2) || (sa == 2 && sz == 1))) continue;
     const BoundExpr& right_side = sa == 2 ? a : z;

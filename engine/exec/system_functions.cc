@@ -3,6 +3,7 @@
 // drivers' catalog queries (pg_get_userbyid, format_type, pg_get_indexdef, ::regclass, ...).
 // They read the session's settings and the catalog through ExecContext.
 #include "catalog/system_tables.h"
+#include "catalog/transaction.h"
 #include "exec/evaluator.h"
 #include "exec/session_settings.h"
 
@@ -26,6 +27,35 @@ constexpr const char* kCompiler = "gcc " __VERSION__;
 
 Status NoSession() { return Status::Internal("no session for a session function"); }
 
+// EXTRACT / date_part of a finite timestamp, exactly (seconds with 6 decimals).
+Result<Numeric> DatePart(const std::string& unit, Timestamp t) {
+  std::string u;
+  for (char c : unit) u.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  const datetime::Fields f = datetime::Split(t);
+  const int64_t year = f.year <= 0 ? f.year - 1 : f.year;  // there is no year 0: 1 BC is -1
+  auto whole = [](int64_t v) { return numeric::FromInt(v); };
+  if (u == "year" || u == "years") return whole(year);
+  if (u == "month" || u == "months") return whole(f.month);
+  if (u == "day" || u == "days") return whole(f.day);
+  if (u == "hour" || u == "hours") return whole(f.hour);
+  if (u == "minute" || u == "minutes") return whole(f.minute);
+  if (u == "second" || u == "seconds") return Numeric{f.micros_of_minute, 6};
+  if (u == "milliseconds") return Numeric{f.micros_of_minute, 3};
+  if (u == "microseconds") return whole(f.micros_of_minute);
+  if (u == "dow") return whole(f.day_of_week);
+  if (u == "isodow") return whole(f.day_of_week == 0 ? 7 : f.day_of_week);
+  if (u == "doy") return whole(f.day_of_year);
+  if (u == "quarter") return whole((f.month - 1) / 3 + 1);
+  if (u == "decade") return whole(year >= 0 ? year / 10 : -((8 - (year - 1)) / 10));
+  if (u == "century") return whole(year > 0 ? (year + 99) / 100 : -((99 - (year - 1)) / 100));
+  if (u == "millennium") {
+    return whole(year > 0 ? (year + 999) / 1000 : -((999 - (year - 1)) / 1000));
+  }
+  if (u == "epoch") return Numeric{t.micros + 10957LL * datetime::kMicrosPerDay, 6};
+  return Status::Error("22023",
+                       "unit \"" + unit + "\" not recognized for type timestamp without time zone");
+}
+
 }  // namespace
 
 Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
@@ -40,6 +70,21 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
   SessionSettings* settings = exec != nullptr ? exec->settings : nullptr;
   const catalog::Catalog* catalog = exec != nullptr ? exec->catalog : nullptr;
   switch (e.func) {
+    case Func::kNow:
+    case Func::kCurrentDate: {
+      const Timestamp now =
+          exec != nullptr && exec->txn != nullptr ? exec->txn->start_time() : datetime::Now();
+      if (e.func == Func::kNow) return Value::TimestampVal(now);
+      return Value::DateVal(datetime::ToDate(now));
+    }
+    case Func::kClockTimestamp:
+      return Value::TimestampVal(datetime::Now());
+    case Func::kDatePart: {
+      if (!datetime::IsFinite(args[1].AsTimestamp())) return Value::Null();
+      MERIDIAN_ASSIGN_OR_RETURN(Numeric n, DatePart(args[0].AsString(), args[1].AsTimestamp()));
+      if (e.type.id == TypeId::kNumeric) return Value::Decimal(n);
+      return Value::Double(numeric::ToDouble(n));
+    }
     case Func::kVersion:
       return Value::String(std::string("PostgreSQL ") + kPgVersionNumber + " (" + kProductVersion +
                            ") on " + kPlatform + ", compiled by " + kCompiler + ", 64-bit");

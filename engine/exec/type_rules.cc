@@ -3,9 +3,11 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace meridian::exec {
 
@@ -18,6 +20,17 @@ std::string Trim(const std::string& s) {
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
   return s.substr(b, e - b);
+}
+
+// The value range of an integer type.
+std::pair<int64_t, int64_t> IntegerBounds(Type t) {
+  if (t.id == TypeId::kSmallInt) {
+    return {std::numeric_limits<int16_t>::min(), std::numeric_limits<int16_t>::max()};
+  }
+  if (t.id == TypeId::kInteger) {
+    return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+  }
+  return {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()};
 }
 
 Status InvalidInput(Type t, const std::string& text) {
@@ -43,10 +56,7 @@ Result<Value> ParseInteger(const std::string& text, Type to) {
     if (v > (static_cast<__int128>(1) << 64)) overflow = true;
   }
   if (neg) v = -v;
-  int64_t lo = to.id == TypeId::kInteger ? std::numeric_limits<int32_t>::min()
-                                         : std::numeric_limits<int64_t>::min();
-  int64_t hi = to.id == TypeId::kInteger ? std::numeric_limits<int32_t>::max()
-                                         : std::numeric_limits<int64_t>::max();
+  const auto [lo, hi] = IntegerBounds(to);
   if (overflow || v < lo || v > hi) {
     return Status::Error(sqlstate::kNumericValueOutOfRange,
                          "value \"" + text + "\" is out of range for type " + to.Name());
@@ -54,27 +64,32 @@ Result<Value> ParseInteger(const std::string& text, Type to) {
   return Value::Int(static_cast<int64_t>(v));
 }
 
-Result<Value> ParseDouble(const std::string& text) {
+// float8in, or float4in for real (a value outside float's range is 22003, as PostgreSQL).
+Result<Value> ParseDouble(const std::string& text, Type to = Type::Double()) {
   std::string s = Trim(text);
   std::string lower;
   for (char c : s) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  if (lower == "nan") return Value::Double(std::numeric_limits<double>::quiet_NaN());
+  const bool real = to.id == TypeId::kReal;
+  auto make = [real](double d) {
+    return real ? Value::Real(static_cast<float>(d)) : Value::Double(d);
+  };
+  if (lower == "nan") return make(std::numeric_limits<double>::quiet_NaN());
   if (lower == "infinity" || lower == "+infinity" || lower == "inf" || lower == "+inf") {
-    return Value::Double(std::numeric_limits<double>::infinity());
+    return make(std::numeric_limits<double>::infinity());
   }
   if (lower == "-infinity" || lower == "-inf") {
-    return Value::Double(-std::numeric_limits<double>::infinity());
+    return make(-std::numeric_limits<double>::infinity());
   }
-  if (s.empty()) return InvalidInput(Type::Double(), text);
+  if (s.empty()) return InvalidInput(to, text);
   char* end = nullptr;
   errno = 0;
-  double d = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size()) return InvalidInput(Type::Double(), text);
-  if (errno == ERANGE && std::isinf(d)) {
+  double d = real ? std::strtof(s.c_str(), &end) : std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return InvalidInput(to, text);
+  if (errno == ERANGE && (std::isinf(d) || d == 0)) {
     return Status::Error(sqlstate::kNumericValueOutOfRange,
-                         "\"" + text + "\" is out of range for type double precision");
+                         "\"" + text + "\" is out of range for type " + to.Name());
   }
-  return Value::Double(d);
+  return make(d);
 }
 
 Result<Value> ParseBool(const std::string& text) {
@@ -106,7 +121,47 @@ std::string TextOf(const Value& v) {
   return v.ToString();
 }
 
+// bpchar → text/varchar drops the trailing blanks (PostgreSQL's rtrim1).
+std::string StripBlanks(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+Status OutOfRangeFor(Type t) {
+  return Status::Error(sqlstate::kNumericValueOutOfRange, t.Name() + " out of range");
+}
+
+// Any number value as Numeric (ints exactly, floats by their 15/6-digit decimal form).
+Result<Numeric> NumberToNumeric(const Value& v) {
+  if (v.IsDecimal()) return v.AsDecimal();
+  if (v.IsInt()) return numeric::FromInt(v.AsInt());
+  if (v.IsReal()) {
+    const float f = v.AsReal();
+    if (std::isnan(f) || std::isinf(f)) return numeric::FromDouble(f);
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.6g", static_cast<double>(f));  // FLT_DIG digits
+    return numeric::Parse(buf);
+  }
+  if (v.IsDouble()) return numeric::FromDouble(v.AsDouble());
+  if (v.IsBool()) return numeric::FromInt(v.AsBool() ? 1 : 0);
+  return numeric::Parse(v.AsString());
+}
+
+// float8 → float4 with PostgreSQL's overflow/underflow errors.
+Result<Value> ToReal(double d) {
+  const float f = static_cast<float>(d);
+  if (std::isinf(f) && !std::isinf(d)) {
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "value out of range: overflow");
+  }
+  if (f == 0 && d != 0) {
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "value out of range: underflow");
+  }
+  return Value::Real(f);
+}
+
 }  // namespace
+
+Result<Numeric> ToNumericValue(const Value& v) { return NumberToNumeric(v); }
 
 size_t CharLength(const std::string& s) {
   size_t n = 0;
@@ -117,20 +172,51 @@ size_t CharLength(const std::string& s) {
 }
 
 Type PromoteNumeric(Type a, Type b) {
-  if (a.id == TypeId::kDouble || b.id == TypeId::kDouble) return Type::Double();
+  if (a.id == TypeId::kReal && b.id == TypeId::kReal) return Type::Real();
+  if (a.IsFloat() || b.IsFloat()) return Type::Double();
+  if (a.id == TypeId::kNumeric || b.id == TypeId::kNumeric) return Type::Numeric();
   if (a.id == TypeId::kBigInt || b.id == TypeId::kBigInt) return Type::BigInt();
+  if (a.id == TypeId::kSmallInt && b.id == TypeId::kSmallInt) return Type::SmallInt();
   return Type::Integer();
 }
+
+namespace {
+
+// The common type of two number types (CASE, UNION): PostgreSQL's implicit casts run
+// smallint → integer → bigint → numeric → real → double precision.
+int NumericRank(Type t) {
+  switch (t.id) {
+    case TypeId::kSmallInt:
+      return 1;
+    case TypeId::kInteger:
+      return 2;
+    case TypeId::kBigInt:
+      return 3;
+    case TypeId::kNumeric:
+      return 4;
+    case TypeId::kReal:
+      return 5;
+    default:
+      return 6;
+  }
+}
+
+}  // namespace
 
 std::optional<Type> CommonType(Type a, Type b) {
   if (a.id == TypeId::kUnknown) return b.id == TypeId::kUnknown ? Type::Text() : b;
   if (b.id == TypeId::kUnknown) return a;
   if (a == b) return a;
-  if (a.IsNumeric() && b.IsNumeric()) return PromoteNumeric(a, b);
+  if (a.IsNumeric() && b.IsNumeric()) {
+    if (a.id == b.id) return Type{a.id, -1};
+    Type t = NumericRank(a) >= NumericRank(b) ? a : b;
+    return Type{t.id, -1};
+  }
   if (a.IsString() && b.IsString()) {
-    if (a.id == TypeId::kVarchar && b.id == TypeId::kVarchar) return Type::Varchar(-1);
+    if (a.id == b.id) return Type{a.id, -1};
     return Type::Text();
   }
+  if (a.IsDateTime() && b.IsDateTime()) return Type::Timestamp();
   return std::nullopt;
 }
 
@@ -138,14 +224,13 @@ bool Comparable(Type a, Type b) {
   if (a.id == TypeId::kUnknown || b.id == TypeId::kUnknown) return true;
   if (a.IsNumeric() && b.IsNumeric()) return true;
   if (a.IsString() && b.IsString()) return true;
+  if (a.IsDateTime() && b.IsDateTime()) return true;
   return a.id == b.id;
 }
 
 Status CheckRange(int64_t v, Type t) {
-  if (t.id == TypeId::kInteger &&
-      (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())) {
-    return Status::Error(sqlstate::kNumericValueOutOfRange, "integer out of range");
-  }
+  const auto [lo, hi] = IntegerBounds(t);
+  if (t.IsIntegral() && (v < lo || v > hi)) return OutOfRangeFor(t);
   return Status::Ok();
 }
 
@@ -154,6 +239,7 @@ bool CanCast(Type from, Type to) {
   if (to.IsString()) return true;       // every type has a text form
   if (IsStringLike(from)) return true;  // input functions
   if (from.IsNumeric() && to.IsNumeric()) return true;
+  if (from.IsDateTime() && to.IsDateTime()) return true;
   if (from.id == TypeId::kInteger && to.id == TypeId::kBoolean) return true;
   if (from.id == TypeId::kBoolean && to.id == TypeId::kInteger) return true;
   return false;
@@ -162,6 +248,7 @@ bool CanCast(Type from, Type to) {
 bool CanAssign(Type from, Type to) {
   if (from.id == TypeId::kUnknown || from == to) return true;
   if (from.IsNumeric() && to.IsNumeric()) return true;
+  if (from.IsDateTime() && to.IsDateTime()) return true;
   if (to.IsString()) return true;  // PostgreSQL's I/O conversion casts to text are assignment
   return false;
 }
@@ -171,49 +258,106 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
   switch (to.id) {
     case TypeId::kUnknown:
       return v;
+    case TypeId::kSmallInt:
     case TypeId::kInteger:
     case TypeId::kBigInt: {
       if (v.IsInt()) {
         MERIDIAN_RETURN_IF_ERROR(CheckRange(v.AsInt(), to));
         return v;
       }
-      if (v.IsDouble()) {
-        double d = std::rint(v.AsDouble());
-        double lo = to.id == TypeId::kInteger ? -2147483648.0 : -9223372036854775808.0;
-        double hi = to.id == TypeId::kInteger ? 2147483648.0 : 9223372036854775808.0;
-        if (std::isnan(d) || d < lo || d >= hi) {
-          return Status::Error(sqlstate::kNumericValueOutOfRange, to.Name() + " out of range");
+      if (v.IsDouble() || v.IsReal()) {
+        const double d = std::rint(v.AsNumber());
+        const auto [lo, hi] = IntegerBounds(to);
+        // hi + 1 is exact in double for every integer type; compare below it.
+        if (std::isnan(d) || d < static_cast<double>(lo) || d >= -static_cast<double>(lo)) {
+          return OutOfRangeFor(to);
         }
+        (void)hi;
         return Value::Int(static_cast<int64_t>(d));
       }
+      if (v.IsDecimal()) {
+        const auto [lo, hi] = IntegerBounds(to);
+        MERIDIAN_ASSIGN_OR_RETURN(int64_t i, numeric::ToInt(v.AsDecimal(), lo, hi, to.Name()));
+        return Value::Int(i);
+      }
       if (v.IsBool()) return Value::Int(v.AsBool() ? 1 : 0);
-      return ParseInteger(v.AsString(), to);
+      if (v.IsString()) return ParseInteger(v.AsString(), to);
+      break;
     }
     case TypeId::kDouble:
-      if (v.IsInt()) return Value::Double(static_cast<double>(v.AsInt()));
       if (v.IsDouble()) return v;
+      if (v.IsNumber()) return Value::Double(v.AsNumber());
       if (v.IsString()) return ParseDouble(v.AsString());
       break;
+    case TypeId::kReal:
+      if (v.IsReal()) return v;
+      if (v.IsDouble()) {
+        if (std::isnan(v.AsDouble()) || std::isinf(v.AsDouble())) {
+          return Value::Real(static_cast<float>(v.AsDouble()));
+        }
+        return ToReal(v.AsDouble());
+      }
+      if (v.IsNumber()) return ToReal(v.AsNumber());
+      if (v.IsString()) return ParseDouble(v.AsString(), to);
+      break;
+    case TypeId::kNumeric:
+      if (v.IsNumber() || v.IsString()) {
+        MERIDIAN_ASSIGN_OR_RETURN(Numeric n, NumberToNumeric(v));
+        MERIDIAN_ASSIGN_OR_RETURN(n, numeric::ApplyTypmod(n, to.modifier));
+        return Value::Decimal(n);
+      }
+      break;
+    case TypeId::kDate:
+      if (v.IsDate()) return v;
+      if (v.IsTimestamp()) return Value::DateVal(datetime::ToDate(v.AsTimestamp()));
+      if (v.IsString()) {
+        MERIDIAN_ASSIGN_OR_RETURN(Date d, datetime::ParseDate(v.AsString()));
+        return Value::DateVal(d);
+      }
+      break;
+    case TypeId::kTimestamp: {
+      Timestamp t;
+      if (v.IsTimestamp()) {
+        t = v.AsTimestamp();
+      } else if (v.IsDate()) {
+        MERIDIAN_ASSIGN_OR_RETURN(t, datetime::CheckedToTimestamp(v.AsDate()));
+      } else if (v.IsString()) {
+        MERIDIAN_ASSIGN_OR_RETURN(t, datetime::ParseTimestamp(v.AsString()));
+      } else {
+        break;
+      }
+      if (to.modifier >= 0) {
+        MERIDIAN_ASSIGN_OR_RETURN(t, datetime::RoundTimestamp(t, to.modifier));
+      }
+      return Value::TimestampVal(t);
+    }
     case TypeId::kBoolean:
       if (v.IsBool()) return v;
       if (v.IsInt()) return Value::Bool(v.AsInt() != 0);
       if (v.IsString()) return ParseBool(v.AsString());
       break;
     case TypeId::kText:
+      if (from.id == TypeId::kChar) return Value::String(StripBlanks(TextOf(v)));
       return Value::String(TextOf(v));
-    case TypeId::kVarchar: {
+    case TypeId::kVarchar:
+    case TypeId::kChar: {
       std::string s = TextOf(v);
-      if (to.modifier >= 0 && CharLength(s) > static_cast<size_t>(to.modifier)) {
+      if (from.id == TypeId::kChar && to.id == TypeId::kVarchar) s = StripBlanks(std::move(s));
+      size_t length = CharLength(s);
+      if (to.modifier >= 0 && length > static_cast<size_t>(to.modifier)) {
         size_t keep = PrefixBytes(s, static_cast<size_t>(to.modifier));
         if (!explicit_cast) {
           // PostgreSQL silently drops excess trailing spaces; anything else is an error.
           if (s.find_first_not_of(' ', keep) != std::string::npos) {
-            return Status::Error(
-                sqlstate::kStringDataRightTruncation,
-                "value too long for type character varying(" + std::to_string(to.modifier) + ")");
+            return Status::Error(sqlstate::kStringDataRightTruncation,
+                                 "value too long for type " + to.DisplayName());
           }
         }
         s.resize(keep);
+        length = static_cast<size_t>(to.modifier);
+      }
+      if (to.id == TypeId::kChar && to.modifier >= 0) {  // bpchar(n) is blank-padded to n
+        s.append(static_cast<size_t>(to.modifier) - length, ' ');
       }
       return Value::String(std::move(s));
     }
@@ -229,7 +373,21 @@ int CompareValues(const Value& a, const Value& b) {
   if (a.IsInt() && b.IsInt()) {
     return a.AsInt() < b.AsInt() ? -1 : (a.AsInt() > b.AsInt() ? 1 : 0);
   }
-  if ((a.IsInt() || a.IsDouble()) && (b.IsInt() || b.IsDouble())) {
+  if ((a.IsDecimal() || a.IsInt()) && (b.IsDecimal() || b.IsInt())) {
+    return numeric::Compare(a.IsInt() ? numeric::FromInt(a.AsInt()) : a.AsDecimal(),
+                            b.IsInt() ? numeric::FromInt(b.AsInt()) : b.AsDecimal());
+  }
+  if ((a.IsDate() || a.IsTimestamp()) && (b.IsDate() || b.IsTimestamp())) {
+    if (a.IsDate() && b.IsDate()) {
+      return a.AsDate().days < b.AsDate().days ? -1 : (a.AsDate().days > b.AsDate().days ? 1 : 0);
+    }
+    const int64_t x =
+        a.IsDate() ? datetime::ToTimestamp(a.AsDate()).micros : a.AsTimestamp().micros;
+    const int64_t y =
+        b.IsDate() ? datetime::ToTimestamp(b.AsDate()).micros : b.AsTimestamp().micros;
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  if (a.IsNumber() && b.IsNumber()) {
     double x = a.AsNumber(), y = b.AsNumber();
     // PostgreSQL orders NaN above every other value and equal to itself.
     bool xn = std::isnan(x), yn = std::isnan(y);
@@ -242,7 +400,9 @@ int CompareValues(const Value& a, const Value& b) {
   }
   if (a.IsBool() && b.IsBool()) return static_cast<int>(a.AsBool()) - static_cast<int>(b.AsBool());
   // Mixed kinds cannot reach here after binding; order them by kind for determinism.
-  auto rank = [](const Value& v) { return v.IsBool() ? 0 : (v.IsInt() || v.IsDouble()) ? 1 : 2; };
+  auto rank = [](const Value& v) {
+    return v.IsBool() ? 0 : v.IsNumber() ? 1 : (v.IsDate() || v.IsTimestamp()) ? 2 : 3;
+  };
   return rank(a) - rank(b);
 }
 

@@ -11,7 +11,9 @@
 
 namespace meridian::exec {
 
-// Type of a + b etc. for numeric operands: double > bigint > integer.
+// Type of a + b etc. for number operands, as PostgreSQL's operators give it: double precision
+// if either is a float (real only when both are), else numeric, else bigint > integer >
+// smallint.
 Type PromoteNumeric(Type a, Type b);
 // Common type of two branches (unknown yields to the other; numerics promote; text wins over
 // varchar); nullopt when none exists.
@@ -29,10 +31,12 @@ Result<Value> AssignValue(const Value& v, Type from, Type to);
 // Whether an explicit CAST from → to exists.
 bool CanCast(Type from, Type to);
 
-// 22003 "integer out of range" / "bigint out of range" unless v fits type t.
+// 22003 "smallint/integer/bigint out of range" unless v fits integer type t.
 Status CheckRange(int64_t v, Type t);
 // Three-way comparison of two non-NULL values of comparable types.
 int CompareValues(const Value& a, const Value& b);
+// A number value (int, double, real, numeric; or numeric text) as Numeric.
+Result<Numeric> ToNumericValue(const Value& v);
 // Number of characters (UTF-8 code points) in s.
 size_t CharLength(const std::string& s);
 

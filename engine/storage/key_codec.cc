@@ -4,6 +4,7 @@
 // escaped as 00 FF and the value ends with 00 00, so a prefix sorts before its extensions.
 #include "storage/key_codec.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -65,6 +66,33 @@ class KeyReader {
   size_t pos_ = 0;
 };
 
+// NUMERIC: a class byte (0x7F negative, 0x80 zero, 0x81 positive); for non-zero values the
+// decimal exponent E of 0.d1d2... × 10^E as a byte E + 128, then the significant digits
+// (trailing zeros dropped) in pairs, each pair p as byte p + 1, then a 0x00 terminator.
+// Negative values invert the exponent and digit bytes and end with 0xFF, so larger magnitudes
+// sort first. Equal values (1.5, 1.50) encode equally.
+constexpr uint8_t kNumNegative = 0x7F, kNumZero = 0x80, kNumPositive = 0x81;
+
+void PutNumeric(const Numeric& n, bool desc, std::string* out) {
+  const int sign = numeric::Sign(n);
+  if (sign == 0) {
+    PutByte(kNumZero, desc, out);
+    return;
+  }
+  std::string d = numeric::Digits(n);
+  const int exponent = static_cast<int>(d.size()) - n.scale;
+  while (d.back() == '0') d.pop_back();
+  if (d.size() % 2 != 0) d.push_back('0');
+  const bool neg = sign < 0;
+  auto put = [&](uint8_t b) { PutByte(neg ? static_cast<uint8_t>(~b) : b, desc, out); };
+  PutByte(neg ? kNumNegative : kNumPositive, desc, out);
+  put(static_cast<uint8_t>(exponent + 128));
+  for (size_t i = 0; i < d.size(); i += 2) {
+    put(static_cast<uint8_t>((d[i] - '0') * 10 + (d[i + 1] - '0') + 1));
+  }
+  put(0x00);
+}
+
 Status Malformed(size_t pos) {
   std::string msg = "malformed index key at byte ";
   msg.append(std::to_string(pos));
@@ -85,6 +113,21 @@ void AppendKeyValue(const Value& value, bool descending, std::string* out) {
   } else if (value.IsDouble()) {
     PutByte(kKeyTagDouble, descending, out);
     PutBig64(DoubleToKey(value.AsDouble()), descending, out);
+  } else if (value.IsReal()) {
+    PutByte(kKeyTagReal, descending, out);
+    PutBig64(DoubleToKey(static_cast<double>(value.AsReal())), descending, out);
+  } else if (value.IsDecimal()) {
+    PutByte(kKeyTagNumeric, descending, out);
+    PutNumeric(value.AsDecimal(), descending, out);
+  } else if (value.IsDate()) {
+    PutByte(kKeyTagDate, descending, out);
+    const uint32_t v = static_cast<uint32_t>(value.AsDate().days) ^ 0x80000000u;
+    for (int shift = 24; shift >= 0; shift -= 8) {
+      PutByte(static_cast<uint8_t>(v >> shift), descending, out);
+    }
+  } else if (value.IsTimestamp()) {
+    PutByte(kKeyTagTimestamp, descending, out);
+    PutBig64(static_cast<uint64_t>(value.AsTimestamp().micros) ^ kSignBit, descending, out);
   } else {
     PutByte(kKeyTagString, descending, out);
     for (char c : value.AsString()) {
@@ -133,6 +176,63 @@ Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<boo
         uint64_t v;
         if (!in.Big64(&v)) return Malformed(start);
         values.push_back(Value::Double(KeyToDouble(v)));
+        break;
+      }
+      case kKeyTagReal: {
+        uint64_t v;
+        if (!in.Big64(&v)) return Malformed(start);
+        values.push_back(Value::Real(static_cast<float>(KeyToDouble(v))));
+        break;
+      }
+      case kKeyTagDate: {
+        uint32_t v = 0;
+        for (int i = 0; i < 4; ++i) {
+          uint8_t b;
+          if (!in.Byte(&b)) return Malformed(start);
+          v = (v << 8) | b;
+        }
+        values.push_back(Value::DateVal(Date{static_cast<int32_t>(v ^ 0x80000000u)}));
+        break;
+      }
+      case kKeyTagTimestamp: {
+        uint64_t v;
+        if (!in.Big64(&v)) return Malformed(start);
+        values.push_back(Value::TimestampVal(Timestamp{static_cast<int64_t>(v ^ kSignBit)}));
+        break;
+      }
+      case kKeyTagNumeric: {
+        uint8_t cls;
+        if (!in.Byte(&cls)) return Malformed(start);
+        if (cls == kNumZero) {
+          values.push_back(Value::Decimal(Numeric{}));
+          break;
+        }
+        if (cls != kNumNegative && cls != kNumPositive) return Malformed(start);
+        const bool neg = cls == kNumNegative;
+        auto get = [&](uint8_t* b) {
+          if (!in.Byte(b)) return false;
+          if (neg) *b = static_cast<uint8_t>(~*b);
+          return true;
+        };
+        uint8_t e;
+        if (!get(&e)) return Malformed(start);
+        const int exponent = static_cast<int>(e) - 128;
+        std::string digits;
+        while (true) {
+          uint8_t b;
+          if (!get(&b)) return Malformed(start);
+          if (b == 0) break;
+          if (b > 100 || digits.size() >= 2 * kNumericMaxDigits) return Malformed(start);
+          digits.push_back(static_cast<char>('0' + (b - 1) / 10));
+          digits.push_back(static_cast<char>('0' + (b - 1) % 10));
+        }
+        while (!digits.empty() && digits.back() == '0') digits.pop_back();
+        if (digits.empty()) return Malformed(start);
+        // 0.digits × 10^exponent, read back with its smallest scale.
+        Result<Numeric> n =
+            numeric::Parse((neg ? "-0." : "0.") + digits + "e" + std::to_string(exponent));
+        if (!n.ok()) return Malformed(start);
+        values.push_back(Value::Decimal(*n));
         break;
       }
       case kKeyTagString: {

@@ -13,11 +13,15 @@
 namespace meridian::storage {
 
 // Tag bytes (ascending form; a DESC column stores every byte of its encoding inverted).
-inline constexpr uint8_t kKeyTagBool = 0x10;    // BOOLEAN: tag, 0x00 or 0x01
-inline constexpr uint8_t kKeyTagInt = 0x20;     // INTEGER/BIGINT: tag, 8 bytes big-endian
-inline constexpr uint8_t kKeyTagDouble = 0x30;  // DOUBLE: tag, 8 bytes (sign-flip trick)
-inline constexpr uint8_t kKeyTagString = 0x40;  // TEXT/VARCHAR: tag, escaped bytes, 00 00
-inline constexpr uint8_t kKeyTagNull = 0xF0;    // NULL: tag only; greatest (NULLS LAST)
+inline constexpr uint8_t kKeyTagBool = 0x10;       // BOOLEAN: tag, 0x00 or 0x01
+inline constexpr uint8_t kKeyTagInt = 0x20;        // INTEGER/BIGINT: tag, 8 bytes big-endian
+inline constexpr uint8_t kKeyTagDouble = 0x30;     // DOUBLE: tag, 8 bytes (sign-flip trick)
+inline constexpr uint8_t kKeyTagReal = 0x31;       // REAL: tag, as DOUBLE of the float's value
+inline constexpr uint8_t kKeyTagNumeric = 0x34;    // NUMERIC: tag, class, exponent, digit pairs
+inline constexpr uint8_t kKeyTagDate = 0x38;       // DATE: tag, 4 bytes big-endian, sign flipped
+inline constexpr uint8_t kKeyTagTimestamp = 0x3C;  // TIMESTAMP: tag, 8 bytes like INTEGER
+inline constexpr uint8_t kKeyTagString = 0x40;     // TEXT/VARCHAR: tag, escaped bytes, 00 00
+inline constexpr uint8_t kKeyTagNull = 0xF0;       // NULL: tag only; greatest (NULLS LAST)
 
 // Appends the encoding of one value. descending inverts every byte it appends.
 void AppendKeyValue(const Value& value, bool descending, std::string* out);
@@ -27,7 +31,8 @@ void AppendKeyValue(const Value& value, bool descending, std::string* out);
 std::string EncodeKey(const std::vector<Value>& values, const std::vector<bool>& descending = {});
 
 // Decodes a whole key (as many columns as it holds). XX001 on malformed input. -0.0 decodes
-// as 0.0 and every NaN as the canonical quiet NaN.
+// as 0.0 and every NaN as the canonical quiet NaN; a numeric decodes with its smallest scale
+// (1.50 → 1.5: keys are normalized so that equal numerics are equal keys).
 Result<std::vector<Value>> DecodeKey(std::string_view key,
                                      const std::vector<bool>& descending = {});
 

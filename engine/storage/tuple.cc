@@ -85,10 +85,29 @@ std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
         Append<int64_t>(&out, v.IsInt() ? v.AsInt() : static_cast<int64_t>(v.AsNumber()));
         break;
       case TypeId::kDouble:
-        Append<double>(&out, v.IsString() || v.IsBool() ? 0.0 : v.AsNumber());
+        Append<double>(&out, v.IsNumber() ? v.AsNumber() : 0.0);
+        break;
+      case TypeId::kSmallInt:
+        Append<int16_t>(&out, static_cast<int16_t>(v.IsInt() ? v.AsInt() : 0));
+        break;
+      case TypeId::kReal:
+        Append<float>(&out, v.IsReal() ? v.AsReal() : static_cast<float>(v.AsNumber()));
+        break;
+      case TypeId::kNumeric: {
+        const Numeric n = v.IsDecimal() ? v.AsDecimal() : Numeric{};
+        out.push_back(static_cast<char>(n.scale));
+        Append<__int128>(&out, n.mantissa);
+        break;
+      }
+      case TypeId::kDate:
+        Append<int32_t>(&out, v.IsDate() ? v.AsDate().days : 0);
+        break;
+      case TypeId::kTimestamp:
+        Append<int64_t>(&out, v.IsTimestamp() ? v.AsTimestamp().micros : 0);
         break;
       case TypeId::kText:
       case TypeId::kVarchar:
+      case TypeId::kChar:
       case TypeId::kUnknown: {
         std::string s = v.IsString() ? v.AsString() : v.ToString();
         Append<uint32_t>(&out, static_cast<uint32_t>(s.size()));
@@ -154,8 +173,38 @@ Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow
         out.push_back(Value::Double(Load<double>(p + pos)));
         pos += 8;
         break;
+      case TypeId::kSmallInt:
+        if (!need(2)) return bad(" truncated");
+        out.push_back(Value::Int(Load<int16_t>(p + pos)));
+        pos += 2;
+        break;
+      case TypeId::kReal:
+        if (!need(4)) return bad(" truncated");
+        out.push_back(Value::Real(Load<float>(p + pos)));
+        pos += 4;
+        break;
+      case TypeId::kNumeric: {
+        if (!need(17)) return bad(" truncated");
+        const int scale = static_cast<uint8_t>(p[pos]);
+        const __int128 m = Load<__int128>(p + pos + 1);
+        if (scale > kNumericMaxScale) return bad(" has an invalid numeric scale");
+        out.push_back(Value::Decimal(Numeric{m, scale}));
+        pos += 17;
+        break;
+      }
+      case TypeId::kDate:
+        if (!need(4)) return bad(" truncated");
+        out.push_back(Value::DateVal(Date{Load<int32_t>(p + pos)}));
+        pos += 4;
+        break;
+      case TypeId::kTimestamp:
+        if (!need(8)) return bad(" truncated");
+        out.push_back(Value::TimestampVal(Timestamp{Load<int64_t>(p + pos)}));
+        pos += 8;
+        break;
       case TypeId::kText:
       case TypeId::kVarchar:
+      case TypeId::kChar:
       case TypeId::kUnknown: {
         if (!need(4)) return bad(" truncated");
         const uint32_t len = Load<uint32_t>(p + pos);

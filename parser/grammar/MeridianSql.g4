@@ -304,11 +304,15 @@ executeStmt : K_EXECUTE identifier (LPAREN expr (COMMA expr)* RPAREN)? ;
 // DEALLOCATE [PREPARE] {name | ALL}; `DEALLOCATE prepare` names a statement called "prepare".
 deallocateStmt : K_DEALLOCATE K_PREPARE? (K_ALL | identifier) ;
 
+// NUMERIC(p, s) takes two modifiers; TIMESTAMP [(p)] WITH[OUT] TIME ZONE a zone clause.
 typeName
   : K_DOUBLE K_PRECISION
   | K_CHARACTER K_VARYING (LPAREN INTEGER_LITERAL RPAREN)?
-  | qualifiedName (LPAREN INTEGER_LITERAL RPAREN)?
+  | qualifiedName (LPAREN INTEGER_LITERAL (COMMA scale=signedInteger)? RPAREN)?
+    ((K_WITH | K_WITHOUT) K_TIME K_ZONE)?
   ;
+
+signedInteger : MINUS? INTEGER_LITERAL ;
 
 // ----------------------------------------------------------------------------------- expressions
 
@@ -372,6 +376,7 @@ primary
   | K_EXISTS LPAREN selectStmt RPAREN                                       # existsPrimary
   | K_CASE operand=expr? (K_WHEN expr K_THEN expr)+ (K_ELSE elseExpr=expr)? K_END # casePrimary
   | K_CAST LPAREN expr K_AS typeName RPAREN                                 # castPrimary
+  | typeName STRING_LITERAL                                                 # typedLiteralPrimary
   | K_ARRAY LPAREN selectStmt RPAREN                                        # arrayPrimary
   | K_SUBSTRING LPAREN expr (K_FROM expr)? K_FOR expr RPAREN                 # substringPrimary
   | K_SUBSTRING LPAREN expr K_FROM expr RPAREN                              # substringPrimary
@@ -379,6 +384,7 @@ primary
   | K_TRIM LPAREN side=(K_LEADING | K_TRAILING | K_BOTH)? (chars=expr? K_FROM)? expr
     (COMMA expr)? RPAREN                                                    # trimPrimary
   | (K_LEFT | K_RIGHT) LPAREN expr COMMA expr RPAREN                         # leftRightPrimary
+  | fn=identifier LPAREN field=identifier K_FROM expr RPAREN                 # extractPrimary
   | identifier LPAREN STAR RPAREN                                           # starFunctionPrimary
   | qualifiedName LPAREN ((K_DISTINCT | K_ALL)? expr (COMMA expr)*)? RPAREN # functionPrimary
   | identifier (DOT identifier)?                                            # columnPrimary
@@ -411,7 +417,7 @@ nonReservedKeyword
   | K_TRANSACTION | K_UNCOMMITTED | K_WORK | K_WRITE
   | K_PREPARE | K_EXECUTE | K_DEALLOCATE
   | K_ACTION | K_ADD | K_ALTER | K_CASCADE | K_DATA | K_MATCH | K_PARTIAL | K_RENAME | K_RESTRICT
-  | K_SIMPLE
+  | K_SIMPLE | K_WITHOUT
   ;
 
 reservedKeyword
@@ -563,6 +569,7 @@ K_VARYING : V A R Y I N G ;
 K_WHEN : W H E N ;
 K_WHERE : W H E R E ;
 K_WITH : W I T H ;
+K_WITHOUT : W I T H O U T ;
 K_WORK : W O R K ;
 K_WRITE : W R I T E ;
 K_ZONE : Z O N E ;

@@ -300,9 +300,11 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
       e->name = Identifier(first);
       // CURRENT_USER, SESSION_USER, USER, CURRENT_ROLE, CURRENT_SCHEMA, CURRENT_CATALOG are
       // SQL value functions (reserved words in PostgreSQL): calls without parentheses.
-      static constexpr const char* kValueFunctions[] = {"current_user",   "session_user",
-                                                        "user",           "current_role",
-                                                        "current_schema", "current_catalog"};
+      // CURRENT_DATE, CURRENT_TIMESTAMP and LOCALTIMESTAMP too.
+      static constexpr const char* kValueFunctions[] = {
+          "current_user", "session_user",      "user",
+          "current_role", "current_schema",    "current_catalog",
+          "current_date", "current_timestamp", "localtimestamp"};
       if (first->QUOTED_IDENTIFIER() == nullptr) {
         for (const char* f : kValueFunctions) {
           if (e->name == f) e->kind = ExprKind::kFunction;
@@ -345,6 +347,17 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
     ExprPtr e = NewExpr(ExprKind::kCast, loc);
     e->cast_type = TransformType(cast->typeName());
     e->children.push_back(TransformExpr(cast->expr()));
+    return e;
+  }
+  if (auto* typed = dynamic_cast<P::TypedLiteralPrimaryContext*>(ctx)) {
+    // DATE '2026-11-22', NUMERIC '1.5', ...: a cast of the string literal (PostgreSQL's
+    // AexprConst "ConstTypename Sconst").
+    ExprPtr e = NewExpr(ExprKind::kCast, loc);
+    e->cast_type = TransformType(typed->typeName());
+    ExprPtr lit = NewExpr(ExprKind::kLiteral, Loc(typed->STRING_LITERAL()));
+    lit->literal_kind = ast::LiteralKind::kString;
+    lit->text = UnquoteString(typed->STRING_LITERAL()->getText());
+    e->children.push_back(std::move(lit));
     return e;
   }
   if (dynamic_cast<P::ArrayPrimaryContext*>(ctx) != nullptr) {
@@ -391,6 +404,21 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
     ExprPtr e = NewExpr(ExprKind::kFunction, loc);
     e->name = left_right->K_LEFT() != nullptr ? "left" : "right";
     for (P::ExprContext* arg : left_right->expr()) e->children.push_back(TransformExpr(arg));
+    return e;
+  }
+  if (auto* extract = dynamic_cast<P::ExtractPrimaryContext*>(ctx)) {
+    // EXTRACT(field FROM source) is extract('field', source); no other function has this form.
+    if (Identifier(extract->fn) != "extract") {
+      Fail(ErrorAt(extract, sqlstate::kSyntaxError,
+                   "syntax error at or near \"" + extract->K_FROM()->getText() + "\""));
+    }
+    ExprPtr e = NewExpr(ExprKind::kFunction, loc);
+    e->name = "extract";
+    ExprPtr field = NewExpr(ExprKind::kLiteral, Loc(extract->field));
+    field->literal_kind = ast::LiteralKind::kString;
+    field->text = Identifier(extract->field);
+    e->children.push_back(std::move(field));
+    e->children.push_back(TransformExpr(extract->expr()));
     return e;
   }
   if (auto* star_fn = dynamic_cast<P::StarFunctionPrimaryContext*>(ctx)) {

@@ -1,6 +1,7 @@
 // Type names as written (INT, VARCHAR(n), DOUBLE PRECISION, ...) to the canonical TypeSpec
 // names listed in ast.h. Unknown names are 42704, as PostgreSQL reports them.
 
+#include <algorithm>
 #include <charconv>
 
 #include "transformer.h"
@@ -29,6 +30,13 @@ constexpr TypeAlias kTypeAliases[] = {
     {"varchar", "varchar"},
     {"char", "char"},
     {"character", "char"},
+    {"bpchar", "char"},
+    {"numeric", "numeric"},
+    {"decimal", "numeric"},
+    {"dec", "numeric"},
+    {"date", "date"},
+    {"timestamp", "timestamp"},
+    {"timestamptz", "timestamp"},  // read as timestamp without time zone (no zones yet)
     {"boolean", "boolean"},
     {"bool", "boolean"},
     {"oid", "oid"},
@@ -39,7 +47,17 @@ constexpr TypeAlias kTypeAliases[] = {
     {"regproc", "regproc"},
 };
 
-constexpr int32_t kMaxCharLength = 10485760;  // PostgreSQL's limit for char(n)/varchar(n)
+constexpr int32_t kMaxCharLength = 10485760;    // PostgreSQL's limit for char(n)/varchar(n)
+constexpr int64_t kMaxNumericPrecision = 1000;  // PostgreSQL's NUMERIC_MAX_PRECISION
+constexpr int64_t kMaxTimestampPrecision = 6;
+
+int64_t ModifierValue(antlr4::tree::TerminalNode* node) {
+  std::string digits = node->getText();
+  int64_t n = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (ec != std::errc() || end != digits.data() + digits.size()) n = int64_t{1} << 40;
+  return n;
+}
 
 }  // namespace
 
@@ -65,13 +83,48 @@ ast::TypeSpec Transformer::TransformType(P::TypeNameContext* ctx) {
     Fail(ErrorAt(ctx, "42704", "type \"" + written + "\" does not exist"));
     return type;
   }
+  if (ctx->K_ZONE() != nullptr && type.name != "timestamp") {
+    Fail(ErrorAt(ctx, sqlstate::kSyntaxError,
+                 "syntax error at or near \"" + ctx->K_ZONE()->getText() + "\""));
+    return type;
+  }
 
   antlr4::tree::TerminalNode* modifier = ctx->INTEGER_LITERAL();
   if (modifier == nullptr) return type;
-  std::string digits = modifier->getText();
-  int64_t n = 0;
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-  if (ec != std::errc() || end != digits.data() + digits.size()) n = int64_t{1} << 40;
+  const int64_t n = ModifierValue(modifier);
+  if (ctx->scale != nullptr && type.name != "numeric") {
+    Fail(ErrorAt(ctx, sqlstate::kSyntaxError,
+                 "type modifier is not allowed for type \"" + type.name + "\""));
+    return type;
+  }
+  if (type.name == "numeric") {  // modifier = (p << 16) | s, PostgreSQL's typmod - 4
+    if (n < 1 || n > kMaxNumericPrecision) {
+      Fail(ErrorAt(ctx, "22023",
+                   "NUMERIC precision " + std::to_string(n) + " must be between 1 and 1000"));
+      return type;
+    }
+    int64_t scale = 0;
+    if (ctx->scale != nullptr) {
+      scale = ModifierValue(ctx->scale->INTEGER_LITERAL());
+      if (ctx->scale->MINUS() != nullptr) scale = -scale;
+    }
+    if (scale < 0 || scale > n) {
+      Fail(ErrorAt(
+          ctx, sqlstate::kFeatureNotSupported,
+          "NUMERIC scale " + std::to_string(scale) + " outside 0 .. precision is not supported"));
+      return type;
+    }
+    type.modifier = static_cast<int32_t>((n << 16) | scale);
+    return type;
+  }
+  if (type.name == "timestamp") {  // timestamp(p): more than 6 is reduced to 6
+    if (n < 0) {
+      Fail(ErrorAt(ctx, "22023",
+                   "TIMESTAMP(" + std::to_string(n) + ") precision must not be negative"));
+    }
+    type.modifier = static_cast<int32_t>(std::min(n, kMaxTimestampPrecision));
+    return type;
+  }
 
   if (written == "float") {  // float(p): p bits of precision, as PostgreSQL
     if (n < 1) Fail(ErrorAt(ctx, "22023", "precision for type float must be at least 1 bit"));

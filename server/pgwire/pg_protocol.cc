@@ -3,6 +3,8 @@
 #include "pg_protocol.h"
 
 #include <bit>
+#include <cstdio>
+#include <vector>
 
 namespace meridian::server::pgwire {
 
@@ -124,20 +126,25 @@ int16_t PgTypeLength(const Type& type) {
       return 8;
     case TypeId::kDouble:
       return 8;
+    case TypeId::kSmallInt:
+      return 2;
+    case TypeId::kReal:
+    case TypeId::kDate:
+      return 4;
+    case TypeId::kTimestamp:
+      return 8;
     case TypeId::kUnknown:
       return -2;  // PostgreSQL's unknown is a C string
     case TypeId::kText:
     case TypeId::kVarchar:
+    case TypeId::kChar:
+    case TypeId::kNumeric:
       return -1;
   }
   return -1;
 }
 
-int32_t PgTypeModifier(const Type& type) {
-  // PostgreSQL stores VARCHAR(n) as atttypmod n + VARHDRSZ (4).
-  if (type.id == TypeId::kVarchar && type.modifier >= 0) return type.modifier + 4;
-  return -1;
-}
+int32_t PgTypeModifier(const Type& type) { return type.PgTypmod(); }
 
 void WriteRowDescription(std::string* out, const std::vector<ColumnInfo>& columns,
                          const std::vector<int16_t>& formats) {
@@ -214,11 +221,86 @@ void AppendBigEndian(std::string* out, uint64_t v, int bytes) {
 }
 }  // namespace
 
+namespace {
+
+// PostgreSQL's binary numeric: int16 ndigits, int16 weight, int16 sign (0x0000 positive,
+// 0x4000 negative), int16 dscale, then ndigits base-10000 digits; value = Σ digit[i] ×
+// 10000^(weight - i).
+void AppendBinaryNumeric(std::string* out, const Numeric& n) {
+  std::string d = numeric::Digits(n);
+  if (static_cast<int>(d.size()) <= n.scale) d.insert(0, n.scale + 1 - d.size(), '0');
+  std::string int_part = d.substr(0, d.size() - static_cast<size_t>(n.scale));
+  std::string frac = d.substr(d.size() - static_cast<size_t>(n.scale));
+  int_part.insert(0, (4 - int_part.size() % 4) % 4, '0');
+  frac.append((4 - frac.size() % 4) % 4, '0');
+  std::vector<int> groups;
+  const std::string all = int_part + frac;
+  for (size_t i = 0; i < all.size(); i += 4) groups.push_back(std::stoi(all.substr(i, 4)));
+  int weight = static_cast<int>(int_part.size() / 4) - 1;
+  size_t first = 0;
+  while (first < groups.size() && groups[first] == 0) {
+    ++first;
+    --weight;
+  }
+  size_t last = groups.size();
+  while (last > first && groups[last - 1] == 0) --last;
+  if (first == last) weight = 0;
+  AppendBigEndian(out, static_cast<uint16_t>(last - first), 2);
+  AppendBigEndian(out, static_cast<uint16_t>(static_cast<int16_t>(weight)), 2);
+  AppendBigEndian(out, n.mantissa < 0 ? 0x4000 : 0x0000, 2);
+  AppendBigEndian(out, static_cast<uint16_t>(n.scale), 2);
+  for (size_t i = first; i < last; ++i) AppendBigEndian(out, static_cast<uint16_t>(groups[i]), 2);
+}
+
+Result<Numeric> DecodeBinaryNumeric(std::string_view bytes) {
+  if (bytes.size() < 8) return Status::Error("22P03", "insufficient data left in message");
+  const size_t ndigits = BigEndian(bytes.substr(0, 2));
+  const int weight = static_cast<int16_t>(BigEndian(bytes.substr(2, 2)));
+  const uint64_t sign = BigEndian(bytes.substr(4, 2));
+  const int dscale = static_cast<int16_t>(BigEndian(bytes.substr(6, 2)));
+  if (bytes.size() != 8 + 2 * ndigits || (sign != 0 && sign != 0x4000) || dscale < 0) {
+    return Status::Error("22P03", "invalid numeric in binary format");
+  }
+  if (ndigits == 0) return numeric::Round(Numeric{}, dscale);
+  std::string digits;
+  for (size_t i = 0; i < ndigits; ++i) {
+    const uint64_t g = BigEndian(bytes.substr(8 + 2 * i, 2));
+    if (g > 9999) return Status::Error("22P03", "invalid digit in external \"numeric\" value");
+    char buf[8];
+    std::snprintf(buf, sizeof(buf), "%04u", static_cast<unsigned>(g));
+    digits += buf;
+  }
+  // 0.digits × 10^(4 * (weight + 1)).
+  MERIDIAN_ASSIGN_OR_RETURN(
+      Numeric n, numeric::Parse(std::string(sign == 0x4000 ? "-0." : "0.") + digits + "e" +
+                                std::to_string(4 * (weight + 1))));
+  return numeric::Round(n, dscale);
+}
+
+}  // namespace
+
 Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t index) {
   const size_t n = bytes.size();
   switch (t.id) {
     case TypeId::kBoolean:
       if (n == 1) return Value::Bool(bytes[0] != 0);
+      break;
+    case TypeId::kSmallInt:
+      if (n == 2) return Value::Int(static_cast<int16_t>(BigEndian(bytes)));
+      break;
+    case TypeId::kReal:
+      if (n == 4) return Value::Real(std::bit_cast<float>(static_cast<uint32_t>(BigEndian(bytes))));
+      break;
+    case TypeId::kNumeric: {
+      Result<Numeric> num = DecodeBinaryNumeric(bytes);
+      if (!num.ok()) return num.status();
+      return Value::Decimal(*num);
+    }
+    case TypeId::kDate:
+      if (n == 4) return Value::DateVal(Date{static_cast<int32_t>(BigEndian(bytes))});
+      break;
+    case TypeId::kTimestamp:
+      if (n == 8) return Value::TimestampVal(Timestamp{static_cast<int64_t>(BigEndian(bytes))});
       break;
     case TypeId::kInteger:
     case TypeId::kBigInt:
@@ -234,6 +316,7 @@ Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t in
       break;
     case TypeId::kText:
     case TypeId::kVarchar:
+    case TypeId::kChar:
     case TypeId::kUnknown:
       return Value::String(std::string(bytes));
   }
@@ -244,12 +327,22 @@ Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t in
 void AppendBinaryValue(std::string* out, const Value& v, const Type& t) {
   if (v.IsBool()) {
     out->push_back(v.AsBool() ? 1 : 0);
+  } else if (v.IsInt() && t.id == TypeId::kSmallInt) {
+    AppendBigEndian(out, static_cast<uint16_t>(static_cast<int16_t>(v.AsInt())), 2);
   } else if (v.IsInt() && t.id == TypeId::kInteger) {
     AppendBigEndian(out, static_cast<uint32_t>(static_cast<int32_t>(v.AsInt())), 4);
   } else if (v.IsInt()) {
     AppendBigEndian(out, static_cast<uint64_t>(v.AsInt()), 8);
   } else if (v.IsDouble()) {
     AppendBigEndian(out, std::bit_cast<uint64_t>(v.AsDouble()), 8);
+  } else if (v.IsReal()) {
+    AppendBigEndian(out, std::bit_cast<uint32_t>(v.AsReal()), 4);
+  } else if (v.IsDecimal()) {
+    AppendBinaryNumeric(out, v.AsDecimal());
+  } else if (v.IsDate()) {
+    AppendBigEndian(out, static_cast<uint32_t>(v.AsDate().days), 4);
+  } else if (v.IsTimestamp()) {
+    AppendBigEndian(out, static_cast<uint64_t>(v.AsTimestamp().micros), 8);
   } else {
     out->append(v.ToString());
   }

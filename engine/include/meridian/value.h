@@ -9,6 +9,9 @@
 #include <variant>
 #include <vector>
 
+#include "meridian/datetime.h"
+#include "meridian/numeric.h"
+
 namespace meridian {
 
 enum class TypeId : uint8_t {
@@ -18,8 +21,15 @@ enum class TypeId : uint8_t {
   kBigInt = 3,   // 64-bit
   kDouble = 4,   // DOUBLE PRECISION / FLOAT
   kText = 5,
-  kVarchar = 6,  // VARCHAR(n): modifier = n, or -1 for unlimited
+  kVarchar = 6,     // VARCHAR(n): modifier = n, or -1 for unlimited
+  kSmallInt = 7,    // 16-bit; values outside int16 raise 22003
+  kReal = 8,        // REAL / FLOAT4: values held as float
+  kChar = 9,        // CHAR(n) (bpchar): modifier = n; stored blank-padded to n
+  kNumeric = 10,    // NUMERIC(p,s): modifier = (p << 16) | s, or -1 unconstrained
+  kDate = 11,       // DATE
+  kTimestamp = 12,  // TIMESTAMP [(p)] WITHOUT TIME ZONE: modifier = p (0..6), or -1
 };
+inline constexpr int kMaxTypeId = 12;
 
 struct Type {
   TypeId id = TypeId::kUnknown;
@@ -32,31 +42,50 @@ struct Type {
   static Type Double() { return {TypeId::kDouble, -1}; }
   static Type Text() { return {TypeId::kText, -1}; }
   static Type Varchar(int32_t n) { return {TypeId::kVarchar, n}; }
+  static Type SmallInt() { return {TypeId::kSmallInt, -1}; }
+  static Type Real() { return {TypeId::kReal, -1}; }
+  static Type Char(int32_t n) { return {TypeId::kChar, n}; }
+  static Type Numeric(int32_t typmod = -1) { return {TypeId::kNumeric, typmod}; }
+  static Type Date() { return {TypeId::kDate, -1}; }
+  static Type Timestamp(int32_t precision = -1) { return {TypeId::kTimestamp, precision}; }
 
-  bool IsNumeric() const {
-    return id == TypeId::kInteger || id == TypeId::kBigInt || id == TypeId::kDouble;
+  // Every number type: smallint, integer, bigint, real, double precision, numeric.
+  bool IsNumeric() const { return IsIntegral() || IsFloat() || id == TypeId::kNumeric; }
+  bool IsIntegral() const {
+    return id == TypeId::kInteger || id == TypeId::kBigInt || id == TypeId::kSmallInt;
   }
-  bool IsIntegral() const { return id == TypeId::kInteger || id == TypeId::kBigInt; }
-  bool IsString() const { return id == TypeId::kText || id == TypeId::kVarchar; }
+  bool IsFloat() const { return id == TypeId::kDouble || id == TypeId::kReal; }
+  bool IsString() const {
+    return id == TypeId::kText || id == TypeId::kVarchar || id == TypeId::kChar;
+  }
+  bool IsDateTime() const { return id == TypeId::kDate || id == TypeId::kTimestamp; }
 
   // PostgreSQL's name: "integer", "bigint", "double precision", "text", "character varying",
-  // "boolean", "unknown".
+  // "boolean", "unknown", "smallint", "real", "character", "numeric", "date",
+  // "timestamp without time zone".
   std::string Name() const;
-  // Name with modifier, as \d shows it: "character varying(20)".
+  // Name with modifier, as \d and format_type show it: "character varying(20)",
+  // "numeric(10,2)", "character(3)", "timestamp(3) without time zone".
   std::string DisplayName() const;
-  // pg_type.oid: bool 16, int8 20, int4 23, text 25, float8 701, varchar 1043, unknown 705.
+  // pg_type.oid: bool 16, int8 20, int2 21, int4 23, text 25, float4 700, float8 701,
+  // bpchar 1042, varchar 1043, date 1082, timestamp 1114, numeric 1700, unknown 705.
   uint32_t PgOid() const;
+  // pg_attribute.atttypmod / RowDescription's type modifier as PostgreSQL stores it:
+  // varchar(n)/char(n) n + 4 (VARHDRSZ), numeric(p,s) ((p << 16) | s) + 4, timestamp(p) p,
+  // else -1.
+  int32_t PgTypmod() const;
   // The type of a statement parameter declared by pg_type.oid, as PostgreSQL clients declare
-  // them: 0, unknown (705) and numeric (1700, not a Meridian type yet) give Unknown (inferred
-  // from context); int2/int4 → integer, int8 → bigint, float4/float8 → double precision,
+  // them: 0 and unknown (705) give Unknown (inferred from context); int2, int4, int8,
+  // float4, float8, numeric, date, timestamp (and timestamptz 1184) their types;
   // text/bpchar/name → text, varchar (no length), bool. nullopt for other OIDs.
   static std::optional<Type> FromParamOid(uint32_t oid);
 
   friend bool operator==(const Type&, const Type&) = default;
 };
 
-// A SQL value: NULL, boolean, integer (INTEGER and BIGINT both held as int64), double or string.
-// The static SQL type lives with the column or expression, not in the value.
+// A SQL value: NULL, boolean, integer (SMALLINT, INTEGER and BIGINT all held as int64), double,
+// string (TEXT, VARCHAR, CHAR), numeric, date, timestamp or float (REAL). The static SQL type
+// lives with the column or expression, not in the value (a numeric carries its display scale).
 class Value {
  public:
   Value() = default;  // NULL
@@ -65,22 +94,38 @@ class Value {
   static Value Int(int64_t i) { return Value(Rep(i)); }
   static Value Double(double d) { return Value(Rep(d)); }
   static Value String(std::string s) { return Value(Rep(std::move(s))); }
+  static Value Decimal(Numeric n) { return Value(Rep(n)); }
+  static Value DateVal(meridian::Date d) { return Value(Rep(d)); }
+  static Value TimestampVal(meridian::Timestamp t) { return Value(Rep(t)); }
+  static Value Real(float f) { return Value(Rep(f)); }
 
   bool IsNull() const { return rep_.index() == 0; }
   bool IsBool() const { return rep_.index() == 1; }
   bool IsInt() const { return rep_.index() == 2; }
   bool IsDouble() const { return rep_.index() == 3; }
   bool IsString() const { return rep_.index() == 4; }
+  bool IsDecimal() const { return rep_.index() == 5; }
+  bool IsDate() const { return rep_.index() == 6; }
+  bool IsTimestamp() const { return rep_.index() == 7; }
+  bool IsReal() const { return rep_.index() == 8; }
+  // int, double, real or numeric.
+  bool IsNumber() const { return IsInt() || IsDouble() || IsReal() || IsDecimal(); }
 
   bool AsBool() const { return std::get<bool>(rep_); }
   int64_t AsInt() const { return std::get<int64_t>(rep_); }
   double AsDouble() const { return std::get<double>(rep_); }
   const std::string& AsString() const { return std::get<std::string>(rep_); }
-  // Numeric value as double (int or double); only for numeric values.
-  double AsNumber() const { return IsInt() ? static_cast<double>(AsInt()) : AsDouble(); }
+  const Numeric& AsDecimal() const { return std::get<Numeric>(rep_); }
+  meridian::Date AsDate() const { return std::get<meridian::Date>(rep_); }
+  meridian::Timestamp AsTimestamp() const { return std::get<meridian::Timestamp>(rep_); }
+  float AsReal() const { return std::get<float>(rep_); }
+  // A number as double (int, double, real or numeric); only for number values.
+  double AsNumber() const;
 
   // PostgreSQL's text output: "t"/"f", integers in decimal, doubles in shortest round-trip
-  // form ("Infinity", "-Infinity", "NaN"), strings as they are. NULL gives "" (callers check).
+  // form ("Infinity", "-Infinity", "NaN"), reals in float4out's shortest form ("1e+06"),
+  // numerics with their scale ("1.50"), dates and timestamps in ISO form, strings as they
+  // are. NULL gives "" (callers check).
   std::string ToString() const;
 
   // Approximate heap bytes, for chunk size accounting.
@@ -89,7 +134,8 @@ class Value {
   friend bool operator==(const Value& a, const Value& b) { return a.rep_ == b.rep_; }
 
  private:
-  using Rep = std::variant<std::monostate, bool, int64_t, double, std::string>;
+  using Rep = std::variant<std::monostate, bool, int64_t, double, std::string, Numeric,
+                           meridian::Date, meridian::Timestamp, float>;
   explicit Value(Rep r) : rep_(std::move(r)) {}
   Rep rep_;
 };

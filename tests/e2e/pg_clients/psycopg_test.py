@@ -6,7 +6,11 @@
 # DEALLOCATE [ALL] sharing one namespace with protocol-level statements (psycopg's DEALLOCATE ALL
 # after a rollback or DROP, and its statements prepared again), ParameterStatus and SET/SHOW,
 # type lookups (TypeInfo.fetch), information_schema, COPY FROM STDIN / TO STDOUT in text and
-# CSV with bad input, and SCRAM-SHA-256 over TLS. Run by ctest with $MERIDIAND set.
+# CSV with bad input, SCRAM-SHA-256 over TLS, and NUMERIC/DATE/TIMESTAMP/SMALLINT/REAL values
+# as Decimal/date/datetime/int/float, read and bound in text and binary format. Run by ctest with
+# $MERIDIAND set.
+import datetime
+import decimal
 import os
 import subprocess
 import sys
@@ -51,6 +55,40 @@ class PsycopgTest(unittest.TestCase):
             cur = conn.execute("SELECT 2 + 3 AS five, 'x' AS letter")
             self.assertEqual([d.name for d in cur.description], ["five", "letter"])
             self.assertEqual(cur.fetchone(), (5, "x"))
+
+    def test_numeric_date_timestamp_text_and_binary(self):
+        D = decimal.Decimal
+        day = datetime.date(2026, 11, 22)
+        at = datetime.datetime(2026, 11, 22, 10, 11, 12, 123456)
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE ledger (id SMALLINT PRIMARY KEY, amount NUMERIC(12,2), "
+                         "rate REAL, day DATE, at TIMESTAMP)")
+            conn.execute("INSERT INTO ledger VALUES (1, 1234.5, 0.5, '2026-11-22', "
+                         "'2026-11-22 10:11:12.123456')")
+            for binary in (False, True):
+                cur = conn.cursor(binary=binary)
+                cur.execute("INSERT INTO ledger VALUES (%s, %s, %s, %s, %s)",
+                            (2 + binary, D("-0.005"), 1.25, day, at))
+                cur.execute("SELECT id, amount, rate, day, at FROM ledger ORDER BY id")
+                rows = cur.fetchall()
+                self.assertEqual([d.type_code for d in cur.description], [21, 1700, 700, 1082, 1114])
+                self.assertEqual(rows[0], (1, D("1234.50"), 0.5, day, at))
+                self.assertEqual(rows[-1], (2 + binary, D("-0.01"), 1.25, day, at))
+                self.assertIsInstance(rows[0][1], D)
+                cur.execute("SELECT %s::numeric / 3, %s::numeric * 2, sum(amount) FROM ledger",
+                            (D("1"), D("-123456789.000123")))
+                self.assertEqual(cur.fetchone(),
+                                 (D("0.33333333333333333333"), D("-246913578.000246"),
+                                  D("1234.50") - D("0.01") * (1 + binary)))
+                cur.execute("SELECT %s::date + 1, %s::timestamp",
+                            (day, datetime.datetime(2000, 1, 1)))
+                self.assertEqual(cur.fetchone(), (datetime.date(2026, 11, 23),
+                                                  datetime.datetime(2000, 1, 1)))
+            with self.assertRaises(errors.NumericValueOutOfRange):
+                conn.execute("INSERT INTO ledger VALUES (9, %s, 0, NULL, NULL)",
+                             (D("12345678901.5"),))
+            with self.assertRaises(errors.InvalidDatetimeFormat):
+                conn.execute("SELECT 'not a date'::date")
 
     def test_table_round_trip_with_types_and_nulls(self):
         with self.connect() as conn:

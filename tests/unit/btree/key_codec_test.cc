@@ -195,3 +195,76 @@ TEST(KeyCodecTest, MalformedKeysAreRejected) {
 
 }  // namespace
 }  // namespace meridian::storage
+
+namespace meridian::storage {
+namespace {
+
+Numeric Num(const char* text) { return *numeric::Parse(text); }
+
+// NUMERIC keys: memcmp order is numeric order (both directions), equal values of different
+// scales encode equally, and a key decodes to the value with its smallest scale.
+TEST(KeyCodecTest, NumericOrderAndNormalization) {
+  std::mt19937_64 rng(42);
+  std::vector<Numeric> values = {Num("0"),
+                                 Num("-0.00"),
+                                 Num("1.5"),
+                                 Num("1.50"),
+                                 Num("-1.5"),
+                                 Num("0.1"),
+                                 Num("0.10000001"),
+                                 Num("-0.10000001"),
+                                 Num("-0.1"),
+                                 Num("99999999999999999999999999999999999999"),
+                                 Num("-99999999999999999999999999999999999999"),
+                                 Num("0.00000000000000000000000000000000000001"),
+                                 Num("100"),
+                                 Num("1e20"),
+                                 Num("12.345")};
+  for (int i = 0; i < 2000; ++i) {
+    const int64_t m = static_cast<int64_t>(rng() % 2000001) - 1000000;
+    values.push_back(Numeric{m, static_cast<int32_t>(rng() % 8)});
+  }
+  for (bool desc : {false, true}) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      const Numeric& a = values[i];
+      const Numeric& b = values[(i * 7919 + 13) % values.size()];
+      std::string ka, kb;
+      AppendKeyValue(Value::Decimal(a), desc, &ka);
+      AppendKeyValue(Value::Decimal(b), desc, &kb);
+      const int want = numeric::Compare(a, b) * (desc ? -1 : 1);
+      ASSERT_EQ(MemCompare(ka, kb), want) << numeric::ToString(a) << " vs " << numeric::ToString(b);
+      auto decoded = DecodeKey(ka, {desc});
+      ASSERT_TRUE(decoded.ok());
+      ASSERT_EQ(numeric::Compare((*decoded)[0].AsDecimal(), a), 0);
+    }
+  }
+  auto d = DecodeKey(EncodeKey({Value::Decimal(Num("1.500"))}));
+  EXPECT_EQ(numeric::ToString((*d)[0].AsDecimal()), "1.5");
+}
+
+TEST(KeyCodecTest, DateTimestampRealOrder) {
+  const std::vector<Value> dates = {Value::DateVal(Date{datetime::kDateNegInfinity}),
+                                    Value::DateVal(Date{-2451545}),
+                                    Value::DateVal(Date{-1}),
+                                    Value::DateVal(Date{0}),
+                                    Value::DateVal(Date{9000}),
+                                    Value::DateVal(Date{datetime::kDatePosInfinity})};
+  const std::vector<Value> stamps = {
+      Value::TimestampVal(Timestamp{datetime::kTsNegInfinity}), Value::TimestampVal(Timestamp{-5}),
+      Value::TimestampVal(Timestamp{0}), Value::TimestampVal(Timestamp{7}),
+      Value::TimestampVal(Timestamp{datetime::kTsPosInfinity})};
+  const std::vector<Value> reals = {Value::Real(-1e30f), Value::Real(-0.5f), Value::Real(0.0f),
+                                    Value::Real(0.1f), Value::Real(3e38f)};
+  for (const auto* list : {&dates, &stamps, &reals}) {
+    for (size_t i = 0; i + 1 < list->size(); ++i) {
+      const std::string a = EncodeKey({(*list)[i]}), b = EncodeKey({(*list)[i + 1]});
+      EXPECT_LT(MemCompare(a, b), 0) << i;
+      auto back = DecodeKey(a);
+      ASSERT_TRUE(back.ok());
+      EXPECT_EQ((*back)[0], (*list)[i]);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace meridian::storage

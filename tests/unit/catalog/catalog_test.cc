@@ -151,11 +151,16 @@ TEST(TypeFromSpecTest, Mapping) {
     spec.modifier = mod;
     return TypeFromSpec(spec);
   };
-  EXPECT_EQ(t("smallint").value(), Type::Integer());
-  EXPECT_EQ(t("real").value(), Type::Double());
-  EXPECT_EQ(t("char", 4).value(), Type::Varchar(4));
+  EXPECT_EQ(t("smallint").value(), Type::SmallInt());
+  EXPECT_EQ(t("real").value(), Type::Real());
+  EXPECT_EQ(t("char", 4).value(), Type::Char(4));
+  EXPECT_EQ(t("char").value(), Type::Char(1));
   EXPECT_EQ(t("varchar").value(), Type::Varchar(-1));
-  EXPECT_EQ(t("numeric").status().sqlstate(), "0A000");
+  EXPECT_EQ(t("numeric").value(), Type::Numeric());
+  EXPECT_EQ(t("numeric", (10 << 16) | 2).value(), Type::Numeric((10 << 16) | 2));
+  EXPECT_EQ(t("date").value(), Type::Date());
+  EXPECT_EQ(t("timestamp", 3).value(), Type::Timestamp(3));
+  EXPECT_EQ(t("time").status().sqlstate(), "0A000");
   EXPECT_EQ(t("blob").status().sqlstate(), "42704");
 }
 

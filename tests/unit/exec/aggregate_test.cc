@@ -29,7 +29,7 @@ class AggregateTest : public SqlTest {
 
 TEST_F(AggregateTest, GroupByHaving) {
   EXPECT_EQ(Rows("SELECT count(*), sum(a), min(b), max(c), avg(d) FROM t1"),
-            (Strings{"10|1245|100|147|124.6"}));
+            (Strings{"10|1245|100|147|124.6000000000000000"}));
   EXPECT_EQ(Rows("SELECT a % 2, count(*) FROM t1 GROUP BY a % 2 ORDER BY 1"),
             (Strings{"0|3", "1|7"}));
   EXPECT_EQ(Rows("SELECT a % 2 AS p, count(*) AS n FROM t1 GROUP BY p HAVING count(*) > 3"),

@@ -106,7 +106,7 @@ TEST_F(DdlDmlTest, StringLiteralCoercion) {
 
 TEST_F(DdlDmlTest, ArithmeticAndFunctions) {
   EXPECT_EQ(Rows("SELECT 7 / 2, -7 / 2, 7 % 3, -7 % 3, 7.0 / 2, 2 * 3.5, 1 + 2 * 3"),
-            (Strings{"3|-3|1|-1|3.5|7|7"}));
+            (Strings{"3|-3|1|-1|3.5000000000000000|7.0|7"}));
   EXPECT_EQ(Rows("SELECT nullif(1, 1), nullif(1, 2), coalesce(NULL, NULL, 3), abs(-2.5)"),
             (Strings{"NULL|1|3|2.5"}));
   EXPECT_EQ(Rows("SELECT 'abc' LIKE 'a%', 'abc' LIKE '_b_', 'abc' NOT LIKE 'b%', 'a' || 'b'"),

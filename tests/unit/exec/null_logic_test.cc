@@ -29,7 +29,7 @@ TEST_F(NullLogicTest, WhereKeepsOnlyTrue) {
   EXPECT_EQ(Rows("SELECT count(*) FROM t WHERE a IS NULL"), (Strings{"2"}));
   EXPECT_EQ(Rows("SELECT count(*) FROM t WHERE a NOT IN (5, NULL)"), (Strings{"0"}));
   EXPECT_EQ(Rows("SELECT count(a), count(b), count(*), sum(a), min(b), max(b), avg(a) FROM t"),
-            (Strings{"2|2|4|3|1|3|1.5"}));
+            (Strings{"2|2|4|3|1|3|1.5000000000000000"}));
   EXPECT_EQ(Rows("SELECT sum(a), max(a), count(a) FROM t WHERE a > 100"), (Strings{"NULL|NULL|0"}));
   EXPECT_EQ(Rows("SELECT count(*) FROM t WHERE a IN (SELECT b FROM t)"), (Strings{"1"}));
   EXPECT_EQ(Rows("SELECT count(*) FROM t WHERE a NOT IN (SELECT b FROM t)"), (Strings{"0"}));

@@ -512,8 +512,11 @@ TEST(PgProtocolFuzz, BinaryValuesAndFormatCodes) {
   EXPECT_EQ(ResolveFormats({2}, 1, "result formats", "columns").status().sqlstate(), "22023");
   // Parameter type OIDs.
   EXPECT_EQ(*ParamTypeFromOid(0), Type::Unknown());
-  EXPECT_EQ(*ParamTypeFromOid(21), Type::Integer());
-  EXPECT_EQ(ParamTypeFromOid(1082).status().sqlstate(), "0A000");
+  EXPECT_EQ(*ParamTypeFromOid(21), Type::SmallInt());
+  EXPECT_EQ(*ParamTypeFromOid(1700), Type::Numeric());
+  EXPECT_EQ(*ParamTypeFromOid(1082), Type::Date());
+  EXPECT_EQ(*ParamTypeFromOid(1184), Type::Timestamp());
+  EXPECT_EQ(ParamTypeFromOid(1186).status().sqlstate(), "0A000");  // interval
 }
 
 }  // namespace

@@ -16,6 +16,8 @@ std::vector<Type> AllTypes() {
           Type::Double(),  Type::Text(),    Type::Varchar(10)};
 }
 
+int32_t MakeTypmodForTest() { return numeric::MakeTypmod(10, 2); }
+
 Row RoundTrip(const Row& row, const std::vector<Type>& types) {
   std::string bytes = EncodeTuple(row, types);
   Row out;
@@ -122,4 +124,27 @@ TEST(TupleTest, RandomCorruptionNeverCrashes) {
 }
 
 }  // namespace
+TEST(TupleTest, RoundTripNewTypes) {
+  const std::vector<Type> types = {Type::SmallInt(),
+                                   Type::Real(),
+                                   Type::Char(3),
+                                   Type::Numeric(),
+                                   Type::Date(),
+                                   Type::Timestamp(),
+                                   Type::Numeric(MakeTypmodForTest())};
+  const Row row = {Value::Int(-32768),
+                   Value::Real(0.1f),
+                   Value::String("ab "),
+                   Value::Decimal(Numeric{-12345678901234567, 7}),
+                   Value::DateVal(Date{-2451545}),
+                   Value::TimestampVal(Timestamp{INT64_MAX}),
+                   Value::Decimal(Numeric{150, 2})};
+  EXPECT_EQ(RoundTrip(row, types), row);
+  const std::string bytes = EncodeTuple(row, types);
+  for (size_t cut = 0; cut < bytes.size(); ++cut) {
+    Row out;
+    EXPECT_FALSE(DecodeTuple(bytes.substr(0, cut), types, &out).ok());
+  }
+}
+
 }  // namespace meridian::storage

@@ -122,9 +122,11 @@ inline const char* OperatorName(BinaryOp op) {
 }
 
 // A type as written: name is canonical lower case, one of "integer", "smallint", "bigint",
-// "double precision", "real", "text", "varchar", "char", "boolean" (INT/INT4 → "integer",
-// INT8 → "bigint", FLOAT/FLOAT8 → "double precision", FLOAT4 → "real", CHARACTER VARYING →
-// "varchar", BOOL → "boolean", ...). modifier = n of VARCHAR(n)/CHAR(n), else -1.
+// "double precision", "real", "text", "varchar", "char", "boolean", "numeric", "date",
+// "timestamp" (INT/INT4 → "integer", INT8 → "bigint", FLOAT/FLOAT8 → "double precision",
+// FLOAT4 → "real", CHARACTER VARYING → "varchar", BOOL → "boolean", DECIMAL → "numeric",
+// TIMESTAMPTZ / WITH TIME ZONE → "timestamp", ...). modifier = n of VARCHAR(n)/CHAR(n),
+// (p << 16) | s of NUMERIC(p,s), p of TIMESTAMP(p), else -1.
 struct TypeSpec {
   std::string name;
   int32_t modifier = -1;
