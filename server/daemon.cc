@@ -21,10 +21,11 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
 
   unsigned threads = options.worker_threads;
   if (threads == 0) threads = std::max(8u, 4 * std::max(1u, std::thread::hardware_concurrency()));
-  d->pool_ = std::make_unique<asio::thread_pool>(threads);
+  d->workers_ = std::make_unique<WorkerPool>(threads);
   d->sessions_ = std::make_unique<SessionManager>(
-      d->db_.get(), std::chrono::seconds(options.session_idle_timeout_s));
-  d->service_ = std::make_unique<SqlService>(d->db_.get(), d->sessions_.get(), d->pool_.get());
+      d->db_.get(), std::chrono::seconds(options.session_idle_timeout_s), d->workers_.get());
+  d->service_ =
+      std::make_unique<SqlService>(d->db_.get(), d->sessions_.get(), &d->workers_->pool());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -50,7 +51,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
     (void)d->db_->Close();
     return st;
   }
-  auto pg = pgwire::PgServer::Start(options, d->sessions_.get(), d->pool_.get());
+  auto pg = pgwire::PgServer::Start(options, d->sessions_.get(), &d->workers_->pool());
   if (!pg.ok()) {  // like the gRPC address: a taken port is a start-up failure, never silent
     d->grpc_->Shutdown();
     (void)d->db_->Close();
@@ -98,7 +99,7 @@ Status Daemon::Shutdown() {
   if (sessions_) sessions_->Shutdown();  // cancels running statements, ends Attach streams
   if (grpc_) grpc_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   if (pg_) pg_->Stop();  // network threads joined; connection frames live until pg_.reset()
-  if (pool_) pool_->join();
+  if (workers_) workers_->Join();
   pg_.reset();
   Status st = db_ ? db_->Close() : Status::Ok();
   if (!st.ok()) spdlog::error("closing the database failed: {}", st.ToString());

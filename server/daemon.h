@@ -17,6 +17,7 @@
 #include "server_options.h"
 #include "session_manager.h"
 #include "sql_service.h"
+#include "worker_pool.h"
 
 namespace meridian::server {
 
@@ -38,7 +39,7 @@ class Daemon {
   void MaintenanceLoop(unsigned checkpoint_interval_s);
 
   std::unique_ptr<Database> db_;
-  std::unique_ptr<asio::thread_pool> pool_;
+  std::unique_ptr<WorkerPool> workers_;  // statement threads; grows while many wait for locks
   std::unique_ptr<SessionManager> sessions_;
   std::unique_ptr<SqlService> service_;
   std::unique_ptr<grpc::Server> grpc_;

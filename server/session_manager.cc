@@ -41,6 +41,7 @@ Status ServerSession::BeginRequest(const std::string& query_id, std::shared_ptr<
             "concurrently.");
   }
   running_ = std::make_shared<ExecControl>();
+  running_->set_wait_observer(waits_);
   running_query_id_ = query_id;
   last_active_ = Clock::now();
   *ctl = running_;
@@ -94,8 +95,9 @@ std::function<void()> ServerSession::MarkClosed() {
   return cb;
 }
 
-SessionManager::SessionManager(Database* db, std::chrono::seconds idle_timeout)
-    : db_(db), idle_timeout_(idle_timeout) {}
+SessionManager::SessionManager(Database* db, std::chrono::seconds idle_timeout,
+                               ExecControl::WaitObserver* waits)
+    : db_(db), idle_timeout_(idle_timeout), waits_(waits) {}
 
 Result<std::shared_ptr<ServerSession>> SessionManager::Open(const std::string& user,
                                                             const std::string& database,
@@ -107,6 +109,7 @@ Result<std::shared_ptr<ServerSession>> SessionManager::Open(const std::string& u
   options.application_name = application_name;
   auto session = std::make_shared<ServerSession>(NewSessionId(), db_->NewSession(options), user,
                                                  database, application_name, peer);
+  session->waits_ = waits_;
   {
     std::lock_guard lock(mu_);
     if (shutting_down_) {

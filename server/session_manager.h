@@ -55,7 +55,8 @@ class ServerSession {
   const std::string id_;
   const std::unique_ptr<Session> engine_;
   const std::string user_, database_, application_name_, peer_;
-  uint64_t statement_numbers_ = 0;  // touched by the session's one running request only
+  uint64_t statement_numbers_ = 0;              // touched by the session's one running request only
+  ExecControl::WaitObserver* waits_ = nullptr;  // set once by SessionManager::Open
 
   mutable std::mutex mu_;
   bool closed_ = false;                   // guarded by mu_
@@ -68,7 +69,10 @@ class ServerSession {
 
 class SessionManager {
  public:
-  SessionManager(Database* db, std::chrono::seconds idle_timeout);
+  // waits: told when a request of any session waits for a row lock (the worker pool); may be
+  // null.
+  SessionManager(Database* db, std::chrono::seconds idle_timeout,
+                 ExecControl::WaitObserver* waits = nullptr);
 
   // Creates a session; fails with 57P01 once shutdown began.
   Result<std::shared_ptr<ServerSession>> Open(const std::string& user, const std::string& database,
@@ -87,6 +91,7 @@ class SessionManager {
  private:
   Database* const db_;
   const std::chrono::seconds idle_timeout_;
+  ExecControl::WaitObserver* const waits_;
   mutable std::mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<ServerSession>> sessions_;  // guarded by mu_
   bool shutting_down_ = false;                                                // guarded by mu_

@@ -56,6 +56,15 @@ void Transaction::NoteInsert(const std::shared_ptr<Table>& table, storage::Rid r
 Result<txn::TxnState> Transaction::WaitFor(uint64_t holder, const ExecControl* ctl,
                                            int64_t lock_timeout_ms) {
   const auto start = std::chrono::steady_clock::now();
+  struct Waiting {  // tells the server a worker thread waits (ExecControl::WaitObserver)
+    ExecControl::WaitObserver* observer;
+    explicit Waiting(ExecControl::WaitObserver* o) : observer(o) {
+      if (observer != nullptr) observer->WaitBegins();
+    }
+    ~Waiting() {
+      if (observer != nullptr) observer->WaitEnds();
+    }
+  } waiting(ctl != nullptr ? ctl->wait_observer() : nullptr);
   return txns_->WaitFor(id_, holder, [&]() -> Status {
     if (ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(ctl->Check());
     if (lock_timeout_ms > 0 &&

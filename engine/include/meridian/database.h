@@ -46,6 +46,19 @@ struct DatabaseOptions {
 class ExecControl {
  public:
   using Clock = std::chrono::steady_clock;
+  // Told when the statement starts and stops waiting for another transaction (a row lock held
+  // across statements). A server that runs statements on a bounded pool of threads adds a
+  // thread while too many of them wait, so the transactions they wait for can still run their
+  // next statements. Must be thread-safe; outlives the requests that name it.
+  class WaitObserver {
+   public:
+    virtual ~WaitObserver() = default;
+    virtual void WaitBegins() = 0;
+    virtual void WaitEnds() = 0;
+  };
+  void set_wait_observer(WaitObserver* observer) { observer_ = observer; }
+  WaitObserver* wait_observer() const { return observer_; }
+
   void Cancel() { cancelled_.store(true, std::memory_order_relaxed); }
   bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
   void SetDeadline(Clock::time_point deadline) {
@@ -76,6 +89,7 @@ class ExecControl {
  private:
   std::atomic<bool> cancelled_{false};
   std::atomic<Clock::rep> deadline_ns_{0};  // 0 = no deadline
+  WaitObserver* observer_ = nullptr;        // set before the request runs
 };
 
 struct ColumnInfo {

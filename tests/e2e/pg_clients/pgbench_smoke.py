@@ -2,7 +2,10 @@
 # psql, then pgbench (Debian's, PostgreSQL 15) running the select-only script pgbench_select.sql
 # with 16 clients for a few seconds in each query protocol: -M simple (values in the text),
 # -M extended (Parse/Bind with $1 per query) and -M prepared (named statements, Bind per query);
-# -n (no VACUUM). Passes when every pgbench run exits 0 and reports no failed transaction.
+# -n (no VACUUM). Then pgbench's built-in tpcb-like (tests/bench/pgbench/tpcb_setup.sql) with 8
+# clients against a daemon of only 2 worker threads: most transactions wait for the one branch
+# row, and the worker pool must grow rather than hang with every thread waiting. Passes when
+# every pgbench run exits 0 and reports no failed transaction.
 # Standard library only; run by ctest with $MERIDIAND set.
 import os
 import re
@@ -17,12 +20,46 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SECONDS = os.environ.get("MERIDIAN_PGBENCH_SECONDS", "3")
 
 
-def run(args):
+def run(args, timeout=300):
     print("+", " ".join(args), flush=True)
-    r = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
     print(r.stdout, end="")
     print(r.stderr, end="", file=sys.stderr)
     return r
+
+
+def check_run(bench, name, problems, counts):
+    out = bench.stdout
+    processed = re.search(r"number of transactions actually processed: (\d+)", out)
+    failed = re.search(r"number of failed transactions: (\d+)", out)
+    if bench.returncode != 0:
+        problems.append(f"{name}: pgbench exit status {bench.returncode}")
+    if not processed or int(processed.group(1)) == 0:
+        problems.append(f"{name}: no transaction processed")
+    else:
+        counts.append(f"{name} {processed.group(1)}")
+    if not failed or int(failed.group(1)) != 0:
+        problems.append(f"{name}: failed transactions (or no count of them)")
+
+
+def tpcb_on_two_threads(pgbench, psql, problems, counts):
+    with MeridianDaemon(extra_args=["--worker-threads", "2"]) as daemon:
+        setup = run([psql, daemon.conninfo(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-f",
+                     os.path.join(HERE, "..", "..", "bench", "pgbench", "tpcb_setup.sql")])
+        if setup.returncode != 0:
+            problems.append("tpcb-like: setup through psql failed")
+            return
+        try:
+            bench = run([pgbench, "-n", "-b", "tpcb-like", "-M", "prepared", "-c", "8", "-j", "2",
+                         "-T", SECONDS, "-h", "127.0.0.1", "-p", str(daemon.pg_port), "-U",
+                         "meridian", "meridian"], timeout=120)
+            check_run(bench, "tpcb-like on 2 worker threads", problems, counts)
+        except subprocess.TimeoutExpired:
+            problems.append("tpcb-like on 2 worker threads: pgbench hung")
+        code = daemon.stop()
+        if code != 0:
+            problems.append(f"meridiand (2 worker threads) exited with {code}")
+            print(daemon.log()[-5000:], file=sys.stderr)
 
 
 def main():
@@ -42,17 +79,7 @@ def main():
                          "-f", os.path.join(HERE, "pgbench_select.sql"),
                          "-h", "127.0.0.1", "-p", str(daemon.pg_port), "-U", "meridian",
                          "meridian"])
-            out = bench.stdout
-            processed = re.search(r"number of transactions actually processed: (\d+)", out)
-            failed = re.search(r"number of failed transactions: (\d+)", out)
-            if bench.returncode != 0:
-                problems.append(f"-M {mode}: pgbench exit status {bench.returncode}")
-            if not processed or int(processed.group(1)) == 0:
-                problems.append(f"-M {mode}: no transaction processed")
-            else:
-                counts.append(f"{mode} {processed.group(1)}")
-            if not failed or int(failed.group(1)) != 0:
-                problems.append(f"-M {mode}: failed transactions (or no count of them)")
+            check_run(bench, f"-M {mode}", problems, counts)
         if not daemon.alive():
             problems.append("meridiand died")
         code = daemon.stop()
@@ -62,7 +89,11 @@ def main():
             print("FAILED: " + "; ".join(problems), file=sys.stderr)
             print(daemon.log()[-5000:], file=sys.stderr)
             return 1
-    print(f"pgbench smoke: 3 passed, 0 failed (transactions: {', '.join(counts)})")
+    tpcb_on_two_threads(pgbench, psql, problems, counts)
+    if problems:
+        print("FAILED: " + "; ".join(problems), file=sys.stderr)
+        return 1
+    print(f"pgbench smoke: 4 passed, 0 failed (transactions: {', '.join(counts)})")
     return 0
 
 
