@@ -139,7 +139,7 @@ namespace {
 
 // PostgreSQL's float4out/float8out (extra_float_digits = 1): the shortest digits that read
 // back exactly, in exponent form when the decimal exponent is below -4 or at least
-// max_fixed_exponent (FLT_DIG = 6 for real).
+// max_fixed_exponent (FLT_DIG = 6 for real, DBL_DIG = 15 for double precision).
 std::string FormatShortest(const char* sci, int max_fixed_exponent) {
   std::string_view s(sci);
   std::string out;
@@ -188,9 +188,12 @@ std::string Value::ToString() const {
       double d = AsDouble();
       if (std::isnan(d)) return "NaN";
       if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
+      // Shortest round-trip digits, laid out as PostgreSQL's float8out: exponent form below
+      // 1e-4 and from 1e15 (DBL_DIG) on, so 1e14 prints as 100000000000000.
       char buf[64];
-      auto r = std::to_chars(buf, buf + sizeof(buf), d);  // shortest round-trip form
-      return std::string(buf, r.ptr);
+      auto r = std::to_chars(buf, buf + sizeof(buf) - 1, d, std::chars_format::scientific);
+      *r.ptr = '\0';
+      return FormatShortest(buf, 15);
     }
     case 5:
       return numeric::ToString(AsDecimal());

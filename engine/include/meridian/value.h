@@ -122,10 +122,10 @@ class Value {
   // A number as double (int, double, real or numeric); only for number values.
   double AsNumber() const;
 
-  // PostgreSQL's text output: "t"/"f", integers in decimal, doubles in shortest round-trip
-  // form ("Infinity", "-Infinity", "NaN"), reals in float4out's shortest form ("1e+06"),
-  // numerics with their scale ("1.50"), dates and timestamps in ISO form, strings as they
-  // are. NULL gives "" (callers check).
+  // PostgreSQL's text output: "t"/"f", integers in decimal, doubles in float8out's shortest
+  // form ("100000000000000", "1e+15", "Infinity", "-Infinity", "NaN"), reals in float4out's
+  // shortest form ("1e+06"), numerics with their scale ("1.50"), dates and timestamps in ISO form,
+  // strings as they are. NULL gives "" (callers check).
   std::string ToString() const;
 
   // Approximate heap bytes, for chunk size accounting.
