@@ -38,9 +38,4 @@ void WorkerPool::Join() {
   for (std::thread& t : extra) t.join();
 }
 
-unsigned WorkerPool::threads() const {
-  std::lock_guard lock(mu_);
-  return base_ + static_cast<unsigned>(extra_.size());
-}
-
 }  // namespace meridian::server

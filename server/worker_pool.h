@@ -28,13 +28,11 @@ class WorkerPool final : public ExecControl::WaitObserver {
   void WaitEnds() override;
   // Runs the queued work to its end and joins every thread (idempotent).
   void Join();
-  // Threads now (the configured ones plus those added for waits).
-  unsigned threads() const;
 
  private:
   asio::thread_pool pool_;
   const unsigned base_;
-  mutable std::mutex mu_;
+  std::mutex mu_;
   unsigned waiting_ = 0;            // guarded by mu_
   std::vector<std::thread> extra_;  // guarded by mu_
   bool joined_ = false;             // guarded by mu_

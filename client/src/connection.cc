@@ -7,6 +7,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "meridian.grpc.pb.h"
@@ -80,6 +81,15 @@ struct Connection::Impl {
 
   ClientError LostError() const {
     return MakeLocalError(kSqlStateConnectionFailure, "connection lost", 0, true);
+  }
+
+  // The error a call gets before it starts: closed (08003) or lost (08006); none when usable.
+  std::optional<ClientError> Unusable() const {
+    if (closed.load()) {
+      return MakeLocalError(kSqlStateConnectionNotOpen, "connection is closed", 0, true);
+    }
+    if (lost.load()) return LostError();
+    return std::nullopt;
   }
 
   // Maps a failed call's status, marking the connection lost when it is.
@@ -197,10 +207,7 @@ ClientStatus Connection::Run(std::string_view sql, const std::string& statement_
                              const std::vector<Value>& params, ResultHandler& handler,
                              const ExecuteOptions& options) {
   Impl& im = *impl_;
-  if (im.closed.load()) {
-    return MakeLocalError(kSqlStateConnectionNotOpen, "connection is closed", 0, true);
-  }
-  if (im.lost.load()) return im.LostError();
+  if (std::optional<ClientError> e = im.Unusable()) return *e;
 
   grpc::ClientContext context;
   if (options.timeout.count() > 0) context.set_deadline(DeadlineAfter(options.timeout));
@@ -331,10 +338,7 @@ ClientResult<std::vector<StatementResult>> Connection::Execute(std::string_view 
 ClientResult<PreparedStatement> Connection::Prepare(std::string_view sql,
                                                     const PrepareOptions& options) {
   Impl& im = *impl_;
-  if (im.closed.load()) {
-    return MakeLocalError(kSqlStateConnectionNotOpen, "connection is closed", 0, true);
-  }
-  if (im.lost.load()) return im.LostError();
+  if (std::optional<ClientError> e = im.Unusable()) return *e;
   v1::PrepareRequest request;
   request.set_session_id(im.session_id);
   request.set_sql(std::string(sql));
@@ -376,10 +380,7 @@ ClientResult<StatementResult> Connection::ExecutePrepared(const std::string& id,
 
 ClientStatus Connection::Deallocate(const std::string& id) {
   Impl& im = *impl_;
-  if (im.closed.load()) {
-    return MakeLocalError(kSqlStateConnectionNotOpen, "connection is closed", 0, true);
-  }
-  if (im.lost.load()) return im.LostError();
+  if (std::optional<ClientError> e = im.Unusable()) return *e;
   v1::DeallocateRequest request;
   request.set_session_id(im.session_id);
   request.set_statement_id(id);
@@ -419,10 +420,7 @@ bool Connection::Cancel() {
 ClientResult<std::vector<TableDescription>> Connection::DescribeCatalog(
     const std::string& table, std::chrono::milliseconds timeout) {
   Impl& im = *impl_;
-  if (im.closed.load()) {
-    return MakeLocalError(kSqlStateConnectionNotOpen, "connection is closed", 0, true);
-  }
-  if (im.lost.load()) return im.LostError();
+  if (std::optional<ClientError> e = im.Unusable()) return *e;
   v1::DescribeCatalogRequest request;
   request.set_session_id(im.session_id);
   request.set_table(table);
