@@ -3,16 +3,26 @@
 #include "catalog/catalog.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <mutex>
 
 #include "catalog/catalog_file.h"
+#include "storage/page_journal.h"
 
 namespace meridian::catalog {
 
 namespace {
 
 constexpr const char* kCleanShutdownFile = "clean_shutdown";
+// The index checkpoint's page journal (storage/page_journal.h).
+constexpr const char* kIndexJournalFile = "index_images";
+
+// At most this many dirty pages of one index go into one checkpoint image (they stay pinned
+// while it is written); an index with more is flushed plainly and stays marked unsafe.
+size_t MaxImagePages(const storage::BufferPool* pool) {
+  return std::max<size_t>(64, pool->capacity() / 2);
+}
 
 }  // namespace
 
@@ -33,19 +43,43 @@ std::string Catalog::IndexPath(uint32_t id) const {
   return data_dir_ + "/tables/" + std::to_string(id) + ".btree";
 }
 
+std::string Catalog::MarkerPath(uint32_t id) const { return IndexPath(id) + ".unsafe"; }
+
+Status Catalog::CreateMarker(uint32_t index_id) {
+  {
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::File> file,
+                              fs_->Open(MarkerPath(index_id), true));
+    MERIDIAN_RETURN_IF_ERROR(file->Sync());
+  }
+  return fs_->SyncDir(data_dir_ + "/tables");
+}
+
+void Catalog::RemoveIndexFiles(uint32_t index_id) {
+  (void)fs_->Remove(IndexPath(index_id));
+  auto marker = fs_->Exists(MarkerPath(index_id));
+  if (marker.ok() && *marker) (void)fs_->Remove(MarkerPath(index_id));
+}
+
 Result<std::shared_ptr<Index>> Catalog::OpenIndex(Table* table, const IndexSchema& schema,
                                                   bool rebuild) {
   const std::string path = IndexPath(schema.id);
   MERIDIAN_ASSIGN_OR_RETURN(bool exists, fs_->Exists(path));
+  const bool fresh = !exists || rebuild;
+  // A new or rebuilt file is no checkpoint image: until a checkpoint writes one, a crash
+  // rebuilds it (engine/txn/README.md section 5). The marker is durable before the file
+  // changes.
+  if (fresh) MERIDIAN_RETURN_IF_ERROR(CreateMarker(schema.id));
   if (exists && rebuild) MERIDIAN_RETURN_IF_ERROR(fs_->Remove(path));
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::BTree> tree,
                             storage::BTree::Open(pool_, path, {.unique = false}));
   auto index = std::make_shared<Index>(schema, std::move(tree));
-  if (!exists || rebuild) {
+  index->Watch(fs_, MarkerPath(schema.id), data_dir_ + "/tables", fresh);
+  if (fresh) {
+    if (rebuild && !opened_) ++recovery_.indexes_rebuilt;
     Status st = table->BuildIndex(index.get());
     if (!st.ok()) {
       (void)index->Close();
-      (void)fs_->Remove(path);
+      RemoveIndexFiles(schema.id);
       return st;
     }
   }
@@ -55,6 +89,7 @@ Result<std::shared_ptr<Index>> Catalog::OpenIndex(Table* table, const IndexSchem
 Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
                                                storage::BufferPool* pool,
                                                txn::CommitLogOptions log_options) {
+  const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<Catalog> catalog(new Catalog(data_dir, pool));
   std::error_code ec;
   std::filesystem::create_directories(data_dir + "/tables", ec);
@@ -71,13 +106,22 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
                             storage::Doublewrite::Open(fs, dw_path, data_dir));
   pool->EnableDoublewrite(std::move(dw));
   MERIDIAN_ASSIGN_OR_RETURN(CatalogState state, ReadCatalogFile(fs, data_dir));
-  // Without the marker of a clean Close, index files may disagree with their heaps.
+  // Without the marker of a clean Close, recovery runs (engine/txn/README.md section 5).
   const std::string marker = data_dir + "/" + kCleanShutdownFile;
   MERIDIAN_ASSIGN_OR_RETURN(bool clean, fs->Exists(marker));
+  const std::string journal = data_dir + "/" + kIndexJournalFile;
   if (clean) {
+    // Close wrote every index page: the last index image is history, never to be replayed.
+    MERIDIAN_ASSIGN_OR_RETURN(bool has_journal, fs->Exists(journal));
+    if (has_journal) MERIDIAN_RETURN_IF_ERROR(fs->Remove(journal));
     MERIDIAN_RETURN_IF_ERROR(fs->Remove(marker));
     MERIDIAN_RETURN_IF_ERROR(fs->SyncDir(data_dir));
+  } else {
+    // An index image whose in-place writes a crash interrupted is completed first.
+    MERIDIAN_ASSIGN_OR_RETURN(catalog->recovery_.journal_pages,
+                              storage::PageJournal::Recover(fs, journal, data_dir));
   }
+  catalog->recovery_.clean = clean;
   catalog->next_table_id_ = state.next_table_id;
   catalog->txns_ = std::make_shared<txn::TxnManager>();
   std::map<uint32_t, std::shared_ptr<Table>> by_id;
@@ -98,7 +142,20 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
                                                  [raw](const std::vector<uint64_t>& pages) {
                                                    return raw->FlushCommitPages(pages);
                                                  }));
-  if (!clean) MERIDIAN_RETURN_IF_ERROR(catalog->RecoverVersions(by_id));
+  // Format 4 keeps every index file a checkpoint image (or marked unsafe) and every group
+  // record names its pages: then recovery touches only what the log tail names. Otherwise
+  // (older data directory or log) it sweeps every heap page and rebuilds every index.
+  bool tail_only = state.version >= 4;
+  for (const txn::LogRecord& record : catalog->log_->recovered()) {
+    if (record.type == txn::LogRecord::Type::kGroup) tail_only = false;
+  }
+  std::map<uint32_t, std::vector<uint32_t>> tail_pages;  // table id → pages of new versions
+  if (!clean) {
+    MERIDIAN_RETURN_IF_ERROR(tail_only ? catalog->RecoverTail(by_id, &tail_pages)
+                                       : catalog->RecoverVersions(by_id));
+    catalog->recovery_.tail_only = tail_only;
+    for (const auto& [id, pages] : tail_pages) catalog->recovery_.tail_pages += pages.size();
+  }
   // Version 1 kept primary keys in memory only: give them their index now.
   bool migrated = false;
   if (state.version < 2) {
@@ -119,23 +176,32 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
   }
   for (const IndexSchema& schema : state.indexes) {
     Table* table = by_id.at(schema.table_id).get();
+    // A marker: the file was written outside a checkpoint image since the last one (or is
+    // new). After a clean Close every file is whole, so the marker is stale.
+    MERIDIAN_ASSIGN_OR_RETURN(bool unsafe, fs->Exists(catalog->MarkerPath(schema.id)));
+    if (clean && unsafe) MERIDIAN_RETURN_IF_ERROR(fs->Remove(catalog->MarkerPath(schema.id)));
+    const bool rebuild = !clean && (!tail_only || unsafe);
     MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<Index> index,
-                              catalog->OpenIndex(table, schema, !clean));
+                              catalog->OpenIndex(table, schema, rebuild));
     table->AddIndex(std::move(index));
     catalog->indexes_[schema.name] = schema;
   }
-  if (migrated) {
-    MERIDIAN_RETURN_IF_ERROR(WriteCatalogFile(fs, data_dir, catalog->StateLocked()));
+  // The checkpoint image holds every entry of transactions logged before it; the log tail's
+  // commits get theirs now (entries already there stay as they are).
+  for (const auto& [id, pages] : tail_pages) {
+    MERIDIAN_RETURN_IF_ERROR(by_id.at(id)->CatchUpIndexes(pages));
+    by_id.at(id)->RequestGarbageCollection();  // versions of transactions that never committed
   }
   catalog->opened_ = true;
   if (!clean) {
     // Everything recovered is now in the pages: make them durable and start a short log.
-    MERIDIAN_RETURN_IF_ERROR(catalog->FlushTables());
-    MERIDIAN_RETURN_IF_ERROR(catalog->log_->Checkpoint());
-    std::vector<uint64_t> ids;
-    for (const auto& [id, ts] : catalog->txns_->Committed()) ids.push_back(id);
-    catalog->txns_->Forget(ids);
+    MERIDIAN_RETURN_IF_ERROR(catalog->Checkpoint());
   }
+  if (migrated || state.version < kCatalogFormatVersion) {
+    MERIDIAN_RETURN_IF_ERROR(WriteCatalogFile(fs, data_dir, catalog->StateLocked()));
+  }
+  catalog->recovery_.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return catalog;
 }
 
@@ -224,7 +290,7 @@ Status Catalog::DropTable(const std::shared_ptr<Table>& table) {
   }
   // The catalog no longer names the table; a crash from here on leaves orphan files only.
   (void)table->CloseHeap(true);
-  for (const IndexSchema& x : dropped_indexes) (void)fs_->Remove(IndexPath(x.id));
+  for (const IndexSchema& x : dropped_indexes) RemoveIndexFiles(x.id);
   return fs_->Remove(HeapPath(table->id()));
 }
 
@@ -269,7 +335,7 @@ Status Catalog::AlterTable(const std::shared_ptr<Table>& table, TableSchema sche
   for (const IndexSchema& x : dropped) {
     std::shared_ptr<Index> index = table->RemoveIndex(x.name);
     if (index != nullptr) (void)index->Close();
-    (void)fs_->Remove(IndexPath(x.id));
+    RemoveIndexFiles(x.id);
   }
   schema_version_.fetch_add(1, std::memory_order_acq_rel);  // after the change (plan_cache.h)
   return Status::Ok();
@@ -283,6 +349,8 @@ Status Catalog::TruncateTable(const std::shared_ptr<Table>& table) {
                             storage::HeapFile::Open(pool_, HeapPath(table->id())));
   std::vector<std::unique_ptr<storage::BTree>> trees;
   for (const std::shared_ptr<Index>& index : table->indexes()) {
+    // The new file is no checkpoint image (OpenIndex): marked before it replaces the old one.
+    MERIDIAN_RETURN_IF_ERROR(CreateMarker(index->schema().id));
     MERIDIAN_RETURN_IF_ERROR(index->Close());
     const std::string path = IndexPath(index->schema().id);
     MERIDIAN_RETURN_IF_ERROR(fs_->Remove(path));
@@ -291,6 +359,9 @@ Status Catalog::TruncateTable(const std::shared_ptr<Table>& table) {
     trees.push_back(std::move(tree));
   }
   table->ReplaceStorage(std::move(heap), std::move(trees));
+  for (const std::shared_ptr<Index>& index : table->indexes()) {
+    index->Watch(fs_, MarkerPath(index->schema().id), data_dir_ + "/tables", /*marked=*/true);
+  }
   schema_version_.fetch_add(1, std::memory_order_acq_rel);  // plans hold the old trees
   return Status::Ok();
 }
@@ -323,7 +394,7 @@ Status Catalog::CreateIndex(const std::shared_ptr<Table>& table, IndexSchema sch
   if (!st.ok()) {
     indexes_.erase(schema.name);
     (void)index->Close();
-    (void)fs_->Remove(IndexPath(schema.id));
+    RemoveIndexFiles(schema.id);
     return st;
   }
   table->AddIndex(std::move(index));
@@ -360,7 +431,8 @@ Status Catalog::DropIndex(const std::shared_ptr<Table>& table, const std::string
   }
   std::shared_ptr<Index> index = table->RemoveIndex(name);
   if (index != nullptr) (void)index->Close();
-  return fs_->Remove(IndexPath(schema.id));
+  RemoveIndexFiles(schema.id);
+  return Status::Ok();
 }
 
 std::string Catalog::ChooseIndexName(const std::string& base) const {
@@ -445,9 +517,9 @@ Status Catalog::FlushCommitPages(const std::vector<uint64_t>& pages) {
   return Status::Ok();
 }
 
-Status Catalog::RecoverVersions(const std::map<uint32_t, std::shared_ptr<Table>>& by_id) {
-  using storage::TupleHeader;
-  // 1. End stamps of committed transactions that were not yet written into their pages.
+void Catalog::ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
+                                   std::map<uint32_t, std::vector<uint32_t>>* pages) {
+  // End stamps of committed transactions that were not yet written into their pages.
   for (const txn::LogRecord& record : log_->recovered()) {
     for (const txn::EndStamp& stamp : record.stamps) {
       auto it = by_id.find(stamp.file);
@@ -456,13 +528,79 @@ Status Catalog::RecoverVersions(const std::map<uint32_t, std::shared_ptr<Table>>
       if (stamp.page >= heap->page_count()) continue;
       // The logged delete wins over whatever the page holds: an aborted writer's or a row
       // locker's mark written before the committed deleter took the row.
-      (void)heap->UpdateHeader({stamp.page, stamp.slot}, [&](TupleHeader* h) {
+      (void)heap->UpdateHeader({stamp.page, stamp.slot}, [&](storage::TupleHeader* h) {
         h->end = stamp.txn;
         h->flags = static_cast<uint8_t>(h->flags & ~storage::kTupleFlagLockOnly);
         return true;
       });
+      if (pages != nullptr) (*pages)[stamp.file].push_back(stamp.page);
     }
   }
+}
+
+Status Catalog::RecoverTail(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
+                            std::map<uint32_t, std::vector<uint32_t>>* insert_pages) {
+  using storage::TupleHeader;
+  std::map<uint32_t, std::vector<uint32_t>> pages;  // every page naming a tail transaction
+  ApplyLoggedEndStamps(by_id, &pages);
+  std::vector<uint64_t> tail_txns;
+  for (const txn::LogRecord& record : log_->recovered()) {
+    if (!record.is_group()) continue;
+    for (const auto& [id, ts] : record.commits) tail_txns.push_back(id);
+    for (uint64_t page : record.pages) {
+      const auto table = static_cast<uint32_t>(page >> 32);
+      if (by_id.count(table) == 0) continue;  // dropped since
+      (*insert_pages)[table].push_back(static_cast<uint32_t>(page));
+      pages[table].push_back(static_cast<uint32_t>(page));
+    }
+  }
+  // Ids of committed transactions to their timestamps, on exactly those pages. Ids of
+  // transactions that never committed stay: they resolve as aborted (no entry in the status
+  // table), and garbage collection removes their versions.
+  auto stamp = [&](TupleHeader* h) {
+    using Action = storage::HeapFile::SweepAction;
+    bool changed = false;
+    if (txn::IsTxnId(h->begin)) {
+      const txn::Timestamp ts = txns_->Resolve(h->begin);
+      if (ts != txn::kInfinity) h->begin = ts, changed = true;
+    }
+    if (h->end != 0 && txn::IsTxnId(h->end) && txns_->State(h->end) == txn::TxnState::kCommitted) {
+      if ((h->flags & storage::kTupleFlagLockOnly) != 0) {
+        h->end = 0;  // a row lock ends with its transaction
+        h->flags = static_cast<uint8_t>(h->flags & ~storage::kTupleFlagLockOnly);
+      } else {
+        h->end = txns_->Resolve(h->end);
+      }
+      changed = true;
+    }
+    return changed ? Action::kChanged : Action::kKeep;
+  };
+  for (auto& [id, list] : pages) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    storage::HeapFile* heap = by_id.at(id)->heap();
+    for (uint32_t page : list) {
+      if (page >= heap->page_count()) continue;  // truncated since
+      MERIDIAN_RETURN_IF_ERROR(heap->SweepPage(page, stamp).status());
+    }
+  }
+  for (auto& [id, list] : *insert_pages) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    const uint32_t count = by_id.at(id)->heap()->page_count();
+    list.erase(std::remove_if(list.begin(), list.end(), [&](uint32_t p) { return p >= count; }),
+               list.end());
+  }
+  // Their ids appear nowhere else on disk: the next checkpoint may forget them. Commits a
+  // checkpoint record carried (not yet stamped then, pages unknown) stay in the table.
+  for (uint64_t id : tail_txns) txns_->MarkStamped(id);
+  return Status::Ok();
+}
+
+Status Catalog::RecoverVersions(const std::map<uint32_t, std::shared_ptr<Table>>& by_id) {
+  using storage::TupleHeader;
+  // 1. End stamps of committed transactions that were not yet written into their pages.
+  ApplyLoggedEndStamps(by_id, nullptr);
   // 2. Every version: ids to timestamps; versions dead to every future snapshot go. Pages
   // a checkpoint already stamped hold no ids and are only read.
   using Action = storage::HeapFile::SweepAction;
@@ -489,6 +627,8 @@ Status Catalog::RecoverVersions(const std::map<uint32_t, std::shared_ptr<Table>>
     }
     table->SetLiveRows(live);
   }
+  // Every id is rewritten or gone: the next checkpoint forgets them all.
+  for (const auto& [id, ts] : txns_->Committed()) txns_->MarkStamped(id);
   return Status::Ok();
 }
 
@@ -503,6 +643,62 @@ Status Catalog::FlushTables() {
   return first;
 }
 
+Status Catalog::CheckpointTable(Table& table) {
+  ScopedTableLock guard(table, LockMode::kShared);
+  MERIDIAN_RETURN_IF_ERROR(guard.status());
+  if (!table.CheckUsable().ok()) return Status::Ok();  // dropped meanwhile
+  struct Image {
+    Index* index;
+    uint64_t outside_writes;  // read before the image: a later outside write keeps the marker
+    storage::BufferPool::Snapshot snapshot;
+    bool taken;
+  };
+  std::vector<Image> images;
+  Status st;
+  for (const std::shared_ptr<Index>& index : table.indexes()) {
+    if (index->tree() == nullptr) continue;
+    Image image{index.get(), index->outside_writes(), {}, false};
+    auto snapshot = index->tree()->SnapshotDirty(MaxImagePages(pool_));
+    if (snapshot.ok()) {
+      image.snapshot = std::move(snapshot).value();
+      image.taken = true;
+    } else if (snapshot.status().sqlstate() != sqlstate::kInsufficientResources) {
+      st = snapshot.status();
+      break;
+    }
+    images.push_back(std::move(image));
+  }
+  // The heap after the images: every entry in them names a version whose page is durable
+  // before the image is.
+  if (st.ok()) st = table.heap()->Flush();
+  std::vector<storage::PageJournal::Image> journal;
+  for (const Image& image : images) {
+    if (!image.taken) continue;
+    for (size_t i = 0; i < image.snapshot.pages.size(); ++i) {
+      journal.push_back(
+          {image.index->tree()->path(), image.snapshot.pages[i], image.snapshot.image(i)});
+    }
+  }
+  if (st.ok() && !journal.empty()) {
+    st = storage::PageJournal::Write(fs_, data_dir_ + "/" + kIndexJournalFile, data_dir_, journal);
+  }
+  std::vector<bool> written(images.size(), false);
+  for (size_t i = 0; i < images.size() && st.ok(); ++i) {
+    if (!images[i].taken) continue;
+    st = pool_->WriteSnapshot(images[i].snapshot);
+    written[i] = st.ok();
+  }
+  for (size_t i = 0; i < images.size(); ++i) {
+    if (images[i].taken) pool_->ReleaseSnapshot(&images[i].snapshot, written[i]);
+  }
+  for (size_t i = 0; i < images.size() && st.ok(); ++i) {
+    // Too many dirty pages for one image: written plainly, and its marker stays.
+    st = written[i] ? images[i].index->ClearUnsafe(images[i].outside_writes)
+                    : images[i].index->tree()->Flush();
+  }
+  return st;
+}
+
 Status Catalog::Checkpoint() {
   std::lock_guard checkpoint(checkpoint_mu_);
   if (log_ == nullptr) return FlushTables();  // closing
@@ -511,26 +707,40 @@ Status Catalog::Checkpoint() {
   const std::vector<uint64_t> stamped = txns_->Stamped();
   // Commits published by now have their records before start: the rotation below drops their
   // end stamps, so their deleted versions' slots may be reused afterwards (recovery re-applies
-  // logged stamps by slot and must never meet a reused one).
+  // logged stamps by slot and must never meet a reused one). Every one of them inserted its
+  // index entries before committing, so the index images below hold them all.
   const txn::Timestamp logged_before = txns_->published_ts();
   const uint64_t start = log_->CheckpointStart();
-  MERIDIAN_RETURN_IF_ERROR(FlushTables());
+  const txn::Timestamp horizon = txns_->OldestSnapshot();
+  // Garbage collection of versions nobody can see any more (bounded footprint), step 1: their
+  // index entries go before the images are taken; their slots are freed only after the log
+  // rotation below.
+  const txn::Timestamp gc_horizon = std::min(horizon, logged_before);
+  std::vector<std::pair<std::shared_ptr<Table>, Table::Garbage>> garbage;
+  for (const std::shared_ptr<Table>& table : List()) {
+    ScopedTableLock guard(*table, LockMode::kShared);
+    if (!guard.status().ok() || !table->CheckUsable().ok()) continue;
+    Table::Garbage g;
+    MERIDIAN_RETURN_IF_ERROR(table->CollectGarbage(gc_horizon, &g));
+    if (!g.rids.empty()) garbage.emplace_back(table, std::move(g));
+  }
+  for (const std::shared_ptr<Table>& table : List()) {
+    MERIDIAN_RETURN_IF_ERROR(CheckpointTable(*table));
+  }
   std::vector<std::pair<uint64_t, txn::Timestamp>> carried;
   const std::set<uint64_t> forget(stamped.begin(), stamped.end());
   for (const auto& c : txns_->Committed()) {
     if (!forget.count(c.first)) carried.push_back(c);
   }
   MERIDIAN_RETURN_IF_ERROR(log_->Checkpoint(start, carried));
-  const txn::Timestamp horizon = txns_->OldestSnapshot();
   for (const std::shared_ptr<Table>& table : List()) table->PruneSuccessors(horizon);
   txns_->Forget(stamped);
-  // Garbage collection of versions nobody can see any more (bounded footprint).
-  const txn::Timestamp gc_horizon = std::min(horizon, logged_before);
-  for (const std::shared_ptr<Table>& table : List()) {
+  // Garbage collection step 2: the durable index images no longer name these slots.
+  for (const auto& [table, g] : garbage) {
     ScopedTableLock guard(*table, LockMode::kShared);
     if (!guard.status().ok() || !table->CheckUsable().ok()) continue;
     int64_t removed = 0;
-    MERIDIAN_RETURN_IF_ERROR(table->CollectGarbage(gc_horizon, &removed));
+    MERIDIAN_RETURN_IF_ERROR(table->FreeVersions(g, &removed));
     versions_collected_.fetch_add(static_cast<uint64_t>(removed), std::memory_order_relaxed);
   }
   return Status::Ok();

@@ -103,6 +103,8 @@ class Catalog {
   uint64_t log_groups() const { return log_ ? log_->records_written() : 0; }
   // Versions removed by garbage collection since Open.
   uint64_t versions_collected() const { return versions_collected_.load(); }
+  // What Open did to recover (tests, benchmarks, the daemon's start-up log line).
+  const RecoveryInfo& recovery() const { return recovery_; }
 
   // Fuzzy checkpoint: writes every table's dirty pages and fsyncs them, then shortens the
   // commit log to what the pages do not yet hold; finished transactions stamped into the
@@ -127,7 +129,24 @@ class Catalog {
   // stamps, then rewrites every version's transaction ids to commit timestamps and removes
   // versions no snapshot can see any more (aborted creators, committed deleters).
   Status RecoverVersions(const std::map<uint32_t, std::shared_ptr<Table>>& by_id);
+  // Recovery from the log tail only (format 4, every group record with its pages): re-applies
+  // the logged end stamps and stamps commit timestamps on exactly the pages the tail names;
+  // *insert_pages gets, per table, the pages holding the tail's new versions (their index
+  // entries are added after the indexes open).
+  Status RecoverTail(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
+                     std::map<uint32_t, std::vector<uint32_t>>* insert_pages);
+  // pages (may be null) collects, per table, the pages the stamps touched.
+  void ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
+                            std::map<uint32_t, std::vector<uint32_t>>* pages);
   Status FlushTables();
+  // One table's part of a checkpoint: images of its indexes' dirty pages, its heap flushed,
+  // the images journaled and written in place, unsafe markers cleared.
+  Status CheckpointTable(Table& table);
+  // tables/<id>.btree.unsafe: the index file may not be a checkpoint image (rebuilt after a
+  // crash). CreateMarker makes it durable.
+  std::string MarkerPath(uint32_t index_id) const;
+  Status CreateMarker(uint32_t index_id);
+  void RemoveIndexFiles(uint32_t index_id);  // the file and its marker
 
   const std::string data_dir_;
   storage::BufferPool* const pool_;
@@ -146,6 +165,7 @@ class Catalog {
   std::unique_ptr<txn::CommitLog> log_;    // after txns_: stopped first
   std::mutex checkpoint_mu_;               // one checkpoint at a time
   std::atomic<uint64_t> versions_collected_{0};
+  RecoveryInfo recovery_;  // set by Open
   std::atomic<uint64_t> schema_version_{1};
 };
 

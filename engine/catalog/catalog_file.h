@@ -2,8 +2,8 @@
 // atomically on every DDL (write catalog.meta.tmp, fsync, rename over catalog.meta, fsync the
 // directory), so a crash leaves either the old or the new catalog, never a mix.
 //
-// Format (version 3); every string is length-prefixed as <byte length>:<bytes>:
-//   MERIDIAN-CATALOG 3
+// Format (version 4); every string is length-prefixed as <byte length>:<bytes>:
+//   MERIDIAN-CATALOG 4
 //   next_table_id <n>                         next relation id (tables and indexes share them)
 //   table <id> <name> <column count>          once per table, followed by its lines:
 //   column <name> <TypeId number> <modifier> <not_null 0|1> <default SQL text, maybe 0:>
@@ -17,6 +17,9 @@
 //                                             once per index, after every table; kind is
 //                                             IndexKind (0 index, 1 primary key, 2 unique)
 //   end <table count> <index count>           detects a truncated file
+// Version 4 has the lines of version 3; it says that index files are kept as checkpoint
+// images (engine/txn/README.md section 5), so recovery may use them instead of rebuilding.
+// Version 3 is read as such, but an unclean stop of it rebuilds every index.
 // Version 2 (no dropped/missing fields, no checks line) is still read, and version 1 (no
 // rows/index lines either, "end <table count>"): Catalog::Open then creates the primary-key
 // indexes that version 1 kept in memory only.
@@ -34,7 +37,7 @@
 
 namespace meridian::catalog {
 
-inline constexpr int kCatalogFormatVersion = 3;
+inline constexpr int kCatalogFormatVersion = 4;
 inline constexpr const char* kCatalogFileName = "catalog.meta";
 
 struct CatalogState {

@@ -68,6 +68,46 @@ Result<std::vector<std::string>> Index::Lookup(const std::string& key) {
   return tree_->Lookup(key);
 }
 
+void Index::Watch(storage::FileSystem* fs, std::string marker_path, std::string dir, bool marked) {
+  {
+    std::lock_guard lock(unsafe_mu_);
+    fs_ = fs;
+    marker_path_ = std::move(marker_path);
+    dir_ = std::move(dir);
+    marked_ = marked;
+  }
+  if (tree_ != nullptr) {
+    tree_->pool()->SetNoSteal(tree_->file_id(), [this] { return MarkUnsafe(); });
+  }
+}
+
+Status Index::MarkUnsafe() {
+  std::lock_guard lock(unsafe_mu_);
+  ++outside_writes_;
+  if (marked_ || fs_ == nullptr) return Status::Ok();
+  {
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::File> file, fs_->Open(marker_path_, true));
+    MERIDIAN_RETURN_IF_ERROR(file->Sync());
+  }
+  MERIDIAN_RETURN_IF_ERROR(fs_->SyncDir(dir_));
+  marked_ = true;
+  return Status::Ok();
+}
+
+uint64_t Index::outside_writes() const {
+  std::lock_guard lock(unsafe_mu_);
+  return outside_writes_;
+}
+
+Status Index::ClearUnsafe(uint64_t outside_writes_seen) {
+  std::lock_guard lock(unsafe_mu_);
+  if (!marked_ || outside_writes_ != outside_writes_seen || fs_ == nullptr) return Status::Ok();
+  MERIDIAN_RETURN_IF_ERROR(fs_->Remove(marker_path_));
+  MERIDIAN_RETURN_IF_ERROR(fs_->SyncDir(dir_));
+  marked_ = false;
+  return Status::Ok();
+}
+
 Status Index::Close() {
   if (tree_ == nullptr) return Status::Ok();
   Status st = tree_->Close();

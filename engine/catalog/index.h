@@ -69,6 +69,18 @@ class Index {
     return key_locks_[std::hash<std::string_view>{}(key) % kKeyLockStripes];
   }
 
+  // Crash consistency of the file (engine/txn/README.md section 5). Its pages reach the disk
+  // as whole checkpoint images (BufferPool::SetNoSteal); any other write first makes the
+  // marker file durable ("may be inconsistent: rebuild after a crash"). Watch installs that
+  // hook on the current tree; MarkUnsafe creates the marker (once); outside_writes counts the
+  // hook's calls; ClearUnsafe removes the marker when no such write happened since the count
+  // was seen (the checkpoint reads it before taking its image).
+  // marked: the marker file exists now.
+  void Watch(storage::FileSystem* fs, std::string marker_path, std::string dir, bool marked);
+  Status MarkUnsafe();
+  uint64_t outside_writes() const;
+  Status ClearUnsafe(uint64_t outside_writes_seen);
+
   // Flushes and closes the file; later use fails.
   Status Close();
   // After Close: continue with a new (empty) tree (TRUNCATE).
@@ -79,6 +91,11 @@ class Index {
   const IndexSchema schema_;
   std::unique_ptr<storage::BTree> tree_;
   std::mutex key_locks_[kKeyLockStripes];
+  mutable std::mutex unsafe_mu_;
+  storage::FileSystem* fs_ = nullptr;  // set by Watch
+  std::string marker_path_, dir_;      // set by Watch
+  bool marked_ = false;                // guarded by unsafe_mu_: the marker file exists
+  uint64_t outside_writes_ = 0;        // guarded by unsafe_mu_
 };
 
 }  // namespace meridian::catalog

@@ -280,8 +280,9 @@ void Table::PruneSuccessors(txn::Timestamp horizon) {
   }
 }
 
-Status Table::CollectGarbage(txn::Timestamp horizon, int64_t* removed) {
-  *removed = 0;
+Status Table::CollectGarbage(txn::Timestamp horizon, Garbage* garbage) {
+  garbage->rids.clear();
+  garbage->storage_generation = storage_generation_.load(std::memory_order_acquire);
   if (txns_ == nullptr || system_rows_ != nullptr) return Status::Ok();
   if (writes_since_gc_.exchange(0, std::memory_order_relaxed) == 0) return Status::Ok();
   MERIDIAN_RETURN_IF_ERROR(CheckUsable());
@@ -308,8 +309,46 @@ Status Table::CollectGarbage(txn::Timestamp horizon, int64_t* removed) {
       // A version of a failed statement may lack some entries: absence is fine here.
       MERIDIAN_RETURN_IF_ERROR(index->tree()->Delete(key, EncodeRid(rid)).status());
     }
+    garbage->rids.push_back(rid);
+  }
+  return Status::Ok();
+}
+
+Status Table::FreeVersions(const Garbage& garbage, int64_t* removed) {
+  *removed = 0;
+  if (garbage.rids.empty()) return Status::Ok();
+  MERIDIAN_RETURN_IF_ERROR(CheckUsable());
+  if (storage_generation_.load(std::memory_order_acquire) != garbage.storage_generation) {
+    return Status::Ok();  // truncated since: those rids name nothing any more
+  }
+  for (storage::Rid rid : garbage.rids) {
     MERIDIAN_RETURN_IF_ERROR(heap_->Delete(rid));
     ++*removed;
+  }
+  return Status::Ok();
+}
+
+Status Table::CatchUpIndexes(const std::vector<uint32_t>& pages) {
+  MERIDIAN_RETURN_IF_ERROR(CheckUsable());
+  if (indexes_.empty() || txns_ == nullptr) return Status::Ok();
+  storage::Rid rid;
+  std::string bytes;
+  Row row;
+  for (uint32_t page : pages) {
+    storage::HeapFile::Cursor cursor = heap_->ScanPage(page);
+    while (true) {
+      MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor.Next(&rid, &bytes));
+      if (!more) break;
+      const storage::TupleHeader h = storage::ReadTupleHeader(bytes);
+      // Versions of transactions that never committed need no entry; dead ones neither (no
+      // snapshot runs during recovery; garbage collection tolerates a missing entry).
+      if (txns_->Resolve(h.begin) == txn::kInfinity || IsDeadVersion(h)) continue;
+      MERIDIAN_RETURN_IF_ERROR(DecodeRow(bytes, &row));
+      for (const std::shared_ptr<Index>& index : indexes_) {
+        if (index->tree() == nullptr) continue;
+        MERIDIAN_RETURN_IF_ERROR(index->Insert(row, rid));  // a present pair is a no-op
+      }
+    }
   }
   return Status::Ok();
 }
@@ -317,6 +356,7 @@ Status Table::CollectGarbage(txn::Timestamp horizon, int64_t* removed) {
 void Table::ReplaceStorage(std::unique_ptr<storage::HeapFile> heap,
                            std::vector<std::unique_ptr<storage::BTree>> trees) {
   heap_ = std::move(heap);
+  storage_generation_.fetch_add(1, std::memory_order_acq_rel);
   for (size_t i = 0; i < indexes_.size() && i < trees.size(); ++i) {
     indexes_[i]->Reset(std::move(trees[i]));
   }

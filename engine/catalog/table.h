@@ -113,12 +113,26 @@ class Table {
     writes_since_gc_.fetch_add(n, std::memory_order_relaxed);
   }
 
-  // Garbage collection (engine/txn/README.md section 5): removes every version no snapshot can
-  // see any more — created by an aborted transaction, or deleted by one that committed at or
-  // before horizon (the oldest running snapshot) — with its index entries (unique keys under
-  // their key lock, so a unique check never reads a reused slot), and frees its slot. Scans
-  // only when rows changed since the last pass. REQUIRES shared lock; one caller at a time.
-  Status CollectGarbage(txn::Timestamp horizon, int64_t* removed);
+  // Garbage collection (engine/txn/README.md section 5), in two steps around a checkpoint.
+  // CollectGarbage finds every version no snapshot can see any more — created by an aborted
+  // transaction, or deleted by one that committed at or before horizon (the oldest running
+  // snapshot) — and removes its index entries (unique keys under their key lock, so a unique
+  // check never reads a reused slot); FreeVersions then frees their slots, only after the
+  // checkpoint's index images (which lack those entries) are durable: a slot is never reused
+  // while a durable index image still points at it. Scans only when rows changed since the
+  // last pass. REQUIRES shared lock; one caller at a time.
+  struct Garbage {
+    uint64_t storage_generation = 0;
+    std::vector<storage::Rid> rids;
+  };
+  Status CollectGarbage(txn::Timestamp horizon, Garbage* garbage);
+  // Frees the slots (skipped when TRUNCATE replaced the heap since). REQUIRES shared lock.
+  Status FreeVersions(const Garbage& garbage, int64_t* removed);
+  // Marks the table for a garbage collection pass at the next checkpoint (after recovery).
+  void RequestGarbageCollection() { writes_since_gc_.fetch_add(1, std::memory_order_relaxed); }
+  // Recovery (engine/txn/README.md section 5): adds the index entries of the committed, live
+  // versions on these heap pages (entries already present are kept as they are).
+  Status CatchUpIndexes(const std::vector<uint32_t>& pages);
   std::shared_ptr<const TableStats> stats() const;
   // Full scan computing TableStats. REQUIRES shared or exclusive lock.
   Status Analyze();
@@ -143,6 +157,7 @@ class Table {
   std::atomic<int64_t> live_rows_{0};
   std::atomic<int64_t> changes_{0};
   std::atomic<int64_t> writes_since_gc_{0};
+  std::atomic<uint64_t> storage_generation_{0};  // bumped by ReplaceStorage (TRUNCATE)
   mutable std::mutex successors_mu_;
   // guarded by successors_mu_: packed old rid → (packed new rid, updater txn id)
   std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> successors_;

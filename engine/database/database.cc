@@ -238,6 +238,7 @@ class DatabaseImpl : public Database {
   }
 
   Status Close() override { return core_->Close(); }
+  RecoveryInfo recovery() const override { return core_->catalog->recovery(); }
 
  private:
   std::shared_ptr<EngineCore> core_;

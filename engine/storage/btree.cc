@@ -83,6 +83,12 @@ BTree::~BTree() {
 
 Status BTree::Flush() { return pool_->FlushFile(file_); }
 
+Result<BufferPool::Snapshot> BTree::SnapshotDirty(size_t max_pages) {
+  std::unique_lock tl(tree_latch_);
+  MERIDIAN_RETURN_IF_ERROR(CheckOpen());
+  return pool_->SnapshotDirty(file_, max_pages);
+}
+
 Status BTree::Close() {
   std::unique_lock tl(tree_latch_);
   if (!open_) return Status::Internal("index is closed");

@@ -123,6 +123,11 @@ class BTree {
   const std::string& path() const { return path_; }
   // Writes this file's dirty pages and fsyncs it.
   Status Flush();
+  // A consistent image of the tree's dirty pages for a checkpoint (BufferPool::SnapshotDirty),
+  // taken under the exclusive tree latch, so no operation is half done in it.
+  Result<BufferPool::Snapshot> SnapshotDirty(size_t max_pages);
+  BufferPool* pool() const { return pool_; }
+  FileId file_id() const { return file_; }
   // Flushes, then detaches the file from the pool. Further calls fail.
   Status Close();
 

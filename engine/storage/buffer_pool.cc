@@ -175,6 +175,11 @@ uint32_t BufferPool::PageCount(FileId file) const {
 }
 
 Frame* BufferPool::PickVictim() {
+  Frame* f = PickVictim(/*allow_no_steal=*/false);
+  return f != nullptr ? f : PickVictim(/*allow_no_steal=*/true);
+}
+
+Frame* BufferPool::PickVictim(bool allow_no_steal) {
   const size_t n = frames_.size();
   for (size_t i = 0; i < 2 * n; ++i) {
     const size_t at = clock_hand_;
@@ -185,9 +190,106 @@ Frame* BufferPool::PickVictim() {
     }
     Frame* f = frames_[at].get();
     if (f->pin_count.load(std::memory_order_acquire) > 0) continue;
+    if (!allow_no_steal && f->no_steal && f->dirty) continue;
     return f;
   }
   return nullptr;
+}
+
+std::function<Status()> BufferPool::BeforeWrite(FileId file) const {
+  auto it = files_.find(file);
+  return it == files_.end() ? nullptr : it->second.before_write;
+}
+
+void BufferPool::SetNoSteal(FileId file, std::function<Status()> before_write) {
+  std::lock_guard lock(mutex_);
+  auto it = files_.find(file);
+  if (it == files_.end()) return;
+  it->second.before_write = std::move(before_write);
+  const bool no_steal = it->second.before_write != nullptr;
+  for (const auto& frame : frames_) {
+    if (frame->mapped && frame->file == file) frame->no_steal = no_steal;
+  }
+}
+
+Result<BufferPool::Snapshot> BufferPool::SnapshotDirty(FileId file, size_t max_pages) {
+  Snapshot snap;
+  snap.file = file;
+  std::vector<Frame*> clean;
+  {
+    std::lock_guard lock(mutex_);
+    if (FileFor(file) == nullptr) return Status::Internal("unknown buffer pool file id");
+    for (const auto& frame : frames_) {
+      if (!frame->mapped || frame->file != file) continue;
+      (frame->dirty ? snap.frames : clean).push_back(frame.get());
+    }
+    if (snap.frames.size() > max_pages) {
+      return Status::Error(sqlstate::kInsufficientResources,
+                           std::to_string(snap.frames.size()) + " dirty pages exceed the " +
+                               std::to_string(max_pages) + "-page checkpoint image limit");
+    }
+    std::sort(snap.frames.begin(), snap.frames.end(),
+              [](const Frame* a, const Frame* b) { return a->page_no < b->page_no; });
+    for (Frame* frame : snap.frames) {
+      frame->pin_count.fetch_add(1, std::memory_order_relaxed);
+      ++io_pins_;
+      snap.pages.push_back(frame->page_no);
+    }
+  }
+  // A clean frame may be clean because a write-back copied it and is writing it right now
+  // (mapped and pinned until done): wait for those writes, so the file sync of WriteSnapshot
+  // covers them. Otherwise such a page, absent from the image, could miss the disk while the
+  // image is declared complete. (Its content is the current one: a later change would have
+  // made it dirty, hence part of the image.)
+  for (Frame* frame : clean) {
+    std::lock_guard io(frame->io);
+  }
+  snap.images.resize(snap.frames.size() * kPageSize);
+  for (size_t i = 0; i < snap.frames.size(); ++i) {
+    // Held until ReleaseSnapshot (as FlushPages does): an eviction's write-back of this page
+    // in flight finishes first, and none can start (evictions only try the io mutex) until the
+    // image is in place, so an older image never lands after a newer one.
+    snap.frames[i]->io.lock();
+    CopyForWrite(snap.frames[i], snap.pages[i], /*try_latch=*/false,
+                 snap.images.data() + i * kPageSize);
+  }
+  return snap;
+}
+
+Status BufferPool::WriteSnapshot(const Snapshot& snapshot) {
+  File* f;
+  {
+    std::lock_guard lock(mutex_);
+    f = FileFor(snapshot.file);
+    if (f == nullptr) return Status::Internal("unknown buffer pool file id");
+  }
+  uint32_t end = 0;
+  for (size_t i = 0; i < snapshot.pages.size(); ++i) {
+    MERIDIAN_RETURN_IF_ERROR(f->WriteAt(uint64_t{snapshot.pages[i]} * kPageSize,
+                                        std::string_view(snapshot.image(i), kPageSize)));
+    end = std::max(end, snapshot.pages[i] + 1);
+  }
+  MERIDIAN_RETURN_IF_ERROR(f->Sync());
+  std::lock_guard lock(mutex_);
+  if (auto it = files_.find(snapshot.file); it != files_.end()) {
+    it->second.written_pages = std::max(it->second.written_pages, end);
+    stats_.writes += snapshot.pages.size();
+  }
+  return Status::Ok();
+}
+
+void BufferPool::ReleaseSnapshot(Snapshot* snapshot, bool written) {
+  {
+    std::lock_guard lock(mutex_);
+    for (Frame* frame : snapshot->frames) {
+      if (!written) frame->dirty = true;  // still not on disk
+      frame->io.unlock();
+      frame->pin_count.fetch_sub(1, std::memory_order_acq_rel);
+      --io_pins_;
+    }
+  }
+  snapshot->frames.clear();
+  cv_.notify_all();
 }
 
 Status BufferPool::ReadPage(File* file, uint32_t page_no, char* buf) {
@@ -351,9 +453,11 @@ Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* 
       ++io_pins_;
       File* victim_file = FileFor(victim->file);
       const uint32_t victim_page = victim->page_no;
+      std::function<Status()> before_write = victim->no_steal ? BeforeWrite(victim->file) : nullptr;
       lock.unlock();
       bool busy = false;
-      Status st = WriteBack(victim, victim_file, victim_page, &busy);
+      Status st = before_write ? before_write() : Status::Ok();
+      if (st.ok()) st = WriteBack(victim, victim_file, victim_page, &busy);
       lock.lock();
       victim->pin_count.fetch_sub(1, std::memory_order_acq_rel);
       --io_pins_;
@@ -372,6 +476,7 @@ Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* 
     victim->file = file;
     victim->page_no = page_no;
     victim->mapped = true;
+    victim->no_steal = fit->second.before_write != nullptr;
     victim->pin_count.store(1, std::memory_order_relaxed);
     referenced_[victim->index] = 1;
     table_.Insert(key, victim);
@@ -491,10 +596,12 @@ Status BufferPool::FlushFile(FileId file) {
 
 Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages, bool always_sync) {
   File* f;
+  std::function<Status()> before_write;
   {
     std::lock_guard lock(mutex_);
     f = FileFor(file);
     if (f == nullptr) return Status::Internal("unknown buffer pool file id");
+    before_write = BeforeWrite(file);
   }
   std::sort(pages.begin(), pages.end());  // sequential writes
   pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
@@ -510,7 +617,8 @@ Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages, bool alw
   std::vector<Frame*> io_held;
   auto write_batch = [&] {
     bool synced = false;
-    Status st = batch.empty() ? Status::Ok() : WriteImages(file, f, batch, &synced);
+    Status st = batch.empty() || !before_write ? Status::Ok() : before_write();
+    if (st.ok() && !batch.empty()) st = WriteImages(file, f, batch, &synced);
     need_sync = need_sync || (!batch.empty() && !synced);
     {
       std::lock_guard lock(mutex_);

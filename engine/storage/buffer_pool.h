@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -41,8 +42,9 @@ struct Frame {
   // Guarded by BufferPool::mutex_:
   FileId file = 0;
   uint32_t page_no = 0;
-  bool mapped = false;  // present in the page table under (file, page_no)
-  uint32_t index = 0;   // position in BufferPool::frames_ (fixed)
+  bool mapped = false;    // present in the page table under (file, page_no)
+  bool no_steal = false;  // the file is no-steal (BufferPool::SetNoSteal)
+  uint32_t index = 0;     // position in BufferPool::frames_ (fixed)
 };
 
 // Shared-latched, pinned page. Move-only; empty after a move or Release().
@@ -133,6 +135,33 @@ class BufferPool {
   // protection; doublewrite.h). Call before any page is written.
   void EnableDoublewrite(std::unique_ptr<Doublewrite> dw);
 
+  // No-steal files (the catalog's B+tree indexes, engine/txn/README.md section 5): their
+  // on-disk pages must change only as a whole checkpoint image. Eviction writes a dirty page
+  // of such a file only when no other frame can be freed, and every write of its pages other
+  // than WriteSnapshot first calls before_write (which records durably that the file may be
+  // inconsistent after a crash). Frames already cached are marked too.
+  void SetNoSteal(FileId file, std::function<Status()> before_write);
+
+  // A checkpoint image of one file's dirty pages. REQUIRES: the caller keeps the file's pages
+  // from changing during SnapshotDirty (a B+tree's exclusive tree latch). The frames stay
+  // pinned with their io mutexes held, dirty flags cleared, until ReleaseSnapshot (called by
+  // the same thread), so nothing else writes those pages meanwhile (later changes re-dirty
+  // them in memory only).
+  struct Snapshot {
+    FileId file = 0;
+    std::vector<uint32_t> pages;  // ascending
+    std::vector<Frame*> frames;
+    std::vector<char> images;  // pages.size() × kPageSize, page number and checksum set
+    const char* image(size_t i) const { return images.data() + i * kPageSize; }
+  };
+  // 53000 (nothing pinned) when the file has more than max_pages dirty pages.
+  Result<Snapshot> SnapshotDirty(FileId file, size_t max_pages);
+  // Writes the images in place, without the doublewrite area (the caller journaled them
+  // first), and fsyncs the file.
+  Status WriteSnapshot(const Snapshot& snapshot);
+  // Unpins the frames; when the images did not reach the file, they are dirty again.
+  void ReleaseSnapshot(Snapshot* snapshot, bool written);
+
   // Writes every dirty page of file (with checksums), then fsyncs the file.
   Status FlushFile(FileId file);
   // Writes those of pages (of file) that are dirty and makes them durable (write-behind commit):
@@ -156,8 +185,9 @@ class BufferPool {
 
   struct FileEntry {
     std::unique_ptr<File> file;
-    uint32_t page_count = 0;     // guarded by mutex_
-    uint32_t written_pages = 0;  // guarded by mutex_: pages that ever reached the file
+    uint32_t page_count = 0;               // guarded by mutex_
+    uint32_t written_pages = 0;            // guarded by mutex_: pages that ever reached the file
+    std::function<Status()> before_write;  // guarded by mutex_: set for no-steal files
   };
   struct PageKey {
     FileId file;
@@ -195,8 +225,12 @@ class BufferPool {
   // exclusively latched). fresh: the page is new, zero it instead of reading.
   Result<Frame*> Pin(FileId file, uint32_t page_no, bool fresh, bool* latched_exclusive);
   void Unpin(Frame* frame);
-  // REQUIRES: mutex_ held. A frame with no pins, or nullptr.
+  // REQUIRES: mutex_ held. A frame with no pins, or nullptr; a dirty frame of a no-steal
+  // file only when no other frame qualifies.
   Frame* PickVictim();
+  Frame* PickVictim(bool allow_no_steal);
+  // REQUIRES: mutex_ held. The before-write hook of a no-steal file (empty otherwise).
+  std::function<Status()> BeforeWrite(FileId file) const;
   // Copies the frame's page under a shared latch, sets page number and checksum in the copy
   // and writes it. REQUIRES: frame pinned by the caller, mutex_ not held. With busy set, gives
   // up (*busy = true, OK) instead of waiting when the latch is taken.

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "storage/byte_codec.h"
 #include "storage/crc32c.h"
 #include "storage/heap_file.h"  // kPageSize
 
@@ -12,21 +13,6 @@ namespace {
 
 constexpr uint32_t kMagic = 0x4257444D;  // "MDWB"
 constexpr size_t kHeaderBytes = 64 * 1024;
-
-template <typename T>
-void Put(std::string* out, T v) {
-  char buf[sizeof(T)];
-  std::memcpy(buf, &v, sizeof(T));
-  out->append(buf, sizeof(T));
-}
-
-template <typename T>
-bool Get(std::string_view in, size_t* pos, T* v) {
-  if (in.size() - *pos < sizeof(T)) return false;
-  std::memcpy(v, in.data() + *pos, sizeof(T));
-  *pos += sizeof(T);
-  return true;
-}
 
 }  // namespace
 
@@ -54,15 +40,15 @@ Status Doublewrite::Stage(const std::vector<Image>& images) {
   std::string entries;
   for (const Image& im : images) {
     const std::string name = RelativeName(im.file->path());
-    Put<uint32_t>(&entries, im.page_no);
-    Put<uint32_t>(&entries, Crc32c(im.data, kPageSize));
-    Put<uint16_t>(&entries, static_cast<uint16_t>(name.size()));
+    PutFixed<uint32_t>(&entries, im.page_no);
+    PutFixed<uint32_t>(&entries, Crc32c(im.data, kPageSize));
+    PutFixed<uint16_t>(&entries, static_cast<uint16_t>(name.size()));
     entries += name;
   }
   std::string header;
-  Put<uint32_t>(&header, kMagic);
-  Put<uint32_t>(&header, static_cast<uint32_t>(images.size()));
-  Put<uint32_t>(&header, Crc32c(entries.data(), entries.size()));
+  PutFixed<uint32_t>(&header, kMagic);
+  PutFixed<uint32_t>(&header, static_cast<uint32_t>(images.size()));
+  PutFixed<uint32_t>(&header, Crc32c(entries.data(), entries.size()));
   header += entries;
   if (header.size() > kHeaderBytes) return Status::Internal("doublewrite header overflow");
   std::string body(images.size() * kPageSize, '\0');
@@ -87,8 +73,8 @@ Result<size_t> Doublewrite::Recover(FileSystem* fs, const std::string& path,
   header.resize(got);
   size_t pos = 0;
   uint32_t magic = 0, count = 0, crc = 0;
-  if (!Get(header, &pos, &magic) || magic != kMagic || !Get(header, &pos, &count) ||
-      !Get(header, &pos, &crc) || count > kMaxPages) {
+  if (!GetFixed(header, &pos, &magic) || magic != kMagic || !GetFixed(header, &pos, &count) ||
+      !GetFixed(header, &pos, &crc) || count > kMaxPages) {
     return size_t{0};  // empty, cleared or torn header: no in-place write had begun
   }
   struct Entry {
@@ -100,8 +86,8 @@ Result<size_t> Doublewrite::Recover(FileSystem* fs, const std::string& path,
   for (uint32_t i = 0; i < count; ++i) {
     Entry e;
     uint16_t len = 0;
-    if (!Get(header, &pos, &e.page_no) || !Get(header, &pos, &e.crc) || !Get(header, &pos, &len) ||
-        header.size() - pos < len) {
+    if (!GetFixed(header, &pos, &e.page_no) || !GetFixed(header, &pos, &e.crc) ||
+        !GetFixed(header, &pos, &len) || header.size() - pos < len) {
       return size_t{0};
     }
     e.name = header.substr(pos, len);

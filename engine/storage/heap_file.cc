@@ -248,7 +248,7 @@ Result<bool> HeapFile::Cursor::Next(Rid* rid, std::string* tuple) {
   if (heap_ == nullptr) return Status::Internal("cursor was not created by HeapFile::Scan");
   if (!heap_->impl_->open) return Closed(heap_->path_);
   for (;;) {
-    if (page_ >= heap_->page_count()) return false;
+    if (page_ >= end_page_ || page_ >= heap_->page_count()) return false;
     MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard guard,
                               heap_->impl_->pool->FetchRead(heap_->impl_->file_id, page_));
     SlottedPage page(const_cast<char*>(guard.data()));  // const use only
@@ -268,6 +268,14 @@ Result<bool> HeapFile::Cursor::Next(Rid* rid, std::string* tuple) {
 HeapFile::Cursor HeapFile::Scan() {
   Cursor cursor;
   cursor.heap_ = this;
+  return cursor;
+}
+
+HeapFile::Cursor HeapFile::ScanPage(uint32_t page_no) {
+  Cursor cursor;
+  cursor.heap_ = this;
+  cursor.page_ = page_no;
+  cursor.end_page_ = page_no + 1;
   return cursor;
 }
 

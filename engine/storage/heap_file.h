@@ -71,8 +71,11 @@ class HeapFile {
     HeapFile* heap_ = nullptr;
     uint32_t page_ = 0;
     uint32_t slot_ = 0;
+    uint32_t end_page_ = UINT32_MAX;  // exclusive
   };
   Cursor Scan();
+  // The tuples of one page only (recovery's index catch-up).
+  Cursor ScanPage(uint32_t page_no);
 
   uint32_t page_count() const;
   // Writes this file's dirty pages and fsyncs it.

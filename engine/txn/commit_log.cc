@@ -50,6 +50,10 @@ std::string EncodeLogRecord(const LogRecord& record) {
     Put<uint16_t>(&payload, s.slot);
     Put<uint64_t>(&payload, s.txn);
   }
+  if (record.type == LogRecord::Type::kGroupPages) {
+    Put<uint32_t>(&payload, static_cast<uint32_t>(record.pages.size()));
+    for (uint64_t page : record.pages) Put<uint64_t>(&payload, page);
+  }
   std::string out;
   Put<uint32_t>(&out, kMagic);
   Put<uint32_t>(&out, static_cast<uint32_t>(payload.size()));
@@ -71,7 +75,7 @@ bool DecodeLogRecord(std::string_view bytes, size_t* offset, LogRecord* record) 
   uint8_t type = 0;
   uint32_t n = 0, m = 0;
   LogRecord r;
-  if (!Get(payload, &p, &type) || type < 1 || type > 3 || !Get(payload, &p, &n)) return false;
+  if (!Get(payload, &p, &type) || type < 1 || type > 4 || !Get(payload, &p, &n)) return false;
   if (n > payload.size() / 16) return false;
   r.type = static_cast<LogRecord::Type>(type);
   for (uint32_t i = 0; i < n; ++i) {
@@ -87,6 +91,14 @@ bool DecodeLogRecord(std::string_view bytes, size_t* offset, LogRecord* record) 
       return false;
     }
     r.stamps.push_back(s);
+  }
+  if (r.type == LogRecord::Type::kGroupPages) {
+    uint32_t k = 0;
+    if (!Get(payload, &p, &k) || k > payload.size() / 8) return false;
+    r.pages.resize(k);
+    for (uint32_t i = 0; i < k; ++i) {
+      if (!Get(payload, &p, &r.pages[i])) return false;
+    }
   }
   if (p != payload.size()) return false;
   *record = std::move(r);
@@ -143,7 +155,7 @@ Status CommitLog::ReadTail() {
   size_t offset = 0;
   LogRecord record;
   while (DecodeLogRecord(bytes, &offset, &record)) {
-    if (record.type == LogRecord::Type::kGroup) {
+    if (record.is_group()) {
       for (const auto& [txn, ts] : record.commits) txns_->RecoverCommitted(txn, ts);
     } else if (!record.commits.empty()) {
       epoch_ = std::max(epoch_, record.commits[0].first);
@@ -235,6 +247,9 @@ void CommitLog::Run() {
       pages.insert(pages.end(), p->pages.begin(), p->pages.end());
       sync = sync || p->sync;
     }
+    std::sort(pages.begin(), pages.end());
+    pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+    record.pages = pages;
     Status st;
     if (!sync) {
       // Every member is asynchronous: publish now, make durable later (with the next

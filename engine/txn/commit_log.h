@@ -7,8 +7,13 @@
 //
 // File data_dir/commit.log, preallocated in segments. Record, little-endian:
 //   u32 magic 0x4C42574D ("MWBL") · u32 payload length · u32 CRC32C of the payload · payload
-// Payload: u8 type (1 group, 2 checkpoint, 3 start) · u32 n · n × (u64 txn id, u64 commit ts) ·
+// Payload: u8 type (1 group, 2 checkpoint, 3 start, 4 group with pages) · u32 n ·
+//          n × (u64 txn id, u64 commit ts) ·
 //          u32 m · m × (u32 file, u32 page, u16 slot, u64 txn id)   [end stamps]
+//          type 4 only: u32 k · k × (u32 page, u32 file)   [pages holding the group's new
+//          versions, as u64 file << 32 | page; recovery stamps and indexes exactly these]
+// Groups are written as type 4; type 1 (written by older builds) is still read, and a log
+// tail holding one makes recovery sweep every heap page (engine/txn/README.md section 5).
 // Start and checkpoint records carry the id epoch and the clock as their first pair
 // (epoch, last timestamp handed out); a checkpoint's further pairs are the committed
 // transactions not yet stamped into pages. Every Open
@@ -50,10 +55,12 @@ struct EndStamp {
 };
 
 struct LogRecord {
-  enum class Type : uint8_t { kGroup = 1, kCheckpoint = 2, kStart = 3 };
-  Type type = Type::kGroup;
+  enum class Type : uint8_t { kGroup = 1, kCheckpoint = 2, kStart = 3, kGroupPages = 4 };
+  Type type = Type::kGroupPages;
   std::vector<std::pair<uint64_t, Timestamp>> commits;  // (txn id, commit ts)
   std::vector<EndStamp> stamps;
+  std::vector<uint64_t> pages;  // kGroupPages: file << 32 | page, sorted, unique
+  bool is_group() const { return type == Type::kGroup || type == Type::kGroupPages; }
 };
 
 std::string EncodeLogRecord(const LogRecord& record);

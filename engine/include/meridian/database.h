@@ -251,6 +251,16 @@ class Session {
   virtual char TransactionStatus() const { return 'I'; }
 };
 
+// What the last Open did to recover after an unclean stop (engine/txn/README.md section 5).
+struct RecoveryInfo {
+  bool clean = true;             // the previous run closed cleanly: nothing was recovered
+  bool tail_only = false;        // only what the log tail names was read (no full heap sweep)
+  uint64_t tail_pages = 0;       // heap pages holding the log tail's new versions
+  uint64_t indexes_rebuilt = 0;  // index files rebuilt from their heaps
+  uint64_t journal_pages = 0;    // pages of an interrupted index checkpoint written again
+  double seconds = 0;            // Open's wall time
+};
+
 class Database {
  public:
   virtual ~Database() = default;
@@ -266,6 +276,7 @@ class Database {
   virtual Status Checkpoint() = 0;
   // Checkpoints and closes all files; later calls on the database fail. Idempotent.
   virtual Status Close() = 0;
+  virtual RecoveryInfo recovery() const = 0;
 };
 
 }  // namespace meridian

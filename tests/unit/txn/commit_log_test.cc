@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <set>
 #include <thread>
@@ -21,12 +22,24 @@ TEST(CommitLogRecord, RoundTripAndRejects) {
   LogRecord r;
   r.commits = {{kTxnIdBit | 1, 10}, {kTxnIdBit | 2, 11}};
   r.stamps = {{3, 40, 7, kTxnIdBit | 2}};
+  r.pages = {uint64_t{3} << 32 | 40, uint64_t{3} << 32 | 41};
   std::string bytes = EncodeLogRecord(r);
   size_t off = 0;
   LogRecord back;
   ASSERT_TRUE(DecodeLogRecord(bytes, &off, &back));
   EXPECT_EQ(off, bytes.size());
+  EXPECT_EQ(back.type, LogRecord::Type::kGroupPages);
   EXPECT_EQ(back.commits, r.commits);
+  EXPECT_EQ(back.stamps, r.stamps);
+  EXPECT_EQ(back.pages, r.pages);
+  // The older group record without a page list still reads (recovery then sweeps every page).
+  LogRecord old = r;
+  old.type = LogRecord::Type::kGroup;
+  const std::string old_bytes = EncodeLogRecord(old);
+  off = 0;
+  ASSERT_TRUE(DecodeLogRecord(old_bytes, &off, &back));
+  EXPECT_EQ(back.type, LogRecord::Type::kGroup);
+  EXPECT_TRUE(back.pages.empty());
   EXPECT_EQ(back.stamps, r.stamps);
   // Every truncation and every single-byte change is rejected.
   for (size_t cut = 0; cut < bytes.size(); ++cut) {
@@ -51,9 +64,11 @@ TEST(CommitLog, GroupCommitRecoversAfterReopen) {
     CommitLogOptions opts;
     opts.segment_bytes = 1 << 16;
     opts.group_window_us = 200;
-    auto log = CommitLog::Open(&fs, dir.path(), &tm, opts, [&](const std::vector<uint64_t>& ids) {
-      // Write-behind: runs before the record; nothing in the group is visible yet.
-      for (uint64_t id : ids) EXPECT_EQ(tm.State(id), TxnState::kCommitting);
+    auto log = CommitLog::Open(&fs, dir.path(), &tm, opts, [&](const std::vector<uint64_t>& pages) {
+      // Write-behind: runs before the record with the group's pages, sorted and unique.
+      EXPECT_TRUE(std::is_sorted(pages.begin(), pages.end()));
+      EXPECT_EQ(std::adjacent_find(pages.begin(), pages.end()), pages.end());
+      for (uint64_t p : pages) EXPECT_EQ(p >> 32, 7u);
       ++hook_calls;
       return Status::Ok();
     });
@@ -64,7 +79,8 @@ TEST(CommitLog, GroupCommitRecoversAfterReopen) {
       threads.emplace_back([&] {
         for (int i = 0; i < 50; ++i) {
           uint64_t id = tm.Begin();
-          auto ts = (*log)->Commit(id, {{1, static_cast<uint32_t>(i), 1, id}});
+          auto ts = (*log)->Commit(id, {{1, static_cast<uint32_t>(i), 1, id}},
+                                   {uint64_t{7} << 32 | static_cast<uint32_t>(i)});
           ASSERT_TRUE(ts.ok());
           EXPECT_EQ(tm.Resolve(id), *ts);
           EXPECT_GE(tm.published_ts(), *ts);
@@ -83,13 +99,17 @@ TEST(CommitLog, GroupCommitRecoversAfterReopen) {
   auto log2 = CommitLog::Open(&fs, dir.path(), &tm2, {}, nullptr);
   ASSERT_TRUE(log2.ok());
   size_t recovered = 0, stamps = 0;
+  std::set<uint64_t> pages;
   for (const LogRecord& r : (*log2)->recovered()) {
-    if (r.type != LogRecord::Type::kGroup) continue;
+    if (!r.is_group()) continue;
     recovered += r.commits.size();
     stamps += r.stamps.size();
+    pages.insert(r.pages.begin(), r.pages.end());
   }
   EXPECT_EQ(recovered, 800u);
   EXPECT_EQ(stamps, 800u);
+  // Each record names the pages of its group's new versions (recovery stamps only these).
+  EXPECT_EQ(pages.size(), 50u);
   for (uint64_t id : committed) EXPECT_EQ(tm2.State(id), TxnState::kCommitted);
   // New ids and timestamps continue after the recovered ones.
   EXPECT_GT(tm2.Begin(), *committed.rbegin());
@@ -156,8 +176,8 @@ TEST(CommitLog, CheckpointLeavesOnlyTheTail) {
   // checkpoint are gone with the rest.
   std::vector<LogRecord::Type> types;
   for (const LogRecord& r : (*log)->recovered()) types.push_back(r.type);
-  EXPECT_EQ(types,
-            (std::vector<LogRecord::Type>{LogRecord::Type::kCheckpoint, LogRecord::Type::kGroup}));
+  EXPECT_EQ(types, (std::vector<LogRecord::Type>{LogRecord::Type::kCheckpoint,
+                                                 LogRecord::Type::kGroupPages}));
   EXPECT_EQ(tm.State(late), TxnState::kCommitted);
 }
 
