@@ -494,17 +494,22 @@ Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
   req.limit = limit;
   AccessPlan plan = ChooseAccessPath(std::move(req), ordered);
   auto node = std::make_unique<PlanNode>();
+  // "on fact f" when the table has an alias, as PostgreSQL prints it.
+  std::string on = " on " + table->name();
+  if (t < s_->from_names.size() && s_->from_names[t] != table->name()) {
+    on += " " + s_->from_names[t];
+  }
   switch (plan.kind) {
     case AccessPlan::Kind::kSeqScan:
-      node->label = "Seq Scan on " + table->name();
+      node->label = "Seq Scan" + on;
       break;
     case AccessPlan::Kind::kIndexScan:
       node->label = std::string(plan.reverse ? "Index Scan Backward" : "Index Scan") + " using " +
-                    plan.index->name() + " on " + table->name();
+                    plan.index->name() + on;
       break;
     case AccessPlan::Kind::kIndexOnlyScan:
       node->label = std::string(plan.reverse ? "Index Only Scan Backward" : "Index Only Scan") +
-                    " using " + plan.index->name() + " on " + table->name();
+                    " using " + plan.index->name() + on;
       break;
   }
   if (!plan.index_conds.empty()) {

@@ -121,6 +121,11 @@ TEST_F(JoinPlanTest, StarQueryStartsFromTheFilteredDimension) {
   const std::string p = Plan(q);
   EXPECT_EQ(FirstPair(p), (Strings{"dim1", "fact"})) << p;
   EXPECT_NE(p.find("Index Cond: (dim1.id = fact.d1)"), npos) << p;
+  // Scans name their alias, as PostgreSQL's EXPLAIN does.
+  const std::string aliased =
+      Plan("SELECT count(*) FROM fact f JOIN dim1 d ON d.id = f.d1 WHERE d.name = 'n17'");
+  EXPECT_NE(aliased.find(" on fact f "), npos) << aliased;
+  EXPECT_NE(aliased.find(" on dim1 d "), npos) << aliased;
   // The same without the equalities visible to the planner (`OR false`): nested loops.
   EXPECT_EQ(Rows(q), Rows("SELECT count(*), sum(fact.amount) FROM fact, dim2, dim1 WHERE "
                           "(dim2.id = fact.d2 OR false) AND (dim1.id = fact.d1 OR false) AND "
