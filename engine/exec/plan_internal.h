@@ -100,7 +100,7 @@ class FromPlanner {
                        std::vector<BoundExprPtr> conds, JoinStepChoice choice, double rows);
   // Puts the row back in FROM column order (a projection) when the joins reordered it.
   void RestoreOrder(Partial* p) const;
-  // Filters p's row (in FROM column order) by conds.
+  // Filters p's row by conds (column slots of that row).
   static void AddFilter(Partial* p, std::vector<BoundExprPtr> conds);
 
   BoundSelect* s_;
@@ -111,8 +111,8 @@ class FromPlanner {
   std::vector<int> widths_;
   std::vector<Type> column_types_;    // of every column of the FROM-order row
   std::vector<int> table_of_;         // FROM table of every column of that row
-  std::vector<bool> nullable_;        // per table: NULL-extended by some outer join
   std::vector<Built> derived_built_;  // derived tables planned while estimating
+  std::vector<double> derived_rows_;  // their row estimates (kept after the plan moves on)
 };
 
 }  // namespace meridian::exec

@@ -105,17 +105,10 @@ FromPlanner::FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> use
     }
   }
   derived_built_.resize(s_->from.size());
+  derived_rows_.assign(s_->from.size(), 1);
   used_.resize(static_cast<size_t>(total), false);
   for (const BoundExprPtr& on : s_->join_on) {
     if (on != nullptr) CollectColumns(*on, &used_, &all_used_);
-  }
-  nullable_.assign(s_->from.size(), false);
-  for (size_t i = 0; i < s_->from.size(); ++i) {
-    const ast::JoinType t = i < s_->join_types.size() ? s_->join_types[i] : ast::JoinType::kComma;
-    if (t == ast::JoinType::kLeft || t == ast::JoinType::kFull) nullable_[i] = true;
-    if (t == ast::JoinType::kRight || t == ast::JoinType::kFull) {
-      for (size_t k = 0; k < i; ++k) nullable_[k] = true;
-    }
   }
 }
 
@@ -138,48 +131,70 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
   auto kind_of = [&](size_t i) {
     return i == 0 || i >= s_->join_types.size() ? JoinKind::kInner : KindOf(s_->join_types[i]);
   };
-  // ON of inner joins is just more WHERE; an outer join keeps its ON for itself.
+  // ON of an inner join is more WHERE, but holds below the outer joins after it: limit is
+  // the last FROM item whose outer join can NULL-extend the conjunct's tables (WHERE: all).
+  // An outer join keeps its ON for itself.
+  struct Conjunct {
+    BoundExprPtr expr;
+    size_t limit;
+  };
+  std::vector<Conjunct> conjuncts;
+  for (BoundExprPtr& c : where) conjuncts.push_back({std::move(c), n - 1});
   std::vector<std::vector<BoundExprPtr>> outer_on(n);
   for (size_t i = 0; i < n && i < s_->join_on.size(); ++i) {
     if (s_->join_on[i] == nullptr) continue;
     std::vector<BoundExprPtr> conj = SplitConjuncts(std::move(s_->join_on[i]));
     if (kind_of(i) == JoinKind::kInner) {
-      for (BoundExprPtr& c : conj) where.push_back(std::move(c));
+      for (BoundExprPtr& c : conj) conjuncts.push_back({std::move(c), i});
     } else {
       outer_on[i] = std::move(conj);
     }
   }
-  // extended_by[t]: the last outer join that NULL-extends table t (-1: none). A conjunct
+  // The last outer join up to item limit that NULL-extends table t (-1: none). A conjunct
   // reading t holds only from that join on (below it, it would drop rows the outer join keeps).
-  std::vector<int> extended_by(n, -1);
-  for (size_t i = 1; i < n; ++i) {
-    const JoinKind k = kind_of(i);
-    if (k == JoinKind::kLeft || k == JoinKind::kFull) extended_by[i] = static_cast<int>(i);
-    if (k == JoinKind::kRight || k == JoinKind::kFull) {
-      for (size_t t = 0; t < i; ++t) extended_by[t] = static_cast<int>(i);
+  auto extended_by = [&](size_t t, size_t limit) {
+    int last_join = -1;
+    for (size_t i = 1; i <= limit; ++i) {
+      const JoinKind k = kind_of(i);
+      if (((k == JoinKind::kLeft || k == JoinKind::kFull) && i == t) ||
+          ((k == JoinKind::kRight || k == JoinKind::kFull) && t < i)) {
+        last_join = static_cast<int>(i);
+      }
     }
-  }
-  std::vector<std::vector<BoundExprPtr>> pushed(n), outer_step(n), after_outer(n);
+    return last_join;
+  };
+  // after_outer[i]: filters right after outer join i; before_outer[i]: right before it.
+  std::vector<std::vector<BoundExprPtr>> pushed(n), outer_step(n), after_outer(n), before_outer(n);
   std::vector<Cond> conds;         // for the inner-join groups
   std::vector<BoundExprPtr> last;  // must wait until every join is done
-  for (BoundExprPtr& c : where) {
+  for (Conjunct& conjunct : conjuncts) {
+    BoundExprPtr& c = conjunct.expr;
     bool correlated = false;
     std::vector<bool> tables = TablesOf(*c, &correlated);
+    if (correlated) {
+      // Its subquery reads the FROM-order row: it waits until the row is put back in order,
+      // before the first RIGHT or FULL join after its own join, or at the end.
+      size_t j = conjunct.limit + 1;
+      while (j < n && kind_of(j) != JoinKind::kRight && kind_of(j) != JoinKind::kFull) ++j;
+      (j < n ? before_outer[j] : last).push_back(std::move(c));
+      continue;
+    }
     int count = 0, first = -1, need = -1;
     bool touches_nullable = false;
+    if (std::find(tables.begin(), tables.end(), true) == tables.end()) {
+      tables[0] = true;  // a constant condition goes with the first table
+    }
     for (size_t t = 0; t < n; ++t) {
       if (!tables[t]) continue;
       ++count;
       if (first < 0) first = static_cast<int>(t);
-      need = std::max({need, static_cast<int>(t), extended_by[t]});
-      touches_nullable |= nullable_[t];
+      const int ext = extended_by(t, conjunct.limit);
+      need = std::max({need, static_cast<int>(t), ext});
+      touches_nullable |= ext >= 0;
     }
-    if (correlated || (count == 0 && n > 1 && nullable_[0])) {
-      last.push_back(std::move(c));
-    } else if (count <= 1 && !touches_nullable) {
-      const size_t t = count == 0 ? 0 : static_cast<size_t>(first);
-      Rebase(c.get(), offsets_[t]);
-      pushed[t].push_back(std::move(c));
+    if (count == 1 && !touches_nullable) {
+      Rebase(c.get(), offsets_[first]);
+      pushed[first].push_back(std::move(c));
     } else if (kind_of(static_cast<size_t>(need)) != JoinKind::kInner) {
       after_outer[need].push_back(std::move(c));  // reads only tables up to that outer join
     } else {
@@ -220,6 +235,7 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
     // An outer join: the tables before it in FROM order on the left, its own table on the
     // right, by the cheapest method its kind allows.
     RestoreOrder(&cur);
+    AddFilter(&cur, std::move(before_outer[i]));
     const JoinKind kind = kind_of(i);
     MERIDIAN_ASSIGN_OR_RETURN(JoinRel rel, DescribeTable(i, &pushed[i]));
     std::vector<int> rel_of(n, 0);
@@ -292,7 +308,7 @@ int FromPlanner::LayoutWidth(const std::vector<int>& layout) const {
 
 double FromPlanner::Distinct(size_t t, int col) const {
   const catalog::Table* table = s_->from[t].get();
-  if (table == nullptr) return std::max(1.0, derived_built_[t].node->rows / 10);
+  if (table == nullptr) return std::max(1.0, derived_rows_[t] / 10);
   const double table_rows = std::max<double>(1, static_cast<double>(table->live_rows()));
   std::shared_ptr<const catalog::TableStats> stats = table->stats();
   if (col >= 0 && stats != nullptr && static_cast<size_t>(col) < stats->columns.size() &&
@@ -311,7 +327,7 @@ Result<JoinRel> FromPlanner::DescribeTable(size_t t, std::vector<BoundExprPtr>* 
   if (s_->from[t] == nullptr) {
     MERIDIAN_ASSIGN_OR_RETURN(derived_built_[t], DerivedScan(t, std::move(*pushed)));
     pushed->clear();
-    rel.rows = derived_built_[t].node->rows;
+    rel.rows = derived_rows_[t] = derived_built_[t].node->rows;
     rel.cost = derived_built_[t].node->total_cost;
     return rel;
   }
@@ -450,6 +466,20 @@ Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
     MERIDIAN_ASSIGN_OR_RETURN(
         cur, Join(std::move(cur), t, JoinKind::kInner, std::move((*pushed)[t]), std::move(step),
                   order.steps[k - 1], JoinRows(rels, preds, set)));
+  }
+  // Every condition of the group reads two of its relations, so the steps took them all; a
+  // single relation's group still filters here.
+  std::vector<BoundExprPtr> rest;
+  for (Cond* c : group_conds) {
+    if (!c->done) {
+      c->done = true;
+      rest.push_back(std::move(c->expr));
+    }
+  }
+  if (!rest.empty()) {
+    const std::vector<int> pos = Positions(cur.layout);
+    for (BoundExprPtr& c : rest) Remap(c.get(), pos);
+    AddFilter(&cur, std::move(rest));
   }
   *prefix = std::move(cur);
   return Status::Ok();
