@@ -344,7 +344,10 @@ double EstimateSelectivity(const BoundExpr& conjunct, const catalog::Table& tabl
   return ConjunctSelectivity(conjunct, MatchConjunct(conjunct, 0), stats.get());
 }
 
-AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
+namespace {
+
+// The cheapest candidate for req (its plan's rows set; conjuncts not yet moved into it).
+Candidate ChooseCandidate(const AccessRequest& req) {
   const catalog::Table& table = *req.table;
   std::shared_ptr<const catalog::TableStats> stats_holder = table.stats();
   const catalog::TableStats* stats = stats_holder.get();
@@ -507,8 +510,21 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
     if (effective(c) < effective(best)) best = std::move(c);
   }
 
+  best.plan.rows = out_rows;
+  return best;
+}
+
+}  // namespace
+
+AccessEstimate EstimateAccessPath(const AccessRequest& req) {
+  Candidate best = ChooseCandidate(req);
+  return {best.plan.rows, best.plan.total_cost};
+}
+
+AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
+  Candidate best = ChooseCandidate(req);
+  const size_t nconj = req.conjuncts.size();
   AccessPlan plan = std::move(best.plan);
-  plan.rows = out_rows;
   const bool delivers = best.delivers_order && !req.wanted_order.empty();
   if (ordered != nullptr) *ordered = delivers;
   if (delivers) plan.order = req.wanted_order;

@@ -89,6 +89,13 @@ struct AccessRequest {
 // result already delivers it (the caller then needs no sort).
 AccessPlan ChooseAccessPath(AccessRequest request, bool* ordered);
 
+// The rows and total cost ChooseAccessPath's plan for req would have (req is left as it is).
+struct AccessEstimate {
+  double rows = 0;
+  double total_cost = 0;
+};
+AccessEstimate EstimateAccessPath(const AccessRequest& req);
+
 // Builds the operator for a plan. The plan's expressions are moved into the operator.
 std::unique_ptr<RowSourceOp> MakeAccessOperator(const std::shared_ptr<catalog::Table>& table,
                                                 AccessPlan* plan);

@@ -1,7 +1,8 @@
 // Planner: turns a bound SELECT into a physical operator tree and its EXPLAIN description.
 // Per FROM table it pushes the WHERE conjuncts that only use that table down to the table's
 // access path, chosen by cost among heap scan, index scan and index-only scan
-// (access_path.h); the rest is filtered above the (nested-loop) joins in FROM order. Then the
+// (access_path.h); the rest goes to the joins, whose order is chosen by cost (join_order.h,
+// plan_join.cc). Then the
 // fixed pipeline: aggregate → having → project → distinct → sort (skipped when a single
 // table's index delivers the ORDER BY) → limit.
 #pragma once
