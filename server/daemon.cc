@@ -19,7 +19,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
   db_options.async_window_ms = options.async_window_ms;
   MERIDIAN_ASSIGN_OR_RETURN(d->db_, Database::Open(db_options));
   if (const RecoveryInfo r = d->db_->recovery(); !r.clean) {
-    spdlog::info(
+    spdlog::warn(
         "recovered after an unclean stop in {:.3f} s: {}, {} heap pages from the log tail, {} "
         "index(es) rebuilt, {} index checkpoint pages completed",
         r.seconds, r.tail_only ? "log tail only" : "full heap sweep", r.tail_pages,

@@ -188,9 +188,10 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
   }
   // The checkpoint image holds every entry of transactions logged before it; the log tail's
   // commits get theirs now (entries already there stay as they are).
+  // (Versions of transactions that never committed stay until the table's next garbage
+  // collection pass, which its next write triggers: a pass now would read the whole table.)
   for (const auto& [id, pages] : tail_pages) {
     MERIDIAN_RETURN_IF_ERROR(by_id.at(id)->CatchUpIndexes(pages));
-    by_id.at(id)->RequestGarbageCollection();  // versions of transactions that never committed
   }
   catalog->opened_ = true;
   if (!clean) {

@@ -128,8 +128,6 @@ class Table {
   Status CollectGarbage(txn::Timestamp horizon, Garbage* garbage);
   // Frees the slots (skipped when TRUNCATE replaced the heap since). REQUIRES shared lock.
   Status FreeVersions(const Garbage& garbage, int64_t* removed);
-  // Marks the table for a garbage collection pass at the next checkpoint (after recovery).
-  void RequestGarbageCollection() { writes_since_gc_.fetch_add(1, std::memory_order_relaxed); }
   // Recovery (engine/txn/README.md section 5): adds the index entries of the committed, live
   // versions on these heap pages (entries already present are kept as they are).
   Status CatchUpIndexes(const std::vector<uint32_t>& pages);
