@@ -15,8 +15,6 @@
 
 namespace meridian::exec {
 
-namespace {
-
 Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args,
                   uint32_t position) {
   std::string sig = name + "(";
@@ -31,6 +29,8 @@ Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args
           "explicit type casts.")
       .WithPosition(position);
 }
+
+namespace {
 
 bool IsAggregateName(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" || n == "string_agg";
@@ -60,6 +60,9 @@ constexpr SystemFunction kSystemFunctions[] = {
     {"pg_backend_pid", Func::kBackendPid, "", 0, 'i'},
     {"pg_get_userbyid", Func::kUserById, "o", 1, 't'},
     {"pg_table_is_visible", Func::kTableIsVisible, "o", 1, 'b'},
+    {"pg_relation_is_publishable", Func::kRelationIsPublishable, "o", 1, 'b'},
+    // No extended statistics objects exist, so no oid names one.
+    {"pg_get_statisticsobjdef_columns", Func::kAlwaysNull, "o", 1, 't'},
     {"pg_type_is_visible", Func::kAlwaysTrue, "o", 1, 'b'},
     {"pg_is_in_recovery", Func::kAlwaysFalse, "", 0, 'b'},  // pgx target_session_attrs
     {"format_type", Func::kFormatType, "oi", 2, 't'},
@@ -157,6 +160,8 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
   }
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr system, BindSystemFunction(name, &args, pos));
   if (system != nullptr) return system;
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr array, BindArrayFunction(name, &args, pos));
+  if (array != nullptr) return array;
   auto e = std::make_unique<BoundExpr>();
   e->kind = BoundKind::kFunction;
   e->name = name;

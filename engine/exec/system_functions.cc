@@ -145,12 +145,12 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
   switch (e.func) {
     case Func::kTableIsVisible:
       return Value::Bool(SystemTables::RelationVisible(*catalog, args[0].AsInt()));
+    case Func::kRelationIsPublishable:
+      return Value::Bool(SystemTables::IsUserTable(*catalog, args[0].AsInt()));
     case Func::kIndexDef: {
       // pg_get_indexdef(oid, column, pretty): column 0 is the whole definition, n the n-th key.
-      if (args.size() > 1 && args[1].AsInt() != 0) {
-        return Status::NotSupported("pg_get_indexdef of one index column is not supported yet");
-      }
-      std::optional<std::string> def = SystemTables::IndexDef(*catalog, args[0].AsInt());
+      std::optional<std::string> def =
+          SystemTables::IndexDef(*catalog, args[0].AsInt(), args.size() > 1 ? args[1].AsInt() : 0);
       return def ? Value::String(*def) : Value::Null();
     }
     case Func::kConstraintDef: {
