@@ -1055,11 +1055,29 @@ std::optional<std::string> SystemTables::IndexDef(const Catalog& catalog, int64_
   return std::nullopt;
 }
 
-bool SystemTables::IsUserTable(const Catalog& catalog, int64_t oid) {
+std::shared_ptr<Table> SystemTables::TableByOid(const Catalog& catalog, int64_t oid) {
   for (const auto& t : catalog.List()) {
-    if (RelOid(t->id()) == oid) return true;
+    if (RelOid(t->id()) == oid) return t;
   }
-  return false;
+  return nullptr;
+}
+
+bool SystemTables::IsUserTable(const Catalog& catalog, int64_t oid) {
+  return TableByOid(catalog, oid) != nullptr;
+}
+
+std::optional<size_t> SystemTables::FindCheck(const Catalog& catalog, int64_t oid,
+                                              std::shared_ptr<Table>* table) {
+  for (const auto& t : catalog.List()) {
+    const TableSchema& schema = t->schema();
+    for (size_t i = 0; i < schema.checks.size(); ++i) {
+      if (CheckOid(schema.id, i) == oid) {
+        *table = t;
+        return i;
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<std::string> SystemTables::ConstraintDef(const Catalog& catalog, int64_t oid) {
