@@ -224,6 +224,14 @@ Result<BoundExprPtr> Binder::BindArrayFunction(const std::string& name,
                                          : name == "array_append" ? is_array(0)
                                                                   : is_array(1));
     if (!ok) return NoFunction(name, args, position);
+    // array_append(anyarray, anyelement): an unknown element takes the element type (|| would
+    // read it as an array).
+    if (name == "array_append" && IsUnknown(args[1])) {
+      MERIDIAN_RETURN_IF_ERROR(coerce(1, args[0]->type.Element()));
+    }
+    if (name == "array_prepend" && IsUnknown(args[0])) {
+      MERIDIAN_RETURN_IF_ERROR(coerce(0, args[1]->type.Element()));
+    }
     BoundExprPtr l = std::move(args[0]), r = std::move(args[1]);
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e,
                               MakeArrayConcat(std::move(l), std::move(r), position));

@@ -24,7 +24,7 @@ std::string Quote(const std::string& s) {
 // get_const_expr: integers plain unless negative ('-1'::integer), numerics plain when they look
 // like a float literal, integral-looking numbers of other types with their label, everything
 // else quoted with its label; booleans and NULL bare.
-std::string ConstText(const Value& v, Type t) {
+std::string ConstText(const Value& v, Type t, bool pretty) {
   if (v.IsNull()) return "NULL";
   if (v.IsBool()) return v.AsBool() ? "true" : "false";
   const std::string text = v.ToString();
@@ -37,7 +37,9 @@ std::string ConstText(const Value& v, Type t) {
   if (t.id == TypeId::kNumeric && !negative && text.find_first_of(".eE") != std::string::npos) {
     return text;
   }
-  if (t.IsNumeric() && digits) return text + "::" + LabelName(t);
+  if (t.IsNumeric() && digits) {  // an integer constant coerced to the type: 0::numeric
+    return (pretty ? text : "(" + text + ")") + "::" + LabelName(t);
+  }
   if (t.id == TypeId::kUnknown) return Quote(text);
   return Quote(text) + "::" + LabelName(t);
 }
@@ -104,38 +106,72 @@ std::string ColumnName(const std::string& qualified) {
   return dot == std::string::npos ? qualified : qualified.substr(dot + 1);
 }
 
-std::string Child(const BoundExpr& child, const BoundExpr& parent, bool first) {
-  std::string text = DeparseExpr(child);
-  return IsSimple(child, parent, first) ? text : "(" + text + ")";
+std::string Deparse(const BoundExpr& e, bool pretty);
+
+// An operand: pretty, parenthesized only where precedence needs it; otherwise as it is (every
+// operator expression then brings its own parentheses).
+std::string Child(const BoundExpr& child, const BoundExpr& parent, bool first, bool pretty) {
+  std::string text = Deparse(child, pretty);
+  return !pretty || IsSimple(child, parent, first) ? text : "(" + text + ")";
 }
 
-std::string List(const std::vector<BoundExprPtr>& items, size_t from) {
+std::string List(const std::vector<BoundExprPtr>& items, size_t from, bool pretty) {
   std::string out;
   for (size_t i = from; i < items.size(); ++i) {
     if (i > from) out += ", ";
-    out += DeparseExpr(*items[i]);
+    out += Deparse(*items[i], pretty);
   }
   return out;
 }
 
-}  // namespace
+// The operator expressions: parenthesized as a whole unless pretty.
+std::string Operator(const BoundExpr& e, bool pretty) {
+  std::string body;
+  switch (e.kind) {
+    case BoundKind::kUnary:
+      if (e.unary_op != ast::UnaryOp::kNot) {
+        return "(- " + Child(*e.children[0], e, true, pretty) + ")";
+      }
+      body = "NOT " + Child(*e.children[0], e, true, pretty);
+      break;
+    case BoundKind::kBinary:
+      body = Child(*e.children[0], e, true, pretty) + " " + ast::OperatorName(e.binary_op) + " " +
+             Child(*e.children[1], e, false, pretty);
+      break;
+    case BoundKind::kIsNull:
+      body = Child(*e.children[0], e, true, pretty) + (e.negated ? " IS NOT NULL" : " IS NULL");
+      break;
+    case BoundKind::kInList:  // PostgreSQL stores x IN (a, b) as x = ANY (ARRAY[a, b])
+      body = Child(*e.children[0], e, true, pretty) +
+             (e.negated ? " <> ALL (ARRAY[" : " = ANY (ARRAY[") + List(e.children, 1, pretty) +
+             "])";
+      break;
+    case BoundKind::kFunction:  // a || b of arrays
+      body =
+          Child(*e.children[0], e, true, pretty) + " || " + Child(*e.children[1], e, false, pretty);
+      break;
+    default:  // kQuantifiedArray
+      body = Child(*e.children[0], e, true, pretty) + " " + ast::OperatorName(e.binary_op) +
+             (e.all ? " ALL (" : " ANY (") + Deparse(*e.children[1], pretty) + ")";
+      break;
+  }
+  return pretty ? body : "(" + body + ")";
+}
 
-std::string DeparseExpr(const BoundExpr& e) {
+std::string Deparse(const BoundExpr& e, bool pretty) {
   switch (e.kind) {
     case BoundKind::kConst:
-      return ConstText(e.value, e.type);
+      return ConstText(e.value, e.type, pretty);
     case BoundKind::kColumn:
       return ColumnName(e.name);
     case BoundKind::kParam:
       return "$" + std::to_string(e.index + 1);
     case BoundKind::kUnary:
-      if (e.unary_op == ast::UnaryOp::kNot) return "NOT " + Child(*e.children[0], e, true);
-      return "(- " + Child(*e.children[0], e, true) + ")";
     case BoundKind::kBinary:
-      return Child(*e.children[0], e, true) + " " + ast::OperatorName(e.binary_op) + " " +
-             Child(*e.children[1], e, false);
     case BoundKind::kIsNull:
-      return Child(*e.children[0], e, true) + (e.negated ? " IS NOT NULL" : " IS NULL");
+    case BoundKind::kInList:
+    case BoundKind::kQuantifiedArray:
+      return Operator(e, pretty);
     case BoundKind::kFunction: {
       static constexpr const char* kBare[] = {
           "current_timestamp", "current_date", "localtimestamp", "current_user",
@@ -147,40 +183,39 @@ std::string DeparseExpr(const BoundExpr& e) {
           return upper;
         }
       }
-      if (e.name == "||") {
-        return Child(*e.children[0], e, true) + " || " + Child(*e.children[1], e, false);
-      }
-      return e.name + "(" + List(e.children, 0) + ")";
+      if (e.name == "||") return Operator(e, pretty);
+      return e.name + "(" + List(e.children, 0, pretty) + ")";
     }
-    case BoundKind::kCast:
-      return Child(*e.children[0], e, true) +
-             "::" + (e.explicit_cast ? e.type.DisplayName() : LabelName(e.type));
+    case BoundKind::kCast: {
+      const std::string type = e.explicit_cast ? e.type.DisplayName() : LabelName(e.type);
+      if (!pretty) return "(" + Deparse(*e.children[0], false) + ")::" + type;
+      return Child(*e.children[0], e, true, pretty) + "::" + type;
+    }
     case BoundKind::kCase: {
       std::string out = "CASE";
       size_t i = 0;
-      if (e.has_operand) out += " " + DeparseExpr(*e.children[i++]);
+      if (e.has_operand) out += " " + Deparse(*e.children[i++], pretty);
       const size_t end = e.children.size() - (e.has_else ? 1 : 0);
       for (; i + 1 < end; i += 2) {
-        out += " WHEN " + DeparseExpr(*e.children[i]) + " THEN " + DeparseExpr(*e.children[i + 1]);
+        out += " WHEN " + Deparse(*e.children[i], pretty) + " THEN " +
+               Deparse(*e.children[i + 1], pretty);
       }
-      if (e.has_else) out += " ELSE " + DeparseExpr(*e.children.back());
+      if (e.has_else) out += " ELSE " + Deparse(*e.children.back(), pretty);
       return out + " END";
     }
-    case BoundKind::kInList:  // PostgreSQL stores x IN (a, b) as x = ANY (ARRAY[a, b])
-      return Child(*e.children[0], e, true) + (e.negated ? " <> ALL (ARRAY[" : " = ANY (ARRAY[") +
-             List(e.children, 1) + "])";
     case BoundKind::kArray:
-      return "ARRAY[" + List(e.children, 0) + "]";
-    case BoundKind::kQuantifiedArray:
-      return Child(*e.children[0], e, true) + " " + ast::OperatorName(e.binary_op) +
-             (e.all ? " ALL (" : " ANY (") + DeparseExpr(*e.children[1]) + ")";
+      return "ARRAY[" + List(e.children, 0, pretty) + "]";
     case BoundKind::kSubscript:
-      return DeparseExpr(*e.children[0]) + "[" + DeparseExpr(*e.children[1]) +
-             (e.children.size() > 2 ? ":" + DeparseExpr(*e.children[2]) : std::string()) + "]";
+      return Deparse(*e.children[0], pretty) + "[" + Deparse(*e.children[1], pretty) +
+             (e.children.size() > 2 ? ":" + Deparse(*e.children[2], pretty) : std::string()) + "]";
     default:
       break;
   }
   return "?";
 }
+
+}  // namespace
+
+std::string DeparseExpr(const BoundExpr& e, bool pretty) { return Deparse(e, pretty); }
 
 }  // namespace meridian::exec

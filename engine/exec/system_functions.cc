@@ -16,19 +16,20 @@ namespace {
 // A CHECK constraint as pg_get_constraintdef(oid, true) prints it: bound over its table and
 // deparsed, "CHECK (price >= 0::numeric)"; its stored text when it no longer binds.
 std::string DisplayCheck(catalog::Catalog* catalog, const std::shared_ptr<catalog::Table>& table,
-                         size_t i) {
+                         size_t i, bool pretty) {
   const catalog::CheckConstraint& check = table->schema().checks[i];
   catalog::LockSet no_locks;
   Binder binder(catalog, &no_locks);
   Result<BoundExprPtr> bound = binder.BindCheck(*check.expr, table->schema(), table);
   if (!bound.ok()) return "CHECK ((" + check.text + "))";
-  return "CHECK (" + DeparseExpr(**bound) + ")";
+  return "CHECK (" + DeparseExpr(**bound, pretty) + ")";
 }
 
 // pg_get_expr(adbin, relid) of a column DEFAULT: a literal as PostgreSQL stores it after the
 // coercion to the column type ('abc'::bpchar, 'x'::text, '-1'::integer, 0, 1.5, true), any other
 // expression deparsed without that outer coercion (now()); other text as it is.
-std::string DisplayDefault(catalog::Catalog* catalog, const std::string& text, int64_t relid) {
+std::string DisplayDefault(catalog::Catalog* catalog, const std::string& text, int64_t relid,
+                           bool pretty) {
   std::shared_ptr<catalog::Table> table = catalog::SystemTables::TableByOid(*catalog, relid);
   if (table == nullptr) return text;
   for (const catalog::Column& col : table->schema().columns) {
@@ -61,7 +62,7 @@ std::string DisplayDefault(catalog::Catalog* catalog, const std::string& text, i
     if (!bound.ok()) return text;
     const BoundExpr* e = bound->get();
     if (e->kind == BoundKind::kCast && !e->explicit_cast) e = e->children[0].get();
-    return DeparseExpr(*e);
+    return DeparseExpr(*e, pretty);
   }
   return text;
 }
@@ -197,7 +198,8 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
   using catalog::SystemTables;
   switch (e.func) {
     case Func::kGetExpr:  // pg_attrdef.adbin holds a DEFAULT's SQL text
-      return Value::String(DisplayDefault(exec->catalog, args[0].AsString(), args[1].AsInt()));
+      return Value::String(DisplayDefault(exec->catalog, args[0].AsString(), args[1].AsInt(),
+                                          args.size() > 2 && args[2].AsBool()));
     case Func::kTableIsVisible:
       return Value::Bool(SystemTables::RelationVisible(*catalog, args[0].AsInt()));
     case Func::kRelationIsPublishable:
@@ -211,7 +213,8 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
     case Func::kConstraintDef: {
       std::shared_ptr<catalog::Table> table;
       if (std::optional<size_t> i = SystemTables::FindCheck(*catalog, args[0].AsInt(), &table)) {
-        return Value::String(DisplayCheck(exec->catalog, table, *i));
+        return Value::String(
+            DisplayCheck(exec->catalog, table, *i, args.size() > 1 && args[1].AsBool()));
       }
       std::optional<std::string> def = SystemTables::ConstraintDef(*catalog, args[0].AsInt());
       return def ? Value::String(*def) : Value::Null();

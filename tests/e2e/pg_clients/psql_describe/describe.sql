@@ -20,6 +20,27 @@ CREATE TABLE city (
 CREATE INDEX city_name_idx ON city (name);
 CREATE UNIQUE INDEX city_code_founded ON city (code, founded DESC);
 CREATE TABLE plain (a INTEGER, b TEXT);
+-- Defaults and CHECK expressions as pg_get_expr / pg_get_constraintdef print them.
+CREATE TABLE rules (
+  a INTEGER DEFAULT -1,
+  b NUMERIC DEFAULT 1.5,
+  c TEXT DEFAULT 'x',
+  d VARCHAR(5) DEFAULT 'y',
+  e NUMERIC DEFAULT 0,
+  f BIGINT DEFAULT 5,
+  g DATE DEFAULT '2020-01-01',
+  h TIMESTAMP DEFAULT now(),
+  j SMALLINT DEFAULT 3,
+  CHECK (a + f > 0),
+  CHECK (a > 0 AND f < 0 OR c IS NULL),
+  CHECK (c <> ''),
+  CHECK (lower(c) = c),
+  CHECK (a IN (1, 2)),
+  CHECK (a BETWEEN 1 AND 5),
+  CHECK (NOT (a = 3)),
+  CHECK (a * 2 + 1 > f - 1),
+  CHECK (j > 1.5)
+);
 \d city
 \d+ city
 \d city_pkey
@@ -27,4 +48,5 @@ CREATE TABLE plain (a INTEGER, b TEXT);
 \d city_pop_key
 \d plain
 \d+ plain
+\d rules
 \d nosuch
