@@ -33,7 +33,8 @@ Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args
 namespace {
 
 bool IsAggregateName(const std::string& n) {
-  return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" || n == "string_agg";
+  return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" ||
+         n == "string_agg" || n == "array_agg";
 }
 
 // A session or system-catalog function: argument kinds ('t' text, 'o' oid, 'i' integer,
@@ -448,6 +449,17 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
   if (name == "count") {
     e->agg = AggFunc::kCount;
     e->type = Type::BigInt();
+  } else if (name == "array_agg") {  // the values in input order (no ORDER BY in the call)
+    if (t.IsArray()) {
+      return Status::NotSupported("multidimensional arrays are not supported yet")
+          .WithPosition(pos);
+    }
+    if (t.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Text(), false, ""));
+      t = Type::Text();
+    }
+    e->agg = AggFunc::kArrayAgg;
+    e->type = Type::Array(t);
   } else if (name == "sum" || name == "avg") {
     if (!t.IsNumeric()) {
       args.push_back(std::move(a));

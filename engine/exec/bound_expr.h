@@ -120,7 +120,7 @@ enum class Func {
   kClockTimestamp,
   kDatePart,  // date_part(text, date/timestamp) and EXTRACT
 };
-enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg };
+enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg, kArrayAgg };
 
 // A planned subquery and, when it does not reference the outer query, its cached result.
 // Evaluation mutates it (operator state, cache); a statement runs on one thread at a time.

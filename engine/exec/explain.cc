@@ -53,6 +53,8 @@ const char* AggName(AggFunc f) {
       return "max";
     case AggFunc::kStringAgg:
       return "string_agg";
+    case AggFunc::kArrayAgg:
+      return "array_agg";
   }
   return "?";
 }

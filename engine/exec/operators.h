@@ -313,6 +313,7 @@ class HashAggregateOp : public Operator {
     double dsum = 0;
     Value best;                            // MIN/MAX
     std::string text;                      // string_agg
+    std::vector<Value> items;              // array_agg (NULLs included)
     std::unordered_set<std::string> seen;  // DISTINCT arguments
   };
 
