@@ -25,6 +25,11 @@ void AppendKeyValue(const Value& v, std::string* out) {
     // The order-preserving index encoding: normalized, so 1.5 and 1.50 are the same key.
     out->push_back('K');
     storage::AppendKeyValue(v, false, out);
+  } else if (v.IsArray()) {  // element count, then each element's key
+    out->push_back('A');
+    uint32_t n = static_cast<uint32_t>(v.AsArray().size());
+    out->append(reinterpret_cast<const char*>(&n), sizeof(n));
+    for (const Value& e : v.AsArray()) AppendKeyValue(e, out);
   } else {
     out->push_back('S');
     uint32_t n = static_cast<uint32_t>(v.AsString().size());

@@ -40,6 +40,12 @@ bool TableSchema::IsPrimaryKeyColumn(int index) const {
 }
 
 Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
+  if (spec.array) {
+    ast::TypeSpec element = spec;
+    element.array = false;
+    MERIDIAN_ASSIGN_OR_RETURN(Type t, TypeFromSpec(element));
+    return Type::Array(t);
+  }
   const std::string& n = spec.name;
   if (n == "integer" || n == "int" || n == "int4") return Type::Integer();
   if (n == "smallint" || n == "int2") return Type::SmallInt();
@@ -72,6 +78,19 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
   }
   return Status::Error("42704", "type \"" + n + "\" does not exist")
       .WithPosition(spec.loc.position);
+}
+
+Status CheckColumnType(Type type, uint32_t position) {
+  if (!type.IsArray()) return Status::Ok();
+  return Status::NotSupported("array columns are not supported yet")
+      .WithDetail("Arrays are values of expressions; no table column can hold one.")
+      .WithPosition(position);
+}
+
+Result<Type> ColumnTypeFromSpec(const ast::TypeSpec& spec) {
+  MERIDIAN_ASSIGN_OR_RETURN(Type t, TypeFromSpec(spec));
+  MERIDIAN_RETURN_IF_ERROR(CheckColumnType(t, spec.loc.position));
+  return t;
 }
 
 }  // namespace meridian::catalog

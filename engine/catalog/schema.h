@@ -63,5 +63,9 @@ struct TableSchema {
 // Maps a parsed type (canonical lower-case name, see ast::TypeSpec) to a Meridian type:
 // smallint → integer, real → double precision, char(n) → varchar(n). 42704 for unknown names.
 Result<Type> TypeFromSpec(const ast::TypeSpec& spec);
+// TypeFromSpec for a table column: arrays are values only (0A000).
+Result<Type> ColumnTypeFromSpec(const ast::TypeSpec& spec);
+// 0A000 "array columns are not supported yet" for an array type, else OK.
+Status CheckColumnType(Type type, uint32_t position);
 
 }  // namespace meridian::catalog

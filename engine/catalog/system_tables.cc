@@ -60,11 +60,33 @@ const BuiltinType* FindType(int64_t oid) {
 }
 
 // A column of a system table: name and a one-letter type (o oid, t text, i integer,
-// b boolean, d double precision). Oids are bigint here (Meridian has no unsigned type).
+// b boolean, d double precision; arrays: O oid[], T text[] (also "char"[]), S smallint[]
+// (also int2vector)). Oids are bigint here (Meridian has no unsigned type).
 struct Col {
   const char* name;
   char type;
 };
+
+Type ColType(char k) {
+  switch (k) {
+    case 't':
+      return Type::Text();
+    case 'b':
+      return Type::Boolean();
+    case 'd':
+      return Type::Double();
+    case 'i':
+      return Type::Integer();
+    case 'O':
+      return Type::Array(Type::BigInt());
+    case 'T':
+      return Type::Array(Type::Text());
+    case 'S':
+      return Type::Array(Type::SmallInt());
+    default:
+      return Type::BigInt();
+  }
+}
 
 Value O(int64_t v) { return Value::Int(v); }
 Value T(std::string v) { return Value::String(std::move(v)); }
@@ -246,7 +268,7 @@ const std::vector<SystemTable>& Registry() {
         {"relispartition", 'b'},
         {"relrewrite", 'o'},
         {"relacl", 't'},
-        {"reloptions", 't'},
+        {"reloptions", 'T'},
         {"relpartbound", 't'}},
        [](const Snapshot& s) {
          std::vector<Row> rows;
@@ -329,7 +351,9 @@ const std::vector<SystemTable>& Registry() {
                            I(type.PgTypmod()),
                            B(by_val),
                            T(by_val ? "i" : "i"),
-                           T(by_val ? "p" : "x"),
+                           T(by_val                        ? "p"
+                             : type.id == TypeId::kNumeric ? "m"
+                                                           : "x"),
                            T(""),
                            B(not_null),
                            B(has_default),
@@ -360,12 +384,7 @@ const std::vector<SystemTable>& Registry() {
          }
          for (const SystemTable& st : Registry()) {
            for (size_t c = 0; c < st.columns.size(); ++c) {
-             const char k = st.columns[c].type;
-             Type type = k == 't'   ? Type::Text()
-                         : k == 'b' ? Type::Boolean()
-                         : k == 'd' ? Type::Double()
-                         : k == 'i' ? Type::Integer()
-                                    : Type::BigInt();
+             const Type type = ColType(st.columns[c].type);
              add(SystemOid(st), static_cast<int64_t>(c + 1), st.columns[c].name, type, false,
                  false);
            }
@@ -601,6 +620,61 @@ const std::vector<SystemTable>& Registry() {
          }
          return rows;
        }},
+      // Row-level security policies, extended statistics and publications: Meridian has
+      // none, but psql's \\d asks for them (with their array columns).
+      {"pg_catalog",
+       "pg_policy",
+       3256,
+       false,
+       {{"oid", 'o'},
+        {"polname", 't'},
+        {"polrelid", 'o'},
+        {"polcmd", 't'},
+        {"polpermissive", 'b'},
+        {"polroles", 'O'},
+        {"polqual", 't'},
+        {"polwithcheck", 't'}},
+       [](const Snapshot&) { return std::vector<Row>{}; }},
+      {"pg_catalog",
+       "pg_statistic_ext",
+       3381,
+       false,
+       {{"oid", 'o'},
+        {"stxrelid", 'o'},
+        {"stxname", 't'},
+        {"stxnamespace", 'o'},
+        {"stxowner", 'o'},
+        {"stxstattarget", 'i'},
+        {"stxkeys", 'S'},
+        {"stxkind", 'T'},
+        {"stxexprs", 't'}},
+       [](const Snapshot&) { return std::vector<Row>{}; }},
+      {"pg_catalog",
+       "pg_publication",
+       6104,
+       false,
+       {{"oid", 'o'},
+        {"pubname", 't'},
+        {"pubowner", 'o'},
+        {"puballtables", 'b'},
+        {"pubinsert", 'b'},
+        {"pubupdate", 'b'},
+        {"pubdelete", 'b'},
+        {"pubtruncate", 'b'},
+        {"pubviaroot", 'b'}},
+       [](const Snapshot&) { return std::vector<Row>{}; }},
+      {"pg_catalog",
+       "pg_publication_namespace",
+       6237,
+       false,
+       {{"oid", 'o'}, {"pnpubid", 'o'}, {"pnnspid", 'o'}},
+       [](const Snapshot&) { return std::vector<Row>{}; }},
+      {"pg_catalog",
+       "pg_publication_rel",
+       6106,
+       false,
+       {{"oid", 'o'}, {"prpubid", 'o'}, {"prrelid", 'o'}, {"prqual", 't'}, {"prattrs", 'S'}},
+       [](const Snapshot&) { return std::vector<Row>{}; }},
       {"pg_catalog",
        "pg_inherits",
        2611,
@@ -865,11 +939,7 @@ std::shared_ptr<Table> SystemTables::Build(const Catalog& catalog, std::string_v
   for (const Col& c : st->columns) {
     Column col;
     col.name = c.name;
-    col.type = c.type == 't'   ? Type::Text()
-               : c.type == 'b' ? Type::Boolean()
-               : c.type == 'd' ? Type::Double()
-               : c.type == 'i' ? Type::Integer()
-                               : Type::BigInt();
+    col.type = ColType(c.type);
     ts->columns.push_back(std::move(col));
   }
   return std::make_shared<Table>(std::move(ts), st->rows(TakeSnapshot(catalog)));
@@ -953,7 +1023,12 @@ std::optional<std::string> SystemTables::NamespaceName(int64_t oid) {
 
 std::string SystemTables::FormatType(int64_t oid, int64_t typmod) {
   const BuiltinType* t = FindType(oid);
-  if (t == nullptr) return "???";
+  if (t == nullptr) {
+    for (const BuiltinType& e : kTypes) {  // an array type: its element's name and "[]"
+      if (e.array_oid == oid) return FormatType(e.oid, typmod) + "[]";
+    }
+    return "???";
+  }
   std::string out = t->display;
   if ((oid == 1043 || oid == 1042) && typmod >= 4) out += "(" + std::to_string(typmod - 4) + ")";
   if (oid == 1700 && typmod >= 4) {
@@ -965,10 +1040,41 @@ std::string SystemTables::FormatType(int64_t oid, int64_t typmod) {
   return out;
 }
 
-std::optional<std::string> SystemTables::IndexDef(const Catalog& catalog, int64_t oid) {
+std::optional<std::string> SystemTables::IndexDef(const Catalog& catalog, int64_t oid,
+                                                  int64_t column) {
   for (const auto& t : catalog.List()) {
     for (const auto& index : t->IndexSnapshot()) {
-      if (RelOid(index->schema().id) == oid) return IndexDefinition(t->schema(), index->schema());
+      if (RelOid(index->schema().id) != oid) continue;
+      const IndexSchema& x = index->schema();
+      if (column == 0) return IndexDefinition(t->schema(), x);
+      // The n-th key alone: its column name (no DESC; PostgreSQL leaves the ordering out).
+      if (column < 0 || column > static_cast<int64_t>(x.columns.size())) return std::string();
+      return QuoteIdent(t->schema().columns[x.columns[static_cast<size_t>(column - 1)]].name);
+    }
+  }
+  return std::nullopt;
+}
+
+std::shared_ptr<Table> SystemTables::TableByOid(const Catalog& catalog, int64_t oid) {
+  for (const auto& t : catalog.List()) {
+    if (RelOid(t->id()) == oid) return t;
+  }
+  return nullptr;
+}
+
+bool SystemTables::IsUserTable(const Catalog& catalog, int64_t oid) {
+  return TableByOid(catalog, oid) != nullptr;
+}
+
+std::optional<size_t> SystemTables::FindCheck(const Catalog& catalog, int64_t oid,
+                                              std::shared_ptr<Table>* table) {
+  for (const auto& t : catalog.List()) {
+    const TableSchema& schema = t->schema();
+    for (size_t i = 0; i < schema.checks.size(); ++i) {
+      if (CheckOid(schema.id, i) == oid) {
+        *table = t;
+        return i;
+      }
     }
   }
   return std::nullopt;

@@ -52,7 +52,18 @@ class SystemTables {
   static std::string FormatType(int64_t oid, int64_t typmod);
   // pg_get_indexdef / pg_get_constraintdef of an index (a constraint shares its index's oid);
   // nullopt when no such object exists.
-  static std::optional<std::string> IndexDef(const Catalog& catalog, int64_t oid);
+  // pg_get_indexdef(oid, column): column 0 the CREATE INDEX statement, n the n-th key column
+  // ('' beyond the last, as PostgreSQL).
+  static std::optional<std::string> IndexDef(const Catalog& catalog, int64_t oid,
+                                             int64_t column = 0);
+  // The user table with this oid, or null.
+  static std::shared_ptr<Table> TableByOid(const Catalog& catalog, int64_t oid);
+  // The CHECK constraint with this pg_constraint oid: its position in its table's
+  // schema().checks, with the table in *table; nullopt when no CHECK has it.
+  static std::optional<size_t> FindCheck(const Catalog& catalog, int64_t oid,
+                                         std::shared_ptr<Table>* table);
+  // pg_relation_is_publishable: an ordinary user table (not a system table, not an index).
+  static bool IsUserTable(const Catalog& catalog, int64_t oid);
   static std::optional<std::string> ConstraintDef(const Catalog& catalog, int64_t oid);
   // pg_get_userbyid: the owner's name, or "unknown (OID=n)".
   static std::string UserName(int64_t oid);

@@ -1,6 +1,7 @@
 // Type names, OIDs and the text form of values (PostgreSQL's output functions).
 #include "meridian/value.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -36,11 +37,14 @@ std::string Type::Name() const {
       return "date";
     case TypeId::kTimestamp:
       return "timestamp without time zone";
+    case TypeId::kArray:
+      return Element().Name() + "[]";
   }
   return "unknown";
 }
 
 std::string Type::DisplayName() const {
+  if (IsArray()) return Element().DisplayName() + "[]";
   if ((id == TypeId::kVarchar || id == TypeId::kChar) && modifier >= 0) {
     return Name() + "(" + std::to_string(modifier) + ")";
   }
@@ -82,12 +86,40 @@ uint32_t Type::PgOid() const {
       return 1082;
     case TypeId::kTimestamp:
       return 1114;
+    case TypeId::kArray:
+      switch (element) {  // pg_type.typarray of the element type
+        case TypeId::kBoolean:
+          return 1000;
+        case TypeId::kSmallInt:
+          return 1005;
+        case TypeId::kInteger:
+          return 1007;
+        case TypeId::kBigInt:
+          return 1016;
+        case TypeId::kReal:
+          return 1021;
+        case TypeId::kDouble:
+          return 1022;
+        case TypeId::kChar:
+          return 1014;
+        case TypeId::kVarchar:
+          return 1015;
+        case TypeId::kDate:
+          return 1182;
+        case TypeId::kTimestamp:
+          return 1115;
+        case TypeId::kNumeric:
+          return 1231;
+        default:
+          return 1009;  // text[] (an array of unknown literals resolves to text[])
+      }
   }
   return 705;
 }
 
 int32_t Type::PgTypmod() const {
   if (modifier < 0) return -1;
+  if (IsArray()) return Element().PgTypmod();
   switch (id) {
     case TypeId::kVarchar:
     case TypeId::kChar:
@@ -210,9 +242,65 @@ std::string Value::ToString() const {
       *r.ptr = '\0';
       return FormatShortest(buf, 6);
     }
+    case 9: {  // array_out: {a,b}, NULL unquoted, elements quoted when they need it
+      std::string out = "{";
+      const std::vector<Value>& elements = AsArray();
+      for (size_t i = 0; i < elements.size(); ++i) {
+        if (i > 0) out += ',';
+        if (elements[i].IsNull()) {
+          out += "NULL";
+          continue;
+        }
+        const std::string text = elements[i].ToString();
+        std::string lower = text;
+        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        bool quote = text.empty() || lower == "null";
+        for (char c : text) {
+          if (c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || c == ' ' || c == '\t' ||
+              c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+            quote = true;
+          }
+        }
+        if (!quote) {
+          out += text;
+          continue;
+        }
+        out += '"';
+        for (char c : text) {
+          if (c == '"' || c == '\\') out += '\\';
+          out += c;
+        }
+        out += '"';
+      }
+      return out + "}";
+    }
     default:
       return AsString();
   }
+}
+
+Value Value::Array(std::vector<Value> elements) {
+  auto array = std::make_shared<ArrayValue>();
+  array->elements = std::move(elements);
+  return Value(Rep(std::shared_ptr<const ArrayValue>(std::move(array))));
+}
+
+const std::vector<Value>& Value::AsArray() const {
+  return std::get<std::shared_ptr<const ArrayValue>>(rep_)->elements;
+}
+
+size_t Value::ByteSize() const {
+  size_t n = sizeof(Value);
+  if (IsString()) n += AsString().size();
+  if (IsArray()) {
+    for (const Value& e : AsArray()) n += e.ByteSize();
+  }
+  return n;
+}
+
+bool operator==(const Value& a, const Value& b) {
+  if (a.IsArray() && b.IsArray()) return a.AsArray() == b.AsArray();
+  return a.rep_ == b.rep_;
 }
 
 }  // namespace meridian

@@ -32,6 +32,7 @@ bool IsParamLike(const BoundExpr& e) {
     default:
       break;
   }
+  if (e.subquery != nullptr) return false;  // ARRAY(subquery)
   for (const BoundExprPtr& c : e.children) {
     if (!IsParamLike(*c)) return false;
   }

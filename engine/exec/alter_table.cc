@@ -145,7 +145,7 @@ class Alter {
     MERIDIAN_RETURN_IF_ERROR(CheckReferencedTable(def.references));
     catalog::Column col;
     col.name = def.name;
-    MERIDIAN_ASSIGN_OR_RETURN(col.type, catalog::TypeFromSpec(def.type));
+    MERIDIAN_ASSIGN_OR_RETURN(col.type, catalog::ColumnTypeFromSpec(def.type));
     col.not_null = def.not_null || def.primary_key;
     if (def.default_expr != nullptr) {
       if (IsVolatile(*def.default_expr)) {

@@ -22,16 +22,15 @@ Status NoOperator(const std::string& op, Type l, Type r, uint32_t position) {
 }
 
 BoundExprPtr MakeNode(BoundKind kind, Type type, uint32_t position) {
-  auto e = std::make_unique<BoundExpr>();
-  e->kind = kind;
-  e->type = type;
-  e->position = position;
-  return e;
+  return BoundExpr::Make(kind, type, position);
 }
 
 // The type an unknown literal takes when compared with or combined with type t: t without
 // its modifier (a literal compared with a numeric(5,2) column is not rounded first).
-Type LiteralTargetFor(Type t) { return t.id == TypeId::kVarchar ? Type::Text() : Type{t.id, -1}; }
+Type LiteralTargetFor(Type t) {
+  if (t.IsArray()) return Type::Array(LiteralTargetFor(t.Element()));
+  return t.id == TypeId::kVarchar ? Type::Text() : Type{t.id, -1};
+}
 
 bool IsUnknown(const BoundExprPtr& e) { return e->type.id == TypeId::kUnknown; }
 
@@ -74,6 +73,12 @@ Result<BoundExprPtr> Binder::BindExpr(const ast::Expr& expr) {
       case ast::ExprKind::kExists:
       case ast::ExprKind::kInSubquery:
         return BindSubqueryExpr(expr);
+      case ast::ExprKind::kArray:
+        return BindArray(expr);
+      case ast::ExprKind::kQuantifiedArray:
+        return BindQuantifiedArray(expr);
+      case ast::ExprKind::kSubscript:
+        return BindSubscript(expr);
     }
     return Status::NotSupported("this expression is not supported yet")
         .WithPosition(expr.loc.position);
@@ -312,6 +317,9 @@ Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {
     case ast::BinaryOp::kRegexIMatch:
     case ast::BinaryOp::kRegexNotIMatch: {
       bool concat = op == ast::BinaryOp::kConcat;
+      if (concat && (l->type.IsArray() || r->type.IsArray())) {
+        return MakeArrayConcat(std::move(l), std::move(r), pos);
+      }
       bool ls = l->type.IsString() || IsUnknown(l);
       bool rs = r->type.IsString() || IsUnknown(r);
       // || accepts one non-string operand (anynonarray || text); LIKE wants two strings.
@@ -343,7 +351,12 @@ Result<BoundExprPtr> Binder::BindCast(const ast::Expr& expr) {
     return BindRegCast(expr);
   }
   MERIDIAN_ASSIGN_OR_RETURN(Type to, catalog::TypeFromSpec(expr.cast_type));
-  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr child, BindExpr(*expr.children[0]));
+  const ast::Expr& operand = *expr.children[0];
+  if (operand.kind == ast::ExprKind::kArray && operand.subquery == nullptr && to.IsArray()) {
+    // ARRAY[...]::T[] types the elements as T (ARRAY[]::int[] is an empty int[]).
+    return BindArray(operand, to);
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr child, BindExpr(operand));
   InferParamType(child.get(), to);
   if (!CanCast(child->type, to)) {
     return Status::Error("42846", "cannot cast type " + child->type.Name() + " to " + to.Name())

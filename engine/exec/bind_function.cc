@@ -15,8 +15,6 @@
 
 namespace meridian::exec {
 
-namespace {
-
 Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args,
                   uint32_t position) {
   std::string sig = name + "(";
@@ -32,8 +30,11 @@ Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args
       .WithPosition(position);
 }
 
+namespace {
+
 bool IsAggregateName(const std::string& n) {
-  return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" || n == "string_agg";
+  return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" ||
+         n == "string_agg" || n == "array_agg";
 }
 
 // A session or system-catalog function: argument kinds ('t' text, 'o' oid, 'i' integer,
@@ -60,6 +61,9 @@ constexpr SystemFunction kSystemFunctions[] = {
     {"pg_backend_pid", Func::kBackendPid, "", 0, 'i'},
     {"pg_get_userbyid", Func::kUserById, "o", 1, 't'},
     {"pg_table_is_visible", Func::kTableIsVisible, "o", 1, 'b'},
+    {"pg_relation_is_publishable", Func::kRelationIsPublishable, "o", 1, 'b'},
+    // No extended statistics objects exist, so no oid names one.
+    {"pg_get_statisticsobjdef_columns", Func::kAlwaysNull, "o", 1, 't'},
     {"pg_type_is_visible", Func::kAlwaysTrue, "o", 1, 'b'},
     {"pg_is_in_recovery", Func::kAlwaysFalse, "", 0, 'b'},  // pgx target_session_attrs
     {"format_type", Func::kFormatType, "oi", 2, 't'},
@@ -157,6 +161,8 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
   }
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr system, BindSystemFunction(name, &args, pos));
   if (system != nullptr) return system;
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr array, BindArrayFunction(name, &args, pos));
+  if (array != nullptr) return array;
   auto e = std::make_unique<BoundExpr>();
   e->kind = BoundKind::kFunction;
   e->name = name;
@@ -443,6 +449,17 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
   if (name == "count") {
     e->agg = AggFunc::kCount;
     e->type = Type::BigInt();
+  } else if (name == "array_agg") {  // the values in input order (no ORDER BY in the call)
+    if (t.IsArray()) {
+      return Status::NotSupported("multidimensional arrays are not supported yet")
+          .WithPosition(pos);
+    }
+    if (t.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Text(), false, ""));
+      t = Type::Text();
+    }
+    e->agg = AggFunc::kArrayAgg;
+    e->type = Type::Array(t);
   } else if (name == "sum" || name == "avg") {
     if (!t.IsNumeric()) {
       args.push_back(std::move(a));

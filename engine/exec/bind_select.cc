@@ -192,7 +192,9 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
     std::shared_ptr<catalog::Table> table;
     std::unique_ptr<BoundSelect> derived;
     const ast::CommonTableExpr* cte = ref.schema.empty() ? FindCte(ref.name) : nullptr;
-    if (ref.subquery != nullptr) {
+    if (ref.function != nullptr) {
+      MERIDIAN_ASSIGN_OR_RETURN(derived, BindFunctionSource(ref, name));
+    } else if (ref.subquery != nullptr) {
       MERIDIAN_ASSIGN_OR_RETURN(
           derived, BindDerived(*ref.subquery, name, ref.column_aliases, ref.loc.position));
     } else if (cte != nullptr) {

@@ -261,6 +261,11 @@ int FigureName(const ast::Expr& e, std::string* name) {
     case ast::ExprKind::kExists:
       *name = "exists";
       return 2;
+    case ast::ExprKind::kArray:
+      *name = "array";
+      return 2;
+    case ast::ExprKind::kSubscript:  // a[1] is named after a
+      return FigureName(*e.children[0], name);
     case ast::ExprKind::kLiteral:
       if (e.literal_kind == ast::LiteralKind::kBool) {
         *name = "bool";

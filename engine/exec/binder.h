@@ -23,6 +23,10 @@
 
 namespace meridian::exec {
 
+// 42883 "function name(argument types) does not exist" with PostgreSQL's hint.
+Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args,
+                  uint32_t position);
+
 class Binder {
  public:
   // params: the statement's parameter types, filled in while binding (null: the statement has
@@ -140,6 +144,20 @@ class Binder {
   Result<BoundExprPtr> BindInList(const ast::Expr& expr);
   Result<BoundExprPtr> BindBetween(const ast::Expr& expr);
   Result<BoundExprPtr> BindSubqueryExpr(const ast::Expr& expr);
+  // bind_array.cc: ARRAY[...] (cast_to: the array type of an enclosing ::T[], else
+  // Unknown), ARRAY(subquery), x op ANY|ALL (array), a[i] and a[i:j], array || array /
+  // element, the array functions and the set-returning functions in FROM.
+  Result<BoundExprPtr> BindArray(const ast::Expr& expr, Type cast_to = Type::Unknown());
+  Result<BoundExprPtr> BindQuantifiedArray(const ast::Expr& expr);
+  Result<BoundExprPtr> BindSubscript(const ast::Expr& expr);
+  Result<BoundExprPtr> MakeArrayConcat(BoundExprPtr l, BoundExprPtr r, uint32_t position);
+  // array_to_string, array_upper, ...: null when name matches none of them.
+  Result<BoundExprPtr> BindArrayFunction(const std::string& name, std::vector<BoundExprPtr>* args,
+                                         uint32_t position);
+  // unnest(array) / generate_series(a, b [, step]) in FROM as a derived table of one column
+  // (named by the column alias, else the table alias, else the function).
+  Result<std::unique_ptr<BoundSelect>> BindFunctionSource(const ast::TableRef& ref,
+                                                          const std::string& name);
   // Common type of exprs (unknown → text when all unknown) and casts them all to it.
   Status UnifyTypes(std::vector<BoundExprPtr*> exprs, const char* context, Type* type);
 

@@ -27,6 +27,14 @@ BoundExprPtr BoundExpr::Column(int depth, int index, Type t, std::string name) {
   return e;
 }
 
+BoundExprPtr BoundExpr::Make(BoundKind kind, Type type, uint32_t position) {
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = kind;
+  e->type = type;
+  e->position = position;
+  return e;
+}
+
 bool BoundExpr::Equals(const BoundExpr& o) const {
   if (kind != o.kind || !(type == o.type) || children.size() != o.children.size()) return false;
   switch (kind) {
@@ -57,7 +65,11 @@ bool BoundExpr::Equals(const BoundExpr& o) const {
       [[fallthrough]];
     case BoundKind::kSubquery:
     case BoundKind::kExists:
+    case BoundKind::kArray:
       if (subquery != o.subquery) return false;
+      break;
+    case BoundKind::kQuantifiedArray:
+      if (binary_op != o.binary_op || all != o.all) return false;
       break;
     default:
       break;

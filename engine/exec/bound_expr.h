@@ -18,20 +18,23 @@ struct BoundExpr;
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
 
 enum class BoundKind {
-  kConst,       // value
-  kColumn,      // depth, index; name for messages
-  kUnary,       // unary_op, children[0]
-  kBinary,      // binary_op, children[0..1] (AND/OR, arithmetic, comparison, LIKE, ||)
-  kIsNull,      // children[0]; negated = IS NOT NULL
-  kFunction,    // func, children
-  kAggregate,   // agg, children[0] unless star; distinct
-  kCast,        // children[0] to type (explicit: varchar(n) truncates)
-  kCase,        // has_operand, WHEN/THEN pairs, has_else (as ast::Expr)
-  kInList,      // children[0] [NOT] IN (children[1..])
-  kSubquery,    // scalar subquery
-  kExists,      // [NOT] EXISTS
-  kInSubquery,  // children[0] binary_op ANY|ALL (subquery); IN is = ANY, negated: NOT IN
-  kParam,       // $n: index = n - 1; type declared or inferred (Unknown until inferred)
+  kConst,            // value
+  kColumn,           // depth, index; name for messages
+  kUnary,            // unary_op, children[0]
+  kBinary,           // binary_op, children[0..1] (AND/OR, arithmetic, comparison, LIKE, ||)
+  kIsNull,           // children[0]; negated = IS NOT NULL
+  kFunction,         // func, children
+  kAggregate,        // agg, children[0] unless star; distinct
+  kCast,             // children[0] to type (explicit: varchar(n) truncates)
+  kCase,             // has_operand, WHEN/THEN pairs, has_else (as ast::Expr)
+  kInList,           // children[0] [NOT] IN (children[1..])
+  kSubquery,         // scalar subquery
+  kExists,           // [NOT] EXISTS
+  kInSubquery,       // children[0] binary_op ANY|ALL (subquery); IN is = ANY, negated: NOT IN
+  kParam,            // $n: index = n - 1; type declared or inferred (Unknown until inferred)
+  kArray,            // ARRAY[children...], or ARRAY(subquery) when subquery is set
+  kQuantifiedArray,  // children[0] binary_op ANY|ALL (children[1], an array); all as above
+  kSubscript,        // children[0][children[1]]; a slice [children[1]:children[2]] if 3
 };
 
 enum class Func {
@@ -70,6 +73,20 @@ enum class Func {
   kReverse,
   kInitcap,
   kLikeEscape,  // x LIKE p ESCAPE e is x ~~ like_escape(p, e)
+  // Array functions (bind_array.cc, array_functions.cc): kArrayToString to kStringToArray.
+  kArrayToString,
+  kArrayUpper,
+  kArrayLower,
+  kArrayLength,
+  kCardinality,
+  kArrayCat,      // array_cat and array || array
+  kArrayAppend,   // array_append and array || element
+  kArrayPrepend,  // array_prepend and element || array
+  kArrayPosition,
+  kStringToArray,
+  // Set-returning functions, only in FROM (FunctionScanOp).
+  kUnnest,
+  kGenerateSeries,
   // Session and system-catalog functions (system_functions.cc); every one from kVersion on.
   kVersion,
   kCurrentSetting,
@@ -81,6 +98,7 @@ enum class Func {
   kBackendPid,
   kUserById,
   kTableIsVisible,
+  kRelationIsPublishable,  // pg_relation_is_publishable: a user table
   kFormatType,
   kIndexDef,
   kConstraintDef,
@@ -102,7 +120,7 @@ enum class Func {
   kClockTimestamp,
   kDatePart,  // date_part(text, date/timestamp) and EXTRACT
 };
-enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg };
+enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg, kArrayAgg };
 
 // A planned subquery and, when it does not reference the outer query, its cached result.
 // Evaluation mutates it (operator state, cache); a statement runs on one thread at a time.
@@ -143,6 +161,8 @@ struct BoundExpr {
 
   static BoundExprPtr Const(Value v, Type t, uint32_t position = 0);
   static BoundExprPtr Column(int depth, int index, Type t, std::string name);
+  // An empty node of kind and type (children and fields filled in by the caller).
+  static BoundExprPtr Make(BoundKind kind, Type type, uint32_t position);
   // Structural equality (used to match GROUP BY expressions and to share aggregates).
   bool Equals(const BoundExpr& other) const;
   // True when any node below (or this one) is a kAggregate at this query level.

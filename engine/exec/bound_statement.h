@@ -27,6 +27,9 @@ struct BoundSelect {
   // Parallel to from: a subquery or WITH query in FROM (from[i] is null then), and the name
   // each item goes by (alias or table name).
   std::vector<std::unique_ptr<BoundSelect>> derived;
+  // A set-returning function in FROM (unnest, generate_series) is a derived BoundSelect with
+  // only this call (kFunction, arguments bound in the enclosing scope) and one column.
+  BoundExprPtr function;
   std::vector<std::string> from_names;
   // Per FROM table: how it joins the tables before it (kComma for the first) and its ON
   // condition (USING becomes equalities) over the joined row of tables 0..i; may be null.

@@ -33,7 +33,7 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     }
     catalog::Column col;
     col.name = def.name;
-    MERIDIAN_ASSIGN_OR_RETURN(col.type, catalog::TypeFromSpec(def.type));
+    MERIDIAN_ASSIGN_OR_RETURN(col.type, catalog::ColumnTypeFromSpec(def.type));
     col.not_null = def.not_null || def.primary_key;
     if (def.default_expr != nullptr) {
       MERIDIAN_RETURN_IF_ERROR(

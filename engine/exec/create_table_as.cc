@@ -38,6 +38,7 @@ Status ExecuteCreateTableAs(const ast::CreateTableAsStmt& stmt, catalog::Catalog
     col.name = i < stmt.columns.size() ? stmt.columns[i] : bound->columns[i].name;
     col.type = bound->columns[i].type;
     if (col.type.id == TypeId::kUnknown) col.type = Type::Text();
+    MERIDIAN_RETURN_IF_ERROR(catalog::CheckColumnType(col.type, 0));
     if (schema.FindColumn(col.name) >= 0) {
       return Status::Error(sqlstate::kDuplicateColumn,
                            "column \"" + col.name + "\" specified more than once");

@@ -547,6 +547,7 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
 
 Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
   if (e.func >= Func::kVersion) return EvalSystemFunction(e, ctx);
+  if (e.func >= Func::kArrayToString) return EvalArrayExpr(e, ctx);
   switch (e.func) {
     case Func::kPgTypeof:
       return e.value;
@@ -678,6 +679,10 @@ bool LikeMatch(const std::string& text, const std::string& pattern) {
   return LikeAt(text, 0, pattern, 0);
 }
 
+Result<Value> CompareOp(ast::BinaryOp op, const Value& a, const Value& b) {
+  return Compare(op, a, b);
+}
+
 Result<bool> RegexMatch(const std::string& text, const std::string& pattern, bool icase) {
   // The last pattern compiled on this thread is kept: a filter applies one pattern to every row.
   thread_local std::string cached_pattern;
@@ -758,6 +763,16 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
     }
     case BoundKind::kInSubquery:
       return EvalInSubquery(e, ctx);
+    case BoundKind::kArray:
+      if (e.subquery != nullptr) {  // ARRAY(subquery): every row, in order
+        MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows,
+                                  RunSubquery(e, ctx, std::numeric_limits<size_t>::max()));
+        return Value::Array(*rows);
+      }
+      return EvalArrayExpr(e, ctx);
+    case BoundKind::kQuantifiedArray:
+    case BoundKind::kSubscript:
+      return EvalArrayExpr(e, ctx);
     case BoundKind::kParam:
       if (ctx.exec == nullptr || e.index >= static_cast<int>(ctx.exec->params.size())) {
         return Status::Internal("no value for parameter $" + std::to_string(e.index + 1));

@@ -20,5 +20,10 @@ bool LikeMatch(const std::string& text, const std::string& pattern);
 Result<bool> RegexMatch(const std::string& text, const std::string& pattern, bool icase);
 // The session and system-catalog functions (Func::kVersion and after; system_functions.cc).
 Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx);
+// array_functions.cc: ARRAY[...] (not ARRAY(subquery)), x op ANY|ALL (array), subscripts and
+// the array functions (Func::kArrayToString .. kStringToArray).
+Result<Value> EvalArrayExpr(const BoundExpr& e, const EvalContext& ctx);
+// x op y of two non-NULL values (=, <>, <, <=, >, >=).
+Result<Value> CompareOp(ast::BinaryOp op, const Value& a, const Value& b);
 
 }  // namespace meridian::exec

@@ -53,6 +53,8 @@ const char* AggName(AggFunc f) {
       return "max";
     case AggFunc::kStringAgg:
       return "string_agg";
+    case AggFunc::kArrayAgg:
+      return "array_agg";
   }
   return "?";
 }
@@ -127,6 +129,11 @@ std::string ExprToString(const BoundExpr& e) {
         return out + "'::" + e.type.Name();
       }
       if (e.value.IsBool()) return e.value.AsBool() ? "true" : "false";
+      if (e.value.IsArray()) {
+        std::string out = "'";
+        for (char c : e.value.ToString()) out += c == '\'' ? std::string("''") : std::string(1, c);
+        return out + "'::" + e.type.Name();
+      }
       return e.value.ToString();
     case BoundKind::kColumn:
       return e.name;
@@ -164,6 +171,14 @@ std::string ExprToString(const BoundExpr& e) {
       }
       return "(" + ExprToString(*e.children[0]) +
              (e.negated ? " NOT IN (SubPlan))" : " IN (SubPlan))");
+    case BoundKind::kArray:
+      return e.subquery != nullptr ? "ARRAY(SubPlan)" : "ARRAY[" + Join(e.children, 0) + "]";
+    case BoundKind::kQuantifiedArray:
+      return "(" + ExprToString(*e.children[0]) + " " + ast::OperatorName(e.binary_op) +
+             (e.all ? " ALL (" : " ANY (") + ExprToString(*e.children[1]) + "))";
+    case BoundKind::kSubscript:
+      return "(" + ExprToString(*e.children[0]) + ")[" + ExprToString(*e.children[1]) +
+             (e.children.size() > 2 ? ":" + ExprToString(*e.children[2]) : std::string()) + "]";
   }
   return "?";
 }

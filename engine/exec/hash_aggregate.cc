@@ -1,6 +1,8 @@
 // HashAggregateOp: groups its input by the GROUP BY values (a hash map on their canonical key
-// encoding) and computes COUNT/SUM/AVG/MIN/MAX/string_agg, with DISTINCT, per group. The whole
-// input is consumed on the first Next (in memory; spilling comes later).
+// encoding) and computes COUNT/SUM/AVG/MIN/MAX/string_agg/array_agg, with DISTINCT, per group. The
+// whole input is consumed on the first Next (in memory; spilling comes later).
+#include <algorithm>
+
 #include "catalog/key_encoding.h"
 #include "exec/evaluator.h"
 #include "exec/operators.h"
@@ -25,11 +27,17 @@ Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st, const Row
   }
   ctx_.row = &input;
   MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*agg.children[0], ctx_));
-  if (v.IsNull()) return Status::Ok();
+  // array_agg keeps NULLs (DISTINCT keeps one); the others skip them.
+  if (v.IsNull() && agg.agg != AggFunc::kArrayAgg) return Status::Ok();
   if (agg.distinct) {
     std::string key;
     catalog::AppendKeyValue(v, &key);
     if (!st->seen.insert(std::move(key)).second) return Status::Ok();
+  }
+  if (agg.agg == AggFunc::kArrayAgg) {
+    ++st->count;
+    st->items.push_back(std::move(v));
+    return Status::Ok();
   }
   ++st->count;
   switch (agg.agg) {
@@ -64,6 +72,8 @@ Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st, const Row
         }
       }
       break;
+    case AggFunc::kArrayAgg:
+      break;  // handled above
     case AggFunc::kStringAgg: {
       // The delimiter goes before every value but the first; a NULL one adds nothing.
       MERIDIAN_ASSIGN_OR_RETURN(Value delimiter, Eval(*agg.children[1], ctx_));
@@ -103,6 +113,17 @@ Result<Value> HashAggregateOp::Finish(const BoundExpr& agg, const AggState& st) 
       return st.count == 0 ? Value::Null() : st.best;
     case AggFunc::kStringAgg:
       return st.count == 0 ? Value::Null() : Value::String(st.text);
+    case AggFunc::kArrayAgg: {
+      if (st.count == 0) return Value::Null();
+      if (!agg.distinct) return Value::Array(st.items);
+      // PostgreSQL sorts the input of a DISTINCT aggregate (NULL last).
+      std::vector<Value> items = st.items;
+      std::stable_sort(items.begin(), items.end(), [](const Value& a, const Value& b) {
+        if (a.IsNull() || b.IsNull()) return !a.IsNull() && b.IsNull();
+        return CompareValues(a, b) < 0;
+      });
+      return Value::Array(std::move(items));
+    }
   }
   return Value::Null();
 }

@@ -99,6 +99,24 @@ class ValuesOp : public Operator {
   size_t next_ = 0;
 };
 
+// A set-returning function in FROM: unnest(array) gives one row per element,
+// generate_series(a, b [, step]) one per number. Its arguments are evaluated at Open in the
+// enclosing query's context (they may be correlated).
+class FunctionScanOp : public Operator {
+ public:
+  explicit FunctionScanOp(BoundExprPtr call) : call_(std::move(call)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  BoundExprPtr call_;
+  std::vector<Value> args_;
+  bool done_ = true;
+  size_t next_ = 0;      // unnest: next element
+  int64_t current_ = 0;  // generate_series: next value
+  ExecContext* exec_ = nullptr;
+};
+
 class FilterOp : public Operator {
  public:
   FilterOp(OperatorPtr child, BoundExprPtr predicate)
@@ -295,6 +313,7 @@ class HashAggregateOp : public Operator {
     double dsum = 0;
     Value best;                            // MIN/MAX
     std::string text;                      // string_agg
+    std::vector<Value> items;              // array_agg (NULLs included)
     std::unordered_set<std::string> seen;  // DISTINCT arguments
   };
 

@@ -486,6 +486,22 @@ Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
 }
 
 Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conjuncts) {
+  if (s_->derived[t]->function != nullptr) {  // unnest(...), generate_series(...) in FROM
+    BoundExprPtr call = std::move(s_->derived[t]->function);
+    auto node = std::make_unique<PlanNode>();
+    node->label = "Function Scan on " + call->name;
+    if (s_->from_names[t] != call->name) node->label += " " + s_->from_names[t];
+    node->rows = 1000;  // PostgreSQL's default estimate for a set-returning function (prorows)
+    for (size_t i = 0; i < conjuncts.size(); ++i) node->rows *= 0.5;
+    node->total_cost = 10 + (conjuncts.empty() ? 0 : 1000 * kCpuOperatorCost);
+    node->width = 32;
+    OperatorPtr op = std::make_unique<FunctionScanOp>(std::move(call));
+    if (!conjuncts.empty()) {
+      node->details.push_back("Filter: " + Conditions(conjuncts));
+      op = std::make_unique<FilterOp>(std::move(op), JoinConjuncts(std::move(conjuncts)));
+    }
+    return b_->Make(std::move(op), std::move(node));
+  }
   MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect sub,
                             PlanSelectExplained(std::move(s_->derived[t]), b_->instrument()));
   Built inner{std::move(sub.root), std::move(sub.explain)};

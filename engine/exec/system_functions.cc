@@ -4,12 +4,68 @@
 // They read the session's settings and the catalog through ExecContext.
 #include "catalog/system_tables.h"
 #include "catalog/transaction.h"
+#include "exec/binder.h"
+#include "exec/deparse.h"
 #include "exec/evaluator.h"
 #include "exec/session_settings.h"
 
 namespace meridian::exec {
 
 namespace {
+
+// A CHECK constraint as pg_get_constraintdef(oid, true) prints it: bound over its table and
+// deparsed, "CHECK (price >= 0::numeric)"; its stored text when it no longer binds.
+std::string DisplayCheck(catalog::Catalog* catalog, const std::shared_ptr<catalog::Table>& table,
+                         size_t i, bool pretty) {
+  const catalog::CheckConstraint& check = table->schema().checks[i];
+  catalog::LockSet no_locks;
+  Binder binder(catalog, &no_locks);
+  Result<BoundExprPtr> bound = binder.BindCheck(*check.expr, table->schema(), table);
+  if (!bound.ok()) return "CHECK ((" + check.text + "))";
+  return "CHECK (" + DeparseExpr(**bound, pretty) + ")";
+}
+
+// pg_get_expr(adbin, relid) of a column DEFAULT: a literal as PostgreSQL stores it after the
+// coercion to the column type ('abc'::bpchar, 'x'::text, '-1'::integer, 0, 1.5, true), any other
+// expression deparsed without that outer coercion (now()); other text as it is.
+std::string DisplayDefault(catalog::Catalog* catalog, const std::string& text, int64_t relid,
+                           bool pretty) {
+  std::shared_ptr<catalog::Table> table = catalog::SystemTables::TableByOid(*catalog, relid);
+  if (table == nullptr) return text;
+  for (const catalog::Column& col : table->schema().columns) {
+    if (col.dropped || col.default_expr == nullptr || col.default_text != text) continue;
+    const ast::Expr& expr = *col.default_expr;
+    if (expr.kind == ast::ExprKind::kLiteral) {
+      switch (expr.literal_kind) {
+        case ast::LiteralKind::kString: {
+          std::string quoted = "'";
+          for (char c : expr.text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+          const Type t = col.type;
+          return quoted +
+                 "'::" + (t.id == TypeId::kChar ? std::string("bpchar") : Type{t.id, -1}.Name());
+        }
+        case ast::LiteralKind::kInteger:
+          if (!expr.text.empty() && expr.text[0] == '-') return "'" + expr.text + "'::integer";
+          return expr.text;
+        case ast::LiteralKind::kBool:
+          return expr.bool_value ? "true" : "false";
+        case ast::LiteralKind::kNull:
+          return "NULL::" + col.type.DisplayName();
+        case ast::LiteralKind::kFloat:
+          if (!expr.text.empty() && expr.text[0] == '-') return "'" + expr.text + "'::numeric";
+          return expr.text;
+      }
+    }
+    catalog::LockSet no_locks;
+    Binder binder(catalog, &no_locks);
+    Result<BoundExprPtr> bound = binder.BindDefault(expr, col.type, col.name);
+    if (!bound.ok()) return text;
+    const BoundExpr* e = bound->get();
+    if (e->kind == BoundKind::kCast && !e->explicit_cast) e = e->children[0].get();
+    return DeparseExpr(*e, pretty);
+  }
+  return text;
+}
 
 #if defined(__x86_64__)
 constexpr const char* kPlatform = "x86_64-pc-linux-gnu";
@@ -135,25 +191,31 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
       return Value::String(catalog::SystemTables::FormatType(args[0].AsInt(), args[1].AsInt()));
     case Func::kEncodingToChar:
       return Value::String(args[0].AsInt() == 6 ? "UTF8" : "");
-    case Func::kGetExpr:
-      return args[0];  // expressions are stored as their SQL text
     default:
       break;
   }
   if (catalog == nullptr) return Status::Internal("no catalog for a system-catalog function");
   using catalog::SystemTables;
   switch (e.func) {
+    case Func::kGetExpr:  // pg_attrdef.adbin holds a DEFAULT's SQL text
+      return Value::String(DisplayDefault(exec->catalog, args[0].AsString(), args[1].AsInt(),
+                                          args.size() > 2 && args[2].AsBool()));
     case Func::kTableIsVisible:
       return Value::Bool(SystemTables::RelationVisible(*catalog, args[0].AsInt()));
+    case Func::kRelationIsPublishable:
+      return Value::Bool(SystemTables::IsUserTable(*catalog, args[0].AsInt()));
     case Func::kIndexDef: {
       // pg_get_indexdef(oid, column, pretty): column 0 is the whole definition, n the n-th key.
-      if (args.size() > 1 && args[1].AsInt() != 0) {
-        return Status::NotSupported("pg_get_indexdef of one index column is not supported yet");
-      }
-      std::optional<std::string> def = SystemTables::IndexDef(*catalog, args[0].AsInt());
+      std::optional<std::string> def =
+          SystemTables::IndexDef(*catalog, args[0].AsInt(), args.size() > 1 ? args[1].AsInt() : 0);
       return def ? Value::String(*def) : Value::Null();
     }
     case Func::kConstraintDef: {
+      std::shared_ptr<catalog::Table> table;
+      if (std::optional<size_t> i = SystemTables::FindCheck(*catalog, args[0].AsInt(), &table)) {
+        return Value::String(
+            DisplayCheck(exec->catalog, table, *i, args.size() > 1 && args[1].AsBool()));
+      }
       std::optional<std::string> def = SystemTables::ConstraintDef(*catalog, args[0].AsInt());
       return def ? Value::String(*def) : Value::Null();
     }

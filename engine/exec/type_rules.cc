@@ -161,6 +161,92 @@ Result<Value> ToReal(double d) {
 
 }  // namespace
 
+// array_in for one-dimensional arrays: `{a, "b c", NULL}` (whitespace around elements
+// ignored, double quotes and backslashes escape, unquoted NULL is NULL); each element goes
+// through the element type's input. A nested `{` (more dimensions) or explicit bounds
+// (`[1:2]={...}`) is 0A000; anything else malformed 22P02, as PostgreSQL words it.
+Result<Value> ParseArray(const std::string& text, Type to, bool explicit_cast) {
+  auto malformed = [&](const std::string& detail) {
+    return Status::Error(sqlstate::kInvalidTextRepresentation,
+                         "malformed array literal: \"" + text + "\"")
+        .WithDetail(detail);
+  };
+  size_t i = 0;
+  const size_t n = text.size();
+  auto skip_space = [&] {
+    while (i < n && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  };
+  skip_space();
+  if (i < n && text[i] == '[') {
+    return Status::NotSupported("array bounds in array literals are not supported yet");
+  }
+  if (i >= n || text[i] != '{') {
+    return malformed("Array value must start with \"{\" or dimension information.");
+  }
+  ++i;
+  std::vector<Value> out;
+  skip_space();
+  if (i < n && text[i] == '}') {
+    ++i;
+  } else {
+    while (true) {
+      skip_space();
+      if (i >= n) return malformed("Unexpected end of input.");
+      if (text[i] == '{')
+        return Status::NotSupported("multidimensional arrays are not supported yet");
+      std::string element;
+      bool quoted = false;
+      if (text[i] == '"') {
+        quoted = true;
+        ++i;
+        while (i < n && text[i] != '"') {
+          if (text[i] == '\\' && i + 1 < n) ++i;
+          element.push_back(text[i++]);
+        }
+        if (i >= n) return malformed("Unexpected end of input.");
+        ++i;
+        skip_space();
+      } else {
+        size_t last_kept = 0;  // element length up to its last non-blank (or escaped) char
+        while (i < n && text[i] != ',' && text[i] != '}') {
+          if (text[i] == '{' || text[i] == '"') return malformed("Unexpected array element.");
+          if (text[i] == '\\' && i + 1 < n) {
+            element.push_back(text[i + 1]);
+            i += 2;
+            last_kept = element.size();
+            continue;
+          }
+          element.push_back(text[i]);
+          if (!std::isspace(static_cast<unsigned char>(text[i]))) last_kept = element.size();
+          ++i;
+        }
+        element.resize(last_kept);
+        if (element.empty())
+          return malformed("Unexpected \"" + std::string(1, i < n ? text[i] : ' ') +
+                           "\" character.");
+      }
+      std::string lower = element;
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (!quoted && lower == "null") {
+        out.push_back(Value::Null());
+      } else {
+        MERIDIAN_ASSIGN_OR_RETURN(
+            Value v, CastValue(Value::String(element), Type::Text(), to.Element(), explicit_cast));
+        out.push_back(std::move(v));
+      }
+      if (i >= n) return malformed("Unexpected end of input.");
+      if (text[i] == '}') {
+        ++i;
+        break;
+      }
+      ++i;  // ','
+    }
+  }
+  skip_space();
+  if (i != n) return malformed("Junk after closing right brace.");
+  return Value::Array(std::move(out));
+}
+
 Result<Numeric> ToNumericValue(const Value& v) { return NumberToNumeric(v); }
 
 size_t CharLength(const std::string& s) {
@@ -207,6 +293,12 @@ std::optional<Type> CommonType(Type a, Type b) {
   if (a.id == TypeId::kUnknown) return b.id == TypeId::kUnknown ? Type::Text() : b;
   if (b.id == TypeId::kUnknown) return a;
   if (a == b) return a;
+  if (a.IsArray() || b.IsArray()) {
+    if (!a.IsArray() || !b.IsArray()) return std::nullopt;
+    std::optional<Type> e = CommonType(a.Element(), b.Element());
+    if (!e) return std::nullopt;
+    return Type::Array(*e);
+  }
   if (a.IsNumeric() && b.IsNumeric()) {
     if (a.id == b.id) return Type{a.id, -1};
     Type t = NumericRank(a) >= NumericRank(b) ? a : b;
@@ -222,6 +314,9 @@ std::optional<Type> CommonType(Type a, Type b) {
 
 bool Comparable(Type a, Type b) {
   if (a.id == TypeId::kUnknown || b.id == TypeId::kUnknown) return true;
+  if (a.IsArray() || b.IsArray()) {
+    return a.IsArray() && b.IsArray() && Comparable(a.Element(), b.Element());
+  }
   if (a.IsNumeric() && b.IsNumeric()) return true;
   if (a.IsString() && b.IsString()) return true;
   if (a.IsDateTime() && b.IsDateTime()) return true;
@@ -236,8 +331,10 @@ Status CheckRange(int64_t v, Type t) {
 
 bool CanCast(Type from, Type to) {
   if (from.id == TypeId::kUnknown || from == to) return true;
-  if (to.IsString()) return true;       // every type has a text form
-  if (IsStringLike(from)) return true;  // input functions
+  if (from.IsArray() && to.IsArray()) return CanCast(from.Element(), to.Element());
+  if (to.IsArray()) return IsStringLike(from);  // array input: '{1,2}'::int[]
+  if (to.IsString()) return true;               // every type has a text form
+  if (IsStringLike(from)) return true;          // input functions
   if (from.IsNumeric() && to.IsNumeric()) return true;
   if (from.IsDateTime() && to.IsDateTime()) return true;
   if (from.id == TypeId::kInteger && to.id == TypeId::kBoolean) return true;
@@ -247,6 +344,8 @@ bool CanCast(Type from, Type to) {
 
 bool CanAssign(Type from, Type to) {
   if (from.id == TypeId::kUnknown || from == to) return true;
+  if (from.IsArray() && to.IsArray()) return CanAssign(from.Element(), to.Element());
+  if (from.IsArray() || to.IsArray()) return to.IsString();
   if (from.IsNumeric() && to.IsNumeric()) return true;
   if (from.IsDateTime() && to.IsDateTime()) return true;
   if (to.IsString()) return true;  // PostgreSQL's I/O conversion casts to text are assignment
@@ -255,7 +354,23 @@ bool CanAssign(Type from, Type to) {
 
 Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) {
   if (v.IsNull()) return Value::Null();
+  if (to.IsArray()) {
+    if (v.IsArray()) {  // element by element
+      std::vector<Value> out;
+      out.reserve(v.AsArray().size());
+      for (const Value& e : v.AsArray()) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value c,
+                                  CastValue(e, from.Element(), to.Element(), explicit_cast));
+        out.push_back(std::move(c));
+      }
+      return Value::Array(std::move(out));
+    }
+    if (v.IsString()) return ParseArray(v.AsString(), to, explicit_cast);
+    return Status::Error("42846", "cannot cast type " + from.Name() + " to " + to.Name());
+  }
   switch (to.id) {
+    case TypeId::kArray:  // handled above
+      break;
     case TypeId::kUnknown:
       return v;
     case TypeId::kSmallInt:
@@ -370,6 +485,21 @@ Result<Value> AssignValue(const Value& v, Type from, Type to) {
 }
 
 int CompareValues(const Value& a, const Value& b) {
+  if (a.IsArray() && b.IsArray()) {
+    // PostgreSQL's array_cmp: element by element (NULL above every value and equal to
+    // NULL), then the shorter array first.
+    const std::vector<Value>& x = a.AsArray();
+    const std::vector<Value>& y = b.AsArray();
+    for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
+      if (x[i].IsNull() || y[i].IsNull()) {
+        if (x[i].IsNull() != y[i].IsNull()) return x[i].IsNull() ? 1 : -1;
+        continue;
+      }
+      const int c = CompareValues(x[i], y[i]);
+      if (c != 0) return c;
+    }
+    return x.size() < y.size() ? -1 : (x.size() > y.size() ? 1 : 0);
+  }
   if (a.IsInt() && b.IsInt()) {
     return a.AsInt() < b.AsInt() ? -1 : (a.AsInt() > b.AsInt() ? 1 : 0);
   }

@@ -28,6 +28,8 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast);
 bool CanAssign(Type from, Type to);
 // Converts a value being stored in a column: range checks, varchar(n) length (22001).
 Result<Value> AssignValue(const Value& v, Type from, Type to);
+// array_in: the text form `{a,"b c",NULL}` of a one-dimensional array of type to (kArray).
+Result<Value> ParseArray(const std::string& text, Type to, bool explicit_cast);
 // Whether an explicit CAST from → to exists.
 bool CanCast(Type from, Type to);
 

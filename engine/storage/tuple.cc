@@ -108,6 +108,7 @@ std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
       case TypeId::kText:
       case TypeId::kVarchar:
       case TypeId::kChar:
+      case TypeId::kArray:  // never a column type (catalog::CheckColumnType); kept as text
       case TypeId::kUnknown: {
         std::string s = v.IsString() ? v.AsString() : v.ToString();
         Append<uint32_t>(&out, static_cast<uint32_t>(s.size()));
@@ -202,6 +203,8 @@ Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow
         out.push_back(Value::TimestampVal(Timestamp{Load<int64_t>(p + pos)}));
         pos += 8;
         break;
+      case TypeId::kArray:
+        return bad(" is an array (arrays are never stored)");
       case TypeId::kText:
       case TypeId::kVarchar:
       case TypeId::kChar:

@@ -79,6 +79,8 @@ selectItem
 
 tableRef
   : qualifiedName (K_AS? identifier)?                                        # namedTableRef
+  | qualifiedName LPAREN (expr (COMMA expr)*)? RPAREN (K_AS? identifier
+    (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # functionTableRef
   | LPAREN selectStmt RPAREN (K_AS? identifier
     (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # subqueryTableRef
   ;
@@ -304,8 +306,13 @@ executeStmt : K_EXECUTE identifier (LPAREN expr (COMMA expr)* RPAREN)? ;
 // DEALLOCATE [PREPARE] {name | ALL}; `DEALLOCATE prepare` names a statement called "prepare".
 deallocateStmt : K_DEALLOCATE K_PREPARE? (K_ALL | identifier) ;
 
+// A type, possibly an array of it: `int[]`, `text[3]`, `integer ARRAY`.
+typeName : simpleTypeName (arrayBounds+ | K_ARRAY arrayBounds?)? ;
+
+arrayBounds : LBRACKET INTEGER_LITERAL? RBRACKET ;
+
 // NUMERIC(p, s) takes two modifiers; TIMESTAMP [(p)] WITH[OUT] TIME ZONE a zone clause.
-typeName
+simpleTypeName
   : K_DOUBLE K_PRECISION
   | K_CHARACTER K_VARYING (LPAREN INTEGER_LITERAL RPAREN)?
   | qualifiedName (LPAREN INTEGER_LITERAL (COMMA scale=signedInteger)? RPAREN)?
@@ -364,7 +371,10 @@ multiplicativeExpr : unaryExpr ((STAR | SLASH | PERCENT) unaryExpr)* ;
 
 unaryExpr : (PLUS | MINUS) unaryExpr | castExpr ;
 
-castExpr : primary (TYPECAST typeName | K_COLLATE collationName)* ;
+// Subscripts `a[i]` and slices `a[i:j]` bind tighter than `::` and COLLATE.
+castExpr : primary subscript* (TYPECAST typeName | K_COLLATE collationName)* ;
+
+subscript : LBRACKET lower=expr (COLON upper=expr)? RBRACKET ;
 
 collationName : (identifier DOT)? (identifier | K_DEFAULT) ;
 
@@ -376,8 +386,9 @@ primary
   | K_EXISTS LPAREN selectStmt RPAREN                                       # existsPrimary
   | K_CASE operand=expr? (K_WHEN expr K_THEN expr)+ (K_ELSE elseExpr=expr)? K_END # casePrimary
   | K_CAST LPAREN expr K_AS typeName RPAREN                                 # castPrimary
-  | typeName STRING_LITERAL                                                 # typedLiteralPrimary
+  | simpleTypeName STRING_LITERAL                                           # typedLiteralPrimary
   | K_ARRAY LPAREN selectStmt RPAREN                                        # arrayPrimary
+  | K_ARRAY arrayList                                                       # arrayListPrimary
   | K_SUBSTRING LPAREN expr (K_FROM expr)? K_FOR expr RPAREN                 # substringPrimary
   | K_SUBSTRING LPAREN expr K_FROM expr RPAREN                              # substringPrimary
   | K_POSITION LPAREN concatExpr K_IN concatExpr RPAREN                      # positionPrimary
@@ -389,6 +400,11 @@ primary
   | qualifiedName LPAREN ((K_DISTINCT | K_ALL)? expr (COMMA expr)*)? RPAREN # functionPrimary
   | identifier (DOT identifier)?                                            # columnPrimary
   ;
+
+// ARRAY[a, b, ...]; a nested list is a multidimensional array (rejected by the transformer).
+arrayList : LBRACKET (arrayElement (COMMA arrayElement)*)? RBRACKET ;
+
+arrayElement : expr | arrayList ;
 
 literal
   : INTEGER_LITERAL
@@ -579,7 +595,10 @@ COMMA : ',' ;
 DOT : '.' ;
 LPAREN : '(' ;
 RPAREN : ')' ;
+LBRACKET : '[' ;
+RBRACKET : ']' ;
 TYPECAST : '::' ;
+COLON : ':' ;
 CONCAT : '||' ;
 EQ : '=' ;
 NE : '<>' ;

@@ -15,6 +15,7 @@ void ForEachSelectExpr(ast::SelectStmt& s, F&& f) {
   for (auto& item : s.items) f(item.expr);
   for (auto& ref : s.from) {
     f(ref.on);
+    f(ref.function);
     if (ref.subquery) ForEachSelectExpr(*ref.subquery, f);
   }
   for (auto& cte : s.with) {

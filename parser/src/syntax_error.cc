@@ -52,8 +52,10 @@ Status PrescanTokens(const std::vector<antlr4::Token*>& tokens) {
       case Lexer::UNTERMINATED_QUOTED_IDENTIFIER:
         return ErrorAtToken(*token, "unterminated quoted identifier");
       case Lexer::LPAREN:
+      case Lexer::LBRACKET:
         ++parens;
         break;
+      case Lexer::RBRACKET:
       case Lexer::RPAREN:
         if (parens > 0) --parens;
         break;

@@ -159,10 +159,13 @@ ExprPtr Transformer::TransformComparison(P::ComparisonExprContext* ctx) {
   if (ctx->children.size() == 1) return left;
   auto* op_token = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->comparisonOp()->children[0]);
   BinaryOp op = OperatorOf(op_token->getSymbol()->getType()).value_or(BinaryOp::kEq);
-  if (ctx->expr() != nullptr) {  // x op ANY (array): arrays are not there yet
-    Fail(ErrorAt(ctx->expr(), sqlstate::kFeatureNotSupported,
-                 "op ANY/ALL (array) is not supported yet"));
-    return left;
+  if (ctx->expr() != nullptr) {  // x op ANY|SOME|ALL (array)
+    ExprPtr e = NewExpr(ExprKind::kQuantifiedArray, left->loc);
+    e->binary_op = op;
+    e->all = ctx->K_ALL() != nullptr;
+    e->children.push_back(std::move(left));
+    e->children.push_back(TransformExpr(ctx->expr()));
+    return e;
   }
   if (ctx->selectStmt() != nullptr) {  // x op ANY|SOME|ALL (subquery)
     ExprPtr e = NewExpr(ExprKind::kInSubquery, left->loc);
@@ -278,6 +281,14 @@ ExprPtr Transformer::TransformUnary(P::UnaryExprContext* ctx) {
 ExprPtr Transformer::TransformCastChain(P::CastExprContext* ctx) {
   ExprPtr e = TransformPrimary(static_cast<P::PrimaryContext*>(ctx->children[0]));
   if (ctx->children.size() == 1) return e;
+  for (P::SubscriptContext* sub : ctx->subscript()) {
+    ExprPtr s = NewExpr(ExprKind::kSubscript, e->loc);
+    s->slice = sub->COLON() != nullptr;
+    s->children.push_back(std::move(e));
+    s->children.push_back(TransformExpr(sub->lower));
+    if (sub->upper != nullptr) s->children.push_back(TransformExpr(sub->upper));
+    e = std::move(s);
+  }
   for (P::CollationNameContext* collation : ctx->collationName()) CheckCollation(collation);
   for (P::TypeNameContext* type : ctx->typeName()) {
     ExprPtr cast = NewExpr(ExprKind::kCast, e->loc);
@@ -353,17 +364,29 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
     // DATE '2026-11-22', NUMERIC '1.5', ...: a cast of the string literal (PostgreSQL's
     // AexprConst "ConstTypename Sconst").
     ExprPtr e = NewExpr(ExprKind::kCast, loc);
-    e->cast_type = TransformType(typed->typeName());
+    e->cast_type = TransformSimpleType(typed->simpleTypeName());
     ExprPtr lit = NewExpr(ExprKind::kLiteral, Loc(typed->STRING_LITERAL()));
     lit->literal_kind = ast::LiteralKind::kString;
     lit->text = UnquoteString(typed->STRING_LITERAL()->getText());
     e->children.push_back(std::move(lit));
     return e;
   }
-  if (dynamic_cast<P::ArrayPrimaryContext*>(ctx) != nullptr) {
-    Fail(ErrorAt(ctx, sqlstate::kFeatureNotSupported, "ARRAY constructors are not supported yet")
-             .WithDetail("Meridian has no array types yet."));
-    return NewExpr(ExprKind::kLiteral, loc);
+  if (auto* array = dynamic_cast<P::ArrayPrimaryContext*>(ctx)) {  // ARRAY(subquery)
+    ExprPtr e = NewExpr(ExprKind::kArray, loc);
+    e->subquery = TransformSelect(array->selectStmt());
+    return e;
+  }
+  if (auto* array = dynamic_cast<P::ArrayListPrimaryContext*>(ctx)) {  // ARRAY[a, b, ...]
+    ExprPtr e = NewExpr(ExprKind::kArray, loc);
+    for (P::ArrayElementContext* element : array->arrayList()->arrayElement()) {
+      if (element->arrayList() != nullptr) {
+        Fail(ErrorAt(element, sqlstate::kFeatureNotSupported,
+                     "multidimensional arrays are not supported yet"));
+        return e;
+      }
+      e->children.push_back(TransformExpr(element->expr()));
+    }
+    return e;
   }
   // SUBSTRING(s FROM a FOR b), POSITION(a IN b), TRIM([side] [chars] FROM s), LEFT(s, n) and
   // RIGHT(s, n) become the plain calls PostgreSQL makes of them: substring(s, a, b),

@@ -234,6 +234,23 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreC
       if (named->identifier() != nullptr) ref.alias = Identifier(named->identifier());
       return ref;
     }
+    if (auto* fn = dynamic_cast<P::FunctionTableRefContext*>(ref_ctx)) {
+      // f(args) [AS] alias [(column)]: a set-returning function in FROM; without an alias the
+      // function's name names it.
+      ref.function = std::make_unique<ast::Expr>();
+      ref.function->kind = ast::ExprKind::kFunction;
+      ref.function->loc = ref.loc;
+      std::string schema;
+      QualifiedName(fn->qualifiedName(), &schema, &ref.function->name);
+      if (!schema.empty() && schema != "pg_catalog") {
+        ref.function->name = schema + "." + ref.function->name;
+      }
+      for (P::ExprContext* arg : fn->expr()) ref.function->children.push_back(TransformExpr(arg));
+      std::vector<P::IdentifierContext*> ids = fn->identifier();
+      ref.alias = ids.empty() ? ref.function->name : Identifier(ids[0]);
+      for (size_t i = 1; i < ids.size(); ++i) ref.column_aliases.push_back(Identifier(ids[i]));
+      return ref;
+    }
     auto* sub = static_cast<P::SubqueryTableRefContext*>(ref_ctx);
     ref.subquery = TransformSelect(sub->selectStmt());
     std::vector<P::IdentifierContext*> ids = sub->identifier();

@@ -62,6 +62,14 @@ int64_t ModifierValue(antlr4::tree::TerminalNode* node) {
 }  // namespace
 
 ast::TypeSpec Transformer::TransformType(P::TypeNameContext* ctx) {
+  ast::TypeSpec type = TransformSimpleType(ctx->simpleTypeName());
+  // int[], int[3], int[][], int ARRAY: PostgreSQL ignores the bounds and the number of
+  // dimensions; so does Meridian (its arrays have one dimension).
+  type.array = !ctx->arrayBounds().empty() || ctx->K_ARRAY() != nullptr;
+  return type;
+}
+
+ast::TypeSpec Transformer::TransformSimpleType(P::SimpleTypeNameContext* ctx) {
   ast::TypeSpec type;
   type.loc = Loc(ctx);
   std::string written;

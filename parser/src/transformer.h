@@ -55,6 +55,7 @@ class Transformer {
   std::unique_ptr<ast::DropIndexStmt> TransformDropIndex(P::DropIndexStmtContext* ctx);
   // transform_type.cc
   ast::TypeSpec TransformType(P::TypeNameContext* ctx);
+  ast::TypeSpec TransformSimpleType(P::SimpleTypeNameContext* ctx);
   // transform_variable.cc: SET, SHOW, RESET
   std::unique_ptr<ast::VariableStmt> TransformSet(P::SetStmtContext* ctx);
   // all: SHOW/RESET ALL; time_zone: TIME ZONE; transaction: TRANSACTION ISOLATION LEVEL (the

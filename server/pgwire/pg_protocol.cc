@@ -139,6 +139,7 @@ int16_t PgTypeLength(const Type& type) {
     case TypeId::kVarchar:
     case TypeId::kChar:
     case TypeId::kNumeric:
+    case TypeId::kArray:
       return -1;
   }
   return -1;
@@ -319,6 +320,9 @@ Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t in
     case TypeId::kChar:
     case TypeId::kUnknown:
       return Value::String(std::string(bytes));
+    case TypeId::kArray:
+      return Status::NotSupported("binary array parameters are not supported yet (bind parameter " +
+                                  std::to_string(index + 1) + ")");
   }
   return Status::Error(
       "22P03", "incorrect binary data format in bind parameter " + std::to_string(index + 1));
@@ -343,6 +347,30 @@ void AppendBinaryValue(std::string* out, const Value& v, const Type& t) {
     AppendBigEndian(out, static_cast<uint32_t>(v.AsDate().days), 4);
   } else if (v.IsTimestamp()) {
     AppendBigEndian(out, static_cast<uint64_t>(v.AsTimestamp().micros), 8);
+  } else if (v.IsArray()) {
+    // array_send: ndim (0 when empty), has-nulls flag, element type oid, then per dimension
+    // its length and lower bound (1), then each element as a length (-1 for NULL) and bytes.
+    const std::vector<Value>& elements = v.AsArray();
+    const Type element = t.Element();
+    bool has_null = false;
+    for (const Value& e : elements) has_null = has_null || e.IsNull();
+    AppendBigEndian(out, elements.empty() ? 0u : 1u, 4);
+    AppendBigEndian(out, has_null ? 1u : 0u, 4);
+    AppendBigEndian(out, element.PgOid(), 4);
+    if (!elements.empty()) {
+      AppendBigEndian(out, static_cast<uint32_t>(elements.size()), 4);
+      AppendBigEndian(out, 1u, 4);
+    }
+    for (const Value& e : elements) {
+      if (e.IsNull()) {
+        AppendBigEndian(out, 0xFFFFFFFFu, 4);
+        continue;
+      }
+      std::string bytes;
+      AppendBinaryValue(&bytes, e, element);
+      AppendBigEndian(out, static_cast<uint32_t>(bytes.size()), 4);
+      out->append(bytes);
+    }
   } else {
     out->append(v.ToString());
   }

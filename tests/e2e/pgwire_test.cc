@@ -678,13 +678,16 @@ TEST_F(PgWireTest, PsqlDescribeCommands) {
   EXPECT_NE(r.out.find("(0 rows)"), std::string::npos) << r.out << r.err;
   r = Psql({"-c", "\\d nosuch"});  // psql -q keeps "Did not find any relation" to itself
   EXPECT_EQ(r.out, "");
-  // \d t runs psql's catalog queries; the row-level-policy query needs arrays (= ANY (array),
-  // ARRAY(subquery)), which Meridian does not have yet: psql prints that error instead of a
-  // half description.
+  // \d t runs psql's catalog queries, arrays included (= ANY (array), ARRAY(subquery),
+  // unnest and generate_series in FROM); tests/e2e/pg_clients/psql_describe compares the
+  // whole output with PostgreSQL's.
   r = Psql({"-c", "\\d dt_city"});
-  EXPECT_NE(r.err.find("ARRAY constructors are not supported yet"), std::string::npos)
-      << r.out << r.err;
-  // The queries before it work: the columns as psql asks for them.
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("Table \"public.dt_city\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"dt_city_pkey\" PRIMARY KEY, btree (id)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"dt_city_pop\" btree (pop DESC)"), std::string::npos) << r.out;
+  // Its column and index queries on their own.
   r = PsqlC(
       "SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull, "
       "(SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid, true) FROM pg_catalog.pg_attrdef d "
@@ -692,7 +695,8 @@ TEST_F(PgWireTest, PsqlDescribeCommands) {
       "FROM pg_catalog.pg_attribute a WHERE a.attrelid = 'dt_city'::pg_catalog.regclass "
       "AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "id|integer|t|\nname|character varying(20)|t|'x'\npop|bigint|f|\n");
+  EXPECT_EQ(r.out,
+            "id|integer|t|\nname|character varying(20)|t|'x'::character varying\npop|bigint|f|\n");
   r = PsqlC(
       "SELECT c2.relname, i.indisprimary, i.indisunique, pg_catalog.pg_get_indexdef(i.indexrelid, "
       "0, true), pg_catalog.pg_get_constraintdef(con.oid, true) FROM pg_catalog.pg_class c, "

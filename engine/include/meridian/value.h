@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,12 +29,15 @@ enum class TypeId : uint8_t {
   kNumeric = 10,    // NUMERIC(p,s): modifier = (p << 16) | s, or -1 unconstrained
   kDate = 11,       // DATE
   kTimestamp = 12,  // TIMESTAMP [(p)] WITHOUT TIME ZONE: modifier = p (0..6), or -1
+  kArray = 13,      // one-dimensional array of Type::element (modifier: the element's);
+                    // a value type only: no table column, index or stored tuple holds one
 };
-inline constexpr int kMaxTypeId = 12;
+inline constexpr int kMaxTypeId = 13;
 
 struct Type {
   TypeId id = TypeId::kUnknown;
-  int32_t modifier = -1;  // VARCHAR(n) length; -1 when the type has none
+  int32_t modifier = -1;              // VARCHAR(n) length; -1 when the type has none
+  TypeId element = TypeId::kUnknown;  // kArray: the element type (never kArray)
 
   static Type Unknown() { return {TypeId::kUnknown, -1}; }
   static Type Boolean() { return {TypeId::kBoolean, -1}; }
@@ -48,6 +52,14 @@ struct Type {
   static Type Numeric(int32_t typmod = -1) { return {TypeId::kNumeric, typmod}; }
   static Type Date() { return {TypeId::kDate, -1}; }
   static Type Timestamp(int32_t precision = -1) { return {TypeId::kTimestamp, precision}; }
+  // The array type of `of` (an array of arrays is the same array type, as in PostgreSQL).
+  static Type Array(Type of) {
+    return of.id == TypeId::kArray ? of : Type{TypeId::kArray, of.modifier, of.id};
+  }
+
+  bool IsArray() const { return id == TypeId::kArray; }
+  // kArray: the element type; any other type: itself.
+  Type Element() const { return IsArray() ? Type{element, modifier} : *this; }
 
   // Every number type: smallint, integer, bigint, real, double precision, numeric.
   bool IsNumeric() const { return IsIntegral() || IsFloat() || id == TypeId::kNumeric; }
@@ -62,13 +74,14 @@ struct Type {
 
   // PostgreSQL's name: "integer", "bigint", "double precision", "text", "character varying",
   // "boolean", "unknown", "smallint", "real", "character", "numeric", "date",
-  // "timestamp without time zone".
+  // "timestamp without time zone"; arrays "integer[]".
   std::string Name() const;
   // Name with modifier, as \d and format_type show it: "character varying(20)",
   // "numeric(10,2)", "character(3)", "timestamp(3) without time zone".
   std::string DisplayName() const;
   // pg_type.oid: bool 16, int8 20, int2 21, int4 23, text 25, float4 700, float8 701,
-  // bpchar 1042, varchar 1043, date 1082, timestamp 1114, numeric 1700, unknown 705.
+  // bpchar 1042, varchar 1043, date 1082, timestamp 1114, numeric 1700, unknown 705; arrays
+  // the element's array type (_int4 1007, _text 1009, ...).
   uint32_t PgOid() const;
   // pg_attribute.atttypmod / RowDescription's type modifier as PostgreSQL stores it:
   // varchar(n)/char(n) n + 4 (VARHDRSZ), numeric(p,s) ((p << 16) | s) + 4, timestamp(p) p,
@@ -83,9 +96,12 @@ struct Type {
   friend bool operator==(const Type&, const Type&) = default;
 };
 
+struct ArrayValue;
+
 // A SQL value: NULL, boolean, integer (SMALLINT, INTEGER and BIGINT all held as int64), double,
-// string (TEXT, VARCHAR, CHAR), numeric, date, timestamp or float (REAL). The static SQL type
-// lives with the column or expression, not in the value (a numeric carries its display scale).
+// string (TEXT, VARCHAR, CHAR), numeric, date, timestamp, float (REAL) or array (a shared,
+// immutable list of element values). The static SQL type lives with the column or expression,
+// not in the value (a numeric carries its display scale).
 class Value {
  public:
   Value() = default;  // NULL
@@ -98,6 +114,8 @@ class Value {
   static Value DateVal(meridian::Date d) { return Value(Rep(d)); }
   static Value TimestampVal(meridian::Timestamp t) { return Value(Rep(t)); }
   static Value Real(float f) { return Value(Rep(f)); }
+  // A one-dimensional array (lower bound 1) of these elements; NULL elements allowed.
+  static Value Array(std::vector<Value> elements);
 
   bool IsNull() const { return rep_.index() == 0; }
   bool IsBool() const { return rep_.index() == 1; }
@@ -108,6 +126,7 @@ class Value {
   bool IsDate() const { return rep_.index() == 6; }
   bool IsTimestamp() const { return rep_.index() == 7; }
   bool IsReal() const { return rep_.index() == 8; }
+  bool IsArray() const { return rep_.index() == 9; }
   // int, double, real or numeric.
   bool IsNumber() const { return IsInt() || IsDouble() || IsReal() || IsDecimal(); }
 
@@ -119,25 +138,33 @@ class Value {
   meridian::Date AsDate() const { return std::get<meridian::Date>(rep_); }
   meridian::Timestamp AsTimestamp() const { return std::get<meridian::Timestamp>(rep_); }
   float AsReal() const { return std::get<float>(rep_); }
+  const std::vector<Value>& AsArray() const;
   // A number as double (int, double, real or numeric); only for number values.
   double AsNumber() const;
 
   // PostgreSQL's text output: "t"/"f", integers in decimal, doubles in float8out's shortest
   // form ("100000000000000", "1e+15", "Infinity", "-Infinity", "NaN"), reals in float4out's
   // shortest form ("1e+06"), numerics with their scale ("1.50"), dates and timestamps in ISO form,
-  // strings as they are. NULL gives "" (callers check).
+  // strings as they are, arrays as array_out does (`{1,NULL,"a b"}`). NULL gives "" (callers
+  // check).
   std::string ToString() const;
 
   // Approximate heap bytes, for chunk size accounting.
-  size_t ByteSize() const { return sizeof(Value) + (IsString() ? AsString().size() : 0); }
+  size_t ByteSize() const;
 
-  friend bool operator==(const Value& a, const Value& b) { return a.rep_ == b.rep_; }
+  // Same kind and same value; arrays compare their elements.
+  friend bool operator==(const Value& a, const Value& b);
 
  private:
-  using Rep = std::variant<std::monostate, bool, int64_t, double, std::string, Numeric,
-                           meridian::Date, meridian::Timestamp, float>;
+  using Rep =
+      std::variant<std::monostate, bool, int64_t, double, std::string, Numeric, meridian::Date,
+                   meridian::Timestamp, float, std::shared_ptr<const ArrayValue>>;
   explicit Value(Rep r) : rep_(std::move(r)) {}
   Rep rep_;
+};
+
+struct ArrayValue {
+  std::vector<Value> elements;
 };
 
 using Row = std::vector<Value>;

@@ -104,7 +104,8 @@ TEST(ParserClientSql, QualifiedNamesOperatorsCollate) {
       true);
   EXPECT_EQ(StateOf("SELECT 'a' COLLATE \"de_DE\""), "42704");
   EXPECT_EQ(StateOf("SELECT 1 OPERATOR(myschema.+) 2"), "3F000");
-  EXPECT_EQ(StateOf("SELECT ARRAY(SELECT 1)"), "0A000");
+  EXPECT_EQ(StateOf("SELECT ARRAY[[1, 2], [3, 4]]"), "0A000");  // one dimension only
+  EXPECT_EQ(StateOf("SELECT ARRAY[1"), "42601");
   EXPECT_EQ(StateOf("SELECT 1::myschema.int4"), "42704");
 }
 
@@ -116,6 +117,33 @@ TEST(ParserClientSql, SqlValueFunctions) {
   EXPECT_EQ(items[2].expr->kind, ast::ExprKind::kColumnRef);  // quoted: a column
   EXPECT_EQ(items[3].expr->kind, ast::ExprKind::kFunction);
   EXPECT_EQ(items[3].expr->name, "current_schema");
+}
+
+// Arrays: constructors, quantified comparisons with an array, subscripts and slices, array
+// types in casts, functions in FROM (psql's \d queries use all of them).
+TEST(ParserClientSql, Arrays) {
+  EXPECT_EQ(DumpExpr("ARRAY[1, 'a', NULL]"), "(ARRAY 1 'a' NULL)");
+  EXPECT_EQ(DumpExpr("ARRAY[]"), "(ARRAY)");
+  EXPECT_EQ(DumpExpr("ARRAY(SELECT 1)"), "(ARRAYSUB)");
+  EXPECT_EQ(DumpExpr("oid = any (pol.polroles)"), "(= ANY oid pol.polroles)");
+  EXPECT_EQ(DumpExpr("x <> ALL (ARRAY[1])"), "(<> ALL x (ARRAY 1))");
+  EXPECT_EQ(DumpExpr("a[1]"), "(SUBSCRIPT a 1)");
+  EXPECT_EQ(DumpExpr("a[1:2][3]"), "(SUBSCRIPT (SLICE a 1 2) 3)");
+  EXPECT_EQ(DumpExpr("x::pg_catalog.int2[]"), "(CAST x smallint[])");
+  EXPECT_EQ(DumpExpr("CAST(x AS text[3])"), "(CAST x text[])");
+  EXPECT_EQ(DumpExpr("x::integer ARRAY"), "(CAST x integer[])");
+  EXPECT_EQ(DumpExpr("'{1}'::int[] || 2"), "(|| (CAST '{1}' integer[]) 2)");
+  ast::Statement s =
+      ParseOne("SELECT x FROM pg_catalog.unnest(a) x, generate_series(1, 3), unnest(b) AS u (v)");
+  const auto& from = s.select->from;
+  ASSERT_EQ(from.size(), 3u);
+  ASSERT_NE(from[0].function, nullptr);
+  EXPECT_EQ(Dump(from[0].function.get()), "unnest( a)");
+  EXPECT_EQ(from[0].alias, "x");
+  EXPECT_EQ(from[1].alias, "generate_series");
+  EXPECT_EQ(from[1].function->children.size(), 2u);
+  EXPECT_EQ(from[2].alias, "u");
+  EXPECT_EQ(from[2].column_aliases, std::vector<std::string>{"v"});
 }
 
 }  // namespace

@@ -63,6 +63,7 @@ inline std::string Dump(const ast::Expr* e) {
     case ast::ExprKind::kCast: {
       std::string type = e->cast_type.name;
       if (e->cast_type.modifier >= 0) type += "(" + std::to_string(e->cast_type.modifier) + ")";
+      if (e->cast_type.array) type += "[]";
       return "(CAST" + DumpChildren(*e) + " " + type + ")";
     }
     case ast::ExprKind::kCase: {
@@ -86,6 +87,13 @@ inline std::string Dump(const ast::Expr* e) {
       return e->negated ? "(NOTEXISTS)" : "(EXISTS)";
     case ast::ExprKind::kInSubquery:
       return std::string(e->negated ? "(NOTINSUB" : "(INSUB") + DumpChildren(*e) + ")";
+    case ast::ExprKind::kQuantifiedArray:
+      return "(" + std::string(ast::OperatorName(e->binary_op)) + (e->all ? " ALL" : " ANY") +
+             DumpChildren(*e) + ")";
+    case ast::ExprKind::kArray:
+      return e->subquery != nullptr ? "(ARRAYSUB)" : "(ARRAY" + DumpChildren(*e) + ")";
+    case ast::ExprKind::kSubscript:
+      return std::string(e->slice ? "(SLICE" : "(SUBSCRIPT") + DumpChildren(*e) + ")";
   }
   return "?";
 }

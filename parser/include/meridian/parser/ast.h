@@ -39,6 +39,9 @@ enum class ExprKind {
   kSubquery,    // (SELECT ...) as a scalar: subquery
   kExists,      // [NOT] EXISTS (subquery)
   kInSubquery,  // children[0] [NOT] IN (subquery); children[0] binary_op ANY|ALL (subquery)
+  kQuantifiedArray,  // children[0] binary_op ANY|ALL (children[1]), children[1] an array
+  kArray,            // ARRAY[children...]; ARRAY(subquery) when subquery is set
+  kSubscript,        // children[0][children[1]]; a slice [children[1]:children[2]] if slice
 };
 
 enum class LiteralKind { kNull, kBool, kInteger, kFloat, kString };
@@ -130,6 +133,7 @@ inline const char* OperatorName(BinaryOp op) {
 struct TypeSpec {
   std::string name;
   int32_t modifier = -1;
+  bool array = false;  // name[] / name ARRAY: a one-dimensional array of the type
   Location loc;
 };
 
@@ -153,6 +157,7 @@ struct Expr {
   bool all = false;       // kInSubquery: x op ALL (subquery); else x op ANY (IN is = ANY)
   bool distinct = false;  // count(DISTINCT x)
   bool star = false;      // count(*)
+  bool slice = false;     // kSubscript: a[lower:upper]
   int param_index = 0;    // kParam
 
   // kCase: has_case_operand tells whether children[0] is the CASE operand; the rest are
@@ -180,6 +185,7 @@ struct TableRef {
   std::string schema;                       // schema.name as written; empty when unqualified
   std::string alias;                        // empty when none
   std::unique_ptr<SelectStmt> subquery;     // (SELECT ...) AS alias; null for a table
+  ExprPtr function;                         // f(args) [AS alias [(col)]]: a kFunction call
   std::vector<std::string> column_aliases;  // AS alias (a, b)
   Location loc;
   JoinType join = JoinType::kComma;        // kComma for the first table
