@@ -7,6 +7,7 @@
 #   make bench      Release build, then bench_access and bench_point_query (tests/bench; minutes)
 #   make bench-commit  commit throughput / bytes per commit vs PostgreSQL 15, recovery time
 #   make bench-pgbench pgbench select-only and tpcb-like vs PostgreSQL 15
+#   make bench-joinagg hash join, GROUP BY and scans of 1M rows vs PostgreSQL 15
 #   make soak       thousands of simulated crashes and 20 SIGKILL rounds (tens of minutes)
 JOBS ?= 2
 SANITIZE ?= 0
@@ -26,7 +27,7 @@ CMAKE_LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench soak clean
+.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg soak clean
 
 all: build
 
@@ -75,6 +76,13 @@ bench-pgbench:
 	$(MAKE) configure SANITIZE=0
 	cmake --build build -j $(JOBS) --target meridiand
 	python3 tests/bench/pgbench/bench_pgbench.py --meridiand build/bin/meridiand
+
+# Hash join, GROUP BY and full scans of 1,048,576 rows against PostgreSQL 15
+# (max_parallel_workers_per_gather = 0), median of 5 runs each (RESULTS.md).
+bench-joinagg:
+	$(MAKE) configure SANITIZE=0
+	cmake --build build -j $(JOBS) --target meridiand
+	python3 tests/bench/joinagg/bench_join_agg.py --meridiand build/bin/meridiand
 
 # Long crash-recovery runs: thousands of simulated power cuts, and 20 SIGKILL rounds of the
 # bank workload against the real daemon.

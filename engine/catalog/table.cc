@@ -78,9 +78,9 @@ void Table::SetSchema(TableSchema schema) {
   stats_.reset();
 }
 
-Status Table::DecodeRow(std::string_view bytes, Row* row) const {
+Status Table::DecodeRow(std::string_view bytes, Row* row, const std::vector<bool>* needed) const {
   const SchemaVersion* v = current_.load(std::memory_order_acquire);
-  MERIDIAN_RETURN_IF_ERROR(storage::DecodeStoredTuple(bytes, v->types, row));
+  MERIDIAN_RETURN_IF_ERROR(storage::DecodeStoredTuple(bytes, v->types, row, needed));
   for (size_t c = row->size(); c < v->types.size(); ++c) {
     row->push_back(v->schema->columns[c].missing);
   }

@@ -46,8 +46,10 @@ class Table {
   // forgets the statistics. REQUIRES exclusive lock.
   void SetSchema(TableSchema schema);
   // Decodes a stored tuple with the current types: slots the tuple predates (ADD COLUMN since)
-  // read each column's missing value.
-  Status DecodeRow(std::string_view bytes, Row* row) const;
+  // read each column's missing value. needed: as storage::DecodeStoredTuple's (columns outside
+  // it come out NULL). *row is decoded in place (its storage reused).
+  Status DecodeRow(std::string_view bytes, Row* row,
+                   const std::vector<bool>* needed = nullptr) const;
   // Whether a version is dead to every snapshot: created by an aborted transaction or deleted
   // by a committed one (false for every version when no TxnManager is set).
   bool IsDeadVersion(const storage::TupleHeader& h) const;

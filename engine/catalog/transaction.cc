@@ -36,10 +36,6 @@ void Transaction::RefreshSnapshot() {
   has_snapshot_ = true;
 }
 
-bool Transaction::Visible(const TupleHeader& h) const {
-  return txns_->Visible(h.begin, storage::DeletingEnd(h), snapshot_);
-}
-
 uint32_t Transaction::TableSlot(const std::shared_ptr<Table>& table) {
   for (uint32_t i = 0; i < tables_.size(); ++i) {
     if (tables_[i].get() == table.get()) return i;

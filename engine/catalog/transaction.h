@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "meridian/database.h"
@@ -56,8 +57,15 @@ class Transaction {
   // A new snapshot whatever the isolation (a statement retried after a serialization failure).
   void RefreshSnapshot();
   const txn::Snapshot& snapshot() const { return snapshot_; }
-  // Is a version with this header visible to the current snapshot?
-  bool Visible(const storage::TupleHeader& h) const;
+  // Is a version with this header visible to the current snapshot? Inline for stamped
+  // versions (txn::VisibleByTimestamps), else a status lookup.
+  bool Visible(const storage::TupleHeader& h) const {
+    const uint64_t end = storage::DeletingEnd(h);
+    if (std::optional<bool> stamped = txn::VisibleByTimestamps(h.begin, end, snapshot_)) {
+      return *stamped;
+    }
+    return txns_->Visible(h.begin, end, snapshot_);
+  }
 
   // Records a version this transaction created (its begin field is id()).
   void NoteInsert(const std::shared_ptr<Table>& table, storage::Rid rid);

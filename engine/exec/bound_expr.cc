@@ -89,4 +89,14 @@ bool BoundExpr::ContainsAggregate() const {
   return false;
 }
 
+void BoundExpr::MarkColumnsRead(std::vector<bool>* used, bool* all) const {
+  if (kind == BoundKind::kColumn && depth == 0) {
+    const auto i = static_cast<size_t>(index);
+    if (i >= used->size()) used->resize(i + 1, false);
+    (*used)[i] = true;
+  }
+  if (subquery != nullptr && subquery->correlated) *all = true;
+  for (const BoundExprPtr& c : children) c->MarkColumnsRead(used, all);
+}
+
 }  // namespace meridian::exec

@@ -19,4 +19,11 @@ Result<bool> DistinctOp::Next(Row* row) {
   }
 }
 
+void DistinctOp::PruneColumns(const std::vector<bool>& needed) {
+  std::vector<bool> used = needed;
+  if (used.size() < n_) used.resize(n_, false);
+  for (size_t i = 0; i < n_; ++i) used[i] = true;  // compared
+  child_->PruneColumns(used);
+}
+
 }  // namespace meridian::exec

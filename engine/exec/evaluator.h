@@ -11,6 +11,17 @@
 namespace meridian::exec {
 
 Result<Value> Eval(const BoundExpr& expr, const EvalContext& ctx);
+// The value of expr without a copy when it is a column of ctx.row (the common case of join
+// keys, GROUP BY columns and aggregate arguments); anything else is evaluated into *scratch.
+// The pointer lives as long as ctx.row and *scratch.
+inline Result<const Value*> EvalRef(const BoundExpr& expr, const EvalContext& ctx, Value* scratch) {
+  if (expr.kind == BoundKind::kColumn && expr.depth == 0 && ctx.row != nullptr &&
+      static_cast<size_t>(expr.index) < ctx.row->size()) {
+    return &(*ctx.row)[static_cast<size_t>(expr.index)];
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(*scratch, Eval(expr, ctx));
+  return static_cast<const Value*>(scratch);
+}
 // True only when expr evaluates to TRUE (not FALSE, not NULL).
 Result<bool> EvalPredicate(const BoundExpr& expr, const EvalContext& ctx);
 // SQL LIKE with % and _ and backslash escapes.

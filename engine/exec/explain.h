@@ -37,6 +37,7 @@ class InstrumentOp : public Operator {
       : child_(std::move(child)), actual_(actual) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override { child_->PruneColumns(needed); }
 
  private:
   OperatorPtr child_;

@@ -19,4 +19,11 @@ Result<bool> FilterOp::Next(Row* row) {
   }
 }
 
+void FilterOp::PruneColumns(const std::vector<bool>& needed) {
+  std::vector<bool> used = needed;
+  bool all = false;
+  predicate_->MarkColumnsRead(&used, &all);
+  if (!all) child_->PruneColumns(used);
+}
+
 }  // namespace meridian::exec

@@ -10,33 +10,58 @@
 
 namespace meridian::exec {
 
+HashAggregateOp::HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> groups,
+                                 std::vector<BoundExprPtr> aggregates, bool scalar)
+    : child_(std::move(child)),
+      groups_(std::move(groups)),
+      aggregates_(std::move(aggregates)),
+      scalar_(scalar) {
+  int_keys_ = groups_.size() == 1 && groups_[0]->type.IsIntegral();
+}
+
+void HashAggregateOp::PruneColumns(const std::vector<bool>& /*needed*/) {
+  // Every output column is computed anyway; the input needs what the expressions read.
+  std::vector<bool> used;
+  bool all = false;
+  for (const BoundExprPtr& g : groups_) g->MarkColumnsRead(&used, &all);
+  for (const BoundExprPtr& a : aggregates_) a->MarkColumnsRead(&used, &all);
+  if (!all) child_->PruneColumns(used);
+}
+
 Status HashAggregateOp::Open(const EvalContext* outer, ExecContext* exec) {
   ctx_ = EvalContext{nullptr, outer, exec};
   consumed_ = false;
+  index_.Reset(int_keys_, 0);
+  null_group_ = kNone;
+  group_count_ = 0;
   group_values_.clear();
   states_.clear();
-  index_.clear();
+  scratch_.assign(groups_.size(), Value());
+  key_refs_.assign(groups_.size(), nullptr);
   next_ = 0;
   return child_->Open(outer, exec);
 }
 
-Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st, const Row& input) {
+Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st) {
   if (agg.star) {
     ++st->count;
     return Status::Ok();
   }
-  ctx_.row = &input;
-  MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*agg.children[0], ctx_));
+  Value scratch;
+  MERIDIAN_ASSIGN_OR_RETURN(const Value* arg, EvalRef(*agg.children[0], ctx_, &scratch));
+  const Value& v = *arg;
   // array_agg keeps NULLs (DISTINCT keeps one); the others skip them.
   if (v.IsNull() && agg.agg != AggFunc::kArrayAgg) return Status::Ok();
   if (agg.distinct) {
     std::string key;
     catalog::AppendKeyValue(v, &key);
-    if (!st->seen.insert(std::move(key)).second) return Status::Ok();
+    if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
+    if (!st->extra->seen.insert(std::move(key)).second) return Status::Ok();
   }
   if (agg.agg == AggFunc::kArrayAgg) {
     ++st->count;
-    st->items.push_back(std::move(v));
+    if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
+    st->extra->items.push_back(v);
     return Status::Ok();
   }
   ++st->count;
@@ -64,11 +89,11 @@ Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st, const Row
     case AggFunc::kMin:
     case AggFunc::kMax:
       if (st->count == 1) {
-        st->best = std::move(v);
+        st->best = v;
       } else {
         int c = CompareValues(v, st->best);
         if ((agg.agg == AggFunc::kMin && c < 0) || (agg.agg == AggFunc::kMax && c > 0)) {
-          st->best = std::move(v);
+          st->best = v;
         }
       }
       break;
@@ -77,8 +102,9 @@ Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st, const Row
     case AggFunc::kStringAgg: {
       // The delimiter goes before every value but the first; a NULL one adds nothing.
       MERIDIAN_ASSIGN_OR_RETURN(Value delimiter, Eval(*agg.children[1], ctx_));
-      if (st->count > 1 && !delimiter.IsNull()) st->text += delimiter.AsString();
-      st->text += v.AsString();
+      if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
+      if (st->count > 1 && !delimiter.IsNull()) st->extra->text += delimiter.AsString();
+      st->extra->text += v.AsString();
       break;
     }
   }
@@ -112,12 +138,12 @@ Result<Value> HashAggregateOp::Finish(const BoundExpr& agg, const AggState& st) 
     case AggFunc::kMax:
       return st.count == 0 ? Value::Null() : st.best;
     case AggFunc::kStringAgg:
-      return st.count == 0 ? Value::Null() : Value::String(st.text);
+      return st.count == 0 ? Value::Null() : Value::String(st.extra->text);
     case AggFunc::kArrayAgg: {
       if (st.count == 0) return Value::Null();
-      if (!agg.distinct) return Value::Array(st.items);
+      if (!agg.distinct) return Value::Array(st.extra->items);
       // PostgreSQL sorts the input of a DISTINCT aggregate (NULL last).
-      std::vector<Value> items = st.items;
+      std::vector<Value> items = st.extra->items;
       std::stable_sort(items.begin(), items.end(), [](const Value& a, const Value& b) {
         if (a.IsNull() || b.IsNull()) return !a.IsNull() && b.IsNull();
         return CompareValues(a, b) < 0;
@@ -128,9 +154,48 @@ Result<Value> HashAggregateOp::Finish(const BoundExpr& agg, const AggState& st) 
   return Value::Null();
 }
 
+void HashAggregateOp::NewGroup() {
+  for (const Value* v : key_refs_) group_values_.push_back(*v);
+  states_.resize(states_.size() + aggregates_.size());
+  ++group_count_;
+}
+
+Result<uint32_t> HashAggregateOp::GroupOf() {
+  if (groups_.empty()) {
+    if (group_count_ == 0) NewGroup();
+    return 0;
+  }
+  for (size_t i = 0; i < groups_.size(); ++i) {
+    MERIDIAN_ASSIGN_OR_RETURN(key_refs_[i], EvalRef(*groups_[i], ctx_, &scratch_[i]));
+  }
+  const auto next_group = static_cast<uint32_t>(group_count_);
+  bool inserted = false;
+  KeyTable<uint32_t>::Slot* slot;
+  if (int_keys_) {
+    const Value& v = *key_refs_[0];
+    if (v.IsNull()) {
+      if (null_group_ == kNone) {
+        null_group_ = next_group;
+        NewGroup();
+      }
+      return null_group_;
+    }
+    if (!v.IsInt()) return Status::Internal("hash aggregate: integer key expected");
+    slot = index_.InsertInt(v.AsInt(), &inserted);
+  } else {
+    key_.clear();
+    for (const Value* v : key_refs_) catalog::AppendKeyValue(*v, &key_);
+    slot = index_.InsertBytes(key_, &inserted);
+  }
+  if (inserted) {
+    slot->payload = next_group;
+    NewGroup();
+  }
+  return slot->payload;
+}
+
 Status HashAggregateOp::Consume() {
   Row input;
-  Row key_values;
   int until_check = kCheckInterval;
   while (true) {
     MERIDIAN_ASSIGN_OR_RETURN(bool more, child_->Next(&input));
@@ -140,25 +205,15 @@ Status HashAggregateOp::Consume() {
       until_check = kCheckInterval;
     }
     ctx_.row = &input;
-    key_values.clear();
-    for (const BoundExprPtr& g : groups_) {
-      MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*g, ctx_));
-      key_values.push_back(std::move(v));
-    }
-    std::string key = catalog::EncodeKey(key_values);
-    auto [it, inserted] = index_.emplace(std::move(key), group_values_.size());
-    if (inserted) {
-      group_values_.push_back(key_values);
-      states_.emplace_back(aggregates_.size());
-    }
-    std::vector<AggState>& states = states_[it->second];
+    MERIDIAN_ASSIGN_OR_RETURN(uint32_t g, GroupOf());
+    AggState* states = states_.data() + static_cast<size_t>(g) * aggregates_.size();
     for (size_t i = 0; i < aggregates_.size(); ++i) {
-      MERIDIAN_RETURN_IF_ERROR(Accumulate(*aggregates_[i], &states[i], input));
+      MERIDIAN_RETURN_IF_ERROR(Accumulate(*aggregates_[i], &states[i]));
     }
   }
-  if (scalar_ && group_values_.empty()) {
-    group_values_.emplace_back();
-    states_.emplace_back(aggregates_.size());
+  if (scalar_ && group_count_ == 0) {
+    states_.resize(aggregates_.size());
+    group_count_ = 1;
   }
   consumed_ = true;
   return Status::Ok();
@@ -166,11 +221,14 @@ Status HashAggregateOp::Consume() {
 
 Result<bool> HashAggregateOp::Next(Row* row) {
   if (!consumed_) MERIDIAN_RETURN_IF_ERROR(Consume());
-  if (next_ >= group_values_.size()) return false;
-  size_t g = next_++;
-  *row = group_values_[g];
+  if (next_ >= group_count_) return false;
+  const size_t g = next_++;
+  const size_t n = groups_.size();
+  row->assign(group_values_.begin() + static_cast<ptrdiff_t>(g * n),
+              group_values_.begin() + static_cast<ptrdiff_t>((g + 1) * n));
   for (size_t i = 0; i < aggregates_.size(); ++i) {
-    MERIDIAN_ASSIGN_OR_RETURN(Value v, Finish(*aggregates_[i], states_[g][i]));
+    MERIDIAN_ASSIGN_OR_RETURN(Value v,
+                              Finish(*aggregates_[i], states_[g * aggregates_.size() + i]));
     row->push_back(std::move(v));
   }
   return true;

@@ -39,4 +39,6 @@ Result<bool> LimitOp::Next(Row* row) {
   return true;
 }
 
+void LimitOp::PruneColumns(const std::vector<bool>& needed) { child_->PruneColumns(needed); }
+
 }  // namespace meridian::exec

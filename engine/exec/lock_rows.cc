@@ -34,4 +34,8 @@ Result<bool> LockRowsOp::Next(Row* row) {
   }
 }
 
+void LockRowsOp::PruneColumns(const std::vector<bool>& needed) {
+  child_->PruneColumns(needed);  // locking reads the scan's rid, no column
+}
+
 }  // namespace meridian::exec

@@ -48,8 +48,15 @@ class Operator {
   // null at top level); it and exec must stay valid until the operator is exhausted or
   // re-opened.
   virtual Status Open(const EvalContext* outer, ExecContext* exec) = 0;
-  // Produces the next row into *row; false at the end.
+  // Produces the next row into *row (overwriting what it held; its storage may be reused);
+  // false at the end.
   virtual Result<bool> Next(Row* row) = 0;
+  // Column pruning, at most once after planning and before Open: the consumer reads only the
+  // output columns i with needed[i] (needed has the output width), so the operator may leave the
+  // others NULL and pass narrower needs on to its inputs (a scan then decodes only what is
+  // needed). The default keeps every column and tells its inputs nothing: they produce all of
+  // theirs. Overrides must count every column their own expressions read.
+  virtual void PruneColumns(const std::vector<bool>& needed) { (void)needed; }
 };
 
 using OperatorPtr = std::unique_ptr<Operator>;

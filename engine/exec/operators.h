@@ -12,6 +12,7 @@
 
 #include "catalog/table.h"
 #include "exec/bound_expr.h"
+#include "exec/key_table.h"
 #include "exec/operator.h"
 #include "storage/btree.h"
 #include "storage/heap_file.h"
@@ -28,8 +29,9 @@ class RowSourceOp : public Operator {
   storage::Rid rid_;
 };
 
-// Full scan of a table's heap, decoding every live tuple. REQUIRES: the statement holds the
-// table's lock during Open/Next (released between Fetch calls; the heap cursor survives).
+// Full scan of a table's heap, decoding every visible tuple (only the columns PruneColumns
+// asked for, when it was called). REQUIRES: the statement holds the table's lock during
+// Open/Next (released between Fetch calls; the heap cursor and the copied page survive).
 class SeqScanOp : public RowSourceOp {
  public:
   // Rows have the width the table had now (when planned): an ALTER TABLE ADD COLUMN
@@ -38,13 +40,17 @@ class SeqScanOp : public RowSourceOp {
       : table_(std::move(table)), width_(table_->types().size()) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
 
  private:
   std::shared_ptr<catalog::Table> table_;
   size_t width_;
   ExecContext* exec_ = nullptr;
   storage::HeapFile::Cursor cursor_;
-  std::string bytes_;
+  storage::HeapFile::PageTuples page_;  // the page being returned, from next_tuple_ on
+  size_t next_tuple_ = 0;
+  bool prune_ = false;
+  std::vector<bool> needed_;  // when prune_: the columns decoded (the others are NULL)
   int until_check_ = 0;
   size_t next_system_row_ = 0;
 };
@@ -123,6 +129,7 @@ class FilterOp : public Operator {
       : child_(std::move(child)), predicate_(std::move(predicate)) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
 
  private:
   OperatorPtr child_;
@@ -147,6 +154,7 @@ class LockRowsOp : public Operator {
         skip_locked_(skip_locked) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
 
  private:
   OperatorPtr child_;
@@ -162,6 +170,7 @@ class ProjectOp : public Operator {
       : child_(std::move(child)), exprs_(std::move(exprs)) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
 
  private:
   OperatorPtr child_;
@@ -178,6 +187,7 @@ class TrimOp : public Operator {
     return child_->Open(outer, exec);
   }
   Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override { child_->PruneColumns(needed); }
 
  private:
   OperatorPtr child_;
@@ -240,69 +250,89 @@ bool NextUnmatchedRight(const std::vector<Row>& rows, const std::vector<bool>& m
 
 // Hash join on equality keys: the right input is read once per Open into a hash table keyed by
 // its key values (rows with a NULL key never match); each left row probes it. residual (over the
-// joined row) must also hold. Join kinds and NULL extension as NestedLoopJoinOp.
+// joined row) must also hold. Join kinds and NULL extension as NestedLoopJoinOp; output rows
+// come in left-input order, a left row's matches in right-input order.
+// Layout (hash_join.cc): a KeyTable from key to the first and last of its rows (chained through
+// next_ in input order), the right rows' stored columns (only those the consumer or the residual
+// reads, after PruneColumns) in one flat array, so a probe costs one table access and a match
+// one read of its row.
 class HashJoinOp : public Operator {
  public:
   HashJoinOp(OperatorPtr left, OperatorPtr right, std::vector<BoundExprPtr> left_keys,
              std::vector<BoundExprPtr> right_keys, BoundExprPtr residual, JoinKind kind,
-             size_t left_width, size_t right_width)
-      : left_(std::move(left)),
-        right_(std::move(right)),
-        left_keys_(std::move(left_keys)),
-        right_keys_(std::move(right_keys)),
-        residual_(std::move(residual)),
-        kind_(kind),
-        left_width_(left_width),
-        right_width_(right_width) {}
+             size_t left_width, size_t right_width);
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
 
  private:
   Status Build();
-  // The key of row under keys (evaluated with ctx); false when a key value is NULL.
-  Result<bool> KeyOf(const std::vector<BoundExprPtr>& keys, const Row& row, std::string* key);
+  // The key of row under keys (evaluated with ctx); false when a key value is NULL. Integer
+  // mode: *int_key; else the encoded key in *key.
+  Result<bool> KeyOf(const std::vector<BoundExprPtr>& keys, const Row& row, int64_t* int_key,
+                     std::string* key);
+  // *row = the left row (or NULLs when left is null) joined with right row pos (or NULLs when
+  // pos is kNone).
+  void Join(const Row* left, uint32_t pos, Row* row) const;
+  bool TracksRight() const { return kind_ == JoinKind::kRight || kind_ == JoinKind::kFull; }
 
   OperatorPtr left_, right_;
   std::vector<BoundExprPtr> left_keys_, right_keys_;
   BoundExprPtr residual_;
   JoinKind kind_;
   size_t left_width_, right_width_;
+  bool int_keys_;  // one key, integral on both sides: KeyTable's integer mode
   const EvalContext* outer_ = nullptr;
   ExecContext* exec_ = nullptr;
   bool built_ = false;
-  std::vector<Row> right_rows_;
-  std::vector<bool> right_matched_;
-  // Chained hash table over right_rows_: heads_[hash & mask] is the first row of a chain
-  // (kNone when empty), next_[row] the following one; hashes_/keys_ hold each row's key (rows
-  // with a NULL key are not linked).
   static constexpr uint32_t kNone = 0xFFFFFFFF;
-  std::vector<uint32_t> heads_, next_;
-  std::vector<uint64_t> hashes_;
-  std::vector<std::string> keys_;
-  uint64_t mask_ = 0;
+  std::vector<uint32_t> stored_;    // the right columns kept, in order (all before pruning)
+  std::vector<uint32_t> unstored_;  // the others (NULL in output rows)
+  struct Chain {
+    uint32_t head = 0;  // the key's first right row
+    uint32_t tail = 0;  // and its last: a key with one row needs no look at next_
+  };
+  KeyTable<Chain> table_;
+  HugeVector<uint32_t> next_;  // per right row: the next row with its key (after tail: unset)
+  // stored_.size() values per right row, in input order.
+  HugeVector<Value> right_values_;
+  std::vector<bool> right_matched_;  // right/full joins: per right row  // The next left row, from
+                                     // the read-ahead batch (refilled by FillAhead).
+  Result<bool> NextLeft(Row* row);
+  void FillAhead();
+
+  // Probe-side read-ahead: left rows are read in batches (1, 2, 4, ... up to kReadAhead rows,
+  // so a LIMIT stops it early) and the table slot of each one's key is prefetched, so the cache
+  // misses of a batch overlap. An error of the left input is kept until the rows before it are
+  // joined, so it surfaces where it would without read-ahead.
+  static constexpr size_t kReadAhead = 32;
+  std::vector<Row> ahead_;
+  size_t ahead_pos_ = 0, ahead_size_ = 0, ahead_limit_ = 1;
+  Status ahead_error_;
+  bool ahead_end_ = false;
   Row left_row_;
   bool have_left_ = false;
   bool left_matched_ = false;
+  // The current left row's candidates: match_ (kNone: none left) up to match_tail_.
+  uint32_t match_ = kNone, match_tail_ = kNone;
   std::string probe_key_;
-  uint64_t probe_hash_ = 0;
-  uint32_t chain_ = kNone;  // next candidate row for the current left row
   bool left_done_ = false;
-  size_t unmatched_pos_ = 0;
+  size_t unmatched_pos_ = 0;  // right/full: next right row to consider for NULL extension
   int until_check_ = 0;
 };
 
 // Hash aggregation: output rows are the GROUP BY values followed by the aggregate results,
-// one row per group in first-seen order (exactly one row when there is no GROUP BY).
+// one row per group in first-seen order (exactly one row when there is no GROUP BY). Groups are
+// found through a KeyTable (integer mode for one integral GROUP BY expression, NULL its own
+// group); without GROUP BY every row goes to group 0 with no lookup. Key values and states are
+// kept in flat arrays (one allocation per array, not per group).
 class HashAggregateOp : public Operator {
  public:
   HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> groups,
-                  std::vector<BoundExprPtr> aggregates, bool scalar)
-      : child_(std::move(child)),
-        groups_(std::move(groups)),
-        aggregates_(std::move(aggregates)),
-        scalar_(scalar) {}
+                  std::vector<BoundExprPtr> aggregates, bool scalar);
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
 
   struct AggState {
     int64_t count = 0;
@@ -311,26 +341,39 @@ class HashAggregateOp : public Operator {
     Numeric nsum;       // numeric inputs of a numeric SUM/AVG
     float fsum = 0;     // SUM(real) → real, summed in float as PostgreSQL's float4pl
     double dsum = 0;
-    Value best;                            // MIN/MAX
-    std::string text;                      // string_agg
-    std::vector<Value> items;              // array_agg (NULLs included)
-    std::unordered_set<std::string> seen;  // DISTINCT arguments
+    Value best;  // MIN/MAX
+    struct Extra {
+      std::string text;                      // string_agg
+      std::vector<Value> items;              // array_agg (NULLs included)
+      std::unordered_set<std::string> seen;  // DISTINCT arguments
+    };
+    std::unique_ptr<Extra> extra;  // made by string_agg, array_agg and DISTINCT aggregates only
   };
 
  private:
   Status Consume();
-  Status Accumulate(const BoundExpr& agg, AggState* state, const Row& input);
+  // The group of the row in ctx_.row (created with its key values when new).
+  Result<uint32_t> GroupOf();
+  void NewGroup();
+  Status Accumulate(const BoundExpr& agg, AggState* state);  // over ctx_.row
   Result<Value> Finish(const BoundExpr& agg, const AggState& state) const;
 
   OperatorPtr child_;
   std::vector<BoundExprPtr> groups_;
   std::vector<BoundExprPtr> aggregates_;
   bool scalar_;
+  bool int_keys_;  // one GROUP BY expression of an integral type
   EvalContext ctx_;
   bool consumed_ = false;
-  std::vector<Row> group_values_;
-  std::vector<std::vector<AggState>> states_;
-  std::unordered_map<std::string, size_t> index_;
+  static constexpr uint32_t kNone = 0xFFFFFFFF;
+  KeyTable<uint32_t> index_;     // key → group
+  uint32_t null_group_ = kNone;  // integer mode: the group of a NULL key
+  size_t group_count_ = 0;
+  std::vector<Value> group_values_;  // groups_.size() per group
+  std::vector<AggState> states_;     // aggregates_.size() per group
+  std::vector<Value> scratch_;       // per GROUP BY expression (EvalRef)
+  std::vector<const Value*> key_refs_;
+  std::string key_;
   size_t next_ = 0;
 };
 
@@ -363,6 +406,7 @@ class DistinctOp : public Operator {
   DistinctOp(OperatorPtr child, size_t n) : child_(std::move(child)), n_(n) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
 
  private:
   OperatorPtr child_;
@@ -384,6 +428,7 @@ class SortOp : public Operator {
       : child_(std::move(child)), keys_(std::move(keys)) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
 
  private:
   OperatorPtr child_;
@@ -401,6 +446,7 @@ class LimitOp : public Operator {
       : child_(std::move(child)), limit_(std::move(limit)), offset_(std::move(offset)) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
 
  private:
   OperatorPtr child_;

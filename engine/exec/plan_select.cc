@@ -218,8 +218,10 @@ Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool inst
 }  // namespace
 
 Result<OperatorPtr> PlanSelect(std::unique_ptr<BoundSelect> select) {
+  const size_t width = select->columns.size();
   MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect planned,
                             PlanSelectExplained(std::move(select), /*instrument=*/false));
+  planned.root->PruneColumns(std::vector<bool>(width, true));  // the caller reads every column
   return std::move(planned.root);
 }
 

@@ -23,6 +23,13 @@ Result<bool> ProjectOp::Next(Row* row) {
   return true;
 }
 
+void ProjectOp::PruneColumns(const std::vector<bool>& /*needed*/) {
+  std::vector<bool> used;
+  bool all = false;
+  for (const BoundExprPtr& e : exprs_) e->MarkColumnsRead(&used, &all);
+  if (!all) child_->PruneColumns(used);
+}
+
 Result<bool> TrimOp::Next(Row* row) {
   MERIDIAN_ASSIGN_OR_RETURN(bool more, child_->Next(row));
   if (more && row->size() > n_) row->resize(n_);

@@ -49,4 +49,14 @@ Result<bool> SortOp::Next(Row* row) {
   return true;
 }
 
+void SortOp::PruneColumns(const std::vector<bool>& needed) {
+  std::vector<bool> used = needed;
+  for (const SortKey& k : keys_) {
+    const auto c = static_cast<size_t>(k.column);
+    if (c >= used.size()) used.resize(c + 1, false);
+    used[c] = true;
+  }
+  child_->PruneColumns(used);
+}
+
 }  // namespace meridian::exec

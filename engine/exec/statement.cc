@@ -273,8 +273,10 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
                                 binder.BindSelect(*stmt.select));
       MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
+      const size_t width = bound->columns.size();
       MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect planned,
                                 PlanSelectExplained(std::move(bound), analyze));
+      planned.root->PruneColumns(std::vector<bool>(width, true));  // as PlanSelect does
       root = std::move(planned.explain);
       const double planning_ms = MsSince(plan_start);
       if (analyze) {

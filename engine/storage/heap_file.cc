@@ -265,6 +265,34 @@ Result<bool> HeapFile::Cursor::Next(Rid* rid, std::string* tuple) {
   }
 }
 
+Result<bool> HeapFile::Cursor::NextPage(PageTuples* out) {
+  if (heap_ == nullptr) return Status::Internal("cursor was not created by HeapFile::Scan");
+  if (!heap_->impl_->open) return Closed(heap_->path_);
+  out->bytes.clear();
+  out->offsets.assign(1, 0);
+  out->slots.clear();
+  for (;;) {
+    if (page_ >= heap_->page_count()) return false;
+    {
+      MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard guard,
+                                heap_->impl_->pool->FetchRead(heap_->impl_->file_id, page_));
+      SlottedPage page(const_cast<char*>(guard.data()));  // const use only
+      out->page = page_;
+      for (; slot_ < page.slot_count(); ++slot_) {
+        const auto slot = static_cast<uint16_t>(slot_);
+        if (auto bytes = page.Get(slot)) {
+          out->bytes.append(bytes->data(), bytes->size());
+          out->offsets.push_back(static_cast<uint32_t>(out->bytes.size()));
+          out->slots.push_back(slot);
+        }
+      }
+    }
+    ++page_;
+    slot_ = 0;
+    if (!out->slots.empty()) return true;
+  }
+}
+
 HeapFile::Cursor HeapFile::Scan() {
   Cursor cursor;
   cursor.heap_ = this;

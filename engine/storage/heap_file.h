@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "meridian/status.h"
 #include "storage/tuple.h"
@@ -61,10 +62,28 @@ class HeapFile {
   enum class SweepAction { kKeep, kChanged, kRemove };
   Result<size_t> SweepPage(uint32_t page_no, const std::function<SweepAction(TupleHeader*)>& fn);
 
+  // A copy of the live tuples of one page, in slot order (Cursor::NextPage): tuple i is
+  // bytes[offsets[i] .. offsets[i + 1]) at Rid{page, slots[i]}.
+  struct PageTuples {
+    uint32_t page = 0;
+    std::string bytes;
+    std::vector<uint32_t> offsets;  // size() + 1 entries
+    std::vector<uint16_t> slots;
+    size_t size() const { return slots.size(); }
+    std::string_view tuple(size_t i) const {
+      return std::string_view(bytes).substr(offsets[i], offsets[i + 1] - offsets[i]);
+    }
+    Rid rid(size_t i) const { return Rid{page, slots[i]}; }
+  };
+
   class Cursor {
    public:
     // Next live tuple in (page, slot) order; false at the end.
     Result<bool> Next(Rid* rid, std::string* tuple);
+    // The rest of the current page (all of the next one when a page was finished) that holds
+    // live tuples, copied under one read latch (one pin for the page instead of one per row);
+    // false at the end. out's buffers are reused. May be mixed with Next.
+    Result<bool> NextPage(PageTuples* out);
 
    private:
     friend class HeapFile;

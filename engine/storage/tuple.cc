@@ -122,8 +122,12 @@ std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
 
 namespace {
 
-// allow_fewer: the tuple may hold a prefix of types (DecodeStoredTuple).
-Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow_fewer, Row* row) {
+// allow_fewer: the tuple may hold a prefix of types (DecodeStoredTuple). needed (null = every
+// column): columns outside it come out NULL, those before the last needed one checked for
+// length only, those after it not read at all (nor the trailing bytes). Decodes in place:
+// *row keeps its capacity (and, on an error, holds some of the columns).
+Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow_fewer,
+              const std::vector<bool>* needed, Row* row) {
   if (bytes.size() < kTupleHeaderSize) return Malformed("shorter than its header");
   const char* p = bytes.data();
   if (static_cast<uint8_t>(p[kTupleVersionOffset]) != kTupleFormatVersion) {
@@ -139,49 +143,57 @@ Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow
   if (bytes.size() - kTupleHeaderSize < bitmap_size) return Malformed("null bitmap truncated");
   const char* bitmap = p + kTupleHeaderSize;
   size_t pos = kTupleHeaderSize + bitmap_size;
-  Row out;
-  out.reserve(n);
+  row->resize(n);
+  size_t end = n;  // columns [end, n) are neither needed nor read
+  if (needed != nullptr) {
+    end = std::min(n, needed->size());
+    while (end > 0 && !(*needed)[end - 1]) --end;
+    for (size_t i = end; i < n; ++i) (*row)[i] = Value::Null();
+  }
   auto need = [&](size_t k) { return bytes.size() - pos >= k; };
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < end; ++i) {
+    Value& out = (*row)[i];
     if (bitmap[i / 8] & (1 << (i % 8))) {
-      out.push_back(Value::Null());
+      out = Value::Null();
       continue;
     }
     auto bad = [i](const char* what) {
       return Malformed("column " + std::to_string(i + 1) + what);
     };
+    const bool want = needed == nullptr || (*needed)[i];  // i < end <= needed->size()
+    if (!want) out = Value::Null();
     switch (types[i].id) {
       case TypeId::kBoolean: {
         if (!need(1)) return bad(" truncated");
         uint8_t b = static_cast<uint8_t>(p[pos]);
         if (b > 1) return bad(" has an invalid boolean");
-        out.push_back(Value::Bool(b == 1));
+        if (want) out = Value::Bool(b == 1);
         pos += 1;
         break;
       }
       case TypeId::kInteger:
         if (!need(4)) return bad(" truncated");
-        out.push_back(Value::Int(Load<int32_t>(p + pos)));
+        if (want) out = Value::Int(Load<int32_t>(p + pos));
         pos += 4;
         break;
       case TypeId::kBigInt:
         if (!need(8)) return bad(" truncated");
-        out.push_back(Value::Int(Load<int64_t>(p + pos)));
+        if (want) out = Value::Int(Load<int64_t>(p + pos));
         pos += 8;
         break;
       case TypeId::kDouble:
         if (!need(8)) return bad(" truncated");
-        out.push_back(Value::Double(Load<double>(p + pos)));
+        if (want) out = Value::Double(Load<double>(p + pos));
         pos += 8;
         break;
       case TypeId::kSmallInt:
         if (!need(2)) return bad(" truncated");
-        out.push_back(Value::Int(Load<int16_t>(p + pos)));
+        if (want) out = Value::Int(Load<int16_t>(p + pos));
         pos += 2;
         break;
       case TypeId::kReal:
         if (!need(4)) return bad(" truncated");
-        out.push_back(Value::Real(Load<float>(p + pos)));
+        if (want) out = Value::Real(Load<float>(p + pos));
         pos += 4;
         break;
       case TypeId::kNumeric: {
@@ -189,18 +201,18 @@ Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow
         const int scale = static_cast<uint8_t>(p[pos]);
         const __int128 m = Load<__int128>(p + pos + 1);
         if (scale > kNumericMaxScale) return bad(" has an invalid numeric scale");
-        out.push_back(Value::Decimal(Numeric{m, scale}));
+        if (want) out = Value::Decimal(Numeric{m, scale});
         pos += 17;
         break;
       }
       case TypeId::kDate:
         if (!need(4)) return bad(" truncated");
-        out.push_back(Value::DateVal(Date{Load<int32_t>(p + pos)}));
+        if (want) out = Value::DateVal(Date{Load<int32_t>(p + pos)});
         pos += 4;
         break;
       case TypeId::kTimestamp:
         if (!need(8)) return bad(" truncated");
-        out.push_back(Value::TimestampVal(Timestamp{Load<int64_t>(p + pos)}));
+        if (want) out = Value::TimestampVal(Timestamp{Load<int64_t>(p + pos)});
         pos += 8;
         break;
       case TypeId::kArray:
@@ -213,25 +225,27 @@ Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow
         const uint32_t len = Load<uint32_t>(p + pos);
         pos += 4;
         if (!need(len)) return bad(" string length exceeds the tuple");
-        out.push_back(Value::String(std::string(p + pos, len)));
+        if (want) out = Value::String(std::string(p + pos, len));
         pos += len;
         break;
       }
     }
   }
-  if (pos != bytes.size()) return Malformed(std::to_string(bytes.size() - pos) + " trailing bytes");
-  *row = std::move(out);
+  if (end == n && pos != bytes.size()) {
+    return Malformed(std::to_string(bytes.size() - pos) + " trailing bytes");
+  }
   return Status::Ok();
 }
 
 }  // namespace
 
 Status DecodeTuple(std::string_view bytes, const std::vector<Type>& types, Row* row) {
-  return Decode(bytes, types, false, row);
+  return Decode(bytes, types, false, nullptr, row);
 }
 
-Status DecodeStoredTuple(std::string_view bytes, const std::vector<Type>& types, Row* row) {
-  return Decode(bytes, types, true, row);
+Status DecodeStoredTuple(std::string_view bytes, const std::vector<Type>& types, Row* row,
+                         const std::vector<bool>* needed) {
+  return Decode(bytes, types, true, needed, row);
 }
 
 }  // namespace meridian::storage

@@ -42,10 +42,16 @@ void WriteTupleHeader(char* tuple, const TupleHeader& header);
 // (integers as Int, doubles as Double, strings as String, booleans as Bool, or NULL).
 std::string EncodeTuple(const Row& row, const std::vector<Type>& types);
 // Decodes bytes written by EncodeTuple with the same types; XX001 on malformed input.
+// Decodes in place: *row is resized, its storage reused; after an error its contents are
+// unspecified.
 Status DecodeTuple(std::string_view bytes, const std::vector<Type>& types, Row* row);
 // Like DecodeTuple, but a tuple may hold fewer columns than types: one written before ALTER
 // TABLE ADD COLUMN widened its table (the u16 column count in its header says how many).
 // row then holds only the stored columns; the caller supplies the rest (catalog::Table).
-Status DecodeStoredTuple(std::string_view bytes, const std::vector<Type>& types, Row* row);
+// needed (null: all): a column i with !(*needed)[i] (or beyond needed's size) is skipped and
+// comes out NULL; scans use it to decode only the columns a query reads. The checks then stop
+// at the last needed column (the skipped ones before it have their lengths checked).
+Status DecodeStoredTuple(std::string_view bytes, const std::vector<Type>& types, Row* row,
+                         const std::vector<bool>* needed = nullptr);
 
 }  // namespace meridian::storage

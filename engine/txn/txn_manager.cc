@@ -88,6 +88,7 @@ Timestamp TxnManager::Resolve(uint64_t field) const {
 }
 
 bool TxnManager::Visible(uint64_t begin, uint64_t end, const Snapshot& s) const {
+  if (std::optional<bool> stamped = VisibleByTimestamps(begin, end, s)) return *stamped;
   const bool created = begin == s.me || Resolve(begin) <= s.read_ts;
   if (!created) return false;
   if (end == 0) return true;

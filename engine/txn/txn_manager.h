@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -29,6 +30,15 @@ struct Snapshot {
   Timestamp read_ts = 0;  // every commit at or below is visible
   uint64_t me = 0;        // the reading transaction's id (its own writes are visible)
 };
+
+// The visibility rule of TxnManager::Visible for a version whose begin and end fields are
+// timestamps (0 = none): what every version looks like once its writers' commits were stamped
+// into it. Needs no status lookup, so scans decide it inline; nullopt when either field is a
+// transaction id (then ask TxnManager::Visible).
+inline std::optional<bool> VisibleByTimestamps(uint64_t begin, uint64_t end, const Snapshot& s) {
+  if (IsTxnId(begin) || IsTxnId(end)) return std::nullopt;
+  return begin <= s.read_ts && (end == 0 || end > s.read_ts);
+}
 
 class TxnManager {
  public:

@@ -105,6 +105,20 @@ struct ArrayValue;
 class Value {
  public:
   Value() = default;  // NULL
+  Value(const Value&) = default;
+  Value(Value&&) noexcept = default;
+  // Rows are reused row after row, so most assignments put a value of the same kind into a
+  // slot (an integer over an integer, NULL over NULL): those are plain copies here, without
+  // std::variant's generic assignment (an indirect call per value in profiles of scans/joins).
+  Value& operator=(const Value& other) {
+    if (!AssignSameScalar(other)) rep_ = other.rep_;
+    return *this;
+  }
+  Value& operator=(Value&& other) noexcept {
+    if (!AssignSameScalar(other)) rep_ = std::move(other.rep_);
+    return *this;
+  }
+  ~Value() = default;
   static Value Null() { return Value(); }
   static Value Bool(bool b) { return Value(Rep(b)); }
   static Value Int(int64_t i) { return Value(Rep(i)); }
@@ -160,6 +174,22 @@ class Value {
       std::variant<std::monostate, bool, int64_t, double, std::string, Numeric, meridian::Date,
                    meridian::Timestamp, float, std::shared_ptr<const ArrayValue>>;
   explicit Value(Rep r) : rep_(std::move(r)) {}
+  // True when both hold NULL, an integer or a double (then copied here): kept small so that it
+  // inlines; everything else takes std::variant's assignment.
+  bool AssignSameScalar(const Value& other) {
+    const size_t i = rep_.index();
+    if (i != other.rep_.index()) return false;
+    if (i == 0) return true;
+    if (i == 2) {
+      *std::get_if<int64_t>(&rep_) = *std::get_if<int64_t>(&other.rep_);
+      return true;
+    }
+    if (i == 3) {
+      *std::get_if<double>(&rep_) = *std::get_if<double>(&other.rep_);
+      return true;
+    }
+    return false;
+  }
   Rep rep_;
 };
 

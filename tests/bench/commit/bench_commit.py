@@ -112,8 +112,10 @@ class Meridian:
 class Postgres:
     name = "PostgreSQL 15"
 
-    def __init__(self, synchronous):
+    # settings: extra "name=value" server settings (-c), e.g. max_parallel_workers_per_gather=0.
+    def __init__(self, synchronous, settings=()):
         self.synchronous = synchronous
+        self.settings = "".join(f" -c {s}" for s in settings)
         self.dir = tempfile.mkdtemp(prefix="bench-commit-pg.")
         os.chmod(self.dir, 0o777)
         self.user, self.db = "postgres", "postgres"
@@ -131,7 +133,8 @@ class Postgres:
             self.run([f"{PG_BIN}/initdb", "-D", data, "-A", "trust"])
         sync = "on" if self.synchronous else "off"
         self.run([f"{PG_BIN}/pg_ctl", "-D", data, "-l", self.dir + "/log", "-o",
-                  f"'-p {self.port} -k /tmp -c max_connections=300 -c synchronous_commit={sync}'",
+                  f"'-p {self.port} -k /tmp -c max_connections=300 -c synchronous_commit={sync}"
+                  f"{self.settings}'",
                   "-w", "start"])
         with open(data + "/postmaster.pid") as f:
             self._pid = int(f.readline())

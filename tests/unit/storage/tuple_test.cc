@@ -65,6 +65,48 @@ TEST(TupleTest, NullsAndWideRows) {
   EXPECT_EQ(EncodeTuple(all_null, types).size(), 25u);
 }
 
+// Decoding only the needed columns (scans after column pruning) into a reused row: the others
+// come out NULL, whatever the row held before; a row of strings reused for integers works.
+TEST(TupleTest, DecodesOnlyNeededColumnsInPlace) {
+  const std::vector<Type> types = {Type::Integer(), Type::Text(), Type::BigInt(), Type::Text()};
+  const Row row = {Value::Int(7), Value::String("a long string, not inline"), Value::Int(-9),
+                   Value::String("z")};
+  const std::string bytes = EncodeTuple(row, types);
+  Row out = {Value::String("old"), Value::Int(1), Value::Double(2), Value::Int(3), Value::Int(4)};
+  const std::vector<bool> second_and_third = {false, true, true};
+  ASSERT_TRUE(DecodeStoredTuple(bytes, types, &out, &second_and_third).ok());
+  EXPECT_EQ(out, (Row{Value::Null(), row[1], row[2], Value::Null()}));
+  const std::vector<bool> none;
+  ASSERT_TRUE(DecodeStoredTuple(bytes, types, &out, &none).ok());
+  EXPECT_EQ(out, (Row{Value::Null(), Value::Null(), Value::Null(), Value::Null()}));
+  ASSERT_TRUE(DecodeStoredTuple(bytes, types, &out).ok());
+  EXPECT_EQ(out, row);
+  // A column before the last needed one is still checked: a truncated string fails.
+  const std::vector<bool> last = {false, false, false, true};
+  EXPECT_FALSE(DecodeStoredTuple(bytes.substr(0, bytes.size() - 10), types, &out, &last).ok());
+}
+
+// Value's assignment shortcut (same scalar kind) and its fallback (any other pair).
+TEST(TupleTest, ValueAssignmentKeepsEveryKind) {
+  Value v = Value::Int(1);
+  v = Value::Int(2);
+  EXPECT_EQ(v, Value::Int(2));
+  v = Value::String("s");
+  EXPECT_EQ(v, Value::String("s"));
+  const Value d = Value::Double(1.5);
+  v = d;
+  EXPECT_EQ(v, d);
+  v = Value::Double(2.5);
+  EXPECT_EQ(v, Value::Double(2.5));
+  v = Value::Null();
+  EXPECT_TRUE(v.IsNull());
+  const Value& same = v;
+  v = same;  // self-assignment
+  EXPECT_TRUE(v.IsNull());
+  v = Value::Bool(true);
+  EXPECT_EQ(v, Value::Bool(true));
+}
+
 TEST(TupleTest, ReservedMvccHeaderIsZero) {
   std::string bytes = EncodeTuple({Value::Int(1)}, {Type::BigInt()});
   ASSERT_GE(bytes.size(), 20u);
