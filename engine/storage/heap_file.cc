@@ -272,7 +272,7 @@ Result<bool> HeapFile::Cursor::NextPage(PageTuples* out) {
   out->offsets.assign(1, 0);
   out->slots.clear();
   for (;;) {
-    if (page_ >= heap_->page_count()) return false;
+    if (page_ >= end_page_ || page_ >= heap_->page_count()) return false;
     {
       MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard guard,
                                 heap_->impl_->pool->FetchRead(heap_->impl_->file_id, page_));
