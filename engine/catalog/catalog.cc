@@ -345,6 +345,9 @@ Status Catalog::AlterTable(const std::shared_ptr<Table>& table, TableSchema sche
 Status Catalog::TruncateTable(const std::shared_ptr<Table>& table) {
   MERIDIAN_RETURN_IF_ERROR(table->CheckUsable());
   MERIDIAN_RETURN_IF_ERROR(table->heap()->Close());
+  // The new files take the old paths: no staged image of an old page may be put back into
+  // them at the next start (the old heap's rows came back after a crash before this).
+  MERIDIAN_RETURN_IF_ERROR(pool_->ClearDoublewrite());
   MERIDIAN_RETURN_IF_ERROR(fs_->Remove(HeapPath(table->id())));
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::HeapFile> heap,
                             storage::HeapFile::Open(pool_, HeapPath(table->id())));
@@ -528,8 +531,12 @@ void Catalog::ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Tabl
       storage::HeapFile* heap = it->second->heap();
       if (stamp.page >= heap->page_count()) continue;
       // The logged delete wins over whatever the page holds: an aborted writer's or a row
-      // locker's mark written before the committed deleter took the row.
+      // locker's mark written before the committed deleter took the row. But only on the
+      // version it deleted: one created after the deleter committed is another row in a reused
+      // slot (TRUNCATE gave the table a new heap since; ids of old pages mean nothing there).
+      const txn::Timestamp deleted_at = txns_->Resolve(stamp.txn);
       (void)heap->UpdateHeader({stamp.page, stamp.slot}, [&](storage::TupleHeader* h) {
+        if (h->begin != stamp.txn && txns_->Resolve(h->begin) >= deleted_at) return false;
         h->end = stamp.txn;
         h->flags = static_cast<uint8_t>(h->flags & ~storage::kTupleFlagLockOnly);
         return true;

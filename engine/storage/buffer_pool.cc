@@ -321,6 +321,11 @@ void BufferPool::EnableDoublewrite(std::unique_ptr<Doublewrite> dw) {
   dw_ = std::move(dw);
 }
 
+Status BufferPool::ClearDoublewrite() {
+  std::lock_guard lock(dw_mu_);
+  return dw_ == nullptr ? Status::Ok() : dw_->Clear();
+}
+
 Status BufferPool::WriteImages(FileId id, File* file,
                                const std::vector<std::pair<uint32_t, const char*>>& images,
                                bool* synced) {

@@ -162,6 +162,10 @@ class BufferPool {
   // Unpins the frames; when the images did not reach the file, they are dirty again.
   void ReleaseSnapshot(Snapshot* snapshot, bool written);
 
+  // Empties the doublewrite area (Doublewrite::Clear): call before a file is removed and
+  // another one created at its path.
+  Status ClearDoublewrite();
+
   // Writes every dirty page of file (with checksums), then fsyncs the file.
   Status FlushFile(FileId file);
   // Writes those of pages (of file) that are dirty and makes them durable (write-behind commit):

@@ -62,6 +62,11 @@ Status Doublewrite::Stage(const std::vector<Image>& images) {
   return Status::Ok();
 }
 
+Status Doublewrite::Clear() {
+  MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(0, std::string(16, '\0')));
+  return file_->Sync();
+}
+
 Result<size_t> Doublewrite::Recover(FileSystem* fs, const std::string& path,
                                     const std::string& base_dir) {
   MERIDIAN_ASSIGN_OR_RETURN(bool exists, fs->Exists(path));

@@ -39,6 +39,11 @@ class Doublewrite {
   // Writes up to kMaxPages images to the area and fsyncs it.
   Status Stage(const std::vector<Image>& images);
   uint64_t pages_staged() const { return pages_staged_; }
+  // Empties the area (durably). The staged batch's in-place writes are always synced by then
+  // (WriteImages syncs before releasing the area), so nothing is lost; needed before a file is
+  // replaced by a new one at the same path (TRUNCATE), whose pages the old images must never
+  // overwrite at the next start.
+  Status Clear();
 
   // Start-up repair: every intact image of the last batch is written over its page when the
   // page differs (a torn or lost in-place write), then the files are synced and the area
