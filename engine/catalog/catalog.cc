@@ -254,6 +254,9 @@ Result<std::shared_ptr<Table>> Catalog::CreateTable(TableSchema schema) {
   if (stale) MERIDIAN_RETURN_IF_ERROR(fs_->Remove(path));
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::HeapFile> heap,
                             storage::HeapFile::Open(pool_, path));
+  // The file's name is durable before the catalog names it (commits sync the file's data,
+  // never its directory).
+  MERIDIAN_RETURN_IF_ERROR(fs_->SyncDir(data_dir_ + "/tables"));
   auto table = std::make_shared<Table>(std::make_shared<const TableSchema>(std::move(schema)),
                                        std::move(heap));
   table->set_txns(txns_.get());
@@ -362,6 +365,8 @@ Status Catalog::TruncateTable(const std::shared_ptr<Table>& table) {
                               storage::BTree::Open(pool_, path, {.unique = false}));
     trees.push_back(std::move(tree));
   }
+  // The new files replace the old names durably before any commit writes into them.
+  MERIDIAN_RETURN_IF_ERROR(fs_->SyncDir(data_dir_ + "/tables"));
   table->ReplaceStorage(std::move(heap), std::move(trees));
   for (const std::shared_ptr<Index>& index : table->indexes()) {
     index->Watch(fs_, MarkerPath(index->schema().id), data_dir_ + "/tables", /*marked=*/true);
