@@ -21,7 +21,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
   if (const RecoveryInfo r = d->db_->recovery(); !r.clean) {
     spdlog::warn(
         "recovered after an unclean stop in {:.3f} s: {}, {} heap pages from the log tail, {} "
-        "index(es) rebuilt, {} index checkpoint pages completed",
+        "index(es) rebuilt, {} index pages of an interrupted checkpoint completed",
         r.seconds, r.tail_only ? "log tail only" : "full heap sweep", r.tail_pages,
         r.indexes_rebuilt, r.journal_pages);
   }

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <map>
+#include <set>
 
 #include "storage/byte_codec.h"
 #include "storage/crc32c.h"
@@ -106,6 +107,9 @@ Result<size_t> PageJournal::Recover(FileSystem* fs, const std::string& path,
     entries.push_back(std::move(e));
   }
   std::map<std::string, std::unique_ptr<File>> files;
+  std::set<File*> written;
+  std::string current(kPageSize, '\0');
+  size_t restored = 0;
   for (const Entry& e : entries) {
     auto it = files.find(e.name);
     if (it == files.end()) {
@@ -118,17 +122,23 @@ Result<size_t> PageJournal::Recover(FileSystem* fs, const std::string& path,
       it = files.emplace(e.name, std::move(f)).first;
     }
     if (it->second == nullptr) continue;  // the file was dropped since
-    MERIDIAN_RETURN_IF_ERROR(it->second->WriteAt(
-        uint64_t{e.page_no} * kPageSize, std::string_view(body).substr(e.offset, kPageSize)));
+    // Usually the journal's in-place writes completed before the stop: only pages that differ
+    // are written (and counted).
+    const std::string_view image = std::string_view(body).substr(e.offset, kPageSize);
+    size_t read = 0;
+    MERIDIAN_RETURN_IF_ERROR(
+        it->second->ReadAt(uint64_t{e.page_no} * kPageSize, kPageSize, current.data(), &read));
+    if (read == kPageSize && image == current) continue;
+    MERIDIAN_RETURN_IF_ERROR(it->second->WriteAt(uint64_t{e.page_no} * kPageSize, image));
+    written.insert(it->second.get());
+    ++restored;
   }
-  for (auto& [name, f] : files) {
-    if (f != nullptr) MERIDIAN_RETURN_IF_ERROR(f->Sync());
-  }
+  for (File* f : written) MERIDIAN_RETURN_IF_ERROR(f->Sync());
   // Applied: an empty journal from now on, so a later start never replays these images over
   // pages changed since.
   MERIDIAN_RETURN_IF_ERROR(file->WriteAt(0, std::string(kHeaderBytes, '\0')));
   MERIDIAN_RETURN_IF_ERROR(file->Sync());
-  return entries.size();
+  return restored;
 }
 
 }  // namespace meridian::storage

@@ -31,9 +31,10 @@ class PageJournal {
   // Writes images to the journal at path as one unit and fdatasyncs it.
   static Status Write(FileSystem* fs, const std::string& path, const std::string& base_dir,
                       const std::vector<Image>& images);
-  // Start-up: when path holds a complete journal, writes each image over its page (images of
-  // files that no longer exist are skipped), syncs those files, then empties the journal.
-  // Returns the number of pages written; 0 for an absent, empty or incomplete journal.
+  // Start-up: when path holds a complete journal, writes each image over its page where the
+  // page differs (images of files that no longer exist are skipped), syncs those files, then
+  // empties the journal. Returns the number of pages written: 0 for an absent, empty or
+  // incomplete journal, or one whose in-place writes had all completed.
   static Result<size_t> Recover(FileSystem* fs, const std::string& path,
                                 const std::string& base_dir);
 };

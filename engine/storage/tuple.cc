@@ -8,6 +8,8 @@
 #include <cstring>
 #include <limits>
 
+#include "storage/byte_codec.h"
+
 namespace meridian::storage {
 namespace {
 
@@ -18,13 +20,6 @@ constexpr size_t kTupleFlagsOffset = 17;                    // u8 kTupleFlag* bi
 constexpr size_t kTupleColumnsOffset = 18;                  // u16 column count
 constexpr size_t kTupleHeaderSize = kTupleFixedHeaderSize;  // null bitmap follows
 constexpr uint8_t kTupleFormatVersion = 1;
-
-template <typename T>
-void Append(std::string* out, T v) {
-  char buf[sizeof(T)];
-  std::memcpy(buf, &v, sizeof(T));
-  out->append(buf, sizeof(T));
-}
 
 template <typename T>
 T Load(const char* p) {
@@ -57,11 +52,11 @@ std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
   const size_t n = std::min(row.size(), types.size());
   std::string out;
   out.reserve(kTupleHeaderSize + (n + 7) / 8 + n * 8);
-  Append<uint64_t>(&out, 0);  // begin timestamp
-  Append<uint64_t>(&out, 0);  // end timestamp
+  PutFixed<uint64_t>(&out, 0);  // begin timestamp
+  PutFixed<uint64_t>(&out, 0);  // end timestamp
   out.push_back(static_cast<char>(kTupleFormatVersion));
   out.push_back(0);  // flags
-  Append<uint16_t>(&out, static_cast<uint16_t>(n));
+  PutFixed<uint16_t>(&out, static_cast<uint16_t>(n));
   const size_t bitmap_at = out.size();
   out.append((n + 7) / 8, '\0');
   for (size_t i = 0; i < n; ++i) {
@@ -78,32 +73,32 @@ std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
         int64_t x = v.IsInt() ? v.AsInt() : static_cast<int64_t>(v.AsNumber());
         assert(x >= std::numeric_limits<int32_t>::min() &&
                x <= std::numeric_limits<int32_t>::max());
-        Append<int32_t>(&out, static_cast<int32_t>(x));
+        PutFixed<int32_t>(&out, static_cast<int32_t>(x));
         break;
       }
       case TypeId::kBigInt:
-        Append<int64_t>(&out, v.IsInt() ? v.AsInt() : static_cast<int64_t>(v.AsNumber()));
+        PutFixed<int64_t>(&out, v.IsInt() ? v.AsInt() : static_cast<int64_t>(v.AsNumber()));
         break;
       case TypeId::kDouble:
-        Append<double>(&out, v.IsNumber() ? v.AsNumber() : 0.0);
+        PutFixed<double>(&out, v.IsNumber() ? v.AsNumber() : 0.0);
         break;
       case TypeId::kSmallInt:
-        Append<int16_t>(&out, static_cast<int16_t>(v.IsInt() ? v.AsInt() : 0));
+        PutFixed<int16_t>(&out, static_cast<int16_t>(v.IsInt() ? v.AsInt() : 0));
         break;
       case TypeId::kReal:
-        Append<float>(&out, v.IsReal() ? v.AsReal() : static_cast<float>(v.AsNumber()));
+        PutFixed<float>(&out, v.IsReal() ? v.AsReal() : static_cast<float>(v.AsNumber()));
         break;
       case TypeId::kNumeric: {
         const Numeric n = v.IsDecimal() ? v.AsDecimal() : Numeric{};
         out.push_back(static_cast<char>(n.scale));
-        Append<__int128>(&out, n.mantissa);
+        PutFixed<__int128>(&out, n.mantissa);
         break;
       }
       case TypeId::kDate:
-        Append<int32_t>(&out, v.IsDate() ? v.AsDate().days : 0);
+        PutFixed<int32_t>(&out, v.IsDate() ? v.AsDate().days : 0);
         break;
       case TypeId::kTimestamp:
-        Append<int64_t>(&out, v.IsTimestamp() ? v.AsTimestamp().micros : 0);
+        PutFixed<int64_t>(&out, v.IsTimestamp() ? v.AsTimestamp().micros : 0);
         break;
       case TypeId::kText:
       case TypeId::kVarchar:
@@ -111,7 +106,7 @@ std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
       case TypeId::kArray:  // never a column type (catalog::CheckColumnType); kept as text
       case TypeId::kUnknown: {
         std::string s = v.IsString() ? v.AsString() : v.ToString();
-        Append<uint32_t>(&out, static_cast<uint32_t>(s.size()));
+        PutFixed<uint32_t>(&out, static_cast<uint32_t>(s.size()));
         out.append(s);
         break;
       }

@@ -257,7 +257,7 @@ struct RecoveryInfo {
   bool tail_only = false;        // only what the log tail names was read (no full heap sweep)
   uint64_t tail_pages = 0;       // heap pages holding the log tail's new versions
   uint64_t indexes_rebuilt = 0;  // index files rebuilt from their heaps
-  uint64_t journal_pages = 0;    // pages of an interrupted index checkpoint written again
+  uint64_t journal_pages = 0;    // index pages an interrupted checkpoint had not written yet
   double seconds = 0;            // Open's wall time
 };
 

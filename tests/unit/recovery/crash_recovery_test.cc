@@ -172,7 +172,7 @@ TEST(CrashRecovery, RandomCrashPointsKeepExactlyTheAcknowledgedTransfers) {
   std::printf(
       "crash recovery: %d crash points, %llu acknowledged transfers kept, %llu page writes torn, "
       "%d recoveries from the log tail with checkpointed indexes, %d with index rebuilds, %d "
-      "completing an interrupted index image\n",
+      "completing an interrupted index checkpoint\n",
       iterations, static_cast<unsigned long long>(total_acknowledged),
       static_cast<unsigned long long>(total_torn), tail_only, rebuilt, journaled);
   // Most recoveries used the checkpointed index files (IndexRecovery tests below cover the

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 
 #include "storage/buffer_pool.h"
 #include "storage/page.h"
@@ -60,27 +61,27 @@ TEST(PageJournalTest, CompleteJournalIsReplayedOnceAndTornOneIgnored) {
   EXPECT_EQ(*applied, 0u);
   EXPECT_EQ(ReadPageAt(a, 0), PageOf('n'));
 
+  // A journal whose in-place writes all completed writes nothing again.
+  ASSERT_TRUE(PageJournal::Write(fs, journal, dir.path(), {{b, 1, pb1.data()}}).ok());
+  applied = PageJournal::Recover(fs, journal, dir.path());
+  ASSERT_TRUE(applied.ok());
+  EXPECT_EQ(*applied, 0u);
+
   // A journal torn anywhere (here: one byte of an image changed, or cut short) changes nothing.
-  ASSERT_TRUE(PageJournal::Write(fs, journal, dir.path(), {{a, 0, pa0.data()}}).ok());
-  {
-    auto file = fs->Open(journal, false);
-    ASSERT_TRUE(file.ok());
-    ASSERT_TRUE((*file)->WriteAt(20 + 100, "!").ok());
-  }
-  applied = PageJournal::Recover(fs, journal, dir.path());
-  ASSERT_TRUE(applied.ok());
-  EXPECT_EQ(*applied, 0u);
-  EXPECT_EQ(ReadPageAt(a, 0), PageOf('n'));
-  ASSERT_TRUE(PageJournal::Write(fs, journal, dir.path(), {{a, 0, pa0.data()}}).ok());
-  {
-    auto file = fs->Open(journal, false);
-    ASSERT_TRUE(file.ok());
-    ASSERT_TRUE((*file)->Truncate(20 + kPageSize / 2).ok());
-  }
-  applied = PageJournal::Recover(fs, journal, dir.path());
-  ASSERT_TRUE(applied.ok());
-  EXPECT_EQ(*applied, 0u);
-  EXPECT_EQ(ReadPageAt(a, 0), PageOf('n'));
+  auto expect_torn_ignored = [&](const std::function<Status(File*)>& tear) {
+    ASSERT_TRUE(PageJournal::Write(fs, journal, dir.path(), {{a, 0, pa0.data()}}).ok());
+    {
+      auto file = fs->Open(journal, false);
+      ASSERT_TRUE(file.ok());
+      ASSERT_TRUE(tear(file->get()).ok());
+    }
+    auto torn = PageJournal::Recover(fs, journal, dir.path());
+    ASSERT_TRUE(torn.ok());
+    EXPECT_EQ(*torn, 0u);
+    EXPECT_EQ(ReadPageAt(a, 0), PageOf('n'));
+  };
+  expect_torn_ignored([](File* f) { return f->WriteAt(20 + 100, "!"); });
+  expect_torn_ignored([](File* f) { return f->Truncate(20 + kPageSize / 2); });
 
   // Images of a file removed since are skipped; an absent journal is empty.
   ASSERT_TRUE(
