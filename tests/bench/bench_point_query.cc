@@ -3,6 +3,9 @@
 // with 1 and 16 sessions, next to the same SQL through the in-process engine API and the raw
 // B+tree (+ heap) lookup, so each layer's cost shows; then reruns the SQL workload with buffer
 // pools smaller than the data (larger than memory). Usage and results: tests/bench/README.md.
+#include <grpcpp/create_channel.h>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/security/credentials.h>
 #include <limits.h>
 #include <signal.h>
 #include <unistd.h>
@@ -60,6 +63,7 @@ struct Config {
   bool run_point = true;
   bool run_memory = true;
   bool engine_only = false;  // --only engine: the point section's in-process engine rows
+  bool grpc_only = false;    // --only grpc: the point section's rows through meridiand
 };
 
 double Now() {
@@ -152,6 +156,54 @@ Latency RunQueries(size_t threads, const std::vector<uint32_t>& ids,
   return r;
 }
 
+// Runs several query kinds interleaved: each thread takes ids t, t + threads, ... and for each
+// runs every kind once, rotating which kind goes first, timing each separately. Kinds compared
+// this way see the same machine load and the same warm-up; returns one Latency per kind (its
+// qps is threads / mean latency: the rate that kind alone would reach at that latency).
+std::vector<Latency> RunInterleaved(size_t threads, const std::vector<uint32_t>& ids,
+                                    const std::vector<std::function<QueryFn(size_t)>>& makes) {
+  const size_t kinds = makes.size();
+  std::vector<std::vector<std::vector<double>>> lat(kinds,
+                                                    std::vector<std::vector<double>>(threads));
+  std::vector<std::vector<QueryFn>> fns(kinds);
+  for (size_t k = 0; k < kinds; ++k) {
+    for (size_t t = 0; t < threads; ++t) fns[k].push_back(makes[k](t));
+  }
+  std::latch ready(static_cast<std::ptrdiff_t>(threads) + 1);
+  std::atomic<bool> wrong{false};
+  std::vector<std::thread> workers;
+  for (size_t t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      for (auto& l : lat) l[t].reserve(ids.size() / threads + 1);
+      ready.arrive_and_wait();
+      for (size_t j = t; j < ids.size(); j += threads) {
+        for (size_t r = 0; r < kinds; ++r) {
+          const size_t k = (j / threads + r) % kinds;
+          double t0 = Now();
+          if (!fns[k][t](ids[j])) wrong = true;
+          lat[k][t].push_back((Now() - t0) * 1e6);
+        }
+      }
+    });
+  }
+  ready.arrive_and_wait();
+  for (auto& w : workers) w.join();
+  if (wrong) Die("a query returned a wrong answer");
+  std::vector<Latency> out;
+  for (size_t k = 0; k < kinds; ++k) {
+    std::vector<double> all;
+    for (auto& l : lat[k]) all.insert(all.end(), l.begin(), l.end());
+    std::sort(all.begin(), all.end());
+    Latency r;
+    r.mean_us = std::accumulate(all.begin(), all.end(), 0.0) / static_cast<double>(all.size());
+    r.qps = static_cast<double>(threads) * 1e6 / r.mean_us;
+    r.p50_us = all[all.size() / 2];
+    r.p99_us = all[std::min(all.size() - 1, all.size() * 99 / 100)];
+    out.push_back(r);
+  }
+  return out;
+}
+
 // ---- Layers ----
 
 std::unique_ptr<meridian::client::Connection> Connect(int port) {
@@ -176,6 +228,11 @@ QueryFn ClientQuery(int port) {
 }
 
 constexpr const char* kParamSql = "SELECT * FROM t WHERE k = $1";
+
+// The layers measured interleaved (RunInterleaved) in the point section.
+const std::string kPreparedLayer = "meridiand via client library (gRPC, prepared, $1 parameter)";
+const std::string kRoundTripLayer = "gRPC round trip alone (empty ExecuteStream request)";
+const std::string kUnaryLayer = "gRPC unary round trip alone (health Check, no session)";
 
 QueryFn ClientParamQuery(int port) {
   std::shared_ptr<meridian::client::Connection> conn = Connect(port);
@@ -207,6 +264,36 @@ QueryFn ClientRoundTrip(int port) {
     auto r = conn->Execute("");
     if (!r.ok()) Die("client: " + r.error().ToString());
     return r->empty();
+  };
+}
+
+// The smallest gRPC call meridiand answers: a unary grpc.health.v1.Health/Check on its own
+// channel (no session, no worker pool, no statement), made through the generic stub so the
+// bench needs no generated health code; the empty request serializes to zero bytes.
+QueryFn UnaryHealthCheck(int port) {
+  struct Stub {
+    std::shared_ptr<grpc::Channel> channel;
+    std::unique_ptr<grpc::GenericStub> stub;
+    grpc::CompletionQueue cq;
+  };
+  auto st = std::make_shared<Stub>();
+  st->channel =
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials());
+  st->stub = std::make_unique<grpc::GenericStub>(st->channel);
+  return [st](uint32_t) {
+    grpc::ClientContext ctx;
+    grpc::ByteBuffer request, response;
+    grpc::Slice empty;
+    request = grpc::ByteBuffer(&empty, 1);
+    auto call = st->stub->PrepareUnaryCall(&ctx, "/grpc.health.v1.Health/Check", request, &st->cq);
+    call->StartCall();
+    grpc::Status status;
+    call->Finish(&response, &status, reinterpret_cast<void*>(1));
+    void* tag = nullptr;
+    bool ok = false;
+    if (!st->cq.Next(&tag, &ok) || !ok) Die("health check: completion queue failed");
+    if (!status.ok()) Die("health check: " + status.error_message());
+    return response.Length() > 0;  // SERVING is a non-empty message
   };
 }
 
@@ -394,7 +481,8 @@ std::unique_ptr<meridian::e2e::Daemon> StartDaemon(const Config& cfg, const std:
 
 void PointSection(const Config& cfg) {
   const auto ids = QueryIds(cfg.n, cfg.queries, 7);
-  const std::vector<size_t> session_counts = {1, cfg.threads};
+  std::vector<size_t> session_counts = {1};
+  if (cfg.threads != 1) session_counts.push_back(cfg.threads);
   std::vector<Line> lines;
   std::string param_plan;
   meridian::testutil::TempDir tmp;
@@ -429,19 +517,23 @@ void PointSection(const Config& cfg) {
                        })});
     }
     if (indexed) {
+      // The prepared query and the two round trips run interleaved (see RunInterleaved), so
+      // their ratio is not skewed by load drift or by which one ran first.
       for (size_t s : session_counts) {
-        lines.push_back(
-            {"meridiand via client library (gRPC, prepared, $1 parameter)", s,
-             RunQueries(s, ids, [&](size_t) { return ClientPreparedQuery(daemon->port()); })});
-        lines.push_back(
-            {"gRPC round trip alone (empty request)", s,
-             RunQueries(s, ids, [&](size_t) { return ClientRoundTrip(daemon->port()); })});
+        std::vector<Latency> r =
+            RunInterleaved(s, ids,
+                           {[&](size_t) { return ClientPreparedQuery(daemon->port()); },
+                            [&](size_t) { return ClientRoundTrip(daemon->port()); },
+                            [&](size_t) { return UnaryHealthCheck(daemon->port()); }});
+        lines.push_back({kPreparedLayer, s, r[0]});
+        lines.push_back({kRoundTripLayer, s, r[1]});
+        lines.push_back({kUnaryLayer, s, r[2]});
       }
     }
     daemon->Stop(SIGTERM);
   }
   // 2. The same SQL through the in-process engine API.
-  {
+  if (!cfg.grpc_only) {
     meridian::DatabaseOptions opts;
     opts.data_dir = tmp.path() + "/engine";
     opts.buffer_pool_mb = cfg.pool_mb;
@@ -467,7 +559,7 @@ void PointSection(const Config& cfg) {
     Check((*db)->Close(), "Database::Close");
   }
   // 3. Storage level: B+tree lookup, and B+tree + heap fetch + tuple decode.
-  if (!cfg.engine_only) {
+  if (!cfg.engine_only && !cfg.grpc_only) {
     std::filesystem::create_directory(tmp.path() + "/storage");
     StorageTable st;
     double t0 = Now();
@@ -493,15 +585,19 @@ void PointSection(const Config& cfg) {
   std::sort(lines.begin(), lines.end(),
             [](const Line& a, const Line& b) { return a.sessions < b.sessions; });
   PrintPointTable(lines);
-  // The prepared point query against the bare round trip, per session count.
+  // The prepared point query against each round trip, per session count (same interleaved run).
   for (const Line& q : lines) {
-    if (q.layer.find("gRPC, prepared") == std::string::npos) continue;
+    if (q.layer != kPreparedLayer) continue;
     for (const Line& rt : lines) {
-      if (rt.sessions != q.sessions || rt.layer.rfind("gRPC round trip", 0) != 0) continue;
+      if (rt.sessions != q.sessions || (rt.layer != kRoundTripLayer && rt.layer != kUnaryLayer)) {
+        continue;
+      }
       std::printf(
-          "\nprepared point query over gRPC vs round trip alone, %zu session(s): %.2fx the "
-          "time (mean %.1f us vs %.1f us)",
-          q.sessions, q.lat.mean_us / rt.lat.mean_us, q.lat.mean_us, rt.lat.mean_us);
+          "\nprepared point query over gRPC vs %s, %zu session(s): %.2fx the mean (%.1f us vs "
+          "%.1f us), %.2fx the median (%.1f us vs %.1f us)",
+          rt.layer == kRoundTripLayer ? "empty ExecuteStream" : "unary health check", q.sessions,
+          q.lat.mean_us / rt.lat.mean_us, q.lat.mean_us, rt.lat.mean_us,
+          q.lat.p50_us / rt.lat.p50_us, q.lat.p50_us, rt.lat.p50_us);
     }
   }
   std::printf(
@@ -578,7 +674,7 @@ void MemorySection(const Config& cfg) {
       stderr,
       "usage: bench_point_query [--n N] [--queries Q] [--threads T] [--pool-mb MB]\n"
       "                         [--pools 128,32,16] [--ltm-queries Q] [--batch B]\n"
-      "                         [--meridiand PATH] [--only point|memory|engine] [--smoke]\n");
+      "                         [--meridiand PATH] [--only point|memory|engine|grpc] [--smoke]\n");
   std::exit(2);
 }
 
@@ -623,7 +719,8 @@ int main(int argc, char** argv) {
     } else if (a == "--only") {
       std::string o = next();
       cfg.engine_only = o == "engine";
-      cfg.run_point = o == "point" || cfg.engine_only;
+      cfg.grpc_only = o == "grpc";
+      cfg.run_point = o == "point" || cfg.engine_only || cfg.grpc_only;
       cfg.run_memory = o == "memory";
       if (!cfg.run_point && !cfg.run_memory) Usage();
     } else if (a == "--smoke") {  // a few seconds: the harness keeps working
