@@ -205,6 +205,7 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
     max_rows_ = req->max_rows_per_chunk() != 0
                     ? std::min(req->max_rows_per_chunk(), service_->limits().default_rows)
                     : service_->limits().default_rows;
+    if (!statement_id_.empty() && TryQuickRead()) return;
     PostStep();
   }
 
@@ -229,6 +230,23 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
  private:
   void PostStep() {
     asio::post(*service_->pool(), [this] { Step(); });
+  }
+
+  // A prepared quick read (Request::QuickRead: one row by a unique key) runs here, on gRPC's
+  // thread, instead of on the worker pool: it does a bounded amount of work, and under
+  // ExecControl::no_wait it fails at once rather than wait for a table lock (then it goes to the
+  // pool after all; see StepOrFinish). The hop to a pool thread, a thread wake-up, was a third
+  // of such a query's time on a busy machine (tests/bench/RESULTS.md).
+  bool TryQuickRead() {
+    std::optional<PreparedStatementInfo> prepared = session_->engine()->FindPrepared(statement_id_);
+    if (!prepared || prepared->request == nullptr || !prepared->request->QuickRead(0)) {
+      return false;
+    }
+    request_ = std::move(prepared->request);
+    params_.types = std::move(prepared->param_types);
+    ctl_->set_no_wait(true);
+    Step();
+    return true;
   }
 
   void Step() {
@@ -277,6 +295,13 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
     chunk_.set_statement_index(static_cast<uint32_t>(index_));
     rows_.clear();
     auto more = cursor_->Fetch(max_rows_, service_->limits().max_bytes, *ctl_, &rows_);
+    if (ctl_->no_wait()) {  // the first Fetch of a quick read, on gRPC's thread (TryQuickRead)
+      ctl_->set_no_wait(false);
+      if (ExecControl::IsWouldBlock(more.status())) {
+        cursor_.reset();  // it read nothing; the statement starts again on the pool
+        return PostStep();
+      }
+    }
     if (!more.ok()) return FinishWith(more.status());
     for (const Row& row : rows_) {
       auto* r = chunk_.add_rows();

@@ -14,8 +14,10 @@ constexpr auto kPollInterval = std::chrono::milliseconds(50);
 
 Status TableLock::Lock(LockMode mode, const ExecControl* ctl) {
   std::unique_lock<std::mutex> lock(mu_);
+  const bool may_wait = ctl == nullptr || !ctl->no_wait();
   if (mode == LockMode::kShared) {
     while (writer_ || writers_waiting_ > 0) {
+      if (!may_wait) return ExecControl::WouldBlock();
       if (ctl != nullptr) {
         Status st = ctl->Check();
         if (!st.ok()) return st;
@@ -25,6 +27,7 @@ Status TableLock::Lock(LockMode mode, const ExecControl* ctl) {
     ++readers_;
     return Status::Ok();
   }
+  if (!may_wait && (writer_ || readers_ > 0)) return ExecControl::WouldBlock();
   ++writers_waiting_;
   while (writer_ || readers_ > 0) {
     if (ctl != nullptr) {

@@ -90,6 +90,11 @@ class RequestImpl : public Request {
     if (!prepared_columns_) return cursor;
     return exec::CheckCachedResult(*prepared_columns_, std::move(cursor), settings_.get());
   }
+  bool QuickRead(size_t index) const override {
+    return plans_ != nullptr && index < statements_.size() &&
+           statements_[index]->kind == ast::StatementKind::kSelect &&
+           plans_->HoldsQuickRead(core_->catalog->schema_version());
+  }
   // The request of a prepared statement: its result columns may not change (prepared.h).
   void FixResult(std::vector<ColumnInfo> columns) { prepared_columns_ = std::move(columns); }
   Result<StatementDescription> Describe(size_t index,

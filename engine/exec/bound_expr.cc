@@ -81,6 +81,14 @@ bool BoundExpr::Equals(const BoundExpr& o) const {
   return true;
 }
 
+bool BoundExpr::ContainsSubquery() const {
+  if (subquery != nullptr) return true;
+  for (const BoundExprPtr& c : children) {
+    if (c->ContainsSubquery()) return true;
+  }
+  return false;
+}
+
 bool BoundExpr::ContainsAggregate() const {
   if (kind == BoundKind::kAggregate) return true;
   for (const BoundExprPtr& c : children) {

@@ -167,6 +167,8 @@ struct BoundExpr {
   bool Equals(const BoundExpr& other) const;
   // True when any node below (or this one) is a kAggregate at this query level.
   bool ContainsAggregate() const;
+  // True when any node below (or this one) evaluates a subquery.
+  bool ContainsSubquery() const;
   // Sets (*used)[i] for every column i of the depth-0 row read here or below, growing used
   // as needed; *all when a correlated subquery below may read any column of that row (column
   // pruning, Operator::PruneColumns).

@@ -37,6 +37,18 @@ IndexScanOp::IndexScanOp(std::shared_ptr<catalog::Table> table,
 
 IndexScanOp::~IndexScanOp() = default;
 
+bool IndexScanOp::QuickRead() const {
+  const catalog::IndexSchema& schema = index_->schema();
+  if (!schema.unique || keys_.size() != schema.columns.size()) return false;
+  for (const KeyCondition& k : keys_) {
+    if (k.eq == nullptr || k.eq->ContainsSubquery()) return false;
+  }
+  for (const BoundExprPtr& c : conds_) {
+    if (c->ContainsSubquery()) return false;
+  }
+  return true;
+}
+
 Status IndexScanOp::BuildRanges(const EvalContext& ctx) {
   ranges_.clear();
   const std::vector<bool>& desc = index_->schema().descending;

@@ -57,6 +57,10 @@ class Operator {
   // needed). The default keeps every column and tells its inputs nothing: they produce all of
   // theirs. Overrides must count every column their own expressions read.
   virtual void PruneColumns(const std::vector<bool>& needed) { (void)needed; }
+  // Whether the operator produces at most one row found by an equality lookup on every column
+  // of a unique index, evaluating no subquery (Request::QuickRead). Only IndexScanOp and the
+  // operators that pass one row through (projection, filter, trim) can say yes.
+  virtual bool QuickRead() const { return false; }
 };
 
 using OperatorPtr = std::unique_ptr<Operator>;

@@ -70,6 +70,7 @@ class IndexScanOp : public RowSourceOp {
   ~IndexScanOp() override;
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  bool QuickRead() const override;
 
  private:
   Status BuildRanges(const EvalContext& ctx);
@@ -130,6 +131,7 @@ class FilterOp : public Operator {
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
+  bool QuickRead() const override { return child_->QuickRead() && !predicate_->ContainsSubquery(); }
 
  private:
   OperatorPtr child_;
@@ -171,6 +173,7 @@ class ProjectOp : public Operator {
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
+  bool QuickRead() const override;
 
  private:
   OperatorPtr child_;
@@ -188,6 +191,7 @@ class TrimOp : public Operator {
   }
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override { child_->PruneColumns(needed); }
+  bool QuickRead() const override { return child_->QuickRead(); }
 
  private:
   OperatorPtr child_;

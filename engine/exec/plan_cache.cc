@@ -16,6 +16,15 @@ std::unique_ptr<CachedPlan> PlanSlot::Take(uint64_t schema_version, const Statem
   return std::move(idle_);
 }
 
+bool PlanIsQuickRead(const CachedPlan& plan) {
+  return !plan.locks_rows && plan.root != nullptr && plan.root->QuickRead();
+}
+
+bool PlanSlot::HoldsQuickRead(uint64_t schema_version) {
+  std::lock_guard lock(mu_);
+  return idle_ != nullptr && idle_->schema_version == schema_version && idle_->quick_read;
+}
+
 void PlanSlot::Give(std::unique_ptr<CachedPlan> plan) {
   std::lock_guard lock(mu_);
   if (idle_ != nullptr && idle_->schema_version >= plan->schema_version) return;

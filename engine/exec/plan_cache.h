@@ -29,8 +29,14 @@ struct CachedPlan {
   std::vector<ColumnInfo> columns;
   catalog::LockSet locks;  // its tables (shared locks), never held while cached
   bool locks_rows = false;
+  bool quick_read = false;  // Request::QuickRead's conditions hold (set by PlanIsQuickRead)
   OperatorPtr root;
 };
+
+// Whether a planned SELECT is a quick read (Request::QuickRead): no row locks, and its tree is
+// an equality lookup on every column of a unique index under projections and filters that
+// evaluate no subquery.
+bool PlanIsQuickRead(const CachedPlan& plan);
 
 class PlanSlot {
  public:
@@ -38,6 +44,8 @@ class PlanSlot {
   std::unique_ptr<CachedPlan> Take(uint64_t schema_version, const StatementParams& params);
   // Gives a plan back after a run; kept unless the slot holds one already.
   void Give(std::unique_ptr<CachedPlan> plan);
+  // Whether the slot holds a plan valid at schema_version that is a quick read.
+  bool HoldsQuickRead(uint64_t schema_version);
 
  private:
   std::mutex mu_;

@@ -39,14 +39,6 @@ std::string JoinSuffix(JoinKind k) {
   return "";
 }
 
-bool HasSubquery(const BoundExpr& e) {
-  if (e.subquery != nullptr) return true;
-  for (const BoundExprPtr& c : e.children) {
-    if (HasSubquery(*c)) return true;
-  }
-  return false;
-}
-
 // Rescan side of an index nested-loop join runs one level deeper: the left row becomes its
 // outer row. from_left: depth-0 references are the left row's (→ depth 1); references to
 // enclosing queries go one level further out either way.
@@ -396,7 +388,7 @@ JoinPred FromPlanner::DescribePred(const BoundExpr& c, const std::vector<int>& r
     }
   }
   p.selectivity = distinct > 0 ? 1.0 / distinct : 0.005;
-  p.equality = !HasSubquery(c) && KeyFamily(c.children[0]->type) != 0 &&
+  p.equality = !c.ContainsSubquery() && KeyFamily(c.children[0]->type) != 0 &&
                KeyFamily(c.children[0]->type) == KeyFamily(c.children[1]->type) &&
                p.side_rels[0] != 0 && p.side_rels[1] != 0 && (p.side_rels[0] & p.side_rels[1]) == 0;
   return p;
@@ -600,7 +592,7 @@ Result<FromPlanner::Partial> FromPlanner::Join(Partial left, size_t t, JoinKind 
   std::vector<Equi> equis;
   for (size_t i = 0; i < conds.size(); ++i) {
     const BoundExpr& c = *conds[i];
-    if (c.kind != BoundKind::kBinary || c.binary_op != ast::BinaryOp::kEq || HasSubquery(c)) {
+    if (c.kind != BoundKind::kBinary || c.binary_op != ast::BinaryOp::kEq || c.ContainsSubquery()) {
       continue;
     }
     auto side = [&](const BoundExpr& e) {  // 1 left only, 2 right only, 0 neither/both/other

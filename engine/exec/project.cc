@@ -30,6 +30,14 @@ void ProjectOp::PruneColumns(const std::vector<bool>& /*needed*/) {
   if (!all) child_->PruneColumns(used);
 }
 
+bool ProjectOp::QuickRead() const {
+  if (!child_->QuickRead()) return false;
+  for (const BoundExprPtr& e : exprs_) {
+    if (e->ContainsSubquery()) return false;
+  }
+  return true;
+}
+
 Result<bool> TrimOp::Next(Row* row) {
   MERIDIAN_ASSIGN_OR_RETURN(bool more, child_->Next(row));
   if (more && row->size() > n_) row->resize(n_);

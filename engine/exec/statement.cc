@@ -116,6 +116,9 @@ class SelectCursor : public QueryCursor {
     if (done_) return false;
     Status st = Run(max_rows, max_bytes, ctl, out);
     locks_.ReleaseAll();
+    // A table lock not free under ExecControl::no_wait: nothing was read; the caller drops
+    // this cursor and runs the statement again, so the transaction block stays as it was.
+    if (!opened_ && ExecControl::IsWouldBlock(st)) return st;
     if (!st.ok()) {
       Finish();
       // An error inside a transaction block fails the block (25P02 until ROLLBACK).
@@ -372,6 +375,7 @@ Result<std::unique_ptr<QueryCursor>> StartSelect(
       plan->columns = bound->columns;
       plan->locks_rows = bound->LocksRows();
       MERIDIAN_ASSIGN_OR_RETURN(plan->root, PlanSelect(std::move(bound)));
+      plan->quick_read = PlanIsQuickRead(*plan);
       cacheable = plans != nullptr && !binder.read_system_tables();
     } while (plan->locks.SchemaChanged());
   }

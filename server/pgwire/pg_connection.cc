@@ -800,9 +800,25 @@ asio::awaitable<Status> PgConnection::StartPortal(Portal* portal) {
     portal->started = true;
     co_return Status::Ok();
   }
+  // A prepared quick read (Request::QuickRead: one row by a unique key) runs here on the
+  // connection's I/O thread: bounded work, and under ExecControl::no_wait a busy table lock
+  // refuses at once instead of blocking the thread (it then goes to the pool below). A pool
+  // hop costs a thread wake-up, much of such a query's time.
+  Status status;
+  if (portal->request->QuickRead(0)) {
+    ext_ctl_->set_no_wait(true);
+    status = StartPortalNow(portal);
+    if (status.ok()) FetchPortal(portal, kFetchRows);
+    ext_ctl_->set_no_wait(false);
+    if (!ExecControl::IsWouldBlock(portal->error)) co_return status;
+    Portal fresh;  // as Bind left it: nothing started, nothing fetched
+    fresh.request = std::move(portal->request);
+    fresh.params = std::move(portal->params);
+    fresh.result_formats = std::move(portal->result_formats);
+    *portal = std::move(fresh);
+  }
   // Describe starts the statement and fetches its first rows in one pool step (libpq sends
   // Describe before every Execute); an error of that fetch waits for Execute, as in PostgreSQL.
-  Status status;
   co_await OnPool([&] {
     status = StartPortalNow(portal);
     if (status.ok()) FetchPortal(portal, kFetchRows);

@@ -59,6 +59,17 @@ class ExecControl {
   void set_wait_observer(WaitObserver* observer) { observer_ = observer; }
   WaitObserver* wait_observer() const { return observer_; }
 
+  // Set by a server that runs a quick read (Request::QuickRead) on a thread that must not
+  // block: a table lock that is not free at once then fails the Fetch with WouldBlock() (55P03)
+  // instead of waiting, having consumed nothing; the caller clears it, drops the cursor and
+  // runs the statement again where waiting is allowed.
+  void set_no_wait(bool no_wait) { no_wait_ = no_wait; }
+  bool no_wait() const { return no_wait_; }
+  static Status WouldBlock() { return Status::Error(sqlstate::kLockNotAvailable, kWouldBlock); }
+  static bool IsWouldBlock(const Status& st) {
+    return !st.ok() && st.sqlstate() == sqlstate::kLockNotAvailable && st.message() == kWouldBlock;
+  }
+
   void Cancel() { cancelled_.store(true, std::memory_order_relaxed); }
   bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
   void SetDeadline(Clock::time_point deadline) {
@@ -89,7 +100,9 @@ class ExecControl {
  private:
   std::atomic<bool> cancelled_{false};
   std::atomic<Clock::rep> deadline_ns_{0};  // 0 = no deadline
-  WaitObserver* observer_ = nullptr;        // set before the request runs
+  static constexpr const char* kWouldBlock = "the statement would wait for a table lock";
+  WaitObserver* observer_ = nullptr;  // set before the request runs
+  bool no_wait_ = false;              // set before the request runs
 };
 
 struct ColumnInfo {
@@ -178,6 +191,15 @@ class Request {
   // StatementParams::types) and result columns. DDL describes as no parameters and no columns.
   virtual Result<StatementDescription> Describe(size_t index,
                                                 const std::vector<Type>& param_types) = 0;
+  // Whether statement index is a quick read: a prepared SELECT whose cached plan reads at most
+  // one row through an equality lookup on a unique index, locks no rows and evaluates no
+  // subquery. Its Start and first Fetch then do a bounded amount of work and wait for nothing
+  // but a table lock (see ExecControl::set_no_wait) and page reads, so a server may run it on
+  // a thread that must not block for long.
+  virtual bool QuickRead(size_t index) const {
+    (void)index;
+    return false;
+  }
 };
 
 // A named prepared statement of a session. SQL PREPARE and the PostgreSQL protocol's Parse with

@@ -54,5 +54,31 @@ TEST(TableLockTest, WaitIsCancellable) {
   lock.Unlock(LockMode::kExclusive);
 }
 
+// ExecControl::no_wait: a lock that is not free fails at once with WouldBlock and leaves no
+// trace (a refused writer does not hold readers off); a free one is taken as usual.
+TEST(TableLockTest, NoWaitRefusesInsteadOfWaiting) {
+  TableLock lock;
+  ExecControl no_wait;
+  no_wait.set_no_wait(true);
+  ASSERT_TRUE(lock.Lock(LockMode::kShared, &no_wait).ok());
+  Status st = lock.Lock(LockMode::kExclusive, &no_wait);
+  EXPECT_TRUE(ExecControl::IsWouldBlock(st)) << st.ToString();
+  EXPECT_EQ(st.sqlstate(), "55P03");
+  // The refused writer is not waiting: another reader gets in at once.
+  ASSERT_TRUE(lock.Lock(LockMode::kShared, &no_wait).ok());
+  lock.Unlock(LockMode::kShared);
+  lock.Unlock(LockMode::kShared);
+
+  ASSERT_TRUE(lock.Lock(LockMode::kExclusive, nullptr).ok());
+  EXPECT_TRUE(ExecControl::IsWouldBlock(lock.Lock(LockMode::kShared, &no_wait)));
+  EXPECT_TRUE(ExecControl::IsWouldBlock(lock.Lock(LockMode::kExclusive, &no_wait)));
+  lock.Unlock(LockMode::kExclusive);
+  ASSERT_TRUE(lock.Lock(LockMode::kExclusive, &no_wait).ok());
+  lock.Unlock(LockMode::kExclusive);
+  // Other errors never look like WouldBlock.
+  EXPECT_FALSE(ExecControl::IsWouldBlock(Status::Error("55P03", "lock timeout")));
+  EXPECT_FALSE(ExecControl::IsWouldBlock(Status::Ok()));
+}
+
 }  // namespace
 }  // namespace meridian::catalog

@@ -4,6 +4,9 @@
 // 42803, 42703, 25P02 in a failed block); transaction behaviour; and the namespace shared with
 // the protocol-level statements of Session::Prepare / FindPrepared / ClosePrepared; the plan
 // cache of prepared statements.
+#include <chrono>
+#include <thread>
+
 #include "sql_test_util.h"
 
 namespace meridian::testing {
@@ -24,6 +27,16 @@ class PreparedTest : public SqlTest {
     SqlResult r = Q(sql);
     EXPECT_TRUE(r.status.ok()) << sql << " -> " << r.status.ToString();
     return r.tag;
+  }
+  // Gives t enough rows that a key lookup is planned as an index scan, then prepares sql as "p";
+  // null (after a failed expectation) on error.
+  std::shared_ptr<Request> PreparePointQuery(const std::string& sql) {
+    EXPECT_TRUE(
+        Q("INSERT INTO t SELECT g, 'n' || g, g FROM generate_series(4, 3000) g").status.ok());
+    EXPECT_TRUE(Q("ANALYZE t").status.ok());
+    auto prepared = session_->Prepare("p", sql, {});
+    EXPECT_TRUE(prepared.ok()) << prepared.status().ToString();
+    return prepared.ok() ? prepared->request : nullptr;
   }
   // Starts statement 0 of request with values, fetches everything; rows as "a|b".
   SqlResult Run(Request& request, std::vector<Value> values, std::vector<Type> types = {}) {
@@ -108,6 +121,109 @@ TEST_F(PreparedTest, CachedPlansFollowValuesRunsAndSchemaChanges) {
   EXPECT_EQ(Run(*tuples->request, {Value::String("s")}).rows, (Strings{"0"}));
   ASSERT_TRUE(Q("INSERT INTO s VALUES (1), (2)").status.ok());
   EXPECT_EQ(Run(*tuples->request, {Value::String("s")}).rows, (Strings{"2"}));
+}
+
+// Request::QuickRead: only a prepared SELECT whose cached plan fetches one row by a full
+// unique key, locks no rows and evaluates no subquery; false until a plan is cached and again
+// after DDL until the next execution plans anew. (t gets enough rows for index plans.)
+TEST_F(PreparedTest, QuickReadIsACachedOneRowUniqueLookup) {
+  std::shared_ptr<Request> point = PreparePointQuery("SELECT id, name FROM t WHERE id = $1");
+  ASSERT_NE(point, nullptr);
+  Request& p = *point;
+  EXPECT_FALSE(p.QuickRead(0));  // nothing cached yet
+  EXPECT_EQ(Run(p, {Value::Int(2)}).rows, (Strings{"2|two"}));
+  EXPECT_TRUE(p.QuickRead(0));
+  EXPECT_FALSE(p.QuickRead(1));
+  EXPECT_EQ(Run(p, {Value::Int(3)}).rows, (Strings{"3|three"}));
+  ASSERT_TRUE(Q("CREATE INDEX t_name ON t (name)").status.ok());
+  EXPECT_FALSE(p.QuickRead(0));  // the plan is stale
+  EXPECT_EQ(Run(p, {Value::Int(1)}).rows, (Strings{"1|one"}));
+  EXPECT_TRUE(p.QuickRead(0));
+
+  // Each of these reads more than one key, may lock rows, runs a subquery or has no plan cache.
+  const std::vector<std::string> not_quick = {
+      "SELECT id FROM t WHERE id >= $1",
+      "SELECT id FROM t WHERE id IN ($1, 2)",
+      "SELECT id FROM t WHERE name = $1::text",  // a non-unique index
+      "SELECT id FROM t WHERE score = $1::float8",
+      "SELECT id FROM t WHERE id = $1 FOR UPDATE",
+      "SELECT id, (SELECT max(id) FROM t) FROM t WHERE id = $1",
+      "SELECT id FROM t WHERE id = $1 AND EXISTS (SELECT 1 FROM t WHERE id = 3)",
+      "SELECT count(*) FROM t WHERE id = $1",
+      "SELECT a.id FROM t a JOIN t b ON a.id = b.id WHERE a.id = $1",
+  };
+  for (size_t i = 0; i < not_quick.size(); ++i) {
+    auto q = session_->Prepare("n" + std::to_string(i), not_quick[i], {});
+    ASSERT_TRUE(q.ok()) << not_quick[i] << ": " << q.status().ToString();
+    ASSERT_TRUE(Run(*q->request, {Value::Int(1)}).status.ok()) << not_quick[i];
+    EXPECT_FALSE(q->request->QuickRead(0)) << not_quick[i];
+  }
+  auto parsed = session_->Parse("SELECT id FROM t WHERE id = 1");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_FALSE((*parsed)->QuickRead(0));  // not prepared: no plan cache
+  auto update = session_->Prepare("u", "UPDATE t SET name = 'x' WHERE id = $1", {});
+  ASSERT_TRUE(update.ok());
+  ASSERT_TRUE(Run(*update->request, {Value::Int(1)}).status.ok());
+  EXPECT_FALSE(update->request->QuickRead(0));
+}
+
+// Under ExecControl::no_wait a quick read whose table lock is not free fails its first Fetch
+// with WouldBlock, having read nothing and leaving the transaction block usable; run again
+// without it, it waits for the lock and answers.
+TEST_F(PreparedTest, QuickReadUnderNoWaitRefusesABusyTable) {
+  std::shared_ptr<Request> point = PreparePointQuery("SELECT name FROM t WHERE id = $1");
+  ASSERT_NE(point, nullptr);
+  Request& p = *point;
+  ASSERT_EQ(Run(p, {Value::Int(2)}).rows, (Strings{"two"}));
+  ASSERT_TRUE(p.QuickRead(0));
+
+  // A long read holds t's lock shared; an ALTER TABLE then waits for it exclusively, and a
+  // waiting writer keeps new readers out.
+  auto reader_session = db_->NewSession();
+  auto ddl_session = db_->NewSession();
+  ExecControl long_read;
+  std::thread reader([&] {
+    RunSql(*reader_session, "SELECT count(*) FROM t, generate_series(1, 2000000000) g", &long_read);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::thread ddl([&] {
+    SqlResult r = RunSql(*ddl_session, "ALTER TABLE t ADD COLUMN extra INT");
+    EXPECT_TRUE(r.status.ok()) << r.status.ToString();
+  });
+  ASSERT_TRUE(Q("BEGIN").status.ok());
+  bool refused = false;
+  for (int i = 0; i < 500 && !refused; ++i) {
+    ExecControl ctl;
+    ctl.set_no_wait(true);
+    // Were no_wait ignored, the Fetch would wait for the lock: 57014 here instead of a hang.
+    ctl.SetDeadline(ExecControl::Clock::now() + std::chrono::seconds(5));
+    auto cursor = p.Start(0, ctl, StatementParams{{Value::Int(2)}, {}});
+    ASSERT_TRUE(cursor.ok()) << cursor.status().ToString();
+    std::vector<Row> rows;
+    auto more = (*cursor)->Fetch(100, 1 << 20, ctl, &rows);
+    if (ExecControl::IsWouldBlock(more.status())) {
+      refused = true;
+      EXPECT_TRUE(rows.empty());
+    } else {
+      ASSERT_TRUE(more.ok()) << more.status().ToString();  // the writer is not waiting yet
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  EXPECT_TRUE(refused);
+  long_read.Cancel();
+  reader.join();
+  // The same statement without no_wait waits for the ALTER TABLE, then answers.
+  SqlResult after = Run(p, {Value::Int(2)});
+  ddl.join();
+  EXPECT_TRUE(after.status.ok()) << after.status.ToString();
+  EXPECT_EQ(after.rows, (Strings{"two"}));
+  // The block was not failed by the refusal.
+  EXPECT_TRUE(Q("COMMIT").status.ok());
+  EXPECT_EQ(Rows("SELECT name, extra FROM t WHERE id = 2"), (Strings{"two|NULL"}));
+  // That run may have planned before the ALTER TABLE committed (its plan is then stale); the
+  // next one plans at the new schema and is a quick read again.
+  EXPECT_EQ(Run(p, {Value::Int(3)}).rows, (Strings{"three"}));
+  EXPECT_TRUE(p.QuickRead(0));
 }
 
 TEST_F(PreparedTest, PrepareExecuteSelect) {
