@@ -88,7 +88,11 @@ constexpr SystemFunction kSystemFunctions[] = {
 };
 
 // String functions with fixed signatures, bound like the system functions above.
+// A name listed twice is overloaded: the first entry whose argument kinds fit is taken, so a
+// text (or untyped) second argument makes substring the regular-expression form, as PostgreSQL
+// resolves substring(text, text) before substring(text, integer) for an unknown literal.
 constexpr SystemFunction kStringFunctions[] = {
+    {"substring", Func::kSubstringRegex, "tt", 2, 't'},
     {"substring", Func::kSubstring, "tii", 2, 't'},
     {"substr", Func::kSubstring, "tii", 2, 't'},
     {"position", Func::kStrpos, "tt", 2, 'i'},  // POSITION(a IN b) arrives as position(b, a)
@@ -310,16 +314,25 @@ Result<BoundExprPtr> Binder::BindSystemFunction(const std::string& name,
                                                 uint32_t position) {
   std::vector<SystemFunction> candidates(std::begin(kSystemFunctions), std::end(kSystemFunctions));
   candidates.insert(candidates.end(), std::begin(kStringFunctions), std::end(kStringFunctions));
+  bool named = false;
   for (const SystemFunction& f : candidates) {
+    if (name != f.name) continue;
+    named = true;
     const size_t max_args = std::string_view(f.args).size();
-    if (name != f.name || args->size() < f.required || args->size() > max_args) continue;
+    if (args->size() < f.required || args->size() > max_args) continue;
+    auto fits = [&](size_t i) {
+      const BoundExpr& a = *(*args)[i];
+      const char kind = f.args[i];
+      return a.type.id == TypeId::kUnknown || (kind == 't' && a.type.IsString()) ||
+             ((kind == 'o' || kind == 'i') && a.type.IsIntegral()) ||
+             (kind == 'b' && a.type.id == TypeId::kBoolean);
+    };
+    bool all_fit = true;
+    for (size_t i = 0; i < args->size(); ++i) all_fit = all_fit && fits(i);
+    if (!all_fit) continue;
     for (size_t i = 0; i < args->size(); ++i) {
       BoundExprPtr& a = (*args)[i];
       const char kind = f.args[i];
-      const bool fits = a->type.id == TypeId::kUnknown || (kind == 't' && a->type.IsString()) ||
-                        ((kind == 'o' || kind == 'i') && a->type.IsIntegral()) ||
-                        (kind == 'b' && a->type.id == TypeId::kBoolean);
-      if (!fits) return NoFunction(name, *args, position);
       if (a->type.id == TypeId::kUnknown || kind == 'o') {
         MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), KindType(kind), false, ""));
       }
@@ -333,6 +346,7 @@ Result<BoundExprPtr> Binder::BindSystemFunction(const std::string& name,
     e->children = std::move(*args);
     return e;
   }
+  if (named) return NoFunction(name, *args, position);
   return BoundExprPtr();
 }
 

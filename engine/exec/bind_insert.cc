@@ -43,6 +43,9 @@ Result<std::unique_ptr<BoundInsert>> Binder::BindInsert(const ast::InsertStmt& s
 
   if (stmt.select != nullptr) {
     scope_ = enter.saved();  // the SELECT opens its own top-level scope
+    // Untyped outputs (NULL, '2024-01-01') stay unknown and take their column's type below, as
+    // PostgreSQL binds INSERT ... SELECT, instead of becoming text first.
+    set_branch_ = true;
     MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> select, BindSelect(*stmt.select));
     const size_t n = select->columns.size();
     if (n > max_targets) {

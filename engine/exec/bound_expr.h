@@ -59,6 +59,7 @@ enum class Func {
   kGreatest,
   kLeast,
   kSubstring,
+  kSubstringRegex,  // substring(s FROM pattern): PostgreSQL's POSIX regex form
   kStrpos,
   kBTrim,
   kLTrim,

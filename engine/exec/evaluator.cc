@@ -15,6 +15,10 @@
 
 namespace meridian::exec {
 
+// The compiled form of a ~ / substring pattern (the thread's last one is cached); 2201B when the
+// pattern is not a valid regular expression. Valid until the thread compiles another pattern.
+Result<const std::regex*> CompiledRegex(const std::string& pattern, bool icase);
+
 namespace {
 
 Status DivisionByZero() { return Status::Error(sqlstate::kDivisionByZero, "division by zero"); }
@@ -373,6 +377,16 @@ Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v) {
       std::vector<std::string_view> cs = Chars(s);
       return Value::String(Join(cs, std::max<int64_t>(start, 1) - 1, end - 1));
     }
+    case Func::kSubstringRegex: {
+      // The first parenthesized subexpression's match when the pattern has one (NULL when it
+      // took no part), else the whole match; NULL when nothing matches.
+      MERIDIAN_ASSIGN_OR_RETURN(const std::regex* re, CompiledRegex(v[1].AsString(), false));
+      std::smatch m;
+      if (!std::regex_search(s, m, *re)) return Value::Null();
+      const size_t group = m.size() > 1 ? 1 : 0;
+      if (!m[group].matched) return Value::Null();
+      return Value::String(m[group].str());
+    }
     case Func::kStrpos: {
       const size_t at = s.find(v[1].AsString());
       if (at == std::string::npos) return Value::Int(0);
@@ -684,6 +698,11 @@ Result<Value> CompareOp(ast::BinaryOp op, const Value& a, const Value& b) {
 }
 
 Result<bool> RegexMatch(const std::string& text, const std::string& pattern, bool icase) {
+  MERIDIAN_ASSIGN_OR_RETURN(const std::regex* re, CompiledRegex(pattern, icase));
+  return std::regex_search(text, *re);
+}
+
+Result<const std::regex*> CompiledRegex(const std::string& pattern, bool icase) {
   // The last pattern compiled on this thread is kept: a filter applies one pattern to every row.
   thread_local std::string cached_pattern;
   thread_local bool cached_icase = false;
@@ -700,7 +719,7 @@ Result<bool> RegexMatch(const std::string& text, const std::string& pattern, boo
       return Status::Error("2201B", std::string("invalid regular expression: ") + e.what());
     }
   }
-  return std::regex_search(text, *cached);
+  return &*cached;
 }
 
 Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {

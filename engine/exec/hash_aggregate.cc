@@ -42,6 +42,24 @@ Status HashAggregateOp::Open(const EvalContext* outer, ExecContext* exec) {
   return child_->Open(outer, exec);
 }
 
+namespace {
+
+// The positions of a DISTINCT aggregate's values in the order PostgreSQL feeds them to it: its
+// input is sorted (NULL last).
+std::vector<size_t> SortedDistinctOrder(const std::vector<Value>& items) {
+  std::vector<size_t> order(items.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    const Value& a = items[x];
+    const Value& b = items[y];
+    if (a.IsNull() || b.IsNull()) return !a.IsNull() && b.IsNull();
+    return CompareValues(a, b) < 0;
+  });
+  return order;
+}
+
+}  // namespace
+
 Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st) {
   if (agg.star) {
     ++st->count;
@@ -103,6 +121,11 @@ Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st) {
       // The delimiter goes before every value but the first; a NULL one adds nothing.
       MERIDIAN_ASSIGN_OR_RETURN(Value delimiter, Eval(*agg.children[1], ctx_));
       if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
+      if (agg.distinct) {  // joined in sorted order by Finish
+        st->extra->items.push_back(v);
+        st->extra->delimiters.push_back(std::move(delimiter));
+        break;
+      }
       if (st->count > 1 && !delimiter.IsNull()) st->extra->text += delimiter.AsString();
       st->extra->text += v.AsString();
       break;
@@ -137,17 +160,24 @@ Result<Value> HashAggregateOp::Finish(const BoundExpr& agg, const AggState& st) 
     case AggFunc::kMin:
     case AggFunc::kMax:
       return st.count == 0 ? Value::Null() : st.best;
-    case AggFunc::kStringAgg:
-      return st.count == 0 ? Value::Null() : Value::String(st.extra->text);
+    case AggFunc::kStringAgg: {
+      if (st.count == 0) return Value::Null();
+      if (!agg.distinct) return Value::String(st.extra->text);
+      std::string text;
+      bool first = true;
+      for (size_t i : SortedDistinctOrder(st.extra->items)) {
+        const Value& delimiter = st.extra->delimiters[i];
+        if (!first && !delimiter.IsNull()) text += delimiter.AsString();
+        text += st.extra->items[i].AsString();
+        first = false;
+      }
+      return Value::String(std::move(text));
+    }
     case AggFunc::kArrayAgg: {
       if (st.count == 0) return Value::Null();
       if (!agg.distinct) return Value::Array(st.extra->items);
-      // PostgreSQL sorts the input of a DISTINCT aggregate (NULL last).
-      std::vector<Value> items = st.extra->items;
-      std::stable_sort(items.begin(), items.end(), [](const Value& a, const Value& b) {
-        if (a.IsNull() || b.IsNull()) return !a.IsNull() && b.IsNull();
-        return CompareValues(a, b) < 0;
-      });
+      std::vector<Value> items;
+      for (size_t i : SortedDistinctOrder(st.extra->items)) items.push_back(st.extra->items[i]);
       return Value::Array(std::move(items));
     }
   }

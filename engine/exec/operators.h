@@ -348,7 +348,8 @@ class HashAggregateOp : public Operator {
     Value best;  // MIN/MAX
     struct Extra {
       std::string text;                      // string_agg
-      std::vector<Value> items;              // array_agg (NULLs included)
+      std::vector<Value> items;              // array_agg (NULLs included), string_agg DISTINCT
+      std::vector<Value> delimiters;         // string_agg DISTINCT: each item's delimiter
       std::unordered_set<std::string> seen;  // DISTINCT arguments
     };
     std::unique_ptr<Extra> extra;  // made by string_agg, array_agg and DISTINCT aggregates only

@@ -96,10 +96,11 @@ class SelectCursor : public QueryCursor {
 
   // Runs the whole query now (SELECT ... FOR UPDATE: every row is locked, and a serialization
   // failure surfaces, before the first row reaches the client); Fetch then serves the rows.
+  // An error goes back to StartStatement, which may run the statement again (40001 at READ
+  // COMMITTED) or fails the transaction block itself, so it does not fail the block here.
   Status Materialize(ExecControl& ctl) {
     std::vector<Row> rows;
-    Result<bool> more = Fetch(0, 0, ctl, &rows);
-    if (!more.ok()) return more.status();
+    MERIDIAN_RETURN_IF_ERROR(RunChunk(0, 0, ctl, &rows));
     buffered_ = std::move(rows);
     materialized_ = true;
     return Status::Ok();
@@ -114,13 +115,11 @@ class SelectCursor : public QueryCursor {
       return next_buffered_ < buffered_.size();
     }
     if (done_) return false;
-    Status st = Run(max_rows, max_bytes, ctl, out);
-    locks_.ReleaseAll();
+    Status st = RunChunk(max_rows, max_bytes, ctl, out);
     // A table lock not free under ExecControl::no_wait: nothing was read; the caller drops
     // this cursor and runs the statement again, so the transaction block stays as it was.
     if (!opened_ && ExecControl::IsWouldBlock(st)) return st;
     if (!st.ok()) {
-      Finish();
       // An error inside a transaction block fails the block (25P02 until ROLLBACK).
       if (exec_.settings != nullptr) exec_.settings->txn_block().MarkFailed(txn_.get());
       return st;
@@ -129,6 +128,15 @@ class SelectCursor : public QueryCursor {
   }
 
  private:
+  // Up to max_rows rows / max_bytes bytes (0: no limit) into out; the statement's table locks
+  // are released after each chunk, and the plan after an error.
+  Status RunChunk(size_t max_rows, size_t max_bytes, ExecControl& ctl, std::vector<Row>* out) {
+    Status st = Run(max_rows, max_bytes, ctl, out);
+    locks_.ReleaseAll();
+    if (!st.ok()) Finish();
+    return st;
+  }
+
   Status Run(size_t max_rows, size_t max_bytes, ExecControl& ctl, std::vector<Row>* out) {
     exec_.ctl = &ctl;
     MERIDIAN_RETURN_IF_ERROR(ctl.Check());

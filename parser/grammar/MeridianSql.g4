@@ -383,6 +383,7 @@ primary
   | PARAM                                                                   # paramPrimary
   | LPAREN selectStmt RPAREN                                                # subqueryPrimary
   | LPAREN expr RPAREN                                                      # parenPrimary
+  | LPAREN expr (COMMA expr)+ RPAREN                                        # rowPrimary
   | K_EXISTS LPAREN selectStmt RPAREN                                       # existsPrimary
   | K_CASE operand=expr? (K_WHEN expr K_THEN expr)+ (K_ELSE elseExpr=expr)? K_END # casePrimary
   | K_CAST LPAREN expr K_AS typeName RPAREN                                 # castPrimary

@@ -7,12 +7,9 @@
 #include "transformer.h"
 
 namespace meridian::parser {
-namespace {
-
 using ast::BinaryOp;
 using ast::ExprKind;
 using ast::ExprPtr;
-using Token = antlr4::Token;
 
 ExprPtr NewExpr(ExprKind kind, ast::Location loc) {
   auto e = std::make_unique<ast::Expr>();
@@ -28,6 +25,10 @@ ExprPtr MakeBinary(BinaryOp op, ExprPtr left, ExprPtr right) {
   e->children.push_back(std::move(right));
   return e;
 }
+
+namespace {
+
+using Token = antlr4::Token;
 
 std::optional<BinaryOp> OperatorOf(size_t token_type) {
   switch (token_type) {
@@ -155,7 +156,16 @@ ExprPtr Transformer::TransformIs(P::IsExprContext* ctx) {
 }
 
 ExprPtr Transformer::TransformComparison(P::ComparisonExprContext* ctx) {
-  ExprPtr left = TransformPredicate(static_cast<P::PredicateExprContext*>(ctx->children[0]));
+  auto* left_ctx = static_cast<P::PredicateExprContext*>(ctx->children[0]);
+  if (ctx->children.size() > 1) {
+    auto* op_token = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->comparisonOp()->children[0]);
+    BinaryOp op = OperatorOf(op_token->getSymbol()->getType()).value_or(BinaryOp::kEq);
+    P::RowPrimaryContext* left_row = BareRow(left_ctx);
+    P::RowPrimaryContext* right_row =
+        ctx->predicateExpr().size() > 1 ? BareRow(ctx->predicateExpr(1)) : nullptr;
+    if (left_row != nullptr && right_row != nullptr) return CompareRows(op, left_row, right_row);
+  }
+  ExprPtr left = TransformPredicate(left_ctx);
   if (ctx->children.size() == 1) return left;
   auto* op_token = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->comparisonOp()->children[0]);
   BinaryOp op = OperatorOf(op_token->getSymbol()->getType()).value_or(BinaryOp::kEq);
@@ -179,6 +189,11 @@ ExprPtr Transformer::TransformComparison(P::ComparisonExprContext* ctx) {
 }
 
 ExprPtr Transformer::TransformPredicate(P::PredicateExprContext* ctx) {
+  if (ctx->children.size() > 1) {
+    auto* in_list = dynamic_cast<P::InListPredicateContext*>(ctx->predicateSuffix());
+    P::RowPrimaryContext* row = BareRow(ctx->concatExpr());
+    if (row != nullptr && in_list != nullptr) return RowInList(row, in_list);
+  }
   ExprPtr operand = TransformConcat(static_cast<P::ConcatExprContext*>(ctx->children[0]));
   if (ctx->children.size() == 1) return operand;
   P::PredicateSuffixContext* suffix = ctx->predicateSuffix();
@@ -340,6 +355,12 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
   }
   if (auto* paren = dynamic_cast<P::ParenPrimaryContext*>(ctx)) {
     return TransformExpr(paren->expr());
+  }
+  if (dynamic_cast<P::RowPrimaryContext*>(ctx) != nullptr) {
+    Fail(ErrorAt(ctx, sqlstate::kFeatureNotSupported,
+                 "row expressions are supported only as both sides of a comparison or as the "
+                 "left side of an IN list of rows"));
+    return NewExpr(ExprKind::kLiteral, loc);  // NULL; the statement fails anyway
   }
   if (auto* sub = dynamic_cast<P::SubqueryPrimaryContext*>(ctx)) {
     ExprPtr e = NewExpr(ExprKind::kSubquery, loc);

@@ -17,6 +17,10 @@ namespace meridian::parser {
 
 using P = gen::MeridianSqlParser;
 
+// An expression node of the kind at loc; a binary operation located at its left operand.
+ast::ExprPtr NewExpr(ast::ExprKind kind, ast::Location loc);
+ast::ExprPtr MakeBinary(ast::BinaryOp op, ast::ExprPtr left, ast::ExprPtr right);
+
 class Transformer {
  public:
   explicit Transformer(const SourceText& src) : src_(src) {}
@@ -93,6 +97,12 @@ class Transformer {
   ast::ExprPtr TransformIs(P::IsExprContext* ctx);
   ast::ExprPtr TransformComparison(P::ComparisonExprContext* ctx);
   ast::ExprPtr TransformPredicate(P::PredicateExprContext* ctx);
+  // Row constructors (a, b, ...) exist only as operands of a comparison or an IN list, where
+  // they become element-wise comparisons (transform_row.cc): null when ctx is not a bare row.
+  P::RowPrimaryContext* BareRow(antlr4::ParserRuleContext* ctx) const;
+  ast::ExprPtr CompareRows(ast::BinaryOp op, P::RowPrimaryContext* left,
+                           P::RowPrimaryContext* right);
+  ast::ExprPtr RowInList(P::RowPrimaryContext* left, P::InListPredicateContext* list);
   ast::ExprPtr TransformConcat(P::ConcatExprContext* ctx);
   ast::ExprPtr TransformAdditive(P::AdditiveExprContext* ctx);
   ast::ExprPtr TransformMultiplicative(P::MultiplicativeExprContext* ctx);

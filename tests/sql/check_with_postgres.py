@@ -2,10 +2,13 @@
 """Runs Meridian's sqllogictest files against a real PostgreSQL through psql, to check that the
 expected results in tests/sql/*.test are PostgreSQL's (a developer tool, not part of ctest).
 
-Usage: check_with_postgres.py [--psql "psql -h /tmp -p 55432 -U postgres -X"] FILE...
+Usage: check_with_postgres.py [--psql "psql -h /tmp -p 55432 -U postgres -X"] [--one-session] FILE...
 Uses the same value rules as meridian-slt (I integer, R %.3f, T text with '@' for bytes outside
 0x20-0x7e, NULL, (empty), booleans true/false under T), the same sort modes and hashing, and
 checks `statement error <SQLSTATE>`. Each file starts from a fresh schema `slt_check`.
+By default each record runs in its own psql process; with --one-session every record of a file
+runs in one psql session, as meridian-slt runs a file, so BEGIN ... COMMIT/ROLLBACK across
+records behaves as it does there (needed for files with transaction blocks).
 """
 import hashlib
 import re
@@ -29,6 +32,50 @@ def run_psql(psql, sql):
     out = p.stdout[:-1] if p.stdout.endswith("\n") else p.stdout
     rows = [line.split(SEP) for line in out.split(RSEP)] if p.stdout != "" else []
     return rows, None, ""
+
+
+class Session:
+    """One psql process for a whole file: each record is written to its stdin followed by
+    \\echo and \\warn markers, and its result read back from stdout and stderr up to them."""
+
+    def __init__(self, psql):
+        cmd = shlex.split(psql) + ["-A", "-t", "-q", "-v", "VERBOSITY=verbose", "-F", SEP, "-R",
+                                   RSEP, "-P", "null=" + NULL]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.count = 0
+        self.run("SET search_path TO slt_check")
+
+    def _read_until(self, stream, marker):
+        lines = []
+        while True:
+            line = stream.readline()
+            if line == "":
+                raise RuntimeError("psql exited")
+            if line.rstrip("\n") == marker:
+                return lines
+            lines.append(line)
+
+    def run(self, sql):
+        self.count += 1
+        marker = "@@slt-check-%d@@" % self.count
+        text = sql.rstrip()
+        if not text.endswith(";"):
+            text += ";"
+        self.proc.stdin.write("%s\n\\echo %s\n\\warn %s\n" % (text, marker, marker))
+        self.proc.stdin.flush()
+        out = "".join(self._read_until(self.proc.stdout, marker))
+        err = "".join(self._read_until(self.proc.stderr, marker))
+        m = re.search(r"ERROR:  ([0-9A-Z]{5}):", err)
+        if m:
+            return None, m.group(1), err.strip()
+        out = out[:-1] if out.endswith("\n") else out
+        rows = [line.split(SEP) for line in out.split(RSEP)] if out != "" else []
+        return rows, None, ""
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
 
 
 def fmt(value, t):
@@ -85,13 +132,18 @@ def parse(text):
 def main():
     args = sys.argv[1:]
     psql = "psql -h /tmp -p 55432 -U postgres -X"
-    if args and args[0] == "--psql":
-        psql, args = args[1], args[2:]
+    one_session = False
+    while args and args[0] in ("--psql", "--one-session"):
+        if args[0] == "--psql":
+            psql, args = args[1], args[2:]
+        else:
+            one_session, args = True, args[1:]
     total_fail = 0
     for path in args:
         run_psql(psql.replace("-X", "-X"), "")  # warm-up
         subprocess.run(shlex.split(psql) + ["-q", "-c", "DROP SCHEMA IF EXISTS slt_check CASCADE;"
                                             " CREATE SCHEMA slt_check;"], capture_output=True)
+        session = Session(psql) if one_session else None
         passed = failed = 0
         threshold = 0
         for rec in parse(open(path).read()):
@@ -105,7 +157,7 @@ def main():
             if cmd[0] == "halt":
                 break
             sql = "\n".join(rec["sql"])
-            rows, state, msg = run_psql(psql, sql)
+            rows, state, msg = session.run(sql) if session else run_psql(psql, sql)
             problem = None
             if cmd[0] == "statement":
                 want_error = cmd[1] == "error"
@@ -146,6 +198,8 @@ def main():
                 print("FAIL %s:%d: %s\n    %s" % (path, rec["line"], problem, sql.replace("\n", "\n    ")))
             else:
                 passed += 1
+        if session:
+            session.close()
         print("%s: %d passed, %d failed" % (path, passed, failed))
         total_fail += failed
     sys.exit(1 if total_fail else 0)

@@ -739,16 +739,20 @@ class TransactionControlTest(TxnTestCase):
         self.assertEqual(t1.q("UPDATE {t} SET value = 25 WHERE id = 2"), 1)
         t1.q("COMMIT")
         self.assertEqual(w.wait(), [(25,)])  # READ COMMITTED: locks and returns the new version
+        # ... and the transaction goes on (it used to be left failed: 25P02, COMMIT = ROLLBACK).
+        self.assertEqual(t2.status, INTRANS)
+        self.assertEqual(t2.q("UPDATE {t} SET value = value + 1 WHERE id = 2"), 1)
         t2.q("COMMIT")
+        self.assertEqual(t2.last_status, "COMMIT")
         # REPEATABLE READ: locking a row changed since the snapshot is a serialization failure.
         t1.q("BEGIN ISOLATION LEVEL REPEATABLE READ")
-        self.assertEqual(t1.rows(), [(1, 10), (2, 25)])
-        self.assertEqual(t2.q("UPDATE {t} SET value = 26 WHERE id = 2"), 1)
+        self.assertEqual(t1.rows(), [(1, 10), (2, 26)])
+        self.assertEqual(t2.q("UPDATE {t} SET value = 27 WHERE id = 2"), 1)
         self.assertEqual(t1.q("SELECT value FROM {t} WHERE id = 1 FOR UPDATE"), [(10,)])
         self.assert_sqlstate(SERIALIZATION_FAILURE, t1, "SELECT value FROM {t} WHERE id = 2 "
                              "FOR UPDATE")
         t1.q("ROLLBACK")
-        self.assertEqual(self.final_rows(), [(1, 10), (2, 26)])
+        self.assertEqual(self.final_rows(), [(1, 10), (2, 27)])
 
     def test_savepoints(self):
         s, other = self.sessions_named("S", "other")
