@@ -13,6 +13,7 @@
 
 #include "catalog/catalog.h"
 #include "database/data_dir_lock.h"
+#include "exec/plan_cache.h"
 #include "exec/prepared.h"
 #include "exec/session_settings.h"
 #include "exec/statement.h"
@@ -89,6 +90,9 @@ class RequestImpl : public Request {
         *statements_[index], core_->catalog.get(), ctl, params, settings_.get(), plans_);
     if (!prepared_columns_) return cursor;
     return exec::CheckCachedResult(*prepared_columns_, std::move(cursor), settings_.get());
+  }
+  PlanCacheStats plan_cache_stats() const override {
+    return plans_ != nullptr ? plans_->stats() : PlanCacheStats{};
   }
   // The request of a prepared statement: its result columns may not change (prepared.h).
   void FixResult(std::vector<ColumnInfo> columns) { prepared_columns_ = std::move(columns); }
