@@ -13,6 +13,7 @@
 
 #include "catalog/catalog.h"
 #include "database/data_dir_lock.h"
+#include "exec/plan_cache.h"
 #include "exec/prepared.h"
 #include "exec/session_settings.h"
 #include "exec/statement.h"
@@ -94,6 +95,9 @@ class RequestImpl : public Request {
     return plans_ != nullptr && index < statements_.size() &&
            statements_[index]->kind == ast::StatementKind::kSelect &&
            plans_->HoldsQuickRead(core_->catalog->schema_version());
+  }
+  PlanCacheStats plan_cache_stats() const override {
+    return plans_ != nullptr ? plans_->stats() : PlanCacheStats{};
   }
   // The request of a prepared statement: its result columns may not change (prepared.h).
   void FixResult(std::vector<ColumnInfo> columns) { prepared_columns_ = std::move(columns); }

@@ -129,8 +129,10 @@ struct SubqueryPlan {
   std::unique_ptr<Operator> root;
   bool correlated = false;
   Type type;  // the type of its single output column
-  // Cache for uncorrelated subqueries.
+  // Cache for uncorrelated subqueries: rows holds the result of run cached_run
+  // (ExecContext::run); a later execution of a cached plan runs the subquery again.
   bool cached = false;
+  uint64_t cached_run = 0;
   std::vector<Value> rows;  // first column of every row (scalar: at most 1; EXISTS: at most 1)
   SubqueryPlan();
   ~SubqueryPlan();

@@ -79,10 +79,17 @@ struct BoundInsert {
   std::vector<BoundCheck> checks;
 };
 
-struct BoundUpdate {
+// The rows an UPDATE or DELETE changes: its WHERE, and once planned (PlanMatches) the access
+// path that finds them. A prepared statement's plan cache keeps it planned between executions.
+struct BoundMatch {
   std::shared_ptr<catalog::Table> table;
-  BoundExprPtr where;    // over the table row; may be null
+  BoundExprPtr where;    // over the table row; may be null; PlanMatches moves it into scan
   BoundExprPtr recheck;  // a second binding of where: READ COMMITTED re-checks newer versions
+  std::unique_ptr<RowSourceOp> scan;  // where's access path (null until planned)
+  BoundExprPtr residual;              // the conjuncts the access path does not enforce
+};
+
+struct BoundUpdate : BoundMatch {
   struct Assignment {
     int column;
     BoundExprPtr value;  // over the old row, cast to the column type
@@ -91,10 +98,6 @@ struct BoundUpdate {
   std::vector<BoundCheck> checks;
 };
 
-struct BoundDelete {
-  std::shared_ptr<catalog::Table> table;
-  BoundExprPtr where;
-  BoundExprPtr recheck;  // as BoundUpdate::recheck
-};
+struct BoundDelete : BoundMatch {};
 
 }  // namespace meridian::exec

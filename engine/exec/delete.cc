@@ -11,8 +11,7 @@ Result<uint64_t> ExecuteDelete(BoundDelete& b, ExecContext* exec) {
   catalog::Table& table = *b.table;
   MERIDIAN_RETURN_IF_ERROR(table.CheckUsable());
   if (exec->txn == nullptr) return Status::Internal("DELETE outside a transaction");
-  MERIDIAN_ASSIGN_OR_RETURN(std::vector<MatchedRow> victims,
-                            CollectMatches(b.table, std::move(b.where), exec));
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<MatchedRow> victims, CollectMatches(b, exec));
   uint64_t deleted = 0;
   for (MatchedRow& v : victims) {
     MERIDIAN_ASSIGN_OR_RETURN(bool locked, LockRowForWrite(b.table, &v, b.recheck.get(), exec));

@@ -482,7 +482,8 @@ Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v) {
 Result<const std::vector<Value>*> RunSubquery(const BoundExpr& e, const EvalContext& ctx,
                                               size_t limit) {
   SubqueryPlan& plan = *e.subquery;
-  if (plan.cached) return &plan.rows;
+  const uint64_t run = ctx.exec != nullptr ? ctx.exec->run : 0;
+  if (plan.cached && plan.cached_run == run) return &plan.rows;
   plan.rows.clear();
   MERIDIAN_RETURN_IF_ERROR(plan.root->Open(&ctx, ctx.exec));
   Row row;
@@ -491,7 +492,10 @@ Result<const std::vector<Value>*> RunSubquery(const BoundExpr& e, const EvalCont
     if (!more) break;
     plan.rows.push_back(row.empty() ? Value::Null() : std::move(row[0]));
   }
-  if (!plan.correlated) plan.cached = true;
+  if (!plan.correlated) {
+    plan.cached = true;
+    plan.cached_run = run;
+  }
   return &plan.rows;
 }
 

@@ -191,31 +191,39 @@ Status AddIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid, 
   return Status::Ok();
 }
 
-Result<std::vector<MatchedRow>> CollectMatches(const std::shared_ptr<catalog::Table>& table,
-                                               BoundExprPtr where, ExecContext* exec) {
+AccessPlan ChooseMatchPath(const std::shared_ptr<catalog::Table>& table, BoundExprPtr where) {
   AccessRequest request;
   request.table = table;
   request.conjuncts = SplitConjuncts(std::move(where));
-  AccessPlan plan = ChooseAccessPath(std::move(request), nullptr);
-  BoundExprPtr residual = JoinConjuncts(std::move(plan.residual));
-  std::unique_ptr<RowSourceOp> scan = MakeAccessOperator(table, &plan);
-  MERIDIAN_RETURN_IF_ERROR(scan->Open(nullptr, exec));
+  return ChooseAccessPath(std::move(request), nullptr);
+}
+
+void PlanMatches(BoundMatch* m) {
+  AccessPlan plan = ChooseMatchPath(m->table, std::move(m->where));
+  m->residual = JoinConjuncts(std::move(plan.residual));
+  m->scan = MakeAccessOperator(m->table, &plan);
+}
+
+Result<std::vector<MatchedRow>> CollectMatches(BoundMatch& m, ExecContext* exec) {
+  if (m.scan == nullptr) PlanMatches(&m);
+  RowSourceOp& scan = *m.scan;
+  MERIDIAN_RETURN_IF_ERROR(scan.Open(nullptr, exec));
   std::vector<MatchedRow> out;
   Row row;
   EvalContext ctx{&row, nullptr, exec};
   int until_check = kCheckInterval;
   while (true) {
-    MERIDIAN_ASSIGN_OR_RETURN(bool more, scan->Next(&row));
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, scan.Next(&row));
     if (!more) break;
     if (--until_check <= 0) {
       MERIDIAN_RETURN_IF_ERROR(exec->ctl->Check());
       until_check = kCheckInterval;
     }
-    if (residual != nullptr) {
-      MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*residual, ctx));
+    if (m.residual != nullptr) {
+      MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*m.residual, ctx));
       if (!pass) continue;
     }
-    out.push_back({scan->last_rid(), row});
+    out.push_back({scan.last_rid(), row});
   }
   return out;
 }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "exec/access_path.h"
 #include "exec/bound_statement.h"
 #include "exec/operator.h"
 
@@ -61,9 +62,16 @@ Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, Match
 // lock_timeout of the statement's session (0 = none).
 int64_t LockTimeoutMs(const ExecContext* exec);
 
-// The rows of table that satisfy where (null: all), found through the cheapest access path,
-// with their rids, in one pass and before anything is written. Polls exec->ctl.
-Result<std::vector<MatchedRow>> CollectMatches(const std::shared_ptr<catalog::Table>& table,
-                                               BoundExprPtr where, ExecContext* exec);
+// The cheapest access path to the rows of table that satisfy where (null: all).
+AccessPlan ChooseMatchPath(const std::shared_ptr<catalog::Table>& table, BoundExprPtr where);
+// Plans how an UPDATE or DELETE finds its rows: ChooseMatchPath's operator in m->scan and the
+// conjuncts it does not enforce in m->residual (m->where is moved into them). Planning reads
+// only lock-free table facts (invariant 6 of README.md); a plan made before the statement took
+// its locks is used only when no DDL or ANALYZE came between (plan_cache.h).
+void PlanMatches(BoundMatch* m);
+// The rows of m's table that satisfy its WHERE, found through m's planned scan (PlanMatches
+// runs first when it has none), with their rids, in one pass and before anything is written.
+// Polls exec->ctl.
+Result<std::vector<MatchedRow>> CollectMatches(BoundMatch& m, ExecContext* exec);
 
 }  // namespace meridian::exec

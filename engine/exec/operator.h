@@ -3,6 +3,8 @@
 // change threads between calls). Open (re)starts it; Next produces one row at a time.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -26,12 +28,21 @@ class SessionSettings;
 // current_user, ...); catalog: for the system-catalog functions (::regclass, format_type, ...).
 // txn: the transaction the statement runs in, with the snapshot its scans read (null: no
 // MVCC filtering, e.g. system tables only); writers record their versions in it.
+// run: this execution's number, unique in the process; what an execution keeps in a plan
+// (an uncorrelated subquery's rows) is only valid in the run that stored it, because a cached
+// plan (plan_cache.h) runs again with new values and new snapshots.
 struct ExecContext {
   ExecControl* ctl = nullptr;
   std::vector<Value> params;
   SessionSettings* settings = nullptr;
   catalog::Catalog* catalog = nullptr;
   catalog::Transaction* txn = nullptr;
+  uint64_t run = NextRun();
+
+  static uint64_t NextRun() {
+    static std::atomic<uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+  }
 };
 
 // Where an expression finds its column values: row at depth 0, outer->row at depth 1, ...

@@ -13,6 +13,7 @@ std::unique_ptr<CachedPlan> PlanSlot::Take(uint64_t schema_version, const Statem
     return nullptr;
   }
   if (idle_->declared != params.types || idle_->supplied != params.values.size()) return nullptr;
+  reused_.fetch_add(1, std::memory_order_relaxed);
   return std::move(idle_);
 }
 

@@ -60,8 +60,10 @@ Result<std::shared_ptr<PreparedStatement>> DescribePrepared(
 // A prepared statement started again returns the columns it was prepared with, or fails with
 // PostgreSQL's 0A000 "cached plan must not change result type" (an ALTER TABLE changed a table
 // it reads: SELECT * gained or lost a column, a column was renamed). The statement is bound
-// again at every start, so it never reads a column by a stale position. On a mismatch the
-// cursor is dropped (its transaction ends) and an open transaction block fails.
+// again at every start after a schema change (a cached plan is reused only while the schema
+// is the one it was bound at, plan_cache.h), so it never reads a column by a stale position.
+// On a mismatch the cursor is dropped (its transaction ends) and an open transaction block
+// fails.
 Result<std::unique_ptr<QueryCursor>> CheckCachedResult(const std::vector<ColumnInfo>& prepared,
                                                        Result<std::unique_ptr<QueryCursor>> cursor,
                                                        SessionSettings* settings);

@@ -188,27 +188,65 @@ class SelectCursor : public QueryCursor {
   uint64_t rows_ = 0;
 };
 
-// Binds (bind(binder) → the bound statement), takes the locks and executes. An ALTER TABLE
-// that published a new schema of a table between binding and locking makes it bind again
-// under the new one (the locks then keep further ALTERs out until the statement ends).
-template <typename BindFn, typename Bound>
+// Plans what a bound INSERT, UPDATE or DELETE reads, under its locks: the access path of the
+// WHERE (an INSERT's source was planned by the binder).
+void PlanModify(BoundInsert*) {}
+void PlanModify(BoundMatch* bound) { PlanMatches(bound); }
+
+// Binds (bind(binder) → the bound statement), takes the locks, plans and executes. An ALTER
+// TABLE that published a new schema of a table between binding and locking makes it bind again
+// under the new one (the locks then keep further ALTERs out until the statement ends). plans: a
+// prepared statement's cache (plan_cache.h): its valid plan skips binding and planning, unless
+// DDL or ANALYZE came before the locks were taken (then it binds anew); the plan goes back to
+// the slot when the statement ends, whether it succeeded or not.
+template <typename Bound, typename BindFn>
 Result<uint64_t> RunModify(const BindFn& bind, const StatementParams& params, ExecControl& ctl,
                            Result<uint64_t> (*execute)(Bound&, ExecContext*),
                            SessionSettings* settings, catalog::Catalog* catalog,
-                           catalog::Transaction* txn) {
+                           catalog::Transaction* txn, const std::shared_ptr<PlanSlot>& plans) {
+  struct Held {  // the plan in use; back to the slot at every exit when it may be kept
+    std::unique_ptr<CachedPlan> plan;
+    PlanSlot* slot = nullptr;  // null: not cacheable
+    ~Held() {
+      if (plan == nullptr) return;
+      plan->locks.ReleaseAll();
+      if (slot != nullptr) slot->Give(std::move(plan));
+    }
+  } held;
+  if (plans != nullptr) held.plan = plans->Take(catalog->schema_version(), params);
+  bool fresh = held.plan == nullptr;
+  if (!fresh) held.slot = plans.get();
   while (true) {
-    ParamTypes types(params);
-    catalog::LockSet locks;
-    Binder binder(catalog, &locks, &types);
-    Result<std::unique_ptr<Bound>> bound = bind(binder);
-    if (!bound.ok()) return bound.status();
-    MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
-    MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
-    if (locks.SchemaChanged()) continue;
+    if (fresh) {
+      held.slot = nullptr;
+      held.plan = std::make_unique<CachedPlan>();
+      CachedPlan& plan = *held.plan;
+      plan.schema_version = catalog->schema_version();  // before binding (plan_cache.h)
+      plan.declared = params.types;
+      plan.supplied = params.values.size();
+      plan.types = ParamTypes(params);
+      Binder binder(catalog, &plan.locks, &plan.types);
+      Result<std::unique_ptr<Bound>> bound = bind(binder);
+      if (!bound.ok()) return bound.status();
+      plan.modify = std::move(bound).value();
+      if (plans != nullptr) {
+        plans->NotePlanned();
+        if (!binder.read_system_tables()) held.slot = plans.get();
+      }
+    }
+    CachedPlan& plan = *held.plan;
+    Bound& bound = *std::get<std::unique_ptr<Bound>>(plan.modify);
+    MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, plan.types.Convert(params.values));
+    MERIDIAN_RETURN_IF_ERROR(plan.locks.AcquireAll(&ctl));
+    if (plan.locks.SchemaChanged() ||
+        (!fresh && catalog->schema_version() != plan.schema_version)) {
+      held.plan.reset();  // releases the locks
+      fresh = true;
+      continue;
+    }
+    if (fresh) PlanModify(&bound);
     ExecContext exec{&ctl, std::move(values), settings, catalog, txn};
-    Result<uint64_t> n = execute(**bound, &exec);
-    locks.ReleaseAll();
-    return n;
+    return execute(bound, &exec);
   }
 }
 
@@ -228,10 +266,7 @@ std::string Ms(double ms) {
 std::unique_ptr<PlanNode> DescribeModify(const char* verb,
                                          const std::shared_ptr<catalog::Table>& table,
                                          BoundExprPtr where) {
-  AccessRequest req;
-  req.table = table;
-  req.conjuncts = SplitConjuncts(std::move(where));
-  AccessPlan plan = ChooseAccessPath(std::move(req), nullptr);
+  AccessPlan plan = ChooseMatchPath(table, std::move(where));
   auto scan = std::make_unique<PlanNode>();
   if (plan.kind == AccessPlan::Kind::kSeqScan) {
     scan->label = "Seq Scan on " + table->name();
@@ -385,6 +420,7 @@ Result<std::unique_ptr<QueryCursor>> StartSelect(
       MERIDIAN_ASSIGN_OR_RETURN(plan->root, PlanSelect(std::move(bound)));
       plan->quick_read = PlanIsQuickRead(*plan);
       cacheable = plans != nullptr && !binder.read_system_tables();
+      if (plans != nullptr) plans->NotePlanned();
     } while (plan->locks.SchemaChanged());
   }
   MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, plan->types.Convert(params.values));
@@ -415,21 +451,21 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
     case ast::StatementKind::kInsert: {
       MERIDIAN_ASSIGN_OR_RETURN(
           uint64_t n, RunModify([&](Binder& b) { return b.BindInsert(*stmt.insert); }, params, ctl,
-                                &ExecuteInsert, settings, catalog, t));
+                                &ExecuteInsert, settings, catalog, t, plans));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("INSERT 0 " + std::to_string(n), n, ""));
     }
     case ast::StatementKind::kUpdate: {
       MERIDIAN_ASSIGN_OR_RETURN(
           uint64_t n, RunModify([&](Binder& b) { return b.BindUpdate(*stmt.update); }, params, ctl,
-                                &ExecuteUpdate, settings, catalog, t));
+                                &ExecuteUpdate, settings, catalog, t, plans));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("UPDATE " + std::to_string(n), n, ""));
     }
     case ast::StatementKind::kDelete: {
       MERIDIAN_ASSIGN_OR_RETURN(
           uint64_t n, RunModify([&](Binder& b) { return b.BindDelete(*stmt.del); }, params, ctl,
-                                &ExecuteDelete, settings, catalog, t));
+                                &ExecuteDelete, settings, catalog, t, plans));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("DELETE " + std::to_string(n), n, ""));
     }

@@ -15,8 +15,7 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
   if (exec->txn == nullptr) return Status::Internal("UPDATE outside a transaction");
 
   // Phase 1: the rows to change.
-  MERIDIAN_ASSIGN_OR_RETURN(std::vector<MatchedRow> matches,
-                            CollectMatches(b.table, std::move(b.where), exec));
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<MatchedRow> matches, CollectMatches(b, exec));
   // Phase 2: every row's write lock first (so keys may move between rows of one statement),
   // then the new versions, computed from the locked (possibly newer) versions, and their index
   // entries.

@@ -176,6 +176,12 @@ struct StatementDescription {
   std::vector<ColumnInfo> columns;  // result columns; empty when it returns no rows
 };
 
+// How a prepared statement's executions used its plan cache (engine/exec/plan_cache.h).
+struct PlanCacheStats {
+  uint64_t reused = 0;   // executions that ran the cached plan: no binding, no planning
+  uint64_t planned = 0;  // executions that bound and planned (first run, after DDL/ANALYZE, ...)
+};
+
 // The parsed statements of one request; statement i is bound and planned only when started,
 // after statements 0..i-1 ran (so CREATE TABLE t; INSERT INTO t works in one request). A
 // request may be started any number of times (a prepared statement keeps its parse).
@@ -200,6 +206,8 @@ class Request {
     (void)index;
     return false;
   }
+  // The plan cache's counters of a prepared statement's request (zeros for other requests).
+  virtual PlanCacheStats plan_cache_stats() const { return {}; }
 };
 
 // A named prepared statement of a session. SQL PREPARE and the PostgreSQL protocol's Parse with

@@ -226,6 +226,178 @@ TEST_F(PreparedTest, QuickReadUnderNoWaitRefusesABusyTable) {
   EXPECT_TRUE(p.QuickRead(0));
 }
 
+// An uncorrelated subquery's rows belong to one execution: a cached plan runs it again.
+TEST_F(PreparedTest, CachedPlansRerunUncorrelatedSubqueries) {
+  EXPECT_EQ(Tag("PREPARE top AS SELECT (SELECT max(id) FROM t)"), "PREPARE");
+  EXPECT_EQ(Rows("EXECUTE top"), (Strings{"3"}));
+  ASSERT_TRUE(Q("INSERT INTO t VALUES (4, 'four', 4)").status.ok());
+  EXPECT_EQ(Rows("EXECUTE top"), (Strings{"4"}));
+  ASSERT_TRUE(Q("CREATE TABLE u (x INT); INSERT INTO u VALUES (4)").status.ok());
+  EXPECT_EQ(Tag("PREPARE mark (int) AS UPDATE t SET score = (SELECT max(x) FROM u) WHERE id = $1"),
+            "PREPARE");
+  EXPECT_EQ(Tag("EXECUTE mark (1)"), "UPDATE 1");
+  ASSERT_TRUE(Q("INSERT INTO u VALUES (5)").status.ok());
+  EXPECT_EQ(Tag("EXECUTE mark (2)"), "UPDATE 1");
+  EXPECT_EQ(Rows("SELECT id, score FROM t WHERE id <= 2 ORDER BY id"), (Strings{"1|4", "2|5"}));
+  EXPECT_EQ(session_->FindPrepared("mark")->request->plan_cache_stats().reused, 1u);
+}
+
+// Prepared INSERT, UPDATE and DELETE keep their bound statement and access path (plan_cache.h):
+// later executions reuse them, and every kind of DDL (and TRUNCATE, ANALYZE) makes the next
+// execution bind and plan again against the new schema, with correct results throughout.
+TEST_F(PreparedTest, CachedDmlPlansFollowSchemaChanges) {
+  auto upd = session_->Prepare("upd", "UPDATE t SET score = score + $2 WHERE id = $1", {});
+  ASSERT_TRUE(upd.ok()) << upd.status().ToString();
+  Request& u = *upd->request;
+  auto stats = [&] { return u.plan_cache_stats(); };
+  // Each step: run, then expect the counters (reused, planned) and the row.
+  auto step = [&](int64_t id, double add, uint64_t reused, uint64_t planned,
+                  const std::string& row) {
+    SqlResult r = Run(u, {Value::Int(id), Value::Double(add)});
+    ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+    EXPECT_EQ(r.tag, "UPDATE 1");
+    EXPECT_EQ(stats().reused, reused) << row;
+    EXPECT_EQ(stats().planned, planned) << row;
+    EXPECT_EQ(Rows("SELECT * FROM t WHERE id = " + std::to_string(id)), Strings{row});
+  };
+  step(1, 1, 0, 1, "1|one|2.5");
+  step(1, 1, 1, 1, "1|one|3.5");
+  step(2, 0.5, 2, 1, "2|two|3");
+  ASSERT_TRUE(Q("CREATE INDEX t_score ON t (score)").status.ok());
+  step(2, 1, 2, 2, "2|two|4");
+  step(1, 1, 3, 2, "1|one|4.5");
+  ASSERT_TRUE(Q("DROP INDEX t_score").status.ok());
+  step(1, 1, 3, 3, "1|one|5.5");
+  ASSERT_TRUE(Q("ALTER TABLE t ADD COLUMN extra INT DEFAULT 7").status.ok());
+  step(1, 1, 3, 4, "1|one|6.5|7");
+  step(1, 1, 4, 4, "1|one|7.5|7");
+  // Dropping a column before the ones the statement writes moves nothing it reads.
+  ASSERT_TRUE(Q("ALTER TABLE t DROP COLUMN name").status.ok());
+  step(2, 1, 4, 5, "2|5|7");
+  ASSERT_TRUE(Q("ANALYZE t").status.ok());
+  step(2, 1, 4, 6, "2|6|7");
+  // A CHECK added later holds for the cached statement too.
+  ASSERT_TRUE(Q("ALTER TABLE t ADD CONSTRAINT small CHECK (score < 100)").status.ok());
+  step(2, 1, 4, 7, "2|7|7");
+  SqlResult bad = Run(u, {Value::Int(2), Value::Double(1000)});
+  EXPECT_EQ(bad.status.sqlstate(), "23514") << bad.status.ToString();
+  step(2, 1, 6, 7, "2|8|7");
+  ASSERT_TRUE(Q("TRUNCATE t").status.ok());
+  SqlResult none = Run(u, {Value::Int(2), Value::Double(1)});
+  ASSERT_TRUE(none.status.ok()) << none.status.ToString();
+  EXPECT_EQ(none.tag, "UPDATE 0");
+  EXPECT_EQ(stats().planned, 8u);
+  ASSERT_TRUE(Q("INSERT INTO t VALUES (2, 1, 0)").status.ok());
+  step(2, 1, 7, 8, "2|2|0");
+  // A new table of the same name, with the columns elsewhere: the statement writes the new one.
+  ASSERT_TRUE(Q("DROP TABLE t; CREATE TABLE t (note TEXT, score REAL, id INT PRIMARY KEY); "
+                "INSERT INTO t VALUES ('x', 1, 2)")
+                  .status.ok());
+  step(2, 1, 7, 9, "x|2|2");
+  step(2, 1, 8, 9, "x|3|2");
+  ASSERT_TRUE(Q("DROP TABLE t").status.ok());
+  EXPECT_EQ(Run(u, {Value::Int(2), Value::Double(1)}).status.sqlstate(), "42P01");
+}
+
+TEST_F(PreparedTest, CachedInsertAndDeleteKeepConstraintsAndCounts) {
+  ASSERT_TRUE(Q("CREATE TABLE k (id INT PRIMARY KEY, v TEXT NOT NULL, n INT DEFAULT 5 "
+                "CHECK (n > 0))")
+                  .status.ok());
+  EXPECT_EQ(Tag("PREPARE ins (int, text) AS INSERT INTO k (id, v) VALUES ($1, $2)"), "PREPARE");
+  EXPECT_EQ(Tag("PREPARE ins2 AS INSERT INTO k VALUES ($1, $2, $3), ($1 + 100, $2 || '2', $3)"),
+            "PREPARE");
+  EXPECT_EQ(Tag("PREPARE del (int) AS DELETE FROM k WHERE id >= $1"), "PREPARE");
+  EXPECT_EQ(Tag("PREPARE copy AS INSERT INTO k SELECT id + 1000, name, 1 FROM t WHERE id <= $1"),
+            "PREPARE");
+  auto stats = [&](const std::string& name) {
+    return session_->FindPrepared(name)->request->plan_cache_stats();
+  };
+  EXPECT_EQ(Tag("EXECUTE ins (1, 'a')"), "INSERT 0 1");
+  EXPECT_EQ(Tag("EXECUTE ins (2, 'b')"), "INSERT 0 1");
+  // Unique, NOT NULL and CHECK violations from the cached plan, and it keeps working after.
+  EXPECT_EQ(Err("EXECUTE ins (1, 'c')", "23505").message(),
+            "duplicate key value violates unique constraint \"k_pkey\"");
+  EXPECT_EQ(Err("EXECUTE ins (3, NULL)", "23502").message(),
+            "null value in column \"v\" of relation \"k\" violates not-null constraint");
+  EXPECT_EQ(Err("EXECUTE ins2 (3, 'c', 0)", "23514").message(),
+            "new row for relation \"k\" violates check constraint \"k_n_check\"");
+  EXPECT_EQ(Tag("EXECUTE ins2 (3, 'c', 1)"), "INSERT 0 2");
+  EXPECT_EQ(Tag("EXECUTE ins (4, 'd')"), "INSERT 0 1");
+  EXPECT_EQ(stats("ins").planned, 1u);
+  EXPECT_EQ(stats("ins").reused, 4u);
+  EXPECT_EQ(stats("ins2").reused, 1u);
+  EXPECT_EQ(Rows("SELECT * FROM k ORDER BY id"),
+            (Strings{"1|a|5", "2|b|5", "3|c|1", "4|d|5", "103|c2|1"}));
+  // A new DEFAULT applies to the cached INSERT; a new unique index is checked by it.
+  ASSERT_TRUE(Q("ALTER TABLE k ALTER COLUMN n SET DEFAULT 9; CREATE UNIQUE INDEX k_v ON k (v)")
+                  .status.ok());
+  EXPECT_EQ(Tag("EXECUTE ins (5, 'e')"), "INSERT 0 1");
+  EXPECT_EQ(Err("EXECUTE ins (6, 'e')", "23505").message(),
+            "duplicate key value violates unique constraint \"k_v\"");
+  EXPECT_EQ(Rows("SELECT n FROM k WHERE id = 5"), (Strings{"9"}));
+  EXPECT_EQ(stats("ins").planned, 2u);
+  // INSERT ... SELECT and DELETE, reused with other values.
+  EXPECT_EQ(Tag("EXECUTE copy (1)"), "INSERT 0 1");
+  EXPECT_EQ(Tag("EXECUTE copy (0)"), "INSERT 0 0");
+  EXPECT_EQ(stats("copy").reused, 1u);
+  EXPECT_EQ(Tag("EXECUTE del (1000)"), "DELETE 1");
+  EXPECT_EQ(Tag("EXECUTE del (100)"), "DELETE 1");
+  EXPECT_EQ(Tag("EXECUTE del (100)"), "DELETE 0");
+  EXPECT_EQ(Tag("EXECUTE del (4)"), "DELETE 2");
+  EXPECT_EQ(stats("del").reused, 3u);
+  EXPECT_EQ(Rows("SELECT id FROM k ORDER BY id"), (Strings{"1", "2", "3"}));
+  // Inside a transaction block: a rolled-back execution leaves nothing, the plan stays.
+  ASSERT_TRUE(Q("BEGIN").status.ok());
+  EXPECT_EQ(Tag("EXECUTE del (1)"), "DELETE 3");
+  ASSERT_TRUE(Q("ROLLBACK").status.ok());
+  EXPECT_EQ(Rows("SELECT count(*) FROM k"), (Strings{"3"}));
+  EXPECT_EQ(stats("del").reused, 4u);
+}
+
+// The cached UPDATE meets concurrent writers as an uncached one does: READ COMMITTED waits for
+// the row's writer and re-checks its WHERE on the newest version (EvalPlanQual); REPEATABLE READ
+// gets 40001.
+TEST_F(PreparedTest, CachedUpdateRechecksConcurrentChanges) {
+  ASSERT_TRUE(Q("CREATE TABLE acc (id INT PRIMARY KEY, bal INT); "
+                "INSERT INTO acc VALUES (1, 100), (2, 100)")
+                  .status.ok());
+  auto prepared =
+      session_->Prepare("pay", "UPDATE acc SET bal = bal - $2 WHERE id = $1 AND bal >= $2", {});
+  ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+  Request& pay = *prepared->request;
+  ASSERT_EQ(Run(pay, {Value::Int(1), Value::Int(10)}).tag, "UPDATE 1");
+  ASSERT_EQ(Run(pay, {Value::Int(1), Value::Int(10)}).tag, "UPDATE 1");  // cached from here
+  std::unique_ptr<Session> other = db_->NewSession();
+  // READ COMMITTED: the other session holds row 1, then commits a balance below the amount.
+  ASSERT_TRUE(RunSql(*other, "BEGIN; UPDATE acc SET bal = 5 WHERE id = 1").status.ok());
+  SqlResult waited;
+  std::thread runner([&] { waited = Run(pay, {Value::Int(1), Value::Int(10)}); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_TRUE(RunSql(*other, "COMMIT").status.ok());
+  runner.join();
+  ASSERT_TRUE(waited.status.ok()) << waited.status.ToString();
+  EXPECT_EQ(waited.tag, "UPDATE 0");  // bal 5 < 10 on the newest version
+  // A row that matches in the snapshot and still matches on the version committed meanwhile.
+  ASSERT_TRUE(RunSql(*other, "UPDATE acc SET bal = 50 WHERE id = 1").status.ok());
+  ASSERT_TRUE(RunSql(*other, "BEGIN; UPDATE acc SET bal = 30 WHERE id = 1").status.ok());
+  std::thread runner2([&] { waited = Run(pay, {Value::Int(1), Value::Int(10)}); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_TRUE(RunSql(*other, "COMMIT").status.ok());
+  runner2.join();
+  ASSERT_TRUE(waited.status.ok()) << waited.status.ToString();
+  EXPECT_EQ(waited.tag, "UPDATE 1");
+  EXPECT_EQ(Rows("SELECT bal FROM acc WHERE id = 1"), (Strings{"20"}));
+  // REPEATABLE READ: a commit after the snapshot is 40001 for the cached statement.
+  ASSERT_TRUE(Q("BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT 1").status.ok());
+  ASSERT_TRUE(RunSql(*other, "UPDATE acc SET bal = 70 WHERE id = 2").status.ok());
+  EXPECT_EQ(Run(pay, {Value::Int(2), Value::Int(10)}).status.sqlstate(), "40001");
+  ASSERT_TRUE(Q("ROLLBACK").status.ok());
+  EXPECT_EQ(Run(pay, {Value::Int(2), Value::Int(10)}).tag, "UPDATE 1");
+  EXPECT_EQ(Rows("SELECT bal FROM acc ORDER BY id"), (Strings{"20", "60"}));
+  EXPECT_EQ(pay.plan_cache_stats().planned, 1u);
+  EXPECT_EQ(pay.plan_cache_stats().reused, 5u);
+}
+
 TEST_F(PreparedTest, PrepareExecuteSelect) {
   EXPECT_EQ(Tag("PREPARE by_id (int) AS SELECT name FROM t WHERE id = $1"), "PREPARE");
   SqlResult r = Q("EXECUTE by_id (2)");
