@@ -109,6 +109,12 @@ std::string UnquoteString(const std::string& text) {
 
 ExprPtr Transformer::TransformExpr(P::ExprContext* ctx) { return TransformOr(ctx->orExpr()); }
 
+ExprPtr Transformer::TransformValueItem(P::ValueItemContext* ctx) {
+  if (ctx->literal() != nullptr) return TransformLiteral(ctx->literal());
+  if (ctx->expr() != nullptr) return TransformExpr(ctx->expr());
+  return nullptr;  // DEFAULT
+}
+
 ExprPtr Transformer::TransformOr(P::OrExprContext* ctx) {
   return BuildChain(ctx, [&](antlr4::ParserRuleContext* c) {
     return TransformAnd(static_cast<P::AndExprContext*>(c));

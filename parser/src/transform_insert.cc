@@ -33,7 +33,7 @@ std::unique_ptr<ast::InsertStmt> Transformer::TransformInsert(P::InsertStmtConte
     for (P::ValuesRowContext* row_ctx : values->valuesRow()) {
       std::vector<ast::ExprPtr> row;
       for (P::ValueItemContext* item : row_ctx->valueItem()) {
-        row.push_back(item->expr() != nullptr ? TransformExpr(item->expr()) : nullptr);
+        row.push_back(TransformValueItem(item));
       }
       stmt->values.push_back(std::move(row));
     }

@@ -167,13 +167,13 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformValues(P::ValuesClauseCon
     auto row = std::make_unique<ast::SelectStmt>();
     row->loc = Loc(row_ctx);
     for (P::ValueItemContext* item : row_ctx->valueItem()) {
-      if (item->expr() == nullptr) {
+      if (item->K_DEFAULT() != nullptr) {
         Fail(ErrorAt(item, sqlstate::kSyntaxError, "DEFAULT is not allowed in this context"));
         return row;
       }
       ast::SelectItem select_item;
       select_item.loc = Loc(item);
-      select_item.expr = TransformExpr(item->expr());
+      select_item.expr = TransformValueItem(item);
       select_item.alias = "column" + std::to_string(row->items.size() + 1);
       row->items.push_back(std::move(select_item));
     }

@@ -29,6 +29,8 @@ class Transformer {
 
   ast::Statement TransformStatement(P::StatementContext* ctx);
   ast::ExprPtr TransformExpr(P::ExprContext* ctx);
+  // A VALUES item: its expression (a bare literal or any expr), or null for DEFAULT.
+  ast::ExprPtr TransformValueItem(P::ValueItemContext* ctx);
 
   // transform_select.cc
   std::unique_ptr<ast::SelectStmt> TransformSelect(P::SelectStmtContext* ctx);

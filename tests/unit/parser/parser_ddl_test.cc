@@ -116,6 +116,28 @@ TEST(ParserDdl, ValuesAsAQuery) {
   EXPECT_EQ(StateOf(many), "ok");
 }
 
+// A VALUES item that is a bare literal takes the grammar's short path (valueItem: literal);
+// it must give the same expression, with the same position, as the full expression path, and
+// a literal followed by an operator must still be an expression.
+TEST(ParserDdl, ValuesLiteralItemsMatchTheExpressionPath) {
+  const std::string items =
+      "1, 'a', NULL, TRUE, 2.50, -3, 1 + 2, 'x' || 'y', 4::text, NULL IS NULL";
+  ast::Statement ins = ParseOne("INSERT INTO t VALUES (" + items + ")");
+  ast::Statement sel = ParseOne("SELECT " + items);
+  ASSERT_EQ(ins.insert->values.size(), 1u);
+  const auto& row = ins.insert->values[0];
+  ASSERT_EQ(row.size(), sel.select->items.size());
+  for (size_t i = 0; i < row.size(); ++i) {
+    EXPECT_EQ(Dump(row[i].get()), Dump(sel.select->items[i].expr.get())) << i;
+    // The same place in the text: "INSERT INTO t VALUES (" is 15 characters longer than "SELECT ".
+    EXPECT_EQ(row[i]->loc.position, sel.select->items[i].expr->loc.position + 15) << i;
+  }
+  EXPECT_EQ(Dump(row[6].get()), "(+ 1 2)");
+  // VALUES as a query too.
+  ast::Statement v = ParseOne("VALUES (" + items + ")");
+  EXPECT_EQ(Dump(v.select->items[7].expr.get()), Dump(sel.select->items[7].expr.get()));
+}
+
 TEST(ParserDdl, NewUnreservedKeywordsAreNames) {
   EXPECT_EQ(StateOf("CREATE TABLE data (action INT, add INT, alter INT, cascade INT, match INT, "
                     "partial INT, rename INT, restrict INT, simple INT)"),
