@@ -189,6 +189,7 @@ Result<uint64_t> RunModify(const BindFn& bind, const StatementParams& params, Ex
     ParamTypes types(params);
     catalog::LockSet locks;
     Binder binder(catalog, &locks, &types);
+    if (settings != nullptr) binder.set_session(settings->session_id());
     Result<std::unique_ptr<Bound>> bound = bind(binder);
     if (!bound.ok()) return bound.status();
     MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
@@ -270,6 +271,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
     case ast::StatementKind::kSelect: {
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
                                 binder.BindSelect(*stmt.select));
       MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
@@ -303,6 +305,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       const bool update = stmt.kind == ast::StatementKind::kUpdate;
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
       if (update) {
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound,
                                   binder.BindUpdate(*stmt.update));
@@ -368,6 +371,7 @@ Result<std::unique_ptr<QueryCursor>> StartSelect(
       plan->supplied = params.values.size();
       plan->types = ParamTypes(params);
       Binder binder(catalog, &plan->locks, &plan->types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, binder.BindSelect(select));
       plan->columns = bound->columns;
       plan->locks_rows = bound->LocksRows();
@@ -452,9 +456,21 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
     }
     case ast::StatementKind::kDropTable: {
       std::string notice;
-      MERIDIAN_RETURN_IF_ERROR(ExecuteDropTable(*stmt.drop_table, catalog, ctl, &notice));
+      MERIDIAN_RETURN_IF_ERROR(ExecuteDropTable(*stmt.drop_table, catalog, ctl, settings, &notice));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("DROP TABLE", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kCreateView: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteCreateView(*stmt.create_view, catalog, settings, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("CREATE VIEW", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kDropView: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteDropView(*stmt.drop_table, catalog, settings, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("DROP VIEW", 0, std::move(notice)));
     }
     case ast::StatementKind::kCreateIndex: {
       std::string notice;
@@ -594,6 +610,7 @@ Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
   ParamTypes types(param_types, ParamTypes::kNoLimit);
   catalog::LockSet locks;  // binding only records the tables; nothing is locked
   Binder binder(catalog, &locks, &types);
+  if (settings != nullptr) binder.set_session(settings->session_id());
   switch (stmt.kind) {
     case ast::StatementKind::kSelect: {
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
