@@ -59,6 +59,8 @@ Status CheckDependentViews(catalog::Catalog* catalog, const std::vector<uint32_t
 // TRUNCATE: every named table must exist; their exclusive locks are taken together.
 Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl);
 // ANALYZE [table]: gathers statistics under each table's shared lock.
-Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl);
+// A view: nothing to do, *notice says it was skipped (PostgreSQL's WARNING).
+Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
+                      std::string* notice);
 
 }  // namespace meridian::exec

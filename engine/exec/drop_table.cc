@@ -58,6 +58,10 @@ Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog,
     std::shared_ptr<catalog::Table> table = catalog->Find(stmt.tables[i]);
     if (table == nullptr) {
       const uint32_t pos = i < stmt.table_locs.size() ? stmt.table_locs[i].position : 0;
+      if (catalog->FindView(stmt.tables[i]) != nullptr) {
+        return Status::Error("42809", "\"" + stmt.tables[i] + "\" is not a table")
+            .WithPosition(pos);
+      }
       return Status::Error(sqlstate::kUndefinedTable,
                            "relation \"" + stmt.tables[i] + "\" does not exist")
           .WithPosition(pos);

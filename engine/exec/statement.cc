@@ -485,8 +485,10 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
           std::make_unique<DoneCursor>("DROP INDEX", 0, std::move(notice)));
     }
     case ast::StatementKind::kAnalyze: {
-      MERIDIAN_RETURN_IF_ERROR(ExecuteAnalyze(*stmt.analyze, catalog, ctl));
-      return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>("ANALYZE", 0, ""));
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteAnalyze(*stmt.analyze, catalog, ctl, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("ANALYZE", 0, std::move(notice)));
     }
     case ast::StatementKind::kExplain:
       return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl, params, settings, txn);
