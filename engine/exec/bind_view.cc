@@ -57,6 +57,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindView(const catalog::ViewSchema&
   std::vector<const ast::CommonTableExpr*> saved_ctes = std::move(ctes_);
   ctes_.clear();
   ParamTypes* saved_params = std::exchange(params_, nullptr);
+  // What the view's own query reads is the view's dependency, not the statement's.
+  ViewDependencies* saved_deps = std::exchange(deps_, nullptr);
   ++view_depth_;
   Result<std::unique_ptr<BoundSelect>> bound = [&] {
     ScopeSwitch enter(this, &barrier);
@@ -64,6 +66,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindView(const catalog::ViewSchema&
   }();
   --view_depth_;
   params_ = saved_params;
+  deps_ = saved_deps;
   ctes_ = std::move(saved_ctes);
   if (was_correlated && level < correlated_.size()) correlated_[level] = true;
   // An error inside the view's text points at the view's name in the statement.
