@@ -186,6 +186,10 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
     table->AddIndex(std::move(index));
     catalog->indexes_[schema.name] = schema;
   }
+  for (ViewSchema& view : state.views) {
+    std::string name = view.name;
+    catalog->views_[name] = std::make_shared<const ViewSchema>(std::move(view));
+  }
   // The checkpoint image holds every entry of transactions logged before it; the log tail's
   // commits get theirs now (entries already there stay as they are).
   // (Versions of transactions that never committed stay until the table's next garbage
@@ -233,11 +237,138 @@ CatalogState Catalog::StateLocked() const {
   for (const auto& [name, schema] : indexes_) state.indexes.push_back(schema);
   std::sort(state.indexes.begin(), state.indexes.end(),
             [](const IndexSchema& a, const IndexSchema& b) { return a.id < b.id; });
+  for (const auto& [name, view] : views_) {
+    if (view->temp_owner == 0) state.views.push_back(*view);
+  }
+  std::sort(state.views.begin(), state.views.end(),
+            [](const ViewSchema& a, const ViewSchema& b) { return a.id < b.id; });
   return state;
 }
 
 bool Catalog::NameTakenLocked(const std::string& name) const {
-  return tables_.count(name) != 0 || indexes_.count(name) != 0 || reserved_.count(name) != 0;
+  return tables_.count(name) != 0 || indexes_.count(name) != 0 || reserved_.count(name) != 0 ||
+         views_.count(name) != 0;
+}
+
+std::shared_ptr<const ViewSchema> Catalog::FindView(const std::string& name,
+                                                    uint64_t session) const {
+  std::shared_lock lock(mu_);
+  auto it = views_.find(name);
+  if (it == views_.end()) return nullptr;
+  if (it->second->temp_owner != 0 && it->second->temp_owner != session) return nullptr;
+  return it->second;
+}
+
+std::vector<std::shared_ptr<const ViewSchema>> Catalog::ListViews(uint64_t session) const {
+  std::shared_lock lock(mu_);
+  std::vector<std::shared_ptr<const ViewSchema>> out;
+  for (const auto& [name, view] : views_) {
+    if (view->temp_owner == 0 || view->temp_owner == session) out.push_back(view);
+  }
+  return out;
+}
+
+Status Catalog::CreateView(ViewSchema view, bool replace, uint64_t session) {
+  std::unique_lock lock(mu_);
+  if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
+  auto old = views_.find(view.name);
+  if (old != views_.end() && old->second->temp_owner != 0 && old->second->temp_owner != session) {
+    replace = false;  // another session's TEMP view: its name is taken, it cannot be replaced
+  }
+  if (replace && old == views_.end() && NameTakenLocked(view.name)) {
+    return Status::Error("42809", "\"" + view.name + "\" is not a view");
+  }
+  if (!replace && NameTakenLocked(view.name)) {
+    return Status::Error(sqlstate::kDuplicateTable,
+                         "relation \"" + view.name + "\" already exists");
+  }
+  std::shared_ptr<const ViewSchema> previous;
+  if (old != views_.end()) {
+    previous = old->second;
+    view.id = previous->id;
+  } else {
+    view.id = next_table_id_++;
+  }
+  const std::string name = view.name;
+  views_[name] = std::make_shared<const ViewSchema>(std::move(view));
+  Status st = WriteStateLocked();
+  if (!st.ok()) {
+    if (previous != nullptr) {
+      views_[name] = previous;
+    } else {
+      views_.erase(name);
+      --next_table_id_;
+    }
+  }
+  return st;
+}
+
+Status Catalog::DropViews(const std::vector<uint32_t>& ids) {
+  std::unique_lock lock(mu_);
+  std::vector<std::shared_ptr<const ViewSchema>> dropped;
+  for (auto it = views_.begin(); it != views_.end();) {
+    if (std::find(ids.begin(), ids.end(), it->second->id) != ids.end()) {
+      dropped.push_back(it->second);
+      it = views_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  Status st = WriteStateLocked();
+  if (!st.ok()) {
+    for (auto& view : dropped) views_[view->name] = view;
+  }
+  return st;
+}
+
+std::vector<std::shared_ptr<const ViewSchema>> Catalog::DependentViews(
+    const std::vector<uint32_t>& ids, const std::pair<uint32_t, int>* column) const {
+  std::shared_lock lock(mu_);
+  std::vector<std::shared_ptr<const ViewSchema>> out;
+  std::vector<uint32_t> frontier = ids;
+  auto listed = [&out](uint32_t id) {
+    return std::any_of(out.begin(), out.end(), [id](const auto& v) { return v->id == id; });
+  };
+  auto add = [&](const std::shared_ptr<const ViewSchema>& view) {
+    if (listed(view->id) || std::find(ids.begin(), ids.end(), view->id) != ids.end()) {
+      return;
+    }
+    out.push_back(view);
+    frontier.push_back(view->id);
+  };
+  if (column != nullptr) {
+    for (const auto& [name, view] : views_) {
+      if (view->ReadsColumn(column->first, column->second)) add(view);
+    }
+  } else {
+    for (const auto& [name, view] : views_) {
+      for (uint32_t id : ids) {
+        if (view->ReadsRelation(id)) add(view);
+      }
+    }
+  }
+  for (size_t next = ids.size(); next < frontier.size(); ++next) {
+    for (const auto& [name, view] : views_) {
+      if (view->ReadsRelation(frontier[next])) add(view);
+    }
+  }
+  return out;
+}
+
+void Catalog::DropTempViews(uint64_t session) {
+  if (session == 0) return;
+  std::unique_lock lock(mu_);
+  bool any = false;
+  for (auto it = views_.begin(); it != views_.end();) {
+    if (it->second->temp_owner == session) {
+      it = views_.erase(it);
+      any = true;
+    } else {
+      ++it;
+    }
+  }
+  // Nothing on disk names a TEMP view; cached plans that used one must go.
+  if (any) schema_version_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 Result<std::shared_ptr<Table>> Catalog::CreateTable(TableSchema schema) {

@@ -83,6 +83,25 @@ class Catalog {
   // Every index schema, ordered by name.
   std::vector<IndexSchema> ListIndexes() const;
 
+  // Views (schema.h). session: the asking session's backend pid; its TEMP views are found
+  // too, other sessions' are not. The view named name, or null.
+  std::shared_ptr<const ViewSchema> FindView(const std::string& name, uint64_t session = 0) const;
+  // Every view session may see, ordered by name.
+  std::vector<std::shared_ptr<const ViewSchema>> ListViews(uint64_t session = 0) const;
+  // CREATE [OR REPLACE] VIEW by session: publishes view with a new id or, when replace names
+  // an existing view that session may see, that view's id, persisting the catalog (TEMP views
+  // are never written). 42P07 when another relation (or, without replace, a view; or another
+  // session's TEMP view) has the name; 42809 when replace names a table or an index.
+  Status CreateView(ViewSchema view, bool replace, uint64_t session);
+  // Removes the views with these ids in one catalog write.
+  Status DropViews(const std::vector<uint32_t>& ids);
+  // Every view that reads one of ids (or whose ReadsColumn(column->first, column->second) is
+  // true), directly or through other views, each once, dependents of a view after it.
+  std::vector<std::shared_ptr<const ViewSchema>> DependentViews(
+      const std::vector<uint32_t>& ids, const std::pair<uint32_t, int>* column = nullptr) const;
+  // The end of a session: its TEMP views go.
+  void DropTempViews(uint64_t session);
+
   // ANALYZE of every table whose changes since its last ANALYZE exceed 50 rows plus 10% of
   // its rows (PostgreSQL's autovacuum_analyze defaults). Takes each table's shared lock.
   Status AutoAnalyze();
@@ -155,11 +174,12 @@ class Catalog {
   mutable std::shared_mutex mu_;
   std::map<std::string, std::shared_ptr<Table>> tables_;  // guarded by mu_
   // Published indexes by name. The name of an index being built is in reserved_ until then.
-  std::map<std::string, IndexSchema> indexes_;  // guarded by mu_
-  std::set<std::string> reserved_;              // guarded by mu_
-  uint32_t next_table_id_ = 1;                  // guarded by mu_
-  bool closed_ = false;                         // guarded by mu_
-  bool opened_ = false;                         // Open completed (Close may mark it clean)
+  std::map<std::string, IndexSchema> indexes_;                      // guarded by mu_
+  std::map<std::string, std::shared_ptr<const ViewSchema>> views_;  // guarded by mu_
+  std::set<std::string> reserved_;                                  // guarded by mu_
+  uint32_t next_table_id_ = 1;                                      // guarded by mu_
+  bool closed_ = false;                                             // guarded by mu_
+  bool opened_ = false;  // Open completed (Close may mark it clean)
 
   std::shared_ptr<txn::TxnManager> txns_;  // shared with open transactions
   std::unique_ptr<txn::CommitLog> log_;    // after txns_: stopped first

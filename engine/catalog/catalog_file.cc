@@ -92,6 +92,17 @@ Result<std::shared_ptr<const ast::Expr>> Reparse(const std::string& text, const 
   return std::shared_ptr<const ast::Expr>(std::move(parsed).value());
 }
 
+// A stored view query, parsed again: exactly one SELECT.
+Result<std::shared_ptr<const ast::SelectStmt>> ReparseQuery(const std::string& text,
+                                                            const std::string& view) {
+  auto parsed = parser::Parse(text);
+  if (!parsed.ok() || parsed->size() != 1 || (*parsed)[0].kind != ast::StatementKind::kSelect) {
+    return Status::Corruption("cannot re-parse the query of view \"" + view + "\"" +
+                              (parsed.ok() ? std::string() : ": " + parsed.status().message()));
+  }
+  return std::shared_ptr<const ast::SelectStmt>(std::move((*parsed)[0].select));
+}
+
 }  // namespace
 
 std::string SerializeCatalog(const CatalogState& state) {
@@ -164,10 +175,47 @@ std::string SerializeCatalog(const CatalogState& state) {
     }
     out.append("\n");
   }
+  for (const ViewSchema& v : state.views) {
+    out.append("view ");
+    num(v.id);
+    out.append(" ");
+    PutString(&out, v.name);
+    out.append(" ");
+    num(static_cast<int64_t>(v.columns.size()));
+    for (const Column& c : v.columns) {
+      out.append(" ");
+      PutString(&out, c.name);
+      out.append(" ");
+      num(static_cast<int>(c.type.id));
+      out.append(" ");
+      num(c.type.modifier);
+      out.append(" ");
+      num(static_cast<int>(c.type.element));
+    }
+    out.append(" ");
+    PutString(&out, v.query_text);
+    out.append(" ");
+    num(static_cast<int64_t>(v.relations.size()));
+    for (uint32_t id : v.relations) {
+      out.append(" ");
+      num(id);
+    }
+    out.append(" ");
+    num(static_cast<int64_t>(v.table_columns.size()));
+    for (const auto& [table, position] : v.table_columns) {
+      out.append(" ");
+      num(table);
+      out.append(" ");
+      num(position);
+    }
+    out.append("\n");
+  }
   out.append("end ");
   num(static_cast<int64_t>(state.tables.size()));
   out.append(" ");
   num(static_cast<int64_t>(state.indexes.size()));
+  out.append(" ");
+  num(static_cast<int64_t>(state.views.size()));
   out.append("\n");
   return out;
 }
@@ -272,10 +320,50 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
     }
     state.indexes.push_back(std::move(x));
   }
-  int64_t count = -1, index_count = 0;
+  while (version >= 5 && r.Word("view")) {
+    ViewSchema v;
+    int64_t id = 0, ncols = 0;
+    if (!r.Int(&id) || !r.String(&v.name) || !r.Int(&ncols) || ncols < 1) {
+      return Malformed("bad view line");
+    }
+    v.id = static_cast<uint32_t>(id);
+    for (int64_t i = 0; i < ncols; ++i) {
+      Column c;
+      int64_t type_id = 0, modifier = 0, element = 0;
+      if (!r.String(&c.name) || !r.Int(&type_id) || !r.Int(&modifier) || !r.Int(&element) ||
+          type_id < 1 || type_id > kMaxTypeId || element < 0 || element > kMaxTypeId) {
+        return Malformed("bad column of view \"" + v.name + "\"");
+      }
+      c.type = Type{static_cast<TypeId>(type_id), static_cast<int32_t>(modifier),
+                    static_cast<TypeId>(element)};
+      v.columns.push_back(std::move(c));
+    }
+    int64_t nrel = 0, ncol = 0;
+    if (!r.String(&v.query_text) || !r.Int(&nrel) || nrel < 0) {
+      return Malformed("bad view line of \"" + v.name + "\"");
+    }
+    for (int64_t i = 0; i < nrel; ++i) {
+      int64_t rel = 0;
+      if (!r.Int(&rel) || rel < 1) return Malformed("bad relation of view \"" + v.name + "\"");
+      v.relations.push_back(static_cast<uint32_t>(rel));
+    }
+    if (!r.Int(&ncol) || ncol < 0) return Malformed("bad view line of \"" + v.name + "\"");
+    for (int64_t i = 0; i < ncol; ++i) {
+      int64_t table = 0, position = 0;
+      if (!r.Int(&table) || !r.Int(&position) || table < 1 || position < 0) {
+        return Malformed("bad column dependency of view \"" + v.name + "\"");
+      }
+      v.table_columns.emplace_back(static_cast<uint32_t>(table), static_cast<int>(position));
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(v.query, ReparseQuery(v.query_text, v.name));
+    state.views.push_back(std::move(v));
+  }
+  int64_t count = -1, index_count = 0, view_count = 0;
   if (!r.Word("end") || !r.Int(&count) || count != static_cast<int64_t>(state.tables.size()) ||
       (version >= 2 &&
-       (!r.Int(&index_count) || index_count != static_cast<int64_t>(state.indexes.size())))) {
+       (!r.Int(&index_count) || index_count != static_cast<int64_t>(state.indexes.size()))) ||
+      (version >= 5 &&
+       (!r.Int(&view_count) || view_count != static_cast<int64_t>(state.views.size())))) {
     return Malformed("missing or wrong end marker (truncated file?)");
   }
   return state;

@@ -2,8 +2,8 @@
 // atomically on every DDL (write catalog.meta.tmp, fsync, rename over catalog.meta, fsync the
 // directory), so a crash leaves either the old or the new catalog, never a mix.
 //
-// Format (version 4); every string is length-prefixed as <byte length>:<bytes>:
-//   MERIDIAN-CATALOG 4
+// Format (version 5); every string is length-prefixed as <byte length>:<bytes>:
+//   MERIDIAN-CATALOG 5
 //   next_table_id <n>                         next relation id (tables and indexes share them)
 //   table <id> <name> <column count>          once per table, followed by its lines:
 //   column <name> <TypeId number> <modifier> <not_null 0|1> <default SQL text, maybe 0:>
@@ -16,7 +16,15 @@
 //   index <id> <name> <table id> <kind> <unique 0|1> <k> (<column> <desc 0|1>)...
 //                                             once per index, after every table; kind is
 //                                             IndexKind (0 index, 1 primary key, 2 unique)
-//   end <table count> <index count>           detects a truncated file
+//   view <id> <name> <k> (<column name> <TypeId> <modifier> <array element TypeId>)...
+//        <query SQL text>
+//        <r> <relation id>... <c> (<table id> <column position>)...
+//                                             once per permanent view (ViewSchema), after the
+//                                             indexes, in id order; the query is re-parsed at
+//                                             open (and bound only when a statement uses it)
+//   end <table count> <index count> <view count>   detects a truncated file
+// Version 5 added the view lines and the view count of the end line; versions 1-4 are read as
+// before (no views).
 // Version 4 has the lines of version 3; it says that index files are kept as checkpoint
 // images (engine/txn/README.md section 5), so recovery may use them instead of rebuilding.
 // Version 3 is read as such, but an unclean stop of it rebuilds every index.
@@ -37,7 +45,7 @@
 
 namespace meridian::catalog {
 
-inline constexpr int kCatalogFormatVersion = 4;
+inline constexpr int kCatalogFormatVersion = 5;
 inline constexpr const char* kCatalogFileName = "catalog.meta";
 
 struct CatalogState {
@@ -46,11 +54,12 @@ struct CatalogState {
   std::vector<TableSchema> tables;
   std::vector<int64_t> live_rows;  // parallel to tables
   std::vector<IndexSchema> indexes;
+  std::vector<ViewSchema> views;  // permanent views only, in id order
 };
 
 std::string SerializeCatalog(const CatalogState& state);
 // Parses SerializeCatalog's output and re-parses every DEFAULT and CHECK with
-// parser::ParseExpression.
+// parser::ParseExpression and every view's query with parser::Parse.
 // XX001 on malformed input.
 Result<CatalogState> ParseCatalog(std::string_view text);
 

@@ -1,6 +1,8 @@
 // TableSchema helpers and the mapping from written type names to Meridian types.
 #include "catalog/schema.h"
 
+#include <algorithm>
+
 namespace meridian::catalog {
 
 int TableSchema::FindColumn(const std::string& column) const {
@@ -16,6 +18,15 @@ std::vector<int> TableSchema::LiveColumns() const {
     if (!columns[i].dropped) out.push_back(static_cast<int>(i));
   }
   return out;
+}
+
+bool ViewSchema::ReadsRelation(uint32_t relation_id) const {
+  return std::find(relations.begin(), relations.end(), relation_id) != relations.end();
+}
+
+bool ViewSchema::ReadsColumn(uint32_t table_id, int position) const {
+  return std::find(table_columns.begin(), table_columns.end(),
+                   std::pair<uint32_t, int>{table_id, position}) != table_columns.end();
 }
 
 const CheckConstraint* TableSchema::FindCheck(const std::string& check) const {

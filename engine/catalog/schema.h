@@ -60,6 +60,29 @@ struct TableSchema {
   std::string PrimaryKeyName() const { return name + "_pkey"; }
 };
 
+// CREATE VIEW: a named query, stored as its SQL text and expanded where FROM names it (the
+// binder binds the parsed query as a derived table). Immutable once published; CREATE OR
+// REPLACE publishes a new one under the same id. The view reads its relations by name, so the
+// catalog keeps what it depends on: the relations (tables and views) its query names and the
+// table columns (id, position) it reads. DROP of one of them, or DROP COLUMN of one of those
+// columns, is refused (2BP01) unless CASCADE drops the view too; renaming a table or a column
+// a view reads is refused (0A000): the stored text names them.
+struct ViewSchema {
+  uint32_t id = 0;
+  std::string name;
+  std::vector<Column> columns;                   // output names (after the column list) and types
+  std::string query_text;                        // the query's SQL text as written
+  std::shared_ptr<const ast::SelectStmt> query;  // query_text parsed
+  std::vector<uint32_t> relations;               // ids of the tables and views it names
+  std::vector<std::pair<uint32_t, int>> table_columns;  // (table id, column position) it reads
+  // TEMP view: the backend pid of the session that made it (never written to disk, dropped
+  // when that session ends, visible to it alone); 0 for a permanent view.
+  uint64_t temp_owner = 0;
+
+  bool ReadsRelation(uint32_t relation_id) const;
+  bool ReadsColumn(uint32_t table_id, int position) const;
+};
+
 // Maps a parsed type (canonical lower-case name, see ast::TypeSpec) to a Meridian type:
 // smallint → integer, real → double precision, char(n) → varchar(n). 42704 for unknown names.
 Result<Type> TypeFromSpec(const ast::TypeSpec& spec);

@@ -98,9 +98,12 @@ Value N() { return Value::Null(); }
 struct Snapshot {
   std::vector<std::shared_ptr<Table>> tables;
   std::vector<std::vector<std::shared_ptr<Index>>> indexes;  // per table
+  std::vector<std::shared_ptr<const ViewSchema>> views;      // the session's TEMP ones too
 };
 
 int64_t RelOid(uint32_t relation_id) { return kFirstUserOid + relation_id; }
+// pg_rewrite oids of views' _RETURN rules: above every relation oid.
+constexpr int64_t kRuleOidOffset = int64_t{1} << 32;
 
 int TypLen(Type t) {
   const BuiltinType* b = FindType(t.PgOid());
@@ -160,6 +163,11 @@ Row ConstraintRow(int64_t oid, const std::string& name, const char* type, int64_
           T(conkey), N(),      std::move(bin)};
 }
 
+// pg_views.definition / information_schema.views.view_definition: the query as written
+// (PostgreSQL prints its own normalised form, pg_get_viewdef), with a space before it and a
+// semicolon after, as PostgreSQL's has.
+std::string ViewDefinition(const ViewSchema& view) { return " " + view.query_text + ";"; }
+
 // pg_get_constraintdef of a CHECK: the stored text in PostgreSQL's extra parentheses.
 std::string CheckDefinition(const CheckConstraint& c) { return "CHECK ((" + c.text + "))"; }
 
@@ -191,6 +199,7 @@ struct RelationInfo {
   const Table* table = nullptr;        // user table (or the index's table)
   const IndexSchema* index = nullptr;  // user index
   const SystemTable* system = nullptr;
+  const ViewSchema* user_view = nullptr;
 };
 
 std::vector<RelationInfo> Relations(const Snapshot& s) {
@@ -202,6 +211,11 @@ std::vector<RelationInfo> Relations(const Snapshot& s) {
       out.push_back({RelOid(index->schema().id), index->schema().name, kPublicNamespaceOid, "i",
                      &table, &index->schema()});
     }
+  }
+  for (const auto& view : s.views) {
+    RelationInfo r{RelOid(view->id), view->name, kPublicNamespaceOid, "v"};
+    r.user_view = view.get();
+    out.push_back(std::move(r));
   }
   for (const SystemTable& st : Registry()) {
     int64_t ns = std::string_view(st.schema) == "pg_catalog" ? kPgCatalogNamespaceOid
@@ -286,9 +300,12 @@ const std::vector<SystemTable>& Registry() {
              for (size_t t = 0; t < s.tables.size(); ++t) {
                if (s.tables[t].get() == r.table) has_index = !s.indexes[t].empty();
              }
+           } else if (r.user_view != nullptr) {
+             natts = static_cast<int64_t>(r.user_view->columns.size());
            } else {
              natts = static_cast<int64_t>(r.system->columns.size());
            }
+           const bool temp = r.user_view != nullptr && r.user_view->temp_owner != 0;
            rows.push_back({O(r.oid),
                            T(r.name),
                            O(r.namespace_oid),
@@ -296,7 +313,7 @@ const std::vector<SystemTable>& Registry() {
                            O(0),
                            O(kBootstrapUserOid),
                            O(am),
-                           O(r.system ? 0 : r.oid),
+                           O(r.system || r.user_view ? 0 : r.oid),
                            O(0),
                            I(0),
                            Value::Double(tuples),
@@ -304,11 +321,11 @@ const std::vector<SystemTable>& Registry() {
                            O(0),
                            B(has_index),
                            B(false),
-                           T("p"),
+                           T(temp ? "t" : "p"),
                            T(r.kind),
                            I(natts),
                            I(checks),
-                           B(false),
+                           B(r.user_view != nullptr),
                            B(false),
                            B(false),
                            B(false),
@@ -380,6 +397,12 @@ const std::vector<SystemTable>& Registry() {
                const Column& col = schema.columns[x.columns[k]];
                add(RelOid(x.id), static_cast<int64_t>(k + 1), col.name, col.type, false, false);
              }
+           }
+         }
+         for (const auto& view : s.views) {
+           for (size_t c = 0; c < view->columns.size(); ++c) {
+             add(RelOid(view->id), static_cast<int64_t>(c + 1), view->columns[c].name,
+                 view->columns[c].type, false, false);
            }
          }
          for (const SystemTable& st : Registry()) {
@@ -713,6 +736,64 @@ const std::vector<SystemTable>& Registry() {
          return rows;
        }},
       {"pg_catalog",
+       "pg_rewrite",
+       2618,
+       false,
+       {{"oid", 'o'},
+        {"rulename", 't'},
+        {"ev_class", 'o'},
+        {"ev_type", 't'},
+        {"ev_enabled", 't'},
+        {"is_instead", 'b'}},
+       // A view's _RETURN rule is its query (pg_views); there are no other rules.
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (const auto& view : s.views) {
+           rows.push_back({O(RelOid(view->id) + kRuleOidOffset), T("_RETURN"), O(RelOid(view->id)),
+                           T("1"), T("O"), B(true)});
+         }
+         return rows;
+       }},
+      {"pg_catalog",
+       "pg_views",
+       0,
+       true,
+       {{"schemaname", 't'}, {"viewname", 't'}, {"viewowner", 't'}, {"definition", 't'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (const auto& view : s.views) {
+           rows.push_back(
+               {T("public"), T(view->name), T(kBootstrapUser), T(ViewDefinition(*view))});
+         }
+         for (const SystemTable& st : Registry()) {
+           if (!st.view) continue;
+           rows.push_back({T(st.schema), T(st.name), T(kBootstrapUser), N()});
+         }
+         return rows;
+       }},
+      {"information_schema",
+       "views",
+       0,
+       true,
+       {{"table_catalog", 't'},
+        {"table_schema", 't'},
+        {"table_name", 't'},
+        {"view_definition", 't'},
+        {"check_option", 't'},
+        {"is_updatable", 't'},
+        {"is_insertable_into", 't'},
+        {"is_trigger_updatable", 't'},
+        {"is_trigger_deletable", 't'},
+        {"is_trigger_insertable_into", 't'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (const auto& view : s.views) {
+           rows.push_back({T(kDatabaseName), T("public"), T(view->name), T(ViewDefinition(*view)),
+                           T("NONE"), T("NO"), T("NO"), T("NO"), T("NO"), T("NO")});
+         }
+         return rows;
+       }},
+      {"pg_catalog",
        "pg_indexes",
        0,
        true,
@@ -770,6 +851,10 @@ const std::vector<SystemTable>& Registry() {
          for (const auto& table : s.tables) {
            rows.push_back({T(kDatabaseName), T("public"), T(table->name()), T("BASE TABLE"), N(),
                            N(), N(), N(), N(), T("YES"), T("NO"), N()});
+         }
+         for (const auto& view : s.views) {
+           rows.push_back({T(kDatabaseName), T("public"), T(view->name), T("VIEW"), N(), N(), N(),
+                           N(), N(), T("NO"), T("NO"), N()});
          }
          for (const SystemTable& st : Registry()) {
            rows.push_back({T(kDatabaseName), T(st.schema), T(st.name),
@@ -860,16 +945,23 @@ const std::vector<SystemTable>& Registry() {
                  true);
            }
          }
+         for (const auto& view : s.views) {
+           for (size_t c = 0; c < view->columns.size(); ++c) {
+             add("public", view->name, c + 1, view->columns[c].name, view->columns[c].type, false,
+                 "", false);
+           }
+         }
          return rows;
        }},
   };
   return kTables;
 }
 
-Snapshot TakeSnapshot(const Catalog& catalog) {
+Snapshot TakeSnapshot(const Catalog& catalog, uint64_t session = 0) {
   Snapshot s;
   s.tables = catalog.List();
   for (const auto& t : s.tables) s.indexes.push_back(t->IndexSnapshot());
+  s.views = catalog.ListViews(session);
   return s;
 }
 
@@ -929,8 +1021,12 @@ std::string QuoteIdent(const std::string& id) {
   return out + "\"";
 }
 
+bool SystemTables::Exists(std::string_view schema, std::string_view name) {
+  return FindSystemTable(schema, name) != nullptr;
+}
+
 std::shared_ptr<Table> SystemTables::Build(const Catalog& catalog, std::string_view schema,
-                                           std::string_view name) {
+                                           std::string_view name, uint64_t session) {
   const SystemTable* st = FindSystemTable(schema, name);
   if (st == nullptr) return nullptr;
   auto ts = std::make_shared<TableSchema>();
@@ -942,7 +1038,7 @@ std::shared_ptr<Table> SystemTables::Build(const Catalog& catalog, std::string_v
     col.type = ColType(c.type);
     ts->columns.push_back(std::move(col));
   }
-  return std::make_shared<Table>(std::move(ts), st->rows(TakeSnapshot(catalog)));
+  return std::make_shared<Table>(std::move(ts), st->rows(TakeSnapshot(catalog, session)));
 }
 
 std::optional<int64_t> SystemTables::RelationOid(const Catalog& catalog, std::string_view name) {
@@ -952,6 +1048,8 @@ std::optional<int64_t> SystemTables::RelationOid(const Catalog& catalog, std::st
   }
   if (!schema.empty() && schema != "public") return std::nullopt;
   if (std::shared_ptr<Table> t = catalog.Find(rel)) return RelOid(t->id());
+  // (A TEMP view is found by its own session's statements only, not through ::regclass.)
+  if (auto view = catalog.FindView(rel)) return RelOid(view->id);
   if (std::shared_ptr<Table> t = catalog.FindIndexTable(rel)) {
     for (const auto& index : t->IndexSnapshot()) {
       if (index->schema().name == rel) return RelOid(index->schema().id);
@@ -1098,6 +1196,13 @@ std::optional<std::string> SystemTables::ConstraintDef(const Catalog& catalog, i
 std::string SystemTables::UserName(int64_t oid) {
   if (oid == kBootstrapUserOid) return kBootstrapUser;
   return "unknown (OID=" + std::to_string(oid) + ")";
+}
+
+std::optional<std::string> SystemTables::ViewDef(const Catalog& catalog, int64_t oid) {
+  for (const auto& view : catalog.ListViews()) {
+    if (RelOid(view->id) == oid) return ViewDefinition(*view);
+  }
+  return std::nullopt;
 }
 
 bool SystemTables::RelationVisible(const Catalog& catalog, int64_t oid) {

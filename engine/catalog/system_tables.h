@@ -37,7 +37,9 @@ class SystemTables {
   // The system table schema.name, built from the catalog now (an empty schema searches
   // pg_catalog, which PostgreSQL's search path puts first); null when there is none.
   static std::shared_ptr<Table> Build(const Catalog& catalog, std::string_view schema,
-                                      std::string_view name);
+                                      std::string_view name, uint64_t session = 0);
+  // Whether Build would find schema.name.
+  static bool Exists(std::string_view schema, std::string_view name);
 
   // ::regclass and friends: a name as written ("t", "public.t", "pg_catalog.pg_class",
   // quoted parts kept) to its oid, and an oid to the name PostgreSQL prints.
@@ -65,6 +67,8 @@ class SystemTables {
   // pg_relation_is_publishable: an ordinary user table (not a system table, not an index).
   static bool IsUserTable(const Catalog& catalog, int64_t oid);
   static std::optional<std::string> ConstraintDef(const Catalog& catalog, int64_t oid);
+  // pg_get_viewdef(oid): the view's query (as written); nullopt when oid is no view.
+  static std::optional<std::string> ViewDef(const Catalog& catalog, int64_t oid);
   // pg_get_userbyid: the owner's name, or "unknown (OID=n)".
   static std::string UserName(int64_t oid);
   // pg_table_is_visible: whether the relation exists (every schema is on the search path).

@@ -132,7 +132,10 @@ class SessionImpl : public Session {
   }
   ~SessionImpl() override {
     // A transaction still open when the session goes is rolled back.
-    if (!core_->closed.load()) settings_->txn_block().Close(core_->catalog.get());
+    if (!core_->closed.load()) {
+      settings_->txn_block().Close(core_->catalog.get());
+      core_->catalog->DropTempViews(settings_->session_id());  // TEMP views end with the session
+    }
   }
   char TransactionStatus() const override { return settings_->txn_block().status(); }
   Result<std::unique_ptr<Request>> Parse(std::string_view sql) override {

@@ -14,6 +14,7 @@
 #include "exec/ddl.h"
 #include "exec/evaluator.h"
 #include "exec/modify_table.h"
+#include "exec/session_settings.h"
 #include "meridian/parser/parser.h"
 
 namespace meridian::exec {
@@ -62,6 +63,14 @@ bool IsVolatile(const ast::Expr& e) {
   return false;
 }
 
+// Renaming what a view reads: the view stores its query as text, which names it
+// (PostgreSQL's views refer to columns by number and follow the rename; Meridian refuses).
+Status ViewsReadIt(const std::string& what, const catalog::ViewSchema& view) {
+  return Status::NotSupported("cannot rename " + what + " because view \"" + view.name +
+                              "\" reads it")
+      .WithHint("Drop the view, rename, and create the view again.");
+}
+
 // One ALTER TABLE statement in progress.
 class Alter {
  public:
@@ -95,6 +104,9 @@ class Alter {
       case Kind::kRenameConstraint:
         return RenameConstraint(cmd);
       case Kind::kRenameTable:
+        if (auto views = catalog_->DependentViews({table_->id()}); !views.empty()) {
+          return ViewsReadIt("table \"" + schema_.name + "\"", *views.front());
+        }
         schema_.name = cmd.new_name;
         return Status::Ok();
     }
@@ -106,6 +118,7 @@ class Alter {
     MERIDIAN_RETURN_IF_ERROR(ValidateRows());
     catalog::TableSchema before = table_->schema();
     MERIDIAN_RETURN_IF_ERROR(catalog_->AlterTable(table_, schema_, drop_indexes_));
+    if (!drop_views_.empty()) MERIDIAN_RETURN_IF_ERROR(catalog_->DropViews(drop_views_));
     for (size_t i = 0; i < new_indexes_.size(); ++i) {
       Status st = catalog_->CreateIndex(table_, new_indexes_[i]);
       if (st.ok()) continue;
@@ -208,6 +221,11 @@ class Alter {
   Status DropColumn(const ast::AlterTableCmd& cmd) {
     const int c = LiveColumn(cmd.name);
     if (c < 0) return SkipOr(cmd.missing_ok, NoSuchColumn(cmd.name, schema_.name), notice_);
+    // Views reading the column: 2BP01, or (CASCADE) they go too, as in PostgreSQL.
+    const std::pair<uint32_t, int> use{table_->id(), c};
+    MERIDIAN_RETURN_IF_ERROR(CheckDependentViews(catalog_, {}, &use,
+                                                 "column " + cmd.name + " of table " + schema_.name,
+                                                 {}, cmd.cascade, notice_, &drop_views_));
     if (schema_.LiveColumns().size() == 1) {
       // PostgreSQL allows a table without columns; Meridian's statements assume at least one.
       return Status::NotSupported("cannot drop the last column of table \"" + schema_.name +
@@ -297,6 +315,11 @@ class Alter {
   Status RenameColumn(const ast::AlterTableCmd& cmd) {
     const int c = LiveColumn(cmd.name);
     if (c < 0) return NoSuchColumn(cmd.name, schema_.name);
+    const std::pair<uint32_t, int> use{table_->id(), c};
+    if (auto views = catalog_->DependentViews({}, &use); !views.empty()) {
+      return ViewsReadIt("column \"" + cmd.name + "\" of table \"" + schema_.name + "\"",
+                         *views.front());
+    }
     if (LiveColumn(cmd.new_name) >= 0) {
       return Status::Error(
           sqlstate::kDuplicateColumn,
@@ -385,6 +408,7 @@ class Alter {
   catalog::LockSet no_locks_;
   Binder binder_;
   std::vector<std::string> drop_indexes_;
+  std::vector<uint32_t> drop_views_;  // DROP COLUMN ... CASCADE: views reading the column
   std::vector<catalog::IndexSchema> new_indexes_;
   std::vector<int> not_null_;          // columns whose stored values must not be NULL
   std::vector<std::string> validate_;  // CHECKs added here, to validate on stored rows
@@ -395,6 +419,11 @@ class Alter {
 Status ExecuteAlterTable(const ast::AlterTableStmt& stmt, catalog::Catalog* catalog,
                          ExecControl& ctl, SessionSettings* settings, std::string* notice) {
   std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table);
+  if (table == nullptr &&
+      catalog->FindView(stmt.table, settings != nullptr ? settings->session_id() : 0) != nullptr) {
+    return Status::Error("42809", "\"" + stmt.table + "\" is not a table")
+        .WithPosition(stmt.table_loc.position);
+  }
   if (table == nullptr) {
     if (stmt.if_exists) {
       AddNotice(notice, "relation \"" + stmt.table + "\" does not exist, skipping");

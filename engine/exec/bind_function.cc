@@ -69,6 +69,9 @@ constexpr SystemFunction kSystemFunctions[] = {
     {"format_type", Func::kFormatType, "oi", 2, 't'},
     {"pg_get_indexdef", Func::kIndexDef, "oib", 1, 't'},
     {"pg_get_constraintdef", Func::kConstraintDef, "ob", 1, 't'},
+    {"pg_get_viewdef", Func::kViewDef, "ob", 1, 't'},
+    // Views have only their _RETURN rule, which psql's \d+ skips: no rule is ever shown.
+    {"pg_get_ruledef", Func::kAlwaysNull, "ob", 1, 't'},
     {"pg_get_expr", Func::kGetExpr, "tob", 2, 't'},
     {"pg_encoding_to_char", Func::kEncodingToChar, "i", 1, 't'},
     {"obj_description", Func::kAlwaysNull, "ot", 1, 't'},

@@ -14,6 +14,15 @@ namespace {
 
 bool IsIntegerLiteral(const ast::Expr& e, int64_t* v);
 
+// FROM item `AS name (a, b, ...)` with more names than columns.
+Status TooManyAliases(const std::string& name, size_t available, size_t specified,
+                      uint32_t position) {
+  return Status::Error("42P10", "table \"" + name + "\" has " + std::to_string(available) +
+                                    " columns available but " + std::to_string(specified) +
+                                    " columns specified")
+      .WithPosition(position);
+}
+
 // ORDER BY n: the 0-based output column, -1 when x is not an integer literal, 42P10 when n is
 // out of range.
 Result<int> OrderByPosition(const ast::Expr& x, size_t visible) {
@@ -204,6 +213,10 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
       auto bound = BindDerived(*cte->query, cte->name, cte->columns, ref.loc.position);
       ctes_ = std::move(saved);
       MERIDIAN_ASSIGN_OR_RETURN(derived, std::move(bound));
+    } else if (std::shared_ptr<const catalog::ViewSchema> view = FindView(ref)) {
+      MERIDIAN_ASSIGN_OR_RETURN(derived, BindView(*view, ref.loc.position));
+      MERIDIAN_RETURN_IF_ERROR(
+          RenameColumns(derived.get(), name, ref.column_aliases, ref.loc.position));
     } else {
       MERIDIAN_ASSIGN_OR_RETURN(
           table, LookupTable(ref.schema, ref.name, ref.loc, catalog::LockMode::kShared));
@@ -217,6 +230,16 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
     ScopeTable st = derived != nullptr
                         ? ScopeTable{name, nullptr, offset, {}, false, derived->columns, {}}
                         : TableScope(name, table, offset);
+    if (table != nullptr && !ref.column_aliases.empty()) {
+      // t AS x (a, b): renames the table's first (live) columns.
+      size_t k = 0;
+      for (ColumnInfo& c : st.columns) {
+        if (!c.name.empty() && k < ref.column_aliases.size()) c.name = ref.column_aliases[k++];
+      }
+      if (k < ref.column_aliases.size()) {
+        return TooManyAliases(name, k, ref.column_aliases.size(), ref.loc.position);
+      }
+    }
     offset += static_cast<int>(st.columns.size());
     scope.tables.push_back(std::move(st));
     out->from.push_back(std::move(table));
@@ -336,15 +359,17 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindDerived(const ast::SelectStmt& 
   const bool was_correlated = level < correlated_.size() && correlated_[level];
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, BindSelectInScope(query));
   if (was_correlated && level < correlated_.size()) correlated_[level] = true;
+  MERIDIAN_RETURN_IF_ERROR(RenameColumns(bound.get(), name, aliases, position));
+  return bound;
+}
+
+Status Binder::RenameColumns(BoundSelect* bound, const std::string& name,
+                             const std::vector<std::string>& aliases, uint32_t position) {
   if (aliases.size() > bound->columns.size()) {
-    return Status::Error("42P10", "table \"" + name + "\" has " +
-                                      std::to_string(bound->columns.size()) +
-                                      " columns available but " + std::to_string(aliases.size()) +
-                                      " columns specified")
-        .WithPosition(position);
+    return TooManyAliases(name, bound->columns.size(), aliases.size(), position);
   }
   for (size_t i = 0; i < aliases.size(); ++i) bound->columns[i].name = aliases[i];
-  return bound;
+  return Status::Ok();
 }
 
 const ast::CommonTableExpr* Binder::FindCte(const std::string& name) const {
@@ -402,6 +427,8 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
     }
     const ColumnInfo& lcol = left->columns[lc];
     const ColumnInfo& rcol = right.columns[rc];
+    NoteColumn(*left, lc);
+    NoteColumn(right, rc);
     auto l = BoundExpr::Column(0, left->offset + lc, lcol.type, left->name + "." + name);
     auto r = BoundExpr::Column(0, right.offset + rc, rcol.type, right.name + "." + name);
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr eq, MakeComparison(ast::BinaryOp::kEq, std::move(l),
@@ -471,6 +498,7 @@ Status Binder::BindSelectList(const ast::SelectStmt& stmt, bool keep_unknown, Bo
             item_asts->push_back(nullptr);
             continue;
           }
+          NoteColumn(st, static_cast<int>(c));
           out->projections.push_back(BoundExpr::Column(0, st.offset + static_cast<int>(c),
                                                        cols[c].type, st.name + "." + cols[c].name));
           out->projections.back()->position = x.loc.position;

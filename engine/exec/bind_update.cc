@@ -7,6 +7,7 @@ namespace meridian::exec {
 
 Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& stmt) {
   auto out = std::make_unique<BoundUpdate>();
+  write_verb_ = "update";
   MERIDIAN_ASSIGN_OR_RETURN(out->table,
                             LookupTable(stmt.table, stmt.table_loc, catalog::LockMode::kExclusive));
   const catalog::TableSchema& schema = out->table->schema();
@@ -57,6 +58,7 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
 
 Result<std::unique_ptr<BoundDelete>> Binder::BindDelete(const ast::DeleteStmt& stmt) {
   auto out = std::make_unique<BoundDelete>();
+  write_verb_ = "delete from";
   MERIDIAN_ASSIGN_OR_RETURN(out->table,
                             LookupTable(stmt.table, stmt.table_loc, catalog::LockMode::kExclusive));
   Scope scope;

@@ -21,7 +21,7 @@ Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& s
   };
   if (schema.empty() || schema == "pg_catalog" || schema == "information_schema") {
     // Built from the catalog for this statement; private to it, so it needs no lock.
-    if (auto system = catalog::SystemTables::Build(*catalog_, schema, name)) {
+    if (auto system = catalog::SystemTables::Build(*catalog_, schema, name, session_)) {
       if (mode == catalog::LockMode::kExclusive) {
         return Status::Error(sqlstate::kInsufficientPrivilege,
                              "permission denied: \"" + name + "\" is a system catalog")
@@ -35,7 +35,13 @@ Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& s
     return undefined();
   }
   std::shared_ptr<catalog::Table> table = catalog_->Find(name);
-  if (table == nullptr) return undefined();
+  if (table == nullptr) {
+    if (mode == catalog::LockMode::kExclusive && catalog_->FindView(name, session_) != nullptr) {
+      return CannotChangeView(name, loc.position);
+    }
+    return undefined();
+  }
+  NoteRelation(table->id());
   // kExclusive marks a write target; under MVCC writers share the table lock too (they meet
   // at row write locks), so only DDL takes it exclusively.
   (void)mode;
@@ -79,6 +85,7 @@ const Binder::ScopeTable::Merged* Binder::ScopeTable::FindMerged(const std::stri
 Result<BoundExprPtr> Binder::UnqualifiedColumn(const ScopeTable& st, int c, int depth,
                                                uint32_t pos) {
   const ColumnInfo& col = st.columns[c];
+  NoteColumn(st, c);
   auto left = BoundExpr::Column(depth, st.offset + c, col.type, st.name + "." + col.name);
   left->position = pos;
   const ScopeTable::Merged* m = st.FindMerged(col.name);
@@ -142,6 +149,7 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
       for (int l = s->level + 1; l <= scope_->level; ++l) correlated_[l] = true;
       if (expr.table.empty()) return UnqualifiedColumn(*found_table, found_column, depth, pos);
       const ColumnInfo& col = found_table->columns[found_column];
+      NoteColumn(*found_table, found_column);
       auto e = BoundExpr::Column(depth, found_table->offset + found_column, col.type,
                                  found_table->name + "." + col.name);
       e->position = pos;

@@ -27,6 +27,12 @@ namespace meridian::exec {
 Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args,
                   uint32_t position);
 
+// What a view's query reads (CREATE VIEW records it in the catalog, catalog/schema.h).
+struct ViewDependencies {
+  std::vector<uint32_t> relations;                // user tables and views
+  std::vector<std::pair<uint32_t, int>> columns;  // (table id, column position)
+};
+
 class Binder {
  public:
   // params: the statement's parameter types, filled in while binding (null: the statement has
@@ -52,6 +58,11 @@ class Binder {
   // assignment-cast to type (42804 `parameter $n of type x cannot be coerced to the expected
   // type y`).
   Result<BoundExprPtr> BindExecuteArg(const ast::Expr& expr, Type type, int n);
+
+  // The session binding (SessionSettings::session_id): its TEMP views are visible.
+  void set_session(uint64_t session) { session_ = session; }
+  // Records what the statement reads into *deps (CREATE VIEW); null stops recording.
+  void set_dependencies(ViewDependencies* deps) { deps_ = deps; }
 
   // PostgreSQL's output column name of a select-list expression ("?column?" when none).
   static std::string OutputName(const ast::Expr& expr);
@@ -193,6 +204,20 @@ class Binder {
                                                    const std::string& name,
                                                    const std::vector<std::string>& aliases,
                                                    uint32_t position);
+  // A view named in FROM (bind_view.cc): its stored query bound on its own (no enclosing
+  // query's columns, no WITH queries of the statement), with the view's column names.
+  Result<std::unique_ptr<BoundSelect>> BindView(const catalog::ViewSchema& view, uint32_t position);
+  // The view ref names (unqualified or public.name, not a system table), or null.
+  std::shared_ptr<const catalog::ViewSchema> FindView(const ast::TableRef& ref) const;
+  // Dependency recording (set_dependencies): column c of FROM item st is read.
+  void NoteColumn(const ScopeTable& st, int c);
+  void NoteRelation(uint32_t id);
+  // 55000 `cannot insert into view "v"` (write_verb_: insert into / update / delete from):
+  // views are not updatable.
+  Status CannotChangeView(const std::string& name, uint32_t position) const;
+  // FROM item `AS name (aliases)`: renames the first columns; 42P10 for too many aliases.
+  static Status RenameColumns(BoundSelect* bound, const std::string& name,
+                              const std::vector<std::string>& aliases, uint32_t position);
   // The WITH query visible under name (innermost first), or null.
   const ast::CommonTableExpr* FindCte(const std::string& name) const;
   // ON / USING of FROM table i (scope_ holds every FROM table); null when there is none.
@@ -240,6 +265,10 @@ class Binder {
   // WITH queries in scope, outermost first. While a WITH query's own body is bound, only the
   // ones before it stay visible (no recursion).
   std::vector<const ast::CommonTableExpr*> ctes_;
+  uint64_t session_ = 0;
+  ViewDependencies* deps_ = nullptr;
+  int view_depth_ = 0;                      // views being expanded inside each other
+  const char* write_verb_ = "insert into";  // the DML being bound, for CannotChangeView
 };
 
 }  // namespace meridian::exec

@@ -103,6 +103,7 @@ enum class Func {
   kFormatType,
   kIndexDef,
   kConstraintDef,
+  kViewDef,
   kGetExpr,
   kEncodingToChar,
   kAlwaysNull,   // obj_description, col_description: no comments are stored

@@ -515,6 +515,16 @@ Result<std::unique_ptr<QueryCursor>> StartCopy(const ast::CopyStmt& stmt, catalo
                                                SessionSettings* settings,
                                                std::shared_ptr<SessionSettings> own_settings,
                                                std::shared_ptr<catalog::Transaction> txn) {
+  // COPY of a view (either way) is 42809, as in PostgreSQL; COPY (SELECT ...) TO reads one.
+  if (stmt.query == nullptr && (stmt.schema.empty() || stmt.schema == "public") &&
+      catalog->Find(stmt.table) == nullptr &&
+      catalog->FindView(stmt.table, settings != nullptr ? settings->session_id() : 0) != nullptr) {
+    return Status::Error("42809", std::string("cannot copy ") + (stmt.from ? "to" : "from") +
+                                      " view \"" + stmt.table + "\"")
+        .WithHint(stmt.from ? "Views are not updatable in Meridian."
+                            : "Try the COPY (SELECT ...) TO variant.")
+        .WithPosition(stmt.table_loc.position);
+  }
   if (!stmt.from) {
     if (stmt.query != nullptr) {
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> select,

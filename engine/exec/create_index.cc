@@ -13,6 +13,11 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
         .WithPosition(stmt.method_loc.position);
   }
   std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table);
+  if (table == nullptr && catalog->FindView(stmt.table) != nullptr) {
+    return Status::Error("42809", "cannot create index on relation \"" + stmt.table + "\"")
+        .WithDetail("This operation is not supported for views.")
+        .WithPosition(stmt.table_loc.position);
+  }
   if (table == nullptr) {
     return Status::Error(sqlstate::kUndefinedTable,
                          "relation \"" + stmt.table + "\" does not exist")
@@ -88,12 +93,19 @@ Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalo
   return Status::Ok();
 }
 
-Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl) {
+Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
+                      std::string* notice) {
   std::vector<std::shared_ptr<catalog::Table>> tables;
   if (stmt.table.empty()) {
     tables = catalog->List();
   } else {
     std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table);
+    if (table == nullptr && catalog->FindView(stmt.table) != nullptr) {
+      // PostgreSQL's WARNING (shown as a notice here) and nothing to do.
+      *notice =
+          "skipping \"" + stmt.table + "\" --- cannot analyze non-tables or special system tables";
+      return Status::Ok();
+    }
     if (table == nullptr) {
       return Status::Error(sqlstate::kUndefinedTable,
                            "relation \"" + stmt.table + "\" does not exist")

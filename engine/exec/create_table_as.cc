@@ -8,6 +8,7 @@
 #include "exec/ddl.h"
 #include "exec/modify_table.h"
 #include "exec/planner.h"
+#include "exec/session_settings.h"
 
 namespace meridian::exec {
 
@@ -27,6 +28,7 @@ Status ExecuteCreateTableAs(const ast::CreateTableAsStmt& stmt, catalog::Catalog
   if (catalog->Find(stmt.table) != nullptr) return exists();
   catalog::LockSet locks;
   Binder binder(catalog, &locks);
+  if (settings != nullptr) binder.set_session(settings->session_id());
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, binder.BindSelect(*stmt.query));
   if (stmt.columns.size() > bound->columns.size()) {
     return Status::Error(sqlstate::kSyntaxError, "too many column names were specified");

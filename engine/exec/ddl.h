@@ -3,7 +3,10 @@
 // order, polling ctl), so it waits for statements that are inside Fetch/Start on those tables.
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "catalog/catalog.h"
 #include "meridian/database.h"
@@ -16,9 +19,10 @@ class SessionSettings;
 // *notice receives `relation "t" already exists, skipping` for IF NOT EXISTS.
 Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* catalog,
                           std::string* notice);
-// *notice receives `table "t" does not exist, skipping` lines for IF EXISTS.
+// *notice receives `table "t" does not exist, skipping` lines for IF EXISTS. A view is 42809;
+// views reading a table are 2BP01 unless CASCADE (then they are dropped first).
 Status ExecuteDropTable(const ast::DropTableStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
-                        std::string* notice);
+                        SessionSettings* settings, std::string* notice);
 
 // CREATE INDEX: takes the table's exclusive lock (polling ctl), builds the index from the
 // heap. *notice receives `relation "x" already exists, skipping` for IF NOT EXISTS.
@@ -37,9 +41,26 @@ Status ExecuteAlterTable(const ast::AlterTableStmt& stmt, catalog::Catalog* cata
 Status ExecuteCreateTableAs(const ast::CreateTableAsStmt& stmt, catalog::Catalog* catalog,
                             ExecControl& ctl, SessionSettings* settings, catalog::Transaction* txn,
                             std::string* notice, uint64_t* rows);
+// CREATE [OR REPLACE] [TEMP] VIEW (view_ddl.cc): binds the query (its errors first), names
+// the columns, records what it reads; *notice gets `view "v" will be a temporary view` when
+// it reads a TEMP view. DROP VIEW [IF EXISTS] ... [CASCADE].
+Status ExecuteCreateView(const ast::CreateViewStmt& stmt, catalog::Catalog* catalog,
+                         SessionSettings* settings, std::string* notice);
+Status ExecuteDropView(const ast::DropTableStmt& stmt, catalog::Catalog* catalog,
+                       SessionSettings* settings, std::string* notice);
+// The views that read relations ids (or, with column, that table column), directly or through
+// other views, except those already in *drop: none is fine; with cascade each is added to
+// *drop with a `drop cascades to view v` notice; else 2BP01 `cannot drop <what> because other
+// objects depend on it`, DETAIL `view v depends on <label>` (labels: id → "table t", ...).
+Status CheckDependentViews(catalog::Catalog* catalog, const std::vector<uint32_t>& ids,
+                           const std::pair<uint32_t, int>* column, const std::string& what,
+                           std::map<uint32_t, std::string> labels, bool cascade,
+                           std::string* notice, std::vector<uint32_t>* drop);
 // TRUNCATE: every named table must exist; their exclusive locks are taken together.
 Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl);
 // ANALYZE [table]: gathers statistics under each table's shared lock.
-Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl);
+// A view: nothing to do, *notice says it was skipped (PostgreSQL's WARNING).
+Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
+                      std::string* notice);
 
 }  // namespace meridian::exec

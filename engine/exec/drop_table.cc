@@ -2,15 +2,25 @@
 // before any is dropped; their exclusive locks are taken together in table-id order. TRUNCATE
 // takes the same locks and replaces the tables' files by empty ones.
 #include "exec/ddl.h"
+#include "exec/session_settings.h"
 
 namespace meridian::exec {
 
 Status ExecuteDropTable(const ast::DropTableStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
-                        std::string* notice) {
+                        SessionSettings* settings, std::string* notice) {
   catalog::LockSet locks;
   std::vector<std::shared_ptr<catalog::Table>> tables;
+  std::vector<uint32_t> ids;
+  std::map<uint32_t, std::string> labels;
   for (size_t i = 0; i < stmt.tables.size(); ++i) {
     std::shared_ptr<catalog::Table> table = catalog->Find(stmt.tables[i]);
+    if (table == nullptr &&
+        catalog->FindView(stmt.tables[i], settings != nullptr ? settings->session_id() : 0)) {
+      uint32_t pos = i < stmt.table_locs.size() ? stmt.table_locs[i].position : 0;
+      return Status::Error("42809", "\"" + stmt.tables[i] + "\" is not a table")
+          .WithHint("Use DROP VIEW to remove a view.")
+          .WithPosition(pos);
+    }
     if (table == nullptr) {
       if (stmt.if_exists) {
         if (!notice->empty()) *notice += "\n";
@@ -23,9 +33,16 @@ Status ExecuteDropTable(const ast::DropTableStmt& stmt, catalog::Catalog* catalo
           .WithPosition(pos);
     }
     locks.Add(table, catalog::LockMode::kExclusive);
+    ids.push_back(table->id());
+    labels[table->id()] = "table " + table->name();
     tables.push_back(std::move(table));
   }
+  if (tables.empty()) return Status::Ok();
+  std::vector<uint32_t> views;
+  MERIDIAN_RETURN_IF_ERROR(CheckDependentViews(catalog, ids, nullptr, labels[ids[0]], labels,
+                                               stmt.cascade, notice, &views));
   MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
+  if (!views.empty()) MERIDIAN_RETURN_IF_ERROR(catalog->DropViews(views));
   for (const std::shared_ptr<catalog::Table>& table : tables) {
     Status st = catalog->DropTable(table);
     // A concurrent DROP of the same table won the race: treat it as gone already.
@@ -41,6 +58,10 @@ Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog,
     std::shared_ptr<catalog::Table> table = catalog->Find(stmt.tables[i]);
     if (table == nullptr) {
       const uint32_t pos = i < stmt.table_locs.size() ? stmt.table_locs[i].position : 0;
+      if (catalog->FindView(stmt.tables[i]) != nullptr) {
+        return Status::Error("42809", "\"" + stmt.tables[i] + "\" is not a table")
+            .WithPosition(pos);
+      }
       return Status::Error(sqlstate::kUndefinedTable,
                            "relation \"" + stmt.tables[i] + "\" does not exist")
           .WithPosition(pos);

@@ -4,6 +4,7 @@
 #include "exec/session_settings.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <limits>
@@ -192,9 +193,18 @@ const SessionSettings::Param* SessionSettings::Find(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+uint64_t NextSessionId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
 SessionSettings::SessionSettings(std::string user, std::string database,
                                  std::string application_name)
-    : user_(std::move(user)), database_(std::move(database)) {
+    : user_(std::move(user)), database_(std::move(database)), session_id_(NextSessionId()) {
   values_["application_name"] = std::move(application_name);
   startup_application_name_ = values_["application_name"];
   txn_block_ = std::make_shared<TransactionBlock>();

@@ -34,6 +34,8 @@ class SessionSettings {
   const std::string& database() const { return database_; }
   int32_t backend_pid() const { return backend_pid_; }
   void set_backend_pid(int32_t pid) { backend_pid_ = pid; }
+  // Unique per SessionSettings in this process (never 0): owns the session's TEMP views.
+  uint64_t session_id() const { return session_id_; }
 
   // SHOW's value of name (any case); 42704 `unrecognized configuration parameter "x"`.
   Result<std::string> Show(std::string_view name) const;
@@ -76,6 +78,7 @@ class SessionSettings {
   const std::string user_, database_;
   std::string startup_application_name_;  // RESET application_name goes back to it
   int32_t backend_pid_ = 0;
+  const uint64_t session_id_;
   std::map<std::string, std::string> values_;  // by canonical name; absent = default
   std::map<std::string, std::string> custom_;  // "prefix.name" placeholders, by lower name
   std::set<std::string> changed_;              // reported parameters changed since Take

@@ -226,6 +226,7 @@ Result<uint64_t> RunModify(const BindFn& bind, const StatementParams& params, Ex
       plan.supplied = params.values.size();
       plan.types = ParamTypes(params);
       Binder binder(catalog, &plan.locks, &plan.types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
       Result<std::unique_ptr<Bound>> bound = bind(binder);
       if (!bound.ok()) return bound.status();
       plan.modify = std::move(bound).value();
@@ -316,6 +317,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
     case ast::StatementKind::kSelect: {
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
                                 binder.BindSelect(*stmt.select));
       MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
@@ -349,6 +351,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       const bool update = stmt.kind == ast::StatementKind::kUpdate;
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
       if (update) {
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound,
                                   binder.BindUpdate(*stmt.update));
@@ -414,6 +417,7 @@ Result<std::unique_ptr<QueryCursor>> StartSelect(
       plan->supplied = params.values.size();
       plan->types = ParamTypes(params);
       Binder binder(catalog, &plan->locks, &plan->types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, binder.BindSelect(select));
       plan->columns = bound->columns;
       plan->locks_rows = bound->LocksRows();
@@ -500,9 +504,21 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
     }
     case ast::StatementKind::kDropTable: {
       std::string notice;
-      MERIDIAN_RETURN_IF_ERROR(ExecuteDropTable(*stmt.drop_table, catalog, ctl, &notice));
+      MERIDIAN_RETURN_IF_ERROR(ExecuteDropTable(*stmt.drop_table, catalog, ctl, settings, &notice));
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("DROP TABLE", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kCreateView: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteCreateView(*stmt.create_view, catalog, settings, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("CREATE VIEW", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kDropView: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteDropView(*stmt.drop_table, catalog, settings, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("DROP VIEW", 0, std::move(notice)));
     }
     case ast::StatementKind::kCreateIndex: {
       std::string notice;
@@ -517,8 +533,10 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
           std::make_unique<DoneCursor>("DROP INDEX", 0, std::move(notice)));
     }
     case ast::StatementKind::kAnalyze: {
-      MERIDIAN_RETURN_IF_ERROR(ExecuteAnalyze(*stmt.analyze, catalog, ctl));
-      return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>("ANALYZE", 0, ""));
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteAnalyze(*stmt.analyze, catalog, ctl, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("ANALYZE", 0, std::move(notice)));
     }
     case ast::StatementKind::kExplain:
       return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl, params, settings, txn);
@@ -642,6 +660,7 @@ Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
   ParamTypes types(param_types, ParamTypes::kNoLimit);
   catalog::LockSet locks;  // binding only records the tables; nothing is locked
   Binder binder(catalog, &locks, &types);
+  if (settings != nullptr) binder.set_session(settings->session_id());
   switch (stmt.kind) {
     case ast::StatementKind::kSelect: {
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,

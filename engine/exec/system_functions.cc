@@ -219,6 +219,10 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
       std::optional<std::string> def = SystemTables::ConstraintDef(*catalog, args[0].AsInt());
       return def ? Value::String(*def) : Value::Null();
     }
+    case Func::kViewDef: {
+      std::optional<std::string> def = SystemTables::ViewDef(*catalog, args[0].AsInt());
+      return def ? Value::String(*def) : Value::Null();
+    }
     case Func::kToRegClass: {
       std::optional<int64_t> oid = SystemTables::RelationOid(*catalog, args[0].AsString());
       return oid ? Value::Int(*oid) : Value::Null();

@@ -19,6 +19,8 @@ statement
   | alterTableStmt
   | truncateStmt
   | dropTableStmt
+  | createViewStmt
+  | dropViewStmt
   | createIndexStmt
   | dropIndexStmt
   | explainStmt
@@ -78,7 +80,8 @@ selectItem
   ;
 
 tableRef
-  : qualifiedName (K_AS? identifier)?                                        # namedTableRef
+  : qualifiedName (K_AS? identifier
+    (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # namedTableRef
   | qualifiedName LPAREN (expr (COMMA expr)*)? RPAREN (K_AS? identifier
     (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # functionTableRef
   | LPAREN selectStmt RPAREN (K_AS? identifier
@@ -201,7 +204,19 @@ alterTableAction
     )                                                                         # alterColumnAction
   ;
 
-dropTableStmt : K_DROP K_TABLE (K_IF K_EXISTS)? identifier (COMMA identifier)* ;
+dropTableStmt
+  : K_DROP K_TABLE (K_IF K_EXISTS)? identifier (COMMA identifier)* (K_CASCADE | K_RESTRICT)?
+  ;
+
+// CREATE [OR REPLACE] [TEMP | TEMPORARY] VIEW v [(names)] AS query; DROP VIEW [IF EXISTS] v, ...
+createViewStmt
+  : K_CREATE (K_OR K_REPLACE)? (K_TEMP | K_TEMPORARY)? K_VIEW identifier
+    (LPAREN identifier (COMMA identifier)* RPAREN)? K_AS selectStmt
+  ;
+
+dropViewStmt
+  : K_DROP K_VIEW (K_IF K_EXISTS)? identifier (COMMA identifier)* (K_CASCADE | K_RESTRICT)?
+  ;
 
 truncateStmt : K_TRUNCATE K_TABLE? identifier (COMMA identifier)* ;
 
@@ -438,6 +453,7 @@ nonReservedKeyword
   | K_PREPARE | K_EXECUTE | K_DEALLOCATE
   | K_ACTION | K_ADD | K_ALTER | K_CASCADE | K_DATA | K_MATCH | K_PARTIAL | K_RENAME | K_RESTRICT
   | K_SIMPLE | K_WITHOUT
+  | K_REPLACE | K_TEMP | K_TEMPORARY | K_VIEW
   ;
 
 reservedKeyword
@@ -552,6 +568,7 @@ K_REFERENCES : R E F E R E N C E S ;
 K_REGEXP : R E G E X P ;
 K_RELEASE : R E L E A S E ;
 K_RENAME : R E N A M E ;
+K_REPLACE : R E P L A C E ;
 K_REPEATABLE : R E P E A T A B L E ;
 K_RESET : R E S E T ;
 K_RESTRICT : R E S T R I C T ;
@@ -571,6 +588,8 @@ K_SKIP : S K I P ;
 K_START : S T A R T ;
 K_SUBSTRING : S U B S T R I N G ;
 K_TABLE : T A B L E ;
+K_TEMP : T E M P ;
+K_TEMPORARY : T E M P O R A R Y ;
 K_THEN : T H E N ;
 K_TIME : T I M E ;
 K_TO : T O ;
@@ -586,6 +605,7 @@ K_UPDATE : U P D A T E ;
 K_USING : U S I N G ;
 K_VALUES : V A L U E S ;
 K_VARYING : V A R Y I N G ;
+K_VIEW : V I E W ;
 K_WHEN : W H E N ;
 K_WHERE : W H E R E ;
 K_WITH : W I T H ;

@@ -104,6 +104,12 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   } else if (auto* s = ctx->dropTableStmt()) {
     stmt.kind = ast::StatementKind::kDropTable;
     stmt.drop_table = TransformDropTable(s);
+  } else if (auto* s = ctx->createViewStmt()) {
+    stmt.kind = ast::StatementKind::kCreateView;
+    stmt.create_view = TransformCreateView(s);
+  } else if (auto* s = ctx->dropViewStmt()) {
+    stmt.kind = ast::StatementKind::kDropView;
+    stmt.drop_table = TransformDropView(s);
   } else if (auto* s = ctx->truncateStmt()) {
     stmt.kind = ast::StatementKind::kTruncate;
     stmt.truncate = std::make_unique<ast::TruncateStmt>();

@@ -1,17 +1,31 @@
-// DROP TABLE [IF EXISTS] t [, t2 ...].
+// DROP TABLE / DROP VIEW [IF EXISTS] name [, name2 ...] [CASCADE | RESTRICT].
 
 #include "transformer.h"
 
 namespace meridian::parser {
 
-std::unique_ptr<ast::DropTableStmt> Transformer::TransformDropTable(P::DropTableStmtContext* ctx) {
+namespace {
+
+template <typename Ctx>
+std::unique_ptr<ast::DropTableStmt> TransformDrop(Transformer* t, Ctx* ctx) {
   auto stmt = std::make_unique<ast::DropTableStmt>();
   stmt->if_exists = ctx->K_IF() != nullptr;
+  stmt->cascade = ctx->K_CASCADE() != nullptr;
   for (P::IdentifierContext* name : ctx->identifier()) {
-    stmt->tables.push_back(Identifier(name));
-    stmt->table_locs.push_back(Loc(name));
+    stmt->tables.push_back(t->Identifier(name));
+    stmt->table_locs.push_back(t->Loc(name));
   }
   return stmt;
+}
+
+}  // namespace
+
+std::unique_ptr<ast::DropTableStmt> Transformer::TransformDropTable(P::DropTableStmtContext* ctx) {
+  return TransformDrop(this, ctx);
+}
+
+std::unique_ptr<ast::DropTableStmt> Transformer::TransformDropView(P::DropViewStmtContext* ctx) {
+  return TransformDrop(this, ctx);
 }
 
 }  // namespace meridian::parser

@@ -231,7 +231,9 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreC
     ref.loc = Loc(ref_ctx);
     if (auto* named = dynamic_cast<P::NamedTableRefContext*>(ref_ctx)) {
       QualifiedName(named->qualifiedName(), &ref.schema, &ref.name);
-      if (named->identifier() != nullptr) ref.alias = Identifier(named->identifier());
+      std::vector<P::IdentifierContext*> ids = named->identifier();
+      if (!ids.empty()) ref.alias = Identifier(ids[0]);
+      for (size_t i = 1; i < ids.size(); ++i) ref.column_aliases.push_back(Identifier(ids[i]));
       return ref;
     }
     if (auto* fn = dynamic_cast<P::FunctionTableRefContext*>(ref_ctx)) {

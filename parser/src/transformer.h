@@ -56,6 +56,9 @@ class Transformer {
                                antlr4::ParserRuleContext* at);
   ast::ForeignKeyDef TransformReferences(P::ReferencesClauseContext* ctx);
   std::unique_ptr<ast::DropTableStmt> TransformDropTable(P::DropTableStmtContext* ctx);
+  std::unique_ptr<ast::DropTableStmt> TransformDropView(P::DropViewStmtContext* ctx);
+  // transform_view.cc: CREATE VIEW
+  std::unique_ptr<ast::CreateViewStmt> TransformCreateView(P::CreateViewStmtContext* ctx);
   // transform_index.cc: CREATE INDEX, DROP INDEX
   std::unique_ptr<ast::CreateIndexStmt> TransformCreateIndex(P::CreateIndexStmtContext* ctx);
   std::unique_ptr<ast::DropIndexStmt> TransformDropIndex(P::DropIndexStmtContext* ctx);

@@ -110,30 +110,32 @@ TEST(Daemon, DataSurvivesCleanRestart) {
   EXPECT_EQ(r.error.sqlstate(), "23505");
 }
 
+// The rows of sql's result as "v1|v2|..." lines (integers, text, NULL).
+std::vector<std::string> Rows(RawSession& s, const std::string& sql) {
+  auto r = s.Execute(sql);
+  EXPECT_TRUE(r.status.ok()) << sql << ": " << r.status.error_message();
+  std::vector<std::string> got;
+  for (const auto& c : r.chunks) {
+    for (const auto& row : c.rows()) {
+      std::string line;
+      for (int i = 0; i < row.values_size(); ++i) {
+        const auto& v = row.values(i);
+        line += (i ? "|" : "") + (v.has_int_value()    ? std::to_string(v.int_value())
+                                  : v.has_text_value() ? v.text_value()
+                                                       : std::string("NULL"));
+      }
+      got.push_back(line);
+    }
+  }
+  return got;
+}
+
 // ALTER TABLE ADD/DROP/RENAME COLUMN and CHECK constraints are in the catalog file before the
 // statement returns: they survive a clean restart and a SIGKILL, with rows written before and
 // after each change decoding with the right columns.
 TEST(Daemon, AlterTableSurvivesRestartAndKill) {
   TempDir dir;
   std::string data = dir.path() + "/data";
-  auto rows = [](RawSession& s, const std::string& sql) {
-    auto r = s.Execute(sql);
-    EXPECT_TRUE(r.status.ok()) << sql << ": " << r.status.error_message();
-    std::vector<std::string> got;
-    for (const auto& c : r.chunks) {
-      for (const auto& row : c.rows()) {
-        std::string line;
-        for (int i = 0; i < row.values_size(); ++i) {
-          const auto& v = row.values(i);
-          line += (i ? "|" : "") + (v.has_int_value()    ? std::to_string(v.int_value())
-                                    : v.has_text_value() ? v.text_value()
-                                                         : std::string("NULL"));
-        }
-        got.push_back(line);
-      }
-    }
-    return got;
-  };
   using Strings = std::vector<std::string>;
   {
     Daemon d(data);
@@ -153,7 +155,7 @@ TEST(Daemon, AlterTableSurvivesRestartAndKill) {
     Daemon d(data);
     ASSERT_TRUE(d.started()) << d.Log();
     RawSession s(d.address());
-    EXPECT_EQ(rows(s, "SELECT * FROM t ORDER BY id"),
+    EXPECT_EQ(Rows(s, "SELECT * FROM t ORDER BY id"),
               (Strings{"1|10|dflt", "2|20|dflt", "3|30|mine"}));
     EXPECT_EQ(s.Execute("INSERT INTO t VALUES (4, 100, 'x')").error.sqlstate(), "23514");
     auto r = s.Execute(
@@ -166,7 +168,7 @@ TEST(Daemon, AlterTableSurvivesRestartAndKill) {
   Daemon d(data);
   ASSERT_TRUE(d.started()) << d.Log();
   RawSession s(d.address());
-  EXPECT_EQ(rows(s, "SELECT * FROM t ORDER BY id"),
+  EXPECT_EQ(Rows(s, "SELECT * FROM t ORDER BY id"),
             (Strings{"1|10|dflt|7", "2|20|dflt|7", "3|30|mine|7", "4|40|four|8"}));
   EXPECT_EQ(s.Execute("INSERT INTO t VALUES (5, 500, 'x', 1)").error.sqlstate(), "23514");
   EXPECT_EQ(s.Execute("INSERT INTO t VALUES (1, 1, 'x', 1)").error.sqlstate(), "23505");
@@ -200,6 +202,63 @@ TEST(Daemon, GarbageOnTheGrpcPortDoesNotHurt) {
   auto r = s.Execute("SELECT 1 + 1");
   ASSERT_TRUE(r.status.ok()) << r.status.error_message();
   EXPECT_EQ(r.chunks.at(0).rows(0).values(0).int_value(), 2);
+}
+
+// Views are in the catalog file when CREATE VIEW returns: they survive a clean restart and a
+// SIGKILL (views over views, the column list, dependencies still enforced); a TEMP view is
+// visible to its own session only and goes with it.
+TEST(Daemon, ViewsSurviveRestartAndKill) {
+  TempDir dir;
+  std::string data = dir.path() + "/data";
+  using Strings = std::vector<std::string>;
+  {
+    Daemon d(data);
+    ASSERT_TRUE(d.started()) << d.Log();
+    RawSession s(d.address());
+    auto r = s.Execute(
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, n INTEGER);"
+        "INSERT INTO t VALUES (1, 'a', 10), (2, NULL, 20), (3, 'c', NULL);"
+        "CREATE VIEW v (ident, label) AS SELECT id, name FROM t WHERE n IS NOT NULL;"
+        "CREATE VIEW vv AS SELECT count(*) AS c FROM v");
+    ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+    // A TEMP view: this session sees it, another one does not.
+    r = s.Execute("CREATE TEMP VIEW tv AS SELECT id FROM t WHERE id > 1");
+    ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+    EXPECT_EQ(Rows(s, "SELECT id FROM tv ORDER BY id"), (Strings{"2", "3"}));
+    RawSession other(d.address());
+    EXPECT_EQ(other.Execute("SELECT * FROM tv").error.sqlstate(), "42P01");
+    EXPECT_EQ(other.Execute("CREATE VIEW tv_user AS SELECT * FROM tv").error.sqlstate(), "42P01");
+    EXPECT_EQ(d.Stop(SIGTERM), 0);
+  }
+  {
+    Daemon d(data);
+    ASSERT_TRUE(d.started()) << d.Log();
+    RawSession s(d.address());
+    EXPECT_EQ(Rows(s, "SELECT ident, label FROM v ORDER BY ident"), (Strings{"1|a", "2|NULL"}));
+    EXPECT_EQ(Rows(s, "SELECT c FROM vv"), (Strings{"2"}));
+    EXPECT_EQ(s.Execute("SELECT * FROM tv").error.sqlstate(), "42P01");  // TEMP: gone
+    EXPECT_EQ(s.Execute("DROP TABLE t").error.sqlstate(), "2BP01");
+    EXPECT_EQ(s.Execute("ALTER TABLE t DROP COLUMN name").error.sqlstate(), "2BP01");
+    auto r = s.Execute(
+        "CREATE OR REPLACE VIEW v (ident, label) AS SELECT id, name, n FROM t;"
+        "CREATE VIEW w AS SELECT label FROM v WHERE ident = 3");
+    ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+    d.Stop(SIGKILL);  // no clean shutdown: the catalog file already holds the views
+  }
+  Daemon d(data);
+  ASSERT_TRUE(d.started()) << d.Log();
+  RawSession s(d.address());
+  EXPECT_EQ(Rows(s, "SELECT * FROM v ORDER BY ident"),
+            (Strings{"1|a|10", "2|NULL|20", "3|c|NULL"}));
+  EXPECT_EQ(Rows(s, "SELECT c FROM vv"), (Strings{"3"}));
+  EXPECT_EQ(Rows(s, "SELECT label FROM w"), (Strings{"c"}));
+  EXPECT_EQ(Rows(s, "SELECT viewname FROM pg_views WHERE schemaname = 'public' ORDER BY 1"),
+            (Strings{"v", "vv", "w"}));
+  auto r = s.Execute("DROP VIEW v CASCADE");
+  ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+  EXPECT_EQ(s.Execute("SELECT * FROM vv").error.sqlstate(), "42P01");
+  r = s.Execute("DROP TABLE t");
+  ASSERT_TRUE(r.status.ok()) << r.status.error_message();
 }
 
 }  // namespace

@@ -134,6 +134,103 @@ TEST_F(CatalogTest, FormatRoundTripAndCorruptionDetected) {
   EXPECT_EQ(ParseCatalog("MERIDIAN-CATALOG 99\n").status().sqlstate(), "XX001");
 }
 
+Column ViewColumn(std::string name, Type type) {
+  Column c;
+  c.name = std::move(name);
+  c.type = type;
+  return c;
+}
+
+// Format 5's view lines: columns (an array type too), the query text (re-parsed), the
+// relations and table columns it reads; a TEMP view is never written; a version 4 file (no
+// view lines, no view count) still reads.
+TEST_F(CatalogTest, ViewsRoundTripAndPersist) {
+  CatalogState state;
+  state.next_table_id = 9;
+  TableSchema s = Schema("x");
+  s.id = 4;
+  state.tables.push_back(s);
+  ViewSchema v;
+  v.id = 7;
+  v.name = "v \"odd\"";
+  v.columns.push_back(ViewColumn("a", Type::Integer()));
+  v.columns.push_back(ViewColumn("arr", Type::Array(Type::Varchar(3))));
+  v.query_text = "SELECT id, ARRAY['x'] FROM x -- comment\nWHERE id > 0";
+  v.relations = {4};
+  v.table_columns = {{4, 0}, {4, 2}};
+  state.views.push_back(v);
+  std::string text = SerializeCatalog(state);
+  auto parsed = ParseCatalog(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_EQ(parsed->views.size(), 1u);
+  const ViewSchema& got = parsed->views[0];
+  EXPECT_EQ(got.name, v.name);
+  EXPECT_EQ(got.columns[1].type, Type::Array(Type::Varchar(3)));
+  EXPECT_EQ(got.query_text, v.query_text);
+  ASSERT_NE(got.query, nullptr);
+  EXPECT_EQ(got.query->items.size(), 2u);
+  EXPECT_EQ(got.relations, v.relations);
+  EXPECT_EQ(got.table_columns, v.table_columns);
+  EXPECT_TRUE(got.ReadsColumn(4, 2));
+  EXPECT_FALSE(got.ReadsColumn(4, 1));
+  EXPECT_EQ(SerializeCatalog(*parsed), text);
+  for (size_t cut : {text.size() - 3, text.find("view ") + 10}) {
+    EXPECT_EQ(ParseCatalog(text.substr(0, cut)).status().sqlstate(), "XX001") << cut;
+  }
+  // A query that no longer parses alone is corruption, not a crash.
+  std::string bad = text;
+  bad.replace(bad.find("SELECT id"), 6, "SELEC ");
+  EXPECT_EQ(ParseCatalog(bad).status().sqlstate(), "XX001");
+  // Version 4: no views.
+  std::string v4 = "MERIDIAN-CATALOG 4\nnext_table_id 3\nend 0 0\n";
+  auto old = ParseCatalog(v4);
+  ASSERT_TRUE(old.ok()) << old.status().ToString();
+  EXPECT_TRUE(old->views.empty());
+
+  // Through the catalog: ids from the relation counter, dependents, TEMP views not persisted.
+  auto t = catalog_->CreateTable(Schema("t1"));
+  ASSERT_TRUE(t.ok());
+  ViewSchema a;
+  a.name = "va";
+  a.columns.push_back(ViewColumn("id", Type::Integer()));
+  a.query_text = "SELECT id FROM t1";
+  a.query = std::move(*ParseCatalog(text)).views[0].query;
+  a.relations = {(*t)->id()};
+  a.table_columns = {{(*t)->id(), 0}};
+  ASSERT_TRUE(catalog_->CreateView(a, false, 0).ok());
+  EXPECT_EQ(catalog_->CreateView(a, false, 0).sqlstate(), "42P07");
+  EXPECT_EQ(catalog_->CreateTable(Schema("va")).status().sqlstate(), "42P07");
+  ViewSchema b = a;
+  b.name = "vb";
+  b.relations = {catalog_->FindView("va")->id};
+  b.table_columns.clear();
+  ASSERT_TRUE(catalog_->CreateView(b, false, 0).ok());
+  ViewSchema temp = a;
+  temp.name = "vt";
+  temp.temp_owner = 42;
+  ASSERT_TRUE(catalog_->CreateView(temp, false, 42).ok());
+  EXPECT_EQ(catalog_->FindView("vt"), nullptr);  // another session
+  EXPECT_NE(catalog_->FindView("vt", 42), nullptr);
+  EXPECT_EQ(catalog_->CreateView(temp, true, 7).sqlstate(), "42P07");
+  std::vector<std::string> deps;
+  for (const auto& d : catalog_->DependentViews({(*t)->id()})) deps.push_back(d->name);
+  EXPECT_EQ(deps, (std::vector<std::string>{"va", "vt", "vb"}));
+  const std::pair<uint32_t, int> col{(*t)->id(), 0};
+  deps.clear();
+  for (const auto& d : catalog_->DependentViews({}, &col)) deps.push_back(d->name);
+  EXPECT_EQ(deps, (std::vector<std::string>{"va", "vt", "vb"}));
+  const std::pair<uint32_t, int> other{(*t)->id(), 1};
+  EXPECT_TRUE(catalog_->DependentViews({}, &other).empty());
+  Reopen();
+  EXPECT_NE(catalog_->FindView("va"), nullptr);
+  EXPECT_NE(catalog_->FindView("vb"), nullptr);
+  EXPECT_EQ(catalog_->FindView("vt", 42), nullptr);
+  ASSERT_TRUE(catalog_->DropViews({catalog_->FindView("vb")->id}).ok());
+  Reopen();
+  EXPECT_EQ(catalog_->FindView("vb"), nullptr);
+  EXPECT_EQ(catalog_->ListViews().size(), 1u);
+}
+
 TEST_F(CatalogTest, CorruptFileFailsOpen) {
   ASSERT_TRUE(catalog_->CreateTable(Schema("t1")).ok());
   ASSERT_TRUE(catalog_->Close().ok());

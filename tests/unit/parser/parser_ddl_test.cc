@@ -148,5 +148,42 @@ TEST(ParserDdl, NewUnreservedKeywordsAreNames) {
   EXPECT_EQ(StateOf("CREATE TABLE t (\"column\" INT)"), "ok");
 }
 
+TEST(ParserDdl, CreateAndDropView) {
+  ast::Statement s = ParseOne(
+      "CREATE OR REPLACE TEMP VIEW V (a, \"B\") AS SELECT x, y FROM t /* c */ WHERE x > 1");
+  ASSERT_EQ(s.kind, ast::StatementKind::kCreateView);
+  const ast::CreateViewStmt& v = *s.create_view;
+  EXPECT_EQ(v.name, "v");
+  EXPECT_TRUE(v.or_replace);
+  EXPECT_TRUE(v.temporary);
+  EXPECT_EQ(v.columns, (std::vector<std::string>{"a", "B"}));
+  EXPECT_EQ(v.query_text, "SELECT x, y FROM t /* c */ WHERE x > 1");  // the exact source
+  ASSERT_NE(v.query, nullptr);
+  EXPECT_EQ(v.query->items.size(), 2u);
+  ast::Statement plain = ParseOne("CREATE TEMPORARY VIEW w AS VALUES (1)");
+  EXPECT_TRUE(plain.create_view->temporary);
+  EXPECT_FALSE(plain.create_view->or_replace);
+  EXPECT_EQ(plain.create_view->query_text, "VALUES (1)");
+  ast::Statement d = ParseOne("DROP VIEW IF EXISTS a, b CASCADE");
+  ASSERT_EQ(d.kind, ast::StatementKind::kDropView);
+  EXPECT_EQ(d.drop_table->tables, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(d.drop_table->if_exists);
+  EXPECT_TRUE(d.drop_table->cascade);
+  EXPECT_FALSE(ParseOne("DROP TABLE t RESTRICT").drop_table->cascade);
+  EXPECT_TRUE(ParseOne("DROP TABLE t, u CASCADE").drop_table->cascade);
+  EXPECT_EQ(StateOf("CREATE VIEW v AS"), "42601");
+  EXPECT_EQ(StateOf("CREATE VIEW v (a) SELECT 1"), "42601");
+  EXPECT_EQ(StateOf("CREATE TEMP TABLE t (a INT)"), "42601");
+  EXPECT_EQ(StateOf("DROP VIEW"), "42601");
+  // t AS x (a, b) in FROM.
+  ast::Statement q = ParseOne("SELECT * FROM t AS x (a, b)");
+  EXPECT_EQ(q.select->from[0].alias, "x");
+  EXPECT_EQ(q.select->from[0].column_aliases, (std::vector<std::string>{"a", "b"}));
+  // The new keywords stay names (and replace() a function).
+  EXPECT_EQ(StateOf("CREATE TABLE view (temp INT, temporary INT, replace TEXT)"), "ok");
+  EXPECT_EQ(StateOf("SELECT replace(replace, 'a', 'b'), temp FROM view"), "ok");
+  EXPECT_EQ(StateOf("CREATE VIEW view AS SELECT 1"), "ok");
+}
+
 }  // namespace
 }  // namespace meridian::parser::testing

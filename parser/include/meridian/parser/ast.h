@@ -394,10 +394,25 @@ struct TruncateStmt {
   std::vector<Location> table_locs;
 };
 
+// DROP TABLE / DROP VIEW [IF EXISTS] name [, ...] [CASCADE | RESTRICT].
 struct DropTableStmt {
   std::vector<std::string> tables;
   std::vector<Location> table_locs;
   bool if_exists = false;
+  bool cascade = false;  // CASCADE: dependent views go too (RESTRICT, the default: 2BP01)
+};
+
+// CREATE [OR REPLACE] [TEMP | TEMPORARY] VIEW name [(columns)] AS query. query_text is the
+// query's exact source text (what the catalog stores and re-parses when the view is used).
+struct CreateViewStmt {
+  std::string name;
+  Location name_loc;
+  bool or_replace = false;
+  bool temporary = false;
+  std::vector<std::string> columns;  // renames the query's first columns; empty: none
+  std::vector<Location> column_locs;
+  std::unique_ptr<SelectStmt> query;
+  std::string query_text;
 };
 
 struct InsertStmt {
@@ -437,6 +452,8 @@ enum class StatementKind {
   kCreateTableAs,  // create_table_as
   kAlterTable,     // alter_table
   kDropTable,
+  kCreateView,  // create_view
+  kDropView,    // drop_table (the names are views)
   kTruncate,
   kCreateIndex,
   kDropIndex,
@@ -549,7 +566,8 @@ struct Statement {
   std::unique_ptr<CreateTableStmt> create_table;
   std::unique_ptr<CreateTableAsStmt> create_table_as;
   std::unique_ptr<AlterTableStmt> alter_table;
-  std::unique_ptr<DropTableStmt> drop_table;
+  std::unique_ptr<DropTableStmt> drop_table;  // kDropTable, kDropView
+  std::unique_ptr<CreateViewStmt> create_view;
   std::unique_ptr<TruncateStmt> truncate;
   std::unique_ptr<CreateIndexStmt> create_index;
   std::unique_ptr<DropIndexStmt> drop_index;
