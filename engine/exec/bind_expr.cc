@@ -278,7 +278,12 @@ Result<BoundExprPtr> Binder::MakeArithmetic(ast::BinaryOp op, BoundExprPtr l, Bo
   if (!l->type.IsNumeric() || !r->type.IsNumeric()) {
     return NoOperator(ast::OperatorName(op), l->type, r->type, position);
   }
-  auto e = MakeNode(BoundKind::kBinary, PromoteNumeric(l->type, r->type), position);
+  const Type result = PromoteNumeric(l->type, r->type);
+  // PostgreSQL has no % for real or double precision (only for integers and numeric).
+  if (op == ast::BinaryOp::kMod && result.IsFloat()) {
+    return NoOperator(ast::OperatorName(op), l->type, r->type, position);
+  }
+  auto e = MakeNode(BoundKind::kBinary, result, position);
   e->binary_op = op;
   e->children.push_back(std::move(l));
   e->children.push_back(std::move(r));

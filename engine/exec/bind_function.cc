@@ -223,7 +223,9 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
             Coerce(std::move(args[i]), other.IsNumeric() ? other : Type::Integer(), false, ""));
       }
     }
-    if (!args[0]->type.IsNumeric() || !args[1]->type.IsNumeric()) {
+    // mod() exists for integers and numeric only, as the % operator.
+    if (!args[0]->type.IsNumeric() || !args[1]->type.IsNumeric() || args[0]->type.IsFloat() ||
+        args[1]->type.IsFloat()) {
       return NoFunction(name, args, pos);
     }
     std::vector<BoundExprPtr*> all{&args[0], &args[1]};
