@@ -68,9 +68,10 @@ struct AccessPlan {
   std::vector<OrderColumn> order;
 };
 
-// Splits an AND tree into its conjuncts (moves the nodes out of where).
+// Splits an AND tree into its conjuncts (moves the nodes out of where), after PostgreSQL's
+// simplification of AND/OR with a constant TRUE or FALSE operand.
 std::vector<BoundExprPtr> SplitConjuncts(BoundExprPtr where);
-// Joins conjuncts back with AND; null when empty.
+// Joins conjuncts back with AND, cheapest first by PostgreSQL's per-row cost; null when empty.
 BoundExprPtr JoinConjuncts(std::vector<BoundExprPtr> conjuncts);
 
 struct AccessRequest {

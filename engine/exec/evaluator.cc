@@ -537,7 +537,9 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
       MERIDIAN_ASSIGN_OR_RETURN(Value w, Eval(*e.children[i], ctx));
       match = !operand.IsNull() && !w.IsNull() && CompareValues(operand, w) == 0;
     } else {
-      MERIDIAN_ASSIGN_OR_RETURN(match, EvalPredicate(*e.children[i], ctx));
+      // Not EvalPredicate: a WHEN condition is one expression, its AND evaluated in full.
+      MERIDIAN_ASSIGN_OR_RETURN(Value w, Eval(*e.children[i], ctx));
+      match = !w.IsNull() && w.IsBool() && w.AsBool();
     }
     if (match) return Eval(*e.children[i + 1], ctx);
   }
@@ -783,6 +785,13 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
 }
 
 Result<bool> EvalPredicate(const BoundExpr& expr, const EvalContext& ctx) {
+  // A condition's top-level AND stops at the first operand that is not TRUE, as PostgreSQL
+  // evaluates a qualification list: the rest is not evaluated (nor can it fail) for that row.
+  if (expr.kind == BoundKind::kBinary && expr.binary_op == ast::BinaryOp::kAnd) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool left, EvalPredicate(*expr.children[0], ctx));
+    if (!left) return false;
+    return EvalPredicate(*expr.children[1], ctx);
+  }
   MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(expr, ctx));
   return !v.IsNull() && v.IsBool() && v.AsBool();
 }
