@@ -131,6 +131,11 @@ struct SubqueryPlan {
   // Cache for uncorrelated subqueries.
   bool cached = false;
   std::vector<Value> rows;  // first column of every row (scalar: at most 1; EXISTS: at most 1)
+  // x IN (uncorrelated subquery) over integers or doubles: the rows' non-NULL values sorted,
+  // built at the first lookup, so each lookup is a binary search instead of a scan.
+  enum class Lookup { kUnbuilt, kSorted, kScan } lookup = Lookup::kUnbuilt;
+  std::vector<Value> sorted;
+  bool sorted_saw_null = false;
   SubqueryPlan();
   ~SubqueryPlan();
 };

@@ -510,6 +510,38 @@ Result<Value> EvalInSubquery(const BoundExpr& e, const EvalContext& ctx) {
   };
   if (rows->empty()) return result(e.all);
   if (x.IsNull()) return result(std::nullopt);
+  SubqueryPlan& plan = *e.subquery;
+  if (e.binary_op == ast::BinaryOp::kEq && !e.all && !plan.correlated) {
+    if (plan.lookup == SubqueryPlan::Lookup::kUnbuilt) {
+      // Values of one kind (integers or doubles) only, where CompareValues is the = it uses.
+      plan.lookup = SubqueryPlan::Lookup::kSorted;
+      for (const Value& v : *rows) {
+        if (v.IsNull()) {
+          plan.sorted_saw_null = true;
+        } else if ((v.IsInt() || v.IsDouble()) &&
+                   (plan.sorted.empty() || v.IsInt() == plan.sorted.front().IsInt())) {
+          plan.sorted.push_back(v);
+        } else {
+          plan.lookup = SubqueryPlan::Lookup::kScan;
+          break;
+        }
+      }
+      if (plan.lookup == SubqueryPlan::Lookup::kSorted) {
+        std::sort(plan.sorted.begin(), plan.sorted.end(),
+                  [](const Value& a, const Value& b) { return CompareValues(a, b) < 0; });
+      } else {
+        plan.sorted.clear();
+      }
+    }
+    const bool same_kind = plan.sorted.empty() || x.IsInt() == plan.sorted.front().IsInt();
+    if (plan.lookup == SubqueryPlan::Lookup::kSorted && (x.IsInt() || x.IsDouble()) && same_kind) {
+      const bool found = std::binary_search(
+          plan.sorted.begin(), plan.sorted.end(), x,
+          [](const Value& a, const Value& b) { return CompareValues(a, b) < 0; });
+      if (found) return result(true);
+      return result(plan.sorted_saw_null ? std::nullopt : std::optional<bool>(false));
+    }
+  }
   bool saw_null = false;
   for (const Value& v : *rows) {
     if (v.IsNull()) {
