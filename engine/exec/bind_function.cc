@@ -190,6 +190,21 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
       MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), args[0]->type, false, ""));
     }
     if (!Comparable(args[0]->type, args[1]->type)) return NoFunction(name, args, pos);
+    // NULLIF returns the left operand of the = it uses: PostgreSQL promotes an integer to
+    // numeric or double precision, and a numeric to double precision, to compare it with the
+    // right side (NULLIF(1, 2.2) is numeric, NULLIF(1, 2.5::real) double precision); the
+    // cross-type integer and float operators keep the left type otherwise.
+    const Type& left = args[0]->type;
+    const Type& right = args[1]->type;
+    Type result = left;
+    if (left.IsIntegral() && right.id == TypeId::kNumeric) {
+      result = Type::Numeric();
+    } else if ((left.IsIntegral() || left.id == TypeId::kNumeric) && right.IsFloat()) {
+      result = Type::Double();
+    }
+    if (result.id != left.id) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), result, false, ""));
+    }
     e->func = Func::kNullIf;
     e->type = args[0]->type;
   } else if ((name == "greatest" || name == "least") && !args.empty()) {
