@@ -282,10 +282,6 @@ struct Candidate {
 
 }  // namespace
 
-namespace {
-
-// A condition PostgreSQL folds while planning: operators, casts, CASE, IN lists and a few pure
-// functions over constants (no column, parameter, subquery or aggregate).
 bool IsPlanConstant(const BoundExpr& e) {
   switch (e.kind) {
     case BoundKind::kConst:
@@ -311,6 +307,8 @@ bool IsPlanConstant(const BoundExpr& e) {
   }
   return true;
 }
+
+namespace {
 
 // PostgreSQL's per-row cost of a condition (cost_qual_eval) in cpu_operator_cost units: one per
 // operator, function or cast; nothing for what it folds to a constant, nor for AND, OR, NOT,

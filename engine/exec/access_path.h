@@ -68,6 +68,9 @@ struct AccessPlan {
   std::vector<OrderColumn> order;
 };
 
+// An expression PostgreSQL folds while planning: operators, casts, CASE, IN lists and a few
+// pure functions over constants (no column, parameter, subquery or aggregate).
+bool IsPlanConstant(const BoundExpr& e);
 // Splits an AND tree into its conjuncts (moves the nodes out of where), after PostgreSQL's
 // simplification of AND/OR with a constant TRUE or FALSE operand.
 std::vector<BoundExprPtr> SplitConjuncts(BoundExprPtr where);

@@ -174,6 +174,8 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
     if (!args[0]->type.IsNumeric()) return NoFunction(name, args, pos);
     e->func = Func::kAbs;
     e->type = Type{args[0]->type.id, -1};
+    e->children.push_back(std::move(args[0]));
+    return FoldStrictNull(std::move(e));
   } else if (name == "coalesce" && !args.empty()) {
     std::vector<BoundExprPtr*> all;
     for (BoundExprPtr& a : args) all.push_back(&a);
@@ -207,6 +209,11 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
     }
     e->func = Func::kNullIf;
     e->type = args[0]->type;
+    // NULLIF(NULL, x) is NULL without evaluating x (PostgreSQL folds it).
+    if (IsNullConstant(*args[0])) {
+      e->children = std::move(args);
+      return FoldStrictNull(std::move(e));
+    }
   } else if ((name == "greatest" || name == "least") && !args.empty()) {
     std::vector<BoundExprPtr*> all;
     for (BoundExprPtr& a : args) all.push_back(&a);
