@@ -60,7 +60,8 @@ bool HasFailingConstant(const BoundExpr& e) {
 BoundExprPtr FoldStrictNull(BoundExprPtr e) {
   bool null_operand = false;
   for (const BoundExprPtr& c : e->children) {
-    if (HasFailingConstant(*c)) return e;
+    // An aggregate makes its query an aggregate one (one row over no rows): it must stay.
+    if (HasFailingConstant(*c) || c->ContainsAggregate()) return e;
     null_operand |= IsNullConstant(*c);
   }
   if (null_operand) return BoundExpr::Const(Value::Null(), e->type, e->position);
