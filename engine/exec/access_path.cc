@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "exec/evaluator.h"
 #include "storage/key_codec.h"
 
 namespace meridian::exec {
@@ -281,11 +282,97 @@ struct Candidate {
 
 }  // namespace
 
+bool IsPlanConstant(const BoundExpr& e) {
+  switch (e.kind) {
+    case BoundKind::kConst:
+      return true;
+    case BoundKind::kUnary:
+    case BoundKind::kBinary:
+    case BoundKind::kIsNull:
+    case BoundKind::kCast:
+    case BoundKind::kCase:
+    case BoundKind::kInList:
+      break;
+    case BoundKind::kFunction:
+      if (e.func != Func::kAbs && e.func != Func::kCoalesce && e.func != Func::kNullIf) {
+        return false;
+      }
+      break;
+    default:
+      return false;
+  }
+  if (e.subquery != nullptr) return false;
+  for (const BoundExprPtr& c : e.children) {
+    if (!IsPlanConstant(*c)) return false;
+  }
+  return true;
+}
+
+namespace {
+
+// PostgreSQL's per-row cost of a condition (cost_qual_eval) in cpu_operator_cost units: one per
+// operator, function or cast; nothing for what it folds to a constant, nor for AND, OR, NOT,
+// IS NULL and CASE themselves; half an operator per IN-list element; a subquery as a scan.
+double QualCost(const BoundExpr& e) {
+  if (IsPlanConstant(e)) return 0;
+  double cost = 0;
+  switch (e.kind) {
+    case BoundKind::kSubquery:
+    case BoundKind::kExists:
+    case BoundKind::kInSubquery:
+      cost = 1000;
+      break;
+    case BoundKind::kBinary:
+      cost = e.binary_op == ast::BinaryOp::kAnd || e.binary_op == ast::BinaryOp::kOr ? 0 : 1;
+      break;
+    case BoundKind::kUnary:
+      cost = e.unary_op == ast::UnaryOp::kNot ? 0 : 1;
+      break;
+    case BoundKind::kFunction:
+    case BoundKind::kCast:
+      cost = 1;
+      break;
+    case BoundKind::kInList:
+      cost = 0.5 * static_cast<double>(e.children.size() - 1);
+      break;
+    default:
+      break;
+  }
+  for (const BoundExprPtr& c : e.children) cost += QualCost(*c);
+  return cost;
+}
+
+// PostgreSQL's simplification of AND/OR with a constant operand (eval_const_expressions): a
+// constant FALSE decides an AND and a constant TRUE an OR; the other truth value drops out. So
+// x / 0 > 1 AND 1 = 0 is FALSE without evaluating x / 0. A constant that fails to evaluate
+// (1 / 0 = 1) is left for the row.
+BoundExprPtr SimplifyBoolean(BoundExprPtr e) {
+  if (e->kind != BoundKind::kBinary ||
+      (e->binary_op != ast::BinaryOp::kAnd && e->binary_op != ast::BinaryOp::kOr)) {
+    return e;
+  }
+  const bool is_and = e->binary_op == ast::BinaryOp::kAnd;
+  e->children[0] = SimplifyBoolean(std::move(e->children[0]));
+  e->children[1] = SimplifyBoolean(std::move(e->children[1]));
+  for (size_t i = 0; i < 2; ++i) {
+    if (!IsPlanConstant(*e->children[i])) continue;
+    Result<Value> v = Eval(*e->children[i], EvalContext{});
+    if (!v.ok() || v.value().IsNull() || !v.value().IsBool()) continue;
+    if (v.value().AsBool() == is_and) return std::move(e->children[1 - i]);
+    BoundExprPtr decided = BoundExpr::Make(BoundKind::kConst, Type::Boolean(), e->position);
+    decided->value = v.value();
+    return decided;
+  }
+  return e;
+}
+
+}  // namespace
+
 std::vector<BoundExprPtr> SplitConjuncts(BoundExprPtr where) {
   std::vector<BoundExprPtr> out;
   if (where == nullptr) return out;
   std::vector<BoundExprPtr> stack;
-  stack.push_back(std::move(where));
+  stack.push_back(SimplifyBoolean(std::move(where)));
   while (!stack.empty()) {
     BoundExprPtr e = std::move(stack.back());
     stack.pop_back();
@@ -300,6 +387,16 @@ std::vector<BoundExprPtr> SplitConjuncts(BoundExprPtr where) {
 }
 
 BoundExprPtr JoinConjuncts(std::vector<BoundExprPtr> conjuncts) {
+  // Cheapest first, as PostgreSQL orders a plan node's conditions (order_qual_clauses); the
+  // evaluation stops at the first one that is not TRUE (EvalPredicate), so a costlier one that
+  // would fail on this row (a division by zero) is not reached when a cheaper one rejects it.
+  std::vector<std::pair<double, size_t>> order;
+  for (size_t i = 0; i < conjuncts.size(); ++i) order.emplace_back(QualCost(*conjuncts[i]), i);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<BoundExprPtr> sorted;
+  for (const auto& o : order) sorted.push_back(std::move(conjuncts[o.second]));
+  conjuncts = std::move(sorted);
   BoundExprPtr out;
   for (BoundExprPtr& c : conjuncts) {
     if (out == nullptr) {

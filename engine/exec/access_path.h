@@ -68,9 +68,13 @@ struct AccessPlan {
   std::vector<OrderColumn> order;
 };
 
-// Splits an AND tree into its conjuncts (moves the nodes out of where).
+// An expression PostgreSQL folds while planning: operators, casts, CASE, IN lists and a few
+// pure functions over constants (no column, parameter, subquery or aggregate).
+bool IsPlanConstant(const BoundExpr& e);
+// Splits an AND tree into its conjuncts (moves the nodes out of where), after PostgreSQL's
+// simplification of AND/OR with a constant TRUE or FALSE operand.
 std::vector<BoundExprPtr> SplitConjuncts(BoundExprPtr where);
-// Joins conjuncts back with AND; null when empty.
+// Joins conjuncts back with AND, cheapest first by PostgreSQL's per-row cost; null when empty.
 BoundExprPtr JoinConjuncts(std::vector<BoundExprPtr> conjuncts);
 
 struct AccessRequest {

@@ -4,7 +4,9 @@
 #include <cstdlib>
 
 #include "catalog/schema.h"
+#include "exec/access_path.h"
 #include "exec/binder.h"
+#include "exec/evaluator.h"
 #include "exec/type_rules.h"
 #include "meridian/numeric.h"
 
@@ -35,6 +37,36 @@ Type LiteralTargetFor(Type t) {
 bool IsUnknown(const BoundExprPtr& e) { return e->type.id == TypeId::kUnknown; }
 
 }  // namespace
+
+bool IsNullConstant(const BoundExpr& e) {
+  if (e.kind == BoundKind::kConst) return e.value.IsNull();
+  return e.kind == BoundKind::kCast && IsNullConstant(*e.children[0]);
+}
+
+namespace {
+
+// Whether a constant part of e fails to evaluate (1 / 0): PostgreSQL raises that while planning,
+// before it could fold e away.
+bool HasFailingConstant(const BoundExpr& e) {
+  if (IsPlanConstant(e)) return !Eval(e, EvalContext{}).ok();
+  for (const BoundExprPtr& c : e.children) {
+    if (HasFailingConstant(*c)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+BoundExprPtr FoldStrictNull(BoundExprPtr e) {
+  bool null_operand = false;
+  for (const BoundExprPtr& c : e->children) {
+    // An aggregate makes its query an aggregate one (one row over no rows): it must stay.
+    if (HasFailingConstant(*c) || c->ContainsAggregate()) return e;
+    null_operand |= IsNullConstant(*c);
+  }
+  if (null_operand) return BoundExpr::Const(Value::Null(), e->type, e->position);
+  return e;
+}
 
 Result<BoundExprPtr> Binder::BindExpr(const ast::Expr& expr) {
   Result<BoundExprPtr> r = [&]() -> Result<BoundExprPtr> {
@@ -204,7 +236,7 @@ Result<BoundExprPtr> Binder::BindUnary(const ast::Expr& expr) {
   auto e = MakeNode(BoundKind::kUnary, child->type, pos);
   e->unary_op = ast::UnaryOp::kNeg;
   e->children.push_back(std::move(child));
-  return e;
+  return FoldStrictNull(std::move(e));
 }
 
 Result<BoundExprPtr> Binder::MakeComparison(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
@@ -241,7 +273,7 @@ Result<BoundExprPtr> Binder::MakeComparison(ast::BinaryOp op, BoundExprPtr l, Bo
   e->binary_op = op;
   e->children.push_back(std::move(l));
   e->children.push_back(std::move(r));
-  return e;
+  return FoldStrictNull(std::move(e));
 }
 
 Result<BoundExprPtr> Binder::MakeArithmetic(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
@@ -273,16 +305,21 @@ Result<BoundExprPtr> Binder::MakeArithmetic(ast::BinaryOp op, BoundExprPtr l, Bo
     e->binary_op = op;
     e->children.push_back(std::move(l));
     e->children.push_back(std::move(r));
-    return e;
+    return FoldStrictNull(std::move(e));
   }
   if (!l->type.IsNumeric() || !r->type.IsNumeric()) {
     return NoOperator(ast::OperatorName(op), l->type, r->type, position);
   }
-  auto e = MakeNode(BoundKind::kBinary, PromoteNumeric(l->type, r->type), position);
+  const Type result = PromoteNumeric(l->type, r->type);
+  // PostgreSQL has no % for real or double precision (only for integers and numeric).
+  if (op == ast::BinaryOp::kMod && result.IsFloat()) {
+    return NoOperator(ast::OperatorName(op), l->type, r->type, position);
+  }
+  auto e = MakeNode(BoundKind::kBinary, result, position);
   e->binary_op = op;
   e->children.push_back(std::move(l));
   e->children.push_back(std::move(r));
-  return e;
+  return FoldStrictNull(std::move(e));
 }
 
 Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {

@@ -181,6 +181,8 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
     if (!args[0]->type.IsNumeric()) return NoFunction(name, args, pos);
     e->func = Func::kAbs;
     e->type = Type{args[0]->type.id, -1};
+    e->children.push_back(std::move(args[0]));
+    return FoldStrictNull(std::move(e));
   } else if (name == "coalesce" && !args.empty()) {
     std::vector<BoundExprPtr*> all;
     for (BoundExprPtr& a : args) all.push_back(&a);
@@ -197,8 +199,28 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
       MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), args[0]->type, false, ""));
     }
     if (!Comparable(args[0]->type, args[1]->type)) return NoFunction(name, args, pos);
+    // NULLIF returns the left operand of the = it uses: PostgreSQL promotes an integer to
+    // numeric or double precision, and a numeric to double precision, to compare it with the
+    // right side (NULLIF(1, 2.2) is numeric, NULLIF(1, 2.5::real) double precision); the
+    // cross-type integer and float operators keep the left type otherwise.
+    const Type& left = args[0]->type;
+    const Type& right = args[1]->type;
+    Type result = left;
+    if (left.IsIntegral() && right.id == TypeId::kNumeric) {
+      result = Type::Numeric();
+    } else if ((left.IsIntegral() || left.id == TypeId::kNumeric) && right.IsFloat()) {
+      result = Type::Double();
+    }
+    if (result.id != left.id) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), result, false, ""));
+    }
     e->func = Func::kNullIf;
     e->type = args[0]->type;
+    // NULLIF(NULL, x) is NULL without evaluating x (PostgreSQL folds it).
+    if (IsNullConstant(*args[0])) {
+      e->children = std::move(args);
+      return FoldStrictNull(std::move(e));
+    }
   } else if ((name == "greatest" || name == "least") && !args.empty()) {
     std::vector<BoundExprPtr*> all;
     for (BoundExprPtr& a : args) all.push_back(&a);
@@ -230,7 +252,9 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
             Coerce(std::move(args[i]), other.IsNumeric() ? other : Type::Integer(), false, ""));
       }
     }
-    if (!args[0]->type.IsNumeric() || !args[1]->type.IsNumeric()) {
+    // mod() exists for integers and numeric only, as the % operator.
+    if (!args[0]->type.IsNumeric() || !args[1]->type.IsNumeric() || args[0]->type.IsFloat() ||
+        args[1]->type.IsFloat()) {
       return NoFunction(name, args, pos);
     }
     std::vector<BoundExprPtr*> all{&args[0], &args[1]};

@@ -23,6 +23,13 @@
 
 namespace meridian::exec {
 
+// PostgreSQL folds a strict operator or function with a constant NULL operand to NULL while
+// planning, so the other operand is never evaluated (CAST(NULL AS INTEGER) + x / 0 is NULL,
+// not 22012). IsNullConstant: a NULL constant, or a cast of one.
+bool IsNullConstant(const BoundExpr& e);
+// e itself, or a NULL constant of e's type when one of its operands is a NULL constant.
+BoundExprPtr FoldStrictNull(BoundExprPtr e);
+
 // 42883 "function name(argument types) does not exist" with PostgreSQL's hint.
 Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args,
                   uint32_t position);

@@ -135,6 +135,11 @@ struct SubqueryPlan {
   bool cached = false;
   uint64_t cached_run = 0;
   std::vector<Value> rows;  // first column of every row (scalar: at most 1; EXISTS: at most 1)
+  // x IN (uncorrelated subquery) over integers or doubles: the rows' non-NULL values sorted,
+  // built at the first lookup, so each lookup is a binary search instead of a scan.
+  enum class Lookup { kUnbuilt, kSorted, kScan } lookup = Lookup::kUnbuilt;
+  std::vector<Value> sorted;
+  bool sorted_saw_null = false;
   SubqueryPlan();
   ~SubqueryPlan();
 };

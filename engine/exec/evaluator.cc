@@ -528,6 +528,38 @@ Result<Value> EvalInSubquery(const BoundExpr& e, const EvalContext& ctx) {
   };
   if (rows->empty()) return result(e.all);
   if (x.IsNull()) return result(std::nullopt);
+  SubqueryPlan& plan = *e.subquery;
+  if (e.binary_op == ast::BinaryOp::kEq && !e.all && !plan.correlated) {
+    if (plan.lookup == SubqueryPlan::Lookup::kUnbuilt) {
+      // Values of one kind (integers or doubles) only, where CompareValues is the = it uses.
+      plan.lookup = SubqueryPlan::Lookup::kSorted;
+      for (const Value& v : *rows) {
+        if (v.IsNull()) {
+          plan.sorted_saw_null = true;
+        } else if ((v.IsInt() || v.IsDouble()) &&
+                   (plan.sorted.empty() || v.IsInt() == plan.sorted.front().IsInt())) {
+          plan.sorted.push_back(v);
+        } else {
+          plan.lookup = SubqueryPlan::Lookup::kScan;
+          break;
+        }
+      }
+      if (plan.lookup == SubqueryPlan::Lookup::kSorted) {
+        std::sort(plan.sorted.begin(), plan.sorted.end(),
+                  [](const Value& a, const Value& b) { return CompareValues(a, b) < 0; });
+      } else {
+        plan.sorted.clear();
+      }
+    }
+    const bool same_kind = plan.sorted.empty() || x.IsInt() == plan.sorted.front().IsInt();
+    if (plan.lookup == SubqueryPlan::Lookup::kSorted && (x.IsInt() || x.IsDouble()) && same_kind) {
+      const bool found = std::binary_search(
+          plan.sorted.begin(), plan.sorted.end(), x,
+          [](const Value& a, const Value& b) { return CompareValues(a, b) < 0; });
+      if (found) return result(true);
+      return result(plan.sorted_saw_null ? std::nullopt : std::optional<bool>(false));
+    }
+  }
   bool saw_null = false;
   for (const Value& v : *rows) {
     if (v.IsNull()) {
@@ -555,7 +587,9 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
       MERIDIAN_ASSIGN_OR_RETURN(Value w, Eval(*e.children[i], ctx));
       match = !operand.IsNull() && !w.IsNull() && CompareValues(operand, w) == 0;
     } else {
-      MERIDIAN_ASSIGN_OR_RETURN(match, EvalPredicate(*e.children[i], ctx));
+      // Not EvalPredicate: a WHEN condition is one expression, its AND evaluated in full.
+      MERIDIAN_ASSIGN_OR_RETURN(Value w, Eval(*e.children[i], ctx));
+      match = !w.IsNull() && w.IsBool() && w.AsBool();
     }
     if (match) return Eval(*e.children[i + 1], ctx);
   }
@@ -806,6 +840,13 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
 }
 
 Result<bool> EvalPredicate(const BoundExpr& expr, const EvalContext& ctx) {
+  // A condition's top-level AND stops at the first operand that is not TRUE, as PostgreSQL
+  // evaluates a qualification list: the rest is not evaluated (nor can it fail) for that row.
+  if (expr.kind == BoundKind::kBinary && expr.binary_op == ast::BinaryOp::kAnd) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool left, EvalPredicate(*expr.children[0], ctx));
+    if (!left) return false;
+    return EvalPredicate(*expr.children[1], ctx);
+  }
   MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(expr, ctx));
   return !v.IsNull() && v.IsBool() && v.AsBool();
 }

@@ -22,7 +22,8 @@ inline Result<const Value*> EvalRef(const BoundExpr& expr, const EvalContext& ct
   MERIDIAN_ASSIGN_OR_RETURN(*scratch, Eval(expr, ctx));
   return static_cast<const Value*>(scratch);
 }
-// True only when expr evaluates to TRUE (not FALSE, not NULL).
+// True only when expr evaluates to TRUE (not FALSE, not NULL). For a filter: an AND stops at
+// its first operand that is not TRUE (the rest is not evaluated).
 Result<bool> EvalPredicate(const BoundExpr& expr, const EvalContext& ctx);
 // SQL LIKE with % and _ and backslash escapes.
 bool LikeMatch(const std::string& text, const std::string& pattern);

@@ -86,6 +86,7 @@ tableRef
     (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # functionTableRef
   | LPAREN selectStmt RPAREN (K_AS? identifier
     (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # subqueryTableRef
+  | LPAREN tableRef joinClause+ RPAREN (K_AS? identifier)?                  # joinedTableRef
   ;
 
 // A chain of joins, left-deep: t1 JOIN t2 ON ... LEFT JOIN t3 USING (c) CROSS JOIN t4.

@@ -3,6 +3,8 @@
 // ASC/DESC and NULLS FIRST/LAST, LIMIT (ALL) and OFFSET in either order, and the row-locking
 // clauses FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE [OF ...] [NOWAIT | SKIP LOCKED].
 
+#include <algorithm>
+
 #include "transformer.h"
 
 namespace meridian::parser {
@@ -226,75 +228,8 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreC
     stmt->items.push_back(std::move(item));
   }
 
-  const auto table_ref = [&](P::TableRefContext* ref_ctx) {
-    ast::TableRef ref;
-    ref.loc = Loc(ref_ctx);
-    if (auto* named = dynamic_cast<P::NamedTableRefContext*>(ref_ctx)) {
-      QualifiedName(named->qualifiedName(), &ref.schema, &ref.name);
-      std::vector<P::IdentifierContext*> ids = named->identifier();
-      if (!ids.empty()) ref.alias = Identifier(ids[0]);
-      for (size_t i = 1; i < ids.size(); ++i) ref.column_aliases.push_back(Identifier(ids[i]));
-      return ref;
-    }
-    if (auto* fn = dynamic_cast<P::FunctionTableRefContext*>(ref_ctx)) {
-      // f(args) [AS] alias [(column)]: a set-returning function in FROM; without an alias the
-      // function's name names it.
-      ref.function = std::make_unique<ast::Expr>();
-      ref.function->kind = ast::ExprKind::kFunction;
-      ref.function->loc = ref.loc;
-      std::string schema;
-      QualifiedName(fn->qualifiedName(), &schema, &ref.function->name);
-      if (!schema.empty() && schema != "pg_catalog") {
-        ref.function->name = schema + "." + ref.function->name;
-      }
-      for (P::ExprContext* arg : fn->expr()) ref.function->children.push_back(TransformExpr(arg));
-      std::vector<P::IdentifierContext*> ids = fn->identifier();
-      ref.alias = ids.empty() ? ref.function->name : Identifier(ids[0]);
-      for (size_t i = 1; i < ids.size(); ++i) ref.column_aliases.push_back(Identifier(ids[i]));
-      return ref;
-    }
-    auto* sub = static_cast<P::SubqueryTableRefContext*>(ref_ctx);
-    ref.subquery = TransformSelect(sub->selectStmt());
-    std::vector<P::IdentifierContext*> ids = sub->identifier();
-    if (ids.empty()) {
-      Fail(ErrorAt(sub, sqlstate::kSyntaxError, "subquery in FROM must have an alias")
-               .WithHint("For example, FROM (SELECT ...) [AS] foo."));
-      return ref;
-    }
-    ref.alias = Identifier(ids[0]);
-    for (size_t i = 1; i < ids.size(); ++i) ref.column_aliases.push_back(Identifier(ids[i]));
-    return ref;
-  };
   for (P::FromItemContext* item : ctx->fromItem()) {
-    stmt->from.push_back(table_ref(item->tableRef()));
-    for (P::JoinClauseContext* join : item->joinClause()) {
-      if (auto* cross = dynamic_cast<P::CrossJoinContext*>(join)) {
-        ast::TableRef ref = table_ref(cross->tableRef());
-        ref.join = ast::JoinType::kCross;
-        ref.join_loc = Loc(cross);
-        stmt->from.push_back(std::move(ref));
-        continue;
-      }
-      auto* q = static_cast<P::QualifiedJoinContext*>(join);
-      ast::TableRef ref = table_ref(q->tableRef());
-      ref.join_loc = Loc(q);
-      ref.join = ast::JoinType::kInner;
-      if (P::JoinTypeContext* jt = q->joinType()) {
-        ref.join = jt->K_LEFT()    ? ast::JoinType::kLeft
-                   : jt->K_RIGHT() ? ast::JoinType::kRight
-                   : jt->K_FULL()  ? ast::JoinType::kFull
-                                   : ast::JoinType::kInner;
-      }
-      if (q->expr() != nullptr) {
-        ref.on = TransformExpr(q->expr());
-      } else if (q->K_USING() != nullptr) {
-        for (P::IdentifierContext* id : q->identifier())
-          ref.using_columns.push_back(Identifier(id));
-      } else {
-        Fail(ErrorAt(q, sqlstate::kSyntaxError, "syntax error at or near \"JOIN\""));
-      }
-      stmt->from.push_back(std::move(ref));
-    }
+    AppendJoinChain(item->tableRef(), item->joinClause(), &stmt->from);
   }
 
   if (ctx->where != nullptr) stmt->where = TransformExpr(ctx->where);
@@ -304,6 +239,153 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreC
   }
   if (ctx->having != nullptr) stmt->having = TransformExpr(ctx->having);
   return stmt;
+}
+
+ast::TableRef Transformer::TransformTableRef(P::TableRefContext* ref_ctx) {
+  ast::TableRef ref;
+  ref.loc = Loc(ref_ctx);
+  if (auto* named = dynamic_cast<P::NamedTableRefContext*>(ref_ctx)) {
+    QualifiedName(named->qualifiedName(), &ref.schema, &ref.name);
+    std::vector<P::IdentifierContext*> ids = named->identifier();
+    if (!ids.empty()) ref.alias = Identifier(ids[0]);
+    for (size_t i = 1; i < ids.size(); ++i) ref.column_aliases.push_back(Identifier(ids[i]));
+    return ref;
+  }
+  if (auto* fn = dynamic_cast<P::FunctionTableRefContext*>(ref_ctx)) {
+    // f(args) [AS] alias [(column)]: a set-returning function in FROM; without an alias the
+    // function's name names it.
+    ref.function = std::make_unique<ast::Expr>();
+    ref.function->kind = ast::ExprKind::kFunction;
+    ref.function->loc = ref.loc;
+    std::string schema;
+    QualifiedName(fn->qualifiedName(), &schema, &ref.function->name);
+    if (!schema.empty() && schema != "pg_catalog") {
+      ref.function->name = schema + "." + ref.function->name;
+    }
+    for (P::ExprContext* arg : fn->expr()) ref.function->children.push_back(TransformExpr(arg));
+    std::vector<P::IdentifierContext*> ids = fn->identifier();
+    ref.alias = ids.empty() ? ref.function->name : Identifier(ids[0]);
+    for (size_t i = 1; i < ids.size(); ++i) ref.column_aliases.push_back(Identifier(ids[i]));
+    return ref;
+  }
+  auto* sub = static_cast<P::SubqueryTableRefContext*>(ref_ctx);
+  ref.subquery = TransformSelect(sub->selectStmt());
+  std::vector<P::IdentifierContext*> ids = sub->identifier();
+  if (ids.empty()) {
+    Fail(ErrorAt(sub, sqlstate::kSyntaxError, "subquery in FROM must have an alias")
+             .WithHint("For example, FROM (SELECT ...) [AS] foo."));
+    return ref;
+  }
+  ref.alias = Identifier(ids[0]);
+  for (size_t i = 1; i < ids.size(); ++i) ref.column_aliases.push_back(Identifier(ids[i]));
+  return ref;
+}
+
+// A FROM item is one left-deep chain in the AST, so a parenthesized join, (a JOIN b ON ...), is
+// spliced into the chain where that gives the same rows: at the start of a FROM item, and on the
+// right of an inner or cross join when everything inside is an inner or cross join (the outer
+// ON then joins the last table of the group). The other shapes need a join tree: 0A000.
+std::vector<ast::TableRef> Transformer::TransformJoinOperand(P::TableRefContext* ref_ctx) {
+  std::vector<ast::TableRef> refs;
+  auto* joined = dynamic_cast<P::JoinedTableRefContext*>(ref_ctx);
+  if (joined == nullptr) {
+    refs.push_back(TransformTableRef(ref_ctx));
+    return refs;
+  }
+  if (joined->identifier() != nullptr) {
+    Fail(ErrorAt(joined->identifier(), sqlstate::kFeatureNotSupported,
+                 "an alias on a parenthesized join is not supported yet"));
+  }
+  AppendJoinChain(joined->tableRef(), joined->joinClause(), &refs);
+  return refs;
+}
+
+void Transformer::AppendJoinChain(P::TableRefContext* first,
+                                  const std::vector<P::JoinClauseContext*>& joins,
+                                  std::vector<ast::TableRef>* out) {
+  const auto has_outer_join = [](const std::vector<ast::TableRef>& refs) {
+    return std::any_of(refs.begin(), refs.end(), [](const ast::TableRef& r) {
+      return r.join == ast::JoinType::kLeft || r.join == ast::JoinType::kRight ||
+             r.join == ast::JoinType::kFull;
+    });
+  };
+  std::vector<ast::TableRef> group = TransformJoinOperand(first);
+  // After a comma, a RIGHT or FULL join inside the parentheses would also extend the rows of
+  // the tables before the comma.
+  if (group.size() > 1 && !out->empty() && has_outer_join(group)) {
+    Fail(ErrorAt(first, sqlstate::kFeatureNotSupported,
+                 "a parenthesized outer join after a comma is not supported yet"));
+  }
+  for (ast::TableRef& ref : group) out->push_back(std::move(ref));
+
+  for (P::JoinClauseContext* join : joins) {
+    P::TableRefContext* operand = nullptr;
+    ast::JoinType type = ast::JoinType::kCross;
+    auto* q = dynamic_cast<P::QualifiedJoinContext*>(join);
+    if (auto* cross = dynamic_cast<P::CrossJoinContext*>(join)) {
+      operand = cross->tableRef();
+    } else {
+      operand = q->tableRef();
+      type = ast::JoinType::kInner;
+      if (P::JoinTypeContext* jt = q->joinType()) {
+        type = jt->K_LEFT()    ? ast::JoinType::kLeft
+               : jt->K_RIGHT() ? ast::JoinType::kRight
+               : jt->K_FULL()  ? ast::JoinType::kFull
+                               : ast::JoinType::kInner;
+      }
+    }
+    ast::ExprPtr on;
+    std::vector<std::string> using_columns;
+    if (q != nullptr) {
+      if (q->expr() != nullptr) {
+        on = TransformExpr(q->expr());
+      } else if (q->K_USING() != nullptr) {
+        for (P::IdentifierContext* id : q->identifier()) using_columns.push_back(Identifier(id));
+      } else {
+        Fail(ErrorAt(q, sqlstate::kSyntaxError, "syntax error at or near \"JOIN\""));
+      }
+    }
+    std::vector<ast::TableRef> refs = TransformJoinOperand(operand);
+    if (refs.size() > 1) {
+      if ((type != ast::JoinType::kInner && type != ast::JoinType::kCross) ||
+          !using_columns.empty() || has_outer_join(refs)) {
+        Fail(ErrorAt(operand, sqlstate::kFeatureNotSupported,
+                     "a parenthesized join on the right of an outer join or of USING, or "
+                     "holding an outer join there, is not supported yet"));
+        return;
+      }
+      refs.front().join = ast::JoinType::kCross;
+      refs.front().join_loc = Loc(join);
+      ast::TableRef& last = refs.back();
+      if (on != nullptr) {
+        if (last.join == ast::JoinType::kInner && last.on != nullptr) {
+          auto both = std::make_unique<ast::Expr>();
+          both->kind = ast::ExprKind::kBinary;
+          both->binary_op = ast::BinaryOp::kAnd;
+          both->loc = on->loc;
+          both->children.push_back(std::move(last.on));
+          both->children.push_back(std::move(on));
+          last.on = std::move(both);
+        } else if (last.join == ast::JoinType::kCross) {
+          last.join = ast::JoinType::kInner;
+          last.on = std::move(on);
+        } else {  // the last join inside has USING
+          Fail(ErrorAt(operand, sqlstate::kFeatureNotSupported,
+                       "a parenthesized join ending in USING on the right of a join is not "
+                       "supported yet"));
+          return;
+        }
+      }
+      for (ast::TableRef& ref : refs) out->push_back(std::move(ref));
+      continue;
+    }
+    ast::TableRef ref = std::move(refs.front());
+    ref.join = type;
+    ref.join_loc = Loc(join);
+    ref.on = std::move(on);
+    ref.using_columns = std::move(using_columns);
+    out->push_back(std::move(ref));
+  }
 }
 
 }  // namespace meridian::parser

@@ -39,6 +39,12 @@ class Transformer {
   std::unique_ptr<ast::SelectStmt> TransformSelectPrimary(P::SelectPrimaryContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformValues(P::ValuesClauseContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformSelectCore(P::SelectCoreContext* ctx);
+  // FROM items: one table, subquery or function; a join chain appended to `out` (a
+  // parenthesized join spliced in where that is equivalent, 0A000 otherwise).
+  ast::TableRef TransformTableRef(P::TableRefContext* ctx);
+  std::vector<ast::TableRef> TransformJoinOperand(P::TableRefContext* ctx);
+  void AppendJoinChain(P::TableRefContext* first, const std::vector<P::JoinClauseContext*>& joins,
+                       std::vector<ast::TableRef>* out);
   // FOR UPDATE / SHARE ...: appended to stmt->locking (0A000 on a set operation).
   void TransformLocking(P::LockingClauseContext* ctx, ast::SelectStmt* stmt);
   // transform_insert.cc, transform_update.cc, transform_delete.cc
