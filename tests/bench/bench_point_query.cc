@@ -275,6 +275,13 @@ QueryFn UnaryHealthCheck(int port) {
     std::shared_ptr<grpc::Channel> channel;
     std::unique_ptr<grpc::GenericStub> stub;
     grpc::CompletionQueue cq;
+    ~Stub() {  // a completion queue is shut down and drained before it goes
+      cq.Shutdown();
+      void* tag = nullptr;
+      bool ok = false;
+      while (cq.Next(&tag, &ok)) {
+      }
+    }
   };
   auto st = std::make_shared<Stub>();
   st->channel =

@@ -102,7 +102,7 @@ class ExecControl {
   std::atomic<Clock::rep> deadline_ns_{0};  // 0 = no deadline
   static constexpr const char* kWouldBlock = "the statement would wait for a table lock";
   WaitObserver* observer_ = nullptr;  // set before the request runs
-  bool no_wait_ = false;              // set before the request runs
+  bool no_wait_ = false;              // set and cleared by the thread running a step
 };
 
 struct ColumnInfo {
