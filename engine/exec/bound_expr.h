@@ -136,7 +136,8 @@ struct SubqueryPlan {
   uint64_t cached_run = 0;
   std::vector<Value> rows;  // first column of every row (scalar: at most 1; EXISTS: at most 1)
   // x IN (uncorrelated subquery) over integers or doubles: the rows' non-NULL values sorted,
-  // built at the first lookup, so each lookup is a binary search instead of a scan.
+  // built at the first lookup, so each lookup is a binary search instead of a scan; reset
+  // whenever rows are computed again (RunSubquery).
   enum class Lookup { kUnbuilt, kSorted, kScan } lookup = Lookup::kUnbuilt;
   std::vector<Value> sorted;
   bool sorted_saw_null = false;

@@ -485,6 +485,10 @@ Result<const std::vector<Value>*> RunSubquery(const BoundExpr& e, const EvalCont
   const uint64_t run = ctx.exec != nullptr ? ctx.exec->run : 0;
   if (plan.cached && plan.cached_run == run) return &plan.rows;
   plan.rows.clear();
+  // The sorted lookup of x IN (subquery) is built from rows: it goes with them.
+  plan.lookup = SubqueryPlan::Lookup::kUnbuilt;
+  plan.sorted.clear();
+  plan.sorted_saw_null = false;
   MERIDIAN_RETURN_IF_ERROR(plan.root->Open(&ctx, ctx.exec));
   Row row;
   while (plan.rows.size() < limit) {

@@ -240,6 +240,14 @@ TEST_F(PreparedTest, CachedPlansRerunUncorrelatedSubqueries) {
   EXPECT_EQ(Tag("EXECUTE mark (2)"), "UPDATE 1");
   EXPECT_EQ(Rows("SELECT id, score FROM t WHERE id <= 2 ORDER BY id"), (Strings{"1|4", "2|5"}));
   EXPECT_EQ(session_->FindPrepared("mark")->request->plan_cache_stats().reused, 1u);
+  // x IN (subquery) keeps a sorted copy of the subquery's rows for its lookups: a new run
+  // rebuilds it from the new rows.
+  EXPECT_EQ(Tag("PREPARE member AS SELECT id FROM t WHERE id IN (SELECT x FROM u) ORDER BY id"),
+            "PREPARE");
+  EXPECT_EQ(Rows("EXECUTE member"), (Strings{"4"}));
+  ASSERT_TRUE(Q("INSERT INTO u VALUES (1), (2)").status.ok());
+  EXPECT_EQ(Rows("EXECUTE member"), (Strings{"1", "2", "4"}));
+  EXPECT_EQ(session_->FindPrepared("member")->request->plan_cache_stats().reused, 1u);
 }
 
 // Prepared INSERT, UPDATE and DELETE keep their bound statement and access path (plan_cache.h):
