@@ -38,6 +38,7 @@ void Binder::NoteColumn(const ScopeTable& st, int c) {
 Status Binder::CannotChangeView(const std::string& name, uint32_t position) const {
   return Status::Error("55000", std::string("cannot ") + write_verb_ + " view \"" + name + "\"")
       .WithDetail("Views are not updatable in Meridian.")
+      .WithHint("Write to the table the view reads from instead.")
       .WithPosition(position);
 }
 
