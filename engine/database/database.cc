@@ -13,11 +13,11 @@
 
 #include "catalog/catalog.h"
 #include "database/data_dir_lock.h"
-#include "exec/plan_cache.h"
-#include "exec/prepared.h"
-#include "exec/session_settings.h"
-#include "exec/statement.h"
-#include "exec/transaction_block.h"
+#include "main/plan_cache.h"
+#include "main/prepared.h"
+#include "main/session_settings.h"
+#include "main/statement.h"
+#include "main/transaction_block.h"
 #include "meridian/parser/parser.h"
 #include "storage/buffer_pool.h"
 

@@ -1,9 +1,9 @@
-// The join-order enumerator (exec/join_order.h) on made-up estimates: the dynamic program
+// The join-order enumerator (optimizer/join_order.h) on made-up estimates: the dynamic program
 // finds the cheapest order a brute-force search over every permutation finds (under the same
 // cross-product rule), hash joins build on the smaller input, cross products come last, ties
 // keep FROM order, a forced first relation stays first, and the greedy fallback covers large
 // groups.
-#include "exec/join_order.h"
+#include "optimizer/join_order.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,331 @@
+// Binding of one-dimensional arrays: ARRAY[...] and ARRAY(subquery), x op ANY|ALL (array),
+// subscripts and slices, || with arrays, the array functions (array_to_string, array_upper,
+// array_length, cardinality, ...) and the set-returning functions in FROM (unnest,
+// generate_series). Arrays are expression values only: no column stores one.
+#include <optional>
+
+#include "binder/binder.h"
+#include "binder/type_rules.h"
+
+namespace meridian::exec {
+
+namespace {
+
+bool IsUnknown(const BoundExprPtr& e) { return e->type.id == TypeId::kUnknown; }
+
+}  // namespace
+
+Result<BoundExprPtr> Binder::BindArray(const ast::Expr& expr, Type cast_to) {
+  const uint32_t pos = expr.loc.position;
+  if (expr.subquery != nullptr) {  // ARRAY(subquery): every row's single column
+    std::vector<ColumnInfo> columns;
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<SubqueryPlan> plan,
+                              BindSubqueryPlan(*expr.subquery, &columns));
+    if (columns.size() != 1) {
+      return Status::Error(sqlstate::kSyntaxError, "subquery must return only one column")
+          .WithPosition(pos);
+    }
+    Type element = plan->type.id == TypeId::kUnknown ? Type::Text() : plan->type;
+    if (element.IsArray()) {
+      return Status::NotSupported("multidimensional arrays are not supported yet")
+          .WithPosition(pos);
+    }
+    auto e = BoundExpr::Make(BoundKind::kArray, Type::Array(element), pos);
+    e->subquery = std::move(plan);
+    return e;
+  }
+  std::vector<BoundExprPtr> elements;
+  std::vector<BoundExprPtr*> slots;
+  bool all_unknown = true;
+  for (const ast::ExprPtr& c : expr.children) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr element, BindExpr(*c));
+    if (!IsUnknown(element)) all_unknown = false;
+    elements.push_back(std::move(element));
+  }
+  Type element_type = Type::Unknown();
+  if (cast_to.IsArray() && all_unknown) {
+    // ARRAY['1', '2']::int[] and ARRAY[]::int[]: the elements take the element type.
+    element_type = cast_to.Element();
+    for (BoundExprPtr& element : elements) {
+      MERIDIAN_ASSIGN_OR_RETURN(element, Coerce(std::move(element), element_type, false, ""));
+    }
+  } else {
+    if (elements.empty()) {
+      return Status::Error("42P18", "cannot determine type of empty array")
+          .WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[].")
+          .WithPosition(pos);
+    }
+    for (BoundExprPtr& element : elements) slots.push_back(&element);
+    MERIDIAN_RETURN_IF_ERROR(UnifyTypes(slots, "ARRAY", &element_type));
+  }
+  if (element_type.IsArray()) {
+    return Status::NotSupported("multidimensional arrays are not supported yet").WithPosition(pos);
+  }
+  auto e = BoundExpr::Make(BoundKind::kArray, Type::Array(element_type), pos);
+  e->children = std::move(elements);
+  if (!cast_to.IsArray() || e->type == cast_to) return e;
+  if (!CanCast(e->type, cast_to)) {
+    return Status::Error("42846", "cannot cast type " + e->type.Name() + " to " + cast_to.Name())
+        .WithPosition(pos);
+  }
+  auto cast = BoundExpr::Make(BoundKind::kCast, cast_to, pos);
+  cast->explicit_cast = true;
+  cast->children.push_back(std::move(e));
+  return cast;
+}
+
+Result<BoundExprPtr> Binder::BindQuantifiedArray(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr x, BindExpr(*expr.children[0]));
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr array, BindExpr(*expr.children[1]));
+  if (IsUnknown(array)) {  // x = ANY ('{1,2}'): the literal is an array of x's type
+    Type element = IsUnknown(x) ? Type::Text() : x->type;
+    if (element.id == TypeId::kVarchar) element = Type::Text();
+    MERIDIAN_ASSIGN_OR_RETURN(
+        array, Coerce(std::move(array), Type::Array(Type{element.id, -1}), false, ""));
+  }
+  if (!array->type.IsArray()) {
+    return Status::Error("42809", std::string("op ANY/ALL (array) requires array on right side"))
+        .WithPosition(pos);
+  }
+  const Type element = array->type.Element();
+  if (IsUnknown(x)) {
+    Type target = element.id == TypeId::kVarchar ? Type::Text() : Type{element.id, -1};
+    MERIDIAN_ASSIGN_OR_RETURN(x, Coerce(std::move(x), target, false, ""));
+  }
+  if (!Comparable(x->type, element)) {
+    return Status::Error(sqlstate::kUndefinedFunction,
+                         std::string("operator does not exist: ") + x->type.Name() + " " +
+                             ast::OperatorName(expr.binary_op) + " " + element.Name())
+        .WithHint(
+            "No operator matches the given name and argument types. You might need to add "
+            "explicit type casts.")
+        .WithPosition(pos);
+  }
+  auto e = BoundExpr::Make(BoundKind::kQuantifiedArray, Type::Boolean(), pos);
+  e->binary_op = expr.binary_op;
+  e->all = expr.all;
+  e->children.push_back(std::move(x));
+  e->children.push_back(std::move(array));
+  return e;
+}
+
+Result<BoundExprPtr> Binder::BindSubscript(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr array, BindExpr(*expr.children[0]));
+  if (!array->type.IsArray()) {
+    return Status::Error(sqlstate::kDatatypeMismatch,
+                         "cannot subscript type " + array->type.Name() +
+                             " because it does not support subscripting")
+        .WithPosition(pos);
+  }
+  auto e =
+      BoundExpr::Make(BoundKind::kSubscript, expr.slice ? array->type : array->type.Element(), pos);
+  e->children.push_back(std::move(array));
+  for (size_t i = 1; i < expr.children.size(); ++i) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr index, BindExpr(*expr.children[i]));
+    if (IsUnknown(index) || index->type.IsIntegral()) {
+      MERIDIAN_ASSIGN_OR_RETURN(index, Coerce(std::move(index), Type::Integer(), false, ""));
+    } else {
+      return Status::Error(sqlstate::kDatatypeMismatch, "array subscript must have type integer")
+          .WithPosition(index->position);
+    }
+    e->children.push_back(std::move(index));
+  }
+  return e;
+}
+
+Result<BoundExprPtr> Binder::MakeArrayConcat(BoundExprPtr l, BoundExprPtr r, uint32_t position) {
+  // array || array, array || element, element || array; an unknown literal beside an array
+  // is read as an array of its type, as PostgreSQL resolves anyarray || unknown.
+  if (IsUnknown(l)) {
+    MERIDIAN_ASSIGN_OR_RETURN(l, Coerce(std::move(l), r->type, false, ""));
+  }
+  if (IsUnknown(r)) {
+    MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), l->type, false, ""));
+  }
+  Func func = Func::kArrayCat;
+  std::optional<Type> common;
+  if (l->type.IsArray() && r->type.IsArray()) {
+    common = CommonType(l->type, r->type);
+  } else if (l->type.IsArray()) {
+    func = Func::kArrayAppend;
+    std::optional<Type> e = CommonType(l->type.Element(), r->type);
+    if (e) common = Type::Array(*e);
+  } else {
+    func = Func::kArrayPrepend;
+    std::optional<Type> e = CommonType(l->type, r->type.Element());
+    if (e) common = Type::Array(*e);
+  }
+  if (!common) {
+    return Status::Error(sqlstate::kUndefinedFunction,
+                         "operator does not exist: " + l->type.Name() + " || " + r->type.Name())
+        .WithPosition(position);
+  }
+  const Type element = common->Element();
+  MERIDIAN_ASSIGN_OR_RETURN(l,
+                            Coerce(std::move(l), l->type.IsArray() ? *common : element, false, ""));
+  MERIDIAN_ASSIGN_OR_RETURN(r,
+                            Coerce(std::move(r), r->type.IsArray() ? *common : element, false, ""));
+  auto e = BoundExpr::Make(BoundKind::kFunction, *common, position);
+  e->func = func;
+  e->name = "||";
+  e->children.push_back(std::move(l));
+  e->children.push_back(std::move(r));
+  return e;
+}
+
+Result<BoundExprPtr> Binder::BindArrayFunction(const std::string& name,
+                                               std::vector<BoundExprPtr>* args_ptr,
+                                               uint32_t position) {
+  std::vector<BoundExprPtr>& args = *args_ptr;
+  auto make = [&](Func func, Type type) {
+    auto e = BoundExpr::Make(BoundKind::kFunction, type, position);
+    e->func = func;
+    e->name = name;
+    e->children = std::move(args);
+    return e;
+  };
+  auto coerce = [&](size_t i, Type to) -> Status {
+    MERIDIAN_ASSIGN_OR_RETURN(args[i], Coerce(std::move(args[i]), to, false, ""));
+    return Status::Ok();
+  };
+  auto is_array = [&](size_t i) { return i < args.size() && args[i]->type.IsArray(); };
+  auto is_int = [&](size_t i) {
+    return i < args.size() && (args[i]->type.IsIntegral() || IsUnknown(args[i]));
+  };
+  auto is_text = [&](size_t i) {
+    return i < args.size() && (args[i]->type.IsString() || IsUnknown(args[i]));
+  };
+  if (name == "array_to_string") {
+    if ((args.size() != 2 && args.size() != 3) || !is_array(0) || !is_text(1) ||
+        (args.size() == 3 && !is_text(2))) {
+      return NoFunction(name, args, position);
+    }
+    for (size_t i = 1; i < args.size(); ++i) MERIDIAN_RETURN_IF_ERROR(coerce(i, Type::Text()));
+    return make(Func::kArrayToString, Type::Text());
+  }
+  if (name == "array_upper" || name == "array_lower" || name == "array_length") {
+    if (args.size() != 2 || !is_array(0) || !is_int(1)) {
+      return NoFunction(name, args, position);
+    }
+    MERIDIAN_RETURN_IF_ERROR(coerce(1, Type::Integer()));
+    return make(name == "array_upper"   ? Func::kArrayUpper
+                : name == "array_lower" ? Func::kArrayLower
+                                        : Func::kArrayLength,
+                Type::Integer());
+  }
+  if (name == "cardinality") {
+    if (args.size() != 1 || !is_array(0)) return NoFunction(name, args, position);
+    return make(Func::kCardinality, Type::Integer());
+  }
+  if (name == "array_cat" || name == "array_append" || name == "array_prepend") {
+    const bool ok = args.size() == 2 && (name == "array_cat"      ? is_array(0) && is_array(1)
+                                         : name == "array_append" ? is_array(0)
+                                                                  : is_array(1));
+    if (!ok) return NoFunction(name, args, position);
+    // array_append(anyarray, anyelement): an unknown element takes the element type (|| would
+    // read it as an array).
+    if (name == "array_append" && IsUnknown(args[1])) {
+      MERIDIAN_RETURN_IF_ERROR(coerce(1, args[0]->type.Element()));
+    }
+    if (name == "array_prepend" && IsUnknown(args[0])) {
+      MERIDIAN_RETURN_IF_ERROR(coerce(0, args[1]->type.Element()));
+    }
+    BoundExprPtr l = std::move(args[0]), r = std::move(args[1]);
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e,
+                              MakeArrayConcat(std::move(l), std::move(r), position));
+    e->name = name;
+    return e;
+  }
+  if (name == "array_position") {
+    if (args.size() != 2 || !is_array(0)) return NoFunction(name, args, position);
+    const Type element = args[0]->type.Element();
+    if (IsUnknown(args[1])) MERIDIAN_RETURN_IF_ERROR(coerce(1, element));
+    if (!Comparable(element, args[1]->type)) return NoFunction(name, args, position);
+    return make(Func::kArrayPosition, Type::Integer());
+  }
+  if (name == "string_to_array") {
+    if ((args.size() != 2 && args.size() != 3) || !is_text(0) || !is_text(1) ||
+        (args.size() == 3 && !is_text(2))) {
+      return NoFunction(name, args, position);
+    }
+    for (size_t i = 0; i < args.size(); ++i) MERIDIAN_RETURN_IF_ERROR(coerce(i, Type::Text()));
+    return make(Func::kStringToArray, Type::Array(Type::Text()));
+  }
+  if (name == "unnest" || name == "generate_series") {
+    return Status::NotSupported("set-returning function " + name + "() is supported only in FROM")
+        .WithPosition(position);
+  }
+  return BoundExprPtr();
+}
+
+Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::TableRef& ref,
+                                                                const std::string& name) {
+  const ast::Expr& call = *ref.function;
+  const uint32_t pos = call.loc.position;
+  // The arguments see the enclosing queries, not the FROM list they are in (no LATERAL).
+  Scope scope;
+  scope.parent = scope_;
+  scope.level = scope_ == nullptr ? 0 : scope_->level + 1;
+  if (correlated_.size() <= static_cast<size_t>(scope.level)) {
+    correlated_.resize(scope.level + 1, false);
+  }
+  ExprRules saved_rules = rules_;
+  rules_ = ExprRules{"FROM", false, true, true};
+  std::vector<BoundExprPtr> args;
+  {
+    ScopeSwitch enter(this, &scope);
+    for (const ast::ExprPtr& c : call.children) {
+      auto a = BindExpr(*c);
+      if (!a.ok()) {
+        rules_ = saved_rules;
+        return a.status();
+      }
+      args.push_back(std::move(a).value());
+    }
+  }
+  rules_ = saved_rules;
+  auto fn = BoundExpr::Make(BoundKind::kFunction, Type::Unknown(), pos);
+  fn->name = call.name;
+  if (call.name == "unnest") {
+    if (args.size() != 1 || !args[0]->type.IsArray()) {
+      return NoFunction(call.name, args, pos);
+    }
+    fn->func = Func::kUnnest;
+    fn->type = args[0]->type.Element();
+  } else if (call.name == "generate_series") {
+    if (args.size() != 2 && args.size() != 3) return NoFunction(call.name, args, pos);
+    Type type = Type::Integer();
+    for (BoundExprPtr& a : args) {
+      if (!a->type.IsIntegral() && !IsUnknown(a)) return NoFunction(call.name, args, pos);
+      if (a->type.id == TypeId::kBigInt) type = Type::BigInt();
+    }
+    for (BoundExprPtr& a : args) {
+      MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), type, false, ""));
+    }
+    fn->func = Func::kGenerateSeries;
+    fn->type = type;
+  } else {
+    return Status::NotSupported("function " + call.name +
+                                "() in FROM is not supported (only unnest and generate_series)")
+        .WithPosition(pos);
+  }
+  if (ref.column_aliases.size() > 1) {
+    return Status::Error("42P10", "table \"" + name + "\" has 1 columns available but " +
+                                      std::to_string(ref.column_aliases.size()) +
+                                      " columns specified")
+        .WithPosition(ref.loc.position);
+  }
+  fn->children = std::move(args);
+  auto out = std::make_unique<BoundSelect>();
+  // PostgreSQL names the column of a scalar function in FROM after the alias when there is
+  // one (FROM unnest(a) AS x gives column x), else after the function.
+  const std::string column = !ref.column_aliases.empty() ? ref.column_aliases[0] : name;
+  out->columns.push_back(ColumnInfo{column, fn->type, true});
+  out->visible = 1;
+  out->function = std::move(fn);
+  return out;
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,530 @@
+// Binding of function calls: aggregates (count, sum, avg, min, max), the scalar functions
+// abs, coalesce, nullif, length, lower, upper, the math functions (round, floor, ceil, sign,
+// sqrt, power, mod, greatest, least), the string functions (substring, strpos, trim, replace,
+// concat, left, right, repeat, lpad, rpad, reverse, initcap, like_escape), the session and
+// system-catalog functions (version, current_setting, set_config, current_user, pg_get_indexdef,
+// ...; evaluated in system_functions.cc) and the ::regclass / ::regtype / ::regnamespace casts.
+// Unknown names give 42883 as in PostgreSQL.
+#include <algorithm>
+#include <iterator>
+
+#include "catalog/system_tables.h"
+#include "binder/binder.h"
+#include "execution/evaluator.h"
+#include "binder/type_rules.h"
+
+namespace meridian::exec {
+
+Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args,
+                  uint32_t position) {
+  std::string sig = name + "(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i > 0) sig += ", ";
+    sig += args[i]->type.Name();
+  }
+  sig += ")";
+  return Status::Error(sqlstate::kUndefinedFunction, "function " + sig + " does not exist")
+      .WithHint(
+          "No function matches the given name and argument types. You might need to add "
+          "explicit type casts.")
+      .WithPosition(position);
+}
+
+namespace {
+
+bool IsAggregateName(const std::string& n) {
+  return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" ||
+         n == "string_agg" || n == "array_agg";
+}
+
+// A session or system-catalog function: argument kinds ('t' text, 'o' oid, 'i' integer,
+// 'b' boolean), how many are required, and the result kind.
+struct SystemFunction {
+  const char* name;
+  Func func;
+  const char* args;
+  size_t required;
+  char result;
+};
+
+constexpr SystemFunction kSystemFunctions[] = {
+    {"version", Func::kVersion, "", 0, 't'},
+    {"current_setting", Func::kCurrentSetting, "tb", 1, 't'},
+    {"set_config", Func::kSetConfig, "ttb", 3, 't'},
+    {"current_schema", Func::kCurrentSchema, "", 0, 't'},
+    {"current_database", Func::kCurrentDatabase, "", 0, 't'},
+    {"current_catalog", Func::kCurrentDatabase, "", 0, 't'},
+    {"current_user", Func::kCurrentUser, "", 0, 't'},
+    {"current_role", Func::kCurrentUser, "", 0, 't'},
+    {"user", Func::kCurrentUser, "", 0, 't'},
+    {"session_user", Func::kSessionUser, "", 0, 't'},
+    {"pg_backend_pid", Func::kBackendPid, "", 0, 'i'},
+    {"pg_get_userbyid", Func::kUserById, "o", 1, 't'},
+    {"pg_table_is_visible", Func::kTableIsVisible, "o", 1, 'b'},
+    {"pg_relation_is_publishable", Func::kRelationIsPublishable, "o", 1, 'b'},
+    // No extended statistics objects exist, so no oid names one.
+    {"pg_get_statisticsobjdef_columns", Func::kAlwaysNull, "o", 1, 't'},
+    {"pg_type_is_visible", Func::kAlwaysTrue, "o", 1, 'b'},
+    {"pg_is_in_recovery", Func::kAlwaysFalse, "", 0, 'b'},  // pgx target_session_attrs
+    {"format_type", Func::kFormatType, "oi", 2, 't'},
+    {"pg_get_indexdef", Func::kIndexDef, "oib", 1, 't'},
+    {"pg_get_constraintdef", Func::kConstraintDef, "ob", 1, 't'},
+    {"pg_get_viewdef", Func::kViewDef, "ob", 1, 't'},
+    // Views have only their _RETURN rule, which psql's \d+ skips: no rule is ever shown.
+    {"pg_get_ruledef", Func::kAlwaysNull, "ob", 1, 't'},
+    {"pg_get_expr", Func::kGetExpr, "tob", 2, 't'},
+    {"pg_encoding_to_char", Func::kEncodingToChar, "i", 1, 't'},
+    {"obj_description", Func::kAlwaysNull, "ot", 1, 't'},
+    {"col_description", Func::kAlwaysNull, "oi", 2, 't'},
+    {"shobj_description", Func::kAlwaysNull, "ot", 2, 't'},
+    {"to_regclass", Func::kToRegClass, "t", 1, 'o'},
+    {"to_regtype", Func::kToRegType, "t", 1, 'o'},
+    // Timestamps are without time zone: now() and CURRENT_TIMESTAMP give timestamp, not
+    // timestamptz.
+    {"now", Func::kNow, "", 0, 'T'},
+    {"current_timestamp", Func::kNow, "", 0, 'T'},
+    {"localtimestamp", Func::kNow, "", 0, 'T'},
+    {"transaction_timestamp", Func::kNow, "", 0, 'T'},
+    {"statement_timestamp", Func::kNow, "", 0, 'T'},
+    {"clock_timestamp", Func::kClockTimestamp, "", 0, 'T'},
+    {"current_date", Func::kCurrentDate, "", 0, 'D'},
+};
+
+// String functions with fixed signatures, bound like the system functions above.
+// A name listed twice is overloaded: the first entry whose argument kinds fit is taken, so a
+// text (or untyped) second argument makes substring the regular-expression form, as PostgreSQL
+// resolves substring(text, text) before substring(text, integer) for an unknown literal.
+constexpr SystemFunction kStringFunctions[] = {
+    {"substring", Func::kSubstringRegex, "tt", 2, 't'},
+    {"substring", Func::kSubstring, "tii", 2, 't'},
+    {"substr", Func::kSubstring, "tii", 2, 't'},
+    {"position", Func::kStrpos, "tt", 2, 'i'},  // POSITION(a IN b) arrives as position(b, a)
+    {"strpos", Func::kStrpos, "tt", 2, 'i'},
+    {"btrim", Func::kBTrim, "tt", 1, 't'},
+    {"ltrim", Func::kLTrim, "tt", 1, 't'},
+    {"rtrim", Func::kRTrim, "tt", 1, 't'},
+    {"replace", Func::kReplace, "ttt", 3, 't'},
+    {"left", Func::kLeft, "ti", 2, 't'},
+    {"right", Func::kRight, "ti", 2, 't'},
+    {"repeat", Func::kRepeat, "ti", 2, 't'},
+    {"lpad", Func::kLPad, "tit", 2, 't'},
+    {"rpad", Func::kRPad, "tit", 2, 't'},
+    {"reverse", Func::kReverse, "t", 1, 't'},
+    {"initcap", Func::kInitcap, "t", 1, 't'},
+    {"like_escape", Func::kLikeEscape, "tt", 2, 't'},
+};
+
+// Math functions of one number argument: a numeric argument gives a numeric result (sqrt:
+// double precision, computed in float8), any other a double precision one, as PostgreSQL
+// resolves integer arguments to the float8 versions.
+struct MathFunction {
+  const char* name;
+  Func func;
+};
+
+constexpr MathFunction kMathFunctions[] = {
+    {"round", Func::kRound},  {"floor", Func::kFloor}, {"ceil", Func::kCeil},
+    {"ceiling", Func::kCeil}, {"sign", Func::kSign},   {"sqrt", Func::kSqrt},
+    {"trunc", Func::kTrunc},
+};
+
+Type KindType(char kind) {
+  switch (kind) {
+    case 't':
+      return Type::Text();
+    case 'i':
+      return Type::Integer();
+    case 'b':
+      return Type::Boolean();
+    case 'T':
+      return Type::Timestamp();
+    case 'D':
+      return Type::Date();
+    default:
+      return Type::BigInt();  // oid
+  }
+}
+
+}  // namespace
+
+Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  const std::string& name = expr.name;
+  if (IsAggregateName(name)) return BindAggregate(expr);
+  if (expr.star) {
+    return Status::Error(sqlstate::kSyntaxError,
+                         name + "(*) specified, but " + name + " is not an aggregate function")
+        .WithPosition(pos);
+  }
+  if (expr.distinct) {
+    return Status::Error("42809",
+                         "DISTINCT specified, but " + name + " is not an aggregate function")
+        .WithPosition(pos);
+  }
+  std::vector<BoundExprPtr> args;
+  for (const ast::ExprPtr& c : expr.children) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr a, BindExpr(*c));
+    args.push_back(std::move(a));
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr system, BindSystemFunction(name, &args, pos));
+  if (system != nullptr) return system;
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr array, BindArrayFunction(name, &args, pos));
+  if (array != nullptr) return array;
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kFunction;
+  e->name = name;
+  e->position = pos;
+  if (name == "abs" && args.size() == 1) {
+    if (args[0]->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Double(), false, ""));
+    }
+    if (!args[0]->type.IsNumeric()) return NoFunction(name, args, pos);
+    e->func = Func::kAbs;
+    e->type = Type{args[0]->type.id, -1};
+    e->children.push_back(std::move(args[0]));
+    return FoldStrictNull(std::move(e));
+  } else if (name == "coalesce" && !args.empty()) {
+    std::vector<BoundExprPtr*> all;
+    for (BoundExprPtr& a : args) all.push_back(&a);
+    MERIDIAN_RETURN_IF_ERROR(UnifyTypes(all, "COALESCE", &e->type));
+    e->func = Func::kCoalesce;
+  } else if (name == "nullif" && args.size() == 2) {
+    if (args[0]->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(
+          args[0],
+          Coerce(std::move(args[0]),
+                 args[1]->type.id == TypeId::kUnknown ? Type::Text() : args[1]->type, false, ""));
+    }
+    if (args[1]->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), args[0]->type, false, ""));
+    }
+    if (!Comparable(args[0]->type, args[1]->type)) return NoFunction(name, args, pos);
+    // NULLIF returns the left operand of the = it uses: PostgreSQL promotes an integer to
+    // numeric or double precision, and a numeric to double precision, to compare it with the
+    // right side (NULLIF(1, 2.2) is numeric, NULLIF(1, 2.5::real) double precision); the
+    // cross-type integer and float operators keep the left type otherwise.
+    const Type& left = args[0]->type;
+    const Type& right = args[1]->type;
+    Type result = left;
+    if (left.IsIntegral() && right.id == TypeId::kNumeric) {
+      result = Type::Numeric();
+    } else if ((left.IsIntegral() || left.id == TypeId::kNumeric) && right.IsFloat()) {
+      result = Type::Double();
+    }
+    if (result.id != left.id) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), result, false, ""));
+    }
+    e->func = Func::kNullIf;
+    e->type = args[0]->type;
+    // NULLIF(NULL, x) is NULL without evaluating x (PostgreSQL folds it).
+    if (IsNullConstant(*args[0])) {
+      e->children = std::move(args);
+      return FoldStrictNull(std::move(e));
+    }
+  } else if ((name == "greatest" || name == "least") && !args.empty()) {
+    std::vector<BoundExprPtr*> all;
+    for (BoundExprPtr& a : args) all.push_back(&a);
+    MERIDIAN_RETURN_IF_ERROR(UnifyTypes(all, name == "greatest" ? "GREATEST" : "LEAST", &e->type));
+    e->func = name == "greatest" ? Func::kGreatest : Func::kLeast;
+  } else if (name == "concat" && !args.empty()) {
+    for (BoundExprPtr& a : args) {
+      if (a->type.id == TypeId::kUnknown) {
+        MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Text(), false, ""));
+      }
+    }
+    e->func = Func::kConcat;
+    e->type = Type::Text();
+  } else if ((name == "power" || name == "pow") && args.size() == 2) {
+    for (BoundExprPtr& a : args) {
+      if (a->type.id != TypeId::kUnknown && !a->type.IsNumeric()) {
+        return NoFunction(name, args, pos);
+      }
+      MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Double(), false, ""));
+    }
+    e->func = Func::kPower;
+    e->type = Type::Double();
+  } else if (name == "mod" && args.size() == 2) {
+    for (size_t i = 0; i < 2; ++i) {
+      if (args[i]->type.id == TypeId::kUnknown) {
+        const Type& other = args[1 - i]->type;
+        MERIDIAN_ASSIGN_OR_RETURN(
+            args[i],
+            Coerce(std::move(args[i]), other.IsNumeric() ? other : Type::Integer(), false, ""));
+      }
+    }
+    // mod() exists for integers and numeric only, as the % operator.
+    if (!args[0]->type.IsNumeric() || !args[1]->type.IsNumeric() || args[0]->type.IsFloat() ||
+        args[1]->type.IsFloat()) {
+      return NoFunction(name, args, pos);
+    }
+    std::vector<BoundExprPtr*> all{&args[0], &args[1]};
+    MERIDIAN_RETURN_IF_ERROR(UnifyTypes(all, "mod", &e->type));
+    e->func = Func::kMod;
+  } else if ((name == "round" || name == "trunc") && args.size() == 2) {
+    // round/trunc(numeric, integer); a double precision first argument keeps Meridian's
+    // float8 version (PostgreSQL has none).
+    const Type t0 = args[0]->type;
+    if (t0.id == TypeId::kUnknown || t0.IsIntegral()) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Numeric(), false, ""));
+    } else if (t0.id == TypeId::kReal) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Double(), false, ""));
+    }
+    if (args[1]->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Integer(), false, ""));
+    }
+    const TypeId a0 = args[0]->type.id;
+    if ((a0 != TypeId::kDouble && a0 != TypeId::kNumeric) || !args[1]->type.IsIntegral()) {
+      return NoFunction(name, args, pos);
+    }
+    e->func = name == "round" ? Func::kRoundTo : Func::kTruncTo;
+    e->type = a0 == TypeId::kNumeric ? Type::Numeric() : Type::Double();
+  } else if (args.size() == 1 &&
+             std::any_of(std::begin(kMathFunctions), std::end(kMathFunctions),
+                         [&](const MathFunction& f) { return name == f.name; })) {
+    if (args[0]->type.id != TypeId::kUnknown && !args[0]->type.IsNumeric()) {
+      return NoFunction(name, args, pos);
+    }
+    for (const MathFunction& f : kMathFunctions) {
+      if (name == f.name) e->func = f.func;
+    }
+    if (args[0]->type.id == TypeId::kNumeric && e->func != Func::kSqrt) {
+      e->type = Type::Numeric();
+    } else {
+      if (args[0]->type.id != TypeId::kDouble) {
+        MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Double(), false, ""));
+      }
+      e->type = Type::Double();
+    }
+  } else if (name == "pg_typeof" && args.size() == 1) {
+    // The argument's static type, as regtype's text form (no modifier, as in PostgreSQL). Not
+    // folded to a constant: an aggregate argument still makes the query an aggregation.
+    e->func = Func::kPgTypeof;
+    e->type = Type::Text();
+    e->value = Value::String(args[0]->type.Name());
+  } else if ((name == "extract" || name == "date_part") && args.size() == 2) {
+    // extract(field FROM x) gives numeric, date_part(field, x) double precision; a date is
+    // read as its midnight timestamp.
+    if (args[0]->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Text(), false, ""));
+    }
+    if (args[1]->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Timestamp(), false, ""));
+    }
+    if (!args[0]->type.IsString() || !args[1]->type.IsDateTime()) {
+      return NoFunction(name, args, pos);
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Timestamp(), false, ""));
+    e->func = Func::kDatePart;
+    e->type = name == "extract" ? Type::Numeric() : Type::Double();
+  } else if ((name == "length" || name == "char_length" || name == "lower" || name == "upper") &&
+             args.size() == 1) {
+    if (args[0]->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Text(), false, ""));
+    }
+    if (!args[0]->type.IsString()) return NoFunction(name, args, pos);
+    if (name == "lower" || name == "upper") {
+      e->func = name == "lower" ? Func::kLower : Func::kUpper;
+      e->type = Type::Text();
+    } else {
+      e->func = Func::kLength;
+      e->type = Type::Integer();
+    }
+  } else {
+    return NoFunction(name, args, pos);
+  }
+  e->children = std::move(args);
+  return e;
+}
+
+Result<BoundExprPtr> Binder::BindSystemFunction(const std::string& name,
+                                                std::vector<BoundExprPtr>* args,
+                                                uint32_t position) {
+  std::vector<SystemFunction> candidates(std::begin(kSystemFunctions), std::end(kSystemFunctions));
+  candidates.insert(candidates.end(), std::begin(kStringFunctions), std::end(kStringFunctions));
+  bool named = false;
+  for (const SystemFunction& f : candidates) {
+    if (name != f.name) continue;
+    named = true;
+    const size_t max_args = std::string_view(f.args).size();
+    if (args->size() < f.required || args->size() > max_args) continue;
+    auto fits = [&](size_t i) {
+      const BoundExpr& a = *(*args)[i];
+      const char kind = f.args[i];
+      return a.type.id == TypeId::kUnknown || (kind == 't' && a.type.IsString()) ||
+             ((kind == 'o' || kind == 'i') && a.type.IsIntegral()) ||
+             (kind == 'b' && a.type.id == TypeId::kBoolean);
+    };
+    bool all_fit = true;
+    for (size_t i = 0; i < args->size(); ++i) all_fit = all_fit && fits(i);
+    if (!all_fit) continue;
+    for (size_t i = 0; i < args->size(); ++i) {
+      BoundExprPtr& a = (*args)[i];
+      const char kind = f.args[i];
+      if (a->type.id == TypeId::kUnknown || kind == 'o') {
+        MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), KindType(kind), false, ""));
+      }
+    }
+    auto e = std::make_unique<BoundExpr>();
+    e->kind = BoundKind::kFunction;
+    e->name = name;
+    e->position = position;
+    e->func = f.func;
+    e->type = KindType(f.result);
+    e->children = std::move(*args);
+    return e;
+  }
+  if (named) return NoFunction(name, *args, position);
+  return BoundExprPtr();
+}
+
+Result<BoundExprPtr> Binder::BindRegCast(const ast::Expr& expr) {
+  const std::string& to = expr.cast_type.name;
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr child, BindExpr(*expr.children[0]));
+  InferParamType(child.get(), Type::Text());
+  const bool from_name = child->type.id == TypeId::kUnknown || child->type.IsString();
+  if (!from_name && !child->type.IsIntegral()) {
+    return Status::Error("42846", "cannot cast type " + child->type.Name() + " to " + to)
+        .WithPosition(expr.loc.position);
+  }
+  if (to == "regproc") {
+    return Status::NotSupported("type regproc is not supported yet")
+        .WithPosition(expr.loc.position);
+  }
+  if (child->type.id == TypeId::kUnknown) {
+    MERIDIAN_ASSIGN_OR_RETURN(child, Coerce(std::move(child), Type::Text(), false, ""));
+  }
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kFunction;
+  e->name = to;
+  e->position = expr.loc.position;
+  if (from_name) {
+    e->func = to == "regclass"  ? Func::kRegClassIn
+              : to == "regtype" ? Func::kRegTypeIn
+                                : Func::kRegNamespaceIn;
+    e->type = Type::BigInt();
+  } else {
+    e->func = to == "regclass"  ? Func::kRegClassOut
+              : to == "regtype" ? Func::kRegTypeOut
+                                : Func::kRegNamespaceOut;
+    e->type = Type::Text();
+  }
+  e->children.push_back(std::move(child));
+  // A constant name is looked up now, so 'pg_class'::regclass compares like an oid literal.
+  if (e->children[0]->kind == BoundKind::kConst) {
+    ExecContext exec;
+    exec.catalog = catalog_;
+    EvalContext ctx{nullptr, nullptr, &exec};
+    auto v = Eval(*e, ctx);
+    if (!v.ok()) return Status(v.status()).WithPositionIfUnset(expr.loc.position);
+    return BoundExpr::Const(std::move(v).value(), e->type, expr.loc.position);
+  }
+  return e;
+}
+
+// string_agg(value text, delimiter text) → text: both arguments text or varchar (an untyped
+// literal becomes text), else 42883 as in PostgreSQL. ORDER BY inside the call is not parsed.
+Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e) {
+  std::vector<BoundExprPtr> args;
+  in_aggregate_ = true;
+  for (const ast::ExprPtr& child : expr.children) {
+    auto arg = BindExpr(*child);
+    if (!arg.ok()) {
+      in_aggregate_ = false;
+      return arg.status();
+    }
+    args.push_back(std::move(arg).value());
+  }
+  in_aggregate_ = false;
+  bool text_args = args.size() == 2;
+  for (const BoundExprPtr& a : args) {
+    text_args = text_args && (a->type.id == TypeId::kUnknown || a->type.IsString());
+  }
+  if (!text_args) return NoFunction("string_agg", args, e->position);
+  for (BoundExprPtr& a : args) {
+    MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Text(), false, ""));
+  }
+  e->agg = AggFunc::kStringAgg;
+  e->type = Type::Text();
+  e->children = std::move(args);
+  return e;
+}
+
+Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  const std::string& name = expr.name;
+  if (!rules_.aggregates) {
+    return Status::Error(sqlstate::kGroupingError,
+                         std::string("aggregate functions are not allowed in ") + rules_.clause)
+        .WithPosition(pos);
+  }
+  if (in_aggregate_) {
+    return Status::Error(sqlstate::kGroupingError, "aggregate function calls cannot be nested")
+        .WithPosition(pos);
+  }
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kAggregate;
+  e->name = name;
+  e->position = pos;
+  e->distinct = expr.distinct;
+  e->star = expr.star;
+  if (expr.star) {
+    if (name != "count") {
+      return Status::Error(sqlstate::kSyntaxError, name + "(*) is not allowed").WithPosition(pos);
+    }
+    e->agg = AggFunc::kCount;
+    e->type = Type::BigInt();
+    return e;
+  }
+  if (name == "string_agg") return BindStringAgg(expr, std::move(e));
+  if (expr.children.size() != 1) {
+    std::vector<BoundExprPtr> none;
+    return NoFunction(name, none, pos);
+  }
+  in_aggregate_ = true;
+  auto arg = BindExpr(*expr.children[0]);
+  in_aggregate_ = false;
+  if (!arg.ok()) return arg.status();
+  BoundExprPtr a = std::move(arg).value();
+  std::vector<BoundExprPtr> args;
+  Type t = a->type;
+  if (name == "count") {
+    e->agg = AggFunc::kCount;
+    e->type = Type::BigInt();
+  } else if (name == "array_agg") {  // the values in input order (no ORDER BY in the call)
+    if (t.IsArray()) {
+      return Status::NotSupported("multidimensional arrays are not supported yet")
+          .WithPosition(pos);
+    }
+    if (t.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Text(), false, ""));
+      t = Type::Text();
+    }
+    e->agg = AggFunc::kArrayAgg;
+    e->type = Type::Array(t);
+  } else if (name == "sum" || name == "avg") {
+    if (!t.IsNumeric()) {
+      args.push_back(std::move(a));
+      return NoFunction(name, args, pos);
+    }
+    e->agg = name == "sum" ? AggFunc::kSum : AggFunc::kAvg;
+    // PostgreSQL: sum(smallint/integer) bigint, sum(bigint/numeric) numeric, sum(real) real,
+    // avg of an integer or numeric numeric, avg of a float double precision.
+    if (t.IsFloat()) {
+      e->type = name == "sum" ? Type{t.id, -1} : Type::Double();
+    } else if (name == "sum" && (t.id == TypeId::kInteger || t.id == TypeId::kSmallInt)) {
+      e->type = Type::BigInt();
+    } else {
+      e->type = Type::Numeric();
+    }
+  } else {
+    if (t.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Text(), false, ""));
+    }
+    e->agg = name == "min" ? AggFunc::kMin : AggFunc::kMax;
+    e->type = a->type;
+  }
+  e->children.push_back(std::move(a));
+  return e;
+}
+
+}  // namespace meridian::exec

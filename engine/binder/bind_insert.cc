@@ -1,0 +1,132 @@
+// Binding of INSERT: the target column list, VALUES rows or INSERT ... SELECT, assignment
+// coercion of every value to its column's type, and the DEFAULTs of the columns not given.
+#include "binder/binder.h"
+#include "planner/planner.h"
+#include "binder/type_rules.h"
+
+namespace meridian::exec {
+
+Result<std::unique_ptr<BoundInsert>> Binder::BindInsert(const ast::InsertStmt& stmt) {
+  auto out = std::make_unique<BoundInsert>();
+  MERIDIAN_ASSIGN_OR_RETURN(out->table,
+                            LookupTable(stmt.table, stmt.table_loc, catalog::LockMode::kExclusive));
+  const catalog::TableSchema& schema = out->table->schema();
+  const size_t ncols = schema.columns.size();
+
+  std::vector<int> targets;
+  const bool explicit_list = !stmt.columns.empty();
+  for (size_t i = 0; i < stmt.columns.size(); ++i) {
+    uint32_t pos = i < stmt.column_locs.size() ? stmt.column_locs[i].position : 0;
+    int c = schema.FindColumn(stmt.columns[i]);
+    if (c < 0) {
+      return Status::Error(sqlstate::kUndefinedColumn, "column \"" + stmt.columns[i] +
+                                                           "\" of relation \"" + schema.name +
+                                                           "\" does not exist")
+          .WithPosition(pos);
+    }
+    for (int t : targets) {
+      if (t == c) {
+        return Status::Error(sqlstate::kDuplicateColumn,
+                             "column \"" + stmt.columns[i] + "\" specified more than once")
+            .WithPosition(pos);
+      }
+    }
+    targets.push_back(c);
+  }
+  // Without a column list the values go to the columns that are not dropped, in order.
+  const std::vector<int> live = schema.LiveColumns();
+  const size_t max_targets = explicit_list ? targets.size() : live.size();
+
+  Scope empty;
+  ScopeSwitch enter(this, &empty);
+  correlated_.assign(1, false);
+
+  if (stmt.select != nullptr) {
+    scope_ = enter.saved();  // the SELECT opens its own top-level scope
+    // Untyped outputs (NULL, '2024-01-01') stay unknown and take their column's type below, as
+    // PostgreSQL binds INSERT ... SELECT, instead of becoming text first.
+    set_branch_ = true;
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> select, BindSelect(*stmt.select));
+    const size_t n = select->columns.size();
+    if (n > max_targets) {
+      return Status::Error(sqlstate::kSyntaxError,
+                           "INSERT has more expressions than target columns")
+          .WithPosition(stmt.select->items.empty() ? 0 : stmt.select->loc.position);
+    }
+    if (explicit_list && n < targets.size()) {
+      return Status::Error(sqlstate::kSyntaxError,
+                           "INSERT has more target columns than expressions")
+          .WithPosition(stmt.column_locs.size() > n ? stmt.column_locs[n].position : 0);
+    }
+    if (!explicit_list) {
+      for (size_t i = 0; i < n; ++i) targets.push_back(live[i]);
+    }
+    std::vector<BoundExprPtr> casts;
+    for (size_t i = 0; i < n; ++i) {
+      const catalog::Column& col = schema.columns[targets[i]];
+      auto ref = BoundExpr::Column(0, static_cast<int>(i), select->columns[i].type, col.name);
+      ref->position = stmt.select->loc.position;
+      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr cast,
+                                Coerce(std::move(ref), col.type, true, col.name));
+      casts.push_back(std::move(cast));
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(OperatorPtr plan, PlanSelect(std::move(select)));
+    out->source = std::make_unique<ProjectOp>(std::move(plan), std::move(casts));
+  } else {
+    rules_ = ExprRules{"VALUES", false, true, true};
+    size_t width = 0;
+    std::vector<std::vector<BoundExprPtr>> rows;
+    for (const std::vector<ast::ExprPtr>& row : stmt.values) {
+      if (row.size() > max_targets) {
+        const ast::ExprPtr& extra = row[max_targets];
+        return Status::Error(sqlstate::kSyntaxError,
+                             "INSERT has more expressions than target columns")
+            .WithPosition(extra != nullptr ? extra->loc.position : 0);
+      }
+      if (explicit_list && row.size() < targets.size()) {
+        return Status::Error(sqlstate::kSyntaxError,
+                             "INSERT has more target columns than expressions")
+            .WithPosition(stmt.column_locs[row.size()].position);
+      }
+      if (!rows.empty() && row.size() != width) {
+        return Status::Error(sqlstate::kSyntaxError, "VALUES lists must all be the same length")
+            .WithPosition(row.empty() || row[0] == nullptr ? 0 : row[0]->loc.position);
+      }
+      width = row.size();
+      if (!explicit_list && targets.empty()) {
+        for (size_t i = 0; i < width; ++i) targets.push_back(live[i]);
+      }
+      std::vector<BoundExprPtr> bound_row;
+      for (size_t i = 0; i < row.size(); ++i) {
+        const catalog::Column& col = schema.columns[targets[i]];
+        BoundExprPtr e;
+        if (row[i] == nullptr) {  // DEFAULT
+          if (col.default_expr != nullptr) {
+            MERIDIAN_ASSIGN_OR_RETURN(e, BindDefault(*col.default_expr, col.type, col.name));
+          } else {
+            e = BoundExpr::Const(Value::Null(), col.type);
+          }
+        } else {
+          MERIDIAN_ASSIGN_OR_RETURN(e, BindExpr(*row[i]));
+          MERIDIAN_ASSIGN_OR_RETURN(e, Coerce(std::move(e), col.type, true, col.name));
+        }
+        bound_row.push_back(std::move(e));
+      }
+      rows.push_back(std::move(bound_row));
+    }
+    out->source = std::make_unique<ValuesOp>(std::move(rows));
+  }
+
+  out->column_source.assign(ncols, -1);
+  for (size_t i = 0; i < targets.size(); ++i) out->column_source[targets[i]] = static_cast<int>(i);
+  out->defaults.resize(ncols);
+  for (size_t c = 0; c < ncols; ++c) {
+    const catalog::Column& col = schema.columns[c];
+    if (out->column_source[c] >= 0 || col.default_expr == nullptr) continue;
+    MERIDIAN_ASSIGN_OR_RETURN(out->defaults[c], BindDefault(*col.default_expr, col.type, col.name));
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(out->checks, BindChecks(out->table));
+  return out;
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,332 @@
+// Binder core: table lookup, column resolution through nested scopes, subquery planning,
+// coercions and output column names.
+#include "binder/binder.h"
+
+#include <algorithm>
+
+#include "catalog/system_tables.h"
+#include "planner/planner.h"
+#include "binder/type_rules.h"
+
+namespace meridian::exec {
+
+Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& schema,
+                                                            const std::string& name,
+                                                            const ast::Location& loc,
+                                                            catalog::LockMode mode) {
+  const std::string display = schema.empty() ? name : schema + "." + name;
+  auto undefined = [&] {
+    return Status::Error(sqlstate::kUndefinedTable, "relation \"" + display + "\" does not exist")
+        .WithPosition(loc.position);
+  };
+  if (schema.empty() || schema == "pg_catalog" || schema == "information_schema") {
+    // Built from the catalog for this statement; private to it, so it needs no lock.
+    if (auto system = catalog::SystemTables::Build(*catalog_, schema, name, session_)) {
+      if (mode == catalog::LockMode::kExclusive) {
+        return Status::Error(sqlstate::kInsufficientPrivilege,
+                             "permission denied: \"" + name + "\" is a system catalog")
+            .WithPosition(loc.position);
+      }
+      read_system_tables_ = true;
+      return system;
+    }
+    if (!schema.empty()) return undefined();
+  } else if (schema != "public") {
+    return undefined();
+  }
+  std::shared_ptr<catalog::Table> table = catalog_->Find(name);
+  if (table == nullptr) {
+    if (mode == catalog::LockMode::kExclusive && catalog_->FindView(name, session_) != nullptr) {
+      return CannotChangeView(name, loc.position);
+    }
+    return undefined();
+  }
+  NoteRelation(table->id());
+  // kExclusive marks a write target; under MVCC writers share the table lock too (they meet
+  // at row write locks), so only DDL takes it exclusively.
+  (void)mode;
+  locks_->Add(table, catalog::LockMode::kShared);
+  return table;
+}
+
+Binder::ScopeTable Binder::TableScope(std::string name, std::shared_ptr<catalog::Table> table,
+                                      int offset) {
+  const catalog::TableSchema& schema = table->schema();
+  ScopeTable st = SchemaScope(schema, std::move(table), offset);
+  st.name = std::move(name);
+  return st;
+}
+
+Binder::ScopeTable Binder::SchemaScope(const catalog::TableSchema& schema,
+                                       std::shared_ptr<catalog::Table> table, int offset) {
+  ScopeTable st{schema.name, std::move(table), offset, {}, false, {}, {}};
+  for (const catalog::Column& c : schema.columns) {
+    // A dropped column keeps its place in the row but has no name: nothing can refer to it,
+    // and * skips it.
+    st.columns.push_back({c.dropped ? std::string() : c.name, c.type, !c.not_null});
+  }
+  return st;
+}
+
+int Binder::ScopeTable::Find(const std::string& column) const {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].name == column) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+const Binder::ScopeTable::Merged* Binder::ScopeTable::FindMerged(const std::string& column) const {
+  for (const Merged& m : merged) {
+    if (m.name == column) return &m;
+  }
+  return nullptr;
+}
+
+Result<BoundExprPtr> Binder::UnqualifiedColumn(const ScopeTable& st, int c, int depth,
+                                               uint32_t pos) {
+  const ColumnInfo& col = st.columns[c];
+  NoteColumn(st, c);
+  auto left = BoundExpr::Column(depth, st.offset + c, col.type, st.name + "." + col.name);
+  left->position = pos;
+  const ScopeTable::Merged* m = st.FindMerged(col.name);
+  if (m == nullptr) return left;
+  auto right = BoundExpr::Column(depth, m->right_index, m->right_type, m->right_name);
+  right->position = pos;
+  if (!m->full) return right;
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kFunction;
+  e->type = m->type;
+  e->position = pos;
+  e->func = Func::kCoalesce;
+  e->name = "coalesce";
+  MERIDIAN_ASSIGN_OR_RETURN(left, Coerce(std::move(left), m->type, false, ""));
+  MERIDIAN_ASSIGN_OR_RETURN(right, Coerce(std::move(right), m->type, false, ""));
+  e->children.push_back(std::move(left));
+  e->children.push_back(std::move(right));
+  return e;
+}
+
+Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  if (!rules_.columns) {
+    if (std::string(rules_.clause) == "DEFAULT") {
+      return Status::NotSupported("cannot use column reference in DEFAULT expression")
+          .WithPosition(pos);
+    }
+    return Status::Error(
+               sqlstate::kInvalidColumnReference,
+               std::string("argument of ") + rules_.clause + " must not contain variables")
+        .WithPosition(pos);
+  }
+  const std::string display = expr.table.empty() ? expr.name : expr.table + "." + expr.name;
+  for (const Scope* s = scope_; s != nullptr; s = s->parent) {
+    if (s->tables.empty()) continue;
+    const ScopeTable* found_table = nullptr;
+    int found_column = -1;
+    for (const ScopeTable& st : s->tables) {
+      if (!expr.table.empty() && st.name != expr.table) continue;
+      int c = st.Find(expr.name);
+      if (expr.table.empty() && c >= 0 &&
+          std::find(st.using_hidden.begin(), st.using_hidden.end(), expr.name) !=
+              st.using_hidden.end()) {
+        continue;  // merged by USING into an earlier table's column
+      }
+      if (!expr.table.empty() && c < 0) {
+        return Status::Error(sqlstate::kUndefinedColumn, "column " + display + " does not exist")
+            .WithPosition(pos);
+      }
+      if (c < 0) continue;
+      if (found_table != nullptr) {
+        return Status::Error(sqlstate::kAmbiguousColumn,
+                             "column reference \"" + expr.name + "\" is ambiguous")
+            .WithPosition(pos);
+      }
+      found_table = &st;
+      found_column = c;
+    }
+    if (found_table != nullptr) {
+      int depth = scope_->level - s->level;
+      for (int l = s->level + 1; l <= scope_->level; ++l) correlated_[l] = true;
+      if (expr.table.empty()) return UnqualifiedColumn(*found_table, found_column, depth, pos);
+      const ColumnInfo& col = found_table->columns[found_column];
+      NoteColumn(*found_table, found_column);
+      auto e = BoundExpr::Column(depth, found_table->offset + found_column, col.type,
+                                 found_table->name + "." + col.name);
+      e->position = pos;
+      return e;
+    }
+  }
+  if (!expr.table.empty()) {
+    return Status::Error(sqlstate::kUndefinedTable,
+                         "missing FROM-clause entry for table \"" + expr.table + "\"")
+        .WithPosition(pos);
+  }
+  return Status::Error(sqlstate::kUndefinedColumn, "column \"" + expr.name + "\" does not exist")
+      .WithPosition(pos);
+}
+
+Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::SelectStmt& stmt,
+                                                               std::vector<ColumnInfo>* columns) {
+  if (!rules_.subqueries) {
+    // PostgreSQL: "cannot use subquery in DEFAULT expression" / "... in EXECUTE parameter".
+    const std::string clause = rules_.clause;
+    return Status::NotSupported("cannot use subquery in " +
+                                (clause == "EXECUTE parameters"  ? std::string("EXECUTE parameter")
+                                 : clause == "check constraints" ? std::string("check constraint")
+                                                                 : clause + " expression"))
+        .WithPosition(stmt.loc.position);
+  }
+  ExprRules saved_rules = rules_;
+  bool saved_in_aggregate = in_aggregate_;
+  rules_ = ExprRules{};
+  in_aggregate_ = false;
+  const int level = scope_ == nullptr ? 0 : scope_->level + 1;
+  auto bound = BindSelectInScope(stmt);
+  rules_ = saved_rules;
+  in_aggregate_ = saved_in_aggregate;
+  if (!bound.ok()) return bound.status();
+  auto plan = std::make_unique<SubqueryPlan>();
+  plan->correlated = correlated_.size() > static_cast<size_t>(level) && correlated_[level];
+  *columns = (*bound)->columns;
+  if (!columns->empty()) plan->type = (*columns)[0].type;
+  MERIDIAN_ASSIGN_OR_RETURN(plan->root, PlanSelect(std::move(*bound)));
+  return plan;
+}
+
+Result<BoundExprPtr> Binder::Coerce(BoundExprPtr e, Type to, bool assignment,
+                                    const std::string& column) {
+  InferParamType(e.get(), to);
+  if (e->type == to) return e;
+  // Same type: nothing to do unless the target's modifier constrains the value (varchar(n),
+  // char(n), numeric(p,s), timestamp(p)).
+  if (e->type.id == to.id && (to.modifier < 0 || to.id == TypeId::kBoolean)) return e;
+  if (e->type.id == to.id && to.id != TypeId::kVarchar && to.id != TypeId::kChar &&
+      to.id != TypeId::kNumeric && to.id != TypeId::kTimestamp) {
+    return e;
+  }
+  if (e->type.id == TypeId::kVarchar && to.id == TypeId::kVarchar && to.modifier >= 0 &&
+      e->type.modifier >= 0 && e->type.modifier <= to.modifier) {
+    return e;
+  }
+  bool allowed = assignment ? CanAssign(e->type, to) : CanCast(e->type, to);
+  if (!allowed) {
+    if (assignment) {
+      return Status::Error(sqlstate::kDatatypeMismatch,
+                           "column \"" + column + "\" is of type " + to.DisplayName() +
+                               " but expression is of type " + e->type.DisplayName())
+          .WithHint("You will need to rewrite or cast the expression.")
+          .WithPosition(e->position);
+    }
+    return Status::Error("42846", "cannot cast type " + e->type.Name() + " to " + to.Name())
+        .WithPosition(e->position);
+  }
+  if (e->kind == BoundKind::kConst) {
+    auto v = CastValue(e->value, e->type, to, !assignment);
+    if (!v.ok()) return Status(v.status()).WithPositionIfUnset(e->position);
+    return BoundExpr::Const(std::move(v).value(), to, e->position);
+  }
+  auto cast = std::make_unique<BoundExpr>();
+  cast->kind = BoundKind::kCast;
+  cast->type = to;
+  cast->position = e->position;
+  cast->explicit_cast = !assignment;
+  cast->children.push_back(std::move(e));
+  return cast;
+}
+
+namespace {
+
+// PostgreSQL's internal type name, which names a column computed by a cast.
+std::string CastColumnName(const std::string& type_name) {
+  if (type_name == "integer") return "int4";
+  if (type_name == "smallint") return "int2";
+  if (type_name == "bigint") return "int8";
+  if (type_name == "double precision") return "float8";
+  if (type_name == "real") return "float4";
+  if (type_name == "boolean") return "bool";
+  if (type_name == "char") return "bpchar";
+  return type_name;
+}
+
+// FigureColnameInternal: strength 2 for real names, 1 for fallbacks, 0 for none.
+int FigureName(const ast::Expr& e, std::string* name) {
+  switch (e.kind) {
+    case ast::ExprKind::kColumnRef:
+    case ast::ExprKind::kFunction:
+      *name = e.name;
+      return 2;
+    case ast::ExprKind::kCast: {
+      int strength = e.children.empty() ? 0 : FigureName(*e.children[0], name);
+      if (strength <= 1) {
+        *name = CastColumnName(e.cast_type.name);
+        return 1;
+      }
+      return strength;
+    }
+    case ast::ExprKind::kCase:
+      *name = "case";
+      return 1;
+    case ast::ExprKind::kExists:
+      *name = "exists";
+      return 2;
+    case ast::ExprKind::kArray:
+      *name = "array";
+      return 2;
+    case ast::ExprKind::kSubscript:  // a[1] is named after a
+      return FigureName(*e.children[0], name);
+    case ast::ExprKind::kLiteral:
+      if (e.literal_kind == ast::LiteralKind::kBool) {
+        *name = "bool";
+        return 1;
+      }
+      return 0;
+    case ast::ExprKind::kSubquery:
+      if (e.subquery != nullptr && !e.subquery->items.empty()) {
+        const ast::SelectItem& item = e.subquery->items[0];
+        if (!item.alias.empty()) {
+          *name = item.alias;
+        } else if (item.expr != nullptr) {
+          *name = Binder::OutputName(*item.expr);
+        }
+        return 2;
+      }
+      return 0;
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+std::string Binder::OutputName(const ast::Expr& expr) {
+  std::string name;
+  if (FigureName(expr, &name) > 0) return name;
+  return "?column?";
+}
+
+Result<BoundExprPtr> Binder::BindStandalone(Scope* scope, ExprRules rules,
+                                            const std::function<Result<BoundExprPtr>()>& bind) {
+  ExprRules saved_rules = rules_;
+  ParamTypes* saved_params = params_;
+  Result<BoundExprPtr> bound = [&] {
+    ScopeSwitch enter(this, scope);
+    correlated_.assign(1, false);
+    rules_ = rules;
+    params_ = nullptr;
+    return bind();
+  }();
+  rules_ = saved_rules;
+  params_ = saved_params;
+  return bound;
+}
+
+Result<BoundExprPtr> Binder::BindDefault(const ast::Expr& expr, Type type,
+                                         const std::string& column) {
+  Scope empty;
+  auto bound = BindStandalone(&empty, ExprRules{"DEFAULT", false, false, false},
+                              [&] { return BindExpr(expr); });
+  if (!bound.ok()) return bound.status();
+  return Coerce(std::move(bound).value(), type, /*assignment=*/true, column);
+}
+
+}  // namespace meridian::exec

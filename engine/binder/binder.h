@@ -1,0 +1,281 @@
+// Binder: resolves the names of a parsed statement against the catalog (tables, columns,
+// functions), types every expression with PostgreSQL-like rules (type_rules.h) and reports
+// errors with the SQLSTATE and the 1-based position of the offending AST node. Subqueries are
+// bound in nested scopes (correlated references get depth > 0) and planned on the spot.
+// Every table the statement touches is added to the statement's LockSet (shared for reads,
+// exclusive for the DML target). One Binder binds one statement on one thread.
+// Implementation: binder.cc (scopes, names), bind_expr.cc, bind_function.cc,
+// bind_select.cc, bind_aggregate.cc, bind_insert.cc, bind_update.cc (UPDATE, DELETE).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "catalog/table_lock.h"
+#include "binder/bound_expr.h"
+#include "binder/bound_statement.h"
+#include "binder/params.h"
+#include "meridian/parser/ast.h"
+#include "meridian/status.h"
+
+namespace meridian::exec {
+
+// PostgreSQL folds a strict operator or function with a constant NULL operand to NULL while
+// planning, so the other operand is never evaluated (CAST(NULL AS INTEGER) + x / 0 is NULL,
+// not 22012). IsNullConstant: a NULL constant, or a cast of one.
+bool IsNullConstant(const BoundExpr& e);
+// e itself, or a NULL constant of e's type when one of its operands is a NULL constant.
+BoundExprPtr FoldStrictNull(BoundExprPtr e);
+
+// 42883 "function name(argument types) does not exist" with PostgreSQL's hint.
+Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args,
+                  uint32_t position);
+
+// What a view's query reads (CREATE VIEW records it in the catalog, catalog/schema.h).
+struct ViewDependencies {
+  std::vector<uint32_t> relations;                // user tables and views
+  std::vector<std::pair<uint32_t, int>> columns;  // (table id, column position)
+};
+
+class Binder {
+ public:
+  // params: the statement's parameter types, filled in while binding (null: the statement has
+  // no parameters, and $n is 42P02).
+  Binder(catalog::Catalog* catalog, catalog::LockSet* locks, ParamTypes* params = nullptr)
+      : catalog_(catalog), locks_(locks), params_(params) {}
+
+  Result<std::unique_ptr<BoundSelect>> BindSelect(const ast::SelectStmt& stmt);
+  Result<std::unique_ptr<BoundInsert>> BindInsert(const ast::InsertStmt& stmt);
+  Result<std::unique_ptr<BoundUpdate>> BindUpdate(const ast::UpdateStmt& stmt);
+  Result<std::unique_ptr<BoundDelete>> BindDelete(const ast::DeleteStmt& stmt);
+  // A column DEFAULT: no column references or subqueries; cast (assignment) to type.
+  Result<BoundExprPtr> BindDefault(const ast::Expr& expr, Type type, const std::string& column);
+  // A CHECK expression over a row of table (schema: its columns; table may be null while the
+  // table is being created): boolean, no subqueries, aggregates or parameters
+  // (bind_check.cc).
+  Result<BoundExprPtr> BindCheck(const ast::Expr& expr, const catalog::TableSchema& schema,
+                                 std::shared_ptr<catalog::Table> table);
+  // Every CHECK constraint of table's current schema, bound.
+  Result<std::vector<BoundCheck>> BindChecks(const std::shared_ptr<catalog::Table>& table);
+  // An argument of EXECUTE for its prepared statement's parameter $n of type `type`
+  // (bind_execute.cc): no aggregates or subqueries, no tables (a column is 42703), no $n (42P02);
+  // assignment-cast to type (42804 `parameter $n of type x cannot be coerced to the expected
+  // type y`).
+  Result<BoundExprPtr> BindExecuteArg(const ast::Expr& expr, Type type, int n);
+
+  // The session binding (SessionSettings::session_id): its TEMP views are visible.
+  void set_session(uint64_t session) { session_ = session; }
+  // Records what the statement reads into *deps (CREATE VIEW); null stops recording.
+  void set_dependencies(ViewDependencies* deps) { deps_ = deps; }
+
+  // PostgreSQL's output column name of a select-list expression ("?column?" when none).
+  static std::string OutputName(const ast::Expr& expr);
+
+  // True once a system table was bound: its rows were built from the catalog for this
+  // statement, so the plan must not be reused (plan_cache.h).
+  bool read_system_tables() const { return read_system_tables_; }
+
+ private:
+  struct ScopeTable {
+    std::string name;  // alias, else table name: what qualifies columns
+    std::shared_ptr<catalog::Table> table;
+    int offset = 0;  // first column's index in the joined row
+    // Columns merged into an earlier table's by JOIN ... USING: an unqualified name and * skip
+    // them here (PostgreSQL shows a USING column once).
+    std::vector<std::string> using_hidden;
+    bool nullable = false;  // on the NULL-extended side of an outer join
+    // The columns this FROM item exposes: a table's schema or a subquery's output (renamed by
+    // AS alias (a, b)); nullable here means "may be NULL".
+    std::vector<ColumnInfo> columns;
+    int Find(const std::string& column) const;  // index in columns, or -1
+    // A USING column of a RIGHT or FULL join, merged into this (left) table's column of the
+    // same name: unqualified, it is the right table's column (RIGHT) or COALESCE(left, right)
+    // (FULL), as PostgreSQL's merged join column.
+    struct Merged {
+      std::string name;
+      int right_index = 0;  // in the joined row
+      std::string right_name;
+      Type right_type;
+      bool full = false;
+      Type type;  // FULL: the common type of both columns
+    };
+    std::vector<Merged> merged;
+    const Merged* FindMerged(const std::string& column) const;
+  };
+  static ScopeTable TableScope(std::string name, std::shared_ptr<catalog::Table> table, int offset);
+  static ScopeTable SchemaScope(const catalog::TableSchema& schema,
+                                std::shared_ptr<catalog::Table> table, int offset);
+  struct Scope {
+    std::vector<ScopeTable> tables;
+    const Scope* parent = nullptr;
+    int level = 0;
+  };
+  // What the expression being bound may contain.
+  struct ExprRules {
+    const char* clause = "";  // for messages: "WHERE", "LIMIT", "DEFAULT", ...
+    bool aggregates = false;  // aggregate calls allowed here
+    bool columns = true;      // column references allowed
+    bool subqueries = true;
+  };
+
+  // binder.cc
+  Result<std::shared_ptr<catalog::Table>> LookupTable(const std::string& name,
+                                                      const ast::Location& loc,
+                                                      catalog::LockMode mode) {
+    return LookupTable("", name, loc, mode);
+  }
+  // schema.name: an empty schema searches pg_catalog's system tables, then the user's tables
+  // (public), as PostgreSQL's default search path; system tables are read-only (42501).
+  Result<std::shared_ptr<catalog::Table>> LookupTable(const std::string& schema,
+                                                      const std::string& name,
+                                                      const ast::Location& loc,
+                                                      catalog::LockMode mode);
+  Result<BoundExprPtr> BindColumnRef(const ast::Expr& expr);
+  Result<std::unique_ptr<SubqueryPlan>> BindSubqueryPlan(const ast::SelectStmt& stmt,
+                                                         std::vector<ColumnInfo>* columns);
+  // Casts e to type to: folds constants (errors get e's position); assignment uses
+  // assignment-cast rules and the 42804 "column ... is of type" message for column.
+  Result<BoundExprPtr> Coerce(BoundExprPtr e, Type to, bool assignment, const std::string& column);
+  // Column c of st as an unqualified name or * gives it at depth: the column, or its merged
+  // RIGHT/FULL JOIN USING form.
+  Result<BoundExprPtr> UnqualifiedColumn(const ScopeTable& st, int c, int depth, uint32_t pos);
+
+  // bind_expr.cc
+  Result<BoundExprPtr> BindExpr(const ast::Expr& expr);
+  Result<BoundExprPtr> BindBoolean(const ast::Expr& expr, const char* what);
+  Result<BoundExprPtr> BindLiteral(const ast::Expr& expr);
+  Result<BoundExprPtr> BindParam(const ast::Expr& expr);
+  // An unknown-typed $n meeting a context that wants type to takes that type (PostgreSQL's
+  // parameter type inference); other expressions are returned unchanged.
+  void InferParamType(BoundExpr* e, Type to);
+  Result<BoundExprPtr> BindUnary(const ast::Expr& expr);
+  Result<BoundExprPtr> BindBinary(const ast::Expr& expr);
+  Result<BoundExprPtr> MakeComparison(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
+                                      uint32_t position);
+  Result<BoundExprPtr> MakeArithmetic(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
+                                      uint32_t position);
+  Result<BoundExprPtr> BindCast(const ast::Expr& expr);
+  Result<BoundExprPtr> BindCase(const ast::Expr& expr);
+  Result<BoundExprPtr> BindInList(const ast::Expr& expr);
+  Result<BoundExprPtr> BindBetween(const ast::Expr& expr);
+  Result<BoundExprPtr> BindSubqueryExpr(const ast::Expr& expr);
+  // bind_array.cc: ARRAY[...] (cast_to: the array type of an enclosing ::T[], else
+  // Unknown), ARRAY(subquery), x op ANY|ALL (array), a[i] and a[i:j], array || array /
+  // element, the array functions and the set-returning functions in FROM.
+  Result<BoundExprPtr> BindArray(const ast::Expr& expr, Type cast_to = Type::Unknown());
+  Result<BoundExprPtr> BindQuantifiedArray(const ast::Expr& expr);
+  Result<BoundExprPtr> BindSubscript(const ast::Expr& expr);
+  Result<BoundExprPtr> MakeArrayConcat(BoundExprPtr l, BoundExprPtr r, uint32_t position);
+  // array_to_string, array_upper, ...: null when name matches none of them.
+  Result<BoundExprPtr> BindArrayFunction(const std::string& name, std::vector<BoundExprPtr>* args,
+                                         uint32_t position);
+  // unnest(array) / generate_series(a, b [, step]) in FROM as a derived table of one column
+  // (named by the column alias, else the table alias, else the function).
+  Result<std::unique_ptr<BoundSelect>> BindFunctionSource(const ast::TableRef& ref,
+                                                          const std::string& name);
+  // Common type of exprs (unknown → text when all unknown) and casts them all to it.
+  Status UnifyTypes(std::vector<BoundExprPtr*> exprs, const char* context, Type* type);
+
+  // bind_function.cc
+  Result<BoundExprPtr> BindFunction(const ast::Expr& expr);
+  Result<BoundExprPtr> BindAggregate(const ast::Expr& expr);
+  Result<BoundExprPtr> BindStringAgg(const ast::Expr& expr, BoundExprPtr e);
+  // version(), current_setting(), pg_get_indexdef(), ...: null when name and arity match none.
+  Result<BoundExprPtr> BindSystemFunction(const std::string& name, std::vector<BoundExprPtr>* args,
+                                          uint32_t position);
+  // x::regclass, ::regtype, ::regnamespace: a name to its oid, or an oid to its name.
+  Result<BoundExprPtr> BindRegCast(const ast::Expr& expr);
+
+  // bind_select.cc
+  Result<std::unique_ptr<BoundSelect>> BindSelectInScope(const ast::SelectStmt& stmt);
+  // One SELECT core (FROM ... HAVING, the select list, ORDER BY, LIMIT) in a new scope.
+  // FOR UPDATE / FOR SHARE of a SELECT core: which FROM tables lock their rows.
+  Status BindLocking(const ast::SelectStmt& stmt, BoundSelect* out);
+  Result<std::unique_ptr<BoundSelect>> BindSelectCore(const ast::SelectStmt& stmt);
+  // UNION / INTERSECT / EXCEPT: both inputs, column count and types, ORDER BY by output
+  // column name or position, LIMIT/OFFSET.
+  Result<std::unique_ptr<BoundSelect>> BindSetOperation(const ast::SelectStmt& stmt);
+  // keep_unknown: leave untyped outputs unknown (a set operation's input), else text.
+  Status BindSelectList(const ast::SelectStmt& stmt, bool keep_unknown, BoundSelect* out,
+                        std::vector<const ast::Expr*>* item_asts);
+  Status BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
+                     BoundSelect* out);
+  Result<BoundExprPtr> BindLimit(const ast::Expr& expr, const char* what);
+  // A subquery in FROM or a WITH query referenced by name: bound like a subquery of the
+  // enclosing scope (no access to sibling FROM items), with its output columns renamed by
+  // aliases.
+  Result<std::unique_ptr<BoundSelect>> BindDerived(const ast::SelectStmt& query,
+                                                   const std::string& name,
+                                                   const std::vector<std::string>& aliases,
+                                                   uint32_t position);
+  // A view named in FROM (bind_view.cc): its stored query bound on its own (no enclosing
+  // query's columns, no WITH queries of the statement), with the view's column names.
+  Result<std::unique_ptr<BoundSelect>> BindView(const catalog::ViewSchema& view, uint32_t position);
+  // The view ref names (unqualified or public.name, not a system table), or null.
+  std::shared_ptr<const catalog::ViewSchema> FindView(const ast::TableRef& ref) const;
+  // Dependency recording (set_dependencies): column c of FROM item st is read.
+  void NoteColumn(const ScopeTable& st, int c);
+  void NoteRelation(uint32_t id);
+  // 55000 `cannot insert into view "v"` (write_verb_: insert into / update / delete from):
+  // views are not updatable.
+  Status CannotChangeView(const std::string& name, uint32_t position) const;
+  // FROM item `AS name (aliases)`: renames the first columns; 42P10 for too many aliases.
+  static Status RenameColumns(BoundSelect* bound, const std::string& name,
+                              const std::vector<std::string>& aliases, uint32_t position);
+  // The WITH query visible under name (innermost first), or null.
+  const ast::CommonTableExpr* FindCte(const std::string& name) const;
+  // ON / USING of FROM table i (scope_ holds every FROM table); null when there is none.
+  Result<BoundExprPtr> BindJoinCondition(const ast::TableRef& ref, size_t i);
+
+  // bind_aggregate.cc: rewrites an expression over the joined row into one over the aggregate
+  // row (GROUP BY values, then aggregate results), collecting aggregates into out->aggregates.
+  Status RewriteForAggregate(BoundExprPtr* expr, BoundSelect* out);
+
+  // Binds expr with bind (BindExpr or BindBoolean) as a stand-alone expression: in scope (its
+  // only scope; correlation reset), under rules, without parameters (a stored DEFAULT or CHECK,
+  // an EXECUTE argument); the binder's rules and parameters are restored afterwards.
+  Result<BoundExprPtr> BindStandalone(Scope* scope, ExprRules rules,
+                                      const std::function<Result<BoundExprPtr>()>& bind);
+
+  // Makes `scope` the innermost scope until destroyed, then restores the one before.
+  class ScopeSwitch {
+   public:
+    ScopeSwitch(Binder* binder, Scope* scope) : slot_(&binder->scope_), saved_(binder->scope_) {
+      *slot_ = scope;
+    }
+    ~ScopeSwitch() { *slot_ = saved_; }
+    ScopeSwitch(const ScopeSwitch&) = delete;
+    ScopeSwitch& operator=(const ScopeSwitch&) = delete;
+    Scope* saved() const { return saved_; }
+
+   private:
+    Scope** const slot_;
+    Scope* const saved_;
+  };
+
+  catalog::Catalog* const catalog_;
+  bool read_system_tables_ = false;
+  // Set just before binding a direct input of UNION / INTERSECT / EXCEPT; the next
+  // BindSelectCore or BindSetOperation takes it (first thing, before any subquery): such an
+  // input keeps untyped outputs (NULL, 'text') unknown, for the operation to resolve as
+  // PostgreSQL does (SELECT 1 UNION SELECT NULL is integer).
+  bool set_branch_ = false;
+  catalog::LockSet* const locks_;
+  ParamTypes* params_;      // null: no parameters (also while binding a DEFAULT)
+  Scope* scope_ = nullptr;  // innermost scope; null outside any query
+  ExprRules rules_;
+  bool in_aggregate_ = false;     // binding an aggregate's argument
+  std::vector<bool> correlated_;  // per scope level: references an enclosing scope
+  // WITH queries in scope, outermost first. While a WITH query's own body is bound, only the
+  // ones before it stay visible (no recursion).
+  std::vector<const ast::CommonTableExpr*> ctes_;
+  uint64_t session_ = 0;
+  ViewDependencies* deps_ = nullptr;
+  int view_depth_ = 0;                      // views being expanded inside each other
+  const char* write_verb_ = "insert into";  // the DML being bound, for CannotChangeView
+};
+
+}  // namespace meridian::exec

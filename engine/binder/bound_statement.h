@@ -1,0 +1,103 @@
+// Bound statements: the binder's output for SELECT, INSERT, UPDATE and DELETE, with tables
+// resolved, expressions bound and typed, and output columns named as PostgreSQL names them.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/table.h"
+#include "binder/bound_expr.h"
+#include "execution/operators.h"
+#include "meridian/database.h"
+
+namespace meridian::exec {
+
+struct BoundSelect {
+  // A set operation (UNION/INTERSECT/EXCEPT): set_left/set_right are the inputs, each followed
+  // by casts to the common column types when needed (over that input's output row; empty =
+  // none). Such a node uses only
+  // columns, visible, order_by, limit and offset below.
+  ast::SetOp set_op = ast::SetOp::kNone;
+  bool set_all = false;
+  std::unique_ptr<BoundSelect> set_left, set_right;
+  std::vector<BoundExprPtr> left_casts, right_casts;
+
+  std::vector<std::shared_ptr<catalog::Table>> from;  // a left-deep join chain, in FROM order
+  // Parallel to from: a subquery or WITH query in FROM (from[i] is null then), and the name
+  // each item goes by (alias or table name).
+  std::vector<std::unique_ptr<BoundSelect>> derived;
+  // A set-returning function in FROM (unnest, generate_series) is a derived BoundSelect with
+  // only this call (kFunction, arguments bound in the enclosing scope) and one column.
+  BoundExprPtr function;
+  std::vector<std::string> from_names;
+  // Per FROM table: how it joins the tables before it (kComma for the first) and its ON
+  // condition (USING becomes equalities) over the joined row of tables 0..i; may be null.
+  std::vector<ast::JoinType> join_types;
+  std::vector<BoundExprPtr> join_on;
+  BoundExprPtr where;  // over the joined row; may be null
+  bool aggregated = false;
+  std::vector<BoundExprPtr> group_by;    // over the joined row
+  std::vector<BoundExprPtr> aggregates;  // kAggregate nodes over the joined row
+  BoundExprPtr having;                   // over the aggregate row (groups, then aggregates)
+  // Over the aggregate row when aggregated, else the joined row. The first `visible` are the
+  // select list; the rest are hidden ORDER BY keys.
+  std::vector<BoundExprPtr> projections;
+  size_t visible = 0;
+  std::vector<ColumnInfo> columns;  // the visible columns
+  bool distinct = false;
+  std::vector<SortKey> order_by;  // over the projected row
+  BoundExprPtr limit;             // constant expressions; may be null
+  BoundExprPtr offset;
+  // SELECT ... FOR UPDATE / FOR SHARE: per FROM table, whether its rows are locked as they are
+  // read (empty: none); FOR SHARE takes the same exclusive row lock as FOR UPDATE.
+  std::vector<bool> lock_rows;
+  bool lock_nowait = false;
+  bool lock_skip_locked = false;
+  bool LocksRows() const {
+    for (bool b : lock_rows) {
+      if (b) return true;
+    }
+    return false;
+  }
+};
+
+// A CHECK constraint bound over the table row (every position, dropped ones too).
+struct BoundCheck {
+  std::string name;
+  BoundExprPtr expr;
+};
+
+struct BoundInsert {
+  std::shared_ptr<catalog::Table> table;
+  // Produces rows whose values already have the types of the target columns.
+  OperatorPtr source;
+  // Per table column: index into the source row, or -1 for its default.
+  std::vector<int> column_source;
+  // Per table column: its DEFAULT bound and cast to the column type; null means NULL.
+  std::vector<BoundExprPtr> defaults;
+  std::vector<BoundCheck> checks;
+};
+
+// The rows an UPDATE or DELETE changes: its WHERE, and once planned (PlanMatches) the access
+// path that finds them. A prepared statement's plan cache keeps it planned between executions.
+struct BoundMatch {
+  std::shared_ptr<catalog::Table> table;
+  BoundExprPtr where;    // over the table row; may be null; PlanMatches moves it into scan
+  BoundExprPtr recheck;  // a second binding of where: READ COMMITTED re-checks newer versions
+  std::unique_ptr<RowSourceOp> scan;  // where's access path (null until planned)
+  BoundExprPtr residual;              // the conjuncts the access path does not enforce
+};
+
+struct BoundUpdate : BoundMatch {
+  struct Assignment {
+    int column;
+    BoundExprPtr value;  // over the old row, cast to the column type
+  };
+  std::vector<Assignment> assignments;
+  std::vector<BoundCheck> checks;
+};
+
+struct BoundDelete : BoundMatch {};
+
+}  // namespace meridian::exec

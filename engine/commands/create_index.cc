@@ -1,0 +1,126 @@
+// CREATE [UNIQUE] INDEX [[IF NOT EXISTS] name] ON t [USING btree] (col [ASC|DESC], ...):
+// validates the columns, picks PostgreSQL's default name when none is given, then builds the
+// index from the heap under the table's exclusive lock.
+#include "commands/ddl.h"
+
+namespace meridian::exec {
+
+Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* catalog,
+                          ExecControl& ctl, std::string* notice) {
+  if (!stmt.method.empty() && stmt.method != "btree") {
+    return Status::Error(sqlstate::kUndefinedObject,
+                         "access method \"" + stmt.method + "\" does not exist")
+        .WithPosition(stmt.method_loc.position);
+  }
+  std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table);
+  if (table == nullptr && catalog->FindView(stmt.table) != nullptr) {
+    return Status::Error("42809", "cannot create index on relation \"" + stmt.table + "\"")
+        .WithDetail("This operation is not supported for views.")
+        .WithPosition(stmt.table_loc.position);
+  }
+  if (table == nullptr) {
+    return Status::Error(sqlstate::kUndefinedTable,
+                         "relation \"" + stmt.table + "\" does not exist")
+        .WithPosition(stmt.table_loc.position);
+  }
+  catalog::IndexSchema schema;
+  schema.kind = catalog::IndexKind::kIndex;
+  schema.unique = stmt.unique;
+  std::string base = stmt.table;
+  for (const ast::IndexColumn& col : stmt.columns) {
+    int c = table->schema().FindColumn(col.name);
+    if (c < 0) {
+      return Status::Error(sqlstate::kUndefinedColumn, "column \"" + col.name + "\" does not exist")
+          .WithPosition(col.loc.position);
+    }
+    // The key format puts NULLs last ascending and first descending (PostgreSQL's default).
+    if (col.nulls_first.has_value() && *col.nulls_first != col.descending) {
+      return Status::NotSupported("NULLS " + std::string(*col.nulls_first ? "FIRST" : "LAST") +
+                                  " is not supported for " + (col.descending ? "DESC" : "ASC") +
+                                  " index columns yet")
+          .WithPosition(col.loc.position);
+    }
+    schema.columns.push_back(c);
+    schema.descending.push_back(col.descending);
+    base += "_" + col.name;
+  }
+  if (stmt.name.empty()) {
+    schema.name = catalog->ChooseIndexName(base + "_idx");
+  } else {
+    schema.name = stmt.name;
+  }
+  if (stmt.if_not_exists &&
+      (catalog->Find(schema.name) != nullptr || catalog->FindIndexTable(schema.name) != nullptr)) {
+    *notice = "relation \"" + schema.name + "\" already exists, skipping";
+    return Status::Ok();
+  }
+  catalog::LockSet lock;
+  lock.Add(table, catalog::LockMode::kExclusive);
+  MERIDIAN_RETURN_IF_ERROR(lock.AcquireAll(&ctl));
+  MERIDIAN_RETURN_IF_ERROR(table->CheckUsable());
+  Status st = catalog->CreateIndex(table, std::move(schema));
+  if (!st.ok() && stmt.if_not_exists && st.sqlstate() == sqlstate::kDuplicateTable) {
+    *notice = "relation \"" + stmt.name + "\" already exists, skipping";
+    return Status::Ok();
+  }
+  return st;
+}
+
+Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
+                        std::string* notice) {
+  std::vector<std::pair<std::shared_ptr<catalog::Table>, std::string>> targets;
+  catalog::LockSet locks;
+  for (size_t i = 0; i < stmt.names.size(); ++i) {
+    std::shared_ptr<catalog::Table> table = catalog->FindIndexTable(stmt.names[i]);
+    if (table == nullptr) {
+      if (stmt.if_exists) {
+        if (!notice->empty()) *notice += "\n";
+        *notice += "index \"" + stmt.names[i] + "\" does not exist, skipping";
+        continue;
+      }
+      const uint32_t pos = i < stmt.name_locs.size() ? stmt.name_locs[i].position : 0;
+      return Status::Error(sqlstate::kUndefinedObject,
+                           "index \"" + stmt.names[i] + "\" does not exist")
+          .WithPosition(pos);
+    }
+    locks.Add(table, catalog::LockMode::kExclusive);
+    targets.emplace_back(std::move(table), stmt.names[i]);
+  }
+  MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
+  for (const auto& [table, name] : targets) {
+    MERIDIAN_RETURN_IF_ERROR(catalog->DropIndex(table, name));
+  }
+  return Status::Ok();
+}
+
+Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
+                      std::string* notice) {
+  std::vector<std::shared_ptr<catalog::Table>> tables;
+  if (stmt.table.empty()) {
+    tables = catalog->List();
+  } else {
+    std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table);
+    if (table == nullptr && catalog->FindView(stmt.table) != nullptr) {
+      // PostgreSQL's WARNING (shown as a notice here) and nothing to do.
+      *notice =
+          "skipping \"" + stmt.table + "\" --- cannot analyze non-tables or special system tables";
+      return Status::Ok();
+    }
+    if (table == nullptr) {
+      return Status::Error(sqlstate::kUndefinedTable,
+                           "relation \"" + stmt.table + "\" does not exist")
+          .WithPosition(stmt.table_loc.position);
+    }
+    tables.push_back(std::move(table));
+  }
+  for (const std::shared_ptr<catalog::Table>& table : tables) {
+    catalog::LockSet lock;
+    lock.Add(table, catalog::LockMode::kShared);
+    MERIDIAN_RETURN_IF_ERROR(lock.AcquireAll(&ctl));
+    if (table->heap() == nullptr) continue;  // dropped meanwhile
+    MERIDIAN_RETURN_IF_ERROR(table->Analyze());
+  }
+  return catalog->SaveState();
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,168 @@
+// CREATE TABLE: validates columns, types, DEFAULTs and CHECKs (bound and type-checked now,
+// stored as SQL text and re-parsed at open), REFERENCES (the table must exist; not enforced),
+// the primary key and UNIQUE constraints, then creates the table
+// in the catalog with one unique B+tree index per key constraint (a failure drops it again).
+#include <algorithm>
+
+#include "binder/binder.h"
+#include "execution/constraints.h"
+#include "commands/ddl.h"
+
+namespace meridian::exec {
+
+Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* catalog,
+                          std::string* notice) {
+  if (catalog->Find(stmt.table) != nullptr) {
+    if (stmt.if_not_exists) {
+      *notice = "relation \"" + stmt.table + "\" already exists, skipping";
+      return Status::Ok();
+    }
+    return Status::Error(sqlstate::kDuplicateTable,
+                         "relation \"" + stmt.table + "\" already exists");
+  }
+  catalog::TableSchema schema;
+  schema.name = stmt.table;
+  std::string pk_name = stmt.primary_key_name;
+  catalog::LockSet no_locks;
+  Binder binder(catalog, &no_locks);
+  for (const ast::ColumnDef& def : stmt.columns) {
+    if (schema.FindColumn(def.name) >= 0) {
+      return Status::Error(sqlstate::kDuplicateColumn,
+                           "column \"" + def.name + "\" specified more than once")
+          .WithPosition(def.loc.position);
+    }
+    catalog::Column col;
+    col.name = def.name;
+    MERIDIAN_ASSIGN_OR_RETURN(col.type, catalog::ColumnTypeFromSpec(def.type));
+    col.not_null = def.not_null || def.primary_key;
+    if (def.default_expr != nullptr) {
+      MERIDIAN_RETURN_IF_ERROR(
+          SetColumnDefault(*def.default_expr, def.default_text, &col, &binder));
+    }
+    if (def.primary_key) {
+      if (!def.primary_key_name.empty()) pk_name = def.primary_key_name;
+      if (!schema.primary_key.empty()) {
+        return Status::Error("42P16", "multiple primary keys for table \"" + stmt.table +
+                                          "\" are not allowed")
+            .WithPosition(def.loc.position);
+      }
+      schema.primary_key.push_back(static_cast<int>(schema.columns.size()));
+    }
+    schema.columns.push_back(std::move(col));
+  }
+  if (!stmt.primary_key.empty()) {
+    if (!schema.primary_key.empty()) {
+      return Status::Error("42P16",
+                           "multiple primary keys for table \"" + stmt.table + "\" are not allowed")
+          .WithPosition(stmt.primary_key_loc.position);
+    }
+    for (const std::string& name : stmt.primary_key) {
+      int c = schema.FindColumn(name);
+      if (c < 0) {
+        return Status::Error(sqlstate::kUndefinedColumn,
+                             "column \"" + name + "\" named in key does not exist")
+            .WithPosition(stmt.primary_key_loc.position);
+      }
+      if (schema.IsPrimaryKeyColumn(c)) {
+        return Status::Error(sqlstate::kDuplicateColumn,
+                             "column \"" + name + "\" appears twice in primary key constraint")
+            .WithPosition(stmt.primary_key_loc.position);
+      }
+      schema.primary_key.push_back(c);
+      schema.columns[c].not_null = true;
+    }
+  }
+  // CHECK constraints (column ones first), bound over the complete row; REFERENCES only need
+  // their table (not enforced).
+  std::vector<const ast::ForeignKeyDef*> references;
+  for (const ast::ForeignKeyDef& fk : stmt.foreign_keys) references.push_back(&fk);
+  std::vector<const ast::CheckDef*> checks;
+  for (const ast::ColumnDef& def : stmt.columns) {
+    for (const ast::CheckDef& c : def.checks) checks.push_back(&c);
+    for (const ast::ForeignKeyDef& fk : def.references) references.push_back(&fk);
+  }
+  for (const ast::CheckDef& c : stmt.checks) checks.push_back(&c);
+  for (const ast::CheckDef* def : checks) {
+    MERIDIAN_ASSIGN_OR_RETURN(catalog::CheckConstraint check,
+                              MakeCheckConstraint(*def, schema, &binder));
+    schema.checks.push_back(std::move(check));
+  }
+  for (const ast::ForeignKeyDef* fk : references) {
+    if (fk->table != stmt.table && catalog->Find(fk->table) == nullptr) {
+      return Status::Error(sqlstate::kUndefinedTable,
+                           "relation \"" + fk->table + "\" does not exist")
+          .WithPosition(fk->table_loc.position);
+    }
+  }
+  // Key constraints, in PostgreSQL's order: the primary key, then UNIQUE as written.
+  std::vector<catalog::IndexSchema> keys;
+  if (!schema.primary_key.empty()) {
+    catalog::IndexSchema pk;
+    pk.name = pk_name.empty() ? schema.PrimaryKeyName() : pk_name;
+    pk.kind = catalog::IndexKind::kPrimaryKey;
+    pk.unique = true;
+    pk.columns = schema.primary_key;
+    keys.push_back(std::move(pk));
+  }
+  std::vector<ast::CreateTableStmt::UniqueKey> uniques;
+  for (const ast::ColumnDef& def : stmt.columns) {
+    if (def.unique) uniques.push_back({{def.name}, def.unique_name, def.loc});
+  }
+  for (const auto& u : stmt.unique_keys) uniques.push_back(u);
+  for (const auto& u : uniques) {
+    catalog::IndexSchema key;
+    key.kind = catalog::IndexKind::kUnique;
+    key.unique = true;
+    std::string base = stmt.table;
+    for (const std::string& name : u.columns) {
+      int c = schema.FindColumn(name);
+      if (c < 0) {
+        return Status::Error(sqlstate::kUndefinedColumn,
+                             "column \"" + name + "\" named in key does not exist")
+            .WithPosition(u.loc.position);
+      }
+      if (std::find(key.columns.begin(), key.columns.end(), c) != key.columns.end()) {
+        return Status::Error(sqlstate::kDuplicateColumn,
+                             "column \"" + name + "\" appears twice in unique constraint")
+            .WithPosition(u.loc.position);
+      }
+      key.columns.push_back(c);
+      base += "_" + name;
+    }
+    key.name = u.name.empty() ? base + "_key" : u.name;
+    keys.push_back(std::move(key));
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    keys[i].descending.assign(keys[i].columns.size(), false);
+    for (size_t j = 0; j < i; ++j) {
+      if (keys[j].name == keys[i].name) {
+        return Status::Error(sqlstate::kDuplicateTable,
+                             "relation \"" + keys[i].name + "\" already exists");
+      }
+    }
+  }
+  auto created = catalog->CreateTable(std::move(schema));
+  if (!created.ok()) {
+    if (stmt.if_not_exists && created.status().sqlstate() == sqlstate::kDuplicateTable) {
+      *notice = "relation \"" + stmt.table + "\" already exists, skipping";
+      return Status::Ok();
+    }
+    return created.status();
+  }
+  std::shared_ptr<catalog::Table> table = std::move(created).value();
+  if (keys.empty()) return Status::Ok();
+  // The table is already visible: hold it exclusively until its key indexes exist.
+  catalog::LockSet lock;
+  lock.Add(table, catalog::LockMode::kExclusive);
+  MERIDIAN_RETURN_IF_ERROR(lock.AcquireAll(nullptr));
+  for (catalog::IndexSchema& key : keys) {
+    Status st = catalog->CreateIndex(table, std::move(key));
+    if (!st.ok()) {
+      (void)catalog->DropTable(table);
+      return st;
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace meridian::exec

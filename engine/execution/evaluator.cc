@@ -1,0 +1,858 @@
+// Expression evaluation (see evaluator.h): operators, functions, CASE, IN and subqueries.
+#include "execution/evaluator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <regex>
+#include <string_view>
+#include <vector>
+
+#include "binder/type_rules.h"
+
+namespace meridian::exec {
+
+// The compiled form of a ~ / substring pattern (the thread's last one is cached); 2201B when the
+// pattern is not a valid regular expression. Valid until the thread compiles another pattern.
+Result<const std::regex*> CompiledRegex(const std::string& pattern, bool icase);
+
+namespace {
+
+Status DivisionByZero() { return Status::Error(sqlstate::kDivisionByZero, "division by zero"); }
+
+Status OutOfRange(Type t) {
+  return Status::Error(sqlstate::kNumericValueOutOfRange, t.Name() + " out of range");
+}
+
+std::string TextOf(const Value& v) {
+  if (v.IsBool()) return v.AsBool() ? "true" : "false";
+  return v.ToString();
+}
+
+// PostgreSQL's float8 rule: a result that overflows to infinity from finite inputs, or
+// underflows to zero from non-zero inputs, is an error (22003), not a silent Infinity or 0.
+Result<Value> CheckedDouble(double r, double x, double y, bool zero_ok) {
+  if (std::isinf(r) && !std::isinf(x) && !std::isinf(y)) {
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "value out of range: overflow");
+  }
+  if (r == 0 && !zero_ok) {
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "value out of range: underflow");
+  }
+  return Value::Double(r);
+}
+
+// float4 results: computed in double (exact for one + - * / of floats), then PostgreSQL's
+// float4 overflow/underflow checks.
+Result<Value> CheckedReal(Result<Value> r, double x, double y, bool zero_ok) {
+  if (!r.ok()) return r;
+  const double d = r->AsDouble();
+  const float f = static_cast<float>(d);
+  if (std::isinf(f) && !std::isinf(x) && !std::isinf(y)) {
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "value out of range: overflow");
+  }
+  if (f == 0 && !zero_ok) {
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "value out of range: underflow");
+  }
+  return Value::Real(f);
+}
+
+Result<Value> NumericArithmetic(ast::BinaryOp op, const Value& a, const Value& b) {
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric x, ToNumericValue(a));
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric y, ToNumericValue(b));
+  Result<Numeric> r = Status::Internal("bad arithmetic operator");
+  switch (op) {
+    case ast::BinaryOp::kAdd:
+      r = numeric::Add(x, y);
+      break;
+    case ast::BinaryOp::kSub:
+      r = numeric::Sub(x, y);
+      break;
+    case ast::BinaryOp::kMul:
+      r = numeric::Mul(x, y);
+      break;
+    case ast::BinaryOp::kDiv:
+      r = numeric::Div(x, y);
+      break;
+    case ast::BinaryOp::kMod:
+      r = numeric::Mod(x, y);
+      break;
+    default:
+      break;
+  }
+  if (!r.ok()) return r.status();
+  return Value::Decimal(*r);
+}
+
+// date ± integer → date; date - date → integer (days).
+Result<Value> DateArithmetic(ast::BinaryOp op, const Value& a, const Value& b) {
+  if (a.IsDate() && b.IsDate()) {
+    if (!datetime::IsFinite(a.AsDate()) || !datetime::IsFinite(b.AsDate())) {
+      return Status::Error("22008", "cannot subtract infinite dates");
+    }
+    return Value::Int(static_cast<int64_t>(a.AsDate().days) - b.AsDate().days);
+  }
+  const Date d = a.IsDate() ? a.AsDate() : b.AsDate();
+  const int64_t n = a.IsDate() ? b.AsInt() : a.AsInt();
+  MERIDIAN_ASSIGN_OR_RETURN(Date r, datetime::AddDays(d, op == ast::BinaryOp::kSub ? -n : n));
+  return Value::DateVal(r);
+}
+
+Result<Value> Arithmetic(ast::BinaryOp op, const Value& a, const Value& b, Type type) {
+  if (a.IsDate() || b.IsDate()) return DateArithmetic(op, a, b);
+  if (type.id == TypeId::kNumeric) return NumericArithmetic(op, a, b);
+  if (type.IsFloat()) {
+    double x = a.AsNumber(), y = b.AsNumber();
+    Result<Value> r = Status::Internal("bad arithmetic operator");
+    bool zero_ok = true;
+    switch (op) {
+      case ast::BinaryOp::kAdd:
+        r = CheckedDouble(x + y, x, y, true);
+        break;
+      case ast::BinaryOp::kSub:
+        r = CheckedDouble(x - y, x, y, true);
+        break;
+      case ast::BinaryOp::kMul:
+        zero_ok = x == 0 || y == 0;
+        r = CheckedDouble(x * y, x, y, zero_ok);
+        break;
+      case ast::BinaryOp::kDiv:
+        if (y == 0) return DivisionByZero();
+        zero_ok = x == 0;
+        r = CheckedDouble(x / y, x, y, zero_ok);
+        break;
+      case ast::BinaryOp::kMod:
+        if (y == 0) return DivisionByZero();
+        r = Value::Double(std::fmod(x, y));
+        break;
+      default:
+        break;
+    }
+    if (type.id == TypeId::kReal) return CheckedReal(std::move(r), x, y, zero_ok);
+    return r;
+  }
+  int64_t x = a.AsInt(), y = b.AsInt(), r = 0;
+  switch (op) {
+    case ast::BinaryOp::kAdd:
+      if (__builtin_add_overflow(x, y, &r)) return OutOfRange(type);
+      break;
+    case ast::BinaryOp::kSub:
+      if (__builtin_sub_overflow(x, y, &r)) return OutOfRange(type);
+      break;
+    case ast::BinaryOp::kMul:
+      if (__builtin_mul_overflow(x, y, &r)) return OutOfRange(type);
+      break;
+    case ast::BinaryOp::kDiv:
+      if (y == 0) return DivisionByZero();
+      if (y == -1) {
+        if (__builtin_sub_overflow(int64_t{0}, x, &r)) return OutOfRange(type);
+      } else {
+        r = x / y;
+      }
+      break;
+    case ast::BinaryOp::kMod:
+      if (y == 0) return DivisionByZero();
+      r = (y == -1) ? 0 : x % y;
+      break;
+    default:
+      return Status::Internal("bad arithmetic operator");
+  }
+  if (!CheckRange(r, type).ok()) return OutOfRange(type);
+  return Value::Int(r);
+}
+
+Result<Value> Compare(ast::BinaryOp op, const Value& a, const Value& b) {
+  int c = CompareValues(a, b);
+  switch (op) {
+    case ast::BinaryOp::kEq:
+      return Value::Bool(c == 0);
+    case ast::BinaryOp::kNe:
+      return Value::Bool(c != 0);
+    case ast::BinaryOp::kLt:
+      return Value::Bool(c < 0);
+    case ast::BinaryOp::kLe:
+      return Value::Bool(c <= 0);
+    case ast::BinaryOp::kGt:
+      return Value::Bool(c > 0);
+    case ast::BinaryOp::kGe:
+      return Value::Bool(c >= 0);
+    default:
+      return Status::Internal("bad comparison operator");
+  }
+}
+
+bool LikeAt(const std::string& t, size_t ti, const std::string& p, size_t pi) {
+  while (pi < p.size()) {
+    char c = p[pi];
+    if (c == '%') {
+      while (pi < p.size() && p[pi] == '%') ++pi;
+      if (pi == p.size()) return true;
+      for (size_t k = ti; k <= t.size(); ++k) {
+        if (LikeAt(t, k, p, pi)) return true;
+      }
+      return false;
+    }
+    if (ti >= t.size()) return false;
+    if (c == '_') {
+      // One character: skip a whole UTF-8 sequence.
+      ++ti;
+      while (ti < t.size() && (static_cast<unsigned char>(t[ti]) & 0xC0) == 0x80) ++ti;
+      ++pi;
+      continue;
+    }
+    if (c == '\\' && pi + 1 < p.size()) c = p[++pi];
+    if (t[ti] != c) return false;
+    ++ti;
+    ++pi;
+  }
+  return ti == t.size();
+}
+
+// ---- math and string functions
+
+// The UTF-8 characters of s, each as its byte sequence.
+std::vector<std::string_view> Chars(const std::string& s) {
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i < s.size();) {
+    size_t j = i + 1;
+    while (j < s.size() && (static_cast<unsigned char>(s[j]) & 0xC0) == 0x80) ++j;
+    out.emplace_back(s.data() + i, j - i);
+    i = j;
+  }
+  return out;
+}
+
+// Characters [from, to) of cs (clamped) joined into a string.
+std::string Join(const std::vector<std::string_view>& cs, int64_t from, int64_t to) {
+  from = std::clamp<int64_t>(from, 0, static_cast<int64_t>(cs.size()));
+  to = std::clamp<int64_t>(to, from, static_cast<int64_t>(cs.size()));
+  std::string out;
+  for (int64_t i = from; i < to; ++i) out.append(cs[i]);
+  return out;
+}
+
+std::string AsciiLower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// like_escape(pattern, escape): the pattern rewritten for LikeMatch, whose escape is '\'.
+Result<Value> LikeEscape(const std::string& pattern, const std::string& escape) {
+  std::vector<std::string_view> esc = Chars(escape);
+  if (esc.size() > 1) {
+    return Status::Error("22025", "invalid escape string")
+        .WithHint("Escape string must be empty or one character.");
+  }
+  std::vector<std::string_view> cs = Chars(pattern);
+  std::string out;
+  for (size_t i = 0; i < cs.size(); ++i) {
+    if (!esc.empty() && cs[i] == esc[0]) {
+      out += '\\';  // a trailing escape stays a trailing '\', as in PostgreSQL
+      if (i + 1 < cs.size()) out.append(cs[++i]);
+    } else if (cs[i] == "\\") {
+      out += "\\\\";
+    } else {
+      out.append(cs[i]);
+    }
+  }
+  return Value::String(std::move(out));
+}
+
+Status TooLong() { return Status::Error("54000", "requested length too large"); }
+
+// round(x, n) with PostgreSQL's numeric rule (half away from zero) on the value's 15-digit
+// decimal form, as a float8 → numeric cast would see it.
+double RoundTo(double x, int64_t n) {
+  if (!std::isfinite(x)) return x;
+  n = std::clamp<int64_t>(n, -400, 400);
+  const double p = std::pow(10.0, static_cast<double>(n < 0 ? -n : n));
+  if (std::isinf(p)) return n < 0 ? 0.0 : x;
+  double scaled = n >= 0 ? x * p : x / p;
+  if (std::isinf(scaled)) return x;
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.15g", scaled);
+  double out = std::round(std::strtod(buf, nullptr));
+  out = n >= 0 ? out / p : out * p;
+  return out == 0 ? 0.0 : out;  // numeric has no -0
+}
+
+Result<Value> EvalNumericMath(const BoundExpr& e, const std::vector<Value>& v) {
+  if (e.func == Func::kMod) return Arithmetic(ast::BinaryOp::kMod, v[0], v[1], e.type);
+  const Numeric& n = v[0].AsDecimal();
+  Result<Numeric> r = Status::Internal("unknown numeric function");
+  switch (e.func) {
+    case Func::kRound:
+      r = numeric::Round(n, 0);
+      break;
+    case Func::kRoundTo:
+      r = numeric::Round(n, v[1].AsInt());
+      break;
+    case Func::kTrunc:
+      r = numeric::Trunc(n, 0);
+      break;
+    case Func::kTruncTo:
+      r = numeric::Trunc(n, v[1].AsInt());
+      break;
+    case Func::kFloor:
+      r = numeric::Floor(n);
+      break;
+    case Func::kCeil:
+      r = numeric::Ceil(n);
+      break;
+    case Func::kSign:
+      r = numeric::FromInt(numeric::Sign(n));
+      break;
+    default:
+      break;
+  }
+  if (!r.ok()) return r.status();
+  return Value::Decimal(*r);
+}
+
+// trunc(x, n) of a double: the digits after the n-th decimal dropped.
+double TruncTo(double x, int64_t n) {
+  if (!std::isfinite(x)) return x;
+  n = std::clamp<int64_t>(n, -400, 400);
+  const double p = std::pow(10.0, static_cast<double>(n < 0 ? -n : n));
+  if (std::isinf(p)) return n < 0 ? 0.0 : x;
+  const double out = n >= 0 ? std::trunc(x * p) / p : std::trunc(x / p) * p;
+  return out == 0 ? 0.0 : out;
+}
+
+Result<Value> EvalMath(const BoundExpr& e, const std::vector<Value>& v) {
+  if (e.type.id == TypeId::kNumeric) return EvalNumericMath(e, v);
+  const double x = v[0].AsNumber();
+  switch (e.func) {
+    case Func::kRound:
+      return Value::Double(std::nearbyint(x));
+    case Func::kRoundTo:
+      return Value::Double(RoundTo(x, v[1].AsInt()));
+    case Func::kTrunc:
+      return Value::Double(std::trunc(x));
+    case Func::kTruncTo:
+      return Value::Double(TruncTo(x, v[1].AsInt()));
+    case Func::kFloor:
+      return Value::Double(std::floor(x));
+    case Func::kCeil:
+      return Value::Double(std::ceil(x));
+    case Func::kSign:
+      return Value::Double(x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0);
+    case Func::kSqrt:
+      if (x < 0) return Status::Error("2201F", "cannot take square root of a negative number");
+      return Value::Double(std::sqrt(x));
+    case Func::kPower: {
+      const double y = v[1].AsNumber();
+      if (x == 0 && y < 0) {
+        return Status::Error("2201F", "zero raised to a negative power is undefined");
+      }
+      if (x < 0 && std::floor(y) != y) {
+        return Status::Error("2201F",
+                             "a negative number raised to a non-integer power yields a complex "
+                             "result");
+      }
+      return CheckedDouble(std::pow(x, y), x, y, x == 0 || std::isinf(y));
+    }
+    case Func::kMod:
+      return Arithmetic(ast::BinaryOp::kMod, v[0], v[1], e.type);
+    default:
+      break;
+  }
+  return Status::Internal("unknown math function");
+}
+
+Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v) {
+  const std::string s = v[0].AsString();
+  switch (e.func) {
+    case Func::kSubstring: {
+      const int64_t start = v[1].AsInt();
+      int64_t end = std::numeric_limits<int64_t>::max();
+      if (v.size() > 2) {
+        if (v[2].AsInt() < 0) {
+          return Status::Error("22011", "negative substring length not allowed");
+        }
+        end = start + v[2].AsInt();  // int32 arguments: no overflow in int64
+      }
+      std::vector<std::string_view> cs = Chars(s);
+      return Value::String(Join(cs, std::max<int64_t>(start, 1) - 1, end - 1));
+    }
+    case Func::kSubstringRegex: {
+      // The first parenthesized subexpression's match when the pattern has one (NULL when it
+      // took no part), else the whole match; NULL when nothing matches.
+      MERIDIAN_ASSIGN_OR_RETURN(const std::regex* re, CompiledRegex(v[1].AsString(), false));
+      std::smatch m;
+      if (!std::regex_search(s, m, *re)) return Value::Null();
+      const size_t group = m.size() > 1 ? 1 : 0;
+      if (!m[group].matched) return Value::Null();
+      return Value::String(m[group].str());
+    }
+    case Func::kStrpos: {
+      const size_t at = s.find(v[1].AsString());
+      if (at == std::string::npos) return Value::Int(0);
+      return Value::Int(static_cast<int64_t>(CharLength(s.substr(0, at))) + 1);
+    }
+    case Func::kBTrim:
+    case Func::kLTrim:
+    case Func::kRTrim: {
+      std::vector<std::string_view> cs = Chars(s);
+      const std::string set_text = v.size() > 1 ? v[1].AsString() : " ";
+      std::vector<std::string_view> set = Chars(set_text);
+      auto in_set = [&](std::string_view c) {
+        return std::find(set.begin(), set.end(), c) != set.end();
+      };
+      int64_t from = 0, to = static_cast<int64_t>(cs.size());
+      if (e.func != Func::kRTrim) {
+        while (from < to && in_set(cs[from])) ++from;
+      }
+      if (e.func != Func::kLTrim) {
+        while (to > from && in_set(cs[to - 1])) --to;
+      }
+      return Value::String(Join(cs, from, to));
+    }
+    case Func::kReplace: {
+      const std::string from = v[1].AsString(), to = v[2].AsString();
+      if (from.empty()) return v[0];
+      std::string out;
+      size_t i = 0;
+      for (size_t at; (at = s.find(from, i)) != std::string::npos; i = at + from.size()) {
+        out.append(s, i, at - i).append(to);
+      }
+      out.append(s, i, std::string::npos);
+      return Value::String(std::move(out));
+    }
+    case Func::kLeft:
+    case Func::kRight: {
+      std::vector<std::string_view> cs = Chars(s);
+      const int64_t len = static_cast<int64_t>(cs.size()), n = v[1].AsInt();
+      const int64_t keep = n >= 0 ? n : len + n;
+      return Value::String(e.func == Func::kLeft ? Join(cs, 0, keep) : Join(cs, len - keep, len));
+    }
+    case Func::kRepeat: {
+      const int64_t n = v[1].AsInt();
+      if (n <= 0 || s.empty()) return Value::String("");
+      if (static_cast<double>(s.size()) * static_cast<double>(n) >= 0x3fffffff) return TooLong();
+      std::string out;
+      out.reserve(s.size() * static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) out += s;
+      return Value::String(std::move(out));
+    }
+    case Func::kLPad:
+    case Func::kRPad: {
+      const int64_t len = std::max<int64_t>(v[1].AsInt(), 0);
+      if (len * 4 >= 0x3fffffff) return TooLong();
+      std::vector<std::string_view> cs = Chars(s);
+      const std::string fill_text = v.size() > 2 ? v[2].AsString() : " ";
+      std::vector<std::string_view> fill = Chars(fill_text);
+      if (static_cast<int64_t>(cs.size()) >= len || fill.empty()) {
+        return Value::String(Join(cs, 0, len));
+      }
+      std::string pad;
+      for (int64_t i = 0; i < len - static_cast<int64_t>(cs.size()); ++i) {
+        pad.append(fill[static_cast<size_t>(i) % fill.size()]);
+      }
+      return Value::String(e.func == Func::kLPad ? pad + s : s + pad);
+    }
+    case Func::kReverse: {
+      std::vector<std::string_view> cs = Chars(s);
+      std::string out;
+      for (auto it = cs.rbegin(); it != cs.rend(); ++it) out.append(*it);
+      return Value::String(std::move(out));
+    }
+    case Func::kLikeEscape:
+      return LikeEscape(s, v[1].AsString());
+    case Func::kInitcap: {
+      std::string out = s;
+      bool in_word = false;
+      for (char& c : out) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        c = static_cast<char>(in_word ? std::tolower(u) : std::toupper(u));
+        in_word = std::isalnum(u) || u >= 0x80;
+      }
+      return Value::String(std::move(out));
+    }
+    default:
+      break;
+  }
+  return Status::Internal("unknown string function");
+}
+
+// Runs a subquery plan (or reads its cache) and returns the first column of its rows; for
+// scalar and EXISTS subqueries it stops after two rows / one row.
+Result<const std::vector<Value>*> RunSubquery(const BoundExpr& e, const EvalContext& ctx,
+                                              size_t limit) {
+  SubqueryPlan& plan = *e.subquery;
+  const uint64_t run = ctx.exec != nullptr ? ctx.exec->run : 0;
+  if (plan.cached && plan.cached_run == run) return &plan.rows;
+  plan.rows.clear();
+  // The sorted lookup of x IN (subquery) is built from rows: it goes with them.
+  plan.lookup = SubqueryPlan::Lookup::kUnbuilt;
+  plan.sorted.clear();
+  plan.sorted_saw_null = false;
+  MERIDIAN_RETURN_IF_ERROR(plan.root->Open(&ctx, ctx.exec));
+  Row row;
+  while (plan.rows.size() < limit) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, plan.root->Next(&row));
+    if (!more) break;
+    plan.rows.push_back(row.empty() ? Value::Null() : std::move(row[0]));
+  }
+  if (!plan.correlated) {
+    plan.cached = true;
+    plan.cached_run = run;
+  }
+  return &plan.rows;
+}
+
+Result<Value> EvalInList(const BoundExpr& e, const EvalContext& ctx) {
+  MERIDIAN_ASSIGN_OR_RETURN(Value x, Eval(*e.children[0], ctx));
+  if (x.IsNull()) return Value::Null();
+  bool saw_null = false;
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*e.children[i], ctx));
+    if (v.IsNull()) {
+      saw_null = true;
+    } else if (CompareValues(x, v) == 0) {
+      return Value::Bool(!e.negated);
+    }
+  }
+  if (saw_null) return Value::Null();
+  return Value::Bool(e.negated);
+}
+
+// x op ANY (subquery): true when some row's comparison is true; x op ALL: false when some
+// row's is false; otherwise NULL when a comparison was NULL, else false (ANY) / true (ALL). An
+// empty subquery gives false (ANY) / true (ALL) even for a NULL x. NOT IN negates = ANY.
+Result<Value> EvalInSubquery(const BoundExpr& e, const EvalContext& ctx) {
+  MERIDIAN_ASSIGN_OR_RETURN(Value x, Eval(*e.children[0], ctx));
+  MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows,
+                            RunSubquery(e, ctx, std::numeric_limits<size_t>::max()));
+  auto result = [&](std::optional<bool> b) {
+    if (!b) return Value::Null();
+    return Value::Bool(*b != e.negated);
+  };
+  if (rows->empty()) return result(e.all);
+  if (x.IsNull()) return result(std::nullopt);
+  SubqueryPlan& plan = *e.subquery;
+  if (e.binary_op == ast::BinaryOp::kEq && !e.all && !plan.correlated) {
+    if (plan.lookup == SubqueryPlan::Lookup::kUnbuilt) {
+      // Values of one kind (integers or doubles) only, where CompareValues is the = it uses.
+      plan.lookup = SubqueryPlan::Lookup::kSorted;
+      for (const Value& v : *rows) {
+        if (v.IsNull()) {
+          plan.sorted_saw_null = true;
+        } else if ((v.IsInt() || v.IsDouble()) &&
+                   (plan.sorted.empty() || v.IsInt() == plan.sorted.front().IsInt())) {
+          plan.sorted.push_back(v);
+        } else {
+          plan.lookup = SubqueryPlan::Lookup::kScan;
+          break;
+        }
+      }
+      if (plan.lookup == SubqueryPlan::Lookup::kSorted) {
+        std::sort(plan.sorted.begin(), plan.sorted.end(),
+                  [](const Value& a, const Value& b) { return CompareValues(a, b) < 0; });
+      } else {
+        plan.sorted.clear();
+      }
+    }
+    const bool same_kind = plan.sorted.empty() || x.IsInt() == plan.sorted.front().IsInt();
+    if (plan.lookup == SubqueryPlan::Lookup::kSorted && (x.IsInt() || x.IsDouble()) && same_kind) {
+      const bool found = std::binary_search(
+          plan.sorted.begin(), plan.sorted.end(), x,
+          [](const Value& a, const Value& b) { return CompareValues(a, b) < 0; });
+      if (found) return result(true);
+      return result(plan.sorted_saw_null ? std::nullopt : std::optional<bool>(false));
+    }
+  }
+  bool saw_null = false;
+  for (const Value& v : *rows) {
+    if (v.IsNull()) {
+      saw_null = true;
+      continue;
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(Value holds, Compare(e.binary_op, x, v));
+    if (holds.AsBool() != e.all) return result(!e.all);
+  }
+  if (saw_null) return result(std::nullopt);
+  return result(e.all);
+}
+
+Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
+  size_t i = 0;
+  Value operand;
+  if (e.has_operand) {
+    MERIDIAN_ASSIGN_OR_RETURN(operand, Eval(*e.children[0], ctx));
+    i = 1;
+  }
+  size_t end = e.children.size() - (e.has_else ? 1 : 0);
+  for (; i + 1 < end; i += 2) {
+    bool match = false;
+    if (e.has_operand) {
+      MERIDIAN_ASSIGN_OR_RETURN(Value w, Eval(*e.children[i], ctx));
+      match = !operand.IsNull() && !w.IsNull() && CompareValues(operand, w) == 0;
+    } else {
+      // Not EvalPredicate: a WHEN condition is one expression, its AND evaluated in full.
+      MERIDIAN_ASSIGN_OR_RETURN(Value w, Eval(*e.children[i], ctx));
+      match = !w.IsNull() && w.IsBool() && w.AsBool();
+    }
+    if (match) return Eval(*e.children[i + 1], ctx);
+  }
+  if (e.has_else) return Eval(*e.children.back(), ctx);
+  return Value::Null();
+}
+
+Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
+  if (e.func >= Func::kVersion) return EvalSystemFunction(e, ctx);
+  if (e.func >= Func::kArrayToString) return EvalArrayExpr(e, ctx);
+  switch (e.func) {
+    case Func::kPgTypeof:
+      return e.value;
+    case Func::kCoalesce:
+      for (const BoundExprPtr& c : e.children) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
+        if (!v.IsNull()) return v;
+      }
+      return Value::Null();
+    case Func::kNullIf: {
+      MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+      MERIDIAN_ASSIGN_OR_RETURN(Value b, Eval(*e.children[1], ctx));
+      if (!a.IsNull() && !b.IsNull() && CompareValues(a, b) == 0) return Value::Null();
+      return a;
+    }
+    case Func::kGreatest:
+    case Func::kLeast: {
+      Value best = Value::Null();
+      for (const BoundExprPtr& c : e.children) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
+        if (v.IsNull()) continue;
+        const int cmp = best.IsNull() ? 0 : CompareValues(v, best);
+        if (best.IsNull() || (e.func == Func::kGreatest ? cmp > 0 : cmp < 0)) best = std::move(v);
+      }
+      return best;
+    }
+    case Func::kConcat: {
+      std::string out;
+      for (const BoundExprPtr& c : e.children) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
+        if (!v.IsNull()) out += v.ToString();
+      }
+      return Value::String(std::move(out));
+    }
+    default:
+      break;
+  }
+  if (e.func >= Func::kRound && e.func < Func::kVersion) {
+    std::vector<Value> args;
+    for (const BoundExprPtr& c : e.children) {
+      MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
+      if (v.IsNull()) return Value::Null();
+      args.push_back(std::move(v));
+    }
+    if (e.func <= Func::kMod) return EvalMath(e, args);
+    return EvalString(e, args);
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+  if (a.IsNull()) return Value::Null();
+  switch (e.func) {
+    case Func::kAbs:
+      if (a.IsDouble()) return Value::Double(std::fabs(a.AsDouble()));
+      if (a.IsReal()) return Value::Real(std::fabs(a.AsReal()));
+      if (a.IsDecimal()) return Value::Decimal(numeric::Abs(a.AsDecimal()));
+      if (a.AsInt() < 0) {
+        int64_t r = 0;
+        if (__builtin_sub_overflow(int64_t{0}, a.AsInt(), &r)) return OutOfRange(e.type);
+        MERIDIAN_RETURN_IF_ERROR(CheckRange(r, e.type));
+        return Value::Int(r);
+      }
+      return a;
+    case Func::kLength:
+      return Value::Int(static_cast<int64_t>(CharLength(a.AsString())));
+    case Func::kLower:
+    case Func::kUpper: {
+      std::string s = a.AsString();
+      for (char& c : s) {
+        c = static_cast<char>(e.func == Func::kLower ? std::tolower(static_cast<unsigned char>(c))
+                                                     : std::toupper(static_cast<unsigned char>(c)));
+      }
+      return Value::String(std::move(s));
+    }
+    default:
+      break;
+  }
+  return Status::Internal("unknown function");
+}
+
+Result<Value> EvalBinary(const BoundExpr& e, const EvalContext& ctx) {
+  ast::BinaryOp op = e.binary_op;
+  if (op == ast::BinaryOp::kAnd || op == ast::BinaryOp::kOr) {
+    bool is_and = op == ast::BinaryOp::kAnd;
+    MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+    if (!a.IsNull() && a.AsBool() != is_and) return a;  // FALSE AND x, TRUE OR x
+    MERIDIAN_ASSIGN_OR_RETURN(Value b, Eval(*e.children[1], ctx));
+    if (!b.IsNull() && b.AsBool() != is_and) return b;
+    if (a.IsNull() || b.IsNull()) return Value::Null();
+    return Value::Bool(is_and);
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+  MERIDIAN_ASSIGN_OR_RETURN(Value b, Eval(*e.children[1], ctx));
+  if (a.IsNull() || b.IsNull()) return Value::Null();
+  switch (op) {
+    case ast::BinaryOp::kAdd:
+    case ast::BinaryOp::kSub:
+    case ast::BinaryOp::kMul:
+    case ast::BinaryOp::kDiv:
+    case ast::BinaryOp::kMod:
+      return Arithmetic(op, a, b, e.type);
+    case ast::BinaryOp::kConcat:
+      return Value::String(TextOf(a) + TextOf(b));
+    case ast::BinaryOp::kLike:
+    case ast::BinaryOp::kNotLike: {
+      bool m = LikeMatch(TextOf(a), TextOf(b));
+      return Value::Bool(op == ast::BinaryOp::kLike ? m : !m);
+    }
+    case ast::BinaryOp::kILike:
+    case ast::BinaryOp::kNotILike: {
+      bool m = LikeMatch(AsciiLower(TextOf(a)), AsciiLower(TextOf(b)));
+      return Value::Bool(op == ast::BinaryOp::kILike ? m : !m);
+    }
+    case ast::BinaryOp::kRegexMatch:
+    case ast::BinaryOp::kRegexNotMatch:
+    case ast::BinaryOp::kRegexIMatch:
+    case ast::BinaryOp::kRegexNotIMatch: {
+      const bool icase = op == ast::BinaryOp::kRegexIMatch || op == ast::BinaryOp::kRegexNotIMatch;
+      MERIDIAN_ASSIGN_OR_RETURN(bool m, RegexMatch(TextOf(a), TextOf(b), icase));
+      return Value::Bool(
+          op == ast::BinaryOp::kRegexMatch || op == ast::BinaryOp::kRegexIMatch ? m : !m);
+    }
+    default:
+      return Compare(op, a, b);
+  }
+}
+
+}  // namespace
+
+bool LikeMatch(const std::string& text, const std::string& pattern) {
+  return LikeAt(text, 0, pattern, 0);
+}
+
+Result<Value> CompareOp(ast::BinaryOp op, const Value& a, const Value& b) {
+  return Compare(op, a, b);
+}
+
+Result<bool> RegexMatch(const std::string& text, const std::string& pattern, bool icase) {
+  MERIDIAN_ASSIGN_OR_RETURN(const std::regex* re, CompiledRegex(pattern, icase));
+  return std::regex_search(text, *re);
+}
+
+Result<const std::regex*> CompiledRegex(const std::string& pattern, bool icase) {
+  // The last pattern compiled on this thread is kept: a filter applies one pattern to every row.
+  thread_local std::string cached_pattern;
+  thread_local bool cached_icase = false;
+  thread_local std::optional<std::regex> cached;
+  if (!cached || cached_pattern != pattern || cached_icase != icase) {
+    try {
+      auto flags = std::regex::ECMAScript;
+      if (icase) flags |= std::regex::icase;
+      cached.emplace(pattern, flags);
+      cached_pattern = pattern;
+      cached_icase = icase;
+    } catch (const std::regex_error& e) {
+      cached.reset();
+      return Status::Error("2201B", std::string("invalid regular expression: ") + e.what());
+    }
+  }
+  return &*cached;
+}
+
+Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
+  switch (e.kind) {
+    case BoundKind::kConst:
+      return e.value;
+    case BoundKind::kColumn: {
+      const EvalContext* c = &ctx;
+      for (int d = 0; d < e.depth && c != nullptr; ++d) c = c->outer;
+      if (c == nullptr || c->row == nullptr || e.index >= static_cast<int>(c->row->size())) {
+        return Status::Internal("column reference \"" + e.name + "\" out of context");
+      }
+      return (*c->row)[e.index];
+    }
+    case BoundKind::kUnary: {
+      MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+      if (a.IsNull()) return a;
+      switch (e.unary_op) {
+        case ast::UnaryOp::kNot:
+          return Value::Bool(!a.AsBool());
+        case ast::UnaryOp::kPlus:
+          return a;
+        case ast::UnaryOp::kNeg:
+          if (a.IsDouble()) return Value::Double(-a.AsDouble());
+          if (a.IsReal()) return Value::Real(-a.AsReal());
+          if (a.IsDecimal()) return Value::Decimal(numeric::Negate(a.AsDecimal()));
+          return Arithmetic(ast::BinaryOp::kSub, Value::Int(0), a, e.type);
+      }
+      return Status::Internal("bad unary operator");
+    }
+    case BoundKind::kBinary:
+      return EvalBinary(e, ctx);
+    case BoundKind::kIsNull: {
+      MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+      return Value::Bool(a.IsNull() != e.negated);
+    }
+    case BoundKind::kFunction:
+      return EvalFunction(e, ctx);
+    case BoundKind::kAggregate:
+      return Status::Internal("aggregate evaluated outside of an aggregation");
+    case BoundKind::kCast: {
+      MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+      return CastValue(a, e.children[0]->type, e.type, e.explicit_cast);
+    }
+    case BoundKind::kCase:
+      return EvalCase(e, ctx);
+    case BoundKind::kInList:
+      return EvalInList(e, ctx);
+    case BoundKind::kSubquery: {
+      MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows, RunSubquery(e, ctx, 2));
+      if (rows->size() > 1) {
+        return Status::Error("21000",
+                             "more than one row returned by a subquery used as an expression");
+      }
+      return rows->empty() ? Value::Null() : (*rows)[0];
+    }
+    case BoundKind::kExists: {
+      MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows, RunSubquery(e, ctx, 1));
+      return Value::Bool(rows->empty() == e.negated);
+    }
+    case BoundKind::kInSubquery:
+      return EvalInSubquery(e, ctx);
+    case BoundKind::kArray:
+      if (e.subquery != nullptr) {  // ARRAY(subquery): every row, in order
+        MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows,
+                                  RunSubquery(e, ctx, std::numeric_limits<size_t>::max()));
+        return Value::Array(*rows);
+      }
+      return EvalArrayExpr(e, ctx);
+    case BoundKind::kQuantifiedArray:
+    case BoundKind::kSubscript:
+      return EvalArrayExpr(e, ctx);
+    case BoundKind::kParam:
+      if (ctx.exec == nullptr || e.index >= static_cast<int>(ctx.exec->params.size())) {
+        return Status::Internal("no value for parameter $" + std::to_string(e.index + 1));
+      }
+      return ctx.exec->params[e.index];
+  }
+  return Status::Internal("unknown expression kind");
+}
+
+Result<bool> EvalPredicate(const BoundExpr& expr, const EvalContext& ctx) {
+  // A condition's top-level AND stops at the first operand that is not TRUE, as PostgreSQL
+  // evaluates a qualification list: the rest is not evaluated (nor can it fail) for that row.
+  if (expr.kind == BoundKind::kBinary && expr.binary_op == ast::BinaryOp::kAnd) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool left, EvalPredicate(*expr.children[0], ctx));
+    if (!left) return false;
+    return EvalPredicate(*expr.children[1], ctx);
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(expr, ctx));
+  return !v.IsNull() && v.IsBool() && v.AsBool();
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,231 @@
+// Constraint checks, index maintenance and row collection shared by the INSERT, UPDATE and
+// DELETE executors (see modify_table.h).
+#include <algorithm>
+#include <unordered_map>
+
+#include "catalog/key_encoding.h"
+#include "catalog/transaction.h"
+#include "optimizer/access_path.h"
+#include "execution/evaluator.h"
+#include "execution/modify_table.h"
+#include "main/session_settings.h"
+#include "storage/tuple.h"
+
+namespace meridian::exec {
+
+Status CheckNotNull(const catalog::Table& table, const Row& row) {
+  const catalog::TableSchema& schema = table.schema();
+  for (size_t c = 0; c < schema.columns.size(); ++c) {
+    if (schema.columns[c].not_null && row[c].IsNull()) {
+      return Status::Error(sqlstate::kNotNullViolation, "null value in column \"" +
+                                                            schema.columns[c].name +
+                                                            "\" of relation \"" + schema.name +
+                                                            "\" violates not-null constraint")
+          .WithDetail(FailingRow(schema, row));
+    }
+  }
+  return Status::Ok();
+}
+
+std::string FailingRow(const catalog::TableSchema& schema, const Row& row) {
+  Row shown;
+  for (int c : schema.LiveColumns()) {
+    if (static_cast<size_t>(c) < row.size()) shown.push_back(row[c]);
+  }
+  return "Failing row contains (" + catalog::KeyToText(shown) + ").";
+}
+
+Status CheckConstraints(const catalog::Table& table, const std::vector<BoundCheck>& checks,
+                        const Row& row, ExecContext* exec) {
+  EvalContext ctx{&row, nullptr, exec};
+  for (const BoundCheck& c : checks) {
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c.expr, ctx));
+    if (v.IsNull() || v.AsBool()) continue;  // NULL passes a CHECK
+    return Status::Error(sqlstate::kCheckViolation, "new row for relation \"" + table.name() +
+                                                        "\" violates check constraint \"" + c.name +
+                                                        "\"")
+        .WithDetail(FailingRow(table.schema(), row));
+  }
+  return Status::Ok();
+}
+
+Status DuplicateKeyError(const catalog::Table& table, const catalog::Index& index, const Row& row) {
+  return Status::Error(sqlstate::kUniqueViolation,
+                       "duplicate key value violates unique constraint \"" + index.name() + "\"")
+      .WithDetail("Key (" + table.KeyColumnNames(index.schema()) + ")=(" +
+                  catalog::KeyToText(index.KeyValues(row)) + ") already exists.");
+}
+
+Result<std::string> EncodeRow(const catalog::Table& table, const Row& row) {
+  std::string bytes = storage::EncodeTuple(row, table.types());
+  if (bytes.size() > storage::HeapFile::MaxTupleSize()) {
+    return Status::Error(sqlstate::kProgramLimitExceeded,
+                         "row is too big: size " + std::to_string(bytes.size()) +
+                             ", maximum size " + std::to_string(storage::HeapFile::MaxTupleSize()));
+  }
+  return bytes;
+}
+
+int64_t LockTimeoutMs(const ExecContext* exec) {
+  return exec->settings != nullptr ? exec->settings->lock_timeout_ms() : 0;
+}
+
+Result<storage::Rid> InsertVersion(const std::shared_ptr<catalog::Table>& table, std::string tuple,
+                                   ExecContext* exec) {
+  catalog::Transaction* txn = exec->txn;
+  if (txn == nullptr) return Status::Internal("a write outside a transaction");
+  storage::WriteTupleHeader(tuple.data(), storage::TupleHeader{txn->id(), 0, 0});
+  MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, table->heap()->Insert(tuple));
+  txn->NoteInsert(table, rid);
+  return rid;
+}
+
+Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, MatchedRow* m,
+                             const BoundExpr* recheck, ExecContext* exec) {
+  catalog::Transaction& txn = *exec->txn;
+  const txn::TxnManager& txns = *txn.manager();
+  while (true) {
+    MERIDIAN_ASSIGN_OR_RETURN(
+        catalog::Transaction::LockResult r,
+        txn.LockVersion(table, m->rid, false, exec->ctl, LockTimeoutMs(exec)));
+    if (r == catalog::Transaction::LockResult::kLocked) return true;
+    if (r == catalog::Transaction::LockResult::kAlreadyMine ||
+        r == catalog::Transaction::LockResult::kBusy) {
+      return false;
+    }
+    if (txn.isolation() != catalog::Isolation::kReadCommitted) {
+      return Status::Error(sqlstate::kSerializationFailure,
+                           "could not serialize access due to concurrent update");
+    }
+    // READ COMMITTED: find the version that replaced this one, if any (none: deleted).
+    MERIDIAN_ASSIGN_OR_RETURN(storage::TupleHeader old, table->heap()->ReadHeader(m->rid));
+    std::optional<storage::Rid> next = table->Successor(m->rid);
+    if (!next) return false;
+    std::string bytes;
+    if (!table->heap()->Get(*next, &bytes).ok()) return false;
+    const storage::TupleHeader h = storage::ReadTupleHeader(bytes);
+    // Only the replacement its committed deleter wrote (not one of an aborted update).
+    const txn::Timestamp created = txns.Resolve(h.begin);
+    if (created == txn::kInfinity || created != txns.Resolve(old.end)) return false;
+    Row row;
+    MERIDIAN_RETURN_IF_ERROR(table->DecodeRow(bytes, &row));
+    if (recheck != nullptr) {
+      EvalContext ctx{&row, nullptr, exec};
+      MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*recheck, ctx));
+      if (!pass) return false;
+    }
+    m->rid = *next;
+    m->row = std::move(row);
+  }
+}
+
+namespace {
+
+// What a version of a key means for a unique check.
+enum class KeyVersion { kDead, kLive, kWait };
+
+KeyVersion Classify(const storage::TupleHeader& h, const catalog::Transaction& txn,
+                    uint64_t* holder) {
+  const txn::TxnManager& m = *txn.manager();
+  const bool lock_mark = (h.flags & storage::kTupleFlagLockOnly) != 0;
+  // Created and deleted by one transaction (a rolled-back statement or savepoint): dead.
+  if (h.end == h.begin && txn::IsTxnId(h.begin) && !lock_mark) return KeyVersion::kDead;
+  if (txn::IsTxnId(h.begin) && h.begin != txn.id()) {
+    switch (m.State(h.begin)) {
+      case txn::TxnState::kAborted:
+        return KeyVersion::kDead;
+      case txn::TxnState::kRunning:
+      case txn::TxnState::kCommitting:
+        *holder = h.begin;
+        return KeyVersion::kWait;
+      case txn::TxnState::kCommitted:
+        break;
+    }
+  }
+  if (h.end == 0 || lock_mark) return KeyVersion::kLive;
+  if (h.end == txn.id()) return KeyVersion::kDead;
+  if (!txn::IsTxnId(h.end)) return KeyVersion::kDead;  // deleted by a committed transaction
+  switch (m.State(h.end)) {
+    case txn::TxnState::kAborted:
+      return KeyVersion::kLive;
+    case txn::TxnState::kRunning:
+    case txn::TxnState::kCommitting:
+      *holder = h.end;
+      return KeyVersion::kWait;
+    case txn::TxnState::kCommitted:
+      return KeyVersion::kDead;
+  }
+  return KeyVersion::kLive;
+}
+
+}  // namespace
+
+Status AddIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid, ExecContext* exec) {
+  for (const std::shared_ptr<catalog::Index>& index : table.indexes()) {
+    if (!index->schema().unique || index->KeyHasNull(row) || exec->txn == nullptr) {
+      MERIDIAN_RETURN_IF_ERROR(index->Insert(row, rid));
+      continue;
+    }
+    const std::string key = index->EncodeKey(row);
+    while (true) {
+      uint64_t holder = 0;
+      {
+        std::lock_guard key_lock(index->KeyLock(key));
+        MERIDIAN_ASSIGN_OR_RETURN(std::vector<std::string> rids, index->Lookup(key));
+        for (const std::string& r : rids) {
+          auto header = table.heap()->ReadHeader(catalog::DecodeRid(r));
+          if (!header.ok()) continue;  // a slot freed by garbage collection
+          KeyVersion v = Classify(*header, *exec->txn, &holder);
+          if (v == KeyVersion::kLive) return DuplicateKeyError(table, *index, row);
+          if (v == KeyVersion::kWait) break;
+        }
+        if (holder == 0) {
+          MERIDIAN_RETURN_IF_ERROR(index->Insert(row, rid));
+          break;
+        }
+      }
+      // Another transaction's version of this key decides: wait for it, then look again.
+      MERIDIAN_RETURN_IF_ERROR(exec->txn->WaitFor(holder, exec->ctl, LockTimeoutMs(exec)).status());
+    }
+  }
+  return Status::Ok();
+}
+
+AccessPlan ChooseMatchPath(const std::shared_ptr<catalog::Table>& table, BoundExprPtr where) {
+  AccessRequest request;
+  request.table = table;
+  request.conjuncts = SplitConjuncts(std::move(where));
+  return ChooseAccessPath(std::move(request), nullptr);
+}
+
+void PlanMatches(BoundMatch* m) {
+  AccessPlan plan = ChooseMatchPath(m->table, std::move(m->where));
+  m->residual = JoinConjuncts(std::move(plan.residual));
+  m->scan = MakeAccessOperator(m->table, &plan);
+}
+
+Result<std::vector<MatchedRow>> CollectMatches(BoundMatch& m, ExecContext* exec) {
+  if (m.scan == nullptr) PlanMatches(&m);
+  RowSourceOp& scan = *m.scan;
+  MERIDIAN_RETURN_IF_ERROR(scan.Open(nullptr, exec));
+  std::vector<MatchedRow> out;
+  Row row;
+  EvalContext ctx{&row, nullptr, exec};
+  int until_check = kCheckInterval;
+  while (true) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, scan.Next(&row));
+    if (!more) break;
+    if (--until_check <= 0) {
+      MERIDIAN_RETURN_IF_ERROR(exec->ctl->Check());
+      until_check = kCheckInterval;
+    }
+    if (m.residual != nullptr) {
+      MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*m.residual, ctx));
+      if (!pass) continue;
+    }
+    out.push_back({scan.last_rid(), row});
+  }
+  return out;
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,77 @@
+// INSERT, UPDATE and DELETE executors under MVCC (engine/txn/README.md). Each runs a whole
+// statement in one call while the caller holds the target table's SHARED lock (concurrent
+// writers meet at row write locks and unique-key locks), in two phases so that a statement
+// never sees its own changes (Halloween problem):
+//   1. compute: find every affected row in the statement's snapshot (through the cheapest
+//      access path), build the new tuples, check NOT NULL and tuple size — no writes;
+//   2. apply: take the row write locks (UPDATE/DELETE: the old versions' end fields; waiting
+//      for running writers, 40001 when a newer committed version exists), append new versions
+//      and their index entries with the unique checks.
+// On an error the caller rolls the statement back (Transaction::RollbackTo): versions are
+// never overwritten, so nothing needs restoring beyond the header marks.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "optimizer/access_path.h"
+#include "binder/bound_statement.h"
+#include "execution/operator.h"
+
+namespace meridian::exec {
+
+Result<uint64_t> ExecuteInsert(BoundInsert& insert, ExecContext* exec);
+Result<uint64_t> ExecuteUpdate(BoundUpdate& update, ExecContext* exec);
+Result<uint64_t> ExecuteDelete(BoundDelete& del, ExecContext* exec);
+
+// Shared checks of the compute phase (modify_checks.cc).
+// 23502 when row has NULL in a NOT NULL column of table.
+Status CheckNotNull(const catalog::Table& table, const Row& row);
+// 23514 `new row for relation "t" violates check constraint "c"` for the first CHECK whose
+// expression is false on row (NULL passes, as in PostgreSQL).
+Status CheckConstraints(const catalog::Table& table, const std::vector<BoundCheck>& checks,
+                        const Row& row, ExecContext* exec);
+// PostgreSQL's "Failing row contains (...)." detail: row's values, dropped columns left out.
+std::string FailingRow(const catalog::TableSchema& schema, const Row& row);
+// 23505 with PostgreSQL's message naming the index and "Key (a, b)=(1, 2) already exists.".
+Status DuplicateKeyError(const catalog::Table& table, const catalog::Index& index, const Row& row);
+// Encodes row for table's heap; 54000 when the tuple is larger than the heap accepts.
+Result<std::string> EncodeRow(const catalog::Table& table, const Row& row);
+
+// Inserts the version tuple (its begin field set to the statement's transaction) and records
+// it in the transaction's write set. Returns where it went.
+Result<storage::Rid> InsertVersion(const std::shared_ptr<catalog::Table>& table, std::string tuple,
+                                   ExecContext* exec);
+// Adds a new version's entries to every index of table. A unique index is checked first, under
+// the key's lock, against every version of the key that is not dead (created by a committed
+// or this transaction and not deleted by a committed one or this one): a version of a running
+// transaction is waited for; a live one is 23505. NULL keys never conflict.
+Status AddIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid, ExecContext* exec);
+struct MatchedRow {
+  storage::Rid rid;
+  Row row;
+};
+
+// Takes the row write lock of m, a version matched in the statement's snapshot. When a
+// transaction that committed meanwhile replaced the row: REPEATABLE READ fails with 40001;
+// READ COMMITTED follows the row to its newest version, re-checks recheck (the WHERE; null =
+// true) on it and locks that one instead, as PostgreSQL's EvalPlanQual does (*m then holds
+// it). false: the row is gone, no longer matches, or this statement already changed it.
+Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, MatchedRow* m,
+                             const BoundExpr* recheck, ExecContext* exec);
+// lock_timeout of the statement's session (0 = none).
+int64_t LockTimeoutMs(const ExecContext* exec);
+
+// The cheapest access path to the rows of table that satisfy where (null: all).
+AccessPlan ChooseMatchPath(const std::shared_ptr<catalog::Table>& table, BoundExprPtr where);
+// Plans how an UPDATE or DELETE finds its rows: ChooseMatchPath's operator in m->scan and the
+// conjuncts it does not enforce in m->residual (m->where is moved into them). Planning reads
+// only lock-free table facts (invariant 6 of README.md); a plan made before the statement took
+// its locks is used only when no DDL or ANALYZE came between (plan_cache.h).
+void PlanMatches(BoundMatch* m);
+// The rows of m's table that satisfy its WHERE, found through m's planned scan (PlanMatches
+// runs first when it has none), with their rids, in one pass and before anything is written.
+// Polls exec->ctl.
+Result<std::vector<MatchedRow>> CollectMatches(BoundMatch& m, ExecContext* exec);
+
+}  // namespace meridian::exec

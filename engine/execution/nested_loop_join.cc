@@ -1,0 +1,103 @@
+// NestedLoopJoinOp: inner/left/right/full nested-loop joins over a materialised right input,
+// and the rescan mode behind index nested-loop joins (see operators.h).
+#include "execution/evaluator.h"
+#include "execution/operators.h"
+
+namespace meridian::exec {
+
+bool NextUnmatchedRight(const std::vector<Row>& rows, const std::vector<bool>& matched,
+                        size_t left_width, size_t* pos, Row* out) {
+  while (*pos < rows.size()) {
+    const size_t i = (*pos)++;
+    if (matched[i]) continue;
+    out->assign(left_width, Value::Null());
+    out->insert(out->end(), rows[i].begin(), rows[i].end());
+    return true;
+  }
+  return false;
+}
+
+Status NestedLoopJoinOp::Open(const EvalContext* outer, ExecContext* exec) {
+  outer_ = outer;
+  exec_ = exec;
+  materialised_ = false;
+  have_left_ = false;
+  left_done_ = false;
+  unmatched_pos_ = 0;
+  right_rows_.clear();
+  right_matched_.clear();
+  MERIDIAN_RETURN_IF_ERROR(left_->Open(outer, exec));
+  if (rescan_) return Status::Ok();
+  return right_->Open(outer, exec);
+}
+
+Result<bool> NestedLoopJoinOp::Matches(const Row& joined) {
+  if (condition_ == nullptr) return true;
+  EvalContext ctx{&joined, outer_, exec_};
+  return EvalPredicate(*condition_, ctx);
+}
+
+Result<bool> NestedLoopJoinOp::NextRight(Row* right) {
+  if (rescan_) return right_->Next(right);
+  if (right_pos_ >= right_rows_.size()) return false;
+  *right = right_rows_[right_pos_++];
+  return true;
+}
+
+Result<bool> NestedLoopJoinOp::Next(Row* row) {
+  if (!rescan_ && !materialised_) {
+    Row r;
+    while (true) {
+      MERIDIAN_ASSIGN_OR_RETURN(bool more, right_->Next(&r));
+      if (!more) break;
+      right_rows_.push_back(std::move(r));
+    }
+    right_matched_.assign(right_rows_.size(), false);
+    materialised_ = true;
+  }
+  Row right;
+  while (!left_done_) {
+    if (!have_left_) {
+      MERIDIAN_ASSIGN_OR_RETURN(bool more, left_->Next(&left_row_));
+      if (!more) {
+        left_done_ = true;
+        break;
+      }
+      have_left_ = true;
+      left_matched_ = false;
+      right_pos_ = 0;
+      if (rescan_) {
+        left_ctx_ = EvalContext{&left_row_, outer_, exec_};
+        MERIDIAN_RETURN_IF_ERROR(right_->Open(&left_ctx_, exec_));
+      }
+    }
+    if (--until_check_ <= 0 && exec_ != nullptr && exec_->ctl != nullptr) {
+      MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
+      until_check_ = kCheckInterval;
+    }
+    const size_t at = right_pos_;
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, NextRight(&right));
+    if (!more) {
+      have_left_ = false;
+      if (!left_matched_ && (kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull)) {
+        *row = left_row_;
+        row->resize(left_width_ + right_width_);
+        return true;
+      }
+      continue;
+    }
+    *row = left_row_;
+    row->insert(row->end(), right.begin(), right.end());
+    MERIDIAN_ASSIGN_OR_RETURN(bool match, Matches(*row));
+    if (!match) continue;
+    left_matched_ = true;
+    if (!rescan_) right_matched_[at] = true;
+    return true;
+  }
+  if (kind_ == JoinKind::kRight || kind_ == JoinKind::kFull) {
+    return NextUnmatchedRight(right_rows_, right_matched_, left_width_, &unmatched_pos_, row);
+  }
+  return false;
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,463 @@
+// The physical operators of the executor (Volcano pull). Each is implemented in its own file:
+// seq_scan.cc, values.cc, filter.cc, project.cc, nested_loop_join.cc, hash_aggregate.cc,
+// distinct.cc, sort.cc, limit.cc. Row-producing operators only; INSERT/UPDATE/DELETE and DDL
+// run as statements (modify_table.h, ddl.h) because they complete within one call.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "catalog/table.h"
+#include "binder/bound_expr.h"
+#include "execution/key_table.h"
+#include "execution/operator.h"
+#include "storage/btree.h"
+#include "storage/heap_file.h"
+
+namespace meridian::exec {
+
+// An operator that reads one table's rows (full-width) and knows where each came from.
+class RowSourceOp : public Operator {
+ public:
+  // The rid of the row Next returned last (for UPDATE/DELETE).
+  storage::Rid last_rid() const { return rid_; }
+
+ protected:
+  storage::Rid rid_;
+};
+
+// Full scan of a table's heap, decoding every visible tuple (only the columns PruneColumns
+// asked for, when it was called). REQUIRES: the statement holds the table's lock during
+// Open/Next (released between Fetch calls; the heap cursor and the copied page survive).
+class SeqScanOp : public RowSourceOp {
+ public:
+  // Rows have the width the table had now (when planned): an ALTER TABLE ADD COLUMN
+  // between two Fetch calls widens stored rows, never the rows this scan returns.
+  explicit SeqScanOp(std::shared_ptr<catalog::Table> table)
+      : table_(std::move(table)), width_(table_->types().size()) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
+
+ private:
+  std::shared_ptr<catalog::Table> table_;
+  size_t width_;
+  ExecContext* exec_ = nullptr;
+  storage::HeapFile::Cursor cursor_;
+  storage::HeapFile::PageTuples page_;  // the page being returned, from next_tuple_ on
+  size_t next_tuple_ = 0;
+  bool prune_ = false;
+  std::vector<bool> needed_;  // when prune_: the columns decoded (the others are NULL)
+  int until_check_ = 0;
+  size_t next_system_row_ = 0;
+};
+
+// Reads a table through one of its B+tree indexes (index_scan.cc). At Open it evaluates the
+// key conditions (constants, outer references) into byte ranges of the index: the product of
+// the equality/IN prefix, then an optional range on the next column; NULL never matches. Each
+// entry's row is fetched from the heap and re-checked against the entry's key (a row changed
+// between two Fetch calls is skipped), or, for an index-only scan, rebuilt from the key alone
+// (columns outside the key are NULL; the planner only chooses it when none is needed).
+struct KeyCondition;
+class IndexScanOp : public RowSourceOp {
+ public:
+  IndexScanOp(std::shared_ptr<catalog::Table> table, std::shared_ptr<catalog::Index> index,
+              std::vector<KeyCondition> keys, std::vector<BoundExprPtr> conds, bool reverse,
+              bool index_only);
+  ~IndexScanOp() override;
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  bool QuickRead() const override;
+
+ private:
+  Status BuildRanges(const EvalContext& ctx);
+
+  std::shared_ptr<catalog::Table> table_;
+  size_t width_;  // as SeqScanOp's
+  std::shared_ptr<catalog::Index> index_;
+  std::vector<KeyCondition> keys_;
+  std::vector<BoundExprPtr> conds_;  // owns what keys_ points to
+  bool reverse_;
+  bool index_only_;
+  ExecContext* exec_ = nullptr;
+  std::vector<storage::ScanRange> ranges_;
+  size_t next_range_ = 0;
+  bool dedupe_ = false;                   // OR intervals may overlap: skip repeated rids
+  std::unordered_set<std::string> seen_;  // encoded rids returned (when dedupe_)
+  bool cursor_open_ = false;
+  storage::BTree::Cursor cursor_;
+  std::string key_, value_, bytes_;
+  int until_check_ = 0;
+};
+
+// Rows of expressions (VALUES, and the single empty row of SELECT without FROM).
+class ValuesOp : public Operator {
+ public:
+  explicit ValuesOp(std::vector<std::vector<BoundExprPtr>> rows) : rows_(std::move(rows)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  std::vector<std::vector<BoundExprPtr>> rows_;
+  EvalContext ctx_;
+  size_t next_ = 0;
+};
+
+// A set-returning function in FROM: unnest(array) gives one row per element,
+// generate_series(a, b [, step]) one per number. Its arguments are evaluated at Open in the
+// enclosing query's context (they may be correlated).
+class FunctionScanOp : public Operator {
+ public:
+  explicit FunctionScanOp(BoundExprPtr call) : call_(std::move(call)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  BoundExprPtr call_;
+  std::vector<Value> args_;
+  bool done_ = true;
+  size_t next_ = 0;      // unnest: next element
+  int64_t current_ = 0;  // generate_series: next value
+  ExecContext* exec_ = nullptr;
+};
+
+class FilterOp : public Operator {
+ public:
+  FilterOp(OperatorPtr child, BoundExprPtr predicate)
+      : child_(std::move(child)), predicate_(std::move(predicate)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
+  bool QuickRead() const override { return child_->QuickRead() && !predicate_->ContainsSubquery(); }
+
+ private:
+  OperatorPtr child_;
+  BoundExprPtr predicate_;
+  EvalContext ctx_;
+};
+
+// SELECT ... FOR UPDATE / FOR SHARE: passes its child's rows on after taking the row write lock
+// of each (lock-only: the version stays visible) through the transaction. scan is the table's
+// access operator at the bottom of child (its last_rid names the row). A row another running
+// transaction holds is waited for (NOWAIT: 55P03; SKIP LOCKED: skipped); a row replaced by a
+// transaction that committed after the snapshot is 40001 (the server reruns a READ COMMITTED
+// statement with a new snapshot).
+class LockRowsOp : public Operator {
+ public:
+  LockRowsOp(OperatorPtr child, const RowSourceOp* scan, std::shared_ptr<catalog::Table> table,
+             bool nowait, bool skip_locked)
+      : child_(std::move(child)),
+        scan_(scan),
+        table_(std::move(table)),
+        nowait_(nowait),
+        skip_locked_(skip_locked) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
+
+ private:
+  OperatorPtr child_;
+  const RowSourceOp* scan_;
+  std::shared_ptr<catalog::Table> table_;
+  bool nowait_, skip_locked_;
+  ExecContext* exec_ = nullptr;
+};
+
+class ProjectOp : public Operator {
+ public:
+  ProjectOp(OperatorPtr child, std::vector<BoundExprPtr> exprs)
+      : child_(std::move(child)), exprs_(std::move(exprs)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
+  bool QuickRead() const override;
+
+ private:
+  OperatorPtr child_;
+  std::vector<BoundExprPtr> exprs_;
+  EvalContext ctx_;
+  Row input_;
+};
+
+// Keeps the first n columns of each row (drops hidden ORDER BY columns).
+class TrimOp : public Operator {
+ public:
+  TrimOp(OperatorPtr child, size_t n) : child_(std::move(child)), n_(n) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override {
+    return child_->Open(outer, exec);
+  }
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override { child_->PruneColumns(needed); }
+  bool QuickRead() const override { return child_->QuickRead(); }
+
+ private:
+  OperatorPtr child_;
+  size_t n_;
+};
+
+// The join kinds the operators implement (FROM is a left-deep chain: left = the tables so far,
+// right = the next table).
+enum class JoinKind { kInner, kLeft, kRight, kFull };
+
+// Nested-loop join. Materialised mode (the default): the right input is read once per Open and
+// kept in memory; every left row meets every right row. Rescan mode (index nested-loop join):
+// the right input is re-opened for every left row with that row as its outer context (depth 1),
+// so an index scan on the right can look up the left row's values; only inner and left joins.
+// condition (over the joined row; null = true) decides a match; unmatched left rows (left/full)
+// and right rows (right/full) come out NULL-extended.
+class NestedLoopJoinOp : public Operator {
+ public:
+  NestedLoopJoinOp(OperatorPtr left, OperatorPtr right, JoinKind kind = JoinKind::kInner,
+                   BoundExprPtr condition = nullptr, bool rescan = false, size_t left_width = 0,
+                   size_t right_width = 0)
+      : left_(std::move(left)),
+        right_(std::move(right)),
+        kind_(kind),
+        condition_(std::move(condition)),
+        rescan_(rescan),
+        left_width_(left_width),
+        right_width_(right_width) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  Result<bool> NextRight(Row* right);  // next right row for the current left row
+  Result<bool> Matches(const Row& joined);
+
+  OperatorPtr left_, right_;
+  JoinKind kind_;
+  BoundExprPtr condition_;
+  bool rescan_;
+  size_t left_width_, right_width_;
+  const EvalContext* outer_ = nullptr;
+  ExecContext* exec_ = nullptr;
+  EvalContext left_ctx_;  // rescan: the right side's outer context (the current left row)
+  std::vector<Row> right_rows_;
+  std::vector<bool> right_matched_;
+  bool materialised_ = false;
+  Row left_row_;
+  bool have_left_ = false;
+  bool left_matched_ = false;
+  size_t right_pos_ = 0;
+  bool left_done_ = false;
+  size_t unmatched_pos_ = 0;  // right/full: emitting unmatched right rows
+  int until_check_ = 0;
+};
+
+// Right and full joins end by emitting, one per call, the right rows no left row matched,
+// NULL-extended on the left; false when none is left. *pos walks rows (nested_loop_join.cc).
+bool NextUnmatchedRight(const std::vector<Row>& rows, const std::vector<bool>& matched,
+                        size_t left_width, size_t* pos, Row* out);
+
+// Hash join on equality keys: the right input is read once per Open into a hash table keyed by
+// its key values (rows with a NULL key never match); each left row probes it. residual (over the
+// joined row) must also hold. Join kinds and NULL extension as NestedLoopJoinOp; output rows
+// come in left-input order, a left row's matches in right-input order.
+// Layout (hash_join.cc): a KeyTable from key to the first and last of its rows (chained through
+// next_ in input order), the right rows' stored columns (only those the consumer or the residual
+// reads, after PruneColumns) in one flat array, so a probe costs one table access and a match
+// one read of its row.
+class HashJoinOp : public Operator {
+ public:
+  HashJoinOp(OperatorPtr left, OperatorPtr right, std::vector<BoundExprPtr> left_keys,
+             std::vector<BoundExprPtr> right_keys, BoundExprPtr residual, JoinKind kind,
+             size_t left_width, size_t right_width);
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
+
+ private:
+  Status Build();
+  // The key of row under keys (evaluated with ctx); false when a key value is NULL. Integer
+  // mode: *int_key; else the encoded key in *key.
+  Result<bool> KeyOf(const std::vector<BoundExprPtr>& keys, const Row& row, int64_t* int_key,
+                     std::string* key);
+  // *row = the left row (or NULLs when left is null) joined with right row pos (or NULLs when
+  // pos is kNone).
+  void Join(const Row* left, uint32_t pos, Row* row) const;
+  bool TracksRight() const { return kind_ == JoinKind::kRight || kind_ == JoinKind::kFull; }
+
+  OperatorPtr left_, right_;
+  std::vector<BoundExprPtr> left_keys_, right_keys_;
+  BoundExprPtr residual_;
+  JoinKind kind_;
+  size_t left_width_, right_width_;
+  bool int_keys_;  // one key, integral on both sides: KeyTable's integer mode
+  const EvalContext* outer_ = nullptr;
+  ExecContext* exec_ = nullptr;
+  bool built_ = false;
+  static constexpr uint32_t kNone = 0xFFFFFFFF;
+  std::vector<uint32_t> stored_;    // the right columns kept, in order (all before pruning)
+  std::vector<uint32_t> unstored_;  // the others (NULL in output rows)
+  struct Chain {
+    uint32_t head = 0;  // the key's first right row
+    uint32_t tail = 0;  // and its last: a key with one row needs no look at next_
+  };
+  KeyTable<Chain> table_;
+  HugeVector<uint32_t> next_;  // per right row: the next row with its key (after tail: unset)
+  // stored_.size() values per right row, in input order.
+  HugeVector<Value> right_values_;
+  std::vector<bool> right_matched_;  // right/full joins: per right row  // The next left row, from
+                                     // the read-ahead batch (refilled by FillAhead).
+  Result<bool> NextLeft(Row* row);
+  void FillAhead();
+
+  // Probe-side read-ahead: left rows are read in batches (1, 2, 4, ... up to kReadAhead rows,
+  // so a LIMIT stops it early) and the table slot of each one's key is prefetched, so the cache
+  // misses of a batch overlap. An error of the left input is kept until the rows before it are
+  // joined, so it surfaces where it would without read-ahead.
+  static constexpr size_t kReadAhead = 32;
+  std::vector<Row> ahead_;
+  size_t ahead_pos_ = 0, ahead_size_ = 0, ahead_limit_ = 1;
+  Status ahead_error_;
+  bool ahead_end_ = false;
+  Row left_row_;
+  bool have_left_ = false;
+  bool left_matched_ = false;
+  // The current left row's candidates: match_ (kNone: none left) up to match_tail_.
+  uint32_t match_ = kNone, match_tail_ = kNone;
+  std::string probe_key_;
+  bool left_done_ = false;
+  size_t unmatched_pos_ = 0;  // right/full: next right row to consider for NULL extension
+  int until_check_ = 0;
+};
+
+// Hash aggregation: output rows are the GROUP BY values followed by the aggregate results,
+// one row per group in first-seen order (exactly one row when there is no GROUP BY). Groups are
+// found through a KeyTable (integer mode for one integral GROUP BY expression, NULL its own
+// group); without GROUP BY every row goes to group 0 with no lookup. Key values and states are
+// kept in flat arrays (one allocation per array, not per group).
+class HashAggregateOp : public Operator {
+ public:
+  HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> groups,
+                  std::vector<BoundExprPtr> aggregates, bool scalar);
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
+
+  struct AggState {
+    int64_t count = 0;
+    int64_t isum = 0;   // SUM(smallint/integer) → bigint
+    __int128 wide = 0;  // integer inputs of a numeric SUM/AVG
+    Numeric nsum;       // numeric inputs of a numeric SUM/AVG
+    float fsum = 0;     // SUM(real) → real, summed in float as PostgreSQL's float4pl
+    double dsum = 0;
+    Value best;  // MIN/MAX
+    struct Extra {
+      std::string text;                      // string_agg
+      std::vector<Value> items;              // array_agg (NULLs included), string_agg DISTINCT
+      std::vector<Value> delimiters;         // string_agg DISTINCT: each item's delimiter
+      std::unordered_set<std::string> seen;  // DISTINCT arguments
+    };
+    std::unique_ptr<Extra> extra;  // made by string_agg, array_agg and DISTINCT aggregates only
+  };
+
+ private:
+  Status Consume();
+  // The group of the row in ctx_.row (created with its key values when new).
+  Result<uint32_t> GroupOf();
+  void NewGroup();
+  Status Accumulate(const BoundExpr& agg, AggState* state);  // over ctx_.row
+  Result<Value> Finish(const BoundExpr& agg, const AggState& state) const;
+
+  OperatorPtr child_;
+  std::vector<BoundExprPtr> groups_;
+  std::vector<BoundExprPtr> aggregates_;
+  bool scalar_;
+  bool int_keys_;  // one GROUP BY expression of an integral type
+  EvalContext ctx_;
+  bool consumed_ = false;
+  static constexpr uint32_t kNone = 0xFFFFFFFF;
+  KeyTable<uint32_t> index_;     // key → group
+  uint32_t null_group_ = kNone;  // integer mode: the group of a NULL key
+  size_t group_count_ = 0;
+  std::vector<Value> group_values_;  // groups_.size() per group
+  std::vector<AggState> states_;     // aggregates_.size() per group
+  std::vector<Value> scratch_;       // per GROUP BY expression (EvalRef)
+  std::vector<const Value*> key_refs_;
+  std::string key_;
+  size_t next_ = 0;
+};
+
+// UNION [ALL], INTERSECT [ALL], EXCEPT [ALL] of two inputs with the same column types (rows are
+// compared as a whole, NULLs equal). UNION ALL streams left then right; the others read the
+// right input into a hash table of row counts first (INTERIM: in memory), then stream the left
+// (and, for UNION, the right) input.
+class SetOpOp : public Operator {
+ public:
+  SetOpOp(OperatorPtr left, OperatorPtr right, ast::SetOp op, bool all)
+      : left_(std::move(left)), right_(std::move(right)), op_(op), all_(all) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  OperatorPtr left_, right_;
+  ast::SetOp op_;
+  bool all_;
+  ExecContext* exec_ = nullptr;
+  bool right_loaded_ = false;
+  bool left_done_ = false;
+  std::unordered_map<std::string, int64_t> right_counts_;
+  std::unordered_set<std::string> emitted_;
+  int until_check_ = 0;
+};
+
+// Drops rows whose first n columns equal an earlier row's.
+class DistinctOp : public Operator {
+ public:
+  DistinctOp(OperatorPtr child, size_t n) : child_(std::move(child)), n_(n) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
+
+ private:
+  OperatorPtr child_;
+  size_t n_;
+  std::unordered_set<std::string> seen_;
+};
+
+struct SortKey {
+  int column = 0;
+  bool descending = false;
+  bool nulls_first = false;
+};
+
+// INTERIM: sorts in memory (the whole input is materialised on the first Next); an external
+// merge sort that spills runs to temp files replaces it when results outgrow memory.
+class SortOp : public Operator {
+ public:
+  SortOp(OperatorPtr child, std::vector<SortKey> keys)
+      : child_(std::move(child)), keys_(std::move(keys)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
+
+ private:
+  OperatorPtr child_;
+  std::vector<SortKey> keys_;
+  ExecContext* exec_ = nullptr;
+  std::vector<Row> rows_;
+  bool sorted_ = false;
+  size_t next_ = 0;
+};
+
+// LIMIT/OFFSET; the counts are evaluated at Open (they may not reference columns).
+class LimitOp : public Operator {
+ public:
+  LimitOp(OperatorPtr child, BoundExprPtr limit, BoundExprPtr offset)
+      : child_(std::move(child)), limit_(std::move(limit)), offset_(std::move(offset)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
+
+ private:
+  OperatorPtr child_;
+  BoundExprPtr limit_, offset_;
+  int64_t remaining_ = -1;  // -1: no limit
+  int64_t skip_ = 0;
+};
+
+}  // namespace meridian::exec

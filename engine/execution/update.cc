@@ -1,0 +1,48 @@
+// UPDATE executor: collects every matching row of the statement's snapshot (through the
+// cheapest access path) before writing anything (no Halloween problem), takes every row's
+// write lock (its old version's end field; READ COMMITTED follows rows replaced meanwhile, see
+// LockRowForWrite), then computes each new version from the locked one and appends it with its
+// index entries. See modify_table.h.
+#include "catalog/transaction.h"
+#include "execution/evaluator.h"
+#include "execution/modify_table.h"
+
+namespace meridian::exec {
+
+Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
+  catalog::Table& table = *b.table;
+  MERIDIAN_RETURN_IF_ERROR(table.CheckUsable());
+  if (exec->txn == nullptr) return Status::Internal("UPDATE outside a transaction");
+
+  // Phase 1: the rows to change.
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<MatchedRow> matches, CollectMatches(b, exec));
+  // Phase 2: every row's write lock first (so keys may move between rows of one statement),
+  // then the new versions, computed from the locked (possibly newer) versions, and their index
+  // entries.
+  std::vector<bool> locked(matches.size(), false);
+  for (size_t i = 0; i < matches.size(); ++i) {
+    MERIDIAN_ASSIGN_OR_RETURN(locked[i],
+                              LockRowForWrite(b.table, &matches[i], b.recheck.get(), exec));
+  }
+  uint64_t updated = 0;
+  for (size_t i = 0; i < matches.size(); ++i) {
+    if (!locked[i]) continue;  // gone, no longer matching, or already changed by this statement
+    const MatchedRow& m = matches[i];
+    EvalContext ctx{&m.row, nullptr, exec};
+    Row new_row = m.row;
+    for (const BoundUpdate::Assignment& a : b.assignments) {
+      MERIDIAN_ASSIGN_OR_RETURN(new_row[a.column], Eval(*a.value, ctx));
+    }
+    MERIDIAN_RETURN_IF_ERROR(CheckNotNull(table, new_row));
+    MERIDIAN_RETURN_IF_ERROR(CheckConstraints(table, b.checks, new_row, exec));
+    MERIDIAN_ASSIGN_OR_RETURN(std::string tuple, EncodeRow(table, new_row));
+    MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, InsertVersion(b.table, std::move(tuple), exec));
+    table.NoteSuccessor(m.rid, rid, exec->txn->id());
+    MERIDIAN_RETURN_IF_ERROR(AddIndexEntries(table, new_row, rid, exec));
+    ++updated;
+  }
+  table.NoteChanges(static_cast<int64_t>(updated));
+  return updated;
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,178 @@
+// Evaluation of array expressions (see evaluator.h EvalArrayExpr): ARRAY[...], x op ANY|ALL
+// (array) with three-valued results, a[i] and a[i:j], and the array functions. Arrays are
+// one-dimensional with lower bound 1, so array_lower is 1 and array_upper the length.
+#include <algorithm>
+#include <optional>
+
+#include "execution/evaluator.h"
+#include "binder/type_rules.h"
+
+namespace meridian::exec {
+
+namespace {
+
+// x op ANY (array): true when some element's comparison is true; x op ALL: false when some
+// element's is false; otherwise NULL when a comparison was NULL, else false (ANY) / true
+// (ALL). An empty array gives false (ANY) / true (ALL) even for a NULL x; a NULL array NULL.
+Result<Value> QuantifiedArray(const BoundExpr& e, const Value& x, const Value& array) {
+  if (array.IsNull()) return Value::Null();
+  const std::vector<Value>& elements = array.AsArray();
+  if (elements.empty()) return Value::Bool(e.all);
+  if (x.IsNull()) return Value::Null();
+  bool saw_null = false;
+  for (const Value& v : elements) {
+    if (v.IsNull()) {
+      saw_null = true;
+      continue;
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(Value holds, CompareOp(e.binary_op, x, v));
+    if (holds.AsBool() != e.all) return Value::Bool(!e.all);
+  }
+  if (saw_null) return Value::Null();
+  return Value::Bool(e.all);
+}
+
+// a[i] (NULL outside 1..length) or a[i:j] (the elements in both bounds; {} when none).
+Result<Value> Subscript(const std::vector<Value>& v) {
+  for (const Value& x : v) {
+    if (x.IsNull()) return Value::Null();
+  }
+  const std::vector<Value>& elements = v[0].AsArray();
+  const int64_t n = static_cast<int64_t>(elements.size());
+  if (v.size() == 2) {
+    const int64_t i = v[1].AsInt();
+    if (i < 1 || i > n) return Value::Null();
+    return elements[static_cast<size_t>(i - 1)];
+  }
+  const int64_t lo = std::max<int64_t>(v[1].AsInt(), 1);
+  const int64_t hi = std::min<int64_t>(v[2].AsInt(), n);
+  std::vector<Value> out;
+  for (int64_t i = lo; i <= hi; ++i) out.push_back(elements[static_cast<size_t>(i - 1)]);
+  return Value::Array(std::move(out));
+}
+
+// The text of an element as array_to_string writes it (booleans t/f, as array_out).
+std::string ElementText(const Value& v) { return v.ToString(); }
+
+Result<Value> ArrayFunction(const BoundExpr& e, const std::vector<Value>& v) {
+  switch (e.func) {
+    case Func::kArrayToString: {
+      // NULL elements are skipped, or written as the third argument when it is not NULL.
+      if (v[0].IsNull() || v[1].IsNull()) return Value::Null();
+      const bool null_text = v.size() == 3 && !v[2].IsNull();
+      std::string out;
+      bool first = true;
+      for (const Value& x : v[0].AsArray()) {
+        if (x.IsNull() && !null_text) continue;
+        if (!first) out += v[1].AsString();
+        first = false;
+        out += x.IsNull() ? v[2].AsString() : ElementText(x);
+      }
+      return Value::String(std::move(out));
+    }
+    case Func::kArrayUpper:
+    case Func::kArrayLower:
+    case Func::kArrayLength: {
+      // Only dimension 1 exists; an empty array has no dimensions (NULL, as PostgreSQL).
+      if (v[0].IsNull() || v[1].IsNull()) return Value::Null();
+      const int64_t n = static_cast<int64_t>(v[0].AsArray().size());
+      if (v[1].AsInt() != 1 || n == 0) return Value::Null();
+      return Value::Int(e.func == Func::kArrayLower ? 1 : n);
+    }
+    case Func::kCardinality:
+      if (v[0].IsNull()) return Value::Null();
+      return Value::Int(static_cast<int64_t>(v[0].AsArray().size()));
+    case Func::kArrayCat: {  // a NULL array acts as an empty one
+      if (v[0].IsNull()) return v[1];
+      if (v[1].IsNull()) return v[0];
+      std::vector<Value> out = v[0].AsArray();
+      out.insert(out.end(), v[1].AsArray().begin(), v[1].AsArray().end());
+      return Value::Array(std::move(out));
+    }
+    case Func::kArrayAppend: {
+      std::vector<Value> out = v[0].IsNull() ? std::vector<Value>() : v[0].AsArray();
+      out.push_back(v[1]);
+      return Value::Array(std::move(out));
+    }
+    case Func::kArrayPrepend: {
+      std::vector<Value> out{v[0]};
+      if (!v[1].IsNull()) out.insert(out.end(), v[1].AsArray().begin(), v[1].AsArray().end());
+      return Value::Array(std::move(out));
+    }
+    case Func::kArrayPosition: {  // first position IS NOT DISTINCT FROM the value, else NULL
+      if (v[0].IsNull()) return Value::Null();
+      const std::vector<Value>& elements = v[0].AsArray();
+      for (size_t i = 0; i < elements.size(); ++i) {
+        const bool same = elements[i].IsNull() || v[1].IsNull()
+                              ? elements[i].IsNull() && v[1].IsNull()
+                              : CompareValues(elements[i], v[1]) == 0;
+        if (same) return Value::Int(static_cast<int64_t>(i + 1));
+      }
+      return Value::Null();
+    }
+    case Func::kStringToArray: {
+      // string_to_array(s, delimiter [, null_string]): a NULL delimiter splits into
+      // characters, an empty one gives the whole string; an empty s gives {}.
+      if (v[0].IsNull()) return Value::Null();
+      const std::string& s = v[0].AsString();
+      std::vector<std::string> parts;
+      if (s.empty()) return Value::Array({});
+      if (v[1].IsNull()) {
+        for (size_t i = 0; i < s.size();) {
+          size_t len = 1;
+          while (i + len < s.size() && (static_cast<unsigned char>(s[i + len]) & 0xC0) == 0x80) {
+            ++len;
+          }
+          parts.push_back(s.substr(i, len));
+          i += len;
+        }
+      } else if (v[1].AsString().empty()) {
+        parts.push_back(s);
+      } else {
+        const std::string& d = v[1].AsString();
+        size_t start = 0;
+        while (true) {
+          const size_t at = s.find(d, start);
+          if (at == std::string::npos) {
+            parts.push_back(s.substr(start));
+            break;
+          }
+          parts.push_back(s.substr(start, at - start));
+          start = at + d.size();
+        }
+      }
+      std::vector<Value> out;
+      for (std::string& p : parts) {
+        const bool is_null = v.size() == 3 && !v[2].IsNull() && p == v[2].AsString();
+        out.push_back(is_null ? Value::Null() : Value::String(std::move(p)));
+      }
+      return Value::Array(std::move(out));
+    }
+    default:
+      break;
+  }
+  return Status::NotSupported("set-returning function " + e.name + "() is supported only in FROM");
+}
+
+}  // namespace
+
+Result<Value> EvalArrayExpr(const BoundExpr& e, const EvalContext& ctx) {
+  std::vector<Value> v;
+  v.reserve(e.children.size());
+  for (const BoundExprPtr& c : e.children) {
+    MERIDIAN_ASSIGN_OR_RETURN(Value x, Eval(*c, ctx));
+    v.push_back(std::move(x));
+  }
+  switch (e.kind) {
+    case BoundKind::kArray:
+      return Value::Array(std::move(v));
+    case BoundKind::kQuantifiedArray:
+      return QuantifiedArray(e, v[0], v[1]);
+    case BoundKind::kSubscript:
+      return Subscript(v);
+    default:
+      return ArrayFunction(e, v);
+  }
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,276 @@
+// Evaluation of the session functions (version, current_setting, set_config, current_user,
+// current_database, pg_backend_pid, ...) and the system-catalog functions behind psql's and the
+// drivers' catalog queries (pg_get_userbyid, format_type, pg_get_indexdef, ::regclass, ...).
+// They read the session's settings and the catalog through ExecContext.
+#include "catalog/system_tables.h"
+#include "catalog/transaction.h"
+#include "binder/binder.h"
+#include "binder/deparse.h"
+#include "execution/evaluator.h"
+#include "main/session_settings.h"
+
+namespace meridian::exec {
+
+namespace {
+
+// A CHECK constraint as pg_get_constraintdef(oid, true) prints it: bound over its table and
+// deparsed, "CHECK (price >= 0::numeric)"; its stored text when it no longer binds.
+std::string DisplayCheck(catalog::Catalog* catalog, const std::shared_ptr<catalog::Table>& table,
+                         size_t i, bool pretty) {
+  const catalog::CheckConstraint& check = table->schema().checks[i];
+  catalog::LockSet no_locks;
+  Binder binder(catalog, &no_locks);
+  Result<BoundExprPtr> bound = binder.BindCheck(*check.expr, table->schema(), table);
+  if (!bound.ok()) return "CHECK ((" + check.text + "))";
+  return "CHECK (" + DeparseExpr(**bound, pretty) + ")";
+}
+
+// pg_get_expr(adbin, relid) of a column DEFAULT: a literal as PostgreSQL stores it after the
+// coercion to the column type ('abc'::bpchar, 'x'::text, '-1'::integer, 0, 1.5, true), any other
+// expression deparsed without that outer coercion (now()); other text as it is.
+std::string DisplayDefault(catalog::Catalog* catalog, const std::string& text, int64_t relid,
+                           bool pretty) {
+  std::shared_ptr<catalog::Table> table = catalog::SystemTables::TableByOid(*catalog, relid);
+  if (table == nullptr) return text;
+  for (const catalog::Column& col : table->schema().columns) {
+    if (col.dropped || col.default_expr == nullptr || col.default_text != text) continue;
+    const ast::Expr& expr = *col.default_expr;
+    if (expr.kind == ast::ExprKind::kLiteral) {
+      switch (expr.literal_kind) {
+        case ast::LiteralKind::kString: {
+          std::string quoted = "'";
+          for (char c : expr.text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+          const Type t = col.type;
+          return quoted +
+                 "'::" + (t.id == TypeId::kChar ? std::string("bpchar") : Type{t.id, -1}.Name());
+        }
+        case ast::LiteralKind::kInteger:
+          if (!expr.text.empty() && expr.text[0] == '-') return "'" + expr.text + "'::integer";
+          return expr.text;
+        case ast::LiteralKind::kBool:
+          return expr.bool_value ? "true" : "false";
+        case ast::LiteralKind::kNull:
+          return "NULL::" + col.type.DisplayName();
+        case ast::LiteralKind::kFloat:
+          if (!expr.text.empty() && expr.text[0] == '-') return "'" + expr.text + "'::numeric";
+          return expr.text;
+      }
+    }
+    catalog::LockSet no_locks;
+    Binder binder(catalog, &no_locks);
+    Result<BoundExprPtr> bound = binder.BindDefault(expr, col.type, col.name);
+    if (!bound.ok()) return text;
+    const BoundExpr* e = bound->get();
+    if (e->kind == BoundKind::kCast && !e->explicit_cast) e = e->children[0].get();
+    return DeparseExpr(*e, pretty);
+  }
+  return text;
+}
+
+#if defined(__x86_64__)
+constexpr const char* kPlatform = "x86_64-pc-linux-gnu";
+#elif defined(__aarch64__)
+constexpr const char* kPlatform = "aarch64-unknown-linux-gnu";
+#else
+constexpr const char* kPlatform = "unknown-linux-gnu";
+#endif
+
+#if defined(__clang__)
+constexpr const char* kCompiler = "clang " __clang_version__;
+#else
+constexpr const char* kCompiler = "gcc " __VERSION__;
+#endif
+
+Status NoSession() { return Status::Internal("no session for a session function"); }
+
+// EXTRACT / date_part of a finite timestamp, exactly (seconds with 6 decimals).
+Result<Numeric> DatePart(const std::string& unit, Timestamp t) {
+  std::string u;
+  for (char c : unit) u.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  const datetime::Fields f = datetime::Split(t);
+  const int64_t year = f.year <= 0 ? f.year - 1 : f.year;  // there is no year 0: 1 BC is -1
+  auto whole = [](int64_t v) { return numeric::FromInt(v); };
+  if (u == "year" || u == "years") return whole(year);
+  if (u == "month" || u == "months") return whole(f.month);
+  if (u == "day" || u == "days") return whole(f.day);
+  if (u == "hour" || u == "hours") return whole(f.hour);
+  if (u == "minute" || u == "minutes") return whole(f.minute);
+  if (u == "second" || u == "seconds") return Numeric{f.micros_of_minute, 6};
+  if (u == "milliseconds") return Numeric{f.micros_of_minute, 3};
+  if (u == "microseconds") return whole(f.micros_of_minute);
+  if (u == "dow") return whole(f.day_of_week);
+  if (u == "isodow") return whole(f.day_of_week == 0 ? 7 : f.day_of_week);
+  if (u == "doy") return whole(f.day_of_year);
+  if (u == "quarter") return whole((f.month - 1) / 3 + 1);
+  if (u == "decade") return whole(year >= 0 ? year / 10 : -((8 - (year - 1)) / 10));
+  if (u == "century") return whole(year > 0 ? (year + 99) / 100 : -((99 - (year - 1)) / 100));
+  if (u == "millennium") {
+    return whole(year > 0 ? (year + 999) / 1000 : -((999 - (year - 1)) / 1000));
+  }
+  if (u == "epoch") return Numeric{t.micros + 10957LL * datetime::kMicrosPerDay, 6};
+  return Status::Error("22023",
+                       "unit \"" + unit + "\" not recognized for type timestamp without time zone");
+}
+
+}  // namespace
+
+Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
+  std::vector<Value> args;
+  for (const BoundExprPtr& c : e.children) {
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
+    // Every one of them is strict: a NULL argument gives NULL, as in PostgreSQL.
+    if (v.IsNull()) return Value::Null();
+    args.push_back(std::move(v));
+  }
+  ExecContext* exec = ctx.exec;
+  SessionSettings* settings = exec != nullptr ? exec->settings : nullptr;
+  const catalog::Catalog* catalog = exec != nullptr ? exec->catalog : nullptr;
+  switch (e.func) {
+    case Func::kNow:
+    case Func::kCurrentDate: {
+      const Timestamp now =
+          exec != nullptr && exec->txn != nullptr ? exec->txn->start_time() : datetime::Now();
+      if (e.func == Func::kNow) return Value::TimestampVal(now);
+      return Value::DateVal(datetime::ToDate(now));
+    }
+    case Func::kClockTimestamp:
+      return Value::TimestampVal(datetime::Now());
+    case Func::kDatePart: {
+      if (!datetime::IsFinite(args[1].AsTimestamp())) return Value::Null();
+      MERIDIAN_ASSIGN_OR_RETURN(Numeric n, DatePart(args[0].AsString(), args[1].AsTimestamp()));
+      if (e.type.id == TypeId::kNumeric) return Value::Decimal(n);
+      return Value::Double(numeric::ToDouble(n));
+    }
+    case Func::kVersion:
+      return Value::String(std::string("PostgreSQL ") + kPgVersionNumber + " (" + kProductVersion +
+                           ") on " + kPlatform + ", compiled by " + kCompiler + ", 64-bit");
+    case Func::kCurrentSetting: {
+      if (settings == nullptr) return NoSession();
+      auto v = settings->Show(args[0].AsString());
+      if (!v.ok()) {
+        if (args.size() > 1 && args[1].AsBool()) return Value::Null();  // missing_ok
+        return v.status();
+      }
+      return Value::String(std::move(v).value());
+    }
+    case Func::kSetConfig: {
+      if (settings == nullptr) return NoSession();
+      if (args[2].AsBool()) {
+        // is_local: lasts until the end of the transaction, which is this statement (there
+        // are no transaction blocks yet), so it is checked and reported but not kept.
+        SessionSettings scratch(*settings);
+        MERIDIAN_ASSIGN_OR_RETURN(std::string v,
+                                  scratch.Set(args[0].AsString(), {args[1].AsString()}));
+        return Value::String(std::move(v));
+      }
+      MERIDIAN_ASSIGN_OR_RETURN(std::string v,
+                                settings->Set(args[0].AsString(), {args[1].AsString()}));
+      return Value::String(std::move(v));
+    }
+    case Func::kCurrentSchema:
+      return Value::String("public");
+    case Func::kCurrentDatabase:
+      if (settings == nullptr) return NoSession();
+      return Value::String(settings->database());
+    case Func::kCurrentUser:
+    case Func::kSessionUser:
+      if (settings == nullptr) return NoSession();
+      return Value::String(settings->user());
+    case Func::kBackendPid:
+      if (settings == nullptr) return NoSession();
+      return Value::Int(settings->backend_pid());
+    case Func::kUserById:
+      return Value::String(catalog::SystemTables::UserName(args[0].AsInt()));
+    case Func::kAlwaysTrue:
+      return Value::Bool(true);
+    case Func::kAlwaysFalse:
+      return Value::Bool(false);
+    case Func::kAlwaysNull:
+      return Value::Null();
+    case Func::kFormatType:
+      return Value::String(catalog::SystemTables::FormatType(args[0].AsInt(), args[1].AsInt()));
+    case Func::kEncodingToChar:
+      return Value::String(args[0].AsInt() == 6 ? "UTF8" : "");
+    default:
+      break;
+  }
+  if (catalog == nullptr) return Status::Internal("no catalog for a system-catalog function");
+  using catalog::SystemTables;
+  switch (e.func) {
+    case Func::kGetExpr:  // pg_attrdef.adbin holds a DEFAULT's SQL text
+      return Value::String(DisplayDefault(exec->catalog, args[0].AsString(), args[1].AsInt(),
+                                          args.size() > 2 && args[2].AsBool()));
+    case Func::kTableIsVisible:
+      return Value::Bool(SystemTables::RelationVisible(*catalog, args[0].AsInt()));
+    case Func::kRelationIsPublishable:
+      return Value::Bool(SystemTables::IsUserTable(*catalog, args[0].AsInt()));
+    case Func::kIndexDef: {
+      // pg_get_indexdef(oid, column, pretty): column 0 is the whole definition, n the n-th key.
+      std::optional<std::string> def =
+          SystemTables::IndexDef(*catalog, args[0].AsInt(), args.size() > 1 ? args[1].AsInt() : 0);
+      return def ? Value::String(*def) : Value::Null();
+    }
+    case Func::kConstraintDef: {
+      std::shared_ptr<catalog::Table> table;
+      if (std::optional<size_t> i = SystemTables::FindCheck(*catalog, args[0].AsInt(), &table)) {
+        return Value::String(
+            DisplayCheck(exec->catalog, table, *i, args.size() > 1 && args[1].AsBool()));
+      }
+      std::optional<std::string> def = SystemTables::ConstraintDef(*catalog, args[0].AsInt());
+      return def ? Value::String(*def) : Value::Null();
+    }
+    case Func::kViewDef: {
+      std::optional<std::string> def = SystemTables::ViewDef(*catalog, args[0].AsInt());
+      return def ? Value::String(*def) : Value::Null();
+    }
+    case Func::kToRegClass: {
+      std::optional<int64_t> oid = SystemTables::RelationOid(*catalog, args[0].AsString());
+      return oid ? Value::Int(*oid) : Value::Null();
+    }
+    case Func::kToRegType: {
+      std::optional<int64_t> oid = SystemTables::TypeOid(args[0].AsString());
+      return oid ? Value::Int(*oid) : Value::Null();
+    }
+    case Func::kRegClassIn: {
+      std::optional<int64_t> oid = SystemTables::RelationOid(*catalog, args[0].AsString());
+      if (!oid) {
+        return Status::Error(sqlstate::kUndefinedTable,
+                             "relation \"" + args[0].AsString() + "\" does not exist");
+      }
+      return Value::Int(*oid);
+    }
+    case Func::kRegTypeIn: {
+      std::optional<int64_t> oid = SystemTables::TypeOid(args[0].AsString());
+      if (!oid) {
+        return Status::Error(sqlstate::kUndefinedObject,
+                             "type \"" + args[0].AsString() + "\" does not exist");
+      }
+      return Value::Int(*oid);
+    }
+    case Func::kRegNamespaceIn: {
+      std::optional<int64_t> oid = SystemTables::NamespaceOid(args[0].AsString());
+      if (!oid) {
+        return Status::Error(sqlstate::kInvalidSchemaName,
+                             "schema \"" + args[0].AsString() + "\" does not exist");
+      }
+      return Value::Int(*oid);
+    }
+    // An oid with no object prints as the number, as in PostgreSQL; 0 prints as "-".
+    case Func::kRegClassOut:
+    case Func::kRegTypeOut:
+    case Func::kRegNamespaceOut: {
+      const int64_t oid = args[0].AsInt();
+      if (oid == 0) return Value::String("-");
+      std::optional<std::string> name =
+          e.func == Func::kRegClassOut  ? SystemTables::RelationName(*catalog, oid)
+          : e.func == Func::kRegTypeOut ? SystemTables::TypeName(oid)
+                                        : SystemTables::NamespaceName(oid);
+      return Value::String(name ? *name : std::to_string(oid));
+    }
+    default:
+      break;
+  }
+  return Status::Internal("unknown system function");
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,696 @@
+// StartStatement and the cursor kinds: SelectCursor (Volcano pull under per-Fetch shared
+// table locks), DoneCursor (a statement that already completed: DML, DDL) and TextCursor
+// (EXPLAIN's lines).
+#include "main/statement.h"
+
+#include <chrono>
+
+#include "catalog/table_lock.h"
+#include "optimizer/access_path.h"
+#include "binder/binder.h"
+#include "commands/ddl.h"
+#include "execution/modify_table.h"
+#include "binder/params.h"
+#include "main/plan_cache.h"
+#include "planner/planner.h"
+#include "main/prepared.h"
+#include "main/session_settings.h"
+#include "main/transaction_block.h"
+#include "commands/utility_statements.h"
+
+namespace meridian::exec {
+
+namespace {
+
+class DoneCursor : public QueryCursor {
+ public:
+  DoneCursor(std::string tag, uint64_t rows, std::string notice, std::string notice_state = {})
+      : tag_(std::move(tag)),
+        rows_(rows),
+        notice_(std::move(notice)),
+        notice_state_(std::move(notice_state)) {}
+  const std::vector<ColumnInfo>& columns() const override { return columns_; }
+  Result<bool> Fetch(size_t, size_t, ExecControl&, std::vector<Row>*) override { return false; }
+  std::string CommandTag() const override { return tag_; }
+  uint64_t RowCount() const override { return rows_; }
+  std::string Notice() const override { return notice_; }
+  std::string NoticeSqlstate() const override { return notice_state_; }
+
+ private:
+  std::vector<ColumnInfo> columns_;
+  std::string tag_;
+  uint64_t rows_;
+  std::string notice_;
+  std::string notice_state_;
+};
+
+// One text column of precomputed lines (EXPLAIN).
+class TextCursor : public QueryCursor {
+ public:
+  TextCursor(std::string column, std::vector<std::string> lines, std::string tag)
+      : columns_{ColumnInfo{std::move(column), Type::Text(), false}},
+        lines_(std::move(lines)),
+        tag_(std::move(tag)) {}
+  const std::vector<ColumnInfo>& columns() const override { return columns_; }
+  Result<bool> Fetch(size_t max_rows, size_t, ExecControl&, std::vector<Row>* out) override {
+    while (next_ < lines_.size() && (max_rows == 0 || out->size() < max_rows)) {
+      out->push_back(Row{Value::String(lines_[next_++])});
+    }
+    return next_ < lines_.size();
+  }
+  std::string CommandTag() const override { return tag_; }
+  uint64_t RowCount() const override { return lines_.size(); }
+
+ private:
+  std::vector<ColumnInfo> columns_;
+  std::vector<std::string> lines_;
+  std::string tag_;
+  size_t next_ = 0;
+};
+
+class SelectCursor : public QueryCursor {
+ public:
+  ~SelectCursor() override { Finish(); }
+  catalog::LockSet& locks() { return locks_; }
+  // A plan (its tree in root_) to give back to slot when the query is done.
+  void CachePlan(std::unique_ptr<CachedPlan> plan, std::shared_ptr<PlanSlot> slot) {
+    plan_ = std::move(plan);
+    slot_ = std::move(slot);
+  }
+  void Init(std::vector<ColumnInfo> columns, OperatorPtr root, std::vector<Value> params,
+            SessionSettings* settings, catalog::Catalog* catalog,
+            std::shared_ptr<SessionSettings> own_settings,
+            std::shared_ptr<catalog::Transaction> txn) {
+    own_settings_ = std::move(own_settings);
+    txn_ = std::move(txn);
+    exec_.txn = txn_.get();
+    columns_ = std::move(columns);
+    root_ = std::move(root);
+    exec_.params = std::move(params);
+    exec_.settings = settings;
+    exec_.catalog = catalog;
+  }
+  const std::vector<ColumnInfo>& columns() const override { return columns_; }
+  std::string CommandTag() const override { return "SELECT " + std::to_string(rows_); }
+  uint64_t RowCount() const override { return rows_; }
+
+  // Runs the whole query now (SELECT ... FOR UPDATE: every row is locked, and a serialization
+  // failure surfaces, before the first row reaches the client); Fetch then serves the rows.
+  // An error goes back to StartStatement, which may run the statement again (40001 at READ
+  // COMMITTED) or fails the transaction block itself, so it does not fail the block here.
+  Status Materialize(ExecControl& ctl) {
+    std::vector<Row> rows;
+    MERIDIAN_RETURN_IF_ERROR(RunChunk(0, 0, ctl, &rows));
+    buffered_ = std::move(rows);
+    materialized_ = true;
+    return Status::Ok();
+  }
+
+  Result<bool> Fetch(size_t max_rows, size_t max_bytes, ExecControl& ctl,
+                     std::vector<Row>* out) override {
+    if (materialized_) {
+      while (next_buffered_ < buffered_.size() && (max_rows == 0 || out->size() < max_rows)) {
+        out->push_back(std::move(buffered_[next_buffered_++]));
+      }
+      return next_buffered_ < buffered_.size();
+    }
+    if (done_) return false;
+    Status st = RunChunk(max_rows, max_bytes, ctl, out);
+    // A table lock not free under ExecControl::no_wait: nothing was read; the caller drops
+    // this cursor and runs the statement again, so the transaction block stays as it was.
+    if (!opened_ && ExecControl::IsWouldBlock(st)) return st;
+    if (!st.ok()) {
+      // An error inside a transaction block fails the block (25P02 until ROLLBACK).
+      if (exec_.settings != nullptr) exec_.settings->txn_block().MarkFailed(txn_.get());
+      return st;
+    }
+    return !done_;
+  }
+
+ private:
+  // Up to max_rows rows / max_bytes bytes (0: no limit) into out; the statement's table locks
+  // are released after each chunk, and the plan after an error.
+  Status RunChunk(size_t max_rows, size_t max_bytes, ExecControl& ctl, std::vector<Row>* out) {
+    Status st = Run(max_rows, max_bytes, ctl, out);
+    locks_.ReleaseAll();
+    if (!st.ok()) Finish();
+    return st;
+  }
+
+  Status Run(size_t max_rows, size_t max_bytes, ExecControl& ctl, std::vector<Row>* out) {
+    exec_.ctl = &ctl;
+    MERIDIAN_RETURN_IF_ERROR(ctl.Check());
+    MERIDIAN_RETURN_IF_ERROR(locks_.AcquireAll(&ctl));
+    if (!opened_) {
+      MERIDIAN_RETURN_IF_ERROR(root_->Open(nullptr, &exec_));
+      opened_ = true;
+    }
+    size_t n = 0, bytes = 0;
+    Row row;
+    while ((max_rows == 0 || n < max_rows) && (max_bytes == 0 || bytes < max_bytes)) {
+      if ((n + 1) % kCheckInterval == 0) MERIDIAN_RETURN_IF_ERROR(ctl.Check());
+      MERIDIAN_ASSIGN_OR_RETURN(bool more, root_->Next(&row));
+      if (!more) {
+        Finish();
+        return Status::Ok();
+      }
+      for (const Value& v : row) bytes += v.ByteSize();
+      out->push_back(std::move(row));
+      ++n;
+      ++rows_;
+    }
+    return Status::Ok();
+  }
+  void Finish() {
+    done_ = true;
+    // Drops the plan's table references early, or returns the plan to its statement's cache.
+    if (slot_ != nullptr && plan_ != nullptr && root_ != nullptr) {
+      plan_->root = std::move(root_);
+      slot_->Give(std::move(plan_));
+    }
+    root_.reset();
+    plan_.reset();
+  }
+
+  catalog::LockSet locks_;
+  std::shared_ptr<SessionSettings> own_settings_;  // when the statement has no session
+  std::shared_ptr<catalog::Transaction> txn_;      // its snapshot is what the scans read
+  bool materialized_ = false;
+  std::vector<Row> buffered_;  // the rows of a materialized query
+  size_t next_buffered_ = 0;
+  std::vector<ColumnInfo> columns_;
+  OperatorPtr root_;
+  std::unique_ptr<CachedPlan> plan_;  // the rest of a cacheable plan (root_ is its tree)
+  std::shared_ptr<PlanSlot> slot_;    // where the plan goes back when done; null: not cached
+  ExecContext exec_;
+  bool opened_ = false;
+  bool done_ = false;
+  uint64_t rows_ = 0;
+};
+
+// Plans what a bound INSERT, UPDATE or DELETE reads, under its locks: the access path of the
+// WHERE (an INSERT's source was planned by the binder).
+void PlanModify(BoundInsert*) {}
+void PlanModify(BoundMatch* bound) { PlanMatches(bound); }
+
+// Binds (bind(binder) → the bound statement), takes the locks, plans and executes. An ALTER
+// TABLE that published a new schema of a table between binding and locking makes it bind again
+// under the new one (the locks then keep further ALTERs out until the statement ends). plans: a
+// prepared statement's cache (plan_cache.h): its valid plan skips binding and planning, unless
+// DDL or ANALYZE came before the locks were taken (then it binds anew); the plan goes back to
+// the slot when the statement ends, whether it succeeded or not.
+template <typename Bound, typename BindFn>
+Result<uint64_t> RunModify(const BindFn& bind, const StatementParams& params, ExecControl& ctl,
+                           Result<uint64_t> (*execute)(Bound&, ExecContext*),
+                           SessionSettings* settings, catalog::Catalog* catalog,
+                           catalog::Transaction* txn, const std::shared_ptr<PlanSlot>& plans) {
+  struct Held {  // the plan in use; back to the slot at every exit when it may be kept
+    std::unique_ptr<CachedPlan> plan;
+    PlanSlot* slot = nullptr;  // null: not cacheable
+    ~Held() {
+      if (plan == nullptr) return;
+      plan->locks.ReleaseAll();
+      if (slot != nullptr) slot->Give(std::move(plan));
+    }
+  } held;
+  if (plans != nullptr) held.plan = plans->Take(catalog->schema_version(), params);
+  bool fresh = held.plan == nullptr;
+  if (!fresh) held.slot = plans.get();
+  while (true) {
+    if (fresh) {
+      held.slot = nullptr;
+      held.plan = std::make_unique<CachedPlan>();
+      CachedPlan& plan = *held.plan;
+      plan.schema_version = catalog->schema_version();  // before binding (plan_cache.h)
+      plan.declared = params.types;
+      plan.supplied = params.values.size();
+      plan.types = ParamTypes(params);
+      Binder binder(catalog, &plan.locks, &plan.types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
+      Result<std::unique_ptr<Bound>> bound = bind(binder);
+      if (!bound.ok()) return bound.status();
+      plan.modify = std::move(bound).value();
+      if (plans != nullptr) {
+        plans->NotePlanned();
+        if (!binder.read_system_tables()) held.slot = plans.get();
+      }
+    }
+    CachedPlan& plan = *held.plan;
+    Bound& bound = *std::get<std::unique_ptr<Bound>>(plan.modify);
+    MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, plan.types.Convert(params.values));
+    MERIDIAN_RETURN_IF_ERROR(plan.locks.AcquireAll(&ctl));
+    if (plan.locks.SchemaChanged() ||
+        (!fresh && catalog->schema_version() != plan.schema_version)) {
+      held.plan.reset();  // releases the locks
+      fresh = true;
+      continue;
+    }
+    if (fresh) PlanModify(&bound);
+    ExecContext exec{&ctl, std::move(values), settings, catalog, txn};
+    return execute(bound, &exec);
+  }
+}
+
+using Clock = std::chrono::steady_clock;
+
+double MsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string Ms(double ms) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.3f ms", ms);
+  return buf;
+}
+
+// "Update on t" / "Delete on t" over the access path their WHERE would use.
+std::unique_ptr<PlanNode> DescribeModify(const char* verb,
+                                         const std::shared_ptr<catalog::Table>& table,
+                                         BoundExprPtr where) {
+  AccessPlan plan = ChooseMatchPath(table, std::move(where));
+  auto scan = std::make_unique<PlanNode>();
+  if (plan.kind == AccessPlan::Kind::kSeqScan) {
+    scan->label = "Seq Scan on " + table->name();
+  } else {
+    scan->label = "Index Scan using " + plan.index->name() + " on " + table->name();
+  }
+  std::string conds;
+  for (size_t i = 0; i < plan.index_conds.size(); ++i) {
+    conds += (i ? " AND " : "") + ExprToString(*plan.index_conds[i]);
+  }
+  if (!conds.empty()) scan->details.push_back("Index Cond: " + conds);
+  std::string filter;
+  for (size_t i = 0; i < plan.residual.size(); ++i) {
+    filter += (i ? " AND " : "") + ExprToString(*plan.residual[i]);
+  }
+  if (!filter.empty()) scan->details.push_back("Filter: " + filter);
+  scan->startup_cost = plan.startup_cost;
+  scan->total_cost = plan.total_cost;
+  scan->rows = plan.rows;
+  scan->width = RowWidth(table->types());
+  auto top = std::make_unique<PlanNode>();
+  top->label = std::string(verb) + " on " + table->name();
+  top->startup_cost = scan->startup_cost;
+  top->total_cost = scan->total_cost + scan->rows * kCpuTupleCost;
+  top->children.push_back(std::move(scan));
+  return top;
+}
+
+Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
+                                                catalog::Catalog* catalog, ExecControl& ctl,
+                                                const StatementParams& params,
+                                                SessionSettings* settings,
+                                                std::shared_ptr<SessionSettings> own_settings,
+                                                const std::shared_ptr<catalog::Transaction>& txn,
+                                                const std::shared_ptr<PlanSlot>& plans = nullptr);
+
+Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool analyze,
+                                             catalog::Catalog* catalog, ExecControl& ctl,
+                                             const StatementParams& params,
+                                             SessionSettings* settings,
+                                             const std::shared_ptr<catalog::Transaction>& txn) {
+  const Clock::time_point plan_start = Clock::now();
+  std::unique_ptr<PlanNode> root;
+  std::vector<std::string> extra;
+  ParamTypes types(params);
+  switch (stmt.kind) {
+    case ast::StatementKind::kSelect: {
+      catalog::LockSet locks;
+      Binder binder(catalog, &locks, &types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
+                                binder.BindSelect(*stmt.select));
+      MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
+      const size_t width = bound->columns.size();
+      MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect planned,
+                                PlanSelectExplained(std::move(bound), analyze));
+      planned.root->PruneColumns(std::vector<bool>(width, true));  // as PlanSelect does
+      root = std::move(planned.explain);
+      const double planning_ms = MsSince(plan_start);
+      if (analyze) {
+        MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
+        ExecContext exec{&ctl, std::move(values), settings, catalog, txn.get()};
+        const Clock::time_point run_start = Clock::now();
+        MERIDIAN_RETURN_IF_ERROR(planned.root->Open(nullptr, &exec));
+        Row row;
+        uint64_t n = 0;
+        while (true) {
+          if (++n % kCheckInterval == 0) MERIDIAN_RETURN_IF_ERROR(ctl.Check());
+          MERIDIAN_ASSIGN_OR_RETURN(bool more, planned.root->Next(&row));
+          if (!more) break;
+        }
+        const double run_ms = MsSince(run_start);
+        locks.ReleaseAll();
+        extra.push_back("Planning Time: " + Ms(planning_ms));
+        extra.push_back("Execution Time: " + Ms(run_ms));
+      }
+      break;
+    }
+    case ast::StatementKind::kUpdate:
+    case ast::StatementKind::kDelete: {
+      const bool update = stmt.kind == ast::StatementKind::kUpdate;
+      catalog::LockSet locks;
+      Binder binder(catalog, &locks, &types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
+      if (update) {
+        MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound,
+                                  binder.BindUpdate(*stmt.update));
+        root = DescribeModify("Update", bound->table, std::move(bound->where));
+      } else {
+        MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundDelete> bound, binder.BindDelete(*stmt.del));
+        root = DescribeModify("Delete", bound->table, std::move(bound->where));
+      }
+      if (analyze) {
+        const Clock::time_point run_start = Clock::now();
+        MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
+                                  StartInTxn(stmt, catalog, ctl, params, settings, nullptr, txn));
+        root->actual.loops = 1;
+        root->actual.rows = 0;
+        root->actual.total_ms = MsSince(run_start);
+        root->actual.first_row_ms = root->actual.total_ms;
+        extra.push_back("Rows affected: " + std::to_string(done->RowCount()));
+        extra.push_back("Execution Time: " + Ms(root->actual.total_ms));
+      }
+      break;
+    }
+    case ast::StatementKind::kInsert: {
+      root = std::make_unique<PlanNode>();
+      root->label = "Insert on " + stmt.insert->table;
+      if (analyze) {
+        const Clock::time_point run_start = Clock::now();
+        MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
+                                  StartInTxn(stmt, catalog, ctl, params, settings, nullptr, txn));
+        root->actual.loops = 1;
+        root->actual.total_ms = MsSince(run_start);
+        root->actual.first_row_ms = root->actual.total_ms;
+        extra.push_back("Rows affected: " + std::to_string(done->RowCount()));
+        extra.push_back("Execution Time: " + Ms(root->actual.total_ms));
+      }
+      break;
+    }
+    default:
+      return Status::NotSupported("EXPLAIN of this statement is not supported")
+          .WithPosition(stmt.loc.position);
+  }
+  std::vector<std::string> lines = RenderPlan(*root, analyze);
+  for (std::string& e : extra) lines.push_back(std::move(e));
+  return std::unique_ptr<QueryCursor>(
+      std::make_unique<TextCursor>("QUERY PLAN", std::move(lines), "EXPLAIN"));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<QueryCursor>> StartSelect(
+    const ast::SelectStmt& select, catalog::Catalog* catalog, const StatementParams& params,
+    SessionSettings* settings, std::shared_ptr<SessionSettings> own_settings,
+    std::shared_ptr<catalog::Transaction> txn, ExecControl* ctl,
+    const std::shared_ptr<PlanSlot>& plans) {
+  const uint64_t schema_version = catalog->schema_version();  // before binding (plan_cache.h)
+  std::unique_ptr<CachedPlan> plan;
+  if (plans != nullptr) plan = plans->Take(schema_version, params);
+  bool cacheable = plan != nullptr;
+  if (plan == nullptr) {
+    do {  // again when an ALTER TABLE changed a table while it was bound and planned
+      plan = std::make_unique<CachedPlan>();
+      plan->schema_version = schema_version;
+      plan->declared = params.types;
+      plan->supplied = params.values.size();
+      plan->types = ParamTypes(params);
+      Binder binder(catalog, &plan->locks, &plan->types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, binder.BindSelect(select));
+      plan->columns = bound->columns;
+      plan->locks_rows = bound->LocksRows();
+      MERIDIAN_ASSIGN_OR_RETURN(plan->root, PlanSelect(std::move(bound)));
+      plan->quick_read = PlanIsQuickRead(*plan);
+      cacheable = plans != nullptr && !binder.read_system_tables();
+      if (plans != nullptr) plans->NotePlanned();
+    } while (plan->locks.SchemaChanged());
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, plan->types.Convert(params.values));
+  auto cursor = std::make_unique<SelectCursor>();
+  cursor->locks().AddAll(plan->locks);
+  const bool locks_rows = plan->locks_rows;
+  cursor->Init(plan->columns, std::move(plan->root), std::move(values), settings, catalog,
+               std::move(own_settings), std::move(txn));
+  if (cacheable) cursor->CachePlan(std::move(plan), plans);
+  if (locks_rows && ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(cursor->Materialize(*ctl));
+  return std::unique_ptr<QueryCursor>(std::move(cursor));
+}
+
+namespace {
+
+Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
+                                                catalog::Catalog* catalog, ExecControl& ctl,
+                                                const StatementParams& params,
+                                                SessionSettings* settings,
+                                                std::shared_ptr<SessionSettings> own_settings,
+                                                const std::shared_ptr<catalog::Transaction>& txn,
+                                                const std::shared_ptr<PlanSlot>& plans) {
+  catalog::Transaction* const t = txn.get();
+  switch (stmt.kind) {
+    case ast::StatementKind::kSelect:
+      return StartSelect(*stmt.select, catalog, params, settings, std::move(own_settings), txn,
+                         &ctl, plans);
+    case ast::StatementKind::kInsert: {
+      MERIDIAN_ASSIGN_OR_RETURN(
+          uint64_t n, RunModify([&](Binder& b) { return b.BindInsert(*stmt.insert); }, params, ctl,
+                                &ExecuteInsert, settings, catalog, t, plans));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("INSERT 0 " + std::to_string(n), n, ""));
+    }
+    case ast::StatementKind::kUpdate: {
+      MERIDIAN_ASSIGN_OR_RETURN(
+          uint64_t n, RunModify([&](Binder& b) { return b.BindUpdate(*stmt.update); }, params, ctl,
+                                &ExecuteUpdate, settings, catalog, t, plans));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("UPDATE " + std::to_string(n), n, ""));
+    }
+    case ast::StatementKind::kDelete: {
+      MERIDIAN_ASSIGN_OR_RETURN(
+          uint64_t n, RunModify([&](Binder& b) { return b.BindDelete(*stmt.del); }, params, ctl,
+                                &ExecuteDelete, settings, catalog, t, plans));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("DELETE " + std::to_string(n), n, ""));
+    }
+    case ast::StatementKind::kCreateTable: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteCreateTable(*stmt.create_table, catalog, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("CREATE TABLE", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kCreateTableAs: {
+      std::string notice;
+      uint64_t n = 0;
+      MERIDIAN_RETURN_IF_ERROR(
+          ExecuteCreateTableAs(*stmt.create_table_as, catalog, ctl, settings, t, &notice, &n));
+      // PostgreSQL's tags: SELECT n, or CREATE TABLE AS (WITH NO DATA, IF NOT EXISTS skipped).
+      std::string tag = stmt.create_table_as->with_data && notice.empty()
+                            ? "SELECT " + std::to_string(n)
+                            : std::string("CREATE TABLE AS");
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>(std::move(tag), n, std::move(notice)));
+    }
+    case ast::StatementKind::kAlterTable: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(
+          ExecuteAlterTable(*stmt.alter_table, catalog, ctl, settings, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("ALTER TABLE", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kTruncate: {
+      MERIDIAN_RETURN_IF_ERROR(ExecuteTruncate(*stmt.truncate, catalog, ctl));
+      return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>("TRUNCATE TABLE", 0, ""));
+    }
+    case ast::StatementKind::kDropTable: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteDropTable(*stmt.drop_table, catalog, ctl, settings, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("DROP TABLE", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kCreateView: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteCreateView(*stmt.create_view, catalog, settings, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("CREATE VIEW", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kDropView: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteDropView(*stmt.drop_table, catalog, settings, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("DROP VIEW", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kCreateIndex: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteCreateIndex(*stmt.create_index, catalog, ctl, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("CREATE INDEX", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kDropIndex: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteDropIndex(*stmt.drop_index, catalog, ctl, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("DROP INDEX", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kAnalyze: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteAnalyze(*stmt.analyze, catalog, ctl, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("ANALYZE", 0, std::move(notice)));
+    }
+    case ast::StatementKind::kExplain:
+      return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl, params, settings, txn);
+    case ast::StatementKind::kSet:
+    case ast::StatementKind::kShow:
+    case ast::StatementKind::kReset:
+      return ExecuteVariable(stmt, settings);
+    case ast::StatementKind::kCopy:
+      return StartCopy(*stmt.copy, catalog, settings, std::move(own_settings), txn);
+    case ast::StatementKind::kTransaction:
+    case ast::StatementKind::kPrepare:
+    case ast::StatementKind::kExecute:
+    case ast::StatementKind::kDeallocate:
+      break;  // StartStatement runs them
+  }
+  return Status::NotSupported("this statement is not supported yet")
+      .WithPosition(stmt.loc.position);
+}
+
+// A read-only autocommit query's cursor that ends its transaction when the query is done
+// (last row fetched, an error, or the cursor dropped unfinished).
+class AutocommitCursor : public QueryCursor {
+ public:
+  AutocommitCursor(std::unique_ptr<QueryCursor> inner, std::shared_ptr<catalog::Transaction> txn)
+      : inner_(std::move(inner)), txn_(std::move(txn)) {}
+  ~AutocommitCursor() override { End(); }
+  const std::vector<ColumnInfo>& columns() const override { return inner_->columns(); }
+  Result<bool> Fetch(size_t max_rows, size_t max_bytes, ExecControl& ctl,
+                     std::vector<Row>* out) override {
+    Result<bool> more = inner_->Fetch(max_rows, max_bytes, ctl, out);
+    if (!more.ok() || !*more) End();
+    return more;
+  }
+  std::string CommandTag() const override { return inner_->CommandTag(); }
+  uint64_t RowCount() const override { return inner_->RowCount(); }
+  std::string Notice() const override { return inner_->Notice(); }
+  std::string NoticeSqlstate() const override { return inner_->NoticeSqlstate(); }
+  bool copy_out() const override { return inner_->copy_out(); }
+  size_t copy_columns() const override { return inner_->copy_columns(); }
+
+ private:
+  void End() {
+    if (txn_ == nullptr) return;
+    txn_->EndReadOnly();  // only read-only queries get this cursor
+    txn_.reset();
+  }
+  std::unique_ptr<QueryCursor> inner_;
+  std::shared_ptr<catalog::Transaction> txn_;
+};
+
+// Retries of one statement after serialization failures (each waited for the transaction that
+// won, so progress is guaranteed; the bound only guards against a livelock).
+constexpr int kMaxStatementRetries = 100;
+
+}  // namespace
+
+Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
+                                                    catalog::Catalog* catalog, ExecControl& ctl,
+                                                    const StatementParams& params,
+                                                    SessionSettings* settings,
+                                                    const std::shared_ptr<PlanSlot>& plans) {
+  MERIDIAN_RETURN_IF_ERROR(ctl.Check());
+  // Without a session (tools, tests) the statement gets default settings of its own.
+  std::shared_ptr<SessionSettings> own_settings;
+  if (settings == nullptr) {
+    own_settings = std::make_shared<SessionSettings>("meridian", "meridian", "");
+    settings = own_settings.get();
+  }
+  // PREPARE, EXECUTE, DEALLOCATE (prepared.cc); EXECUTE comes back here with its statement.
+  if (IsPreparedCommand(stmt.kind)) {
+    return StartPreparedCommand(stmt, catalog, ctl, settings);
+  }
+  TransactionBlock& block = settings->txn_block();
+  if (stmt.kind == ast::StatementKind::kTransaction) {
+    std::string notice, notice_state;
+    Result<std::string> tag =
+        block.Execute(*stmt.transaction, catalog, *settings, &notice, &notice_state);
+    if (!tag.ok()) {
+      block.Fail();  // any error inside a block fails it, as in PostgreSQL
+      return tag.status();
+    }
+    return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>(
+        std::move(tag).value(), 0, std::move(notice), std::move(notice_state)));
+  }
+  if (stmt.kind == ast::StatementKind::kCopy && stmt.copy->from) {
+    // COPY FROM STDIN inserts when the data is complete: it enters the transaction then.
+    if (block.failed()) return block.Enter(catalog, *settings).status();
+    return StartCopy(*stmt.copy, catalog, settings, std::move(own_settings), nullptr);
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(TransactionBlock::StatementTxn stx, block.Enter(catalog, *settings));
+  for (int attempt = 0;; ++attempt) {
+    Result<std::unique_ptr<QueryCursor>> cursor =
+        StartInTxn(stmt, catalog, ctl, params, settings, own_settings, stx.txn, plans);
+    if (!cursor.ok() && cursor.status().sqlstate() == sqlstate::kSerializationFailure &&
+        block.CanRetry(stx) && attempt < kMaxStatementRetries) {
+      // Nothing reached the client yet: undo the statement and run it on a new snapshot.
+      stx.txn->RollbackTo(stx.mark);
+      stx.txn->RefreshSnapshot();
+      continue;
+    }
+    if (cursor.ok() && stx.autocommit && !stx.txn->wrote() &&
+        (!(*cursor)->columns().empty() || (*cursor)->copy_out())) {
+      // A query read lazily: its transaction stays open (so garbage collection keeps the
+      // versions its snapshot needs) until the last row is fetched or the cursor goes.
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<AutocommitCursor>(std::move(cursor).value(), stx.txn));
+    }
+    MERIDIAN_RETURN_IF_ERROR(block.Leave(catalog, *settings, stx, cursor.status()));
+    return cursor;
+  }
+}
+
+Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
+                                               catalog::Catalog* catalog,
+                                               const std::vector<Type>& param_types,
+                                               SessionSettings* settings) {
+  if (stmt.kind == ast::StatementKind::kExecute) {
+    return DescribeExecute(*stmt.execute, param_types, settings);
+  }
+  StatementDescription out;
+  ParamTypes types(param_types, ParamTypes::kNoLimit);
+  catalog::LockSet locks;  // binding only records the tables; nothing is locked
+  Binder binder(catalog, &locks, &types);
+  if (settings != nullptr) binder.set_session(settings->session_id());
+  switch (stmt.kind) {
+    case ast::StatementKind::kSelect: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
+                                binder.BindSelect(*stmt.select));
+      out.columns = bound->columns;
+      break;
+    }
+    case ast::StatementKind::kInsert:
+      MERIDIAN_RETURN_IF_ERROR(binder.BindInsert(*stmt.insert).status());
+      break;
+    case ast::StatementKind::kUpdate:
+      MERIDIAN_RETURN_IF_ERROR(binder.BindUpdate(*stmt.update).status());
+      break;
+    case ast::StatementKind::kDelete:
+      MERIDIAN_RETURN_IF_ERROR(binder.BindDelete(*stmt.del).status());
+      break;
+    case ast::StatementKind::kExplain: {
+      MERIDIAN_ASSIGN_OR_RETURN(out,
+                                DescribeStatement(*stmt.explained, catalog, param_types, settings));
+      out.columns = {ColumnInfo{"QUERY PLAN", Type::Text(), false}};
+      return out;
+    }
+    case ast::StatementKind::kShow:
+      out.columns = ShowColumns(*stmt.variable);
+      break;
+    default:
+      break;  // DDL: no parameters, no rows
+  }
+  out.param_types = types.Finish();
+  return out;
+}
+
+}  // namespace meridian::exec

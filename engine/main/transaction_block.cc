@@ -1,0 +1,179 @@
+// TransactionBlock: PostgreSQL's transaction block rules (see transaction_block.h).
+#include "main/transaction_block.h"
+
+#include "main/session_settings.h"
+
+namespace meridian::exec {
+
+namespace {
+
+using Action = ast::TransactionStmt::Action;
+
+catalog::Isolation IsolationOf(const std::string& name) {
+  // SERIALIZABLE runs as snapshot isolation (REPEATABLE READ), READ UNCOMMITTED as READ
+  // COMMITTED, as PostgreSQL does for the latter.
+  return name == "repeatable read" || name == "serializable" ? catalog::Isolation::kRepeatableRead
+                                                             : catalog::Isolation::kReadCommitted;
+}
+
+Status Failed() {
+  return Status::Error(sqlstate::kInFailedSqlTransaction,
+                       "current transaction is aborted, commands ignored until end of "
+                       "transaction block");
+}
+
+}  // namespace
+
+Result<TransactionBlock::StatementTxn> TransactionBlock::Enter(catalog::Catalog* catalog,
+                                                               const SessionSettings& settings) {
+  if (failed_) return Failed();
+  StatementTxn stx;
+  if (txn_ != nullptr) {
+    stx.txn = txn_;
+    stx.mark = txn_->mark();
+    ran_statement_ = true;
+  } else {
+    stx.txn = catalog->BeginTransaction(settings.default_repeatable_read()
+                                            ? catalog::Isolation::kRepeatableRead
+                                            : catalog::Isolation::kReadCommitted);
+    stx.autocommit = true;
+  }
+  stx.txn->TakeStatementSnapshot();
+  return stx;
+}
+
+Status TransactionBlock::Leave(catalog::Catalog* catalog, const SessionSettings& settings,
+                               StatementTxn& stx, Status st) {
+  if (stx.autocommit) {
+    if (st.ok()) return catalog->CommitTransaction(*stx.txn, settings.synchronous_commit());
+    catalog->AbortTransaction(*stx.txn);
+    return st;
+  }
+  if (!st.ok() && txn_ == stx.txn) {
+    txn_->RollbackTo(stx.mark);
+    failed_ = true;
+  }
+  return st;
+}
+
+bool TransactionBlock::CanRetry(const StatementTxn& stx) const {
+  return stx.autocommit || stx.txn->isolation() == catalog::Isolation::kReadCommitted;
+}
+
+void TransactionBlock::MarkFailed(const catalog::Transaction* txn) {
+  if (txn_ != nullptr && txn_.get() == txn) failed_ = true;
+}
+
+void TransactionBlock::End(catalog::Catalog* catalog) {
+  if (txn_ != nullptr) catalog->AbortTransaction(*txn_);
+  txn_.reset();
+  failed_ = false;
+  ran_statement_ = false;
+  savepoints_.clear();
+}
+
+void TransactionBlock::Close(catalog::Catalog* catalog) { End(catalog); }
+
+Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
+                                              catalog::Catalog* catalog, SessionSettings& settings,
+                                              std::string* notice, std::string* notice_state) {
+  auto find_savepoint = [&](const char* verb) -> Result<size_t> {
+    if (!active()) {
+      return Status::Error(sqlstate::kNoActiveSqlTransaction,
+                           std::string(verb) + " can only be used in transaction blocks");
+    }
+    for (size_t i = savepoints_.size(); i-- > 0;) {
+      if (savepoints_[i].first == stmt.savepoint) return i;
+    }
+    return Status::Error(sqlstate::kInvalidSavepointSpecification,
+                         "savepoint \"" + stmt.savepoint + "\" does not exist")
+        .WithPosition(stmt.savepoint_loc.position);
+  };
+  switch (stmt.action) {
+    case Action::kBegin: {
+      const std::string tag = stmt.start_transaction ? "START TRANSACTION" : "BEGIN";
+      if (active()) {
+        *notice = "there is already a transaction in progress";
+        *notice_state = sqlstate::kActiveSqlTransaction;
+        return tag;
+      }
+      std::string level = stmt.isolation;
+      if (level.empty()) {
+        MERIDIAN_ASSIGN_OR_RETURN(level, settings.Show("default_transaction_isolation"));
+      }
+      txn_ = catalog->BeginTransaction(IsolationOf(level));
+      isolation_name_ = level;
+      failed_ = false;
+      ran_statement_ = false;
+      return tag;
+    }
+    case Action::kCommit: {
+      if (!active()) {
+        *notice = "there is no transaction in progress";
+        *notice_state = sqlstate::kNoActiveSqlTransaction;
+        return std::string("COMMIT");
+      }
+      if (failed_) {
+        End(catalog);
+        return std::string("ROLLBACK");
+      }
+      std::shared_ptr<catalog::Transaction> t = std::move(txn_);
+      End(catalog);  // nothing open any more, whatever the commit's outcome
+      MERIDIAN_RETURN_IF_ERROR(catalog->CommitTransaction(*t, settings.synchronous_commit()));
+      return std::string("COMMIT");
+    }
+    case Action::kRollback:
+      if (!active()) {
+        *notice = "there is no transaction in progress";
+        *notice_state = sqlstate::kNoActiveSqlTransaction;
+      }
+      End(catalog);
+      return std::string("ROLLBACK");
+    case Action::kSavepoint:
+      if (!active()) {
+        return Status::Error(sqlstate::kNoActiveSqlTransaction,
+                             "SAVEPOINT can only be used in transaction blocks");
+      }
+      if (failed_) return Failed();
+      savepoints_.emplace_back(stmt.savepoint, txn_->mark());
+      return std::string("SAVEPOINT");
+    case Action::kRelease: {
+      if (failed_) return Failed();
+      MERIDIAN_ASSIGN_OR_RETURN(size_t i, find_savepoint("RELEASE SAVEPOINT"));
+      savepoints_.resize(i);
+      return std::string("RELEASE");
+    }
+    case Action::kRollbackTo: {
+      MERIDIAN_ASSIGN_OR_RETURN(size_t i, find_savepoint("ROLLBACK TO SAVEPOINT"));
+      txn_->RollbackTo(savepoints_[i].second);
+      savepoints_.resize(i + 1);
+      failed_ = false;
+      return std::string("ROLLBACK");
+    }
+    case Action::kSetTransaction:
+      if (!active()) {
+        *notice = "SET TRANSACTION can only be used in transaction blocks";
+        *notice_state = sqlstate::kNoActiveSqlTransaction;
+        return std::string("SET");
+      }
+      if (failed_) return Failed();
+      if (!stmt.isolation.empty()) {
+        if (ran_statement_) {
+          return Status::Error(sqlstate::kActiveSqlTransaction,
+                               "SET TRANSACTION ISOLATION LEVEL must be called before any query");
+        }
+        txn_->set_isolation(IsolationOf(stmt.isolation));
+        isolation_name_ = stmt.isolation;
+      }
+      return std::string("SET");
+    case Action::kSetSessionDefaults:
+      if (!stmt.isolation.empty()) {
+        MERIDIAN_RETURN_IF_ERROR(
+            settings.Set("default_transaction_isolation", {stmt.isolation}).status());
+      }
+      return std::string("SET");
+  }
+  return Status::Internal("unknown transaction statement");
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,663 @@
+// ChooseAccessPath: sargable conjuncts → candidate index paths → cheapest by cost (see
+// access_path.h for the model).
+#include "optimizer/access_path.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "execution/evaluator.h"
+#include "storage/key_codec.h"
+
+namespace meridian::exec {
+
+namespace {
+
+using catalog::ColumnStats;
+
+// PostgreSQL's default selectivities (src/include/utils/selfuncs.h).
+constexpr double kDefaultEqSel = 0.005;
+constexpr double kDefaultIneqSel = 1.0 / 3.0;
+constexpr double kDefaultRangeSel = 0.005;
+constexpr double kDefaultOtherSel = 0.5;
+
+// Constant for one execution of the scan: no column of this row, no subquery, no aggregate.
+bool IsParamLike(const BoundExpr& e) {
+  switch (e.kind) {
+    case BoundKind::kColumn:
+      return e.depth > 0;
+    case BoundKind::kSubquery:
+    case BoundKind::kExists:
+    case BoundKind::kInSubquery:
+    case BoundKind::kAggregate:
+      return false;
+    default:
+      break;
+  }
+  if (e.subquery != nullptr) return false;  // ARRAY(subquery)
+  for (const BoundExprPtr& c : e.children) {
+    if (!IsParamLike(*c)) return false;
+  }
+  return true;
+}
+
+enum class SargOp { kEq, kLt, kLe, kGt, kGe, kIn, kAnyOf };
+
+struct Sarg {
+  size_t conjunct;
+  int column;
+  SargOp op;
+  const BoundExpr* value = nullptr;
+  std::vector<const BoundExpr*> list;
+  std::vector<KeyRange> ranges;  // kAnyOf
+};
+
+SargOp Flip(SargOp op) {
+  switch (op) {
+    case SargOp::kLt:
+      return SargOp::kGt;
+    case SargOp::kLe:
+      return SargOp::kGe;
+    case SargOp::kGt:
+      return SargOp::kLt;
+    case SargOp::kGe:
+      return SargOp::kLe;
+    default:
+      return op;
+  }
+}
+
+std::optional<SargOp> ComparisonOp(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::kEq:
+      return SargOp::kEq;
+    case ast::BinaryOp::kLt:
+      return SargOp::kLt;
+    case ast::BinaryOp::kLe:
+      return SargOp::kLe;
+    case ast::BinaryOp::kGt:
+      return SargOp::kGt;
+    case ast::BinaryOp::kGe:
+      return SargOp::kGe;
+    default:
+      return std::nullopt;
+  }
+}
+
+bool IsTableColumn(const BoundExpr& e) { return e.kind == BoundKind::kColumn && e.depth == 0; }
+
+std::optional<Sarg> MatchSarg(const BoundExpr& c, size_t i) {
+  if (c.kind == BoundKind::kBinary) {
+    std::optional<SargOp> op = ComparisonOp(c.binary_op);
+    if (!op) return std::nullopt;
+    const BoundExpr& l = *c.children[0];
+    const BoundExpr& r = *c.children[1];
+    if (IsTableColumn(l) && IsParamLike(r) && KeyFamily(l.type) != 0 &&
+        KeyFamily(l.type) == KeyFamily(r.type)) {
+      return Sarg{i, l.index, *op, &r, {}, {}};
+    }
+    if (IsTableColumn(r) && IsParamLike(l) && KeyFamily(r.type) != 0 &&
+        KeyFamily(r.type) == KeyFamily(l.type)) {
+      return Sarg{i, r.index, Flip(*op), &l, {}, {}};
+    }
+    return std::nullopt;
+  }
+  if (c.kind == BoundKind::kInList && !c.negated && IsTableColumn(*c.children[0])) {
+    const BoundExpr& col = *c.children[0];
+    Sarg s{i, col.index, SargOp::kIn, nullptr, {}, {}};
+    for (size_t k = 1; k < c.children.size(); ++k) {
+      const BoundExpr& item = *c.children[k];
+      if (!IsParamLike(item) || KeyFamily(item.type) != KeyFamily(col.type) ||
+          KeyFamily(col.type) == 0) {
+        return std::nullopt;
+      }
+      s.list.push_back(&item);
+    }
+    return s;
+  }
+  return std::nullopt;
+}
+
+// An OR of conditions on one column, each an equality, IN list, one-sided range or a range
+// with both ends (BETWEEN) — as the intervals of a kAnyOf sarg.
+std::optional<Sarg> MatchAnyOf(const BoundExpr& c, size_t i) {
+  std::vector<const BoundExpr*> disjuncts, stack{&c};
+  while (!stack.empty()) {
+    const BoundExpr* e = stack.back();
+    stack.pop_back();
+    if (e->kind == BoundKind::kBinary && e->binary_op == ast::BinaryOp::kOr) {
+      stack.push_back(e->children[1].get());
+      stack.push_back(e->children[0].get());
+    } else {
+      disjuncts.push_back(e);
+    }
+  }
+  Sarg out{i, -1, SargOp::kAnyOf, nullptr, {}, {}};
+  auto add = [&](const Sarg& s) {
+    if (out.column >= 0 && out.column != s.column) return false;
+    out.column = s.column;
+    KeyRange r;
+    switch (s.op) {
+      case SargOp::kEq:
+        r = {s.value, true, s.value, true};
+        break;
+      case SargOp::kIn:
+        for (const BoundExpr* v : s.list) out.ranges.push_back({v, true, v, true});
+        return true;
+      case SargOp::kLt:
+      case SargOp::kLe:
+        r.upper = s.value;
+        r.upper_inclusive = s.op == SargOp::kLe;
+        break;
+      case SargOp::kGt:
+      case SargOp::kGe:
+        r.lower = s.value;
+        r.lower_inclusive = s.op == SargOp::kGe;
+        break;
+      case SargOp::kAnyOf:
+        return false;
+    }
+    out.ranges.push_back(r);
+    return true;
+  };
+  for (const BoundExpr* d : disjuncts) {
+    if (std::optional<Sarg> s = MatchSarg(*d, i)) {
+      if (!add(*s)) return std::nullopt;
+      continue;
+    }
+    // lo <= k AND k <= hi (BETWEEN) on one column.
+    if (d->kind != BoundKind::kBinary || d->binary_op != ast::BinaryOp::kAnd) return std::nullopt;
+    std::optional<Sarg> a = MatchSarg(*d->children[0], i);
+    std::optional<Sarg> b = MatchSarg(*d->children[1], i);
+    if (!a || !b || a->column != b->column) return std::nullopt;
+    const bool a_low = a->op == SargOp::kGt || a->op == SargOp::kGe;
+    const bool b_low = b->op == SargOp::kGt || b->op == SargOp::kGe;
+    const bool a_high = a->op == SargOp::kLt || a->op == SargOp::kLe;
+    const bool b_high = b->op == SargOp::kLt || b->op == SargOp::kLe;
+    if (!((a_low && b_high) || (a_high && b_low))) return std::nullopt;
+    const Sarg& lo = a_low ? *a : *b;
+    const Sarg& hi = a_low ? *b : *a;
+    if (out.column >= 0 && out.column != lo.column) return std::nullopt;
+    out.column = lo.column;
+    out.ranges.push_back({lo.value, lo.op == SargOp::kGe, hi.value, hi.op == SargOp::kLe});
+  }
+  if (out.column < 0 || disjuncts.size() < 2) return std::nullopt;
+  return out;
+}
+
+const ColumnStats* StatsOf(const catalog::TableStats* stats, int column) {
+  if (stats == nullptr || column < 0 || static_cast<size_t>(column) >= stats->columns.size()) {
+    return nullptr;
+  }
+  return &stats->columns[column];
+}
+
+double EqSelectivity(const catalog::TableStats* stats, int column) {
+  const ColumnStats* cs = StatsOf(stats, column);
+  if (cs == nullptr) return kDefaultEqSel;
+  if (cs->distinct < 1) return cs->bounds.empty() ? 0.0 : kDefaultEqSel;
+  return (1.0 - cs->null_frac) / cs->distinct;
+}
+
+// Fraction of non-NULL values below v, by the histogram (or by default when v is not a
+// constant or there are no statistics).
+std::optional<double> FractionBelow(const catalog::TableStats* stats, int column,
+                                    const BoundExpr& value) {
+  const ColumnStats* cs = StatsOf(stats, column);
+  if (cs == nullptr || cs->bounds.size() < 2 || value.kind != BoundKind::kConst ||
+      value.value.IsNull()) {
+    return std::nullopt;
+  }
+  std::string key;
+  storage::AppendKeyValue(value.value, false, &key);
+  const size_t buckets = cs->bounds.size() - 1;
+  for (size_t b = 0; b < cs->bounds.size(); ++b) {
+    std::string bk;
+    storage::AppendKeyValue(cs->bounds[b], false, &bk);
+    if (key < bk) {
+      if (b == 0) return 0.0;
+      // Linear interpolation inside the bucket for numbers; half a bucket otherwise.
+      double within = 0.5;
+      const Value& a = cs->bounds[b - 1];
+      const Value& z = cs->bounds[b];
+      const bool numeric = (a.IsInt() || a.IsDouble()) && (z.IsInt() || z.IsDouble()) &&
+                           (value.value.IsInt() || value.value.IsDouble());
+      if (numeric && z.AsNumber() > a.AsNumber()) {
+        within = (value.value.AsNumber() - a.AsNumber()) / (z.AsNumber() - a.AsNumber());
+        within = std::clamp(within, 0.0, 1.0);
+      }
+      return (static_cast<double>(b - 1) + within) / static_cast<double>(buckets);
+    }
+  }
+  return 1.0;
+}
+
+double RangeSelectivity(const catalog::TableStats* stats, int column, const BoundExpr* lower,
+                        const BoundExpr* upper) {
+  const ColumnStats* cs = StatsOf(stats, column);
+  const double non_null = cs == nullptr ? 1.0 : 1.0 - cs->null_frac;
+  std::optional<double> lo = lower ? FractionBelow(stats, column, *lower) : 0.0;
+  std::optional<double> hi = upper ? FractionBelow(stats, column, *upper) : 1.0;
+  if (lo && hi) return std::max(0.0, *hi - *lo) * non_null + EqSelectivity(stats, column);
+  if (lower && upper) return kDefaultRangeSel;
+  return kDefaultIneqSel;
+}
+
+double SargSelectivity(const Sarg& s, const catalog::TableStats* stats) {
+  switch (s.op) {
+    case SargOp::kEq:
+      return EqSelectivity(stats, s.column);
+    case SargOp::kIn:
+      return std::min(1.0, EqSelectivity(stats, s.column) * static_cast<double>(s.list.size()));
+    case SargOp::kLt:
+    case SargOp::kLe:
+      return RangeSelectivity(stats, s.column, nullptr, s.value);
+    case SargOp::kGt:
+    case SargOp::kGe:
+      return RangeSelectivity(stats, s.column, s.value, nullptr);
+    case SargOp::kAnyOf: {
+      double sel = 0;
+      for (const KeyRange& r : s.ranges) {
+        sel += r.lower != nullptr && r.lower == r.upper
+                   ? EqSelectivity(stats, s.column)
+                   : RangeSelectivity(stats, s.column, r.lower, r.upper);
+      }
+      return std::min(1.0, sel);
+    }
+  }
+  return kDefaultOtherSel;
+}
+
+double RowWidthOf(const catalog::Table& table) {
+  double w = 0;
+  for (const Type& t : table.types()) w += t.IsString() ? 24 : 8;
+  return w;
+}
+
+struct Candidate {
+  AccessPlan plan;
+  std::vector<size_t> used;  // conjunct indexes enforced by the index
+  double matched = 0;        // index entries visited
+  bool delivers_order = false;
+};
+
+}  // namespace
+
+bool IsPlanConstant(const BoundExpr& e) {
+  switch (e.kind) {
+    case BoundKind::kConst:
+      return true;
+    case BoundKind::kUnary:
+    case BoundKind::kBinary:
+    case BoundKind::kIsNull:
+    case BoundKind::kCast:
+    case BoundKind::kCase:
+    case BoundKind::kInList:
+      break;
+    case BoundKind::kFunction:
+      if (e.func != Func::kAbs && e.func != Func::kCoalesce && e.func != Func::kNullIf) {
+        return false;
+      }
+      break;
+    default:
+      return false;
+  }
+  if (e.subquery != nullptr) return false;
+  for (const BoundExprPtr& c : e.children) {
+    if (!IsPlanConstant(*c)) return false;
+  }
+  return true;
+}
+
+namespace {
+
+// PostgreSQL's per-row cost of a condition (cost_qual_eval) in cpu_operator_cost units: one per
+// operator, function or cast; nothing for what it folds to a constant, nor for AND, OR, NOT,
+// IS NULL and CASE themselves; half an operator per IN-list element; a subquery as a scan.
+double QualCost(const BoundExpr& e) {
+  if (IsPlanConstant(e)) return 0;
+  double cost = 0;
+  switch (e.kind) {
+    case BoundKind::kSubquery:
+    case BoundKind::kExists:
+    case BoundKind::kInSubquery:
+      cost = 1000;
+      break;
+    case BoundKind::kBinary:
+      cost = e.binary_op == ast::BinaryOp::kAnd || e.binary_op == ast::BinaryOp::kOr ? 0 : 1;
+      break;
+    case BoundKind::kUnary:
+      cost = e.unary_op == ast::UnaryOp::kNot ? 0 : 1;
+      break;
+    case BoundKind::kFunction:
+    case BoundKind::kCast:
+      cost = 1;
+      break;
+    case BoundKind::kInList:
+      cost = 0.5 * static_cast<double>(e.children.size() - 1);
+      break;
+    default:
+      break;
+  }
+  for (const BoundExprPtr& c : e.children) cost += QualCost(*c);
+  return cost;
+}
+
+// PostgreSQL's simplification of AND/OR with a constant operand (eval_const_expressions): a
+// constant FALSE decides an AND and a constant TRUE an OR; the other truth value drops out. So
+// x / 0 > 1 AND 1 = 0 is FALSE without evaluating x / 0. A constant that fails to evaluate
+// (1 / 0 = 1) is left for the row.
+BoundExprPtr SimplifyBoolean(BoundExprPtr e) {
+  if (e->kind != BoundKind::kBinary ||
+      (e->binary_op != ast::BinaryOp::kAnd && e->binary_op != ast::BinaryOp::kOr)) {
+    return e;
+  }
+  const bool is_and = e->binary_op == ast::BinaryOp::kAnd;
+  e->children[0] = SimplifyBoolean(std::move(e->children[0]));
+  e->children[1] = SimplifyBoolean(std::move(e->children[1]));
+  for (size_t i = 0; i < 2; ++i) {
+    if (!IsPlanConstant(*e->children[i])) continue;
+    Result<Value> v = Eval(*e->children[i], EvalContext{});
+    if (!v.ok() || v.value().IsNull() || !v.value().IsBool()) continue;
+    if (v.value().AsBool() == is_and) return std::move(e->children[1 - i]);
+    BoundExprPtr decided = BoundExpr::Make(BoundKind::kConst, Type::Boolean(), e->position);
+    decided->value = v.value();
+    return decided;
+  }
+  return e;
+}
+
+}  // namespace
+
+std::vector<BoundExprPtr> SplitConjuncts(BoundExprPtr where) {
+  std::vector<BoundExprPtr> out;
+  if (where == nullptr) return out;
+  std::vector<BoundExprPtr> stack;
+  stack.push_back(SimplifyBoolean(std::move(where)));
+  while (!stack.empty()) {
+    BoundExprPtr e = std::move(stack.back());
+    stack.pop_back();
+    if (e->kind == BoundKind::kBinary && e->binary_op == ast::BinaryOp::kAnd) {
+      stack.push_back(std::move(e->children[1]));
+      stack.push_back(std::move(e->children[0]));
+      continue;
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+BoundExprPtr JoinConjuncts(std::vector<BoundExprPtr> conjuncts) {
+  // Cheapest first, as PostgreSQL orders a plan node's conditions (order_qual_clauses); the
+  // evaluation stops at the first one that is not TRUE (EvalPredicate), so a costlier one that
+  // would fail on this row (a division by zero) is not reached when a cheaper one rejects it.
+  std::vector<std::pair<double, size_t>> order;
+  for (size_t i = 0; i < conjuncts.size(); ++i) order.emplace_back(QualCost(*conjuncts[i]), i);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<BoundExprPtr> sorted;
+  for (const auto& o : order) sorted.push_back(std::move(conjuncts[o.second]));
+  conjuncts = std::move(sorted);
+  BoundExprPtr out;
+  for (BoundExprPtr& c : conjuncts) {
+    if (out == nullptr) {
+      out = std::move(c);
+      continue;
+    }
+    auto both = std::make_unique<BoundExpr>();
+    both->kind = BoundKind::kBinary;
+    both->type = Type::Boolean();
+    both->binary_op = ast::BinaryOp::kAnd;
+    both->position = out->position;
+    both->children.push_back(std::move(out));
+    both->children.push_back(std::move(c));
+    out = std::move(both);
+  }
+  return out;
+}
+
+namespace {
+
+// The sargable form of conjunct i, if any (a comparison, IN list or OR of them on a column).
+std::optional<Sarg> MatchConjunct(const BoundExpr& conjunct, size_t i) {
+  std::optional<Sarg> s = MatchSarg(conjunct, i);
+  if (!s) s = MatchAnyOf(conjunct, i);
+  return s;
+}
+
+double ConjunctSelectivity(const BoundExpr& conjunct, const std::optional<Sarg>& sarg,
+                           const catalog::TableStats* stats) {
+  if (sarg) return SargSelectivity(*sarg, stats);
+  if (conjunct.kind == BoundKind::kIsNull && IsTableColumn(*conjunct.children[0])) {
+    const ColumnStats* cs = StatsOf(stats, conjunct.children[0]->index);
+    double f = cs == nullptr ? kDefaultEqSel : cs->null_frac;
+    return conjunct.negated ? 1.0 - f : f;
+  }
+  return kDefaultOtherSel;
+}
+
+}  // namespace
+
+double EstimateSelectivity(const BoundExpr& conjunct, const catalog::Table& table) {
+  std::shared_ptr<const catalog::TableStats> stats = table.stats();
+  return ConjunctSelectivity(conjunct, MatchConjunct(conjunct, 0), stats.get());
+}
+
+namespace {
+
+// The cheapest candidate for req (its plan's rows set; conjuncts not yet moved into it).
+Candidate ChooseCandidate(const AccessRequest& req) {
+  const catalog::Table& table = *req.table;
+  std::shared_ptr<const catalog::TableStats> stats_holder = table.stats();
+  const catalog::TableStats* stats = stats_holder.get();
+  // Planning may run before the statement holds the table lock: only lock-free estimates.
+  const double rows = std::max<double>(1, static_cast<double>(table.live_rows()));
+  const double pages =
+      std::max(1.0, std::ceil(rows * (RowWidthOf(table) + 28.0) / (storage::kPageSize - 32)));
+  const size_t nconj = req.conjuncts.size();
+
+  std::vector<Sarg> sargs;
+  double all_sel = 1.0;
+  for (size_t i = 0; i < nconj; ++i) {
+    std::optional<Sarg> s = MatchConjunct(*req.conjuncts[i], i);
+    all_sel *= ConjunctSelectivity(*req.conjuncts[i], s, stats);
+    if (s) sargs.push_back(std::move(*s));
+  }
+  const double out_rows = std::max(1.0, rows * all_sel);
+
+  // The heap scan is always possible.
+  Candidate best;
+  best.plan.kind = AccessPlan::Kind::kSeqScan;
+  best.plan.startup_cost = 0;
+  best.plan.total_cost = pages * kSeqPageCost + rows * kCpuTupleCost +
+                         rows * static_cast<double>(nconj) * kCpuOperatorCost;
+  best.matched = rows;
+  const double sort_cost =
+      req.wanted_order.empty() ? 0.0 : 2.0 * kCpuOperatorCost * out_rows * std::log2(out_rows + 1);
+  auto effective = [&](const Candidate& c) {
+    double total = c.plan.total_cost;
+    if (!req.wanted_order.empty()) {
+      if (c.delivers_order && req.limit) {
+        double fraction = std::min(1.0, *req.limit / out_rows);
+        total = c.plan.startup_cost + (total - c.plan.startup_cost) * fraction;
+      } else if (!c.delivers_order) {
+        total += sort_cost;
+      }
+    }
+    return total;
+  };
+
+  for (const std::shared_ptr<catalog::Index>& index : table.IndexSnapshot()) {
+    const catalog::IndexSchema& ix = index->schema();
+    Candidate c;
+    c.plan.kind = AccessPlan::Kind::kIndexScan;
+    c.plan.index = index;
+    double sel = 1.0;
+    double ranges = 1;
+    size_t eq_prefix = 0;  // leading columns bound to exactly one value
+    bool all_eq = true;
+    std::vector<std::pair<size_t, SargOp>> used;  // (sarg index, op)
+    for (size_t k = 0; k < ix.columns.size(); ++k) {
+      const int col = ix.columns[k];
+      const Sarg* eq = nullptr;
+      const Sarg* in = nullptr;
+      const Sarg* lo = nullptr;
+      const Sarg* hi = nullptr;
+      const Sarg* any_of = nullptr;
+      for (const Sarg& s : sargs) {
+        if (s.column != col) continue;
+        if (s.op == SargOp::kAnyOf && any_of == nullptr) any_of = &s;
+        if (s.op == SargOp::kEq && eq == nullptr) eq = &s;
+        if (s.op == SargOp::kIn && in == nullptr) in = &s;
+        if ((s.op == SargOp::kGt || s.op == SargOp::kGe) && lo == nullptr) lo = &s;
+        if ((s.op == SargOp::kLt || s.op == SargOp::kLe) && hi == nullptr) hi = &s;
+      }
+      KeyCondition kc;
+      if (eq != nullptr) {
+        kc.eq = eq->value;
+        c.used.push_back(eq->conjunct);
+        sel *= EqSelectivity(stats, col);
+        if (eq_prefix == k) ++eq_prefix;
+        c.plan.keys.push_back(kc);
+        continue;
+      }
+      if (in != nullptr) {
+        kc.in_list = in->list;
+        c.used.push_back(in->conjunct);
+        sel *= SargSelectivity(*in, stats);
+        ranges *= static_cast<double>(in->list.size());
+        c.plan.keys.push_back(kc);
+        continue;
+      }
+      all_eq = false;
+      if (lo == nullptr && hi == nullptr && any_of != nullptr) {
+        kc.any_of = any_of->ranges;
+        c.used.push_back(any_of->conjunct);
+        sel *= SargSelectivity(*any_of, stats);
+        ranges *= static_cast<double>(any_of->ranges.size());
+        c.plan.keys.push_back(kc);
+        break;
+      }
+      if (lo != nullptr || hi != nullptr) {
+        if (lo) {
+          kc.lower = lo->value;
+          kc.lower_inclusive = lo->op == SargOp::kGe;
+          c.used.push_back(lo->conjunct);
+        }
+        if (hi) {
+          kc.upper = hi->value;
+          kc.upper_inclusive = hi->op == SargOp::kLe;
+          c.used.push_back(hi->conjunct);
+        }
+        sel *= RangeSelectivity(stats, col, lo ? lo->value : nullptr, hi ? hi->value : nullptr);
+        c.plan.keys.push_back(kc);
+      }
+      break;
+    }
+    // Order delivered: key columns from the first one not fixed to a single value.
+    std::vector<AccessPlan::OrderColumn> order;
+    for (size_t k = eq_prefix; k < ix.columns.size(); ++k) {
+      order.push_back({ix.columns[k], ix.descending[k]});
+    }
+    if (!req.wanted_order.empty()) {
+      // Columns fixed by equality do not disturb an order; skip them in the wanted order.
+      std::vector<AccessPlan::OrderColumn> wanted;
+      for (const auto& w : req.wanted_order) {
+        bool fixed = false;
+        for (size_t k = 0; k < eq_prefix; ++k) fixed |= ix.columns[k] == w.column;
+        if (!fixed) wanted.push_back(w);
+      }
+      bool forward = wanted.size() <= order.size();
+      bool backward = forward;
+      for (size_t i = 0; i < wanted.size() && (forward || backward); ++i) {
+        forward &=
+            order[i].column == wanted[i].column && order[i].descending == wanted[i].descending;
+        backward &=
+            order[i].column == wanted[i].column && order[i].descending != wanted[i].descending;
+      }
+      if (forward || backward) {
+        c.delivers_order = true;
+        c.plan.reverse = !forward;
+      }
+    }
+    // Several possibly overlapping intervals come back in interval order, not key order.
+    for (const KeyCondition& kc : c.plan.keys) {
+      if (!kc.any_of.empty()) c.delivers_order = false;
+    }
+    if (c.used.empty() && !c.delivers_order) continue;
+    const bool unique_hit = ix.unique && all_eq && c.plan.keys.size() == ix.columns.size();
+    c.matched = unique_hit ? ranges : std::max(ranges, rows * sel);
+    c.matched = std::min(c.matched, rows);
+    // Index-only when every needed column is a key column. Numeric keys are normalized
+    // (1.50 is stored as 1.5), so a numeric column is read from the heap for its scale.
+    bool covered = !req.needed_columns.empty();
+    for (size_t col = 0; covered && col < req.needed_columns.size(); ++col) {
+      if (!req.needed_columns[col]) continue;
+      covered = std::find(ix.columns.begin(), ix.columns.end(), static_cast<int>(col)) !=
+                    ix.columns.end() &&
+                table.types()[col].id != TypeId::kNumeric;
+    }
+    if (covered) c.plan.kind = AccessPlan::Kind::kIndexOnlyScan;
+    const double height = std::max(1.0, std::ceil(std::log(rows) / std::log(200.0)));
+    const double descent = ranges * (height * 50 * kCpuOperatorCost + kRandomPageCost * 0.25);
+    double cost =
+        descent + (c.matched / 200.0) * kRandomPageCost * 0.25 + c.matched * kCpuIndexTupleCost;
+    if (!covered) cost += std::min(c.matched, pages) * kRandomPageCost + c.matched * kCpuTupleCost;
+    cost += c.matched * static_cast<double>(nconj - c.used.size()) * kCpuOperatorCost;
+    c.plan.startup_cost = descent;
+    c.plan.total_cost = cost;
+    if (effective(c) < effective(best)) best = std::move(c);
+  }
+
+  best.plan.rows = out_rows;
+  return best;
+}
+
+}  // namespace
+
+AccessEstimate EstimateAccessPath(const AccessRequest& req) {
+  Candidate best = ChooseCandidate(req);
+  return {best.plan.rows, best.plan.total_cost};
+}
+
+AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
+  Candidate best = ChooseCandidate(req);
+  const size_t nconj = req.conjuncts.size();
+  AccessPlan plan = std::move(best.plan);
+  const bool delivers = best.delivers_order && !req.wanted_order.empty();
+  if (ordered != nullptr) *ordered = delivers;
+  if (delivers) plan.order = req.wanted_order;
+  std::sort(best.used.begin(), best.used.end());
+  best.used.erase(std::unique(best.used.begin(), best.used.end()), best.used.end());
+  for (size_t i = 0; i < nconj; ++i) {
+    if (std::binary_search(best.used.begin(), best.used.end(), i)) {
+      plan.index_conds.push_back(std::move(req.conjuncts[i]));
+    } else {
+      plan.residual.push_back(std::move(req.conjuncts[i]));
+    }
+  }
+  return plan;
+}
+
+// Index keys compare by byte order within one family; a condition is only sargable when its
+// value belongs to the column's family (the binder compares int with double numerically).
+int KeyFamily(const Type& t) {
+  if (t.IsIntegral()) return 1;
+  if (t.id == TypeId::kDouble) return 2;
+  if (t.IsString()) return 3;
+  if (t.id == TypeId::kBoolean) return 4;
+  if (t.id == TypeId::kNumeric) return 5;
+  if (t.id == TypeId::kDate) return 6;
+  if (t.id == TypeId::kTimestamp) return 7;
+  if (t.id == TypeId::kReal) return 8;
+  return 0;
+}
+
+std::unique_ptr<RowSourceOp> MakeAccessOperator(const std::shared_ptr<catalog::Table>& table,
+                                                AccessPlan* plan) {
+  if (plan->kind == AccessPlan::Kind::kSeqScan) return std::make_unique<SeqScanOp>(table);
+  return std::make_unique<IndexScanOp>(table, plan->index, plan->keys, std::move(plan->index_conds),
+                                       plan->reverse,
+                                       plan->kind == AccessPlan::Kind::kIndexOnlyScan);
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,115 @@
+// Access-path selection for one table: which of heap scan, index scan (point, IN list, range,
+// prefix + range) and index-only scan answers a set of WHERE conjuncts most cheaply, and in
+// which key order it delivers rows. Costs are in PostgreSQL's units (one sequential page read
+// = 1.0) so EXPLAIN output reads familiarly; statistics come from ANALYZE when present and
+// from PostgreSQL's default selectivities otherwise (planner README: "Costs").
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/table.h"
+#include "binder/bound_expr.h"
+#include "execution/operators.h"
+
+namespace meridian::exec {
+
+// PostgreSQL's cost constants.
+inline constexpr double kSeqPageCost = 1.0;
+inline constexpr double kRandomPageCost = 4.0;
+inline constexpr double kCpuTupleCost = 0.01;
+inline constexpr double kCpuIndexTupleCost = 0.005;
+inline constexpr double kCpuOperatorCost = 0.0025;
+
+// One key column's condition in an index scan, in value order (not byte order).
+// One interval of a key column's values; a missing end is unbounded (NULLs never qualify).
+struct KeyRange {
+  const BoundExpr* lower = nullptr;
+  bool lower_inclusive = true;
+  const BoundExpr* upper = nullptr;
+  bool upper_inclusive = true;
+};
+
+struct KeyCondition {
+  // Equality: exactly one of eq (a single value) or in_list (several) is set.
+  const BoundExpr* eq = nullptr;
+  std::vector<const BoundExpr*> in_list;
+  // Range (only on the column after the equality prefix).
+  const BoundExpr* lower = nullptr;
+  bool lower_inclusive = true;
+  const BoundExpr* upper = nullptr;
+  bool upper_inclusive = true;
+  // OR of intervals (`k < 10 OR k BETWEEN 50 AND 60 OR k = 99`), instead of the range above;
+  // overlapping intervals may find a row twice, so the scan drops repeated rids.
+  std::vector<KeyRange> any_of;
+};
+
+// The chosen way to read one table. Expressions point into the conjuncts the caller keeps
+// alive (the residual filter and the index conditions share nothing).
+struct AccessPlan {
+  enum class Kind { kSeqScan, kIndexScan, kIndexOnlyScan };
+  Kind kind = Kind::kSeqScan;
+  std::shared_ptr<catalog::Index> index;
+  std::vector<KeyCondition> keys;  // equality prefix, then at most one range column
+  bool reverse = false;            // scan the index backwards
+  // Conjuncts the index enforces (owned here; for EXPLAIN "Index Cond"), and the rest.
+  std::vector<BoundExprPtr> index_conds;
+  std::vector<BoundExprPtr> residual;
+  double rows = 0;  // estimated rows out of the access path, after the residual filter
+  double startup_cost = 0;
+  double total_cost = 0;
+  // Column order the rows come in: table column indexes with direction (empty: none).
+  struct OrderColumn {
+    int column;
+    bool descending;  // and NULLs first, as PostgreSQL's defaults pair them
+  };
+  std::vector<OrderColumn> order;
+};
+
+// An expression PostgreSQL folds while planning: operators, casts, CASE, IN lists and a few
+// pure functions over constants (no column, parameter, subquery or aggregate).
+bool IsPlanConstant(const BoundExpr& e);
+// Splits an AND tree into its conjuncts (moves the nodes out of where), after PostgreSQL's
+// simplification of AND/OR with a constant TRUE or FALSE operand.
+std::vector<BoundExprPtr> SplitConjuncts(BoundExprPtr where);
+// Joins conjuncts back with AND, cheapest first by PostgreSQL's per-row cost; null when empty.
+BoundExprPtr JoinConjuncts(std::vector<BoundExprPtr> conjuncts);
+
+struct AccessRequest {
+  std::shared_ptr<catalog::Table> table;
+  // Conjuncts over the table row (column slot depth 0 = this table). Taken over by the plan.
+  std::vector<BoundExprPtr> conjuncts;
+  // Columns the query needs from this table (for index-only scans); empty means all.
+  std::vector<bool> needed_columns;
+  // A wanted output order (ORDER BY on plain columns), with an optional LIMIT: a path that
+  // delivers this order is charged only for the fraction of rows the LIMIT needs.
+  std::vector<AccessPlan::OrderColumn> wanted_order;
+  std::optional<double> limit;
+};
+
+// Picks the cheapest access path. When wanted_order is given, *ordered tells whether the
+// result already delivers it (the caller then needs no sort).
+AccessPlan ChooseAccessPath(AccessRequest request, bool* ordered);
+
+// The rows and total cost ChooseAccessPath's plan for req would have (req is left as it is).
+struct AccessEstimate {
+  double rows = 0;
+  double total_cost = 0;
+};
+AccessEstimate EstimateAccessPath(const AccessRequest& req);
+
+// Builds the operator for a plan. The plan's expressions are moved into the operator.
+std::unique_ptr<RowSourceOp> MakeAccessOperator(const std::shared_ptr<catalog::Table>& table,
+                                                AccessPlan* plan);
+
+// Rough estimate of a conjunct's selectivity on table (defaults without statistics).
+double EstimateSelectivity(const BoundExpr& conjunct, const catalog::Table& table);
+
+// Index keys compare by byte order within one family (integers, double, strings, boolean,
+// numeric, date, timestamp, real); a condition is only sargable when its value belongs to the
+// column's family. 0: no index family.
+int KeyFamily(const Type& t);
+
+}  // namespace meridian::exec

@@ -1,0 +1,214 @@
+// EXPLAIN text rendering, expression printing and the EXPLAIN ANALYZE instrumentation.
+#include "planner/explain.h"
+
+#include <cstdio>
+
+namespace meridian::exec {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
+  return buf;
+}
+
+const char* FuncName(Func f) {
+  switch (f) {
+    case Func::kAbs:
+      return "abs";
+    case Func::kCoalesce:
+      return "COALESCE";
+    case Func::kNullIf:
+      return "NULLIF";
+    case Func::kLength:
+      return "length";
+    case Func::kLower:
+      return "lower";
+    case Func::kUpper:
+      return "upper";
+    default:
+      break;
+  }
+  return nullptr;  // the session and catalog functions: the name as called
+}
+
+const char* AggName(AggFunc f) {
+  switch (f) {
+    case AggFunc::kCount:
+      return "count";
+    case AggFunc::kSum:
+      return "sum";
+    case AggFunc::kAvg:
+      return "avg";
+    case AggFunc::kMin:
+      return "min";
+    case AggFunc::kMax:
+      return "max";
+    case AggFunc::kStringAgg:
+      return "string_agg";
+    case AggFunc::kArrayAgg:
+      return "array_agg";
+  }
+  return "?";
+}
+
+std::string Join(const std::vector<BoundExprPtr>& list, size_t from) {
+  std::string out;
+  for (size_t i = from; i < list.size(); ++i) {
+    if (i > from) out += ", ";
+    out += ExprToString(*list[i]);
+  }
+  return out;
+}
+
+void Render(const PlanNode& node, bool analyze, int depth, std::vector<std::string>* out) {
+  std::string indent = depth == 0 ? "" : std::string(static_cast<size_t>(depth - 1) * 6 + 2, ' ');
+  std::string line = indent + (depth == 0 ? "" : "->  ") + node.label +
+                     "  (cost=" + Fixed(node.startup_cost, 2) + ".." + Fixed(node.total_cost, 2) +
+                     " rows=" + Fixed(std::max(1.0, node.rows), 0) +
+                     " width=" + std::to_string(node.width) + ")";
+  if (analyze) {
+    if (node.actual.loops == 0) {
+      line += " (never executed)";
+    } else {
+      const double loops = static_cast<double>(node.actual.loops);
+      line += " (actual time=" + Fixed(node.actual.first_row_ms / loops, 3) + ".." +
+              Fixed(node.actual.total_ms / loops, 3) +
+              " rows=" + Fixed(static_cast<double>(node.actual.rows) / loops, 0) +
+              " loops=" + std::to_string(node.actual.loops) + ")";
+    }
+  }
+  out->push_back(line);
+  std::string detail_indent = depth == 0 ? "  " : indent + "      ";
+  for (const std::string& d : node.details) out->push_back(detail_indent + d);
+  for (const auto& child : node.children) Render(*child, analyze, depth + 1, out);
+}
+
+}  // namespace
+
+Status InstrumentOp::Open(const EvalContext* outer, ExecContext* exec) {
+  Clock::time_point start = Clock::now();
+  loop_base_ms_ = actual_->total_ms;
+  Status st = child_->Open(outer, exec);
+  ++actual_->loops;
+  first_pending_ = true;
+  actual_->total_ms += MsSince(start);
+  return st;
+}
+
+Result<bool> InstrumentOp::Next(Row* row) {
+  Clock::time_point start = Clock::now();
+  Result<bool> more = child_->Next(row);
+  const double ms = MsSince(start);
+  actual_->total_ms += ms;
+  if (first_pending_) {
+    actual_->first_row_ms += actual_->total_ms - loop_base_ms_;  // this loop's first row
+    first_pending_ = false;
+  }
+  if (more.ok() && *more) ++actual_->rows;
+  return more;
+}
+
+std::string ExprToString(const BoundExpr& e) {
+  switch (e.kind) {
+    case BoundKind::kConst:
+      if (e.value.IsNull()) return "NULL";
+      if (e.value.IsDate() || e.value.IsTimestamp()) {
+        return "'" + e.value.ToString() + "'::" + e.type.Name();
+      }
+      if (e.value.IsString()) {
+        std::string out = "'";
+        for (char c : e.value.AsString()) out += c == '\'' ? std::string("''") : std::string(1, c);
+        return out + "'::" + e.type.Name();
+      }
+      if (e.value.IsBool()) return e.value.AsBool() ? "true" : "false";
+      if (e.value.IsArray()) {
+        std::string out = "'";
+        for (char c : e.value.ToString()) out += c == '\'' ? std::string("''") : std::string(1, c);
+        return out + "'::" + e.type.Name();
+      }
+      return e.value.ToString();
+    case BoundKind::kColumn:
+      return e.name;
+    case BoundKind::kParam:
+      return "$" + std::to_string(e.index + 1);
+    case BoundKind::kUnary:
+      return std::string("(") + (e.unary_op == ast::UnaryOp::kNot ? "NOT " : "- ") +
+             ExprToString(*e.children[0]) + ")";
+    case BoundKind::kBinary:
+      return "(" + ExprToString(*e.children[0]) + " " + ast::OperatorName(e.binary_op) + " " +
+             ExprToString(*e.children[1]) + ")";
+    case BoundKind::kIsNull:
+      return "(" + ExprToString(*e.children[0]) + (e.negated ? " IS NOT NULL)" : " IS NULL)");
+    case BoundKind::kFunction:
+      return std::string(FuncName(e.func) != nullptr ? FuncName(e.func) : e.name.c_str()) + "(" +
+             Join(e.children, 0) + ")";
+    case BoundKind::kAggregate:
+      return std::string(AggName(e.agg)) + "(" + (e.distinct ? "DISTINCT " : "") +
+             (e.star ? "*" : Join(e.children, 0)) + ")";
+    case BoundKind::kCast:
+      return "(" + ExprToString(*e.children[0]) + ")::" + e.type.Name();
+    case BoundKind::kCase:
+      return "CASE ... END";
+    case BoundKind::kInList:
+      return "(" + ExprToString(*e.children[0]) + (e.negated ? " NOT IN (" : " IN (") +
+             Join(e.children, 1) + "))";
+    case BoundKind::kSubquery:
+      return "(SubPlan)";
+    case BoundKind::kExists:
+      return e.negated ? "(NOT EXISTS(SubPlan))" : "EXISTS(SubPlan)";
+    case BoundKind::kInSubquery:
+      if (e.all || e.binary_op != ast::BinaryOp::kEq) {
+        return "(" + ExprToString(*e.children[0]) + " " + ast::OperatorName(e.binary_op) +
+               (e.all ? " ALL (SubPlan))" : " ANY (SubPlan))");
+      }
+      return "(" + ExprToString(*e.children[0]) +
+             (e.negated ? " NOT IN (SubPlan))" : " IN (SubPlan))");
+    case BoundKind::kArray:
+      return e.subquery != nullptr ? "ARRAY(SubPlan)" : "ARRAY[" + Join(e.children, 0) + "]";
+    case BoundKind::kQuantifiedArray:
+      return "(" + ExprToString(*e.children[0]) + " " + ast::OperatorName(e.binary_op) +
+             (e.all ? " ALL (" : " ANY (") + ExprToString(*e.children[1]) + "))";
+    case BoundKind::kSubscript:
+      return "(" + ExprToString(*e.children[0]) + ")[" + ExprToString(*e.children[1]) +
+             (e.children.size() > 2 ? ":" + ExprToString(*e.children[2]) : std::string()) + "]";
+  }
+  return "?";
+}
+
+int RowWidth(const std::vector<Type>& types) {
+  int w = 0;
+  for (const Type& t : types) {
+    switch (t.id) {
+      case TypeId::kBoolean:
+        w += 1;
+        break;
+      case TypeId::kInteger:
+        w += 4;
+        break;
+      case TypeId::kBigInt:
+      case TypeId::kDouble:
+        w += 8;
+        break;
+      default:
+        w += t.modifier > 0 ? std::min(t.modifier, 32) : 32;
+        break;
+    }
+  }
+  return w;
+}
+
+std::vector<std::string> RenderPlan(const PlanNode& root, bool analyze) {
+  std::vector<std::string> out;
+  Render(root, analyze, 0, &out);
+  return out;
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,118 @@
+// Planner internals shared by plan_select.cc (the SELECT pipeline) and plan_join.cc (FROM:
+// scans, predicate pushdown and joins): the Built (operator + EXPLAIN node) pair, the Builder
+// that wraps operators for EXPLAIN ANALYZE, and small expression helpers.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "optimizer/access_path.h"
+#include "binder/bound_statement.h"
+#include "planner/explain.h"
+#include "optimizer/join_order.h"
+
+namespace meridian::exec {
+
+struct Built {
+  OperatorPtr op;
+  std::unique_ptr<PlanNode> node;
+};
+
+class Builder {
+ public:
+  explicit Builder(bool instrument) : instrument_(instrument) {}
+  // Attaches the children's nodes and, for EXPLAIN ANALYZE, wraps op in an InstrumentOp.
+  Built Make(OperatorPtr op, std::unique_ptr<PlanNode> node, std::vector<Built*> children = {});
+  bool instrument() const { return instrument_; }
+
+ private:
+  bool instrument_;
+};
+
+// Marks the depth-0 columns e uses (in the joined row); *all when e holds a correlated
+// subquery (it may read any column of this row).
+void CollectColumns(const BoundExpr& e, std::vector<bool>* used, bool* all);
+// Shifts depth-0 column slots by -offset (a conjunct moving from the joined row to one table).
+void Rebase(BoundExpr* e, int offset);
+// "(a = 1)" or "((a = 1) AND (b > 2))", as EXPLAIN prints conditions.
+std::string Conditions(const std::vector<BoundExprPtr>& conds);
+
+// Shifts depth-0 column slots to pos[slot] (a conjunct moving from the FROM-order joined row
+// to a row whose tables come in another order).
+void Remap(BoundExpr* e, const std::vector<int>& pos);
+
+// Plans the FROM list of s. Every run of tables joined by inner joins (commas, CROSS, INNER)
+// is one join group, ordered by cost (join_order.h); an outer join keeps its place: the
+// groups and tables before it are joined first, put back in FROM column order, and the outer
+// join's result is the first input of the next group. Each conjunct is pushed to a table's
+// scan when it reads one table that no outer join NULL-extends, else to the first join step
+// (or filter after an outer join) where its tables are present and outer-join semantics
+// allow it; the rest (correlated subqueries) filters the final row. The result row is always
+// in FROM column order.
+class FromPlanner {
+ public:
+  FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> used, bool all_used);
+  // wanted/limit: a single table's ORDER BY (+ LIMIT) that an index may deliver (*ordered).
+  Result<Built> Plan(std::vector<BoundExprPtr> where,
+                     const std::vector<AccessPlan::OrderColumn>& wanted,
+                     std::optional<double> limit, bool* ordered);
+
+ private:
+  // A conjunct over several tables, waiting for its join step.
+  struct Cond {
+    BoundExprPtr expr;
+    std::vector<bool> tables;
+    size_t need = 0;  // FROM item from which on it may be applied
+    bool done = false;
+  };
+  // A join step's plan: rows so far and the FROM tables in its row, in row order.
+  struct Partial {
+    Built built;
+    std::vector<int> layout;
+  };
+
+  // The set of FROM tables whose columns c reads; *correlated when it holds a correlated
+  // subquery.
+  std::vector<bool> TablesOf(const BoundExpr& c, bool* correlated) const;
+  // Row position of every FROM column present in layout (-1 for the others).
+  std::vector<int> Positions(const std::vector<int>& layout) const;
+  int LayoutWidth(const std::vector<int>& layout) const;
+  // Distinct values of table t's column col (statistics, a unique index, or rows / 10).
+  double Distinct(size_t t, int col) const;
+  // The estimate of table t's scan under its pushed conjuncts (a derived table is planned
+  // here and kept in derived_built_).
+  Result<JoinRel> DescribeTable(size_t t, std::vector<BoundExprPtr>* pushed);
+  // c as a join predicate between relations; rel_of maps a FROM table to its relation.
+  JoinPred DescribePred(const BoundExpr& c, const std::vector<int>& rel_of,
+                        const std::vector<JoinRel>& rels) const;
+  Result<Built> Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
+                     const std::vector<AccessPlan::OrderColumn>& wanted,
+                     std::optional<double> limit, bool* ordered);
+  // A subquery or WITH query in FROM: its plan under a "Subquery Scan" filtered by conjuncts.
+  Result<Built> DerivedScan(size_t t, std::vector<BoundExprPtr> conjuncts);
+  // One inner-join group: FROM items [begin, end) joined, after *prefix when it has a plan.
+  Status PlanGroup(Partial* prefix, size_t begin, size_t end,
+                   std::vector<std::vector<BoundExprPtr>>* pushed, std::vector<Cond>* conds);
+  // Joins table t to left by the given method; conds are over the FROM-order row.
+  Result<Partial> Join(Partial left, size_t t, JoinKind kind, std::vector<BoundExprPtr> pushed,
+                       std::vector<BoundExprPtr> conds, JoinStepChoice choice, double rows);
+  // Puts the row back in FROM column order (a projection) when the joins reordered it.
+  void RestoreOrder(Partial* p) const;
+  // Filters p's row by conds (column slots of that row).
+  static void AddFilter(Partial* p, std::vector<BoundExprPtr> conds);
+
+  BoundSelect* s_;
+  Builder* b_;
+  std::vector<bool> used_;
+  bool all_used_;
+  std::vector<int> offsets_;
+  std::vector<int> widths_;
+  std::vector<Type> column_types_;    // of every column of the FROM-order row
+  std::vector<int> table_of_;         // FROM table of every column of that row
+  std::vector<Built> derived_built_;  // derived tables planned while estimating
+  std::vector<double> derived_rows_;  // their row estimates (kept after the plan moves on)
+};
+
+}  // namespace meridian::exec

@@ -1,0 +1,726 @@
+// FromPlanner: FROM scans with pushed-down conjuncts, inner-join groups in the order
+// ChooseJoinOrder picks, outer joins in place, each join by nested loop, hash join or index
+// nested-loop join (by estimated cost), plus the Builder and expression helpers of
+// plan_internal.h.
+#include <algorithm>
+#include <cmath>
+
+#include "planner/plan_internal.h"
+#include "planner/planner.h"
+
+namespace meridian::exec {
+
+namespace {
+
+JoinKind KindOf(ast::JoinType t) {
+  switch (t) {
+    case ast::JoinType::kLeft:
+      return JoinKind::kLeft;
+    case ast::JoinType::kRight:
+      return JoinKind::kRight;
+    case ast::JoinType::kFull:
+      return JoinKind::kFull;
+    default:
+      return JoinKind::kInner;
+  }
+}
+
+std::string JoinSuffix(JoinKind k) {
+  switch (k) {
+    case JoinKind::kLeft:
+      return " Left Join";
+    case JoinKind::kRight:
+      return " Right Join";
+    case JoinKind::kFull:
+      return " Full Join";
+    case JoinKind::kInner:
+      break;
+  }
+  return "";
+}
+
+// Rescan side of an index nested-loop join runs one level deeper: the left row becomes its
+// outer row. from_left: depth-0 references are the left row's (→ depth 1); references to
+// enclosing queries go one level further out either way.
+void ShiftForRescan(BoundExpr* e, bool from_left) {
+  if (e->kind == BoundKind::kColumn && (e->depth > 0 || from_left)) ++e->depth;
+  for (BoundExprPtr& c : e->children) ShiftForRescan(c.get(), from_left);
+}
+
+}  // namespace
+
+Built Builder::Make(OperatorPtr op, std::unique_ptr<PlanNode> node, std::vector<Built*> children) {
+  for (Built* c : children) node->children.push_back(std::move(c->node));
+  if (instrument_) op = std::make_unique<InstrumentOp>(std::move(op), &node->actual);
+  return {std::move(op), std::move(node)};
+}
+
+void CollectColumns(const BoundExpr& e, std::vector<bool>* used, bool* all) {
+  if (e.kind == BoundKind::kColumn && e.depth == 0) {
+    if (static_cast<size_t>(e.index) < used->size()) (*used)[e.index] = true;
+  }
+  if (e.subquery != nullptr && e.subquery->correlated) *all = true;
+  for (const BoundExprPtr& c : e.children) CollectColumns(*c, used, all);
+}
+
+void Rebase(BoundExpr* e, int offset) {
+  if (e->kind == BoundKind::kColumn && e->depth == 0) e->index -= offset;
+  for (BoundExprPtr& c : e->children) Rebase(c.get(), offset);
+}
+
+void Remap(BoundExpr* e, const std::vector<int>& pos) {
+  if (e->kind == BoundKind::kColumn && e->depth == 0) e->index = pos[e->index];
+  for (BoundExprPtr& c : e->children) Remap(c.get(), pos);
+}
+
+std::string Conditions(const std::vector<BoundExprPtr>& conds) {
+  std::string out;
+  for (size_t i = 0; i < conds.size(); ++i) {
+    if (i > 0) out += " AND ";
+    out += ExprToString(*conds[i]);
+  }
+  return conds.size() > 1 ? "(" + out + ")" : out;
+}
+
+FromPlanner::FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> used, bool all_used)
+    : s_(s), b_(builder), used_(std::move(used)), all_used_(all_used) {
+  int total = 0;
+  for (size_t t = 0; t < s_->from.size(); ++t) {
+    offsets_.push_back(total);
+    widths_.push_back(static_cast<int>(s_->from[t] != nullptr ? s_->from[t]->types().size()
+                                                              : s_->derived[t]->columns.size()));
+    total += widths_.back();
+    for (int c = 0; c < widths_.back(); ++c) {
+      column_types_.push_back(s_->from[t] != nullptr ? s_->from[t]->types()[c]
+                                                     : s_->derived[t]->columns[c].type);
+      table_of_.push_back(static_cast<int>(t));
+    }
+  }
+  derived_built_.resize(s_->from.size());
+  derived_rows_.assign(s_->from.size(), 1);
+  used_.resize(static_cast<size_t>(total), false);
+  for (const BoundExprPtr& on : s_->join_on) {
+    if (on != nullptr) CollectColumns(*on, &used_, &all_used_);
+  }
+}
+
+std::vector<bool> FromPlanner::TablesOf(const BoundExpr& c, bool* correlated) const {
+  std::vector<bool> cols(used_.size(), false);
+  CollectColumns(c, &cols, correlated);
+  std::vector<bool> tables(s_->from.size(), false);
+  for (size_t t = 0; t < s_->from.size(); ++t) {
+    for (int col = offsets_[t]; col < offsets_[t] + widths_[t]; ++col) {
+      if (cols[col]) tables[t] = true;
+    }
+  }
+  return tables;
+}
+
+Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
+                                const std::vector<AccessPlan::OrderColumn>& wanted,
+                                std::optional<double> limit, bool* ordered) {
+  const size_t n = s_->from.size();
+  auto kind_of = [&](size_t i) {
+    return i == 0 || i >= s_->join_types.size() ? JoinKind::kInner : KindOf(s_->join_types[i]);
+  };
+  // ON of an inner join is more WHERE, but holds below the outer joins after it: limit is
+  // the last FROM item whose outer join can NULL-extend the conjunct's tables (WHERE: all).
+  // An outer join keeps its ON for itself.
+  struct Conjunct {
+    BoundExprPtr expr;
+    size_t limit;
+  };
+  std::vector<Conjunct> conjuncts;
+  for (BoundExprPtr& c : where) conjuncts.push_back({std::move(c), n - 1});
+  std::vector<std::vector<BoundExprPtr>> outer_on(n);
+  for (size_t i = 0; i < n && i < s_->join_on.size(); ++i) {
+    if (s_->join_on[i] == nullptr) continue;
+    std::vector<BoundExprPtr> conj = SplitConjuncts(std::move(s_->join_on[i]));
+    if (kind_of(i) == JoinKind::kInner) {
+      for (BoundExprPtr& c : conj) conjuncts.push_back({std::move(c), i});
+    } else {
+      outer_on[i] = std::move(conj);
+    }
+  }
+  // The last outer join up to item limit that NULL-extends table t (-1: none). A conjunct
+  // reading t holds only from that join on (below it, it would drop rows the outer join keeps).
+  auto extended_by = [&](size_t t, size_t limit) {
+    int last_join = -1;
+    for (size_t i = 1; i <= limit; ++i) {
+      const JoinKind k = kind_of(i);
+      if (((k == JoinKind::kLeft || k == JoinKind::kFull) && i == t) ||
+          ((k == JoinKind::kRight || k == JoinKind::kFull) && t < i)) {
+        last_join = static_cast<int>(i);
+      }
+    }
+    return last_join;
+  };
+  // after_outer[i]: filters right after outer join i; before_outer[i]: right before it.
+  std::vector<std::vector<BoundExprPtr>> pushed(n), outer_step(n), after_outer(n), before_outer(n);
+  std::vector<Cond> conds;         // for the inner-join groups
+  std::vector<BoundExprPtr> last;  // must wait until every join is done
+  for (Conjunct& conjunct : conjuncts) {
+    BoundExprPtr& c = conjunct.expr;
+    bool correlated = false;
+    std::vector<bool> tables = TablesOf(*c, &correlated);
+    if (correlated) {
+      // Its subquery reads the FROM-order row: it waits until the row is put back in order,
+      // before the first RIGHT or FULL join after its own join, or at the end.
+      size_t j = conjunct.limit + 1;
+      while (j < n && kind_of(j) != JoinKind::kRight && kind_of(j) != JoinKind::kFull) ++j;
+      (j < n ? before_outer[j] : last).push_back(std::move(c));
+      continue;
+    }
+    int count = 0, first = -1, need = -1;
+    bool touches_nullable = false;
+    if (std::find(tables.begin(), tables.end(), true) == tables.end()) {
+      tables[0] = true;  // a constant condition goes with the first table
+    }
+    for (size_t t = 0; t < n; ++t) {
+      if (!tables[t]) continue;
+      ++count;
+      if (first < 0) first = static_cast<int>(t);
+      const int ext = extended_by(t, conjunct.limit);
+      need = std::max({need, static_cast<int>(t), ext});
+      touches_nullable |= ext >= 0;
+    }
+    if (count == 1 && !touches_nullable) {
+      Rebase(c.get(), offsets_[first]);
+      pushed[first].push_back(std::move(c));
+    } else if (kind_of(static_cast<size_t>(need)) != JoinKind::kInner) {
+      after_outer[need].push_back(std::move(c));  // reads only tables up to that outer join
+    } else {
+      conds.push_back({std::move(c), std::move(tables), static_cast<size_t>(need)});
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    for (BoundExprPtr& c : outer_on[i]) {
+      bool correlated = false;
+      std::vector<bool> tables = TablesOf(*c, &correlated);
+      bool only_right = tables[i];
+      for (size_t t = 0; t < n; ++t) only_right &= (t == i) || !tables[t];
+      // Filtering the NULL-extended side of a LEFT join before joining is the same as in ON.
+      if (!correlated && only_right && kind_of(i) == JoinKind::kLeft) {
+        Rebase(c.get(), offsets_[i]);
+        pushed[i].push_back(std::move(c));
+      } else {
+        outer_step[i].push_back(std::move(c));
+      }
+    }
+  }
+  if (ordered != nullptr) *ordered = false;
+  Partial cur;
+  if (n == 1) {
+    MERIDIAN_ASSIGN_OR_RETURN(cur.built, Scan(0, std::move(pushed[0]), wanted, limit, ordered));
+    cur.layout = {0};
+  }
+  // Relations of one group are bits of a 64-bit set (the prefix takes one).
+  constexpr size_t kMaxGroup = 63;
+  for (size_t i = n == 1 ? 1 : 0; i < n;) {
+    if (kind_of(i) == JoinKind::kInner) {
+      size_t end = i + 1;
+      while (end < n && kind_of(end) == JoinKind::kInner && end - i < kMaxGroup) ++end;
+      MERIDIAN_RETURN_IF_ERROR(PlanGroup(&cur, i, end, &pushed, &conds));
+      i = end;
+      continue;
+    }
+    // An outer join: the tables before it in FROM order on the left, its own table on the
+    // right, by the cheapest method its kind allows.
+    RestoreOrder(&cur);
+    AddFilter(&cur, std::move(before_outer[i]));
+    const JoinKind kind = kind_of(i);
+    MERIDIAN_ASSIGN_OR_RETURN(JoinRel rel, DescribeTable(i, &pushed[i]));
+    std::vector<int> rel_of(n, 0);
+    rel_of[i] = 1;
+    std::vector<JoinRel> rels(2);
+    rels[0].rows = cur.built.node->rows;
+    rels[0].cost = cur.built.node->total_cost;
+    rels[1] = rel;
+    std::vector<JoinPred> preds;
+    std::vector<const JoinPred*> applied;
+    for (const BoundExprPtr& c : outer_step[i]) preds.push_back(DescribePred(*c, rel_of, rels));
+    for (const JoinPred& p : preds) {
+      if (p.rels == 3) applied.push_back(&p);
+    }
+    const double left_rows = std::max(1.0, rels[0].rows);
+    const double right_rows = std::max(1.0, rels[1].rows);
+    double rows = JoinRows(rels, preds, 3);
+    if (kind == JoinKind::kLeft || kind == JoinKind::kFull) rows = std::max(rows, left_rows);
+    if (kind == JoinKind::kRight || kind == JoinKind::kFull) rows = std::max(rows, right_rows);
+    const JoinStepChoice choice =
+        CostJoinStep(1, rels[0].rows, rels[0].cost, rels[1], 1, applied, rows,
+                     /*allow_swap=*/false, /*allow_index=*/kind == JoinKind::kLeft);
+    MERIDIAN_ASSIGN_OR_RETURN(cur, Join(std::move(cur), i, kind, std::move(pushed[i]),
+                                        std::move(outer_step[i]), choice, rows));
+    AddFilter(&cur, std::move(after_outer[i]));
+    ++i;
+  }
+  RestoreOrder(&cur);
+  AddFilter(&cur, std::move(last));
+  return std::move(cur.built);
+}
+
+void FromPlanner::AddFilter(Partial* p, std::vector<BoundExprPtr> conds) {
+  if (conds.empty()) return;
+  Built& cur = p->built;
+  cur.node->details.push_back("Filter: " + Conditions(conds));
+  cur.node->rows = std::max(1.0, cur.node->rows * std::pow(0.5, static_cast<double>(conds.size())));
+  cur.op = std::make_unique<FilterOp>(std::move(cur.op), JoinConjuncts(std::move(conds)));
+}
+
+void FromPlanner::RestoreOrder(Partial* p) const {
+  std::vector<int> sorted = p->layout;
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted == p->layout) return;
+  const std::vector<int> pos = Positions(p->layout);
+  std::vector<BoundExprPtr> columns;
+  for (int t : sorted) {
+    for (int c = offsets_[t]; c < offsets_[t] + widths_[t]; ++c) {
+      columns.push_back(BoundExpr::Column(0, pos[c], column_types_[c], ""));
+    }
+  }
+  p->built.op = std::make_unique<ProjectOp>(std::move(p->built.op), std::move(columns));
+  p->layout = std::move(sorted);
+}
+
+std::vector<int> FromPlanner::Positions(const std::vector<int>& layout) const {
+  std::vector<int> pos(used_.size(), -1);
+  int next = 0;
+  for (int t : layout) {
+    for (int c = offsets_[t]; c < offsets_[t] + widths_[t]; ++c) pos[c] = next++;
+  }
+  return pos;
+}
+
+int FromPlanner::LayoutWidth(const std::vector<int>& layout) const {
+  int w = 0;
+  for (int t : layout) w += widths_[t];
+  return w;
+}
+
+double FromPlanner::Distinct(size_t t, int col) const {
+  const catalog::Table* table = s_->from[t].get();
+  if (table == nullptr) return std::max(1.0, derived_rows_[t] / 10);
+  const double table_rows = std::max<double>(1, static_cast<double>(table->live_rows()));
+  std::shared_ptr<const catalog::TableStats> stats = table->stats();
+  if (col >= 0 && stats != nullptr && static_cast<size_t>(col) < stats->columns.size() &&
+      stats->columns[col].distinct >= 1) {
+    return std::min(table_rows, stats->columns[col].distinct);
+  }
+  for (const auto& index : table->IndexSnapshot()) {
+    const catalog::IndexSchema& x = index->schema();
+    if (x.unique && x.columns.size() == 1 && x.columns[0] == col) return table_rows;
+  }
+  return std::max(1.0, table_rows / 10);
+}
+
+Result<JoinRel> FromPlanner::DescribeTable(size_t t, std::vector<BoundExprPtr>* pushed) {
+  JoinRel rel;
+  if (s_->from[t] == nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(derived_built_[t], DerivedScan(t, std::move(*pushed)));
+    pushed->clear();
+    rel.rows = derived_rows_[t] = derived_built_[t].node->rows;
+    rel.cost = derived_built_[t].node->total_cost;
+    return rel;
+  }
+  const std::shared_ptr<catalog::Table>& table = s_->from[t];
+  AccessRequest req;
+  req.table = table;
+  req.conjuncts = std::move(*pushed);
+  if (!all_used_) {
+    req.needed_columns.assign(used_.begin() + offsets_[t],
+                              used_.begin() + offsets_[t] + widths_[t]);
+  }
+  const AccessEstimate estimate = EstimateAccessPath(req);
+  *pushed = std::move(req.conjuncts);
+  rel.rows = estimate.rows;
+  rel.cost = estimate.total_cost;
+  for (const auto& index : table->IndexSnapshot()) {
+    const catalog::IndexSchema& x = index->schema();
+    const int lead = x.columns[0];
+    const bool unique1 = x.unique && x.columns.size() == 1;
+    const double table_rows = std::max<double>(1, static_cast<double>(table->live_rows()));
+    rel.probes.push_back({lead, unique1 ? 1.0 : table_rows / Distinct(t, lead)});
+  }
+  return rel;
+}
+
+JoinPred FromPlanner::DescribePred(const BoundExpr& c, const std::vector<int>& rel_of,
+                                   const std::vector<JoinRel>& rels) const {
+  JoinPred p;
+  auto rels_of = [&](const BoundExpr& e) {
+    bool correlated = false;
+    std::vector<bool> tables = TablesOf(e, &correlated);
+    uint64_t set = 0;
+    for (size_t t = 0; t < tables.size(); ++t) {
+      if (tables[t]) set |= uint64_t{1} << rel_of[t];
+    }
+    return set;
+  };
+  p.rels = rels_of(c);
+  // PostgreSQL's defaults: an equality keeps 1/(larger distinct count) of the cross product,
+  // another comparison a third, anything else a half.
+  p.selectivity = 0.5;
+  if (c.kind != BoundKind::kBinary) return p;
+  switch (c.binary_op) {
+    case ast::BinaryOp::kLt:
+    case ast::BinaryOp::kLe:
+    case ast::BinaryOp::kGt:
+    case ast::BinaryOp::kGe:
+      p.selectivity = 1.0 / 3;
+      return p;
+    case ast::BinaryOp::kEq:
+      break;
+    default:
+      return p;
+  }
+  double distinct = -1;
+  for (int s = 0; s < 2; ++s) {
+    const BoundExpr& side = *c.children[s];
+    p.side_rels[s] = rels_of(side);
+    if (side.kind == BoundKind::kColumn && side.depth == 0) {
+      const size_t t = static_cast<size_t>(table_of_[side.index]);
+      const int col = side.index - offsets_[t];
+      p.side_column[s] = col;
+      // A relation cannot show more distinct values than it has rows.
+      const double d = std::min(Distinct(t, col), std::max(1.0, rels[rel_of[t]].rows));
+      distinct = std::max(distinct, d);
+    }
+  }
+  p.selectivity = distinct > 0 ? 1.0 / distinct : 0.005;
+  p.equality = !c.ContainsSubquery() && KeyFamily(c.children[0]->type) != 0 &&
+               KeyFamily(c.children[0]->type) == KeyFamily(c.children[1]->type) &&
+               p.side_rels[0] != 0 && p.side_rels[1] != 0 && (p.side_rels[0] & p.side_rels[1]) == 0;
+  return p;
+}
+
+Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
+                              std::vector<std::vector<BoundExprPtr>>* pushed,
+                              std::vector<Cond>* conds) {
+  const size_t n = s_->from.size();
+  const bool has_prefix = prefix->built.op != nullptr;
+  // Relations: the prefix (when there is one), then the group's tables.
+  std::vector<JoinRel> rels;
+  std::vector<int> rel_of(n, -1);
+  std::vector<size_t> table_of_rel;
+  if (has_prefix) {
+    JoinRel p;
+    p.rows = prefix->built.node->rows;
+    p.cost = prefix->built.node->total_cost;
+    rels.push_back(p);
+    table_of_rel.push_back(n);  // not a table
+    for (int t : prefix->layout) rel_of[t] = 0;
+  }
+  for (size_t t = begin; t < end; ++t) {
+    rel_of[t] = static_cast<int>(rels.size());
+    table_of_rel.push_back(t);
+    MERIDIAN_ASSIGN_OR_RETURN(JoinRel rel, DescribeTable(t, &(*pushed)[t]));
+    rels.push_back(std::move(rel));
+  }
+  std::vector<JoinPred> preds;
+  std::vector<Cond*> group_conds;
+  for (Cond& c : *conds) {
+    if (c.done || c.need < begin || c.need >= end) continue;
+    group_conds.push_back(&c);
+    preds.push_back(DescribePred(*c.expr, rel_of, rels));
+  }
+  const JoinOrder order = ChooseJoinOrder(rels, preds, has_prefix ? 0 : -1);
+  Partial cur;
+  std::vector<bool> present(n, false);
+  for (size_t k = 0; k < order.rels.size(); ++k) {
+    const size_t t = table_of_rel[order.rels[k]];
+    if (t == n) {
+      cur = std::move(*prefix);
+      for (int pt : cur.layout) present[pt] = true;
+      continue;
+    }
+    present[t] = true;
+    if (k == 0) {
+      if (s_->from[t] == nullptr) {
+        cur.built = std::move(derived_built_[t]);
+      } else {
+        MERIDIAN_ASSIGN_OR_RETURN(cur.built,
+                                  Scan(t, std::move((*pushed)[t]), {}, std::nullopt, nullptr));
+      }
+      cur.layout = {static_cast<int>(t)};
+      continue;
+    }
+    std::vector<BoundExprPtr> step;
+    for (Cond* c : group_conds) {
+      bool ready = !c->done;
+      for (size_t x = 0; ready && x < n; ++x) ready = !c->tables[x] || present[x];
+      if (!ready) continue;
+      c->done = true;
+      step.push_back(std::move(c->expr));
+    }
+    uint64_t set = 0;
+    for (size_t j = 0; j <= k; ++j) set |= uint64_t{1} << order.rels[j];
+    MERIDIAN_ASSIGN_OR_RETURN(
+        cur, Join(std::move(cur), t, JoinKind::kInner, std::move((*pushed)[t]), std::move(step),
+                  order.steps[k - 1], JoinRows(rels, preds, set)));
+  }
+  // Every condition of the group reads two of its relations, so the steps took them all; a
+  // single relation's group still filters here.
+  std::vector<BoundExprPtr> rest;
+  for (Cond* c : group_conds) {
+    if (!c->done) {
+      c->done = true;
+      rest.push_back(std::move(c->expr));
+    }
+  }
+  if (!rest.empty()) {
+    const std::vector<int> pos = Positions(cur.layout);
+    for (BoundExprPtr& c : rest) Remap(c.get(), pos);
+    AddFilter(&cur, std::move(rest));
+  }
+  *prefix = std::move(cur);
+  return Status::Ok();
+}
+
+Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conjuncts) {
+  if (s_->derived[t]->function != nullptr) {  // unnest(...), generate_series(...) in FROM
+    BoundExprPtr call = std::move(s_->derived[t]->function);
+    auto node = std::make_unique<PlanNode>();
+    node->label = "Function Scan on " + call->name;
+    if (s_->from_names[t] != call->name) node->label += " " + s_->from_names[t];
+    node->rows = 1000;  // PostgreSQL's default estimate for a set-returning function (prorows)
+    for (size_t i = 0; i < conjuncts.size(); ++i) node->rows *= 0.5;
+    node->total_cost = 10 + (conjuncts.empty() ? 0 : 1000 * kCpuOperatorCost);
+    node->width = 32;
+    OperatorPtr op = std::make_unique<FunctionScanOp>(std::move(call));
+    if (!conjuncts.empty()) {
+      node->details.push_back("Filter: " + Conditions(conjuncts));
+      op = std::make_unique<FilterOp>(std::move(op), JoinConjuncts(std::move(conjuncts)));
+    }
+    return b_->Make(std::move(op), std::move(node));
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect sub,
+                            PlanSelectExplained(std::move(s_->derived[t]), b_->instrument()));
+  Built inner{std::move(sub.root), std::move(sub.explain)};
+  auto node = std::make_unique<PlanNode>();
+  node->label = "Subquery Scan on " + s_->from_names[t];
+  double sel = 1;
+  for (size_t i = 0; i < conjuncts.size(); ++i) sel *= 0.5;
+  node->rows = std::max(1.0, inner.node->rows * sel);
+  node->startup_cost = inner.node->startup_cost;
+  node->total_cost = inner.node->total_cost + inner.node->rows * kCpuOperatorCost;
+  node->width = inner.node->width;
+  OperatorPtr op = std::move(inner.op);
+  if (!conjuncts.empty()) {
+    node->details.push_back("Filter: " + Conditions(conjuncts));
+    op = std::make_unique<FilterOp>(std::move(op), JoinConjuncts(std::move(conjuncts)));
+  }
+  return b_->Make(std::move(op), std::move(node), {&inner});
+}
+
+Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
+                                const std::vector<AccessPlan::OrderColumn>& wanted,
+                                std::optional<double> limit, bool* ordered) {
+  if (s_->from[t] == nullptr) {
+    if (ordered != nullptr) *ordered = false;
+    return DerivedScan(t, std::move(conjuncts));
+  }
+  const std::shared_ptr<catalog::Table>& table = s_->from[t];
+  AccessRequest req;
+  req.table = table;
+  req.conjuncts = std::move(conjuncts);
+  if (!all_used_) {
+    req.needed_columns.assign(used_.begin() + offsets_[t],
+                              used_.begin() + offsets_[t] + widths_[t]);
+  }
+  req.wanted_order = wanted;
+  req.limit = limit;
+  AccessPlan plan = ChooseAccessPath(std::move(req), ordered);
+  auto node = std::make_unique<PlanNode>();
+  // "on fact f" when the table has an alias, as PostgreSQL prints it.
+  std::string on = " on " + table->name();
+  if (t < s_->from_names.size() && s_->from_names[t] != table->name()) {
+    on += " " + s_->from_names[t];
+  }
+  switch (plan.kind) {
+    case AccessPlan::Kind::kSeqScan:
+      node->label = "Seq Scan" + on;
+      break;
+    case AccessPlan::Kind::kIndexScan:
+      node->label = std::string(plan.reverse ? "Index Scan Backward" : "Index Scan") + " using " +
+                    plan.index->name() + on;
+      break;
+    case AccessPlan::Kind::kIndexOnlyScan:
+      node->label = std::string(plan.reverse ? "Index Only Scan Backward" : "Index Only Scan") +
+                    " using " + plan.index->name() + on;
+      break;
+  }
+  if (!plan.index_conds.empty()) {
+    node->details.push_back("Index Cond: " + Conditions(plan.index_conds));
+  }
+  if (!plan.residual.empty()) node->details.push_back("Filter: " + Conditions(plan.residual));
+  node->startup_cost = plan.startup_cost;
+  node->total_cost = plan.total_cost;
+  node->rows = plan.rows;
+  node->width = RowWidth(table->types());
+  BoundExprPtr residual = JoinConjuncts(std::move(plan.residual));
+  std::unique_ptr<RowSourceOp> scan = MakeAccessOperator(table, &plan);
+  const RowSourceOp* scan_ptr = scan.get();
+  OperatorPtr op = std::move(scan);
+  if (residual != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(residual));
+  if (t < s_->lock_rows.size() && s_->lock_rows[t]) {  // FOR UPDATE: rows passing the filter
+    op = std::make_unique<LockRowsOp>(std::move(op), scan_ptr, table, s_->lock_nowait,
+                                      s_->lock_skip_locked);
+  }
+  return b_->Make(std::move(op), std::move(node));
+}
+
+Result<FromPlanner::Partial> FromPlanner::Join(Partial left, size_t t, JoinKind kind,
+                                               std::vector<BoundExprPtr> pushed,
+                                               std::vector<BoundExprPtr> conds,
+                                               JoinStepChoice choice, double rows) {
+  // The right side: table t's scan (a derived table was planned while estimating).
+  const bool is_derived = s_->from[t] == nullptr;
+  const std::vector<int> left_pos = Positions(left.layout);
+  const std::vector<int> right_pos = Positions({static_cast<int>(t)});
+  std::vector<bool> in_left(s_->from.size(), false);
+  for (int x : left.layout) in_left[x] = true;
+  const size_t left_width = static_cast<size_t>(LayoutWidth(left.layout));
+  const size_t right_width = static_cast<size_t>(widths_[t]);
+
+  // Equality conditions between the left tables and this one: hash or index keys.
+  struct Equi {
+    size_t cond;
+    bool right_first;   // children[0] is the right side
+    bool right_column;  // the right side is a plain column of t
+  };
+  std::vector<Equi> equis;
+  for (size_t i = 0; i < conds.size(); ++i) {
+    const BoundExpr& c = *conds[i];
+    if (c.kind != BoundKind::kBinary || c.binary_op != ast::BinaryOp::kEq || c.ContainsSubquery()) {
+      continue;
+    }
+    auto side = [&](const BoundExpr& e) {  // 1 left only, 2 right only, 0 neither/both/other
+      bool corr = false;
+      std::vector<bool> tables = TablesOf(e, &corr);
+      bool any_left = false, any_right = tables[t];
+      for (size_t k = 0; k < tables.size(); ++k) {
+        if (!tables[k] || k == t) continue;
+        if (!in_left[k]) return 0;
+        any_left = true;
+      }
+      if (any_left && !any_right) return 1;
+      if (any_right && !any_left) return 2;
+      return 0;
+    };
+    const BoundExpr& a = *c.children[0];
+    const BoundExpr& z = *c.children[1];
+    if (KeyFamily(a.type) == 0 || KeyFamily(a.type) != KeyFamily(z.type)) continue;
+    const int sa = side(a), sz = side(z);
+    if (!((sa == 1 && sz == 2) || (sa == 2 && sz == 1))) continue;
+    const BoundExpr& right_side = sa == 2 ? a : z;
+    equis.push_back({i, sa == 2, right_side.kind == BoundKind::kColumn && right_side.depth == 0});
+  }
+  JoinMethod method = choice.method;
+  if (equis.empty() && method != JoinMethod::kNestedLoop) method = JoinMethod::kNestedLoop;
+  if (method == JoinMethod::kIndexNestedLoop) {
+    bool any_column = false;
+    for (const Equi& e : equis) any_column |= e.right_column;
+    if (!any_column || is_derived) method = JoinMethod::kNestedLoop;
+  }
+  const bool build_left = method == JoinMethod::kHash && choice.build_left;
+
+  Partial out;
+  if (build_left) {
+    out.layout.push_back(static_cast<int>(t));
+    out.layout.insert(out.layout.end(), left.layout.begin(), left.layout.end());
+  } else {
+    out.layout = left.layout;
+    out.layout.push_back(static_cast<int>(t));
+  }
+  const std::vector<int> out_pos = Positions(out.layout);
+  auto node = std::make_unique<PlanNode>();
+  node->rows = rows;
+  node->startup_cost = left.built.node->startup_cost;
+  node->total_cost = choice.cost;
+  node->width = left.built.node->width +
+                (is_derived ? derived_built_[t].node->width : RowWidth(s_->from[t]->types()));
+  auto right_scan = [&](std::vector<BoundExprPtr> scan_conds) -> Result<Built> {
+    if (is_derived) return std::move(derived_built_[t]);
+    return Scan(t, std::move(scan_conds), {}, std::nullopt, nullptr);
+  };
+  OperatorPtr op;
+  Built right;
+  if (method == JoinMethod::kHash) {
+    std::vector<BoundExprPtr> residual, left_keys, right_keys;
+    std::vector<bool> is_equi(conds.size(), false);
+    for (const Equi& e : equis) is_equi[e.cond] = true;
+    std::string hash_text;
+    for (const Equi& e : equis) {
+      hash_text += (hash_text.empty() ? "" : " AND ") + ExprToString(*conds[e.cond]);
+      BoundExprPtr& a = conds[e.cond]->children[0];
+      BoundExprPtr& z = conds[e.cond]->children[1];
+      BoundExprPtr r = std::move(e.right_first ? a : z);
+      BoundExprPtr l = std::move(e.right_first ? z : a);
+      Remap(r.get(), right_pos);
+      Remap(l.get(), left_pos);
+      left_keys.push_back(std::move(l));
+      right_keys.push_back(std::move(r));
+    }
+    for (size_t i = 0; i < conds.size(); ++i) {
+      if (is_equi[i]) continue;
+      Remap(conds[i].get(), out_pos);
+      residual.push_back(std::move(conds[i]));
+    }
+    node->label = "Hash" + (kind == JoinKind::kInner ? std::string(" Join") : JoinSuffix(kind));
+    node->details.push_back("Hash Cond: " + (equis.size() > 1 ? "(" + hash_text + ")" : hash_text));
+    if (!residual.empty()) node->details.push_back("Join Filter: " + Conditions(residual));
+    MERIDIAN_ASSIGN_OR_RETURN(right, right_scan(std::move(pushed)));
+    if (build_left) {  // probe with the new table, build on the rows so far (an inner join)
+      op = std::make_unique<HashJoinOp>(
+          std::move(right.op), std::move(left.built.op), std::move(right_keys),
+          std::move(left_keys), JoinConjuncts(std::move(residual)), kind, right_width, left_width);
+      out.built = b_->Make(std::move(op), std::move(node), {&right, &left.built});
+      return out;
+    }
+    op = std::make_unique<HashJoinOp>(
+        std::move(left.built.op), std::move(right.op), std::move(left_keys), std::move(right_keys),
+        JoinConjuncts(std::move(residual)), kind, left_width, right_width);
+  } else if (method == JoinMethod::kIndexNestedLoop) {
+    // The right side is re-read per left row; its key conditions read the left row as depth 1.
+    std::vector<BoundExprPtr> residual;
+    std::vector<bool> is_key(conds.size(), false);
+    for (BoundExprPtr& c : pushed) ShiftForRescan(c.get(), /*from_left=*/false);
+    for (const Equi& e : equis) {
+      if (!e.right_column) continue;
+      is_key[e.cond] = true;
+      BoundExprPtr& a = conds[e.cond]->children[0];
+      BoundExprPtr& z = conds[e.cond]->children[1];
+      BoundExpr* r = (e.right_first ? a : z).get();
+      BoundExpr* l = (e.right_first ? z : a).get();
+      Remap(r, right_pos);
+      Remap(l, left_pos);
+      ShiftForRescan(r, /*from_left=*/false);
+      ShiftForRescan(l, /*from_left=*/true);
+      pushed.push_back(std::move(conds[e.cond]));
+    }
+    for (size_t i = 0; i < conds.size(); ++i) {
+      if (is_key[i]) continue;
+      Remap(conds[i].get(), out_pos);
+      residual.push_back(std::move(conds[i]));
+    }
+    node->label = "Nested Loop" + JoinSuffix(kind);
+    if (!residual.empty()) node->details.push_back("Join Filter: " + Conditions(residual));
+    MERIDIAN_ASSIGN_OR_RETURN(right, Scan(t, std::move(pushed), {}, std::nullopt, nullptr));
+    op = std::make_unique<NestedLoopJoinOp>(std::move(left.built.op), std::move(right.op), kind,
+                                            JoinConjuncts(std::move(residual)), /*rescan=*/true,
+                                            left_width, right_width);
+  } else {
+    node->label = "Nested Loop" + JoinSuffix(kind);
+    if (!conds.empty()) node->details.push_back("Join Filter: " + Conditions(conds));
+    for (BoundExprPtr& c : conds) Remap(c.get(), out_pos);
+    MERIDIAN_ASSIGN_OR_RETURN(right, right_scan(std::move(pushed)));
+    op = std::make_unique<NestedLoopJoinOp>(std::move(left.built.op), std::move(right.op), kind,
+                                            JoinConjuncts(std::move(conds)), false, left_width,
+                                            right_width);
+  }
+  out.built = b_->Make(std::move(op), std::move(node), {&left.built, &right});
+  return out;
+}
+
+}  // namespace meridian::exec

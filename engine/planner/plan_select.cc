@@ -1,0 +1,228 @@
+// PlanSelect: predicate pushdown, access paths, joins and the SELECT pipeline (see planner.h).
+#include <algorithm>
+#include <cmath>
+
+#include "optimizer/access_path.h"
+#include "planner/plan_internal.h"
+#include "planner/planner.h"
+
+namespace meridian::exec {
+
+namespace {
+
+double SortCost(double rows) { return 2.0 * kCpuOperatorCost * rows * std::log2(rows + 2); }
+
+// ORDER BY (unless an index already delivers it) and LIMIT/OFFSET on top of cur.
+Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool ordered,
+                   Builder* b);
+Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool instrument);
+
+}  // namespace
+
+Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool instrument) {
+  if (s->set_op != ast::SetOp::kNone) return PlanSetOperation(std::move(s), instrument);
+  Builder b(instrument);
+  Built cur;
+  bool ordered_by_index = false;
+
+  // Which columns of the joined row the query reads.
+  int total_cols = 0;
+  for (size_t t = 0; t < s->from.size(); ++t) {
+    total_cols += static_cast<int>(s->from[t] != nullptr ? s->from[t]->types().size()
+                                                         : s->derived[t]->columns.size());
+  }
+  std::vector<bool> used(static_cast<size_t>(total_cols), false);
+  bool all_used = false;
+  std::vector<BoundExprPtr> conjuncts = SplitConjuncts(std::move(s->where));
+  if (s->aggregated) {
+    for (const auto& g : s->group_by) CollectColumns(*g, &used, &all_used);
+    for (const auto& a : s->aggregates) CollectColumns(*a, &used, &all_used);
+    if (s->having) CollectColumns(*s->having, &used, &all_used);
+  } else {
+    for (const auto& p : s->projections) CollectColumns(*p, &used, &all_used);
+  }
+  for (const auto& c : conjuncts) CollectColumns(*c, &used, &all_used);
+
+  if (s->from.empty()) {
+    std::vector<std::vector<BoundExprPtr>> one_empty_row(1);
+    auto node = std::make_unique<PlanNode>();
+    node->label = "Result";
+    node->rows = 1;
+    node->total_cost = 0.01;
+    OperatorPtr op = std::make_unique<ValuesOp>(std::move(one_empty_row));
+    if (!conjuncts.empty()) {
+      node->details.push_back("One-Time Filter: " + Conditions(conjuncts));
+      op = std::make_unique<FilterOp>(std::move(op), JoinConjuncts(std::move(conjuncts)));
+    }
+    cur = b.Make(std::move(op), std::move(node));
+  } else {
+    // A single-table query may take its ORDER BY (and LIMIT) from an index.
+    std::vector<AccessPlan::OrderColumn> wanted;
+    std::optional<double> limit;
+    if (s->from.size() == 1 && !s->aggregated && !s->distinct && !s->order_by.empty()) {
+      for (const SortKey& k : s->order_by) {
+        const BoundExpr& p = *s->projections[k.column];
+        if (p.kind != BoundKind::kColumn || p.depth != 0 || k.nulls_first != k.descending) {
+          wanted.clear();
+          break;
+        }
+        wanted.push_back({p.index, k.descending});
+      }
+      if (!wanted.empty() && s->limit != nullptr && s->limit->kind == BoundKind::kConst &&
+          s->limit->value.IsInt()) {
+        double skip = 0;
+        if (s->offset != nullptr && s->offset->kind == BoundKind::kConst &&
+            s->offset->value.IsInt()) {
+          skip = static_cast<double>(s->offset->value.AsInt());
+        }
+        limit = static_cast<double>(s->limit->value.AsInt()) + skip;
+      }
+    }
+    FromPlanner from(s.get(), &b, used, all_used);
+    MERIDIAN_ASSIGN_OR_RETURN(cur,
+                              from.Plan(std::move(conjuncts), wanted, limit, &ordered_by_index));
+  }
+
+  if (s->aggregated) {
+    bool scalar = s->group_by.empty();
+    auto node = std::make_unique<PlanNode>();
+    node->label = scalar ? "Aggregate" : "HashAggregate";
+    if (!scalar)
+      node->details.push_back("Group Key: " + [&] {
+        std::string keys;
+        for (size_t i = 0; i < s->group_by.size(); ++i) {
+          keys += (i ? ", " : "") + ExprToString(*s->group_by[i]);
+        }
+        return keys;
+      }());
+    const double in_rows = cur.node->rows;
+    node->rows = scalar ? 1 : std::max(1.0, std::min(200.0, in_rows / 10));
+    node->startup_cost = cur.node->total_cost + in_rows * kCpuOperatorCost;
+    node->total_cost = node->startup_cost + node->rows * kCpuTupleCost;
+    node->width = 8 * static_cast<int>(s->group_by.size() + s->aggregates.size());
+    if (s->having != nullptr) node->details.push_back("Filter: " + ExprToString(*s->having));
+    OperatorPtr op = std::make_unique<HashAggregateOp>(std::move(cur.op), std::move(s->group_by),
+                                                       std::move(s->aggregates), scalar);
+    if (s->having != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(s->having));
+    cur = b.Make(std::move(op), std::move(node), {&cur});
+  }
+  const size_t total = s->projections.size();
+  std::string sort_keys;
+  for (size_t i = 0; i < s->order_by.size(); ++i) {
+    const SortKey& k = s->order_by[i];
+    sort_keys +=
+        (i ? ", " : "") + ExprToString(*s->projections[k.column]) + (k.descending ? " DESC" : "") +
+        (k.nulls_first != k.descending ? (k.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
+  }
+  std::vector<Type> out_types;
+  for (const auto& p : s->projections) out_types.push_back(p->type);
+  cur.op = std::make_unique<ProjectOp>(std::move(cur.op), std::move(s->projections));
+  cur.node->width = RowWidth(out_types);
+  if (s->distinct) {
+    auto node = std::make_unique<PlanNode>();
+    node->label = "HashAggregate";
+    node->details.push_back("Group Key: (all output columns)");
+    node->rows = cur.node->rows;
+    node->startup_cost = cur.node->total_cost + cur.node->rows * kCpuOperatorCost;
+    node->total_cost = node->startup_cost;
+    node->width = cur.node->width;
+    cur = b.Make(std::make_unique<DistinctOp>(std::move(cur.op), s->visible), std::move(node),
+                 {&cur});
+  }
+  cur = SortAndLimit(std::move(cur), s.get(), sort_keys, ordered_by_index, &b);
+  if (total > s->visible) cur.op = std::make_unique<TrimOp>(std::move(cur.op), s->visible);
+  return PlannedSelect{std::move(cur.op), std::move(cur.node)};
+}
+
+namespace {
+
+Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool ordered,
+                   Builder* b) {
+  if (!s->order_by.empty() && !ordered) {
+    auto node = std::make_unique<PlanNode>();
+    node->label = "Sort";
+    node->details.push_back("Sort Key: " + sort_keys);
+    node->rows = cur.node->rows;
+    node->startup_cost = cur.node->total_cost + SortCost(cur.node->rows);
+    node->total_cost = node->startup_cost + cur.node->rows * kCpuOperatorCost;
+    node->width = cur.node->width;
+    cur =
+        b->Make(std::make_unique<SortOp>(std::move(cur.op), s->order_by), std::move(node), {&cur});
+  }
+  if (s->limit != nullptr || s->offset != nullptr) {
+    auto node = std::make_unique<PlanNode>();
+    node->label = "Limit";
+    double n = cur.node->rows;
+    if (s->limit != nullptr && s->limit->kind == BoundKind::kConst && s->limit->value.IsInt()) {
+      n = std::min(n, static_cast<double>(std::max<int64_t>(0, s->limit->value.AsInt())));
+    }
+    node->rows = n;
+    node->startup_cost = cur.node->startup_cost;
+    node->total_cost =
+        cur.node->startup_cost + (cur.node->total_cost - cur.node->startup_cost) *
+                                     std::min(1.0, n / std::max(1.0, cur.node->rows));
+    node->width = cur.node->width;
+    cur = b->Make(
+        std::make_unique<LimitOp>(std::move(cur.op), std::move(s->limit), std::move(s->offset)),
+        std::move(node), {&cur});
+  }
+  return cur;
+}
+
+Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool instrument) {
+  Builder b(instrument);
+  auto input = [&](std::unique_ptr<BoundSelect> side,
+                   std::vector<BoundExprPtr> casts) -> Result<Built> {
+    MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect p, PlanSelectExplained(std::move(side), instrument));
+    Built built{std::move(p.root), std::move(p.explain)};
+    if (!casts.empty())
+      built.op = std::make_unique<ProjectOp>(std::move(built.op), std::move(casts));
+    return built;
+  };
+  MERIDIAN_ASSIGN_OR_RETURN(Built cur, input(std::move(s->set_left), std::move(s->left_casts)));
+  if (s->set_right != nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(Built right,
+                              input(std::move(s->set_right), std::move(s->right_casts)));
+    auto node = std::make_unique<PlanNode>();
+    const std::string all = s->set_all ? " All" : "";
+    switch (s->set_op) {
+      case ast::SetOp::kUnion:
+        node->label = s->set_all ? "Append" : "HashSetOp Union";
+        break;
+      case ast::SetOp::kIntersect:
+        node->label = "HashSetOp Intersect" + all;
+        break;
+      default:
+        node->label = "HashSetOp Except" + all;
+        break;
+    }
+    const double l = cur.node->rows, r = right.node->rows;
+    node->rows = s->set_op == ast::SetOp::kUnion ? l + r : l;
+    node->startup_cost =
+        s->set_op == ast::SetOp::kUnion ? cur.node->startup_cost : right.node->total_cost;
+    node->total_cost = cur.node->total_cost + right.node->total_cost + (l + r) * kCpuOperatorCost;
+    node->width = cur.node->width;
+    auto op =
+        std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), s->set_op, s->set_all);
+    cur = b.Make(std::move(op), std::move(node), {&cur, &right});
+  }
+  std::string sort_keys;
+  for (size_t i = 0; i < s->order_by.size(); ++i) {
+    const SortKey& k = s->order_by[i];
+    sort_keys += (i ? ", " : "") + s->columns[k.column].name + (k.descending ? " DESC" : "");
+  }
+  cur = SortAndLimit(std::move(cur), s.get(), sort_keys, false, &b);
+  return PlannedSelect{std::move(cur.op), std::move(cur.node)};
+}
+
+}  // namespace
+
+Result<OperatorPtr> PlanSelect(std::unique_ptr<BoundSelect> select) {
+  const size_t width = select->columns.size();
+  MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect planned,
+                            PlanSelectExplained(std::move(select), /*instrument=*/false));
+  planned.root->PruneColumns(std::vector<bool>(width, true));  // the caller reads every column
+  return std::move(planned.root);
+}
+
+}  // namespace meridian::exec
