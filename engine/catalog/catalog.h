@@ -2,9 +2,9 @@
 // in catalog_file.h) with each table's rows in data_dir/tables/<id>.heap and each index in
 // data_dir/tables/<id>.btree. Tables and indexes share one name space (as PostgreSQL's
 // relations do) and one id counter.
-// Index files are flushed with their heap at every checkpoint but are not crash-safe yet: a
-// clean Close leaves data_dir/clean_shutdown, and an Open that does not find it rebuilds
-// every index from its heap (write-behind logging replaces this; engine/storage/README.md).
+// Index files are checkpoint images (engine/txn/README.md section 5): after a crash, Open adds
+// the entries of the versions the commit log lists since the checkpoint, and rebuilds from its
+// heap only an index written outside an image (its tables/<id>.btree.unsafe marker).
 // Concurrency: mu_ (a shared_mutex) guards the name → Table map, the index schemas,
 // next_table_id_ and closed_.
 // Lookups take it shared and briefly; DDL takes it exclusively for the whole catalog change
@@ -36,7 +36,7 @@ namespace meridian::catalog {
 class Catalog {
  public:
   // Reads the catalog of data_dir (an empty one when absent), opens every table's heap file in
-  // *pool (which must outlive the catalog) and builds the interim primary-key sets.
+  // *pool (which must outlive the catalog) and, after an unclean stop, recovers (above).
   static Result<std::unique_ptr<Catalog>> Open(const std::string& data_dir,
                                                storage::BufferPool* pool,
                                                txn::CommitLogOptions log_options = {});
@@ -45,7 +45,7 @@ class Catalog {
   // The table named name, or null.
   std::shared_ptr<Table> Find(const std::string& name) const;
   // Changes with every DDL (tables, columns, indexes) and every ANALYZE: a plan made at one
-  // version stays valid while the version is unchanged (exec/plan_cache.h checks it).
+  // version stays valid while the version is unchanged (main/plan_cache.h checks it).
   uint64_t schema_version() const { return schema_version_.load(std::memory_order_acquire); }
   // Every table, ordered by name.
   std::vector<std::shared_ptr<Table>> List() const;

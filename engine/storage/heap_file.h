@@ -3,7 +3,8 @@
 // page guards; free-space choice under an internal mutex). A Cursor sees every row that existed
 // when it started and was not deleted before it reached it; rows inserted during a scan may or
 // may not be seen. (Snapshot isolation comes with MVCC in engine/txn.)
-// CONTRACT shared by engine/storage (implements) and engine/exec (uses): keep signatures stable.
+// CONTRACT shared by engine/storage (implements) and the query layers (use): keep signatures
+// stable.
 #pragma once
 
 #include <cstdint>

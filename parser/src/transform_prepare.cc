@@ -1,5 +1,5 @@
 // PREPARE name [(type [, ...])] AS statement, EXECUTE name [(expr [, ...])], DEALLOCATE [PREPARE]
-// {name | ALL}: SQL-level prepared statements (executed by engine/exec/prepared.cc).
+// {name | ALL}: SQL-level prepared statements (executed by engine/main/prepared.cc).
 
 #include "transformer.h"
 

@@ -77,9 +77,8 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   asio::awaitable<void> Fatal(const Status& status);
   // Fatal with 08P01.
   asio::awaitable<void> ProtocolViolation(const std::string& message);
-  // ReadyForQuery's transaction status: 'I' idle, 'T' in a transaction block, 'E' in a failed
-  // one. The one place it is decided; it will come from the session once transactions exist.
-  // ReadyForQuery's status: 'I' idle, 'T' in a transaction block, 'E' in a failed one.
+  // ReadyForQuery's transaction status, read from the session: 'I' idle, 'T' in a transaction
+  // block, 'E' in a failed one.
   char TransactionStatus() const;
   void AppendReadyForQuery();
   // Runs fn on the worker pool and resumes here when it returns.

@@ -176,7 +176,7 @@ struct StatementDescription {
   std::vector<ColumnInfo> columns;  // result columns; empty when it returns no rows
 };
 
-// How a prepared statement's executions used its plan cache (engine/exec/plan_cache.h).
+// How a prepared statement's executions used its plan cache (engine/main/plan_cache.h).
 struct PlanCacheStats {
   uint64_t reused = 0;   // executions that ran the cached plan: no binding, no planning
   uint64_t planned = 0;  // executions that bound and planned (first run, after DDL/ANALYZE, ...)

@@ -70,7 +70,7 @@ class PreparedTest : public SqlTest {
   }
 };
 
-// The plan cache (engine/exec/plan_cache.h): executions reuse one plan, and nothing a plan was
+// The plan cache (engine/main/plan_cache.h): executions reuse one plan, and nothing a plan was
 // made from may leak into a later execution — parameter values, a half-read run, another open
 // portal, DDL, TRUNCATE, ANALYZE, or system-table rows built for one statement.
 TEST_F(PreparedTest, CachedPlansFollowValuesRunsAndSchemaChanges) {
