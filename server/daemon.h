@@ -16,7 +16,7 @@
 #include "pg_server.h"
 #include "server_options.h"
 #include "session_manager.h"
-#include "sql_service.h"
+#include "grpc/sql_service.h"
 #include "worker_pool.h"
 
 namespace meridian::server {

@@ -8,7 +8,7 @@
 
 #include "daemon.h"
 #include "server_options.h"
-#include "sql_service.h"
+#include "grpc/sql_service.h"
 
 int main(int argc, char** argv) {
   using namespace meridian::server;

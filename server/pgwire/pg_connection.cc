@@ -19,7 +19,7 @@
 
 #include "pg_protocol.h"
 #include "pg_server.h"
-#include "sql_service.h"
+#include "grpc/sql_service.h"
 
 namespace meridian::server::pgwire {
 namespace {

@@ -1,5 +1,5 @@
 // Handlers and stream reactors of the Sql service; see sql_service.h for the threading model.
-#include "sql_service.h"
+#include "grpc/sql_service.h"
 
 #include <spdlog/spdlog.h>
 
@@ -7,7 +7,7 @@
 #include <chrono>
 #include <mutex>
 
-#include "error_mapping.h"
+#include "grpc/error_mapping.h"
 
 namespace meridian::server {
 namespace {

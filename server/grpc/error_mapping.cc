@@ -1,5 +1,5 @@
 // SQLSTATE → gRPC code mapping and SqlError packing; see error_mapping.h.
-#include "error_mapping.h"
+#include "grpc/error_mapping.h"
 
 namespace meridian::server {
 
