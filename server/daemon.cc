@@ -1,6 +1,8 @@
 // Start-up and shutdown of meridiand's parts; see daemon.h.
 #include "daemon.h"
 
+#include <malloc.h>
+
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/server_builder.h>
@@ -17,6 +19,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
   db_options.synchronous_commit = options.commit_mode != "async";
   db_options.group_window_us = options.group_window_us;
   db_options.async_window_ms = options.async_window_ms;
+  db_options.max_statement_bytes = options.max_statement_bytes;
   MERIDIAN_ASSIGN_OR_RETURN(d->db_, Database::Open(db_options));
   if (const RecoveryInfo r = d->db_->recovery(); !r.clean) {
     spdlog::warn(
@@ -73,6 +76,14 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
 
 Daemon::~Daemon() { (void)Shutdown(); }
 
+void Daemon::ReturnFreeMemory() {
+  // glibc keeps freed memory in its arenas: after a statement that built a big hash table or
+  // sort, the daemon's RSS would stay at its peak. Free memory beyond 64 MiB goes back to the
+  // operating system (at most once a second; malloc_trim walks the arenas).
+  constexpr size_t kKeepFreeBytes = size_t{64} << 20;
+  if (mallinfo2().fordblks > kKeepFreeBytes) malloc_trim(0);
+}
+
 void Daemon::MaintenanceLoop(unsigned checkpoint_interval_s) {
   auto next_checkpoint =
       std::chrono::steady_clock::now() + std::chrono::seconds(checkpoint_interval_s);
@@ -82,6 +93,7 @@ void Daemon::MaintenanceLoop(unsigned checkpoint_interval_s) {
     if (stopping_) break;
     lock.unlock();
     sessions_->ExpireIdle();
+    ReturnFreeMemory();
     if (std::chrono::steady_clock::now() >= next_checkpoint) {
       if (Status st = db_->Checkpoint(); !st.ok()) {
         spdlog::error("checkpoint failed: {}", st.ToString());

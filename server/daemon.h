@@ -36,7 +36,9 @@ class Daemon {
 
  private:
   Daemon() = default;
+  // Every second: expire idle sessions, return free heap memory to the OS, checkpoint when due.
   void MaintenanceLoop(unsigned checkpoint_interval_s);
+  static void ReturnFreeMemory();
 
   std::unique_ptr<Database> db_;
   std::unique_ptr<WorkerPool> workers_;  // statement threads; grows while many wait for locks

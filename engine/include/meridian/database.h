@@ -36,6 +36,9 @@ struct DatabaseOptions {
   // Group commit: extra wait for more committers before a group is written (0: none).
   int64_t group_window_us = 0;
   int64_t async_window_ms = 200;
+  // The longest request text Parse and Prepare accept (54000 beyond it): parsing costs memory
+  // in proportion to the text, so one statement cannot exhaust the machine.
+  size_t max_statement_bytes = size_t{16} << 20;
   // Tests: every data file goes through this file system (fault injection, simulated crashes);
   // null = the operating system's. Must outlive the Database.
   storage::FileSystem* file_system = nullptr;
