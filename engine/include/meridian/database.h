@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "meridian/memory_guard.h"
 #include "meridian/status.h"
 #include "meridian/value.h"
 
@@ -87,7 +88,8 @@ class ExecControl {
            !deadline_ns_.compare_exchange_weak(cur, d, std::memory_order_relaxed)) {
     }
   }
-  // OK, or 57014 "canceling statement due to user request" / "... statement timeout".
+  // OK, or 57014 "canceling statement due to user request" / "... statement timeout", or
+  // 53200 while the daemon is above its memory limit (memory_guard.h).
   Status Check() const {
     if (cancelled()) {
       return Status::Error(sqlstate::kQueryCanceled, "canceling statement due to user request");
@@ -96,6 +98,11 @@ class ExecControl {
     if (d != 0 && Clock::now().time_since_epoch().count() >= d) {
       return Status::Error(sqlstate::kQueryCanceled,
                            "canceling statement due to statement timeout");
+    }
+    if (MemoryGuard::Exceeded()) {
+      return Status::Error(sqlstate::kOutOfMemory, "out of memory")
+          .WithDetail("The server's resident memory is above --memory-limit-mb (" +
+                      std::to_string(MemoryGuard::limit() >> 20) + " MiB).");
     }
     return Status::Ok();
   }

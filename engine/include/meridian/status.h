@@ -51,6 +51,7 @@ inline constexpr const char* kInvalidColumnReference = "42P10";
 inline constexpr const char* kGroupingError = "42803";
 inline constexpr const char* kInsufficientResources = "53000";
 inline constexpr const char* kDiskFull = "53100";
+inline constexpr const char* kOutOfMemory = "53200";
 inline constexpr const char* kQueryCanceled = "57014";
 inline constexpr const char* kAdminShutdown = "57P01";
 inline constexpr const char* kIoError = "58030";
