@@ -211,8 +211,16 @@ std::optional<Sarg> MatchTuples(const BoundExpr& c, size_t i) {
   if (disjuncts.size() < 2) return std::nullopt;
   Sarg out{i, -1, SargOp::kTuples, nullptr, {}, {}, {}, {}};
   for (const BoundExpr* d : disjuncts) {
+    std::vector<const BoundExpr*> leaves = Operands(*d, ast::BinaryOp::kAnd);
+    // A disjunct with a constant NULL or FALSE operand (`(a, b) IN ((1, NULL))` binds to
+    // a = 1 AND NULL) is never true: it adds no point.
+    auto never_true = [](const BoundExpr* leaf) {
+      return leaf->kind == BoundKind::kConst &&
+             (leaf->value.IsNull() || (leaf->value.IsBool() && !leaf->value.AsBool()));
+    };
+    if (std::any_of(leaves.begin(), leaves.end(), never_true)) continue;
     std::vector<std::pair<int, const BoundExpr*>> eqs;
-    for (const BoundExpr* leaf : Operands(*d, ast::BinaryOp::kAnd)) {
+    for (const BoundExpr* leaf : leaves) {
       std::optional<Sarg> s = MatchSarg(*leaf, i);
       if (!s || s->op != SargOp::kEq) return std::nullopt;
       eqs.emplace_back(s->column, s->value);
@@ -234,6 +242,7 @@ std::optional<Sarg> MatchTuples(const BoundExpr& c, size_t i) {
     }
     out.tuples.push_back(std::move(values));
   }
+  if (out.tuples.empty()) return std::nullopt;
   out.column = out.columns.front();
   return out;
 }

@@ -236,7 +236,15 @@ struct CompiledRegex {
   pcre2_code* code = nullptr;
   bool jit = false;
   uint32_t captures = 0;
-  ~CompiledRegex() { pcre2_code_free(code); }
+  // The DFA matcher refuses PCRE2_MATCH_INVALID_UTF: it gets its own compilation, made the
+  // first time a match falls back to it (a compiled pattern is used by one thread).
+  std::string translated;
+  uint32_t options = 0;
+  mutable pcre2_code* dfa_code = nullptr;
+  ~CompiledRegex() {
+    pcre2_code_free(code);
+    pcre2_code_free(dfa_code);
+  }
 };
 
 // Per-thread matching state: contexts, JIT stack, match data and DFA workspace, plus the
@@ -292,6 +300,8 @@ Result<std::shared_ptr<const CompiledRegex>> Compile(const std::string& pattern,
   if (re->code == nullptr) return InvalidRegex(PcreMessage(err));
   re->jit = pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE) == 0;
   pcre2_pattern_info(re->code, PCRE2_INFO_CAPTURECOUNT, &re->captures);
+  re->translated = std::move(translated);
+  re->options = opts & ~PCRE2_MATCH_INVALID_UTF;
   // Keep recently used patterns up to kCacheBytes of pattern text (the newest always stays).
   st.cache.insert(st.cache.begin(), {std::move(key), re});
   st.cache_bytes += st.cache.front().first.size();
@@ -324,9 +334,16 @@ int Backtrack(const CompiledRegex& re, std::string_view text, ThreadRegexState& 
 Result<int> Dfa(const CompiledRegex& re, std::string_view text, ThreadRegexState& st,
                 const ExecControl* ctl) {
   if (ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(ctl->Check());
+  if (re.dfa_code == nullptr) {
+    int err = 0;
+    PCRE2_SIZE err_at = 0;
+    re.dfa_code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(re.translated.data()),
+                                re.translated.size(), re.options, &err, &err_at, nullptr);
+    if (re.dfa_code == nullptr) return InvalidRegex(PcreMessage(err));
+  }
   auto subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   for (;;) {
-    int rc = pcre2_dfa_match(re.code, subject, text.size(), 0, 0, st.md, st.mctx,
+    int rc = pcre2_dfa_match(re.dfa_code, subject, text.size(), 0, 0, st.md, st.mctx,
                              st.dfa_workspace.data(), st.dfa_workspace.size());
     if (rc == PCRE2_ERROR_DFA_WSSIZE && st.dfa_workspace.size() < kDfaWorkspaceMax) {
       st.dfa_workspace.resize(st.dfa_workspace.size() * 4);
