@@ -8,7 +8,8 @@
 #   make bench-commit  commit throughput / bytes per commit vs PostgreSQL 15, recovery time
 #   make bench-pgbench pgbench select-only and tpcb-like vs PostgreSQL 15
 #   make bench-joinagg hash join, GROUP BY and scans of 1M rows vs PostgreSQL 15
-#   make soak       thousands of simulated crashes and 20 SIGKILL rounds (tens of minutes)
+#   make soak       thousands of simulated crashes, 20 SIGKILL rounds of the bank workload and
+#                   30 of DDL and a million-row COPY (tens of minutes)
 JOBS ?= 2
 SANITIZE ?= 0
 
@@ -90,6 +91,9 @@ soak: build
 	MERIDIAN_CRASH_ITERATIONS=3000 $(BUILD_DIR)/tests/recovery_test
 	MERIDIAN_BANK_ROUNDS=20 MERIDIAND=$(BUILD_DIR)/bin/meridiand \
 	  $(BUILD_DIR)/pyenv/bin/python tests/e2e/txn/bank_crash_test.py
+	MERIDIAN_DDL_CRASH_ROUNDS=30 MERIDIAN_DDL_CRASH_COPY_ROWS=1000000 \
+	  MERIDIAND=$(BUILD_DIR)/bin/meridiand \
+	  $(BUILD_DIR)/pyenv/bin/python tests/e2e/txn/ddl_crash_test.py
 
 format:
 	git ls-files '*.cc' '*.h' | xargs clang-format -i

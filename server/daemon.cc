@@ -1,6 +1,11 @@
 // Start-up and shutdown of meridiand's parts; see daemon.h.
 #include "daemon.h"
 
+#include <malloc.h>
+#include <unistd.h>
+
+#include <cstdio>
+
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/server_builder.h>
@@ -17,6 +22,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
   db_options.synchronous_commit = options.commit_mode != "async";
   db_options.group_window_us = options.group_window_us;
   db_options.async_window_ms = options.async_window_ms;
+  db_options.max_statement_bytes = options.max_statement_bytes;
   MERIDIAN_ASSIGN_OR_RETURN(d->db_, Database::Open(db_options));
   if (const RecoveryInfo r = d->db_->recovery(); !r.clean) {
     spdlog::warn(
@@ -68,10 +74,62 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
   d->grpc_->GetHealthCheckService()->SetServingStatus(true);
   d->maintenance_ =
       std::thread([raw = d.get(), s = options.checkpoint_interval_s] { raw->MaintenanceLoop(s); });
+  // The memory limit: --memory-limit-mb, by default 80% of the machine's memory.
+  uint64_t limit = uint64_t{options.memory_limit_mb} << 20;
+  if (limit == 0) {
+    limit = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+            static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) / 10 * 8;
+  }
+  MemoryGuard::SetLimit(limit);
+  spdlog::info("memory limit {} MiB (--memory-limit-mb)", limit >> 20);
+  d->memory_ = std::thread([raw = d.get(), limit] { raw->MemoryLoop(limit); });
   return d;
 }
 
 Daemon::~Daemon() { (void)Shutdown(); }
+
+void Daemon::ReturnFreeMemory() {
+  // glibc keeps freed memory in its arenas: after a statement that built a big hash table or
+  // sort, the daemon's RSS would stay at its peak. Free memory beyond 64 MiB goes back to the
+  // operating system (at most once a second; malloc_trim walks the arenas).
+  constexpr size_t kKeepFreeBytes = size_t{64} << 20;
+  if (mallinfo2().fordblks > kKeepFreeBytes) malloc_trim(0);
+}
+
+namespace {
+
+// The process's resident set in bytes (/proc/self/statm), or 0 when it cannot be read.
+uint64_t ResidentBytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return 0;
+  unsigned long long size = 0, resident = 0;
+  const int n = std::fscanf(f, "%llu %llu", &size, &resident);
+  std::fclose(f);
+  return n == 2 ? resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+}  // namespace
+
+void Daemon::MemoryLoop(uint64_t limit_bytes) {
+  std::unique_lock lock(mu_);
+  while (!stopping_) {
+    cv_.wait_for(lock, std::chrono::milliseconds(50));
+    if (stopping_) break;
+    const uint64_t rss = ResidentBytes();
+    const bool was = MemoryGuard::Exceeded();
+    // Above the limit: running statements fail at their next check and their memory is given
+    // back; below 90% of it, work is accepted again.
+    if (rss > limit_bytes) {
+      if (!was) spdlog::warn("resident memory {} MiB is above the limit: refusing work (53200)",
+                             rss >> 20);
+      MemoryGuard::SetExceeded(true);
+      malloc_trim(0);
+    } else if (was && rss < limit_bytes / 10 * 9) {
+      MemoryGuard::SetExceeded(false);
+      spdlog::info("resident memory {} MiB is below the limit again", rss >> 20);
+    }
+  }
+}
 
 void Daemon::MaintenanceLoop(unsigned checkpoint_interval_s) {
   auto next_checkpoint =
@@ -82,6 +140,7 @@ void Daemon::MaintenanceLoop(unsigned checkpoint_interval_s) {
     if (stopping_) break;
     lock.unlock();
     sessions_->ExpireIdle();
+    ReturnFreeMemory();
     if (std::chrono::steady_clock::now() >= next_checkpoint) {
       if (Status st = db_->Checkpoint(); !st.ok()) {
         spdlog::error("checkpoint failed: {}", st.ToString());
@@ -102,6 +161,7 @@ Status Daemon::Shutdown() {
   }
   cv_.notify_all();
   if (maintenance_.joinable()) maintenance_.join();
+  if (memory_.joinable()) memory_.join();
   if (grpc_) grpc_->GetHealthCheckService()->SetServingStatus(false);
   if (sessions_) sessions_->Shutdown();  // cancels running statements, ends Attach streams
   if (grpc_) grpc_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));

@@ -36,7 +36,11 @@ class Daemon {
 
  private:
   Daemon() = default;
+  // Every second: expire idle sessions, return free heap memory to the OS, checkpoint when due.
   void MaintenanceLoop(unsigned checkpoint_interval_s);
+  static void ReturnFreeMemory();
+  // Every 50 ms: resident memory against the limit (MemoryGuard, 53200 for running work).
+  void MemoryLoop(uint64_t limit_bytes);
 
   std::unique_ptr<Database> db_;
   std::unique_ptr<WorkerPool> workers_;  // statement threads; grows while many wait for locks
@@ -48,6 +52,7 @@ class Daemon {
   std::unique_ptr<pgwire::PgServer> pg_;
 
   std::thread maintenance_;
+  std::thread memory_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stopping_ = false;  // guarded by mu_

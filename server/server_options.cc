@@ -138,6 +138,13 @@ const std::vector<OptionSpec>& Specs() {
       {"async-window-ms", "MERIDIAN_ASYNC_WINDOW_MS",
        "longest delay before an asynchronous commit is durable (default 200)",
        UnsignedField(&ServerOptions::async_window_ms, 1, 10000)},
+      {"memory-limit-mb", "MERIDIAN_MEMORY_LIMIT_MB",
+       "resident memory above which statements fail with 53200 instead of the daemon being "
+       "killed (default 0: 80% of the machine's memory)",
+       UnsignedField(&ServerOptions::memory_limit_mb, 0, 1u << 30)},
+      {"max-statement-bytes", "MERIDIAN_MAX_STATEMENT_BYTES",
+       "longest SQL text of one request in bytes; longer ones fail with 54000 (default 16777216)",
+       UnsignedField(&ServerOptions::max_statement_bytes, 1024, size_t{1} << 30)},
   };
   return specs;
 }

@@ -30,6 +30,8 @@ struct ServerOptions {
   std::string commit_mode = "sync";                  // --commit-mode
   unsigned group_window_us = 0;                      // --group-window-us
   unsigned async_window_ms = 200;                    // --async-window-ms
+  size_t max_statement_bytes = size_t{16} << 20;     // --max-statement-bytes
+  unsigned memory_limit_mb = 0;  // --memory-limit-mb: 53200 above it (0: 80% of the memory)
   // True when --pg-listen or MERIDIAN_PG_LISTEN was given: only then is a failed bind fatal.
 };
 

@@ -99,10 +99,25 @@ SessionManager::SessionManager(Database* db, std::chrono::seconds idle_timeout,
                                ExecControl::WaitObserver* waits)
     : db_(db), idle_timeout_(idle_timeout), waits_(waits) {}
 
+namespace {
+
+// application_name as PostgreSQL 15 keeps it: every byte outside printable ASCII becomes '?'
+// (pg_clean_ascii) and the result is cut to NAMEDATALEN - 1 = 63 bytes; never refused or dropped.
+std::string CleanApplicationName(std::string_view name) {
+  std::string out(name.substr(0, 63));
+  for (char& c : out) {
+    if (c < 0x20 || c > 0x7E) c = '?';  // char is signed: bytes >= 0x80 are negative
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::shared_ptr<ServerSession>> SessionManager::Open(const std::string& user,
                                                             const std::string& database,
-                                                            const std::string& application_name,
+                                                            const std::string& raw_application_name,
                                                             const std::string& peer) {
+  const std::string application_name = CleanApplicationName(raw_application_name);
   SessionOptions options;
   if (!user.empty()) options.user = user;
   if (!database.empty()) options.database = database;

@@ -227,8 +227,10 @@ Result<BoundExprPtr> Binder::BindUnary(const ast::Expr& expr) {
       e->children.push_back(std::move(child));
       return e;
     }
+    // Only a literal written after the minus: a negated typed constant (-(x::int)) is checked
+    // against its type's range when evaluated (22003), as PostgreSQL's int4um does.
     int64_t v = child->value.AsInt();
-    if (v != INT64_MIN) {
+    if (v != INT64_MIN && expr.children[0]->kind == ast::ExprKind::kLiteral) {
       bool small = -v >= INT32_MIN && -v <= INT32_MAX;
       return BoundExpr::Const(Value::Int(-v), small ? Type::Integer() : Type::BigInt(), pos);
     }

@@ -140,6 +140,7 @@ class SessionImpl : public Session {
   char TransactionStatus() const override { return settings_->txn_block().status(); }
   Result<std::unique_ptr<Request>> Parse(std::string_view sql) override {
     if (core_->closed.load()) return ClosedError();
+    MERIDIAN_RETURN_IF_ERROR(CheckLength(sql));
     MERIDIAN_ASSIGN_OR_RETURN(std::vector<ast::Statement> statements, parser::Parse(sql));
     return std::unique_ptr<Request>(
         std::make_unique<RequestImpl>(core_, settings_, Share(std::move(statements))));
@@ -147,6 +148,7 @@ class SessionImpl : public Session {
   Result<PreparedStatementInfo> Prepare(const std::string& name, std::string_view sql,
                                         const std::vector<Type>& param_types) override {
     if (core_->closed.load()) return ClosedError();
+    MERIDIAN_RETURN_IF_ERROR(CheckLength(sql));
     MERIDIAN_ASSIGN_OR_RETURN(std::vector<ast::Statement> statements, parser::Parse(sql));
     if (statements.size() > 1) {
       return Status::Error(sqlstate::kSyntaxError,
@@ -175,6 +177,15 @@ class SessionImpl : public Session {
   void SetBackendPid(int32_t pid) override { settings_->set_backend_pid(pid); }
 
  private:
+  Status CheckLength(std::string_view sql) const {
+    const size_t max = core_->options.max_statement_bytes;
+    if (sql.size() <= max) return Status::Ok();
+    return Status::Error(sqlstate::kProgramLimitExceeded,
+                         "statement is too long: " + std::to_string(sql.size()) + " bytes")
+        .WithDetail("The server accepts at most " + std::to_string(max) +
+                    " bytes of SQL text per request (--max-statement-bytes).")
+        .WithHint("Load large data with COPY, or split the statement.");
+  }
   // A stored prepared statement as the public API shows it: a one-statement request over it.
   PreparedStatementInfo Info(const exec::PreparedStatement& entry) const {
     PreparedStatementInfo info;

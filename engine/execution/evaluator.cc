@@ -7,19 +7,19 @@
 #include <cstdlib>
 #include <limits>
 #include <optional>
-#include <regex>
 #include <string_view>
 #include <vector>
 
 #include "binder/type_rules.h"
+#include "execution/pattern_match.h"
 
 namespace meridian::exec {
 
-// The compiled form of a ~ / substring pattern (the thread's last one is cached); 2201B when the
-// pattern is not a valid regular expression. Valid until the thread compiles another pattern.
-Result<const std::regex*> CompiledRegex(const std::string& pattern, bool icase);
-
 namespace {
+
+const ExecControl* Ctl(const EvalContext& ctx) {
+  return ctx.exec != nullptr ? ctx.exec->ctl : nullptr;
+}
 
 Status DivisionByZero() { return Status::Error(sqlstate::kDivisionByZero, "division by zero"); }
 
@@ -183,33 +183,6 @@ Result<Value> Compare(ast::BinaryOp op, const Value& a, const Value& b) {
   }
 }
 
-bool LikeAt(const std::string& t, size_t ti, const std::string& p, size_t pi) {
-  while (pi < p.size()) {
-    char c = p[pi];
-    if (c == '%') {
-      while (pi < p.size() && p[pi] == '%') ++pi;
-      if (pi == p.size()) return true;
-      for (size_t k = ti; k <= t.size(); ++k) {
-        if (LikeAt(t, k, p, pi)) return true;
-      }
-      return false;
-    }
-    if (ti >= t.size()) return false;
-    if (c == '_') {
-      // One character: skip a whole UTF-8 sequence.
-      ++ti;
-      while (ti < t.size() && (static_cast<unsigned char>(t[ti]) & 0xC0) == 0x80) ++ti;
-      ++pi;
-      continue;
-    }
-    if (c == '\\' && pi + 1 < p.size()) c = p[++pi];
-    if (t[ti] != c) return false;
-    ++ti;
-    ++pi;
-  }
-  return ti == t.size();
-}
-
 // ---- math and string functions
 
 // The UTF-8 characters of s, each as its byte sequence.
@@ -238,7 +211,7 @@ std::string AsciiLower(std::string s) {
   return s;
 }
 
-// like_escape(pattern, escape): the pattern rewritten for LikeMatch, whose escape is '\'.
+// like_escape(pattern, escape): the pattern rewritten for LIKE (pattern_match.h), whose escape is '\'.
 Result<Value> LikeEscape(const std::string& pattern, const std::string& escape) {
   std::vector<std::string_view> esc = Chars(escape);
   if (esc.size() > 1) {
@@ -362,7 +335,7 @@ Result<Value> EvalMath(const BoundExpr& e, const std::vector<Value>& v) {
   return Status::Internal("unknown math function");
 }
 
-Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v) {
+Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v, const ExecControl* ctl) {
   const std::string s = v[0].AsString();
   switch (e.func) {
     case Func::kSubstring: {
@@ -378,14 +351,10 @@ Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v) {
       return Value::String(Join(cs, std::max<int64_t>(start, 1) - 1, end - 1));
     }
     case Func::kSubstringRegex: {
-      // The first parenthesized subexpression's match when the pattern has one (NULL when it
-      // took no part), else the whole match; NULL when nothing matches.
-      MERIDIAN_ASSIGN_OR_RETURN(const std::regex* re, CompiledRegex(v[1].AsString(), false));
-      std::smatch m;
-      if (!std::regex_search(s, m, *re)) return Value::Null();
-      const size_t group = m.size() > 1 ? 1 : 0;
-      if (!m[group].matched) return Value::Null();
-      return Value::String(m[group].str());
+      MERIDIAN_ASSIGN_OR_RETURN(std::optional<std::string> m,
+                                RegexSubstring(s, v[1].AsString(), ctl));
+      if (!m) return Value::Null();
+      return Value::String(std::move(*m));
     }
     case Func::kStrpos: {
       const size_t at = s.find(v[1].AsString());
@@ -649,7 +618,7 @@ Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
       args.push_back(std::move(v));
     }
     if (e.func <= Func::kMod) return EvalMath(e, args);
-    return EvalString(e, args);
+    return EvalString(e, args, Ctl(ctx));
   }
   MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
   if (a.IsNull()) return Value::Null();
@@ -706,21 +675,21 @@ Result<Value> EvalBinary(const BoundExpr& e, const EvalContext& ctx) {
     case ast::BinaryOp::kConcat:
       return Value::String(TextOf(a) + TextOf(b));
     case ast::BinaryOp::kLike:
-    case ast::BinaryOp::kNotLike: {
-      bool m = LikeMatch(TextOf(a), TextOf(b));
-      return Value::Bool(op == ast::BinaryOp::kLike ? m : !m);
-    }
+    case ast::BinaryOp::kNotLike:
     case ast::BinaryOp::kILike:
     case ast::BinaryOp::kNotILike: {
-      bool m = LikeMatch(AsciiLower(TextOf(a)), AsciiLower(TextOf(b)));
-      return Value::Bool(op == ast::BinaryOp::kILike ? m : !m);
+      const bool icase = op == ast::BinaryOp::kILike || op == ast::BinaryOp::kNotILike;
+      MERIDIAN_ASSIGN_OR_RETURN(
+          bool m, icase ? LikeMatch(AsciiLower(TextOf(a)), AsciiLower(TextOf(b)), Ctl(ctx))
+                        : LikeMatch(TextOf(a), TextOf(b), Ctl(ctx)));
+      return Value::Bool(op == ast::BinaryOp::kLike || op == ast::BinaryOp::kILike ? m : !m);
     }
     case ast::BinaryOp::kRegexMatch:
     case ast::BinaryOp::kRegexNotMatch:
     case ast::BinaryOp::kRegexIMatch:
     case ast::BinaryOp::kRegexNotIMatch: {
       const bool icase = op == ast::BinaryOp::kRegexIMatch || op == ast::BinaryOp::kRegexNotIMatch;
-      MERIDIAN_ASSIGN_OR_RETURN(bool m, RegexMatch(TextOf(a), TextOf(b), icase));
+      MERIDIAN_ASSIGN_OR_RETURN(bool m, RegexMatch(TextOf(a), TextOf(b), icase, Ctl(ctx)));
       return Value::Bool(
           op == ast::BinaryOp::kRegexMatch || op == ast::BinaryOp::kRegexIMatch ? m : !m);
     }
@@ -731,37 +700,8 @@ Result<Value> EvalBinary(const BoundExpr& e, const EvalContext& ctx) {
 
 }  // namespace
 
-bool LikeMatch(const std::string& text, const std::string& pattern) {
-  return LikeAt(text, 0, pattern, 0);
-}
-
 Result<Value> CompareOp(ast::BinaryOp op, const Value& a, const Value& b) {
   return Compare(op, a, b);
-}
-
-Result<bool> RegexMatch(const std::string& text, const std::string& pattern, bool icase) {
-  MERIDIAN_ASSIGN_OR_RETURN(const std::regex* re, CompiledRegex(pattern, icase));
-  return std::regex_search(text, *re);
-}
-
-Result<const std::regex*> CompiledRegex(const std::string& pattern, bool icase) {
-  // The last pattern compiled on this thread is kept: a filter applies one pattern to every row.
-  thread_local std::string cached_pattern;
-  thread_local bool cached_icase = false;
-  thread_local std::optional<std::regex> cached;
-  if (!cached || cached_pattern != pattern || cached_icase != icase) {
-    try {
-      auto flags = std::regex::ECMAScript;
-      if (icase) flags |= std::regex::icase;
-      cached.emplace(pattern, flags);
-      cached_pattern = pattern;
-      cached_icase = icase;
-    } catch (const std::regex_error& e) {
-      cached.reset();
-      return Status::Error("2201B", std::string("invalid regular expression: ") + e.what());
-    }
-  }
-  return &*cached;
 }
 
 Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {

@@ -25,11 +25,6 @@ inline Result<const Value*> EvalRef(const BoundExpr& expr, const EvalContext& ct
 // True only when expr evaluates to TRUE (not FALSE, not NULL). For a filter: an AND stops at
 // its first operand that is not TRUE (the rest is not evaluated).
 Result<bool> EvalPredicate(const BoundExpr& expr, const EvalContext& ctx);
-// SQL LIKE with % and _ and backslash escapes.
-bool LikeMatch(const std::string& text, const std::string& pattern);
-// ~ and ~*: whether pattern (a regular expression, ECMAScript syntax standing in for POSIX
-// AREs; the same for the usual patterns) matches anywhere in text. 2201B for a bad pattern.
-Result<bool> RegexMatch(const std::string& text, const std::string& pattern, bool icase);
 // The session and system-catalog functions (Func::kVersion and after; system_functions.cc).
 Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx);
 // array_functions.cc: ARRAY[...] (not ARRAY(subquery)), x op ANY|ALL (array), subscripts and

@@ -57,16 +57,31 @@ Status IndexScanOp::BuildRanges(const EvalContext& ctx) {
   size_t k = 0;
   for (; k < keys_.size(); ++k) {
     const KeyCondition& kc = keys_[k];
-    if (kc.eq == nullptr && kc.in_list.empty()) break;
+    if (kc.eq == nullptr && kc.in_list.empty() && kc.tuples.empty()) break;
     std::vector<std::string> values;
-    std::vector<const BoundExpr*> exprs = kc.in_list;
-    if (kc.eq != nullptr) exprs = {kc.eq};
-    for (const BoundExpr* e : exprs) {
-      MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*e, ctx));
-      if (v.IsNull()) continue;  // = NULL matches nothing
-      std::string enc;
-      storage::AppendKeyValue(v, desc[k], &enc);
-      values.push_back(std::move(enc));
+    if (!kc.tuples.empty()) {
+      // Multi-column points: each tuple encodes columns k .. k + width - 1 at once.
+      for (const std::vector<const BoundExpr*>& tuple : kc.tuples) {
+        std::string enc;
+        bool null = false;
+        for (size_t j = 0; j < tuple.size() && !null; ++j) {
+          MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*tuple[j], ctx));
+          null = v.IsNull();  // = NULL matches nothing
+          storage::AppendKeyValue(v, desc[k + j], &enc);
+        }
+        if (!null) values.push_back(std::move(enc));
+      }
+      k += static_cast<size_t>(kc.tuple_width) - 1;
+    } else {
+      std::vector<const BoundExpr*> exprs = kc.in_list;
+      if (kc.eq != nullptr) exprs = {kc.eq};
+      for (const BoundExpr* e : exprs) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*e, ctx));
+        if (v.IsNull()) continue;  // = NULL matches nothing
+        std::string enc;
+        storage::AppendKeyValue(v, desc[k], &enc);
+        values.push_back(std::move(enc));
+      }
     }
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());

@@ -1,5 +1,6 @@
 // SortOp: ORDER BY over several keys with ASC/DESC and NULLS FIRST/LAST, in memory (interim;
-// see operators.h). The sort is stable so equal keys keep their input order.
+// see operators.h). The sort is stable so equal keys keep their input order, and polls for
+// cancel between its runs and merges.
 #include <algorithm>
 
 #include "execution/operators.h"
@@ -28,7 +29,7 @@ Result<bool> SortOp::Next(Row* row) {
         until_check = kCheckInterval;
       }
     }
-    std::stable_sort(rows_.begin(), rows_.end(), [this](const Row& a, const Row& b) {
+    auto less = [this](const Row& a, const Row& b) {
       for (const SortKey& k : keys_) {
         const Value& x = a[k.column];
         const Value& y = b[k.column];
@@ -41,7 +42,25 @@ Result<bool> SortOp::Next(Row* row) {
         if (c != 0) return k.descending ? c > 0 : c < 0;
       }
       return false;
-    });
+    };
+    // A merge sort in steps, so a cancel or timeout is seen between them: sorted runs, then
+    // merges of neighbouring runs (both stable).
+    constexpr size_t kRun = size_t{1} << 15;
+    auto check = [this]() {
+      return exec_ != nullptr && exec_->ctl != nullptr ? exec_->ctl->Check() : Status::Ok();
+    };
+    const size_t n = rows_.size();
+    for (size_t lo = 0; lo < n; lo += kRun) {
+      std::stable_sort(rows_.begin() + lo, rows_.begin() + std::min(n, lo + kRun), less);
+      MERIDIAN_RETURN_IF_ERROR(check());
+    }
+    for (size_t width = kRun; width < n; width *= 2) {
+      for (size_t lo = 0; lo + width < n; lo += 2 * width) {
+        std::inplace_merge(rows_.begin() + lo, rows_.begin() + lo + width,
+                           rows_.begin() + std::min(n, lo + 2 * width), less);
+        MERIDIAN_RETURN_IF_ERROR(check());
+      }
+    }
     sorted_ = true;
   }
   if (next_ >= rows_.size()) return false;

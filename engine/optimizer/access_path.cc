@@ -40,15 +40,18 @@ bool IsParamLike(const BoundExpr& e) {
   return true;
 }
 
-enum class SargOp { kEq, kLt, kLe, kGt, kGe, kIn, kAnyOf };
+enum class SargOp { kEq, kLt, kLe, kGt, kGe, kIn, kAnyOf, kTuples };
 
 struct Sarg {
   size_t conjunct;
-  int column;
+  int column;  // kTuples: the smallest of columns
   SargOp op;
   const BoundExpr* value = nullptr;
   std::vector<const BoundExpr*> list;
   std::vector<KeyRange> ranges;  // kAnyOf
+  // kTuples: the columns (ascending) and, per disjunct, one value for each of them.
+  std::vector<int> columns;
+  std::vector<std::vector<const BoundExpr*>> tuples;
 };
 
 SargOp Flip(SargOp op) {
@@ -93,17 +96,17 @@ std::optional<Sarg> MatchSarg(const BoundExpr& c, size_t i) {
     const BoundExpr& r = *c.children[1];
     if (IsTableColumn(l) && IsParamLike(r) && KeyFamily(l.type) != 0 &&
         KeyFamily(l.type) == KeyFamily(r.type)) {
-      return Sarg{i, l.index, *op, &r, {}, {}};
+      return Sarg{i, l.index, *op, &r, {}, {}, {}, {}};
     }
     if (IsTableColumn(r) && IsParamLike(l) && KeyFamily(r.type) != 0 &&
         KeyFamily(r.type) == KeyFamily(l.type)) {
-      return Sarg{i, r.index, Flip(*op), &l, {}, {}};
+      return Sarg{i, r.index, Flip(*op), &l, {}, {}, {}, {}};
     }
     return std::nullopt;
   }
   if (c.kind == BoundKind::kInList && !c.negated && IsTableColumn(*c.children[0])) {
     const BoundExpr& col = *c.children[0];
-    Sarg s{i, col.index, SargOp::kIn, nullptr, {}, {}};
+    Sarg s{i, col.index, SargOp::kIn, nullptr, {}, {}, {}, {}};
     for (size_t k = 1; k < c.children.size(); ++k) {
       const BoundExpr& item = *c.children[k];
       if (!IsParamLike(item) || KeyFamily(item.type) != KeyFamily(col.type) ||
@@ -131,7 +134,7 @@ std::optional<Sarg> MatchAnyOf(const BoundExpr& c, size_t i) {
       disjuncts.push_back(e);
     }
   }
-  Sarg out{i, -1, SargOp::kAnyOf, nullptr, {}, {}};
+  Sarg out{i, -1, SargOp::kAnyOf, nullptr, {}, {}, {}, {}};
   auto add = [&](const Sarg& s) {
     if (out.column >= 0 && out.column != s.column) return false;
     out.column = s.column;
@@ -154,6 +157,7 @@ std::optional<Sarg> MatchAnyOf(const BoundExpr& c, size_t i) {
         r.lower_inclusive = s.op == SargOp::kGe;
         break;
       case SargOp::kAnyOf:
+      case SargOp::kTuples:
         return false;
     }
     out.ranges.push_back(r);
@@ -181,6 +185,65 @@ std::optional<Sarg> MatchAnyOf(const BoundExpr& c, size_t i) {
     out.ranges.push_back({lo.value, lo.op == SargOp::kGe, hi.value, hi.op == SargOp::kLe});
   }
   if (out.column < 0 || disjuncts.size() < 2) return std::nullopt;
+  return out;
+}
+
+// The operands of a chain of one boolean operator (a OR b OR c), left to right.
+std::vector<const BoundExpr*> Operands(const BoundExpr& e, ast::BinaryOp op) {
+  std::vector<const BoundExpr*> out, stack{&e};
+  while (!stack.empty()) {
+    const BoundExpr* x = stack.back();
+    stack.pop_back();
+    if (x->kind == BoundKind::kBinary && x->binary_op == op) {
+      stack.push_back(x->children[1].get());
+      stack.push_back(x->children[0].get());
+    } else {
+      out.push_back(x);
+    }
+  }
+  return out;
+}
+
+// An OR of ANDs of equalities over one set of two or more columns — what a row-value IN list
+// becomes (`(a, b) IN ((1, 2), (3, 4))`) — as points of a multi-column key.
+std::optional<Sarg> MatchTuples(const BoundExpr& c, size_t i) {
+  std::vector<const BoundExpr*> disjuncts = Operands(c, ast::BinaryOp::kOr);
+  if (disjuncts.size() < 2) return std::nullopt;
+  Sarg out{i, -1, SargOp::kTuples, nullptr, {}, {}, {}, {}};
+  for (const BoundExpr* d : disjuncts) {
+    std::vector<const BoundExpr*> leaves = Operands(*d, ast::BinaryOp::kAnd);
+    // A disjunct with a constant NULL or FALSE operand (`(a, b) IN ((1, NULL))` binds to
+    // a = 1 AND NULL) is never true: it adds no point.
+    auto never_true = [](const BoundExpr* leaf) {
+      return leaf->kind == BoundKind::kConst &&
+             (leaf->value.IsNull() || (leaf->value.IsBool() && !leaf->value.AsBool()));
+    };
+    if (std::any_of(leaves.begin(), leaves.end(), never_true)) continue;
+    std::vector<std::pair<int, const BoundExpr*>> eqs;
+    for (const BoundExpr* leaf : leaves) {
+      std::optional<Sarg> s = MatchSarg(*leaf, i);
+      if (!s || s->op != SargOp::kEq) return std::nullopt;
+      eqs.emplace_back(s->column, s->value);
+    }
+    std::sort(eqs.begin(), eqs.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<int> columns;
+    std::vector<const BoundExpr*> values;
+    for (const auto& [column, value] : eqs) {
+      if (!columns.empty() && columns.back() == column) return std::nullopt;  // a = 1 AND a = 2
+      columns.push_back(column);
+      values.push_back(value);
+    }
+    if (columns.size() < 2) return std::nullopt;
+    if (out.columns.empty()) {
+      out.columns = columns;
+    } else if (out.columns != columns) {
+      return std::nullopt;
+    }
+    out.tuples.push_back(std::move(values));
+  }
+  if (out.tuples.empty()) return std::nullopt;
+  out.column = out.columns.front();
   return out;
 }
 
@@ -254,6 +317,11 @@ double SargSelectivity(const Sarg& s, const catalog::TableStats* stats) {
     case SargOp::kGt:
     case SargOp::kGe:
       return RangeSelectivity(stats, s.column, s.value, nullptr);
+    case SargOp::kTuples: {
+      double point = 1.0;
+      for (int column : s.columns) point *= EqSelectivity(stats, column);
+      return std::min(1.0, point * static_cast<double>(s.tuples.size()));
+    }
     case SargOp::kAnyOf: {
       double sel = 0;
       for (const KeyRange& r : s.ranges) {
@@ -421,6 +489,7 @@ namespace {
 std::optional<Sarg> MatchConjunct(const BoundExpr& conjunct, size_t i) {
   std::optional<Sarg> s = MatchSarg(conjunct, i);
   if (!s) s = MatchAnyOf(conjunct, i);
+  if (!s) s = MatchTuples(conjunct, i);
   return s;
 }
 
@@ -526,6 +595,40 @@ Candidate ChooseCandidate(const AccessRequest& req) {
         sel *= SargSelectivity(*in, stats);
         ranges *= static_cast<double>(in->list.size());
         c.plan.keys.push_back(kc);
+        continue;
+      }
+      // Points over exactly the key columns k .. k + w - 1, in any order.
+      const Sarg* points = nullptr;
+      std::vector<size_t> at;  // for each key column of the run, its place in points->columns
+      for (const Sarg& s : sargs) {
+        const size_t w = s.columns.size();
+        if (s.op != SargOp::kTuples || k + w > ix.columns.size()) continue;
+        std::vector<int> run(ix.columns.begin() + k, ix.columns.begin() + k + w);
+        std::vector<int> sorted_run = run;
+        std::sort(sorted_run.begin(), sorted_run.end());
+        if (sorted_run != s.columns) continue;
+        points = &s;
+        for (int column : run) {
+          at.push_back(static_cast<size_t>(
+              std::find(s.columns.begin(), s.columns.end(), column) - s.columns.begin()));
+        }
+        break;
+      }
+      if (points != nullptr) {
+        kc.tuple_width = static_cast<int>(at.size());
+        for (const std::vector<const BoundExpr*>& t : points->tuples) {
+          std::vector<const BoundExpr*> in_key_order;
+          for (size_t a : at) in_key_order.push_back(t[a]);
+          kc.tuples.push_back(std::move(in_key_order));
+        }
+        c.used.push_back(points->conjunct);
+        sel *= SargSelectivity(*points, stats);
+        ranges *= static_cast<double>(points->tuples.size());
+        c.plan.keys.push_back(std::move(kc));
+        KeyCondition member;
+        member.tuple_member = true;
+        for (size_t j = 1; j < at.size(); ++j) c.plan.keys.push_back(member);
+        k += at.size() - 1;
         continue;
       }
       all_eq = false;

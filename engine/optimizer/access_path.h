@@ -44,6 +44,12 @@ struct KeyCondition {
   // OR of intervals (`k < 10 OR k BETWEEN 50 AND 60 OR k = 99`), instead of the range above;
   // overlapping intervals may find a row twice, so the scan drops repeated rids.
   std::vector<KeyRange> any_of;
+  // Points over this and the next tuple_width - 1 key columns (`(a, b) IN ((1, 2), (1, 7))`,
+  // `(a = 1 AND b = 2) OR (a = 3 AND b = 4)`): each tuple holds one value per column in key
+  // order. The next tuple_width - 1 conditions are placeholders (tuple_member) the scan skips.
+  int tuple_width = 0;
+  std::vector<std::vector<const BoundExpr*>> tuples;
+  bool tuple_member = false;
 };
 
 // The chosen way to read one table. Expressions point into the conjuncts the caller keeps

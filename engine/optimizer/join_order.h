@@ -16,8 +16,9 @@ enum class JoinMethod { kNestedLoop, kHash, kIndexNestedLoop };
 struct JoinRel {
   double rows = 1;  // rows its scan yields, after its pushed-down filters
   double cost = 0;  // total cost of that scan
-  // Index probes an index nested-loop join may use: the index's leading column (the
-  // relation's column number) and the rows one lookup finds.
+  // Index probes an index nested-loop join may use: the index's first column not fixed to one
+  // value by the relation's own filters (the relation's column number), and the rows one
+  // lookup finds.
   struct Probe {
     int column;
     double matched;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "optimizer/equivalence.h"
 #include "planner/plan_internal.h"
 #include "planner/planner.h"
 
@@ -155,6 +156,27 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
     }
     return last_join;
   };
+  // Equalities implied by the others (equivalence.h), from the conjuncts that hold for every
+  // result row: none reads a table an outer join NULL-extends, none holds a subquery.
+  {
+    std::vector<const BoundExpr*> exprs;
+    std::vector<bool> eligible;
+    for (const Conjunct& c : conjuncts) {
+      bool correlated = false;
+      std::vector<bool> tables = TablesOf(*c.expr, &correlated);
+      bool ok = !correlated && !c.expr->ContainsSubquery();
+      for (size_t t = 0; ok && t < n; ++t) ok = !tables[t] || extended_by(t, n - 1) < 0;
+      exprs.push_back(c.expr.get());
+      eligible.push_back(ok);
+    }
+    DerivedEqualities derived = DeriveEqualities(exprs, eligible);
+    std::vector<Conjunct> kept;
+    for (size_t i = 0; i < conjuncts.size(); ++i) {
+      if (!derived.drop[i]) kept.push_back(std::move(conjuncts[i]));
+    }
+    for (BoundExprPtr& e : derived.added) kept.push_back({std::move(e), n - 1});
+    conjuncts = std::move(kept);
+  }
   // after_outer[i]: filters right after outer join i; before_outer[i]: right before it.
   std::vector<std::vector<BoundExprPtr>> pushed(n), outer_step(n), after_outer(n), before_outer(n);
   std::vector<Cond> conds;         // for the inner-join groups
@@ -335,12 +357,34 @@ Result<JoinRel> FromPlanner::DescribeTable(size_t t, std::vector<BoundExprPtr>* 
   *pushed = std::move(req.conjuncts);
   rel.rows = estimate.rows;
   rel.cost = estimate.total_cost;
+  // Columns the pushed filters fix to one value (col = constant, parameter or outer column).
+  std::vector<bool> fixed(static_cast<size_t>(widths_[t]), false);
+  for (const BoundExprPtr& c : *pushed) {
+    if (c->kind != BoundKind::kBinary || c->binary_op != ast::BinaryOp::kEq) continue;
+    for (int side = 0; side < 2; ++side) {
+      const BoundExpr& col = *c->children[side];
+      bool other_reads_row = false, correlated = false;
+      std::vector<bool> cols;
+      c->children[1 - side]->MarkColumnsRead(&cols, &correlated);
+      for (bool b : cols) other_reads_row |= b;
+      if (col.kind == BoundKind::kColumn && col.depth == 0 && !other_reads_row && !correlated &&
+          !c->children[1 - side]->ContainsSubquery() && col.index < widths_[t]) {
+        fixed[col.index] = true;
+      }
+    }
+  }
+  const double table_rows = std::max<double>(1, static_cast<double>(table->live_rows()));
   for (const auto& index : table->IndexSnapshot()) {
     const catalog::IndexSchema& x = index->schema();
-    const int lead = x.columns[0];
-    const bool unique1 = x.unique && x.columns.size() == 1;
-    const double table_rows = std::max<double>(1, static_cast<double>(table->live_rows()));
-    rel.probes.push_back({lead, unique1 ? 1.0 : table_rows / Distinct(t, lead)});
+    size_t k = 0;
+    while (k + 1 < x.columns.size() && fixed[x.columns[k]]) ++k;
+    const int probe = x.columns[k];
+    const bool unique_hit = x.unique && k + 1 == x.columns.size();
+    // Rows of the filtered scan that share one value of the probe column (an estimate).
+    const double per_value =
+        k == 0 ? table_rows / Distinct(t, probe)
+               : std::max(1.0, rel.rows / std::max(1.0, std::min(rel.rows, Distinct(t, probe))));
+    rel.probes.push_back({probe, unique_hit ? 1.0 : per_value});
   }
   return rel;
 }

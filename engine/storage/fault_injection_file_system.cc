@@ -19,6 +19,10 @@ class FaultFile final : public File {
 
   Status WriteAt(uint64_t offset, std::string_view data) override {
     if (!fs_->Tick() || fs_->fail_writes()) return IoError("write", path(), EIO);
+    if (fs_->RefusesGrowth(offset + data.size())) {
+      MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, base_->Size());
+      if (offset + data.size() > size) return IoError("write", path(), ENOSPC);
+    }
     std::lock_guard lock(fs_->mutex());
     auto& journal = fs_->JournalFor(path());
     if (!journal.dirty) {
@@ -51,6 +55,10 @@ class FaultFile final : public File {
   }
   Status Allocate(uint64_t offset, uint64_t len) override {
     if (!fs_->Tick() || fs_->fail_writes()) return IoError("allocate", path(), ENOSPC);
+    if (fs_->RefusesGrowth(offset + len)) {
+      MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, base_->Size());
+      if (offset + len > size) return IoError("allocate", path(), ENOSPC);
+    }
     return base_->Allocate(offset, len);
   }
 

@@ -29,6 +29,16 @@ class FaultInjectionFileSystem final : public FileSystem {
   // creating, renaming and removing files while writes fail.
   void SetFailWrites(bool fail) { fail_writes_ = fail; }
   void SetFailSyncs(bool fail) { fail_syncs_ = fail; }
+  // While set, the disk is full: a write or allocation that would grow a file fails with 53100
+  // (ENOSPC) and changes nothing; writes inside a file's current size and syncs still work.
+  void SetDiskFull(bool full) { disk_full_ = full; }
+  // A small disk: growing any file beyond limit bytes fails as above (0: no limit).
+  void SetFileSizeLimit(uint64_t limit) { file_size_limit_ = limit; }
+  // Whether growing a file to new_size must fail with ENOSPC now.
+  bool RefusesGrowth(uint64_t new_size) const {
+    const uint64_t limit = file_size_limit_;
+    return disk_full_ || (limit != 0 && new_size > limit);
+  }
   // A crash at a chosen moment: the next n mutating calls (write, sync, truncate, allocate,
   // create, rename, remove) go through, every later one fails (writes and syncs both).
   void FailAfter(int64_t n) { countdown_ = n; }
@@ -59,6 +69,8 @@ class FaultInjectionFileSystem final : public FileSystem {
   FileSystem* const base_;
   std::atomic<bool> fail_writes_{false};
   std::atomic<bool> fail_syncs_{false};
+  std::atomic<bool> disk_full_{false};
+  std::atomic<uint64_t> file_size_limit_{0};
   std::atomic<int64_t> countdown_{-1};  // < 0: no scheduled crash
   uint64_t pages_torn_ = 0;             // guarded by mu_
   std::mutex mu_;

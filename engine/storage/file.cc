@@ -12,9 +12,19 @@
 namespace meridian::storage {
 
 Status IoError(std::string_view op, const std::string& path, int err) {
-  return Status::IOError("could not " + std::string(op) + " file \"" + path +
-                         "\": " + std::strerror(err));
+  std::string message =
+      "could not " + std::string(op) + " file \"" + path + "\": " + std::strerror(err);
+  // A full disk or an exhausted quota is 53100, as in PostgreSQL, and a failed write of it
+  // leaves nothing behind; a failed fsync stays 58030 whatever its errno (the kernel may have
+  // dropped the dirty pages it could not write).
+  if ((err == ENOSPC || err == EDQUOT) && op != "fsync") {
+    return Status::Error(sqlstate::kDiskFull, std::move(message))
+        .WithHint("Free disk space; writes resume by themselves once there is room.");
+  }
+  return Status::IOError(std::move(message));
 }
+
+bool IsDiskFull(const Status& st) { return !st.ok() && st.sqlstate() == sqlstate::kDiskFull; }
 
 namespace {
 

@@ -56,7 +56,10 @@ class FileSystem {
   static FileSystem* Default();
 };
 
-// "could not <op> file \"<path>\": <strerror(err)>" as Status 58030.
+// "could not <op> file \"<path>\": <strerror(err)>" as Status 58030, or 53100 (disk full)
+// when err is ENOSPC or EDQUOT and op is not "fsync".
 Status IoError(std::string_view op, const std::string& path, int err);
+// Whether st is 53100: the operation wrote nothing durable and may be retried once space returns.
+bool IsDiskFull(const Status& st);
 
 }  // namespace meridian::storage

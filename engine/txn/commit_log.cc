@@ -183,8 +183,15 @@ Status CommitLog::ReadTail() {
 Status CommitLog::Append(const std::string& bytes) {
   std::lock_guard file_lock(file_mu_);
   if (end_ + bytes.size() > allocated_) {
-    uint64_t grow = std::max<uint64_t>(options_.segment_bytes, bytes.size());
-    MERIDIAN_RETURN_IF_ERROR(file_->Allocate(allocated_, grow));
+    // Preallocate a whole step; on a disk without room for one, just what this record needs.
+    const uint64_t need = end_ + bytes.size() - allocated_;
+    uint64_t grow = std::max<uint64_t>(options_.segment_bytes, need);
+    Status st = file_->Allocate(allocated_, grow);
+    if (storage::IsDiskFull(st) && grow > need) {
+      grow = need;
+      st = file_->Allocate(allocated_, grow);
+    }
+    MERIDIAN_RETURN_IF_ERROR(st);
     allocated_ += grow;
   }
   MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(end_, bytes));
@@ -263,6 +270,8 @@ void CommitLog::Run() {
       pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
       std::string bytes = std::move(deferred_records_);
       deferred_records_.clear();
+      const size_t deferred_size = bytes.size();
+      std::vector<uint64_t> deferred_pages = std::move(deferred_pages_);
       deferred_pages_.clear();
       if (!ids.empty()) bytes += EncodeLogRecord(record);
       st = flush_ ? flush_(pages) : Status::Ok();
@@ -271,6 +280,10 @@ void CommitLog::Run() {
         txns_->Publish(ids);
       } else {
         for (uint64_t id : ids) txns_->Abort(id);
+        // The published asynchronous commits stay owed to the log: the next group writes them.
+        bytes.resize(deferred_size);
+        deferred_records_ = std::move(bytes);
+        deferred_pages_ = std::move(deferred_pages);
       }
       std::lock_guard lock(mu_);
       bytes_ += st.ok() ? bytes.size() : 0;
@@ -279,7 +292,10 @@ void CommitLog::Run() {
       std::lock_guard lock(mu_);
       if (st.ok()) {
         records_ += ids.empty() ? 0 : 1;
-      } else if (poisoned_.ok()) {
+      } else if (poisoned_.ok() && !storage::IsDiskFull(st)) {
+        // A full disk wrote nothing that counts (the record's bytes fail their checksum, pages
+        // of aborted versions are never visible): later groups retry. Any other failure, a
+        // failed fsync above all, leaves the log's durable state unknown.
         poisoned_ = Status::IOError("commit log is unusable after a failed write: " + st.message());
       }
       for (Pending* p : group) {
@@ -318,7 +334,9 @@ Status CommitLog::Checkpoint(uint64_t start,
   {
     MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::File> f, fs_->Open(tmp, true));
     MERIDIAN_RETURN_IF_ERROR(f->Truncate(0));
-    MERIDIAN_RETURN_IF_ERROR(f->Allocate(0, size));
+    Status st = f->Allocate(0, size);
+    if (storage::IsDiskFull(st)) st = f->Allocate(0, bytes.size());  // a small disk
+    MERIDIAN_RETURN_IF_ERROR(st);  // the old log stays in force
     MERIDIAN_RETURN_IF_ERROR(f->WriteAt(0, bytes));
     MERIDIAN_RETURN_IF_ERROR(f->Sync());
   }

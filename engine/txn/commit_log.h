@@ -91,7 +91,8 @@ class CommitLog {
   const std::vector<LogRecord>& recovered() const { return recovered_; }
 
   // Commits txn (with the end stamps it left) and returns its commit timestamp once durable
-  // and published. On a log write/sync failure the group is aborted (58030) and the log is
+  // and published. On a full disk (53100) the group is aborted and later groups try again;
+  // on any other log write/sync failure the group is aborted (58030) and the log is
   // poisoned: every later Commit fails too (acknowledged commits stay durable).
   // pages: opaque page references for the flush hook (the pages holding txn's new versions).
   // sync = false (asynchronous commit): returns once the commit is published, before it is

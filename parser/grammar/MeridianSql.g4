@@ -366,8 +366,12 @@ predicateSuffix
   : K_NOT? (K_LIKE | K_ILIKE) concatExpr (K_ESCAPE concatExpr)? # likePredicate
   | K_NOT? K_BETWEEN concatExpr K_AND concatExpr              # betweenPredicate
   | K_NOT? K_IN LPAREN selectStmt RPAREN                      # inSubqueryPredicate
-  | K_NOT? K_IN LPAREN expr (COMMA expr)* RPAREN              # inListPredicate
+  | K_NOT? K_IN LPAREN inItem (COMMA inItem)* RPAREN          # inListPredicate
   ;
+
+// An IN-list element; a bare literal skips the expression levels, as valueItem's does, so a
+// long list costs a few parse-tree objects per element instead of a dozen.
+inItem : literal | expr ;
 
 // `||`, the regular-expression matches and OPERATOR(schema.op) share PostgreSQL's "any other
 // operator" precedence level.

@@ -15,6 +15,18 @@ std::string LowerAscii(std::string s) {
   return s;
 }
 
+// PostgreSQL's NAMEDATALEN - 1: longer identifiers are cut to this many bytes, at a character
+// boundary, as its scanner does (truncate_identifier).
+constexpr size_t kMaxIdentifierBytes = 63;
+
+std::string Truncated(std::string s) {
+  if (s.size() <= kMaxIdentifierBytes) return s;
+  size_t n = kMaxIdentifierBytes;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  s.resize(n);
+  return s;
+}
+
 }  // namespace
 
 std::string Transformer::Identifier(P::IdentifierContext* ctx) {
@@ -30,9 +42,9 @@ std::string Transformer::Identifier(P::IdentifierContext* ctx) {
     if (out.empty()) {
       Fail(ErrorAtToken(*token, "zero-length delimited identifier"));
     }
-    return out;
+    return Truncated(std::move(out));
   }
-  return LowerAscii(token->getText());
+  return Truncated(LowerAscii(token->getText()));
 }
 
 std::string Transformer::ColumnLabel(P::ColumnLabelContext* ctx) {

@@ -115,6 +115,11 @@ ExprPtr Transformer::TransformValueItem(P::ValueItemContext* ctx) {
   return nullptr;  // DEFAULT
 }
 
+ExprPtr Transformer::TransformInItem(P::InItemContext* ctx) {
+  if (ctx->literal() != nullptr) return TransformLiteral(ctx->literal());
+  return TransformExpr(ctx->expr());
+}
+
 ExprPtr Transformer::TransformOr(P::OrExprContext* ctx) {
   return BuildChain(ctx, [&](antlr4::ParserRuleContext* c) {
     return TransformAnd(static_cast<P::AndExprContext*>(c));
@@ -239,7 +244,7 @@ ExprPtr Transformer::TransformPredicate(P::PredicateExprContext* ctx) {
   ExprPtr e = NewExpr(ExprKind::kInList, loc);
   e->negated = in_list->K_NOT() != nullptr;
   e->children.push_back(std::move(operand));
-  for (P::ExprContext* item : in_list->expr()) e->children.push_back(TransformExpr(item));
+  for (P::InItemContext* item : in_list->inItem()) e->children.push_back(TransformInItem(item));
   return e;
 }
 

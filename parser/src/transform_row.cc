@@ -53,12 +53,12 @@ ExprPtr Transformer::CompareRows(BinaryOp op, P::RowPrimaryContext* left,
 
 ExprPtr Transformer::RowInList(P::RowPrimaryContext* left, P::InListPredicateContext* list) {
   ExprPtr out;
-  for (P::ExprContext* item : list->expr()) {
-    P::RowPrimaryContext* row = BareRow(item);
+  for (P::InItemContext* item : list->inItem()) {
+    P::RowPrimaryContext* row = item->expr() != nullptr ? BareRow(item->expr()) : nullptr;
     if (row == nullptr) {
       Fail(ErrorAt(item, sqlstate::kFeatureNotSupported,
                    "the items of an IN list compared with a row must be rows"));
-      return TransformExpr(item);
+      return TransformInItem(item);
     }
     ExprPtr match = CompareRows(BinaryOp::kEq, left, row);
     out = out ? MakeBinary(BinaryOp::kOr, std::move(out), std::move(match)) : std::move(match);

@@ -31,6 +31,7 @@ class Transformer {
   ast::ExprPtr TransformExpr(P::ExprContext* ctx);
   // A VALUES item: its expression (a bare literal or any expr), or null for DEFAULT.
   ast::ExprPtr TransformValueItem(P::ValueItemContext* ctx);
+  ast::ExprPtr TransformInItem(P::InItemContext* ctx);  // literal or expr
 
   // transform_select.cc
   std::unique_ptr<ast::SelectStmt> TransformSelect(P::SelectStmtContext* ctx);

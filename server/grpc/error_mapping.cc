@@ -4,20 +4,66 @@
 namespace meridian::server {
 
 grpc::StatusCode GrpcCodeForSqlstate(std::string_view s) {
-  if (s.size() != 5) return grpc::StatusCode::UNKNOWN;
-  std::string_view cls = s.substr(0, 2);
-  if (s == "40001" || s == "40P01") return grpc::StatusCode::ABORTED;
-  if (s == "57014") return grpc::StatusCode::CANCELLED;
-  if (s == "57P01" || cls == "08") return grpc::StatusCode::UNAVAILABLE;
-  if (s == "0A000") return grpc::StatusCode::UNIMPLEMENTED;
-  if (s == "XX001") return grpc::StatusCode::DATA_LOSS;
-  if (cls == "42" || cls == "22" || cls == "2F") return grpc::StatusCode::INVALID_ARGUMENT;
-  if (cls == "23" || cls == "25" || cls == "55") return grpc::StatusCode::FAILED_PRECONDITION;
-  if (cls == "53" || cls == "54") return grpc::StatusCode::RESOURCE_EXHAUSTED;
-  if (cls == "28") return grpc::StatusCode::UNAUTHENTICATED;
-  if (cls == "XX" || cls == "58") return grpc::StatusCode::INTERNAL;
-  return grpc::StatusCode::UNKNOWN;
+  using grpc::StatusCode;
+  if (s.size() != 5) return StatusCode::UNKNOWN;
+  // Codes whose meaning differs from the rest of their class.
+  if (s == "57014") return StatusCode::CANCELLED;
+  if (s == "XX001" || s == "XX002") return StatusCode::DATA_LOSS;
+  if (s == "42501") return StatusCode::PERMISSION_DENIED;
+  // Then by class (PostgreSQL's Appendix A), every class it defines.
+  static constexpr struct {
+    const char* cls;
+    StatusCode code;
+  } kByClass[] = {
+      {"00", StatusCode::OK},                  {"01", StatusCode::OK},
+      {"02", StatusCode::NOT_FOUND},           {"03", StatusCode::INVALID_ARGUMENT},
+      {"08", StatusCode::UNAVAILABLE},         {"09", StatusCode::FAILED_PRECONDITION},
+      {"0A", StatusCode::UNIMPLEMENTED},       {"0B", StatusCode::FAILED_PRECONDITION},
+      {"0F", StatusCode::INVALID_ARGUMENT},    {"0L", StatusCode::PERMISSION_DENIED},
+      {"0P", StatusCode::PERMISSION_DENIED},   {"0Z", StatusCode::FAILED_PRECONDITION},
+      {"20", StatusCode::INVALID_ARGUMENT},    {"21", StatusCode::INVALID_ARGUMENT},
+      {"22", StatusCode::INVALID_ARGUMENT},    {"23", StatusCode::FAILED_PRECONDITION},
+      {"24", StatusCode::FAILED_PRECONDITION}, {"25", StatusCode::FAILED_PRECONDITION},
+      {"26", StatusCode::NOT_FOUND},           {"27", StatusCode::FAILED_PRECONDITION},
+      {"28", StatusCode::UNAUTHENTICATED},     {"2B", StatusCode::FAILED_PRECONDITION},
+      {"2D", StatusCode::FAILED_PRECONDITION}, {"2F", StatusCode::INVALID_ARGUMENT},
+      {"34", StatusCode::NOT_FOUND},           {"38", StatusCode::INTERNAL},
+      {"39", StatusCode::INTERNAL},            {"3B", StatusCode::FAILED_PRECONDITION},
+      {"3D", StatusCode::NOT_FOUND},           {"3F", StatusCode::NOT_FOUND},
+      {"40", StatusCode::ABORTED},             {"42", StatusCode::INVALID_ARGUMENT},
+      {"44", StatusCode::FAILED_PRECONDITION}, {"53", StatusCode::RESOURCE_EXHAUSTED},
+      {"54", StatusCode::RESOURCE_EXHAUSTED},  {"55", StatusCode::FAILED_PRECONDITION},
+      {"57", StatusCode::UNAVAILABLE},         {"58", StatusCode::INTERNAL},
+      {"72", StatusCode::ABORTED},             {"F0", StatusCode::INTERNAL},
+      {"HV", StatusCode::INTERNAL},            {"P0", StatusCode::INTERNAL},
+      {"XX", StatusCode::INTERNAL},
+  };
+  for (const auto& entry : kByClass) {
+    if (s.substr(0, 2) == entry.cls) {
+      // An error never maps to OK: a warning or success code in an error is a bug.
+      return entry.code == StatusCode::OK ? StatusCode::INTERNAL : entry.code;
+    }
+  }
+  return StatusCode::UNKNOWN;
 }
+
+namespace {
+
+// gRPC carries the status message and details in HTTP/2 trailers, which peers limit (8-16 KiB
+// by default); an error echoing a huge identifier or value must still arrive. Each text is cut
+// at a character boundary, marked with "...".
+constexpr size_t kMaxMessageBytes = 1024;
+constexpr size_t kMaxDetailBytes = 1024;
+constexpr size_t kMaxHintBytes = 512;
+
+std::string Capped(const std::string& text, size_t max) {
+  if (text.size() <= max) return text;
+  size_t n = max - 3;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  return text.substr(0, n) + "...";
+}
+
+}  // namespace
 
 LineColumn LocatePosition(std::string_view text, uint32_t position) {
   if (position == 0) return {};
@@ -42,9 +88,9 @@ v1::SqlError ToSqlError(const Status& status, std::string_view sql, uint32_t sta
   v1::SqlError e;
   const ErrorInfo& info = status.error();
   e.set_sqlstate(info.sqlstate);
-  e.set_message(info.message);
-  e.set_detail(info.detail);
-  e.set_hint(info.hint);
+  e.set_message(Capped(info.message, kMaxMessageBytes));
+  e.set_detail(Capped(info.detail, kMaxDetailBytes));
+  e.set_hint(Capped(info.hint, kMaxHintBytes));
   e.set_severity("ERROR");
   e.set_statement_index(statement_index);
   if (info.position != 0) {

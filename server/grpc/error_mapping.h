@@ -22,6 +22,8 @@ struct LineColumn {
 LineColumn LocatePosition(std::string_view text, uint32_t position);
 
 // Builds the SqlError message for status (which must be an error) raised by the request sql.
+// Message and detail are capped at 1 KiB and hint at 512 bytes (cut with "..."), so that the
+// status always fits in the trailers that carry it.
 v1::SqlError ToSqlError(const Status& status, std::string_view sql, uint32_t statement_index);
 
 // The gRPC status for an error: code by SQLSTATE, message "SQLSTATE: message", details an

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "meridian/memory_guard.h"
 #include "meridian/status.h"
 #include "meridian/value.h"
 
@@ -36,6 +37,9 @@ struct DatabaseOptions {
   // Group commit: extra wait for more committers before a group is written (0: none).
   int64_t group_window_us = 0;
   int64_t async_window_ms = 200;
+  // The longest request text Parse and Prepare accept (54000 beyond it): parsing costs memory
+  // in proportion to the text, so one statement cannot exhaust the machine.
+  size_t max_statement_bytes = size_t{16} << 20;
   // Tests: every data file goes through this file system (fault injection, simulated crashes);
   // null = the operating system's. Must outlive the Database.
   storage::FileSystem* file_system = nullptr;
@@ -84,7 +88,8 @@ class ExecControl {
            !deadline_ns_.compare_exchange_weak(cur, d, std::memory_order_relaxed)) {
     }
   }
-  // OK, or 57014 "canceling statement due to user request" / "... statement timeout".
+  // OK, or 57014 "canceling statement due to user request" / "... statement timeout", or
+  // 53200 while the daemon is above its memory limit (memory_guard.h).
   Status Check() const {
     if (cancelled()) {
       return Status::Error(sqlstate::kQueryCanceled, "canceling statement due to user request");
@@ -93,6 +98,11 @@ class ExecControl {
     if (d != 0 && Clock::now().time_since_epoch().count() >= d) {
       return Status::Error(sqlstate::kQueryCanceled,
                            "canceling statement due to statement timeout");
+    }
+    if (MemoryGuard::Exceeded()) {
+      return Status::Error(sqlstate::kOutOfMemory, "out of memory")
+          .WithDetail("The server's resident memory is above --memory-limit-mb (" +
+                      std::to_string(MemoryGuard::limit() >> 20) + " MiB).");
     }
     return Status::Ok();
   }

@@ -50,10 +50,15 @@ inline constexpr const char* kUndefinedFunction = "42883";
 inline constexpr const char* kInvalidColumnReference = "42P10";
 inline constexpr const char* kGroupingError = "42803";
 inline constexpr const char* kInsufficientResources = "53000";
+inline constexpr const char* kDiskFull = "53100";
+inline constexpr const char* kOutOfMemory = "53200";
 inline constexpr const char* kQueryCanceled = "57014";
 inline constexpr const char* kAdminShutdown = "57P01";
 inline constexpr const char* kIoError = "58030";
 inline constexpr const char* kProgramLimitExceeded = "54000";
+inline constexpr const char* kStatementTooComplex = "54001";
+inline constexpr const char* kInvalidRegularExpression = "2201B";
+inline constexpr const char* kInvalidEscapeSequence = "22025";
 inline constexpr const char* kInternalError = "XX000";
 inline constexpr const char* kDataCorrupted = "XX001";
 }  // namespace sqlstate

@@ -201,6 +201,57 @@ TEST(CommitLog, FailedSyncAbortsTheGroupAndPoisonsTheLog) {
   EXPECT_EQ(tm.State(ok_txn), TxnState::kCommitted);
 }
 
+TEST(CommitLog, AFullDiskAbortsTheGroupAndCommitsResumeWhenSpaceReturns) {
+  TempDir dir;
+  storage::FaultInjectionFileSystem fs(storage::FileSystem::Default());
+  CommitLogOptions options;
+  options.segment_bytes = 1;  // every record grows the file, so a full disk refuses it
+  uint64_t before = 0, lost = 0, async = 0, after = 0;
+  {
+    TxnManager tm;
+    auto log = CommitLog::Open(&fs, dir.path(), &tm, options, nullptr);
+    ASSERT_TRUE(log.ok());
+    before = tm.Begin();
+    ASSERT_TRUE((*log)->Commit(before, {}).ok());
+    // An asynchronous commit is published at once and owed to the log.
+    async = tm.Begin();
+    ASSERT_TRUE((*log)->Commit(async, {}, {}, /*sync=*/false).ok());
+    fs.SetDiskFull(true);
+    lost = tm.Begin();
+    auto r = (*log)->Commit(lost, {});
+    EXPECT_EQ(r.status().sqlstate(), sqlstate::kDiskFull);
+    EXPECT_EQ(tm.State(lost), TxnState::kAborted);
+    fs.SetDiskFull(false);
+    after = tm.Begin();
+    EXPECT_TRUE((*log)->Commit(after, {}).ok());
+    EXPECT_EQ(tm.State(after), TxnState::kCommitted);
+  }
+  TxnManager tm;
+  auto log = CommitLog::Open(&fs, dir.path(), &tm, options, nullptr);
+  ASSERT_TRUE(log.ok());
+  EXPECT_EQ(tm.State(before), TxnState::kCommitted);
+  EXPECT_EQ(tm.State(async), TxnState::kCommitted);  // written with the group after the failure
+  EXPECT_EQ(tm.State(after), TxnState::kCommitted);
+  EXPECT_NE(tm.State(lost), TxnState::kCommitted);
+}
+
+TEST(CommitLog, StartsAndCheckpointsOnADiskWithoutRoomForAPreallocationStep) {
+  TempDir dir;
+  storage::FaultInjectionFileSystem fs(storage::FileSystem::Default());
+  TxnManager tm;
+  fs.SetDiskFull(true);  // no room to preallocate 64 MiB, or anything else
+  auto refused = CommitLog::Open(&fs, dir.path(), &tm, {}, nullptr);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().sqlstate(), sqlstate::kDiskFull);
+  fs.SetDiskFull(false);
+  fs.SetFileSizeLimit(uint64_t{1} << 20);  // room for 1 MiB, not a 64 MiB step
+  auto log = CommitLog::Open(&fs, dir.path(), &tm, {}, nullptr);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  uint64_t id = tm.Begin();
+  EXPECT_TRUE((*log)->Commit(id, {}).ok());
+  EXPECT_TRUE((*log)->Checkpoint().ok());
+}
+
 TEST(CommitLog, HookFailureAbortsTheGroup) {
   TempDir dir;
   storage::FileSystem& fs = *storage::FileSystem::Default();

@@ -1,0 +1,90 @@
+"""Resource limits from outside, over the PostgreSQL protocol:
+
+  - a statement that needs more memory than --memory-limit-mb fails with 53200 instead of the
+    daemon being killed, and the next statements run again once the memory is given back;
+  - a SQL text longer than --max-statement-bytes fails with 54000 and costs no memory;
+  - a statement_timeout stops a long statement with 57014 within a second of its deadline.
+
+The daemon must be alive and answering at the end; its peak resident size is printed."""
+import sys
+import time
+
+import psycopg
+
+from txn_server import Server, rss_kib
+
+LIMIT_MB = 400
+
+
+def main():
+    server = Server(extra_args=["--memory-limit-mb", str(LIMIT_MB),
+                                "--max-statement-bytes", str(1 << 20)])
+    if not server.is_meridian:
+        print("SKIP: limits_test runs only against meridiand")
+        return 77
+    server.start()
+    try:
+        conn = psycopg.connect(server.conninfo(), autocommit=True)
+        pid = server.pid()
+        # 1. Memory: a sort of ten million rows with text needs gigabytes.
+        started = time.monotonic()
+        try:
+            with conn.cursor() as cur:
+                cur.execute("SELECT count(*) FROM (SELECT g, repeat('x', 100) || g AS pad "
+                            "FROM generate_series(1, 10000000) g ORDER BY pad DESC) s")
+                raise AssertionError(f"the sort finished: {cur.fetchone()}")
+        except psycopg.Error as e:
+            assert e.sqlstate == "53200", f"expected 53200, got {e.sqlstate}: {e}"
+        peak_mb = rss_kib(pid) // 1024
+        print(f"53200 after {time.monotonic() - started:.2f} s; resident now {peak_mb} MiB")
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with conn.cursor() as cur:
+                    cur.execute("SELECT 1 + 1")
+                    assert cur.fetchone()[0] == 2
+                break
+            except psycopg.Error as e:
+                assert e.sqlstate == "53200", f"{e.sqlstate}: {e}"
+                assert time.monotonic() < deadline, "the daemon did not give its memory back"
+                time.sleep(0.2)
+        print(f"statements run again; resident {rss_kib(pid) // 1024} MiB")
+        # 2. Statement size: refused before parsing.
+        long_sql = "SELECT 5 IN (" + ",".join(str(i) for i in range(300000)) + ")"
+        assert len(long_sql) > (1 << 20)
+        try:
+            with conn.cursor() as cur:
+                cur.execute(long_sql)
+            raise AssertionError("a statement above --max-statement-bytes ran")
+        except psycopg.Error as e:
+            assert e.sqlstate == "54000", f"expected 54000, got {e.sqlstate}: {e}"
+        # Below the limit the same shape runs.
+        with conn.cursor() as cur:
+            cur.execute("SELECT 5 IN (" + ",".join(str(i) for i in range(100000)) + ")")
+            assert cur.fetchone()[0] is True
+        # 3. statement_timeout stops a long statement near its deadline.
+        with conn.cursor() as cur:
+            cur.execute("SET statement_timeout = '1s'")
+            started = time.monotonic()
+            try:
+                cur.execute("SELECT count(*) FROM generate_series(1, 2000000000) a")
+                raise AssertionError("the long statement finished")
+            except psycopg.Error as e:
+                assert e.sqlstate == "57014", f"expected 57014, got {e.sqlstate}: {e}"
+            took = time.monotonic() - started
+            assert took < 2.5, f"statement_timeout of 1 s stopped the statement after {took:.2f} s"
+            cur.execute("RESET statement_timeout")
+            cur.execute("SELECT 42")
+            assert cur.fetchone()[0] == 42
+        conn.close()
+        assert server.daemon.alive(), "meridiand died"
+        server.stop()
+    except BaseException:
+        print(server.daemon.log()[-5000:])
+        raise
+    print("limits: 1 passed, 0 failed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

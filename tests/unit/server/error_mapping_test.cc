@@ -1,0 +1,64 @@
+// SQLSTATE → gRPC code for every class PostgreSQL defines, and errors that always fit in the
+// trailers that carry them (server/error_mapping.h).
+#include "error_mapping.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace meridian::server {
+namespace {
+
+TEST(ErrorMapping, EveryClassHasADeliberateCode) {
+  // One code of each class of PostgreSQL's Appendix A (an error, never OK or UNKNOWN).
+  const char* codes[] = {"01000", "02000", "03000", "08006", "09000", "0A000", "0B000", "0F000",
+                         "0L000", "0P000", "0Z000", "20000", "21000", "22003", "23505", "24000",
+                         "25006", "26000", "27000", "28P01", "2B000", "2D000", "2F000", "34000",
+                         "38000", "39000", "3B001", "3D000", "3F000", "40001", "42601", "44000",
+                         "53100", "54000", "55P03", "57014", "58030", "72000", "F0000", "HV000",
+                         "P0001", "XX000"};
+  for (const char* code : codes) {
+    grpc::StatusCode c = GrpcCodeForSqlstate(code);
+    EXPECT_NE(c, grpc::StatusCode::OK) << code;
+    EXPECT_NE(c, grpc::StatusCode::UNKNOWN) << code;
+  }
+  EXPECT_EQ(GrpcCodeForSqlstate("26000"), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(GrpcCodeForSqlstate("40P01"), grpc::StatusCode::ABORTED);
+  EXPECT_EQ(GrpcCodeForSqlstate("57014"), grpc::StatusCode::CANCELLED);
+  EXPECT_EQ(GrpcCodeForSqlstate("57P01"), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(GrpcCodeForSqlstate("42501"), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(GrpcCodeForSqlstate("42P01"), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(GrpcCodeForSqlstate("53200"), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(GrpcCodeForSqlstate("XX001"), grpc::StatusCode::DATA_LOSS);
+  EXPECT_EQ(GrpcCodeForSqlstate("ZZ999"), grpc::StatusCode::UNKNOWN);
+  EXPECT_EQ(GrpcCodeForSqlstate("4200"), grpc::StatusCode::UNKNOWN);
+}
+
+TEST(ErrorMapping, HugeTextsAreCutToFitTheTrailers) {
+  std::string name(1 << 20, 'x');
+  name += "é";
+  Status st = Status::Error("42P07", "relation \"" + name + "\" already exists")
+                  .WithDetail(std::string(100000, 'd'))
+                  .WithHint(std::string(100000, 'h'));
+  grpc::Status g = ToGrpcStatus(st, "CREATE TABLE ...");
+  EXPECT_EQ(g.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  // Details travel base64-encoded (4/3 of their size) next to the message.
+  EXPECT_LT(g.error_message().size() + g.error_details().size() * 4 / 3, 8192u);
+  v1::ErrorStatus details;
+  ASSERT_TRUE(details.ParseFromString(g.error_details()));
+  v1::SqlError err;
+  ASSERT_TRUE(details.details(0).UnpackTo(&err));
+  EXPECT_EQ(err.sqlstate(), "42P07");
+  EXPECT_EQ(err.message().substr(0, 10), "relation \"");
+  EXPECT_EQ(err.message().substr(err.message().size() - 3), "...");
+  EXPECT_LE(err.detail().size(), 1024u);
+  EXPECT_LE(err.hint().size(), 512u);
+  // Short texts pass unchanged.
+  grpc::Status small = ToGrpcStatus(Status::Error("22012", "division by zero"));
+  ASSERT_TRUE(details.ParseFromString(small.error_details()));
+  ASSERT_TRUE(details.details(0).UnpackTo(&err));
+  EXPECT_EQ(err.message(), "division by zero");
+}
+
+}  // namespace
+}  // namespace meridian::server
