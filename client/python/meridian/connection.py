@@ -5,6 +5,7 @@
 # autocommit); Cancel from any thread; CloseSession on close().
 import itertools
 import threading
+import time
 
 import grpc
 
@@ -16,6 +17,9 @@ from .cursor import Cursor
 _ISOLATION_LEVELS = ("READ COMMITTED", "REPEATABLE READ", "SERIALIZABLE")
 _SSLMODES = ("disable", "require", "verify-ca", "verify-full")
 _MAX_RECEIVE = 64 * 1024 * 1024
+# After a call ended on the client's side (deadline, cancel) the server may still be finishing
+# it for a moment and refuse the next request with 55000; it is retried for up to this long.
+_BUSY_RETRY_S = 5.0
 # Command tags that open or end a transaction block typed by the user.
 _TX_BEGIN_TAGS = ("BEGIN", "START TRANSACTION")
 _TX_END_TAGS = ("COMMIT", "ROLLBACK")
@@ -82,26 +86,29 @@ class Connection:
         self._running_call = None
         self._running_query_id = ""
         self._active_stream = None  # the stream that holds the session (one at a time)
+        self._abandoned = False  # the last call ended by deadline or cancel
 
         host_part = f"[{host}]" if ":" in host else host
         self._target = f"{host_part}:{port}"
         self._channel = _channel(self._target, sslmode, sslrootcert, sslcert, sslkey,
                                  ssl_server_name)
         self._stub = pb_grpc.SqlStub(self._channel)
-        try:
-            grpc.channel_ready_future(self._channel).result(timeout=timeout)
-        except grpc.FutureTimeoutError:
-            self._channel.close()
-            raise errors.make_error(
-                "08001", f"could not connect to server at {self._target}: timeout after "
-                f"{timeout} s") from None
         request = pb.OpenSessionRequest(user=user, database=dbname or "",
                                         application_name=application_name or "",
                                         password=password or "")
+        # OpenSession is the first call: refused at once fails at once (08001), a host that
+        # does not answer times out after `timeout`.
         try:
             response = self._stub.OpenSession(request, timeout=timeout)
         except grpc.RpcError as e:
             self._channel.close()
+            code = e.code()
+            if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                why = (f"timeout after {timeout} s" if code == grpc.StatusCode.DEADLINE_EXCEEDED
+                       else e.details())
+                raise errors.make_error(
+                    "08001", f"could not connect to server at {self._target}: {why}",
+                    grpc_code=code) from None
             raise errors.from_rpc_error(e) from None
         self.session_id = response.session_id
         self.server_version = response.server_version
@@ -253,26 +260,45 @@ class Connection:
         if self._lost:
             raise errors.make_error("08006", "connection lost")
 
-    def _start(self, sql="", params=(), param_types=(), statement_id=""):
-        """Starts one request and returns its ExecuteStream call. Whatever stream held the
-        session is read to its end into its cursor's memory first (one request at a time per
-        session); in a transaction block an implicit BEGIN goes first."""
+    def _start(self, sql="", params=(), param_types=()):
+        """Starts one request; returns (call, iterator, first chunk or None). Whatever stream
+        held the session is read to its end into its cursor's memory first (one request at a
+        time per session); in a transaction block an implicit BEGIN goes first."""
         self._check_usable()
         self._release_session()
         if not self._autocommit and not self._in_transaction:
             level = self._isolation_level
             self._run_simple(f"BEGIN ISOLATION LEVEL {level}" if level else "BEGIN")
-        return self._call(pb.ExecuteRequest(
-            session_id=self.session_id, sql=sql, statement_id=statement_id,
-            params=params, param_types=[pb.ColumnType(pg_oid=t) for t in param_types]))
+        return self._open(pb.ExecuteRequest(
+            session_id=self.session_id, sql=sql, params=params,
+            param_types=[pb.ColumnType(pg_oid=t) for t in param_types]))
 
-    def _call(self, request):
-        request.query_id = str(next(self._query_ids))
-        call = self._stub.ExecuteStream(request, timeout=self.statement_timeout)
-        with self._lock:
-            self._running_call = call
-            self._running_query_id = request.query_id
-        return call
+    def _open(self, request):
+        """ExecuteStream and its first chunk. A 55000 refusal right after a call this side
+        abandoned (the server still finishing it) is retried for a few seconds."""
+        deadline = time.monotonic() + _BUSY_RETRY_S
+        while True:
+            request.query_id = str(next(self._query_ids))
+            call = self._stub.ExecuteStream(request, timeout=self.statement_timeout)
+            with self._lock:
+                self._running_call = call
+                self._running_query_id = request.query_id
+            iterator = iter(call)
+            try:
+                first = next(iterator)
+            except StopIteration:
+                self._call_ended(call)
+                return call, iterator, None
+            except grpc.RpcError as e:
+                self._call_ended(call)
+                err = self._map_error(e)
+                if (err.sqlstate == "55000" and self._abandoned
+                        and time.monotonic() < deadline):
+                    time.sleep(0.02)
+                    continue
+                raise err from None
+            self._abandoned = False
+            return call, iterator, first
 
     def _call_ended(self, call):
         with self._lock:
@@ -289,11 +315,13 @@ class Connection:
     def _run_simple(self, sql):
         """Runs a statement without results (BEGIN, COMMIT, ROLLBACK) and reads its end."""
         self._release_session()
-        call = self._call(pb.ExecuteRequest(session_id=self.session_id, sql=sql))
+        call, iterator, chunk = self._open(pb.ExecuteRequest(session_id=self.session_id,
+                                                             sql=sql))
         try:
-            for chunk in call:
+            while chunk is not None:
                 if chunk.HasField("stats"):
                     self._saw_command(chunk.stats.command_tag)
+                chunk = next(iterator, None)
         except grpc.RpcError as e:
             raise self._map_error(e) from None
         finally:
@@ -308,6 +336,8 @@ class Connection:
 
     def _map_error(self, rpc_error):
         err = errors.from_rpc_error(rpc_error)
+        if rpc_error.code() in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED):
+            self._abandoned = True
         if self._lost and rpc_error.code() in (grpc.StatusCode.CANCELLED,
                                                grpc.StatusCode.UNAVAILABLE):
             err = errors.make_error("08006", "connection lost", grpc_code=rpc_error.code())

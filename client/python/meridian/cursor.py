@@ -43,13 +43,16 @@ class _ResultSet:
 class _Stream:
     """One ExecuteStream call and the result sets it has delivered so far."""
 
-    def __init__(self, conn, call):
+    def __init__(self, conn, call, iterator, first_chunk):
         self.conn = conn
         self.call = call
-        self.iterator = iter(call)
+        self.iterator = iterator
         self.sets = []
         self.finished = False
         self.error = None  # an error met while buffering for another cursor, raised later
+        self.first_chunk = first_chunk  # read by Connection._open; handed out by pull()
+        if first_chunk is None:
+            self._end()
 
     def pull(self):
         """Reads one chunk. Returns True when it carried rows of a statement not yet done
@@ -57,7 +60,10 @@ class _Stream:
         if self.finished:
             return False
         try:
-            chunk = next(self.iterator)
+            if self.first_chunk is not None:
+                chunk, self.first_chunk = self.first_chunk, None
+            else:
+                chunk = next(self.iterator)
         except StopIteration:
             self._end()
             return False
@@ -201,9 +207,9 @@ class Cursor:
 
     def _run(self, sql, values, oids):
         conn = self.connection
-        call = conn._start(sql=sql, params=values, param_types=oids)
-        stream = _Stream(conn, call)
-        conn._active_stream = stream
+        stream = _Stream(conn, *conn._start(sql=sql, params=values, param_types=oids))
+        if not stream.finished:
+            conn._active_stream = stream
         self._stream = stream
         self._set_index = 0
         while not stream.finished:
@@ -336,10 +342,12 @@ def _describe(column):
     oid = column.type.pg_oid
     mod = column.type.type_mod
     internal_size = precision = scale = None
-    if oid == types.NUMERIC and mod >= 4:
-        precision, scale = ((mod - 4) >> 16) & 0xFFFF, (mod - 4) & 0xFFFF
-    elif oid in (types.VARCHAR, types.BPCHAR) and mod >= 4:
-        internal_size = mod - 4
+    # The API's type_mod is the plain modifier (proto: "n of VARCHAR(n)"), without
+    # PostgreSQL's VARHDRSZ: numeric(p,s) is (p << 16) | s.
+    if oid == types.NUMERIC and mod >= 0:
+        precision, scale = (mod >> 16) & 0xFFFF, mod & 0xFFFF
+    elif oid in (types.VARCHAR, types.BPCHAR) and mod >= 0:
+        internal_size = mod
     return (column.name, oid, None, internal_size, precision, scale, column.nullable)
 
 

@@ -258,7 +258,7 @@ class DriverTest(unittest.TestCase):
     # --- cancel, timeout, lost connection -----------------------------------------------------
     def slow_table(self):
         self.table("slow", "v INTEGER")
-        self.cur.execute("INSERT INTO slow SELECT g FROM generate_series(1, 3000) g")
+        self.cur.execute("INSERT INTO slow SELECT g FROM generate_series(1, 5000) g")
         return "SELECT count(*) FROM slow a, slow b, slow c WHERE a.v + b.v = c.v"
 
     def test_cancel_from_another_thread(self):
