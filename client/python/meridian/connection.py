@@ -20,7 +20,9 @@ _MAX_RECEIVE = 64 * 1024 * 1024
 # After a call ended on the client's side (deadline, cancel) the server may still be finishing
 # it for a moment and refuse the next request with 55000; it is retried for up to this long.
 _BUSY_RETRY_S = 5.0
-# Command tags that open or end a transaction block typed by the user.
+# Command tags that open or end a transaction block typed by the user. ROLLBACK TO SAVEPOINT
+# also answers "ROLLBACK" (as in PostgreSQL) but keeps the transaction: the cursor tells such a
+# request apart by its text (cursor.ROLLBACK_TO).
 _TX_BEGIN_TAGS = ("BEGIN", "START TRANSACTION")
 _TX_END_TAGS = ("COMMIT", "ROLLBACK")
 
@@ -327,11 +329,11 @@ class Connection:
         finally:
             self._call_ended(call)
 
-    def _saw_command(self, tag):
+    def _saw_command(self, tag, has_rollback_to=False):
         """Follows the transaction state from each statement's command tag."""
         if tag in _TX_BEGIN_TAGS:
             self._in_transaction = True
-        elif tag in _TX_END_TAGS:
+        elif tag in _TX_END_TAGS and not (tag == "ROLLBACK" and has_rollback_to):
             self._in_transaction = False
 
     def _map_error(self, rpc_error):

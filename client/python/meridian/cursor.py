@@ -4,6 +4,7 @@
 # small result's rowcount are known at once), fetch*() read further chunks as they need them,
 # so a large result is never held whole.
 import collections
+import re
 
 import grpc
 
@@ -11,6 +12,8 @@ from . import errors, params as paramstyle, types
 
 # Parameter sets per request in executemany (each set becomes one statement of the request).
 EXECUTEMANY_BATCH = 100
+# ROLLBACK TO SAVEPOINT answers the command tag "ROLLBACK" but keeps the transaction open.
+ROLLBACK_TO = re.compile(r"\bROLLBACK\s+((WORK|TRANSACTION)\s+)?TO\b", re.IGNORECASE)
 # Command tags whose row count is meaningful as rowcount.
 _COUNTED_TAGS = ("SELECT", "INSERT", "UPDATE", "DELETE", "MERGE", "COPY", "FETCH", "MOVE")
 
@@ -43,8 +46,9 @@ class _ResultSet:
 class _Stream:
     """One ExecuteStream call and the result sets it has delivered so far."""
 
-    def __init__(self, conn, call, iterator, first_chunk):
+    def __init__(self, conn, call, iterator, first_chunk, has_rollback_to=False):
         self.conn = conn
+        self.has_rollback_to = has_rollback_to  # the request holds a ROLLBACK TO SAVEPOINT
         self.call = call
         self.iterator = iterator
         self.sets = []
@@ -77,7 +81,7 @@ class _Stream:
         result = self.sets[chunk.statement_index]
         result.add(chunk)
         if result.done:
-            self.conn._saw_command(result.command_tag)
+            self.conn._saw_command(result.command_tag, self.has_rollback_to)
         return len(chunk.rows) > 0 and not result.done
 
     def _end(self):
@@ -207,7 +211,9 @@ class Cursor:
 
     def _run(self, sql, values, oids):
         conn = self.connection
-        stream = _Stream(conn, *conn._start(sql=sql, params=values, param_types=oids))
+        has_rollback_to = ROLLBACK_TO.search(sql) is not None
+        stream = _Stream(conn, *conn._start(sql=sql, params=values, param_types=oids),
+                         has_rollback_to=has_rollback_to)
         if not stream.finished:
             conn._active_stream = stream
         self._stream = stream

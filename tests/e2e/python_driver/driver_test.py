@@ -188,6 +188,23 @@ class DriverTest(unittest.TestCase):
         self.cur.execute("SELECT v FROM tx ORDER BY v")
         self.assertEqual(self.cur.fetchall(), [(2,), (3,)])
 
+    def test_savepoints_keep_the_transaction(self):
+        self.table("sp", "v INTEGER")
+        conn = connect()
+        try:
+            cur = conn.cursor()
+            cur.execute("INSERT INTO sp VALUES (1)")
+            cur.execute("SAVEPOINT a")
+            cur.execute("INSERT INTO sp VALUES (2)")
+            cur.execute("ROLLBACK TO SAVEPOINT a")  # tag "ROLLBACK", transaction still open
+            self.assertTrue(conn.in_transaction)
+            conn.commit()
+            self.assertFalse(conn.in_transaction)
+        finally:
+            conn.close()
+        self.cur.execute("SELECT v FROM sp")
+        self.assertEqual(self.cur.fetchall(), [(1,)])
+
     def test_autocommit_switch(self):
         conn = connect()
         try:
