@@ -2,20 +2,34 @@
 # Installs the Debian 12 packages Meridian builds and tests with, and the ANTLR 4.9 tool jar
 # (matching Debian's antlr4-runtime 4.9) into build/tools. Idempotent: does nothing when all
 # is present. Runs apt-get as root, through sudo otherwise.
+#
+# Usage: install-deps.sh [--build-only] [TOOLS_DIR]
+#   --build-only  only what building meridiand and meridian needs (deploy/Dockerfile's build
+#                 stage), none of the test tools
 set -euo pipefail
+
+build_only=0
+if [ "${1:-}" = "--build-only" ]; then
+  build_only=1
+  shift
+fi
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libasio-dev libspdlog-dev libantlr4-runtime-dev libgtest-dev libedit-dev
   maven default-jre-headless
+  libssl-dev            # TLS and SCRAM-SHA-256 on the PostgreSQL listener
+  libpcre2-dev          # regular expressions with match limits (engine/execution/pattern_match.cc)
+)
+[ "$build_only" -eq 1 ] || packages+=(
   postgresql-client-15  # psql, for the PostgreSQL wire protocol tests
   python3               # tests/sql/run_slt.sh picks free ports with it
-  libssl-dev openssl    # TLS and SCRAM-SHA-256 on the PostgreSQL listener; test certificates
+  openssl               # test certificates; deploy/docker-entrypoint.sh's SCRAM verifiers
   python3-venv          # tests/e2e/pg_clients: psycopg in build/pyenv
   postgresql-15         # pgbench (Debian ships it only with the server package)
   libsqlite3-dev libdb5.3++-dev  # tests/bench/bench_access compares against SQLite and BDB
-  libpcre2-dev          # regular expressions with match limits (engine/exec/pattern_match.cc)
+  docker-compose        # tests/e2e/deploy: `docker-compose config` validates deploy/docker-compose.yml
 )
 
 missing=()
