@@ -146,7 +146,7 @@ Result<int64_t> Sequence::Next() {
     const bool up = s.increment > 0;
     if (StepsLeft(last_value_, s.increment, s.min_value, s.max_value) < 1) {
       if (!s.cycle) {
-        return Status::Error("2200H", std::string("nextval: reached ") +
+        return Status::Error(sqlstate::kSequenceGeneratorLimitExceeded, std::string("nextval: reached ") +
                                           (up ? "maximum" : "minimum") + " value of sequence \"" +
                                           s.name + "\" (" +
                                           std::to_string(up ? s.max_value : s.min_value) + ")");

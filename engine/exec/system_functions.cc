@@ -7,6 +7,7 @@
 #include "exec/binder.h"
 #include "exec/deparse.h"
 #include "exec/evaluator.h"
+#include "exec/sequence.h"
 #include "exec/session_settings.h"
 
 namespace meridian::exec {
@@ -126,6 +127,12 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
   SessionSettings* settings = exec != nullptr ? exec->settings : nullptr;
   const catalog::Catalog* catalog = exec != nullptr ? exec->catalog : nullptr;
   switch (e.func) {
+    case Func::kNextval:
+    case Func::kCurrval:
+    case Func::kSetval:
+    case Func::kLastval:
+    case Func::kSerialSequence:
+      return EvalSequenceFunction(e, args, exec);
     case Func::kNow:
     case Func::kCurrentDate: {
       const Timestamp now =
