@@ -91,6 +91,8 @@ Result<std::shared_ptr<Sequence>> Sequence::Open(storage::FileSystem* fs, const 
   if (create) {
     MERIDIAN_RETURN_IF_ERROR(seq->file_->Truncate(0));
     MERIDIAN_RETURN_IF_ERROR(seq->WriteStateLocked(start, false));
+    seq->last_value_ = start;
+    seq->is_called_ = false;
   } else {
     MERIDIAN_RETURN_IF_ERROR(seq->ReadState());
   }
