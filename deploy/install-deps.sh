@@ -14,6 +14,7 @@ packages=(
   libssl-dev openssl    # TLS and SCRAM-SHA-256 on the PostgreSQL listener; test certificates
   python3-venv          # tests/e2e/pg_clients: psycopg in build/pyenv
   postgresql-15         # pgbench (Debian ships it only with the server package)
+  sysbench              # tests/e2e/pg_clients/sysbench_test.py (oltp_read_write over pgsql)
   libsqlite3-dev libdb5.3++-dev  # tests/bench/bench_access compares against SQLite and BDB
 )
 

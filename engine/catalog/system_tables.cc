@@ -784,6 +784,28 @@ const std::vector<SystemTable>& Registry() {
          }
          return rows;
        }},
+      {"pg_catalog",
+       "pg_depend",
+       2608,
+       false,
+       {{"classid", 'o'},
+        {"objid", 'o'},
+        {"objsubid", 'i'},
+        {"refclassid", 'o'},
+        {"refobjid", 'o'},
+        {"refobjsubid", 'i'},
+        {"deptype", 't'}},
+       [](const Snapshot& s) {
+         // Only what psql's \d of a sequence asks: a sequence OWNED BY a column ('a'; 'i' for
+         // an identity column's).
+         std::vector<Row> rows;
+         for (const auto& q : s.sequences) {
+           if (q->owner_table == 0) continue;
+           rows.push_back({O(1259), O(RelOid(q->id)), I(0), O(1259), O(RelOid(q->owner_table)),
+                           I(q->owner_column + 1), T(q->identity != 0 ? "i" : "a")});
+         }
+         return rows;
+       }},
       {"information_schema",
        "sequences",
        0,

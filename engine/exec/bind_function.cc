@@ -94,6 +94,7 @@ constexpr SystemFunction kSystemFunctions[] = {
     {"setval", Func::kSetval, "rob", 2, 'o'},
     {"lastval", Func::kLastval, "", 0, 'o'},
     {"pg_get_serial_sequence", Func::kSerialSequence, "tt", 2, 't'},
+    {"quote_ident", Func::kQuoteIdent, "t", 1, 't'},
 };
 
 // String functions with fixed signatures, bound like the system functions above.

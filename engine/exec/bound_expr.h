@@ -127,6 +127,7 @@ enum class Func {
   kSetval,
   kLastval,
   kSerialSequence,  // pg_get_serial_sequence(table, column)
+  kQuoteIdent,
 };
 enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg, kArrayAgg };
 

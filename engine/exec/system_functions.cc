@@ -216,6 +216,8 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
       return Value::Null();
     case Func::kFormatType:
       return Value::String(catalog::SystemTables::FormatType(args[0].AsInt(), args[1].AsInt()));
+    case Func::kQuoteIdent:
+      return Value::String(catalog::QuoteIdent(args[0].AsString()));
     case Func::kEncodingToChar:
       return Value::String(args[0].AsInt() == 6 ? "UTF8" : "");
     default:
