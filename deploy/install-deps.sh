@@ -28,6 +28,7 @@ packages=(
   openssl               # test certificates; deploy/docker-entrypoint.sh's SCRAM verifiers
   python3-venv          # tests/e2e/pg_clients: psycopg in build/pyenv
   postgresql-15         # pgbench (Debian ships it only with the server package)
+  sysbench              # tests/e2e/pg_clients/sysbench_test.py (oltp_read_write over pgsql)
   libsqlite3-dev libdb5.3++-dev  # tests/bench/bench_access compares against SQLite and BDB
   docker-compose        # tests/e2e/deploy: `docker-compose config` validates deploy/docker-compose.yml
 )

@@ -47,6 +47,8 @@ execution/modify_table.h optimizer/access_path.h
 execution/modify_checks.cc optimizer/access_path.h
 execution/modify_checks.cc main/session_settings.h
 function/system_functions.cc main/session_settings.h
+function/sequence.cc main/session_settings.h
+binder/bind_identity.cc function/sequence.h
 commands/alter_table.cc main/session_settings.h
 commands/copy.cc main/session_settings.h
 commands/copy.cc main/transaction_block.h

@@ -38,7 +38,7 @@ bool IsAggregateName(const std::string& n) {
 }
 
 // A session or system-catalog function: argument kinds ('t' text, 'o' oid, 'i' integer,
-// 'b' boolean), how many are required, and the result kind.
+// 'b' boolean, 'r' regclass: text or oid), how many are required, and the result kind.
 struct SystemFunction {
   const char* name;
   Func func;
@@ -88,6 +88,13 @@ constexpr SystemFunction kSystemFunctions[] = {
     {"statement_timestamp", Func::kNow, "", 0, 'T'},
     {"clock_timestamp", Func::kClockTimestamp, "", 0, 'T'},
     {"current_date", Func::kCurrentDate, "", 0, 'D'},
+    // 'r': a regclass argument, a relation's name or oid (sequence.cc resolves it per call).
+    {"nextval", Func::kNextval, "r", 1, 'o'},
+    {"currval", Func::kCurrval, "r", 1, 'o'},
+    {"setval", Func::kSetval, "rob", 2, 'o'},
+    {"lastval", Func::kLastval, "", 0, 'o'},
+    {"pg_get_serial_sequence", Func::kSerialSequence, "tt", 2, 't'},
+    {"quote_ident", Func::kQuoteIdent, "t", 1, 't'},
 };
 
 // String functions with fixed signatures, bound like the system functions above.
@@ -131,6 +138,7 @@ constexpr MathFunction kMathFunctions[] = {
 Type KindType(char kind) {
   switch (kind) {
     case 't':
+    case 'r':
       return Type::Text();
     case 'i':
       return Type::Integer();
@@ -350,7 +358,8 @@ Result<BoundExprPtr> Binder::BindSystemFunction(const std::string& name,
     auto fits = [&](size_t i) {
       const BoundExpr& a = *(*args)[i];
       const char kind = f.args[i];
-      return a.type.id == TypeId::kUnknown || (kind == 't' && a.type.IsString()) ||
+      return a.type.id == TypeId::kUnknown || ((kind == 't' || kind == 'r') && a.type.IsString()) ||
+             (kind == 'r' && a.type.IsIntegral()) ||
              ((kind == 'o' || kind == 'i') && a.type.IsIntegral()) ||
              (kind == 'b' && a.type.id == TypeId::kBoolean);
     };

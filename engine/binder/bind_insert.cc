@@ -72,6 +72,9 @@ Result<std::unique_ptr<BoundInsert>> Binder::BindInsert(const ast::InsertStmt& s
     }
     MERIDIAN_ASSIGN_OR_RETURN(OperatorPtr plan, PlanSelect(std::move(select)));
     out->source = std::make_unique<ProjectOp>(std::move(plan), std::move(casts));
+  } else if (stmt.default_values) {
+    std::vector<std::vector<BoundExprPtr>> rows(1);  // one row, every column its DEFAULT
+    out->source = std::make_unique<ValuesOp>(std::move(rows));
   } else {
     rules_ = ExprRules{"VALUES", false, true, true};
     size_t width = 0;
@@ -126,6 +129,8 @@ Result<std::unique_ptr<BoundInsert>> Binder::BindInsert(const ast::InsertStmt& s
     MERIDIAN_ASSIGN_OR_RETURN(out->defaults[c], BindDefault(*col.default_expr, col.type, col.name));
   }
   MERIDIAN_ASSIGN_OR_RETURN(out->checks, BindChecks(out->table));
+  MERIDIAN_RETURN_IF_ERROR(CheckIdentityTargets(stmt, out.get()));
+  MERIDIAN_RETURN_IF_ERROR(BindReturning(stmt.returning, out->table, &out->returning));
   return out;
 }
 

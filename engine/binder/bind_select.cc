@@ -269,7 +269,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
 
   std::vector<const ast::Expr*> item_asts;
   rules_ = ExprRules{"SELECT", true, true, true};
-  MERIDIAN_RETURN_IF_ERROR(BindSelectList(stmt, keep_unknown, out.get(), &item_asts));
+  MERIDIAN_RETURN_IF_ERROR(BindSelectList(stmt.items, keep_unknown, out.get(), &item_asts));
 
   rules_ = ExprRules{"GROUP BY", false, true, true};
   for (const ast::ExprPtr& g : stmt.group_by) {
@@ -469,9 +469,9 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
   return all;
 }
 
-Status Binder::BindSelectList(const ast::SelectStmt& stmt, bool keep_unknown, BoundSelect* out,
-                              std::vector<const ast::Expr*>* item_asts) {
-  for (const ast::SelectItem& item : stmt.items) {
+Status Binder::BindSelectList(const std::vector<ast::SelectItem>& items, bool keep_unknown,
+                              BoundSelect* out, std::vector<const ast::Expr*>* item_asts) {
+  for (const ast::SelectItem& item : items) {
     const ast::Expr& x = *item.expr;
     if (x.kind == ast::ExprKind::kStar) {
       if (scope_->tables.empty()) {

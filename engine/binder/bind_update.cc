@@ -53,6 +53,8 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
     MERIDIAN_ASSIGN_OR_RETURN(out->recheck, BindBoolean(*stmt.where, "WHERE"));
   }
   MERIDIAN_ASSIGN_OR_RETURN(out->checks, BindChecks(out->table));
+  MERIDIAN_RETURN_IF_ERROR(CheckIdentityAssignments(stmt, *out));
+  MERIDIAN_RETURN_IF_ERROR(BindReturning(stmt.returning, out->table, &out->returning));
   return out;
 }
 
@@ -70,6 +72,7 @@ Result<std::unique_ptr<BoundDelete>> Binder::BindDelete(const ast::DeleteStmt& s
     MERIDIAN_ASSIGN_OR_RETURN(out->where, BindBoolean(*stmt.where, "WHERE"));
     MERIDIAN_ASSIGN_OR_RETURN(out->recheck, BindBoolean(*stmt.where, "WHERE"));
   }
+  MERIDIAN_RETURN_IF_ERROR(BindReturning(stmt.returning, out->table, &out->returning));
   return out;
 }
 

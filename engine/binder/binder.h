@@ -199,8 +199,17 @@ class Binder {
   // column name or position, LIMIT/OFFSET.
   Result<std::unique_ptr<BoundSelect>> BindSetOperation(const ast::SelectStmt& stmt);
   // keep_unknown: leave untyped outputs unknown (a set operation's input), else text.
-  Status BindSelectList(const ast::SelectStmt& stmt, bool keep_unknown, BoundSelect* out,
-                        std::vector<const ast::Expr*>* item_asts);
+  // Also RETURNING's list (BindReturning).
+  Status BindSelectList(const std::vector<ast::SelectItem>& items, bool keep_unknown,
+                        BoundSelect* out, std::vector<const ast::Expr*>* item_asts);
+  // Identity columns (bind_identity.cc): 428C9 for a value given to a GENERATED ALWAYS column
+  // (INSERT without OVERRIDING SYSTEM VALUE, UPDATE other than to DEFAULT); OVERRIDING USER
+  // VALUE makes identity columns take their defaults.
+  Status CheckIdentityTargets(const ast::InsertStmt& stmt, BoundInsert* out);
+  Status CheckIdentityAssignments(const ast::UpdateStmt& stmt, const BoundUpdate& out);
+  // RETURNING items over the row of table (bind_returning.cc); empty items leave *out empty.
+  Status BindReturning(const std::vector<ast::SelectItem>& items,
+                       const std::shared_ptr<catalog::Table>& table, BoundReturning* out);
   Status BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
                      BoundSelect* out);
   Result<BoundExprPtr> BindLimit(const ast::Expr& expr, const char* what);

@@ -121,6 +121,13 @@ enum class Func {
   kCurrentDate,  // CURRENT_DATE
   kClockTimestamp,
   kDatePart,  // date_part(text, date/timestamp) and EXTRACT
+  // Sequence functions (sequence.cc): volatile, never folded.
+  kNextval,
+  kCurrval,
+  kSetval,
+  kLastval,
+  kSerialSequence,  // pg_get_serial_sequence(table, column)
+  kQuoteIdent,
 };
 enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg, kArrayAgg };
 

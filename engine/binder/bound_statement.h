@@ -62,6 +62,14 @@ struct BoundSelect {
   }
 };
 
+// RETURNING of INSERT, UPDATE or DELETE: expressions over the table row (the new row; DELETE's
+// old one) and the result columns they make.
+struct BoundReturning {
+  std::vector<BoundExprPtr> exprs;
+  std::vector<ColumnInfo> columns;
+  bool empty() const { return exprs.empty(); }
+};
+
 // A CHECK constraint bound over the table row (every position, dropped ones too).
 struct BoundCheck {
   std::string name;
@@ -77,6 +85,7 @@ struct BoundInsert {
   // Per table column: its DEFAULT bound and cast to the column type; null means NULL.
   std::vector<BoundExprPtr> defaults;
   std::vector<BoundCheck> checks;
+  BoundReturning returning;
 };
 
 // The rows an UPDATE or DELETE changes: its WHERE, and once planned (PlanMatches) the access
@@ -87,6 +96,7 @@ struct BoundMatch {
   BoundExprPtr recheck;  // a second binding of where: READ COMMITTED re-checks newer versions
   std::unique_ptr<RowSourceOp> scan;  // where's access path (null until planned)
   BoundExprPtr residual;              // the conjuncts the access path does not enforce
+  BoundReturning returning;
 };
 
 struct BoundUpdate : BoundMatch {

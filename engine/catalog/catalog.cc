@@ -43,6 +43,10 @@ std::string Catalog::IndexPath(uint32_t id) const {
   return data_dir_ + "/tables/" + std::to_string(id) + ".btree";
 }
 
+std::string Catalog::SequencePath(uint32_t id) const {
+  return data_dir_ + "/tables/" + std::to_string(id) + ".seq";
+}
+
 std::string Catalog::MarkerPath(uint32_t id) const { return IndexPath(id) + ".unsafe"; }
 
 Status Catalog::CreateMarker(uint32_t index_id) {
@@ -190,6 +194,13 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
     std::string name = view.name;
     catalog->views_[name] = std::make_shared<const ViewSchema>(std::move(view));
   }
+  for (SequenceSchema& q : state.sequences) {
+    std::string name = q.name;
+    const std::string path = catalog->SequencePath(q.id);
+    MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<Sequence> seq,
+                              Sequence::Open(fs, path, std::move(q), false));
+    catalog->sequences_[name] = std::move(seq);
+  }
   // The checkpoint image holds every entry of transactions logged before it; the log tail's
   // commits get theirs now (entries already there stay as they are).
   // (Versions of transactions that never committed stay until the table's next garbage
@@ -242,12 +253,15 @@ CatalogState Catalog::StateLocked() const {
   }
   std::sort(state.views.begin(), state.views.end(),
             [](const ViewSchema& a, const ViewSchema& b) { return a.id < b.id; });
+  for (const auto& [name, seq] : sequences_) state.sequences.push_back(*seq->schema());
+  std::sort(state.sequences.begin(), state.sequences.end(),
+            [](const SequenceSchema& a, const SequenceSchema& b) { return a.id < b.id; });
   return state;
 }
 
 bool Catalog::NameTakenLocked(const std::string& name) const {
   return tables_.count(name) != 0 || indexes_.count(name) != 0 || reserved_.count(name) != 0 ||
-         views_.count(name) != 0;
+         views_.count(name) != 0 || sequences_.count(name) != 0;
 }
 
 std::shared_ptr<const ViewSchema> Catalog::FindView(const std::string& name,
@@ -371,13 +385,98 @@ void Catalog::DropTempViews(uint64_t session) {
   if (any) schema_version_.fetch_add(1, std::memory_order_acq_rel);
 }
 
-Result<std::shared_ptr<Table>> Catalog::CreateTable(TableSchema schema) {
+Status Catalog::CheckNewRelationLocked(const std::string& name) const {
+  if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
+  if (NameTakenLocked(name)) {
+    return Status::Error(sqlstate::kDuplicateTable, "relation \"" + name + "\" already exists");
+  }
+  return Status::Ok();
+}
+
+std::shared_ptr<Sequence> Catalog::FindSequence(const std::string& name) const {
+  std::shared_lock lock(mu_);
+  auto it = sequences_.find(name);
+  return it == sequences_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<Sequence> Catalog::SequenceById(uint32_t id) const {
+  std::shared_lock lock(mu_);
+  for (const auto& [name, seq] : sequences_) {
+    if (seq->schema()->id == id) return seq;
+  }
+  return nullptr;
+}
+
+std::vector<std::shared_ptr<Sequence>> Catalog::ListSequences() const {
+  std::shared_lock lock(mu_);
+  std::vector<std::shared_ptr<Sequence>> out;
+  for (const auto& [name, seq] : sequences_) out.push_back(seq);
+  return out;
+}
+
+Result<std::shared_ptr<Sequence>> Catalog::CreateSequence(SequenceSchema schema) {
+  std::unique_lock lock(mu_);
+  MERIDIAN_RETURN_IF_ERROR(CheckNewRelationLocked(schema.name));
+  schema.id = next_table_id_;
+  const std::string path = SequencePath(schema.id);
+  const std::string name = schema.name;
+  MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<Sequence> seq,
+                            Sequence::Open(fs_, path, std::move(schema), true));
+  MERIDIAN_RETURN_IF_ERROR(fs_->SyncDir(data_dir_ + "/tables"));
+  sequences_[name] = seq;
+  ++next_table_id_;
+  Status st = WriteStateLocked();
+  if (!st.ok()) {
+    sequences_.erase(name);
+    --next_table_id_;
+    (void)seq->Close();
+    (void)fs_->Remove(path);
+    return st;
+  }
+  return seq;
+}
+
+Status Catalog::AlterSequence(const std::shared_ptr<Sequence>& seq, SequenceSchema schema,
+                              const int64_t* restart) {
   std::unique_lock lock(mu_);
   if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
-  if (NameTakenLocked(schema.name)) {
-    return Status::Error(sqlstate::kDuplicateTable,
-                         "relation \"" + schema.name + "\" already exists");
+  SequenceSchema old = *seq->schema();
+  const std::pair<int64_t, bool> old_state = seq->State();
+  MERIDIAN_RETURN_IF_ERROR(seq->Alter(std::move(schema), restart));
+  Status st = WriteStateLocked();
+  if (!st.ok()) {
+    (void)seq->Alter(std::move(old), nullptr);
+    if (restart != nullptr) (void)seq->Set(old_state.first, old_state.second);
   }
+  return st;
+}
+
+Status Catalog::DropSequences(const std::vector<uint32_t>& ids) {
+  std::unique_lock lock(mu_);
+  std::vector<std::shared_ptr<Sequence>> dropped;
+  for (auto it = sequences_.begin(); it != sequences_.end();) {
+    if (std::find(ids.begin(), ids.end(), it->second->schema()->id) != ids.end()) {
+      dropped.push_back(it->second);
+      it = sequences_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  Status st = WriteStateLocked();
+  if (!st.ok()) {
+    for (auto& q : dropped) sequences_[q->schema()->name] = q;
+    return st;
+  }
+  for (const auto& q : dropped) {
+    (void)q->Close();
+    (void)fs_->Remove(q->path());
+  }
+  return Status::Ok();
+}
+
+Result<std::shared_ptr<Table>> Catalog::CreateTable(TableSchema schema) {
+  std::unique_lock lock(mu_);
+  MERIDIAN_RETURN_IF_ERROR(CheckNewRelationLocked(schema.name));
   schema.id = next_table_id_;
   const std::string path = HeapPath(schema.id);
   // A file left by a CREATE that crashed before its catalog write holds nothing of value.
@@ -417,15 +516,30 @@ Status Catalog::DropTable(const std::shared_ptr<Table>& table) {
     dropped_indexes.push_back(index->schema());
     indexes_.erase(index->name());
   }
+  // Sequences OWNED BY one of its columns (SERIAL, identity) go with it, as in PostgreSQL.
+  std::vector<std::shared_ptr<Sequence>> dropped_sequences;
+  for (auto q = sequences_.begin(); q != sequences_.end();) {
+    if (q->second->schema()->owner_table == table->id()) {
+      dropped_sequences.push_back(q->second);
+      q = sequences_.erase(q);
+    } else {
+      ++q;
+    }
+  }
   Status st = WriteStateLocked();
   if (!st.ok()) {
     tables_[table->name()] = table;
     for (IndexSchema& x : dropped_indexes) indexes_[x.name] = std::move(x);
+    for (auto& q : dropped_sequences) sequences_[q->schema()->name] = q;
     return st;
   }
   // The catalog no longer names the table; a crash from here on leaves orphan files only.
   (void)table->CloseHeap(true);
   for (const IndexSchema& x : dropped_indexes) RemoveIndexFiles(x.id);
+  for (const auto& q : dropped_sequences) {
+    (void)q->Close();
+    (void)fs_->Remove(q->path());
+  }
   return fs_->Remove(HeapPath(table->id()));
 }
 
@@ -900,6 +1014,7 @@ Status Catalog::Close() {
   }
   MERIDIAN_RETURN_IF_ERROR(Checkpoint());
   log_.reset();  // stops the committer thread
+  for (const auto& seq : ListSequences()) MERIDIAN_RETURN_IF_ERROR(seq->Close());
   Status first;
   for (const std::shared_ptr<Table>& table : tables) {
     ScopedTableLock guard(*table, LockMode::kExclusive);

@@ -24,6 +24,7 @@
 
 #include "catalog/catalog_file.h"
 #include "catalog/schema.h"
+#include "catalog/sequence.h"
 #include "catalog/table.h"
 #include "catalog/transaction.h"
 #include "meridian/status.h"
@@ -102,6 +103,22 @@ class Catalog {
   // The end of a session: its TEMP views go.
   void DropTempViews(uint64_t session);
 
+  // Sequences (sequence.h), in the relation name space. The sequence named name / with this
+  // id, or null.
+  std::shared_ptr<Sequence> FindSequence(const std::string& name) const;
+  std::shared_ptr<Sequence> SequenceById(uint32_t id) const;
+  // Every sequence, ordered by name.
+  std::vector<std::shared_ptr<Sequence>> ListSequences() const;
+  // CREATE SEQUENCE: assigns schema.id, creates tables/<id>.seq (START, not yet called) and
+  // persists the catalog. 42P07 when a relation of that name exists.
+  Result<std::shared_ptr<Sequence>> CreateSequence(SequenceSchema schema);
+  // ALTER SEQUENCE: the new definition (same id and name) and, with restart, the value the
+  // next nextval returns; persisted in one catalog write.
+  Status AlterSequence(const std::shared_ptr<Sequence>& seq, SequenceSchema schema,
+                       const int64_t* restart);
+  // Removes the sequences with these ids (catalog first, then their files).
+  Status DropSequences(const std::vector<uint32_t>& ids);
+
   // ANALYZE of every table whose changes since its last ANALYZE exceed 50 rows plus 10% of
   // its rows (PostgreSQL's autovacuum_analyze defaults). Takes each table's shared lock.
   Status AutoAnalyze();
@@ -136,10 +153,13 @@ class Catalog {
   Catalog(std::string data_dir, storage::BufferPool* pool);
   std::string HeapPath(uint32_t id) const;
   std::string IndexPath(uint32_t id) const;
+  std::string SequencePath(uint32_t id) const;
   CatalogState StateLocked() const;  // REQUIRES: mu_ held
   // Writes catalog.meta for a change made in the maps and bumps schema_version_.
   Status WriteStateLocked();                            // REQUIRES: mu_ held exclusively
   bool NameTakenLocked(const std::string& name) const;  // REQUIRES: mu_ held
+  // 57P01 after Close, 42P07 when name is taken. REQUIRES: mu_ held.
+  Status CheckNewRelationLocked(const std::string& name) const;
   // Opens (or, when rebuild or the file is missing, recreates and fills) the index file.
   Result<std::shared_ptr<Index>> OpenIndex(Table* table, const IndexSchema& schema, bool rebuild);
   // Commit log flush hook: writes the pages (table id << 32 | page) and fsyncs their files.
@@ -176,6 +196,7 @@ class Catalog {
   // Published indexes by name. The name of an index being built is in reserved_ until then.
   std::map<std::string, IndexSchema> indexes_;                      // guarded by mu_
   std::map<std::string, std::shared_ptr<const ViewSchema>> views_;  // guarded by mu_
+  std::map<std::string, std::shared_ptr<Sequence>> sequences_;      // guarded by mu_
   std::set<std::string> reserved_;                                  // guarded by mu_
   uint32_t next_table_id_ = 1;                                      // guarded by mu_
   bool closed_ = false;                                             // guarded by mu_

@@ -210,12 +210,27 @@ std::string SerializeCatalog(const CatalogState& state) {
     }
     out.append("\n");
   }
+  for (const SequenceSchema& q : state.sequences) {
+    out.append("sequence ");
+    num(q.id);
+    out.append(" ");
+    PutString(&out, q.name);
+    for (int64_t v : {static_cast<int64_t>(q.type), q.increment, q.min_value, q.max_value, q.start,
+                      q.cache, static_cast<int64_t>(q.cycle), static_cast<int64_t>(q.owner_table),
+                      static_cast<int64_t>(q.owner_column), static_cast<int64_t>(q.identity)}) {
+      out.append(" ");
+      num(v);
+    }
+    out.append("\n");
+  }
   out.append("end ");
   num(static_cast<int64_t>(state.tables.size()));
   out.append(" ");
   num(static_cast<int64_t>(state.indexes.size()));
   out.append(" ");
   num(static_cast<int64_t>(state.views.size()));
+  out.append(" ");
+  num(static_cast<int64_t>(state.sequences.size()));
   out.append("\n");
   return out;
 }
@@ -358,12 +373,32 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
     MERIDIAN_ASSIGN_OR_RETURN(v.query, ReparseQuery(v.query_text, v.name));
     state.views.push_back(std::move(v));
   }
-  int64_t count = -1, index_count = 0, view_count = 0;
+  while (version >= 6 && r.Word("sequence")) {
+    SequenceSchema q;
+    int64_t id = 0, type = 0, cycle = 0, owner_table = 0, owner_column = 0, identity = 0;
+    if (!r.Int(&id) || !r.String(&q.name) || !r.Int(&type) || !r.Int(&q.increment) ||
+        !r.Int(&q.min_value) || !r.Int(&q.max_value) || !r.Int(&q.start) || !r.Int(&q.cache) ||
+        !r.Int(&cycle) || !r.Int(&owner_table) || !r.Int(&owner_column) || !r.Int(&identity) ||
+        id < 1 || type < 1 || type > kMaxTypeId || owner_table < 0 || owner_column < -1 ||
+        (identity != 0 && identity != 'a' && identity != 'd')) {
+      return Malformed("bad sequence line");
+    }
+    q.id = static_cast<uint32_t>(id);
+    q.type = static_cast<TypeId>(type);
+    q.cycle = cycle != 0;
+    q.owner_table = static_cast<uint32_t>(owner_table);
+    q.owner_column = static_cast<int>(owner_column);
+    q.identity = static_cast<char>(identity);
+    state.sequences.push_back(std::move(q));
+  }
+  int64_t count = -1, index_count = 0, view_count = 0, sequence_count = 0;
   if (!r.Word("end") || !r.Int(&count) || count != static_cast<int64_t>(state.tables.size()) ||
       (version >= 2 &&
        (!r.Int(&index_count) || index_count != static_cast<int64_t>(state.indexes.size()))) ||
       (version >= 5 &&
-       (!r.Int(&view_count) || view_count != static_cast<int64_t>(state.views.size())))) {
+       (!r.Int(&view_count) || view_count != static_cast<int64_t>(state.views.size()))) ||
+      (version >= 6 && (!r.Int(&sequence_count) ||
+                        sequence_count != static_cast<int64_t>(state.sequences.size())))) {
     return Malformed("missing or wrong end marker (truncated file?)");
   }
   return state;

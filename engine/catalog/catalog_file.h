@@ -22,7 +22,12 @@
 //                                             once per permanent view (ViewSchema), after the
 //                                             indexes, in id order; the query is re-parsed at
 //                                             open (and bound only when a statement uses it)
-//   end <table count> <index count> <view count>   detects a truncated file
+//   sequence <id> <name> <TypeId> <increment> <min> <max> <start> <cache> <cycle 0|1>
+//        <owner table id, 0: none> <owner column position, -1: none> <identity 0|'a'|'d' as a number>
+//                                             once per sequence, after the views, in id order;
+//                                             the counter is in tables/<id>.seq (sequence.h)
+//   end <table count> <index count> <view count> <sequence count>   detects a truncated file
+// Version 6 added the sequence lines and the sequence count of the end line.
 // Version 5 added the view lines and the view count of the end line; versions 1-4 are read as
 // before (no views).
 // Version 4 has the lines of version 3; it says that index files are kept as checkpoint
@@ -40,12 +45,13 @@
 
 #include "catalog/index.h"
 #include "catalog/schema.h"
+#include "catalog/sequence.h"
 #include "meridian/status.h"
 #include "storage/file.h"
 
 namespace meridian::catalog {
 
-inline constexpr int kCatalogFormatVersion = 5;
+inline constexpr int kCatalogFormatVersion = 6;
 inline constexpr const char* kCatalogFileName = "catalog.meta";
 
 struct CatalogState {
@@ -55,6 +61,7 @@ struct CatalogState {
   std::vector<int64_t> live_rows;  // parallel to tables
   std::vector<IndexSchema> indexes;
   std::vector<ViewSchema> views;  // permanent views only, in id order
+  std::vector<SequenceSchema> sequences;  // in id order
 };
 
 std::string SerializeCatalog(const CatalogState& state);

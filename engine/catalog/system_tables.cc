@@ -99,6 +99,7 @@ struct Snapshot {
   std::vector<std::shared_ptr<Table>> tables;
   std::vector<std::vector<std::shared_ptr<Index>>> indexes;  // per table
   std::vector<std::shared_ptr<const ViewSchema>> views;      // the session's TEMP ones too
+  std::vector<std::shared_ptr<const SequenceSchema>> sequences;
 };
 
 int64_t RelOid(uint32_t relation_id) { return kFirstUserOid + relation_id; }
@@ -200,6 +201,7 @@ struct RelationInfo {
   const IndexSchema* index = nullptr;  // user index
   const SystemTable* system = nullptr;
   const ViewSchema* user_view = nullptr;
+  const SequenceSchema* sequence = nullptr;
 };
 
 std::vector<RelationInfo> Relations(const Snapshot& s) {
@@ -215,6 +217,11 @@ std::vector<RelationInfo> Relations(const Snapshot& s) {
   for (const auto& view : s.views) {
     RelationInfo r{RelOid(view->id), view->name, kPublicNamespaceOid, "v"};
     r.user_view = view.get();
+    out.push_back(std::move(r));
+  }
+  for (const auto& seq : s.sequences) {
+    RelationInfo r{RelOid(seq->id), seq->name, kPublicNamespaceOid, "S"};
+    r.sequence = seq.get();
     out.push_back(std::move(r));
   }
   for (const SystemTable& st : Registry()) {
@@ -302,6 +309,8 @@ const std::vector<SystemTable>& Registry() {
              }
            } else if (r.user_view != nullptr) {
              natts = static_cast<int64_t>(r.user_view->columns.size());
+           } else if (r.sequence != nullptr) {
+             natts = 3;  // last_value, log_cnt, is_called
            } else {
              natts = static_cast<int64_t>(r.system->columns.size());
            }
@@ -755,6 +764,77 @@ const std::vector<SystemTable>& Registry() {
          return rows;
        }},
       {"pg_catalog",
+       "pg_sequence",
+       2224,
+       false,
+       {{"seqrelid", 'o'},
+        {"seqtypid", 'o'},
+        {"seqstart", 'o'},
+        {"seqincrement", 'o'},
+        {"seqmax", 'o'},
+        {"seqmin", 'o'},
+        {"seqcache", 'o'},
+        {"seqcycle", 'b'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (const auto& q : s.sequences) {
+           rows.push_back({O(RelOid(q->id)), O(Type{q->type}.PgOid()), O(q->start),
+                           O(q->increment), O(q->max_value), O(q->min_value), O(q->cache),
+                           B(q->cycle)});
+         }
+         return rows;
+       }},
+      {"pg_catalog",
+       "pg_depend",
+       2608,
+       false,
+       {{"classid", 'o'},
+        {"objid", 'o'},
+        {"objsubid", 'i'},
+        {"refclassid", 'o'},
+        {"refobjid", 'o'},
+        {"refobjsubid", 'i'},
+        {"deptype", 't'}},
+       [](const Snapshot& s) {
+         // Only what psql's \d of a sequence asks: a sequence OWNED BY a column ('a'; 'i' for
+         // an identity column's).
+         std::vector<Row> rows;
+         for (const auto& q : s.sequences) {
+           if (q->owner_table == 0) continue;
+           rows.push_back({O(1259), O(RelOid(q->id)), I(0), O(1259), O(RelOid(q->owner_table)),
+                           I(q->owner_column + 1), T(q->identity != 0 ? "i" : "a")});
+         }
+         return rows;
+       }},
+      {"information_schema",
+       "sequences",
+       0,
+       true,
+       {{"sequence_catalog", 't'},
+        {"sequence_schema", 't'},
+        {"sequence_name", 't'},
+        {"data_type", 't'},
+        {"numeric_precision", 'i'},
+        {"numeric_precision_radix", 'i'},
+        {"numeric_scale", 'i'},
+        {"start_value", 't'},
+        {"minimum_value", 't'},
+        {"maximum_value", 't'},
+        {"increment", 't'},
+        {"cycle_option", 't'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (const auto& q : s.sequences) {
+           const int64_t bits =
+               q->type == TypeId::kSmallInt ? 16 : q->type == TypeId::kInteger ? 32 : 64;
+           rows.push_back({T(kDatabaseName), T("public"), T(q->name), T(Type{q->type}.Name()),
+                           I(bits), I(2), I(0), T(std::to_string(q->start)),
+                           T(std::to_string(q->min_value)), T(std::to_string(q->max_value)),
+                           T(std::to_string(q->increment)), T(q->cycle ? "YES" : "NO")});
+         }
+         return rows;
+       }},
+      {"pg_catalog",
        "pg_views",
        0,
        true,
@@ -962,6 +1042,7 @@ Snapshot TakeSnapshot(const Catalog& catalog, uint64_t session = 0) {
   s.tables = catalog.List();
   for (const auto& t : s.tables) s.indexes.push_back(t->IndexSnapshot());
   s.views = catalog.ListViews(session);
+  for (const auto& seq : catalog.ListSequences()) s.sequences.push_back(seq->schema());
   return s;
 }
 
@@ -1050,6 +1131,7 @@ std::optional<int64_t> SystemTables::RelationOid(const Catalog& catalog, std::st
   if (std::shared_ptr<Table> t = catalog.Find(rel)) return RelOid(t->id());
   // (A TEMP view is found by its own session's statements only, not through ::regclass.)
   if (auto view = catalog.FindView(rel)) return RelOid(view->id);
+  if (auto seq = catalog.FindSequence(rel)) return RelOid(seq->schema()->id);
   if (std::shared_ptr<Table> t = catalog.FindIndexTable(rel)) {
     for (const auto& index : t->IndexSnapshot()) {
       if (index->schema().name == rel) return RelOid(index->schema().id);

@@ -7,8 +7,47 @@
 #include "binder/binder.h"
 #include "execution/constraints.h"
 #include "commands/ddl.h"
+#include "function/sequence.h"
+#include "meridian/parser/parser.h"
 
 namespace meridian::exec {
+
+namespace {
+
+// The sequences of a CREATE TABLE's SERIAL and identity columns: dropped again unless Own
+// gives them to the new table.
+class OwnedSequences {
+ public:
+  explicit OwnedSequences(catalog::Catalog* catalog) : catalog_(catalog) {}
+  ~OwnedSequences() {
+    if (owned_ || seqs_.empty()) return;
+    std::vector<uint32_t> ids;
+    for (const Entry& e : seqs_) ids.push_back(e.seq->schema()->id);
+    (void)catalog_->DropSequences(ids);
+  }
+  void Add(std::shared_ptr<catalog::Sequence> seq, int column, char identity) {
+    seqs_.push_back({std::move(seq), column, identity});
+  }
+  Status Own(uint32_t table) {
+    for (const Entry& e : seqs_) {
+      MERIDIAN_RETURN_IF_ERROR(SetSequenceOwner(e.seq, table, e.column, e.identity, catalog_));
+    }
+    owned_ = true;  // DROP TABLE drops them from now on
+    return Status::Ok();
+  }
+
+ private:
+  struct Entry {
+    std::shared_ptr<catalog::Sequence> seq;
+    int column;
+    char identity;
+  };
+  catalog::Catalog* catalog_;
+  std::vector<Entry> seqs_;
+  bool owned_ = false;
+};
+
+}  // namespace
 
 Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* catalog,
                           std::string* notice) {
@@ -20,6 +59,9 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     return Status::Error(sqlstate::kDuplicateTable,
                          "relation \"" + stmt.table + "\" already exists");
   }
+  // SERIAL and identity columns get their sequences first (their DEFAULTs name them); they
+  // are owned by the table once it exists, and dropped again when anything fails.
+  OwnedSequences sequences{catalog};
   catalog::TableSchema schema;
   schema.name = stmt.table;
   std::string pk_name = stmt.primary_key_name;
@@ -35,7 +77,15 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     col.name = def.name;
     MERIDIAN_ASSIGN_OR_RETURN(col.type, catalog::ColumnTypeFromSpec(def.type));
     col.not_null = def.not_null || def.primary_key;
-    if (def.default_expr != nullptr) {
+    if (def.serial || def.identity != 0) {
+      std::string text;
+      MERIDIAN_ASSIGN_OR_RETURN(
+          std::shared_ptr<catalog::Sequence> seq,
+          CreateColumnSequence(stmt.table, def, col.type.id, catalog, &text));
+      sequences.Add(std::move(seq), static_cast<int>(schema.columns.size()), def.identity);
+      MERIDIAN_ASSIGN_OR_RETURN(ast::ExprPtr expr, parser::ParseExpression(text));
+      MERIDIAN_RETURN_IF_ERROR(SetColumnDefault(*expr, text, &col, &binder));
+    } else if (def.default_expr != nullptr) {
       MERIDIAN_RETURN_IF_ERROR(
           SetColumnDefault(*def.default_expr, def.default_text, &col, &binder));
     }
@@ -150,6 +200,10 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     return created.status();
   }
   std::shared_ptr<catalog::Table> table = std::move(created).value();
+  if (Status st = sequences.Own(table->id()); !st.ok()) {
+    (void)catalog->DropTable(table);
+    return st;
+  }
   if (keys.empty()) return Status::Ok();
   // The table is already visible: hold it exclusively until its key indexes exist.
   catalog::LockSet lock;

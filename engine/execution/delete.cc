@@ -15,7 +15,9 @@ Result<uint64_t> ExecuteDelete(BoundDelete& b, ExecContext* exec) {
   uint64_t deleted = 0;
   for (MatchedRow& v : victims) {
     MERIDIAN_ASSIGN_OR_RETURN(bool locked, LockRowForWrite(b.table, &v, b.recheck.get(), exec));
-    if (locked) ++deleted;
+    if (!locked) continue;
+    MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(b.returning, v.row, exec));
+    ++deleted;
   }
   table.AdjustRows(-static_cast<int64_t>(deleted));
   table.NoteChanges(static_cast<int64_t>(deleted));

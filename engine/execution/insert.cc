@@ -44,6 +44,7 @@ Result<uint64_t> ExecuteInsert(BoundInsert& b, ExecContext* exec) {
   for (size_t i = 0; i < tuples.size(); ++i) {
     MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, InsertVersion(b.table, std::move(tuples[i]), exec));
     MERIDIAN_RETURN_IF_ERROR(AddIndexEntries(table, rows[i], rid, exec));
+    MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(b.returning, rows[i], exec));
   }
   table.AdjustRows(static_cast<int64_t>(tuples.size()));
   table.NoteChanges(static_cast<int64_t>(tuples.size()));

@@ -24,6 +24,10 @@ Result<uint64_t> ExecuteInsert(BoundInsert& insert, ExecContext* exec);
 Result<uint64_t> ExecuteUpdate(BoundUpdate& update, ExecContext* exec);
 Result<uint64_t> ExecuteDelete(BoundDelete& del, ExecContext* exec);
 
+// RETURNING (returning.cc): evaluates returning over row, a row the statement wrote (DELETE:
+// the old row), into exec->returned; nothing when there is no RETURNING.
+Status AddReturnedRow(const BoundReturning& returning, const Row& row, ExecContext* exec);
+
 // Shared checks of the compute phase (modify_checks.cc).
 // 23502 when row has NULL in a NOT NULL column of table.
 Status CheckNotNull(const catalog::Table& table, const Row& row);

@@ -38,6 +38,9 @@ struct ExecContext {
   catalog::Catalog* catalog = nullptr;
   catalog::Transaction* txn = nullptr;
   uint64_t run = NextRun();
+  // INSERT / UPDATE / DELETE ... RETURNING: where the executor puts the returned rows (null
+  // when the statement has no RETURNING).
+  std::vector<Row>* returned = nullptr;
 
   static uint64_t NextRun() {
     static std::atomic<uint64_t> next{1};

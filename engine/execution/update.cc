@@ -39,6 +39,7 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
     MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, InsertVersion(b.table, std::move(tuple), exec));
     table.NoteSuccessor(m.rid, rid, exec->txn->id());
     MERIDIAN_RETURN_IF_ERROR(AddIndexEntries(table, new_row, rid, exec));
+    MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(b.returning, new_row, exec));
     ++updated;
   }
   table.NoteChanges(static_cast<int64_t>(updated));

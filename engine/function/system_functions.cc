@@ -8,6 +8,7 @@
 #include "binder/deparse.h"
 #include "execution/evaluator.h"
 #include "main/session_settings.h"
+#include "function/sequence.h"
 
 namespace meridian::exec {
 
@@ -25,6 +26,25 @@ std::string DisplayCheck(catalog::Catalog* catalog, const std::shared_ptr<catalo
   return "CHECK (" + DeparseExpr(**bound, pretty) + ")";
 }
 
+// nextval('s') or nextval('s'::regclass) (SERIAL's default) as PostgreSQL shows it:
+// nextval('s'::regclass); nullopt for anything else.
+std::optional<std::string> NextvalDefault(const ast::Expr& expr) {
+  if (expr.kind != ast::ExprKind::kFunction || expr.name != "nextval" ||
+      expr.children.size() != 1) {
+    return std::nullopt;
+  }
+  const ast::Expr* arg = expr.children[0].get();
+  if (arg->kind == ast::ExprKind::kCast && arg->cast_type.name == "regclass") {
+    arg = arg->children[0].get();
+  }
+  if (arg->kind != ast::ExprKind::kLiteral || arg->literal_kind != ast::LiteralKind::kString) {
+    return std::nullopt;
+  }
+  std::string quoted;
+  for (char c : arg->text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  return "nextval('" + quoted + "'::regclass)";
+}
+
 // pg_get_expr(adbin, relid) of a column DEFAULT: a literal as PostgreSQL stores it after the
 // coercion to the column type ('abc'::bpchar, 'x'::text, '-1'::integer, 0, 1.5, true), any other
 // expression deparsed without that outer coercion (now()); other text as it is.
@@ -35,6 +55,7 @@ std::string DisplayDefault(catalog::Catalog* catalog, const std::string& text, i
   for (const catalog::Column& col : table->schema().columns) {
     if (col.dropped || col.default_expr == nullptr || col.default_text != text) continue;
     const ast::Expr& expr = *col.default_expr;
+    if (std::optional<std::string> seq = NextvalDefault(expr)) return *seq;
     if (expr.kind == ast::ExprKind::kLiteral) {
       switch (expr.literal_kind) {
         case ast::LiteralKind::kString: {
@@ -126,6 +147,12 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
   SessionSettings* settings = exec != nullptr ? exec->settings : nullptr;
   const catalog::Catalog* catalog = exec != nullptr ? exec->catalog : nullptr;
   switch (e.func) {
+    case Func::kNextval:
+    case Func::kCurrval:
+    case Func::kSetval:
+    case Func::kLastval:
+    case Func::kSerialSequence:
+      return EvalSequenceFunction(e, args, exec);
     case Func::kNow:
     case Func::kCurrentDate: {
       const Timestamp now =
@@ -189,6 +216,8 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
       return Value::Null();
     case Func::kFormatType:
       return Value::String(catalog::SystemTables::FormatType(args[0].AsInt(), args[1].AsInt()));
+    case Func::kQuoteIdent:
+      return Value::String(catalog::QuoteIdent(args[0].AsString()));
     case Func::kEncodingToChar:
       return Value::String(args[0].AsInt() == 6 ? "UTF8" : "");
     default:

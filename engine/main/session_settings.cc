@@ -13,6 +13,7 @@
 #include "catalog/system_tables.h"
 #include "main/prepared.h"
 #include "main/transaction_block.h"
+#include "function/sequence.h"
 #include "meridian/database.h"
 
 namespace meridian::exec {
@@ -209,6 +210,7 @@ SessionSettings::SessionSettings(std::string user, std::string database,
   startup_application_name_ = values_["application_name"];
   txn_block_ = std::make_shared<TransactionBlock>();
   prepared_ = std::make_shared<PreparedStatements>();
+  sequence_values_ = std::make_shared<SequenceValues>();
 }
 
 SessionSettings::~SessionSettings() = default;

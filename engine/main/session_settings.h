@@ -19,6 +19,7 @@ namespace meridian::exec {
 
 class TransactionBlock;
 class PreparedStatements;
+struct SequenceValues;
 
 // The PostgreSQL version Meridian presents: server_version and version() (clients parse the
 // leading "15.0" / "PostgreSQL 15.0").
@@ -66,6 +67,8 @@ class SessionSettings {
   TransactionBlock& txn_block() { return *txn_block_; }
   // The session's prepared statements (PREPARE and the protocol's named Parse; prepared.h).
   PreparedStatements& prepared() { return *prepared_; }
+  // What currval and lastval read (sequence.h); shared by copies, like prepared_.
+  SequenceValues& sequence_values() { return *sequence_values_; }
 
  private:
   struct Param;
@@ -90,6 +93,7 @@ class SessionSettings {
   std::shared_ptr<TransactionBlock> txn_block_;  // shared by copies (scratch settings)
   // The session's prepared statements; shared by copies, like txn_block_.
   std::shared_ptr<PreparedStatements> prepared_;
+  std::shared_ptr<SequenceValues> sequence_values_;
 };
 
 }  // namespace meridian::exec

@@ -17,6 +17,7 @@
 #include "main/session_settings.h"
 #include "main/transaction_block.h"
 #include "commands/utility_statements.h"
+#include "function/sequence.h"
 
 namespace meridian::exec {
 
@@ -65,6 +66,31 @@ class TextCursor : public QueryCursor {
   std::vector<ColumnInfo> columns_;
   std::vector<std::string> lines_;
   std::string tag_;
+  size_t next_ = 0;
+};
+
+// The rows of INSERT / UPDATE / DELETE ... RETURNING, computed when the statement ran; the
+// tag stays the statement's (INSERT 0 n, UPDATE n, DELETE n), as in PostgreSQL.
+class ReturningCursor : public QueryCursor {
+ public:
+  ReturningCursor(std::vector<ColumnInfo> columns, std::vector<Row> rows, std::string tag,
+                  uint64_t count)
+      : columns_(std::move(columns)), rows_(std::move(rows)), tag_(std::move(tag)), count_(count) {}
+  const std::vector<ColumnInfo>& columns() const override { return columns_; }
+  Result<bool> Fetch(size_t max_rows, size_t, ExecControl&, std::vector<Row>* out) override {
+    while (next_ < rows_.size() && (max_rows == 0 || out->size() < max_rows)) {
+      out->push_back(std::move(rows_[next_++]));
+    }
+    return next_ < rows_.size();
+  }
+  std::string CommandTag() const override { return tag_; }
+  uint64_t RowCount() const override { return count_; }
+
+ private:
+  std::vector<ColumnInfo> columns_;
+  std::vector<Row> rows_;
+  std::string tag_;
+  uint64_t count_;
   size_t next_ = 0;
 };
 
@@ -199,11 +225,18 @@ void PlanModify(BoundMatch* bound) { PlanMatches(bound); }
 // prepared statement's cache (plan_cache.h): its valid plan skips binding and planning, unless
 // DDL or ANALYZE came before the locks were taken (then it binds anew); the plan goes back to
 // the slot when the statement ends, whether it succeeded or not.
+// RETURNING's result: the columns of the bound statement's list and the rows it produced.
+struct Returned {
+  std::vector<ColumnInfo> columns;
+  std::vector<Row> rows;
+};
+
 template <typename Bound, typename BindFn>
 Result<uint64_t> RunModify(const BindFn& bind, const StatementParams& params, ExecControl& ctl,
                            Result<uint64_t> (*execute)(Bound&, ExecContext*),
                            SessionSettings* settings, catalog::Catalog* catalog,
-                           catalog::Transaction* txn, const std::shared_ptr<PlanSlot>& plans) {
+                           catalog::Transaction* txn, const std::shared_ptr<PlanSlot>& plans,
+                           Returned* returned) {
   struct Held {  // the plan in use; back to the slot at every exit when it may be kept
     std::unique_ptr<CachedPlan> plan;
     PlanSlot* slot = nullptr;  // null: not cacheable
@@ -247,8 +280,20 @@ Result<uint64_t> RunModify(const BindFn& bind, const StatementParams& params, Ex
     }
     if (fresh) PlanModify(&bound);
     ExecContext exec{&ctl, std::move(values), settings, catalog, txn};
+    if (!bound.returning.empty()) {
+      returned->columns = bound.returning.columns;
+      exec.returned = &returned->rows;
+    }
     return execute(bound, &exec);
   }
+}
+
+Result<std::unique_ptr<QueryCursor>> ModifyCursor(std::string tag, uint64_t n, Returned ret) {
+  if (ret.columns.empty()) {
+    return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>(std::move(tag), n, ""));
+  }
+  return std::unique_ptr<QueryCursor>(std::make_unique<ReturningCursor>(
+      std::move(ret.columns), std::move(ret.rows), std::move(tag), n));
 }
 
 using Clock = std::chrono::steady_clock;
@@ -303,6 +348,26 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
                                                 std::shared_ptr<SessionSettings> own_settings,
                                                 const std::shared_ptr<catalog::Transaction>& txn,
                                                 const std::shared_ptr<PlanSlot>& plans = nullptr);
+
+// CREATE / ALTER / DROP SEQUENCE (sequence.cc).
+Result<std::unique_ptr<QueryCursor>> StartSequenceDdl(const ast::Statement& stmt,
+                                                      catalog::Catalog* catalog) {
+  std::string notice;
+  switch (stmt.kind) {
+    case ast::StatementKind::kCreateSequence:
+      MERIDIAN_RETURN_IF_ERROR(ExecuteCreateSequence(*stmt.sequence, catalog, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("CREATE SEQUENCE", 0, std::move(notice)));
+    case ast::StatementKind::kAlterSequence:
+      MERIDIAN_RETURN_IF_ERROR(ExecuteAlterSequence(*stmt.sequence, catalog, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("ALTER SEQUENCE", 0, std::move(notice)));
+    default:
+      MERIDIAN_RETURN_IF_ERROR(ExecuteDropSequence(*stmt.drop_table, catalog, &notice));
+      return std::unique_ptr<QueryCursor>(
+          std::make_unique<DoneCursor>("DROP SEQUENCE", 0, std::move(notice)));
+  }
+}
 
 Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool analyze,
                                              catalog::Catalog* catalog, ExecControl& ctl,
@@ -453,25 +518,25 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
       return StartSelect(*stmt.select, catalog, params, settings, std::move(own_settings), txn,
                          &ctl, plans);
     case ast::StatementKind::kInsert: {
+      Returned ret;
       MERIDIAN_ASSIGN_OR_RETURN(
           uint64_t n, RunModify([&](Binder& b) { return b.BindInsert(*stmt.insert); }, params, ctl,
-                                &ExecuteInsert, settings, catalog, t, plans));
-      return std::unique_ptr<QueryCursor>(
-          std::make_unique<DoneCursor>("INSERT 0 " + std::to_string(n), n, ""));
+                                &ExecuteInsert, settings, catalog, t, plans, &ret));
+      return ModifyCursor("INSERT 0 " + std::to_string(n), n, std::move(ret));
     }
     case ast::StatementKind::kUpdate: {
+      Returned ret;
       MERIDIAN_ASSIGN_OR_RETURN(
           uint64_t n, RunModify([&](Binder& b) { return b.BindUpdate(*stmt.update); }, params, ctl,
-                                &ExecuteUpdate, settings, catalog, t, plans));
-      return std::unique_ptr<QueryCursor>(
-          std::make_unique<DoneCursor>("UPDATE " + std::to_string(n), n, ""));
+                                &ExecuteUpdate, settings, catalog, t, plans, &ret));
+      return ModifyCursor("UPDATE " + std::to_string(n), n, std::move(ret));
     }
     case ast::StatementKind::kDelete: {
+      Returned ret;
       MERIDIAN_ASSIGN_OR_RETURN(
           uint64_t n, RunModify([&](Binder& b) { return b.BindDelete(*stmt.del); }, params, ctl,
-                                &ExecuteDelete, settings, catalog, t, plans));
-      return std::unique_ptr<QueryCursor>(
-          std::make_unique<DoneCursor>("DELETE " + std::to_string(n), n, ""));
+                                &ExecuteDelete, settings, catalog, t, plans, &ret));
+      return ModifyCursor("DELETE " + std::to_string(n), n, std::move(ret));
     }
     case ast::StatementKind::kCreateTable: {
       std::string notice;
@@ -538,6 +603,10 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("ANALYZE", 0, std::move(notice)));
     }
+    case ast::StatementKind::kCreateSequence:
+    case ast::StatementKind::kAlterSequence:
+    case ast::StatementKind::kDropSequence:
+      return StartSequenceDdl(stmt, catalog);
     case ast::StatementKind::kExplain:
       return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl, params, settings, txn);
     case ast::StatementKind::kSet:
@@ -668,15 +737,23 @@ Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
       out.columns = bound->columns;
       break;
     }
-    case ast::StatementKind::kInsert:
-      MERIDIAN_RETURN_IF_ERROR(binder.BindInsert(*stmt.insert).status());
+    case ast::StatementKind::kInsert: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundInsert> bound,
+                                binder.BindInsert(*stmt.insert));
+      out.columns = bound->returning.columns;
       break;
-    case ast::StatementKind::kUpdate:
-      MERIDIAN_RETURN_IF_ERROR(binder.BindUpdate(*stmt.update).status());
+    }
+    case ast::StatementKind::kUpdate: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound,
+                                binder.BindUpdate(*stmt.update));
+      out.columns = bound->returning.columns;
       break;
-    case ast::StatementKind::kDelete:
-      MERIDIAN_RETURN_IF_ERROR(binder.BindDelete(*stmt.del).status());
+    }
+    case ast::StatementKind::kDelete: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundDelete> bound, binder.BindDelete(*stmt.del));
+      out.columns = bound->returning.columns;
       break;
+    }
     case ast::StatementKind::kExplain: {
       MERIDIAN_ASSIGN_OR_RETURN(out,
                                 DescribeStatement(*stmt.explained, catalog, param_types, settings));

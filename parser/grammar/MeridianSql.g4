@@ -3,6 +3,37 @@
 // case-insensitive; only the keywords listed in `nonReservedKeyword` may be used as identifiers.
 grammar MeridianSql;
 
+@lexer::members {
+  // DOLLAR_STRING's action: the opening delimiter (two dollars around an optional tag) has been matched; consumes the
+  // body and the same delimiter, or everything up to the end of input, which makes the token an
+  // UNTERMINATED_DOLLAR_STRING. Keeps the lexer's line and column right across the body.
+  void ConsumeDollarBody() {
+    const size_t n = getCharIndex() - tokenStartCharIndex;
+    std::vector<size_t> open(n);
+    for (size_t i = 0; i < n; ++i) open[i] = _input->LA(-static_cast<ssize_t>(n - i));
+    auto* sim = getInterpreter<antlr4::atn::LexerATNSimulator>();
+    while (_input->LA(1) != antlr4::Token::EOF) {
+      bool closes = true;
+      for (size_t i = 0; i < n && closes; ++i) {
+        closes = _input->LA(static_cast<ssize_t>(i + 1)) == open[i];
+      }
+      if (closes) {
+        for (size_t i = 0; i < n; ++i) _input->consume();
+        sim->setCharPositionInLine(sim->getCharPositionInLine() + n);
+        return;
+      }
+      if (_input->LA(1) == '\n') {
+        sim->setLine(sim->getLine() + 1);
+        sim->setCharPositionInLine(0);
+      } else {
+        sim->setCharPositionInLine(sim->getCharPositionInLine() + 1);
+      }
+      _input->consume();
+    }
+    setType(UNTERMINATED_DOLLAR_STRING);
+  }
+}
+
 // ---------------------------------------------------------------------------------- entry points
 
 script : statement? (SEMI statement?)* EOF ;
@@ -33,6 +64,9 @@ statement
   | prepareStmt
   | executeStmt
   | deallocateStmt
+  | createSequenceStmt
+  | alterSequenceStmt
+  | dropSequenceStmt
   ;
 
 // ---------------------------------------------------------------------------------------- SELECT
@@ -122,8 +156,13 @@ lockingStrength : K_UPDATE | K_NO K_KEY K_UPDATE | K_SHARE | K_KEY K_SHARE ;
 // the transformer. (A separate VALUES alternative here would be ambiguous with a query that
 // starts with VALUES, and ANTLR would then look ahead through every row to decide.)
 insertStmt
-  : K_INSERT K_INTO identifier (LPAREN identifier (COMMA identifier)* RPAREN)? selectStmt
+  : K_INSERT K_INTO identifier (LPAREN identifier (COMMA identifier)* RPAREN)?
+    (K_OVERRIDING overriding=identifier K_VALUE)? (selectStmt | K_DEFAULT K_VALUES)
+    returningClause?
   ;
+
+// RETURNING expr [[AS] name], ... | *: the rows an INSERT, UPDATE or DELETE wrote.
+returningClause : K_RETURNING selectItem (COMMA selectItem)* ;
 
 valuesRow : LPAREN valueItem (COMMA valueItem)* RPAREN ;
 
@@ -132,11 +171,13 @@ valuesRow : LPAREN valueItem (COMMA valueItem)* RPAREN ;
 // lists the most of a bulk INSERT's time. A literal followed by an operator is an expr.
 valueItem : K_DEFAULT | literal | expr ;
 
-updateStmt : K_UPDATE identifier K_SET assignment (COMMA assignment)* (K_WHERE expr)? ;
+updateStmt
+  : K_UPDATE identifier K_SET assignment (COMMA assignment)* (K_WHERE expr)? returningClause?
+  ;
 
 assignment : identifier EQ (K_DEFAULT | expr) ;
 
-deleteStmt : K_DELETE K_FROM identifier (K_WHERE expr)? ;
+deleteStmt : K_DELETE K_FROM identifier (K_WHERE expr)? returningClause? ;
 
 // --------------------------------------------------------------------------- CREATE TABLE, DROP
 
@@ -159,6 +200,8 @@ columnConstraintBody
   | K_UNIQUE                # uniqueConstraint
   | K_CHECK LPAREN expr RPAREN  # checkConstraint
   | referencesClause        # referencesConstraint
+  | K_GENERATED (K_ALWAYS | K_BY K_DEFAULT) K_AS K_IDENTITY
+    (LPAREN sequenceOption+ RPAREN)?  # identityConstraint
   ;
 
 tableConstraint : (K_CONSTRAINT identifier)? tableConstraintBody ;
@@ -220,6 +263,38 @@ dropViewStmt
   ;
 
 truncateStmt : K_TRUNCATE K_TABLE? identifier (COMMA identifier)* ;
+
+// ------------------------------------------------------------------------------------ sequences
+
+// CREATE [TEMP] SEQUENCE [IF NOT EXISTS] s [options]; ALTER SEQUENCE [IF EXISTS] s options;
+// DROP SEQUENCE [IF EXISTS] s, ... [CASCADE | RESTRICT].
+createSequenceStmt
+  : K_CREATE (K_TEMP | K_TEMPORARY)? K_SEQUENCE (K_IF K_NOT K_EXISTS)? qualifiedName
+    sequenceOption*
+  ;
+
+alterSequenceStmt : K_ALTER K_SEQUENCE (K_IF K_EXISTS)? qualifiedName sequenceOption+ ;
+
+dropSequenceStmt
+  : K_DROP K_SEQUENCE (K_IF K_EXISTS)? qualifiedName (COMMA qualifiedName)*
+    (K_CASCADE | K_RESTRICT)?
+  ;
+
+sequenceOption
+  : K_AS typeName                                       # seqAsOption
+  | K_INCREMENT K_BY? signedNumber                      # seqIncrementOption
+  | K_MINVALUE signedNumber                             # seqMinOption
+  | K_NO K_MINVALUE                                     # seqNoMinOption
+  | K_MAXVALUE signedNumber                             # seqMaxOption
+  | K_NO K_MAXVALUE                                     # seqNoMaxOption
+  | K_START K_WITH? signedNumber                        # seqStartOption
+  | K_RESTART (K_WITH? signedNumber)?                   # seqRestartOption
+  | K_CACHE signedNumber                                # seqCacheOption
+  | K_NO? K_CYCLE                                       # seqCycleOption
+  | K_OWNED K_BY identifier (DOT identifier)*           # seqOwnedByOption
+  ;
+
+signedNumber : (PLUS | MINUS)? (INTEGER_LITERAL | DECIMAL_LITERAL) ;
 
 // ------------------------------------------------------------------- indexes, EXPLAIN, ANALYZE
 
@@ -434,6 +509,7 @@ literal
   : INTEGER_LITERAL
   | DECIMAL_LITERAL
   | STRING_LITERAL
+  | DOLLAR_STRING
   | K_TRUE
   | K_FALSE
   | K_NULL
@@ -459,6 +535,8 @@ nonReservedKeyword
   | K_ACTION | K_ADD | K_ALTER | K_CASCADE | K_DATA | K_MATCH | K_PARTIAL | K_RENAME | K_RESTRICT
   | K_SIMPLE | K_WITHOUT
   | K_REPLACE | K_TEMP | K_TEMPORARY | K_VIEW
+  | K_ALWAYS | K_CACHE | K_CYCLE | K_GENERATED | K_IDENTITY | K_INCREMENT | K_MAXVALUE
+  | K_MINVALUE | K_OVERRIDING | K_OWNED | K_RESTART | K_SEQUENCE | K_VALUE
   ;
 
 reservedKeyword
@@ -469,7 +547,7 @@ reservedKeyword
   | K_PRIMARY | K_RIGHT | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNION | K_UNIQUE | K_USING
   | K_WHEN | K_WHERE | K_WITH | K_ARRAY | K_COLLATE | K_TO | K_FOR | K_LEADING | K_TRAILING
   | K_BOTH | K_ILIKE | K_ANY | K_SOME | K_REGEXP | K_RLIKE
-  | K_CHECK | K_COLUMN | K_FOREIGN | K_REFERENCES
+  | K_CHECK | K_COLUMN | K_FOREIGN | K_REFERENCES | K_RETURNING
   ;
 
 // ------------------------------------------------------------------------------------------ lexer
@@ -618,6 +696,20 @@ K_WITHOUT : W I T H O U T ;
 K_WORK : W O R K ;
 K_WRITE : W R I T E ;
 K_ZONE : Z O N E ;
+K_ALWAYS : A L W A Y S ;
+K_CACHE : C A C H E ;
+K_CYCLE : C Y C L E ;
+K_GENERATED : G E N E R A T E D ;
+K_IDENTITY : I D E N T I T Y ;
+K_INCREMENT : I N C R E M E N T ;
+K_MAXVALUE : M A X V A L U E ;
+K_MINVALUE : M I N V A L U E ;
+K_OVERRIDING : O V E R R I D I N G ;
+K_OWNED : O W N E D ;
+K_RESTART : R E S T A R T ;
+K_RETURNING : R E T U R N I N G ;
+K_SEQUENCE : S E Q U E N C E ;
+K_VALUE : V A L U E ;
 
 SEMI : ';' ;
 COMMA : ',' ;
@@ -658,6 +750,14 @@ PARAM : '$' DIGIT+ ;
 
 STRING_LITERAL : '\'' (~'\'' | '\'\'')* '\'' ;
 
+// $$body$$ or $tag$body$tag$ (PostgreSQL's dollar quoting): the opening delimiter is matched
+// here and the body up to the same delimiter is consumed by ConsumeDollarBody (a lexer rule
+// cannot compare the two tags); a body without its closing delimiter becomes
+// UNTERMINATED_DOLLAR_STRING, reported by the driver.
+DOLLAR_STRING : '$' DOLLAR_TAG? '$' { ConsumeDollarBody(); } ;
+
+UNTERMINATED_DOLLAR_STRING : '\u0000' '\u0000' ;  // only set by ConsumeDollarBody
+
 // A string without its closing quote runs to the end of input; the driver reports it.
 UNTERMINATED_STRING : '\'' (~'\'' | '\'\'')* ;
 
@@ -677,6 +777,7 @@ ERROR_CHAR : . ;
 fragment IDENT_START : [a-zA-Z_\u0080-\u{10FFFF}] ;
 fragment IDENT_CONT : [a-zA-Z_0-9$\u0080-\u{10FFFF}] ;
 fragment DIGIT : [0-9] ;
+fragment DOLLAR_TAG : [a-zA-Z_\u0080-\u{10FFFF}] [a-zA-Z_0-9\u0080-\u{10FFFF}]* ;
 fragment EXPONENT : [eE] [+-]? DIGIT+ ;
 
 fragment A : [aA] ; fragment B : [bB] ; fragment C : [cC] ; fragment D : [dD] ;

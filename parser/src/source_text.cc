@@ -54,6 +54,32 @@ Result<SourceText> SourceText::Make(std::string_view text) {
   return src;
 }
 
+namespace {
+
+bool DollarTagChar(unsigned char c, bool first) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80 ||
+         (!first && c >= '0' && c <= '9');
+}
+
+}  // namespace
+
+// A dollar-quoted string ($$...$$, $tag$...$tag$) starting at t[i]: the index just past its
+// closing delimiter (t.size() when it has none); 0 when none starts there (a '$' inside an
+// identifier or a $n parameter starts none).
+size_t SourceText::DollarQuoteEnd(std::string_view t, size_t i) {
+  if (t[i] != '$') return 0;
+  if (i > 0) {
+    const unsigned char prev = static_cast<unsigned char>(t[i - 1]);
+    if (DollarTagChar(prev, false) || prev == '$') return 0;
+  }
+  size_t j = i + 1;
+  while (j < t.size() && DollarTagChar(static_cast<unsigned char>(t[j]), j == i + 1)) ++j;
+  if (j >= t.size() || t[j] != '$') return 0;
+  const std::string_view delimiter = t.substr(i, j + 1 - i);
+  const size_t close = t.find(delimiter, j + 1);
+  return close == std::string_view::npos ? t.size() : close + delimiter.size();
+}
+
 // Scans like the SQL lexer does for quotes and comments: '...' and "..." (with doubled quotes)
 // are skipped, -- runs to the end of the line, /* */ nests as in PostgreSQL. An unterminated
 // quote is left for the ANTLR lexer to report.
@@ -90,6 +116,9 @@ Status SourceText::BlankComments() {
       }
       lexer_text_.append(t.substr(i, j - i));
       i = j;
+    } else if (size_t end = DollarQuoteEnd(t, i); end != 0) {
+      lexer_text_.append(t.substr(i, end - i));
+      i = end;
     } else if (c == '-' && i + 1 < t.size() && t[i + 1] == '-') {
       size_t j = t.find('\n', i);
       if (j == std::string_view::npos) j = t.size();

@@ -32,6 +32,7 @@ class SourceText {
   explicit SourceText(std::string_view text) : text_(text) {}
   Status BlankComments();
   Status UnterminatedComment(size_t byte_index) const;
+  static size_t DollarQuoteEnd(std::string_view t, size_t i);
 
   std::string_view text_;
   std::string lexer_text_;

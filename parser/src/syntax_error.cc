@@ -49,6 +49,8 @@ Status PrescanTokens(const std::vector<antlr4::Token*>& tokens) {
     switch (token->getType()) {
       case Lexer::UNTERMINATED_STRING:
         return ErrorAtToken(*token, "unterminated quoted string");
+      case Lexer::UNTERMINATED_DOLLAR_STRING:
+        return ErrorAtToken(*token, "unterminated dollar-quoted string");
       case Lexer::UNTERMINATED_QUOTED_IDENTIFIER:
         return ErrorAtToken(*token, "unterminated quoted identifier");
       case Lexer::LPAREN:

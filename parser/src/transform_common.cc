@@ -180,6 +180,15 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   } else if (auto* s = ctx->deallocateStmt()) {
     stmt.kind = ast::StatementKind::kDeallocate;
     stmt.deallocate = TransformDeallocate(s);
+  } else if (auto* s = ctx->createSequenceStmt()) {
+    stmt.kind = ast::StatementKind::kCreateSequence;
+    stmt.sequence = TransformCreateSequence(s);
+  } else if (auto* s = ctx->alterSequenceStmt()) {
+    stmt.kind = ast::StatementKind::kAlterSequence;
+    stmt.sequence = TransformAlterSequence(s);
+  } else if (auto* s = ctx->dropSequenceStmt()) {
+    stmt.kind = ast::StatementKind::kDropSequence;
+    stmt.drop_table = TransformDropSequence(s);
   }
   return stmt;
 }

@@ -4,6 +4,9 @@
 // rejected as PostgreSQL rejects them; DEFAULT and CHECK keep their exact source text for the
 // catalog.
 
+#include <cctype>
+#include <utility>
+
 #include "transformer.h"
 
 namespace meridian::parser {
@@ -35,7 +38,22 @@ ast::ColumnDef Transformer::TransformColumnDef(P::ColumnDefContext* col_ctx,
   ast::ColumnDef col;
   col.loc = Loc(col_ctx);
   col.name = Identifier(col_ctx->identifier());
-  col.type = TransformType(col_ctx->typeName());
+  // SERIAL and friends are no types: PostgreSQL expands them to an integer column with an
+  // owned sequence (the engine does that from col.serial).
+  P::TypeNameContext* type_ctx = col_ctx->typeName();
+  std::string written = type_ctx->getText();
+  for (char& c : written) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static constexpr std::pair<const char*, const char*> kSerials[] = {
+      {"serial", "integer"},  {"serial4", "integer"}, {"bigserial", "bigint"},
+      {"serial8", "bigint"},  {"smallserial", "smallint"}, {"serial2", "smallint"}};
+  for (const auto& [name, type] : kSerials) {
+    if (written == name) {
+      col.serial = true;
+      col.type.name = type;
+      col.type.loc = Loc(type_ctx);
+    }
+  }
+  if (!col.serial) col.type = TransformType(type_ctx);
   bool nullability_seen = false;
   for (P::ColumnConstraintContext* cons : col_ctx->columnConstraint()) {
     P::ColumnConstraintBodyContext* body = cons->columnConstraintBody();
@@ -63,11 +81,35 @@ ast::ColumnDef Transformer::TransformColumnDef(P::ColumnDefContext* col_ctx,
       col.checks.push_back(TransformCheck(check->expr(), cons->identifier(), body));
     } else if (auto* refs = dynamic_cast<P::ReferencesConstraintContext*>(body)) {
       col.references.push_back(TransformReferences(refs->referencesClause()));
+    } else if (auto* identity = dynamic_cast<P::IdentityConstraintContext*>(body)) {
+      if (col.identity != 0) {
+        Fail(ErrorAt(body, sqlstate::kSyntaxError,
+                     "multiple identity specifications for column \"" + col.name +
+                         "\" of table \"" + table + "\""));
+      }
+      col.identity = identity->K_ALWAYS() != nullptr ? 'a' : 'd';
+      for (P::SequenceOptionContext* o : identity->sequenceOption()) {
+        col.identity_options.push_back(TransformSequenceOption(o));
+      }
     } else {
       col.unique = true;
       if (cons->identifier() != nullptr) col.unique_name = Identifier(cons->identifier());
     }
   }
+  if (col.serial && col.default_expr != nullptr) {
+    Fail(ErrorAt(col_ctx, sqlstate::kSyntaxError,
+                 "multiple default values specified for column \"" + col.name + "\" of table \"" +
+                     table + "\""));
+  } else if (col.identity != 0 && col.default_expr != nullptr) {
+    Fail(ErrorAt(col_ctx, sqlstate::kSyntaxError,
+                 "both default and identity specified for column \"" + col.name + "\" of table \"" +
+                     table + "\""));
+  } else if (col.identity != 0 && col.serial) {
+    Fail(ErrorAt(col_ctx, sqlstate::kSyntaxError,
+                 "both default and identity specified for column \"" + col.name + "\" of table \"" +
+                     table + "\""));
+  }
+  if (col.serial || col.identity != 0) col.not_null = true;
   return col;
 }
 

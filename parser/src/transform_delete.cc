@@ -9,6 +9,8 @@ std::unique_ptr<ast::DeleteStmt> Transformer::TransformDelete(P::DeleteStmtConte
   stmt->table = Identifier(ctx->identifier());
   stmt->table_loc = Loc(ctx->identifier());
   if (ctx->expr() != nullptr) stmt->where = TransformExpr(ctx->expr());
+  stmt->returning = TransformReturning(ctx->returningClause());
+  if (ctx->returningClause() != nullptr) stmt->returning_loc = Loc(ctx->returningClause());
   return stmt;
 }
 

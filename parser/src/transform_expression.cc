@@ -502,6 +502,13 @@ ExprPtr Transformer::TransformLiteral(P::LiteralContext* ctx) {
       e->literal_kind = ast::LiteralKind::kString;
       e->text = UnquoteString(token->getText());
       break;
+    case P::DOLLAR_STRING: {  // $tag$body$tag$: the body as written, no escapes
+      const std::string text = token->getText();
+      const size_t delimiter = text.find('$', 1) + 1;
+      e->literal_kind = ast::LiteralKind::kString;
+      e->text = text.substr(delimiter, text.size() - 2 * delimiter);
+      break;
+    }
     case P::K_TRUE:
     case P::K_FALSE:
       e->literal_kind = ast::LiteralKind::kBool;

@@ -26,8 +26,26 @@ std::unique_ptr<ast::InsertStmt> Transformer::TransformInsert(P::InsertStmtConte
   stmt->table = Identifier(names[0]);
   stmt->table_loc = Loc(names[0]);
   for (size_t i = 1; i < names.size(); ++i) {
+    if (names[i] == ctx->overriding) continue;
     stmt->columns.push_back(Identifier(names[i]));
     stmt->column_locs.push_back(Loc(names[i]));
+  }
+  stmt->returning = TransformReturning(ctx->returningClause());
+  if (ctx->returningClause() != nullptr) stmt->returning_loc = Loc(ctx->returningClause());
+  if (ctx->overriding != nullptr) {
+    const std::string word = Identifier(ctx->overriding);
+    if (word == "system") {
+      stmt->overriding = 's';
+    } else if (word == "user") {
+      stmt->overriding = 'u';
+    } else {
+      Fail(ErrorAt(ctx->overriding, sqlstate::kSyntaxError,
+                   "syntax error at or near \"" + ctx->overriding->getText() + "\""));
+    }
+  }
+  if (ctx->selectStmt() == nullptr) {  // DEFAULT VALUES
+    stmt->default_values = true;
+    return stmt;
   }
   if (P::ValuesClauseContext* values = BareValues(ctx->selectStmt())) {
     for (P::ValuesRowContext* row_ctx : values->valuesRow()) {

@@ -202,30 +202,34 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformValues(P::ValuesClauseCon
   return std::move(rows[0]);
 }
 
+ast::SelectItem Transformer::TransformSelectItem(P::SelectItemContext* item_ctx) {
+  ast::SelectItem item;
+  item.loc = Loc(item_ctx);
+  if (auto* expr_item = dynamic_cast<P::SelectExprContext*>(item_ctx)) {
+    item.expr = TransformExpr(expr_item->expr());
+    if (expr_item->columnLabel() != nullptr) {
+      item.alias = ColumnLabel(expr_item->columnLabel());
+    } else if (expr_item->identifier() != nullptr) {
+      item.alias = Identifier(expr_item->identifier());
+    }
+  } else {
+    item.expr = std::make_unique<ast::Expr>();
+    item.expr->kind = ast::ExprKind::kStar;
+    item.expr->loc = item.loc;
+    if (auto* qualified = dynamic_cast<P::SelectQualifiedStarContext*>(item_ctx)) {
+      item.expr->table = Identifier(qualified->identifier());
+    }
+  }
+  return item;
+}
+
 std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreContext* ctx) {
   auto stmt = std::make_unique<ast::SelectStmt>();
   stmt->loc = Loc(ctx);
   stmt->distinct = ctx->K_DISTINCT() != nullptr;
 
   for (P::SelectItemContext* item_ctx : ctx->selectItem()) {
-    ast::SelectItem item;
-    item.loc = Loc(item_ctx);
-    if (auto* expr_item = dynamic_cast<P::SelectExprContext*>(item_ctx)) {
-      item.expr = TransformExpr(expr_item->expr());
-      if (expr_item->columnLabel() != nullptr) {
-        item.alias = ColumnLabel(expr_item->columnLabel());
-      } else if (expr_item->identifier() != nullptr) {
-        item.alias = Identifier(expr_item->identifier());
-      }
-    } else {
-      item.expr = std::make_unique<ast::Expr>();
-      item.expr->kind = ast::ExprKind::kStar;
-      item.expr->loc = item.loc;
-      if (auto* qualified = dynamic_cast<P::SelectQualifiedStarContext*>(item_ctx)) {
-        item.expr->table = Identifier(qualified->identifier());
-      }
-    }
-    stmt->items.push_back(std::move(item));
+    stmt->items.push_back(TransformSelectItem(item_ctx));
   }
 
   for (P::FromItemContext* item : ctx->fromItem()) {

@@ -16,6 +16,8 @@ std::unique_ptr<ast::UpdateStmt> Transformer::TransformUpdate(P::UpdateStmtConte
     stmt->assignments.push_back(std::move(assignment));
   }
   if (ctx->expr() != nullptr) stmt->where = TransformExpr(ctx->expr());
+  stmt->returning = TransformReturning(ctx->returningClause());
+  if (ctx->returningClause() != nullptr) stmt->returning_loc = Loc(ctx->returningClause());
   return stmt;
 }
 

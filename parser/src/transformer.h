@@ -90,6 +90,14 @@ class Transformer {
   std::unique_ptr<ast::ExecuteStmt> TransformExecute(P::ExecuteStmtContext* ctx);
   std::unique_ptr<ast::DeallocateStmt> TransformDeallocate(P::DeallocateStmtContext* ctx);
 
+  // transform_sequence.cc
+  ast::SequenceOption TransformSequenceOption(P::SequenceOptionContext* ctx);
+  std::unique_ptr<ast::SequenceStmt> TransformCreateSequence(P::CreateSequenceStmtContext* ctx);
+  std::unique_ptr<ast::SequenceStmt> TransformAlterSequence(P::AlterSequenceStmtContext* ctx);
+  std::unique_ptr<ast::DropTableStmt> TransformDropSequence(P::DropSequenceStmtContext* ctx);
+  std::vector<ast::SelectItem> TransformReturning(P::ReturningClauseContext* ctx);  // null: none
+  ast::SelectItem TransformSelectItem(P::SelectItemContext* ctx);
+
   // transform_common.cc
   std::string Identifier(P::IdentifierContext* ctx);  // lower-cased unless quoted
   std::string ColumnLabel(P::ColumnLabelContext* ctx);

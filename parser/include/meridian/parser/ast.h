@@ -280,6 +280,27 @@ struct ForeignKeyDef {
   Location table_loc;
 };
 
+// One option of CREATE / ALTER SEQUENCE or of an identity column's (...) list.
+struct SequenceOption {
+  enum class Kind {
+    kAs,          // AS type (type)
+    kIncrement,   // INCREMENT [BY] value
+    kMinValue,    // MINVALUE value; NO MINVALUE when no_value
+    kMaxValue,    // MAXVALUE value; NO MAXVALUE when no_value
+    kStart,       // START [WITH] value
+    kRestart,     // RESTART [[WITH] value]: no_value when none is written
+    kCache,       // CACHE value
+    kCycle,       // [NO] CYCLE: no_value for NO CYCLE
+    kOwnedBy,     // OWNED BY table.column (owned_table empty and owned_column "none": NONE)
+  };
+  Kind kind = Kind::kIncrement;
+  std::string value;  // the number as written, with its sign
+  bool no_value = false;
+  TypeSpec type;
+  std::string owned_table, owned_column;
+  Location loc;
+};
+
 struct ColumnDef {
   std::string name;
   TypeSpec type;
@@ -292,6 +313,12 @@ struct ColumnDef {
   std::string default_text;      // DEFAULT's source text, exactly as written, for the catalog
   std::vector<CheckDef> checks;  // column constraints CHECK (expr)
   std::vector<ForeignKeyDef> references;
+  // SERIAL / BIGSERIAL / SMALLSERIAL (type is then integer / bigint / smallint): an owned
+  // sequence supplies the default, as PostgreSQL expands it.
+  bool serial = false;
+  // GENERATED ALWAYS ('a') / BY DEFAULT ('d') AS IDENTITY [(identity_options)]; 0 when none.
+  char identity = 0;
+  std::vector<SequenceOption> identity_options;
   Location loc;
 };
 
@@ -422,6 +449,11 @@ struct InsertStmt {
   std::vector<Location> column_locs;
   std::vector<std::vector<ExprPtr>> values;  // VALUES rows; a null ExprPtr where DEFAULT is written
   std::unique_ptr<SelectStmt> select;        // INSERT ... SELECT (values empty then)
+  bool default_values = false;               // DEFAULT VALUES (values and select empty)
+  // OVERRIDING SYSTEM VALUE ('s') / OVERRIDING USER VALUE ('u'); 0 when not written.
+  char overriding = 0;
+  std::vector<SelectItem> returning;  // RETURNING list; empty when none
+  Location returning_loc;
 };
 
 struct Assignment {
@@ -435,12 +467,28 @@ struct UpdateStmt {
   Location table_loc;
   std::vector<Assignment> assignments;
   ExprPtr where;
+  std::vector<SelectItem> returning;
+  Location returning_loc;
 };
 
 struct DeleteStmt {
   std::string table;
   Location table_loc;
   ExprPtr where;
+  std::vector<SelectItem> returning;
+  Location returning_loc;
+};
+
+// CREATE [TEMP] SEQUENCE [IF NOT EXISTS] name [options] / ALTER SEQUENCE [IF EXISTS] name
+// options. The schema, when written, must be public (the binder checks).
+struct SequenceStmt {
+  std::string schema;
+  std::string name;
+  Location name_loc;
+  bool if_not_exists = false;  // CREATE
+  bool if_exists = false;      // ALTER
+  bool temporary = false;
+  std::vector<SequenceOption> options;
 };
 
 enum class StatementKind {
@@ -467,6 +515,9 @@ enum class StatementKind {
   kPrepare,      // prepare
   kExecute,      // execute
   kDeallocate,   // deallocate
+  kCreateSequence,  // sequence
+  kAlterSequence,   // sequence
+  kDropSequence,    // drop_table (the names are sequences)
 };
 
 // SET / SHOW / RESET of a run-time parameter. name is lower-cased ("timezone" for TIME ZONE);
@@ -578,6 +629,7 @@ struct Statement {
   std::unique_ptr<PrepareStmt> prepare;          // kPrepare
   std::unique_ptr<ExecuteStmt> execute;          // kExecute
   std::unique_ptr<DeallocateStmt> deallocate;    // kDeallocate
+  std::unique_ptr<SequenceStmt> sequence;        // kCreateSequence, kAlterSequence
   // kExplain: the statement explained, and whether it runs (EXPLAIN ANALYZE).
   std::unique_ptr<Statement> explained;
   bool explain_analyze = false;
