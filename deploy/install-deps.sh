@@ -15,6 +15,7 @@ packages=(
   python3-venv          # tests/e2e/pg_clients: psycopg in build/pyenv
   postgresql-15         # pgbench (Debian ships it only with the server package)
   libsqlite3-dev libdb5.3++-dev  # tests/bench/bench_access compares against SQLite and BDB
+  libboost-dev libspatialindex-dev  # tests/bench/bench_rtree: Boost.Geometry, libspatialindex
 )
 
 missing=()
