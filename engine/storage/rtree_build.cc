@@ -198,6 +198,9 @@ Status RTree::VerifyNode(uint32_t page, uint32_t level, const Box* parent_box,
     for (size_t i = 0; i < n; ++i) {
       Box b = p.GetBox(i);
       if (!CheckBox(b).ok()) return IndexCorruption(path_, page, "invalid entry box");
+      if (p.points() && !b.Equals(Box::Of(b.lo, b.lo), dims_)) {
+        return IndexCorruption(path_, page, "points leaf holds a box");
+      }
       if (parent_box != nullptr && !parent_box->Contains(b, dims_)) {
         return IndexCorruption(path_, page, "entry outside its parent's box");
       }

@@ -20,6 +20,7 @@ void RTreePage::Init(uint8_t type, uint16_t level, uint32_t page_no) {
   StoreU16(data_ + kRNodeLevelOffset, level);
   StoreU16(data_ + kRNodeDimsOffset, static_cast<uint16_t>(dims_));
   StoreU16(data_ + kRNodeCapacityOffset, static_cast<uint16_t>(cap_));
+  if (type == kRTreeLeafPageType) StoreU16(data_ + kPageFlagsOffset, kRFlagPoints);
 }
 
 bool RTreePage::IsConsistent() const {
@@ -28,6 +29,7 @@ bool RTreePage::IsConsistent() const {
   if (LoadU16(data_ + kRNodeDimsOffset) != dims_) return false;
   if (LoadU16(data_ + kRNodeCapacityOffset) != cap_) return false;
   if (count() > cap_) return false;
+  if (points() && !leaf()) return false;
   return leaf() == (level() == 0);
 }
 
@@ -65,6 +67,9 @@ void RTreePage::SetBox(size_t i, const Box& box) {
 }
 
 void RTreePage::SetEntry(size_t i, const Box& box, uint64_t id) {
+  if (points() && std::memcmp(box.lo, box.hi, dims_ * sizeof(double)) != 0) {
+    StoreU16(data_ + kPageFlagsOffset, LoadU16(data_ + kPageFlagsOffset) & ~kRFlagPoints);
+  }
   SetBox(i, box);
   std::memcpy(data_ + IdsOffset() + 8 * i, &id, 8);
 }

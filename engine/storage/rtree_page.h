@@ -32,6 +32,10 @@ inline constexpr size_t kRNodeDimsOffset = 34;      // u16: dimensions (copy of 
 inline constexpr size_t kRNodeCapacityOffset = 36;  // u16: entries a node holds
 inline constexpr size_t kRNodeCoordsOffset = 64;    // float64 arrays start here (8-aligned)
 inline constexpr uint32_t kRNoPage = 0;             // page 0 is the meta page, never a node
+// Node flags (u16 at kPageFlagsOffset). kRFlagPoints: a leaf whose entries all have lo == hi,
+// so searches read only the low-end arrays (half the cache lines). Cleared, never set again,
+// by the first non-point entry written; set again only when the node is re-formatted.
+inline constexpr uint16_t kRFlagPoints = 1;
 
 // Meta page (page 0) fields after the common header.
 inline constexpr size_t kRMetaMagicOffset = 32;     // u32 kRTreeMagic
@@ -79,6 +83,9 @@ class RTreePage {
   bool leaf() const { return type() == kRTreeLeafPageType; }
   uint16_t level() const { return LoadU16(data_ + kRNodeLevelOffset); }
   size_t count() const { return LoadU16(data_ + kPageSlotCountOffset); }
+  bool points() const { return (LoadU16(data_ + kPageFlagsOffset) & kRFlagPoints) != 0; }
+  // The high-end array searches may read for dimension d: the low ends on a points leaf.
+  const double* search_hi(size_t d) const { return points() ? lo(d) : hi(d); }
   // Node header matches the tree (type, dims, capacity, count <= capacity).
   bool IsConsistent() const;
 

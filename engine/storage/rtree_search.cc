@@ -1,6 +1,6 @@
 // RTree searches under the shared tree latch: box predicates by a depth-first walk whose node
-// test runs dimension by dimension over the node's contiguous coordinate arrays (a loop the
-// compiler vectorizes), and best-first nearest neighbours (Hjaltason & Samet 1999) with one
+// test runs dimension by dimension over the node's contiguous coordinate arrays (SSE2 for the
+// first dimension, then a shrinking list of survivors), and best-first nearest neighbours (Hjaltason & Samet 1999) with one
 // priority queue of nodes and entries ordered by distance.
 #include <cmath>
 #include <mutex>
@@ -8,6 +8,10 @@
 
 #include "storage/rtree.h"
 #include "storage/rtree_page.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace meridian::storage {
 
@@ -37,37 +41,73 @@ Test NodeTest(RTreeOp op, bool leaf) {
   return Test::kOverlap;
 }
 
-// Writes the indexes of the entries of p passing test T to out; returns how many.
+// Entry [l, h] against query bounds (ql, qh) in one dimension, for test T.
+template <Test T>
+inline bool Passes(double l, double h, double ql, double qh) {
+  if constexpr (T == Test::kOverlap) return (l <= qh) & (h >= ql);
+  if constexpr (T == Test::kCover) return (l <= ql) & (h >= qh);
+  if constexpr (T == Test::kInside) return (l >= ql) & (h <= qh);
+  return (l == ql) & (h == qh);
+}
+
+#if defined(__SSE2__)
+// Bit i of the result: entries i and i + 1's test T in one dimension (two lanes).
+template <Test T>
+inline int Passes2(const double* lo, const double* hi, __m128d ql, __m128d qh) {
+  const __m128d l = _mm_loadu_pd(lo);
+  const __m128d h = _mm_loadu_pd(hi);
+  __m128d m;
+  if constexpr (T == Test::kOverlap) {
+    m = _mm_and_pd(_mm_cmple_pd(l, qh), _mm_cmpge_pd(h, ql));
+  } else if constexpr (T == Test::kCover) {
+    m = _mm_and_pd(_mm_cmple_pd(l, ql), _mm_cmpge_pd(h, qh));
+  } else if constexpr (T == Test::kInside) {
+    m = _mm_and_pd(_mm_cmpge_pd(l, ql), _mm_cmple_pd(h, qh));
+  } else {
+    m = _mm_and_pd(_mm_cmpeq_pd(l, ql), _mm_cmpeq_pd(h, qh));
+  }
+  return _mm_movemask_pd(m);
+}
+#endif
+
+// Writes the indexes of the entries of p passing test T in every dimension to out; returns
+// how many. Dimension 0 is tested for all entries (two per SSE2 instruction), the survivors'
+// indexes are listed, and each further dimension compacts that list branch-free, so the work
+// shrinks with every dimension instead of testing every entry in every dimension.
 template <Test T>
 size_t MatchEntries(const RTreePage& p, size_t dims, const Box& q, uint16_t* out) {
   const size_t n = p.count();
-  alignas(64) uint8_t mask[kRMaxCapacity + 8];
-  std::memset(mask, 1, n);
-  for (size_t d = 0; d < dims; ++d) {
-    const double* lo = p.lo(d);
-    const double* hi = p.hi(d);
-    const double ql = q.lo[d], qh = q.hi[d];
-    uint8_t any = 0;
-    for (size_t i = 0; i < n; ++i) {
-      uint8_t ok;
-      if constexpr (T == Test::kOverlap) {
-        ok = static_cast<uint8_t>((lo[i] <= qh) & (hi[i] >= ql));
-      } else if constexpr (T == Test::kCover) {
-        ok = static_cast<uint8_t>((lo[i] <= ql) & (hi[i] >= qh));
-      } else if constexpr (T == Test::kInside) {
-        ok = static_cast<uint8_t>((lo[i] >= ql) & (hi[i] <= qh));
-      } else {
-        ok = static_cast<uint8_t>((lo[i] == ql) & (hi[i] == qh));
-      }
-      mask[i] &= ok;
-      any |= mask[i];
-    }
-    if (any == 0) return 0;
-  }
   size_t k = 0;
-  for (size_t i = 0; i < n; ++i) {
-    out[k] = static_cast<uint16_t>(i);
-    k += mask[i];
+  {
+    const double* lo = p.lo(0);
+    const double* hi = p.search_hi(0);
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128d ql = _mm_set1_pd(q.lo[0]), qh = _mm_set1_pd(q.hi[0]);
+    for (; i + 2 <= n; i += 2) {
+      const int bits = Passes2<T>(lo + i, hi + i, ql, qh);
+      out[k] = static_cast<uint16_t>(i);
+      k += bits & 1;
+      out[k] = static_cast<uint16_t>(i + 1);
+      k += bits >> 1;
+    }
+#endif
+    for (; i < n; ++i) {
+      out[k] = static_cast<uint16_t>(i);
+      k += Passes<T>(lo[i], hi[i], q.lo[0], q.hi[0]);
+    }
+  }
+  for (size_t d = 1; d < dims && k > 0; ++d) {
+    const double* lo = p.lo(d);
+    const double* hi = p.search_hi(d);
+    const double ql = q.lo[d], qh = q.hi[d];
+    size_t kept = 0;
+    for (size_t j = 0; j < k; ++j) {
+      const uint16_t i = out[j];
+      out[kept] = i;
+      kept += Passes<T>(lo[i], hi[i], ql, qh);
+    }
+    k = kept;
   }
   return k;
 }
@@ -194,7 +234,7 @@ Status RTree::Nearest(std::span<const double> point, size_t k,
     std::fill(dist2, dist2 + n, 0.0);
     for (size_t d = 0; d < dims_; ++d) {
       const double* lo = p.lo(d);
-      const double* hi = p.hi(d);
+      const double* hi = p.search_hi(d);
       const double x = point[d];
       for (size_t i = 0; i < n; ++i) {
         double gap = std::max(lo[i] - x, 0.0) + std::max(x - hi[i], 0.0);
