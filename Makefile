@@ -8,6 +8,7 @@
 #   make bench-commit  commit throughput / bytes per commit vs PostgreSQL 15, recovery time
 #   make bench-pgbench pgbench select-only and tpcb-like vs PostgreSQL 15
 #   make bench-joinagg hash join, GROUP BY and scans of 1M rows vs PostgreSQL 15
+#   make bench-rtree   R*-tree vs Boost.Geometry, libspatialindex, SQLite R*Tree (5M 5-D points)
 #   make soak       thousands of simulated crashes, 20 SIGKILL rounds of the bank workload and
 #                   30 of DDL and a million-row COPY (tens of minutes)
 JOBS ?= 2
@@ -28,7 +29,7 @@ CMAKE_LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg soak clean
+.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg bench-rtree soak clean
 
 all: build
 
@@ -70,6 +71,14 @@ bench-commit:
 	$(MAKE) configure SANITIZE=0
 	cmake --build build -j $(JOBS) --target meridiand
 	python3 tests/bench/commit/bench_commit.py --meridiand build/bin/meridiand
+
+# The QuickDB paper's R-tree table: 5,000,000 5-D points inserted one by one, box queries with
+# ~1, ~300 and ~45,000 results, Meridian's R*-tree (pool holding the index, and 20% of it)
+# against Boost.Geometry, libspatialindex and SQLite's R*Tree (tests/bench/RESULTS.md).
+bench-rtree:
+	$(MAKE) configure SANITIZE=0
+	cmake --build build -j $(JOBS) --target bench_rtree
+	build/bin/bench_rtree
 
 # pgbench's select-only and tpcb-like (1, 16, 64 clients; simple and prepared) against
 # PostgreSQL 15 on the same data and durability (RESULTS.md).

@@ -31,6 +31,7 @@ packages=(
   sysbench              # tests/e2e/pg_clients/sysbench_test.py (oltp_read_write over pgsql)
   libsqlite3-dev libdb5.3++-dev  # tests/bench/bench_access compares against SQLite and BDB
   docker-compose        # tests/e2e/deploy: `docker-compose config` validates deploy/docker-compose.yml
+  libboost-dev libspatialindex-dev  # tests/bench/bench_rtree: Boost.Geometry, libspatialindex
 )
 
 missing=()

@@ -22,30 +22,16 @@ ScanRange ScanRange::Prefix(std::string_view prefix, bool reverse) {
 }
 
 Status BTreeCorruption(const std::string& path, uint32_t page, std::string_view what) {
-  std::string msg = "index \"";
-  msg.append(path).append("\" page ").append(std::to_string(page)).append(": ").append(what);
-  return Status::Corruption(std::move(msg));
+  return IndexCorruption(path, page, what);
 }
 
 Result<std::unique_ptr<BTree>> BTree::Open(BufferPool* pool, const std::string& path,
                                            const BTreeOptions& options) {
-  MERIDIAN_ASSIGN_OR_RETURN(auto file, pool->file_system()->Open(path, /*create=*/true));
-  MERIDIAN_ASSIGN_OR_RETURN(FileId id, pool->RegisterFile(std::move(file)));
-  std::unique_ptr<BTree> tree(new BTree());
-  tree->pool_ = pool;
-  tree->file_ = id;
-  tree->path_ = path;
-  tree->fill_factor_ = std::clamp(options.fill_factor, 0.5, 1.0);
-  Status st = tree->Init(options);
-  if (!st.ok()) {
-    [[maybe_unused]] Status ignored = pool->UnregisterFile(id);
-    return st;
-  }
-  tree->open_ = true;
-  return tree;
+  return OpenIndex<BTree>(pool, path, options);
 }
 
 Status BTree::Init(const BTreeOptions& options) {
+  fill_factor_ = std::clamp(options.fill_factor, 0.5, 1.0);
   if (pool_->PageCount(file_) == 0) {
     unique_ = options.unique;
     { MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard meta, pool_->NewPage(file_)); }
@@ -73,32 +59,6 @@ Status BTree::Init(const BTreeOptions& options) {
     return BTreeCorruption(path_, 0, "bad root page or height");
   }
   return Status::Ok();
-}
-
-BTree::~BTree() {
-  if (open_) {
-    [[maybe_unused]] Status st = Close();  // a destructor cannot report; call Close() to see it
-  }
-}
-
-Status BTree::Flush() { return pool_->FlushFile(file_); }
-
-Result<BufferPool::Snapshot> BTree::SnapshotDirty(size_t max_pages) {
-  std::unique_lock tl(tree_latch_);
-  MERIDIAN_RETURN_IF_ERROR(CheckOpen());
-  return pool_->SnapshotDirty(file_, max_pages);
-}
-
-Status BTree::Close() {
-  std::unique_lock tl(tree_latch_);
-  if (!open_) return Status::Internal("index is closed");
-  open_ = false;
-  MERIDIAN_RETURN_IF_ERROR(pool_->FlushFile(file_));
-  return pool_->UnregisterFile(file_);
-}
-
-Status BTree::CheckOpen() const {
-  return open_ ? Status::Ok() : Status::Internal("index is closed");
 }
 
 Status BTree::CheckSizes(std::string_view key, std::string_view value) const {

@@ -15,6 +15,7 @@
 
 #include "meridian/status.h"
 #include "storage/buffer_pool.h"
+#include "storage/index_file.h"
 
 namespace meridian::storage {
 
@@ -50,7 +51,7 @@ struct ScanRange {
   static ScanRange Prefix(std::string_view prefix, bool reverse = false);
 };
 
-class BTree {
+class BTree : public IndexFile {
  public:
   static constexpr size_t kMaxKeySize = 1536;   // longer keys fail with 54000
   static constexpr size_t kMaxValueSize = 256;  // longer values fail with 54000
@@ -59,9 +60,6 @@ class BTree {
   // is absent or empty. pool must outlive the tree.
   static Result<std::unique_ptr<BTree>> Open(BufferPool* pool, const std::string& path,
                                              const BTreeOptions& options = {});
-  ~BTree();
-  BTree(const BTree&) = delete;
-  BTree& operator=(const BTree&) = delete;
 
   // Errors: 23505 "duplicate key value" (unique tree, key present), 54000 (too long).
   // Non-unique: inserting an existing (key, value) pair is a no-op.
@@ -120,25 +118,16 @@ class BTree {
   Result<Stats> Verify(bool check_pins = false);
 
   bool unique() const { return unique_; }
-  const std::string& path() const { return path_; }
-  // Writes this file's dirty pages and fsyncs it.
-  Status Flush();
-  // A consistent image of the tree's dirty pages for a checkpoint (BufferPool::SnapshotDirty),
-  // taken under the exclusive tree latch, so no operation is half done in it.
-  Result<BufferPool::Snapshot> SnapshotDirty(size_t max_pages);
-  BufferPool* pool() const { return pool_; }
-  FileId file_id() const { return file_; }
-  // Flushes, then detaches the file from the pool. Further calls fail.
-  Status Close();
+  // path(), pool(), file_id(), Flush(), SnapshotDirty(), Close(): IndexFile.
 
  private:
+  friend class IndexFile;  // OpenIndex
   BTree() = default;
   struct PathStep {
     uint32_t page;
     size_t child;  // index of the child taken in this (internal) node
   };
   Status Init(const BTreeOptions& options);
-  Status CheckOpen() const;
   Status DuplicateKey() const;
   // Entry order target "entry < (key, value)"; key only on a unique tree.
   SearchTarget EntryBefore(std::string_view key, std::string_view value) const;
@@ -192,17 +181,13 @@ class BTree {
                     const std::string* lo_val, const std::string* hi_key, const std::string* hi_val,
                     std::vector<std::vector<LevelPage>>* levels, Stats* stats);
 
-  BufferPool* pool_ = nullptr;
-  FileId file_ = 0;
-  std::string path_;
   bool unique_ = false;
   double fill_factor_ = 0.9;
-  bool open_ = false;  // guarded by tree_latch_ (exclusive to clear)
 
-  // Tree latch. Shared: lookups, scans, in-place leaf inserts/deletes. Exclusive: any change
-  // of structure (split, merge, redistribute, root change, page allocation, bulk build).
-  // Guards root_, height_, free_head_ and every internal page and sibling link.
-  mutable std::shared_mutex tree_latch_;
+  // Tree latch (IndexFile::tree_latch_). Shared: lookups, scans, in-place leaf inserts/deletes.
+  // Exclusive: any change of structure (split, merge, redistribute, root change, page
+  // allocation, bulk build). Guards root_, height_, free_head_ and every internal page and
+  // sibling link.
   uint32_t root_ = 0;
   uint32_t height_ = 1;
   uint32_t free_head_ = 0;

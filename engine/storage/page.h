@@ -27,6 +27,10 @@ enum class PageType : uint8_t {
   kBTreeInternal = 3,
   kBTreeLeaf = 4,
   kBTreeFree = 5,  // on a B+tree's free list
+  kRTreeMeta = 6,  // rtree_page.h
+  kRTreeInternal = 7,
+  kRTreeLeaf = 8,
+  kRTreeFree = 9,  // on an R*-tree's free list
 };
 
 // Header byte offsets (see README.md "Page header").

@@ -13,13 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "assert_ok.h"
 #include "storage/btree.h"
 
-#define ASSERT_OK(expr)                    \
-  do {                                     \
-    ::meridian::Status _s = (expr);        \
-    ASSERT_TRUE(_s.ok()) << _s.ToString(); \
-  } while (0)
 
 namespace meridian::storage {
 
