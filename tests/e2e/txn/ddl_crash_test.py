@@ -60,7 +60,7 @@ def index_exists(conn, name):
 def load_big(conn):
     with conn.cursor() as cur:
         cur.execute("CREATE TABLE big (id INT PRIMARY KEY, k INT, pad TEXT)")
-        cur.execute("INSERT INTO big SELECT g, g % 997, 'row ' || g FROM generate_series(1, %s) g",
+        cur.execute("INSERT INTO big SELECT g, g %% 997, 'row ' || g FROM generate_series(1, %s) g",
                     (ROWS,))
 
 
@@ -127,7 +127,7 @@ def main():
                 if index_exists(conn, "big_k"):
                     conn.execute("DROP INDEX big_k")
                 if scalar(conn, "SELECT count(*) FROM big") == 0:
-                    conn.execute("INSERT INTO big SELECT g, g % 997, 'row ' || g "
+                    conn.execute("INSERT INTO big SELECT g, g %% 997, 'row ' || g "
                                  "FROM generate_series(1, %s) g", (ROWS,))
                 conn.execute("DROP TABLE IF EXISTS cp")
                 conn.execute("CREATE TABLE cp (id INT PRIMARY KEY, v TEXT)")

@@ -1,6 +1,6 @@
 // SQLSTATE → gRPC code for every class PostgreSQL defines, and errors that always fit in the
 // trailers that carry them (server/error_mapping.h).
-#include "error_mapping.h"
+#include "grpc/error_mapping.h"
 
 #include <gtest/gtest.h>
 
