@@ -554,6 +554,8 @@ Result<WritePageGuard> BufferPool::FetchWrite(FileId file, uint32_t page_no) {
 
 Result<WritePageGuard> BufferPool::NewPage(FileId file) {
   uint32_t page_no;
+  File* f = nullptr;
+  uint32_t reserve_from = 0, reserve_pages = 0;
   {
     std::lock_guard lock(mutex_);
     auto it = files_.find(file);
@@ -563,6 +565,31 @@ Result<WritePageGuard> BufferPool::NewPage(FileId file) {
                            "file \"" + it->second.file->path() + "\" has too many pages");
     }
     page_no = it->second.page_count++;
+    if (page_no >= it->second.reserved_pages) {
+      // The page's disk space is reserved now, so a full disk fails this write instead of a
+      // later eviction (which may serve a read) or checkpoint: 1/8 of the file ahead, 8 to
+      // 1024 pages.
+      f = it->second.file.get();
+      reserve_from = page_no;
+      reserve_pages = std::clamp<uint32_t>(page_no / 8, 8, 1024);
+    }
+  }
+  if (f != nullptr) {
+    const uint64_t at = uint64_t{reserve_from} * kPageSize;
+    Status st = f->Reserve(at, uint64_t{reserve_pages} * kPageSize);
+    if (IsDiskFull(st) && reserve_pages > 1) {
+      reserve_pages = 1;  // a nearly full disk may still hold this one page
+      st = f->Reserve(at, kPageSize);
+    }
+    std::lock_guard lock(mutex_);
+    auto it = files_.find(file);
+    if (!st.ok()) {
+      if (it != files_.end() && it->second.page_count == page_no + 1) --it->second.page_count;
+      return st;
+    }
+    if (it != files_.end()) {
+      it->second.reserved_pages = std::max(it->second.reserved_pages, reserve_from + reserve_pages);
+    }
   }
   bool latched = false;
   auto pinned = Pin(file, page_no, /*fresh=*/true, &latched);

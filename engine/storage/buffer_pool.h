@@ -191,6 +191,7 @@ class BufferPool {
     std::unique_ptr<File> file;
     uint32_t page_count = 0;               // guarded by mutex_
     uint32_t written_pages = 0;            // guarded by mutex_: pages that ever reached the file
+    uint32_t reserved_pages = 0;           // guarded by mutex_: disk space reserved up to here
     std::function<Status()> before_write;  // guarded by mutex_: set for no-steal files
   };
   struct PageKey {

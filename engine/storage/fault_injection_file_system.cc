@@ -62,6 +62,17 @@ class FaultFile final : public File {
     return base_->Allocate(offset, len);
   }
 
+  // Not a counted operation (crash points stay where they were); refused like Allocate on a
+  // full or size-limited disk.
+  Status Reserve(uint64_t offset, uint64_t len) override {
+    if (fs_->fail_writes()) return IoError("allocate", path(), ENOSPC);
+    if (fs_->RefusesGrowth(offset + len)) {
+      MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, base_->Size());
+      if (offset + len > size) return IoError("allocate", path(), ENOSPC);
+    }
+    return base_->Reserve(offset, len);
+  }
+
  private:
   FaultInjectionFileSystem* const fs_;
   std::unique_ptr<File> base_;

@@ -84,6 +84,15 @@ class PosixFile final : public File {
     return Status::Ok();
   }
 
+  Status Reserve(uint64_t offset, uint64_t len) override {
+    if (::fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
+                    static_cast<off_t>(len)) == 0) {
+      return Status::Ok();
+    }
+    if (errno == EOPNOTSUPP || errno == ENOSYS) return Status::Ok();
+    return IoError("allocate", path(), errno);
+  }
+
  private:
   const int fd_;
 };

@@ -29,6 +29,10 @@ class File {
   virtual Status Truncate(uint64_t size) = 0;
   // Reserves disk space for [offset, offset + len) so later writes cannot fail for lack of it.
   virtual Status Allocate(uint64_t offset, uint64_t len) = 0;
+  // Reserves disk space for [offset, offset + len) without changing the file's size
+  // (fallocate FALLOC_FL_KEEP_SIZE), so a later write there cannot fail for lack of space; a file
+  // system without the call reserves nothing and says Ok. 53100 when the space is not there.
+  virtual Status Reserve(uint64_t offset, uint64_t len) { return Allocate(offset, len); }
 
   const std::string& path() const { return path_; }
 
