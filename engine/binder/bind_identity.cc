@@ -35,16 +35,18 @@ Status Binder::CheckIdentityTargets(const ast::InsertStmt& stmt, BoundInsert* ou
   return Status::Ok();
 }
 
-Status Binder::CheckIdentityAssignments(const ast::UpdateStmt& stmt, const BoundUpdate& out) {
-  for (size_t i = 0; i < out.assignments.size(); ++i) {
-    const int c = out.assignments[i].column;
-    if (stmt.assignments[i].value == nullptr) continue;  // SET col = DEFAULT
-    if (ColumnIdentity(*catalog_, out.table->id(), c) != 'a') continue;
-    const std::string& name = out.table->schema().columns[c].name;
+Status Binder::CheckIdentityAssignments(const std::vector<ast::Assignment>& list,
+                                        const std::vector<BoundAssignment>& bound,
+                                        const catalog::Table& table) {
+  for (size_t i = 0; i < bound.size(); ++i) {
+    const int c = bound[i].column;
+    if (list[i].value == nullptr) continue;  // SET col = DEFAULT
+    if (ColumnIdentity(*catalog_, table.id(), c) != 'a') continue;
+    const std::string& name = table.schema().columns[c].name;
     return Status::Error(sqlstate::kGeneratedAlways,
                          "column \"" + name + "\" can only be updated to DEFAULT")
         .WithDetail("Column \"" + name + "\" is an identity column defined as GENERATED ALWAYS.")
-        .WithPosition(stmt.assignments[i].loc.position);
+        .WithPosition(list[i].loc.position);
   }
   return Status::Ok();
 }

@@ -1,5 +1,6 @@
 // Binding of INSERT: the target column list, VALUES rows or INSERT ... SELECT, assignment
-// coercion of every value to its column's type, and the DEFAULTs of the columns not given.
+// coercion of every value to its column's type, and the DEFAULTs of the columns not given;
+// ON CONFLICT in bind_on_conflict.cc.
 #include "binder/binder.h"
 #include "planner/planner.h"
 #include "binder/type_rules.h"
@@ -130,7 +131,9 @@ Result<std::unique_ptr<BoundInsert>> Binder::BindInsert(const ast::InsertStmt& s
   }
   MERIDIAN_ASSIGN_OR_RETURN(out->checks, BindChecks(out->table));
   MERIDIAN_RETURN_IF_ERROR(CheckIdentityTargets(stmt, out.get()));
-  MERIDIAN_RETURN_IF_ERROR(BindReturning(stmt.returning, out->table, &out->returning));
+  if (stmt.on_conflict != nullptr) MERIDIAN_RETURN_IF_ERROR(BindOnConflict(stmt, out.get()));
+  MERIDIAN_RETURN_IF_ERROR(
+      BindReturning(stmt.returning, out->table, &out->returning, stmt.alias));
   return out;
 }
 

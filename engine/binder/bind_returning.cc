@@ -5,10 +5,11 @@
 namespace meridian::exec {
 
 Status Binder::BindReturning(const std::vector<ast::SelectItem>& items,
-                             const std::shared_ptr<catalog::Table>& table, BoundReturning* out) {
+                             const std::shared_ptr<catalog::Table>& table, BoundReturning* out,
+                             const std::string& alias) {
   if (items.empty()) return Status::Ok();
   Scope scope;
-  scope.tables.push_back(TableScope(table->name(), table, 0));
+  scope.tables.push_back(TableScope(alias.empty() ? table->name() : alias, table, 0));
   ScopeSwitch enter(this, &scope);
   correlated_.assign(1, false);
   rules_ = ExprRules{"RETURNING", false, true, true};

@@ -5,18 +5,11 @@
 
 namespace meridian::exec {
 
-Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& stmt) {
-  auto out = std::make_unique<BoundUpdate>();
-  write_verb_ = "update";
-  MERIDIAN_ASSIGN_OR_RETURN(out->table,
-                            LookupTable(stmt.table, stmt.table_loc, catalog::LockMode::kExclusive));
-  const catalog::TableSchema& schema = out->table->schema();
-  Scope scope;
-  scope.tables.push_back(TableScope(schema.name, out->table, 0));
-  ScopeSwitch enter(this, &scope);
-  correlated_.assign(1, false);
-
-  for (const ast::Assignment& a : stmt.assignments) {
+Status Binder::BindAssignments(const std::vector<ast::Assignment>& list,
+                               const catalog::Table& table, std::vector<BoundAssignment>* out) {
+  const catalog::TableSchema& schema = table.schema();
+  Scope* scope = scope_;
+  for (const ast::Assignment& a : list) {
     int c = schema.FindColumn(a.column);
     if (c < 0) {
       return Status::Error(
@@ -24,7 +17,7 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
                  "column \"" + a.column + "\" of relation \"" + schema.name + "\" does not exist")
           .WithPosition(a.loc.position);
     }
-    for (const BoundUpdate::Assignment& prev : out->assignments) {
+    for (const BoundAssignment& prev : *out) {
       if (prev.column == c) {
         return Status::Error(sqlstate::kSyntaxError,
                              "multiple assignments to same column \"" + a.column + "\"")
@@ -36,7 +29,7 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
     if (a.value == nullptr) {
       if (col.default_expr != nullptr) {
         MERIDIAN_ASSIGN_OR_RETURN(e, BindDefault(*col.default_expr, col.type, col.name));
-        scope_ = &scope;
+        scope_ = scope;
       } else {
         e = BoundExpr::Const(Value::Null(), col.type);
       }
@@ -45,15 +38,31 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
       MERIDIAN_ASSIGN_OR_RETURN(e, BindExpr(*a.value));
       MERIDIAN_ASSIGN_OR_RETURN(e, Coerce(std::move(e), col.type, true, col.name));
     }
-    out->assignments.push_back({c, std::move(e)});
+    out->push_back({c, std::move(e)});
   }
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& stmt) {
+  auto out = std::make_unique<BoundUpdate>();
+  write_verb_ = "update";
+  MERIDIAN_ASSIGN_OR_RETURN(out->table,
+                            LookupTable(stmt.table, stmt.table_loc, catalog::LockMode::kExclusive));
+  const catalog::TableSchema& schema = out->table->schema();
+  Scope scope;
+  scope.tables.push_back(TableScope(schema.name, out->table, 0));
+  ScopeSwitch enter(this, &scope);
+  correlated_.assign(1, false);
+
+  MERIDIAN_RETURN_IF_ERROR(BindAssignments(stmt.assignments, *out->table, &out->assignments));
   if (stmt.where != nullptr) {
     rules_ = ExprRules{"WHERE", false, true, true};
     MERIDIAN_ASSIGN_OR_RETURN(out->where, BindBoolean(*stmt.where, "WHERE"));
     MERIDIAN_ASSIGN_OR_RETURN(out->recheck, BindBoolean(*stmt.where, "WHERE"));
   }
   MERIDIAN_ASSIGN_OR_RETURN(out->checks, BindChecks(out->table));
-  MERIDIAN_RETURN_IF_ERROR(CheckIdentityAssignments(stmt, *out));
+  MERIDIAN_RETURN_IF_ERROR(
+      CheckIdentityAssignments(stmt.assignments, out->assignments, *out->table));
   MERIDIAN_RETURN_IF_ERROR(BindReturning(stmt.returning, out->table, &out->returning));
   return out;
 }

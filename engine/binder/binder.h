@@ -206,10 +206,21 @@ class Binder {
   // (INSERT without OVERRIDING SYSTEM VALUE, UPDATE other than to DEFAULT); OVERRIDING USER
   // VALUE makes identity columns take their defaults.
   Status CheckIdentityTargets(const ast::InsertStmt& stmt, BoundInsert* out);
-  Status CheckIdentityAssignments(const ast::UpdateStmt& stmt, const BoundUpdate& out);
+  Status CheckIdentityAssignments(const std::vector<ast::Assignment>& list,
+                                  const std::vector<BoundAssignment>& bound,
+                                  const catalog::Table& table);
+  // SET lists of UPDATE and ON CONFLICT DO UPDATE over the current scope: each value coerced
+  // to its column's type, DEFAULT, 42703 for an unknown column, 42601 for one set twice.
+  Status BindAssignments(const std::vector<ast::Assignment>& list, const catalog::Table& table,
+                         std::vector<BoundAssignment>* out);
+  // ON CONFLICT (bind_on_conflict.cc): the arbiter indexes (42P10 when no unique index has the
+  // target's columns), DO UPDATE's SET and WHERE over the target row and EXCLUDED.
+  Status BindOnConflict(const ast::InsertStmt& stmt, BoundInsert* out);
   // RETURNING items over the row of table (bind_returning.cc); empty items leave *out empty.
+  // alias: the name that qualifies the table's columns (empty: the table's name).
   Status BindReturning(const std::vector<ast::SelectItem>& items,
-                       const std::shared_ptr<catalog::Table>& table, BoundReturning* out);
+                       const std::shared_ptr<catalog::Table>& table, BoundReturning* out,
+                       const std::string& alias = {});
   Status BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
                      BoundSelect* out);
   Result<BoundExprPtr> BindLimit(const ast::Expr& expr, const char* what);

@@ -76,6 +76,22 @@ struct BoundCheck {
   BoundExprPtr expr;
 };
 
+// SET column = value of an UPDATE or of ON CONFLICT DO UPDATE.
+struct BoundAssignment {
+  int column;
+  BoundExprPtr value;  // cast to the column type
+};
+
+// INSERT ... ON CONFLICT: the arbiter indexes and, for DO UPDATE, the assignments and WHERE
+// bound over the existing row followed by the proposed one (EXCLUDED at column offset n).
+struct BoundOnConflict {
+  // Unique indexes whose live keys count as conflicts; with no target, every unique index.
+  std::vector<std::shared_ptr<catalog::Index>> arbiters;
+  bool do_update = false;
+  std::vector<BoundAssignment> assignments;
+  BoundExprPtr where;  // may be null
+};
+
 struct BoundInsert {
   std::shared_ptr<catalog::Table> table;
   // Produces rows whose values already have the types of the target columns.
@@ -86,6 +102,7 @@ struct BoundInsert {
   std::vector<BoundExprPtr> defaults;
   std::vector<BoundCheck> checks;
   BoundReturning returning;
+  std::unique_ptr<BoundOnConflict> on_conflict;  // null without ON CONFLICT
 };
 
 // The rows an UPDATE or DELETE changes: its WHERE, and once planned (PlanMatches) the access
@@ -100,10 +117,7 @@ struct BoundMatch {
 };
 
 struct BoundUpdate : BoundMatch {
-  struct Assignment {
-    int column;
-    BoundExprPtr value;  // over the old row, cast to the column type
-  };
+  using Assignment = BoundAssignment;  // values over the old row
   std::vector<Assignment> assignments;
   std::vector<BoundCheck> checks;
 };

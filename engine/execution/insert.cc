@@ -40,6 +40,7 @@ Result<uint64_t> ExecuteInsert(BoundInsert& b, ExecContext* exec) {
     tuples.push_back(std::move(bytes));
     rows.push_back(std::move(row));
   }
+  if (b.on_conflict != nullptr) return InsertOnConflict(b, rows, tuples, exec);
   // Phase 2: append the versions and their index entries (unique keys checked there).
   for (size_t i = 0; i < tuples.size(); ++i) {
     MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, InsertVersion(b.table, std::move(tuples[i]), exec));

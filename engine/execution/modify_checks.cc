@@ -81,14 +81,16 @@ Result<storage::Rid> InsertVersion(const std::shared_ptr<catalog::Table>& table,
 }
 
 Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, MatchedRow* m,
-                             const BoundExpr* recheck, ExecContext* exec) {
+                             const BoundExpr* recheck, ExecContext* exec, bool lock_only) {
   catalog::Transaction& txn = *exec->txn;
   const txn::TxnManager& txns = *txn.manager();
   while (true) {
     MERIDIAN_ASSIGN_OR_RETURN(
         catalog::Transaction::LockResult r,
-        txn.LockVersion(table, m->rid, false, exec->ctl, LockTimeoutMs(exec)));
+        txn.LockVersion(table, m->rid, lock_only, exec->ctl, LockTimeoutMs(exec)));
     if (r == catalog::Transaction::LockResult::kLocked) return true;
+    // lock_only: a live version whose lock this transaction already holds.
+    if (r == catalog::Transaction::LockResult::kAlreadyMine && lock_only) return true;
     if (r == catalog::Transaction::LockResult::kAlreadyMine ||
         r == catalog::Transaction::LockResult::kBusy) {
       return false;
@@ -160,35 +162,95 @@ KeyVersion Classify(const storage::TupleHeader& h, const catalog::Transaction& t
 
 }  // namespace
 
-Status AddIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid, ExecContext* exec) {
+namespace {
+
+// Under the key's lock: the rid of a live version of key in index, or none. *holder is set
+// (and none returned) when a running transaction's version decides.
+Result<std::optional<storage::Rid>> LiveVersionOfKey(catalog::Table& table, catalog::Index& index,
+                                                     const std::string& key, ExecContext* exec,
+                                                     uint64_t* holder) {
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<std::string> rids, index.Lookup(key));
+  for (const std::string& r : rids) {
+    const storage::Rid rid = catalog::DecodeRid(r);
+    auto header = table.heap()->ReadHeader(rid);
+    if (!header.ok()) continue;  // a slot freed by garbage collection
+    KeyVersion v = Classify(*header, *exec->txn, holder);
+    if (v == KeyVersion::kLive) return std::optional<storage::Rid>(rid);
+    if (v == KeyVersion::kWait) break;
+  }
+  return std::optional<storage::Rid>();
+}
+
+}  // namespace
+
+namespace {
+
+// ClaimKey and FindConflict: under the key's lock, a live version's rid, or (claim set) the
+// claim's entry inserted; waits for running holders of the key in between.
+Result<std::optional<storage::Rid>> ProbeKey(catalog::Table& table, catalog::Index& index,
+                                             const Row& row, const storage::Rid* claim,
+                                             ExecContext* exec) {
+  if (index.KeyHasNull(row) || exec->txn == nullptr) {
+    if (claim != nullptr) MERIDIAN_RETURN_IF_ERROR(index.Insert(row, *claim));
+    return std::optional<storage::Rid>();
+  }
+  const std::string key = index.EncodeKey(row);
+  while (true) {
+    uint64_t holder = 0;
+    {
+      std::lock_guard key_lock(index.KeyLock(key));
+      MERIDIAN_ASSIGN_OR_RETURN(std::optional<storage::Rid> live,
+                                LiveVersionOfKey(table, index, key, exec, &holder));
+      if (live) return live;
+      if (holder == 0) {
+        if (claim != nullptr) MERIDIAN_RETURN_IF_ERROR(index.Insert(row, *claim));
+        return std::optional<storage::Rid>();
+      }
+    }
+    // Another transaction's version of this key decides: wait for it, then look again.
+    MERIDIAN_RETURN_IF_ERROR(exec->txn->WaitFor(holder, exec->ctl, LockTimeoutMs(exec)).status());
+  }
+}
+
+}  // namespace
+
+Result<std::optional<storage::Rid>> ClaimKey(catalog::Table& table, catalog::Index& index,
+                                             const Row& row, storage::Rid rid, ExecContext* exec) {
+  return ProbeKey(table, index, row, &rid, exec);
+}
+
+Result<std::optional<storage::Rid>> FindConflict(catalog::Table& table, catalog::Index& index,
+                                                 const Row& row, ExecContext* exec) {
+  return ProbeKey(table, index, row, nullptr, exec);
+}
+
+Status AddIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid, ExecContext* exec,
+                       const std::vector<std::shared_ptr<catalog::Index>>* skip) {
   for (const std::shared_ptr<catalog::Index>& index : table.indexes()) {
-    if (!index->schema().unique || index->KeyHasNull(row) || exec->txn == nullptr) {
+    if (skip != nullptr && std::find(skip->begin(), skip->end(), index) != skip->end()) continue;
+    if (!index->schema().unique) {
       MERIDIAN_RETURN_IF_ERROR(index->Insert(row, rid));
       continue;
     }
-    const std::string key = index->EncodeKey(row);
-    while (true) {
-      uint64_t holder = 0;
-      {
-        std::lock_guard key_lock(index->KeyLock(key));
-        MERIDIAN_ASSIGN_OR_RETURN(std::vector<std::string> rids, index->Lookup(key));
-        for (const std::string& r : rids) {
-          auto header = table.heap()->ReadHeader(catalog::DecodeRid(r));
-          if (!header.ok()) continue;  // a slot freed by garbage collection
-          KeyVersion v = Classify(*header, *exec->txn, &holder);
-          if (v == KeyVersion::kLive) return DuplicateKeyError(table, *index, row);
-          if (v == KeyVersion::kWait) break;
-        }
-        if (holder == 0) {
-          MERIDIAN_RETURN_IF_ERROR(index->Insert(row, rid));
-          break;
-        }
-      }
-      // Another transaction's version of this key decides: wait for it, then look again.
-      MERIDIAN_RETURN_IF_ERROR(exec->txn->WaitFor(holder, exec->ctl, LockTimeoutMs(exec)).status());
-    }
+    MERIDIAN_ASSIGN_OR_RETURN(std::optional<storage::Rid> live,
+                              ClaimKey(table, *index, row, rid, exec));
+    if (live) return DuplicateKeyError(table, *index, row);
   }
   return Status::Ok();
+}
+
+Result<storage::Rid> WriteReplacement(const std::shared_ptr<catalog::Table>& table,
+                                      const std::vector<BoundCheck>& checks,
+                                      const BoundReturning& returning, storage::Rid old_rid,
+                                      const Row& new_row, ExecContext* exec) {
+  MERIDIAN_RETURN_IF_ERROR(CheckNotNull(*table, new_row));
+  MERIDIAN_RETURN_IF_ERROR(CheckConstraints(*table, checks, new_row, exec));
+  MERIDIAN_ASSIGN_OR_RETURN(std::string tuple, EncodeRow(*table, new_row));
+  MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, InsertVersion(table, std::move(tuple), exec));
+  table->NoteSuccessor(old_rid, rid, exec->txn->id());
+  MERIDIAN_RETURN_IF_ERROR(AddIndexEntries(*table, new_row, rid, exec));
+  MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(returning, new_row, exec));
+  return rid;
 }
 
 AccessPlan ChooseMatchPath(const std::shared_ptr<catalog::Table>& table, BoundExprPtr where) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "optimizer/access_path.h"
@@ -23,6 +24,10 @@ namespace meridian::exec {
 Result<uint64_t> ExecuteInsert(BoundInsert& insert, ExecContext* exec);
 Result<uint64_t> ExecuteUpdate(BoundUpdate& update, ExecContext* exec);
 Result<uint64_t> ExecuteDelete(BoundDelete& del, ExecContext* exec);
+// Phase 2 of an INSERT with ON CONFLICT (insert_conflict.cc): rows and their encoded tuples
+// from the compute phase. Returns the rows inserted or updated.
+Result<uint64_t> InsertOnConflict(BoundInsert& insert, std::vector<Row>& rows,
+                                  std::vector<std::string>& tuples, ExecContext* exec);
 
 // RETURNING (returning.cc): evaluates returning over row, a row the statement wrote (DELETE:
 // the old row), into exec->returned; nothing when there is no RETURNING.
@@ -50,7 +55,25 @@ Result<storage::Rid> InsertVersion(const std::shared_ptr<catalog::Table>& table,
 // the key's lock, against every version of the key that is not dead (created by a committed
 // or this transaction and not deleted by a committed one or this one): a version of a running
 // transaction is waited for; a live one is 23505. NULL keys never conflict.
-Status AddIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid, ExecContext* exec);
+// skip: indexes already done (ON CONFLICT's arbiters, see ClaimKey).
+Status AddIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid, ExecContext* exec,
+                       const std::vector<std::shared_ptr<catalog::Index>>* skip = nullptr);
+// One unique index's part of AddIndexEntries: under the key's lock, either the rid of a live
+// version of row's key (nothing inserted) or rid's entry inserted (none returned).
+Result<std::optional<storage::Rid>> ClaimKey(catalog::Table& table, catalog::Index& index,
+                                             const Row& row, storage::Rid rid, ExecContext* exec);
+// ON CONFLICT's probe: the rid of a live version (as AddIndexEntries judges them) of row's key
+// in the unique index, after waiting for running transactions that hold one; none when row's
+// key has a NULL or no live version exists. Needs a transaction.
+Result<std::optional<storage::Rid>> FindConflict(catalog::Table& table, catalog::Index& index,
+                                                 const Row& row, ExecContext* exec);
+// The new version of a locked row (UPDATE, ON CONFLICT DO UPDATE): NOT NULL and CHECK on
+// new_row, the version appended as old_rid's successor with its index entries, RETURNING.
+// Returns the new version's rid.
+Result<storage::Rid> WriteReplacement(const std::shared_ptr<catalog::Table>& table,
+                                      const std::vector<BoundCheck>& checks,
+                                      const BoundReturning& returning, storage::Rid old_rid,
+                                      const Row& new_row, ExecContext* exec);
 struct MatchedRow {
   storage::Rid rid;
   Row row;
@@ -61,8 +84,10 @@ struct MatchedRow {
 // READ COMMITTED follows the row to its newest version, re-checks recheck (the WHERE; null =
 // true) on it and locks that one instead, as PostgreSQL's EvalPlanQual does (*m then holds
 // it). false: the row is gone, no longer matches, or this statement already changed it.
+// lock_only: a FOR UPDATE lock that does not delete the version (ON CONFLICT DO UPDATE ...
+// WHERE, which may leave the row as it is); a lock this transaction holds already counts.
 Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, MatchedRow* m,
-                             const BoundExpr* recheck, ExecContext* exec);
+                             const BoundExpr* recheck, ExecContext* exec, bool lock_only = false);
 // lock_timeout of the statement's session (0 = none).
 int64_t LockTimeoutMs(const ExecContext* exec);
 

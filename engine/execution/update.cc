@@ -33,13 +33,8 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
     for (const BoundUpdate::Assignment& a : b.assignments) {
       MERIDIAN_ASSIGN_OR_RETURN(new_row[a.column], Eval(*a.value, ctx));
     }
-    MERIDIAN_RETURN_IF_ERROR(CheckNotNull(table, new_row));
-    MERIDIAN_RETURN_IF_ERROR(CheckConstraints(table, b.checks, new_row, exec));
-    MERIDIAN_ASSIGN_OR_RETURN(std::string tuple, EncodeRow(table, new_row));
-    MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, InsertVersion(b.table, std::move(tuple), exec));
-    table.NoteSuccessor(m.rid, rid, exec->txn->id());
-    MERIDIAN_RETURN_IF_ERROR(AddIndexEntries(table, new_row, rid, exec));
-    MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(b.returning, new_row, exec));
+    MERIDIAN_RETURN_IF_ERROR(
+        WriteReplacement(b.table, b.checks, b.returning, m.rid, new_row, exec).status());
     ++updated;
   }
   table.NoteChanges(static_cast<int64_t>(updated));

@@ -156,9 +156,21 @@ lockingStrength : K_UPDATE | K_NO K_KEY K_UPDATE | K_SHARE | K_KEY K_SHARE ;
 // the transformer. (A separate VALUES alternative here would be ambiguous with a query that
 // starts with VALUES, and ANTLR would then look ahead through every row to decide.)
 insertStmt
-  : K_INSERT K_INTO identifier (LPAREN identifier (COMMA identifier)* RPAREN)?
+  : K_INSERT K_INTO target=identifier (K_AS alias=identifier)?
+    (LPAREN identifier (COMMA identifier)* RPAREN)?
     (K_OVERRIDING overriding=identifier K_VALUE)? (selectStmt | K_DEFAULT K_VALUES)
-    returningClause?
+    onConflictClause? returningClause?
+  ;
+
+// ON CONFLICT [(col, ...) | ON CONSTRAINT name] DO NOTHING | DO UPDATE SET ... [WHERE ...]
+onConflictClause
+  : K_ON K_CONFLICT conflictTarget? K_DO
+    (K_NOTHING | K_UPDATE K_SET assignment (COMMA assignment)* (K_WHERE expr)?)
+  ;
+
+conflictTarget
+  : LPAREN identifier (COMMA identifier)* RPAREN
+  | K_ON K_CONSTRAINT identifier
   ;
 
 // RETURNING expr [[AS] name], ... | *: the rows an INSERT, UPDATE or DELETE wrote.
@@ -537,6 +549,7 @@ nonReservedKeyword
   | K_REPLACE | K_TEMP | K_TEMPORARY | K_VIEW
   | K_ALWAYS | K_CACHE | K_CYCLE | K_GENERATED | K_IDENTITY | K_INCREMENT | K_MAXVALUE
   | K_MINVALUE | K_OVERRIDING | K_OWNED | K_RESTART | K_SEQUENCE | K_VALUE
+  | K_CONFLICT | K_DO | K_NOTHING
   ;
 
 reservedKeyword
@@ -578,6 +591,7 @@ K_COLLATE : C O L L A T E ;
 K_COLUMN : C O L U M N ;
 K_COMMIT : C O M M I T ;
 K_COMMITTED : C O M M I T T E D ;
+K_CONFLICT : C O N F L I C T ;
 K_CONSTRAINT : C O N S T R A I N T ;
 K_COPY : C O P Y ;
 K_CREATE : C R E A T E ;
@@ -589,6 +603,7 @@ K_DEFERRABLE : D E F E R R A B L E ;
 K_DELETE : D E L E T E ;
 K_DESC : D E S C ;
 K_DISTINCT : D I S T I N C T ;
+K_DO : D O ;
 K_DOUBLE : D O U B L E ;
 K_DROP : D R O P ;
 K_ELSE : E L S E ;
@@ -628,6 +643,7 @@ K_LOCAL : L O C A L ;
 K_LOCKED : L O C K E D ;
 K_MATCH : M A T C H ;
 K_NO : N O ;
+K_NOTHING : N O T H I N G ;
 K_NOT : N O T ;
 K_NOWAIT : N O W A I T ;
 K_NULL : N U L L ;

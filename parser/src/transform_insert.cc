@@ -1,5 +1,5 @@
-// INSERT INTO t [(cols)] VALUES (...), ... | query; DEFAULT in a VALUES row becomes a null
-// ExprPtr.
+// INSERT INTO t [AS alias] [(cols)] VALUES (...), ... | query [ON CONFLICT ...]; DEFAULT in a
+// VALUES row becomes a null ExprPtr.
 
 #include "transformer.h"
 
@@ -20,15 +20,41 @@ P::ValuesClauseContext* BareValues(P::SelectStmtContext* ctx) {
 
 }  // namespace
 
+std::unique_ptr<ast::OnConflict> Transformer::TransformOnConflict(P::OnConflictClauseContext* ctx) {
+  auto out = std::make_unique<ast::OnConflict>();
+  out->loc = Loc(ctx);
+  if (P::ConflictTargetContext* target = ctx->conflictTarget()) {
+    if (target->K_CONSTRAINT() != nullptr) {
+      out->constraint = Identifier(target->identifier(0));
+      out->constraint_loc = Loc(target->identifier(0));
+    } else {
+      for (P::IdentifierContext* col : target->identifier()) {
+        out->columns.push_back(Identifier(col));
+        out->column_locs.push_back(Loc(col));
+      }
+    }
+  }
+  out->do_update = ctx->K_UPDATE() != nullptr;
+  for (P::AssignmentContext* a : ctx->assignment()) {
+    out->assignments.push_back(TransformAssignment(a));
+  }
+  if (ctx->expr() != nullptr) out->where = TransformExpr(ctx->expr());
+  return out;
+}
+
 std::unique_ptr<ast::InsertStmt> Transformer::TransformInsert(P::InsertStmtContext* ctx) {
   auto stmt = std::make_unique<ast::InsertStmt>();
   std::vector<P::IdentifierContext*> names = ctx->identifier();
-  stmt->table = Identifier(names[0]);
-  stmt->table_loc = Loc(names[0]);
-  for (size_t i = 1; i < names.size(); ++i) {
-    if (names[i] == ctx->overriding) continue;
-    stmt->columns.push_back(Identifier(names[i]));
-    stmt->column_locs.push_back(Loc(names[i]));
+  stmt->table = Identifier(ctx->target);
+  stmt->table_loc = Loc(ctx->target);
+  if (ctx->alias != nullptr) stmt->alias = Identifier(ctx->alias);
+  for (P::IdentifierContext* name : names) {
+    if (name == ctx->target || name == ctx->alias || name == ctx->overriding) continue;
+    stmt->columns.push_back(Identifier(name));
+    stmt->column_locs.push_back(Loc(name));
+  }
+  if (P::OnConflictClauseContext* oc = ctx->onConflictClause()) {
+    stmt->on_conflict = TransformOnConflict(oc);
   }
   stmt->returning = TransformReturning(ctx->returningClause());
   if (ctx->returningClause() != nullptr) stmt->returning_loc = Loc(ctx->returningClause());

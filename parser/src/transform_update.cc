@@ -4,16 +4,20 @@
 
 namespace meridian::parser {
 
+ast::Assignment Transformer::TransformAssignment(P::AssignmentContext* ctx) {
+  ast::Assignment assignment;
+  assignment.column = Identifier(ctx->identifier());
+  assignment.loc = Loc(ctx);
+  if (ctx->expr() != nullptr) assignment.value = TransformExpr(ctx->expr());
+  return assignment;
+}
+
 std::unique_ptr<ast::UpdateStmt> Transformer::TransformUpdate(P::UpdateStmtContext* ctx) {
   auto stmt = std::make_unique<ast::UpdateStmt>();
   stmt->table = Identifier(ctx->identifier());
   stmt->table_loc = Loc(ctx->identifier());
   for (P::AssignmentContext* a : ctx->assignment()) {
-    ast::Assignment assignment;
-    assignment.column = Identifier(a->identifier());
-    assignment.loc = Loc(a);
-    if (a->expr() != nullptr) assignment.value = TransformExpr(a->expr());
-    stmt->assignments.push_back(std::move(assignment));
+    stmt->assignments.push_back(TransformAssignment(a));
   }
   if (ctx->expr() != nullptr) stmt->where = TransformExpr(ctx->expr());
   stmt->returning = TransformReturning(ctx->returningClause());

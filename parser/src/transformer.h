@@ -50,6 +50,9 @@ class Transformer {
   void TransformLocking(P::LockingClauseContext* ctx, ast::SelectStmt* stmt);
   // transform_insert.cc, transform_update.cc, transform_delete.cc
   std::unique_ptr<ast::InsertStmt> TransformInsert(P::InsertStmtContext* ctx);
+  std::unique_ptr<ast::OnConflict> TransformOnConflict(P::OnConflictClauseContext* ctx);
+  // SET column = expr | DEFAULT of UPDATE and ON CONFLICT DO UPDATE.
+  ast::Assignment TransformAssignment(P::AssignmentContext* ctx);
   std::unique_ptr<ast::UpdateStmt> TransformUpdate(P::UpdateStmtContext* ctx);
   std::unique_ptr<ast::DeleteStmt> TransformDelete(P::DeleteStmtContext* ctx);
   // transform_create_table.cc, transform_drop_table.cc

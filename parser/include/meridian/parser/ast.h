@@ -442,9 +442,29 @@ struct CreateViewStmt {
   std::string query_text;
 };
 
+struct Assignment {
+  std::string column;
+  ExprPtr value;  // null when SET col = DEFAULT
+  Location loc;
+};
+
+// INSERT ... ON CONFLICT: the arbiter (a column list naming a unique index's columns, or a
+// constraint's name; neither: every unique index, DO NOTHING only) and the action.
+struct OnConflict {
+  std::vector<std::string> columns;
+  std::vector<Location> column_locs;
+  std::string constraint;  // ON CONSTRAINT name
+  Location constraint_loc;
+  bool do_update = false;  // false: DO NOTHING
+  std::vector<Assignment> assignments;
+  ExprPtr where;  // DO UPDATE ... WHERE
+  Location loc;
+};
+
 struct InsertStmt {
   std::string table;
   Location table_loc;
+  std::string alias;  // INSERT INTO t AS alias; empty when none
   std::vector<std::string> columns;  // empty: all columns in order
   std::vector<Location> column_locs;
   std::vector<std::vector<ExprPtr>> values;  // VALUES rows; a null ExprPtr where DEFAULT is written
@@ -454,12 +474,7 @@ struct InsertStmt {
   char overriding = 0;
   std::vector<SelectItem> returning;  // RETURNING list; empty when none
   Location returning_loc;
-};
-
-struct Assignment {
-  std::string column;
-  ExprPtr value;  // null when SET col = DEFAULT
-  Location loc;
+  std::unique_ptr<OnConflict> on_conflict;  // null when no ON CONFLICT
 };
 
 struct UpdateStmt {
