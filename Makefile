@@ -9,6 +9,7 @@
 #   make bench-pgbench pgbench select-only and tpcb-like vs PostgreSQL 15
 #   make bench-joinagg hash join, GROUP BY and scans of 1M rows vs PostgreSQL 15
 #   make bench-rtree   R*-tree vs Boost.Geometry, libspatialindex, SQLite R*Tree (5M 5-D points)
+#   make bench-hostile hostile statements (regex, LIKE, huge IN, big sorts) vs PostgreSQL 15
 #   make soak       thousands of simulated crashes, 20 SIGKILL rounds of the bank workload and
 #                   30 of DDL and a million-row COPY (tens of minutes)
 JOBS ?= 2
@@ -29,7 +30,7 @@ CMAKE_LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg bench-rtree soak clean
+.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg bench-rtree bench-hostile soak clean
 
 all: build
 
@@ -93,6 +94,14 @@ bench-joinagg:
 	$(MAKE) configure SANITIZE=0
 	cmake --build build -j $(JOBS) --target meridiand
 	python3 tests/bench/joinagg/bench_join_agg.py --meridiand build/bin/meridiand
+
+# Issue 14's hostile statements (catastrophic regular expressions, LIKE with thousands of %,
+# IN lists of millions of literals, GROUP BY / ORDER BY of 5M rows) against PostgreSQL 15:
+# outcome, time, peak and remaining resident memory (RESULTS.md).
+bench-hostile:
+	$(MAKE) configure SANITIZE=0
+	cmake --build build -j $(JOBS) --target meridiand
+	python3 tests/bench/robustness/bench_hostile.py --meridiand build/bin/meridiand
 
 # Long crash-recovery runs: thousands of simulated power cuts, and 20 SIGKILL rounds of the
 # bank workload against the real daemon.
