@@ -533,8 +533,9 @@ Result<BoundExprPtr> Binder::BindSubqueryExpr(const ast::Expr& expr) {
     MERIDIAN_ASSIGN_OR_RETURN(x, BindExpr(*expr.children[0]));
   }
   std::vector<ColumnInfo> columns;
-  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<SubqueryPlan> plan,
-                            BindSubqueryPlan(*expr.subquery, &columns));
+  MERIDIAN_ASSIGN_OR_RETURN(
+      std::unique_ptr<SubqueryPlan> plan,
+      BindSubqueryPlan(*expr.subquery, &columns, expr.kind == ast::ExprKind::kExists));
   if (expr.kind != ast::ExprKind::kExists && columns.size() != 1) {
     return Status::Error(sqlstate::kSyntaxError, "subquery must return only one column")
         .WithPosition(pos);

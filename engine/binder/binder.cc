@@ -166,7 +166,8 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
 }
 
 Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::SelectStmt& stmt,
-                                                               std::vector<ColumnInfo>* columns) {
+                                                               std::vector<ColumnInfo>* columns,
+                                                               bool exists) {
   if (!rules_.subqueries) {
     // PostgreSQL: "cannot use subquery in DEFAULT expression" / "... in EXECUTE parameter".
     const std::string clause = rules_.clause;
@@ -189,7 +190,23 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
   plan->correlated = correlated_.size() > static_cast<size_t>(level) && correlated_[level];
   *columns = (*bound)->columns;
   if (!columns->empty()) plan->type = (*columns)[0].type;
-  MERIDIAN_ASSIGN_OR_RETURN(plan->root, PlanSelect(std::move(*bound)));
+  if (!exists || !plan->correlated) {
+    MERIDIAN_ASSIGN_OR_RETURN(plan->root, PlanSelect(std::move(*bound)));
+    return plan;
+  }
+  // A correlated EXISTS: the per-row plan, and from a second binding the hashed form when the
+  // correlation allows one (planner/decorrelate.cc).
+  MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect per_row, PlanSelectExplained(std::move(*bound), false));
+  plan->root = std::move(per_row.root);
+  rules_ = ExprRules{};
+  in_aggregate_ = false;
+  auto again = BindSelectInScope(stmt);
+  rules_ = saved_rules;
+  in_aggregate_ = saved_in_aggregate;
+  if (again.ok()) {
+    plan->hashed = DecorrelateExists(
+        std::move(*again), per_row.explain != nullptr ? per_row.explain->total_cost : 1.0);
+  }
   return plan;
 }
 

@@ -134,8 +134,10 @@ class Binder {
                                                       const ast::Location& loc,
                                                       catalog::LockMode mode);
   Result<BoundExprPtr> BindColumnRef(const ast::Expr& expr);
+  // exists: an EXISTS subquery, which when correlated also gets its hashed form (binder.cc).
   Result<std::unique_ptr<SubqueryPlan>> BindSubqueryPlan(const ast::SelectStmt& stmt,
-                                                         std::vector<ColumnInfo>* columns);
+                                                         std::vector<ColumnInfo>* columns,
+                                                         bool exists = false);
   // Casts e to type to: folds constants (errors get e's position); assignment uses
   // assignment-cast rules and the 42804 "column ... is of type" message for column.
   Result<BoundExprPtr> Coerce(BoundExprPtr e, Type to, bool assignment, const std::string& column);

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "meridian/parser/ast.h"
@@ -148,6 +149,10 @@ struct SubqueryPlan {
   enum class Lookup { kUnbuilt, kSorted, kScan } lookup = Lookup::kUnbuilt;
   std::vector<Value> sorted;
   bool sorted_saw_null = false;
+  // A correlated [NOT] EXISTS whose correlation is equalities (planner/decorrelate.cc): after
+  // enough per-row runs it answers from a hash set of the inner sides instead; null otherwise.
+  struct HashedExists;
+  std::unique_ptr<HashedExists> hashed;
   SubqueryPlan();
   ~SubqueryPlan();
 };
@@ -190,6 +195,24 @@ struct BoundExpr {
   // as needed; *all when a correlated subquery below may read any column of that row (column
   // pruning, Operator::PruneColumns).
   void MarkColumnsRead(std::vector<bool>* used, bool* all) const;
+};
+
+// EXISTS (SELECT ... WHERE inner_1 = outer_1 AND ... AND rest) as a semi-join probe: root is
+// the subquery without the correlation equalities (uncorrelated), producing inner_1..inner_k
+// for the rows that pass rest; keys holds their encodings without NULLs. The row exists iff
+// every outer_i is non-NULL and (outer_1, ..., outer_k) is in keys. Per statement run the first
+// switch_after calls still run the per-row plan (cheap with an index when the outer side is
+// small); then keys is built once and every later call is one lookup.
+struct SubqueryPlan::HashedExists {
+  std::unique_ptr<Operator> root;
+  std::vector<BoundExprPtr> outer_keys;  // over the outer query's row (depth 0 there)
+  uint64_t switch_after = 1;
+  double build_cost = 0;  // the planner's estimates, for EXPLAIN
+  double per_row_cost = 0;
+  uint64_t run = 0;  // ExecContext::run of calls/keys
+  uint64_t calls = 0;
+  bool built = false;
+  std::unordered_set<std::string> keys;
 };
 
 }  // namespace meridian::exec

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "binder/type_rules.h"
+#include "catalog/key_encoding.h"
 #include "execution/pattern_match.h"
 
 namespace meridian::exec {
@@ -446,6 +447,50 @@ Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v, const 
   return Status::Internal("unknown string function");
 }
 
+// EXISTS through its hash set (SubqueryPlan::HashedExists): none while the per-row plan is
+// still due (the first switch_after calls of a run), else whether the outer keys are in the set
+// (built at the first such call).
+Result<std::optional<bool>> HashedExistsProbe(const BoundExpr& e, const EvalContext& ctx) {
+  SubqueryPlan::HashedExists& h = *e.subquery->hashed;
+  const uint64_t run = ctx.exec != nullptr ? ctx.exec->run : 0;
+  if (h.run != run) {
+    h.run = run;
+    h.calls = 0;
+    h.built = false;
+    h.keys.clear();
+  }
+  if (!h.built) {
+    if (++h.calls <= h.switch_after) return std::optional<bool>();
+    MERIDIAN_RETURN_IF_ERROR(h.root->Open(&ctx, ctx.exec));
+    Row row;
+    std::string key;
+    int until_check = kCheckInterval;
+    while (true) {
+      MERIDIAN_ASSIGN_OR_RETURN(bool more, h.root->Next(&row));
+      if (!more) break;
+      if (--until_check <= 0 && ctx.exec != nullptr && ctx.exec->ctl != nullptr) {
+        MERIDIAN_RETURN_IF_ERROR(ctx.exec->ctl->Check());
+        until_check = kCheckInterval;
+      }
+      key.clear();
+      bool null = false;
+      for (size_t i = 0; i < h.outer_keys.size() && !null; ++i) {
+        null = row[i].IsNull();
+        catalog::AppendKeyValue(row[i], &key);
+      }
+      if (!null) h.keys.insert(key);
+    }
+    h.built = true;
+  }
+  std::string key;
+  for (const BoundExprPtr& k : h.outer_keys) {
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*k, ctx));
+    if (v.IsNull()) return std::optional<bool>(false);  // NULL = anything is never true
+    catalog::AppendKeyValue(v, &key);
+  }
+  return std::optional<bool>(h.keys.count(key) != 0);
+}
+
 // Runs a subquery plan (or reads its cache) and returns the first column of its rows; for
 // scalar and EXISTS subqueries it stops after two rows / one row.
 Result<const std::vector<Value>*> RunSubquery(const BoundExpr& e, const EvalContext& ctx,
@@ -759,6 +804,10 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
       return rows->empty() ? Value::Null() : (*rows)[0];
     }
     case BoundKind::kExists: {
+      if (e.subquery->hashed != nullptr) {
+        MERIDIAN_ASSIGN_OR_RETURN(std::optional<bool> found, HashedExistsProbe(e, ctx));
+        if (found) return Value::Bool(*found != e.negated);
+      }
       MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows, RunSubquery(e, ctx, 1));
       return Value::Bool(rows->empty() == e.negated);
     }

@@ -162,8 +162,14 @@ std::string ExprToString(const BoundExpr& e) {
              Join(e.children, 1) + "))";
     case BoundKind::kSubquery:
       return "(SubPlan)";
-    case BoundKind::kExists:
-      return e.negated ? "(NOT EXISTS(SubPlan))" : "EXISTS(SubPlan)";
+    case BoundKind::kExists: {
+      // A hashed form says after how many per-row runs it takes over.
+      std::string sub = "SubPlan";
+      if (e.subquery != nullptr && e.subquery->hashed != nullptr) {
+        sub += ", hashed after " + std::to_string(e.subquery->hashed->switch_after) + " rows";
+      }
+      return e.negated ? "(NOT EXISTS(" + sub + "))" : "EXISTS(" + sub + ")";
+    }
     case BoundKind::kInSubquery:
       if (e.all || e.binary_op != ast::BinaryOp::kEq) {
         return "(" + ExprToString(*e.children[0]) + " " + ast::OperatorName(e.binary_op) +

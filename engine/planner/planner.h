@@ -24,4 +24,10 @@ struct PlannedSelect {
 Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> select, bool instrument);
 Result<OperatorPtr> PlanSelect(std::unique_ptr<BoundSelect> select);
 
+// The hashed form of a correlated [NOT] EXISTS subquery (decorrelate.cc): select is a second
+// binding of the subquery; per_row_cost the estimated cost of one per-row run. Null when the
+// subquery's shape does not allow it (see SubqueryPlan::HashedExists).
+std::unique_ptr<SubqueryPlan::HashedExists> DecorrelateExists(std::unique_ptr<BoundSelect> select,
+                                                              double per_row_cost);
+
 }  // namespace meridian::exec

@@ -37,7 +37,7 @@ def cases(scale):
         (f"GROUP BY {groups:,} groups",
          f"SELECT count(*) FROM (SELECT g FROM generate_series(1, {groups}) g GROUP BY g) s"),
         (f"ORDER BY {rows:,} rows",
-         f"SELECT g FROM generate_series(1, {rows}) g ORDER BY (g * 7919) % 1000003 DESC, g "
+         f"SELECT g FROM generate_series(1, {rows}) g ORDER BY (g::bigint * 7919) % 1000003 DESC, g "
          f"OFFSET {rows - 1}"),
         ("integer negation overflow", "SELECT -((-2147483648)::int)"),
         ("1 MB identifier", "CREATE TABLE " + "x" * (1 << 20) + " (x int)"),
