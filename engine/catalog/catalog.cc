@@ -146,6 +146,7 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
                                                  [raw](const std::vector<uint64_t>& pages) {
                                                    return raw->FlushCommitPages(pages);
                                                  }));
+  catalog->log_->SetAfterGroup([raw] { return raw->pool_->SyncOwedFiles(); });
   // Format 4 keeps every index file a checkpoint image (or marked unsafe) and every group
   // record names its pages: then recovery touches only what the log tail names. Otherwise
   // (older data directory or log) it sweeps every heap page and rebuilds every index.
@@ -760,15 +761,19 @@ Status Catalog::FlushCommitPages(const std::vector<uint64_t>& pages) {
   for (uint64_t p : pages)
     by_table[static_cast<uint32_t>(p >> 32)].push_back(static_cast<uint32_t>(p));
   if (by_table.empty()) return Status::Ok();
+  // Every table's pages in one doublewrite batch (BufferPool::FlushGroupPages), under shared
+  // locks taken in List() order.
+  std::vector<std::unique_ptr<ScopedTableLock>> guards;
+  std::vector<std::pair<storage::FileId, std::vector<uint32_t>>> sets;
   for (const std::shared_ptr<Table>& table : List()) {
     auto it = by_table.find(table->id());
     if (it == by_table.end()) continue;
-    ScopedTableLock guard(*table, LockMode::kShared);
-    MERIDIAN_RETURN_IF_ERROR(guard.status());
+    guards.push_back(std::make_unique<ScopedTableLock>(*table, LockMode::kShared));
+    MERIDIAN_RETURN_IF_ERROR(guards.back()->status());
     if (!table->CheckUsable().ok()) continue;  // dropped: nothing to keep
-    MERIDIAN_RETURN_IF_ERROR(table->heap()->FlushPages(std::move(it->second)));
+    sets.emplace_back(table->heap()->pool_file_id(), std::move(it->second));
   }
-  return Status::Ok();
+  return pool_->FlushGroupPages(std::move(sets));
 }
 
 void Catalog::ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,

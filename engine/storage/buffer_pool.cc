@@ -323,7 +323,129 @@ void BufferPool::EnableDoublewrite(std::unique_ptr<Doublewrite> dw) {
 
 Status BufferPool::ClearDoublewrite() {
   std::lock_guard lock(dw_mu_);
+  MERIDIAN_RETURN_IF_ERROR(SyncOwedLocked());
   return dw_ == nullptr ? Status::Ok() : dw_->Clear();
+}
+
+Status BufferPool::SyncOwedLocked() {
+  while (!dw_owed_.empty()) {
+    File* f;
+    {
+      std::lock_guard lock(mutex_);
+      f = FileFor(dw_owed_.back());
+    }
+    // A file unregistered meanwhile was dropped: its pages no longer matter.
+    if (f != nullptr) MERIDIAN_RETURN_IF_ERROR(f->Sync());
+    dw_owed_.pop_back();
+  }
+  return Status::Ok();
+}
+
+Status BufferPool::SyncOwedFiles() {
+  std::lock_guard lock(dw_mu_);
+  return SyncOwedLocked();
+}
+
+Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uint32_t>>> sets) {
+  struct Set {
+    FileId id;
+    File* file;
+    std::function<Status()> before_write;
+    bool need_sync = false;  // an earlier unsynced write of one of its pages
+    std::vector<std::pair<uint32_t, const char*>> images;
+  };
+  std::vector<Set> files;
+  size_t total = 0;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, pages] : sets) {
+      std::sort(pages.begin(), pages.end());
+      pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+      File* f = FileFor(id);
+      if (f == nullptr) return Status::Internal("unknown buffer pool file id");
+      files.push_back({id, f, BeforeWrite(id), false, {}});
+      total += pages.size();
+    }
+  }
+  if (dw_ == nullptr || total > Doublewrite::kMaxPages) {
+    for (auto& [id, pages] : sets) MERIDIAN_RETURN_IF_ERROR(FlushPages(id, std::move(pages)));
+    return Status::Ok();
+  }
+  // Copy every dirty page under its latch, holding its io mutex (files in the order given,
+  // pages ascending) until the in-place writes are done, as FlushPages does.
+  std::vector<char> buffer(total * kPageSize);
+  size_t used = 0;
+  std::vector<Frame*> pinned, io_held;
+  for (size_t i = 0; i < files.size(); ++i) {
+    for (uint32_t page_no : sets[i].second) {
+      Frame* frame;
+      {
+        std::lock_guard lock(mutex_);
+        frame = table_.Find({files[i].id, page_no});
+        if (frame == nullptr) {  // evicted (written, maybe unsynced), or never cached
+          files[i].need_sync = true;
+          continue;
+        }
+        frame->pin_count.fetch_add(1, std::memory_order_relaxed);
+        ++io_pins_;
+      }
+      pinned.push_back(frame);
+      if (!frame->dirty) {
+        std::lock_guard wait_for_write(frame->io);
+        files[i].need_sync = true;
+      }
+      if (frame->dirty) {
+        frame->io.lock();
+        io_held.push_back(frame);
+        char* image = buffer.data() + used++ * kPageSize;
+        CopyForWrite(frame, page_no, /*try_latch=*/false, image);
+        files[i].images.emplace_back(page_no, image);
+      }
+    }
+  }
+  Status st;
+  std::vector<Doublewrite::Image> staged;
+  for (Set& f : files) {
+    if (!f.images.empty() && f.before_write && st.ok()) st = f.before_write();
+    for (const auto& [page_no, data] : f.images) staged.push_back({f.file, page_no, data});
+  }
+  {
+    std::lock_guard dw_lock(dw_mu_);
+    if (st.ok()) st = SyncOwedLocked();
+    if (st.ok() && !staged.empty()) st = dw_->Stage(staged);
+    for (Set& f : files) {
+      uint32_t end = 0;
+      for (const auto& [page_no, data] : f.images) {
+        if (st.ok()) {
+          st = f.file->WriteAt(uint64_t{page_no} * kPageSize, std::string_view(data, kPageSize));
+        }
+        end = std::max(end, page_no + 1);
+      }
+      if (st.ok() && !f.images.empty()) {
+        dw_owed_.push_back(f.id);
+        std::lock_guard lock(mutex_);
+        if (auto it = files_.find(f.id); it != files_.end()) {
+          it->second.written_pages = std::max(it->second.written_pages, end);
+        }
+      }
+    }
+  }
+  {
+    std::lock_guard lock(mutex_);
+    for (Frame* frame : io_held) frame->io.unlock();
+    for (Frame* frame : pinned) {
+      if (!st.ok()) frame->dirty = true;  // still not on disk
+      frame->pin_count.fetch_sub(1, std::memory_order_acq_rel);
+      --io_pins_;
+    }
+    if (st.ok()) stats_.writes += staged.size();
+  }
+  cv_.notify_all();
+  MERIDIAN_RETURN_IF_ERROR(st);
+  for (Set& f : files) {
+    if (f.need_sync) MERIDIAN_RETURN_IF_ERROR(f.file->Sync());
+  }
+  return Status::Ok();
 }
 
 Status BufferPool::WriteImages(FileId id, File* file,
@@ -345,6 +467,7 @@ Status BufferPool::WriteImages(FileId id, File* file,
   std::unique_lock dw_lock(dw_mu_, std::defer_lock);
   if (!rewrites.empty()) {
     dw_lock.lock();
+    MERIDIAN_RETURN_IF_ERROR(SyncOwedLocked());  // the area's last batch must be in place first
     MERIDIAN_RETURN_IF_ERROR(dw_->Stage(rewrites));
   }
   uint32_t end = 0;

@@ -314,6 +314,8 @@ Status HeapFile::Flush() {
   return impl_->pool->FlushFile(impl_->file_id);
 }
 
+uint32_t HeapFile::pool_file_id() const { return impl_->open ? impl_->file_id : 0; }
+
 Status HeapFile::FlushPages(std::vector<uint32_t> pages) {
   if (!impl_->open) return Closed(path_);
   return impl_->pool->FlushPages(impl_->file_id, std::move(pages));

@@ -102,6 +102,8 @@ class HeapFile {
   Status Flush();
   // Writes those of pages that are dirty and fsyncs the file.
   Status FlushPages(std::vector<uint32_t> pages);
+  // The buffer pool's id of this file (BufferPool::FlushGroupPages); 0 once closed.
+  uint32_t pool_file_id() const;
   // Flushes, then detaches the file from the pool and closes it.
   Status Close();
 
