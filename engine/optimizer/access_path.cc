@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "execution/evaluator.h"
 #include "storage/key_codec.h"
@@ -526,10 +527,28 @@ Candidate ChooseCandidate(const AccessRequest& req) {
 
   std::vector<Sarg> sargs;
   double all_sel = 1.0;
+  // A lower and an upper bound on one column are one range, as PostgreSQL's
+  // clauselist_selectivity pairs them (`o_id >= $1 - 20 AND o_id < $1`: 0.005 without
+  // statistics, not 1/3 * 1/3); the first of each per column, the rest count alone.
+  std::map<int, std::pair<const BoundExpr*, const BoundExpr*>> ranges;  // column -> (lo, hi)
   for (size_t i = 0; i < nconj; ++i) {
     std::optional<Sarg> s = MatchConjunct(*req.conjuncts[i], i);
-    all_sel *= ConjunctSelectivity(*req.conjuncts[i], s, stats);
+    const bool bound = s && (s->op == SargOp::kLt || s->op == SargOp::kLe ||
+                             s->op == SargOp::kGt || s->op == SargOp::kGe);
+    const BoundExpr** slot = nullptr;
+    if (bound) {
+      auto& r = ranges[s->column];
+      slot = s->op == SargOp::kLt || s->op == SargOp::kLe ? &r.second : &r.first;
+    }
+    if (slot != nullptr && *slot == nullptr) {
+      *slot = s->value;
+    } else {
+      all_sel *= ConjunctSelectivity(*req.conjuncts[i], s, stats);
+    }
     if (s) sargs.push_back(std::move(*s));
+  }
+  for (const auto& [column, bounds] : ranges) {
+    all_sel *= RangeSelectivity(stats, column, bounds.first, bounds.second);
   }
   const double out_rows = std::max(1.0, rows * all_sel);
 
