@@ -146,7 +146,6 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
                                                  [raw](const std::vector<uint64_t>& pages) {
                                                    return raw->FlushCommitPages(pages);
                                                  }));
-  catalog->log_->SetAfterGroup([raw] { return raw->pool_->SyncOwedFiles(); });
   // Format 4 keeps every index file a checkpoint image (or marked unsafe) and every group
   // record names its pages: then recovery touches only what the log tail names. Otherwise
   // (older data directory or log) it sweeps every heap page and rebuilds every index.

@@ -143,6 +143,12 @@ Result<FileId> BufferPool::RegisterFile(std::unique_ptr<File> file) {
 Status BufferPool::UnregisterFile(FileId file) {
   MERIDIAN_RETURN_IF_ERROR(FlushFile(file));
   std::unique_ptr<File> closing;  // destroyed (closed) after mutex_ is released
+  // Owed syncs run under dw_mu_: none may use the File while it closes. FlushFile synced it,
+  // so it is owed no more.
+  std::lock_guard dw_lock(dw_mu_);
+  for (std::vector<FileId>& owed : owed_) {
+    owed.erase(std::remove(owed.begin(), owed.end(), file), owed.end());
+  }
   std::lock_guard lock(mutex_);
   auto it = files_.find(file);
   if (it == files_.end()) return Status::Internal("unknown buffer pool file id");
@@ -323,27 +329,31 @@ void BufferPool::EnableDoublewrite(std::unique_ptr<Doublewrite> dw) {
 
 Status BufferPool::ClearDoublewrite() {
   std::lock_guard lock(dw_mu_);
-  MERIDIAN_RETURN_IF_ERROR(SyncOwedLocked());
+  MERIDIAN_RETURN_IF_ERROR(SyncArea(-1));
   return dw_ == nullptr ? Status::Ok() : dw_->Clear();
 }
 
-Status BufferPool::SyncOwedLocked() {
-  while (!dw_owed_.empty()) {
+Status BufferPool::SyncArea(int area) {
+  std::vector<FileId> files;
+  for (int a = 0; a < Doublewrite::kAreas; ++a) {
+    if (area < 0 || a == area) files.insert(files.end(), owed_[a].begin(), owed_[a].end());
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  for (FileId id : files) {
     File* f;
     {
       std::lock_guard lock(mutex_);
-      f = FileFor(dw_owed_.back());
+      f = FileFor(id);
     }
-    // A file unregistered meanwhile was dropped: its pages no longer matter.
+    // A file unregistered meanwhile was synced when it closed (UnregisterFile).
     if (f != nullptr) MERIDIAN_RETURN_IF_ERROR(f->Sync());
-    dw_owed_.pop_back();
+    // Every write of it so far happened under dw_mu_: no area owes it any more.
+    for (std::vector<FileId>& owed : owed_) {
+      owed.erase(std::remove(owed.begin(), owed.end(), id), owed.end());
+    }
   }
   return Status::Ok();
-}
-
-Status BufferPool::SyncOwedFiles() {
-  std::lock_guard lock(dw_mu_);
-  return SyncOwedLocked();
 }
 
 Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uint32_t>>> sets) {
@@ -411,8 +421,10 @@ Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uin
   }
   {
     std::lock_guard dw_lock(dw_mu_);
-    if (st.ok()) st = SyncOwedLocked();
+    const int area = dw_->next_area();
+    if (st.ok()) st = SyncArea(area);
     if (st.ok() && !staged.empty()) st = dw_->Stage(staged);
+    std::vector<FileId> written;
     for (Set& f : files) {
       uint32_t end = 0;
       for (const auto& [page_no, data] : f.images) {
@@ -422,13 +434,14 @@ Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uin
         end = std::max(end, page_no + 1);
       }
       if (st.ok() && !f.images.empty()) {
-        dw_owed_.push_back(f.id);
+        written.push_back(f.id);
         std::lock_guard lock(mutex_);
         if (auto it = files_.find(f.id); it != files_.end()) {
           it->second.written_pages = std::max(it->second.written_pages, end);
         }
       }
     }
+    owed_[area].insert(owed_[area].end(), written.begin(), written.end());
   }
   {
     std::lock_guard lock(mutex_);
@@ -467,7 +480,8 @@ Status BufferPool::WriteImages(FileId id, File* file,
   std::unique_lock dw_lock(dw_mu_, std::defer_lock);
   if (!rewrites.empty()) {
     dw_lock.lock();
-    MERIDIAN_RETURN_IF_ERROR(SyncOwedLocked());  // the area's last batch must be in place first
+    // The area's previous batch must be in place and durable first.
+    MERIDIAN_RETURN_IF_ERROR(SyncArea(dw_->next_area()));
     MERIDIAN_RETURN_IF_ERROR(dw_->Stage(rewrites));
   }
   uint32_t end = 0;

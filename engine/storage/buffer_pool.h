@@ -175,14 +175,12 @@ class BufferPool {
   // A commit group's pages of several files (write-behind commit, engine/txn/README.md §4):
   // when their dirty pages fit one doublewrite batch, every image (first writes too) goes to
   // the area with one fsync, then in place without fsyncing the files: the area holds the
-  // newest image of each page until those files are synced (SyncOwedFiles, or before the area
-  // takes another batch), and Doublewrite::Recover puts lost in-place writes back. Files with
+  // newest image of each page until those files are synced (lazily: before the area takes
+  // another batch, kAreas batches later, one fsync per file covering them all), and
+  // Doublewrite::Recover puts lost in-place writes back. Files with
   // an earlier unsynced write of one of the pages (an eviction) are synced here. More pages
   // than a batch: FlushPages per file.
   Status FlushGroupPages(std::vector<std::pair<FileId, std::vector<uint32_t>>> sets);
-  // Fsyncs the files FlushGroupPages wrote in place without syncing (off a commit's critical
-  // path, after the group is durable). Also done before every doublewrite batch and Clear.
-  Status SyncOwedFiles();
   Status FlushAll();
 
   // Invariant checkers for tests: total pins held, and page table <-> frame consistency.
@@ -281,10 +279,13 @@ class BufferPool {
   FileId next_file_id_ = 1;            // guarded by mutex_
   Stats stats_;                        // guarded by mutex_
   std::mutex dw_mu_;                   // one doublewrite batch at a time
-  // Files written in place after the current batch was staged and not yet synced (guarded by
-  // dw_mu_): the area may take no other batch before they are.
-  std::vector<FileId> dw_owed_;
-  Status SyncOwedLocked();  // REQUIRES: dw_mu_ held
+  // Per doublewrite area: files a commit batch staged there wrote in place without syncing
+  // (FlushGroupPages); the area takes no other batch before they are synced. Guarded by dw_mu_,
+  // under which every such write and sync happens, so one fsync of a file pays what every area
+  // owes for it.
+  std::vector<FileId> owed_[Doublewrite::kAreas];
+  // Syncs the files area owes (area -1: every area). REQUIRES: dw_mu_ held.
+  Status SyncArea(int area);
   std::unique_ptr<Doublewrite> dw_;    // set once before use; null: no torn-write protection
 };
 

@@ -2,6 +2,7 @@
 // (see doublewrite.h).
 #include "storage/doublewrite.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "storage/byte_codec.h"
@@ -11,8 +12,10 @@
 namespace meridian::storage {
 namespace {
 
-constexpr uint32_t kMagic = 0x4257444D;  // "MDWB"
+constexpr uint32_t kMagic = 0x4257444D;   // "MDWB": format 1, one area, no sequence number
+constexpr uint32_t kMagic2 = 0x3257444D;  // "MDW2": kAreas areas, each batch numbered
 constexpr size_t kHeaderBytes = 64 * 1024;
+constexpr uint64_t kAreaBytes = kHeaderBytes + Doublewrite::kMaxPages * kPageSize;
 
 }  // namespace
 
@@ -20,7 +23,7 @@ Result<std::unique_ptr<Doublewrite>> Doublewrite::Open(FileSystem* fs, const std
                                                        const std::string& base_dir) {
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<File> file, fs->Open(path, /*create=*/true));
   MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, file->Size());
-  const uint64_t want = kHeaderBytes + kMaxPages * kPageSize;
+  const uint64_t want = kAreas * kAreaBytes;
   if (size < want) {
     MERIDIAN_RETURN_IF_ERROR(file->Allocate(0, want));
     MERIDIAN_RETURN_IF_ERROR(file->Sync());
@@ -45,25 +48,33 @@ Status Doublewrite::Stage(const std::vector<Image>& images) {
     PutFixed<uint16_t>(&entries, static_cast<uint16_t>(name.size()));
     entries += name;
   }
+  std::string numbered;  // the sequence number, then the entries: what the CRC covers
+  PutFixed<uint64_t>(&numbered, seq_ + 1);
+  numbered += entries;
   std::string header;
-  PutFixed<uint32_t>(&header, kMagic);
+  PutFixed<uint32_t>(&header, kMagic2);
   PutFixed<uint32_t>(&header, static_cast<uint32_t>(images.size()));
-  PutFixed<uint32_t>(&header, Crc32c(entries.data(), entries.size()));
-  header += entries;
+  PutFixed<uint32_t>(&header, Crc32c(numbered.data(), numbered.size()));
+  header += numbered;
   if (header.size() > kHeaderBytes) return Status::Internal("doublewrite header overflow");
   std::string body(images.size() * kPageSize, '\0');
   for (size_t i = 0; i < images.size(); ++i) {
     std::memcpy(body.data() + i * kPageSize, images[i].data, kPageSize);
   }
-  MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(kHeaderBytes, body));
-  MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(0, header));
+  const uint64_t at = next_area_ * kAreaBytes;
+  MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(at + kHeaderBytes, body));
+  MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(at, header));
   MERIDIAN_RETURN_IF_ERROR(file_->Sync());
+  ++seq_;
+  next_area_ = (next_area_ + 1) % kAreas;
   pages_staged_ += images.size();
   return Status::Ok();
 }
 
 Status Doublewrite::Clear() {
-  MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(0, std::string(16, '\0')));
+  for (uint64_t area = 0; area < kAreas; ++area) {
+    MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(area * kAreaBytes, std::string(16, '\0')));
+  }
   return file_->Sync();
 }
 
@@ -72,55 +83,77 @@ Result<size_t> Doublewrite::Recover(FileSystem* fs, const std::string& path,
   MERIDIAN_ASSIGN_OR_RETURN(bool exists, fs->Exists(path));
   if (!exists) return size_t{0};
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<File> file, fs->Open(path, false));
-  std::string header(kHeaderBytes, '\0');
-  size_t got = 0;
-  MERIDIAN_RETURN_IF_ERROR(file->ReadAt(0, header.size(), header.data(), &got));
-  header.resize(got);
-  size_t pos = 0;
-  uint32_t magic = 0, count = 0, crc = 0;
-  if (!GetFixed(header, &pos, &magic) || magic != kMagic || !GetFixed(header, &pos, &count) ||
-      !GetFixed(header, &pos, &crc) || count > kMaxPages) {
-    return size_t{0};  // empty, cleared or torn header: no in-place write had begun
-  }
   struct Entry {
     uint32_t page_no, crc;
     std::string name;
   };
-  std::vector<Entry> entries;
-  const size_t entries_at = pos;
-  for (uint32_t i = 0; i < count; ++i) {
-    Entry e;
-    uint16_t len = 0;
-    if (!GetFixed(header, &pos, &e.page_no) || !GetFixed(header, &pos, &e.crc) ||
-        !GetFixed(header, &pos, &len) || header.size() - pos < len) {
-      return size_t{0};
+  struct Batch {
+    uint64_t seq = 0;
+    uint64_t images_at = 0;
+    std::vector<Entry> entries;
+  };
+  // Each area's batch, when its header is intact (an empty, cleared or torn header means no
+  // in-place write of that batch had begun). A format-1 file has one unnumbered area.
+  std::vector<Batch> batches;
+  for (uint64_t area = 0; area < kAreas; ++area) {
+    std::string header(kHeaderBytes, '\0');
+    size_t got = 0;
+    MERIDIAN_RETURN_IF_ERROR(file->ReadAt(area * kAreaBytes, header.size(), header.data(), &got));
+    header.resize(got);
+    size_t pos = 0;
+    uint32_t magic = 0, count = 0, crc = 0;
+    if (!GetFixed(header, &pos, &magic) || (magic != kMagic2 && !(magic == kMagic && area == 0)) ||
+        !GetFixed(header, &pos, &count) || !GetFixed(header, &pos, &crc) || count > kMaxPages) {
+      continue;
     }
-    e.name = header.substr(pos, len);
-    pos += len;
-    entries.push_back(std::move(e));
+    Batch batch;
+    batch.images_at = area * kAreaBytes + kHeaderBytes;
+    const size_t covered_from = pos;
+    if (magic == kMagic2 && !GetFixed(header, &pos, &batch.seq)) continue;
+    bool ok = true;
+    for (uint32_t i = 0; i < count && ok; ++i) {
+      Entry e;
+      uint16_t len = 0;
+      ok = GetFixed(header, &pos, &e.page_no) && GetFixed(header, &pos, &e.crc) &&
+           GetFixed(header, &pos, &len) && header.size() - pos >= len;
+      if (!ok) break;
+      e.name = header.substr(pos, len);
+      pos += len;
+      batch.entries.push_back(std::move(e));
+    }
+    if (!ok || Crc32c(header.data() + covered_from, pos - covered_from) != crc) continue;
+    batches.push_back(std::move(batch));
   }
-  if (Crc32c(header.data() + entries_at, pos - entries_at) != crc) return size_t{0};
+  // Older batch first: a page in both areas ends with the newer image.
+  std::sort(batches.begin(), batches.end(),
+            [](const Batch& a, const Batch& b) { return a.seq < b.seq; });
   size_t restored = 0;
   std::string image(kPageSize, '\0'), current(kPageSize, '\0');
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const Entry& e = entries[i];
-    MERIDIAN_RETURN_IF_ERROR(
-        file->ReadAt(kHeaderBytes + i * kPageSize, kPageSize, image.data(), &got));
-    if (got != kPageSize || Crc32c(image.data(), kPageSize) != e.crc) continue;  // torn copy
-    const std::string target =
-        e.name.empty() || e.name[0] == '/' ? e.name : base_dir + "/" + e.name;
-    MERIDIAN_ASSIGN_OR_RETURN(bool target_exists, fs->Exists(target));
-    if (!target_exists) continue;  // dropped since
-    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<File> f, fs->Open(target, false));
-    std::fill(current.begin(), current.end(), '\0');
-    MERIDIAN_RETURN_IF_ERROR(
-        f->ReadAt(uint64_t{e.page_no} * kPageSize, kPageSize, current.data(), &got));
-    if (current == image) continue;
-    MERIDIAN_RETURN_IF_ERROR(f->WriteAt(uint64_t{e.page_no} * kPageSize, image));
-    MERIDIAN_RETURN_IF_ERROR(f->Sync());
-    ++restored;
+  for (const Batch& batch : batches) {
+    for (size_t i = 0; i < batch.entries.size(); ++i) {
+      const Entry& e = batch.entries[i];
+      size_t got = 0;
+      MERIDIAN_RETURN_IF_ERROR(
+          file->ReadAt(batch.images_at + i * kPageSize, kPageSize, image.data(), &got));
+      if (got != kPageSize || Crc32c(image.data(), kPageSize) != e.crc) continue;  // torn copy
+      const std::string target =
+          e.name.empty() || e.name[0] == '/' ? e.name : base_dir + "/" + e.name;
+      MERIDIAN_ASSIGN_OR_RETURN(bool target_exists, fs->Exists(target));
+      if (!target_exists) continue;  // dropped since
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<File> f, fs->Open(target, false));
+      std::fill(current.begin(), current.end(), '\0');
+      MERIDIAN_RETURN_IF_ERROR(
+          f->ReadAt(uint64_t{e.page_no} * kPageSize, kPageSize, current.data(), &got));
+      if (current == image) continue;
+      MERIDIAN_RETURN_IF_ERROR(f->WriteAt(uint64_t{e.page_no} * kPageSize, image));
+      MERIDIAN_RETURN_IF_ERROR(f->Sync());
+      ++restored;
+    }
   }
-  MERIDIAN_RETURN_IF_ERROR(file->WriteAt(0, std::string(16, '\0')));
+  MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, file->Size());
+  for (uint64_t area = 0; area < kAreas && (area == 0 || area * kAreaBytes < size); ++area) {
+    MERIDIAN_RETURN_IF_ERROR(file->WriteAt(area * kAreaBytes, std::string(16, '\0')));
+  }
   MERIDIAN_RETURN_IF_ERROR(file->Sync());
   return restored;
 }

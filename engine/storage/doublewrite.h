@@ -5,11 +5,14 @@
 // the next start. A page written for the first time needs no copy: before that write it held
 // nothing durable.
 //
-// File layout: a 64 KiB header — u32 magic "MDWB", u32 count, u32 CRC32C of the entries, then
-// count entries (u32 page number, u32 CRC32C of the image, u16 name length, the file's name
-// relative to the data directory) — then count 8 KiB images. One batch at a time: the next
-// batch overwrites the area only after the previous batch's in-place writes were synced, so
-// every intact image in the area is the newest content of its page.
+// File layout: kAreas areas, batches taking them in turn. An area is a 64 KiB header — u32
+// magic "MDW2", u32 count, u32 CRC32C of the rest, u64 batch number, then count entries (u32
+// page number, u32 CRC32C of the image, u16 name length, the file's name relative to the data
+// directory) — then count 8 KiB images. A batch overwrites an area only after the in-place
+// writes of the batch before it in that area were synced (the buffer pool waits), so the areas
+// hold the newest batches and recovery applies them oldest first: every intact image it writes
+// is the newest content of its page. (Format 1, "MDWB" with one area and no
+// number, is still recovered.)
 // Concurrency: Stage is called under the buffer pool's doublewrite mutex (one batch at a time).
 #pragma once
 
@@ -26,6 +29,7 @@ namespace meridian::storage {
 class Doublewrite {
  public:
   static constexpr size_t kMaxPages = 64;  // images per batch
+  static constexpr int kAreas = 8;         // batches kept, oldest overwritten first
 
   // Opens (creating) the area at path; base_dir is what file names are stored relative to.
   static Result<std::unique_ptr<Doublewrite>> Open(FileSystem* fs, const std::string& path,
@@ -36,8 +40,10 @@ class Doublewrite {
     uint32_t page_no;
     const char* data;  // kPageSize bytes, checksum set
   };
-  // Writes up to kMaxPages images to the area and fsyncs it.
+  // Writes up to kMaxPages images to area next_area() and fsyncs it; the next batch goes to
+  // the next area.
   Status Stage(const std::vector<Image>& images);
+  int next_area() const { return next_area_; }
   uint64_t pages_staged() const { return pages_staged_; }
   // Empties the area (durably). The staged batch's in-place writes are always synced by then
   // (WriteImages syncs before releasing the area), so nothing is lost; needed before a file is
@@ -45,9 +51,9 @@ class Doublewrite {
   // overwrite at the next start.
   Status Clear();
 
-  // Start-up repair: every intact image of the last batch is written over its page when the
-  // page differs (a torn or lost in-place write), then the files are synced and the area
-  // cleared. Returns how many pages were restored.
+  // Start-up repair: every intact image of the areas' batches, older batches first, is
+  // written over its page when the page differs (a torn or lost in-place write), then the files
+  // are synced and the areas cleared. Returns how many pages were restored.
   static Result<size_t> Recover(FileSystem* fs, const std::string& path,
                                 const std::string& base_dir);
 
@@ -59,6 +65,8 @@ class Doublewrite {
   std::unique_ptr<File> file_;
   const std::string base_dir_;
   uint64_t pages_staged_ = 0;
+  uint64_t seq_ = 0;  // number of the last batch staged (this run starts at 1 after Recover)
+  int next_area_ = 0;
 };
 
 }  // namespace meridian::storage

@@ -304,16 +304,6 @@ void CommitLog::Run() {
       }
     }
     done_cv_.notify_all();
-    if (sync && st.ok() && after_group_) {
-      Status after = after_group_();
-      if (!after.ok()) {
-        std::lock_guard lock(mu_);
-        if (poisoned_.ok()) {
-          poisoned_ = Status::IOError("commit log is unusable after a failed write: " +
-                                      after.message());
-        }
-      }
-    }
   }
 }
 

@@ -88,11 +88,6 @@ class CommitLog {
                                                  FlushHook flush);
   ~CommitLog();  // stops the committer after the queue drains
 
-  // Runs on the committer thread after each durable group has been published and its clients
-  // woken (the write-behind flush's deferred fsyncs, BufferPool::SyncOwedFiles); a failure
-  // poisons the log like a failed fsync. Set before the first commit.
-  void SetAfterGroup(std::function<Status()> hook) { after_group_ = std::move(hook); }
-
   const std::vector<LogRecord>& recovered() const { return recovered_; }
 
   // Commits txn (with the end stamps it left) and returns its commit timestamp once durable
@@ -142,7 +137,6 @@ class CommitLog {
   TxnManager* const txns_;
   const CommitLogOptions options_;
   const FlushHook flush_;
-  std::function<Status()> after_group_;
   std::vector<LogRecord> recovered_;
   uint64_t epoch_ = 0;
 
