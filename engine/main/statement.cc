@@ -662,11 +662,61 @@ constexpr int kMaxStatementRetries = 100;
 
 }  // namespace
 
+namespace {
+
+// A statement's cursor with the notices its parsing raised, when it has none of its own.
+class NoticeCursor : public QueryCursor {
+ public:
+  NoticeCursor(std::unique_ptr<QueryCursor> inner, std::string notice)
+      : inner_(std::move(inner)), notice_(std::move(notice)) {}
+  const std::vector<ColumnInfo>& columns() const override { return inner_->columns(); }
+  Result<bool> Fetch(size_t max_rows, size_t max_bytes, ExecControl& ctl,
+                     std::vector<Row>* out) override {
+    return inner_->Fetch(max_rows, max_bytes, ctl, out);
+  }
+  std::string CommandTag() const override { return inner_->CommandTag(); }
+  uint64_t RowCount() const override { return inner_->RowCount(); }
+  std::string Notice() const override { return notice_; }
+  CopyIn* copy_in() override { return inner_->copy_in(); }
+  bool copy_out() const override { return inner_->copy_out(); }
+  size_t copy_columns() const override { return inner_->copy_columns(); }
+
+ private:
+  std::unique_ptr<QueryCursor> inner_;
+  std::string notice_;
+};
+
+Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& stmt,
+                                                        catalog::Catalog* catalog,
+                                                        ExecControl& ctl,
+                                                        const StatementParams& params,
+                                                        SessionSettings* settings,
+                                                        const std::shared_ptr<PlanSlot>& plans);
+
+}  // namespace
+
 Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
                                                     catalog::Catalog* catalog, ExecControl& ctl,
                                                     const StatementParams& params,
                                                     SessionSettings* settings,
                                                     const std::shared_ptr<PlanSlot>& plans) {
+  Result<std::unique_ptr<QueryCursor>> cursor =
+      StartStatementImpl(stmt, catalog, ctl, params, settings, plans);
+  if (stmt.notices.empty() || !cursor.ok() || !(*cursor)->Notice().empty()) return cursor;
+  std::string notice;
+  for (const std::string& n : stmt.notices) notice += (notice.empty() ? "" : "\n") + n;
+  return std::unique_ptr<QueryCursor>(
+      std::make_unique<NoticeCursor>(std::move(cursor).value(), std::move(notice)));
+}
+
+namespace {
+
+Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& stmt,
+                                                        catalog::Catalog* catalog,
+                                                        ExecControl& ctl,
+                                                        const StatementParams& params,
+                                                        SessionSettings* settings,
+                                                        const std::shared_ptr<PlanSlot>& plans) {
   MERIDIAN_RETURN_IF_ERROR(ctl.Check());
   // Without a session (tools, tests) the statement gets default settings of its own.
   std::shared_ptr<SessionSettings> own_settings;
@@ -717,6 +767,8 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
     return cursor;
   }
 }
+
+}  // namespace
 
 Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
                                                catalog::Catalog* catalog,

@@ -87,6 +87,7 @@ Result<std::vector<ast::Statement>> ParseImpl(std::string_view sql) {
   Status failure;
   for (gen::MeridianSqlParser::StatementContext* ctx : tree->statement()) {
     statements.push_back(transformer.TransformStatement(ctx));
+    statements.back().notices = transformer.TakeNotices();
     if (!transformer.status().ok()) {
       failure = transformer.status();
     } else if (MaxExprDepth(statements.back()) > kMaxExprDepth) {

@@ -1,6 +1,8 @@
 // Helpers shared by every transform_*.cc file: identifiers (case folding, quoted identifiers),
 // locations, exact source substrings, error recording, and the statement dispatch.
 
+#include <algorithm>
+
 #include "syntax_error.h"
 #include "transformer.h"
 
@@ -19,15 +21,23 @@ std::string LowerAscii(std::string s) {
 // boundary, as its scanner does (truncate_identifier).
 constexpr size_t kMaxIdentifierBytes = 63;
 
-std::string Truncated(std::string s) {
+// How much of a cut identifier its NOTICE quotes (PostgreSQL quotes all of it; a 1 MB name would
+// make a 1 MB notice).
+constexpr size_t kNoticeQuoteBytes = 256;
+
+}  // namespace
+
+std::string Transformer::Truncated(std::string s) {
   if (s.size() <= kMaxIdentifierBytes) return s;
   size_t n = kMaxIdentifierBytes;
   while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  size_t q = std::min(s.size(), kNoticeQuoteBytes);
+  while (q > 0 && q < s.size() && (static_cast<unsigned char>(s[q]) & 0xC0) == 0x80) --q;
+  std::string quoted = s.substr(0, q) + (q < s.size() ? "..." : "");
   s.resize(n);
+  notices_.push_back("identifier \"" + quoted + "\" will be truncated to \"" + s + "\"");
   return s;
 }
-
-}  // namespace
 
 std::string Transformer::Identifier(P::IdentifierContext* ctx) {
   antlr4::Token* token = ctx->getStart();

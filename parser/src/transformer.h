@@ -26,6 +26,8 @@ class Transformer {
   explicit Transformer(const SourceText& src) : src_(src) {}
 
   const Status& status() const { return status_; }
+  // The notices raised since the last call (identifiers cut to 63 bytes).
+  std::vector<std::string> TakeNotices() { return std::move(notices_); }
 
   ast::Statement TransformStatement(P::StatementContext* ctx);
   ast::ExprPtr TransformExpr(P::ExprContext* ctx);
@@ -142,6 +144,9 @@ class Transformer {
 
   const SourceText& src_;
   Status status_;
+  std::vector<std::string> notices_;
+  // An identifier cut to PostgreSQL's 63 bytes (at a character boundary), with its NOTICE.
+  std::string Truncated(std::string s);
 };
 
 }  // namespace meridian::parser

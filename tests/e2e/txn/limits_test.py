@@ -3,7 +3,8 @@
   - a statement that needs more memory than --memory-limit-mb fails with 53200 instead of the
     daemon being killed, and the next statements run again once the memory is given back;
   - a SQL text longer than --max-statement-bytes fails with 54000 and costs no memory;
-  - a statement_timeout stops a long statement with 57014 within a second of its deadline.
+  - a statement_timeout stops a long statement with 57014 within a second of its deadline;
+  - a 512 KB identifier is cut to 63 bytes with PostgreSQL's NOTICE (quoting at most 256 bytes).
 
 The daemon must be alive and answering at the end; its peak resident size is printed."""
 import sys
@@ -76,6 +77,17 @@ def main():
             cur.execute("RESET statement_timeout")
             cur.execute("SELECT 42")
             assert cur.fetchone()[0] == 42
+        # 4. A 512 KB identifier is cut to 63 bytes with PostgreSQL's NOTICE, and the cut name
+        # is the table's name.
+        notices = []
+        conn.add_notice_handler(lambda d: notices.append(d.message_primary))
+        with conn.cursor() as cur:
+            cur.execute("CREATE TABLE " + "x" * (1 << 19) + " (x int)")
+            assert any("will be truncated to \"" + "x" * 63 + "\"" in n for n in notices), notices
+            assert all(len(n) < 2048 for n in notices), [len(n) for n in notices]
+            cur.execute("INSERT INTO " + "x" * 63 + " VALUES (1)")
+            cur.execute("SELECT count(*) FROM " + "x" * 70)
+            assert cur.fetchone()[0] == 1
         conn.close()
         assert server.daemon.alive(), "meridiand died"
         server.stop()

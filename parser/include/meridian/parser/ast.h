@@ -625,6 +625,8 @@ struct Statement {
   StatementKind kind = StatementKind::kSelect;
   Location loc;
   std::string text;  // this statement's source text, without the trailing ';'
+  // NOTICEs parsing raised, e.g. PostgreSQL's `identifier "..." will be truncated to "..."`.
+  std::vector<std::string> notices;
   std::unique_ptr<SelectStmt> select;
   std::unique_ptr<InsertStmt> insert;
   std::unique_ptr<UpdateStmt> update;
