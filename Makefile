@@ -9,6 +9,7 @@
 #   make bench-pgbench pgbench select-only and tpcb-like vs PostgreSQL 15
 #   make bench-joinagg hash join, GROUP BY and scans of 1M rows vs PostgreSQL 15
 #   make bench-rtree   R*-tree vs Boost.Geometry, libspatialindex, SQLite R*Tree (5M 5-D points)
+#   make bench-tpcc    meridian-tpcc: Meridian over gRPC and pg vs PostgreSQL 15 (1 warehouse)
 #   make soak       thousands of simulated crashes, 20 SIGKILL rounds of the bank workload and
 #                   30 of DDL and a million-row COPY (tens of minutes)
 JOBS ?= 2
@@ -29,7 +30,7 @@ CMAKE_LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg bench-rtree soak clean
+.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg bench-rtree bench-tpcc soak clean
 
 all: build
 
@@ -93,6 +94,14 @@ bench-joinagg:
 	$(MAKE) configure SANITIZE=0
 	cmake --build build -j $(JOBS) --target meridiand
 	python3 tests/bench/joinagg/bench_join_agg.py --meridiand build/bin/meridiand
+
+# TPC-C with meridian-tpcc (tools/tpcc): 1 warehouse, 4 terminals, 60 s each for Meridian over
+# gRPC, over the PostgreSQL protocol and PostgreSQL 15, synchronous commit, checks after each.
+bench-tpcc:
+	$(MAKE) configure SANITIZE=0
+	cmake --build build -j $(JOBS) --target meridiand meridian-tpcc
+	python3 tests/bench/tpcc/bench_tpcc.py --meridiand build/bin/meridiand \
+	  --tpcc build/bin/meridian-tpcc
 
 # Long crash-recovery runs: thousands of simulated power cuts, and 20 SIGKILL rounds of the
 # bank workload against the real daemon.
