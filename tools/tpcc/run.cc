@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <csignal>
 #include <thread>
 
 #include "report.h"
@@ -18,6 +19,13 @@ namespace tpcc {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Ctrl-C during a run: end it now and report what was measured. A second Ctrl-C kills.
+std::atomic<bool> g_interrupted{false};
+extern "C" void OnSigint(int) {
+  g_interrupted.store(true);
+  std::signal(SIGINT, SIG_DFL);
+}
 
 struct LiveCounters {
   std::atomic<uint64_t> done{0}, rolled_back{0}, errors{0}, retries_40001{0}, retries_40p01{0};
@@ -198,7 +206,7 @@ class Terminal {
         bool committed = Execute(type, input);
         const Clock::time_point t1 = Clock::now();
         if (committed && type == TxType::kNewOrder) st.new_orders_committed++;
-        if (t1 > ctx_.deadline) return false;  // cut off by the deadline: not counted
+        if (t1 > ctx_.deadline || ctx_.stop.stopped()) return false;  // cut off: not counted
         auto us = static_cast<uint64_t>(
             std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0).count());
         Count(st.all[t], st.all_latency[t], committed, us);
@@ -316,13 +324,24 @@ RunSummary Run(const Options& options) {
     terminals.push_back(std::make_unique<Terminal>(i, ctx));
     threads.emplace_back([t = terminals.back().get()] { t->Main(); });
   }
+  g_interrupted = false;
+  auto previous_handler = std::signal(SIGINT, OnSigint);
   IntervalSample previous = Sample(*stats);
   Clock::time_point previous_at = start;
+  Clock::time_point end = ctx.deadline;
   while (true) {
     Clock::time_point next = previous_at + secs(options.report_interval);
     bool last = next >= ctx.deadline;
-    std::this_thread::sleep_until(last ? ctx.deadline : next);
+    Clock::time_point until = last ? ctx.deadline : next;
+    while (Clock::now() < until && !g_interrupted.load())
+      std::this_thread::sleep_until(std::min(until, Clock::now() + std::chrono::milliseconds(100)));
     Clock::time_point now = Clock::now();
+    if (g_interrupted.load()) {
+      last = true;
+      end = std::min(now, ctx.deadline);
+      stop.Stop();  // before the line, so no transaction ending after it is counted
+      std::printf("run: interrupted, stopping the terminals\n");
+    }
     IntervalSample current = Sample(*stats);
     PrintIntervalLine(std::chrono::duration<double>(now - start).count(),
                       std::chrono::duration<double>(now - previous_at).count(), previous,
@@ -333,13 +352,15 @@ RunSummary Run(const Options& options) {
   }
   stop.Stop();
   for (std::thread& t : threads) t.join();
+  std::signal(SIGINT, previous_handler == SIG_ERR ? SIG_DFL : previous_handler);
 
   RunSummary summary;
   summary.driver = options.conn.driver;
   summary.warehouses = options.warehouses;
   summary.terminals = options.terminals;
   summary.spec_timing = options.spec_timing;
-  summary.measured_seconds = options.duration;
+  summary.measured_seconds =
+      std::max(0.0, std::chrono::duration<double>(end - ctx.measure_start).count());
   for (int t = 0; t < kTxTypes; ++t) {
     const LiveCounters& c = stats->measured[t];
     summary.tx[t] = {c.done.load(), c.rolled_back.load(), c.errors.load(),
