@@ -3,9 +3,11 @@
 # followed by the twelve consistency checks; (2) two terminals on one district at REPEATABLE
 # READ, where first-updater-wins must surface as retried 40001s, never as errors; (3) kill -9 of
 # meridiand in the middle of a run, restart on the same data directory: the terminals
-# reconnect, the checks pass and no acknowledged New-Order is lost. Standard library and psql.
+# reconnect, the checks pass and no acknowledged New-Order is lost; (4) the checks do fail on a
+# damaged database. Standard library and psql.
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,6 +51,8 @@ class TpccTest(unittest.TestCase):
             cls.daemon.__exit__(None, None, None)
             if not alive or code != 0:
                 print(log[-5000:], file=sys.stderr)
+        if cls.tmp is not None:
+            shutil.rmtree(cls.tmp, ignore_errors=True)
 
     @classmethod
     def tpcc(cls, command, *args, driver="grpc", expect=(0,), timeout=240):
@@ -73,11 +77,14 @@ class TpccTest(unittest.TestCase):
         self.assertIn("check: 12 of 12 conditions passed", out)
         self.assertEqual(out.count("[PASS]"), 12, out)
 
-    def count_orders(self):
-        p = subprocess.run(["psql", "-X", "-At", "-h", "127.0.0.1", "-p", str(self.daemon.pg_port),
-                            "-U", "meridian", "meridian", "-c", "SELECT count(*) FROM orders"],
+    def psql(self, sql):
+        p = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
+                            str(self.daemon.pg_port), "-U", "meridian", "meridian", "-c", sql],
                            capture_output=True, text=True, timeout=60, check=True)
-        return int(p.stdout.strip())
+        return p.stdout.strip()
+
+    def count_orders(self):
+        return int(self.psql("SELECT count(*) FROM orders"))
 
     def test_1_run_grpc_then_pg(self):
         self.assert_checks_pass()  # the freshly loaded database
@@ -138,6 +145,21 @@ class TpccTest(unittest.TestCase):
         self.assertGreater(committed, 0)
         self.assertLessEqual(committed, self.count_orders() - before, "an acknowledged New-Order was lost")
         self.assert_checks_pass()
+
+    def test_4_check_catches_damage(self):
+        """The checks can fail: one warehouse's W_YTD off by a cent breaks conditions 1 and 8
+        only; a deleted NEW-ORDER row breaks 5 and 11 (and 2 or 3 by where it was)."""
+        self.psql("UPDATE warehouse SET w_ytd = w_ytd + 0.01 WHERE w_id = 1")
+        out = self.tpcc("check", expect=(1,))
+        failed = sorted(int(line.split()[1]) for line in out.splitlines() if "[FAIL]" in line)
+        self.assertEqual(failed, [1, 8], out)
+        self.assertIn("check: 10 of 12 conditions passed", out)
+        self.psql("UPDATE warehouse SET w_ytd = w_ytd - 0.01 WHERE w_id = 1")
+        self.psql("DELETE FROM new_order WHERE no_w_id = 1 AND no_d_id = 4 AND no_o_id = "
+                  "(SELECT max(no_o_id) FROM new_order WHERE no_w_id = 1 AND no_d_id = 4) - 5")
+        out = self.tpcc("check", expect=(1,))
+        failed = sorted(int(line.split()[1]) for line in out.splitlines() if "[FAIL]" in line)
+        self.assertEqual(failed, [3, 5, 11], out)
 
 
 if __name__ == "__main__":
