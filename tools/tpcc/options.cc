@@ -26,7 +26,7 @@ connection:
 workload:
   --warehouses W        default 1
   --threads N           load: parallel sessions (default 4)
-  --batch-rows N        load: rows per INSERT statement (default 200)
+  --batch-rows N        load: rows per INSERT statement (default 1000)
   --terminals T         run: default 10 per warehouse, each bound to a (warehouse, district)
   --duration S          run: measured seconds (default 60)
   --warmup S            run: seconds run but not measured first (default 0)

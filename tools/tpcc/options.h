@@ -21,7 +21,7 @@ struct Options {
   bool spec_timing = false;  // keying and think times of clause 5.2.5
   std::string isolation;     // "" = the server's default; else a BEGIN ISOLATION LEVEL level
   bool one_district = false; // every terminal on warehouse 1, district 1 (conflict test)
-  int batch_rows = 200;      // load: rows per multi-row INSERT
+  int batch_rows = 1000;     // load: rows per multi-row INSERT
   std::string json_path;     // --json FILE
   std::string compare_path;  // --compare FILE.json
   uint64_t seed = 0;         // 0 = from the clock
