@@ -10,6 +10,7 @@
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -86,6 +87,7 @@ def main():
         print(f"| {name} | {r['tpmC']:.0f} | {r['tpmTotal']:.0f} | {ratio:.2f}x | "
               f"{lat['p50']:.1f} | {lat['p99']:.1f} | {r['retries']} | {r['errors']} | "
               f"{'pass' if checked else 'FAIL'} | {load(before)} / {load(after)} |")
+    shutil.rmtree(tmp, ignore_errors=True)
     return 0 if all(row[2] for row in rows) else 1
 
 
