@@ -10,6 +10,7 @@
 #   make bench-joinagg hash join, GROUP BY and scans of 1M rows vs PostgreSQL 15
 #   make bench-rtree   R*-tree vs Boost.Geometry, libspatialindex, SQLite R*Tree (5M 5-D points)
 #   make bench-hostile hostile statements (regex, LIKE, huge IN, big sorts) vs PostgreSQL 15
+#   make bench-tpcc    meridian-tpcc: Meridian over gRPC and pg vs PostgreSQL 15 (1 warehouse)
 #   make soak       thousands of simulated crashes, 20 SIGKILL rounds of the bank workload and
 #                   30 of DDL and a million-row COPY (tens of minutes)
 JOBS ?= 2
@@ -30,7 +31,7 @@ CMAKE_LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg bench-rtree bench-hostile soak clean
+.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg bench-rtree bench-hostile bench-tpcc soak clean
 
 all: build
 
@@ -102,6 +103,14 @@ bench-hostile:
 	$(MAKE) configure SANITIZE=0
 	cmake --build build -j $(JOBS) --target meridiand
 	python3 tests/bench/robustness/bench_hostile.py --meridiand build/bin/meridiand
+
+# TPC-C with meridian-tpcc (tools/tpcc): 1 warehouse, 4 terminals, 60 s each for Meridian over
+# gRPC, over the PostgreSQL protocol and PostgreSQL 15, synchronous commit, checks after each.
+bench-tpcc:
+	$(MAKE) configure SANITIZE=0
+	cmake --build build -j $(JOBS) --target meridiand meridian-tpcc
+	python3 tests/bench/tpcc/bench_tpcc.py --meridiand build/bin/meridiand \
+	  --tpcc build/bin/meridian-tpcc
 
 # Long crash-recovery runs: thousands of simulated power cuts, and 20 SIGKILL rounds of the
 # bank workload against the real daemon.

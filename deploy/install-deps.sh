@@ -21,6 +21,7 @@ packages=(
   maven default-jre-headless
   libssl-dev            # TLS and SCRAM-SHA-256 on the PostgreSQL listener
   libpcre2-dev          # regular expressions with match limits (engine/execution/pattern_match.cc)
+  libpq-dev             # tools/tpcc: meridian-tpcc's PostgreSQL driver (libpq)
 )
 [ "$build_only" -eq 1 ] || packages+=(
   postgresql-client-15  # psql, for the PostgreSQL wire protocol tests
