@@ -388,27 +388,9 @@ Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uin
   std::vector<Frame*> pinned, io_held;
   for (size_t i = 0; i < files.size(); ++i) {
     for (uint32_t page_no : sets[i].second) {
-      Frame* frame;
-      {
-        std::lock_guard lock(mutex_);
-        frame = table_.Find({files[i].id, page_no});
-        if (frame == nullptr) {  // evicted (written, maybe unsynced), or never cached
-          files[i].need_sync = true;
-          continue;
-        }
-        frame->pin_count.fetch_add(1, std::memory_order_relaxed);
-        ++io_pins_;
-      }
-      pinned.push_back(frame);
-      if (!frame->dirty) {
-        std::lock_guard wait_for_write(frame->io);
-        files[i].need_sync = true;
-      }
-      if (frame->dirty) {
-        frame->io.lock();
-        io_held.push_back(frame);
-        char* image = buffer.data() + used++ * kPageSize;
-        CopyForWrite(frame, page_no, /*try_latch=*/false, image);
+      char* image = buffer.data() + used * kPageSize;
+      if (TakeForFlush(files[i].id, page_no, image, &pinned, &io_held, &files[i].need_sync)) {
+        ++used;
         files[i].images.emplace_back(page_no, image);
       }
     }
@@ -443,17 +425,7 @@ Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uin
     }
     owed_[area].insert(owed_[area].end(), written.begin(), written.end());
   }
-  {
-    std::lock_guard lock(mutex_);
-    for (Frame* frame : io_held) frame->io.unlock();
-    for (Frame* frame : pinned) {
-      if (!st.ok()) frame->dirty = true;  // still not on disk
-      frame->pin_count.fetch_sub(1, std::memory_order_acq_rel);
-      --io_pins_;
-    }
-    if (st.ok()) stats_.writes += staged.size();
-  }
-  cv_.notify_all();
+  ReleaseFlushed(&pinned, &io_held, st.ok(), staged.size());
   MERIDIAN_RETURN_IF_ERROR(st);
   for (Set& f : files) {
     if (f.need_sync) MERIDIAN_RETURN_IF_ERROR(f.file->Sync());
@@ -750,6 +722,53 @@ Result<WritePageGuard> BufferPool::NewPage(FileId file) {
   return WritePageGuard(this, frame, page_no);
 }
 
+bool BufferPool::TakeForFlush(FileId file, uint32_t page_no, char* image,
+                              std::vector<Frame*>* pinned, std::vector<Frame*>* io_held,
+                              bool* need_sync) {
+  Frame* frame;
+  {
+    std::lock_guard lock(mutex_);
+    frame = table_.Find({file, page_no});
+    if (frame == nullptr) {  // evicted (and so written, maybe unsynced), or never cached
+      *need_sync = true;
+      return false;
+    }
+    frame->pin_count.fetch_add(1, std::memory_order_relaxed);
+    ++io_pins_;
+  }
+  pinned->push_back(frame);
+  if (!frame->dirty) {
+    // Clean: maybe because an eviction copied it and is writing it right now. Wait for that
+    // write to finish so the caller's sync covers it.
+    std::lock_guard wait_for_write(frame->io);
+    *need_sync = true;
+  }
+  if (!frame->dirty) return false;
+  // Held until the caller's writes are done (see WriteBack); pages in ascending order per
+  // file, so two flushes cannot wait for each other in a cycle.
+  frame->io.lock();
+  io_held->push_back(frame);
+  CopyForWrite(frame, page_no, /*try_latch=*/false, image);
+  return true;
+}
+
+void BufferPool::ReleaseFlushed(std::vector<Frame*>* pinned, std::vector<Frame*>* io_held,
+                                bool written, size_t pages) {
+  {
+    std::lock_guard lock(mutex_);
+    for (Frame* frame : *io_held) frame->io.unlock();
+    for (Frame* frame : *pinned) {
+      if (!written) frame->dirty = true;  // still not on disk
+      frame->pin_count.fetch_sub(1, std::memory_order_acq_rel);
+      --io_pins_;
+    }
+    if (written) stats_.writes += pages;
+  }
+  cv_.notify_all();
+  pinned->clear();
+  io_held->clear();
+}
+
 Status BufferPool::FlushFile(FileId file) {
   std::vector<uint32_t> pages;
   {
@@ -789,48 +808,13 @@ Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages, bool alw
     Status st = batch.empty() || !before_write ? Status::Ok() : before_write();
     if (st.ok() && !batch.empty()) st = WriteImages(file, f, batch, &synced);
     need_sync = need_sync || (!batch.empty() && !synced);
-    {
-      std::lock_guard lock(mutex_);
-      for (Frame* frame : io_held) frame->io.unlock();
-      for (Frame* frame : pinned) {
-        if (!st.ok()) frame->dirty = true;  // still not on disk
-        frame->pin_count.fetch_sub(1, std::memory_order_acq_rel);
-        --io_pins_;
-      }
-      if (st.ok()) stats_.writes += batch.size();
-    }
-    cv_.notify_all();
+    ReleaseFlushed(&pinned, &io_held, st.ok(), batch.size());
     if (!st.ok() && first_error.ok()) first_error = st;
     batch.clear();
-    pinned.clear();
-    io_held.clear();
   };
   for (uint32_t page_no : pages) {
-    Frame* frame;
-    {
-      std::lock_guard lock(mutex_);
-      frame = table_.Find({file, page_no});
-      if (frame == nullptr) {  // evicted (and so written, maybe unsynced), or never cached
-        need_sync = true;
-        continue;
-      }
-      frame->pin_count.fetch_add(1, std::memory_order_relaxed);
-      ++io_pins_;
-    }
-    pinned.push_back(frame);
-    if (!frame->dirty) {
-      // Clean: maybe because an eviction copied it and is writing it right now. Wait for that
-      // write to finish so the sync below covers it.
-      std::lock_guard wait_for_write(frame->io);
-      need_sync = true;
-    }
-    if (frame->dirty) {
-      // Held until the batch is written (see WriteBack); pages in ascending order, so two
-      // flushes of one file cannot wait for each other in a cycle.
-      frame->io.lock();
-      io_held.push_back(frame);
-      char* image = buffer.data() + batch.size() * kPageSize;
-      CopyForWrite(frame, page_no, /*try_latch=*/false, image);
+    char* image = buffer.data() + batch.size() * kPageSize;
+    if (TakeForFlush(file, page_no, image, &pinned, &io_held, &need_sync)) {
       batch.emplace_back(page_no, image);
     }
     if (batch.size() == Doublewrite::kMaxPages) write_batch();

@@ -252,6 +252,14 @@ class BufferPool {
   // Copies the frame's page into image (page number and checksum set) under a shared latch
   // (try_latch: gives up, returning false, when the latch is taken) and clears dirty.
   bool CopyForWrite(Frame* frame, uint32_t page_no, bool try_latch, char* image);
+  // Flushes (FlushPages, FlushGroupPages): pins the page's frame and, when dirty, takes its io
+  // mutex and copies it into image (true). *need_sync when an earlier write of the page may be
+  // unsynced (not cached, or clean). ReleaseFlushed undoes both after the writes (written:
+  // whether they reached the file; else the frames are dirty again).
+  bool TakeForFlush(FileId file, uint32_t page_no, char* image, std::vector<Frame*>* pinned,
+                    std::vector<Frame*>* io_held, bool* need_sync);
+  void ReleaseFlushed(std::vector<Frame*>* pinned, std::vector<Frame*>* io_held, bool written,
+                      size_t pages);
   // Writes page images of one file; rewrites of pages already written go through the
   // doublewrite area first (then the file is synced before the area is released).
   // *synced (may be null): whether the file was synced after the writes.

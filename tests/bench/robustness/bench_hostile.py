@@ -104,7 +104,7 @@ def run(server, sql, timeout):
     took = time.monotonic() - started
     done.set()
     sampler.join()
-    time.sleep(0.5)  # meridiand returns free memory to the OS after a statement
+    time.sleep(1.5)  # meridiand returns free memory to the OS once a second
     return outcome, took, peak[0] / 1024, server_rss(server) / 1024
 
 

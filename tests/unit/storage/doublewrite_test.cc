@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,24 +34,33 @@ std::string ReadPage(FileSystem* fs, const std::string& path, uint32_t page_no) 
   return page;
 }
 
-TEST(DoublewriteTest, RecoverAppliesTheNewestImageOfEachPage) {
+// A data directory with t.heap holding one durable page of 'a'.
+class DoublewriteTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto opened = fs->Open(data + "/t.heap", true);
+    ASSERT_TRUE(opened.ok());
+    table = std::move(opened).value();
+    ASSERT_TRUE(table->WriteAt(0, Image('a')).ok());
+    ASSERT_TRUE(table->Sync().ok());
+  }
   TempDir dir;
   FileSystem* fs = FileSystem::Default();
   const std::string data = dir.path();
   const std::string dw_path = data + "/doublewrite";
-  auto table = fs->Open(data + "/t.heap", true);
-  ASSERT_TRUE(table.ok());
-  ASSERT_TRUE((*table)->WriteAt(0, Image('a')).ok());  // page 0 on disk: 'a'
-  ASSERT_TRUE((*table)->Sync().ok());
+  std::unique_ptr<File> table;
+};
+
+TEST_F(DoublewriteTest, RecoverAppliesTheNewestImageOfEachPage) {
   {
     auto dw = Doublewrite::Open(fs, dw_path, data);
     ASSERT_TRUE(dw.ok());
     // More batches than areas: the first ones are overwritten, the last kAreas stay.
     for (int i = 0; i < Doublewrite::kAreas + 3; ++i) {
       const std::string p0 = Image(static_cast<char>('b' + i));
-      std::vector<Doublewrite::Image> batch = {{table->get(), 0, p0.data()}};
+      std::vector<Doublewrite::Image> batch = {{table.get(), 0, p0.data()}};
       const std::string p1 = Image('z');
-      if (i == 4) batch.push_back({table->get(), 1, p1.data()});  // page 1 only in batch 4
+      if (i == 4) batch.push_back({table.get(), 1, p1.data()});  // page 1 only in batch 4
       EXPECT_EQ((*dw)->next_area(), i % Doublewrite::kAreas);
       ASSERT_TRUE((*dw)->Stage(batch).ok());
     }
@@ -64,27 +74,20 @@ TEST(DoublewriteTest, RecoverAppliesTheNewestImageOfEachPage) {
   EXPECT_EQ(ReadPage(fs, data + "/t.heap", 0), Image(static_cast<char>('b' + Doublewrite::kAreas + 2)));
   EXPECT_EQ(ReadPage(fs, data + "/t.heap", 1), Image('z'));
   // The areas are empty now: a second recovery restores nothing.
-  ASSERT_TRUE((*table)->WriteAt(0, Image('q')).ok());
+  ASSERT_TRUE(table->WriteAt(0, Image('q')).ok());
   auto again = Doublewrite::Recover(fs, dw_path, data);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(*again, 0u);
   EXPECT_EQ(ReadPage(fs, data + "/t.heap", 0), Image('q'));
 }
 
-TEST(DoublewriteTest, ATornCopyIsSkippedAndAnOlderIntactOneStillApplies) {
-  TempDir dir;
-  FileSystem* fs = FileSystem::Default();
-  const std::string data = dir.path();
-  const std::string dw_path = data + "/doublewrite";
-  auto table = fs->Open(data + "/t.heap", true);
-  ASSERT_TRUE(table.ok());
-  ASSERT_TRUE((*table)->WriteAt(0, Image('a')).ok());
+TEST_F(DoublewriteTest, ATornCopyIsSkippedAndAnOlderIntactOneStillApplies) {
   {
     auto dw = Doublewrite::Open(fs, dw_path, data);
     ASSERT_TRUE(dw.ok());
     const std::string older = Image('o'), newer = Image('n');
-    ASSERT_TRUE((*dw)->Stage({{table->get(), 0, older.data()}}).ok());  // area 0
-    ASSERT_TRUE((*dw)->Stage({{table->get(), 0, newer.data()}}).ok());  // area 1
+    ASSERT_TRUE((*dw)->Stage({{table.get(), 0, older.data()}}).ok());  // area 0
+    ASSERT_TRUE((*dw)->Stage({{table.get(), 0, newer.data()}}).ok());  // area 1
   }
   // Tear area 1's image (its header stays valid): only the older copy can be used.
   auto dwf = fs->Open(dw_path, false);
