@@ -163,8 +163,22 @@ std::optional<Type> Type::FromParamOid(uint32_t oid) {
     case 1043:
       return Varchar(-1);
     default:
-      return std::nullopt;
+      break;
   }
+  // One-dimensional arrays of those (a client's list parameter, `x = ANY($1)`): the element
+  // type's, read from the text form '{...}' like a cast.
+  struct ArrayOid {
+    uint32_t oid;
+    uint32_t element;
+  };
+  static constexpr ArrayOid kArrays[] = {{1000, 16},  {1005, 21},   {1007, 23},  {1016, 20},
+                                         {1021, 700}, {1022, 701},  {1231, 1700}, {1182, 1082},
+                                         {1115, 1114}, {1185, 1184}, {1009, 25},  {1015, 1043},
+                                         {1014, 1042}};
+  for (const ArrayOid& a : kArrays) {
+    if (a.oid == oid) return Array(*FromParamOid(a.element));
+  }
+  return std::nullopt;
 }
 
 namespace {

@@ -235,6 +235,23 @@ class PsycopgTest(unittest.TestCase):
             self.assertEqual(conn.execute("SELECT k FROM big WHERE k = %s", (2000,)).fetchall(),
                              [(2000,)])
 
+    def test_list_parameters_are_arrays(self):
+        # psycopg sends a Python list as an array parameter (int2[], int8[], text[], ... OIDs,
+        # text format): `= ANY(%s)` is how applications and ORMs pass IN lists.
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE lp (i INTEGER PRIMARY KEY, t TEXT)")
+            conn.execute("INSERT INTO lp SELECT g, 'v' || g FROM generate_series(1, 50) g")
+            self.assertEqual(conn.execute("SELECT i FROM lp WHERE i = ANY(%s) ORDER BY i",
+                                          ([3, 7, 99, 7],)).fetchall(), [(3,), (7,)])
+            self.assertEqual(conn.execute("SELECT i FROM lp WHERE t = ANY(%s) ORDER BY i",
+                                          (["v2", "v40", "x"],)).fetchall(), [(2,), (40,)])
+            self.assertEqual(conn.execute("SELECT count(*) FROM lp WHERE i <> ALL(%s)",
+                                          ([1, 2, 1 << 40],)).fetchone(), (48,))
+            self.assertEqual(conn.execute("SELECT %s::text[]", (["a", "b,c", None],)).fetchone(),
+                             (["a", "b,c", None],))
+            with self.assertRaises(psycopg.errors.FeatureNotSupported):
+                conn.execute("SELECT %b", ([1, 2],))  # binary arrays: a clear 0A000
+
     def test_bad_parameter_values_raise_the_right_exception(self):
         with self.connect() as conn:
             conn.execute("CREATE TABLE badp (i INTEGER, f BOOLEAN)")
