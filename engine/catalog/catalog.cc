@@ -720,7 +720,10 @@ Status Catalog::AutoAnalyze() {
   bool analyzed = false;
   for (const std::shared_ptr<Table>& table : List()) {
     const int64_t threshold = 50 + table->live_rows() / 10;
-    if (table->changes_since_analyze() <= threshold) continue;
+    // Column statistics live in memory only: after a restart a table with rows has none until
+    // this pass gathers them again (within one checkpoint interval), not only after changes.
+    const bool never = table->stats() == nullptr && table->live_rows() > 0;
+    if (!never && table->changes_since_analyze() <= threshold) continue;
     ScopedTableLock guard(*table, LockMode::kShared);
     MERIDIAN_RETURN_IF_ERROR(guard.status());
     if (table->heap() == nullptr) continue;

@@ -1,7 +1,8 @@
 // Planner statistics of one table, gathered by ANALYZE (a full scan) and kept in memory: per
 // column the distinct count, NULL fraction, min/max and an equi-depth histogram. Only the
 // live row count survives a restart (in catalog.meta); column statistics are gathered again by
-// ANALYZE or by the automatic re-analyze after enough changes (Catalog::AutoAnalyze).
+// ANALYZE or by the automatic re-analyze (Catalog::AutoAnalyze, at each checkpoint): after
+// enough changes, and for a table with rows but no statistics (the first one after a start).
 #pragma once
 
 #include <cstdint>

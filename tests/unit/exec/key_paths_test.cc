@@ -144,5 +144,25 @@ TEST_F(KeyPathsTest, EqualitiesImpliedByOthersAreIndexKeys) {
             (std::vector<std::string>{"0"}));
 }
 
+TEST_F(KeyPathsTest, StatisticsComeBackAtTheFirstCheckpointAfterARestart) {
+  // Without statistics, (c_w_id, c_d_id) looks as selective as a key and an index on
+  // (c_w_id, c_d_id, c_discount) would serve `c_id IN (...)` as a filter; with them the primary
+  // key takes the IN list as index points.
+  ASSERT_TRUE(Q("CREATE INDEX customer_discount ON customer (c_w_id, c_d_id, c_discount)")
+                  .status.ok());
+  ASSERT_TRUE(Q("ANALYZE").status.ok());
+  const std::string q = "SELECT c_discount FROM customer WHERE c_w_id = 1 AND c_d_id = 2 AND "
+                        "c_id IN (3, 40, 400)";
+  auto points = [&](const std::string& plan) {
+    return Has(plan, "customer_pkey") && Has(plan, "c_id IN (3, 40, 400)") &&
+           !Has(plan, "Filter");
+  };
+  ASSERT_TRUE(points(Plan(q))) << Plan(q);
+  Reopen();
+  ASSERT_TRUE(db_->Checkpoint().ok());  // the maintenance pass of the daemon, every 5 s
+  EXPECT_TRUE(points(Plan(q))) << Plan(q);
+  EXPECT_EQ(Rows(q).size(), 3u);
+}
+
 }  // namespace
 }  // namespace meridian::testing
