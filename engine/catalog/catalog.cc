@@ -592,18 +592,22 @@ Status Catalog::AlterTable(const std::shared_ptr<Table>& table, TableSchema sche
 
 Status Catalog::TruncateTable(const std::shared_ptr<Table>& table) {
   MERIDIAN_RETURN_IF_ERROR(table->CheckUsable());
+  // Every old file is closed first (closing flushes it, possibly through the doublewrite
+  // area), and only then is the area emptied: the new files take the old paths, and no staged
+  // image of an old page may be put back into them at the next start (the old heap's rows, or
+  // an old index meta page naming a root past the new file's end, came back after a crash).
   MERIDIAN_RETURN_IF_ERROR(table->heap()->Close());
-  // The new files take the old paths: no staged image of an old page may be put back into
-  // them at the next start (the old heap's rows came back after a crash before this).
+  for (const std::shared_ptr<Index>& index : table->indexes()) {
+    // The new file is no checkpoint image (OpenIndex): marked before it replaces the old one.
+    MERIDIAN_RETURN_IF_ERROR(CreateMarker(index->schema().id));
+    MERIDIAN_RETURN_IF_ERROR(index->Close());
+  }
   MERIDIAN_RETURN_IF_ERROR(pool_->ClearDoublewrite());
   MERIDIAN_RETURN_IF_ERROR(fs_->Remove(HeapPath(table->id())));
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::HeapFile> heap,
                             storage::HeapFile::Open(pool_, HeapPath(table->id())));
   std::vector<std::unique_ptr<storage::BTree>> trees;
   for (const std::shared_ptr<Index>& index : table->indexes()) {
-    // The new file is no checkpoint image (OpenIndex): marked before it replaces the old one.
-    MERIDIAN_RETURN_IF_ERROR(CreateMarker(index->schema().id));
-    MERIDIAN_RETURN_IF_ERROR(index->Close());
     const std::string path = IndexPath(index->schema().id);
     MERIDIAN_RETURN_IF_ERROR(fs_->Remove(path));
     MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::BTree> tree,

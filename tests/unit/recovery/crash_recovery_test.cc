@@ -328,5 +328,41 @@ TEST(IndexRecovery, LoggedDeletesBeforeTruncateDoNotTouchTheNewRows) {
   EXPECT_EQ(Count(*s, "SELECT count(*) FROM t WHERE id BETWEEN 101 AND 150"), 50);
 }
 
+TEST(IndexRecovery, TruncateLeavesNoOldPageImagesForItsNewFiles) {
+  // TRUNCATE closes the old files (an index's dirty pages go out through the doublewrite area)
+  // and creates new ones at the same paths: the area must be emptied after the old files are
+  // flushed, or a crash puts an old index meta page (naming a root past the new file's end)
+  // into the new file and the daemon cannot start.
+  TempDir dir;
+  storage::FaultInjectionFileSystem fs(storage::FileSystem::Default());
+  DatabaseOptions options;
+  options.data_dir = dir.path() + "/data";
+  options.buffer_pool_mb = 8;
+  options.file_system = &fs;
+  {
+    auto db = Database::Open(options);
+    ASSERT_TRUE(db.ok()) << db.status().message();
+    std::unique_ptr<Session> s = (*db)->NewSession();
+    ASSERT_TRUE(RunSql(*s, "CREATE TABLE t (id INT PRIMARY KEY, v INT); CREATE INDEX t_v ON t (v)")
+                    .status.ok());
+    ASSERT_TRUE(RunSql(*s, "INSERT INTO t SELECT g, g * 3 FROM generate_series(1, 60000) g")
+                    .status.ok());
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+    // Dirty index pages that were on disk before: rewrites when TRUNCATE closes the files.
+    ASSERT_TRUE(RunSql(*s, "UPDATE t SET v = v + 1 WHERE id % 3 = 0").status.ok());
+    ASSERT_TRUE(RunSql(*s, "TRUNCATE t").status.ok());
+    ASSERT_TRUE(RunSql(*s, InsertRange(5001, 5010)).status.ok());
+    ASSERT_TRUE((*db)->Checkpoint().ok());  // the new index files become checkpoint images
+    PowerCut(&fs, &s, &*db, 7);
+  }
+  options.file_system = nullptr;
+  auto db = Database::Open(options);
+  ASSERT_TRUE(db.ok()) << "recovery failed: " << db.status().message();
+  std::unique_ptr<Session> s = (*db)->NewSession();
+  EXPECT_EQ(Count(*s, "SELECT count(*) FROM t"), 10);
+  EXPECT_EQ(Count(*s, "SELECT count(*) FROM t WHERE v = 5003 * 3"), 1);
+  EXPECT_EQ(Count(*s, "SELECT count(*) FROM t WHERE id = 17"), 0);
+}
+
 }  // namespace
 }  // namespace meridian::testing
