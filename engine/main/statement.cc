@@ -440,7 +440,31 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
     }
     case ast::StatementKind::kInsert: {
       root = std::make_unique<PlanNode>();
-      root->label = "Insert on " + stmt.insert->table;
+      root->label = "Insert on " + stmt.insert->table +
+                    (stmt.insert->alias.empty() ? "" : " " + stmt.insert->alias);
+      if (stmt.insert->on_conflict != nullptr) {
+        // PostgreSQL's lines for ON CONFLICT: the action and the arbiter indexes.
+        catalog::LockSet locks;
+        Binder binder(catalog, &locks, &types);
+        if (settings != nullptr) binder.set_session(settings->session_id());
+        MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundInsert> bound,
+                                  binder.BindInsert(*stmt.insert));
+        const BoundOnConflict& oc = *bound->on_conflict;
+        root->details.push_back(std::string("Conflict Resolution: ") +
+                                (oc.do_update ? "UPDATE" : "NOTHING"));
+        std::string arbiters;
+        for (const std::shared_ptr<catalog::Index>& index : oc.arbiters) {
+          arbiters += (arbiters.empty() ? "" : ", ") + index->name();
+        }
+        // Without a target (DO NOTHING on any unique index) PostgreSQL names none.
+        const ast::OnConflict& target = *stmt.insert->on_conflict;
+        if (!arbiters.empty() && (!target.columns.empty() || !target.constraint.empty())) {
+          root->details.push_back("Conflict Arbiter Indexes: " + arbiters);
+        }
+        if (oc.where != nullptr) {
+          root->details.push_back("Conflict Filter: " + ExprToString(*oc.where));
+        }
+      }
       if (analyze) {
         const Clock::time_point run_start = Clock::now();
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
