@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <set>
 
 #include "storage/byte_codec.h"
 #include "storage/crc32c.h"
@@ -124,32 +126,41 @@ Result<size_t> Doublewrite::Recover(FileSystem* fs, const std::string& path,
     if (!ok || Crc32c(header.data() + covered_from, pos - covered_from) != crc) continue;
     batches.push_back(std::move(batch));
   }
-  // Older batch first: a page in both areas ends with the newer image.
+  // Newest batch first: each page gets the newest intact image any area holds (an older copy
+  // only where the newer one is torn), written once; each file is synced once at the end.
   std::sort(batches.begin(), batches.end(),
-            [](const Batch& a, const Batch& b) { return a.seq < b.seq; });
+            [](const Batch& a, const Batch& b) { return a.seq > b.seq; });
   size_t restored = 0;
+  std::set<std::pair<std::string, uint32_t>> done;  // (file, page) already decided
+  std::map<std::string, std::unique_ptr<File>> written;
   std::string image(kPageSize, '\0'), current(kPageSize, '\0');
   for (const Batch& batch : batches) {
     for (size_t i = 0; i < batch.entries.size(); ++i) {
       const Entry& e = batch.entries[i];
+      const std::string target =
+          e.name.empty() || e.name[0] == '/' ? e.name : base_dir + "/" + e.name;
+      if (done.count({target, e.page_no}) != 0) continue;
       size_t got = 0;
       MERIDIAN_RETURN_IF_ERROR(
           file->ReadAt(batch.images_at + i * kPageSize, kPageSize, image.data(), &got));
       if (got != kPageSize || Crc32c(image.data(), kPageSize) != e.crc) continue;  // torn copy
-      const std::string target =
-          e.name.empty() || e.name[0] == '/' ? e.name : base_dir + "/" + e.name;
-      MERIDIAN_ASSIGN_OR_RETURN(bool target_exists, fs->Exists(target));
-      if (!target_exists) continue;  // dropped since
-      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<File> f, fs->Open(target, false));
+      done.insert({target, e.page_no});
+      auto it = written.find(target);
+      if (it == written.end()) {
+        MERIDIAN_ASSIGN_OR_RETURN(bool target_exists, fs->Exists(target));
+        if (!target_exists) continue;  // dropped since
+        MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<File> f, fs->Open(target, false));
+        it = written.emplace(target, std::move(f)).first;
+      }
       std::fill(current.begin(), current.end(), '\0');
       MERIDIAN_RETURN_IF_ERROR(
-          f->ReadAt(uint64_t{e.page_no} * kPageSize, kPageSize, current.data(), &got));
+          it->second->ReadAt(uint64_t{e.page_no} * kPageSize, kPageSize, current.data(), &got));
       if (current == image) continue;
-      MERIDIAN_RETURN_IF_ERROR(f->WriteAt(uint64_t{e.page_no} * kPageSize, image));
-      MERIDIAN_RETURN_IF_ERROR(f->Sync());
+      MERIDIAN_RETURN_IF_ERROR(it->second->WriteAt(uint64_t{e.page_no} * kPageSize, image));
       ++restored;
     }
   }
+  for (auto& [path, f] : written) MERIDIAN_RETURN_IF_ERROR(f->Sync());
   MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, file->Size());
   for (uint64_t area = 0; area < kAreas && (area == 0 || area * kAreaBytes < size); ++area) {
     MERIDIAN_RETURN_IF_ERROR(file->WriteAt(area * kAreaBytes, std::string(16, '\0')));

@@ -10,9 +10,8 @@
 // page number, u32 CRC32C of the image, u16 name length, the file's name relative to the data
 // directory) — then count 8 KiB images. A batch overwrites an area only after the in-place
 // writes of the batch before it in that area were synced (the buffer pool waits), so the areas
-// hold the newest batches and recovery applies them oldest first: every intact image it writes
-// is the newest content of its page. (Format 1, "MDWB" with one area and no
-// number, is still recovered.)
+// hold the newest batches, and recovery writes each page's newest intact image: the newest
+// content of that page. (Format 1, "MDWB" with one area and no number, is still recovered.)
 // Concurrency: Stage is called under the buffer pool's doublewrite mutex (one batch at a time).
 #pragma once
 
@@ -51,9 +50,10 @@ class Doublewrite {
   // overwrite at the next start.
   Status Clear();
 
-  // Start-up repair: every intact image of the areas' batches, older batches first, is
-  // written over its page when the page differs (a torn or lost in-place write), then the files
-  // are synced and the areas cleared. Returns how many pages were restored.
+  // Start-up repair: for each page the areas hold, its newest intact image (an older copy when
+  // the newer is torn) is written over the page when the page differs (a torn or lost in-place
+  // write), then each touched file is synced once and the areas cleared. Returns how many pages
+  // were restored.
   static Result<size_t> Recover(FileSystem* fs, const std::string& path,
                                 const std::string& base_dir);
 

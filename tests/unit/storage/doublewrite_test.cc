@@ -1,7 +1,7 @@
-// Doublewrite: batches take the kAreas areas in turn; Recover writes every intact image back
-// over a page that differs, older batches first, so a page staged in several batches ends with
-// its newest image, a page lost past the end of its file comes back, a torn copy is skipped,
-// and the areas are empty afterwards.
+// Doublewrite: batches take the kAreas areas in turn; Recover writes each page's newest intact
+// image back over a page that differs, so a page staged in several batches ends with its newest
+// image, a page lost past the end of its file comes back, a torn copy gives way to an older
+// intact one, and the areas are empty afterwards.
 #include "storage/doublewrite.h"
 
 #include <gtest/gtest.h>
@@ -68,9 +68,8 @@ TEST_F(DoublewriteTest, RecoverAppliesTheNewestImageOfEachPage) {
   // The in-place writes were lost: the file still has page 0 = 'a' and no page 1.
   auto restored = Doublewrite::Recover(fs, dw_path, data);
   ASSERT_TRUE(restored.ok());
-  // Page 0 from each of the kAreas batches still held (oldest first, so the newest wins), then
-  // page 1 from batch 4.
-  EXPECT_EQ(*restored, static_cast<size_t>(Doublewrite::kAreas) + 1);
+  // Page 0 once (the newest of the kAreas batches still held), page 1 from batch 4.
+  EXPECT_EQ(*restored, 2u);
   EXPECT_EQ(ReadPage(fs, data + "/t.heap", 0), Image(static_cast<char>('b' + Doublewrite::kAreas + 2)));
   EXPECT_EQ(ReadPage(fs, data + "/t.heap", 1), Image('z'));
   // The areas are empty now: a second recovery restores nothing.
