@@ -95,7 +95,45 @@ def to_value(obj):
         return pb.Value(text_value=obj.isoformat()), DATE
     if isinstance(obj, datetime.time):
         return pb.Value(text_value=obj.isoformat()), TIME
+    if isinstance(obj, (list, tuple)):
+        return _array_value(obj)
     raise TypeError(f"cannot send a value of type {type(obj).__name__} as a parameter")
+
+
+# A list's array type, from its first non-None element (pg_type.typarray of the element type).
+_ARRAY_OF = {BOOL: 1000, INT8: 1016, FLOAT8: 1022, NUMERIC: 1231, DATE: 1182, TIMESTAMP: 1115,
+             TIMESTAMPTZ: 1185}
+
+
+def _array_value(items):
+    """A list or tuple as a one-dimensional array in PostgreSQL's text form ('{1,2,NULL}'), so
+    `x = ANY(%s)` works as with psycopg. Elements of one kind; strings and anything without an
+    array type here go as text[] (INFER for an empty or all-None list)."""
+    texts, oid = [], None
+    for item in items:
+        if item is None:
+            texts.append("NULL")
+            continue
+        if isinstance(item, (list, tuple)):
+            raise TypeError("cannot send a nested list as a parameter")
+        value, elem_oid = to_value(item)
+        kind = value.WhichOneof("kind")
+        if kind == "bool_value":
+            text = "t" if value.bool_value else "f"
+        elif kind == "int_value":
+            text = str(value.int_value)
+        elif kind == "double_value":
+            text = repr(value.double_value)
+        elif kind == "text_value":
+            text = value.text_value
+        else:
+            raise TypeError(f"cannot send a list of {type(item).__name__} as a parameter")
+        array_oid = _ARRAY_OF.get(elem_oid, 1009)  # text[] otherwise
+        if oid is not None and array_oid != oid:
+            raise TypeError("cannot send a list of mixed types as a parameter")
+        oid = array_oid
+        texts.append('"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"')
+    return pb.Value(text_value="{" + ",".join(texts) + "}"), (oid if oid is not None else INFER)
 
 
 def _decimal_text(d):

@@ -70,6 +70,21 @@ class DriverTest(unittest.TestCase):
         self.cur.execute("SELECT %s + 1, %s * 2", (2 ** 62, decimal.Decimal("0.1")))
         self.assertEqual(self.cur.fetchone(), (2 ** 62 + 1, decimal.Decimal("0.2")))
 
+    def test_lists_are_array_parameters(self):
+        # As with psycopg: a list is an array parameter, so `= ANY(%s)` takes a Python list.
+        self.table("arr", "i INTEGER PRIMARY KEY, t TEXT")
+        self.cur.executemany("INSERT INTO arr VALUES (%s, %s)",
+                             [(1, 'a"b'), (2, "c,d"), (3, "e\\f"), (4, None)])
+        self.cur.execute("SELECT i FROM arr WHERE i = ANY(%s) ORDER BY i", ([3, 1, 99],))
+        self.assertEqual(self.cur.fetchall(), [(1,), (3,)])
+        self.cur.execute("SELECT i FROM arr WHERE t = ANY(%s) ORDER BY i",
+                         (['a"b', "c,d", "e\\f", None],))
+        self.assertEqual(self.cur.fetchall(), [(1,), (2,), (3,)])
+        self.cur.execute("SELECT count(*) FROM arr WHERE i <> ALL(%s)", ((2, 4),))
+        self.assertEqual(self.cur.fetchone(), (2,))
+        with self.assertRaises(meridian.ProgrammingError):
+            self.cur.execute("SELECT %s", ([1, "x"],))  # one element type per list
+
     def test_bytes_are_refused_until_bytea(self):
         with self.assertRaises(meridian.NotSupportedError) as e:
             self.cur.execute("SELECT %s", (b"\x00\x01",))
