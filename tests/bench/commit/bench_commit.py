@@ -57,17 +57,23 @@ def psql(port, user, sql, db):
     return out.stdout.strip()
 
 
-def tree_write_bytes(root_pid):
-    """write_bytes of root_pid and its children (PostgreSQL's backends and helpers)."""
-    pids = {root_pid}
+def child_pids(root_pid):
+    """The processes whose parent is root_pid (PostgreSQL's backends and helpers)."""
+    pids = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/stat") as f:
                     if int(f.read().rsplit(")", 1)[1].split()[1]) == root_pid:
-                        pids.add(int(entry))
+                        pids.append(int(entry))
             except (OSError, ValueError, IndexError):
                 pass
+    return pids
+
+
+def tree_write_bytes(root_pid):
+    """write_bytes of root_pid and its children."""
+    pids = [root_pid] + child_pids(root_pid)
     total = 0
     for pid in pids:
         try:
@@ -148,6 +154,16 @@ class Postgres:
 
     def cleanup(self):
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def stop_and_remove(servers):
+    """Stops every server (a failure is reported, not raised) and removes its directory."""
+    for server in servers:
+        try:
+            server.stop()
+        except Exception as e:  # noqa: BLE001 - still remove the data directories
+            print(f"{server.name}: stop failed: {e}", file=sys.stderr)
+        server.cleanup()
 
 
 def setup_table(server):

@@ -16,7 +16,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "commit"))
-from bench_commit import Meridian, Postgres, psql  # noqa: E402
+from bench_commit import Meridian, Postgres, psql, stop_and_remove  # noqa: E402
 
 # big1 (id, g, v): id = 1..N, g = id % 1000, v = id * 7919 % 10007; big2 is a copy.
 QUERIES = [
@@ -99,12 +99,7 @@ def main():
         plan = run_psql(servers[0], "EXPLAIN " + QUERIES[1][1])
         print(f"\nmeridiand plan of the hash join query:\n{plan}")
     finally:
-        for server in servers:
-            try:
-                server.stop()
-            except Exception as e:  # noqa: BLE001 - still remove the data directories
-                print(f"{server.name}: stop failed: {e}", file=sys.stderr)
-            server.cleanup()
+        stop_and_remove(servers)
     print(f"| query ({args.rows:,} rows, median of {args.repeat}) | meridiand | PostgreSQL 15 "
           "| meridiand / PostgreSQL |")
     print("|---|---:|---:|---:|")

@@ -17,7 +17,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "commit"))
-from bench_commit import Meridian, Postgres  # noqa: E402
+from bench_commit import Meridian, Postgres, child_pids, stop_and_remove  # noqa: E402
 
 
 def cases(scale):
@@ -55,24 +55,11 @@ def rss_kib(pid):
     return 0
 
 
-def children(pid):
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        out.append(int(entry))
-            except (OSError, ValueError, IndexError):
-                pass
-    return out
-
-
 def server_rss(server):
     """meridiand: the daemon's RSS; PostgreSQL: the largest process under the postmaster."""
     if server.name == "meridiand":
         return rss_kib(server.pid())
-    return max([rss_kib(p) for p in children(server.pid())] + [0])
+    return max([rss_kib(p) for p in child_pids(server.pid())] + [0])
 
 
 def run(server, sql, timeout):
@@ -138,12 +125,7 @@ def main():
             print("meridiand died")
             failed = True
     finally:
-        for server in servers:
-            try:
-                server.stop()
-            except Exception as e:  # noqa: BLE001 - still remove the data directories
-                print(f"{server.name}: stop failed: {e}", file=sys.stderr)
-            server.cleanup()
+        stop_and_remove(servers)
     print("\n| statement | meridiand | PostgreSQL 15 | time ratio | peak MiB (M / PG) "
           "| after MiB (M / PG) |")
     print("|---|---|---|---:|---:|---:|")

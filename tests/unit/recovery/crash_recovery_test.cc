@@ -192,6 +192,15 @@ std::string InsertRange(int64_t from, int64_t to) {
 }
 
 // A power cut now: nothing more reaches the disk, then every unsynced write is lost or torn.
+// A data directory under dir with buffer_pool_mb of pool, whose files go through fs.
+DatabaseOptions CrashOptions(const TempDir& dir, storage::FileSystem* fs, size_t buffer_pool_mb) {
+  DatabaseOptions options;
+  options.data_dir = dir.path() + "/data";
+  options.buffer_pool_mb = buffer_pool_mb;
+  options.file_system = fs;
+  return options;
+}
+
 void PowerCut(storage::FaultInjectionFileSystem* fs, std::unique_ptr<Session>* s,
               std::unique_ptr<Database>* db, uint64_t seed) {
   fs->SetFailWrites(true);
@@ -220,10 +229,8 @@ void ExpectIndexesMatch(Session& s, const std::set<int64_t>& want) {
 TEST(IndexRecovery, CheckpointedIndexesAreCaughtUpFromTheLogTailNotRebuilt) {
   TempDir dir;
   storage::FaultInjectionFileSystem fs(storage::FileSystem::Default());
-  DatabaseOptions options;
-  options.data_dir = dir.path() + "/data";
-  options.buffer_pool_mb = 8;  // everything stays cached: no index page written after the image
-  options.file_system = &fs;
+  // Everything stays cached: no index page is written after the image.
+  DatabaseOptions options = CrashOptions(dir, &fs, 8);
   std::set<int64_t> want;
   {
     auto db = Database::Open(options);
@@ -271,10 +278,8 @@ TEST(IndexRecovery, CheckpointedIndexesAreCaughtUpFromTheLogTailNotRebuilt) {
 TEST(IndexRecovery, IndexWrittenOutsideACheckpointImageIsRebuilt) {
   TempDir dir;
   storage::FaultInjectionFileSystem fs(storage::FileSystem::Default());
-  DatabaseOptions options;
-  options.data_dir = dir.path() + "/data";
-  options.buffer_pool_mb = 0;  // the smallest pool: dirty index pages must be evicted
-  options.file_system = &fs;
+  // The smallest pool: dirty index pages must be evicted.
+  DatabaseOptions options = CrashOptions(dir, &fs, 0);
   std::set<int64_t> want;
   {
     auto db = Database::Open(options);
@@ -302,10 +307,7 @@ TEST(IndexRecovery, IndexWrittenOutsideACheckpointImageIsRebuilt) {
 TEST(IndexRecovery, LoggedDeletesBeforeTruncateDoNotTouchTheNewRows) {
   TempDir dir;
   storage::FaultInjectionFileSystem fs(storage::FileSystem::Default());
-  DatabaseOptions options;
-  options.data_dir = dir.path() + "/data";
-  options.buffer_pool_mb = 8;
-  options.file_system = &fs;
+  DatabaseOptions options = CrashOptions(dir, &fs, 8);
   {
     auto db = Database::Open(options);
     ASSERT_TRUE(db.ok()) << db.status().message();
@@ -335,10 +337,7 @@ TEST(IndexRecovery, TruncateLeavesNoOldPageImagesForItsNewFiles) {
   // into the new file and the daemon cannot start.
   TempDir dir;
   storage::FaultInjectionFileSystem fs(storage::FileSystem::Default());
-  DatabaseOptions options;
-  options.data_dir = dir.path() + "/data";
-  options.buffer_pool_mb = 8;
-  options.file_system = &fs;
+  DatabaseOptions options = CrashOptions(dir, &fs, 8);
   {
     auto db = Database::Open(options);
     ASSERT_TRUE(db.ok()) << db.status().message();
