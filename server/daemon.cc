@@ -11,10 +11,22 @@
 #include <grpcpp/server_builder.h>
 #include <spdlog/spdlog.h>
 
+#include "grpc/grpc_auth.h"
+
 namespace meridian::server {
 
 Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
   std::unique_ptr<Daemon> d(new Daemon());
+  // Accounts and TLS files first: a bad users file or certificate stops the start before the
+  // data directory is opened.
+  MERIDIAN_ASSIGN_OR_RETURN(pgwire::AuthConfig auth,
+                            pgwire::AuthConfig::Load(options.auth, options.users_file));
+  d->auth_ = std::make_unique<pgwire::AuthConfig>(std::move(auth));
+  if (!options.users_file.empty()) {
+    spdlog::info("users file {}: {} user(s)", options.users_file, d->auth_->users.size());
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> grpc_credentials,
+                            GrpcServerCredentials(options));
   DatabaseOptions db_options;
   db_options.data_dir = options.data_dir;
   db_options.buffer_pool_mb = options.buffer_pool_mb;
@@ -37,13 +49,16 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
   d->workers_ = std::make_unique<WorkerPool>(threads);
   d->sessions_ = std::make_unique<SessionManager>(
       d->db_.get(), std::chrono::seconds(options.session_idle_timeout_s), d->workers_.get());
-  d->service_ =
-      std::make_unique<SqlService>(d->db_.get(), d->sessions_.get(), &d->workers_->pool());
+  GrpcAuth grpc_auth;
+  grpc_auth.accounts = d->auth_.get();
+  grpc_auth.tls = !options.tls_cert.empty();
+  d->service_ = std::make_unique<SqlService>(d->db_.get(), d->sessions_.get(),
+                                             &d->workers_->pool(), grpc_auth);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.grpc_listen, grpc::InsecureServerCredentials(), &d->grpc_port_);
+  builder.AddListeningPort(options.grpc_listen, grpc_credentials, &d->grpc_port_);
   builder.RegisterService(d->service_.get());
   builder.SetMaxReceiveMessageSize(64 * 1024 * 1024);  // large scripts in one request
   builder.SetMaxSendMessageSize(4 * 1024 * 1024);      // chunks stay far below this
@@ -64,13 +79,18 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
     (void)d->db_->Close();
     return st;
   }
-  auto pg = pgwire::PgServer::Start(options, d->sessions_.get(), &d->workers_->pool());
+  auto pg = pgwire::PgServer::Start(options, d->auth_.get(), d->sessions_.get(),
+                                    &d->workers_->pool());
   if (!pg.ok()) {  // like the gRPC address: a taken port is a start-up failure, never silent
     d->grpc_->Shutdown();
     (void)d->db_->Close();
     return pg.status();
   }
   d->pg_ = std::move(pg).value();
+  spdlog::info("gRPC sessions: authentication {}, TLS {}{}",
+               pgwire::AuthMethodName(d->auth_->method),
+               options.tls_cert.empty() ? "off" : "required",
+               options.tls_ca.empty() ? "" : ", client certificates required");
   d->grpc_->GetHealthCheckService()->SetServingStatus(true);
   d->maintenance_ =
       std::thread([raw = d.get(), s = options.checkpoint_interval_s] { raw->MaintenanceLoop(s); });

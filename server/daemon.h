@@ -42,6 +42,7 @@ class Daemon {
   // Every 50 ms: resident memory against the limit (MemoryGuard, 53200 for running work).
   void MemoryLoop(uint64_t limit_bytes);
 
+  std::unique_ptr<pgwire::AuthConfig> auth_;  // --auth, --users-file: both front ends
   std::unique_ptr<Database> db_;
   std::unique_ptr<WorkerPool> workers_;  // statement threads; grows while many wait for locks
   std::unique_ptr<SessionManager> sessions_;

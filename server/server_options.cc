@@ -106,10 +106,15 @@ const std::vector<OptionSpec>& Specs() {
       {"users-file", "MERIDIAN_USERS_FILE",
        "file of user:secret lines (plaintext password or SCRAM-SHA-256 verifier)",
        StringField(&ServerOptions::users_file)},
-      {"tls-cert", "MERIDIAN_TLS_CERT", "PEM certificate for TLS on the PostgreSQL listener",
+      {"tls-cert", "MERIDIAN_TLS_CERT",
+       "PEM certificate for TLS: required on the gRPC listener, offered on the PostgreSQL one",
        StringField(&ServerOptions::tls_cert)},
       {"tls-key", "MERIDIAN_TLS_KEY", "PEM private key for --tls-cert",
        StringField(&ServerOptions::tls_key)},
+      {"tls-ca", "MERIDIAN_TLS_CA",
+       "PEM CA certificate(s): gRPC clients must present a certificate signed by one (needs "
+       "--tls-cert)",
+       StringField(&ServerOptions::tls_ca)},
       {"default-isolation", "MERIDIAN_DEFAULT_ISOLATION",
        "isolation of new transactions: read-committed (default) or repeatable-read "
        "(snapshot isolation; serializable is accepted and runs as repeatable-read)",
@@ -221,6 +226,8 @@ ParsedOptions ParseServerOptions(int argc, const char* const* argv) {
     out.error = "--auth " + o.auth + " needs --users-file";
   } else if (o.tls_cert.empty() != o.tls_key.empty()) {
     out.error = "--tls-cert and --tls-key go together";
+  } else if (!o.tls_ca.empty() && o.tls_cert.empty()) {
+    out.error = "--tls-ca needs --tls-cert and --tls-key";
   }
   return out;
 }

@@ -17,12 +17,14 @@ struct ServerOptions {
   unsigned worker_threads = 0;           // --worker-threads, MERIDIAN_WORKER_THREADS (0: auto)
   unsigned checkpoint_interval_s = 5;    // --checkpoint-interval-s, MERIDIAN_CHECKPOINT_INTERVAL_S
   unsigned session_idle_timeout_s = 60;  // --session-idle-timeout-s: unattached session lease
-  // PostgreSQL listener security (server/pgwire/README.md). auth: "trust", "password" or
-  // "scram-sha-256"; empty means scram-sha-256 when a users file is given, trust otherwise.
+  // Security of both listeners (server/README.md, server/pgwire/README.md). auth: "trust",
+  // "password" or "scram-sha-256"; empty means scram-sha-256 when a users file is given, trust
+  // otherwise. With tls_cert the gRPC listener accepts only TLS; the PostgreSQL one offers it.
   std::string auth;        // --auth, MERIDIAN_AUTH
   std::string users_file;  // --users-file, MERIDIAN_USERS_FILE: user:secret lines
   std::string tls_cert;    // --tls-cert, MERIDIAN_TLS_CERT: PEM certificate (chain)
   std::string tls_key;     // --tls-key, MERIDIAN_TLS_KEY: PEM private key
+  std::string tls_ca;      // --tls-ca, MERIDIAN_TLS_CA: gRPC clients need a certificate it signed
   // Transactions (engine/txn/README.md): default isolation of new sessions ("read committed"
   // or "repeatable read"), commit mode ("sync": acknowledged means durable; "async":
   // acknowledged first, durable within async_window_ms), group commit window.

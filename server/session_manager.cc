@@ -5,6 +5,8 @@
 
 #include <random>
 
+#include "pg_auth.h"
+
 namespace meridian::server {
 namespace {
 
@@ -19,6 +21,19 @@ std::string NewSessionId() {
   return id;
 }
 
+// 32 random bytes as 64 lowercase hex digits.
+std::string NewSessionSecret() {
+  static const char kHex[] = "0123456789abcdef";
+  const std::string bytes = pgwire::RandomBytes(32);
+  std::string hex;
+  hex.reserve(bytes.size() * 2);
+  for (unsigned char b : bytes) {
+    hex.push_back(kHex[b >> 4]);
+    hex.push_back(kHex[b & 0xF]);
+  }
+  return hex;
+}
+
 }  // namespace
 
 ServerSession::ServerSession(std::string id, std::unique_ptr<Session> engine, std::string user,
@@ -29,7 +44,12 @@ ServerSession::ServerSession(std::string id, std::unique_ptr<Session> engine, st
       database_(std::move(database)),
       application_name_(std::move(application_name)),
       peer_(std::move(peer)),
+      secret_(NewSessionSecret()),
       last_active_(Clock::now()) {}
+
+bool ServerSession::CheckSecret(std::string_view given) const {
+  return pgwire::ConstantTimeEqual(given, secret_);
+}
 
 Status ServerSession::BeginRequest(const std::string& query_id, std::shared_ptr<ExecControl>* ctl) {
   std::lock_guard lock(mu_);

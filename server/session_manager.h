@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -27,6 +28,12 @@ class ServerSession {
   const std::string& application_name() const { return application_name_; }
   const std::string& peer() const { return peer_; }
   Session* engine() { return engine_.get(); }
+  // The per-session secret a gRPC client must send with every call after OpenSession (64 hex
+  // digits of 32 bytes from RAND_bytes; proto/README.md, "Authentication"). The id names a
+  // session; only the secret proves the caller opened it.
+  const std::string& secret() const { return secret_; }
+  // True when given is this session's secret; constant time (CRYPTO_memcmp).
+  bool CheckSecret(std::string_view given) const;
 
   // Starts a request: fails if the session is closed or already runs one (a session runs one
   // request at a time, as a PostgreSQL connection does). On success *ctl is the request's
@@ -55,6 +62,7 @@ class ServerSession {
   const std::string id_;
   const std::unique_ptr<Session> engine_;
   const std::string user_, database_, application_name_, peer_;
+  const std::string secret_;
   uint64_t statement_numbers_ = 0;              // touched by the session's one running request only
   ExecControl::WaitObserver* waits_ = nullptr;  // set once by SessionManager::Open
 

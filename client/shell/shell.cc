@@ -108,6 +108,8 @@ int Shell::Run(bool interactive) {
   }
   client::ConnectOptions connect_options;
   connect_options.user = options_.user;
+  connect_options.password = options_.password;
+  connect_options.tls = options_.tls;
   connect_options.database = options_.dbname;
   connect_options.application_name = "meridian";
   auto conn = client::Connection::Connect(options_.host, options_.port, connect_options);

@@ -2,6 +2,8 @@
 #include "shell/shell_options.h"
 
 #include <charconv>
+#include <fstream>
+#include <sstream>
 
 namespace meridian::shell {
 
@@ -18,6 +20,14 @@ bool ParsePort(const std::string& text, int* port) {
   return true;
 }
 
+std::optional<std::string> ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 }  // namespace
 
 std::string ShellUsage() {
@@ -30,6 +40,12 @@ std::string ShellUsage() {
          "  -p, --port PORT       server gRPC port (default 7432, or $MERIDIAN_PORT)\n"
          "  -U, --user USER       user name (default meridian, or $MERIDIAN_USER)\n"
          "  -d, --dbname DB       database (default meridian, or $MERIDIAN_DATABASE)\n"
+         "      --sslmode MODE    disable (default), or require / verify-ca / verify-full: TLS,\n"
+         "                        the server's certificate always verified ($MERIDIAN_SSLMODE)\n"
+         "      --sslrootcert FILE  CA certificates to verify the server with (default: the\n"
+         "                        system's; $MERIDIAN_SSLROOTCERT; implies TLS)\n"
+         "      --sslcert FILE, --sslkey FILE   client certificate and key (meridiand --tls-ca)\n"
+         "      --ssl-server-name NAME   name expected in the server's certificate (default: host)\n"
          "  -c, --command SQL     run SQL (or one backslash command) and exit; repeatable\n"
          "  -f, --file FILE       run the statements of FILE ('-' = stdin); repeatable\n"
          "      --format FORMAT   aligned (default), csv or json\n"
@@ -38,18 +54,35 @@ std::string ShellUsage() {
          "      --version         show the version and exit\n"
          "\n"
          "Without -c or -f, statements are read from stdin (interactively on a terminal).\n"
+         "The password comes from $MERIDIAN_PASSWORD or the file named by\n"
+         "$MERIDIAN_PASSWORD_FILE (its first line).\n"
          "Exit status: 0 all statements succeeded, 1 a statement failed, 2 connection failed or\n"
          "was lost.\n";
 }
 
 std::optional<std::string> ParseShellOptions(const std::vector<std::string>& args,
-                                             const EnvLookup& env, ShellOptions* options) {
+                                             const EnvLookup& env, ShellOptions* options,
+                                             const FileReader& read_file) {
   if (auto v = env("MERIDIAN_HOST"); v && !v->empty()) options->host = *v;
   if (auto v = env("MERIDIAN_PORT"); v && !v->empty()) {
     if (!ParsePort(*v, &options->port)) return "invalid MERIDIAN_PORT \"" + *v + "\"";
   }
   if (auto v = env("MERIDIAN_USER"); v && !v->empty()) options->user = *v;
   if (auto v = env("MERIDIAN_DATABASE"); v && !v->empty()) options->dbname = *v;
+  if (auto v = env("MERIDIAN_PASSWORD"); v && !v->empty()) {
+    options->password = *v;
+  } else if (auto f = env("MERIDIAN_PASSWORD_FILE"); f && !f->empty()) {
+    std::optional<std::string> text = read_file ? read_file(*f) : ReadWholeFile(*f);
+    if (!text) return "could not read MERIDIAN_PASSWORD_FILE \"" + *f + "\"";
+    options->password = text->substr(0, text->find_first_of("\r\n"));
+  }
+  if (auto v = env("MERIDIAN_SSLROOTCERT"); v && !v->empty()) {
+    options->tls.ca_file = *v;
+    options->tls.enabled = true;
+  }
+  if (auto v = env("MERIDIAN_SSLMODE"); v && !v->empty()) {
+    if (!client::ApplySslMode(*v, &options->tls)) return "invalid MERIDIAN_SSLMODE \"" + *v + "\"";
+  }
 
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
@@ -87,6 +120,20 @@ std::optional<std::string> ParseShellOptions(const std::vector<std::string>& arg
       if (auto e = value(&options->user)) return e;
     } else if (arg == "-d" || arg == "--dbname") {
       if (auto e = value(&options->dbname)) return e;
+    } else if (arg == "--sslmode") {
+      if (auto e = value(&v)) return e;
+      if (!client::ApplySslMode(v, &options->tls)) {
+        return "invalid sslmode \"" + v + "\" (disable, require, verify-ca or verify-full)";
+      }
+    } else if (arg == "--sslrootcert") {
+      if (auto e = value(&options->tls.ca_file)) return e;
+      options->tls.enabled = true;
+    } else if (arg == "--sslcert") {
+      if (auto e = value(&options->tls.cert_file)) return e;
+    } else if (arg == "--sslkey") {
+      if (auto e = value(&options->tls.key_file)) return e;
+    } else if (arg == "--ssl-server-name") {
+      if (auto e = value(&options->tls.server_name)) return e;
     } else if (arg == "-c" || arg == "--command") {
       if (auto e = value(&v)) return e;
       options->actions.push_back({ShellAction::Kind::kCommand, v});

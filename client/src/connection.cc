@@ -6,7 +6,9 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <optional>
 #include <thread>
 
@@ -26,6 +28,40 @@ std::chrono::system_clock::time_point DeadlineAfter(std::chrono::milliseconds d)
   return std::chrono::system_clock::now() + d;
 }
 
+// The metadata that proves a call belongs to the session (proto/README.md, Authentication).
+constexpr const char* kSessionSecretMetadata = "x-meridian-session-secret";
+
+// The whole of a (PEM) file; false when it cannot be read.
+bool ReadTextFile(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream text;
+  text << in.rdbuf();
+  *out = text.str();
+  return true;
+}
+
+// TLS or plaintext channel credentials from the options; an error names a file it could not read.
+ClientResult<std::shared_ptr<grpc::ChannelCredentials>> ChannelCredentials(const TlsOptions& tls) {
+  if (!tls.enabled) return grpc::InsecureChannelCredentials();
+  grpc::SslCredentialsOptions ssl;
+  const struct {
+    const std::string& path;
+    std::string* out;
+    const char* what;
+  } files[] = {{tls.ca_file, &ssl.pem_root_certs, "CA file"},
+               {tls.cert_file, &ssl.pem_cert_chain, "client certificate"},
+               {tls.key_file, &ssl.pem_private_key, "client key"}};
+  for (const auto& f : files) {
+    if (!f.path.empty() && !ReadTextFile(f.path, f.out)) {
+      return MakeLocalError(kSqlStateCannotConnect,
+                            std::string("could not read the TLS ") + f.what + " \"" + f.path + "\"",
+                            0, true);
+    }
+  }
+  return grpc::SslCredentials(ssl);
+}
+
 }  // namespace
 
 struct Connection::Impl {
@@ -33,6 +69,7 @@ struct Connection::Impl {
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<v1::Sql::Stub> stub;
   std::string session_id;
+  std::string session_secret;  // sent with every call after OpenSession
   std::string server_version;
 
   // Attach stream, read by attach_thread until it ends.
@@ -52,6 +89,11 @@ struct Connection::Impl {
   grpc::ClientContext* running_context = nullptr;  // GUARDED_BY(query_mu)
   std::string running_query_id;                    // GUARDED_BY(query_mu)
   uint64_t next_query_id = 1;                      // used by the Execute thread only
+
+  // Adds the session's secret to a call on the session.
+  void Authorize(grpc::ClientContext* context) const {
+    context->AddMetadata(kSessionSecretMetadata, session_secret);
+  }
 
   void RunAttach() {
     v1::AttachRequest request;
@@ -106,9 +148,24 @@ struct Connection::Impl {
   }
 };
 
+bool ApplySslMode(std::string_view mode, TlsOptions* tls) {
+  if (mode == "disable") {
+    tls->enabled = false;
+  } else if (mode == "require" || mode == "verify-ca" || mode == "verify-full") {
+    tls->enabled = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 Connection::Connection(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Connection::~Connection() { Close(); }
+
+ClientResult<std::unique_ptr<Connection>> Connection::Connect(const std::string& host, int port) {
+  return Connect(host, port, ConnectOptions());
+}
 
 ClientResult<std::unique_ptr<Connection>> Connection::Connect(const std::string& host, int port,
                                                               const ConnectOptions& options) {
@@ -125,7 +182,13 @@ ClientResult<std::unique_ptr<Connection>> Connection::Connect(const std::string&
   args.SetMaxReceiveMessageSize(options.max_receive_message_bytes);
   // Each Connection gets its own TCP connection, so sessions fail independently.
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-  impl->channel = grpc::CreateCustomChannel(impl->target, grpc::InsecureChannelCredentials(), args);
+  if (!options.tls.server_name.empty()) {
+    args.SetSslTargetNameOverride(options.tls.server_name);
+  }
+  ClientResult<std::shared_ptr<grpc::ChannelCredentials>> credentials =
+      ChannelCredentials(options.tls);
+  if (!credentials.ok()) return credentials.error();
+  impl->channel = grpc::CreateCustomChannel(impl->target, *credentials, args);
   impl->stub = v1::Sql::NewStub(impl->channel);
 
   auto deadline = DeadlineAfter(options.connect_timeout);
@@ -136,7 +199,10 @@ ClientResult<std::unique_ptr<Connection>> Connection::Connect(const std::string&
     if (state == GRPC_CHANNEL_TRANSIENT_FAILURE || state == GRPC_CHANNEL_SHUTDOWN) {
       return MakeLocalError(kSqlStateCannotConnect,
                             "could not connect to server at " + impl->target +
-                                ": connection refused or server unreachable",
+                                (options.tls.enabled
+                                     ? ": connection refused, server unreachable, or the TLS "
+                                       "handshake failed"
+                                     : ": connection refused or server unreachable"),
                             static_cast<int>(grpc::StatusCode::UNAVAILABLE), true);
     }
     if (!impl->channel->WaitForStateChange(state, deadline)) {
@@ -151,6 +217,7 @@ ClientResult<std::unique_ptr<Connection>> Connection::Connect(const std::string&
   request.set_user(options.user);
   request.set_database(options.database);
   request.set_application_name(options.application_name);
+  request.set_password(options.password);
   v1::OpenSessionResponse response;
   grpc::ClientContext context;
   context.set_deadline(deadline);
@@ -166,7 +233,9 @@ ClientResult<std::unique_ptr<Connection>> Connection::Connect(const std::string&
     return e;
   }
   impl->session_id = response.session_id();
+  impl->session_secret = response.session_secret();
   impl->server_version = response.server_version();
+  impl->Authorize(&impl->attach_context);
 
   Impl* raw = impl.get();
   impl->attach_thread = std::thread([raw] { raw->RunAttach(); });
@@ -210,6 +279,7 @@ ClientStatus Connection::Run(std::string_view sql, const std::string& statement_
   if (std::optional<ClientError> e = im.Unusable()) return *e;
 
   grpc::ClientContext context;
+  im.Authorize(&context);
   if (options.timeout.count() > 0) context.set_deadline(DeadlineAfter(options.timeout));
   v1::ExecuteRequest request;
   request.set_session_id(im.session_id);
@@ -346,6 +416,7 @@ ClientResult<PreparedStatement> Connection::Prepare(std::string_view sql,
   for (uint32_t oid : options.param_types) request.add_param_types()->set_pg_oid(oid);
   v1::PrepareResponse response;
   grpc::ClientContext context;
+  im.Authorize(&context);
   context.set_deadline(DeadlineAfter(options.timeout));
   grpc::Status status = im.stub->Prepare(&context, request, &response);
   if (!status.ok()) return im.CallError(status);
@@ -386,6 +457,7 @@ ClientStatus Connection::Deallocate(const std::string& id) {
   request.set_statement_id(id);
   v1::DeallocateResponse response;
   grpc::ClientContext context;
+  im.Authorize(&context);
   context.set_deadline(DeadlineAfter(kCancelTimeout));
   grpc::Status status = im.stub->Deallocate(&context, request, &response);
   if (!status.ok()) return im.CallError(status);
@@ -405,6 +477,7 @@ bool Connection::Cancel() {
   request.set_query_id(query_id);
   v1::CancelResponse response;
   grpc::ClientContext context;
+  im.Authorize(&context);
   context.set_deadline(DeadlineAfter(kCancelTimeout));
   grpc::Status status = im.stub->Cancel(&context, request, &response);
   if (!status.ok() || !response.cancelled()) {
@@ -426,6 +499,7 @@ ClientResult<std::vector<TableDescription>> Connection::DescribeCatalog(
   request.set_table(table);
   v1::DescribeCatalogResponse response;
   grpc::ClientContext context;
+  im.Authorize(&context);
   context.set_deadline(DeadlineAfter(timeout));
   grpc::Status status = im.stub->DescribeCatalog(&context, request, &response);
   if (!status.ok()) return im.CallError(status);
@@ -443,6 +517,7 @@ void Connection::Close() {
     request.set_session_id(im.session_id);
     v1::CloseSessionResponse response;
     grpc::ClientContext context;
+    im.Authorize(&context);
     context.set_deadline(DeadlineAfter(kCloseTimeout));
     (void)im.stub->CloseSession(&context, request, &response);
   }

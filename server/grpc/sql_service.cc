@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "grpc/error_mapping.h"
+#include "grpc/grpc_auth.h"
 
 namespace meridian::server {
 namespace {
@@ -94,12 +95,13 @@ grpc::ServerUnaryReactor* FinishUnary(grpc::CallbackServerContext* ctx, grpc::St
 // stream ends (Finish) when the session closes for another reason (CloseSession, shutdown).
 class AttachReactor final : public grpc::ServerWriteReactor<v1::SessionEvent> {
  public:
-  AttachReactor(SessionManager* sessions, const std::string& session_id)
+  // session: the authorized session (SqlService::Authorize), or null with refused saying why.
+  AttachReactor(SessionManager* sessions, const std::string& session_id,
+                std::shared_ptr<ServerSession> session, grpc::Status refused)
       : sessions_(sessions), session_id_(session_id), state_(std::make_shared<State>()) {
     state_->reactor = this;
-    auto session = sessions_->Find(session_id_);
     if (session == nullptr) {
-      FinishOnce(SessionNotFound(session_id_));
+      FinishOnce(std::move(refused));
       return;
     }
     std::weak_ptr<State> weak = state_;
@@ -185,9 +187,10 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
                                             "every statement runs in autocommit")));
       return;
     }
-    session_ = service_->sessions()->Find(req->session_id());
+    grpc::Status refused;
+    session_ = service_->Authorize(ctx, req->session_id(), &refused);
     if (session_ == nullptr) {
-      Finish(SessionNotFound(req->session_id()));
+      Finish(std::move(refused));
       return;
     }
     Status st = session_->BeginRequest(req->query_id(), &ctl_);
@@ -375,37 +378,99 @@ grpc::Status SessionNotFound(const std::string& id) {
 }
 
 SqlService::SqlService(Database* db, SessionManager* sessions, asio::thread_pool* pool,
-                       ChunkLimits limits)
-    : db_(db), sessions_(sessions), pool_(pool), limits_(limits) {}
+                       GrpcAuth auth, ChunkLimits limits)
+    : db_(db), sessions_(sessions), pool_(pool), auth_(auth), limits_(limits) {}
+
+std::shared_ptr<ServerSession> SqlService::Authorize(const grpc::CallbackServerContext* ctx,
+                                                     const std::string& id,
+                                                     grpc::Status* status) {
+  std::shared_ptr<ServerSession> session = sessions_->Find(id);
+  if (session == nullptr) {
+    *status = SessionNotFound(id);
+    return nullptr;
+  }
+  std::string_view secret;
+  const auto& metadata = ctx->client_metadata();
+  if (auto it = metadata.find(kSessionSecretMetadata); it != metadata.end()) {
+    secret = std::string_view(it->second.data(), it->second.size());
+  }
+  if (!session->CheckSecret(secret)) {
+    spdlog::warn("session {}: call from {} refused: {} session secret", id, ctx->peer(),
+                 secret.empty() ? "no" : "wrong");
+    *status = ToGrpcStatus(
+        Status::Error("28000", "session secret missing or wrong for session \"" + id + "\"")
+            .WithHint(std::string("Send OpenSessionResponse.session_secret as the ") +
+                      kSessionSecretMetadata + " metadata of every call on the session."));
+    return nullptr;
+  }
+  return session;
+}
 
 grpc::ServerUnaryReactor* SqlService::OpenSession(grpc::CallbackServerContext* ctx,
                                                   const v1::OpenSessionRequest* req,
                                                   v1::OpenSessionResponse* resp) {
-  std::string user = req->user().empty() ? "meridian" : req->user();
-  std::string database = req->database().empty() ? "meridian" : req->database();
-  if (database != "meridian") {
-    return FinishUnary(
-        ctx, ToGrpcStatus(Status::Error("3D000", "database \"" + database + "\" does not exist")));
+  const pgwire::AuthMethod method =
+      auth_.accounts == nullptr ? pgwire::AuthMethod::kTrust : auth_.accounts->method;
+  std::string peer = ctx->peer();
+  if (method == pgwire::AuthMethod::kTrust) {
+    return FinishUnary(ctx, OpenAuthenticated(*req, peer, resp));
   }
-  auto session = sessions_->Open(user, database, req->application_name(), ctx->peer());
-  if (!session.ok()) return FinishUnary(ctx, ToGrpcStatus(session.status()));
+  const std::string user = req->user().empty() ? "meridian" : req->user();
+  if (!PasswordAllowed(auth_.tls, peer)) {
+    spdlog::warn("gRPC session for user {} from {} refused: password without TLS", user, peer);
+    return FinishUnary(
+        ctx, ToGrpcStatus(Status::Error("28000",
+                                        "password authentication over gRPC needs TLS or a "
+                                        "loopback connection; refused for user \"" +
+                                            user + "\" from " + peer)
+                              .WithHint("Start meridiand with --tls-cert and --tls-key (its gRPC "
+                                        "listener then accepts only TLS) and connect with TLS.")));
+  }
+  // A verifier costs a PBKDF2 run (thousands of HMACs): on the worker pool, not gRPC's threads.
+  auto* reactor = ctx->DefaultReactor();
+  asio::post(*pool_, [this, reactor, req, resp, user, peer = std::move(peer)] {
+    if (!auth_.accounts->users.CheckPassword(user, req->password())) {
+      spdlog::warn("gRPC session for user {} from {} refused: password authentication failed",
+                   user, peer);
+      reactor->Finish(ToGrpcStatus(pgwire::AuthenticationFailed(user)));
+      return;
+    }
+    reactor->Finish(OpenAuthenticated(*req, peer, resp));
+  });
+  return reactor;
+}
+
+grpc::Status SqlService::OpenAuthenticated(const v1::OpenSessionRequest& req,
+                                           const std::string& peer,
+                                           v1::OpenSessionResponse* resp) {
+  std::string user = req.user().empty() ? "meridian" : req.user();
+  std::string database = req.database().empty() ? "meridian" : req.database();
+  if (database != "meridian") {
+    return ToGrpcStatus(Status::Error("3D000", "database \"" + database + "\" does not exist"));
+  }
+  auto session = sessions_->Open(user, database, req.application_name(), peer);
+  if (!session.ok()) return ToGrpcStatus(session.status());
   resp->set_session_id((*session)->id());
+  resp->set_session_secret((*session)->secret());
   resp->set_server_version(kServerVersion);
   resp->set_lease_ttl_ms(static_cast<uint32_t>(
       std::chrono::duration_cast<std::chrono::milliseconds>(sessions_->idle_timeout()).count()));
-  return FinishUnary(ctx, grpc::Status::OK);
+  return grpc::Status::OK;
 }
 
-grpc::ServerWriteReactor<v1::SessionEvent>* SqlService::Attach(grpc::CallbackServerContext*,
+grpc::ServerWriteReactor<v1::SessionEvent>* SqlService::Attach(grpc::CallbackServerContext* ctx,
                                                                const v1::AttachRequest* req) {
-  return new AttachReactor(sessions_, req->session_id());
+  grpc::Status refused;
+  std::shared_ptr<ServerSession> session = Authorize(ctx, req->session_id(), &refused);
+  return new AttachReactor(sessions_, req->session_id(), std::move(session), std::move(refused));
 }
 
 grpc::ServerUnaryReactor* SqlService::CloseSession(grpc::CallbackServerContext* ctx,
                                                    const v1::CloseSessionRequest* req,
                                                    v1::CloseSessionResponse*) {
-  if (sessions_->Find(req->session_id()) == nullptr) {
-    return FinishUnary(ctx, SessionNotFound(req->session_id()));
+  grpc::Status refused;
+  if (Authorize(ctx, req->session_id(), &refused) == nullptr) {
+    return FinishUnary(ctx, std::move(refused));
   }
   sessions_->Close(req->session_id(), "closed by client");
   return FinishUnary(ctx, grpc::Status::OK);
@@ -419,8 +484,9 @@ grpc::ServerWriteReactor<v1::ResultChunk>* SqlService::ExecuteStream(
 grpc::ServerUnaryReactor* SqlService::Cancel(grpc::CallbackServerContext* ctx,
                                              const v1::CancelRequest* req,
                                              v1::CancelResponse* resp) {
-  auto session = sessions_->Find(req->session_id());
-  if (session == nullptr) return FinishUnary(ctx, SessionNotFound(req->session_id()));
+  grpc::Status refused;
+  auto session = Authorize(ctx, req->session_id(), &refused);
+  if (session == nullptr) return FinishUnary(ctx, std::move(refused));
   resp->set_cancelled(session->CancelRequest(req->query_id()));
   return FinishUnary(ctx, grpc::Status::OK);
 }
@@ -428,8 +494,9 @@ grpc::ServerUnaryReactor* SqlService::Cancel(grpc::CallbackServerContext* ctx,
 grpc::ServerUnaryReactor* SqlService::DescribeCatalog(grpc::CallbackServerContext* ctx,
                                                       const v1::DescribeCatalogRequest* req,
                                                       v1::DescribeCatalogResponse* resp) {
-  auto session = sessions_->Find(req->session_id());
-  if (session == nullptr) return FinishUnary(ctx, SessionNotFound(req->session_id()));
+  grpc::Status refused;
+  auto session = Authorize(ctx, req->session_id(), &refused);
+  if (session == nullptr) return FinishUnary(ctx, std::move(refused));
   session->Touch();
   auto tables = db_->DescribeTables(req->table());
   if (!tables.ok()) return FinishUnary(ctx, ToGrpcStatus(tables.status()));
@@ -465,8 +532,9 @@ grpc::ServerUnaryReactor* SqlService::Prepare(grpc::CallbackServerContext* ctx,
   if (Status st = DeclaredTypesFromProto(req->param_types(), &declared); !st.ok()) {
     return FinishUnary(ctx, ToGrpcStatus(st));
   }
-  std::shared_ptr<ServerSession> session = sessions_->Find(req->session_id());
-  if (session == nullptr) return FinishUnary(ctx, SessionNotFound(req->session_id()));
+  grpc::Status refused;
+  std::shared_ptr<ServerSession> session = Authorize(ctx, req->session_id(), &refused);
+  if (session == nullptr) return FinishUnary(ctx, std::move(refused));
   std::shared_ptr<ExecControl> ctl;
   if (Status st = session->BeginRequest("", &ctl); !st.ok()) {
     return FinishUnary(ctx, ToGrpcStatus(st));
@@ -504,8 +572,9 @@ Result<PreparedStatementInfo> SqlService::PrepareNamed(ServerSession* session,
 grpc::ServerUnaryReactor* SqlService::Deallocate(grpc::CallbackServerContext* ctx,
                                                  const v1::DeallocateRequest* req,
                                                  v1::DeallocateResponse*) {
-  std::shared_ptr<ServerSession> session = sessions_->Find(req->session_id());
-  if (session == nullptr) return FinishUnary(ctx, SessionNotFound(req->session_id()));
+  grpc::Status refused;
+  std::shared_ptr<ServerSession> session = Authorize(ctx, req->session_id(), &refused);
+  if (session == nullptr) return FinishUnary(ctx, std::move(refused));
   std::shared_ptr<ExecControl> ctl;
   if (Status st = session->BeginRequest("", &ctl); !st.ok()) {
     return FinishUnary(ctx, ToGrpcStatus(st));

@@ -8,6 +8,7 @@
 
 #include "meridian.grpc.pb.h"
 #include "meridian/database.h"
+#include "pg_auth.h"
 #include "session_manager.h"
 
 namespace meridian::server {
@@ -19,10 +20,17 @@ struct ChunkLimits {
   size_t max_bytes = 512 * 1024;  // far below gRPC's 4 MiB message limit
 };
 
+// Who may open sessions and how calls prove they belong to one (server/README.md,
+// proto/README.md "Authentication").
+struct GrpcAuth {
+  const pgwire::AuthConfig* accounts = nullptr;  // null: trust; outlives the service
+  bool tls = false;  // the listener accepts only TLS connections (--tls-cert)
+};
+
 class SqlService final : public v1::Sql::CallbackService {
  public:
   SqlService(Database* db, SessionManager* sessions, asio::thread_pool* pool,
-             ChunkLimits limits = {});
+             GrpcAuth auth = {}, ChunkLimits limits = {});
 
   grpc::ServerUnaryReactor* OpenSession(grpc::CallbackServerContext* ctx,
                                         const v1::OpenSessionRequest* req,
@@ -51,6 +59,12 @@ class SqlService final : public v1::Sql::CallbackService {
                                                     const std::vector<Type>& declared,
                                                     v1::PrepareResponse* resp);
 
+  // The session named by id if the call carries its secret (metadata
+  // x-meridian-session-secret); otherwise null, and *status is NOT_FOUND (08003) for an unknown
+  // id or UNAUTHENTICATED (28000) for a missing or wrong secret.
+  std::shared_ptr<ServerSession> Authorize(const grpc::CallbackServerContext* ctx,
+                                           const std::string& id, grpc::Status* status);
+
   Database* db() { return db_; }
   SessionManager* sessions() { return sessions_; }
   asio::thread_pool* pool() { return pool_; }
@@ -60,7 +74,12 @@ class SqlService final : public v1::Sql::CallbackService {
   Database* const db_;
   SessionManager* const sessions_;
   asio::thread_pool* const pool_;
+  const GrpcAuth auth_;
   const ChunkLimits limits_;
+
+  // Opens the session of an authenticated (or trusted) user and fills resp.
+  grpc::Status OpenAuthenticated(const v1::OpenSessionRequest& req, const std::string& peer,
+                                 v1::OpenSessionResponse* resp);
 };
 
 // The gRPC status for an unknown or closed session id (NOT_FOUND, SQLSTATE 08003).

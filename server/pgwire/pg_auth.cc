@@ -42,10 +42,6 @@ std::string HmacSha256(std::string_view key, std::string_view data) {
   return out;
 }
 
-bool ConstantTimeEqual(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
-}
-
 Status ScramError(std::string detail) {
   return Status::Error(kProtocolViolation, "malformed SCRAM message").WithDetail(std::move(detail));
 }
@@ -139,6 +135,10 @@ std::optional<std::string> Base64Decode(std::string_view text) {
     if (pad < 1) out.push_back(static_cast<char>(n & 0xFF));
   }
   return out;
+}
+
+bool ConstantTimeEqual(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 std::string RandomBytes(size_t n) {
@@ -265,7 +265,13 @@ const UserTable::Secret* UserTable::Find(std::string_view user) const {
 
 bool UserTable::CheckPassword(std::string_view user, std::string_view password) const {
   const Secret* secret = Find(user);
-  if (secret == nullptr || password.empty()) return false;
+  if (secret == nullptr) {
+    // As long as a wrong password for a stored verifier takes.
+    ScramVerifier mock = MockVerifier(user);
+    (void)MakeScramVerifier(password, mock.salt, mock.iterations);
+    return false;
+  }
+  if (password.empty()) return false;
   if (secret->plaintext) {
     // Hashes first: the comparison then takes the same time whatever the lengths.
     return ConstantTimeEqual(Sha256(*secret->plaintext), Sha256(password));
@@ -376,6 +382,21 @@ Result<std::string> ScramServer::ClientFinal(std::string_view message) {
 Status AuthenticationFailed(std::string_view user) {
   return Status::Error("28P01",
                        "password authentication failed for user \"" + std::string(user) + "\"");
+}
+
+Result<AuthConfig> AuthConfig::Load(std::string_view auth, const std::string& users_file) {
+  AuthConfig config;
+  std::string method(auth);
+  if (method.empty()) method = users_file.empty() ? "trust" : "scram-sha-256";
+  std::optional<AuthMethod> parsed = ParseAuthMethod(method);
+  if (!parsed) return Status::Error("22023", "unknown authentication method \"" + method + "\"");
+  config.method = *parsed;
+  if (!users_file.empty()) {
+    MERIDIAN_ASSIGN_OR_RETURN(config.users, UserTable::Load(users_file));
+  } else if (config.method != AuthMethod::kTrust) {
+    return Status::Error("22023", "--auth " + method + " needs --users-file");
+  }
+  return config;
 }
 
 }  // namespace meridian::server::pgwire

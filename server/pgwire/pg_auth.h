@@ -1,6 +1,6 @@
-// Password authentication for the PostgreSQL listener: the users file, SCRAM-SHA-256 verifiers
-// as PostgreSQL stores them, the server side of a SCRAM-SHA-256 exchange (RFC 5802, RFC 7677)
-// and cleartext password checks. Pure computation over OpenSSL's HMAC, SHA-256, PBKDF2 and
+// Password authentication for both front ends (the PostgreSQL listener and gRPC's OpenSession):
+// the users file, SCRAM-SHA-256 verifiers as PostgreSQL stores them, the server side of a
+// SCRAM-SHA-256 exchange (RFC 5802, RFC 7677) and cleartext password checks. Pure computation over OpenSSL's HMAC, SHA-256, PBKDF2 and
 // RAND_bytes; the only I/O is reading the users file.
 #pragma once
 
@@ -41,6 +41,9 @@ ScramVerifier MakeScramVerifier(std::string_view password, std::string_view salt
 
 // A random byte string of length n (OpenSSL's RAND_bytes; aborts if the generator fails).
 std::string RandomBytes(size_t n);
+// True when a and b are equal; for equal lengths the time does not depend on the bytes
+// (CRYPTO_memcmp).
+bool ConstantTimeEqual(std::string_view a, std::string_view b);
 
 // The users of the PostgreSQL listener, from a text file: one "user:secret" a line, where the
 // secret is a plaintext password or a SCRAM-SHA-256 verifier; blank lines and lines starting
@@ -58,7 +61,8 @@ class UserTable {
   size_t size() const { return users_.size(); }
 
   // Checks a cleartext password against the user's secret in constant time. False for an
-  // unknown user.
+  // unknown user, after the same PBKDF2 work a verifier costs (against MockVerifier), so the
+  // time taken does not tell which users exist.
   bool CheckPassword(std::string_view user, std::string_view password) const;
 
   // A verifier for a user who does not exist: a salt derived from the user name and a secret of
@@ -93,6 +97,16 @@ class ScramServer {
   std::string nonce_;              // client nonce + server nonce
   std::string server_first_;
   bool first_done_ = false;
+};
+
+// The accounts both front ends check, from --auth and --users-file: loaded once at start-up,
+// read-only afterwards (shared without a lock).
+struct AuthConfig {
+  AuthMethod method = AuthMethod::kTrust;
+  UserTable users;
+  // auth: "trust", "password", "scram-sha-256", or empty: scram-sha-256 with a users file,
+  // trust without one. password and scram-sha-256 need users_file.
+  static Result<AuthConfig> Load(std::string_view auth, const std::string& users_file);
 };
 
 // 28P01 "password authentication failed for user "x"": the one message for an unknown user

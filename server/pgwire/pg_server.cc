@@ -12,15 +12,16 @@
 
 namespace meridian::server::pgwire {
 
-PgServer::PgServer(SessionManager* sessions, asio::thread_pool* pool)
-    : sessions_(sessions), pool_(pool), acceptor_(io_) {}
+PgServer::PgServer(const AuthConfig* auth, SessionManager* sessions, asio::thread_pool* pool)
+    : auth_(auth), sessions_(sessions), pool_(pool), acceptor_(io_) {}
 
 Result<std::unique_ptr<PgServer>> PgServer::Start(const ServerOptions& options,
-                                                  SessionManager* sessions, asio::thread_pool* pool,
+                                                  const AuthConfig* auth, SessionManager* sessions,
+                                                  asio::thread_pool* pool,
                                                   unsigned network_threads) {
-  std::unique_ptr<PgServer> s(new PgServer(sessions, pool));
+  std::unique_ptr<PgServer> s(new PgServer(auth, sessions, pool));
   const std::string& listen = options.pg_listen;
-  MERIDIAN_RETURN_IF_ERROR(s->ConfigureSecurity(options));
+  MERIDIAN_RETURN_IF_ERROR(s->ConfigureTls(options));
   auto colon = listen.rfind(':');
   std::string host = colon == std::string::npos ? listen : listen.substr(0, colon);
   std::string port = colon == std::string::npos ? "5433" : listen.substr(colon + 1);
@@ -57,24 +58,11 @@ Result<std::unique_ptr<PgServer>> PgServer::Start(const ServerOptions& options,
     });
   }
   spdlog::info("listening for PostgreSQL clients on {} (port {}; authentication {}, TLS {})",
-               listen, s->port_, AuthMethodName(s->auth_method_), s->tls_ ? "on" : "off");
+               listen, s->port_, AuthMethodName(s->auth_method()), s->tls_ ? "on" : "off");
   return s;
 }
 
-Status PgServer::ConfigureSecurity(const ServerOptions& options) {
-  std::string method = options.auth;
-  if (method.empty()) method = options.users_file.empty() ? "trust" : "scram-sha-256";
-  auto parsed = ParseAuthMethod(method);
-  if (!parsed) return Status::Error("22023", "unknown authentication method \"" + method + "\"");
-  auth_method_ = *parsed;
-  if (!options.users_file.empty()) {
-    auto users = UserTable::Load(options.users_file);
-    if (!users.ok()) return users.status();
-    users_ = std::move(users).value();
-    spdlog::info("PostgreSQL users file {}: {} user(s)", options.users_file, users_.size());
-  } else if (auth_method_ != AuthMethod::kTrust) {
-    return Status::Error("22023", "--auth " + method + " needs --users-file");
-  }
+Status PgServer::ConfigureTls(const ServerOptions& options) {
   if (options.tls_cert.empty() && options.tls_key.empty()) return Status::Ok();
   // TLS 1.2 or newer, as libpq requires by default (ssl_min_protocol_version).
   auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);

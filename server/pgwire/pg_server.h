@@ -27,10 +27,12 @@ namespace meridian::server::pgwire {
 
 class PgServer {
  public:
-  // Loads the users file and the TLS certificate named in options, binds options.pg_listen
-  // ("HOST:PORT"; port 0 picks a free one) and starts network_threads threads.
+  // Loads the TLS certificate named in options, binds options.pg_listen ("HOST:PORT"; port 0
+  // picks a free one) and starts network_threads threads. auth: the accounts (--auth,
+  // --users-file) the daemon loaded for both front ends; it outlives the PgServer.
   static Result<std::unique_ptr<PgServer>> Start(const ServerOptions& options,
-                                                 SessionManager* sessions, asio::thread_pool* pool,
+                                                 const AuthConfig* auth, SessionManager* sessions,
+                                                 asio::thread_pool* pool,
                                                  unsigned network_threads = 2);
   ~PgServer();
 
@@ -55,23 +57,22 @@ class PgServer {
   SessionManager* sessions() { return sessions_; }
   asio::thread_pool* pool() { return pool_; }
   // Set once by Start, read-only afterwards (shared by the connections without a lock).
-  AuthMethod auth_method() const { return auth_method_; }
-  const UserTable& users() const { return users_; }
+  AuthMethod auth_method() const { return auth_->method; }
+  const UserTable& users() const { return auth_->users; }
   asio::ssl::context* tls_context() { return tls_.get(); }  // null: TLS off ('N' to SSLRequest)
 
  private:
-  PgServer(SessionManager* sessions, asio::thread_pool* pool);
+  PgServer(const AuthConfig* auth, SessionManager* sessions, asio::thread_pool* pool);
   void AcceptNext();
-  // Authentication method, users file and TLS context from the options.
-  Status ConfigureSecurity(const ServerOptions& options);
+  // The TLS context from the options.
+  Status ConfigureTls(const ServerOptions& options);
 
+  const AuthConfig* const auth_;
   SessionManager* const sessions_;
   asio::thread_pool* const pool_;
   asio::io_context io_;
   asio::ip::tcp::acceptor acceptor_;
   int port_ = 0;
-  AuthMethod auth_method_ = AuthMethod::kTrust;
-  UserTable users_;
   std::unique_ptr<asio::ssl::context> tls_;
   std::vector<std::thread> threads_;
   bool stopped_ = false;  // only touched by Start/Stop (the daemon's control thread)

@@ -51,8 +51,9 @@ int WaitExit(pid_t pid, std::chrono::milliseconds timeout) {
   }
 }
 
-bool HealthServing(const std::string& address) {
-  auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+bool HealthServing(const std::string& address,
+                   const std::shared_ptr<grpc::ChannelCredentials>& credentials) {
+  auto channel = grpc::CreateCustomChannel(address, credentials, LocalhostTlsArgs());
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(500));
   // grpc.health.v1.HealthCheckRequest{service: ""} encodes as an empty message.
@@ -154,10 +155,24 @@ Daemon::Daemon(std::string data_dir, std::vector<std::string> extra_args, const 
   if (posix_spawn(&pid_, path.c_str(), &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
   posix_spawn_file_actions_destroy(&actions);
   if (pid_ <= 0) return;
+  // A daemon with --tls-cert speaks only TLS on its gRPC port; its certificate is its own CA.
+  std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials();
+  auto tls_cert = std::find(extra_args.begin(), extra_args.end(), "--tls-cert");
+  if (tls_cert != extra_args.end() && tls_cert + 1 != extra_args.end()) {
+    auto tls_ca = std::find(extra_args.begin(), extra_args.end(), "--tls-ca");
+    if (tls_ca != extra_args.end()) {
+      // Client certificates required: the harness uses the server's own pair as its certificate
+      // (the tests sign nothing else with the CA they pass).
+      auto key = std::find(extra_args.begin(), extra_args.end(), "--tls-key");
+      credentials = TlsCredentials(*(tls_cert + 1), *(tls_cert + 1), *(key + 1));
+    } else {
+      credentials = TlsCredentials(*(tls_cert + 1));
+    }
+  }
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (std::chrono::steady_clock::now() < deadline) {
+  while (std::chrono::steady_clock::now() < deadline && credentials != nullptr) {
     if (!Alive()) return;
-    if (HealthServing(address())) {
+    if (HealthServing(address(), credentials)) {
       ready_ = true;
       return;
     }
@@ -202,21 +217,33 @@ int Daemon::Stop(int sig, std::chrono::seconds timeout) {
   return exit_code_;
 }
 
-RawSession::RawSession(const std::string& address) {
-  channel_ = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+RawSession::RawSession(const std::string& address, const std::string& user,
+                       const std::string& password,
+                       std::shared_ptr<grpc::ChannelCredentials> credentials) {
+  if (credentials == nullptr) credentials = grpc::InsecureChannelCredentials();
+  channel_ = grpc::CreateCustomChannel(address, credentials, LocalhostTlsArgs());
   stub_ = v1::Sql::NewStub(channel_);
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
   v1::OpenSessionRequest req;
   req.set_application_name("e2e");
+  req.set_user(user);
+  req.set_password(password);
   v1::OpenSessionResponse resp;
-  if (!stub_->OpenSession(&ctx, req, &resp).ok()) return;
+  open_status_ = stub_->OpenSession(&ctx, req, &resp);
+  if (!open_status_.ok()) return;
+  secret_ = resp.session_secret();
   v1::AttachRequest attach;
   attach.set_session_id(resp.session_id());
+  Authorize(&attach_ctx_);
   attach_ = stub_->Attach(&attach_ctx_, attach);
   v1::SessionEvent event;
   if (!attach_->Read(&event) || event.kind() != v1::SessionEvent::ATTACHED) return;
   id_ = resp.session_id();
+}
+
+void RawSession::Authorize(grpc::ClientContext* ctx) const {
+  ctx->AddMetadata("x-meridian-session-secret", secret_);
 }
 
 RawSession::~RawSession() {
@@ -233,6 +260,7 @@ RawSession::Outcome RawSession::Execute(const std::string& sql, std::chrono::mil
                                         const std::string& query_id) {
   Outcome out;
   grpc::ClientContext ctx;
+  Authorize(&ctx);
   ctx.set_deadline(std::chrono::system_clock::now() + timeout);
   v1::ExecuteRequest req;
   req.set_session_id(id_);
@@ -257,6 +285,37 @@ v1::SqlError DecodeError(const grpc::Status& status) {
     (void)details.details(0).UnpackTo(&err);
   }
   return err;
+}
+
+std::shared_ptr<grpc::ChannelCredentials> TlsCredentials(const std::string& ca_file,
+                                                        const std::string& cert_file,
+                                                        const std::string& key_file) {
+  auto read = [](const std::string& path, std::string* out) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    *out = text.str();
+    return in.good() || !out->empty();
+  };
+  grpc::SslCredentialsOptions ssl;
+  if (!read(ca_file, &ssl.pem_root_certs)) return nullptr;
+  if (!cert_file.empty() && !read(cert_file, &ssl.pem_cert_chain)) return nullptr;
+  if (!key_file.empty() && !read(key_file, &ssl.pem_private_key)) return nullptr;
+  return grpc::SslCredentials(ssl);
+}
+
+grpc::ChannelArguments LocalhostTlsArgs() {
+  grpc::ChannelArguments args;
+  args.SetSslTargetNameOverride("localhost");
+  return args;
+}
+
+bool MakeSelfSignedCert(const std::string& dir, const std::string& name) {
+  const std::string prefix = dir + "/" + name;
+  std::string cmd = "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
+                    "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
+                    prefix + "key.pem -out " + prefix + "cert.pem >/dev/null 2>&1";
+  return std::system(cmd.c_str()) == 0;
 }
 
 }  // namespace meridian::e2e

@@ -132,6 +132,7 @@ TEST_F(SessionTest, CancelStopsARunningStatementWith57014) {
   bool cancelled = false;
   for (int i = 0; i < 200 && !done && !cancelled; ++i) {
     grpc::ClientContext ctx;
+    s.Authorize(&ctx);
     v1::CancelRequest req;
     req.set_session_id(s.id());
     req.set_query_id("q-cancel");
@@ -172,6 +173,7 @@ TEST_F(SessionTest, VanishedClientEndsItsSessionAndTheServerGoesOn) {
     // A client that goes away in the middle of a streamed result.
     FillBigTable(s, "vanish", 14);
     grpc::ClientContext ctx;
+    s.Authorize(&ctx);
     v1::ExecuteRequest req;
     req.set_session_id(s.id());
     req.set_sql("SELECT * FROM vanish");

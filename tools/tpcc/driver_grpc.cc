@@ -71,6 +71,10 @@ class GrpcSession : public Session {
 std::unique_ptr<Session> ConnectGrpc(const ConnectParams& params) {
   mc::ConnectOptions options;
   options.user = params.user;
+  options.password = params.password;
+  if (!params.sslmode.empty()) (void)mc::ApplySslMode(params.sslmode, &options.tls);
+  options.tls.ca_file = params.sslrootcert;
+  options.tls.server_name = params.ssl_server_name;
   options.database = params.dbname;
   options.application_name = "meridian-tpcc";
   auto conn = mc::Connection::Connect(params.host, params.port != 0 ? params.port : 7432, options);

@@ -88,6 +88,8 @@ std::unique_ptr<Session> ConnectPg(const ConnectParams& params) {
                " user=" + Quote(params.user) + " dbname=" + Quote(params.dbname) +
                " application_name=meridian-tpcc connect_timeout=10";
     if (!params.password.empty()) conninfo += " password=" + Quote(params.password);
+    if (!params.sslmode.empty()) conninfo += " sslmode=" + Quote(params.sslmode);
+    if (!params.sslrootcert.empty()) conninfo += " sslrootcert=" + Quote(params.sslrootcert);
   }
   PGconn* conn = PQconnectdb(conninfo.c_str());
   if (PQstatus(conn) != CONNECTION_OK) {

@@ -22,6 +22,10 @@ connection:
   --host H --port P     default 127.0.0.1, port 7432 (grpc) or 5433 (pg)
   --user U --password X --dbname D     default meridian / none / meridian
   --conn STRING         pg: a libpq connection string (host=... port=... ...)
+  --sslmode MODE        disable, require, verify-ca, verify-full (gRPC: TLS with the
+                        server's certificate always verified; default off, pg: libpq's)
+  --sslrootcert FILE    CA certificates for the server's certificate
+  --ssl-server-name N   gRPC: name expected in the server's certificate (default: --host)
 
 workload:
   --warehouses W        default 1
@@ -89,6 +93,12 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
       {"--password", [&](const std::string& v) { o->conn.password = v; return true; }},
       {"--dbname", [&](const std::string& v) { o->conn.dbname = v; return true; }},
       {"--conn", [&](const std::string& v) { o->conn.conninfo = v; return true; }},
+      {"--sslmode", [&](const std::string& v) {
+         o->conn.sslmode = v;
+         return v == "disable" || v == "require" || v == "verify-ca" || v == "verify-full";
+       }},
+      {"--sslrootcert", [&](const std::string& v) { o->conn.sslrootcert = v; return true; }},
+      {"--ssl-server-name", [&](const std::string& v) { o->conn.ssl_server_name = v; return true; }},
       {"--warehouses", [&](const std::string& v) { return ToInt(v, &o->warehouses) && o->warehouses > 0; }},
       {"--threads", [&](const std::string& v) { return ToInt(v, &o->threads) && o->threads > 0; }},
       {"--batch-rows", [&](const std::string& v) { return ToInt(v, &o->batch_rows) && o->batch_rows > 0; }},

@@ -58,6 +58,12 @@ struct ConnectParams {
   std::string user = "meridian";
   std::string password;
   std::string dbname = "meridian";
+  // TLS, in libpq's words for both drivers: sslmode disable|require|verify-ca|verify-full
+  // (gRPC always verifies the server's certificate), sslrootcert a CA file, ssl_server_name
+  // the name expected in the certificate (gRPC only; default the host).
+  std::string sslmode;  // empty: gRPC without TLS, libpq's default
+  std::string sslrootcert;
+  std::string ssl_server_name;
   std::string conninfo;  // pg: a libpq connection string overriding the fields above
   std::string Describe() const;  // "grpc 127.0.0.1:7432" for messages
 };

@@ -24,8 +24,28 @@ namespace meridian::client {
 inline constexpr const char* kDefaultHost = "127.0.0.1";
 inline constexpr int kDefaultPort = 7432;
 
+// TLS to a meridiand started with --tls-cert (its gRPC listener then accepts only TLS). The
+// server's certificate is always verified, against ca_file (or the system's roots), and so is
+// its name: the host, or server_name when set.
+struct TlsOptions {
+  bool enabled = false;
+  std::string ca_file;      // PEM file of trusted CA certificates; empty: the system's roots
+  std::string cert_file;    // client certificate (PEM), for meridiand --tls-ca
+  std::string key_file;     // its private key (PEM)
+  std::string server_name;  // name expected in the server's certificate; empty: the host
+};
+
+// libpq's sslmode words for TlsOptions.enabled: "disable" (off), "require", "verify-ca" and
+// "verify-full" (on; gRPC verifies the chain and the name in each case). False for other
+// words, leaving tls unchanged.
+bool ApplySslMode(std::string_view mode, TlsOptions* tls);
+
 struct ConnectOptions {
   std::string user = "meridian";
+  // Checked by meridiand with --auth password or scram-sha-256; it is sent only over TLS or
+  // to a loopback address (the server refuses it otherwise, 28000).
+  std::string password;
+  TlsOptions tls;
   std::string database = "meridian";
   std::string application_name = "meridian-client";
   std::chrono::milliseconds connect_timeout{10000};
@@ -57,10 +77,14 @@ struct PrepareOptions {
 
 class Connection {
  public:
-  // Opens a session at host:port and attaches to it. Errors: 08001 (cannot connect), or the
-  // server's error for OpenSession.
+  // Opens a session at host:port and attaches to it. Errors: 08001 (cannot connect, or a TLS
+  // file cannot be read), 28P01 (wrong password or unknown user), 28000 (a password without
+  // TLS from another host), or the server's other errors for OpenSession.
   static ClientResult<std::unique_ptr<Connection>> Connect(const std::string& host, int port,
-                                                           const ConnectOptions& options = {});
+                                                           const ConnectOptions& options);
+  // With the default options. (An overload, not a default argument: GCC 12 at -O3 warns
+  // maybe-uninitialized about the nested options' strings in a `= {}` temporary.)
+  static ClientResult<std::unique_ptr<Connection>> Connect(const std::string& host, int port);
 
   ~Connection();
   Connection(const Connection&) = delete;
