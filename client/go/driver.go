@@ -25,6 +25,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/metadata"
 
 	"meridian.local/client/go/internal/pb"
 )
@@ -72,10 +73,12 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 		return nil, err
 	}
 	target := net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port))
+	auth := &sessionAuth{}
 	cc, err := grpc.NewClient(target, grpc.WithTransportCredentials(creds),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 30 * time.Second,
 			Timeout: 10 * time.Second, PermitWithoutStream: true}),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)))
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(64<<20)),
+		grpc.WithUnaryInterceptor(auth.unary), grpc.WithStreamInterceptor(auth.stream))
 	if err != nil {
 		return nil, newError("08001", "could not connect to server at %s: %v", target, err)
 	}
@@ -92,12 +95,41 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 		}
 		return nil, e
 	}
+	// Set before any other call on cc: the interceptors send it from now on.
+	auth.secret = resp.SessionSecret
 	cn := &conn{cfg: cfg, cc: cc, stub: stub, session: resp.SessionId}
 	if err := cn.attach(openCtx); err != nil {
 		cc.Close()
 		return nil, err
 	}
 	return cn, nil
+}
+
+// secretMetadata carries OpenSessionResponse.session_secret on every call after OpenSession
+// (proto/README.md, "Authentication"): the session id names a session, the secret proves the
+// caller opened it.
+const secretMetadata = "x-meridian-session-secret"
+
+// sessionAuth adds the session's secret to every call of one connection's ClientConn (each
+// driver connection has its own). secret is written once, after OpenSession and before any
+// other call or goroutine of the connection, and only read afterwards.
+type sessionAuth struct{ secret string }
+
+func (a *sessionAuth) with(ctx context.Context) context.Context {
+	if a.secret == "" {
+		return ctx
+	}
+	return metadata.AppendToOutgoingContext(ctx, secretMetadata, a.secret)
+}
+
+func (a *sessionAuth) unary(ctx context.Context, method string, req, reply any,
+	cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	return invoker(a.with(ctx), method, req, reply, cc, opts...)
+}
+
+func (a *sessionAuth) stream(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn,
+	method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+	return streamer(a.with(ctx), desc, cc, method, opts...)
 }
 
 func transportCredentials(cfg *Config) (credentials.TransportCredentials, error) {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ import (
 type daemon struct {
 	bin, dir         string
 	grpcPort, pgPort int
+	extra            []string // more meridiand flags
 	cmd              *exec.Cmd
 }
 
@@ -33,12 +35,12 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-func startDaemon(t *testing.T) *daemon {
+func startDaemon(t *testing.T, extra ...string) *daemon {
 	bin := os.Getenv("MERIDIAND")
 	if bin == "" {
 		t.Fatal("set MERIDIAND to the meridiand binary")
 	}
-	d := &daemon{bin: bin, dir: t.TempDir(), grpcPort: freePort(t), pgPort: freePort(t)}
+	d := &daemon{bin: bin, dir: t.TempDir(), grpcPort: freePort(t), pgPort: freePort(t), extra: extra}
 	d.start(t)
 	t.Cleanup(func() { d.stop(t) })
 	return d
@@ -49,9 +51,10 @@ func (d *daemon) start(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.cmd = exec.Command(d.bin, "--data-dir", filepath.Join(d.dir, "data"),
+	args := append([]string{"--data-dir", filepath.Join(d.dir, "data"),
 		"--grpc-listen", fmt.Sprintf("127.0.0.1:%d", d.grpcPort),
-		"--pg-listen", fmt.Sprintf("127.0.0.1:%d", d.pgPort))
+		"--pg-listen", fmt.Sprintf("127.0.0.1:%d", d.pgPort)}, d.extra...)
+	d.cmd = exec.Command(d.bin, args...)
 	d.cmd.Stdout, d.cmd.Stderr = log, log
 	if err := d.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -326,5 +329,66 @@ func TestConnectRefused(t *testing.T) {
 	defer db.Close()
 	if err := db.Ping(); meridian.SQLStateOf(err) != "08001" {
 		t.Fatalf("want 08001, got %v", err)
+	}
+}
+
+// A daemon with a users file and TLS (a self-signed certificate made by the openssl CLI): a
+// password over TLS opens a session whose every call carries its secret; a wrong password and
+// an unknown user get the same 28P01; a client without TLS cannot connect.
+func TestPasswordOverTLS(t *testing.T) {
+	dir := t.TempDir()
+	cert, key := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	out, err := exec.Command("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+		"-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+		"-keyout", key, "-out", cert).CombinedOutput()
+	if err != nil {
+		t.Fatalf("openssl: %v\n%s", err, out)
+	}
+	users := filepath.Join(dir, "users")
+	if err := os.WriteFile(users, []byte("meridian:go-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := startDaemon(t, "--users-file", users, "--tls-cert", cert, "--tls-key", key)
+	dsn := func(userinfo, tlsMode string) string {
+		return fmt.Sprintf("meridian://%s@127.0.0.1:%d/meridian?tls=%s&sslrootcert=%s&server_name=localhost&connect_timeout=5s",
+			userinfo, d.grpcPort, tlsMode, cert)
+	}
+	db, err := sql.Open("meridian", dsn("meridian:go-secret", "verify-full"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, "CREATE TABLE sealed (id INTEGER PRIMARY KEY, v TEXT)")
+	mustExec(t, db, "INSERT INTO sealed VALUES ($1, $2)", 1, "over tls")
+	var v string
+	if err := db.QueryRow("SELECT v FROM sealed WHERE id = $1", 1).Scan(&v); err != nil || v != "over tls" {
+		t.Fatalf("read back %q, %v", v, err)
+	}
+	stmt, err := db.Prepare("SELECT count(*) FROM sealed WHERE id > $1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := stmt.QueryRow(0).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("prepared: %d, %v", n, err)
+	}
+	stmt.Close()
+
+	for _, userinfo := range []string{"meridian:wrong", "mallory:go-secret", "meridian"} {
+		bad, _ := sql.Open("meridian", dsn(userinfo, "verify-full"))
+		err := bad.Ping()
+		bad.Close()
+		var me *meridian.Error
+		if !errors.As(err, &me) || me.SQLState != "28P01" ||
+			!strings.HasPrefix(me.Message, "password authentication failed for user") {
+			t.Errorf("%s: want 28P01, got %v", userinfo, err)
+		}
+	}
+	var me *meridian.Error
+	plain, _ := sql.Open("meridian", dsn("meridian:go-secret", "disable"))
+	err = plain.Ping()
+	plain.Close()
+	if !errors.As(err, &me) || me.SQLState != "08001" {
+		t.Errorf("plaintext against a TLS listener: want 08001, got %v", err)
 	}
 }

@@ -25,6 +25,8 @@ _BUSY_RETRY_S = 5.0
 # request apart by its text (cursor.ROLLBACK_TO).
 _TX_BEGIN_TAGS = ("BEGIN", "START TRANSACTION")
 _TX_END_TAGS = ("COMMIT", "ROLLBACK")
+# The call metadata that carries OpenSessionResponse.session_secret (proto/README.md).
+_SESSION_SECRET_METADATA = "x-meridian-session-secret"
 
 
 def _read_file(path):
@@ -114,8 +116,11 @@ class Connection:
             raise errors.from_rpc_error(e) from None
         self.session_id = response.session_id
         self.server_version = response.server_version
+        # Every later call proves it belongs to the session with its secret (proto/README.md).
+        self._auth = ((_SESSION_SECRET_METADATA, response.session_secret),)
         self._attached = threading.Event()
-        self._attach_call = self._stub.Attach(pb.AttachRequest(session_id=self.session_id))
+        self._attach_call = self._stub.Attach(pb.AttachRequest(session_id=self.session_id),
+                                              metadata=self._auth)
         self._attach_thread = threading.Thread(target=self._run_attach, daemon=True,
                                                name=f"meridian-attach-{self.session_id}")
         self._attach_thread.start()
@@ -207,7 +212,7 @@ class Connection:
         if not self._lost:
             try:
                 self._stub.CloseSession(pb.CloseSessionRequest(session_id=self.session_id),
-                                        timeout=5)
+                                        timeout=5, metadata=self._auth)
             except grpc.RpcError:
                 pass  # the session ends with the Attach stream anyway
         self._attach_call.cancel()
@@ -223,7 +228,8 @@ class Connection:
             return
         try:
             response = self._stub.Cancel(
-                pb.CancelRequest(session_id=self.session_id, query_id=query_id), timeout=5)
+                pb.CancelRequest(session_id=self.session_id, query_id=query_id), timeout=5,
+                metadata=self._auth)
             if response.cancelled:
                 return
         except grpc.RpcError:
@@ -281,7 +287,8 @@ class Connection:
         deadline = time.monotonic() + _BUSY_RETRY_S
         while True:
             request.query_id = str(next(self._query_ids))
-            call = self._stub.ExecuteStream(request, timeout=self.statement_timeout)
+            call = self._stub.ExecuteStream(request, timeout=self.statement_timeout,
+                                            metadata=self._auth)
             with self._lock:
                 self._running_call = call
                 self._running_query_id = request.query_id

@@ -4,6 +4,10 @@
 # executemany batches, cancel and statement timeout, a lost connection.
 import datetime
 import decimal
+import os
+import shutil
+import subprocess
+import tempfile
 import threading
 import time
 import unittest
@@ -350,6 +354,81 @@ class LostConnectionTest(unittest.TestCase):
             conn.close()
         finally:
             own.stop()
+
+
+class SecurityTest(unittest.TestCase):
+    """A daemon with a users file and TLS (a self-signed certificate made by the openssl CLI):
+    a password over TLS works; a wrong password and an unknown user get the same 28P01; a
+    client without TLS cannot connect; a session id without its secret is refused."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="meridian-pysec.")
+        cls.cert, key, users = (os.path.join(cls.tmp, n)
+                                for n in ("cert.pem", "key.pem", "users"))
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                        "-subj", "/CN=localhost", "-addext",
+                        "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key,
+                        "-out", cls.cert], check=True, capture_output=True)
+        with open(users, "w") as f:
+            f.write("meridian:py-secret\n")
+        cls.daemon = MeridianDaemon(extra_args=["--users-file", users, "--tls-cert", cls.cert,
+                                                "--tls-key", key]).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        code = cls.daemon.stop()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+        if code != 0:
+            raise AssertionError(f"meridiand exited with {code}:\n{cls.daemon.log()}")
+
+    def connect(self, **kw):
+        options = dict(host="127.0.0.1", port=self.daemon.grpc_port, user="meridian",
+                       password="py-secret", sslmode="verify-full", sslrootcert=self.cert,
+                       ssl_server_name="localhost", timeout=5, autocommit=True)
+        options.update(kw)
+        return meridian.connect(**options)
+
+    def test_password_over_tls(self):
+        with self.connect() as conn:
+            cur = conn.cursor()
+            cur.execute("CREATE TABLE sealed (id INTEGER PRIMARY KEY, v TEXT)")
+            cur.execute("INSERT INTO sealed VALUES (%s, %s)", (1, "over tls"))
+            cur.execute("SELECT v FROM sealed WHERE id = %s", (1,))
+            self.assertEqual(cur.fetchall(), [("over tls",)])
+            with self.assertRaises(meridian.IntegrityError) as e:
+                cur.execute("INSERT INTO sealed VALUES (%s, %s)", (1, "again"))
+            self.assertEqual(e.exception.sqlstate, "23505")
+
+    def test_wrong_password_and_unknown_user(self):
+        for user, password in (("meridian", "wrong"), ("mallory", "py-secret"),
+                               ("meridian", None)):
+            with self.assertRaises(meridian.OperationalError) as e:
+                self.connect(user=user, password=password)
+            self.assertEqual(e.exception.sqlstate, "28P01")
+            self.assertEqual(e.exception.message,
+                             f'password authentication failed for user "{user}"')
+
+    def test_no_tls_cannot_connect(self):
+        with self.assertRaises(meridian.OperationalError) as e:
+            self.connect(sslmode="disable")
+        self.assertEqual(e.exception.sqlstate, "08001")
+
+    def test_session_id_without_its_secret_is_refused(self):
+        import grpc
+        from meridian._proto import meridian_pb2 as pb
+        with self.connect() as conn:
+            # The connection's own stub and channel, but not its secret.
+            for metadata in ((), (("x-meridian-session-secret", "0" * 64),)):
+                with self.assertRaises(grpc.RpcError) as e:
+                    list(conn._stub.ExecuteStream(
+                        pb.ExecuteRequest(session_id=conn.session_id, sql="SELECT 1"),
+                        timeout=5, metadata=metadata))
+                self.assertEqual(e.exception.code(), grpc.StatusCode.UNAUTHENTICATED)
+                self.assertEqual(meridian.errors.from_rpc_error(e.exception).sqlstate, "28000")
+            cur = conn.cursor()
+            cur.execute("SELECT 1")  # the session itself goes on
+            self.assertEqual(cur.fetchall(), [(1,)])
 
 
 if __name__ == "__main__":
