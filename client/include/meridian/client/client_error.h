@@ -19,6 +19,7 @@ inline constexpr const char* kSqlStateQueryCanceled = "57014";
 inline constexpr const char* kSqlStateFeatureNotSupported = "0A000";
 inline constexpr const char* kSqlStateInternalError = "XX000";
 inline constexpr const char* kSqlStateProtocolViolation = "08P01";
+inline constexpr const char* kSqlStateInFailedTransaction = "25P02";
 
 struct ClientError {
   std::string sqlstate;  // 5 characters, e.g. "42601"
@@ -35,6 +36,9 @@ struct ClientError {
 
   // "ERROR:  42601: message" (no position, detail or hint); for logs and tests.
   std::string ToString() const;
+  // A serialization failure (40001) or deadlock (40P01): roll back and run the transaction
+  // again.
+  bool retryable() const { return sqlstate == "40001" || sqlstate == "40P01"; }
 };
 
 // Either a T or a ClientError.

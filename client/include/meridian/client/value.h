@@ -22,6 +22,8 @@ inline constexpr uint32_t kOidFloat4 = 700;
 inline constexpr uint32_t kOidFloat8 = 701;
 inline constexpr uint32_t kOidVarchar = 1043;
 inline constexpr uint32_t kOidNumeric = 1700;
+inline constexpr uint32_t kOidDate = 1082;       // values as text, 'YYYY-MM-DD'
+inline constexpr uint32_t kOidTimestamp = 1114;  // values as text, 'YYYY-MM-DD HH:MM:SS[.ffffff]'
 
 // True for the integer, floating and numeric types (right-aligned, unquoted in JSON).
 bool IsNumericOid(uint32_t oid);
