@@ -9,7 +9,8 @@
 #   - on the first start (empty or missing data directory) the *.sql, *.sql.gz and *.sh files
 #     of $MERIDIAN_INITDB_DIR (default /docker-entrypoint-initdb.d) run in name order against a
 #     temporary meridiand listening on loopback only; *.sh files are run when executable and
-#     sourced otherwise. A failing file stops the start (exit 1);
+#     sourced otherwise (without TLS: MERIDIAN_TLS_* do not reach the temporary meridiand).
+#     A failing file stops the start (exit 1);
 #   - then meridiand replaces this script (exec), so it is PID 1 and SIGTERM shuts it down
 #     gracefully.
 # Every other MERIDIAN_* variable (MERIDIAN_DATA_DIR, MERIDIAN_GRPC_LISTEN, MERIDIAN_PG_LISTEN,
@@ -85,7 +86,10 @@ run_init_files() {
   grpc_port=$(port_of "${MERIDIAN_GRPC_LISTEN:-127.0.0.1:7432}")
   pg_port=$(port_of "${MERIDIAN_PG_LISTEN:-127.0.0.1:5433}")
   log "first start: running the init files of $dir on a temporary meridiand (loopback only)"
-  meridiand --grpc-listen "127.0.0.1:$grpc_port" --pg-listen "127.0.0.1:$pg_port" --auth trust &
+  # Plaintext on loopback: with MERIDIAN_TLS_CERT the gRPC port would accept only TLS, which the
+  # init files' shell does not speak unless told.
+  env -u MERIDIAN_TLS_CERT -u MERIDIAN_TLS_KEY -u MERIDIAN_TLS_CA \
+    meridiand --grpc-listen "127.0.0.1:$grpc_port" --pg-listen "127.0.0.1:$pg_port" --auth trust &
   pid=$!
   # The shell and scripts reach the temporary server through these.
   export MERIDIAN_HOST=127.0.0.1 MERIDIAN_PORT=$grpc_port MERIDIAN_PG_PORT=$pg_port
