@@ -2,7 +2,8 @@
 // (a session id alone, from another connection, is refused), passwords checked by OpenSession
 // against the users file the PostgreSQL listener uses (wrong password and unknown user: the same
 // 28P01), TLS required on the gRPC port with --tls-cert (a plaintext client cannot connect),
-// client certificates with --tls-ca, the shell with a password and TLS, and bad TLS flags.
+// client certificates with --tls-ca, the shell and meridian-tpcc with a password and TLS, and
+// bad TLS flags.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -354,6 +355,20 @@ TEST_F(TlsTest, TheShellConnectsWithSslrootcert) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("over tls"), std::string::npos) << r.out;
   EXPECT_EQ(plain.exit_code, 2) << plain.out;
+}
+
+TEST_F(TlsTest, TheTpccToolConnectsWithPasswordAndTls) {
+  const std::vector<std::string> args = {
+      "check",         "--port", std::to_string(daemon_->port()), "--sslmode", "verify-full",
+      "--sslrootcert", Cert(),   "--ssl-server-name",              "localhost", "--password"};
+  std::vector<std::string> right = args, wrong = args;
+  right.push_back("tls-pass");
+  wrong.push_back("nope");
+  // Authenticated, the check reaches the server and finds no TPC-C tables.
+  ProcessResult in = RunBinary("meridian-tpcc", right);
+  EXPECT_NE((in.out + in.err).find("42P01"), std::string::npos) << in.out << in.err;
+  ProcessResult out = RunBinary("meridian-tpcc", wrong);
+  EXPECT_NE((out.out + out.err).find("28P01"), std::string::npos) << out.out << out.err;
 }
 
 TEST(GrpcClientCertificates, TlsCaRequiresACertificateSignedByIt) {

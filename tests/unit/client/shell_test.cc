@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "fake_sql_server.h"
@@ -50,6 +51,46 @@ TEST(ShellOptionsTest, DefaultsFlagsAndEnv) {
   EXPECT_TRUE(ParseShellOptions({"--format", "html"}, NoEnv(), &bad));
   EXPECT_TRUE(ParseShellOptions({"-c"}, NoEnv(), &bad));
   EXPECT_TRUE(ParseShellOptions({"--nope"}, NoEnv(), &bad));
+}
+
+TEST(ShellOptionsTest, PasswordAndTls) {
+  std::map<std::string, std::string> vars = {{"MERIDIAN_PASSWORD_FILE", "/run/secrets/pw"},
+                                             {"MERIDIAN_SSLROOTCERT", "/etc/ca.pem"}};
+  EnvLookup env = [&vars](const std::string& n) -> std::optional<std::string> {
+    auto it = vars.find(n);
+    return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  FileReader files = [](const std::string& path) -> std::optional<std::string> {
+    if (path == "/run/secrets/pw") return "from file\nsecond line\n";
+    return std::nullopt;
+  };
+  ShellOptions o;
+  ASSERT_FALSE(ParseShellOptions({"--sslcert", "c.pem", "--sslkey=k.pem", "--ssl-server-name",
+                                  "db.internal"},
+                                 env, &o, files));
+  EXPECT_EQ(o.password, "from file");  // the first line only
+  EXPECT_TRUE(o.tls.enabled);          // a root certificate implies TLS
+  EXPECT_EQ(o.tls.ca_file, "/etc/ca.pem");
+  EXPECT_EQ(o.tls.cert_file, "c.pem");
+  EXPECT_EQ(o.tls.key_file, "k.pem");
+  EXPECT_EQ(o.tls.server_name, "db.internal");
+  // MERIDIAN_PASSWORD wins over the file; --sslmode disable turns TLS off again.
+  vars["MERIDIAN_PASSWORD"] = "direct";
+  ShellOptions d;
+  ASSERT_FALSE(ParseShellOptions({"--sslmode", "disable"}, env, &d, files));
+  EXPECT_EQ(d.password, "direct");
+  EXPECT_FALSE(d.tls.enabled);
+  ShellOptions r;
+  ASSERT_FALSE(ParseShellOptions({"--sslmode", "verify-full"}, NoEnv(), &r, files));
+  EXPECT_TRUE(r.tls.enabled);
+  EXPECT_TRUE(r.tls.ca_file.empty());  // the system's roots
+  ShellOptions bad;
+  EXPECT_TRUE(ParseShellOptions({"--sslmode", "prefer"}, NoEnv(), &bad, files));
+  vars.erase("MERIDIAN_PASSWORD");
+  vars["MERIDIAN_PASSWORD_FILE"] = "/nonexistent";
+  auto error = ParseShellOptions({}, env, &bad, files);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("MERIDIAN_PASSWORD_FILE"), std::string::npos) << *error;
 }
 
 struct RunResult {
