@@ -139,6 +139,10 @@ ClientError ErrorFromStatus(const grpc::Status& status) {
       e.message =
           status.error_message().empty() ? "not implemented by the server" : status.error_message();
       break;
+    case grpc::StatusCode::UNAUTHENTICATED:
+      e.sqlstate = kSqlStateInvalidAuthorization;
+      e.message = status.error_message().empty() ? "authentication failed" : status.error_message();
+      break;
     default:
       e.sqlstate = kSqlStateInternalError;
       e.message = status.error_message().empty()

@@ -20,6 +20,7 @@ inline constexpr const char* kSqlStateFeatureNotSupported = "0A000";
 inline constexpr const char* kSqlStateInternalError = "XX000";
 inline constexpr const char* kSqlStateProtocolViolation = "08P01";
 inline constexpr const char* kSqlStateInFailedTransaction = "25P02";
+inline constexpr const char* kSqlStateInvalidAuthorization = "28000";
 
 struct ClientError {
   std::string sqlstate;  // 5 characters, e.g. "42601"
