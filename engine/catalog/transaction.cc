@@ -51,6 +51,9 @@ void Transaction::NoteInsert(const std::shared_ptr<Table>& table, storage::Rid r
 
 Result<txn::TxnState> Transaction::WaitFor(uint64_t holder, const ExecControl* ctl,
                                            int64_t lock_timeout_ms) {
+  // A quick write on a thread that must not block (Request::QuickWrite): refuse, the caller
+  // undoes the statement and runs it again where it may wait.
+  if (ctl != nullptr && ctl->no_wait()) return ExecControl::WouldBlock();
   const auto start = std::chrono::steady_clock::now();
   struct Waiting {  // tells the server a worker thread waits (ExecControl::WaitObserver)
     ExecControl::WaitObserver* observer;

@@ -96,6 +96,24 @@ class RequestImpl : public Request {
            statements_[index]->kind == ast::StatementKind::kSelect &&
            plans_->HoldsQuickRead(core_->catalog->schema_version());
   }
+  bool QuickWrite(size_t index) const override {
+    if (index >= statements_.size()) return false;
+    const ast::Statement& stmt = *statements_[index];
+    switch (stmt.kind) {
+      case ast::StatementKind::kTransaction: {
+        using Action = ast::TransactionStmt::Action;
+        const Action a = stmt.transaction->action;
+        return a == Action::kBegin || a == Action::kSavepoint || a == Action::kRelease;
+      }
+      case ast::StatementKind::kInsert:
+      case ast::StatementKind::kUpdate:
+      case ast::StatementKind::kDelete:
+        return plans_ != nullptr && settings_->txn_block().status() == 'T' &&
+               plans_->HoldsQuickWrite(core_->catalog->schema_version());
+      default:
+        return false;
+    }
+  }
   PlanCacheStats plan_cache_stats() const override {
     return plans_ != nullptr ? plans_->stats() : PlanCacheStats{};
   }

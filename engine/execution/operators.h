@@ -99,6 +99,8 @@ class ValuesOp : public Operator {
   explicit ValuesOp(std::vector<std::vector<BoundExprPtr>> rows) : rows_(std::move(rows)) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  // One row whose expressions evaluate no subquery (an INSERT of it is a quick write).
+  bool OneRowWithoutSubquery() const;
 
  private:
   std::vector<std::vector<BoundExprPtr>> rows_;

@@ -10,6 +10,14 @@ Status ValuesOp::Open(const EvalContext* outer, ExecContext* exec) {
   return Status::Ok();
 }
 
+bool ValuesOp::OneRowWithoutSubquery() const {
+  if (rows_.size() != 1) return false;
+  for (const BoundExprPtr& e : rows_[0]) {
+    if (e->ContainsSubquery()) return false;
+  }
+  return true;
+}
+
 Result<bool> ValuesOp::Next(Row* row) {
   if (next_ >= rows_.size()) return false;
   const std::vector<BoundExprPtr>& exprs = rows_[next_++];

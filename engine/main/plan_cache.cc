@@ -1,7 +1,10 @@
 // PlanSlot: one prepared statement's idle cached plan (plan_cache.h).
 #include "main/plan_cache.h"
 
+#include <algorithm>
 #include <utility>
+
+#include "execution/operators.h"
 
 namespace meridian::exec {
 
@@ -19,6 +22,51 @@ std::unique_ptr<CachedPlan> PlanSlot::Take(uint64_t schema_version, const Statem
 
 bool PlanIsQuickRead(const CachedPlan& plan) {
   return !plan.locks_rows && plan.root != nullptr && plan.root->QuickRead();
+}
+
+namespace {
+
+bool NoSubquery(const BoundExprPtr& e) { return e == nullptr || !e->ContainsSubquery(); }
+
+bool NoSubquery(const std::vector<BoundExprPtr>& exprs) {
+  return std::all_of(exprs.begin(), exprs.end(), [](const BoundExprPtr& e) { return NoSubquery(e); });
+}
+
+bool QuickChecks(const std::vector<BoundCheck>& checks, const BoundReturning& returning) {
+  return NoSubquery(returning.exprs) &&
+         std::all_of(checks.begin(), checks.end(),
+                     [](const BoundCheck& c) { return NoSubquery(c.expr); });
+}
+
+bool QuickMatch(const BoundMatch& m) {
+  return m.scan != nullptr && m.scan->QuickRead() && NoSubquery(m.where) &&
+         NoSubquery(m.recheck) && NoSubquery(m.residual) && NoSubquery(m.returning.exprs);
+}
+
+}  // namespace
+
+bool PlanIsQuickWrite(const CachedPlan& plan) {
+  if (const auto* ins = std::get_if<std::unique_ptr<BoundInsert>>(&plan.modify)) {
+    const BoundInsert& b = **ins;
+    const auto* values = dynamic_cast<const ValuesOp*>(b.source.get());
+    return b.on_conflict == nullptr && values != nullptr && values->OneRowWithoutSubquery() &&
+           NoSubquery(b.defaults) && QuickChecks(b.checks, b.returning);
+  }
+  if (const auto* upd = std::get_if<std::unique_ptr<BoundUpdate>>(&plan.modify)) {
+    const BoundUpdate& b = **upd;
+    return QuickMatch(b) && QuickChecks(b.checks, b.returning) &&
+           std::all_of(b.assignments.begin(), b.assignments.end(),
+                       [](const BoundAssignment& a) { return NoSubquery(a.value); });
+  }
+  if (const auto* del = std::get_if<std::unique_ptr<BoundDelete>>(&plan.modify)) {
+    return QuickMatch(**del);
+  }
+  return false;
+}
+
+bool PlanSlot::HoldsQuickWrite(uint64_t schema_version) {
+  std::lock_guard lock(mu_);
+  return idle_ != nullptr && idle_->schema_version == schema_version && idle_->quick_write;
 }
 
 bool PlanSlot::HoldsQuickRead(uint64_t schema_version) {

@@ -40,6 +40,7 @@ struct CachedPlan {
   std::vector<ColumnInfo> columns;
   bool locks_rows = false;
   bool quick_read = false;  // Request::QuickRead's conditions hold (set by PlanIsQuickRead)
+  bool quick_write = false;  // Request::QuickWrite's plan conditions hold (PlanIsQuickWrite)
   OperatorPtr root;
   // An INSERT, UPDATE or DELETE: the bound statement, planned.
   std::variant<std::monostate, std::unique_ptr<BoundInsert>, std::unique_ptr<BoundUpdate>,
@@ -52,6 +53,12 @@ struct CachedPlan {
 // evaluate no subquery.
 bool PlanIsQuickRead(const CachedPlan& plan);
 
+// Whether a planned INSERT, UPDATE or DELETE is a quick write (Request::QuickWrite): an INSERT
+// of one VALUES row without ON CONFLICT, or an UPDATE/DELETE whose rows are found by an
+// equality lookup on every column of a unique index; no expression of it (values, WHERE,
+// SET, RETURNING, CHECK, defaults) evaluates a subquery.
+bool PlanIsQuickWrite(const CachedPlan& plan);
+
 class PlanSlot {
  public:
   // The cached plan if it is valid for this execution (it leaves the slot, counted as reused),
@@ -61,6 +68,8 @@ class PlanSlot {
   void Give(std::unique_ptr<CachedPlan> plan);
   // Whether the slot holds a plan valid at schema_version that is a quick read.
   bool HoldsQuickRead(uint64_t schema_version);
+  // Whether the idle plan is valid at schema_version and a quick write (PlanIsQuickWrite).
+  bool HoldsQuickWrite(uint64_t schema_version);
   // Counts an execution that bound and planned.
   void NotePlanned() { planned_.fetch_add(1, std::memory_order_relaxed); }
   PlanCacheStats stats() const {

@@ -278,7 +278,10 @@ Result<uint64_t> RunModify(const BindFn& bind, const StatementParams& params, Ex
       fresh = true;
       continue;
     }
-    if (fresh) PlanModify(&bound);
+    if (fresh) {
+      PlanModify(&bound);
+      plan.quick_write = PlanIsQuickWrite(plan);
+    }
     ExecContext exec{&ctl, std::move(values), settings, catalog, txn};
     if (!bound.returning.empty()) {
       returned->columns = bound.returning.columns;

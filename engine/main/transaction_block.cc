@@ -51,7 +51,8 @@ Status TransactionBlock::Leave(catalog::Catalog* catalog, const SessionSettings&
   }
   if (!st.ok() && txn_ == stx.txn) {
     txn_->RollbackTo(stx.mark);
-    failed_ = true;
+    // A quick write refused under no_wait (Request::QuickWrite) runs again: the block stays.
+    if (!ExecControl::IsWouldBlock(st)) failed_ = true;
   }
   return st;
 }

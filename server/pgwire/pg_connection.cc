@@ -800,17 +800,20 @@ asio::awaitable<Status> PgConnection::StartPortal(Portal* portal) {
     portal->started = true;
     co_return Status::Ok();
   }
-  // A prepared quick read (Request::QuickRead: one row by a unique key) runs here on the
-  // connection's I/O thread: bounded work, and under ExecControl::no_wait a busy table lock
-  // refuses at once instead of blocking the thread (it then goes to the pool below). A pool
-  // hop costs a thread wake-up, much of such a query's time.
+  // A prepared quick read or quick write (Request::QuickRead, QuickWrite: one row by a unique
+  // key, one VALUES row, BEGIN) runs here on the connection's I/O thread: bounded work, and
+  // under ExecControl::no_wait a busy table or row lock refuses at once instead of blocking the
+  // thread (the statement undone; it then goes to the pool below). A pool hop costs two thread
+  // wake-ups, much of such a statement's time.
   Status status;
-  if (portal->request->QuickRead(0)) {
+  if (portal->request->QuickRead(0) || portal->request->QuickWrite(0)) {
     ext_ctl_->set_no_wait(true);
     status = StartPortalNow(portal);
     if (status.ok()) FetchPortal(portal, kFetchRows);
     ext_ctl_->set_no_wait(false);
-    if (!ExecControl::IsWouldBlock(portal->error)) co_return status;
+    if (!ExecControl::IsWouldBlock(portal->error) && !ExecControl::IsWouldBlock(status)) {
+      co_return status;
+    }
     Portal fresh;  // as Bind left it: nothing started, nothing fetched
     fresh.request = std::move(portal->request);
     fresh.params = std::move(portal->params);

@@ -216,6 +216,19 @@ class Request {
     (void)index;
     return false;
   }
+  // Whether statement index is a quick write: BEGIN / START TRANSACTION, SAVEPOINT or RELEASE;
+  // or, inside an open transaction block (not failed), a prepared INSERT of one VALUES row
+  // (no ON CONFLICT) or UPDATE/DELETE whose cached plan finds its rows by an equality lookup
+  // on a unique index, evaluating no subquery. Its Start does a bounded amount of work and,
+  // under ExecControl::set_no_wait, waits for nothing but page reads: a table lock or a row
+  // lock held by another transaction (or that transaction's uncommitted key) fails it with
+  // WouldBlock(), the statement's writes undone and the block as it was, so the server runs
+  // it again where waiting is allowed. (Outside a block a DML statement commits, and waits
+  // for its commit to be durable: never quick.)
+  virtual bool QuickWrite(size_t index) const {
+    (void)index;
+    return false;
+  }
   // The plan cache's counters of a prepared statement's request (zeros for other requests).
   virtual PlanCacheStats plan_cache_stats() const { return {}; }
 };
