@@ -169,6 +169,11 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
                          "DISTINCT specified, but " + name + " is not an aggregate function")
         .WithPosition(pos);
   }
+  if (!expr.agg_order.empty() || expr.filter != nullptr) {
+    return Status::Error("42809", std::string(expr.agg_order.empty() ? "FILTER" : "ORDER BY") +
+                                      " specified, but " + name + " is not an aggregate function")
+        .WithPosition(pos);
+  }
   std::vector<BoundExprPtr> args;
   for (const ast::ExprPtr& c : expr.children) {
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr a, BindExpr(*c));
@@ -430,8 +435,48 @@ Result<BoundExprPtr> Binder::BindRegCast(const ast::Expr& expr) {
   return e;
 }
 
+Status Binder::BindAggregateExtras(const ast::Expr& expr, BoundExpr* e) {
+  const size_t args = e->children.size();
+  for (const ast::OrderItem& o : expr.agg_order) {
+    in_aggregate_ = true;
+    auto bound = BindExpr(*o.expr);
+    in_aggregate_ = false;
+    if (!bound.ok()) return bound.status();
+    BoundExprPtr key = std::move(bound).value();
+    if (key->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(key, Coerce(std::move(key), Type::Text(), false, ""));
+    }
+    if (e->distinct) {
+      // The key must be one of the arguments (perhaps under the cast binding added to it).
+      bool found = false;
+      for (size_t i = 0; i < args && !found; ++i) {
+        const BoundExpr& a = *e->children[i];
+        found = a.Equals(*key) || (a.kind == BoundKind::kCast && a.children[0]->Equals(*key));
+      }
+      if (!found) {
+        return Status::Error(sqlstate::kInvalidColumnReference,
+                             "in an aggregate with DISTINCT, ORDER BY expressions must appear in "
+                             "argument list")
+            .WithPosition(o.expr->loc.position);
+      }
+    }
+    e->agg_order.push_back({o.descending, o.nulls_first.value_or(o.descending)});
+    e->children.push_back(std::move(key));
+  }
+  if (expr.filter != nullptr) {
+    const ExprRules saved = rules_;
+    rules_ = ExprRules{"FILTER", false, true, true};
+    auto cond = BindBoolean(*expr.filter, "FILTER");
+    rules_ = saved;
+    if (!cond.ok()) return cond.status();
+    e->children.push_back(std::move(cond).value());
+    e->has_filter = true;
+  }
+  return Status::Ok();
+}
+
 // string_agg(value text, delimiter text) → text: both arguments text or varchar (an untyped
-// literal becomes text), else 42883 as in PostgreSQL. ORDER BY inside the call is not parsed.
+// literal becomes text), else 42883 as in PostgreSQL.
 Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e) {
   std::vector<BoundExprPtr> args;
   in_aggregate_ = true;
@@ -482,9 +527,14 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
     }
     e->agg = AggFunc::kCount;
     e->type = Type::BigInt();
+    MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get()));
     return e;
   }
-  if (name == "string_agg") return BindStringAgg(expr, std::move(e));
+  if (name == "string_agg") {
+    MERIDIAN_ASSIGN_OR_RETURN(e, BindStringAgg(expr, std::move(e)));
+    MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get()));
+    return e;
+  }
   if (expr.children.size() != 1) {
     std::vector<BoundExprPtr> none;
     return NoFunction(name, none, pos);
@@ -499,7 +549,7 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
   if (name == "count") {
     e->agg = AggFunc::kCount;
     e->type = Type::BigInt();
-  } else if (name == "array_agg") {  // the values in input order (no ORDER BY in the call)
+  } else if (name == "array_agg") {  // the values in input order, or the call's ORDER BY
     if (t.IsArray()) {
       return Status::NotSupported("multidimensional arrays are not supported yet")
           .WithPosition(pos);
@@ -533,6 +583,7 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
     e->type = a->type;
   }
   e->children.push_back(std::move(a));
+  MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get()));
   return e;
 }
 

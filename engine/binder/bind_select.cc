@@ -185,18 +185,9 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::Select
   return bound;
 }
 
-Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStmt& stmt) {
-  const bool keep_unknown = std::exchange(set_branch_, false);
-  Scope scope;
-  scope.parent = scope_;
-  scope.level = scope_ == nullptr ? 0 : scope_->level + 1;
-  if (correlated_.size() <= static_cast<size_t>(scope.level)) {
-    correlated_.resize(scope.level + 1, false);
-  }
-  correlated_[scope.level] = false;
-  auto out = std::make_unique<BoundSelect>();
-  int offset = 0;
-  for (const ast::TableRef& ref : stmt.from) {
+Status Binder::BindFromList(const std::vector<ast::TableRef>& from, Scope* scope,
+                            BoundSelect* out, int* offset) {
+  for (const ast::TableRef& ref : from) {
     std::string name = ref.alias.empty() ? ref.name : ref.alias;
     std::shared_ptr<catalog::Table> table;
     std::unique_ptr<BoundSelect> derived;
@@ -221,15 +212,15 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
       MERIDIAN_ASSIGN_OR_RETURN(
           table, LookupTable(ref.schema, ref.name, ref.loc, catalog::LockMode::kShared));
     }
-    for (const ScopeTable& st : scope.tables) {
+    for (const ScopeTable& st : scope->tables) {
       if (st.name == name) {
         return Status::Error("42712", "table name \"" + name + "\" specified more than once")
             .WithPosition(ref.loc.position);
       }
     }
     ScopeTable st = derived != nullptr
-                        ? ScopeTable{name, nullptr, offset, {}, false, derived->columns, {}}
-                        : TableScope(name, table, offset);
+                        ? ScopeTable{name, nullptr, *offset, {}, false, derived->columns, {}}
+                        : TableScope(name, table, *offset);
     if (table != nullptr && !ref.column_aliases.empty()) {
       // t AS x (a, b): renames the table's first (live) columns.
       size_t k = 0;
@@ -240,20 +231,35 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
         return TooManyAliases(name, k, ref.column_aliases.size(), ref.loc.position);
       }
     }
-    offset += static_cast<int>(st.columns.size());
-    scope.tables.push_back(std::move(st));
+    *offset += static_cast<int>(st.columns.size());
+    scope->tables.push_back(std::move(st));
     out->from.push_back(std::move(table));
     out->derived.push_back(std::move(derived));
     out->from_names.push_back(name);
     out->join_types.push_back(ref.join);
     // Outer joins make one side NULL-extended (reported as nullable output columns).
     if (ref.join == ast::JoinType::kLeft || ref.join == ast::JoinType::kFull) {
-      scope.tables.back().nullable = true;
+      scope->tables.back().nullable = true;
     }
     if (ref.join == ast::JoinType::kRight || ref.join == ast::JoinType::kFull) {
-      for (size_t t = 0; t + 1 < scope.tables.size(); ++t) scope.tables[t].nullable = true;
+      for (size_t t = 0; t + 1 < scope->tables.size(); ++t) scope->tables[t].nullable = true;
     }
   }
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStmt& stmt) {
+  const bool keep_unknown = std::exchange(set_branch_, false);
+  Scope scope;
+  scope.parent = scope_;
+  scope.level = scope_ == nullptr ? 0 : scope_->level + 1;
+  if (correlated_.size() <= static_cast<size_t>(scope.level)) {
+    correlated_.resize(scope.level + 1, false);
+  }
+  correlated_[scope.level] = false;
+  auto out = std::make_unique<BoundSelect>();
+  int offset = 0;
+  MERIDIAN_RETURN_IF_ERROR(BindFromList(stmt.from, &scope, out.get(), &offset));
 
   ScopeSwitch enter(this, &scope);
   for (size_t i = 0; i < stmt.from.size(); ++i) {

@@ -1,5 +1,6 @@
 // Binding of UPDATE (SET assignments coerced to the column types, DEFAULT, WHERE) and of
-// DELETE (WHERE), each over a scope holding just the target table.
+// DELETE (WHERE), each over a scope holding just the target table, or with FROM / USING over
+// the joined row of the FROM items and the target (BindModifyJoin).
 #include "binder/binder.h"
 #include "binder/type_rules.h"
 
@@ -43,19 +44,75 @@ Status Binder::BindAssignments(const std::vector<ast::Assignment>& list,
   return Status::Ok();
 }
 
+Status Binder::BindModifyJoin(const std::vector<ast::TableRef>& from, const ast::Expr* where,
+                              const std::string& alias, Scope* scope, BoundMatch* out) {
+  auto join = std::make_unique<BoundSelect>();
+  int offset = 0;
+  MERIDIAN_RETURN_IF_ERROR(BindFromList(from, scope, join.get(), &offset));
+  // The target comes last: the FROM items join among themselves first (a RIGHT or FULL join
+  // there never NULL-extends the target), as PostgreSQL joins them to the target.
+  for (size_t i = 0; i < scope->tables.size(); ++i) {
+    if (scope->tables[i].name == alias) {
+      // PostgreSQL reports no position here.
+      return Status::Error("42712", "table name \"" + alias + "\" specified more than once");
+    }
+  }
+  out->target_offset = offset;
+  scope->tables.push_back(TableScope(alias, out->table, offset));
+  join->rid_table = static_cast<int>(join->from.size());
+  join->from.push_back(out->table);
+  join->derived.push_back(nullptr);
+  join->from_names.push_back(alias);
+  join->join_types.push_back(ast::JoinType::kComma);
+
+  ScopeSwitch enter(this, scope);
+  correlated_.assign(1, false);
+  for (size_t i = 0; i < from.size(); ++i) {
+    rules_ = ExprRules{"JOIN/ON", false, true, true};
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr on, BindJoinCondition(from[i], i));
+    join->join_on.push_back(std::move(on));
+  }
+  join->join_on.push_back(nullptr);
+  if (where != nullptr) {
+    rules_ = ExprRules{"WHERE", false, true, true};
+    MERIDIAN_ASSIGN_OR_RETURN(join->where, BindBoolean(*where, "WHERE"));
+    MERIDIAN_ASSIGN_OR_RETURN(out->recheck, BindBoolean(*where, "WHERE"));
+  }
+  // The join's result is its whole row: every column, then the rid.
+  int index = 0;
+  for (const ScopeTable& st : scope->tables) {
+    for (const ColumnInfo& c : st.columns) {
+      join->projections.push_back(BoundExpr::Column(0, index++, c.type, c.name));
+      join->columns.push_back(c);
+    }
+  }
+  join->projections.push_back(BoundExpr::Column(0, index, Type::BigInt(), "ctid"));
+  join->columns.push_back({"ctid", Type::BigInt(), false});
+  join->visible = join->projections.size();
+  out->join = std::move(join);
+  return Status::Ok();
+}
+
 Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& stmt) {
   auto out = std::make_unique<BoundUpdate>();
   write_verb_ = "update";
   MERIDIAN_ASSIGN_OR_RETURN(out->table,
                             LookupTable(stmt.table, stmt.table_loc, catalog::LockMode::kExclusive));
   const catalog::TableSchema& schema = out->table->schema();
+  out->alias = stmt.alias;
+  const std::string name = stmt.alias.empty() ? schema.name : stmt.alias;
   Scope scope;
-  scope.tables.push_back(TableScope(schema.name, out->table, 0));
+  if (stmt.from.empty()) {
+    scope.tables.push_back(TableScope(name, out->table, 0));
+  } else {
+    MERIDIAN_RETURN_IF_ERROR(
+        BindModifyJoin(stmt.from, stmt.where.get(), name, &scope, out.get()));
+  }
   ScopeSwitch enter(this, &scope);
   correlated_.assign(1, false);
 
   MERIDIAN_RETURN_IF_ERROR(BindAssignments(stmt.assignments, *out->table, &out->assignments));
-  if (stmt.where != nullptr) {
+  if (stmt.where != nullptr && stmt.from.empty()) {
     rules_ = ExprRules{"WHERE", false, true, true};
     MERIDIAN_ASSIGN_OR_RETURN(out->where, BindBoolean(*stmt.where, "WHERE"));
     MERIDIAN_ASSIGN_OR_RETURN(out->recheck, BindBoolean(*stmt.where, "WHERE"));
@@ -63,7 +120,11 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
   MERIDIAN_ASSIGN_OR_RETURN(out->checks, BindChecks(out->table));
   MERIDIAN_RETURN_IF_ERROR(
       CheckIdentityAssignments(stmt.assignments, out->assignments, *out->table));
-  MERIDIAN_RETURN_IF_ERROR(BindReturning(stmt.returning, out->table, &out->returning));
+  if (stmt.from.empty()) {
+    MERIDIAN_RETURN_IF_ERROR(BindReturning(stmt.returning, out->table, &out->returning, name));
+  } else {
+    MERIDIAN_RETURN_IF_ERROR(BindJoinReturning(stmt.returning, scope, &out->returning));
+  }
   return out;
 }
 
@@ -72,16 +133,27 @@ Result<std::unique_ptr<BoundDelete>> Binder::BindDelete(const ast::DeleteStmt& s
   write_verb_ = "delete from";
   MERIDIAN_ASSIGN_OR_RETURN(out->table,
                             LookupTable(stmt.table, stmt.table_loc, catalog::LockMode::kExclusive));
+  out->alias = stmt.alias;
+  const std::string name = stmt.alias.empty() ? out->table->name() : stmt.alias;
   Scope scope;
-  scope.tables.push_back(TableScope(out->table->name(), out->table, 0));
+  if (stmt.using_from.empty()) {
+    scope.tables.push_back(TableScope(name, out->table, 0));
+  } else {
+    MERIDIAN_RETURN_IF_ERROR(
+        BindModifyJoin(stmt.using_from, stmt.where.get(), name, &scope, out.get()));
+  }
   ScopeSwitch enter(this, &scope);
   correlated_.assign(1, false);
-  if (stmt.where != nullptr) {
+  if (stmt.where != nullptr && stmt.using_from.empty()) {
     rules_ = ExprRules{"WHERE", false, true, true};
     MERIDIAN_ASSIGN_OR_RETURN(out->where, BindBoolean(*stmt.where, "WHERE"));
     MERIDIAN_ASSIGN_OR_RETURN(out->recheck, BindBoolean(*stmt.where, "WHERE"));
   }
-  MERIDIAN_RETURN_IF_ERROR(BindReturning(stmt.returning, out->table, &out->returning));
+  if (stmt.using_from.empty()) {
+    MERIDIAN_RETURN_IF_ERROR(BindReturning(stmt.returning, out->table, &out->returning, name));
+  } else {
+    MERIDIAN_RETURN_IF_ERROR(BindJoinReturning(stmt.returning, scope, &out->returning));
+  }
   return out;
 }
 

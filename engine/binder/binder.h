@@ -185,6 +185,9 @@ class Binder {
   Result<BoundExprPtr> BindFunction(const ast::Expr& expr);
   Result<BoundExprPtr> BindAggregate(const ast::Expr& expr);
   Result<BoundExprPtr> BindStringAgg(const ast::Expr& expr, BoundExprPtr e);
+  // An aggregate call's ORDER BY keys (with DISTINCT each must be an argument, 42P10) and
+  // FILTER (WHERE cond) (boolean, no aggregates), appended to e's children (bound_expr.h).
+  Status BindAggregateExtras(const ast::Expr& expr, BoundExpr* e);
   // version(), current_setting(), pg_get_indexdef(), ...: null when name and arity match none.
   Result<BoundExprPtr> BindSystemFunction(const std::string& name, std::vector<BoundExprPtr>* args,
                                           uint32_t position);
@@ -197,6 +200,17 @@ class Binder {
   // FOR UPDATE / FOR SHARE of a SELECT core: which FROM tables lock their rows.
   Status BindLocking(const ast::SelectStmt& stmt, BoundSelect* out);
   Result<std::unique_ptr<BoundSelect>> BindSelectCore(const ast::SelectStmt& stmt);
+  // FROM items (a SELECT core's, or UPDATE ... FROM / DELETE ... USING's) appended to scope
+  // and out, their columns from *offset on (advanced past them); bound before the scope is
+  // entered, so a subquery in FROM sees the enclosing queries, not its siblings. 42712 for a
+  // name given twice.
+  Status BindFromList(const std::vector<ast::TableRef>& from, Scope* scope, BoundSelect* out,
+                      int* offset);
+  // UPDATE ... FROM / DELETE ... USING (bind_update.cc): the FROM items joined with the target
+  // (last in the join, its rid after its columns) in out->join and *scope, WHERE bound twice
+  // (the join's and out->recheck), the join's ON conditions; the target named alias.
+  Status BindModifyJoin(const std::vector<ast::TableRef>& from, const ast::Expr* where,
+                        const std::string& alias, Scope* scope, BoundMatch* out);
   // UNION / INTERSECT / EXCEPT: both inputs, column count and types, ORDER BY by output
   // column name or position, LIMIT/OFFSET.
   Result<std::unique_ptr<BoundSelect>> BindSetOperation(const ast::SelectStmt& stmt);
@@ -223,6 +237,13 @@ class Binder {
   Status BindReturning(const std::vector<ast::SelectItem>& items,
                        const std::shared_ptr<catalog::Table>& table, BoundReturning* out,
                        const std::string& alias = {});
+  // RETURNING of UPDATE ... FROM / DELETE ... USING over the joined row of scope (the target
+  // last; * lists it first, as PostgreSQL does).
+  Status BindJoinReturning(const std::vector<ast::SelectItem>& items, const Scope& scope,
+                           BoundReturning* out);
+  // Both: the items bound as a select list in scope (its only scope).
+  Status BindReturningIn(const std::vector<ast::SelectItem>& items, Scope* scope,
+                         BoundReturning* out);
   Status BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
                      BoundSelect* out);
   Result<BoundExprPtr> BindLimit(const ast::Expr& expr, const char* what);

@@ -55,7 +55,10 @@ bool BoundExpr::Equals(const BoundExpr& o) const {
       if (func != o.func) return false;
       break;
     case BoundKind::kAggregate:
-      if (agg != o.agg || distinct != o.distinct || star != o.star) return false;
+      if (agg != o.agg || distinct != o.distinct || star != o.star || agg_order != o.agg_order ||
+          has_filter != o.has_filter) {
+        return false;
+      }
       break;
     case BoundKind::kCase:
       if (has_operand != o.has_operand || has_else != o.has_else) return false;

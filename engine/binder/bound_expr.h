@@ -131,6 +131,12 @@ enum class Func {
   kQuoteIdent,
 };
 enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg, kArrayAgg };
+// One key of agg(args ORDER BY key [ASC|DESC] [NULLS FIRST|LAST]).
+struct AggOrderKey {
+  bool descending = false;
+  bool nulls_first = false;
+  friend bool operator==(const AggOrderKey&, const AggOrderKey&) = default;
+};
 
 // A planned subquery and, when it does not reference the outer query, its cached result.
 // Evaluation mutates it (operator state, cache); a statement runs on one thread at a time.
@@ -177,6 +183,10 @@ struct BoundExpr {
   bool has_operand = false;
   bool has_else = false;
   bool explicit_cast = false;
+  // kAggregate: children are the arguments (none for count(*)), then one ORDER BY key per
+  // agg_order entry, then the FILTER condition when has_filter.
+  std::vector<AggOrderKey> agg_order;
+  bool has_filter = false;
 
   std::vector<BoundExprPtr> children;
   std::shared_ptr<SubqueryPlan> subquery;
@@ -185,6 +195,8 @@ struct BoundExpr {
   static BoundExprPtr Column(int depth, int index, Type t, std::string name);
   // An empty node of kind and type (children and fields filled in by the caller).
   static BoundExprPtr Make(BoundKind kind, Type type, uint32_t position);
+  // kAggregate: how many children are arguments (before the ORDER BY keys and FILTER).
+  size_t AggArgCount() const { return children.size() - agg_order.size() - (has_filter ? 1 : 0); }
   // Structural equality (used to match GROUP BY expressions and to share aggregates).
   bool Equals(const BoundExpr& other) const;
   // True when any node below (or this one) is a kAggregate at this query level.

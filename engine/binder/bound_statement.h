@@ -54,6 +54,10 @@ struct BoundSelect {
   std::vector<bool> lock_rows;
   bool lock_nowait = false;
   bool lock_skip_locked = false;
+  // UPDATE ... FROM / DELETE ... USING: the FROM table (the target) whose scan appends each
+  // row's rid (RidColumnOp, an integer) after its columns, so the joined row names the row to
+  // change; -1: none. The FROM items after it start one column later.
+  int rid_table = -1;
   bool LocksRows() const {
     for (bool b : lock_rows) {
       if (b) return true;
@@ -114,6 +118,15 @@ struct BoundMatch {
   std::unique_ptr<RowSourceOp> scan;  // where's access path (null until planned)
   BoundExprPtr residual;              // the conjuncts the access path does not enforce
   BoundReturning returning;
+  std::string alias;  // UPDATE t AS x / DELETE FROM t x: x (empty: none)
+  // UPDATE ... FROM / DELETE ... USING (null otherwise): the FROM items joined with the target
+  // as one SELECT (where, above, is then null: it is the join's WHERE). Its row: the FROM
+  // items' columns, the target's from target_offset on, then the target row's rid; recheck,
+  // SET values and RETURNING are bound over that row. The statement driver plans it into
+  // join_plan (normal join planning: hash or index nested-loop joins).
+  std::unique_ptr<BoundSelect> join;
+  OperatorPtr join_plan;
+  int target_offset = 0;
 };
 
 struct BoundUpdate : BoundMatch {

@@ -1,7 +1,8 @@
 // DELETE executor: collects the matching rows of the statement's snapshot (through the cheapest
 // access path), then takes each one's row write lock by setting its end field (READ COMMITTED
 // follows rows replaced meanwhile, see LockRowForWrite). Index entries stay (readers filter by
-// visibility) until garbage collection. See modify_table.h.
+// visibility) until garbage collection. DELETE ... USING takes its rows from the planned join
+// (each target row once); RETURNING reads the joined row. See modify_table.h.
 #include "catalog/transaction.h"
 #include "execution/modify_table.h"
 
@@ -16,7 +17,7 @@ Result<uint64_t> ExecuteDelete(BoundDelete& b, ExecContext* exec) {
   for (MatchedRow& v : victims) {
     MERIDIAN_ASSIGN_OR_RETURN(bool locked, LockRowForWrite(b.table, &v, b.recheck.get(), exec));
     if (!locked) continue;
-    MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(b.returning, v.row, exec));
+    MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(b.returning, v.joined.empty() ? v.row : v.joined, exec));
     ++deleted;
   }
   table.AdjustRows(-static_cast<int64_t>(deleted));

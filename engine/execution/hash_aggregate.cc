@@ -1,6 +1,7 @@
 // HashAggregateOp: groups its input by the GROUP BY values (a hash map on their canonical key
-// encoding) and computes COUNT/SUM/AVG/MIN/MAX/string_agg/array_agg, with DISTINCT, per group. The
-// whole input is consumed on the first Next (in memory; spilling comes later).
+// encoding) and computes COUNT/SUM/AVG/MIN/MAX/string_agg/array_agg, with DISTINCT, FILTER and
+// ORDER BY inside the call, per group. The whole input is consumed on the first Next (in
+// memory; spilling comes later).
 #include <algorithm>
 
 #include "catalog/key_encoding.h"
@@ -58,9 +59,43 @@ std::vector<size_t> SortedDistinctOrder(const std::vector<Value>& items) {
   return order;
 }
 
+// The order in which string_agg / array_agg join their kept items: the call's ORDER BY keys
+// (ties in input order), else DISTINCT's sorted order, else input order.
+std::vector<size_t> ItemOrder(const BoundExpr& agg, const HashAggregateOp::AggState::Extra& x) {
+  if (agg.agg_order.empty()) {
+    if (agg.distinct) return SortedDistinctOrder(x.items);
+    std::vector<size_t> order(x.items.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    return order;
+  }
+  std::vector<size_t> order(x.items.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const size_t n = agg.agg_order.size();
+  std::stable_sort(order.begin(), order.end(), [&](size_t p, size_t q) {
+    for (size_t k = 0; k < n; ++k) {
+      const Value& a = x.keys[p * n + k];
+      const Value& b = x.keys[q * n + k];
+      const AggOrderKey& key = agg.agg_order[k];
+      if (a.IsNull() || b.IsNull()) {
+        if (a.IsNull() && b.IsNull()) continue;
+        return a.IsNull() == key.nulls_first;
+      }
+      int c = CompareValues(a, b);
+      if (c == 0) continue;
+      return key.descending ? c > 0 : c < 0;
+    }
+    return false;
+  });
+  return order;
+}
+
 }  // namespace
 
 Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st) {
+  if (agg.has_filter) {  // FILTER (WHERE cond): only rows where it is true
+    MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*agg.children.back(), ctx_));
+    if (!pass) return Status::Ok();
+  }
   if (agg.star) {
     ++st->count;
     return Status::Ok();
@@ -75,6 +110,18 @@ Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st) {
     catalog::AppendKeyValue(v, &key);
     if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
     if (!st->extra->seen.insert(std::move(key)).second) return Status::Ok();
+  }
+  // string_agg / array_agg with ORDER BY keep each item's keys, sorted by Finish (the order
+  // of the other aggregates' inputs does not change their results).
+  const bool ordered = !agg.agg_order.empty() &&
+                       (agg.agg == AggFunc::kArrayAgg || agg.agg == AggFunc::kStringAgg);
+  if (ordered) {
+    if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
+    const size_t first_key = agg.AggArgCount();
+    for (size_t k = 0; k < agg.agg_order.size(); ++k) {
+      MERIDIAN_ASSIGN_OR_RETURN(Value key, Eval(*agg.children[first_key + k], ctx_));
+      st->extra->keys.push_back(std::move(key));
+    }
   }
   if (agg.agg == AggFunc::kArrayAgg) {
     ++st->count;
@@ -121,7 +168,7 @@ Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st) {
       // The delimiter goes before every value but the first; a NULL one adds nothing.
       MERIDIAN_ASSIGN_OR_RETURN(Value delimiter, Eval(*agg.children[1], ctx_));
       if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
-      if (agg.distinct) {  // joined in sorted order by Finish
+      if (agg.distinct || ordered) {  // joined in sorted order by Finish
         st->extra->items.push_back(v);
         st->extra->delimiters.push_back(std::move(delimiter));
         break;
@@ -162,10 +209,10 @@ Result<Value> HashAggregateOp::Finish(const BoundExpr& agg, const AggState& st) 
       return st.count == 0 ? Value::Null() : st.best;
     case AggFunc::kStringAgg: {
       if (st.count == 0) return Value::Null();
-      if (!agg.distinct) return Value::String(st.extra->text);
+      if (!agg.distinct && agg.agg_order.empty()) return Value::String(st.extra->text);
       std::string text;
       bool first = true;
-      for (size_t i : SortedDistinctOrder(st.extra->items)) {
+      for (size_t i : ItemOrder(agg, *st.extra)) {
         const Value& delimiter = st.extra->delimiters[i];
         if (!first && !delimiter.IsNull()) text += delimiter.AsString();
         text += st.extra->items[i].AsString();
@@ -175,9 +222,9 @@ Result<Value> HashAggregateOp::Finish(const BoundExpr& agg, const AggState& st) 
     }
     case AggFunc::kArrayAgg: {
       if (st.count == 0) return Value::Null();
-      if (!agg.distinct) return Value::Array(st.extra->items);
+      if (!agg.distinct && agg.agg_order.empty()) return Value::Array(st.extra->items);
       std::vector<Value> items;
-      for (size_t i : SortedDistinctOrder(st.extra->items)) items.push_back(st.extra->items[i]);
+      for (size_t i : ItemOrder(agg, *st.extra)) items.push_back(st.extra->items[i]);
       return Value::Array(std::move(items));
     }
   }

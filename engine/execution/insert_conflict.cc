@@ -33,7 +33,7 @@ Result<bool> UpdateExisting(BoundInsert& b, storage::Rid rid, const Row& propose
   const BoundOnConflict& oc = *b.on_conflict;
   std::string bytes;
   if (!table.heap()->Get(rid, &bytes).ok()) return false;
-  MatchedRow m{rid, {}};
+  MatchedRow m{rid, {}, {}, 0};
   MERIDIAN_RETURN_IF_ERROR(table.DecodeRow(bytes, &m.row));
   // With a WHERE the row is locked FOR UPDATE first (it stays locked and unchanged when WHERE
   // rejects it, as in PostgreSQL); the lock becomes the old version's end once it passes.

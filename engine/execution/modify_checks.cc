@@ -2,6 +2,7 @@
 // DELETE executors (see modify_table.h).
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "catalog/key_encoding.h"
 #include "catalog/transaction.h"
@@ -111,13 +112,21 @@ Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, Match
     if (created == txn::kInfinity || created != txns.Resolve(old.end)) return false;
     Row row;
     MERIDIAN_RETURN_IF_ERROR(table->DecodeRow(bytes, &row));
+    Row joined;
+    if (!m->joined.empty()) {  // the newer version in the joined row, the FROM rows as before
+      joined = m->joined;
+      std::copy(row.begin(), row.begin() + static_cast<ptrdiff_t>(std::min(
+                                               row.size(), joined.size() - m->offset)),
+                joined.begin() + static_cast<ptrdiff_t>(m->offset));
+    }
     if (recheck != nullptr) {
-      EvalContext ctx{&row, nullptr, exec};
+      EvalContext ctx{m->joined.empty() ? &row : &joined, nullptr, exec};
       MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*recheck, ctx));
       if (!pass) return false;
     }
     m->rid = *next;
     m->row = std::move(row);
+    if (!m->joined.empty()) m->joined = std::move(joined);
   }
 }
 
@@ -261,12 +270,51 @@ AccessPlan ChooseMatchPath(const std::shared_ptr<catalog::Table>& table, BoundEx
 }
 
 void PlanMatches(BoundMatch* m) {
+  if (m->join != nullptr || m->join_plan != nullptr) return;  // planned by the driver
   AccessPlan plan = ChooseMatchPath(m->table, std::move(m->where));
   m->residual = JoinConjuncts(std::move(plan.residual));
   m->scan = MakeAccessOperator(m->table, &plan);
 }
 
+namespace {
+
+// CollectMatches of UPDATE ... FROM / DELETE ... USING: the target rows of the planned join,
+// each once (the first joined row that names its rid).
+Result<std::vector<MatchedRow>> CollectJoinMatches(BoundMatch& m, ExecContext* exec) {
+  if (m.join_plan == nullptr) return Status::Internal("UPDATE/DELETE join not planned");
+  Operator& join = *m.join_plan;
+  MERIDIAN_RETURN_IF_ERROR(join.Open(nullptr, exec));
+  const size_t offset = static_cast<size_t>(m.target_offset);
+  const size_t width = m.table->types().size();
+  std::vector<MatchedRow> out;
+  std::unordered_set<int64_t> seen;
+  Row row;
+  int until_check = kCheckInterval;
+  while (true) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, join.Next(&row));
+    if (!more) break;
+    if (--until_check <= 0) {
+      MERIDIAN_RETURN_IF_ERROR(exec->ctl->Check());
+      until_check = kCheckInterval;
+    }
+    if (row.size() <= offset + width) return Status::Internal("UPDATE/DELETE join row too short");
+    const int64_t rid = row[offset + width].AsInt();
+    if (!seen.insert(rid).second) continue;  // already matched by an earlier joined row
+    MatchedRow match;
+    match.rid = RidOfValue(rid);
+    match.row.assign(row.begin() + static_cast<ptrdiff_t>(offset),
+                     row.begin() + static_cast<ptrdiff_t>(offset + width));
+    match.joined = row;
+    match.offset = offset;
+    out.push_back(std::move(match));
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::vector<MatchedRow>> CollectMatches(BoundMatch& m, ExecContext* exec) {
+  if (m.join_plan != nullptr || m.join != nullptr) return CollectJoinMatches(m, exec);
   if (m.scan == nullptr) PlanMatches(&m);
   RowSourceOp& scan = *m.scan;
   MERIDIAN_RETURN_IF_ERROR(scan.Open(nullptr, exec));
@@ -285,7 +333,7 @@ Result<std::vector<MatchedRow>> CollectMatches(BoundMatch& m, ExecContext* exec)
       MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*m.residual, ctx));
       if (!pass) continue;
     }
-    out.push_back({scan.last_rid(), row});
+    out.push_back({scan.last_rid(), row, {}, 0});
   }
   return out;
 }

@@ -77,13 +77,19 @@ Result<storage::Rid> WriteReplacement(const std::shared_ptr<catalog::Table>& tab
 struct MatchedRow {
   storage::Rid rid;
   Row row;
+  // UPDATE ... FROM / DELETE ... USING: the joined row the match came from, holding row at
+  // offset (kept equal to it); empty otherwise. The WHERE re-check, SET and RETURNING read it.
+  Row joined;
+  size_t offset = 0;
 };
 
 // Takes the row write lock of m, a version matched in the statement's snapshot. When a
 // transaction that committed meanwhile replaced the row: REPEATABLE READ fails with 40001;
 // READ COMMITTED follows the row to its newest version, re-checks recheck (the WHERE; null =
 // true) on it and locks that one instead, as PostgreSQL's EvalPlanQual does (*m then holds
-// it). false: the row is gone, no longer matches, or this statement already changed it.
+// it; with m->joined, recheck reads the joined row holding the newer version, the FROM rows
+// staying as they were). false: the row is gone, no longer matches, or this statement already
+// changed it.
 // lock_only: a FOR UPDATE lock that does not delete the version (ON CONFLICT DO UPDATE ...
 // WHERE, which may leave the row as it is); a lock this transaction holds already counts.
 Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, MatchedRow* m,
@@ -94,13 +100,16 @@ int64_t LockTimeoutMs(const ExecContext* exec);
 // The cheapest access path to the rows of table that satisfy where (null: all).
 AccessPlan ChooseMatchPath(const std::shared_ptr<catalog::Table>& table, BoundExprPtr where);
 // Plans how an UPDATE or DELETE finds its rows: ChooseMatchPath's operator in m->scan and the
-// conjuncts it does not enforce in m->residual (m->where is moved into them). Planning reads
+// conjuncts it does not enforce in m->residual (m->where is moved into them). Nothing for a
+// join (FROM / USING): the statement driver plans m->join with the planner. Planning reads
 // only lock-free table facts (invariant 6 of README.md); a plan made before the statement took
 // its locks is used only when no DDL or ANALYZE came between (plan_cache.h).
 void PlanMatches(BoundMatch* m);
 // The rows of m's table that satisfy its WHERE, found through m's planned scan (PlanMatches
 // runs first when it has none), with their rids, in one pass and before anything is written.
-// Polls exec->ctl.
+// With FROM / USING, the target rows of m's planned join (m.join_plan; Internal when missing)
+// with their joined rows; a target row several joined rows match is taken once, with the
+// first of them (PostgreSQL leaves unspecified which one). Polls exec->ctl.
 Result<std::vector<MatchedRow>> CollectMatches(BoundMatch& m, ExecContext* exec);
 
 }  // namespace meridian::exec

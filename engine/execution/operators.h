@@ -29,6 +29,28 @@ class RowSourceOp : public Operator {
   storage::Rid rid_;
 };
 
+// Appends the rid of the row its child returned (read from scan, the access operator at the
+// bottom of child, as LockRowsOp does) after the row's `width` columns, as an integer
+// (RidValue): the target's rows of UPDATE ... FROM / DELETE ... USING carry it through joins.
+class RidColumnOp : public Operator {
+ public:
+  RidColumnOp(OperatorPtr child, const RowSourceOp* scan, size_t width)
+      : child_(std::move(child)), scan_(scan), width_(width) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override {
+    return child_->Open(outer, exec);
+  }
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
+
+ private:
+  OperatorPtr child_;
+  const RowSourceOp* scan_;
+  size_t width_;
+};
+// A rid as RidColumnOp's integer, and back.
+int64_t RidValue(storage::Rid rid);
+storage::Rid RidOfValue(int64_t v);
+
 // Full scan of a table's heap, decoding every visible tuple (only the columns PruneColumns
 // asked for, when it was called). REQUIRES: the statement holds the table's lock during
 // Open/Next (released between Fetch calls; the heap cursor and the copied page survive).
@@ -351,7 +373,8 @@ class HashAggregateOp : public Operator {
     struct Extra {
       std::string text;                      // string_agg
       std::vector<Value> items;              // array_agg (NULLs included), string_agg DISTINCT
-      std::vector<Value> delimiters;         // string_agg DISTINCT: each item's delimiter
+      std::vector<Value> delimiters;         // string_agg DISTINCT/ORDER BY: each item's delimiter
+      std::vector<Value> keys;  // ORDER BY in the call: each item's keys, agg_order.size() each
       std::unordered_set<std::string> seen;  // DISTINCT arguments
     };
     std::unique_ptr<Extra> extra;  // made by string_agg, array_agg and DISTINCT aggregates only

@@ -2,7 +2,11 @@
 // cheapest access path) before writing anything (no Halloween problem), takes every row's
 // write lock (its old version's end field; READ COMMITTED follows rows replaced meanwhile, see
 // LockRowForWrite), then computes each new version from the locked one and appends it with its
-// index entries. See modify_table.h.
+// index entries. UPDATE ... FROM takes its rows from the planned join of the FROM items and
+// the target (each target row once), SET and RETURNING reading the joined row. See
+// modify_table.h.
+#include <algorithm>
+
 #include "catalog/transaction.h"
 #include "execution/evaluator.h"
 #include "execution/modify_table.h"
@@ -27,14 +31,23 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
   uint64_t updated = 0;
   for (size_t i = 0; i < matches.size(); ++i) {
     if (!locked[i]) continue;  // gone, no longer matching, or already changed by this statement
-    const MatchedRow& m = matches[i];
-    EvalContext ctx{&m.row, nullptr, exec};
+    MatchedRow& m = matches[i];
+    // With FROM, SET reads the joined row (the locked version in its target columns).
+    EvalContext ctx{m.joined.empty() ? &m.row : &m.joined, nullptr, exec};
     Row new_row = m.row;
     for (const BoundUpdate::Assignment& a : b.assignments) {
       MERIDIAN_ASSIGN_OR_RETURN(new_row[a.column], Eval(*a.value, ctx));
     }
-    MERIDIAN_RETURN_IF_ERROR(
-        WriteReplacement(b.table, b.checks, b.returning, m.rid, new_row, exec).status());
+    if (m.joined.empty()) {
+      MERIDIAN_RETURN_IF_ERROR(
+          WriteReplacement(b.table, b.checks, b.returning, m.rid, new_row, exec).status());
+    } else {  // RETURNING reads the joined row with the new version
+      MERIDIAN_RETURN_IF_ERROR(
+          WriteReplacement(b.table, b.checks, BoundReturning{}, m.rid, new_row, exec).status());
+      std::copy(new_row.begin(), new_row.end(),
+                m.joined.begin() + static_cast<ptrdiff_t>(m.offset));
+      MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(b.returning, m.joined, exec));
+    }
     ++updated;
   }
   table.NoteChanges(static_cast<int64_t>(updated));

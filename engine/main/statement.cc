@@ -215,9 +215,17 @@ class SelectCursor : public QueryCursor {
 };
 
 // Plans what a bound INSERT, UPDATE or DELETE reads, under its locks: the access path of the
-// WHERE (an INSERT's source was planned by the binder).
-void PlanModify(BoundInsert*) {}
-void PlanModify(BoundMatch* bound) { PlanMatches(bound); }
+// WHERE, or with FROM / USING the join of the FROM items and the target (an INSERT's source
+// was planned by the binder).
+Status PlanModify(BoundInsert*) { return Status::Ok(); }
+Status PlanModify(BoundMatch* bound) {
+  if (bound->join != nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(bound->join_plan, PlanSelect(std::move(bound->join)));
+    return Status::Ok();
+  }
+  PlanMatches(bound);
+  return Status::Ok();
+}
 
 // Binds (bind(binder) → the bound statement), takes the locks, plans and executes. An ALTER
 // TABLE that published a new schema of a table between binding and locking makes it bind again
@@ -279,7 +287,7 @@ Result<uint64_t> RunModify(const BindFn& bind, const StatementParams& params, Ex
       continue;
     }
     if (fresh) {
-      PlanModify(&bound);
+      MERIDIAN_RETURN_IF_ERROR(PlanModify(&bound));
       plan.quick_write = PlanIsQuickWrite(plan);
     }
     ExecContext exec{&ctl, std::move(values), settings, catalog, txn};
@@ -311,16 +319,29 @@ std::string Ms(double ms) {
   return buf;
 }
 
-// "Update on t" / "Delete on t" over the access path their WHERE would use.
-std::unique_ptr<PlanNode> DescribeModify(const char* verb,
-                                         const std::shared_ptr<catalog::Table>& table,
-                                         BoundExprPtr where) {
-  AccessPlan plan = ChooseMatchPath(table, std::move(where));
+// "Update on t [alias]" / "Delete on t [alias]" over the access path their WHERE would use,
+// or with FROM / USING over the plan of the join.
+Result<std::unique_ptr<PlanNode>> DescribeModify(const char* verb, BoundMatch* bound) {
+  const std::shared_ptr<catalog::Table>& table = bound->table;
+  const std::string on =
+      table->name() + (bound->alias.empty() ? std::string() : " " + bound->alias);
+  if (bound->join != nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect planned,
+                              PlanSelectExplained(std::move(bound->join), false));
+    auto top = std::make_unique<PlanNode>();
+    top->label = std::string(verb) + " on " + on;
+    top->modify = true;
+    top->startup_cost = planned.explain->startup_cost;
+    top->total_cost = planned.explain->total_cost;
+    top->children.push_back(std::move(planned.explain));
+    return top;
+  }
+  AccessPlan plan = ChooseMatchPath(table, std::move(bound->where));
   auto scan = std::make_unique<PlanNode>();
   if (plan.kind == AccessPlan::Kind::kSeqScan) {
-    scan->label = "Seq Scan on " + table->name();
+    scan->label = "Seq Scan on " + on;
   } else {
-    scan->label = "Index Scan using " + plan.index->name() + " on " + table->name();
+    scan->label = "Index Scan using " + plan.index->name() + " on " + on;
   }
   std::string conds;
   for (size_t i = 0; i < plan.index_conds.size(); ++i) {
@@ -337,7 +358,8 @@ std::unique_ptr<PlanNode> DescribeModify(const char* verb,
   scan->rows = plan.rows;
   scan->width = RowWidth(table->types());
   auto top = std::make_unique<PlanNode>();
-  top->label = std::string(verb) + " on " + table->name();
+  top->label = std::string(verb) + " on " + on;
+  top->modify = true;
   top->startup_cost = scan->startup_cost;
   top->total_cost = scan->total_cost + scan->rows * kCpuTupleCost;
   top->children.push_back(std::move(scan));
@@ -423,10 +445,10 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       if (update) {
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound,
                                   binder.BindUpdate(*stmt.update));
-        root = DescribeModify("Update", bound->table, std::move(bound->where));
+        MERIDIAN_ASSIGN_OR_RETURN(root, DescribeModify("Update", bound.get()));
       } else {
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundDelete> bound, binder.BindDelete(*stmt.del));
-        root = DescribeModify("Delete", bound->table, std::move(bound->where));
+        MERIDIAN_ASSIGN_OR_RETURN(root, DescribeModify("Delete", bound.get()));
       }
       if (analyze) {
         const Clock::time_point run_start = Clock::now();
@@ -443,6 +465,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
     }
     case ast::StatementKind::kInsert: {
       root = std::make_unique<PlanNode>();
+      root->modify = true;
       root->label = "Insert on " + stmt.insert->table +
                     (stmt.insert->alias.empty() ? "" : " " + stmt.insert->alias);
       if (stmt.insert->on_conflict != nullptr) {

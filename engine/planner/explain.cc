@@ -72,7 +72,7 @@ void Render(const PlanNode& node, bool analyze, int depth, std::vector<std::stri
   std::string indent = depth == 0 ? "" : std::string(static_cast<size_t>(depth - 1) * 6 + 2, ' ');
   std::string line = indent + (depth == 0 ? "" : "->  ") + node.label +
                      "  (cost=" + Fixed(node.startup_cost, 2) + ".." + Fixed(node.total_cost, 2) +
-                     " rows=" + Fixed(std::max(1.0, node.rows), 0) +
+                     " rows=" + Fixed(node.modify ? 0.0 : std::max(1.0, node.rows), 0) +
                      " width=" + std::to_string(node.width) + ")";
   if (analyze) {
     if (node.actual.loops == 0) {
@@ -150,9 +150,19 @@ std::string ExprToString(const BoundExpr& e) {
     case BoundKind::kFunction:
       return std::string(FuncName(e.func) != nullptr ? FuncName(e.func) : e.name.c_str()) + "(" +
              Join(e.children, 0) + ")";
-    case BoundKind::kAggregate:
-      return std::string(AggName(e.agg)) + "(" + (e.distinct ? "DISTINCT " : "") +
-             (e.star ? "*" : Join(e.children, 0)) + ")";
+    case BoundKind::kAggregate: {
+      const size_t args = e.AggArgCount();
+      std::string out = std::string(AggName(e.agg)) + "(" + (e.distinct ? "DISTINCT " : "");
+      for (size_t i = 0; i < args; ++i) out += (i ? ", " : "") + ExprToString(*e.children[i]);
+      if (e.star) out += "*";
+      for (size_t k = 0; k < e.agg_order.size(); ++k) {
+        out += (k ? ", " : " ORDER BY ") + ExprToString(*e.children[args + k]) +
+               (e.agg_order[k].descending ? " DESC" : "");
+      }
+      out += ")";
+      if (e.has_filter) out += " FILTER (WHERE " + ExprToString(*e.children.back()) + ")";
+      return out;
+    }
     case BoundKind::kCast:
       return "(" + ExprToString(*e.children[0]) + ")::" + e.type.Name();
     case BoundKind::kCase:

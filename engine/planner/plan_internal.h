@@ -79,6 +79,8 @@ class FromPlanner {
   // Row position of every FROM column present in layout (-1 for the others).
   std::vector<int> Positions(const std::vector<int>& layout) const;
   int LayoutWidth(const std::vector<int>& layout) const;
+  // Columns of FROM item t's table or subquery (widths_[t] less the rid of s_->rid_table).
+  int TableWidth(size_t t) const;
   // Distinct values of table t's column col (statistics, a unique index, or rows / 10).
   double Distinct(size_t t, int col) const;
   // The estimate of table t's scan under its pushed conjuncts (a derived table is planned

@@ -88,14 +88,20 @@ FromPlanner::FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> use
   int total = 0;
   for (size_t t = 0; t < s_->from.size(); ++t) {
     offsets_.push_back(total);
-    widths_.push_back(static_cast<int>(s_->from[t] != nullptr ? s_->from[t]->types().size()
-                                                              : s_->derived[t]->columns.size()));
-    total += widths_.back();
-    for (int c = 0; c < widths_.back(); ++c) {
+    const int width = static_cast<int>(s_->from[t] != nullptr ? s_->from[t]->types().size()
+                                                               : s_->derived[t]->columns.size());
+    for (int c = 0; c < width; ++c) {
       column_types_.push_back(s_->from[t] != nullptr ? s_->from[t]->types()[c]
                                                      : s_->derived[t]->columns[c].type);
       table_of_.push_back(static_cast<int>(t));
     }
+    widths_.push_back(width);
+    if (static_cast<int>(t) == s_->rid_table) {  // its scan appends the rid (RidColumnOp)
+      ++widths_.back();
+      column_types_.push_back(Type::BigInt());
+      table_of_.push_back(static_cast<int>(t));
+    }
+    total += widths_.back();
   }
   derived_built_.resize(s_->from.size());
   derived_rows_.assign(s_->from.size(), 1);
@@ -314,6 +320,10 @@ std::vector<int> FromPlanner::Positions(const std::vector<int>& layout) const {
   return pos;
 }
 
+int FromPlanner::TableWidth(size_t t) const {
+  return widths_[t] - (static_cast<int>(t) == s_->rid_table ? 1 : 0);
+}
+
 int FromPlanner::LayoutWidth(const std::vector<int>& layout) const {
   int w = 0;
   for (int t : layout) w += widths_[t];
@@ -351,7 +361,7 @@ Result<JoinRel> FromPlanner::DescribeTable(size_t t, std::vector<BoundExprPtr>* 
   req.conjuncts = std::move(*pushed);
   if (!all_used_) {
     req.needed_columns.assign(used_.begin() + offsets_[t],
-                              used_.begin() + offsets_[t] + widths_[t]);
+                              used_.begin() + offsets_[t] + TableWidth(t));
   }
   const AccessEstimate estimate = EstimateAccessPath(req);
   *pushed = std::move(req.conjuncts);
@@ -570,7 +580,7 @@ Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
   req.conjuncts = std::move(conjuncts);
   if (!all_used_) {
     req.needed_columns.assign(used_.begin() + offsets_[t],
-                              used_.begin() + offsets_[t] + widths_[t]);
+                              used_.begin() + offsets_[t] + TableWidth(t));
   }
   req.wanted_order = wanted;
   req.limit = limit;
@@ -610,6 +620,9 @@ Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
   if (t < s_->lock_rows.size() && s_->lock_rows[t]) {  // FOR UPDATE: rows passing the filter
     op = std::make_unique<LockRowsOp>(std::move(op), scan_ptr, table, s_->lock_nowait,
                                       s_->lock_skip_locked);
+  }
+  if (static_cast<int>(t) == s_->rid_table) {  // UPDATE ... FROM's target: rows name their rid
+    op = std::make_unique<RidColumnOp>(std::move(op), scan_ptr, table->types().size());
   }
   return b_->Make(std::move(op), std::move(node));
 }

@@ -31,6 +31,7 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     total_cols += static_cast<int>(s->from[t] != nullptr ? s->from[t]->types().size()
                                                          : s->derived[t]->columns.size());
   }
+  if (s->rid_table >= 0) ++total_cols;  // the target's rid (UPDATE ... FROM)
   std::vector<bool> used(static_cast<size_t>(total_cols), false);
   bool all_used = false;
   std::vector<BoundExprPtr> conjuncts = SplitConjuncts(std::move(s->where));

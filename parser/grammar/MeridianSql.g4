@@ -183,13 +183,19 @@ valuesRow : LPAREN valueItem (COMMA valueItem)* RPAREN ;
 // lists the most of a bulk INSERT's time. A literal followed by an operator is an expr.
 valueItem : K_DEFAULT | literal | expr ;
 
+// UPDATE t [[AS] alias] SET ... [FROM item, ...] [WHERE ...] [RETURNING ...]
 updateStmt
-  : K_UPDATE identifier K_SET assignment (COMMA assignment)* (K_WHERE expr)? returningClause?
+  : K_UPDATE target=identifier (K_AS? alias=identifier)? K_SET assignment (COMMA assignment)*
+    (K_FROM fromItem (COMMA fromItem)*)? (K_WHERE expr)? returningClause?
   ;
 
 assignment : identifier EQ (K_DEFAULT | expr) ;
 
-deleteStmt : K_DELETE K_FROM identifier (K_WHERE expr)? returningClause? ;
+// DELETE FROM t [[AS] alias] [USING item, ...] [WHERE ...] [RETURNING ...]
+deleteStmt
+  : K_DELETE K_FROM target=identifier (K_AS? alias=identifier)?
+    (K_USING fromItem (COMMA fromItem)*)? (K_WHERE expr)? returningClause?
+  ;
 
 // --------------------------------------------------------------------------- CREATE TABLE, DROP
 
@@ -507,10 +513,17 @@ primary
     (COMMA expr)? RPAREN                                                    # trimPrimary
   | (K_LEFT | K_RIGHT) LPAREN expr COMMA expr RPAREN                         # leftRightPrimary
   | fn=identifier LPAREN field=identifier K_FROM expr RPAREN                 # extractPrimary
-  | identifier LPAREN STAR RPAREN                                           # starFunctionPrimary
-  | qualifiedName LPAREN ((K_DISTINCT | K_ALL)? expr (COMMA expr)*)? RPAREN # functionPrimary
+  | identifier LPAREN STAR RPAREN aggFilter?                                # starFunctionPrimary
+  | qualifiedName LPAREN ((K_DISTINCT | K_ALL)? expr (COMMA expr)* aggOrderBy?)? RPAREN
+    aggFilter?                                                              # functionPrimary
   | identifier (DOT identifier)?                                            # columnPrimary
   ;
+
+// agg(args ORDER BY keys) and agg(...) FILTER (WHERE cond): aggregate calls only (the binder
+// refuses them on other functions, 42809).
+aggOrderBy : K_ORDER K_BY orderItem (COMMA orderItem)* ;
+
+aggFilter : K_FILTER LPAREN K_WHERE expr RPAREN ;
 
 // ARRAY[a, b, ...]; a nested list is a multidimensional array (rejected by the transformer).
 arrayList : LBRACKET (arrayElement (COMMA arrayElement)*)? RBRACKET ;
@@ -550,6 +563,7 @@ nonReservedKeyword
   | K_ALWAYS | K_CACHE | K_CYCLE | K_GENERATED | K_IDENTITY | K_INCREMENT | K_MAXVALUE
   | K_MINVALUE | K_OVERRIDING | K_OWNED | K_RESTART | K_SEQUENCE | K_VALUE
   | K_CONFLICT | K_DO | K_NOTHING
+  | K_FILTER
   ;
 
 reservedKeyword
@@ -614,6 +628,7 @@ K_EXISTS : E X I S T S ;
 K_EXECUTE : E X E C U T E ;
 K_EXPLAIN : E X P L A I N ;
 K_FALSE : F A L S E ;
+K_FILTER : F I L T E R ;
 K_FIRST : F I R S T ;
 K_FOR : F O R ;
 K_FOREIGN : F O R E I G N ;

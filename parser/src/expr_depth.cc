@@ -1,5 +1,6 @@
 // Iterative depth measurement and destruction of expression trees (see expr_depth.h). Both walk
-// the same edges: Expr children and the expressions of an Expr's subquery.
+// the same edges: Expr children (with an aggregate's ORDER BY keys and FILTER) and the
+// expressions of an Expr's subquery.
 
 #include "expr_depth.h"
 
@@ -11,13 +12,21 @@ namespace meridian::parser {
 namespace {
 
 template <typename F>
-void ForEachSelectExpr(ast::SelectStmt& s, F&& f) {
-  for (auto& item : s.items) f(item.expr);
-  for (auto& ref : s.from) {
+void ForEachSelectExpr(ast::SelectStmt& s, F&& f);
+
+template <typename F>
+void ForEachFromExpr(std::vector<ast::TableRef>& from, F&& f) {
+  for (auto& ref : from) {
     f(ref.on);
     f(ref.function);
     if (ref.subquery) ForEachSelectExpr(*ref.subquery, f);
   }
+}
+
+template <typename F>
+void ForEachSelectExpr(ast::SelectStmt& s, F&& f) {
+  for (auto& item : s.items) f(item.expr);
+  ForEachFromExpr(s.from, f);
   for (auto& cte : s.with) {
     if (cte.query) ForEachSelectExpr(*cte.query, f);
   }
@@ -42,9 +51,13 @@ void ForEachStatementExpr(ast::Statement& stmt, F&& f) {
   }
   if (stmt.update) {
     for (auto& a : stmt.update->assignments) f(a.value);
+    ForEachFromExpr(stmt.update->from, f);
     f(stmt.update->where);
   }
-  if (stmt.del) f(stmt.del->where);
+  if (stmt.del) {
+    ForEachFromExpr(stmt.del->using_from, f);
+    f(stmt.del->where);
+  }
   if (stmt.create_table) {
     for (auto& c : stmt.create_table->columns) {
       f(c.default_expr);
@@ -73,6 +86,8 @@ void ForEachStatementExpr(ast::Statement& stmt, F&& f) {
 template <typename F>
 void ForEachChild(ast::Expr& e, F&& f) {
   for (auto& c : e.children) f(c);
+  for (auto& o : e.agg_order) f(o.expr);
+  f(e.filter);
   if (e.subquery) ForEachSelectExpr(*e.subquery, f);
 }
 

@@ -1,4 +1,5 @@
-// DELETE FROM t [WHERE expr].
+// DELETE FROM t [[AS] alias] [USING items] [WHERE expr]; the USING items are transformed as
+// SELECT's FROM items.
 
 #include "transformer.h"
 
@@ -6,8 +7,12 @@ namespace meridian::parser {
 
 std::unique_ptr<ast::DeleteStmt> Transformer::TransformDelete(P::DeleteStmtContext* ctx) {
   auto stmt = std::make_unique<ast::DeleteStmt>();
-  stmt->table = Identifier(ctx->identifier());
-  stmt->table_loc = Loc(ctx->identifier());
+  stmt->table = Identifier(ctx->target);
+  stmt->table_loc = Loc(ctx->target);
+  if (ctx->alias != nullptr) stmt->alias = Identifier(ctx->alias);
+  for (P::FromItemContext* item : ctx->fromItem()) {
+    AppendJoinChain(item->tableRef(), item->joinClause(), &stmt->using_from);
+  }
   if (ctx->expr() != nullptr) stmt->where = TransformExpr(ctx->expr());
   stmt->returning = TransformReturning(ctx->returningClause());
   if (ctx->returningClause() != nullptr) stmt->returning_loc = Loc(ctx->returningClause());

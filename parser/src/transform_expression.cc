@@ -480,6 +480,7 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
     ExprPtr e = NewExpr(ExprKind::kFunction, loc);
     e->name = Identifier(star_fn->identifier());
     e->star = true;
+    if (star_fn->aggFilter() != nullptr) e->filter = TransformExpr(star_fn->aggFilter()->expr());
     return e;
   }
   auto* fn = static_cast<P::FunctionPrimaryContext*>(ctx);
@@ -538,6 +539,12 @@ ExprPtr Transformer::TransformFunction(P::FunctionPrimaryContext* ctx) {
   if (!schema.empty() && schema != "pg_catalog") e->name = schema + "." + e->name;
   e->distinct = ctx->K_DISTINCT() != nullptr;
   for (P::ExprContext* arg : ctx->expr()) e->children.push_back(TransformExpr(arg));
+  if (P::AggOrderByContext* order = ctx->aggOrderBy()) {
+    for (P::OrderItemContext* item : order->orderItem()) {
+      e->agg_order.push_back(TransformOrderItem(item));
+    }
+  }
+  if (ctx->aggFilter() != nullptr) e->filter = TransformExpr(ctx->aggFilter()->expr());
   return e;
 }
 

@@ -1,4 +1,5 @@
-// UPDATE t SET c = expr | DEFAULT, ... [WHERE expr]; DEFAULT becomes a null value ExprPtr.
+// UPDATE t [[AS] alias] SET c = expr | DEFAULT, ... [FROM items] [WHERE expr]; DEFAULT becomes a
+// null value ExprPtr; the FROM items are transformed as SELECT's.
 
 #include "transformer.h"
 
@@ -14,10 +15,14 @@ ast::Assignment Transformer::TransformAssignment(P::AssignmentContext* ctx) {
 
 std::unique_ptr<ast::UpdateStmt> Transformer::TransformUpdate(P::UpdateStmtContext* ctx) {
   auto stmt = std::make_unique<ast::UpdateStmt>();
-  stmt->table = Identifier(ctx->identifier());
-  stmt->table_loc = Loc(ctx->identifier());
+  stmt->table = Identifier(ctx->target);
+  stmt->table_loc = Loc(ctx->target);
+  if (ctx->alias != nullptr) stmt->alias = Identifier(ctx->alias);
   for (P::AssignmentContext* a : ctx->assignment()) {
     stmt->assignments.push_back(TransformAssignment(a));
+  }
+  for (P::FromItemContext* item : ctx->fromItem()) {
+    AppendJoinChain(item->tableRef(), item->joinClause(), &stmt->from);
   }
   if (ctx->expr() != nullptr) stmt->where = TransformExpr(ctx->expr());
   stmt->returning = TransformReturning(ctx->returningClause());

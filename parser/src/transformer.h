@@ -42,6 +42,8 @@ class Transformer {
   std::unique_ptr<ast::SelectStmt> TransformSelectPrimary(P::SelectPrimaryContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformValues(P::ValuesClauseContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformSelectCore(P::SelectCoreContext* ctx);
+  // expr [ASC|DESC] [NULLS FIRST|LAST] of ORDER BY (a query's or an aggregate call's).
+  ast::OrderItem TransformOrderItem(P::OrderItemContext* ctx);
   // FROM items: one table, subquery or function; a join chain appended to `out` (a
   // parenthesized join spliced in where that is equivalent, 0A000 otherwise).
   ast::TableRef TransformTableRef(P::TableRefContext* ctx);

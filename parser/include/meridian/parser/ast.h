@@ -22,6 +22,7 @@ struct Location {
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 struct SelectStmt;
+struct OrderItem;
 
 enum class ExprKind {
   kLiteral,     // literal_kind + text / bool_value
@@ -157,6 +158,9 @@ struct Expr {
   bool all = false;       // kInSubquery: x op ALL (subquery); else x op ANY (IN is = ANY)
   bool distinct = false;  // count(DISTINCT x)
   bool star = false;      // count(*)
+  // kFunction: agg(args ORDER BY ...) and agg(...) FILTER (WHERE filter); empty/null if none.
+  std::vector<OrderItem> agg_order;
+  ExprPtr filter;
   bool slice = false;     // kSubscript: a[lower:upper]
   int param_index = 0;    // kParam
 
@@ -477,18 +481,25 @@ struct InsertStmt {
   std::unique_ptr<OnConflict> on_conflict;  // null when no ON CONFLICT
 };
 
+// UPDATE t [[AS] alias] SET ... [FROM ...] [WHERE ...]: from is a FROM list as in SELECT
+// (comma items and join chains), joined to the target by WHERE.
 struct UpdateStmt {
   std::string table;
   Location table_loc;
+  std::string alias;  // empty when none
   std::vector<Assignment> assignments;
+  std::vector<TableRef> from;
   ExprPtr where;
   std::vector<SelectItem> returning;
   Location returning_loc;
 };
 
+// DELETE FROM t [[AS] alias] [USING ...] [WHERE ...]: using is a FROM list as in SELECT.
 struct DeleteStmt {
   std::string table;
   Location table_loc;
+  std::string alias;  // empty when none
+  std::vector<TableRef> using_from;
   ExprPtr where;
   std::vector<SelectItem> returning;
   Location returning_loc;
