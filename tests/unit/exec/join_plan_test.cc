@@ -192,5 +192,37 @@ TEST_F(JoinPlanTest, EveryFromOrderGivesTheSameRows) {
   }
 }
 
+TEST_F(JoinPlanTest, UpdateFromAndDeleteUsingUseTheJoinPlanner) {
+  // The FROM items and the target are joined by the SELECT planner below "Update on t", as
+  // PostgreSQL shows it: a few FROM rows find the target's rows through its index, many are
+  // hashed; each target row changes once however many FROM rows match it.
+  ASSERT_TRUE(Q("CREATE TABLE big (id INT PRIMARY KEY, v TEXT, n INT)").status.ok());
+  ASSERT_TRUE(Q("CREATE TABLE few (id INT, w TEXT)").status.ok());
+  ASSERT_TRUE(Q("CREATE TABLE many (id INT, w TEXT)").status.ok());
+  Insert("big", 20000, [](int i) { return std::to_string(i) + ", 'v', 0"; });
+  Insert("few", 10, [](int i) { return std::to_string(i * 1000) + ", 'f'"; });
+  Insert("many", 4000, [](int i) { return std::to_string(i % 2000) + ", 'm'"; });
+  ASSERT_TRUE(Q("ANALYZE").status.ok());
+
+  std::string p = Plan("UPDATE big SET n = big.n + 1, v = few.w FROM few WHERE big.id = few.id");
+  EXPECT_EQ(p.rfind("Update on big  (", 0), 0u) << p;
+  EXPECT_NE(p.find("Nested Loop"), npos) << p;
+  EXPECT_NE(p.find("Index Scan using big_pkey on big"), npos) << p;
+  EXPECT_NE(p.find("Index Cond: (big.id = few.id)"), npos) << p;
+  p = Plan("UPDATE big AS b SET n = b.n + 1 FROM many WHERE b.id = many.id");
+  EXPECT_EQ(p.rfind("Update on big b  (", 0), 0u) << p;
+  EXPECT_NE(p.find("Hash Join"), npos) << p;
+  p = Plan("DELETE FROM big USING few WHERE big.id = few.id");
+  EXPECT_EQ(p.rfind("Delete on big  (", 0), 0u) << p;
+  EXPECT_NE(p.find("Index Scan using big_pkey on big"), npos) << p;
+
+  EXPECT_EQ(Q("UPDATE big SET n = big.n + 1 FROM many WHERE big.id = many.id").tag, "UPDATE 2000");
+  EXPECT_EQ(Rows("SELECT count(*), sum(n) FROM big"), Strings{"20000|2000"});
+  EXPECT_EQ(Q("UPDATE big SET v = few.w FROM few WHERE big.id = few.id").tag, "UPDATE 10");
+  EXPECT_EQ(Q("DELETE FROM big USING many WHERE big.id = many.id").tag, "DELETE 2000");
+  EXPECT_EQ(Rows("SELECT count(*), count(*) FILTER (WHERE v = 'f') FROM big"),
+            Strings{"18000|8"});
+}
+
 }  // namespace
 }  // namespace meridian::testing
