@@ -1,7 +1,7 @@
 // Join order by cost through SQL: EXPLAIN shows the order follow the table sizes and filters
 // (not the FROM order), SELECT * keeps FROM column order whatever the join order, and every
 // FROM order of one query (inner joins around outer joins too) returns the same rows as plain
-// nested loops.
+// nested loops; UPDATE ... FROM and DELETE ... USING get the same join planning.
 #include <algorithm>
 #include <functional>
 #include <map>
