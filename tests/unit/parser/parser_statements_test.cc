@@ -170,6 +170,43 @@ TEST(ParserDelete, WithAndWithoutWhere) {
   EXPECT_EQ(s2.del->where, nullptr);
 }
 
+TEST(ParserUpdate, FromUsingAndAliases) {
+  ast::Statement s = ParseOne(
+      "UPDATE t AS x SET v = u.w FROM u JOIN p ON p.id = u.id, (SELECT 1 AS k) s WHERE x.id = u.id");
+  EXPECT_EQ(s.update->table, "t");
+  EXPECT_EQ(s.update->alias, "x");
+  ASSERT_EQ(s.update->from.size(), 3u);
+  EXPECT_EQ(s.update->from[1].join, ast::JoinType::kInner);
+  EXPECT_EQ(s.update->from[2].alias, "s");
+  EXPECT_EQ(Dump(s.update->where.get()), "(= x.id u.id)");
+  // SET after the table is never its alias (as PostgreSQL); a bare alias works.
+  EXPECT_EQ(ParseOne("UPDATE t SET set = 1").update->alias, "");
+  EXPECT_EQ(ParseOne("UPDATE t y SET a = 1").update->alias, "y");
+  ast::Statement d = ParseOne("DELETE FROM t x USING u, v WHERE x.id = u.id RETURNING *");
+  EXPECT_EQ(d.del->alias, "x");
+  ASSERT_EQ(d.del->using_from.size(), 2u);
+  EXPECT_EQ(d.del->using_from[1].name, "v");
+  EXPECT_EQ(d.del->returning.size(), 1u);
+}
+
+TEST(ParserAggregate, FilterAndOrderByInCalls) {
+  ast::Statement s = ParseOne(
+      "SELECT count(*) FILTER (WHERE id > 0), string_agg(DISTINCT v, ',' ORDER BY v DESC NULLS "
+      "LAST, w) FILTER (WHERE true), filter FROM filter");
+  const ast::Expr& c = *s.select->items[0].expr;
+  EXPECT_TRUE(c.star);
+  EXPECT_EQ(Dump(c.filter.get()), "(> id 0)");
+  const ast::Expr& a = *s.select->items[1].expr;
+  EXPECT_TRUE(a.distinct);
+  EXPECT_EQ(a.children.size(), 2u);
+  ASSERT_EQ(a.agg_order.size(), 2u);
+  EXPECT_TRUE(a.agg_order[0].descending);
+  EXPECT_EQ(a.agg_order[0].nulls_first, std::optional<bool>(false));
+  EXPECT_EQ(Dump(a.agg_order[1].expr.get()), "w");
+  ASSERT_NE(a.filter, nullptr);
+  EXPECT_EQ(Dump(s.select->items[2].expr.get()), "filter");
+}
+
 TEST(ParserCreateTable, ColumnsAndConstraints) {
   ast::Statement s = ParseOne(
       "CREATE TABLE IF NOT EXISTS accounts (\n"
