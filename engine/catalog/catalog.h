@@ -145,7 +145,11 @@ class Catalog {
   // Fuzzy checkpoint: writes every table's dirty pages and fsyncs them, then shortens the
   // commit log to what the pages do not yet hold; finished transactions stamped into the
   // flushed pages are forgotten. Sessions keep running.
-  Status Checkpoint();
+  // only_due: collect garbage only in tables whose GarbageDue() holds (an early checkpoint
+  // for them; the others wait for the next regular one).
+  Status Checkpoint(bool only_due = false);
+  // Whether some table's dead versions call for an early checkpoint (Table::GarbageDue).
+  bool GarbageDue() const;
   // Checkpoints and closes every heap; later DDL fails. Idempotent.
   Status Close();
 
