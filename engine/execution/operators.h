@@ -41,6 +41,13 @@ class SeqScanOp : public RowSourceOp {
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
+  // A scan of a small user table may run as part of a quick write (PlanIsQuickWrite: a hot
+  // row of a tiny table, pgbench_branches, TPC-C's district): under ExecControl::no_wait,
+  // Open refuses with WouldBlock() when the heap holds more than kQuickScanPages pages (dead
+  // versions not yet collected), so the work on a non-blocking thread stays bounded.
+  static constexpr int64_t kQuickScanRows = 1000;
+  static constexpr uint32_t kQuickScanPages = 8;
+  bool SmallTable() const;
 
  private:
   std::shared_ptr<catalog::Table> table_;
