@@ -139,6 +139,8 @@ class Catalog {
   uint64_t log_groups() const { return log_ ? log_->records_written() : 0; }
   // Versions removed by garbage collection since Open.
   uint64_t versions_collected() const { return versions_collected_.load(); }
+  // Where operators spill rows beyond work_mem (unnamed temporary files: engine/execution/spill.h).
+  std::string temp_dir() const { return data_dir_ + "/tmp"; }
   // What Open did to recover (tests, benchmarks, the daemon's start-up log line).
   const RecoveryInfo& recovery() const { return recovery_; }
 

@@ -434,23 +434,47 @@ struct SortKey {
   bool nulls_first = false;
 };
 
-// INTERIM: sorts in memory (the whole input is materialised on the first Next); an external
-// merge sort that spills runs to temp files replaces it when results outgrow memory.
+// Sorts its whole input on the first Next (sort.cc): in memory while the rows fit the
+// session's work_mem, else as an external merge sort: each time the rows held reach
+// work_mem they are sorted and written to a temporary file (a run, SpillFile), and the runs
+// and the rows still held are merged as they are read. Stable (equal keys keep their input
+// order) either way.
+class SpillFile;
 class SortOp : public Operator {
  public:
-  SortOp(OperatorPtr child, std::vector<SortKey> keys)
-      : child_(std::move(child)), keys_(std::move(keys)) {}
+  SortOp(OperatorPtr child, std::vector<SortKey> keys);
+  ~SortOp() override;
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
+  std::string AnalyzeDetail() const override;
 
  private:
+  bool Less(const Row& a, const Row& b) const;
+  Status SortHeld();   // rows_ in key order (a stable merge sort in steps, polling cancel)
+  Status SpillHeld();  // rows_ sorted into a new run; rows_ emptied
+  Status MergeRuns(size_t first);  // runs_[first..] merged into one run in their place
+  // Readers on runs_[first..] (and, with_held, rows_ from next_) for NextMerged.
+  Status StartMerge(size_t first, bool with_held);
+  static constexpr size_t kMergeFan = 16;
+  Result<bool> NextMerged(Row* row);
+
   OperatorPtr child_;
   std::vector<SortKey> keys_;
   ExecContext* exec_ = nullptr;
   std::vector<Row> rows_;
+  size_t held_bytes_ = 0;  // estimate of rows_' memory
+  size_t peak_bytes_ = 0;
   bool sorted_ = false;
   size_t next_ = 0;
+  // External sort: the runs on disk, and per source (each run, then rows_ from next_) its
+  // current row; heap_ orders the sources with a current row by it.
+  std::vector<std::unique_ptr<SpillFile>> runs_;
+  std::vector<int> levels_;  // per run: how many merge passes made it
+  struct Source;
+  std::vector<Source> sources_;
+  std::vector<size_t> heap_;
+  uint64_t spilled_bytes_ = 0;
 };
 
 // LIMIT/OFFSET; the counts are evaluated at Open (they may not reference columns).

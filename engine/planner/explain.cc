@@ -88,6 +88,7 @@ void Render(const PlanNode& node, bool analyze, int depth, std::vector<std::stri
   out->push_back(line);
   std::string detail_indent = depth == 0 ? "  " : indent + "      ";
   for (const std::string& d : node.details) out->push_back(detail_indent + d);
+  if (analyze && !node.actual.detail.empty()) out->push_back(detail_indent + node.actual.detail);
   for (const auto& child : node.children) Render(*child, analyze, depth + 1, out);
 }
 
@@ -111,6 +112,7 @@ Result<bool> InstrumentOp::Next(Row* row) {
   if (first_pending_) {
     actual_->first_row_ms += actual_->total_ms - loop_base_ms_;  // this loop's first row
     first_pending_ = false;
+    actual_->detail = child_->AnalyzeDetail();
   }
   if (more.ok() && *more) ++actual_->rows;
   return more;
