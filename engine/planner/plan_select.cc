@@ -103,6 +103,12 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     node->total_cost = node->startup_cost + node->rows * kCpuTupleCost;
     node->width = 8 * static_cast<int>(s->group_by.size() + s->aggregates.size());
     if (s->having != nullptr) node->details.push_back("Filter: " + ExprToString(*s->having));
+    // The columns above that hold an aggregate's result show it in EXPLAIN.
+    std::vector<std::string> labels;
+    for (const BoundExprPtr& a : s->aggregates) labels.push_back("(" + ExprToString(*a) + ")");
+    const int first = static_cast<int>(s->group_by.size());
+    for (BoundExprPtr& p : s->projections) NameColumns(p.get(), first, labels);
+    for (BoundExprPtr& w : s->windows) NameColumns(w.get(), first, labels);
     OperatorPtr op = std::make_unique<HashAggregateOp>(std::move(cur.op), std::move(s->group_by),
                                                        std::move(s->aggregates), scalar);
     if (s->having != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(s->having));

@@ -25,19 +25,19 @@ bool SameWindow(const BoundExpr& j, const BoundExpr& k) {
   return true;
 }
 
-// Names the window results' columns in e as EXPLAIN shows them: "(sum(x) OVER (?))".
-void NameResults(BoundExpr* e, int input, const std::vector<std::string>& labels) {
-  if (e->kind == BoundKind::kColumn && e->depth == 0 && e->index >= input) {
-    e->name = "(" + labels[static_cast<size_t>(e->index - input)] + ")";
-  }
-  for (BoundExprPtr& c : e->children) NameResults(c.get(), input, labels);
-}
-
 bool SameKey(const SortKey& a, const SortKey& b) {
   return a.column == b.column && a.descending == b.descending && a.nulls_first == b.nulls_first;
 }
 
 }  // namespace
+
+void NameColumns(BoundExpr* e, int from, const std::vector<std::string>& labels) {
+  if (e->kind == BoundKind::kColumn && e->depth == 0 && e->index >= from &&
+      static_cast<size_t>(e->index - from) < labels.size()) {
+    e->name = labels[static_cast<size_t>(e->index - from)];
+  }
+  for (BoundExprPtr& c : e->children) NameColumns(c.get(), from, labels);
+}
 
 std::string SortKeyText(const std::string& expr, bool descending, bool nulls_first) {
   return expr + (descending ? " DESC" : "") +
@@ -53,7 +53,7 @@ Result<Built> PlanWindows(Built cur, BoundSelect* s, Builder* b) {
   std::vector<int> pos(static_cast<size_t>(input) + calls.size());
   for (int i = 0; i < input; ++i) pos[static_cast<size_t>(i)] = i;
   std::vector<std::string> labels;
-  for (const BoundExprPtr& c : calls) labels.push_back(ExprToString(*c));
+  for (const BoundExprPtr& c : calls) labels.push_back("(" + ExprToString(*c) + ")");
   // The calls grouped by window; windows with more sort keys first (as PostgreSQL orders
   // them, so one with a prefix of another's keys after it needs no Sort of its own).
   std::vector<std::vector<size_t>> groups;
@@ -89,9 +89,12 @@ Result<Built> PlanWindows(Built cur, BoundSelect* s, Builder* b) {
       const bool in_order = o >= w.num_partition;
       const bool desc = in_order && w.descending[o - w.num_partition];
       const bool nulls_first = in_order && w.nulls_first[o - w.num_partition];
-      key_text += (key_text.empty() ? "" : ", ") + SortKeyText(ExprToString(*key), desc, nulls_first);
+      const bool plain = key->kind == BoundKind::kColumn && key->depth == 0;
+      // A computed key shows in parentheses, as PostgreSQL shows its hidden column.
+      const std::string text = plain ? ExprToString(*key) : "(" + ExprToString(*key) + ")";
+      key_text += (key_text.empty() ? "" : ", ") + SortKeyText(text, desc, nulls_first);
       int column;
-      if (key->kind == BoundKind::kColumn && key->depth == 0) {
+      if (plain) {
         column = key->index;
       } else {
         column = width + static_cast<int>(computed.size());
@@ -141,7 +144,7 @@ Result<Built> PlanWindows(Built cur, BoundSelect* s, Builder* b) {
   }
   calls.clear();
   for (BoundExprPtr& p : s->projections) {
-    NameResults(p.get(), input, labels);
+    NameColumns(p.get(), input, labels);
     Remap(p.get(), pos);
   }
   return cur;
