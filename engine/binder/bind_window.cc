@@ -101,6 +101,23 @@ Status Binder::CheckWindowDefinitions(const std::vector<ast::WindowSpec>& defs) 
   return Status::Ok();
 }
 
+Result<Type> Binder::ValueArgumentsType(const std::string& name, std::vector<BoundExprPtr>* args,
+                                        uint32_t position) {
+  // PostgreSQL's anycompatible: the common type of the value and the default, without a type
+  // modifier (lag(varchar(5) column, 1, 'longer default') is varchar and keeps the default).
+  std::vector<BoundExprPtr>& a = *args;
+  std::optional<Type> common = a[0]->type;
+  if (a.size() > 2) common = CommonType(a[0]->type, a[2]->type);
+  if (!common) return NoFunction(name, a, position);
+  Type type = common->id == TypeId::kUnknown ? Type::Text() : *common;
+  type.modifier = -1;
+  MERIDIAN_ASSIGN_OR_RETURN(a[0], Coerce(std::move(a[0]), type, false, ""));
+  if (a.size() > 2) {
+    MERIDIAN_ASSIGN_OR_RETURN(a[2], Coerce(std::move(a[2]), type, false, ""));
+  }
+  return type;
+}
+
 Result<BoundExprPtr> Binder::BindFrameOffset(const ast::Expr& expr) {
   ExprRules saved = rules_;
   rules_ = ExprRules{"ROWS", false, false, false, false};
@@ -108,12 +125,14 @@ Result<BoundExprPtr> Binder::BindFrameOffset(const ast::Expr& expr) {
   rules_ = saved;
   if (!bound.ok()) return bound.status();
   BoundExprPtr e = std::move(bound).value();
-  if (e->type.id != TypeId::kUnknown && !e->type.IsIntegral()) {
+  // Any number is cast to bigint (1.5 PRECEDING is 2 PRECEDING, as in PostgreSQL).
+  if (e->type.id != TypeId::kUnknown && !e->type.IsNumeric()) {
     return Status::Error(sqlstate::kDatatypeMismatch, "argument of ROWS must be type bigint, not type " +
                                                           e->type.Name())
         .WithPosition(e->position);
   }
-  return Coerce(std::move(e), Type::BigInt(), false, "");
+  const bool number = e->type.IsNumeric() && !e->type.IsIntegral();
+  return Coerce(std::move(e), Type::BigInt(), /*assignment=*/number, "");
 }
 
 Result<BoundExprPtr> Binder::BindWindowFunction(const ast::Expr& expr) {
@@ -221,17 +240,14 @@ Result<BoundExprPtr> Binder::BindWindowFunction(const ast::Expr& expr) {
       case WindowFunc::kLag:
       case WindowFunc::kLead: {
         if (args.size() > 1) MERIDIAN_RETURN_IF_ERROR(integer_arg(1));
-        std::vector<BoundExprPtr*> values{&args[0]};
-        if (args.size() > 2) values.push_back(&args[2]);
-        MERIDIAN_RETURN_IF_ERROR(UnifyTypes(values, name.c_str(), &e->type));
+        MERIDIAN_ASSIGN_OR_RETURN(e->type, ValueArgumentsType(name, &args, pos));
         break;
       }
       case WindowFunc::kNthValue:
         MERIDIAN_RETURN_IF_ERROR(integer_arg(1));
         [[fallthrough]];
       default: {
-        std::vector<BoundExprPtr*> values{&args[0]};
-        MERIDIAN_RETURN_IF_ERROR(UnifyTypes(values, name.c_str(), &e->type));
+        MERIDIAN_ASSIGN_OR_RETURN(e->type, ValueArgumentsType(name, &args, pos));
         break;
       }
     }

@@ -208,6 +208,10 @@ class Binder {
   Result<ResolvedWindow> ResolveWindow(const ast::WindowSpec& spec, size_t visible_defs);
   // WINDOW w AS (...), ...: unique names, references to earlier definitions only.
   Status CheckWindowDefinitions(const std::vector<ast::WindowSpec>& defs);
+  // The result type of lag/lead/first_value/last_value/nth_value: the common type of the value
+  // (and lag/lead's default), both cast to it; 42883 when they have none.
+  Result<Type> ValueArgumentsType(const std::string& name, std::vector<BoundExprPtr>* args,
+                                  uint32_t position);
   // n of ROWS n PRECEDING / FOLLOWING: no columns, aggregates or subqueries; bigint.
   Result<BoundExprPtr> BindFrameOffset(const ast::Expr& expr);
   // Replaces every kWindow call in *expr by a column of the window row (window_input + j),
