@@ -155,9 +155,17 @@ Type KindType(char kind) {
 
 }  // namespace
 
-Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
+bool Binder::IsAggregateFunctionName(const std::string& name) { return IsAggregateName(name); }
+
+Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_over) {
   const uint32_t pos = expr.loc.position;
   const std::string& name = expr.name;
+  if (expr.over != nullptr && !ignore_over) return BindWindowFunction(expr);
+  if (IsWindowFunctionName(name)) {
+    return Status::Error(sqlstate::kWrongObjectType,
+                         "window function " + name + " requires an OVER clause")
+        .WithPosition(pos);
+  }
   if (IsAggregateName(name)) return BindAggregate(expr);
   if (expr.star) {
     return Status::Error(sqlstate::kSyntaxError,
@@ -432,9 +440,9 @@ Result<BoundExprPtr> Binder::BindRegCast(const ast::Expr& expr) {
 
 // string_agg(value text, delimiter text) → text: both arguments text or varchar (an untyped
 // literal becomes text), else 42883 as in PostgreSQL. ORDER BY inside the call is not parsed.
-Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e) {
+Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e, bool window) {
   std::vector<BoundExprPtr> args;
-  in_aggregate_ = true;
+  in_aggregate_ = !window;
   for (const ast::ExprPtr& child : expr.children) {
     auto arg = BindExpr(*child);
     if (!arg.ok()) {
@@ -460,7 +468,6 @@ Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e
 
 Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
   const uint32_t pos = expr.loc.position;
-  const std::string& name = expr.name;
   if (!rules_.aggregates) {
     return Status::Error(sqlstate::kGroupingError,
                          std::string("aggregate functions are not allowed in ") + rules_.clause)
@@ -470,6 +477,12 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
     return Status::Error(sqlstate::kGroupingError, "aggregate function calls cannot be nested")
         .WithPosition(pos);
   }
+  return ResolveAggregate(expr, /*window=*/false);
+}
+
+Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window) {
+  const uint32_t pos = expr.loc.position;
+  const std::string& name = expr.name;
   auto e = std::make_unique<BoundExpr>();
   e->kind = BoundKind::kAggregate;
   e->name = name;
@@ -484,12 +497,12 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
     e->type = Type::BigInt();
     return e;
   }
-  if (name == "string_agg") return BindStringAgg(expr, std::move(e));
+  if (name == "string_agg") return BindStringAgg(expr, std::move(e), window);
   if (expr.children.size() != 1) {
     std::vector<BoundExprPtr> none;
     return NoFunction(name, none, pos);
   }
-  in_aggregate_ = true;
+  in_aggregate_ = !window;
   auto arg = BindExpr(*expr.children[0]);
   in_aggregate_ = false;
   if (!arg.ok()) return arg.status();

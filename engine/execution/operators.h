@@ -12,6 +12,7 @@
 
 #include "catalog/table.h"
 #include "binder/bound_expr.h"
+#include "execution/aggregate_state.h"
 #include "execution/key_table.h"
 #include "execution/operator.h"
 #include "storage/btree.h"
@@ -347,30 +348,12 @@ class HashAggregateOp : public Operator {
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
 
-  struct AggState {
-    int64_t count = 0;
-    int64_t isum = 0;   // SUM(smallint/integer) → bigint
-    __int128 wide = 0;  // integer inputs of a numeric SUM/AVG
-    Numeric nsum;       // numeric inputs of a numeric SUM/AVG
-    float fsum = 0;     // SUM(real) → real, summed in float as PostgreSQL's float4pl
-    double dsum = 0;
-    Value best;  // MIN/MAX
-    struct Extra {
-      std::string text;                      // string_agg
-      std::vector<Value> items;              // array_agg (NULLs included), string_agg DISTINCT
-      std::vector<Value> delimiters;         // string_agg DISTINCT: each item's delimiter
-      std::unordered_set<std::string> seen;  // DISTINCT arguments
-    };
-    std::unique_ptr<Extra> extra;  // made by string_agg, array_agg and DISTINCT aggregates only
-  };
 
  private:
   Status Consume();
   // The group of the row in ctx_.row (created with its key values when new).
   Result<uint32_t> GroupOf();
   void NewGroup();
-  Status Accumulate(const BoundExpr& agg, AggState* state);  // over ctx_.row
-  Result<Value> Finish(const BoundExpr& agg, const AggState& state) const;
 
   OperatorPtr child_;
   std::vector<BoundExprPtr> groups_;

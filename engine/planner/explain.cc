@@ -59,9 +59,10 @@ const char* AggName(AggFunc f) {
   return "?";
 }
 
-std::string Join(const std::vector<BoundExprPtr>& list, size_t from) {
+std::string Join(const std::vector<BoundExprPtr>& list, size_t from,
+                 size_t to = static_cast<size_t>(-1)) {
   std::string out;
-  for (size_t i = from; i < list.size(); ++i) {
+  for (size_t i = from; i < list.size() && i < to; ++i) {
     if (i > from) out += ", ";
     out += ExprToString(*list[i]);
   }
@@ -187,6 +188,9 @@ std::string ExprToString(const BoundExpr& e) {
     case BoundKind::kSubscript:
       return "(" + ExprToString(*e.children[0]) + ")[" + ExprToString(*e.children[1]) +
              (e.children.size() > 2 ? ":" + ExprToString(*e.children[2]) : std::string()) + "]";
+    case BoundKind::kWindow:  // PostgreSQL's non-verbose form: the window is not shown
+      return e.name + "(" + (e.star ? "*" : Join(e.children, 0, e.window->num_args)) +
+             ") OVER (?)";
   }
   return "?";
 }

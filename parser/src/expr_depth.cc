@@ -11,6 +11,16 @@ namespace meridian::parser {
 namespace {
 
 template <typename F>
+void ForEachWindowExpr(ast::WindowSpec& w, F&& f) {
+  for (auto& p : w.partition_by) f(p);
+  for (auto& o : w.order_by) f(o.expr);
+  if (w.frame) {
+    f(w.frame->start_offset);
+    f(w.frame->end_offset);
+  }
+}
+
+template <typename F>
 void ForEachSelectExpr(ast::SelectStmt& s, F&& f) {
   for (auto& item : s.items) f(item.expr);
   for (auto& ref : s.from) {
@@ -24,6 +34,7 @@ void ForEachSelectExpr(ast::SelectStmt& s, F&& f) {
   f(s.where);
   for (auto& e : s.group_by) f(e);
   f(s.having);
+  for (auto& w : s.windows) ForEachWindowExpr(w, f);
   for (auto& o : s.order_by) f(o.expr);
   f(s.limit);
   f(s.offset);
@@ -74,6 +85,7 @@ template <typename F>
 void ForEachChild(ast::Expr& e, F&& f) {
   for (auto& c : e.children) f(c);
   if (e.subquery) ForEachSelectExpr(*e.subquery, f);
+  if (e.over) ForEachWindowExpr(*e.over, f);
 }
 
 int DepthOf(ast::ExprPtr& root) {

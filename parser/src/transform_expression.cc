@@ -480,6 +480,7 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
     ExprPtr e = NewExpr(ExprKind::kFunction, loc);
     e->name = Identifier(star_fn->identifier());
     e->star = true;
+    if (star_fn->overClause() != nullptr) e->over = TransformOver(star_fn->overClause());
     return e;
   }
   auto* fn = static_cast<P::FunctionPrimaryContext*>(ctx);
@@ -538,6 +539,7 @@ ExprPtr Transformer::TransformFunction(P::FunctionPrimaryContext* ctx) {
   if (!schema.empty() && schema != "pg_catalog") e->name = schema + "." + e->name;
   e->distinct = ctx->K_DISTINCT() != nullptr;
   for (P::ExprContext* arg : ctx->expr()) e->children.push_back(TransformExpr(arg));
+  if (ctx->overClause() != nullptr) e->over = TransformOver(ctx->overClause());
   return e;
 }
 

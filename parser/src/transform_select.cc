@@ -41,11 +41,7 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelect(P::SelectStmtConte
   if (ctx->limitClause() != nullptr && stmt->limit) twice(ctx->limitClause(), "LIMIT");
   if (ctx->offsetClause() != nullptr && stmt->offset) twice(ctx->offsetClause(), "OFFSET");
   for (P::OrderItemContext* order_ctx : ctx->orderItem()) {
-    ast::OrderItem order;
-    order.expr = TransformExpr(order_ctx->expr());
-    order.descending = order_ctx->K_DESC() != nullptr;
-    if (order_ctx->K_NULLS() != nullptr) order.nulls_first = order_ctx->K_FIRST() != nullptr;
-    stmt->order_by.push_back(std::move(order));
+    stmt->order_by.push_back(TransformOrderItem(order_ctx));
   }
   if (P::LimitClauseContext* limit = ctx->limitClause(); limit && limit->expr()) {
     stmt->limit = TransformExpr(limit->expr());
@@ -242,6 +238,7 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreC
     if (e != ctx->where && e != ctx->having) stmt->group_by.push_back(TransformExpr(e));
   }
   if (ctx->having != nullptr) stmt->having = TransformExpr(ctx->having);
+  TransformWindowDefs(ctx, stmt.get());
   return stmt;
 }
 

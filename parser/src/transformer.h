@@ -48,6 +48,12 @@ class Transformer {
   std::vector<ast::TableRef> TransformJoinOperand(P::TableRefContext* ctx);
   void AppendJoinChain(P::TableRefContext* first, const std::vector<P::JoinClauseContext*>& joins,
                        std::vector<ast::TableRef>* out);
+  // transform_window.cc: ORDER BY items, OVER clauses, WINDOW definitions (42P20 for frame
+  // bounds in an impossible order).
+  ast::OrderItem TransformOrderItem(P::OrderItemContext* ctx);
+  std::unique_ptr<ast::WindowSpec> TransformOver(P::OverClauseContext* ctx);
+  std::unique_ptr<ast::WindowSpec> TransformWindowSpec(P::WindowSpecContext* ctx);
+  void TransformWindowDefs(P::SelectCoreContext* ctx, ast::SelectStmt* stmt);
   // FOR UPDATE / SHARE ...: appended to stmt->locking (0A000 on a set operation).
   void TransformLocking(P::LockingClauseContext* ctx, ast::SelectStmt* stmt);
   // transform_insert.cc, transform_update.cc, transform_delete.cc
