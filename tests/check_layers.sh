@@ -46,6 +46,7 @@ execution/index_scan.cc optimizer/access_path.h
 execution/modify_table.h optimizer/access_path.h
 execution/modify_checks.cc optimizer/access_path.h
 execution/modify_checks.cc main/session_settings.h
+execution/sort.cc main/session_settings.h
 function/system_functions.cc main/session_settings.h
 function/sequence.cc main/session_settings.h
 binder/bind_identity.cc function/sequence.h

@@ -7,6 +7,7 @@
 // Unknown names give 42883 as in PostgreSQL.
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 #include "catalog/system_tables.h"
 #include "binder/binder.h"
@@ -155,9 +156,17 @@ Type KindType(char kind) {
 
 }  // namespace
 
-Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr) {
+bool Binder::IsAggregateFunctionName(const std::string& name) { return IsAggregateName(name); }
+
+Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_over) {
   const uint32_t pos = expr.loc.position;
   const std::string& name = expr.name;
+  if (expr.over != nullptr && !ignore_over) return BindWindowFunction(expr);
+  if (IsWindowFunctionName(name)) {
+    return Status::Error(sqlstate::kWrongObjectType,
+                         "window function " + name + " requires an OVER clause")
+        .WithPosition(pos);
+  }
   if (IsAggregateName(name)) return BindAggregate(expr);
   if (expr.star) {
     return Status::Error(sqlstate::kSyntaxError,
@@ -435,10 +444,10 @@ Result<BoundExprPtr> Binder::BindRegCast(const ast::Expr& expr) {
   return e;
 }
 
-Status Binder::BindAggregateExtras(const ast::Expr& expr, BoundExpr* e) {
+Status Binder::BindAggregateExtras(const ast::Expr& expr, BoundExpr* e, bool window) {
   const size_t args = e->children.size();
   for (const ast::OrderItem& o : expr.agg_order) {
-    in_aggregate_ = true;
+    in_aggregate_ = !window;
     auto bound = BindExpr(*o.expr);
     in_aggregate_ = false;
     if (!bound.ok()) return bound.status();
@@ -464,10 +473,13 @@ Status Binder::BindAggregateExtras(const ast::Expr& expr, BoundExpr* e) {
     e->children.push_back(std::move(key));
   }
   if (expr.filter != nullptr) {
+    // A window call in it is "not allowed in FILTER", also in an aggregate OVER a window.
     const ExprRules saved = rules_;
+    const char* saved_window = std::exchange(in_window_, nullptr);
     rules_ = ExprRules{"FILTER", false, true, true};
     auto cond = BindBoolean(*expr.filter, "FILTER");
     rules_ = saved;
+    in_window_ = saved_window;
     if (!cond.ok()) return cond.status();
     e->children.push_back(std::move(cond).value());
     e->has_filter = true;
@@ -477,9 +489,9 @@ Status Binder::BindAggregateExtras(const ast::Expr& expr, BoundExpr* e) {
 
 // string_agg(value text, delimiter text) → text: both arguments text or varchar (an untyped
 // literal becomes text), else 42883 as in PostgreSQL.
-Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e) {
+Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e, bool window) {
   std::vector<BoundExprPtr> args;
-  in_aggregate_ = true;
+  in_aggregate_ = !window;
   for (const ast::ExprPtr& child : expr.children) {
     auto arg = BindExpr(*child);
     if (!arg.ok()) {
@@ -505,7 +517,6 @@ Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e
 
 Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
   const uint32_t pos = expr.loc.position;
-  const std::string& name = expr.name;
   if (!rules_.aggregates) {
     return Status::Error(sqlstate::kGroupingError,
                          std::string("aggregate functions are not allowed in ") + rules_.clause)
@@ -515,6 +526,12 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
     return Status::Error(sqlstate::kGroupingError, "aggregate function calls cannot be nested")
         .WithPosition(pos);
   }
+  return ResolveAggregate(expr, /*window=*/false);
+}
+
+Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window) {
+  const uint32_t pos = expr.loc.position;
+  const std::string& name = expr.name;
   auto e = std::make_unique<BoundExpr>();
   e->kind = BoundKind::kAggregate;
   e->name = name;
@@ -527,19 +544,19 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
     }
     e->agg = AggFunc::kCount;
     e->type = Type::BigInt();
-    MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get()));
+    MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get(), window));
     return e;
   }
   if (name == "string_agg") {
-    MERIDIAN_ASSIGN_OR_RETURN(e, BindStringAgg(expr, std::move(e)));
-    MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get()));
+    MERIDIAN_ASSIGN_OR_RETURN(e, BindStringAgg(expr, std::move(e), window));
+    MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get(), window));
     return e;
   }
   if (expr.children.size() != 1) {
     std::vector<BoundExprPtr> none;
     return NoFunction(name, none, pos);
   }
-  in_aggregate_ = true;
+  in_aggregate_ = !window;
   auto arg = BindExpr(*expr.children[0]);
   in_aggregate_ = false;
   if (!arg.ok()) return arg.status();
@@ -583,7 +600,7 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
     e->type = a->type;
   }
   e->children.push_back(std::move(a));
-  MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get()));
+  MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get(), window));
   return e;
 }
 

@@ -144,6 +144,7 @@ Status Binder::BindLocking(const ast::SelectStmt& stmt, BoundSelect* out) {
   if (out->having != nullptr) return not_allowed("HAVING clause");
   if (out->aggregated) return not_allowed("aggregate functions");
   if (out->distinct) return not_allowed("DISTINCT clause");
+  if (!out->windows.empty()) return not_allowed("window functions");
   out->lock_rows.assign(out->from.size(), false);
   for (const ast::LockingClause& lc : stmt.locking) {
     out->lock_nowait = out->lock_nowait || lc.nowait;
@@ -262,6 +263,13 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
   MERIDIAN_RETURN_IF_ERROR(BindFromList(stmt.from, &scope, out.get(), &offset));
 
   ScopeSwitch enter(this, &scope);
+  // This core's WINDOW clause, until it is bound (a subquery has its own).
+  struct WindowsRestore {
+    Binder* binder;
+    const std::vector<ast::WindowSpec>* saved;
+    ~WindowsRestore() { binder->windows_ = saved; }
+  } windows_restore{this, std::exchange(windows_, &stmt.windows)};
+  MERIDIAN_RETURN_IF_ERROR(CheckWindowDefinitions(stmt.windows));
   for (size_t i = 0; i < stmt.from.size(); ++i) {
     rules_ = ExprRules{"JOIN/ON", false, true, true};
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr on, BindJoinCondition(stmt.from[i], i));
@@ -274,7 +282,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
   }
 
   std::vector<const ast::Expr*> item_asts;
-  rules_ = ExprRules{"SELECT", true, true, true};
+  rules_ = ExprRules{"SELECT", true, true, true, true};
   MERIDIAN_RETURN_IF_ERROR(BindSelectList(stmt.items, keep_unknown, out.get(), &item_asts));
 
   rules_ = ExprRules{"GROUP BY", false, true, true};
@@ -309,7 +317,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
     MERIDIAN_ASSIGN_OR_RETURN(out->having, BindBoolean(*stmt.having, "HAVING"));
   }
 
-  rules_ = ExprRules{"ORDER BY", true, true, true};
+  rules_ = ExprRules{"ORDER BY", true, true, true, true};
   MERIDIAN_RETURN_IF_ERROR(BindOrderBy(stmt, item_asts, out.get()));
 
   out->aggregated = !out->group_by.empty() || out->having != nullptr;
@@ -324,6 +332,10 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
       MERIDIAN_RETURN_IF_ERROR(RewriteForAggregate(&out->having, out.get()));
     }
   }
+  // Window calls read the aggregate row (or the joined row) and add a column each.
+  out->window_input =
+      out->aggregated ? static_cast<int>(out->group_by.size() + out->aggregates.size()) : offset;
+  for (BoundExprPtr& p : out->projections) ExtractWindows(&p, out.get());
 
   out->distinct = stmt.distinct;
   if (out->distinct && out->projections.size() > out->visible) {

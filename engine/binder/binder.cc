@@ -179,12 +179,14 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
   }
   ExprRules saved_rules = rules_;
   bool saved_in_aggregate = in_aggregate_;
+  const char* saved_in_window = std::exchange(in_window_, nullptr);
   rules_ = ExprRules{};
   in_aggregate_ = false;
   const int level = scope_ == nullptr ? 0 : scope_->level + 1;
   auto bound = BindSelectInScope(stmt);
   rules_ = saved_rules;
   in_aggregate_ = saved_in_aggregate;
+  in_window_ = saved_in_window;
   if (!bound.ok()) return bound.status();
   auto plan = std::make_unique<SubqueryPlan>();
   plan->correlated = correlated_.size() > static_cast<size_t>(level) && correlated_[level];

@@ -119,6 +119,7 @@ class Binder {
     bool aggregates = false;  // aggregate calls allowed here
     bool columns = true;      // column references allowed
     bool subqueries = true;
+    bool windows = false;  // window function calls allowed here (SELECT list, ORDER BY)
   };
 
   // binder.cc
@@ -182,12 +183,44 @@ class Binder {
   Status UnifyTypes(std::vector<BoundExprPtr*> exprs, const char* context, Type* type);
 
   // bind_function.cc
-  Result<BoundExprPtr> BindFunction(const ast::Expr& expr);
+  // ignore_over: bind the call as if it had no OVER clause (to tell an unknown function from
+  // one that is not a window function).
+  Result<BoundExprPtr> BindFunction(const ast::Expr& expr, bool ignore_over = false);
   Result<BoundExprPtr> BindAggregate(const ast::Expr& expr);
-  Result<BoundExprPtr> BindStringAgg(const ast::Expr& expr, BoundExprPtr e);
+  // The aggregate call itself: arguments and result type (window: an aggregate OVER a
+  // window, whose arguments may hold plain aggregates of a grouped query).
+  Result<BoundExprPtr> ResolveAggregate(const ast::Expr& expr, bool window);
+  static bool IsAggregateFunctionName(const std::string& name);
+  Result<BoundExprPtr> BindStringAgg(const ast::Expr& expr, BoundExprPtr e, bool window);
   // An aggregate call's ORDER BY keys (with DISTINCT each must be an argument, 42P10) and
-  // FILTER (WHERE cond) (boolean, no aggregates), appended to e's children (bound_expr.h).
-  Status BindAggregateExtras(const ast::Expr& expr, BoundExpr* e);
+  // FILTER (WHERE cond) (boolean, no aggregates or window calls), appended to e's children
+  // (bound_expr.h).
+  Status BindAggregateExtras(const ast::Expr& expr, BoundExpr* e, bool window);
+
+  // bind_window.cc: f(args) OVER ... (42P20 where window functions are not allowed, nested,
+  // or in a window definition; 42809 for a function that is neither a window function nor an
+  // aggregate), the WINDOW clause, and moving the calls into BoundSelect::windows.
+  static bool IsWindowFunctionName(const std::string& name);
+  Result<BoundExprPtr> BindWindowFunction(const ast::Expr& expr);
+  // A window's PARTITION BY, ORDER BY and frame after following OVER (w ...) / OVER w to the
+  // WINDOW clause's definitions (the first visible_defs of windows_).
+  struct ResolvedWindow {
+    const std::vector<ast::ExprPtr>* partition;
+    const std::vector<ast::OrderItem>* order;
+    const ast::WindowFrame* frame;  // null: the default frame
+  };
+  Result<ResolvedWindow> ResolveWindow(const ast::WindowSpec& spec, size_t visible_defs);
+  // WINDOW w AS (...), ...: unique names, references to earlier definitions only.
+  Status CheckWindowDefinitions(const std::vector<ast::WindowSpec>& defs);
+  // The result type of lag/lead/first_value/last_value/nth_value: the common type of the value
+  // (and lag/lead's default), both cast to it; 42883 when they have none.
+  Result<Type> ValueArgumentsType(const std::string& name, std::vector<BoundExprPtr>* args,
+                                  uint32_t position);
+  // n of ROWS n PRECEDING / FOLLOWING: no columns, aggregates or subqueries; bigint.
+  Result<BoundExprPtr> BindFrameOffset(const ast::Expr& expr);
+  // Replaces every kWindow call in *expr by a column of the window row (window_input + j),
+  // moving the call to out->windows[j] (equal calls share one j).
+  static void ExtractWindows(BoundExprPtr* expr, BoundSelect* out);
   // version(), current_setting(), pg_get_indexdef(), ...: null when name and arity match none.
   Result<BoundExprPtr> BindSystemFunction(const std::string& name, std::vector<BoundExprPtr>* args,
                                           uint32_t position);
@@ -311,6 +344,10 @@ class Binder {
   Scope* scope_ = nullptr;  // innermost scope; null outside any query
   ExprRules rules_;
   bool in_aggregate_ = false;     // binding an aggregate's argument
+  // Binding a window call's arguments or window: the 42P20 message for a window call there.
+  const char* in_window_ = nullptr;
+  // The WINDOW clause of the SELECT core being bound (null outside a SELECT core).
+  const std::vector<ast::WindowSpec>* windows_ = nullptr;
   std::vector<bool> correlated_;  // per scope level: references an enclosing scope
   // WITH queries in scope, outermost first. While a WITH query's own body is bound, only the
   // ones before it stay visible (no recursion).

@@ -74,6 +74,12 @@ bool BoundExpr::Equals(const BoundExpr& o) const {
     case BoundKind::kQuantifiedArray:
       if (binary_op != o.binary_op || all != o.all) return false;
       break;
+    case BoundKind::kWindow:
+      if (agg != o.agg || star != o.star || has_filter != o.has_filter ||
+          !window->Equals(*o.window)) {
+        return false;
+      }
+      break;
     default:
       break;
   }
@@ -90,6 +96,33 @@ bool BoundExpr::ContainsSubquery() const {
     if (c->ContainsSubquery()) return true;
   }
   return false;
+}
+
+bool BoundExpr::ContainsWindow() const {
+  if (kind == BoundKind::kWindow) return true;
+  for (const BoundExprPtr& c : children) {
+    if (c->ContainsWindow()) return true;
+  }
+  return false;
+}
+
+namespace {
+
+bool SameOffset(const BoundExprPtr& a, const BoundExprPtr& b) {
+  if (a == nullptr || b == nullptr) return a == nullptr && b == nullptr;
+  return a->Equals(*b);
+}
+
+}  // namespace
+
+bool WindowClause::SameWindow(const WindowClause& o) const {
+  return num_partition == o.num_partition && descending == o.descending &&
+         nulls_first == o.nulls_first && rows == o.rows && start == o.start && end == o.end &&
+         SameOffset(start_offset, o.start_offset) && SameOffset(end_offset, o.end_offset);
+}
+
+bool WindowClause::Equals(const WindowClause& o) const {
+  return func == o.func && num_args == o.num_args && SameWindow(o);
 }
 
 bool BoundExpr::ContainsAggregate() const {

@@ -36,6 +36,7 @@ enum class BoundKind {
   kArray,            // ARRAY[children...], or ARRAY(subquery) when subquery is set
   kQuantifiedArray,  // children[0] binary_op ANY|ALL (children[1], an array); all as above
   kSubscript,        // children[0][children[1]]; a slice [children[1]:children[2]] if 3
+  kWindow,           // f(args) OVER (...): window; children = args, PARTITION BY, ORDER BY
 };
 
 enum class Func {
@@ -138,6 +139,45 @@ struct AggOrderKey {
   friend bool operator==(const AggOrderKey&, const AggOrderKey&) = default;
 };
 
+// The window functions (bind_window.cc, execution/window.cc); kAggregate is an aggregate
+// (BoundExpr::agg) computed over the window frame.
+enum class WindowFunc {
+  kRowNumber,
+  kRank,
+  kDenseRank,
+  kPercentRank,
+  kCumeDist,
+  kNtile,
+  kLag,
+  kLead,
+  kFirstValue,
+  kLastValue,
+  kNthValue,
+  kAggregate,
+};
+
+// The window of a kWindow call. Its expressions are the call's children: num_args arguments
+// (an aggregate's with its FILTER condition last, as a kAggregate's children), then num_partition PARTITION BY expressions, then one per ORDER BY key (descending,
+// nulls_first). The frame is ROWS or RANGE (RANGE only without offsets: UNBOUNDED PRECEDING,
+// CURRENT ROW = the row's peers, UNBOUNDED FOLLOWING); offsets are bigint expressions without
+// columns (constants or $n), checked when the window runs.
+struct WindowClause {
+  using Bound = ast::WindowFrame::Bound;
+  WindowFunc func = WindowFunc::kRowNumber;
+  size_t num_args = 0;
+  size_t num_partition = 0;
+  std::vector<bool> descending, nulls_first;  // per ORDER BY key
+  bool rows = false;                          // ROWS; else RANGE
+  Bound start = Bound::kUnboundedPreceding;
+  Bound end = Bound::kCurrentRow;
+  BoundExprPtr start_offset, end_offset;  // n PRECEDING / n FOLLOWING; null otherwise
+  // Same function, frame and ORDER BY flags (the expressions are compared as children).
+  bool Equals(const WindowClause& other) const;
+  // Same PARTITION BY / ORDER BY flags and frame: calls that can share one window pass, given
+  // equal partition and order expressions.
+  bool SameWindow(const WindowClause& other) const;
+};
+
 // A planned subquery and, when it does not reference the outer query, its cached result.
 // Evaluation mutates it (operator state, cache); a statement runs on one thread at a time.
 struct SubqueryPlan {
@@ -190,6 +230,7 @@ struct BoundExpr {
 
   std::vector<BoundExprPtr> children;
   std::shared_ptr<SubqueryPlan> subquery;
+  std::unique_ptr<WindowClause> window;  // kWindow
 
   static BoundExprPtr Const(Value v, Type t, uint32_t position = 0);
   static BoundExprPtr Column(int depth, int index, Type t, std::string name);
@@ -201,6 +242,8 @@ struct BoundExpr {
   bool Equals(const BoundExpr& other) const;
   // True when any node below (or this one) is a kAggregate at this query level.
   bool ContainsAggregate() const;
+  // True when any node below (or this one) is a kWindow call.
+  bool ContainsWindow() const;
   // True when any node below (or this one) evaluates a subquery.
   bool ContainsSubquery() const;
   // Sets (*used)[i] for every column i of the depth-0 row read here or below, growing used

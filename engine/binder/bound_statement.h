@@ -40,7 +40,13 @@ struct BoundSelect {
   std::vector<BoundExprPtr> group_by;    // over the joined row
   std::vector<BoundExprPtr> aggregates;  // kAggregate nodes over the joined row
   BoundExprPtr having;                   // over the aggregate row (groups, then aggregates)
-  // Over the aggregate row when aggregated, else the joined row. The first `visible` are the
+  // Window calls (kWindow) over the window input row: the aggregate row when aggregated, else
+  // the joined row, window_input columns wide. The window row is that row followed by one
+  // column per call: call j's result is column window_input + j.
+  std::vector<BoundExprPtr> windows;
+  int window_input = 0;
+  // Over the window row when there are window calls, else the aggregate row when aggregated,
+  // else the joined row. The first `visible` are the
   // select list; the rest are hidden ORDER BY keys.
   std::vector<BoundExprPtr> projections;
   size_t visible = 0;

@@ -968,7 +968,15 @@ Status Catalog::CheckpointTable(Table& table) {
   return st;
 }
 
-Status Catalog::Checkpoint() {
+bool Catalog::GarbageDue() const {
+  std::shared_lock lock(mu_);
+  for (const auto& [name, table] : tables_) {
+    if (table->GarbageDue()) return true;
+  }
+  return false;
+}
+
+Status Catalog::Checkpoint(bool only_due) {
   std::lock_guard checkpoint(checkpoint_mu_);
   if (log_ == nullptr) return FlushTables();  // closing
   // Finished transactions whose ids are already rewritten in memory: once the pages below are
@@ -987,6 +995,7 @@ Status Catalog::Checkpoint() {
   const txn::Timestamp gc_horizon = std::min(horizon, logged_before);
   std::vector<std::pair<std::shared_ptr<Table>, Table::Garbage>> garbage;
   for (const std::shared_ptr<Table>& table : List()) {
+    if (only_due && !table->GarbageDue()) continue;
     ScopedTableLock guard(*table, LockMode::kShared);
     if (!guard.status().ok() || !table->CheckUsable().ok()) continue;
     Table::Garbage g;

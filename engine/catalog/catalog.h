@@ -139,13 +139,19 @@ class Catalog {
   uint64_t log_groups() const { return log_ ? log_->records_written() : 0; }
   // Versions removed by garbage collection since Open.
   uint64_t versions_collected() const { return versions_collected_.load(); }
+  // Where operators spill rows beyond work_mem (unnamed temporary files: engine/execution/spill.h).
+  std::string temp_dir() const { return data_dir_ + "/tmp"; }
   // What Open did to recover (tests, benchmarks, the daemon's start-up log line).
   const RecoveryInfo& recovery() const { return recovery_; }
 
   // Fuzzy checkpoint: writes every table's dirty pages and fsyncs them, then shortens the
   // commit log to what the pages do not yet hold; finished transactions stamped into the
   // flushed pages are forgotten. Sessions keep running.
-  Status Checkpoint();
+  // only_due: collect garbage only in tables whose GarbageDue() holds (an early checkpoint
+  // for them; the others wait for the next regular one).
+  Status Checkpoint(bool only_due = false);
+  // Whether some table's dead versions call for an early checkpoint (Table::GarbageDue).
+  bool GarbageDue() const;
   // Checkpoints and closes every heap; later DDL fails. Idempotent.
   Status Close();
 

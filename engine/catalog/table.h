@@ -128,6 +128,14 @@ class Table {
     std::vector<storage::Rid> rids;
   };
   Status CollectGarbage(txn::Timestamp horizon, Garbage* garbage);
+  // Whether writes since the last pass reach kGarbageDueWrites and twice the live rows: a
+  // small table updated often (a hot row's dead versions, which every scan of it reads) then
+  // gets an early checkpoint with collection (Catalog::GarbageDue).
+  static constexpr int64_t kGarbageDueWrites = 1000;
+  bool GarbageDue() const {
+    const int64_t writes = writes_since_gc_.load(std::memory_order_relaxed);
+    return writes >= kGarbageDueWrites && writes >= 2 * live_rows();
+  }
   // Frees the slots (skipped when TRUNCATE replaced the heap since). REQUIRES shared lock.
   Status FreeVersions(const Garbage& garbage, int64_t* removed);
   // Recovery (engine/txn/README.md section 5): adds the index entries of the committed, live

@@ -278,6 +278,13 @@ class DatabaseImpl : public Database {
     return core_->catalog->Checkpoint();
   }
 
+  Result<bool> CheckpointIfGarbageDue() override {
+    if (core_->closed.load()) return ClosedError();
+    if (!core_->catalog->GarbageDue()) return false;
+    MERIDIAN_RETURN_IF_ERROR(core_->catalog->Checkpoint(/*only_due=*/true));
+    return true;
+  }
+
   Status Close() override { return core_->Close(); }
   RecoveryInfo recovery() const override { return core_->catalog->recovery(); }
 

@@ -787,6 +787,8 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
       return EvalFunction(e, ctx);
     case BoundKind::kAggregate:
       return Status::Internal("aggregate evaluated outside of an aggregation");
+    case BoundKind::kWindow:
+      return Status::Internal("window function evaluated outside of a window");
     case BoundKind::kCast: {
       MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
       return CastValue(a, e.children[0]->type, e.type, e.explicit_cast);

@@ -1,7 +1,7 @@
 // HashAggregateOp: groups its input by the GROUP BY values (a hash map on their canonical key
 // encoding) and computes COUNT/SUM/AVG/MIN/MAX/string_agg/array_agg, with DISTINCT, FILTER and
-// ORDER BY inside the call, per group. The whole input is consumed on the first Next (in
-// memory; spilling comes later).
+// ORDER BY inside the call, per group (aggregate_state.h). The whole input is consumed on the
+// first Next (in memory; spilling comes later).
 #include <algorithm>
 
 #include "catalog/key_encoding.h"
@@ -41,194 +41,6 @@ Status HashAggregateOp::Open(const EvalContext* outer, ExecContext* exec) {
   key_refs_.assign(groups_.size(), nullptr);
   next_ = 0;
   return child_->Open(outer, exec);
-}
-
-namespace {
-
-// The positions of a DISTINCT aggregate's values in the order PostgreSQL feeds them to it: its
-// input is sorted (NULL last).
-std::vector<size_t> SortedDistinctOrder(const std::vector<Value>& items) {
-  std::vector<size_t> order(items.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-    const Value& a = items[x];
-    const Value& b = items[y];
-    if (a.IsNull() || b.IsNull()) return !a.IsNull() && b.IsNull();
-    return CompareValues(a, b) < 0;
-  });
-  return order;
-}
-
-// The order in which string_agg / array_agg join their kept items: the call's ORDER BY keys
-// (ties in input order), else DISTINCT's sorted order, else input order.
-std::vector<size_t> ItemOrder(const BoundExpr& agg, const HashAggregateOp::AggState::Extra& x) {
-  if (agg.agg_order.empty()) {
-    if (agg.distinct) return SortedDistinctOrder(x.items);
-    std::vector<size_t> order(x.items.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    return order;
-  }
-  std::vector<size_t> order(x.items.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  const size_t n = agg.agg_order.size();
-  std::stable_sort(order.begin(), order.end(), [&](size_t p, size_t q) {
-    for (size_t k = 0; k < n; ++k) {
-      const Value& a = x.keys[p * n + k];
-      const Value& b = x.keys[q * n + k];
-      const AggOrderKey& key = agg.agg_order[k];
-      if (a.IsNull() || b.IsNull()) {
-        if (a.IsNull() && b.IsNull()) continue;
-        return a.IsNull() == key.nulls_first;
-      }
-      int c = CompareValues(a, b);
-      if (c == 0) continue;
-      return key.descending ? c > 0 : c < 0;
-    }
-    return false;
-  });
-  return order;
-}
-
-}  // namespace
-
-Status HashAggregateOp::Accumulate(const BoundExpr& agg, AggState* st) {
-  if (agg.has_filter) {  // FILTER (WHERE cond): only rows where it is true
-    MERIDIAN_ASSIGN_OR_RETURN(bool pass, EvalPredicate(*agg.children.back(), ctx_));
-    if (!pass) return Status::Ok();
-  }
-  if (agg.star) {
-    ++st->count;
-    return Status::Ok();
-  }
-  Value scratch;
-  MERIDIAN_ASSIGN_OR_RETURN(const Value* arg, EvalRef(*agg.children[0], ctx_, &scratch));
-  const Value& v = *arg;
-  // array_agg keeps NULLs (DISTINCT keeps one); the others skip them.
-  if (v.IsNull() && agg.agg != AggFunc::kArrayAgg) return Status::Ok();
-  if (agg.distinct) {
-    std::string key;
-    catalog::AppendKeyValue(v, &key);
-    if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
-    if (!st->extra->seen.insert(std::move(key)).second) return Status::Ok();
-  }
-  // string_agg / array_agg with ORDER BY keep each item's keys, sorted by Finish (the order
-  // of the other aggregates' inputs does not change their results).
-  const bool ordered = !agg.agg_order.empty() &&
-                       (agg.agg == AggFunc::kArrayAgg || agg.agg == AggFunc::kStringAgg);
-  if (ordered) {
-    if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
-    const size_t first_key = agg.AggArgCount();
-    for (size_t k = 0; k < agg.agg_order.size(); ++k) {
-      MERIDIAN_ASSIGN_OR_RETURN(Value key, Eval(*agg.children[first_key + k], ctx_));
-      st->extra->keys.push_back(std::move(key));
-    }
-  }
-  if (agg.agg == AggFunc::kArrayAgg) {
-    ++st->count;
-    if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
-    st->extra->items.push_back(v);
-    return Status::Ok();
-  }
-  ++st->count;
-  switch (agg.agg) {
-    case AggFunc::kCount:
-      break;
-    case AggFunc::kSum:
-    case AggFunc::kAvg:
-      if (agg.type.id == TypeId::kBigInt) {
-        if (__builtin_add_overflow(st->isum, v.AsInt(), &st->isum)) {
-          return Status::Error(sqlstate::kNumericValueOutOfRange, "bigint out of range");
-        }
-      } else if (agg.type.id == TypeId::kNumeric) {
-        if (v.IsInt()) {
-          st->wide += v.AsInt();
-        } else {
-          MERIDIAN_ASSIGN_OR_RETURN(st->nsum, numeric::Add(st->nsum, v.AsDecimal()));
-        }
-      } else if (agg.type.id == TypeId::kReal) {
-        st->fsum += v.AsReal();
-      } else {
-        st->dsum += v.AsNumber();
-      }
-      break;
-    case AggFunc::kMin:
-    case AggFunc::kMax:
-      if (st->count == 1) {
-        st->best = v;
-      } else {
-        int c = CompareValues(v, st->best);
-        if ((agg.agg == AggFunc::kMin && c < 0) || (agg.agg == AggFunc::kMax && c > 0)) {
-          st->best = v;
-        }
-      }
-      break;
-    case AggFunc::kArrayAgg:
-      break;  // handled above
-    case AggFunc::kStringAgg: {
-      // The delimiter goes before every value but the first; a NULL one adds nothing.
-      MERIDIAN_ASSIGN_OR_RETURN(Value delimiter, Eval(*agg.children[1], ctx_));
-      if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
-      if (agg.distinct || ordered) {  // joined in sorted order by Finish
-        st->extra->items.push_back(v);
-        st->extra->delimiters.push_back(std::move(delimiter));
-        break;
-      }
-      if (st->count > 1 && !delimiter.IsNull()) st->extra->text += delimiter.AsString();
-      st->extra->text += v.AsString();
-      break;
-    }
-  }
-  return Status::Ok();
-}
-
-Result<Value> HashAggregateOp::Finish(const BoundExpr& agg, const AggState& st) const {
-  switch (agg.agg) {
-    case AggFunc::kCount:
-      return Value::Int(st.count);
-    case AggFunc::kSum:
-    case AggFunc::kAvg: {
-      if (st.count == 0) return Value::Null();
-      const bool avg = agg.agg == AggFunc::kAvg;
-      switch (agg.type.id) {
-        case TypeId::kBigInt:
-          return Value::Int(st.isum);
-        case TypeId::kReal:
-          return Value::Real(st.fsum);
-        case TypeId::kNumeric: {
-          MERIDIAN_ASSIGN_OR_RETURN(Numeric total, numeric::Add(st.nsum, Numeric{st.wide, 0}));
-          if (!avg) return Value::Decimal(total);
-          MERIDIAN_ASSIGN_OR_RETURN(Numeric mean, numeric::Div(total, numeric::FromInt(st.count)));
-          return Value::Decimal(mean);
-        }
-        default:
-          return Value::Double(avg ? st.dsum / static_cast<double>(st.count) : st.dsum);
-      }
-    }
-    case AggFunc::kMin:
-    case AggFunc::kMax:
-      return st.count == 0 ? Value::Null() : st.best;
-    case AggFunc::kStringAgg: {
-      if (st.count == 0) return Value::Null();
-      if (!agg.distinct && agg.agg_order.empty()) return Value::String(st.extra->text);
-      std::string text;
-      bool first = true;
-      for (size_t i : ItemOrder(agg, *st.extra)) {
-        const Value& delimiter = st.extra->delimiters[i];
-        if (!first && !delimiter.IsNull()) text += delimiter.AsString();
-        text += st.extra->items[i].AsString();
-        first = false;
-      }
-      return Value::String(std::move(text));
-    }
-    case AggFunc::kArrayAgg: {
-      if (st.count == 0) return Value::Null();
-      if (!agg.distinct && agg.agg_order.empty()) return Value::Array(st.extra->items);
-      std::vector<Value> items;
-      for (size_t i : ItemOrder(agg, *st.extra)) items.push_back(st.extra->items[i]);
-      return Value::Array(std::move(items));
-    }
-  }
-  return Value::Null();
 }
 
 void HashAggregateOp::NewGroup() {
@@ -285,7 +97,7 @@ Status HashAggregateOp::Consume() {
     MERIDIAN_ASSIGN_OR_RETURN(uint32_t g, GroupOf());
     AggState* states = states_.data() + static_cast<size_t>(g) * aggregates_.size();
     for (size_t i = 0; i < aggregates_.size(); ++i) {
-      MERIDIAN_RETURN_IF_ERROR(Accumulate(*aggregates_[i], &states[i]));
+      MERIDIAN_RETURN_IF_ERROR(AccumulateAggregate(*aggregates_[i], ctx_, &states[i]));
     }
   }
   if (scalar_ && group_count_ == 0) {
@@ -305,7 +117,7 @@ Result<bool> HashAggregateOp::Next(Row* row) {
               group_values_.begin() + static_cast<ptrdiff_t>((g + 1) * n));
   for (size_t i = 0; i < aggregates_.size(); ++i) {
     MERIDIAN_ASSIGN_OR_RETURN(Value v,
-                              Finish(*aggregates_[i], states_[g * aggregates_.size() + i]));
+                              FinishAggregate(*aggregates_[i], states_[g * aggregates_.size() + i]));
     row->push_back(std::move(v));
   }
   return true;

@@ -57,7 +57,9 @@ Status IndexScanOp::BuildRanges(const EvalContext& ctx) {
   size_t k = 0;
   for (; k < keys_.size(); ++k) {
     const KeyCondition& kc = keys_[k];
-    if (kc.eq == nullptr && kc.in_list.empty() && kc.tuples.empty()) break;
+    if (kc.eq == nullptr && kc.in_list.empty() && kc.tuples.empty() && kc.in_array == nullptr) {
+      break;
+    }
     std::vector<std::string> values;
     if (!kc.tuples.empty()) {
       // Multi-column points: each tuple encodes columns k .. k + width - 1 at once.
@@ -72,6 +74,17 @@ Status IndexScanOp::BuildRanges(const EvalContext& ctx) {
         if (!null) values.push_back(std::move(enc));
       }
       k += static_cast<size_t>(kc.tuple_width) - 1;
+    } else if (kc.in_array != nullptr) {
+      // = ANY(array): each non-NULL element is a point (a NULL array matches nothing).
+      MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*kc.in_array, ctx));
+      if (!a.IsNull()) {
+        for (const Value& v : a.AsArray()) {
+          if (v.IsNull()) continue;
+          std::string enc;
+          storage::AppendKeyValue(v, desc[k], &enc);
+          values.push_back(std::move(enc));
+        }
+      }
     } else {
       std::vector<const BoundExpr*> exprs = kc.in_list;
       if (kc.eq != nullptr) exprs = {kc.eq};
@@ -86,7 +99,8 @@ Status IndexScanOp::BuildRanges(const EvalContext& ctx) {
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
     std::vector<std::string> next;
-    if (prefixes.size() * values.size() > kMaxRanges) {
+    // A product of several lists is bounded; one list (or array) is as big as its statement.
+    if (prefixes.size() > 1 && prefixes.size() * values.size() > kMaxRanges) {
       return Status::Error(sqlstate::kProgramLimitExceeded, "too many index ranges");
     }
     for (const std::string& p : prefixes) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "meridian/database.h"
@@ -75,6 +76,9 @@ class Operator {
   // of a unique index, evaluating no subquery (Request::QuickRead). Only IndexScanOp and the
   // operators that pass one row through (projection, filter, trim) can say yes.
   virtual bool QuickRead() const { return false; }
+  // A line EXPLAIN ANALYZE prints under the node once it ran (a sort's method and memory or
+  // disk, as PostgreSQL's "Sort Method: ..."); empty for none.
+  virtual std::string AnalyzeDetail() const { return {}; }
 };
 
 using OperatorPtr = std::unique_ptr<Operator>;

@@ -12,6 +12,7 @@
 
 #include "catalog/table.h"
 #include "binder/bound_expr.h"
+#include "execution/aggregate_state.h"
 #include "execution/key_table.h"
 #include "execution/operator.h"
 #include "storage/btree.h"
@@ -63,6 +64,13 @@ class SeqScanOp : public RowSourceOp {
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
+  // A scan of a small user table may run as part of a quick write (PlanIsQuickWrite: a hot
+  // row of a tiny table, pgbench_branches, TPC-C's district): under ExecControl::no_wait,
+  // Open refuses with WouldBlock() when the heap holds more than kQuickScanPages pages (dead
+  // versions not yet collected), so the work on a non-blocking thread stays bounded.
+  static constexpr int64_t kQuickScanRows = 1000;
+  static constexpr uint32_t kQuickScanPages = 8;
+  bool SmallTable() const;
 
  private:
   std::shared_ptr<catalog::Table> table_;
@@ -362,31 +370,12 @@ class HashAggregateOp : public Operator {
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
 
-  struct AggState {
-    int64_t count = 0;
-    int64_t isum = 0;   // SUM(smallint/integer) → bigint
-    __int128 wide = 0;  // integer inputs of a numeric SUM/AVG
-    Numeric nsum;       // numeric inputs of a numeric SUM/AVG
-    float fsum = 0;     // SUM(real) → real, summed in float as PostgreSQL's float4pl
-    double dsum = 0;
-    Value best;  // MIN/MAX
-    struct Extra {
-      std::string text;                      // string_agg
-      std::vector<Value> items;              // array_agg (NULLs included), string_agg DISTINCT
-      std::vector<Value> delimiters;         // string_agg DISTINCT/ORDER BY: each item's delimiter
-      std::vector<Value> keys;  // ORDER BY in the call: each item's keys, agg_order.size() each
-      std::unordered_set<std::string> seen;  // DISTINCT arguments
-    };
-    std::unique_ptr<Extra> extra;  // made by string_agg, array_agg and DISTINCT aggregates only
-  };
 
  private:
   Status Consume();
   // The group of the row in ctx_.row (created with its key values when new).
   Result<uint32_t> GroupOf();
   void NewGroup();
-  Status Accumulate(const BoundExpr& agg, AggState* state);  // over ctx_.row
-  Result<Value> Finish(const BoundExpr& agg, const AggState& state) const;
 
   OperatorPtr child_;
   std::vector<BoundExprPtr> groups_;
@@ -450,23 +439,47 @@ struct SortKey {
   bool nulls_first = false;
 };
 
-// INTERIM: sorts in memory (the whole input is materialised on the first Next); an external
-// merge sort that spills runs to temp files replaces it when results outgrow memory.
+// Sorts its whole input on the first Next (sort.cc): in memory while the rows fit the
+// session's work_mem, else as an external merge sort: each time the rows held reach
+// work_mem they are sorted and written to a temporary file (a run, SpillFile), and the runs
+// and the rows still held are merged as they are read. Stable (equal keys keep their input
+// order) either way.
+class SpillFile;
 class SortOp : public Operator {
  public:
-  SortOp(OperatorPtr child, std::vector<SortKey> keys)
-      : child_(std::move(child)), keys_(std::move(keys)) {}
+  SortOp(OperatorPtr child, std::vector<SortKey> keys);
+  ~SortOp() override;
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
+  std::string AnalyzeDetail() const override;
 
  private:
+  bool Less(const Row& a, const Row& b) const;
+  Status SortHeld();   // rows_ in key order (a stable merge sort in steps, polling cancel)
+  Status SpillHeld();  // rows_ sorted into a new run; rows_ emptied
+  Status MergeRuns(size_t first);  // runs_[first..] merged into one run in their place
+  // Readers on runs_[first..] (and, with_held, rows_ from next_) for NextMerged.
+  Status StartMerge(size_t first, bool with_held);
+  static constexpr size_t kMergeFan = 16;
+  Result<bool> NextMerged(Row* row);
+
   OperatorPtr child_;
   std::vector<SortKey> keys_;
   ExecContext* exec_ = nullptr;
   std::vector<Row> rows_;
+  size_t held_bytes_ = 0;  // estimate of rows_' memory
+  size_t peak_bytes_ = 0;
   bool sorted_ = false;
   size_t next_ = 0;
+  // External sort: the runs on disk, and per source (each run, then rows_ from next_) its
+  // current row; heap_ orders the sources with a current row by it.
+  std::vector<std::unique_ptr<SpillFile>> runs_;
+  std::vector<int> levels_;  // per run: how many merge passes made it
+  struct Source;
+  std::vector<Source> sources_;
+  std::vector<size_t> heap_;
+  uint64_t spilled_bytes_ = 0;
 };
 
 // LIMIT/OFFSET; the counts are evaluated at Open (they may not reference columns).

@@ -11,12 +11,20 @@ namespace meridian::exec {
 Status SeqScanOp::Open(const EvalContext* /*outer*/, ExecContext* exec) {
   exec_ = exec;
   MERIDIAN_RETURN_IF_ERROR(table_->CheckUsable());
+  if (exec != nullptr && exec->ctl != nullptr && exec->ctl->no_wait() &&
+      table_->system_rows() == nullptr && table_->heap()->page_count() > kQuickScanPages) {
+    return ExecControl::WouldBlock();  // too big for a quick write: the pool runs it
+  }
   next_system_row_ = 0;
   if (table_->system_rows() == nullptr) cursor_ = table_->heap()->Scan();
   page_.slots.clear();
   next_tuple_ = 0;
   until_check_ = 0;
   return Status::Ok();
+}
+
+bool SeqScanOp::SmallTable() const {
+  return table_->system_rows() == nullptr && table_->live_rows() <= kQuickScanRows;
 }
 
 void SeqScanOp::PruneColumns(const std::vector<bool>& needed) {

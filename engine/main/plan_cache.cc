@@ -39,7 +39,10 @@ bool QuickChecks(const std::vector<BoundCheck>& checks, const BoundReturning& re
 }
 
 bool QuickMatch(const BoundMatch& m) {
-  return m.scan != nullptr && m.scan->QuickRead() && NoSubquery(m.where) &&
+  const auto* heap_scan = dynamic_cast<const SeqScanOp*>(m.scan.get());
+  const bool bounded = m.scan != nullptr && (m.scan->QuickRead() ||
+                                             (heap_scan != nullptr && heap_scan->SmallTable()));
+  return bounded && NoSubquery(m.where) &&
          NoSubquery(m.recheck) && NoSubquery(m.residual) && NoSubquery(m.returning.exprs);
 }
 

@@ -55,7 +55,9 @@ bool PlanIsQuickRead(const CachedPlan& plan);
 
 // Whether a planned INSERT, UPDATE or DELETE is a quick write (Request::QuickWrite): an INSERT
 // of one VALUES row without ON CONFLICT, or an UPDATE/DELETE whose rows are found by an
-// equality lookup on every column of a unique index; no expression of it (values, WHERE,
+// equality lookup on every column of a unique index or by a heap scan of a small table
+// (SeqScanOp::SmallTable; it refuses under no_wait when the heap has grown); no expression
+// of it (values, WHERE,
 // SET, RETURNING, CHECK, defaults) evaluates a subquery.
 bool PlanIsQuickWrite(const CachedPlan& plan);
 

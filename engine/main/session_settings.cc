@@ -25,6 +25,7 @@ enum class Kind {
   kBool,
   kInt,
   kMilliseconds,
+  kKilobytes,  // memory: a number of kB, or with a unit B, kB, MB, GB, TB (work_mem)
   kEnum,
   kDateStyle,
   kTimeZone,
@@ -84,6 +85,43 @@ std::optional<int64_t> ParseMilliseconds(const std::string& v) {
     return std::numeric_limits<int64_t>::max();
   }
   return n * scale;
+}
+
+// "64kB", "4MB", "1GB", "1TB", "65536" (kB) or "1048576B": kB, rounded up; nullopt when
+// malformed. Units are case-sensitive, as in PostgreSQL.
+std::optional<int64_t> ParseKilobytes(const std::string& v) {
+  std::string s = v;
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  int64_t n = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+  if (ec != std::errc() || end == s.data() || n < 0) return std::nullopt;
+  std::string unit(end, static_cast<const char*>(s.data() + s.size()));
+  while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
+  constexpr int64_t kMax = int64_t{1} << 40;
+  if (unit == "B") return (n + 1023) / 1024;
+  int64_t scale = 0;
+  if (unit.empty() || unit == "kB") {
+    scale = 1;
+  } else if (unit == "MB") {
+    scale = 1024;
+  } else if (unit == "GB") {
+    scale = 1024 * 1024;
+  } else if (unit == "TB") {
+    scale = 1024 * 1024 * 1024;
+  } else {
+    return std::nullopt;
+  }
+  return n > kMax / scale ? kMax : n * scale;
+}
+
+// SHOW's form of an amount of memory in kB: the largest unit that divides it ("4MB", "100kB").
+std::string FormatKilobytes(int64_t kb) {
+  static constexpr std::pair<int64_t, const char*> kUnits[] = {
+      {int64_t{1} << 30, "TB"}, {int64_t{1} << 20, "GB"}, {int64_t{1} << 10, "MB"}, {1, "kB"}};
+  for (const auto& [size, name] : kUnits) {
+    if (kb != 0 && kb % size == 0) return std::to_string(kb / size) + name;
+  }
+  return std::to_string(kb) + "kB";
 }
 
 // SHOW's form of a duration: the largest unit that divides it exactly ("5s", "1500ms", "0").
@@ -186,6 +224,10 @@ const SessionSettings::Param* SessionSettings::Find(std::string_view name) {
        "serializable|repeatable read|read committed|read uncommitted"},
       {"transaction_read_only", "off", Kind::kBool, false, false,
        "Sets the current transaction's read-only status."},
+      {"work_mem", "64MB", Kind::kKilobytes, false, false,
+       "Sets the maximum memory to be used for query workspaces (a sort spills to temporary "
+       "files beyond it).",
+       "", 64, 2147483647},
   };
   const std::string lower = Lower(name);
   for (const Param& p : kParams) {
@@ -246,6 +288,7 @@ Result<std::string> SessionSettings::Show(std::string_view name) const {
 void SessionSettings::CacheDerived() {
   statement_timeout_ms_ = ParseMilliseconds(ShowOr("statement_timeout", "0")).value_or(0);
   lock_timeout_ms_ = ParseMilliseconds(ShowOr("lock_timeout", "0")).value_or(0);
+  work_mem_bytes_ = ParseKilobytes(ShowOr("work_mem", "64MB")).value_or(65536) * 1024;
   synchronous_commit_ = ShowOr("synchronous_commit", "on") != "off";
   const std::string level = ShowOr("default_transaction_isolation", "read committed");
   default_repeatable_read_ = level == "repeatable read" || level == "serializable";
@@ -324,6 +367,21 @@ Result<std::string> SessionSettings::Set(std::string_view name,
             v + " is outside the valid range for parameter \"" + pname + "\" (0 .. 2147483647)");
       }
       value = FormatMilliseconds(*ms);
+      break;
+    }
+    case Kind::kKilobytes: {
+      std::optional<int64_t> kb = ParseKilobytes(v);
+      if (!kb) {
+        return InvalidValue(pname, v).WithHint(
+            "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".");
+      }
+      if (*kb < p->min || *kb > p->max) {
+        return Status::Error(sqlstate::kInvalidParameterValue,
+                             std::to_string(*kb) + " kB is outside the valid range for parameter \"" +
+                                 pname + "\" (" + std::to_string(p->min) + " .. " +
+                                 std::to_string(p->max) + ")");
+      }
+      value = FormatKilobytes(*kb);
       break;
     }
     case Kind::kEnum: {

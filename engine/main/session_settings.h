@@ -57,6 +57,9 @@ class SessionSettings {
   int64_t statement_timeout_ms() const { return statement_timeout_ms_; }
   // lock_timeout in milliseconds; 0 = none.
   int64_t lock_timeout_ms() const { return lock_timeout_ms_; }
+  // work_mem in bytes (default 64MB; PostgreSQL's is 4MB): what a sort holds in memory before
+  // it spills runs to temporary files.
+  int64_t work_mem_bytes() const { return work_mem_bytes_; }
   // synchronous_commit: false for "off" (asynchronous commit).
   bool synchronous_commit() const { return synchronous_commit_; }
   // default_transaction_isolation: true for repeatable read (and serializable, which runs as
@@ -88,6 +91,7 @@ class SessionSettings {
   // Derived from values_ by CacheDerived (statements read them without a name lookup).
   int64_t statement_timeout_ms_ = 0;
   int64_t lock_timeout_ms_ = 0;
+  int64_t work_mem_bytes_ = int64_t{64} << 20;
   bool synchronous_commit_ = true;
   bool default_repeatable_read_ = false;
   std::shared_ptr<TransactionBlock> txn_block_;  // shared by copies (scratch settings)

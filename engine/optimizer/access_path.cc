@@ -41,7 +41,11 @@ bool IsParamLike(const BoundExpr& e) {
   return true;
 }
 
-enum class SargOp { kEq, kLt, kLe, kGt, kGe, kIn, kAnyOf, kTuples };
+// kInArray: column = ANY(array value), the array's elements known only at run time.
+enum class SargOp { kEq, kLt, kLe, kGt, kGe, kIn, kInArray, kAnyOf, kTuples };
+
+// The elements PostgreSQL assumes in an array it cannot see (scalararraysel's default).
+constexpr double kArrayElementsGuess = 10;
 
 struct Sarg {
   size_t conjunct;
@@ -118,6 +122,16 @@ std::optional<Sarg> MatchSarg(const BoundExpr& c, size_t i) {
     }
     return s;
   }
+  // column = ANY(array): a parameter, constant or outer value of the column's element family.
+  if (c.kind == BoundKind::kQuantifiedArray && c.binary_op == ast::BinaryOp::kEq && !c.all &&
+      !c.negated && IsTableColumn(*c.children[0]) && IsParamLike(*c.children[1]) &&
+      c.children[1]->type.IsArray()) {
+    const BoundExpr& col = *c.children[0];
+    const Type element = c.children[1]->type.Element();
+    if (KeyFamily(col.type) != 0 && KeyFamily(col.type) == KeyFamily(element)) {
+      return Sarg{i, col.index, SargOp::kInArray, c.children[1].get(), {}, {}, {}, {}};
+    }
+  }
   return std::nullopt;
 }
 
@@ -157,6 +171,7 @@ std::optional<Sarg> MatchAnyOf(const BoundExpr& c, size_t i) {
         r.lower = s.value;
         r.lower_inclusive = s.op == SargOp::kGe;
         break;
+      case SargOp::kInArray:
       case SargOp::kAnyOf:
       case SargOp::kTuples:
         return false;
@@ -312,6 +327,8 @@ double SargSelectivity(const Sarg& s, const catalog::TableStats* stats) {
       return EqSelectivity(stats, s.column);
     case SargOp::kIn:
       return std::min(1.0, EqSelectivity(stats, s.column) * static_cast<double>(s.list.size()));
+    case SargOp::kInArray:
+      return std::min(1.0, EqSelectivity(stats, s.column) * kArrayElementsGuess);
     case SargOp::kLt:
     case SargOp::kLe:
       return RangeSelectivity(stats, s.column, nullptr, s.value);
@@ -591,8 +608,10 @@ Candidate ChooseCandidate(const AccessRequest& req) {
       const Sarg* lo = nullptr;
       const Sarg* hi = nullptr;
       const Sarg* any_of = nullptr;
+      const Sarg* in_array = nullptr;
       for (const Sarg& s : sargs) {
         if (s.column != col) continue;
+        if (s.op == SargOp::kInArray && in_array == nullptr) in_array = &s;
         if (s.op == SargOp::kAnyOf && any_of == nullptr) any_of = &s;
         if (s.op == SargOp::kEq && eq == nullptr) eq = &s;
         if (s.op == SargOp::kIn && in == nullptr) in = &s;
@@ -613,6 +632,14 @@ Candidate ChooseCandidate(const AccessRequest& req) {
         c.used.push_back(in->conjunct);
         sel *= SargSelectivity(*in, stats);
         ranges *= static_cast<double>(in->list.size());
+        c.plan.keys.push_back(kc);
+        continue;
+      }
+      if (in_array != nullptr) {
+        kc.in_array = in_array->value;
+        c.used.push_back(in_array->conjunct);
+        sel *= SargSelectivity(*in_array, stats);
+        ranges *= kArrayElementsGuess;
         c.plan.keys.push_back(kc);
         continue;
       }

@@ -33,9 +33,11 @@ struct KeyRange {
 };
 
 struct KeyCondition {
-  // Equality: exactly one of eq (a single value) or in_list (several) is set.
+  // Equality: exactly one of eq (a single value), in_list (several) or in_array (`= ANY(a)`:
+  // the elements of an array value, evaluated when the scan opens) is set.
   const BoundExpr* eq = nullptr;
   std::vector<const BoundExpr*> in_list;
+  const BoundExpr* in_array = nullptr;
   // Range (only on the column after the equality prefix).
   const BoundExpr* lower = nullptr;
   bool lower_inclusive = true;

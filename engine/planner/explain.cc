@@ -59,9 +59,10 @@ const char* AggName(AggFunc f) {
   return "?";
 }
 
-std::string Join(const std::vector<BoundExprPtr>& list, size_t from) {
+std::string Join(const std::vector<BoundExprPtr>& list, size_t from,
+                 size_t to = static_cast<size_t>(-1)) {
   std::string out;
-  for (size_t i = from; i < list.size(); ++i) {
+  for (size_t i = from; i < list.size() && i < to; ++i) {
     if (i > from) out += ", ";
     out += ExprToString(*list[i]);
   }
@@ -88,6 +89,7 @@ void Render(const PlanNode& node, bool analyze, int depth, std::vector<std::stri
   out->push_back(line);
   std::string detail_indent = depth == 0 ? "  " : indent + "      ";
   for (const std::string& d : node.details) out->push_back(detail_indent + d);
+  if (analyze && !node.actual.detail.empty()) out->push_back(detail_indent + node.actual.detail);
   for (const auto& child : node.children) Render(*child, analyze, depth + 1, out);
 }
 
@@ -111,6 +113,7 @@ Result<bool> InstrumentOp::Next(Row* row) {
   if (first_pending_) {
     actual_->first_row_ms += actual_->total_ms - loop_base_ms_;  // this loop's first row
     first_pending_ = false;
+    actual_->detail = child_->AnalyzeDetail();
   }
   if (more.ok() && *more) ++actual_->rows;
   return more;
@@ -195,6 +198,12 @@ std::string ExprToString(const BoundExpr& e) {
     case BoundKind::kSubscript:
       return "(" + ExprToString(*e.children[0]) + ")[" + ExprToString(*e.children[1]) +
              (e.children.size() > 2 ? ":" + ExprToString(*e.children[2]) : std::string()) + "]";
+    case BoundKind::kWindow: {  // PostgreSQL's non-verbose form: the window is not shown
+      const size_t args = e.window->num_args - (e.has_filter ? 1 : 0);
+      std::string out = e.name + "(" + (e.star ? "*" : Join(e.children, 0, args)) + ")";
+      if (e.has_filter) out += " FILTER (WHERE " + ExprToString(*e.children[args]) + ")";
+      return out + " OVER (?)";
+    }
   }
   return "?";
 }

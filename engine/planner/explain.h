@@ -28,6 +28,7 @@ struct PlanNode {
     uint64_t loops = 0;
     double first_row_ms = 0;  // summed over loops
     double total_ms = 0;      // summed over loops
+    std::string detail;       // Operator::AnalyzeDetail after its first row
   } actual;
 };
 

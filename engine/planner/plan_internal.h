@@ -43,6 +43,17 @@ std::string Conditions(const std::vector<BoundExprPtr>& conds);
 // to a row whose tables come in another order).
 void Remap(BoundExpr* e, const std::vector<int>& pos);
 
+// PostgreSQL's cost of sorting rows (plan_select.cc).
+double SortCost(double rows);
+// Names the depth-0 columns from, from + 1, ... read in e by labels (how EXPLAIN shows a
+// column holding an aggregate's or a window call's result: "(count(*))").
+void NameColumns(BoundExpr* e, int from, const std::vector<std::string>& labels);
+// "x DESC NULLS LAST" as EXPLAIN's Sort Key shows a key (nothing for the defaults).
+std::string SortKeyText(const std::string& expr, bool descending, bool nulls_first);
+// The window stage over cur (plan_window.cc): a WindowAgg per window, each with the Sort it
+// needs; remaps s->projections from the binder's window row to the WindowOps' columns.
+Result<Built> PlanWindows(Built cur, BoundSelect* s, Builder* b);
+
 // Plans the FROM list of s. Every run of tables joined by inner joins (commas, CROSS, INNER)
 // is one join group, ordered by cost (join_order.h); an outer join keeps its place: the
 // groups and tables before it are joined first, put back in FROM column order, and the outer

@@ -8,9 +8,9 @@
 
 namespace meridian::exec {
 
-namespace {
-
 double SortCost(double rows) { return 2.0 * kCpuOperatorCost * rows * std::log2(rows + 2); }
+
+namespace {
 
 // ORDER BY (unless an index already delivers it) and LIMIT/OFFSET on top of cur.
 Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool ordered,
@@ -41,6 +41,7 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     if (s->having) CollectColumns(*s->having, &used, &all_used);
   } else {
     for (const auto& p : s->projections) CollectColumns(*p, &used, &all_used);
+    for (const auto& w : s->windows) CollectColumns(*w, &used, &all_used);
   }
   for (const auto& c : conjuncts) CollectColumns(*c, &used, &all_used);
 
@@ -60,7 +61,8 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     // A single-table query may take its ORDER BY (and LIMIT) from an index.
     std::vector<AccessPlan::OrderColumn> wanted;
     std::optional<double> limit;
-    if (s->from.size() == 1 && !s->aggregated && !s->distinct && !s->order_by.empty()) {
+    if (s->from.size() == 1 && !s->aggregated && !s->distinct && s->windows.empty() &&
+        !s->order_by.empty()) {
       for (const SortKey& k : s->order_by) {
         const BoundExpr& p = *s->projections[k.column];
         if (p.kind != BoundKind::kColumn || p.depth != 0 || k.nulls_first != k.descending) {
@@ -102,18 +104,26 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     node->total_cost = node->startup_cost + node->rows * kCpuTupleCost;
     node->width = 8 * static_cast<int>(s->group_by.size() + s->aggregates.size());
     if (s->having != nullptr) node->details.push_back("Filter: " + ExprToString(*s->having));
+    // The columns above that hold an aggregate's result show it in EXPLAIN.
+    std::vector<std::string> labels;
+    for (const BoundExprPtr& a : s->aggregates) labels.push_back("(" + ExprToString(*a) + ")");
+    const int first = static_cast<int>(s->group_by.size());
+    for (BoundExprPtr& p : s->projections) NameColumns(p.get(), first, labels);
+    for (BoundExprPtr& w : s->windows) NameColumns(w.get(), first, labels);
     OperatorPtr op = std::make_unique<HashAggregateOp>(std::move(cur.op), std::move(s->group_by),
                                                        std::move(s->aggregates), scalar);
     if (s->having != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(s->having));
     cur = b.Make(std::move(op), std::move(node), {&cur});
   }
+  if (!s->windows.empty()) {
+    MERIDIAN_ASSIGN_OR_RETURN(cur, PlanWindows(std::move(cur), s.get(), &b));
+  }
   const size_t total = s->projections.size();
   std::string sort_keys;
   for (size_t i = 0; i < s->order_by.size(); ++i) {
     const SortKey& k = s->order_by[i];
-    sort_keys +=
-        (i ? ", " : "") + ExprToString(*s->projections[k.column]) + (k.descending ? " DESC" : "") +
-        (k.nulls_first != k.descending ? (k.nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
+    sort_keys += (i ? ", " : "") + SortKeyText(ExprToString(*s->projections[k.column]),
+                                               k.descending, k.nulls_first);
   }
   std::vector<Type> out_types;
   for (const auto& p : s->projections) out_types.push_back(p->type);

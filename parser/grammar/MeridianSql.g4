@@ -105,7 +105,35 @@ selectCore
     (K_WHERE where=expr)?
     (K_GROUP K_BY expr (COMMA expr)*)?
     (K_HAVING having=expr)?
+    (K_WINDOW windowDef (COMMA windowDef)*)?
   ;
+
+// WINDOW w AS (spec): a named window that OVER w / OVER (w ...) refer to.
+windowDef : identifier K_AS LPAREN windowSpec RPAREN ;
+
+// OVER w | OVER ([w] [PARTITION BY ...] [ORDER BY ...] [frame]).
+overClause : K_OVER (LPAREN windowSpec RPAREN | identifier) ;
+
+windowSpec
+  : existing=identifier? (K_PARTITION K_BY expr (COMMA expr)*)?
+    (K_ORDER K_BY orderItem (COMMA orderItem)*)? frameClause?
+  ;
+
+// {RANGE | ROWS | GROUPS} {start | BETWEEN start AND end} [EXCLUDE ...]: the transformer
+// checks the bounds' order as PostgreSQL's grammar does; the binder refuses what is not built.
+frameClause
+  : frameMode=(K_RANGE | K_ROWS | K_GROUPS) (frameBound | K_BETWEEN frameBound K_AND frameBound)
+    frameExclusion?
+  ;
+
+// UNBOUNDED comes first so `unbounded preceding` is never read as a column named unbounded.
+frameBound
+  : K_UNBOUNDED (K_PRECEDING | K_FOLLOWING)
+  | K_CURRENT K_ROW
+  | expr (K_PRECEDING | K_FOLLOWING)
+  ;
+
+frameExclusion : K_EXCLUDE (K_CURRENT K_ROW | K_GROUP | K_TIES | K_NO K_OTHERS) ;
 
 selectItem
   : STAR                                      # selectStar
@@ -513,9 +541,9 @@ primary
     (COMMA expr)? RPAREN                                                    # trimPrimary
   | (K_LEFT | K_RIGHT) LPAREN expr COMMA expr RPAREN                         # leftRightPrimary
   | fn=identifier LPAREN field=identifier K_FROM expr RPAREN                 # extractPrimary
-  | identifier LPAREN STAR RPAREN aggFilter?                                # starFunctionPrimary
+  | identifier LPAREN STAR RPAREN aggFilter? overClause?                    # starFunctionPrimary
   | qualifiedName LPAREN ((K_DISTINCT | K_ALL)? expr (COMMA expr)* aggOrderBy?)? RPAREN
-    aggFilter?                                                              # functionPrimary
+    aggFilter? overClause?                                                  # functionPrimary
   | identifier (DOT identifier)?                                            # columnPrimary
   ;
 
@@ -564,6 +592,8 @@ nonReservedKeyword
   | K_MINVALUE | K_OVERRIDING | K_OWNED | K_RESTART | K_SEQUENCE | K_VALUE
   | K_CONFLICT | K_DO | K_NOTHING
   | K_FILTER
+  | K_CURRENT | K_EXCLUDE | K_FOLLOWING | K_GROUPS | K_OTHERS | K_OVER | K_PARTITION
+  | K_PRECEDING | K_RANGE | K_ROW | K_ROWS | K_TIES | K_UNBOUNDED
   ;
 
 reservedKeyword
@@ -574,7 +604,7 @@ reservedKeyword
   | K_PRIMARY | K_RIGHT | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNION | K_UNIQUE | K_USING
   | K_WHEN | K_WHERE | K_WITH | K_ARRAY | K_COLLATE | K_TO | K_FOR | K_LEADING | K_TRAILING
   | K_BOTH | K_ILIKE | K_ANY | K_SOME | K_REGEXP | K_RLIKE
-  | K_CHECK | K_COLUMN | K_FOREIGN | K_REFERENCES | K_RETURNING
+  | K_CHECK | K_COLUMN | K_FOREIGN | K_REFERENCES | K_RETURNING | K_WINDOW
   ;
 
 // ------------------------------------------------------------------------------------------ lexer
@@ -741,6 +771,20 @@ K_RESTART : R E S T A R T ;
 K_RETURNING : R E T U R N I N G ;
 K_SEQUENCE : S E Q U E N C E ;
 K_VALUE : V A L U E ;
+K_CURRENT : C U R R E N T ;
+K_EXCLUDE : E X C L U D E ;
+K_FOLLOWING : F O L L O W I N G ;
+K_GROUPS : G R O U P S ;
+K_OTHERS : O T H E R S ;
+K_OVER : O V E R ;
+K_PARTITION : P A R T I T I O N ;
+K_PRECEDING : P R E C E D I N G ;
+K_RANGE : R A N G E ;
+K_ROW : R O W ;
+K_ROWS : R O W S ;
+K_TIES : T I E S ;
+K_UNBOUNDED : U N B O U N D E D ;
+K_WINDOW : W I N D O W ;
 
 SEMI : ';' ;
 COMMA : ',' ;

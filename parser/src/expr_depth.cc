@@ -1,6 +1,6 @@
 // Iterative depth measurement and destruction of expression trees (see expr_depth.h). Both walk
-// the same edges: Expr children (with an aggregate's ORDER BY keys and FILTER) and the
-// expressions of an Expr's subquery.
+// the same edges: Expr children (with an aggregate's ORDER BY keys and FILTER), the expressions
+// of an Expr's subquery and of its OVER window.
 
 #include "expr_depth.h"
 
@@ -13,6 +13,16 @@ namespace {
 
 template <typename F>
 void ForEachSelectExpr(ast::SelectStmt& s, F&& f);
+
+template <typename F>
+void ForEachWindowExpr(ast::WindowSpec& w, F&& f) {
+  for (auto& p : w.partition_by) f(p);
+  for (auto& o : w.order_by) f(o.expr);
+  if (w.frame) {
+    f(w.frame->start_offset);
+    f(w.frame->end_offset);
+  }
+}
 
 template <typename F>
 void ForEachFromExpr(std::vector<ast::TableRef>& from, F&& f) {
@@ -33,6 +43,7 @@ void ForEachSelectExpr(ast::SelectStmt& s, F&& f) {
   f(s.where);
   for (auto& e : s.group_by) f(e);
   f(s.having);
+  for (auto& w : s.windows) ForEachWindowExpr(w, f);
   for (auto& o : s.order_by) f(o.expr);
   f(s.limit);
   f(s.offset);
@@ -89,6 +100,7 @@ void ForEachChild(ast::Expr& e, F&& f) {
   for (auto& o : e.agg_order) f(o.expr);
   f(e.filter);
   if (e.subquery) ForEachSelectExpr(*e.subquery, f);
+  if (e.over) ForEachWindowExpr(*e.over, f);
 }
 
 int DepthOf(ast::ExprPtr& root) {

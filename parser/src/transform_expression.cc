@@ -481,6 +481,7 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
     e->name = Identifier(star_fn->identifier());
     e->star = true;
     if (star_fn->aggFilter() != nullptr) e->filter = TransformExpr(star_fn->aggFilter()->expr());
+    if (star_fn->overClause() != nullptr) e->over = TransformOver(star_fn->overClause());
     return e;
   }
   auto* fn = static_cast<P::FunctionPrimaryContext*>(ctx);
@@ -545,6 +546,7 @@ ExprPtr Transformer::TransformFunction(P::FunctionPrimaryContext* ctx) {
     }
   }
   if (ctx->aggFilter() != nullptr) e->filter = TransformExpr(ctx->aggFilter()->expr());
+  if (ctx->overClause() != nullptr) e->over = TransformOver(ctx->overClause());
   return e;
 }
 

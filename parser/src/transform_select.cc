@@ -238,15 +238,8 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreC
     if (e != ctx->where && e != ctx->having) stmt->group_by.push_back(TransformExpr(e));
   }
   if (ctx->having != nullptr) stmt->having = TransformExpr(ctx->having);
+  TransformWindowDefs(ctx, stmt.get());
   return stmt;
-}
-
-ast::OrderItem Transformer::TransformOrderItem(P::OrderItemContext* ctx) {
-  ast::OrderItem order;
-  order.expr = TransformExpr(ctx->expr());
-  order.descending = ctx->K_DESC() != nullptr;
-  if (ctx->K_NULLS() != nullptr) order.nulls_first = ctx->K_FIRST() != nullptr;
-  return order;
 }
 
 ast::TableRef Transformer::TransformTableRef(P::TableRefContext* ref_ctx) {

@@ -42,14 +42,18 @@ class Transformer {
   std::unique_ptr<ast::SelectStmt> TransformSelectPrimary(P::SelectPrimaryContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformValues(P::ValuesClauseContext* ctx);
   std::unique_ptr<ast::SelectStmt> TransformSelectCore(P::SelectCoreContext* ctx);
-  // expr [ASC|DESC] [NULLS FIRST|LAST] of ORDER BY (a query's or an aggregate call's).
-  ast::OrderItem TransformOrderItem(P::OrderItemContext* ctx);
   // FROM items: one table, subquery or function; a join chain appended to `out` (a
   // parenthesized join spliced in where that is equivalent, 0A000 otherwise).
   ast::TableRef TransformTableRef(P::TableRefContext* ctx);
   std::vector<ast::TableRef> TransformJoinOperand(P::TableRefContext* ctx);
   void AppendJoinChain(P::TableRefContext* first, const std::vector<P::JoinClauseContext*>& joins,
                        std::vector<ast::TableRef>* out);
+  // transform_window.cc: ORDER BY items (a query's, a window's or an aggregate call's), OVER
+  // clauses, WINDOW definitions (42P20 for frame bounds in an impossible order).
+  ast::OrderItem TransformOrderItem(P::OrderItemContext* ctx);
+  std::unique_ptr<ast::WindowSpec> TransformOver(P::OverClauseContext* ctx);
+  std::unique_ptr<ast::WindowSpec> TransformWindowSpec(P::WindowSpecContext* ctx);
+  void TransformWindowDefs(P::SelectCoreContext* ctx, ast::SelectStmt* stmt);
   // FOR UPDATE / SHARE ...: appended to stmt->locking (0A000 on a set operation).
   void TransformLocking(P::LockingClauseContext* ctx, ast::SelectStmt* stmt);
   // transform_insert.cc, transform_update.cc, transform_delete.cc

@@ -235,14 +235,17 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
     asio::post(*service_->pool(), [this] { Step(); });
   }
 
-  // A prepared quick read (Request::QuickRead: one row by a unique key) runs here, on gRPC's
-  // thread, instead of on the worker pool: it does a bounded amount of work, and under
-  // ExecControl::no_wait it fails at once rather than wait for a table lock (then it goes to the
-  // pool after all; see StepOrFinish). The hop to a pool thread, a thread wake-up, was a third
-  // of such a query's time on a busy machine (tests/bench/RESULTS.md).
+  // A prepared quick read or quick write (Request::QuickRead: one row by a unique key;
+  // Request::QuickWrite: BEGIN, or inside a block one VALUES row or one row by a unique key)
+  // runs here, on gRPC's thread, instead of on the worker pool: it does a bounded amount of
+  // work, and under ExecControl::no_wait it fails at once rather than wait for a table or row
+  // lock (undone; then it goes to the pool after all; see StepOrFinish). The hop to a pool
+  // thread, a thread wake-up, was a third of such a query's time on a busy machine
+  // (tests/bench/RESULTS.md).
   bool TryQuickRead() {
     std::optional<PreparedStatementInfo> prepared = session_->engine()->FindPrepared(statement_id_);
-    if (!prepared || prepared->request == nullptr || !prepared->request->QuickRead(0)) {
+    if (!prepared || prepared->request == nullptr ||
+        !(prepared->request->QuickRead(0) || prepared->request->QuickWrite(0))) {
       return false;
     }
     request_ = std::move(prepared->request);
@@ -286,6 +289,10 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
       if (Status st = ctl_->Check(); !st.ok()) return FinishWith(st);
       statement_start_ = std::chrono::steady_clock::now();
       auto started = request_->Start(index_, *ctl_, params_);
+      if (ctl_->no_wait() && ExecControl::IsWouldBlock(started.status())) {
+        ctl_->set_no_wait(false);  // a quick write that met a lock: undone, again on the pool
+        return PostStep();
+      }
       if (!started.ok()) return FinishWith(started.status());
       cursor_ = std::move(started).value();
       if (cursor_->copy_in() != nullptr || cursor_->copy_out()) {
@@ -298,7 +305,7 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
     chunk_.set_statement_index(static_cast<uint32_t>(index_));
     rows_.clear();
     auto more = cursor_->Fetch(max_rows_, service_->limits().max_bytes, *ctl_, &rows_);
-    if (ctl_->no_wait()) {  // the first Fetch of a quick read, on gRPC's thread (TryQuickRead)
+    if (ctl_->no_wait()) {  // the first Fetch of a quick statement, on gRPC's thread (TryQuickRead)
       ctl_->set_no_wait(false);
       if (ExecControl::IsWouldBlock(more.status())) {
         cursor_.reset();  // it read nothing; the statement starts again on the pool

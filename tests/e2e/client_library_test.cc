@@ -1,11 +1,14 @@
 // End-to-end tests of the C++ client library (client/) against a real daemon: typed results,
 // streaming handler, errors with positions, Cancel from another thread, catalog description,
 // statement parameters ($n: typed values, text cast by context, declared types, errors),
-// prepared statements (Prepare / ExecutePrepared / Deallocate), and detection of a server that
+// prepared statements (Prepare / ExecutePrepared / Deallocate; a prepared write in a block that
+// waits for a row lock), and detection of a server that
 // went away.
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <atomic>
+#include <chrono>
 #include <thread>
 
 #include "daemon_harness.h"
@@ -192,6 +195,53 @@ TEST(ClientLibrary, PreparedStatementsRunManyTimes) {
   r = c.Execute("SELECT count(*) FROM kv");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ((*r)[0].rows[0][0].as_int(), 50);
+}
+
+// A prepared UPDATE by primary key inside a transaction block is a quick write: it first runs
+// on gRPC's thread without waiting; meeting another session's row lock, it is undone and runs
+// again on the worker pool, where it waits. It must apply once, and the block must stay usable.
+TEST(ClientLibrary, PreparedWriteInABlockWaitsForARowLock) {
+  using client::Value;
+  TempDir dir;
+  Daemon d(dir.path() + "/data");
+  ASSERT_TRUE(d.started()) << d.Log();
+  auto a = Connection::Connect("127.0.0.1", d.port());
+  auto b = Connection::Connect("127.0.0.1", d.port());
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_TRUE((*a)->Execute("CREATE TABLE acct (id INTEGER PRIMARY KEY, bal INTEGER);"
+                            "INSERT INTO acct SELECT g, 0 FROM generate_series(1, 2000) g;"
+                            "ANALYZE acct")
+                  .ok());
+  auto update = (*b)->Prepare("UPDATE acct SET bal = bal + $1 WHERE id = $2");
+  ASSERT_TRUE(update.ok()) << update.error().ToString();
+  for (int i = 0; i < 3; ++i) {  // cached plan: later runs are quick writes
+    ASSERT_TRUE((*b)->Execute("BEGIN").ok());
+    ASSERT_TRUE((*b)->ExecutePrepared(update->id, {Value::Int(1), Value::Int(2)}).ok());
+    ASSERT_TRUE((*b)->Execute("COMMIT").ok());
+  }
+  ASSERT_TRUE((*a)->Execute("BEGIN; UPDATE acct SET bal = bal + 10 WHERE id = 1").ok());
+  ASSERT_TRUE((*b)->Execute("BEGIN; UPDATE acct SET bal = bal + 100 WHERE id = 3").ok());
+  std::atomic<bool> finished{false};
+  std::string error;
+  std::thread waiter([&] {
+    auto r = (*b)->ExecutePrepared(update->id, {Value::Int(5), Value::Int(1)});
+    if (!r.ok()) error = r.error().ToString();
+    finished = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_FALSE(finished) << "the UPDATE of a locked row did not wait";
+  ASSERT_TRUE((*a)->Execute("COMMIT").ok());
+  waiter.join();
+  EXPECT_EQ(error, "");
+  auto done = (*b)->Execute("COMMIT");
+  ASSERT_TRUE(done.ok()) << done.error().ToString();
+  EXPECT_EQ((*done)[0].command_tag, "COMMIT");
+  auto r = (*a)->Execute("SELECT id, bal FROM acct WHERE id IN (1, 2, 3) ORDER BY id");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ((*r)[0].rows.size(), 3u);
+  EXPECT_EQ((*r)[0].rows[0][1].as_int(), 15);   // 10 from a, then 5 from b, once
+  EXPECT_EQ((*r)[0].rows[1][1].as_int(), 3);    // the three warm-up runs
+  EXPECT_EQ((*r)[0].rows[2][1].as_int(), 100);  // b's earlier statement in the same block
 }
 
 TEST(ClientLibrary, ServerGoneIsReportedAsConnectionLost) {

@@ -327,6 +327,11 @@ class Database {
   // Re-analyzes tables that changed enough since their last ANALYZE, then writes every dirty
   // page and syncs the files (the daemon calls it periodically).
   virtual Status Checkpoint() = 0;
+  // A checkpoint that collects garbage only in tables whose dead versions call for it (many
+  // writes since the last collection for their size: a hot row's versions, which every scan
+  // of a small table reads), when some table's do; false when none was due. The daemon asks
+  // several times a second.
+  virtual Result<bool> CheckpointIfGarbageDue() = 0;
   // Checkpoints and closes all files; later calls on the database fail. Idempotent.
   virtual Status Close() = 0;
   virtual RecoveryInfo recovery() const = 0;

@@ -4,9 +4,10 @@
 # runs `--repeat` times on each (psql \timing, one session per query and server) and one table
 # prints the median times and their ratio. The answers of the two servers are compared: a
 # difference fails the run (the ctest bench_join_agg_smoke checks exactly that; times are only
-# reported). Standard library only; uses the server wrappers of ../commit/bench_commit.py.
+# reported). `--suite window` runs the window-function queries instead (default 200,000 rows).
+# Standard library only; uses the server wrappers of ../commit/bench_commit.py.
 #
-#   bench_join_agg.py [--rows 1048576] [--repeat 5] [--smoke] [--meridiand PATH]
+#   bench_join_agg.py [--suite joinagg|window] [--rows N] [--repeat 5] [--smoke] [--meridiand PATH]
 import argparse
 import os
 import re
@@ -30,6 +31,22 @@ QUERIES = [
      "GROUP BY a.g ORDER BY a.g LIMIT 3"),
     ("filtered scan", "SELECT count(*), sum(v) FROM big1 WHERE g = 7"),
 ]
+# Window functions over big1 (partitions of g: N / 1000 rows each); each answer is one row.
+WINDOW_QUERIES = [
+    ("row_number", "SELECT count(*), sum(rn) FROM "
+     "(SELECT row_number() OVER (ORDER BY id) AS rn FROM big1) AS s"),
+    ("sum OVER partition", "SELECT count(*), sum(s) FROM "
+     "(SELECT sum(v) OVER (PARTITION BY g) AS s FROM big1) AS x"),
+    ("running sum in partitions", "SELECT count(*), sum(s) FROM "
+     "(SELECT sum(v) OVER (PARTITION BY g ORDER BY id) AS s FROM big1) AS x"),
+    ("rank + lag, two windows", "SELECT count(*), sum(r), sum(l) FROM "
+     "(SELECT rank() OVER (PARTITION BY g ORDER BY v) AS r, lag(v) OVER (ORDER BY id) AS l "
+     "FROM big1) AS x"),
+    ("sliding ROWS 5 PRECEDING AND 5 FOLLOWING", "SELECT count(*), sum(s) FROM "
+     "(SELECT sum(v) OVER (ORDER BY id ROWS BETWEEN 5 PRECEDING AND 5 FOLLOWING) AS s "
+     "FROM big1) AS x"),
+]
+SUITES = {"joinagg": (QUERIES, 1048576), "window": (WINDOW_QUERIES, 200000)}
 COPY_CHUNK = 131072  # rows per COPY statement (meridiand holds a COPY's rows until its end)
 
 
@@ -74,10 +91,13 @@ def timed(server, sql, repeat):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--meridiand", default=os.environ.get("MERIDIAND", "build/bin/meridiand"))
-    ap.add_argument("--rows", type=int, default=1048576)
+    ap.add_argument("--suite", choices=sorted(SUITES), default="joinagg")
+    ap.add_argument("--rows", type=int, default=0, help="default: 1048576, window: 200000")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--smoke", action="store_true", help="20,000 rows, 2 runs per query")
     args = ap.parse_args()
+    queries, default_rows = SUITES[args.suite]
+    args.rows = args.rows or default_rows
     if args.smoke:
         args.rows, args.repeat = 20000, 2
     servers = [Meridian(args.meridiand, "async"),
@@ -87,7 +107,7 @@ def main():
         for server in servers:
             server.start()
             load(server, args.rows)
-        for name, sql in QUERIES:
+        for name, sql in queries:
             answers = {}
             for server in servers:
                 answers[server.name], times = timed(server, sql, args.repeat)
@@ -96,14 +116,14 @@ def main():
                       f"(runs: {', '.join(f'{t:.3f}' for t in times)})", flush=True)
             if len(set(answers.values())) != 1:
                 raise RuntimeError(f"answers differ for {sql}: {answers}")
-        plan = run_psql(servers[0], "EXPLAIN " + QUERIES[1][1])
-        print(f"\nmeridiand plan of the hash join query:\n{plan}")
+        plan = run_psql(servers[0], "EXPLAIN " + queries[1][1])
+        print(f"\nmeridiand plan of the {queries[1][0]} query:\n{plan}")
     finally:
         stop_and_remove(servers)
     print(f"| query ({args.rows:,} rows, median of {args.repeat}) | meridiand | PostgreSQL 15 "
           "| meridiand / PostgreSQL |")
     print("|---|---:|---:|---:|")
-    for name, sql in QUERIES:
+    for name, sql in queries:
         m, p = results[("meridiand", name)], results[("PostgreSQL 15", name)]
         print(f"| {name}: `{sql}` | {m:.3f} s | {p:.3f} s | {m / p:.2f} |")
     return 0

@@ -2,8 +2,9 @@
 PostgreSQL protocol with server-side prepared statements (psycopg `prepare=True`).
 
 meridiand runs a prepared INSERT of one row, or an UPDATE/DELETE by a unique key (an index
-lookup: the tables get 2,000 more rows so that the planner picks one), inside a transaction block on the connection's network thread without waiting (Request::QuickWrite);
-when it meets a row lock or an uncommitted key of another transaction it undoes the statement
+lookup: the tables get 2,000 more rows so that the planner picks one) or in a small table (a
+heap scan), inside a transaction block on the connection's network thread without waiting
+(Request::QuickWrite); when it meets a row lock or an uncommitted key of another transaction it undoes the statement
 and runs it again on the worker pool, where it waits. These checks would fail if that retry
 applied a statement twice, lost it, or failed the transaction block:
 
@@ -11,8 +12,9 @@ applied a statement twice, lost it, or failed the transaction block:
     and the block's earlier INSERT is still there exactly once;
   - a blocked INSERT of a key another transaction inserted waits, then gets 23505 when the
     other commits (the block is then failed, as in PostgreSQL) or succeeds when it rolls back;
-  - 8 sessions transfer between 4 hot accounts with prepared statements in blocks: the total
-    is conserved and every account's balance equals its initial one plus the acknowledged
+  - (the UPDATE checks run on a table of 2 rows and of 2,002 rows)
+  - 8 sessions transfer between 4 hot accounts (in a table of 4 rows and of 2,004 rows) with
+    prepared statements in blocks: the total is conserved and every account's balance equals its initial one plus the acknowledged
     transfers recorded in the log table (rows locked in id order; 40001 would be retried).
 
 Runs against meridiand (or MERIDIAN_TEST_CONNINFO, e.g. a PostgreSQL 15, for comparison)."""
@@ -59,13 +61,14 @@ def run_in_thread(fn):
     return t, box
 
 
-def blocked_update(server):
+def blocked_update(server, small):
     with psycopg.connect(server.conninfo(), autocommit=True) as a, \
             psycopg.connect(server.conninfo(), autocommit=True) as b:
         a.execute("DELETE FROM acct")
         a.execute("DELETE FROM xfer")
         a.execute("INSERT INTO acct VALUES (1, 100), (2, 100)")
-        fill(a)
+        if not small:
+            fill(a)
         warm(b, UPDATE, lambda i: (0, 2))
         warm(b, INSERT_LOG, lambda i: (-1 - i, 0, 0, 0))
         a.execute("BEGIN")
@@ -117,13 +120,14 @@ def blocked_insert(server, holder_commits):
         assert n == 1, f"key 5 is there {n} times"
 
 
-def hot_transfers(server, sessions=8, transfers=150, accounts=4):
+def hot_transfers(server, small, sessions=8, transfers=150, accounts=4):
     with psycopg.connect(server.conninfo(), autocommit=True) as c:
         c.execute("DELETE FROM acct")
         c.execute("DELETE FROM xfer")
         for i in range(accounts):
             c.execute("INSERT INTO acct VALUES (%s, 1000)", (i,))
-        fill(c)
+        if not small:
+            fill(c)
     errors = []
     retried = [0] * sessions
 
@@ -183,11 +187,12 @@ def main():
                          " amount INTEGER)")
             conn.execute("CREATE TABLE keys (k INTEGER PRIMARY KEY)")
         started = time.monotonic()
-        blocked_update(server)
+        for small in (False, True):
+            blocked_update(server, small)
         blocked_insert(server, holder_commits=True)
         blocked_insert(server, holder_commits=False)
-        retried = hot_transfers(server)
-        print(f"quick_write: blocked UPDATE/INSERT waited and applied once; 1200 hot transfers "
+        retried = hot_transfers(server, small=False) + hot_transfers(server, small=True)
+        print(f"quick_write: blocked UPDATE/INSERT waited and applied once; 2x1200 hot transfers "
               f"conserved ({retried} retried) in {time.monotonic() - started:.1f} s")
         server.stop()
     except BaseException:

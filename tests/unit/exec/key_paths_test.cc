@@ -1,6 +1,6 @@
 // Index paths that TPC-C kits need (issue 16): row-value IN lists and ORs of equalities over a
 // composite key become multi-point index scans; equalities implied by others (w_id = 1 AND
-// c_w_id = w_id) give index keys. Each plan is checked by EXPLAIN and its rows against the
+// c_w_id = w_id) give index keys; `= ANY(array)` is a multi-point scan too. Each plan is checked by EXPLAIN and its rows against the
 // same query with the index made unusable (column + 0), on random tuples with duplicates,
 // NULLs and misses.
 #include <random>
@@ -93,6 +93,49 @@ TEST_F(KeyPathsTest, APrefixOfTheKeyAsTuplesScansTheRestOfIt) {
   EXPECT_EQ(Rows(all), Rows("SELECT count(*), sum(c_discount) FROM customer WHERE (c_w_id + 0, "
                             "c_d_id + 0) IN ((1, 3), (2, 10))"));
   EXPECT_EQ(Rows(all)[0].substr(0, 5), "1000|");
+}
+
+// `column = ANY(array)`, as drivers send a list parameter (psycopg, pgx): one index point per
+// distinct non-NULL element, on a key column alone or after an equality prefix, with a
+// constant array or a parameter; random arrays answer as the same query without the index.
+TEST_F(KeyPathsTest, EqualsAnyArrayIsAMultiPointIndexScan) {
+  const std::string q =
+      "SELECT s_i_id, s_quantity FROM stock WHERE s_w_id = 1 AND s_i_id = ANY('{77,5,5,NULL,"
+      "20000}'::int[]) ORDER BY s_i_id";
+  const std::string p = Plan(q);
+  EXPECT_TRUE(Has(p, "Index Cond: ((stock.s_w_id = 1) AND (stock.s_i_id = ANY ")) << p;
+  EXPECT_FALSE(Has(p, "Seq Scan")) << p;
+  EXPECT_EQ(Rows(q), (std::vector<std::string>{"5|36", "77|8"}));
+  // On the first key column, with ARRAY[...]: points (w, 5) for each w.
+  const std::string q2 = "SELECT s_w_id, s_quantity FROM stock WHERE s_w_id = ANY(ARRAY[2, 1]) "
+                         "AND s_i_id = 5 ORDER BY 1";
+  EXPECT_TRUE(Has(Plan(q2), "Scan using stock_pkey")) << Plan(q2);
+  EXPECT_EQ(Rows(q2), (std::vector<std::string>{"1|36", "2|67"}));
+  EXPECT_EQ(Rows("SELECT count(*) FROM warehouse WHERE w_id = ANY(NULL::int[])"),
+            (std::vector<std::string>{"0"}));
+  EXPECT_EQ(Rows("SELECT count(*) FROM warehouse WHERE w_id = ANY('{}'::int[])"),
+            (std::vector<std::string>{"0"}));
+  // A prepared statement with an array parameter (SQL PREPARE; the protocols' Bind alike).
+  ASSERT_TRUE(Q("PREPARE sq(int[]) AS SELECT s_i_id FROM stock WHERE s_w_id = 2 AND "
+                "s_i_id = ANY($1) ORDER BY s_i_id")
+                  .status.ok());
+  EXPECT_EQ(Rows("EXECUTE sq('{9,3,NULL,3}')"), (std::vector<std::string>{"3", "9"}));
+  // <> ALL and = ALL are not points: they still answer right, by a filter.
+  EXPECT_EQ(Rows("SELECT count(*) FROM warehouse WHERE w_id <> ALL('{1}'::int[])"),
+            (std::vector<std::string>{"1"}));
+  std::mt19937 rng(11);
+  for (int round = 0; round < 30; ++round) {
+    std::string list;
+    for (int n = static_cast<int>(rng() % 15); n > 0; --n) {
+      list += (list.empty() ? "" : ",") +
+              (rng() % 10 == 0 ? std::string("NULL") : std::to_string(rng() % 10003));
+    }
+    const std::string arr = "'{" + list + "}'::int[]";
+    ASSERT_EQ(Rows("SELECT s_w_id, s_i_id FROM stock WHERE s_i_id = ANY(" + arr + ") ORDER BY 1, 2"),
+              Rows("SELECT s_w_id, s_i_id FROM stock WHERE s_i_id + 0 = ANY(" + arr +
+                   ") ORDER BY 1, 2"))
+        << arr;
+  }
 }
 
 TEST_F(KeyPathsTest, RandomTupleListsMatchASequentialScan) {

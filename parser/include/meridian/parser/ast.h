@@ -23,6 +23,7 @@ struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 struct SelectStmt;
 struct OrderItem;
+struct WindowSpec;
 
 enum class ExprKind {
   kLiteral,     // literal_kind + text / bool_value
@@ -173,6 +174,7 @@ struct Expr {
 
   std::vector<ExprPtr> children;
   std::unique_ptr<SelectStmt> subquery;  // kSubquery, kExists, kInSubquery
+  std::unique_ptr<WindowSpec> over;      // kFunction: f(...) OVER ...; null without OVER
 };
 
 struct SelectItem {
@@ -203,6 +205,35 @@ struct OrderItem {
   bool descending = false;
   std::optional<bool>
       nulls_first;  // unset: PostgreSQL default (NULLS LAST for ASC, FIRST for DESC)
+};
+
+// A window frame: {RANGE | ROWS | GROUPS} BETWEEN start AND end [EXCLUDE ...]. A frame written
+// with only a start has end kCurrentRow. The transformer rejects the orders PostgreSQL's grammar
+// rejects (start UNBOUNDED FOLLOWING, end UNBOUNDED PRECEDING, a preceding end after a current
+// or following start: 42P20).
+struct WindowFrame {
+  enum class Mode { kRange, kRows, kGroups };
+  enum class Bound { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+  Mode mode = Mode::kRange;
+  Bound start = Bound::kUnboundedPreceding;
+  Bound end = Bound::kCurrentRow;
+  ExprPtr start_offset, end_offset;  // the n of n PRECEDING / n FOLLOWING; null otherwise
+  bool exclusion = false;            // EXCLUDE CURRENT ROW | GROUP | TIES (not NO OTHERS)
+  Location loc;                      // the RANGE/ROWS/GROUPS keyword
+  Location start_loc, end_loc;
+};
+
+// OVER (...) of a window function call, or one WINDOW name AS (...) definition. existing names
+// the window this one starts from (OVER (w ORDER BY x)); reference_only is OVER w, which is
+// that window exactly.
+struct WindowSpec {
+  std::string name;      // WINDOW clause: the window's name; empty in OVER
+  std::string existing;  // empty when none
+  bool reference_only = false;
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
+  std::unique_ptr<WindowFrame> frame;  // null: the default frame
+  Location loc;                        // OVER's parenthesis / the name
 };
 
 enum class SetOp { kNone, kUnion, kIntersect, kExcept };
@@ -259,6 +290,7 @@ struct SelectStmt {
   ExprPtr where;
   std::vector<ExprPtr> group_by;
   ExprPtr having;
+  std::vector<WindowSpec> windows;  // WINDOW w AS (...), ...
   std::vector<OrderItem> order_by;
   ExprPtr limit;   // null when none (LIMIT ALL also gives null)
   ExprPtr offset;  // null when none
