@@ -1,5 +1,6 @@
 // Window clauses: OVER (PARTITION BY ... ORDER BY ... frame), OVER w, OVER (w ...), the WINDOW
-// clause, frame bounds and their 42P20 order errors, and the new words as identifiers.
+// clause, frame bounds and their 42P20 order errors, the new words as identifiers, and an
+// aggregate's FILTER before OVER.
 
 #include "parser_test_util.h"
 
@@ -44,6 +45,32 @@ TEST(ParserWindow, EmptyOverStarAndDefaultFrame) {
   EXPECT_NE(s.select->items[1].expr->over, nullptr);
   // Without OVER the call has no window.
   EXPECT_EQ(FirstItem(ParseOne("SELECT count(*) FROM t")).over, nullptr);
+}
+
+TEST(ParserWindow, FilterBeforeOver) {
+  // PostgreSQL's order: agg(...) FILTER (WHERE ...) OVER (...); also on count(*).
+  ast::Statement s = ParseOne(
+      "SELECT count(*) FILTER (WHERE x > 0) OVER (PARTITION BY g), "
+      "sum(v) FILTER (WHERE v < 5) OVER w, array_agg(v ORDER BY v) OVER () FROM t "
+      "WINDOW w AS (ORDER BY id)");
+  const ast::Expr& count = FirstItem(s);
+  EXPECT_TRUE(count.star);
+  ASSERT_NE(count.filter, nullptr);
+  EXPECT_EQ(Dump(count.filter.get()), "(> x 0)");
+  ASSERT_NE(count.over, nullptr);
+  ASSERT_EQ(count.over->partition_by.size(), 1u);
+  const ast::Expr& sum = *s.select->items[1].expr;
+  ASSERT_NE(sum.filter, nullptr);
+  ASSERT_NE(sum.over, nullptr);
+  EXPECT_EQ(sum.over->existing, "w");
+  EXPECT_TRUE(sum.over->reference_only);
+  const ast::Expr& agg = *s.select->items[2].expr;
+  EXPECT_EQ(agg.agg_order.size(), 1u);  // parsed; the binder refuses it (0A000)
+  EXPECT_NE(agg.over, nullptr);
+  // OVER before FILTER is not PostgreSQL's syntax.
+  auto r = Parse("SELECT count(*) OVER () FILTER (WHERE x > 0) FROM t");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().sqlstate(), "42601");
 }
 
 TEST(ParserWindow, FrameForms) {
