@@ -51,8 +51,12 @@ bool ServerSession::CheckSecret(std::string_view given) const {
   return pgwire::ConstantTimeEqual(given, secret_);
 }
 
-Status ServerSession::BeginRequest(const std::string& query_id, std::shared_ptr<ExecControl>* ctl) {
-  std::lock_guard lock(mu_);
+Status ServerSession::BeginRequest(const std::string& query_id, std::shared_ptr<ExecControl>* ctl,
+                                   std::chrono::milliseconds wait) {
+  std::unique_lock lock(mu_);
+  if (running_ && wait.count() > 0) {
+    ended_.wait_for(lock, wait, [&] { return !running_ || closed_; });
+  }
   if (closed_) return Status::Error("08003", "session is closed");
   if (running_) {
     return Status::Error("55000", "another request is already running in this session")
@@ -69,11 +73,16 @@ Status ServerSession::BeginRequest(const std::string& query_id, std::shared_ptr<
 }
 
 void ServerSession::EndRequest() {
-  std::lock_guard lock(mu_);
-  running_.reset();
-  running_query_id_.clear();
-  last_active_ = Clock::now();
+  {
+    std::lock_guard lock(mu_);
+    running_.reset();
+    running_query_id_.clear();
+    last_active_ = Clock::now();
+  }
+  ended_.notify_all();
 }
+
+
 
 bool ServerSession::CancelRequest(const std::string& query_id) {
   std::lock_guard lock(mu_);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -37,8 +38,12 @@ class ServerSession {
 
   // Starts a request: fails if the session is closed or already runs one (a session runs one
   // request at a time, as a PostgreSQL connection does). On success *ctl is the request's
-  // interrupt state, registered so Cancel() and Close() can reach it.
-  Status BeginRequest(const std::string& query_id, std::shared_ptr<ExecControl>* ctl);
+  // interrupt state, registered so Cancel() and Close() can reach it. wait: how long to wait
+  // for a running request to end first (one the client already gave up on, by deadline or
+  // Cancel, may still be winding down on a worker; a PostgreSQL connection likewise runs the
+  // next message after the current statement); blocks, so never on a thread that must not.
+  Status BeginRequest(const std::string& query_id, std::shared_ptr<ExecControl>* ctl,
+                      std::chrono::milliseconds wait = std::chrono::milliseconds(0));
   void EndRequest();
   // Cancels the running request if query_id is empty or matches; true if one was cancelled.
   bool CancelRequest(const std::string& query_id);
@@ -70,6 +75,7 @@ class ServerSession {
   bool closed_ = false;                   // guarded by mu_
   std::string running_query_id_;          // guarded by mu_
   std::shared_ptr<ExecControl> running_;  // guarded by mu_
+  std::condition_variable ended_;         // with mu_: running_ was reset
   std::function<void()> on_close_;        // guarded by mu_; set while attached
   bool attached_ = false;                 // guarded by mu_
   Clock::time_point last_active_;         // guarded by mu_

@@ -143,9 +143,18 @@ int main(int argc, char** argv) {
   });
   auto cancelled = db.Execute(kSlowQuery);
   canceller.join();
+  if (cancelled.ok()) {
+    std::printf("     the statement was not cancelled\n");
+  } else if (cancelled.error().sqlstate != "57014") {
+    std::printf("     %s\n", cancelled.error().ToString().c_str());
+  }
   Check(!cancelled.ok() && cancelled.error().sqlstate == "57014", "Cancel stops a slow statement");
 
-  Check(db.Deallocate(insert->id).ok() && db.Execute("DROP TABLE example_items").ok(), "clean up");
+  auto deallocated = db.Deallocate(insert->id);
+  if (!deallocated.ok()) std::printf("     %s\n", deallocated.error().ToString().c_str());
+  auto dropped = db.Execute("DROP TABLE example_items");
+  if (!dropped.ok()) std::printf("     %s\n", dropped.error().ToString().c_str());
+  Check(deallocated.ok() && dropped.ok(), "clean up");
   db.Close();
   std::printf("%s\n", failures == 0 ? "inventory: all steps ok" : "inventory: some steps failed");
   return failures == 0 ? 0 : 1;

@@ -169,6 +169,8 @@ class AttachReactor final : public grpc::ServerWriteReactor<v1::SessionEvent> {
 // bounded chunks. Every step runs on the worker pool; gRPC callbacks only post the next step.
 class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
  public:
+  // How long a request waits for the session's running request to end before 55000.
+  static constexpr std::chrono::milliseconds kRequestWait{5000};
   ExecuteReactor(SqlService* service, grpc::CallbackServerContext* ctx,
                  const v1::ExecuteRequest* req)
       : service_(service), sql_(req->sql()), statement_id_(req->statement_id()) {
@@ -194,6 +196,20 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
       return;
     }
     Status st = session_->BeginRequest(req->query_id(), &ctl_);
+    if (!st.ok() && st.sqlstate() == "55000") {
+      // Another request still runs (often one its client gave up on: deadline, Cancel; its
+      // worker is winding it down): wait for it on the pool, at most kRequestWait, as a
+      // PostgreSQL backend finishes a statement before it reads the next message.
+      asio::post(*service_->pool(), [this, ctx, req] {
+        Start(ctx, req, session_->BeginRequest(req->query_id(), &ctl_, kRequestWait));
+      });
+      return;
+    }
+    Start(ctx, req, st);
+  }
+
+  // The rest of the constructor once the session's request began (st: whether it did).
+  void Start(grpc::CallbackServerContext* ctx, const v1::ExecuteRequest* req, const Status& st) {
     if (!st.ok()) {
       session_.reset();
       Finish(ToGrpcStatus(st));
@@ -542,13 +558,15 @@ grpc::ServerUnaryReactor* SqlService::Prepare(grpc::CallbackServerContext* ctx,
   grpc::Status refused;
   std::shared_ptr<ServerSession> session = Authorize(ctx, req->session_id(), &refused);
   if (session == nullptr) return FinishUnary(ctx, std::move(refused));
-  std::shared_ptr<ExecControl> ctl;
-  if (Status st = session->BeginRequest("", &ctl); !st.ok()) {
-    return FinishUnary(ctx, ToGrpcStatus(st));
-  }
-  // Parsing and binding run on the worker pool, like every statement step.
+  // Parsing and binding run on the worker pool, like every statement step (which may wait
+  // there for the session's running request to end).
   auto* reactor = ctx->DefaultReactor();
   asio::post(*pool_, [reactor, req, resp, session, declared = std::move(declared)] {
+    std::shared_ptr<ExecControl> ctl;
+    if (Status st = session->BeginRequest("", &ctl, ExecuteReactor::kRequestWait); !st.ok()) {
+      reactor->Finish(ToGrpcStatus(st));
+      return;
+    }
     Result<PreparedStatementInfo> prepared = PrepareNamed(session.get(), *req, declared, resp);
     session->EndRequest();
     reactor->Finish(ToGrpcStatus(prepared.status(), req->sql(), 0));
@@ -582,19 +600,23 @@ grpc::ServerUnaryReactor* SqlService::Deallocate(grpc::CallbackServerContext* ct
   grpc::Status refused;
   std::shared_ptr<ServerSession> session = Authorize(ctx, req->session_id(), &refused);
   if (session == nullptr) return FinishUnary(ctx, std::move(refused));
-  std::shared_ptr<ExecControl> ctl;
-  if (Status st = session->BeginRequest("", &ctl); !st.ok()) {
-    return FinishUnary(ctx, ToGrpcStatus(st));
-  }
-  Status st;
-  if (!session->engine()->FindPrepared(req->statement_id())) {
-    st =
-        Status::Error("26000", "prepared statement \"" + req->statement_id() + "\" does not exist");
-  } else {
-    session->engine()->ClosePrepared(req->statement_id());
-  }
-  session->EndRequest();
-  return FinishUnary(ctx, ToGrpcStatus(st));
+  // On the pool: it may wait there for the session's running request to end.
+  auto* reactor = ctx->DefaultReactor();
+  asio::post(*pool_, [reactor, req, session] {
+    std::shared_ptr<ExecControl> ctl;
+    Status st = session->BeginRequest("", &ctl, ExecuteReactor::kRequestWait);
+    if (st.ok()) {
+      if (!session->engine()->FindPrepared(req->statement_id())) {
+        st = Status::Error("26000",
+                           "prepared statement \"" + req->statement_id() + "\" does not exist");
+      } else {
+        session->engine()->ClosePrepared(req->statement_id());
+      }
+      session->EndRequest();
+    }
+    reactor->Finish(ToGrpcStatus(st));
+  });
+  return reactor;
 }
 
 }  // namespace meridian::server
