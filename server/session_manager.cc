@@ -55,7 +55,10 @@ Status ServerSession::BeginRequest(const std::string& query_id, std::shared_ptr<
                                    std::chrono::milliseconds wait) {
   std::unique_lock lock(mu_);
   if (running_ && wait.count() > 0) {
+    // A worker thread waits: the pool keeps others free for the request it waits for.
+    if (waits_ != nullptr) waits_->WaitBegins();
     ended_.wait_for(lock, wait, [&] { return !running_ || closed_; });
+    if (waits_ != nullptr) waits_->WaitEnds();
   }
   if (closed_) return Status::Error("08003", "session is closed");
   if (running_) {
@@ -116,11 +119,15 @@ bool ServerSession::IdleExpired(Clock::time_point now, std::chrono::seconds time
 }
 
 std::function<void()> ServerSession::MarkClosed() {
-  std::lock_guard lock(mu_);
-  closed_ = true;
-  if (running_) running_->Cancel();
-  auto cb = std::move(on_close_);
-  on_close_ = nullptr;
+  std::function<void()> cb;
+  {
+    std::lock_guard lock(mu_);
+    closed_ = true;
+    if (running_) running_->Cancel();
+    cb = std::move(on_close_);
+    on_close_ = nullptr;
+  }
+  ended_.notify_all();  // a request waiting in BeginRequest fails at once (08003)
   return cb;
 }
 
