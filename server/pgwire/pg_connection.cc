@@ -916,15 +916,16 @@ asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
       continue;
     }
     if (!portal->error.ok() || portal->finished) break;
-    // A portal not yet started (no Describe) starts in the same pool step as its first fetch.
+    if (!portal->started) {
+      // No Describe before (pgx with a cached description sends Bind/Execute only): start as
+      // Describe does, a quick statement on this thread, else in one pool step with its first
+      // rows, which the loop then sends up to the limit.
+      status = co_await StartPortal(portal);
+      if (!status.ok()) break;
+      continue;
+    }
     const size_t want = std::min(kFetchRows, limit - sent);
-    co_await OnPool([&] {
-      if (!portal->started) {
-        if (status = StartPortalNow(portal); !status.ok()) return;
-      }
-      FetchPortal(portal, want);
-    });
-    if (!status.ok()) break;
+    co_await OnPool([&] { FetchPortal(portal, want); });
   }
   if (status.ok() && !portal->error.ok()) {
     status = portal->error;
