@@ -88,6 +88,7 @@ constexpr SystemFunction kSystemFunctions[] = {
     {"transaction_timestamp", Func::kNow, "", 0, 'T'},
     {"statement_timestamp", Func::kNow, "", 0, 'T'},
     {"clock_timestamp", Func::kClockTimestamp, "", 0, 'T'},
+    {"random", Func::kRandom, "", 0, 'F'},
     {"current_date", Func::kCurrentDate, "", 0, 'D'},
     // 'r': a regclass argument, a relation's name or oid (sequence.cc resolves it per call).
     {"nextval", Func::kNextval, "r", 1, 'o'},
@@ -119,6 +120,8 @@ constexpr SystemFunction kStringFunctions[] = {
     {"rpad", Func::kRPad, "tit", 2, 't'},
     {"reverse", Func::kReverse, "t", 1, 't'},
     {"initcap", Func::kInitcap, "t", 1, 't'},
+    {"split_part", Func::kSplitPart, "tti", 3, 't'},
+    {"translate", Func::kTranslate, "ttt", 3, 't'},
     {"like_escape", Func::kLikeEscape, "tt", 2, 't'},
 };
 
@@ -149,6 +152,8 @@ Type KindType(char kind) {
       return Type::Timestamp();
     case 'D':
       return Type::Date();
+    case 'F':
+      return Type::Double();
     default:
       return Type::BigInt();  // oid
   }

@@ -75,6 +75,8 @@ enum class Func {
   kRPad,
   kReverse,
   kInitcap,
+  kSplitPart,
+  kTranslate,
   kLikeEscape,  // x LIKE p ESCAPE e is x ~~ like_escape(p, e)
   // Array functions (bind_array.cc, array_functions.cc): kArrayToString to kStringToArray.
   kArrayToString,
@@ -122,6 +124,7 @@ enum class Func {
   kNow,          // now(), CURRENT_TIMESTAMP, LOCALTIMESTAMP: the transaction's start
   kCurrentDate,  // CURRENT_DATE
   kClockTimestamp,
+  kRandom,  // random(): double precision in [0, 1), volatile
   kDatePart,  // date_part(text, date/timestamp) and EXTRACT
   // Sequence functions (sequence.cc): volatile, never folded.
   kNextval,

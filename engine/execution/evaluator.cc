@@ -431,6 +431,43 @@ Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v, const 
     }
     case Func::kLikeEscape:
       return LikeEscape(s, v[1].AsString());
+    case Func::kSplitPart: {
+      // PostgreSQL 15: field n (1-based; negative counts from the end) of s split at delim;
+      // '' when there is no such field; an empty delim makes s the only field.
+      const std::string& delim = v[1].AsString();
+      const int64_t n = v[2].AsInt();
+      if (n == 0) return Status::Error("22023", "field position must not be zero");
+      std::vector<std::string> fields;
+      if (delim.empty()) {
+        fields.push_back(s);
+      } else {
+        size_t i = 0;
+        for (size_t at; (at = s.find(delim, i)) != std::string::npos; i = at + delim.size()) {
+          fields.push_back(s.substr(i, at - i));
+        }
+        fields.push_back(s.substr(i));
+      }
+      const auto count = static_cast<int64_t>(fields.size());
+      const int64_t index = n > 0 ? n - 1 : count + n;
+      if (index < 0 || index >= count) return Value::String("");
+      return Value::String(std::move(fields[static_cast<size_t>(index)]));
+    }
+    case Func::kTranslate: {
+      // Each character of s found in from becomes the one at its place in to, or goes when
+      // to is shorter; the first occurrence in from counts.
+      const std::vector<std::string_view> from = Chars(v[1].AsString());
+      const std::vector<std::string_view> to = Chars(v[2].AsString());
+      std::string out;
+      for (std::string_view c : Chars(s)) {
+        const auto it = std::find(from.begin(), from.end(), c);
+        if (it == from.end()) {
+          out.append(c);
+        } else if (const auto k = static_cast<size_t>(it - from.begin()); k < to.size()) {
+          out.append(to[k]);
+        }
+      }
+      return Value::String(std::move(out));
+    }
     case Func::kInitcap: {
       std::string out = s;
       bool in_word = false;

@@ -2,6 +2,8 @@
 // current_database, pg_backend_pid, ...) and the system-catalog functions behind psql's and the
 // drivers' catalog queries (pg_get_userbyid, format_type, pg_get_indexdef, ::regclass, ...).
 // They read the session's settings and the catalog through ExecContext.
+#include <random>
+
 #include "catalog/system_tables.h"
 #include "catalog/transaction.h"
 #include "binder/binder.h"
@@ -162,6 +164,12 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
     }
     case Func::kClockTimestamp:
       return Value::TimestampVal(datetime::Now());
+    case Func::kRandom: {
+      // One generator per thread, seeded from the system's entropy (PostgreSQL seeds each
+      // backend likewise); 53 random bits, so every double in [0, 1) of that grid can come up.
+      thread_local std::mt19937_64 rng{std::random_device{}()};
+      return Value::Double(static_cast<double>(rng() >> 11) * 0x1.0p-53);
+    }
     case Func::kDatePart: {
       if (!datetime::IsFinite(args[1].AsTimestamp())) return Value::Null();
       MERIDIAN_ASSIGN_OR_RETURN(Numeric n, DatePart(args[0].AsString(), args[1].AsTimestamp()));
