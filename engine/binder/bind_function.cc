@@ -343,6 +343,21 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
     MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Timestamp(), false, ""));
     e->func = Func::kDatePart;
     e->type = name == "extract" ? Type::Numeric() : Type::Double();
+  } else if (name == "date_trunc" && args.size() == 2) {
+    // date_trunc(unit, timestamp) and, for a date, its midnight timestamp (timestamps are
+    // without time zone here, so PostgreSQL's date → timestamptz is timestamp).
+    if (args[0]->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Text(), false, ""));
+    }
+    if (args[1]->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Timestamp(), false, ""));
+    }
+    if (!args[0]->type.IsString() || !args[1]->type.IsDateTime()) {
+      return NoFunction(name, args, pos);
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Timestamp(), false, ""));
+    e->func = Func::kDateTrunc;
+    e->type = Type::Timestamp();
   } else if ((name == "length" || name == "char_length" || name == "lower" || name == "upper") &&
              args.size() == 1) {
     if (args[0]->type.id == TypeId::kUnknown) {

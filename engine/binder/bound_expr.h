@@ -126,6 +126,7 @@ enum class Func {
   kClockTimestamp,
   kRandom,  // random(): double precision in [0, 1), volatile
   kDatePart,  // date_part(text, date/timestamp) and EXTRACT
+  kDateTrunc,  // date_trunc(unit, timestamp): timestamp
   // Sequence functions (sequence.cc): volatile, never folded.
   kNextval,
   kCurrval,

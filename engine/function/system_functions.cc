@@ -135,6 +135,43 @@ Result<Numeric> DatePart(const std::string& unit, Timestamp t) {
                        "unit \"" + unit + "\" not recognized for type timestamp without time zone");
 }
 
+// date_trunc of a finite timestamp: the start of its unit (weeks start on Monday, as ISO and
+// PostgreSQL; a decade, century or millennium of a year after 1 BC starts at its year 0 or 1
+// as PostgreSQL's).
+Result<Timestamp> DateTrunc(const std::string& unit, Timestamp t) {
+  std::string u;
+  for (char c : unit) u.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (!u.empty() && u.back() == 's' && u != "microseconds" && u != "milliseconds") u.pop_back();
+  const datetime::Fields f = datetime::Split(t);
+  const int64_t day_start = t.micros - (f.hour * 3600LL * 1000000 + f.minute * 60LL * 1000000 +
+                                        f.micros_of_minute);
+  auto on = [](int64_t year, int month, int day) {
+    return Timestamp{datetime::DaysFromCivil(year, month, day) * datetime::kMicrosPerDay};
+  };
+  if (u == "microseconds" || u == "microsecond") return t;
+  if (u == "milliseconds" || u == "millisecond") {
+    return Timestamp{t.micros - (f.micros_of_minute % 1000)};
+  }
+  if (u == "second") return Timestamp{t.micros - (f.micros_of_minute % 1000000)};
+  if (u == "minute") return Timestamp{t.micros - f.micros_of_minute};
+  if (u == "hour") return Timestamp{day_start + f.hour * 3600LL * 1000000};
+  if (u == "day") return Timestamp{day_start};
+  if (u == "week") {
+    const int back = (f.day_of_week + 6) % 7;  // days since Monday
+    return Timestamp{day_start - back * datetime::kMicrosPerDay};
+  }
+  if (u == "month") return on(f.year, f.month, 1);
+  if (u == "quarter") return on(f.year, (f.month - 1) / 3 * 3 + 1, 1);
+  if (u == "year") return on(f.year, 1, 1);
+  if (f.year > 0) {
+    if (u == "decade") return on(f.year - f.year % 10, 1, 1);
+    if (u == "century") return on((f.year - 1) / 100 * 100 + 1, 1, 1);
+    if (u == "millennium") return on((f.year - 1) / 1000 * 1000 + 1, 1, 1);
+  }
+  return Status::Error("22023",
+                       "unit \"" + unit + "\" not recognized for type timestamp without time zone");
+}
+
 }  // namespace
 
 Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
@@ -169,6 +206,11 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
       // backend likewise); 53 random bits, so every double in [0, 1) of that grid can come up.
       thread_local std::mt19937_64 rng{std::random_device{}()};
       return Value::Double(static_cast<double>(rng() >> 11) * 0x1.0p-53);
+    }
+    case Func::kDateTrunc: {
+      if (!datetime::IsFinite(args[1].AsTimestamp())) return args[1];
+      MERIDIAN_ASSIGN_OR_RETURN(Timestamp t, DateTrunc(args[0].AsString(), args[1].AsTimestamp()));
+      return Value::TimestampVal(t);
     }
     case Func::kDatePart: {
       if (!datetime::IsFinite(args[1].AsTimestamp())) return Value::Null();
