@@ -328,9 +328,11 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
     e->func = Func::kPgTypeof;
     e->type = Type::Text();
     e->value = Value::String(args[0]->type.Name());
-  } else if ((name == "extract" || name == "date_part") && args.size() == 2) {
-    // extract(field FROM x) gives numeric, date_part(field, x) double precision; a date is
-    // read as its midnight timestamp.
+  } else if ((name == "extract" || name == "date_part" || name == "date_trunc") &&
+             args.size() == 2) {
+    // extract(field FROM x) gives numeric, date_part(field, x) double precision,
+    // date_trunc(unit, x) timestamp; a date is read as its midnight timestamp (timestamps are
+    // without time zone here, so PostgreSQL's date → timestamptz of date_trunc is timestamp).
     if (args[0]->type.id == TypeId::kUnknown) {
       MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Text(), false, ""));
     }
@@ -341,23 +343,13 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
       return NoFunction(name, args, pos);
     }
     MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Timestamp(), false, ""));
-    e->func = Func::kDatePart;
-    e->type = name == "extract" ? Type::Numeric() : Type::Double();
-  } else if (name == "date_trunc" && args.size() == 2) {
-    // date_trunc(unit, timestamp) and, for a date, its midnight timestamp (timestamps are
-    // without time zone here, so PostgreSQL's date → timestamptz is timestamp).
-    if (args[0]->type.id == TypeId::kUnknown) {
-      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Text(), false, ""));
+    if (name == "date_trunc") {
+      e->func = Func::kDateTrunc;
+      e->type = Type::Timestamp();
+    } else {
+      e->func = Func::kDatePart;
+      e->type = name == "extract" ? Type::Numeric() : Type::Double();
     }
-    if (args[1]->type.id == TypeId::kUnknown) {
-      MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Timestamp(), false, ""));
-    }
-    if (!args[0]->type.IsString() || !args[1]->type.IsDateTime()) {
-      return NoFunction(name, args, pos);
-    }
-    MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Timestamp(), false, ""));
-    e->func = Func::kDateTrunc;
-    e->type = Type::Timestamp();
   } else if ((name == "length" || name == "char_length" || name == "lower" || name == "upper") &&
              args.size() == 1) {
     if (args[0]->type.id == TypeId::kUnknown) {
