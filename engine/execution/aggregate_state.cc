@@ -6,6 +6,7 @@
 
 #include "catalog/key_encoding.h"
 #include "execution/evaluator.h"
+#include "execution/operators.h"
 #include "binder/type_rules.h"
 
 namespace meridian::exec {
@@ -39,13 +40,8 @@ std::vector<size_t> ItemOrder(const BoundExpr& agg, const AggState::Extra& x) {
       const Value& a = x.keys[p * n + k];
       const Value& b = x.keys[q * n + k];
       const AggOrderKey& key = agg.agg_order[k];
-      if (a.IsNull() || b.IsNull()) {
-        if (a.IsNull() && b.IsNull()) continue;
-        return a.IsNull() == key.nulls_first;
-      }
-      int c = CompareValues(a, b);
-      if (c == 0) continue;
-      return key.descending ? c > 0 : c < 0;
+      const int c = CompareSortKey(a, b, key.descending, key.nulls_first);
+      if (c != 0) return c < 0;
     }
     return false;
   });

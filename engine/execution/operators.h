@@ -439,6 +439,10 @@ struct SortKey {
   bool nulls_first = false;
 };
 
+// The order of two values under one ORDER BY key: < 0 when x sorts first, 0 when tied (NULLs
+// tie with each other and go first exactly when nulls_first). Sort and aggregate ORDER BY.
+int CompareSortKey(const Value& x, const Value& y, bool descending, bool nulls_first);
+
 // Sorts its whole input on the first Next (sort.cc): in memory while the rows fit the
 // session's work_mem, else as an external merge sort: each time the rows held reach
 // work_mem they are sorted and written to a temporary file (a run, SpillFile), and the runs
@@ -456,6 +460,9 @@ class SortOp : public Operator {
 
  private:
   bool Less(const Row& a, const Row& b) const;
+  // The merge heap's order of sources a and b by their current rows (std heap: true when a
+  // comes out after b; a tie goes to the lower source, the earlier input).
+  bool HeapAfter(size_t a, size_t b) const;
   Status SortHeld();   // rows_ in key order (a stable merge sort in steps, polling cancel)
   Status SpillHeld();  // rows_ sorted into a new run; rows_ emptied
   Status MergeRuns(size_t first);  // runs_[first..] merged into one run in their place

@@ -52,19 +52,27 @@ Status SortOp::Open(const EvalContext* outer, ExecContext* exec) {
   return child_->Open(outer, exec);
 }
 
+int CompareSortKey(const Value& x, const Value& y, bool descending, bool nulls_first) {
+  if (x.IsNull() || y.IsNull()) {
+    if (x.IsNull() && y.IsNull()) return 0;
+    return x.IsNull() == nulls_first ? -1 : 1;  // a NULL goes first exactly when NULLS FIRST
+  }
+  const int c = CompareValues(x, y);
+  return descending ? -c : c;
+}
+
 bool SortOp::Less(const Row& a, const Row& b) const {
   for (const SortKey& k : keys_) {
-    const Value& x = a[k.column];
-    const Value& y = b[k.column];
-    if (x.IsNull() || y.IsNull()) {
-      if (x.IsNull() && y.IsNull()) continue;
-      // A NULL goes first exactly when NULLS FIRST.
-      return x.IsNull() == k.nulls_first;
-    }
-    int c = CompareValues(x, y);
-    if (c != 0) return k.descending ? c > 0 : c < 0;
+    const int c = CompareSortKey(a[k.column], b[k.column], k.descending, k.nulls_first);
+    if (c != 0) return c < 0;
   }
   return false;
+}
+
+bool SortOp::HeapAfter(size_t a, size_t b) const {
+  if (Less(sources_[b].current, sources_[a].current)) return true;
+  if (Less(sources_[a].current, sources_[b].current)) return false;
+  return a > b;
 }
 
 Status SortOp::SortHeld() {
@@ -156,11 +164,7 @@ Status SortOp::StartMerge(size_t first, bool with_held) {
   heap_.clear();
   const size_t nruns = runs_.size() - first;
   sources_.resize(nruns + (with_held ? 1 : 0));
-  auto heap_less = [this](size_t a, size_t b) {  // std heap: "less" means lower priority
-    if (Less(sources_[b].current, sources_[a].current)) return true;
-    if (Less(sources_[a].current, sources_[b].current)) return false;
-    return a > b;
-  };
+  auto heap_less = [this](size_t a, size_t b) { return HeapAfter(a, b); };
   for (size_t i = 0; i < sources_.size(); ++i) {
     bool has = false;
     if (i < nruns) {
@@ -180,11 +184,7 @@ Status SortOp::StartMerge(size_t first, bool with_held) {
 
 Result<bool> SortOp::NextMerged(Row* row) {
   if (heap_.empty()) return false;
-  auto heap_less = [this](size_t a, size_t b) {
-    if (Less(sources_[b].current, sources_[a].current)) return true;
-    if (Less(sources_[a].current, sources_[b].current)) return false;
-    return a > b;
-  };
+  auto heap_less = [this](size_t a, size_t b) { return HeapAfter(a, b); };
   std::pop_heap(heap_.begin(), heap_.end(), heap_less);
   const size_t i = heap_.back();
   heap_.pop_back();
