@@ -184,7 +184,7 @@ lockingStrength : K_UPDATE | K_NO K_KEY K_UPDATE | K_SHARE | K_KEY K_SHARE ;
 // the transformer. (A separate VALUES alternative here would be ambiguous with a query that
 // starts with VALUES, and ANTLR would then look ahead through every row to decide.)
 insertStmt
-  : K_INSERT K_INTO target=identifier (K_AS alias=identifier)?
+  : K_INSERT K_INTO target=qualifiedName (K_AS alias=identifier)?
     (LPAREN identifier (COMMA identifier)* RPAREN)?
     (K_OVERRIDING overriding=identifier K_VALUE)? (selectStmt | K_DEFAULT K_VALUES)
     onConflictClause? returningClause?
@@ -213,7 +213,7 @@ valueItem : K_DEFAULT | literal | expr ;
 
 // UPDATE t [[AS] alias] SET ... [FROM item, ...] [WHERE ...] [RETURNING ...]
 updateStmt
-  : K_UPDATE target=identifier (K_AS? alias=identifier)? K_SET assignment (COMMA assignment)*
+  : K_UPDATE K_ONLY? target=qualifiedName (K_AS? alias=identifier)? K_SET assignment (COMMA assignment)*
     (K_FROM fromItem (COMMA fromItem)*)? (K_WHERE expr)? returningClause?
   ;
 
@@ -221,14 +221,14 @@ assignment : identifier EQ (K_DEFAULT | expr) ;
 
 // DELETE FROM t [[AS] alias] [USING item, ...] [WHERE ...] [RETURNING ...]
 deleteStmt
-  : K_DELETE K_FROM target=identifier (K_AS? alias=identifier)?
+  : K_DELETE K_FROM K_ONLY? target=qualifiedName (K_AS? alias=identifier)?
     (K_USING fromItem (COMMA fromItem)*)? (K_WHERE expr)? returningClause?
   ;
 
 // --------------------------------------------------------------------------- CREATE TABLE, DROP
 
 createTableStmt
-  : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? identifier
+  : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? qualifiedName
     LPAREN tableElement (COMMA tableElement)* RPAREN
   ;
 
@@ -270,13 +270,13 @@ referencesClause
 
 // CREATE TABLE t [(names)] AS query [WITH [NO] DATA].
 createTableAsStmt
-  : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? identifier
+  : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? qualifiedName
     (LPAREN identifier (COMMA identifier)* RPAREN)? K_AS selectStmt (K_WITH K_NO? K_DATA)?
   ;
 
 // ALTER TABLE [IF EXISTS] t action [, ...] | RENAME [COLUMN] a TO b | RENAME TO n.
 alterTableStmt
-  : K_ALTER K_TABLE (K_IF K_EXISTS)? table=identifier
+  : K_ALTER K_TABLE (K_IF K_EXISTS)? K_ONLY? table=qualifiedName
     ( alterTableAction (COMMA alterTableAction)*
     | K_RENAME K_COLUMN? from=identifier K_TO to=identifier
     | K_RENAME K_CONSTRAINT from=identifier K_TO to=identifier
@@ -295,20 +295,20 @@ alterTableAction
   ;
 
 dropTableStmt
-  : K_DROP K_TABLE (K_IF K_EXISTS)? identifier (COMMA identifier)* (K_CASCADE | K_RESTRICT)?
+  : K_DROP K_TABLE (K_IF K_EXISTS)? qualifiedName (COMMA qualifiedName)* (K_CASCADE | K_RESTRICT)?
   ;
 
 // CREATE [OR REPLACE] [TEMP | TEMPORARY] VIEW v [(names)] AS query; DROP VIEW [IF EXISTS] v, ...
 createViewStmt
-  : K_CREATE (K_OR K_REPLACE)? (K_TEMP | K_TEMPORARY)? K_VIEW identifier
+  : K_CREATE (K_OR K_REPLACE)? (K_TEMP | K_TEMPORARY)? K_VIEW qualifiedName
     (LPAREN identifier (COMMA identifier)* RPAREN)? K_AS selectStmt
   ;
 
 dropViewStmt
-  : K_DROP K_VIEW (K_IF K_EXISTS)? identifier (COMMA identifier)* (K_CASCADE | K_RESTRICT)?
+  : K_DROP K_VIEW (K_IF K_EXISTS)? qualifiedName (COMMA qualifiedName)* (K_CASCADE | K_RESTRICT)?
   ;
 
-truncateStmt : K_TRUNCATE K_TABLE? identifier (COMMA identifier)* ;
+truncateStmt : K_TRUNCATE K_TABLE? K_ONLY? qualifiedName (COMMA qualifiedName)* ;
 
 // ------------------------------------------------------------------------------------ sequences
 
@@ -345,17 +345,17 @@ signedNumber : (PLUS | MINUS)? (INTEGER_LITERAL | DECIMAL_LITERAL) ;
 // ------------------------------------------------------------------- indexes, EXPLAIN, ANALYZE
 
 createIndexStmt
-  : K_CREATE K_UNIQUE? K_INDEX ((K_IF K_NOT K_EXISTS)? name=identifier)? K_ON table=identifier
+  : K_CREATE K_UNIQUE? K_INDEX ((K_IF K_NOT K_EXISTS)? name=identifier)? K_ON K_ONLY? table=qualifiedName
     (K_USING method=identifier)? LPAREN indexColumn (COMMA indexColumn)* RPAREN
   ;
 
 indexColumn : identifier (K_ASC | K_DESC)? (K_NULLS (K_FIRST | K_LAST))? ;
 
-dropIndexStmt : K_DROP K_INDEX (K_IF K_EXISTS)? identifier (COMMA identifier)* ;
+dropIndexStmt : K_DROP K_INDEX (K_IF K_EXISTS)? qualifiedName (COMMA qualifiedName)* ;
 
 explainStmt : K_EXPLAIN K_ANALYZE? statement ;
 
-analyzeStmt : K_ANALYZE identifier? ;
+analyzeStmt : K_ANALYZE qualifiedName? ;
 
 // [schema.]name: a table in FROM or COPY, a type, a function, a collation.
 qualifiedName : identifier (DOT identifier)? ;

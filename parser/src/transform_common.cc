@@ -74,6 +74,17 @@ void Transformer::QualifiedName(P::QualifiedNameContext* ctx, std::string* schem
   }
 }
 
+std::string Transformer::RelationName(P::QualifiedNameContext* ctx) {
+  std::string schema, name;
+  QualifiedName(ctx, &schema, &name);
+  if (schema == "pg_catalog" || schema == "information_schema") {
+    Fail(ErrorAt(ctx, "42501", "permission denied for schema " + schema));
+  } else if (!schema.empty() && schema != "public") {
+    Fail(ErrorAt(ctx, "3F000", "schema \"" + schema + "\" does not exist"));
+  }
+  return name;
+}
+
 ast::Location Transformer::Loc(antlr4::ParserRuleContext* ctx) const {
   return TokenLocation(*ctx->getStart());
 }
@@ -135,8 +146,8 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   } else if (auto* s = ctx->truncateStmt()) {
     stmt.kind = ast::StatementKind::kTruncate;
     stmt.truncate = std::make_unique<ast::TruncateStmt>();
-    for (P::IdentifierContext* name : s->identifier()) {
-      stmt.truncate->tables.push_back(Identifier(name));
+    for (P::QualifiedNameContext* name : s->qualifiedName()) {
+      stmt.truncate->tables.push_back(RelationName(name));
       stmt.truncate->table_locs.push_back(Loc(name));
     }
   } else if (auto* s = ctx->createIndexStmt()) {
@@ -160,9 +171,9 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   } else if (auto* s = ctx->analyzeStmt()) {
     stmt.kind = ast::StatementKind::kAnalyze;
     stmt.analyze = std::make_unique<ast::AnalyzeStmt>();
-    if (s->identifier() != nullptr) {
-      stmt.analyze->table = Identifier(s->identifier());
-      stmt.analyze->table_loc = Loc(s->identifier());
+    if (s->qualifiedName() != nullptr) {
+      stmt.analyze->table = RelationName(s->qualifiedName());
+      stmt.analyze->table_loc = Loc(s->qualifiedName());
     }
   } else if (auto* s = ctx->setStmt()) {
     stmt.kind = ast::StatementKind::kSet;

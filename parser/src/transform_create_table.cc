@@ -151,7 +151,7 @@ void Transformer::TransformTableConstraint(P::TableConstraintContext* constraint
 std::unique_ptr<ast::CreateTableStmt> Transformer::TransformCreateTable(
     P::CreateTableStmtContext* ctx) {
   auto stmt = std::make_unique<ast::CreateTableStmt>();
-  stmt->table = Identifier(ctx->identifier());
+  stmt->table = RelationName(ctx->qualifiedName());
   stmt->if_not_exists = ctx->K_IF() != nullptr;
   bool has_primary_key = false;
   for (P::TableElementContext* element : ctx->tableElement()) {
@@ -184,10 +184,10 @@ std::unique_ptr<ast::CreateTableAsStmt> Transformer::TransformCreateTableAs(
     P::CreateTableAsStmtContext* ctx) {
   auto stmt = std::make_unique<ast::CreateTableAsStmt>();
   std::vector<P::IdentifierContext*> ids = ctx->identifier();
-  stmt->table = Identifier(ids[0]);
-  stmt->table_loc = Loc(ids[0]);
+  stmt->table = RelationName(ctx->qualifiedName());
+  stmt->table_loc = Loc(ctx->qualifiedName());
   stmt->if_not_exists = ctx->K_IF() != nullptr;
-  for (size_t i = 1; i < ids.size(); ++i) stmt->columns.push_back(Identifier(ids[i]));
+  for (P::IdentifierContext* id : ids) stmt->columns.push_back(Identifier(id));
   stmt->query = TransformSelect(ctx->selectStmt());
   stmt->with_data = ctx->K_NO() == nullptr;
   return stmt;
@@ -197,7 +197,7 @@ std::unique_ptr<ast::AlterTableStmt> Transformer::TransformAlterTable(
     P::AlterTableStmtContext* ctx) {
   using Kind = ast::AlterTableCmd::Kind;
   auto stmt = std::make_unique<ast::AlterTableStmt>();
-  stmt->table = Identifier(ctx->table);
+  stmt->table = RelationName(ctx->table);
   stmt->table_loc = Loc(ctx->table);
   stmt->if_exists = ctx->K_IF() != nullptr;
   if (ctx->K_RENAME() != nullptr) {
