@@ -648,10 +648,14 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
           std::make_unique<DoneCursor>("DROP INDEX", 0, std::move(notice)));
     }
     case ast::StatementKind::kAnalyze: {
+      if (stmt.analyze->vacuum && settings->txn_block().active()) {
+        return Status::Error(sqlstate::kActiveSqlTransaction,
+                             "VACUUM cannot run inside a transaction block");
+      }
       std::string notice;
       MERIDIAN_RETURN_IF_ERROR(ExecuteAnalyze(*stmt.analyze, catalog, ctl, &notice));
-      return std::unique_ptr<QueryCursor>(
-          std::make_unique<DoneCursor>("ANALYZE", 0, std::move(notice)));
+      return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>(
+          stmt.analyze->vacuum ? "VACUUM" : "ANALYZE", 0, std::move(notice)));
     }
     case ast::StatementKind::kCreateSequence:
     case ast::StatementKind::kAlterSequence:

@@ -56,6 +56,7 @@ statement
   | dropIndexStmt
   | explainStmt
   | analyzeStmt
+  | vacuumStmt
   | setStmt
   | showStmt
   | resetStmt
@@ -230,6 +231,12 @@ deleteStmt
 createTableStmt
   : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? qualifiedName
     LPAREN tableElement (COMMA tableElement)* RPAREN
+    (K_WITH LPAREN storageParameter (COMMA storageParameter)* RPAREN)?
+  ;
+
+// WITH (fillfactor = 90, autovacuum_enabled = off, ...): checked and not stored.
+storageParameter
+  : identifier (DOT identifier)? (EQ (signedNumber | identifier | STRING_LITERAL | K_TRUE | K_FALSE | K_ON))?
   ;
 
 tableElement : columnDef | tableConstraint ;
@@ -355,7 +362,19 @@ dropIndexStmt : K_DROP K_INDEX (K_IF K_EXISTS)? qualifiedName (COMMA qualifiedNa
 
 explainStmt : K_EXPLAIN K_ANALYZE? statement ;
 
-analyzeStmt : K_ANALYZE qualifiedName? ;
+// ANALYZE [VERBOSE] [t [, ...]]; VACUUM [(option [value], ...)] [FULL] [FREEZE] [VERBOSE]
+// [ANALYZE] [t [, ...]] (the options are checked by the transformer).
+analyzeStmt : K_ANALYZE K_VERBOSE? (qualifiedName (COMMA qualifiedName)*)? ;
+
+vacuumStmt
+  : K_VACUUM (LPAREN vacuumOption (COMMA vacuumOption)* RPAREN)?
+    K_FULL? K_FREEZE? K_VERBOSE? K_ANALYZE? (qualifiedName (COMMA qualifiedName)*)?
+  ;
+
+vacuumOption
+  : (K_ANALYZE | K_FULL | K_VERBOSE | K_FREEZE | identifier)
+    (K_TRUE | K_FALSE | K_ON | signedNumber | identifier)?
+  ;
 
 // [schema.]name: a table in FROM or COPY, a type, a function, a collation.
 qualifiedName : identifier (DOT identifier)? ;
@@ -594,6 +613,7 @@ nonReservedKeyword
   | K_FILTER
   | K_CURRENT | K_EXCLUDE | K_FOLLOWING | K_GROUPS | K_OTHERS | K_OVER | K_PARTITION
   | K_PRECEDING | K_RANGE | K_ROW | K_ROWS | K_TIES | K_UNBOUNDED
+  | K_FREEZE | K_VACUUM | K_VERBOSE
   ;
 
 reservedKeyword
@@ -663,6 +683,7 @@ K_FIRST : F I R S T ;
 K_FOR : F O R ;
 K_FOREIGN : F O R E I G N ;
 K_FROM : F R O M ;
+K_FREEZE : F R E E Z E ;
 K_FULL : F U L L ;
 K_GROUP : G R O U P ;
 K_HAVING : H A V I N G ;
@@ -742,6 +763,8 @@ K_TRANSACTION : T R A N S A C T I O N ;
 K_TRIM : T R I M ;
 K_TRUE : T R U E ;
 K_TRUNCATE : T R U N C A T E ;
+K_VACUUM : V A C U U M ;
+K_VERBOSE : V E R B O S E ;
 K_UNCOMMITTED : U N C O M M I T T E D ;
 K_UNION : U N I O N ;
 K_UNIQUE : U N I Q U E ;

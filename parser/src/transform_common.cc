@@ -85,6 +85,32 @@ std::string Transformer::RelationName(P::QualifiedNameContext* ctx) {
   return name;
 }
 
+std::unique_ptr<ast::AnalyzeStmt> Transformer::TransformVacuum(P::VacuumStmtContext* ctx) {
+  auto stmt = std::make_unique<ast::AnalyzeStmt>();
+  stmt->vacuum = true;
+  stmt->analyze = ctx->K_ANALYZE() != nullptr;
+  for (P::VacuumOptionContext* option : ctx->vacuumOption()) {
+    const std::string name = LowerAscii(option->children[0]->getText());
+    std::string value = option->children.size() > 1 ? LowerAscii(option->children[1]->getText())
+                                                    : std::string("true");
+    const bool off = value == "false" || value == "off" || value == "0";
+    // PostgreSQL 15's VACUUM options; each is accepted, only ANALYZE changes what runs.
+    static const char* const kOptions[] = {
+        "analyze", "full", "verbose", "freeze", "skip_locked", "index_cleanup", "process_toast",
+        "truncate", "parallel", "disable_page_skipping"};
+    if (std::find(std::begin(kOptions), std::end(kOptions), name) == std::end(kOptions)) {
+      Fail(ErrorAt(option, sqlstate::kSyntaxError,
+                   "unrecognized VACUUM option \"" + name + "\""));
+    }
+    if (name == "analyze") stmt->analyze = !off;
+  }
+  for (P::QualifiedNameContext* name : ctx->qualifiedName()) {
+    stmt->tables.push_back(RelationName(name));
+    stmt->table_locs.push_back(Loc(name));
+  }
+  return stmt;
+}
+
 ast::Location Transformer::Loc(antlr4::ParserRuleContext* ctx) const {
   return TokenLocation(*ctx->getStart());
 }
@@ -171,10 +197,13 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   } else if (auto* s = ctx->analyzeStmt()) {
     stmt.kind = ast::StatementKind::kAnalyze;
     stmt.analyze = std::make_unique<ast::AnalyzeStmt>();
-    if (s->qualifiedName() != nullptr) {
-      stmt.analyze->table = RelationName(s->qualifiedName());
-      stmt.analyze->table_loc = Loc(s->qualifiedName());
+    for (P::QualifiedNameContext* name : s->qualifiedName()) {
+      stmt.analyze->tables.push_back(RelationName(name));
+      stmt.analyze->table_locs.push_back(Loc(name));
     }
+  } else if (auto* s = ctx->vacuumStmt()) {
+    stmt.kind = ast::StatementKind::kAnalyze;
+    stmt.analyze = TransformVacuum(s);
   } else if (auto* s = ctx->setStmt()) {
     stmt.kind = ast::StatementKind::kSet;
     stmt.variable = TransformSet(s);
