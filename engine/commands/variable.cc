@@ -56,8 +56,16 @@ Result<std::unique_ptr<QueryCursor>> ExecuteVariable(const ast::Statement& stmt,
   };
   switch (stmt.kind) {
     case ast::StatementKind::kSet: {
-      if (v.local) return done("SET", "SET LOCAL can only be used in transaction blocks");
-      Status st = v.to_default ? settings->Reset(v.name) : settings->Set(v.name, v.values).status();
+      Status st;
+      if (v.local) {
+        if (!settings->in_transaction()) {
+          return done("SET", "SET LOCAL can only be used in transaction blocks");
+        }
+        st = v.to_default ? settings->ResetLocal(v.name)
+                          : settings->SetLocal(v.name, v.values).status();
+      } else {
+        st = v.to_default ? settings->Reset(v.name) : settings->Set(v.name, v.values).status();
+      }
       if (!st.ok()) return st;  // no position, as PostgreSQL
       return done("SET");
     }

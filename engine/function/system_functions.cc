@@ -237,9 +237,14 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
     }
     case Func::kSetConfig: {
       if (settings == nullptr) return NoSession();
+      if (args[2].AsBool() && settings->in_transaction()) {  // is_local: until the block ends
+        MERIDIAN_ASSIGN_OR_RETURN(std::string v,
+                                  settings->SetLocal(args[0].AsString(), {args[1].AsString()}));
+        return Value::String(std::move(v));
+      }
       if (args[2].AsBool()) {
-        // is_local: lasts until the end of the transaction, which is this statement (there
-        // are no transaction blocks yet), so it is checked and reported but not kept.
+        // is_local outside a block: lasts until the end of the transaction, which is this
+        // statement, so it is checked and reported but not kept.
         SessionSettings scratch(*settings);
         MERIDIAN_ASSIGN_OR_RETURN(std::string v,
                                   scratch.Set(args[0].AsString(), {args[1].AsString()}));

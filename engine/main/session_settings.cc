@@ -307,7 +307,7 @@ Status SessionSettings::Store(const Param& p, std::string value) {
   return Status::Ok();
 }
 
-Result<std::string> SessionSettings::Set(std::string_view name,
+Result<std::string> SessionSettings::SetImpl(std::string_view name,
                                          const std::vector<std::string>& values) {
   const Param* p = Find(name);
   if (p == nullptr) {
@@ -478,11 +478,11 @@ Result<std::string> SessionSettings::Set(std::string_view name,
   return value;
 }
 
-Status SessionSettings::Reset(std::string_view name) {
+Status SessionSettings::ResetImpl(std::string_view name) {
   if (Lower(name) == "all") {
     std::vector<std::string> names;
     for (const auto& [n, v] : values_) names.push_back(n);
-    for (const std::string& n : names) MERIDIAN_RETURN_IF_ERROR(Reset(n));
+    for (const std::string& n : names) MERIDIAN_RETURN_IF_ERROR(ResetImpl(n));
     custom_.clear();
     return Status::Ok();
   }
@@ -567,6 +567,88 @@ std::vector<std::pair<std::string, std::string>> SessionSettings::TakeChanged() 
   for (const std::string& name : changed_) out.emplace_back(name, ShowOr(name, ""));
   changed_.clear();
   return out;
+}
+
+}  // namespace meridian::exec
+
+namespace meridian::exec {
+
+Result<std::string> SessionSettings::Set(std::string_view name,
+                                         const std::vector<std::string>& values) {
+  MERIDIAN_ASSIGN_OR_RETURN(std::string shown, SetImpl(name, values));
+  KeepAtCommit(name);
+  return shown;
+}
+
+Result<std::string> SessionSettings::SetLocal(std::string_view name,
+                                              const std::vector<std::string>& values) {
+  return SetImpl(name, values);  // not noted in txn_->commit: it lasts until the end
+}
+
+Status SessionSettings::Reset(std::string_view name) {
+  MERIDIAN_RETURN_IF_ERROR(ResetImpl(name));
+  KeepAtCommit(name);
+  return Status::Ok();
+}
+
+void SessionSettings::KeepAtCommit(std::string_view name) {
+  if (!txn_) return;
+  if (Lower(name) == "all") {
+    txn_->commit = Snapshot{values_, custom_};
+    return;
+  }
+  auto copy = [](const std::map<std::string, std::string>& from, const std::string& key,
+                 std::map<std::string, std::string>* to) {
+    auto it = from.find(key);
+    if (it == from.end()) {
+      to->erase(key);
+    } else {
+      (*to)[key] = it->second;
+    }
+  };
+  if (const Param* p = Find(name)) {
+    copy(values_, p->name, &txn_->commit.values);
+  } else {
+    copy(custom_, Lower(name), &txn_->commit.custom);
+  }
+}
+
+void SessionSettings::Install(const Snapshot& snapshot) {
+  const std::vector<std::pair<std::string, std::string>> before = Reported();
+  values_ = snapshot.values;
+  custom_ = snapshot.custom;
+  CacheDerived();
+  for (const auto& [name, old] : before) {
+    if (ShowOr(name, "") != old) changed_.insert(name);
+  }
+}
+
+void SessionSettings::TransactionBegun() {
+  const Snapshot now{values_, custom_};
+  txn_ = TxnSettings{now, now, {}};
+}
+
+void SessionSettings::TransactionEnded(bool committed) {
+  if (!txn_) return;
+  const Snapshot next = committed ? txn_->commit : txn_->begin;
+  txn_.reset();
+  Install(next);
+}
+
+void SessionSettings::SavepointSet() {
+  if (txn_) txn_->savepoints.emplace_back(Snapshot{values_, custom_}, txn_->commit);
+}
+
+void SessionSettings::SavepointsKept(size_t count) {
+  if (txn_ && txn_->savepoints.size() > count) txn_->savepoints.resize(count);
+}
+
+void SessionSettings::RollbackToSavepoint(size_t index) {
+  if (!txn_ || index >= txn_->savepoints.size()) return;
+  const auto [now, commit] = txn_->savepoints[index];
+  txn_->commit = commit;
+  txn_->savepoints.resize(index + 1);
+  Install(now);
 }
 
 }  // namespace meridian::exec

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -47,6 +48,20 @@ class SessionSettings {
   Result<std::string> Set(std::string_view name, const std::vector<std::string>& values);
   // RESET name, or every settable parameter for "all".
   Status Reset(std::string_view name);
+  // SET LOCAL / set_config(..., true) inside a transaction block: like Set, but the value lasts
+  // only until the transaction ends.
+  Result<std::string> SetLocal(std::string_view name, const std::vector<std::string>& values);
+  Status ResetLocal(std::string_view name) { return ResetImpl(name); }  // SET LOCAL x TO DEFAULT
+
+  // PostgreSQL's transactional settings, driven by the session's TransactionBlock: a SET or
+  // RESET inside a block is undone when the block rolls back (also ROLLBACK TO a savepoint set
+  // before it) and kept when it commits; a SET LOCAL is undone when the block ends either way.
+  bool in_transaction() const { return txn_.has_value(); }  // between BEGIN and its end
+  void TransactionBegun();
+  void TransactionEnded(bool committed);
+  void SavepointSet();                  // a SAVEPOINT: the values now
+  void SavepointsKept(size_t count);    // RELEASE: only the first count savepoints remain
+  void RollbackToSavepoint(size_t index);  // ROLLBACK TO savepoint index (0-based; it stays)
   // SHOW ALL: (name, setting, description) ordered by name.
   std::vector<std::vector<std::string>> ShowAll() const;
   // Parameters PostgreSQL reports with ParameterStatus and their values (at startup), and those
@@ -80,6 +95,21 @@ class SessionSettings {
   static const Param* Find(std::string_view name);
   std::string ShowOr(std::string_view name, const char* fallback) const;
   Status Store(const Param& p, std::string value);
+  Result<std::string> SetImpl(std::string_view name, const std::vector<std::string>& values);
+  Status ResetImpl(std::string_view name);
+  // Inside a transaction: the value of name now is also its value after COMMIT.
+  void KeepAtCommit(std::string_view name);
+  struct Snapshot {
+    std::map<std::string, std::string> values, custom;
+  };
+  // Replaces the values (reported parameters that change are queued for ParameterStatus).
+  void Install(const Snapshot& snapshot);
+  struct TxnSettings {
+    Snapshot begin;   // at BEGIN: what ROLLBACK restores
+    Snapshot commit;  // what COMMIT leaves: begin plus the block's SET / RESET (not SET LOCAL)
+    std::vector<std::pair<Snapshot, Snapshot>> savepoints;  // (values, commit) at each SAVEPOINT
+  };
+  std::optional<TxnSettings> txn_;  // between BEGIN and COMMIT / ROLLBACK
   // Recomputes the settings read on every statement (below) from values_.
   void CacheDerived();
 

@@ -115,6 +115,7 @@ Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
       }
       txn_ = catalog->BeginTransaction(IsolationOf(level));
       txn_->set_read_only(stmt.read_only.value_or(settings.default_read_only()));
+      settings.TransactionBegun();
       isolation_name_ = level;
       failed_ = false;
       ran_statement_ = false;
@@ -128,11 +129,14 @@ Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
       }
       if (failed_) {
         End(catalog);
+        settings.TransactionEnded(/*committed=*/false);
         return std::string("ROLLBACK");
       }
       std::shared_ptr<catalog::Transaction> t = std::move(txn_);
       End(catalog);  // nothing open any more, whatever the commit's outcome
-      MERIDIAN_RETURN_IF_ERROR(catalog->CommitTransaction(*t, settings.synchronous_commit()));
+      const Status committed = catalog->CommitTransaction(*t, settings.synchronous_commit());
+      settings.TransactionEnded(committed.ok());
+      MERIDIAN_RETURN_IF_ERROR(committed);
       return std::string("COMMIT");
     }
     case Action::kRollback:
@@ -141,6 +145,7 @@ Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
         *notice_state = sqlstate::kNoActiveSqlTransaction;
       }
       End(catalog);
+      settings.TransactionEnded(/*committed=*/false);
       return std::string("ROLLBACK");
     case Action::kSavepoint:
       if (!active()) {
@@ -149,17 +154,20 @@ Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
       }
       if (failed_) return Failed();
       savepoints_.emplace_back(stmt.savepoint, txn_->mark());
+      settings.SavepointSet();
       return std::string("SAVEPOINT");
     case Action::kRelease: {
       if (failed_) return Failed();
       MERIDIAN_ASSIGN_OR_RETURN(size_t i, find_savepoint("RELEASE SAVEPOINT"));
       savepoints_.resize(i);
+      settings.SavepointsKept(i);
       return std::string("RELEASE");
     }
     case Action::kRollbackTo: {
       MERIDIAN_ASSIGN_OR_RETURN(size_t i, find_savepoint("ROLLBACK TO SAVEPOINT"));
       txn_->RollbackTo(savepoints_[i].second);
       savepoints_.resize(i + 1);
+      settings.RollbackToSavepoint(i);
       failed_ = false;
       return std::string("ROLLBACK");
     }
