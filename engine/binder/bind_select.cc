@@ -443,11 +443,13 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
                                                            "not exist in left table")
           .WithPosition(ref.join_loc.position);
     }
-    const ColumnInfo& lcol = left->columns[lc];
     const ColumnInfo& rcol = right.columns[rc];
-    NoteColumn(*left, lc);
     NoteColumn(right, rc);
-    auto l = BoundExpr::Column(0, left->offset + lc, lcol.type, left->name + "." + name);
+    // The left side's value of the column: merged by earlier RIGHT / FULL JOIN ... USING
+    // (COALESCE of both sides), else its own column.
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr l,
+                              UnqualifiedColumn(*left, lc, 0, ref.join_loc.position));
+    const Type left_type = l->type;
     auto r = BoundExpr::Column(0, right.offset + rc, rcol.type, right.name + "." + name);
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr eq, MakeComparison(ast::BinaryOp::kEq, std::move(l),
                                                               std::move(r), ref.join_loc.position));
@@ -461,9 +463,9 @@ Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t 
       m.full = ref.join == ast::JoinType::kFull;
       m.type = rcol.type;
       if (m.full) {
-        std::optional<Type> common = CommonType(lcol.type, rcol.type);
+        std::optional<Type> common = CommonType(left_type, rcol.type);
         if (!common) {
-          return Status::Error(sqlstate::kDatatypeMismatch, "JOIN/USING types " + lcol.type.Name() +
+          return Status::Error(sqlstate::kDatatypeMismatch, "JOIN/USING types " + left_type.Name() +
                                                                 " and " + rcol.type.Name() +
                                                                 " cannot be matched")
               .WithPosition(ref.join_loc.position);

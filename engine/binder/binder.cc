@@ -86,24 +86,31 @@ Result<BoundExprPtr> Binder::UnqualifiedColumn(const ScopeTable& st, int c, int 
                                                uint32_t pos) {
   const ColumnInfo& col = st.columns[c];
   NoteColumn(st, c);
-  auto left = BoundExpr::Column(depth, st.offset + c, col.type, st.name + "." + col.name);
-  left->position = pos;
-  const ScopeTable::Merged* m = st.FindMerged(col.name);
-  if (m == nullptr) return left;
-  auto right = BoundExpr::Column(depth, m->right_index, m->right_type, m->right_name);
-  right->position = pos;
-  if (!m->full) return right;
-  auto e = std::make_unique<BoundExpr>();
-  e->kind = BoundKind::kFunction;
-  e->type = m->type;
-  e->position = pos;
-  e->func = Func::kCoalesce;
-  e->name = "coalesce";
-  MERIDIAN_ASSIGN_OR_RETURN(left, Coerce(std::move(left), m->type, false, ""));
-  MERIDIAN_ASSIGN_OR_RETURN(right, Coerce(std::move(right), m->type, false, ""));
-  e->children.push_back(std::move(left));
-  e->children.push_back(std::move(right));
-  return e;
+  auto value = BoundExpr::Column(depth, st.offset + c, col.type, st.name + "." + col.name);
+  value->position = pos;
+  // Each RIGHT / FULL JOIN ... USING that merged this column, in join order: the right side's
+  // column, or COALESCE(the value so far, the right side's column).
+  for (const ScopeTable::Merged& m : st.merged) {
+    if (m.name != col.name) continue;
+    auto right = BoundExpr::Column(depth, m.right_index, m.right_type, m.right_name);
+    right->position = pos;
+    if (!m.full) {
+      value = std::move(right);
+      continue;
+    }
+    auto e = std::make_unique<BoundExpr>();
+    e->kind = BoundKind::kFunction;
+    e->type = m.type;
+    e->position = pos;
+    e->func = Func::kCoalesce;
+    e->name = "coalesce";
+    MERIDIAN_ASSIGN_OR_RETURN(value, Coerce(std::move(value), m.type, false, ""));
+    MERIDIAN_ASSIGN_OR_RETURN(right, Coerce(std::move(right), m.type, false, ""));
+    e->children.push_back(std::move(value));
+    e->children.push_back(std::move(right));
+    value = std::move(e);
+  }
+  return value;
 }
 
 Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
