@@ -13,6 +13,7 @@
 #include "binder/params.h"
 #include "main/plan_cache.h"
 #include "planner/planner.h"
+#include "main/ddl_undo.h"
 #include "main/prepared.h"
 #include "main/session_settings.h"
 #include "main/transaction_block.h"
@@ -855,6 +856,9 @@ Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& st
   if (Status writable = CheckWritable(stmt, *stx.txn); !writable.ok()) {
     return block.Leave(catalog, *settings, stx, std::move(writable));
   }
+  // DDL inside a block: what its undo needs, noted before it runs (ddl_undo.h).
+  const DdlBefore ddl_before =
+      stx.autocommit ? DdlBefore{} : NoteBeforeDdl(stmt, catalog);
   for (int attempt = 0;; ++attempt) {
     Result<std::unique_ptr<QueryCursor>> cursor =
         StartInTxn(stmt, catalog, ctl, params, settings, own_settings, stx.txn, plans);
@@ -872,6 +876,7 @@ Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& st
       return std::unique_ptr<QueryCursor>(
           std::make_unique<AutocommitCursor>(std::move(cursor).value(), stx.txn));
     }
+    if (cursor.ok() && !stx.autocommit) block.AddDdlUndo(MakeDdlUndo(stmt, ddl_before, catalog));
     MERIDIAN_RETURN_IF_ERROR(block.Leave(catalog, *settings, stx, cursor.status()));
     return cursor;
   }

@@ -68,10 +68,25 @@ void TransactionBlock::MarkFailed(const catalog::Transaction* txn) {
 
 void TransactionBlock::End(catalog::Catalog* catalog) {
   if (txn_ != nullptr) catalog->AbortTransaction(*txn_);
+  if (txn_ != nullptr) UndoDdl(catalog, 0);  // a rollback (COMMIT moves txn_ out first)
   txn_.reset();
   failed_ = false;
   ran_statement_ = false;
   savepoints_.clear();
+  savepoint_ddl_.clear();
+  ddl_undo_.clear();
+}
+
+void TransactionBlock::AddDdlUndo(std::function<void(catalog::Catalog*)> undo) {
+  if (active() && undo) ddl_undo_.push_back(std::move(undo));
+}
+
+void TransactionBlock::UndoDdl(catalog::Catalog* catalog, size_t keep) {
+  while (ddl_undo_.size() > keep) {
+    std::function<void(catalog::Catalog*)> undo = std::move(ddl_undo_.back());
+    ddl_undo_.pop_back();
+    undo(catalog);
+  }
 }
 
 void TransactionBlock::Close(catalog::Catalog* catalog) { End(catalog); }
@@ -133,9 +148,13 @@ Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
         return std::string("ROLLBACK");
       }
       std::shared_ptr<catalog::Transaction> t = std::move(txn_);
+      std::vector<std::function<void(catalog::Catalog*)>> undo = std::move(ddl_undo_);
       End(catalog);  // nothing open any more, whatever the commit's outcome
       const Status committed = catalog->CommitTransaction(*t, settings.synchronous_commit());
       settings.TransactionEnded(committed.ok());
+      if (!committed.ok()) {
+        for (auto it = undo.rbegin(); it != undo.rend(); ++it) (*it)(catalog);
+      }
       MERIDIAN_RETURN_IF_ERROR(committed);
       return std::string("COMMIT");
     }
@@ -154,19 +173,23 @@ Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
       }
       if (failed_) return Failed();
       savepoints_.emplace_back(stmt.savepoint, txn_->mark());
+      savepoint_ddl_.push_back(ddl_undo_.size());
       settings.SavepointSet();
       return std::string("SAVEPOINT");
     case Action::kRelease: {
       if (failed_) return Failed();
       MERIDIAN_ASSIGN_OR_RETURN(size_t i, find_savepoint("RELEASE SAVEPOINT"));
       savepoints_.resize(i);
+      savepoint_ddl_.resize(i);
       settings.SavepointsKept(i);
       return std::string("RELEASE");
     }
     case Action::kRollbackTo: {
       MERIDIAN_ASSIGN_OR_RETURN(size_t i, find_savepoint("ROLLBACK TO SAVEPOINT"));
       txn_->RollbackTo(savepoints_[i].second);
+      UndoDdl(catalog, savepoint_ddl_[i]);
       savepoints_.resize(i + 1);
+      savepoint_ddl_.resize(i + 1);
       settings.RollbackToSavepoint(i);
       failed_ = false;
       return std::string("ROLLBACK");

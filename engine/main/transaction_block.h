@@ -4,6 +4,7 @@
 // session's SessionSettings; used by one request at a time.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -62,6 +63,9 @@ class TransactionBlock {
   Result<std::string> Execute(const ast::TransactionStmt& stmt, catalog::Catalog* catalog,
                               SessionSettings& settings, std::string* notice,
                               std::string* notice_state);
+  // DDL run inside the open block (main/ddl_undo.h): undo runs, last first, when the block
+  // rolls back, ends failed or fails to commit, or a ROLLBACK TO goes back past it.
+  void AddDdlUndo(std::function<void(catalog::Catalog*)> undo);
   // A statement of the block failed outside Leave (a transaction statement's error).
   void Fail() { failed_ = active(); }
   // The session ends: an open transaction is rolled back.
@@ -69,12 +73,16 @@ class TransactionBlock {
 
  private:
   void End(catalog::Catalog* catalog);  // aborts the open transaction and leaves the block
+  // Runs the DDL undo actions past the first keep, last first, and forgets them.
+  void UndoDdl(catalog::Catalog* catalog, size_t keep);
 
   std::shared_ptr<catalog::Transaction> txn_;
   std::string isolation_name_;
   bool failed_ = false;
   bool ran_statement_ = false;  // SET TRANSACTION ISOLATION must come first
   std::vector<std::pair<std::string, size_t>> savepoints_;
+  std::vector<size_t> savepoint_ddl_;  // per savepoint: ddl_undo_.size() when it was set
+  std::vector<std::function<void(catalog::Catalog*)>> ddl_undo_;
 };
 
 }  // namespace meridian::exec
