@@ -736,6 +736,30 @@ class NoticeCursor : public QueryCursor {
   std::string notice_;
 };
 
+// A cursor whose Fetch runs in the session's time zone (timestamptz text and arithmetic).
+class ZoneCursor : public QueryCursor {
+ public:
+  ZoneCursor(std::unique_ptr<QueryCursor> inner, std::shared_ptr<const datetime::TimeZone> zone)
+      : inner_(std::move(inner)), zone_(std::move(zone)) {}
+  const std::vector<ColumnInfo>& columns() const override { return inner_->columns(); }
+  Result<bool> Fetch(size_t max_rows, size_t max_bytes, ExecControl& ctl,
+                     std::vector<Row>* out) override {
+    datetime::ScopedTimeZone in_zone(zone_);
+    return inner_->Fetch(max_rows, max_bytes, ctl, out);
+  }
+  std::string CommandTag() const override { return inner_->CommandTag(); }
+  uint64_t RowCount() const override { return inner_->RowCount(); }
+  std::string Notice() const override { return inner_->Notice(); }
+  std::string NoticeSqlstate() const override { return inner_->NoticeSqlstate(); }
+  CopyIn* copy_in() override { return inner_->copy_in(); }
+  bool copy_out() const override { return inner_->copy_out(); }
+  size_t copy_columns() const override { return inner_->copy_columns(); }
+
+ private:
+  std::unique_ptr<QueryCursor> inner_;
+  std::shared_ptr<const datetime::TimeZone> zone_;
+};
+
 Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& stmt,
                                                         catalog::Catalog* catalog,
                                                         ExecControl& ctl,
@@ -750,8 +774,16 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
                                                     const StatementParams& params,
                                                     SessionSettings* settings,
                                                     const std::shared_ptr<PlanSlot>& plans) {
-  Result<std::unique_ptr<QueryCursor>> cursor =
-      StartStatementImpl(stmt, catalog, ctl, params, settings, plans);
+  std::shared_ptr<const datetime::TimeZone> zone;
+  if (settings != nullptr) zone = settings->time_zone();
+  Result<std::unique_ptr<QueryCursor>> cursor = [&]() -> Result<std::unique_ptr<QueryCursor>> {
+    datetime::ScopedTimeZone in_zone(zone);
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> c,
+                              StartStatementImpl(stmt, catalog, ctl, params, settings, plans));
+    // SET TimeZone changes the zone of the statements after it, not of its own cursor.
+    if (zone == nullptr || c->columns().empty()) return c;
+    return std::unique_ptr<QueryCursor>(std::make_unique<ZoneCursor>(std::move(c), zone));
+  }();
   if (stmt.notices.empty() || !cursor.ok() || !(*cursor)->Notice().empty()) return cursor;
   std::string notice;
   for (const std::string& n : stmt.notices) notice += (notice.empty() ? "" : "\n") + n;
@@ -824,6 +856,7 @@ Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
                                                catalog::Catalog* catalog,
                                                const std::vector<Type>& param_types,
                                                SessionSettings* settings) {
+  datetime::ScopedTimeZone in_zone(settings != nullptr ? settings->time_zone() : nullptr);
   if (stmt.kind == ast::StatementKind::kExecute) {
     return DescribeExecute(*stmt.execute, param_types, settings);
   }
