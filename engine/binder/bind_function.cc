@@ -571,6 +571,9 @@ Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window
     }
     e->agg = AggFunc::kArrayAgg;
     e->type = Type::Array(t);
+  } else if ((name == "sum" || name == "avg") && t.id == TypeId::kInterval) {
+    e->agg = name == "sum" ? AggFunc::kSum : AggFunc::kAvg;
+    e->type = Type::Interval();
   } else if (name == "sum" || name == "avg") {
     if (!t.IsNumeric()) {
       args.push_back(std::move(a));
