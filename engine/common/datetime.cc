@@ -82,12 +82,22 @@ int ParseIso(std::string_view text, Parsed* out) {
   size_t p = 0;
   int64_t y = 0, m = 0, d = 0;
   if (!Number(s, &p, 9, &y) || p >= s.size() || s[p] != '-') return 1;
-  // A year of one or two digits is 1970..2069, as PostgreSQL reads YY-MM-DD.
-  if (p <= 2) y += y < 70 ? 2000 : 1900;
+  const size_t first_digits = p;
+  bool two_digit_year = false;
   ++p;
   if (!Number(s, &p, 2, &m) || p >= s.size() || s[p] != '-') return 1;
   ++p;
-  if (!Number(s, &p, 2, &d)) return 1;
+  const size_t third = p;
+  if (!Number(s, &p, first_digits <= 2 ? 9 : 2, &d)) return 1;
+  if (first_digits <= 2) {
+    // A first field of one or two digits is no year: MM-DD-YY[YY], as PostgreSQL reads it
+    // under DateStyle MDY (the default); a year of one or two digits is 1970..2069 (AD).
+    const int64_t month = y, day = m;
+    y = d;
+    two_digit_year = p - third <= 2;
+    m = month;
+    d = day;
+  }
   if (p < s.size() && (s[p] == 'T' || s[p] == 't' || s[p] == ' ')) {
     size_t q = p + 1;
     while (q < s.size() && s[q] == ' ') ++q;
@@ -177,6 +187,7 @@ int ParseIso(std::string_view text, Parsed* out) {
   }
   if (p != s.size()) return 1;
   if (m < 1 || m > 12 || d < 1) return 2;
+  if (two_digit_year && !bc) y += y < 70 ? 2000 : 1900;
   if (y == 0) return 2;  // there is no year 0
   if (bc) y = 1 - y;
   if (d > DaysInMonth(y, static_cast<int>(m))) return 2;
