@@ -39,7 +39,30 @@ struct Sum {
   long double months = 0;
   long double days = 0;
   long double micros = 0;
+  unsigned fields = 0;  // kField* bits of the units written (each at most once)
 };
+
+enum : unsigned {
+  kFieldMicro = 1,
+  kFieldMilli = 2,
+  kFieldSecond = 4,
+  kFieldMinute = 8,
+  kFieldHour = 16,
+  kFieldDay = 32,
+  kFieldWeek = 64,
+  kFieldMonth = 128,
+  kFieldYear = 256,
+  kFieldDecade = 512,
+  kFieldCentury = 1024,
+  kFieldMillennium = 2048,
+};
+
+// Marks field as written; false when it already was (PostgreSQL: '1 day 2 days' is 22007).
+bool Mark(unsigned field, Sum* sum) {
+  if ((sum->fields & field) != 0) return false;
+  sum->fields |= field;
+  return true;
+}
 
 // Adds value units of `unit` (a lower-case unit word) to sum, cascading the fraction of months
 // and days down as PostgreSQL does (a month is 30 days, a day 24 hours). false: no such unit.
@@ -62,34 +85,48 @@ bool AddUnit(long double value, std::string_view unit, Sum* sum) {
     sum->months += w;
     add_days(0, (n - w) * kDaysPerMonth);
   };
+  unsigned field = 0;
   if (is({"microsecond", "microseconds", "usec", "usecs", "us", "usecond", "useconds"})) {
+    field = kFieldMicro;
     sum->micros += value;
   } else if (is({"millisecond", "milliseconds", "msec", "msecs", "ms", "msecond",
                  "mseconds"})) {
+    field = kFieldMilli;
     sum->micros += value * 1000.0L;
   } else if (is({"second", "seconds", "sec", "secs", "s"})) {
+    field = kFieldSecond;
     sum->micros += value * kMicrosPerSecond;
   } else if (is({"minute", "minutes", "min", "mins", "m"})) {
+    field = kFieldMinute;
     sum->micros += value * kMicrosPerMinute;
   } else if (is({"hour", "hours", "hr", "hrs", "h"})) {
+    field = kFieldHour;
     sum->micros += value * kMicrosPerHour;
   } else if (is({"day", "days", "d"})) {
+    field = kFieldDay;
     add_days(whole, frac);
   } else if (is({"week", "weeks", "w"})) {
+    field = kFieldWeek;
     add_days(whole * 7, frac * 7);
   } else if (is({"month", "months", "mon", "mons"})) {
+    field = kFieldMonth;
     add_months(value);
   } else if (is({"year", "years", "yr", "yrs", "y"})) {
+    field = kFieldYear;
     sum->months += whole * 12 + std::rint(frac * 12);
   } else if (is({"decade", "decades", "dec", "decs"})) {
+    field = kFieldDecade;
     sum->months += whole * 120 + std::rint(frac * 120);
   } else if (is({"century", "centuries", "cent", "c"})) {
+    field = kFieldCentury;
     sum->months += whole * 1200 + std::rint(frac * 1200);
   } else if (is({"millennium", "millennia", "mil", "mils"})) {
+    field = kFieldMillennium;
     sum->months += whole * 12000 + std::rint(frac * 12000);
   } else {
     return false;
   }
+  return Mark(field, sum);
   return true;
 }
 
@@ -219,7 +256,9 @@ bool ParsePostgres(std::string_view s, Sum* sum) {
     }
     if (tok.find(':') != std::string_view::npos) {
       long double m = 0;
-      if (!ParseTimeField(tok, &m)) return false;
+      if (!ParseTimeField(tok, &m) || !Mark(kFieldHour | kFieldMinute | kFieldSecond, sum)) {
+        return false;
+      }
       sum->micros += m;
       any = true;
       continue;
@@ -236,6 +275,7 @@ bool ParsePostgres(std::string_view s, Sum* sum) {
           mon != std::trunc(mon) || mon > 11) {
         return false;
       }
+      if (!Mark(kFieldYear | kFieldMonth, sum)) return false;
       sum->months += v * 12 + (v < 0 || tok[0] == '-' ? -mon : mon);
       continue;
     }
@@ -308,8 +348,8 @@ Result<Interval> ParseInterval(std::string_view text) {
   if (!ok) return BadInterval(text);
   const long double micros = std::rint(sum.micros);
   constexpr long double kMax = 9.2e18L;
-  if (std::fabs(micros) > kMax || std::fabs(sum.days) > 2147483647.0L ||
-      std::fabs(sum.months) > 2147483647.0L) {
+  auto outside_int32 = [](long double v) { return v < -2147483648.0L || v > 2147483647.0L; };
+  if (std::fabs(micros) > kMax || outside_int32(sum.days) || outside_int32(sum.months)) {
     return IntervalFieldOutOfRange(text);
   }
   return Interval{static_cast<int32_t>(sum.months), static_cast<int32_t>(sum.days),
