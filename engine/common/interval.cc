@@ -43,18 +43,10 @@ struct Sum {
 };
 
 enum : unsigned {
-  kFieldMicro = 1,
-  kFieldMilli = 2,
-  kFieldSecond = 4,
-  kFieldMinute = 8,
-  kFieldHour = 16,
-  kFieldDay = 32,
-  kFieldWeek = 64,
-  kFieldMonth = 128,
-  kFieldYear = 256,
-  kFieldDecade = 512,
-  kFieldCentury = 1024,
-  kFieldMillennium = 2048,
+  kFieldMicro = 1 << 0, kFieldMilli = 1 << 1, kFieldSecond = 1 << 2, kFieldMinute = 1 << 3,
+  kFieldHour = 1 << 4, kFieldDay = 1 << 5, kFieldWeek = 1 << 6, kFieldMonth = 1 << 7,
+  kFieldYear = 1 << 8, kFieldDecade = 1 << 9, kFieldCentury = 1 << 10,
+  kFieldMillennium = 1 << 11,
 };
 
 // Marks field as written; false when it already was (PostgreSQL: '1 day 2 days' is 22007).
