@@ -252,12 +252,19 @@ Timestamp Now() {
 
 namespace {
 
-Status BadZone(int rc, const Parsed& p, std::string_view text) {
+// type: the input's type for 22007. An unknown zone word is bad syntax ('xyz', 'Foo_Bar')
+// unless its first punctuation is '/', '+' or '-' ('Mars/Olympus': an unknown zone, 22023), as
+// PostgreSQL's ParseDateTime tells abbreviations from zone names.
+Status BadZone(int rc, const Parsed& p, std::string_view text, const char* type) {
   if (rc == 3) {
     return Status::Error("22009", "time zone displacement out of range: \"" + std::string(text) +
                                       "\"");
   }
   if (!p.zone_name.empty() && FindTimeZone(p.zone_name) == nullptr) {
+    const size_t punct = p.zone_name.find_first_of("/+-_:");
+    if (punct == std::string::npos || p.zone_name[punct] == '_' || p.zone_name[punct] == ':') {
+      return BadSyntax(type, text);
+    }
     return Status::Error("22023", "time zone \"" + p.zone_name + "\" not recognized");
   }
   return Status::Ok();
@@ -278,7 +285,7 @@ Result<Date> ParseDate(std::string_view text) {
   Parsed p;
   int rc = ParseIso(text, &p);
   if (rc == 1) return BadSyntax("date", text);
-  MERIDIAN_RETURN_IF_ERROR(BadZone(rc, p, text));
+  MERIDIAN_RETURN_IF_ERROR(BadZone(rc, p, text, "date"));
   if (rc == 2) return FieldOutOfRange(text);
   const int32_t today = ToDate(Now()).days;
   switch (p.special) {
@@ -307,7 +314,7 @@ Result<Timestamp> ParseTimestamp(std::string_view text, int precision) {
   Parsed p;
   int rc = ParseIso(text, &p);
   if (rc == 1) return BadSyntax("timestamp", text);
-  MERIDIAN_RETURN_IF_ERROR(BadZone(rc, p, text));
+  MERIDIAN_RETURN_IF_ERROR(BadZone(rc, p, text, "timestamp"));
   if (rc == 2) return FieldOutOfRange(text);
   const int64_t today = ToDate(Now()).days * kMicrosPerDay;
   Timestamp t;
@@ -354,7 +361,7 @@ Result<TimestampTz> ParseTimestampTz(std::string_view text, const TimeZone& zone
   Parsed p;
   int rc = ParseIso(text, &p);
   if (rc == 1) return BadSyntax("timestamp with time zone", text);
-  MERIDIAN_RETURN_IF_ERROR(BadZone(rc, p, text));
+  MERIDIAN_RETURN_IF_ERROR(BadZone(rc, p, text, "timestamp with time zone"));
   if (rc == 2) return FieldOutOfRange(text);
   std::shared_ptr<const TimeZone> named;
   if (!p.zone_name.empty()) named = FindTimeZone(p.zone_name);
