@@ -43,7 +43,6 @@ Result<bool> Binder::BindDateTimeFunction(const std::string& name,
       e->type = Type{id(1), -1};
       return true;
     }
-    if (t == TypeId::kDate) MERIDIAN_RETURN_IF_ERROR(coerce(1, Type::Timestamp()));
     if (!args[1]->type.IsDateTime() && t != TypeId::kTime && t != TypeId::kInterval) return false;
     e->func = Func::kDatePart;
     e->type = name == "extract" ? Type::Numeric() : Type::Double();

@@ -90,6 +90,16 @@ Result<Numeric> TimestampPart(const std::string& unit, Timestamp t, int64_t epoc
   if (u == "isodow") return Whole(f.day_of_week == 0 ? 7 : f.day_of_week);
   if (u == "doy") return Whole(f.day_of_year);
   if (u == "quarter") return Whole((f.month - 1) / 3 + 1);
+  if (u == "week" || u == "isoyear") {
+    // ISO 8601: weeks start on Monday; week 1 holds the year's first Thursday.
+    const int64_t days = datetime::FloorDiv(t.micros, datetime::kMicrosPerDay);
+    const int64_t thursday = days - (f.day_of_week + 6) % 7 + 3;
+    int64_t iso_year = 0;
+    int m = 0, d = 0;
+    datetime::CivilFromDays(thursday, &iso_year, &m, &d);
+    if (u == "isoyear") return Whole(iso_year <= 0 ? iso_year - 1 : iso_year);
+    return Whole((thursday - datetime::DaysFromCivil(iso_year, 1, 1)) / 7 + 1);
+  }
   // PostgreSQL's formulas over the astronomical year.
   if (u == "decade") return Whole(y >= 0 ? y / 10 : -((8 - (y - 1)) / 10));
   if (u == "century") return Whole(y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100));
@@ -251,6 +261,22 @@ Result<Value> DatePart(const BoundExpr& e, const std::string& unit, const Value&
     if (u == "timezone_minute") return PartValue(e, Whole(offset / 60 % 60));
     MERIDIAN_ASSIGN_OR_RETURN(Numeric n, TimestampPart(unit, datetime::ToLocal(t, zone), t.micros,
                                                        "timestamp with time zone"));
+    return PartValue(e, n);
+  }
+  if (v.IsDate()) {  // whole-day fields only; epoch in whole seconds
+    if (!datetime::IsFinite(v.AsDate())) return Value::Null();
+    const std::string u = Unit(unit);
+    if (u == "hour" || u == "minute" || u == "second" || u == "milliseconds" ||
+        u == "microseconds" || u == "timezone" || u == "timezone_hour" ||
+        u == "timezone_minute") {
+      return BadUnit(unit, u, "date");
+    }
+    if (u == "epoch") {
+      return PartValue(e, Whole((static_cast<int64_t>(v.AsDate().days) + 10957) * 86400));
+    }
+    // Dates after the timestamp range (294276 AD) are 22008 here; PostgreSQL answers them.
+    MERIDIAN_ASSIGN_OR_RETURN(Timestamp t, datetime::CheckedToTimestamp(v.AsDate()));
+    MERIDIAN_ASSIGN_OR_RETURN(Numeric n, TimestampPart(unit, t, t.micros, "date"));
     return PartValue(e, n);
   }
   const Timestamp t = v.AsTimestamp();
