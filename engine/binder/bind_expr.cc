@@ -201,6 +201,13 @@ Result<BoundExprPtr> Binder::BindUnary(const ast::Expr& expr) {
   if (IsUnknown(child)) {
     MERIDIAN_ASSIGN_OR_RETURN(child, Coerce(std::move(child), Type::Double(), false, ""));
   }
+  if (child->type.id == TypeId::kInterval) {
+    if (expr.unary_op == ast::UnaryOp::kPlus) return child;
+    auto e = MakeNode(BoundKind::kUnary, child->type, pos);
+    e->unary_op = ast::UnaryOp::kNeg;
+    e->children.push_back(std::move(child));
+    return FoldStrictNull(std::move(e));
+  }
   if (!child->type.IsNumeric()) {
     return Status::Error(sqlstate::kUndefinedFunction,
                          std::string("operator does not exist: ") +
@@ -267,6 +274,9 @@ Result<BoundExprPtr> Binder::MakeComparison(ast::BinaryOp op, BoundExprPtr l, Bo
       MERIDIAN_ASSIGN_OR_RETURN(*side, Coerce(std::move(*side), Type::Numeric(), false, ""));
     } else if ((*side)->type.id == TypeId::kDate && other.id == TypeId::kTimestamp) {
       MERIDIAN_ASSIGN_OR_RETURN(*side, Coerce(std::move(*side), Type::Timestamp(), false, ""));
+    } else if (((*side)->type.id == TypeId::kDate || (*side)->type.id == TypeId::kTimestamp) &&
+               other.id == TypeId::kTimestampTz) {
+      MERIDIAN_ASSIGN_OR_RETURN(*side, Coerce(std::move(*side), Type::TimestampTz(), false, ""));
     }
   }
   if (!Comparable(l->type, r->type))
@@ -278,8 +288,88 @@ Result<BoundExprPtr> Binder::MakeComparison(ast::BinaryOp op, BoundExprPtr l, Bo
   return FoldStrictNull(std::move(e));
 }
 
+namespace {
+
+bool IsTimeType(Type t) {
+  return t.id == TypeId::kInterval || t.id == TypeId::kTime || t.id == TypeId::kTimestamp ||
+         t.id == TypeId::kTimestampTz;
+}
+
+}  // namespace
+
+Result<BoundExprPtr> Binder::MakeTimeArithmetic(ast::BinaryOp op, BoundExprPtr* l,
+                                                BoundExprPtr* r, uint32_t position) {
+  const bool add = op == ast::BinaryOp::kAdd, sub = op == ast::BinaryOp::kSub;
+  const bool mul = op == ast::BinaryOp::kMul, div = op == ast::BinaryOp::kDiv;
+  // An untyped literal takes the other operand's type for -, interval for + (and double
+  // precision as an interval's factor), as PostgreSQL's operator resolution picks.
+  for (BoundExprPtr* side : {l, r}) {
+    BoundExprPtr* other = side == l ? r : l;
+    if (!IsUnknown(*side) || IsUnknown(*other)) continue;
+    const Type o = (*other)->type;
+    Type to = Type::Unknown();
+    if (o.id == TypeId::kInterval) {
+      to = (mul || div) ? Type::Double() : Type::Interval();
+    } else if (o.id == TypeId::kTimestamp || o.id == TypeId::kTimestampTz ||
+               o.id == TypeId::kTime) {
+      to = sub ? Type{o.id, -1} : Type::Interval();
+    }
+    if (to.id != TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(*side, Coerce(std::move(*side), to, false, ""));
+    }
+  }
+  const TypeId a = (*l)->type.id, b = (*r)->type.id;
+  if (!IsTimeType((*l)->type) && !IsTimeType((*r)->type)) return BoundExprPtr{};
+  auto coerce = [&](BoundExprPtr* side, Type to) -> Status {
+    MERIDIAN_ASSIGN_OR_RETURN(*side, Coerce(std::move(*side), to, false, ""));
+    return Status::Ok();
+  };
+  auto is_point = [](TypeId t) {
+    return t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestampTz;
+  };
+  Type result = Type::Unknown();
+  if (a == TypeId::kInterval && b == TypeId::kInterval && (add || sub)) {
+    result = Type::Interval();
+  } else if ((mul && ((a == TypeId::kInterval && (*r)->type.IsNumeric()) ||
+                      (b == TypeId::kInterval && (*l)->type.IsNumeric()))) ||
+             (div && a == TypeId::kInterval && (*r)->type.IsNumeric())) {
+    MERIDIAN_RETURN_IF_ERROR(coerce(a == TypeId::kInterval ? r : l, Type::Double()));
+    result = Type::Interval();
+  } else if (((add || sub) && b == TypeId::kInterval && (is_point(a) || a == TypeId::kTime)) ||
+             (add && a == TypeId::kInterval && (is_point(b) || b == TypeId::kTime))) {
+    BoundExprPtr* point = b == TypeId::kInterval ? l : r;
+    if ((*point)->type.id == TypeId::kDate) {
+      MERIDIAN_RETURN_IF_ERROR(coerce(point, Type::Timestamp()));
+    }
+    result = Type{(*point)->type.id, -1};
+  } else if (sub && is_point(a) && is_point(b) && (a != TypeId::kDate || b != TypeId::kDate)) {
+    const Type common =
+        (a == TypeId::kTimestampTz || b == TypeId::kTimestampTz) ? Type::TimestampTz()
+                                                                 : Type::Timestamp();
+    MERIDIAN_RETURN_IF_ERROR(coerce(l, common));
+    MERIDIAN_RETURN_IF_ERROR(coerce(r, common));
+    result = Type::Interval();
+  } else if (sub && a == TypeId::kTime && b == TypeId::kTime) {
+    result = Type::Interval();
+  } else if (add && ((a == TypeId::kDate && b == TypeId::kTime) ||
+                     (a == TypeId::kTime && b == TypeId::kDate))) {
+    result = Type::Timestamp();
+  } else {
+    return NoOperator(ast::OperatorName(op), (*l)->type, (*r)->type, position);
+  }
+  auto e = MakeNode(BoundKind::kBinary, result, position);
+  e->binary_op = op;
+  e->children.push_back(std::move(*l));
+  e->children.push_back(std::move(*r));
+  return FoldStrictNull(std::move(e));
+}
+
 Result<BoundExprPtr> Binder::MakeArithmetic(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
                                             uint32_t position) {
+  {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e, MakeTimeArithmetic(op, &l, &r, position));
+    if (e != nullptr) return e;
+  }
   if (IsUnknown(l) && !IsUnknown(r) && r->type.IsNumeric()) {
     MERIDIAN_ASSIGN_OR_RETURN(l, Coerce(std::move(l), LiteralTargetFor(r->type), false, ""));
   } else if (IsUnknown(r) && !IsUnknown(l) && l->type.IsNumeric()) {

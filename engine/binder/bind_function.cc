@@ -81,14 +81,13 @@ constexpr SystemFunction kSystemFunctions[] = {
     {"shobj_description", Func::kAlwaysNull, "ot", 2, 't'},
     {"to_regclass", Func::kToRegClass, "t", 1, 'o'},
     {"to_regtype", Func::kToRegType, "t", 1, 'o'},
-    // Timestamps are without time zone: now() and CURRENT_TIMESTAMP give timestamp, not
-    // timestamptz.
-    {"now", Func::kNow, "", 0, 'T'},
-    {"current_timestamp", Func::kNow, "", 0, 'T'},
-    {"localtimestamp", Func::kNow, "", 0, 'T'},
-    {"transaction_timestamp", Func::kNow, "", 0, 'T'},
-    {"statement_timestamp", Func::kNow, "", 0, 'T'},
-    {"clock_timestamp", Func::kClockTimestamp, "", 0, 'T'},
+    // 'Z': timestamp with time zone.
+    {"now", Func::kNow, "", 0, 'Z'},
+    {"current_timestamp", Func::kNow, "", 0, 'Z'},
+    {"localtimestamp", Func::kLocalTimestamp, "", 0, 'T'},
+    {"transaction_timestamp", Func::kNow, "", 0, 'Z'},
+    {"statement_timestamp", Func::kNow, "", 0, 'Z'},
+    {"clock_timestamp", Func::kClockTimestamp, "", 0, 'Z'},
     {"random", Func::kRandom, "", 0, 'F'},
     {"current_date", Func::kCurrentDate, "", 0, 'D'},
     // 'r': a regclass argument, a relation's name or oid (sequence.cc resolves it per call).
@@ -151,6 +150,8 @@ Type KindType(char kind) {
       return Type::Boolean();
     case 'T':
       return Type::Timestamp();
+    case 'Z':
+      return Type::TimestampTz();
     case 'D':
       return Type::Date();
     case 'F':
@@ -331,28 +332,9 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
     e->func = Func::kPgTypeof;
     e->type = Type::Text();
     e->value = Value::String(args[0]->type.Name());
-  } else if ((name == "extract" || name == "date_part" || name == "date_trunc") &&
-             args.size() == 2) {
-    // extract(field FROM x) gives numeric, date_part(field, x) double precision,
-    // date_trunc(unit, x) timestamp; a date is read as its midnight timestamp (timestamps are
-    // without time zone here, so PostgreSQL's date → timestamptz of date_trunc is timestamp).
-    if (args[0]->type.id == TypeId::kUnknown) {
-      MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Text(), false, ""));
-    }
-    if (args[1]->type.id == TypeId::kUnknown) {
-      MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Timestamp(), false, ""));
-    }
-    if (!args[0]->type.IsString() || !args[1]->type.IsDateTime()) {
-      return NoFunction(name, args, pos);
-    }
-    MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Timestamp(), false, ""));
-    if (name == "date_trunc") {
-      e->func = Func::kDateTrunc;
-      e->type = Type::Timestamp();
-    } else {
-      e->func = Func::kDatePart;
-      e->type = name == "extract" ? Type::Numeric() : Type::Double();
-    }
+  } else if (IsDateTimeFunction(name)) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool found, BindDateTimeFunction(name, &args, e.get()));
+    if (!found) return NoFunction(name, args, pos);
   } else if ((name == "length" || name == "char_length" || name == "lower" || name == "upper") &&
              args.size() == 1) {
     if (args[0]->type.id == TypeId::kUnknown) {
@@ -664,6 +646,9 @@ Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window
     }
     e->agg = AggFunc::kArrayAgg;
     e->type = Type::Array(t);
+  } else if ((name == "sum" || name == "avg") && t.id == TypeId::kInterval) {
+    e->agg = name == "sum" ? AggFunc::kSum : AggFunc::kAvg;
+    e->type = Type::Interval();
   } else if (name == "sum" || name == "avg") {
     if (!t.IsNumeric()) {
       args.push_back(std::move(a));

@@ -227,7 +227,8 @@ Result<BoundExprPtr> Binder::Coerce(BoundExprPtr e, Type to, bool assignment,
   // char(n), numeric(p,s), timestamp(p)).
   if (e->type.id == to.id && (to.modifier < 0 || to.id == TypeId::kBoolean)) return e;
   if (e->type.id == to.id && to.id != TypeId::kVarchar && to.id != TypeId::kChar &&
-      to.id != TypeId::kNumeric && to.id != TypeId::kTimestamp) {
+      to.id != TypeId::kNumeric && to.id != TypeId::kTimestamp &&
+      to.id != TypeId::kTimestampTz && to.id != TypeId::kTime) {
     return e;
   }
   if (e->type.id == TypeId::kVarchar && to.id == TypeId::kVarchar && to.modifier >= 0 &&

@@ -158,6 +158,15 @@ class Binder {
   Result<BoundExprPtr> BindBinary(const ast::Expr& expr);
   Result<BoundExprPtr> MakeComparison(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
                                       uint32_t position);
+  // Operators over interval, time, timestamp and timestamptz (and date with those); nullptr
+  // result when neither operand is one of them.
+  // extract/date_part/date_trunc, justify_*, make_interval, age and timezone (bind_datetime.cc):
+  // sets e's func and type, coercing *args; false when no version of name takes these args.
+  static bool IsDateTimeFunction(const std::string& name);
+  Result<bool> BindDateTimeFunction(const std::string& name, std::vector<BoundExprPtr>* args,
+                                    BoundExpr* e);
+  Result<BoundExprPtr> MakeTimeArithmetic(ast::BinaryOp op, BoundExprPtr* l, BoundExprPtr* r,
+                                          uint32_t position);
   Result<BoundExprPtr> MakeArithmetic(ast::BinaryOp op, BoundExprPtr l, BoundExprPtr r,
                                       uint32_t position);
   Result<BoundExprPtr> BindCast(const ast::Expr& expr);

@@ -121,12 +121,20 @@ enum class Func {
   kRegTypeOut,
   kRegNamespaceIn,
   kRegNamespaceOut,
-  kNow,          // now(), CURRENT_TIMESTAMP, LOCALTIMESTAMP: the transaction's start
-  kCurrentDate,  // CURRENT_DATE
+  kNow,             // now(), CURRENT_TIMESTAMP: the transaction's start (timestamptz)
+  kLocalTimestamp,  // LOCALTIMESTAMP: the transaction's start in the session's zone
+  kCurrentDate,     // CURRENT_DATE (the session's zone)
   kClockTimestamp,
   kRandom,  // random(): double precision in [0, 1), volatile
-  kDatePart,  // date_part(text, date/timestamp) and EXTRACT
-  kDateTrunc,  // date_trunc(unit, timestamp): timestamp
+  // Date/time functions (function/datetime_functions.cc).
+  kDatePart,   // date_part(text, timestamp/timestamptz/time/interval) and EXTRACT
+  kDateTrunc,  // date_trunc(unit, timestamp/timestamptz[, zone])
+  kJustifyDays,
+  kJustifyHours,
+  kJustifyInterval,
+  kMakeInterval,  // make_interval(years, months, weeks, days, hours, mins, secs)
+  kAge,           // age(timestamp, timestamp), age(timestamp)
+  kTimezone,      // timezone(zone, timestamp | timestamptz): AT TIME ZONE
   // Sequence functions (sequence.cc): volatile, never folded.
   kNextval,
   kCurrval,

@@ -308,7 +308,11 @@ std::optional<Type> CommonType(Type a, Type b) {
     if (a.id == b.id) return Type{a.id, -1};
     return Type::Text();
   }
-  if (a.IsDateTime() && b.IsDateTime()) return Type::Timestamp();
+  if (a.IsDateTime() && b.IsDateTime()) {
+    if (a.id == TypeId::kTimestampTz || b.id == TypeId::kTimestampTz) return Type::TimestampTz();
+    return Type::Timestamp();
+  }
+  if (a.id == b.id) return Type{a.id, -1};  // time(p), time(q)
   return std::nullopt;
 }
 
@@ -337,6 +341,12 @@ bool CanCast(Type from, Type to) {
   if (IsStringLike(from)) return true;          // input functions
   if (from.IsNumeric() && to.IsNumeric()) return true;
   if (from.IsDateTime() && to.IsDateTime()) return true;
+  if (to.id == TypeId::kTime &&
+      (from.id == TypeId::kTimestamp || from.id == TypeId::kTimestampTz ||
+       from.id == TypeId::kInterval)) {
+    return true;
+  }
+  if (from.id == TypeId::kTime && to.id == TypeId::kInterval) return true;
   if (from.id == TypeId::kInteger && to.id == TypeId::kBoolean) return true;
   if (from.id == TypeId::kBoolean && to.id == TypeId::kInteger) return true;
   return false;
@@ -348,6 +358,13 @@ bool CanAssign(Type from, Type to) {
   if (from.IsArray() || to.IsArray()) return to.IsString();
   if (from.IsNumeric() && to.IsNumeric()) return true;
   if (from.IsDateTime() && to.IsDateTime()) return true;
+  if (to.id == TypeId::kTime &&
+      (from.id == TypeId::kTimestamp || from.id == TypeId::kTimestampTz ||
+       from.id == TypeId::kInterval)) {
+    return true;
+  }
+  if (from.id == TypeId::kTime && to.id == TypeId::kInterval) return true;
+  if (from.id == to.id) return true;  // time(p) from time
   if (to.IsString()) return true;  // PostgreSQL's I/O conversion casts to text are assignment
   return false;
 }
@@ -425,6 +442,10 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
     case TypeId::kDate:
       if (v.IsDate()) return v;
       if (v.IsTimestamp()) return Value::DateVal(datetime::ToDate(v.AsTimestamp()));
+      if (v.IsTimestampTz()) {
+        return Value::DateVal(
+            datetime::ToDate(datetime::ToLocal(v.AsTimestampTz(), datetime::CurrentZone())));
+      }
       if (v.IsString()) {
         MERIDIAN_ASSIGN_OR_RETURN(Date d, datetime::ParseDate(v.AsString()));
         return Value::DateVal(d);
@@ -434,6 +455,8 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
       Timestamp t;
       if (v.IsTimestamp()) {
         t = v.AsTimestamp();
+      } else if (v.IsTimestampTz()) {
+        t = datetime::ToLocal(v.AsTimestampTz(), datetime::CurrentZone());
       } else if (v.IsDate()) {
         MERIDIAN_ASSIGN_OR_RETURN(t, datetime::CheckedToTimestamp(v.AsDate()));
       } else if (v.IsString()) {
@@ -445,6 +468,58 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
         MERIDIAN_ASSIGN_OR_RETURN(t, datetime::RoundTimestamp(t, to.modifier));
       }
       return Value::TimestampVal(t);
+    }
+    case TypeId::kTimestampTz: {
+      const datetime::TimeZone& zone = datetime::CurrentZone();
+      TimestampTz t;
+      if (v.IsTimestampTz()) {
+        t = v.AsTimestampTz();
+      } else if (v.IsTimestamp()) {
+        MERIDIAN_ASSIGN_OR_RETURN(t, datetime::FromLocal(v.AsTimestamp(), zone));
+      } else if (v.IsDate()) {
+        MERIDIAN_ASSIGN_OR_RETURN(Timestamp local, datetime::CheckedToTimestamp(v.AsDate()));
+        MERIDIAN_ASSIGN_OR_RETURN(t, datetime::FromLocal(local, zone));
+      } else if (v.IsString()) {
+        MERIDIAN_ASSIGN_OR_RETURN(t, datetime::ParseTimestampTz(v.AsString(), zone));
+      } else {
+        break;
+      }
+      if (to.modifier >= 0) {
+        MERIDIAN_ASSIGN_OR_RETURN(Timestamp r,
+                                  datetime::RoundTimestamp(Timestamp{t.micros}, to.modifier));
+        t.micros = r.micros;
+      }
+      return Value::TimestampTzVal(t);
+    }
+    case TypeId::kInterval:
+      if (v.IsInterval()) return v;
+      if (v.IsTime()) return Value::IntervalVal(Interval{0, 0, v.AsTime().micros});
+      if (v.IsString()) {
+        MERIDIAN_ASSIGN_OR_RETURN(Interval i, datetime::ParseInterval(v.AsString()));
+        return Value::IntervalVal(i);
+      }
+      break;
+    case TypeId::kTime: {
+      TimeOfDay t;
+      if (v.IsTime()) {
+        t = v.AsTime();
+      } else if (v.IsTimestamp() || v.IsTimestampTz()) {
+        const Timestamp local =
+            v.IsTimestamp() ? v.AsTimestamp()
+                            : datetime::ToLocal(v.AsTimestampTz(), datetime::CurrentZone());
+        if (!datetime::IsFinite(local)) break;
+        t.micros = local.micros - datetime::FloorDiv(local.micros, datetime::kMicrosPerDay) *
+                                      datetime::kMicrosPerDay;
+      } else if (v.IsInterval()) {  // interval_time: the micros modulo a day
+        t.micros = v.AsInterval().micros % datetime::kMicrosPerDay;
+        if (t.micros < 0) t.micros += datetime::kMicrosPerDay;
+      } else if (v.IsString()) {
+        MERIDIAN_ASSIGN_OR_RETURN(t, datetime::ParseTime(v.AsString()));
+      } else {
+        break;
+      }
+      MERIDIAN_ASSIGN_OR_RETURN(t, datetime::RoundTime(t, to.modifier));
+      return Value::TimeVal(t);
     }
     case TypeId::kBoolean:
       if (v.IsBool()) return v;
@@ -517,6 +592,15 @@ int CompareValues(const Value& a, const Value& b) {
         b.IsDate() ? datetime::ToTimestamp(b.AsDate()).micros : b.AsTimestamp().micros;
     return x < y ? -1 : (x > y ? 1 : 0);
   }
+  if (a.IsTimestampTz() && b.IsTimestampTz()) {
+    const int64_t x = a.AsTimestampTz().micros, y = b.AsTimestampTz().micros;
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  if (a.IsTime() && b.IsTime()) {
+    const int64_t x = a.AsTime().micros, y = b.AsTime().micros;
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  if (a.IsInterval() && b.IsInterval()) return datetime::CompareIntervals(a.AsInterval(), b.AsInterval());
   if (a.IsNumber() && b.IsNumber()) {
     double x = a.AsNumber(), y = b.AsNumber();
     // PostgreSQL orders NaN above every other value and equal to itself.
@@ -531,7 +615,11 @@ int CompareValues(const Value& a, const Value& b) {
   if (a.IsBool() && b.IsBool()) return static_cast<int>(a.AsBool()) - static_cast<int>(b.AsBool());
   // Mixed kinds cannot reach here after binding; order them by kind for determinism.
   auto rank = [](const Value& v) {
-    return v.IsBool() ? 0 : v.IsNumber() ? 1 : (v.IsDate() || v.IsTimestamp()) ? 2 : 3;
+    return v.IsBool()                                                   ? 0
+           : v.IsNumber()                                               ? 1
+           : (v.IsDate() || v.IsTimestamp() || v.IsTimestampTz())      ? 2
+           : (v.IsInterval() || v.IsTime())                            ? 3
+                                                                        : 4;
   };
   return rank(a) - rank(b);
 }

@@ -21,7 +21,12 @@ void AppendKeyValue(const Value& v, std::string* out) {
     double d = v.AsDouble();
     if (d == 0) d = 0;  // -0.0 and 0.0 are the same key
     out->append(reinterpret_cast<const char*>(&d), sizeof(d));
-  } else if (v.IsDecimal() || v.IsDate() || v.IsTimestamp() || v.IsReal()) {
+  } else if (v.IsInterval()) {  // equal spans ('1 day', '24 hours') are equal, as interval_eq
+    out->push_back('V');
+    const __int128 span = datetime::IntervalSpan(v.AsInterval());
+    out->append(reinterpret_cast<const char*>(&span), sizeof(span));
+  } else if (v.IsDecimal() || v.IsDate() || v.IsTimestamp() || v.IsReal() ||
+             v.IsTimestampTz() || v.IsTime()) {
     // The order-preserving index encoding: normalized, so 1.5 and 1.50 are the same key.
     out->push_back('K');
     storage::AppendKeyValue(v, false, out);

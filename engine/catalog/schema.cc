@@ -64,6 +64,9 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
   if (n == "numeric" || n == "decimal") return Type::Numeric(spec.modifier);
   if (n == "date") return Type::Date();
   if (n == "timestamp") return Type::Timestamp(spec.modifier);
+  if (n == "timestamptz") return Type::TimestampTz(spec.modifier);
+  if (n == "interval") return Type::Interval();
+  if (n == "time") return Type::Time(spec.modifier);
   if (n == "bigint" || n == "int8" || n == "oid") return Type::BigInt();  // oid: no uint32 yet
   if (n == "name") return Type::Text();
   if (n == "double precision" || n == "float" || n == "float8") {
@@ -82,7 +85,7 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
     if (n == "char" || n == "character" || n == "bpchar") return Type::Char(len);
     return Type::Varchar(len);
   }
-  if (n == "time" || n == "bytea" || n == "interval" || n == "uuid" || n == "json" ||
+  if (n == "bytea" || n == "uuid" || n == "json" ||
       n == "jsonb") {
     return Status::NotSupported("type " + n + " is not supported yet")
         .WithPosition(spec.loc.position);

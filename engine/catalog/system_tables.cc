@@ -45,7 +45,10 @@ constexpr BuiltinType kTypes[] = {
     {1042, "bpchar", "character", -1, "S", 1014},
     {1043, "varchar", "character varying", -1, "S", 1015},
     {1082, "date", "date", 4, "D", 1182},
+    {1083, "time", "time without time zone", 8, "D", 1183},
     {1114, "timestamp", "timestamp without time zone", 8, "D", 1115},
+    {1184, "timestamptz", "timestamp with time zone", 8, "D", 1185},
+    {1186, "interval", "interval", 16, "T", 1187},
     {1700, "numeric", "numeric", -1, "N", 1231},
     {2205, "regclass", "regclass", 4, "N", 2210},
     {2206, "regtype", "regtype", 4, "N", 2211},
@@ -992,7 +995,8 @@ const std::vector<SystemTable>& Registry() {
              scale = I(numeric::TypmodScale(type.modifier));
            }
            if (type.id == TypeId::kDate) datetime_precision = I(0);
-           if (type.id == TypeId::kTimestamp)
+           if (type.id == TypeId::kTimestamp || type.id == TypeId::kTimestampTz ||
+               type.id == TypeId::kTime || type.id == TypeId::kInterval)
              datetime_precision = I(type.modifier >= 0 ? type.modifier : 6);
            const BuiltinType* b = FindType(type.PgOid());
            rows.push_back({T(kDatabaseName),
@@ -1168,6 +1172,8 @@ std::optional<int64_t> SystemTables::TypeOid(std::string_view name) {
       {"character", "bpchar"},
       {"decimal", "numeric"},
       {"timestamp without time zone", "timestamp"},
+      {"timestamp with time zone", "timestamptz"},
+      {"time without time zone", "time"},
       {"char", "bpchar"},
       {"\"char\"", "char"}};
   std::string key = n;
@@ -1217,6 +1223,8 @@ std::string SystemTables::FormatType(int64_t oid, int64_t typmod) {
   }
   if (oid == 1114 && typmod >= 0)
     out = "timestamp(" + std::to_string(typmod) + ") without time zone";
+  if (oid == 1184 && typmod >= 0) out = "timestamp(" + std::to_string(typmod) + ") with time zone";
+  if (oid == 1083 && typmod >= 0) out = "time(" + std::to_string(typmod) + ") without time zone";
   return out;
 }
 

@@ -33,13 +33,6 @@ Status OutOfRange(const char* type, std::string_view text) {
 
 bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
-int DaysInMonth(int64_t y, int m) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && IsLeap(y) ? 29 : kDays[m - 1];
-}
-
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 // The parsed pieces of an ISO date/time string.
 struct Parsed {
   enum Special { kNone, kNegInf, kPosInf, kEpoch, kNow, kToday, kTomorrow, kYesterday };
@@ -49,6 +42,9 @@ struct Parsed {
   bool has_time = false;
   int hour = 0, minute = 0;
   int64_t micros = 0;  // seconds * 10^6 + fraction, rounded to microseconds
+  bool has_offset = false;  // an explicit +hh[:mm[:ss]] or Z: offset_secs east of UTC
+  int64_t offset_secs = 0;
+  std::string zone_name;  // a zone written by name ('Europe/Berlin', 'UTC')
 };
 
 std::string Lower(std::string_view s) {
@@ -86,10 +82,22 @@ int ParseIso(std::string_view text, Parsed* out) {
   size_t p = 0;
   int64_t y = 0, m = 0, d = 0;
   if (!Number(s, &p, 9, &y) || p >= s.size() || s[p] != '-') return 1;
+  const size_t first_digits = p;
+  bool two_digit_year = false;
   ++p;
   if (!Number(s, &p, 2, &m) || p >= s.size() || s[p] != '-') return 1;
   ++p;
-  if (!Number(s, &p, 2, &d)) return 1;
+  const size_t third = p;
+  if (!Number(s, &p, first_digits <= 2 ? 9 : 2, &d)) return 1;
+  if (first_digits <= 2) {
+    // A first field of one or two digits is no year: MM-DD-YY[YY], as PostgreSQL reads it
+    // under DateStyle MDY (the default); a year of one or two digits is 1970..2069 (AD).
+    const int64_t month = y, day = m;
+    y = d;
+    two_digit_year = p - third <= 2;
+    m = month;
+    d = day;
+  }
   if (p < s.size() && (s[p] == 'T' || s[p] == 't' || s[p] == ' ')) {
     size_t q = p + 1;
     while (q < s.size() && s[q] == ' ') ++q;
@@ -130,21 +138,43 @@ int ParseIso(std::string_view text, Parsed* out) {
       out->micros = ss * 1000000 + frac;
     }
   }
-  // An optional zone (ignored: timestamp without time zone), then an optional era.
+  // An optional zone (an offset or a name; timestamp without time zone ignores it), then an
+  // optional era.
   while (p < s.size() && s[p] == ' ') ++p;
-  if (p < s.size() && (s[p] == 'Z' || s[p] == 'z')) {
+  if (p < s.size() && (s[p] == 'Z' || s[p] == 'z') &&
+      (p + 1 == s.size() || !std::isalpha(static_cast<unsigned char>(s[p + 1])))) {
     ++p;
+    out->has_offset = true;
   } else if (p < s.size() && (s[p] == '+' || s[p] == '-') && out->has_time) {
+    const int64_t sign = s[p] == '-' ? -1 : 1;
     ++p;
-    int64_t zh = 0, zm = 0;
+    const size_t start = p;
+    int64_t zh = 0, zm = 0, zs = 0;
     if (!Number(s, &p, 4, &zh)) return 1;
-    if (p < s.size() && s[p] == ':') {
+    if (p - start > 2) {  // +hhmm
+      zm = zh % 100;
+      zh /= 100;
+    } else if (p < s.size() && s[p] == ':') {
       ++p;
       if (!Number(s, &p, 2, &zm)) return 1;
       if (p < s.size() && s[p] == ':') {
         ++p;
-        if (!Number(s, &p, 2, &zm)) return 1;
+        if (!Number(s, &p, 2, &zs)) return 1;
       }
+    }
+    if (zh > 15 || zm > 59 || zs > 59) return 3;
+    out->has_offset = true;
+    out->offset_secs = sign * (zh * 3600 + zm * 60 + zs);
+  } else if (p < s.size() && std::isalpha(static_cast<unsigned char>(s[p]))) {
+    size_t q = p;
+    while (q < s.size() && (std::isalnum(static_cast<unsigned char>(s[q])) || s[q] == '/' ||
+                            s[q] == '_' || s[q] == '+' || s[q] == '-')) {
+      ++q;
+    }
+    const std::string word = Lower(s.substr(p, q - p));
+    if (word != "bc" && word != "ad") {
+      out->zone_name = std::string(s.substr(p, q - p));
+      p = q;
     }
   }
   while (p < s.size() && s[p] == ' ') ++p;
@@ -157,6 +187,7 @@ int ParseIso(std::string_view text, Parsed* out) {
   }
   if (p != s.size()) return 1;
   if (m < 1 || m > 12 || d < 1) return 2;
+  if (two_digit_year && !bc) y += y < 70 ? 2000 : 1900;
   if (y == 0) return 2;  // there is no year 0
   if (bc) y = 1 - y;
   if (d > DaysInMonth(y, static_cast<int>(m))) return 2;
@@ -174,6 +205,20 @@ std::string YearText(int64_t year, bool* bc) {
 }
 
 }  // namespace
+
+int DaysInMonth(int64_t y, int m) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return m == 2 && IsLeap(y) ? 29 : kDays[m - 1];
+}
+
+int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+Status CheckTimestampRange(int64_t micros) {
+  if (micros < kMinTsMicros || micros >= kEndTsMicros) {
+    return Status::Error("22008", "timestamp out of range");
+  }
+  return Status::Ok();
+}
 
 bool IsFinite(Date d) { return d.days != kDateNegInfinity && d.days != kDatePosInfinity; }
 bool IsFinite(Timestamp t) { return t.micros != kTsNegInfinity && t.micros != kTsPosInfinity; }
@@ -205,10 +250,42 @@ Timestamp Now() {
   return Timestamp{since_epoch.count() - kUnixEpochDays * kMicrosPerDay};
 }
 
+namespace {
+
+// type: the input's type for 22007. An unknown zone word is bad syntax ('xyz', 'Foo_Bar')
+// unless its first punctuation is '/', '+' or '-' ('Mars/Olympus': an unknown zone, 22023), as
+// PostgreSQL's ParseDateTime tells abbreviations from zone names.
+Status BadZone(int rc, const Parsed& p, std::string_view text, const char* type) {
+  if (rc == 3) {
+    return Status::Error("22009", "time zone displacement out of range: \"" + std::string(text) +
+                                      "\"");
+  }
+  if (!p.zone_name.empty() && FindTimeZone(p.zone_name) == nullptr) {
+    const size_t punct = p.zone_name.find_first_of("/+-_:");
+    if (punct == std::string::npos || p.zone_name[punct] == '_' || p.zone_name[punct] == ':') {
+      return BadSyntax(type, text);
+    }
+    return Status::Error("22023", "time zone \"" + p.zone_name + "\" not recognized");
+  }
+  return Status::Ok();
+}
+
+// The local date and time p spells, as a timestamp without time zone.
+Result<Timestamp> LocalOf(const Parsed& p, std::string_view text) {
+  const int64_t days = DaysFromCivil(p.year, p.month, p.day);
+  if (days < kMinDays || days > kMaxTsDays) return OutOfRange("timestamp", text);
+  Timestamp t{days * kMicrosPerDay + (p.hour * 60LL + p.minute) * 60000000LL + p.micros};
+  if (t.micros >= kEndTsMicros) return OutOfRange("timestamp", text);
+  return t;
+}
+
+}  // namespace
+
 Result<Date> ParseDate(std::string_view text) {
   Parsed p;
   int rc = ParseIso(text, &p);
   if (rc == 1) return BadSyntax("date", text);
+  MERIDIAN_RETURN_IF_ERROR(BadZone(rc, p, text, "date"));
   if (rc == 2) return FieldOutOfRange(text);
   const int32_t today = ToDate(Now()).days;
   switch (p.special) {
@@ -237,6 +314,7 @@ Result<Timestamp> ParseTimestamp(std::string_view text, int precision) {
   Parsed p;
   int rc = ParseIso(text, &p);
   if (rc == 1) return BadSyntax("timestamp", text);
+  MERIDIAN_RETURN_IF_ERROR(BadZone(rc, p, text, "timestamp"));
   if (rc == 2) return FieldOutOfRange(text);
   const int64_t today = ToDate(Now()).days * kMicrosPerDay;
   Timestamp t;
@@ -257,15 +335,115 @@ Result<Timestamp> ParseTimestamp(std::string_view text, int precision) {
     case Parsed::kYesterday:
       return Timestamp{today - kMicrosPerDay};
     case Parsed::kNone: {
-      const int64_t days = DaysFromCivil(p.year, p.month, p.day);
-      if (days < kMinDays || days > kMaxTsDays) return OutOfRange("timestamp", text);
-      t.micros = days * kMicrosPerDay + (p.hour * 60LL + p.minute) * 60000000LL + p.micros;
-      if (t.micros >= kEndTsMicros) return OutOfRange("timestamp", text);
+      MERIDIAN_ASSIGN_OR_RETURN(t, LocalOf(p, text));
       break;
     }
   }
   if (precision >= 0) return RoundTimestamp(t, precision);
   return t;
+}
+
+bool IsFinite(TimestampTz t) { return t.micros != kTsNegInfinity && t.micros != kTsPosInfinity; }
+
+Timestamp ToLocal(TimestampTz t, const TimeZone& zone) {
+  if (!IsFinite(t)) return Timestamp{t.micros};
+  return Timestamp{t.micros + zone.OffsetAtUtc(t.micros) * 1000000};
+}
+
+Result<TimestampTz> FromLocal(Timestamp t, const TimeZone& zone) {
+  if (!IsFinite(t)) return TimestampTz{t.micros};
+  const int64_t utc = t.micros - OffsetForLocal(zone, t.micros) * 1000000;
+  MERIDIAN_RETURN_IF_ERROR(CheckTimestampRange(utc));
+  return TimestampTz{utc};
+}
+
+Result<TimestampTz> ParseTimestampTz(std::string_view text, const TimeZone& zone, int precision) {
+  Parsed p;
+  int rc = ParseIso(text, &p);
+  if (rc == 1) return BadSyntax("timestamp with time zone", text);
+  MERIDIAN_RETURN_IF_ERROR(BadZone(rc, p, text, "timestamp with time zone"));
+  if (rc == 2) return FieldOutOfRange(text);
+  std::shared_ptr<const TimeZone> named;
+  if (!p.zone_name.empty()) named = FindTimeZone(p.zone_name);
+  const TimeZone& z = named != nullptr ? *named : zone;
+  TimestampTz t;
+  switch (p.special) {
+    case Parsed::kPosInf:
+      return TimestampTz{kTsPosInfinity};
+    case Parsed::kNegInf:
+      return TimestampTz{kTsNegInfinity};
+    case Parsed::kEpoch:
+      return TimestampTz{-kUnixEpochDays * kMicrosPerDay};
+    case Parsed::kNow:
+      t.micros = Now().micros;
+      break;
+    case Parsed::kToday:
+    case Parsed::kTomorrow:
+    case Parsed::kYesterday: {
+      const int64_t today = ToDate(ToLocal(TimestampTz{Now().micros}, z)).days;
+      const int64_t d = today + (p.special == Parsed::kTomorrow    ? 1
+                                 : p.special == Parsed::kYesterday ? -1
+                                                                   : 0);
+      MERIDIAN_ASSIGN_OR_RETURN(t, FromLocal(Timestamp{d * kMicrosPerDay}, z));
+      break;
+    }
+    case Parsed::kNone: {
+      MERIDIAN_ASSIGN_OR_RETURN(Timestamp local, LocalOf(p, text));
+      if (p.has_offset) {
+        t.micros = local.micros - p.offset_secs * 1000000;
+        if (t.micros < kMinTsMicros || t.micros >= kEndTsMicros) {
+          return OutOfRange("timestamp", text);
+        }
+      } else {
+        MERIDIAN_ASSIGN_OR_RETURN(t, FromLocal(local, z));
+      }
+      break;
+    }
+  }
+  if (precision >= 0) {
+    MERIDIAN_ASSIGN_OR_RETURN(Timestamp r, RoundTimestamp(Timestamp{t.micros}, precision));
+    t.micros = r.micros;
+  }
+  return t;
+}
+
+Result<TimestampTz> AddInterval(TimestampTz t, Interval i, const TimeZone& zone) {
+  if (!IsFinite(t)) return t;
+  int64_t micros = t.micros;
+  if (i.months != 0 || i.days != 0) {
+    MERIDIAN_ASSIGN_OR_RETURN(Timestamp local,
+                              AddInterval(ToLocal(t, zone), Interval{i.months, i.days, 0}));
+    MERIDIAN_ASSIGN_OR_RETURN(TimestampTz back, FromLocal(local, zone));
+    micros = back.micros;
+  }
+  if (__builtin_add_overflow(micros, i.micros, &micros)) {
+    return Status::Error("22008", "timestamp out of range");
+  }
+  MERIDIAN_RETURN_IF_ERROR(CheckTimestampRange(micros));
+  return TimestampTz{micros};
+}
+
+std::string ToString(TimestampTz t, const TimeZone& zone) {
+  if (!IsFinite(t)) return ToString(Timestamp{t.micros});
+  const int64_t offset = zone.OffsetAtUtc(t.micros);
+  std::string out = ToString(Timestamp{t.micros + offset * 1000000});
+  const bool bc = out.size() > 3 && out.compare(out.size() - 3, 3, " BC") == 0;
+  if (bc) out.resize(out.size() - 3);
+  const int64_t a = offset < 0 ? -offset : offset;
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%c%02lld", offset < 0 ? '-' : '+',
+                static_cast<long long>(a / 3600));
+  out += buf;
+  if (a % 3600 != 0) {
+    std::snprintf(buf, sizeof(buf), ":%02lld", static_cast<long long>(a % 3600 / 60));
+    out += buf;
+    if (a % 60 != 0) {
+      std::snprintf(buf, sizeof(buf), ":%02lld", static_cast<long long>(a % 60));
+      out += buf;
+    }
+  }
+  if (bc) out += " BC";
+  return out;
 }
 
 std::string ToString(Date d) {

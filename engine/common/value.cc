@@ -37,6 +37,12 @@ std::string Type::Name() const {
       return "date";
     case TypeId::kTimestamp:
       return "timestamp without time zone";
+    case TypeId::kTimestampTz:
+      return "timestamp with time zone";
+    case TypeId::kInterval:
+      return "interval";
+    case TypeId::kTime:
+      return "time without time zone";
     case TypeId::kArray:
       return Element().Name() + "[]";
   }
@@ -54,6 +60,12 @@ std::string Type::DisplayName() const {
   }
   if (id == TypeId::kTimestamp && modifier >= 0) {
     return "timestamp(" + std::to_string(modifier) + ") without time zone";
+  }
+  if (id == TypeId::kTimestampTz && modifier >= 0) {
+    return "timestamp(" + std::to_string(modifier) + ") with time zone";
+  }
+  if (id == TypeId::kTime && modifier >= 0) {
+    return "time(" + std::to_string(modifier) + ") without time zone";
   }
   return Name();
 }
@@ -86,6 +98,12 @@ uint32_t Type::PgOid() const {
       return 1082;
     case TypeId::kTimestamp:
       return 1114;
+    case TypeId::kTimestampTz:
+      return 1184;
+    case TypeId::kInterval:
+      return 1186;
+    case TypeId::kTime:
+      return 1083;
     case TypeId::kArray:
       switch (element) {  // pg_type.typarray of the element type
         case TypeId::kBoolean:
@@ -108,6 +126,12 @@ uint32_t Type::PgOid() const {
           return 1182;
         case TypeId::kTimestamp:
           return 1115;
+        case TypeId::kTimestampTz:
+          return 1185;
+        case TypeId::kInterval:
+          return 1187;
+        case TypeId::kTime:
+          return 1183;
         case TypeId::kNumeric:
           return 1231;
         default:
@@ -126,6 +150,8 @@ int32_t Type::PgTypmod() const {
     case TypeId::kNumeric:
       return modifier + 4;
     case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTime:
       return modifier;
     default:
       return -1;
@@ -154,8 +180,13 @@ std::optional<Type> Type::FromParamOid(uint32_t oid) {
     case 1082:
       return Date();
     case 1114:
-    case 1184:  // timestamptz: read as timestamp without time zone
       return Timestamp();
+    case 1184:
+      return TimestampTz();
+    case 1186:
+      return Interval();
+    case 1083:
+      return Time();
     case 19:  // name
     case 25:
     case 1042:  // bpchar
@@ -174,7 +205,7 @@ std::optional<Type> Type::FromParamOid(uint32_t oid) {
   static constexpr ArrayOid kArrays[] = {{1000, 16},  {1005, 21},   {1007, 23},  {1016, 20},
                                          {1021, 700}, {1022, 701},  {1231, 1700}, {1182, 1082},
                                          {1115, 1114}, {1185, 1184}, {1009, 25},  {1015, 1043},
-                                         {1014, 1042}};
+                                         {1014, 1042}, {1187, 1186}, {1183, 1083}};
   for (const ArrayOid& a : kArrays) {
     if (a.oid == oid) return Array(*FromParamOid(a.element));
   }
@@ -288,6 +319,12 @@ std::string Value::ToString() const {
       }
       return out + "}";
     }
+    case 10:
+      return datetime::ToString(AsInterval());
+    case 11:
+      return datetime::ToString(AsTimestampTz(), datetime::CurrentZone());
+    case 12:
+      return datetime::ToString(AsTime());
     default:
       return AsString();
   }

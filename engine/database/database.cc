@@ -157,6 +157,9 @@ class SessionImpl : public Session {
     }
   }
   char TransactionStatus() const override { return settings_->txn_block().status(); }
+  std::shared_ptr<const datetime::TimeZone> time_zone() const override {
+    return settings_->time_zone();
+  }
   Result<std::unique_ptr<Request>> Parse(std::string_view sql) override {
     if (core_->closed.load()) return ClosedError();
     MERIDIAN_RETURN_IF_ERROR(CheckLength(sql));

@@ -94,7 +94,15 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
       break;
     case AggFunc::kSum:
     case AggFunc::kAvg:
-      if (agg.type.id == TypeId::kBigInt) {
+      if (agg.type.id == TypeId::kInterval) {  // the running sum in best
+        if (st->count == 1) {
+          st->best = v;
+        } else {
+          MERIDIAN_ASSIGN_OR_RETURN(Interval sum,
+                                    datetime::AddIntervals(st->best.AsInterval(), v.AsInterval()));
+          st->best = Value::IntervalVal(sum);
+        }
+      } else if (agg.type.id == TypeId::kBigInt) {
         if (__builtin_add_overflow(st->isum, v.AsInt(), &st->isum)) {
           return Status::Error(sqlstate::kNumericValueOutOfRange, "bigint out of range");
         }
@@ -149,6 +157,13 @@ Result<Value> FinishAggregate(const BoundExpr& agg, const AggState& st) {
       if (st.count == 0) return Value::Null();
       const bool avg = agg.agg == AggFunc::kAvg;
       switch (agg.type.id) {
+        case TypeId::kInterval: {
+          if (!avg) return st.best;
+          MERIDIAN_ASSIGN_OR_RETURN(
+              Interval mean,
+              datetime::DivideInterval(st.best.AsInterval(), static_cast<double>(st.count)));
+          return Value::IntervalVal(mean);
+        }
         case TypeId::kBigInt:
           return Value::Int(st.isum);
         case TypeId::kReal:

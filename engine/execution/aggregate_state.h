@@ -21,7 +21,7 @@ struct AggState {
   Numeric nsum;       // numeric inputs of a numeric SUM/AVG
   float fsum = 0;     // SUM(real) → real, summed in float as PostgreSQL's float4pl
   double dsum = 0;
-  Value best;  // MIN/MAX
+  Value best;  // MIN/MAX; SUM/AVG(interval): the sum
   struct Extra {
     std::string text;                      // string_agg
     std::vector<Value> items;              // array_agg (NULLs included), string_agg DISTINCT

@@ -102,7 +102,73 @@ Result<Value> DateArithmetic(ast::BinaryOp op, const Value& a, const Value& b) {
   return Value::DateVal(r);
 }
 
+bool IsTimeKind(const Value& v) {
+  return v.IsInterval() || v.IsTime() || v.IsTimestamp() || v.IsTimestampTz();
+}
+
+// The binder's operators over timestamp, timestamptz, time and interval (bind_expr.cc's
+// MakeArithmetic; a date operand has become a timestamp, except in date + time).
+Result<Value> TimeArithmetic(ast::BinaryOp op, const Value& a, const Value& b) {
+  const bool sub = op == ast::BinaryOp::kSub;
+  if (a.IsInterval() && b.IsInterval()) {
+    Interval y = b.AsInterval();
+    if (sub) {
+      MERIDIAN_ASSIGN_OR_RETURN(y, datetime::NegateInterval(y));
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(Interval r, datetime::AddIntervals(a.AsInterval(), y));
+    return Value::IntervalVal(r);
+  }
+  if (a.IsInterval() != b.IsInterval() && (a.IsNumber() || b.IsNumber())) {
+    const Interval i = a.IsInterval() ? a.AsInterval() : b.AsInterval();
+    const double f = a.IsInterval() ? b.AsNumber() : a.AsNumber();
+    Result<Interval> r = op == ast::BinaryOp::kDiv ? datetime::DivideInterval(i, f)
+                                                   : datetime::MultiplyInterval(i, f);
+    if (!r.ok()) return r.status();
+    return Value::IntervalVal(*r);
+  }
+  if (a.IsInterval() || b.IsInterval()) {  // point ± interval, interval + point
+    const Value& point = a.IsInterval() ? b : a;
+    Interval i = a.IsInterval() ? a.AsInterval() : b.AsInterval();
+    if (sub) {
+      MERIDIAN_ASSIGN_OR_RETURN(i, datetime::NegateInterval(i));
+    }
+    if (point.IsTimestamp()) {
+      MERIDIAN_ASSIGN_OR_RETURN(Timestamp t, datetime::AddInterval(point.AsTimestamp(), i));
+      return Value::TimestampVal(t);
+    }
+    if (point.IsTimestampTz()) {
+      MERIDIAN_ASSIGN_OR_RETURN(
+          TimestampTz t,
+          datetime::AddInterval(point.AsTimestampTz(), i, datetime::CurrentZone()));
+      return Value::TimestampTzVal(t);
+    }
+    if (point.IsTime()) return Value::TimeVal(datetime::AddInterval(point.AsTime(), i));
+  }
+  if (a.IsTimestamp() && b.IsTimestamp()) {
+    MERIDIAN_ASSIGN_OR_RETURN(Interval r, datetime::Subtract(a.AsTimestamp(), b.AsTimestamp()));
+    return Value::IntervalVal(r);
+  }
+  if (a.IsTimestampTz() && b.IsTimestampTz()) {
+    MERIDIAN_ASSIGN_OR_RETURN(Interval r, datetime::Subtract(Timestamp{a.AsTimestampTz().micros},
+                                                             Timestamp{b.AsTimestampTz().micros}));
+    return Value::IntervalVal(r);
+  }
+  if (a.IsTime() && b.IsTime()) {
+    return Value::IntervalVal(Interval{0, 0, a.AsTime().micros - b.AsTime().micros});
+  }
+  if ((a.IsDate() && b.IsTime()) || (a.IsTime() && b.IsDate())) {  // date + time
+    const Date d = a.IsDate() ? a.AsDate() : b.AsDate();
+    const int64_t t = a.IsTime() ? a.AsTime().micros : b.AsTime().micros;
+    MERIDIAN_ASSIGN_OR_RETURN(Timestamp ts, datetime::CheckedToTimestamp(d));
+    if (!datetime::IsFinite(ts)) return Value::TimestampVal(ts);
+    MERIDIAN_RETURN_IF_ERROR(datetime::CheckTimestampRange(ts.micros + t));
+    return Value::TimestampVal(Timestamp{ts.micros + t});
+  }
+  return Status::Internal("bad date/time operands");
+}
+
 Result<Value> Arithmetic(ast::BinaryOp op, const Value& a, const Value& b, Type type) {
+  if (IsTimeKind(a) || IsTimeKind(b)) return TimeArithmetic(op, a, b);
   if (a.IsDate() || b.IsDate()) return DateArithmetic(op, a, b);
   if (type.id == TypeId::kNumeric) return NumericArithmetic(op, a, b);
   if (type.IsFloat()) {
@@ -823,6 +889,10 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
           if (a.IsDouble()) return Value::Double(-a.AsDouble());
           if (a.IsReal()) return Value::Real(-a.AsReal());
           if (a.IsDecimal()) return Value::Decimal(numeric::Negate(a.AsDecimal()));
+          if (a.IsInterval()) {
+            MERIDIAN_ASSIGN_OR_RETURN(Interval i, datetime::NegateInterval(a.AsInterval()));
+            return Value::IntervalVal(i);
+          }
           return Arithmetic(ast::BinaryOp::kSub, Value::Int(0), a, e.type);
       }
       return Status::Internal("bad unary operator");

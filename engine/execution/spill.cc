@@ -27,7 +27,10 @@ enum Kind : uint8_t {
   kDate,
   kTimestamp,
   kReal,
-  kArray
+  kArray,
+  kInterval,
+  kTimestampTz,
+  kTime
 };
 
 using storage::GetFixed;
@@ -61,6 +64,17 @@ void EncodeValue(const Value& v, std::string* out) {
   } else if (v.IsReal()) {
     out->push_back(static_cast<char>(kReal));
     PutFixed(out, v.AsReal());
+  } else if (v.IsInterval()) {
+    out->push_back(static_cast<char>(kInterval));
+    PutFixed(out, v.AsInterval().months);
+    PutFixed(out, v.AsInterval().days);
+    PutFixed(out, v.AsInterval().micros);
+  } else if (v.IsTimestampTz()) {
+    out->push_back(static_cast<char>(kTimestampTz));
+    PutFixed(out, v.AsTimestampTz().micros);
+  } else if (v.IsTime()) {
+    out->push_back(static_cast<char>(kTime));
+    PutFixed(out, v.AsTime().micros);
   } else {
     const std::vector<Value>& elements = v.AsArray();
     out->push_back(static_cast<char>(kArray));
@@ -122,6 +136,27 @@ Result<bool> DecodeValue(std::string_view in, size_t* pos, Value* v) {
       float f;
       if (!GetFixed(in, pos, &f)) return false;
       *v = Value::Real(f);
+      return true;
+    }
+    case kInterval: {
+      Interval i;
+      if (!GetFixed(in, pos, &i.months) || !GetFixed(in, pos, &i.days) ||
+          !GetFixed(in, pos, &i.micros)) {
+        return false;
+      }
+      *v = Value::IntervalVal(i);
+      return true;
+    }
+    case kTimestampTz: {
+      TimestampTz t;
+      if (!GetFixed(in, pos, &t.micros)) return false;
+      *v = Value::TimestampTzVal(t);
+      return true;
+    }
+    case kTime: {
+      TimeOfDay t;
+      if (!GetFixed(in, pos, &t.micros)) return false;
+      *v = Value::TimeVal(t);
       return true;
     }
     case kArray: {

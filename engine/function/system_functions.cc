@@ -14,6 +14,7 @@
 #include "execution/evaluator.h"
 #include "main/session_settings.h"
 #include "function/builtin.h"
+#include "function/datetime_functions.h"
 #include "function/sequence.h"
 #include "binder/function_registry.h"
 
@@ -111,72 +112,6 @@ constexpr const char* kCompiler = "gcc " __VERSION__;
 
 Status NoSession() { return Status::Internal("no session for a session function"); }
 
-// EXTRACT / date_part of a finite timestamp, exactly (seconds with 6 decimals).
-Result<Numeric> DatePart(const std::string& unit, Timestamp t) {
-  std::string u;
-  for (char c : unit) u.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  const datetime::Fields f = datetime::Split(t);
-  const int64_t year = f.year <= 0 ? f.year - 1 : f.year;  // there is no year 0: 1 BC is -1
-  auto whole = [](int64_t v) { return numeric::FromInt(v); };
-  if (u == "year" || u == "years") return whole(year);
-  if (u == "month" || u == "months") return whole(f.month);
-  if (u == "day" || u == "days") return whole(f.day);
-  if (u == "hour" || u == "hours") return whole(f.hour);
-  if (u == "minute" || u == "minutes") return whole(f.minute);
-  if (u == "second" || u == "seconds") return Numeric{f.micros_of_minute, 6};
-  if (u == "milliseconds") return Numeric{f.micros_of_minute, 3};
-  if (u == "microseconds") return whole(f.micros_of_minute);
-  if (u == "dow") return whole(f.day_of_week);
-  if (u == "isodow") return whole(f.day_of_week == 0 ? 7 : f.day_of_week);
-  if (u == "doy") return whole(f.day_of_year);
-  if (u == "quarter") return whole((f.month - 1) / 3 + 1);
-  if (u == "decade") return whole(year >= 0 ? year / 10 : -((8 - (year - 1)) / 10));
-  if (u == "century") return whole(year > 0 ? (year + 99) / 100 : -((99 - (year - 1)) / 100));
-  if (u == "millennium") {
-    return whole(year > 0 ? (year + 999) / 1000 : -((999 - (year - 1)) / 1000));
-  }
-  if (u == "epoch") return Numeric{t.micros + 10957LL * datetime::kMicrosPerDay, 6};
-  return Status::Error("22023",
-                       "unit \"" + unit + "\" not recognized for type timestamp without time zone");
-}
-
-// date_trunc of a finite timestamp: the start of its unit (weeks start on Monday, as ISO and
-// PostgreSQL; a decade, century or millennium of a year after 1 BC starts at its year 0 or 1
-// as PostgreSQL's).
-Result<Timestamp> DateTrunc(const std::string& unit, Timestamp t) {
-  std::string u;
-  for (char c : unit) u.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  if (!u.empty() && u.back() == 's' && u != "microseconds" && u != "milliseconds") u.pop_back();
-  const datetime::Fields f = datetime::Split(t);
-  const int64_t day_start = t.micros - (f.hour * 3600LL * 1000000 + f.minute * 60LL * 1000000 +
-                                        f.micros_of_minute);
-  auto on = [](int64_t year, int month, int day) {
-    return Timestamp{datetime::DaysFromCivil(year, month, day) * datetime::kMicrosPerDay};
-  };
-  if (u == "microseconds" || u == "microsecond") return t;
-  if (u == "milliseconds" || u == "millisecond") {
-    return Timestamp{t.micros - (f.micros_of_minute % 1000)};
-  }
-  if (u == "second") return Timestamp{t.micros - (f.micros_of_minute % 1000000)};
-  if (u == "minute") return Timestamp{t.micros - f.micros_of_minute};
-  if (u == "hour") return Timestamp{day_start + f.hour * 3600LL * 1000000};
-  if (u == "day") return Timestamp{day_start};
-  if (u == "week") {
-    const int back = (f.day_of_week + 6) % 7;  // days since Monday
-    return Timestamp{day_start - back * datetime::kMicrosPerDay};
-  }
-  if (u == "month") return on(f.year, f.month, 1);
-  if (u == "quarter") return on(f.year, (f.month - 1) / 3 * 3 + 1, 1);
-  if (u == "year") return on(f.year, 1, 1);
-  if (f.year > 0) {
-    if (u == "decade") return on(f.year - f.year % 10, 1, 1);
-    if (u == "century") return on((f.year - 1) / 100 * 100 + 1, 1, 1);
-    if (u == "millennium") return on((f.year - 1) / 1000 * 1000 + 1, 1, 1);
-  }
-  return Status::Error("22023",
-                       "unit \"" + unit + "\" not recognized for type timestamp without time zone");
-}
-
 }  // namespace
 
 Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
@@ -198,30 +133,23 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
     case Func::kSerialSequence:
       return EvalSequenceFunction(e, args, exec);
     case Func::kNow:
-    case Func::kCurrentDate: {
-      const Timestamp now =
-          exec != nullptr && exec->txn != nullptr ? exec->txn->start_time() : datetime::Now();
-      if (e.func == Func::kNow) return Value::TimestampVal(now);
-      return Value::DateVal(datetime::ToDate(now));
-    }
+    case Func::kLocalTimestamp:
+    case Func::kCurrentDate:
     case Func::kClockTimestamp:
-      return Value::TimestampVal(datetime::Now());
+    case Func::kDatePart:
+    case Func::kDateTrunc:
+    case Func::kJustifyDays:
+    case Func::kJustifyHours:
+    case Func::kJustifyInterval:
+    case Func::kMakeInterval:
+    case Func::kAge:
+    case Func::kTimezone:
+      return EvalDateTimeFunction(e, args, exec);
     case Func::kRandom: {
       // One generator per thread, seeded from the system's entropy (PostgreSQL seeds each
       // backend likewise); 53 random bits, so every double in [0, 1) of that grid can come up.
       thread_local std::mt19937_64 rng{std::random_device{}()};
       return Value::Double(static_cast<double>(rng() >> 11) * 0x1.0p-53);
-    }
-    case Func::kDateTrunc: {
-      if (!datetime::IsFinite(args[1].AsTimestamp())) return args[1];
-      MERIDIAN_ASSIGN_OR_RETURN(Timestamp t, DateTrunc(args[0].AsString(), args[1].AsTimestamp()));
-      return Value::TimestampVal(t);
-    }
-    case Func::kDatePart: {
-      if (!datetime::IsFinite(args[1].AsTimestamp())) return Value::Null();
-      MERIDIAN_ASSIGN_OR_RETURN(Numeric n, DatePart(args[0].AsString(), args[1].AsTimestamp()));
-      if (e.type.id == TypeId::kNumeric) return Value::Decimal(n);
-      return Value::Double(numeric::ToDouble(n));
     }
     case Func::kVersion:
       return Value::String(std::string("PostgreSQL ") + kPgVersionNumber + " (" + kProductVersion +

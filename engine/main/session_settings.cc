@@ -253,6 +253,7 @@ SessionSettings::SessionSettings(std::string user, std::string database,
   txn_block_ = std::make_shared<TransactionBlock>();
   prepared_ = std::make_shared<PreparedStatements>();
   sequence_values_ = std::make_shared<SequenceValues>();
+  zone_ = datetime::FindTimeZone("UTC");
 }
 
 SessionSettings::~SessionSettings() = default;
@@ -297,6 +298,8 @@ void SessionSettings::CacheDerived() {
   const std::string level = ShowOr("default_transaction_isolation", "read committed");
   default_repeatable_read_ = level == "repeatable read" || level == "serializable";
   default_read_only_ = ShowOr("default_transaction_read_only", "off") == "on";
+  zone_ = datetime::FindTimeZone(ShowOr("TimeZone", "UTC"));
+  if (zone_ == nullptr) zone_ = datetime::FindTimeZone("UTC");
 }
 
 Status SessionSettings::Store(const Param& p, std::string value) {
@@ -456,7 +459,10 @@ Result<std::string> SessionSettings::SetImpl(std::string_view name,
         }
       }
       const std::string l = Lower(v);
-      value = (l == "utc" || l == "gmt" || l == "z" || l == "etc/utc") ? "UTC" : v;
+      std::shared_ptr<const datetime::TimeZone> zone = datetime::FindTimeZone(v);
+      if (zone == nullptr) return InvalidValue(pname, v);
+      // 'europe/berlin' shows as the zone file is spelled, as PostgreSQL's SHOW does.
+      value = (l == "utc" || l == "gmt" || l == "z" || l == "etc/utc") ? "UTC" : zone->name();
       break;
     }
     case Kind::kEncoding: {

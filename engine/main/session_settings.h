@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "meridian/datetime.h"
 #include "meridian/status.h"
 
 namespace meridian::exec {
@@ -75,6 +76,9 @@ class SessionSettings {
   // work_mem in bytes (default 64MB; PostgreSQL's is 4MB): what a sort holds in memory before
   // it spills runs to temporary files.
   int64_t work_mem_bytes() const { return work_mem_bytes_; }
+  // TimeZone as a zone (never null): what timestamptz input, output and arithmetic use
+  // while a statement of this session runs (datetime::ScopedTimeZone).
+  const std::shared_ptr<const datetime::TimeZone>& time_zone() const { return zone_; }
   // synchronous_commit: false for "off" (asynchronous commit).
   bool synchronous_commit() const { return synchronous_commit_; }
   // default_transaction_isolation: true for repeatable read (and serializable, which runs as
@@ -127,6 +131,7 @@ class SessionSettings {
   bool synchronous_commit_ = true;
   bool default_repeatable_read_ = false;
   bool default_read_only_ = false;
+  std::shared_ptr<const datetime::TimeZone> zone_;
   std::shared_ptr<TransactionBlock> txn_block_;  // shared by copies (scratch settings)
   // The session's prepared statements; shared by copies, like txn_block_.
   std::shared_ptr<PreparedStatements> prepared_;

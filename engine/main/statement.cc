@@ -4,6 +4,7 @@
 #include "main/statement.h"
 
 #include <chrono>
+#include <optional>
 
 #include "catalog/table_lock.h"
 #include "optimizer/access_path.h"
@@ -787,6 +788,54 @@ Status CheckWritable(const ast::Statement& stmt, const catalog::Transaction& txn
                        std::string("cannot execute ") + command + " in a read-only transaction");
 }
 
+// COPY FROM's data parsed in the session's time zone.
+class ZoneCopyIn : public CopyIn {
+ public:
+  ZoneCopyIn(CopyIn* inner, std::shared_ptr<const datetime::TimeZone> zone)
+      : inner_(inner), zone_(std::move(zone)) {}
+  size_t column_count() const override { return inner_->column_count(); }
+  Status Write(std::string_view data, ExecControl& ctl) override {
+    datetime::ScopedTimeZone in_zone(zone_);
+    return inner_->Write(data, ctl);
+  }
+  Status Finish(ExecControl& ctl) override {
+    datetime::ScopedTimeZone in_zone(zone_);
+    return inner_->Finish(ctl);
+  }
+
+ private:
+  CopyIn* inner_;
+  std::shared_ptr<const datetime::TimeZone> zone_;
+};
+
+// A cursor whose Fetch (and COPY FROM's input) runs in the session's time zone (timestamptz
+// text and arithmetic).
+class ZoneCursor : public QueryCursor {
+ public:
+  ZoneCursor(std::unique_ptr<QueryCursor> inner, std::shared_ptr<const datetime::TimeZone> zone)
+      : inner_(std::move(inner)), zone_(std::move(zone)) {
+    if (inner_->copy_in() != nullptr) copy_in_.emplace(inner_->copy_in(), zone_);
+  }
+  const std::vector<ColumnInfo>& columns() const override { return inner_->columns(); }
+  Result<bool> Fetch(size_t max_rows, size_t max_bytes, ExecControl& ctl,
+                     std::vector<Row>* out) override {
+    datetime::ScopedTimeZone in_zone(zone_);
+    return inner_->Fetch(max_rows, max_bytes, ctl, out);
+  }
+  std::string CommandTag() const override { return inner_->CommandTag(); }
+  uint64_t RowCount() const override { return inner_->RowCount(); }
+  std::string Notice() const override { return inner_->Notice(); }
+  std::string NoticeSqlstate() const override { return inner_->NoticeSqlstate(); }
+  CopyIn* copy_in() override { return copy_in_ ? &*copy_in_ : nullptr; }
+  bool copy_out() const override { return inner_->copy_out(); }
+  size_t copy_columns() const override { return inner_->copy_columns(); }
+
+ private:
+  std::unique_ptr<QueryCursor> inner_;
+  std::shared_ptr<const datetime::TimeZone> zone_;
+  std::optional<ZoneCopyIn> copy_in_;
+};
+
 Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& stmt,
                                                         catalog::Catalog* catalog,
                                                         ExecControl& ctl,
@@ -801,8 +850,16 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
                                                     const StatementParams& params,
                                                     SessionSettings* settings,
                                                     const std::shared_ptr<PlanSlot>& plans) {
-  Result<std::unique_ptr<QueryCursor>> cursor =
-      StartStatementImpl(stmt, catalog, ctl, params, settings, plans);
+  std::shared_ptr<const datetime::TimeZone> zone;
+  if (settings != nullptr) zone = settings->time_zone();
+  Result<std::unique_ptr<QueryCursor>> cursor = [&]() -> Result<std::unique_ptr<QueryCursor>> {
+    datetime::ScopedTimeZone in_zone(zone);
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> c,
+                              StartStatementImpl(stmt, catalog, ctl, params, settings, plans));
+    // SET TimeZone changes the zone of the statements after it, not of its own cursor.
+    if (zone == nullptr || (c->columns().empty() && c->copy_in() == nullptr)) return c;
+    return std::unique_ptr<QueryCursor>(std::make_unique<ZoneCursor>(std::move(c), zone));
+  }();
   if (stmt.notices.empty() || !cursor.ok() || !(*cursor)->Notice().empty()) return cursor;
   std::string notice;
   for (const std::string& n : stmt.notices) notice += (notice.empty() ? "" : "\n") + n;
@@ -888,6 +945,7 @@ Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
                                                catalog::Catalog* catalog,
                                                const std::vector<Type>& param_types,
                                                SessionSettings* settings) {
+  datetime::ScopedTimeZone in_zone(settings != nullptr ? settings->time_zone() : nullptr);
   if (stmt.kind == ast::StatementKind::kExecute) {
     return DescribeExecute(*stmt.execute, param_types, settings);
   }

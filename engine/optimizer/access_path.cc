@@ -798,6 +798,9 @@ int KeyFamily(const Type& t) {
   if (t.id == TypeId::kDate) return 6;
   if (t.id == TypeId::kTimestamp) return 7;
   if (t.id == TypeId::kReal) return 8;
+  if (t.id == TypeId::kTimestampTz) return 9;
+  if (t.id == TypeId::kTime) return 10;
+  // No interval: its keys order by span then fields, so '1 day' = '24 hours' is no key range.
   return 0;
 }
 

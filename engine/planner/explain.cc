@@ -123,7 +123,8 @@ std::string ExprToString(const BoundExpr& e) {
   switch (e.kind) {
     case BoundKind::kConst:
       if (e.value.IsNull()) return "NULL";
-      if (e.value.IsDate() || e.value.IsTimestamp()) {
+      if (e.value.IsDate() || e.value.IsTimestamp() || e.value.IsTimestampTz() ||
+          e.value.IsTime() || e.value.IsInterval()) {
         return "'" + e.value.ToString() + "'::" + e.type.Name();
       }
       if (e.value.IsString()) {

@@ -128,6 +128,21 @@ void AppendKeyValue(const Value& value, bool descending, std::string* out) {
   } else if (value.IsTimestamp()) {
     PutByte(kKeyTagTimestamp, descending, out);
     PutBig64(static_cast<uint64_t>(value.AsTimestamp().micros) ^ kSignBit, descending, out);
+  } else if (value.IsTimestampTz()) {
+    PutByte(kKeyTagTimestampTz, descending, out);
+    PutBig64(static_cast<uint64_t>(value.AsTimestampTz().micros) ^ kSignBit, descending, out);
+  } else if (value.IsTime()) {
+    PutByte(kKeyTagTime, descending, out);
+    PutBig64(static_cast<uint64_t>(value.AsTime().micros) ^ kSignBit, descending, out);
+  } else if (value.IsInterval()) {
+    const Interval i = value.AsInterval();
+    const auto span = static_cast<unsigned __int128>(datetime::IntervalSpan(i));
+    PutByte(kKeyTagInterval, descending, out);
+    PutBig64(static_cast<uint64_t>(span >> 64) ^ kSignBit, descending, out);
+    PutBig64(static_cast<uint64_t>(span), descending, out);
+    PutBig64(static_cast<uint64_t>(i.micros) ^ kSignBit, descending, out);
+    PutBig64(static_cast<uint64_t>(static_cast<int64_t>(i.days)) ^ kSignBit, descending, out);
+    PutBig64(static_cast<uint64_t>(static_cast<int64_t>(i.months)) ^ kSignBit, descending, out);
   } else {
     PutByte(kKeyTagString, descending, out);
     for (char c : value.AsString()) {
@@ -198,6 +213,30 @@ Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<boo
         uint64_t v;
         if (!in.Big64(&v)) return Malformed(start);
         values.push_back(Value::TimestampVal(Timestamp{static_cast<int64_t>(v ^ kSignBit)}));
+        break;
+      }
+      case kKeyTagTimestampTz: {
+        uint64_t v;
+        if (!in.Big64(&v)) return Malformed(start);
+        values.push_back(Value::TimestampTzVal(TimestampTz{static_cast<int64_t>(v ^ kSignBit)}));
+        break;
+      }
+      case kKeyTagTime: {
+        uint64_t v;
+        if (!in.Big64(&v)) return Malformed(start);
+        values.push_back(Value::TimeVal(TimeOfDay{static_cast<int64_t>(v ^ kSignBit)}));
+        break;
+      }
+      case kKeyTagInterval: {
+        uint64_t hi, lo, micros, days, months;
+        if (!in.Big64(&hi) || !in.Big64(&lo) || !in.Big64(&micros) || !in.Big64(&days) ||
+            !in.Big64(&months)) {
+          return Malformed(start);
+        }
+        values.push_back(Value::IntervalVal(
+            Interval{static_cast<int32_t>(static_cast<int64_t>(months ^ kSignBit)),
+                     static_cast<int32_t>(static_cast<int64_t>(days ^ kSignBit)),
+                     static_cast<int64_t>(micros ^ kSignBit)}));
         break;
       }
       case kKeyTagNumeric: {

@@ -20,6 +20,11 @@ inline constexpr uint8_t kKeyTagReal = 0x31;       // REAL: tag, as DOUBLE of th
 inline constexpr uint8_t kKeyTagNumeric = 0x34;    // NUMERIC: tag, class, exponent, digit pairs
 inline constexpr uint8_t kKeyTagDate = 0x38;       // DATE: tag, 4 bytes big-endian, sign flipped
 inline constexpr uint8_t kKeyTagTimestamp = 0x3C;  // TIMESTAMP: tag, 8 bytes like INTEGER
+inline constexpr uint8_t kKeyTagTimestampTz = 0x3D;  // TIMESTAMPTZ: tag, 8 bytes like INTEGER
+inline constexpr uint8_t kKeyTagTime = 0x3E;         // TIME: tag, 8 bytes like INTEGER
+// INTERVAL: tag, the 128-bit span (months as 30 days) sign-flipped big-endian, then micros,
+// days and months like INTEGER (equal spans with different fields are different keys).
+inline constexpr uint8_t kKeyTagInterval = 0x3F;
 inline constexpr uint8_t kKeyTagString = 0x40;     // TEXT/VARCHAR: tag, escaped bytes, 00 00
 inline constexpr uint8_t kKeyTagNull = 0xF0;       // NULL: tag only; greatest (NULLS LAST)
 

@@ -100,6 +100,19 @@ std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
       case TypeId::kTimestamp:
         PutFixed<int64_t>(&out, v.IsTimestamp() ? v.AsTimestamp().micros : 0);
         break;
+      case TypeId::kTimestampTz:
+        PutFixed<int64_t>(&out, v.IsTimestampTz() ? v.AsTimestampTz().micros : 0);
+        break;
+      case TypeId::kTime:
+        PutFixed<int64_t>(&out, v.IsTime() ? v.AsTime().micros : 0);
+        break;
+      case TypeId::kInterval: {
+        const Interval i = v.IsInterval() ? v.AsInterval() : Interval{};
+        PutFixed<int64_t>(&out, i.micros);
+        PutFixed<int32_t>(&out, i.days);
+        PutFixed<int32_t>(&out, i.months);
+        break;
+      }
       case TypeId::kText:
       case TypeId::kVarchar:
       case TypeId::kChar:
@@ -209,6 +222,24 @@ Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow
         if (!need(8)) return bad(" truncated");
         if (want) out = Value::TimestampVal(Timestamp{Load<int64_t>(p + pos)});
         pos += 8;
+        break;
+      case TypeId::kTimestampTz:
+        if (!need(8)) return bad(" truncated");
+        if (want) out = Value::TimestampTzVal(TimestampTz{Load<int64_t>(p + pos)});
+        pos += 8;
+        break;
+      case TypeId::kTime:
+        if (!need(8)) return bad(" truncated");
+        if (want) out = Value::TimeVal(TimeOfDay{Load<int64_t>(p + pos)});
+        pos += 8;
+        break;
+      case TypeId::kInterval:
+        if (!need(16)) return bad(" truncated");
+        if (want) {
+          out = Value::IntervalVal(Interval{Load<int32_t>(p + pos + 12), Load<int32_t>(p + pos + 8),
+                                            Load<int64_t>(p + pos)});
+        }
+        pos += 16;
         break;
       case TypeId::kArray:
         return bad(" is an array (arrays are never stored)");

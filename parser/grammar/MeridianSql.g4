@@ -530,7 +530,11 @@ anyOperator
 
 additiveExpr : multiplicativeExpr ((PLUS | MINUS) multiplicativeExpr)* ;
 
-multiplicativeExpr : unaryExpr ((STAR | SLASH | PERCENT) unaryExpr)* ;
+multiplicativeExpr : atZoneExpr ((STAR | SLASH | PERCENT) atZoneExpr)* ;
+
+// x AT TIME ZONE zone (timezone(zone, x)): tighter than * and looser than a sign, as
+// PostgreSQL's precedence has it.
+atZoneExpr : unaryExpr (K_AT K_TIME K_ZONE unaryExpr)* ;
 
 unaryExpr : (PLUS | MINUS) unaryExpr | castExpr ;
 
@@ -598,6 +602,7 @@ nonReservedKeyword
   : K_BY | K_CHARACTER | K_DELETE | K_DOUBLE | K_DROP | K_EXPLAIN | K_FIRST | K_IF | K_INDEX
   | K_INSERT | K_KEY | K_LAST | K_NULLS | K_PRECISION | K_RECURSIVE | K_SET | K_UPDATE | K_VALUES
   | K_VARYING | K_COPY | K_LOCAL | K_OPERATOR | K_RESET | K_SESSION | K_SHOW | K_TIME | K_ZONE
+  | K_AT
   | K_SUBSTRING | K_POSITION | K_TRIM | K_ESCAPE | K_TRUNCATE
   | K_ABORT | K_BEGIN | K_CHAIN | K_CHARACTERISTICS | K_COMMIT | K_COMMITTED | K_DEFERRABLE
   | K_ISOLATION | K_LEVEL | K_LOCKED | K_NO | K_NOWAIT | K_OF | K_ONLY | K_READ | K_RELEASE
@@ -639,6 +644,7 @@ K_ANY : A N Y ;
 K_AND : A N D ;
 K_ARRAY : A R R A Y ;
 K_AS : A S ;
+K_AT : A T ;
 K_ASC : A S C ;
 K_BEGIN : B E G I N ;
 K_BETWEEN : B E T W E E N ;

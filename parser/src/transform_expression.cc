@@ -280,8 +280,21 @@ ExprPtr Transformer::TransformAdditive(P::AdditiveExprContext* ctx) {
 
 ExprPtr Transformer::TransformMultiplicative(P::MultiplicativeExprContext* ctx) {
   return BuildChain(ctx, [&](antlr4::ParserRuleContext* c) {
-    return TransformUnary(static_cast<P::UnaryExprContext*>(c));
+    return TransformAtZone(static_cast<P::AtZoneExprContext*>(c));
   });
+}
+
+ExprPtr Transformer::TransformAtZone(P::AtZoneExprContext* ctx) {
+  std::vector<P::UnaryExprContext*> operands = ctx->unaryExpr();
+  ExprPtr e = TransformUnary(operands[0]);
+  for (size_t i = 1; i < operands.size(); ++i) {
+    ExprPtr call = NewExpr(ExprKind::kFunction, Loc(ctx));
+    call->name = "timezone";
+    call->children.push_back(TransformUnary(operands[i]));
+    call->children.push_back(std::move(e));
+    e = std::move(call);
+  }
+  return e;
 }
 
 ExprPtr Transformer::TransformUnary(P::UnaryExprContext* ctx) {

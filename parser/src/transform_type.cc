@@ -36,7 +36,9 @@ constexpr TypeAlias kTypeAliases[] = {
     {"dec", "numeric"},
     {"date", "date"},
     {"timestamp", "timestamp"},
-    {"timestamptz", "timestamp"},  // read as timestamp without time zone (no zones yet)
+    {"timestamptz", "timestamptz"},
+    {"interval", "interval"},
+    {"time", "time"},
     {"boolean", "boolean"},
     {"bool", "boolean"},
     {"oid", "oid"},
@@ -91,10 +93,18 @@ ast::TypeSpec Transformer::TransformSimpleType(P::SimpleTypeNameContext* ctx) {
     Fail(ErrorAt(ctx, "42704", "type \"" + written + "\" does not exist"));
     return type;
   }
-  if (ctx->K_ZONE() != nullptr && type.name != "timestamp") {
+  if (ctx->K_ZONE() != nullptr && type.name != "timestamp" && type.name != "time") {
     Fail(ErrorAt(ctx, sqlstate::kSyntaxError,
                  "syntax error at or near \"" + ctx->K_ZONE()->getText() + "\""));
     return type;
+  }
+  if (ctx->K_WITH() != nullptr && ctx->K_ZONE() != nullptr) {
+    if (type.name == "time") {
+      Fail(ErrorAt(ctx, sqlstate::kFeatureNotSupported,
+                   "type time with time zone is not supported"));
+      return type;
+    }
+    type.name = "timestamptz";
   }
 
   antlr4::tree::TerminalNode* modifier = ctx->INTEGER_LITERAL();
@@ -125,10 +135,12 @@ ast::TypeSpec Transformer::TransformSimpleType(P::SimpleTypeNameContext* ctx) {
     type.modifier = static_cast<int32_t>((n << 16) | scale);
     return type;
   }
-  if (type.name == "timestamp") {  // timestamp(p): more than 6 is reduced to 6
+  if (type.name == "timestamp" || type.name == "timestamptz" || type.name == "time") {
+    // timestamp(p), time(p): more than 6 is reduced to 6
     if (n < 0) {
       Fail(ErrorAt(ctx, "22023",
-                   "TIMESTAMP(" + std::to_string(n) + ") precision must not be negative"));
+                   std::string(type.name == "time" ? "TIME(" : "TIMESTAMP(") +
+                       std::to_string(n) + ") precision must not be negative"));
     }
     type.modifier = static_cast<int32_t>(std::min(n, kMaxTimestampPrecision));
     return type;

@@ -145,6 +145,7 @@ class Transformer {
   ast::ExprPtr TransformAdditive(P::AdditiveExprContext* ctx);
   ast::ExprPtr TransformMultiplicative(P::MultiplicativeExprContext* ctx);
   ast::ExprPtr TransformUnary(P::UnaryExprContext* ctx);
+  ast::ExprPtr TransformAtZone(P::AtZoneExprContext* ctx);
   ast::ExprPtr TransformCastChain(P::CastExprContext* ctx);
   ast::ExprPtr TransformPrimary(P::PrimaryContext* ctx);
   ast::ExprPtr TransformLiteral(P::LiteralContext* ctx);

@@ -31,7 +31,8 @@ void ToProtoValue(const Value& v, v1::Value* out) {
   } else if (v.IsString()) {
     out->set_text_value(v.AsString());
   } else {
-    // numeric, date, timestamp, real: their PostgreSQL text form (the column type says which).
+    // numeric, date, timestamp, timestamptz, time, interval, real: their PostgreSQL text form
+    // (the column type says which).
     out->set_text_value(v.ToString());
   }
 }
@@ -329,9 +330,13 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
       }
     }
     if (!more.ok()) return FinishWith(more.status());
-    for (const Row& row : rows_) {
-      auto* r = chunk_.add_rows();
-      for (const Value& v : row) ToProtoValue(v, r->add_values());
+    {
+      // timestamptz text is in the session's TimeZone.
+      datetime::ScopedTimeZone in_zone(session_->engine()->time_zone());
+      for (const Row& row : rows_) {
+        auto* r = chunk_.add_rows();
+        for (const Value& v : row) ToProtoValue(v, r->add_values());
+      }
     }
     if (!*more) {
       auto* stats = chunk_.mutable_stats();

@@ -480,11 +480,15 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
       if (first && copy_out) WriteCopyOutResponse(&out_, copy_columns);
       if (first && !columns.empty()) WriteRowDescription(&out_, columns);
       first = false;
-      for (const Row& row : rows_) {
-        if (copy_out) {
-          WriteCopyData(&out_, row[0].AsString());
-        } else {
-          WriteDataRow(&out_, row);
+      {
+        // Not across a co_await: the zone is the thread's, and the coroutine may move.
+        datetime::ScopedTimeZone in_zone(session_->engine()->time_zone());
+        for (const Row& row : rows_) {
+          if (copy_out) {
+            WriteCopyData(&out_, row[0].AsString());
+          } else {
+            WriteDataRow(&out_, row);
+          }
         }
       }
       if (out_.size() > kFlushBytes) co_await Flush();
@@ -924,9 +928,12 @@ asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
   while (sent < limit) {
     if (portal->buffered_next < portal->buffered.size()) {
       const size_t n = std::min(limit - sent, portal->buffered.size() - portal->buffered_next);
-      for (size_t i = 0; i < n; ++i) {
-        WriteDataRow(&out_, portal->buffered[portal->buffered_next + i], portal->columns,
-                     portal->formats);
+      {
+        datetime::ScopedTimeZone in_zone(session_->engine()->time_zone());  // not across co_await
+        for (size_t i = 0; i < n; ++i) {
+          WriteDataRow(&out_, portal->buffered[portal->buffered_next + i], portal->columns,
+                       portal->formats);
+        }
       }
       portal->buffered_next += n;
       sent += n;

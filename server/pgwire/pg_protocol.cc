@@ -132,7 +132,11 @@ int16_t PgTypeLength(const Type& type) {
     case TypeId::kDate:
       return 4;
     case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTime:
       return 8;
+    case TypeId::kInterval:
+      return 16;
     case TypeId::kUnknown:
       return -2;  // PostgreSQL's unknown is a C string
     case TypeId::kText:
@@ -303,6 +307,22 @@ Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t in
     case TypeId::kTimestamp:
       if (n == 8) return Value::TimestampVal(Timestamp{static_cast<int64_t>(BigEndian(bytes))});
       break;
+    case TypeId::kTimestampTz:
+      if (n == 8) {
+        return Value::TimestampTzVal(TimestampTz{static_cast<int64_t>(BigEndian(bytes))});
+      }
+      break;
+    case TypeId::kTime:
+      if (n == 8) return Value::TimeVal(TimeOfDay{static_cast<int64_t>(BigEndian(bytes))});
+      break;
+    case TypeId::kInterval:  // interval_send: int64 microseconds, int32 days, int32 months
+      if (n == 16) {
+        return Value::IntervalVal(
+            Interval{static_cast<int32_t>(BigEndian(bytes.substr(12, 4))),
+                     static_cast<int32_t>(BigEndian(bytes.substr(8, 4))),
+                     static_cast<int64_t>(BigEndian(bytes.substr(0, 8)))});
+      }
+      break;
     case TypeId::kInteger:
     case TypeId::kBigInt:
       if (n == 2) return Value::Int(static_cast<int16_t>(BigEndian(bytes)));
@@ -347,6 +367,15 @@ void AppendBinaryValue(std::string* out, const Value& v, const Type& t) {
     AppendBigEndian(out, static_cast<uint32_t>(v.AsDate().days), 4);
   } else if (v.IsTimestamp()) {
     AppendBigEndian(out, static_cast<uint64_t>(v.AsTimestamp().micros), 8);
+  } else if (v.IsTimestampTz()) {
+    AppendBigEndian(out, static_cast<uint64_t>(v.AsTimestampTz().micros), 8);
+  } else if (v.IsTime()) {
+    AppendBigEndian(out, static_cast<uint64_t>(v.AsTime().micros), 8);
+  } else if (v.IsInterval()) {
+    const Interval i = v.AsInterval();
+    AppendBigEndian(out, static_cast<uint64_t>(i.micros), 8);
+    AppendBigEndian(out, static_cast<uint32_t>(i.days), 4);
+    AppendBigEndian(out, static_cast<uint32_t>(i.months), 4);
   } else if (v.IsArray()) {
     // array_send: ndim (0 when empty), has-nulls flag, element type oid, then per dimension
     // its length and lower bound (1), then each element as a length (-1 for NULL) and bytes.

@@ -118,7 +118,7 @@ TEST(ClientLibrary, ParametersAreTypedOrCastByContext) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().sqlstate, "42P02");
   EXPECT_EQ(r.error().message, "there is no parameter $2");
-  typed.param_types = {1186};  // interval: no such type yet
+  typed.param_types = {1266};  // timetz: no such type yet
   r = (*conn)->Execute("SELECT $1", {Value::Text("2024-01-01")}, typed);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().sqlstate, "0A000");

@@ -583,6 +583,40 @@ TEST_F(PgWireTest, ExtendedProtocolWithoutParameters) {
             "bind message supplies 1 parameters, but prepared statement \"\" requires 2");
 }
 
+// interval, timestamptz and time in binary: PostgreSQL's OIDs and send formats (interval: int64
+// microseconds, int32 days, int32 months; the others int64 microseconds).
+TEST_F(PgWireTest, DateTimeTypesInBinary) {
+  RawPg c(pg_port_);
+  ASSERT_TRUE(c.Startup());
+  std::string parse = std::string("\0", 1) +
+                      "SELECT interval '1 day 02:00:00.5' AS a, "
+                      "timestamptz '2000-01-01 00:00:01+00' AS b, time '00:00:01' AS c" +
+                      '\0';
+  parse.append(RawPg::Int16(0));
+  std::string bind("\0\0", 2);
+  bind.append(RawPg::Int16(0)).append(RawPg::Int16(0));
+  bind.append(RawPg::Int16(1)).append(RawPg::Int16(1));  // binary results
+  ASSERT_TRUE(c.Send('P', parse));
+  ASSERT_TRUE(c.Send('B', bind));
+  ASSERT_TRUE(c.Send('D', std::string("P\0", 2)));
+  ASSERT_TRUE(c.Send('E', std::string("\0\0\0\0\0", 5)));
+  ASSERT_TRUE(c.Send('S', ""));
+  auto msgs = c.ReadUntil('Z');
+  ASSERT_EQ(Types(msgs), "12TDCZ");
+  auto column = [](const char* name, uint32_t oid, uint16_t len) {
+    return std::string(name) + '\0' + RawPg::Int32(0) + RawPg::Int16(0) + RawPg::Int32(oid) +
+           RawPg::Int16(len) + RawPg::Int32(0xFFFFFFFFu) + RawPg::Int16(1);
+  };
+  EXPECT_EQ(msgs[2].body, RawPg::Int16(3) + column("a", 1186, 16) + column("b", 1184, 8) +
+                              column("c", 1083, 8));
+  auto int64 = [](uint64_t v) {
+    return RawPg::Int32(static_cast<uint32_t>(v >> 32)) + RawPg::Int32(static_cast<uint32_t>(v));
+  };
+  EXPECT_EQ(msgs[3].body, RawPg::Int16(3) + RawPg::Int32(16) + int64(7200500000ULL) +
+                              RawPg::Int32(1) + RawPg::Int32(0) + RawPg::Int32(8) +
+                              int64(1000000) + RawPg::Int32(8) + int64(1000000));
+}
+
 // A named statement whose table was dropped and created again: if the result columns changed
 // type, Bind/Execute is 0A000 "cached plan must not change result type" (PostgreSQL 15; pgx
 // then drops its statement cache entry and prepares again) instead of rows the client would

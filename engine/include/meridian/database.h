@@ -302,6 +302,9 @@ class Session {
   // Transaction block state for ReadyForQuery: 'I' idle, 'T' in BEGIN ... COMMIT, 'E' in a
   // failed block (statements fail with 25P02 until ROLLBACK).
   virtual char TransactionStatus() const { return 'I'; }
+  // The session's TimeZone (SET TimeZone), for writing timestamptz values as text
+  // (datetime::ScopedTimeZone around the conversion); null means UTC.
+  virtual std::shared_ptr<const datetime::TimeZone> time_zone() const { return nullptr; }
 };
 
 // What the last Open did to recover after an unclean stop (engine/txn/README.md section 5).

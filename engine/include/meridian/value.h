@@ -31,8 +31,11 @@ enum class TypeId : uint8_t {
   kTimestamp = 12,  // TIMESTAMP [(p)] WITHOUT TIME ZONE: modifier = p (0..6), or -1
   kArray = 13,      // one-dimensional array of Type::element (modifier: the element's);
                     // a value type only: no table column, index or stored tuple holds one
+  kInterval = 14,     // INTERVAL
+  kTimestampTz = 15,  // TIMESTAMP [(p)] WITH TIME ZONE: modifier = p (0..6), or -1
+  kTime = 16,         // TIME [(p)] [WITHOUT TIME ZONE]: modifier = p (0..6), or -1
 };
-inline constexpr int kMaxTypeId = 13;
+inline constexpr int kMaxTypeId = 16;
 
 struct Type {
   TypeId id = TypeId::kUnknown;
@@ -52,6 +55,9 @@ struct Type {
   static Type Numeric(int32_t typmod = -1) { return {TypeId::kNumeric, typmod}; }
   static Type Date() { return {TypeId::kDate, -1}; }
   static Type Timestamp(int32_t precision = -1) { return {TypeId::kTimestamp, precision}; }
+  static Type TimestampTz(int32_t precision = -1) { return {TypeId::kTimestampTz, precision}; }
+  static Type Interval() { return {TypeId::kInterval, -1}; }
+  static Type Time(int32_t precision = -1) { return {TypeId::kTime, precision}; }
   // The array type of `of` (an array of arrays is the same array type, as in PostgreSQL).
   static Type Array(Type of) {
     return of.id == TypeId::kArray ? of : Type{TypeId::kArray, of.modifier, of.id};
@@ -70,17 +76,22 @@ struct Type {
   bool IsString() const {
     return id == TypeId::kText || id == TypeId::kVarchar || id == TypeId::kChar;
   }
-  bool IsDateTime() const { return id == TypeId::kDate || id == TypeId::kTimestamp; }
+  // date, timestamp and timestamptz (not time or interval).
+  bool IsDateTime() const {
+    return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampTz;
+  }
 
   // PostgreSQL's name: "integer", "bigint", "double precision", "text", "character varying",
   // "boolean", "unknown", "smallint", "real", "character", "numeric", "date",
-  // "timestamp without time zone"; arrays "integer[]".
+  // "timestamp without time zone", "timestamp with time zone", "interval",
+  // "time without time zone"; arrays "integer[]".
   std::string Name() const;
   // Name with modifier, as \d and format_type show it: "character varying(20)",
   // "numeric(10,2)", "character(3)", "timestamp(3) without time zone".
   std::string DisplayName() const;
   // pg_type.oid: bool 16, int8 20, int2 21, int4 23, text 25, float4 700, float8 701,
-  // bpchar 1042, varchar 1043, date 1082, timestamp 1114, numeric 1700, unknown 705; arrays
+  // bpchar 1042, varchar 1043, date 1082, time 1083, timestamp 1114, timestamptz 1184,
+  // interval 1186, numeric 1700, unknown 705; arrays
   // the element's array type (_int4 1007, _text 1009, ...).
   uint32_t PgOid() const;
   // pg_attribute.atttypmod / RowDescription's type modifier as PostgreSQL stores it:
@@ -89,7 +100,7 @@ struct Type {
   int32_t PgTypmod() const;
   // The type of a statement parameter declared by pg_type.oid, as PostgreSQL clients declare
   // them: 0 and unknown (705) give Unknown (inferred from context); int2, int4, int8,
-  // float4, float8, numeric, date, timestamp (and timestamptz 1184) their types;
+  // float4, float8, numeric, date, time, timestamp, timestamptz, interval their types;
   // text/bpchar/name → text, varchar (no length), bool. nullopt for other OIDs.
   static std::optional<Type> FromParamOid(uint32_t oid);
 
@@ -99,8 +110,8 @@ struct Type {
 struct ArrayValue;
 
 // A SQL value: NULL, boolean, integer (SMALLINT, INTEGER and BIGINT all held as int64), double,
-// string (TEXT, VARCHAR, CHAR), numeric, date, timestamp, float (REAL) or array (a shared,
-// immutable list of element values). The static SQL type lives with the column or expression,
+// string (TEXT, VARCHAR, CHAR), numeric, date, timestamp, float (REAL), array (a shared,
+// immutable list of element values), interval, timestamptz or time. The static SQL type lives with the column or expression,
 // not in the value (a numeric carries its display scale).
 class Value {
  public:
@@ -128,6 +139,9 @@ class Value {
   static Value DateVal(meridian::Date d) { return Value(Rep(d)); }
   static Value TimestampVal(meridian::Timestamp t) { return Value(Rep(t)); }
   static Value Real(float f) { return Value(Rep(f)); }
+  static Value IntervalVal(meridian::Interval i) { return Value(Rep(i)); }
+  static Value TimestampTzVal(meridian::TimestampTz t) { return Value(Rep(t)); }
+  static Value TimeVal(meridian::TimeOfDay t) { return Value(Rep(t)); }
   // A one-dimensional array (lower bound 1) of these elements; NULL elements allowed.
   static Value Array(std::vector<Value> elements);
 
@@ -141,6 +155,9 @@ class Value {
   bool IsTimestamp() const { return rep_.index() == 7; }
   bool IsReal() const { return rep_.index() == 8; }
   bool IsArray() const { return rep_.index() == 9; }
+  bool IsInterval() const { return rep_.index() == 10; }
+  bool IsTimestampTz() const { return rep_.index() == 11; }
+  bool IsTime() const { return rep_.index() == 12; }
   // int, double, real or numeric.
   bool IsNumber() const { return IsInt() || IsDouble() || IsReal() || IsDecimal(); }
 
@@ -152,6 +169,9 @@ class Value {
   meridian::Date AsDate() const { return std::get<meridian::Date>(rep_); }
   meridian::Timestamp AsTimestamp() const { return std::get<meridian::Timestamp>(rep_); }
   float AsReal() const { return std::get<float>(rep_); }
+  meridian::Interval AsInterval() const { return std::get<meridian::Interval>(rep_); }
+  meridian::TimestampTz AsTimestampTz() const { return std::get<meridian::TimestampTz>(rep_); }
+  meridian::TimeOfDay AsTime() const { return std::get<meridian::TimeOfDay>(rep_); }
   const std::vector<Value>& AsArray() const;
   // A number as double (int, double, real or numeric); only for number values.
   double AsNumber() const;
@@ -159,7 +179,8 @@ class Value {
   // PostgreSQL's text output: "t"/"f", integers in decimal, doubles in float8out's shortest
   // form ("100000000000000", "1e+15", "Infinity", "-Infinity", "NaN"), reals in float4out's
   // shortest form ("1e+06"), numerics with their scale ("1.50"), dates and timestamps in ISO form,
-  // strings as they are, arrays as array_out does (`{1,NULL,"a b"}`). NULL gives "" (callers
+  // timestamptz in datetime::CurrentZone() with its offset, intervals as interval_out, strings
+  // as they are, arrays as array_out does (`{1,NULL,"a b"}`). NULL gives "" (callers
   // check).
   std::string ToString() const;
 
@@ -172,7 +193,8 @@ class Value {
  private:
   using Rep =
       std::variant<std::monostate, bool, int64_t, double, std::string, Numeric, meridian::Date,
-                   meridian::Timestamp, float, std::shared_ptr<const ArrayValue>>;
+                   meridian::Timestamp, float, std::shared_ptr<const ArrayValue>,
+                   meridian::Interval, meridian::TimestampTz, meridian::TimeOfDay>;
   explicit Value(Rep r) : rep_(std::move(r)) {}
   // True when both hold NULL, an integer or a double (then copied here): kept small so that it
   // inlines; everything else takes std::variant's assignment.

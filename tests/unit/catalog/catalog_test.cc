@@ -257,7 +257,10 @@ TEST(TypeFromSpecTest, Mapping) {
   EXPECT_EQ(t("numeric", (10 << 16) | 2).value(), Type::Numeric((10 << 16) | 2));
   EXPECT_EQ(t("date").value(), Type::Date());
   EXPECT_EQ(t("timestamp", 3).value(), Type::Timestamp(3));
-  EXPECT_EQ(t("time").status().sqlstate(), "0A000");
+  EXPECT_EQ(t("time").value(), Type::Time());
+  EXPECT_EQ(t("timestamptz", 2).value(), Type::TimestampTz(2));
+  EXPECT_EQ(t("interval").value(), Type::Interval());
+  EXPECT_EQ(t("uuid").status().sqlstate(), "0A000");
   EXPECT_EQ(t("blob").status().sqlstate(), "42704");
 }
 

@@ -515,8 +515,10 @@ TEST(PgProtocolFuzz, BinaryValuesAndFormatCodes) {
   EXPECT_EQ(*ParamTypeFromOid(21), Type::SmallInt());
   EXPECT_EQ(*ParamTypeFromOid(1700), Type::Numeric());
   EXPECT_EQ(*ParamTypeFromOid(1082), Type::Date());
-  EXPECT_EQ(*ParamTypeFromOid(1184), Type::Timestamp());
-  EXPECT_EQ(ParamTypeFromOid(1186).status().sqlstate(), "0A000");  // interval
+  EXPECT_EQ(*ParamTypeFromOid(1184), Type::TimestampTz());
+  EXPECT_EQ(*ParamTypeFromOid(1186), Type::Interval());
+  EXPECT_EQ(*ParamTypeFromOid(1083), Type::Time());
+  EXPECT_EQ(ParamTypeFromOid(1266).status().sqlstate(), "0A000");  // timetz
 }
 
 }  // namespace
