@@ -585,6 +585,7 @@ literal
   : INTEGER_LITERAL
   | DECIMAL_LITERAL
   | STRING_LITERAL
+  | ESCAPE_STRING
   | DOLLAR_STRING
   | K_TRUE
   | K_FALSE
@@ -853,6 +854,9 @@ DECIMAL_LITERAL
 PARAM : '$' DIGIT+ ;
 
 STRING_LITERAL : '\'' (~'\'' | '\'\'')* '\'' ;
+
+// E'...': PostgreSQL's escape string (backslash escapes decoded by the transformer).
+ESCAPE_STRING : [eE] '\'' ('\\' . | '\'\'' | ~['\\])* '\'' ;
 
 // $$body$$ or $tag$body$tag$ (PostgreSQL's dollar quoting): the opening delimiter is matched
 // here and the body up to the same delimiter is consumed by ConsumeDollarBody (a lexer rule

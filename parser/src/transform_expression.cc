@@ -105,6 +105,120 @@ std::string UnquoteString(const std::string& text) {
   return out;
 }
 
+void AppendUtf8(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    *out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    *out += static_cast<char>(0xC0 | (cp >> 6));
+    *out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    *out += static_cast<char>(0xE0 | (cp >> 12));
+    *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    *out += static_cast<char>(0xF0 | (cp >> 18));
+    *out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+bool ValidUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const size_t len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+    if (len == 0 || i + len > s.size()) return false;
+    for (size_t k = 1; k < len; ++k) {
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    }
+    i += len;
+  }
+  return true;
+}
+
+// The value of E'...': \b \f \n \r \t, \ooo (octal), \xhh (hex), \uXXXX, \UXXXXXXXX, ''
+// and \' for a quote, \ followed by any other character for that character. 22025 for a bad
+// Unicode escape, 22021 for a zero byte or bytes that are not UTF-8, as PostgreSQL.
+Result<std::string> DecodeEscapeString(const std::string& text) {
+  std::string out;
+  auto digits = [&](size_t* i, size_t max, int base) {
+    uint32_t v = 0;
+    size_t n = 0;
+    while (n < max && *i < text.size() - 1) {
+      const char c = text[*i];
+      int d = c >= '0' && c <= '9' ? c - '0'
+              : base == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : base == 16 && c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                   : -1;
+      if (d < 0 || d >= base) break;
+      v = v * static_cast<uint32_t>(base) + static_cast<uint32_t>(d);
+      ++*i;
+      ++n;
+    }
+    return std::make_pair(v, n);
+  };
+  for (size_t i = 2; i + 1 < text.size();) {  // after E' and before the closing '
+    const char c = text[i];
+    if (c == '\'' ) {  // '' stands for one '
+      out += '\'';
+      i += 2;
+      continue;
+    }
+    if (c != '\\') {
+      out += c;
+      ++i;
+      continue;
+    }
+    const char e = text[i + 1];
+    i += 2;
+    switch (e) {
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'n': out += '\n'; break;
+      case 'r': out += '\r'; break;
+      case 't': out += '\t'; break;
+      case 'x': {
+        auto [v, n] = digits(&i, 2, 16);
+        if (n == 0) {
+          out += 'x';
+        } else {
+          if (v == 0) return Status::Error("22021", "invalid byte sequence for encoding \"UTF8\": 0x00");
+          out += static_cast<char>(v);
+        }
+        break;
+      }
+      case 'u':
+      case 'U': {
+        const size_t want = e == 'u' ? 4 : 8;
+        auto [v, n] = digits(&i, want, 16);
+        if (n != want || v == 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
+          return Status::Error("22025", "invalid Unicode escape")
+              .WithHint("Unicode escapes must be \\XXXX or \\+XXXXXX.");
+        }
+        AppendUtf8(v, &out);
+        break;
+      }
+      default:
+        if (e >= '0' && e <= '7') {
+          --i;
+          auto [v, n] = digits(&i, 3, 8);
+          (void)n;
+          if ((v & 0xFF) == 0) {
+            return Status::Error("22021", "invalid byte sequence for encoding \"UTF8\": 0x00");
+          }
+          out += static_cast<char>(v & 0xFF);
+        } else {
+          out += e;  // \\, \', and any other character stand for themselves
+        }
+        break;
+    }
+  }
+  if (!ValidUtf8(out)) {
+    return Status::Error("22021", "invalid byte sequence for encoding \"UTF8\"");
+  }
+  return out;
+}
+
 }  // namespace
 
 ExprPtr Transformer::TransformExpr(P::ExprContext* ctx) { return TransformOr(ctx->orExpr()); }
@@ -517,6 +631,16 @@ ExprPtr Transformer::TransformLiteral(P::LiteralContext* ctx) {
       e->literal_kind = ast::LiteralKind::kString;
       e->text = UnquoteString(token->getText());
       break;
+    case P::ESCAPE_STRING: {
+      e->literal_kind = ast::LiteralKind::kString;
+      Result<std::string> value = DecodeEscapeString(token->getText());
+      if (!value.ok()) {
+        Fail(ErrorAt(ctx, value.status().sqlstate().c_str(), value.status().message()));
+        break;
+      }
+      e->text = std::move(value).value();
+      break;
+    }
     case P::DOLLAR_STRING: {  // $tag$body$tag$: the body as written, no escapes
       const std::string text = token->getText();
       const size_t delimiter = text.find('$', 1) + 1;
