@@ -36,7 +36,8 @@ namespace {
 
 bool IsAggregateName(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" ||
-         n == "string_agg" || n == "array_agg";
+         n == "string_agg" || n == "array_agg" || n == "bool_and" || n == "bool_or" ||
+         n == "every";
 }
 
 // A session or system-catalog function: argument kinds ('t' text, 'o' oid, 'i' integer,
@@ -646,6 +647,15 @@ Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window
     }
     e->agg = AggFunc::kArrayAgg;
     e->type = Type::Array(t);
+  } else if (name == "bool_and" || name == "bool_or" || name == "every") {
+    if (t.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Boolean(), false, ""));
+    } else if (t.id != TypeId::kBoolean) {
+      args.push_back(std::move(a));
+      return NoFunction(name, args, pos);
+    }
+    e->agg = name == "bool_or" ? AggFunc::kBoolOr : AggFunc::kBoolAnd;
+    e->type = Type::Boolean();
   } else if ((name == "sum" || name == "avg") && t.id == TypeId::kInterval) {
     e->agg = name == "sum" ? AggFunc::kSum : AggFunc::kAvg;
     e->type = Type::Interval();

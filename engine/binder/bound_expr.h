@@ -145,7 +145,7 @@ enum class Func {
   // A registered scalar function (function_registry.h): BoundExpr::scalar is its entry.
   kRegistered,
 };
-enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg, kArrayAgg };
+enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg, kArrayAgg, kBoolAnd, kBoolOr };
 // One key of agg(args ORDER BY key [ASC|DESC] [NULLS FIRST|LAST]).
 struct AggOrderKey {
   bool descending = false;

@@ -131,6 +131,14 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
       break;
     case AggFunc::kArrayAgg:
       break;  // handled above
+    case AggFunc::kBoolAnd:
+    case AggFunc::kBoolOr:
+      if (st->count == 1) {
+        st->best = v;
+      } else if (agg.agg == AggFunc::kBoolAnd ? !v.AsBool() : v.AsBool()) {
+        st->best = v;
+      }
+      break;
     case AggFunc::kStringAgg: {
       // The delimiter goes before every value but the first; a NULL one adds nothing.
       MERIDIAN_ASSIGN_OR_RETURN(Value delimiter, Eval(*agg.children[1], ctx));
@@ -180,6 +188,8 @@ Result<Value> FinishAggregate(const BoundExpr& agg, const AggState& st) {
     }
     case AggFunc::kMin:
     case AggFunc::kMax:
+    case AggFunc::kBoolAnd:
+    case AggFunc::kBoolOr:
       return st.count == 0 ? Value::Null() : st.best;
     case AggFunc::kStringAgg: {
       if (st.count == 0) return Value::Null();

@@ -55,6 +55,10 @@ const char* AggName(AggFunc f) {
       return "string_agg";
     case AggFunc::kArrayAgg:
       return "array_agg";
+    case AggFunc::kBoolAnd:
+      return "bool_and";
+    case AggFunc::kBoolOr:
+      return "bool_or";
   }
   return "?";
 }
