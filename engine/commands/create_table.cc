@@ -122,22 +122,23 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
       schema.columns[c].not_null = true;
     }
   }
-  // CHECK constraints (column ones first), bound over the complete row; REFERENCES only need
-  // their table (not enforced).
-  std::vector<const ast::ForeignKeyDef*> references;
-  for (const ast::ForeignKeyDef& fk : stmt.foreign_keys) references.push_back(&fk);
+  // CHECK constraints (column ones first), bound over the complete row; foreign keys (column
+  // ones first, as PostgreSQL orders them) once the table and its keys exist (it may
+  // reference itself); their referenced tables are checked here already.
+  std::vector<std::pair<const ast::ForeignKeyDef*, std::string>> references;
   std::vector<const ast::CheckDef*> checks;
   for (const ast::ColumnDef& def : stmt.columns) {
     for (const ast::CheckDef& c : def.checks) checks.push_back(&c);
-    for (const ast::ForeignKeyDef& fk : def.references) references.push_back(&fk);
+    for (const ast::ForeignKeyDef& fk : def.references) references.emplace_back(&fk, def.name);
   }
+  for (const ast::ForeignKeyDef& fk : stmt.foreign_keys) references.emplace_back(&fk, "");
   for (const ast::CheckDef& c : stmt.checks) checks.push_back(&c);
   for (const ast::CheckDef* def : checks) {
     MERIDIAN_ASSIGN_OR_RETURN(catalog::CheckConstraint check,
                               MakeCheckConstraint(*def, schema, &binder));
     schema.checks.push_back(std::move(check));
   }
-  for (const ast::ForeignKeyDef* fk : references) {
+  for (const auto& [fk, column] : references) {
     if (fk->table != stmt.table && catalog->Find(fk->table) == nullptr) {
       return Status::Error(sqlstate::kUndefinedTable,
                            "relation \"" + fk->table + "\" does not exist")
@@ -204,10 +205,17 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     (void)catalog->DropTable(table);
     return st;
   }
-  if (keys.empty()) return Status::Ok();
-  // The table is already visible: hold it exclusively until its key indexes exist.
+  if (keys.empty() && references.empty()) return Status::Ok();
+  // The table is already visible: hold it exclusively until its key indexes and foreign keys
+  // exist (with the tables it references, shared).
   catalog::LockSet lock;
   lock.Add(table, catalog::LockMode::kExclusive);
+  for (const auto& [fk, column] : references) {
+    if (std::shared_ptr<catalog::Table> parent = catalog->Find(fk->table);
+        parent != nullptr && parent != table) {
+      lock.Add(parent, catalog::LockMode::kShared);
+    }
+  }
   MERIDIAN_RETURN_IF_ERROR(lock.AcquireAll(nullptr));
   for (catalog::IndexSchema& key : keys) {
     Status st = catalog->CreateIndex(table, std::move(key));
@@ -215,6 +223,20 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
       (void)catalog->DropTable(table);
       return st;
     }
+  }
+  if (references.empty()) return Status::Ok();
+  catalog::TableSchema with_keys = table->schema();
+  for (const auto& [fk, column] : references) {
+    Result<catalog::ForeignKey> made = MakeForeignKey(*fk, column, with_keys, table, catalog, nullptr);
+    if (!made.ok()) {
+      (void)catalog->DropTable(table);
+      return made.status();
+    }
+    with_keys.foreign_keys.push_back(std::move(made).value());
+  }
+  if (Status st = catalog->AlterTable(table, std::move(with_keys), {}); !st.ok()) {
+    (void)catalog->DropTable(table);
+    return st;
   }
   return Status::Ok();
 }

@@ -1,0 +1,123 @@
+"""Foreign keys under concurrency, over the PostgreSQL protocol: a parent row is deleted while
+other sessions insert children that reference it, many times, at READ COMMITTED and at
+REPEATABLE READ, with a NO ACTION and an ON DELETE CASCADE foreign key.
+
+Each round inserts parent k, then starts together (a barrier) one session that deletes k and
+two that insert a child of k, each in its own transaction with a short random pause before
+COMMIT so that the transactions overlap. Whatever the interleaving, no child may end up
+without its parent: the child inserts that commit and the parent delete that commits must
+exclude each other (NO ACTION: the delete fails with 23503, or the inserts do; CASCADE: the
+children go with the parent, or the inserts fail). A statement may also fail with 40001 or
+40P01 (the transaction is then rolled back); any other error fails the test. At the end the
+test asserts that no orphan child exists and that both outcomes happened.
+
+Runs against meridiand (or MERIDIAN_TEST_CONNINFO, e.g. a PostgreSQL 15, for comparison)."""
+import random
+import sys
+import threading
+import time
+
+import psycopg
+
+from txn_server import Server, env_int
+
+ROUNDS = env_int("FK_RACE_ROUNDS", 150)
+ALLOWED = {"23503", "40001", "40P01"}
+
+
+def run(server, isolation, table):
+    """ROUNDS races against table (child of fkp); returns (delete wins, insert wins)."""
+    begin = "BEGIN" if isolation == "rc" else "BEGIN ISOLATION LEVEL REPEATABLE READ"
+    errors = []
+    outcome = {"delete": 0, "insert": 0}
+    sessions = [psycopg.connect(server.conninfo(), autocommit=True) for _ in range(3)]
+    try:
+        for r in range(ROUNDS):
+            key = r + 1
+            sessions[0].execute("INSERT INTO fkp VALUES (%s)", (key,))
+            barrier = threading.Barrier(3)
+            committed = [False, False, False]
+            rng = random.Random(r)
+            pauses = [rng.random() * 0.004 for _ in range(3)]
+
+            def work(i):
+                conn = sessions[i]
+                try:
+                    barrier.wait()
+                    conn.execute(begin)
+                    if i == 0:
+                        conn.execute("DELETE FROM fkp WHERE id = %s", (key,))
+                    else:
+                        conn.execute(f"INSERT INTO {table} VALUES (%s, %s)", (key * 10 + i, key))
+                    time.sleep(pauses[i])
+                    conn.execute("COMMIT")
+                    committed[i] = True
+                except psycopg.Error as e:
+                    conn.execute("ROLLBACK")
+                    if e.sqlstate not in ALLOWED:
+                        errors.append(f"{isolation} {table} round {r} session {i}: "
+                                      f"{e.sqlstate}: {e}")
+
+            threads = [threading.Thread(target=work, args=(i,)) for i in range(3)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            if committed[0]:
+                outcome["delete"] += 1
+            if committed[1] or committed[2]:
+                outcome["insert"] += 1
+            orphans = sessions[0].execute(
+                f"SELECT count(*) FROM {table} c WHERE NOT EXISTS "
+                f"(SELECT 1 FROM fkp p WHERE p.id = c.pid)").fetchone()[0]
+            assert orphans == 0, f"{isolation} {table} round {r}: {orphans} orphan children " \
+                                 f"(committed {committed})"
+            if table == "fkc_noaction":
+                # NO ACTION: a committed delete means no committed child, and the reverse.
+                assert not (committed[0] and (committed[1] or committed[2])), \
+                    f"{isolation} round {r}: parent delete and child insert both committed"
+            sessions[0].execute(f"DELETE FROM {table}")
+            sessions[0].execute("DELETE FROM fkp")
+    finally:
+        for conn in sessions:
+            conn.close()
+    assert not errors, errors[:10]
+    return outcome["delete"], outcome["insert"]
+
+
+def main():
+    server = Server()
+    server.start()
+    try:
+        with psycopg.connect(server.conninfo(), autocommit=True) as conn:
+            conn.execute("DROP TABLE IF EXISTS fkc_noaction")
+            conn.execute("DROP TABLE IF EXISTS fkc_cascade")
+            conn.execute("DROP TABLE IF EXISTS fkp")
+            conn.execute("CREATE TABLE fkp (id INTEGER PRIMARY KEY)")
+            conn.execute("CREATE TABLE fkc_noaction (id INTEGER PRIMARY KEY, "
+                         "pid INTEGER REFERENCES fkp (id))")
+            conn.execute("CREATE TABLE fkc_cascade (id INTEGER PRIMARY KEY, "
+                         "pid INTEGER REFERENCES fkp (id) ON DELETE CASCADE)")
+        report = []
+        for isolation in ("rc", "rr"):
+            for table in ("fkc_noaction", "fkc_cascade"):
+                deletes, inserts = run(server, isolation, table)
+                assert deletes > 0 and inserts > 0, \
+                    f"{isolation} {table}: no race seen (delete won {deletes}, insert {inserts})"
+                report.append(f"{isolation}/{table}: delete won {deletes}, insert won {inserts}")
+        print(f"foreign_key_race: {ROUNDS} rounds each, no orphan child; " + "; ".join(report))
+        with psycopg.connect(server.conninfo(), autocommit=True) as conn:
+            conn.execute("DROP TABLE fkc_noaction")
+            conn.execute("DROP TABLE fkc_cascade")
+            conn.execute("DROP TABLE fkp")
+        server.stop()
+    except BaseException:
+        if server.daemon is not None:
+            print(server.daemon.log()[-5000:])
+        raise
+    print("foreign_key_race: 1 passed, 0 failed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
