@@ -227,7 +227,8 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
   if (references.empty()) return Status::Ok();
   catalog::TableSchema with_keys = table->schema();
   for (const auto& [fk, column] : references) {
-    Result<catalog::ForeignKey> made = MakeForeignKey(*fk, column, with_keys, table, catalog, nullptr);
+    Result<catalog::ForeignKey> made =
+        MakeForeignKey(*fk, column, with_keys, table, catalog, nullptr);
     if (!made.ok()) {
       (void)catalog->DropTable(table);
       return made.status();

@@ -15,8 +15,9 @@ namespace {
 constexpr const char* kInvalidForeignKey = "42830";
 
 Status NoColumn(const std::string& name, const ast::ForeignKeyDef& def) {
-  return Status::Error(sqlstate::kUndefinedColumn,
-                       "column \"" + name + "\" referenced in foreign key constraint does not exist")
+  return Status::Error(
+             sqlstate::kUndefinedColumn,
+             "column \"" + name + "\" referenced in foreign key constraint does not exist")
       .WithPosition(def.loc.position);
 }
 

@@ -5,6 +5,7 @@
 #include "execution/foreign_keys.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "binder/binder.h"
 #include "binder/type_rules.h"
@@ -137,24 +138,26 @@ Status CheckParent(const catalog::Table& child, const catalog::ForeignKey& fk, c
   }
 }
 
-// The versions of child referencing key (a row of child's width) through fk that are live
-// in the newest committed state (or this transaction's), after waiting for running deleters of
-// matching versions; versions that running transactions created are left out (see kWait).
-Result<std::vector<MatchedRow>> FindChildren(const std::shared_ptr<catalog::Table>& child,
-                                             const catalog::ForeignKey& fk, const Row& key,
-                                             ExecContext* exec) {
-  auto matches = [&](const Row& row) {
-    for (int c : fk.columns) {
-      if (row[c].IsNull() || CompareValues(row[c], key[c]) != 0) return false;
-    }
-    return true;
-  };
+// Per key (a row of child's width), the versions of child referencing it through fk that
+// are live in the newest committed state (or this transaction's), after waiting for running
+// deleters of matching versions; versions that running transactions created are left out (see
+// kWait). An index on the referencing columns is probed per key; without one, one scan of
+// every version serves all keys.
+Result<std::vector<std::vector<MatchedRow>>> FindChildren(
+    const std::shared_ptr<catalog::Table>& child, const catalog::ForeignKey& fk,
+    const std::vector<Row>& keys, ExecContext* exec) {
+  std::unordered_map<std::string, size_t> which;  // encoded key → index into keys
+  for (size_t k = 0; k < keys.size(); ++k) {
+    which.emplace(catalog::EncodeKey(Pick(keys[k], fk.columns)), k);
+  }
   std::shared_ptr<catalog::Index> index = IndexOn(*child, fk.columns, false);
   while (true) {
-    std::vector<MatchedRow> out;
+    std::vector<std::vector<MatchedRow>> out(keys.size());
     uint64_t holder = 0;
     auto consider = [&](storage::Rid rid, const storage::TupleHeader& h, const Row& row) {
-      if (holder != 0 || !matches(row)) return;
+      if (holder != 0 || CountNull(row, fk.columns) > 0) return;
+      auto k = which.find(catalog::EncodeKey(Pick(row, fk.columns)));
+      if (k == which.end()) return;
       uint64_t waits_for = 0;
       switch (Classify(h, *exec->txn, &waits_for)) {
         case KeyVersion::kDead:
@@ -166,23 +169,31 @@ Result<std::vector<MatchedRow>> FindChildren(const std::shared_ptr<catalog::Tabl
           if (waits_for != h.begin) holder = waits_for;
           return;
         case KeyVersion::kLive:
-          out.push_back({rid, row, {}, 0});
+          out[k->second].push_back({rid, row, {}, 0});
           return;
       }
     };
     if (index != nullptr) {
-      MERIDIAN_ASSIGN_OR_RETURN(std::vector<std::string> rids, index->Lookup(index->EncodeKey(key)));
-      for (const std::string& r : rids) {
-        const storage::Rid rid = catalog::DecodeRid(r);
-        std::string bytes;
-        if (!child->heap()->Get(rid, &bytes).ok()) continue;  // freed by garbage collection
-        Row row;
-        MERIDIAN_RETURN_IF_ERROR(child->DecodeRow(bytes, &row));
-        consider(rid, storage::ReadTupleHeader(bytes), row);
+      for (const Row& key : keys) {
+        MERIDIAN_ASSIGN_OR_RETURN(std::vector<std::string> rids,
+                                  index->Lookup(index->EncodeKey(key)));
+        for (const std::string& r : rids) {
+          const storage::Rid rid = catalog::DecodeRid(r);
+          std::string bytes;
+          if (!child->heap()->Get(rid, &bytes).ok()) continue;  // freed by garbage collection
+          Row row;
+          MERIDIAN_RETURN_IF_ERROR(child->DecodeRow(bytes, &row));
+          consider(rid, storage::ReadTupleHeader(bytes), row);
+        }
       }
     } else {
+      int until_check = kCheckInterval;
       MERIDIAN_RETURN_IF_ERROR(child->ForEachVersion(
           [&](storage::Rid rid, const storage::TupleHeader& h, const Row& row) -> Status {
+            if (--until_check <= 0) {
+              MERIDIAN_RETURN_IF_ERROR(exec->ctl->Check());
+              until_check = kCheckInterval;
+            }
             consider(rid, h, row);
             return Status::Ok();
           }));
@@ -245,8 +256,8 @@ Status SetReferencing(const catalog::Table& child, const catalog::ForeignKey& fk
 
 // Parent side of one foreign key: the referencing rows of every key the statement removed
 // from parent (old_rows; new_rows: the updated versions, null for a DELETE).
-Status ApplyAction(const std::shared_ptr<catalog::Table>& parent, const catalog::Catalog::Reference& ref,
-                   const std::vector<Row>& old_rows, const std::vector<Row>* new_rows,
+Status ApplyAction(const std::shared_ptr<catalog::Table>& parent,
+                   const catalog::Catalog::Reference& ref, const std::vector<Row>& old_rows, const std::vector<Row>* new_rows,
                    ExecContext* exec, int depth) {
   const std::shared_ptr<catalog::Table>& child = ref.table;
   const catalog::ForeignKey& fk = ref.fk;
@@ -255,6 +266,10 @@ Status ApplyAction(const std::shared_ptr<catalog::Table>& parent, const catalog:
   TableChanges cascaded;
   std::vector<BoundCheck> checks;
   bool checks_bound = false;
+  // The removed keys that may still be referenced (in the child's types), then their
+  // referencing rows, all keys at once.
+  std::vector<size_t> rows;
+  std::vector<Row> keys;
   for (size_t i = 0; i < old_rows.size(); ++i) {
     const Row& old = old_rows[i];
     if (CountNull(old, fk.ref_columns) > 0) continue;  // no row references a NULL key
@@ -268,13 +283,19 @@ Status ApplyAction(const std::shared_ptr<catalog::Table>& parent, const catalog:
                 &key)) {
       continue;
     }
-    bool again = true;
-    while (again) {
-      again = false;
-      MERIDIAN_ASSIGN_OR_RETURN(std::vector<MatchedRow> children,
-                                FindChildren(child, fk, key, exec));
-      if (children.empty()) break;
+    rows.push_back(i);
+    keys.push_back(std::move(key));
+  }
+  if (keys.empty()) return Status::Ok();
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<std::vector<MatchedRow>> found,
+                            FindChildren(child, fk, keys, exec));
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const size_t i = rows[k];
+    const Row& old = old_rows[i];
+    std::vector<MatchedRow> children = std::move(found[k]);
+    while (!children.empty()) {
       if (action == 'a' || action == 'r') return StillReferenced(*parent, fk, *child, old);
+      bool again = false;
       for (MatchedRow& m : children) {
         MERIDIAN_ASSIGN_OR_RETURN(
             catalog::Transaction::LockResult r,
@@ -307,6 +328,12 @@ Status ApplyAction(const std::shared_ptr<catalog::Table>& parent, const catalog:
             WriteReplacement(child, checks, BoundReturning{}, m.rid, new_row, exec).status());
         cascaded.updated_old.push_back(std::move(m.row));
         cascaded.updated_new.push_back(std::move(new_row));
+      }
+      children.clear();
+      if (again) {
+        MERIDIAN_ASSIGN_OR_RETURN(std::vector<std::vector<MatchedRow>> retry,
+                                  FindChildren(child, fk, {keys[k]}, exec));
+        children = std::move(retry[0]);
       }
     }
   }

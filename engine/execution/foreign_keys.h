@@ -12,8 +12,8 @@
 //     are then found in the newest committed state (an index on the referencing columns when
 //     one exists, else a scan of every version), waiting for running deleters of matching
 //     versions (running creators are left out: they lock the parent before they commit, wait
-//     for this transaction and find the key gone); the action (NO ACTION, RESTRICT, CASCADE, SET NULL, SET DEFAULT) applies to
-//     them, cascading further.
+//     for this transaction and find the key gone); the action (NO ACTION, RESTRICT, CASCADE,
+//     SET NULL, SET DEFAULT) applies to them, cascading further.
 #pragma once
 
 #include <memory>

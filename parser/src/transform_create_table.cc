@@ -103,7 +103,9 @@ ast::ColumnDef Transformer::TransformColumnDef(P::ColumnDefContext* col_ctx,
       col.checks.push_back(TransformCheck(check->expr(), cons->identifier(), body));
     } else if (auto* refs = dynamic_cast<P::ReferencesConstraintContext*>(body)) {
       col.references.push_back(TransformReferences(refs->referencesClause()));
-      if (cons->identifier() != nullptr) col.references.back().name = Identifier(cons->identifier());
+      if (cons->identifier() != nullptr) {
+        col.references.back().name = Identifier(cons->identifier());
+      }
     } else if (auto* identity = dynamic_cast<P::IdentityConstraintContext*>(body)) {
       if (col.identity != 0) {
         Fail(ErrorAt(body, sqlstate::kSyntaxError,
