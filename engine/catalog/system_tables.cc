@@ -353,6 +353,17 @@ const std::vector<SystemTable>& Registry() {
              natts = static_cast<int64_t>(r.system->columns.size());
            }
            const bool temp = r.user_view != nullptr && r.user_view->temp_owner != 0;
+           // PostgreSQL implements foreign keys with triggers on both tables, and psql lists
+           // "Foreign-key constraints:" / "Referenced by:" only when relhastriggers is set.
+           bool triggers = false;
+           if (r.index == nullptr && r.table != nullptr) {
+             triggers = !r.table->schema().foreign_keys.empty();
+             for (const auto& t : s.tables) {
+               for (const ForeignKey& fk : t->schema().foreign_keys) {
+                 triggers = triggers || fk.ref_table == r.table->id();
+               }
+             }
+           }
            rows.push_back({O(r.oid),
                            T(r.name),
                            O(r.namespace_oid),
@@ -373,7 +384,7 @@ const std::vector<SystemTable>& Registry() {
                            I(natts),
                            I(checks),
                            B(r.user_view != nullptr),
-                           B(false),
+                           B(triggers),
                            B(false),
                            B(false),
                            B(false),
@@ -772,6 +783,27 @@ const std::vector<SystemTable>& Registry() {
        6106,
        false,
        {{"oid", 'o'}, {"prpubid", 'o'}, {"prrelid", 'o'}, {"prqual", 't'}, {"prattrs", 'S'}},
+       [](const Snapshot&) { return std::vector<Row>{}; }},
+      // Meridian has no triggers (foreign keys are enforced without them); psql reads this
+      // table for the tables whose relhastriggers is set.
+      {"pg_catalog",
+       "pg_trigger",
+       2620,
+       false,
+       {{"oid", 'o'},
+        {"tgrelid", 'o'},
+        {"tgparentid", 'o'},
+        {"tgname", 't'},
+        {"tgfoid", 'o'},
+        {"tgtype", 'i'},
+        {"tgenabled", 't'},
+        {"tgisinternal", 'b'},
+        {"tgconstrrelid", 'o'},
+        {"tgconstrindid", 'o'},
+        {"tgconstraint", 'o'},
+        {"tgdeferrable", 'b'},
+        {"tginitdeferred", 'b'},
+        {"tgnargs", 'i'}},
        [](const Snapshot&) { return std::vector<Row>{}; }},
       {"pg_catalog",
        "pg_inherits",

@@ -2,6 +2,7 @@
 // current_database, pg_backend_pid, ...) and the system-catalog functions behind psql's and the
 // drivers' catalog queries (pg_get_userbyid, format_type, pg_get_indexdef, ::regclass, ...).
 // They read the session's settings and the catalog through ExecContext.
+#include <algorithm>
 #include <random>
 
 #include "catalog/system_tables.h"
@@ -311,7 +312,13 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
       return oid ? Value::Int(*oid) : Value::Null();
     }
     case Func::kRegClassIn: {
-      std::optional<int64_t> oid = SystemTables::RelationOid(*catalog, args[0].AsString());
+      // A number is an oid as it is, as PostgreSQL's regclassin takes it ('16390'::regclass).
+      const std::string& text = args[0].AsString();
+      if (!text.empty() && text.size() <= 10 &&
+          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return Value::Int(std::stoll(text));
+      }
+      std::optional<int64_t> oid = SystemTables::RelationOid(*catalog, text);
       if (!oid) {
         return Status::Error(sqlstate::kUndefinedTable,
                              "relation \"" + args[0].AsString() + "\" does not exist");

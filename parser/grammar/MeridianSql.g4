@@ -144,7 +144,7 @@ selectItem
 tableRef
   : qualifiedName (K_AS? identifier
     (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # namedTableRef
-  | qualifiedName LPAREN (expr (COMMA expr)*)? RPAREN (K_AS? identifier
+  | qualifiedName LPAREN (expr (COMMA expr)*)? RPAREN (K_WITH K_ORDINALITY)? (K_AS? identifier
     (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # functionTableRef
   | LPAREN selectStmt RPAREN (K_AS? identifier
     (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # subqueryTableRef
@@ -601,7 +601,7 @@ nonReservedKeyword
   | K_FILTER
   | K_CURRENT | K_EXCLUDE | K_FOLLOWING | K_GROUPS | K_OTHERS | K_OVER | K_PARTITION
   | K_PRECEDING | K_RANGE | K_ROW | K_ROWS | K_TIES | K_UNBOUNDED
-  | K_DEFERRED | K_IMMEDIATE
+  | K_DEFERRED | K_IMMEDIATE | K_ORDINALITY
   ;
 
 reservedKeyword
@@ -681,6 +681,7 @@ K_IMMEDIATE : I M M E D I A T E ;
 K_IN : I N ;
 K_INDEX : I N D E X ;
 K_INITIALLY : I N I T I A L L Y ;
+K_ORDINALITY : O R D I N A L I T Y ;
 K_INNER : I N N E R ;
 K_INSERT : I N S E R T ;
 K_INTERSECT : I N T E R S E C T ;
