@@ -203,6 +203,20 @@ class Alter {
                       : def.unique_name,
                   position);
     }
+    for (const ast::ForeignKeyDef& ref : def.references) {
+      MERIDIAN_RETURN_IF_ERROR(AddForeignKey(ref, def.name));
+    }
+    return Status::Ok();
+  }
+
+  // A foreign key of the new schema (column: the column a REFERENCES is written on), validated
+  // against the stored rows in Finish.
+  Status AddForeignKey(const ast::ForeignKeyDef& def, const std::string& column) {
+    std::shared_ptr<catalog::Table> parent;
+    MERIDIAN_ASSIGN_OR_RETURN(catalog::ForeignKey fk,
+                              MakeForeignKey(def, column, schema_, table_, catalog_, &parent));
+    new_keys_.push_back({fk.name, parent});
+    schema_.foreign_keys.push_back(std::move(fk));
     return Status::Ok();
   }
 
@@ -286,11 +300,7 @@ class Alter {
   Status AddConstraint(const ast::AlterTableCmd& cmd) {
     if (cmd.check.expr != nullptr) return AddCheck(cmd.check);
     for (const ast::ForeignKeyDef& def : cmd.column.references) {
-      std::shared_ptr<catalog::Table> parent;
-      MERIDIAN_ASSIGN_OR_RETURN(catalog::ForeignKey fk,
-                                MakeForeignKey(def, "", schema_, table_, catalog_, &parent));
-      new_keys_.push_back({fk.name, parent});
-      schema_.foreign_keys.push_back(std::move(fk));
+      MERIDIAN_RETURN_IF_ERROR(AddForeignKey(def, ""));
     }
     return Status::Ok();
   }
@@ -511,7 +521,7 @@ Status ExecuteAlterTable(const ast::AlterTableStmt& stmt, catalog::Catalog* cata
   lock.Add(table, catalog::LockMode::kExclusive);
   // Tables a new foreign key references: read (validation) under their shared locks.
   for (const ast::AlterTableCmd& cmd : stmt.cmds) {
-    if (cmd.kind != Kind::kAddConstraint) continue;
+    if (cmd.kind != Kind::kAddConstraint && cmd.kind != Kind::kAddColumn) continue;
     for (const ast::ForeignKeyDef& def : cmd.column.references) {
       std::shared_ptr<catalog::Table> parent = catalog->Find(def.table);
       if (parent != nullptr && parent != table) lock.Add(parent, catalog::LockMode::kShared);
