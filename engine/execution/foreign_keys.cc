@@ -11,6 +11,7 @@
 #include "binder/type_rules.h"
 #include "catalog/catalog.h"
 #include "catalog/key_encoding.h"
+#include "catalog/key_share_locks.h"
 #include "catalog/transaction.h"
 #include "execution/evaluator.h"
 #include "execution/modify_table.h"
@@ -126,15 +127,25 @@ Status CheckParent(const catalog::Table& child, const catalog::ForeignKey& fk, c
   if (!KeyRow(Pick(row, fk.columns), TypesOf(child, fk.columns), *parent, fk.ref_columns, &key)) {
     return NotPresent(child, fk, *parent, row);
   }
+  catalog::Transaction& txn = *exec->txn;
   while (true) {
     MERIDIAN_ASSIGN_OR_RETURN(std::optional<storage::Rid> live,
                               FindConflict(*parent, *index, key, exec));
     if (!live) return NotPresent(child, fk, *parent, row);
-    MERIDIAN_ASSIGN_OR_RETURN(
-        catalog::Transaction::LockResult r,
-        exec->txn->LockVersion(parent, *live, /*lock_only=*/true, exec->ctl, LockTimeoutMs(exec)));
-    // kUpdated: deleted or replaced by a commit since the lookup: look again.
-    if (r != catalog::Transaction::LockResult::kUpdated) return Status::Ok();
+    // FOR KEY SHARE: registered first, then the version looked at again, so that a writer
+    // that took it before the registration (and so may not wait for it) is seen here.
+    catalog::AddKeyShareLock(*txn.manager(), parent->id(), *live, txn.id());
+    MERIDIAN_ASSIGN_OR_RETURN(storage::TupleHeader h, parent->heap()->ReadHeader(*live));
+    uint64_t holder = 0;
+    switch (Classify(h, txn, &holder)) {
+      case KeyVersion::kLive:
+        return Status::Ok();
+      case KeyVersion::kWait:  // a running writer took it: its outcome decides; look again
+        MERIDIAN_RETURN_IF_ERROR(txn.WaitFor(holder, exec->ctl, LockTimeoutMs(exec)).status());
+        break;
+      case KeyVersion::kDead:  // deleted or replaced by a commit since the lookup: look again
+        break;
+    }
   }
 }
 

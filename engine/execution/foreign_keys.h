@@ -4,9 +4,9 @@
 // "Foreign keys"):
 //   child side (a new or changed referencing row): the referenced key is looked up in the
 //     parent's unique index in the newest committed state (FindConflict: running writers of
-//     the key are waited for), and the parent version found is row-locked (lock-only mark,
-//     the FOR UPDATE lock) until this transaction ends, so no concurrent DELETE or key UPDATE
-//     of it can commit meanwhile; 23503 when none exists.
+//     the key are waited for), and the parent version found is locked FOR KEY SHARE
+//     (catalog/key_share_locks.h, shared) until this transaction ends, so no concurrent DELETE
+//     or UPDATE of it can commit meanwhile; 23503 when none exists.
 //   parent side (a deleted row, or an updated one whose key changed): the parent's own row
 //     write lock waits for every transaction that locked it as a child's parent; the children
 //     are then found in the newest committed state (an index on the referencing columns when
