@@ -268,8 +268,8 @@ Status SetReferencing(const catalog::Table& child, const catalog::ForeignKey& fk
 // Parent side of one foreign key: the referencing rows of every key the statement removed
 // from parent (old_rows; new_rows: the updated versions, null for a DELETE).
 Status ApplyAction(const std::shared_ptr<catalog::Table>& parent,
-                   const catalog::Catalog::Reference& ref, const std::vector<Row>& old_rows, const std::vector<Row>* new_rows,
-                   ExecContext* exec, int depth) {
+                   const catalog::Catalog::Reference& ref, const std::vector<Row>& old_rows,
+                   const std::vector<Row>* new_rows, ExecContext* exec, int depth) {
   const std::shared_ptr<catalog::Table>& child = ref.table;
   const catalog::ForeignKey& fk = ref.fk;
   MERIDIAN_RETURN_IF_ERROR(child->CheckUsable());

@@ -11,6 +11,10 @@ children go with the parent, or the inserts fail). A statement may also fail wit
 40P01 (the transaction is then rolled back); any other error fails the test. At the end the
 test asserts that no orphan child exists and that both outcomes happened.
 
+First, deterministically: the parent lock a child check takes is shared (a second session adds a
+child of the same parent without waiting) and blocks DELETE and key UPDATE of the parent
+(55P03 under lock_timeout) until the child's transaction ends.
+
 Runs against meridiand (or MERIDIAN_TEST_CONNINFO, e.g. a PostgreSQL 15, for comparison)."""
 import random
 import sys
@@ -85,6 +89,35 @@ def run(server, isolation, table):
     return outcome["delete"], outcome["insert"]
 
 
+def key_share(server):
+    """The parent lock of a child check is shared: while one open transaction holds a child of
+    parent 1, another session adds a child of 1 at once, and deleting or re-keying parent 1
+    waits (lock_timeout: 55P03) until that transaction ends."""
+    with psycopg.connect(server.conninfo(), autocommit=True) as a, \
+            psycopg.connect(server.conninfo(), autocommit=True) as b:
+        a.execute("INSERT INTO fkp VALUES (1), (2)")
+        a.execute("BEGIN")
+        a.execute("INSERT INTO fkc_noaction VALUES (1, 1)")
+        b.execute("SET lock_timeout = '2s'")
+        b.execute("INSERT INTO fkc_noaction VALUES (2, 1)")  # no wait for a's lock
+        b.execute("SET lock_timeout = '300ms'")
+        for sql in ("DELETE FROM fkp WHERE id = 1", "UPDATE fkp SET id = 3 WHERE id = 1"):
+            try:
+                b.execute(sql)
+                raise AssertionError(f"{sql}: did not wait for the open child insert")
+            except psycopg.Error as e:
+                assert e.sqlstate == "55P03", f"{sql}: {e.sqlstate}: {e}"
+        b.execute("DELETE FROM fkp WHERE id = 2")  # parent 2 has no child: no wait
+        a.execute("COMMIT")
+        try:
+            b.execute("DELETE FROM fkp WHERE id = 1")
+            raise AssertionError("parent 1 deleted under its children")
+        except psycopg.Error as e:
+            assert e.sqlstate == "23503", f"{e.sqlstate}: {e}"
+        b.execute("DELETE FROM fkc_noaction")
+        b.execute("DELETE FROM fkp")
+
+
 def main():
     server = Server()
     server.start()
@@ -98,6 +131,7 @@ def main():
                          "pid INTEGER REFERENCES fkp (id))")
             conn.execute("CREATE TABLE fkc_cascade (id INTEGER PRIMARY KEY, "
                          "pid INTEGER REFERENCES fkp (id) ON DELETE CASCADE)")
+        key_share(server)
         report = []
         for isolation in ("rc", "rr"):
             for table in ("fkc_noaction", "fkc_cascade"):
