@@ -2,7 +2,6 @@
 // current_database, pg_backend_pid, ...) and the system-catalog functions behind psql's and the
 // drivers' catalog queries (pg_get_userbyid, format_type, pg_get_indexdef, ::regclass, ...).
 // They read the session's settings and the catalog through ExecContext.
-#include <algorithm>
 #include <random>
 
 #include "catalog/system_tables.h"
@@ -315,7 +314,7 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
       // A number is an oid as it is, as PostgreSQL's regclassin takes it ('16390'::regclass).
       const std::string& text = args[0].AsString();
       if (!text.empty() && text.size() <= 10 &&
-          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+          text.find_first_not_of("0123456789") == std::string::npos) {
         return Value::Int(std::stoll(text));
       }
       std::optional<int64_t> oid = SystemTables::RelationOid(*catalog, text);
