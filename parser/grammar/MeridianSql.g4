@@ -263,7 +263,7 @@ tableConstraintBody
 // REFERENCES t [(columns)] [MATCH ...] [ON DELETE|UPDATE action]... [[NOT] DEFERRABLE]
 // [INITIALLY DEFERRED|IMMEDIATE] (a foreign key; DEFERRABLE is refused by the engine).
 referencesClause
-  : K_REFERENCES identifier (LPAREN identifier (COMMA identifier)* RPAREN)?
+  : K_REFERENCES qualifiedName (LPAREN identifier (COMMA identifier)* RPAREN)?
     (K_MATCH (K_FULL | K_SIMPLE | K_PARTIAL))?
     referentialTrigger* constraintTiming*
   ;

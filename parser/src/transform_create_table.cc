@@ -29,10 +29,14 @@ ast::CheckDef Transformer::TransformCheck(P::ExprContext* expr, P::IdentifierCon
 ast::ForeignKeyDef Transformer::TransformReferences(P::ReferencesClauseContext* ctx) {
   ast::ForeignKeyDef fk;
   fk.loc = Loc(ctx);
-  std::vector<P::IdentifierContext*> ids = ctx->identifier();
-  fk.table = Identifier(ids[0]);
-  fk.table_loc = Loc(ids[0]);
-  for (size_t i = 1; i < ids.size(); ++i) fk.ref_columns.push_back(Identifier(ids[i]));
+  // REFERENCES public.t, as pg_dump writes it; other schemas do not exist.
+  std::string schema;
+  QualifiedName(ctx->qualifiedName(), &schema, &fk.table);
+  fk.table_loc = Loc(ctx->qualifiedName());
+  if (!schema.empty() && schema != "public") {
+    Fail(ErrorAt(ctx->qualifiedName(), "3F000", "schema \"" + schema + "\" does not exist"));
+  }
+  for (P::IdentifierContext* id : ctx->identifier()) fk.ref_columns.push_back(Identifier(id));
   if (ctx->K_FULL() != nullptr) fk.match = 'f';
   if (ctx->K_PARTIAL() != nullptr) fk.match = 'p';
   bool seen_delete = false, seen_update = false;
