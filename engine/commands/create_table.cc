@@ -1,7 +1,7 @@
 // CREATE TABLE: validates columns, types, DEFAULTs and CHECKs (bound and type-checked now,
-// stored as SQL text and re-parsed at open), REFERENCES (the table must exist; not enforced),
-// the primary key and UNIQUE constraints, then creates the table
-// in the catalog with one unique B+tree index per key constraint (a failure drops it again).
+// stored as SQL text and re-parsed at open), the primary key and UNIQUE constraints, then creates
+// the table in the catalog with one unique B+tree index per key constraint, then its foreign
+// keys (foreign_key_ddl.cc; the table may reference itself); a failure drops it again.
 #include <algorithm>
 
 #include "binder/binder.h"
