@@ -11,6 +11,7 @@
 
 #include "catalog/system_tables.h"
 #include "binder/binder.h"
+#include "binder/function_registry.h"
 #include "execution/evaluator.h"
 #include "binder/type_rules.h"
 
@@ -202,6 +203,8 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
   if (system != nullptr) return system;
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr array, BindArrayFunction(name, &args, pos));
   if (array != nullptr) return array;
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr registered, BindRegisteredFunction(name, &args, pos));
+  if (registered != nullptr) return registered;
   auto e = std::make_unique<BoundExpr>();
   e->kind = BoundKind::kFunction;
   e->name = name;
@@ -415,6 +418,78 @@ Result<BoundExprPtr> Binder::BindSystemFunction(const std::string& name,
   }
   if (named) return NoFunction(name, *args, position);
   return BoundExprPtr();
+}
+
+namespace {
+
+// Whether an argument of type t can be passed as kind (function_registry.h); untyped literals
+// and parameters fit every kind.
+bool FitsKind(const Type& t, char kind) {
+  if (t.id == TypeId::kUnknown) return true;
+  switch (kind) {
+    case 't':
+      return t.IsString();
+    case 'i':
+      return t.id == TypeId::kSmallInt || t.id == TypeId::kInteger;
+    case 'l':
+      return t.IsIntegral();
+    case 'N':
+      return t.id == TypeId::kNumeric;
+    case 'n':
+      return t.IsIntegral() || t.id == TypeId::kNumeric;
+    case 'F':
+      return t.IsNumeric();
+    case 'b':
+      return t.id == TypeId::kBoolean;
+    case 'x':
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Result<BoundExprPtr> Binder::BindRegisteredFunction(const std::string& name,
+                                                    std::vector<BoundExprPtr>* args,
+                                                    uint32_t position) {
+  const std::vector<const ScalarFunction*> entries = FindScalarFunctions(name);
+  if (entries.empty()) return BoundExprPtr();
+  for (const ScalarFunction* f : entries) {
+    const std::string_view kinds = f->args;
+    const size_t n = args->size();
+    if (n < f->required || (!f->variadic && n > kinds.size())) {
+      continue;
+    }
+    auto kind_of = [&](size_t i) { return i < kinds.size() ? kinds[i] : kinds.back(); };
+    bool fits = true;
+    for (size_t i = 0; i < n && fits; ++i) fits = FitsKind((*args)[i]->type, kind_of(i));
+    if (!fits) continue;
+    for (size_t i = 0; i < n; ++i) {
+      BoundExprPtr& a = (*args)[i];
+      const char kind = kind_of(i);
+      if (kind == 'x') {
+        if (a->type.id == TypeId::kUnknown) {
+          MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Text(), false, ""));
+        }
+        continue;
+      }
+      const Type want = ScalarKindType(kind == 'n' ? 'N' : kind);
+      if (a->type.id != want.id) {
+        MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), want, false, ""));
+      }
+    }
+    auto e = std::make_unique<BoundExpr>();
+    e->kind = BoundKind::kFunction;
+    e->name = name;
+    e->position = position;
+    e->func = Func::kRegistered;
+    e->scalar = f;
+    e->type = ScalarKindType(f->result);
+    e->children = std::move(*args);
+    return e;
+  }
+  return NoFunction(name, *args, position);
 }
 
 Result<BoundExprPtr> Binder::BindRegCast(const ast::Expr& expr) {

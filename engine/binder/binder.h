@@ -222,6 +222,10 @@ class Binder {
   // moving the call to out->windows[j] (equal calls share one j).
   static void ExtractWindows(BoundExprPtr* expr, BoundSelect* out);
   // version(), current_setting(), pg_get_indexdef(), ...: null when name and arity match none.
+  // A call of a registered scalar function (function_registry.h): null when no entry has the
+  // name, 42883 when entries have it but none fits the arguments.
+  Result<BoundExprPtr> BindRegisteredFunction(const std::string& name,
+                                              std::vector<BoundExprPtr>* args, uint32_t position);
   Result<BoundExprPtr> BindSystemFunction(const std::string& name, std::vector<BoundExprPtr>* args,
                                           uint32_t position);
   // x::regclass, ::regtype, ::regnamespace: a name to its oid, or an oid to its name.

@@ -52,7 +52,7 @@ bool BoundExpr::Equals(const BoundExpr& o) const {
       if (binary_op != o.binary_op) return false;
       break;
     case BoundKind::kFunction:
-      if (func != o.func) return false;
+      if (func != o.func || scalar != o.scalar) return false;
       break;
     case BoundKind::kAggregate:
       if (agg != o.agg || distinct != o.distinct || star != o.star || agg_order != o.agg_order ||

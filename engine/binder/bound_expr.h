@@ -134,6 +134,8 @@ enum class Func {
   kLastval,
   kSerialSequence,  // pg_get_serial_sequence(table, column)
   kQuoteIdent,
+  // A registered scalar function (function_registry.h): BoundExpr::scalar is its entry.
+  kRegistered,
 };
 enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg, kArrayAgg };
 // One key of agg(args ORDER BY key [ASC|DESC] [NULLS FIRST|LAST]).
@@ -207,6 +209,8 @@ struct SubqueryPlan {
   ~SubqueryPlan();
 };
 
+struct ScalarFunction;
+
 struct BoundExpr {
   BoundKind kind = BoundKind::kConst;
   Type type;
@@ -235,6 +239,7 @@ struct BoundExpr {
   std::vector<BoundExprPtr> children;
   std::shared_ptr<SubqueryPlan> subquery;
   std::unique_ptr<WindowClause> window;  // kWindow
+  const ScalarFunction* scalar = nullptr;  // kFunction with Func::kRegistered
 
   static BoundExprPtr Const(Value v, Type t, uint32_t position = 0);
   static BoundExprPtr Column(int depth, int index, Type t, std::string name);

@@ -46,6 +46,10 @@ class Transaction {
   Isolation isolation() const { return isolation_; }
   // Before the first statement only (SET TRANSACTION ISOLATION LEVEL).
   void set_isolation(Isolation isolation) { isolation_ = isolation; }
+  // READ ONLY (BEGIN READ ONLY, SET TRANSACTION, default_transaction_read_only): the
+  // executor refuses writes, DDL and nextval/setval with 25006. Set by the session only.
+  bool read_only() const { return read_only_; }
+  void set_read_only(bool read_only) { read_only_ = read_only; }
   txn::TxnManager* manager() const { return txns_.get(); }
   // Ends a transaction that wrote nothing (a finished read-only query; row locks released):
   // no log record, no catalog needed.
@@ -118,6 +122,7 @@ class Transaction {
   const std::shared_ptr<txn::TxnManager> txns_;
   const uint64_t id_;
   Isolation isolation_;
+  bool read_only_ = false;
   Timestamp start_time_;
   txn::Snapshot snapshot_;
   bool has_snapshot_ = false;

@@ -1,7 +1,7 @@
 // ALTER TABLE [IF EXISTS] t: ADD [COLUMN] [IF NOT EXISTS], DROP [COLUMN] [IF EXISTS],
-// ALTER [COLUMN] SET/DROP DEFAULT and SET/DROP NOT NULL, ADD CONSTRAINT (CHECK, FOREIGN KEY:
-// the stored rows are validated), DROP CONSTRAINT [IF EXISTS], RENAME [COLUMN] a TO b, RENAME
-// CONSTRAINT a TO b, RENAME TO n. The actions edit a copy of the schema in order; rows
+// ALTER [COLUMN] SET/DROP DEFAULT and SET/DROP NOT NULL, ADD CONSTRAINT (CHECK, PRIMARY KEY,
+// UNIQUE, FOREIGN KEY: the stored rows are validated), DROP CONSTRAINT [IF EXISTS], RENAME
+// [COLUMN] a TO b, RENAME CONSTRAINT a TO b, RENAME TO n. The actions edit a copy of the schema in order; rows
 // already stored are checked once at the end when an action needs it (NOT NULL, CHECK), then
 // the catalog publishes the new schema in one durable write. No row is rewritten: positions
 // are stable (catalog/schema.h), an added column reads its constant DEFAULT as the "missing
@@ -194,14 +194,14 @@ class Alter {
       schema_.primary_key = {position};
       AddKeyIndex(catalog::IndexKind::kPrimaryKey,
                   def.primary_key_name.empty() ? schema_.name + "_pkey" : def.primary_key_name,
-                  position);
+                  {position});
     }
     if (def.unique) {
       AddKeyIndex(catalog::IndexKind::kUnique,
                   def.unique_name.empty()
                       ? catalog_->ChooseIndexName(schema_.name + "_" + def.name + "_key")
                       : def.unique_name,
-                  position);
+                  {position});
     }
     for (const ast::ForeignKeyDef& ref : def.references) {
       MERIDIAN_RETURN_IF_ERROR(AddForeignKey(ref, def.name));
@@ -220,14 +220,55 @@ class Alter {
     return Status::Ok();
   }
 
-  void AddKeyIndex(catalog::IndexKind kind, std::string name, int column) {
+  void AddKeyIndex(catalog::IndexKind kind, std::string name, std::vector<int> columns) {
     catalog::IndexSchema x;
     x.name = std::move(name);
     x.kind = kind;
     x.unique = true;
-    x.columns = {column};
-    x.descending = {false};
+    x.descending.assign(columns.size(), false);
+    x.columns = std::move(columns);
     new_indexes_.push_back(std::move(x));
+  }
+
+  // ADD [CONSTRAINT name] PRIMARY KEY (cols) / UNIQUE (cols): the key index is built in Finish
+  // (23505 when stored rows repeat a key); a primary key's columns become NOT NULL (23502 when
+  // a stored row has a NULL there), as in PostgreSQL.
+  Status AddKey(const ast::AlterTableCmd& cmd) {
+    std::vector<int> columns;
+    std::string suffix;
+    for (const std::string& name : cmd.key_columns) {
+      const int c = LiveColumn(name);
+      if (c < 0) {
+        return Status::Error(sqlstate::kUndefinedColumn,
+                             "column \"" + name + "\" named in key does not exist");
+      }
+      if (std::find(columns.begin(), columns.end(), c) != columns.end()) {
+        return Status::Error("42701", "column \"" + name + "\" appears twice in " +
+                                          (cmd.primary_key ? "primary key" : "unique") +
+                                          " constraint");
+      }
+      columns.push_back(c);
+      suffix += "_" + name;
+    }
+    if (!cmd.primary_key) {
+      AddKeyIndex(catalog::IndexKind::kUnique,
+                  cmd.name.empty() ? catalog_->ChooseIndexName(schema_.name + suffix + "_key")
+                                   : cmd.name,
+                  std::move(columns));
+      return Status::Ok();
+    }
+    if (!schema_.primary_key.empty()) {
+      return Status::Error(
+          "42P16", "multiple primary keys for table \"" + schema_.name + "\" are not allowed");
+    }
+    for (int c : columns) {
+      if (!schema_.columns[c].not_null) not_null_.push_back(c);
+      schema_.columns[c].not_null = true;
+    }
+    schema_.primary_key = columns;
+    AddKeyIndex(catalog::IndexKind::kPrimaryKey,
+                cmd.name.empty() ? schema_.name + "_pkey" : cmd.name, std::move(columns));
+    return Status::Ok();
   }
 
   Status AddCheck(const ast::CheckDef& def) {
@@ -298,6 +339,7 @@ class Alter {
   }
 
   Status AddConstraint(const ast::AlterTableCmd& cmd) {
+    if (!cmd.key_columns.empty()) return AddKey(cmd);
     if (cmd.check.expr != nullptr) return AddCheck(cmd.check);
     for (const ast::ForeignKeyDef& def : cmd.column.references) {
       MERIDIAN_RETURN_IF_ERROR(AddForeignKey(def, ""));

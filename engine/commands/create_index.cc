@@ -96,22 +96,27 @@ Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalo
 Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
                       std::string* notice) {
   std::vector<std::shared_ptr<catalog::Table>> tables;
-  if (stmt.table.empty()) {
-    tables = catalog->List();
-  } else {
-    std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table);
-    if (table == nullptr && catalog->FindView(stmt.table) != nullptr) {
+  if (stmt.tables.empty()) tables = catalog->List();
+  for (size_t i = 0; i < stmt.tables.size(); ++i) {
+    const std::string& name = stmt.tables[i];
+    std::shared_ptr<catalog::Table> table = catalog->Find(name);
+    if (table == nullptr && catalog->FindView(name) != nullptr) {
       // PostgreSQL's WARNING (shown as a notice here) and nothing to do.
-      *notice =
-          "skipping \"" + stmt.table + "\" --- cannot analyze non-tables or special system tables";
-      return Status::Ok();
+      *notice = "skipping \"" + name + "\" --- cannot " + (stmt.vacuum ? "vacuum" : "analyze") +
+                " non-tables or special system tables";
+      continue;
     }
     if (table == nullptr) {
-      return Status::Error(sqlstate::kUndefinedTable,
-                           "relation \"" + stmt.table + "\" does not exist")
-          .WithPosition(stmt.table_loc.position);
+      return Status::Error(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist")
+          .WithPosition(stmt.table_locs[i].position);
     }
     tables.push_back(std::move(table));
+  }
+  if (stmt.vacuum) {
+    // Dead versions no snapshot can see are removed by a checkpoint (engine/txn/README.md);
+    // VACUUM runs one for every table now instead of waiting for the next.
+    MERIDIAN_RETURN_IF_ERROR(catalog->Checkpoint());
+    if (!stmt.analyze) return Status::Ok();
   }
   for (const std::shared_ptr<catalog::Table>& table : tables) {
     catalog::LockSet lock;

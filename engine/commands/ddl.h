@@ -83,7 +83,8 @@ Status DropForeignKeys(catalog::Catalog* catalog,
                        const std::vector<catalog::Catalog::Reference>& drop);
 // TRUNCATE: every named table must exist; their exclusive locks are taken together.
 Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl);
-// ANALYZE [table]: gathers statistics under each table's shared lock.
+// ANALYZE [t, ...]: gathers statistics under each table's shared lock. VACUUM [ANALYZE]: a
+// checkpoint first (which collects every table's dead versions), then ANALYZE when asked.
 // A view: nothing to do, *notice says it was skipped (PostgreSQL's WARNING).
 Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
                       std::string* notice);

@@ -13,6 +13,7 @@
 
 #include "catalog/catalog.h"
 #include "database/data_dir_lock.h"
+#include "function/builtin.h"
 #include "main/plan_cache.h"
 #include "main/prepared.h"
 #include "main/session_settings.h"
@@ -295,6 +296,7 @@ class DatabaseImpl : public Database {
 }  // namespace
 
 Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options) {
+  exec::RegisterBuiltinFunctions();  // the registered scalar functions, once per process
   std::error_code ec;
   std::filesystem::create_directories(options.data_dir, ec);
   if (ec) {

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "binder/function_registry.h"
 #include "binder/type_rules.h"
 #include "catalog/key_encoding.h"
 #include "execution/pattern_match.h"
@@ -652,7 +653,19 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
   return Value::Null();
 }
 
+Result<Value> EvalRegistered(const BoundExpr& e, const EvalContext& ctx) {
+  std::vector<Value> args;
+  args.reserve(e.children.size());
+  for (const BoundExprPtr& c : e.children) {
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
+    if (v.IsNull() && e.scalar->strict) return Value::Null();
+    args.push_back(std::move(v));
+  }
+  return e.scalar->eval(args, ctx.exec);
+}
+
 Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
+  if (e.func == Func::kRegistered) return EvalRegistered(e, ctx);
   if (e.func >= Func::kVersion) return EvalSystemFunction(e, ctx);
   if (e.func >= Func::kArrayToString) return EvalArrayExpr(e, ctx);
   switch (e.func) {

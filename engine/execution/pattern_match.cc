@@ -320,19 +320,20 @@ bool IsLimitError(int rc) {
 
 // Backtracking match into st.md: the JIT first, then the interpreter when the JIT's stack ran
 // out. >= 0: a match; PCRE2_ERROR_NOMATCH; or a limit error.
-int Backtrack(const CompiledRegex& re, std::string_view text, ThreadRegexState& st) {
+int Backtrack(const CompiledRegex& re, std::string_view text, ThreadRegexState& st,
+              size_t start = 0) {
   auto subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   int rc = PCRE2_ERROR_JIT_STACKLIMIT;
-  if (re.jit) rc = pcre2_jit_match(re.code, subject, text.size(), 0, 0, st.md, st.mctx);
+  if (re.jit) rc = pcre2_jit_match(re.code, subject, text.size(), start, 0, st.md, st.mctx);
   if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
-    rc = pcre2_match(re.code, subject, text.size(), 0, PCRE2_NO_JIT, st.md, st.mctx);
+    rc = pcre2_match(re.code, subject, text.size(), start, PCRE2_NO_JIT, st.md, st.mctx);
   }
   return rc;
 }
 
 // PCRE2's DFA matcher: no backtracking, the longest match at the leftmost position.
 Result<int> Dfa(const CompiledRegex& re, std::string_view text, ThreadRegexState& st,
-                const ExecControl* ctl) {
+                const ExecControl* ctl, size_t start = 0) {
   if (ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(ctl->Check());
   if (re.dfa_code == nullptr) {
     int err = 0;
@@ -343,7 +344,7 @@ Result<int> Dfa(const CompiledRegex& re, std::string_view text, ThreadRegexState
   }
   auto subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   for (;;) {
-    int rc = pcre2_dfa_match(re.dfa_code, subject, text.size(), 0, 0, st.md, st.mctx,
+    int rc = pcre2_dfa_match(re.dfa_code, subject, text.size(), start, 0, st.md, st.mctx,
                              st.dfa_workspace.data(), st.dfa_workspace.size());
     if (rc == PCRE2_ERROR_DFA_WSSIZE && st.dfa_workspace.size() < kDfaWorkspaceMax) {
       st.dfa_workspace.resize(st.dfa_workspace.size() * 4);
@@ -438,6 +439,34 @@ Result<std::optional<std::string>> RegexSubstring(std::string_view text, const s
   if (ov[2 * group] == PCRE2_UNSET) return std::optional<std::string>();
   return std::optional<std::string>(
       std::string(text.substr(ov[2 * group], ov[2 * group + 1] - ov[2 * group])));
+}
+
+Result<std::optional<RegexGroups>> RegexFind(std::string_view text, const std::string& pattern,
+                                             bool icase, size_t start, const ExecControl* ctl) {
+  MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<const CompiledRegex> re, Compile(pattern, icase));
+  ThreadRegexState& st = State();
+  int rc = Backtrack(*re, text, st, start);
+  if (IsLimitError(rc)) {
+    if (re->captures > 0) return TooComplex();  // the DFA reports no subexpressions
+    MERIDIAN_ASSIGN_OR_RETURN(rc, Dfa(*re, text, st, ctl, start));
+  } else if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
+    return InvalidRegex(PcreMessage(rc));
+  }
+  if (rc == PCRE2_ERROR_NOMATCH) return std::optional<RegexGroups>();
+  const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(st.md);
+  RegexGroups out;
+  // The DFA's match (no subexpressions) is its longest at the leftmost start: ovector pair 0.
+  const uint32_t groups = re->captures;
+  // rc: pairs set; 0 when the match data holds fewer pairs than the pattern has groups.
+  const uint32_t set = rc == 0 ? pcre2_get_ovector_count(st.md) : static_cast<uint32_t>(rc);
+  for (uint32_t g = 0; g <= groups; ++g) {
+    if (g >= set || ov[2 * g] == PCRE2_UNSET) {
+      out.push_back(std::nullopt);
+    } else {
+      out.push_back(std::make_pair(static_cast<size_t>(ov[2 * g]), static_cast<size_t>(ov[2 * g + 1])));
+    }
+  }
+  return std::optional<RegexGroups>(std::move(out));
 }
 
 }  // namespace meridian::exec

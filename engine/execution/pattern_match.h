@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "meridian/database.h"
 #include "meridian/status.h"
@@ -33,5 +35,15 @@ Result<bool> RegexMatch(std::string_view text, const std::string& pattern, bool 
 // has one (nullopt when it took no part), else the whole match; nullopt when nothing matches.
 Result<std::optional<std::string>> RegexSubstring(std::string_view text, const std::string& pattern,
                                                   const ExecControl* ctl);
+
+// The offsets [begin, end) of a match (element 0) and of each parenthesized subexpression
+// (nullopt for one that took no part).
+using RegexGroups = std::vector<std::optional<std::pair<size_t, size_t>>>;
+
+// The first match of pattern (ARE, as for ~) in text starting at byte offset start or later
+// (anchors still refer to the whole text); nullopt when there is none. Same limits as
+// RegexMatch; a pattern with subexpressions that exhausts the backtracking limit is 54001.
+Result<std::optional<RegexGroups>> RegexFind(std::string_view text, const std::string& pattern,
+                                             bool icase, size_t start, const ExecControl* ctl);
 
 }  // namespace meridian::exec

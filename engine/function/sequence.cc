@@ -411,6 +411,13 @@ Result<Value> EvalSequenceFunction(const BoundExpr& e, const std::vector<Value>&
     }
   }
   const uint32_t id = seq->schema()->id;
+  if ((e.func == Func::kNextval || e.func == Func::kSetval) && exec->txn != nullptr &&
+      exec->txn->read_only()) {
+    return Status::Error(sqlstate::kReadOnlySqlTransaction,
+                         std::string("cannot execute ") +
+                             (e.func == Func::kNextval ? "nextval()" : "setval()") +
+                             " in a read-only transaction");
+  }
   switch (e.func) {
     case Func::kNextval: {
       MERIDIAN_ASSIGN_OR_RETURN(int64_t v, seq->Next());

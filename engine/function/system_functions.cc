@@ -2,15 +2,20 @@
 // current_database, pg_backend_pid, ...) and the system-catalog functions behind psql's and the
 // drivers' catalog queries (pg_get_userbyid, format_type, pg_get_indexdef, ::regclass, ...).
 // They read the session's settings and the catalog through ExecContext.
+#include <chrono>
 #include <random>
+#include <thread>
 
 #include "catalog/system_tables.h"
 #include "catalog/transaction.h"
+#include "txn/txn_manager.h"
 #include "binder/binder.h"
 #include "binder/deparse.h"
 #include "execution/evaluator.h"
 #include "main/session_settings.h"
+#include "function/builtin.h"
 #include "function/sequence.h"
+#include "binder/function_registry.h"
 
 namespace meridian::exec {
 
@@ -357,5 +362,40 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
   }
   return Status::Internal("unknown system function");
 }
+
+namespace {
+
+// txid_current(): the id of the statement's transaction without its marker bit (a positive
+// bigint, increasing with each transaction, as PostgreSQL's).
+Result<Value> TxidCurrent(std::span<const Value>, ExecContext* exec) {
+  if (exec == nullptr || exec->txn == nullptr) return NoSession();
+  return Value::Int(static_cast<int64_t>(exec->txn->id() & ~txn::kTxnIdBit));
+}
+
+// pg_sleep(seconds): sleeps in slices of at most 10 ms, so a cancel or statement_timeout ends
+// it (57014). Returns void in PostgreSQL; here an empty text.
+Result<Value> PgSleep(std::span<const Value> args, ExecContext* exec) {
+  const double seconds = args[0].AsDouble();
+  if (!(seconds > 0)) return Value::String("");
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point end =
+      Clock::now() + std::chrono::microseconds(static_cast<int64_t>(std::min(seconds, 1e9) * 1e6));
+  while (true) {
+    if (exec != nullptr && exec->ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(exec->ctl->Check());
+    const Clock::time_point now = Clock::now();
+    if (now >= end) break;
+    std::this_thread::sleep_for(std::min<Clock::duration>(end - now, std::chrono::milliseconds(10)));
+  }
+  return Value::String("");
+}
+
+constexpr ScalarFunction kSystemScalarFunctions[] = {
+    {"txid_current", "", 0, 'l', &TxidCurrent, false, true, /*is_volatile=*/true},
+    {"pg_sleep", "F", 1, 't', &PgSleep, false, true, /*is_volatile=*/true},
+};
+
+}  // namespace
+
+void RegisterSystemScalarFunctions() { RegisterScalarFunctions(kSystemScalarFunctions); }
 
 }  // namespace meridian::exec

@@ -279,6 +279,10 @@ Result<std::string> SessionSettings::Show(std::string_view name) const {
   if (n == "transaction_isolation" && txn_block_->active()) return txn_block_->isolation_name();
   if (n == "transaction_isolation")
     return ShowOr("default_transaction_isolation", "read committed");
+  if (n == "transaction_read_only") {
+    const bool on = txn_block_->active() ? txn_block_->read_only() : default_read_only_;
+    return std::string(on ? "on" : "off");
+  }
   if (auto it = values_.find(p->name); it != values_.end()) return it->second;
   if (n == "server_version") return std::string(kPgVersionNumber) + " (" + kProductVersion + ")";
   if (n == "session_authorization") return user_;
@@ -292,6 +296,7 @@ void SessionSettings::CacheDerived() {
   synchronous_commit_ = ShowOr("synchronous_commit", "on") != "off";
   const std::string level = ShowOr("default_transaction_isolation", "read committed");
   default_repeatable_read_ = level == "repeatable read" || level == "serializable";
+  default_read_only_ = ShowOr("default_transaction_read_only", "off") == "on";
 }
 
 Status SessionSettings::Store(const Param& p, std::string value) {
@@ -340,6 +345,10 @@ Result<std::string> SessionSettings::Set(std::string_view name,
         return Status::NotSupported("standard_conforming_strings = off is not supported");
       }
       value = *b ? "on" : "off";
+      if (pname == "transaction_read_only") {  // the open block's mode (SET TRANSACTION)
+        MERIDIAN_RETURN_IF_ERROR(txn_block_->SetReadOnly(*b));
+        return value;
+      }
       break;
     }
     case Kind::kInt: {

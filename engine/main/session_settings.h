@@ -65,6 +65,8 @@ class SessionSettings {
   // default_transaction_isolation: true for repeatable read (and serializable, which runs as
   // snapshot isolation).
   bool default_repeatable_read() const { return default_repeatable_read_; }
+  // default_transaction_read_only: new transactions start READ ONLY.
+  bool default_read_only() const { return default_read_only_; }
   // The transaction block of this session (BEGIN ... COMMIT) and what SHOW
   // transaction_isolation reports while one is open.
   TransactionBlock& txn_block() { return *txn_block_; }
@@ -94,6 +96,7 @@ class SessionSettings {
   int64_t work_mem_bytes_ = int64_t{64} << 20;
   bool synchronous_commit_ = true;
   bool default_repeatable_read_ = false;
+  bool default_read_only_ = false;
   std::shared_ptr<TransactionBlock> txn_block_;  // shared by copies (scratch settings)
   // The session's prepared statements; shared by copies, like txn_block_.
   std::shared_ptr<PreparedStatements> prepared_;

@@ -648,10 +648,14 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
           std::make_unique<DoneCursor>("DROP INDEX", 0, std::move(notice)));
     }
     case ast::StatementKind::kAnalyze: {
+      if (stmt.analyze->vacuum && settings->txn_block().active()) {
+        return Status::Error(sqlstate::kActiveSqlTransaction,
+                             "VACUUM cannot run inside a transaction block");
+      }
       std::string notice;
       MERIDIAN_RETURN_IF_ERROR(ExecuteAnalyze(*stmt.analyze, catalog, ctl, &notice));
-      return std::unique_ptr<QueryCursor>(
-          std::make_unique<DoneCursor>("ANALYZE", 0, std::move(notice)));
+      return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>(
+          stmt.analyze->vacuum ? "VACUUM" : "ANALYZE", 0, std::move(notice)));
     }
     case ast::StatementKind::kCreateSequence:
     case ast::StatementKind::kAlterSequence:
@@ -736,6 +740,52 @@ class NoticeCursor : public QueryCursor {
   std::string notice_;
 };
 
+// The command a READ ONLY transaction refuses (25006, PostgreSQL's wording), or null.
+const char* WriteCommandName(const ast::Statement& stmt) {
+  using K = ast::StatementKind;
+  switch (stmt.kind) {
+    case K::kInsert: return "INSERT";
+    case K::kUpdate: return "UPDATE";
+    case K::kDelete: return "DELETE";
+    case K::kCreateTable: return "CREATE TABLE";
+    case K::kCreateTableAs: return "CREATE TABLE AS";
+    case K::kAlterTable: return "ALTER TABLE";
+    case K::kDropTable: return "DROP TABLE";
+    case K::kCreateView: return "CREATE VIEW";
+    case K::kDropView: return "DROP VIEW";
+    case K::kTruncate: return "TRUNCATE TABLE";
+    case K::kCreateIndex: return "CREATE INDEX";
+    case K::kDropIndex: return "DROP INDEX";
+    case K::kCreateSequence: return "CREATE SEQUENCE";
+    case K::kAlterSequence: return "ALTER SEQUENCE";
+    case K::kDropSequence: return "DROP SEQUENCE";
+    case K::kCopy: return stmt.copy->from ? "COPY FROM" : nullptr;
+    case K::kExplain:  // plain EXPLAIN only plans
+      return stmt.explain_analyze ? WriteCommandName(*stmt.explained) : nullptr;
+    case K::kSelect: {
+      const ast::SelectStmt& sel = *stmt.select;
+      if (sel.locking.empty() || sel.from.empty()) return nullptr;  // no row to lock
+      switch (sel.locking.front().strength) {
+        case ast::LockingClause::Strength::kUpdate: return "SELECT FOR UPDATE";
+        case ast::LockingClause::Strength::kNoKeyUpdate: return "SELECT FOR NO KEY UPDATE";
+        case ast::LockingClause::Strength::kShare: return "SELECT FOR SHARE";
+        case ast::LockingClause::Strength::kKeyShare: return "SELECT FOR KEY SHARE";
+      }
+      return nullptr;
+    }
+    default:
+      return nullptr;
+  }
+}
+
+Status CheckWritable(const ast::Statement& stmt, const catalog::Transaction& txn) {
+  if (!txn.read_only()) return Status::Ok();
+  const char* command = WriteCommandName(stmt);
+  if (command == nullptr) return Status::Ok();
+  return Status::Error(sqlstate::kReadOnlySqlTransaction,
+                       std::string("cannot execute ") + command + " in a read-only transaction");
+}
+
 Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& stmt,
                                                         catalog::Catalog* catalog,
                                                         ExecControl& ctl,
@@ -793,9 +843,18 @@ Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& st
   if (stmt.kind == ast::StatementKind::kCopy && stmt.copy->from) {
     // COPY FROM STDIN inserts when the data is complete: it enters the transaction then.
     if (block.failed()) return block.Enter(catalog, *settings).status();
+    if (block.active() ? block.read_only() : settings->default_read_only()) {
+      const Status st = Status::Error(sqlstate::kReadOnlySqlTransaction,
+                                      "cannot execute COPY FROM in a read-only transaction");
+      block.Fail();
+      return st;
+    }
     return StartCopy(*stmt.copy, catalog, settings, std::move(own_settings), nullptr);
   }
   MERIDIAN_ASSIGN_OR_RETURN(TransactionBlock::StatementTxn stx, block.Enter(catalog, *settings));
+  if (Status writable = CheckWritable(stmt, *stx.txn); !writable.ok()) {
+    return block.Leave(catalog, *settings, stx, std::move(writable));
+  }
   for (int attempt = 0;; ++attempt) {
     Result<std::unique_ptr<QueryCursor>> cursor =
         StartInTxn(stmt, catalog, ctl, params, settings, own_settings, stx.txn, plans);

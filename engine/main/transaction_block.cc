@@ -36,6 +36,7 @@ Result<TransactionBlock::StatementTxn> TransactionBlock::Enter(catalog::Catalog*
     stx.txn = catalog->BeginTransaction(settings.default_repeatable_read()
                                             ? catalog::Isolation::kRepeatableRead
                                             : catalog::Isolation::kReadCommitted);
+    stx.txn->set_read_only(settings.default_read_only());
     stx.autocommit = true;
   }
   stx.txn->TakeStatementSnapshot();
@@ -75,6 +76,16 @@ void TransactionBlock::End(catalog::Catalog* catalog) {
 
 void TransactionBlock::Close(catalog::Catalog* catalog) { End(catalog); }
 
+Status TransactionBlock::SetReadOnly(bool read_only) {
+  if (!active()) return Status::Ok();
+  if (!read_only && txn_->read_only() && ran_statement_) {
+    return Status::Error(sqlstate::kActiveSqlTransaction,
+                         "transaction read-write mode must be set before any query");
+  }
+  txn_->set_read_only(read_only);
+  return Status::Ok();
+}
+
 Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
                                               catalog::Catalog* catalog, SessionSettings& settings,
                                               std::string* notice, std::string* notice_state) {
@@ -103,6 +114,7 @@ Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
         MERIDIAN_ASSIGN_OR_RETURN(level, settings.Show("default_transaction_isolation"));
       }
       txn_ = catalog->BeginTransaction(IsolationOf(level));
+      txn_->set_read_only(stmt.read_only.value_or(settings.default_read_only()));
       isolation_name_ = level;
       failed_ = false;
       ran_statement_ = false;
@@ -166,11 +178,17 @@ Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
         txn_->set_isolation(IsolationOf(stmt.isolation));
         isolation_name_ = stmt.isolation;
       }
+      if (stmt.read_only) MERIDIAN_RETURN_IF_ERROR(SetReadOnly(*stmt.read_only));
       return std::string("SET");
     case Action::kSetSessionDefaults:
       if (!stmt.isolation.empty()) {
         MERIDIAN_RETURN_IF_ERROR(
             settings.Set("default_transaction_isolation", {stmt.isolation}).status());
+      }
+      if (stmt.read_only) {
+        MERIDIAN_RETURN_IF_ERROR(
+            settings.Set("default_transaction_read_only", {*stmt.read_only ? "on" : "off"})
+                .status());
       }
       return std::string("SET");
   }

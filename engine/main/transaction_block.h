@@ -30,6 +30,11 @@ class TransactionBlock {
   char status() const { return !active() ? 'I' : failed_ ? 'E' : 'T'; }
   // SHOW transaction_isolation inside a block.
   const std::string& isolation_name() const { return isolation_name_; }
+  // The open block's READ ONLY mode (SHOW transaction_read_only inside a block).
+  bool read_only() const { return txn_ != nullptr && txn_->read_only(); }
+  // SET TRANSACTION READ ONLY / READ WRITE (also SET transaction_read_only): READ WRITE after
+  // the block's first statement in a READ ONLY block is 25001. Outside a block: no effect.
+  Status SetReadOnly(bool read_only);
 
   // The transaction one statement runs in.
   struct StatementTxn {

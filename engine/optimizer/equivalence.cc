@@ -43,6 +43,7 @@ BoundExprPtr Clone(const BoundExpr& e) {
   out->unary_op = e.unary_op;
   out->binary_op = e.binary_op;
   out->func = e.func;
+  out->scalar = e.scalar;
   out->explicit_cast = e.explicit_cast;
   for (const BoundExprPtr& c : e.children) out->children.push_back(Clone(*c));
   return out;

@@ -56,6 +56,7 @@ statement
   | dropIndexStmt
   | explainStmt
   | analyzeStmt
+  | vacuumStmt
   | setStmt
   | showStmt
   | resetStmt
@@ -184,7 +185,7 @@ lockingStrength : K_UPDATE | K_NO K_KEY K_UPDATE | K_SHARE | K_KEY K_SHARE ;
 // the transformer. (A separate VALUES alternative here would be ambiguous with a query that
 // starts with VALUES, and ANTLR would then look ahead through every row to decide.)
 insertStmt
-  : K_INSERT K_INTO target=identifier (K_AS alias=identifier)?
+  : K_INSERT K_INTO target=qualifiedName (K_AS alias=identifier)?
     (LPAREN identifier (COMMA identifier)* RPAREN)?
     (K_OVERRIDING overriding=identifier K_VALUE)? (selectStmt | K_DEFAULT K_VALUES)
     onConflictClause? returningClause?
@@ -213,7 +214,7 @@ valueItem : K_DEFAULT | literal | expr ;
 
 // UPDATE t [[AS] alias] SET ... [FROM item, ...] [WHERE ...] [RETURNING ...]
 updateStmt
-  : K_UPDATE target=identifier (K_AS? alias=identifier)? K_SET assignment (COMMA assignment)*
+  : K_UPDATE K_ONLY? target=qualifiedName (K_AS? alias=identifier)? K_SET assignment (COMMA assignment)*
     (K_FROM fromItem (COMMA fromItem)*)? (K_WHERE expr)? returningClause?
   ;
 
@@ -221,15 +222,21 @@ assignment : identifier EQ (K_DEFAULT | expr) ;
 
 // DELETE FROM t [[AS] alias] [USING item, ...] [WHERE ...] [RETURNING ...]
 deleteStmt
-  : K_DELETE K_FROM target=identifier (K_AS? alias=identifier)?
+  : K_DELETE K_FROM K_ONLY? target=qualifiedName (K_AS? alias=identifier)?
     (K_USING fromItem (COMMA fromItem)*)? (K_WHERE expr)? returningClause?
   ;
 
 // --------------------------------------------------------------------------- CREATE TABLE, DROP
 
 createTableStmt
-  : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? identifier
+  : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? qualifiedName
     LPAREN tableElement (COMMA tableElement)* RPAREN
+    (K_WITH LPAREN storageParameter (COMMA storageParameter)* RPAREN)?
+  ;
+
+// WITH (fillfactor = 90, autovacuum_enabled = off, ...): checked and not stored.
+storageParameter
+  : identifier (DOT identifier)? (EQ (signedNumber | identifier | STRING_LITERAL | K_TRUE | K_FALSE | K_ON))?
   ;
 
 tableElement : columnDef | tableConstraint ;
@@ -277,13 +284,13 @@ constraintTiming : K_NOT? K_DEFERRABLE | K_INITIALLY (K_DEFERRED | K_IMMEDIATE) 
 
 // CREATE TABLE t [(names)] AS query [WITH [NO] DATA].
 createTableAsStmt
-  : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? identifier
+  : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? qualifiedName
     (LPAREN identifier (COMMA identifier)* RPAREN)? K_AS selectStmt (K_WITH K_NO? K_DATA)?
   ;
 
 // ALTER TABLE [IF EXISTS] t action [, ...] | RENAME [COLUMN] a TO b | RENAME TO n.
 alterTableStmt
-  : K_ALTER K_TABLE (K_IF K_EXISTS)? table=identifier
+  : K_ALTER K_TABLE (K_IF K_EXISTS)? K_ONLY? table=qualifiedName
     ( alterTableAction (COMMA alterTableAction)*
     | K_RENAME K_COLUMN? from=identifier K_TO to=identifier
     | K_RENAME K_CONSTRAINT from=identifier K_TO to=identifier
@@ -302,20 +309,20 @@ alterTableAction
   ;
 
 dropTableStmt
-  : K_DROP K_TABLE (K_IF K_EXISTS)? identifier (COMMA identifier)* (K_CASCADE | K_RESTRICT)?
+  : K_DROP K_TABLE (K_IF K_EXISTS)? qualifiedName (COMMA qualifiedName)* (K_CASCADE | K_RESTRICT)?
   ;
 
 // CREATE [OR REPLACE] [TEMP | TEMPORARY] VIEW v [(names)] AS query; DROP VIEW [IF EXISTS] v, ...
 createViewStmt
-  : K_CREATE (K_OR K_REPLACE)? (K_TEMP | K_TEMPORARY)? K_VIEW identifier
+  : K_CREATE (K_OR K_REPLACE)? (K_TEMP | K_TEMPORARY)? K_VIEW qualifiedName
     (LPAREN identifier (COMMA identifier)* RPAREN)? K_AS selectStmt
   ;
 
 dropViewStmt
-  : K_DROP K_VIEW (K_IF K_EXISTS)? identifier (COMMA identifier)* (K_CASCADE | K_RESTRICT)?
+  : K_DROP K_VIEW (K_IF K_EXISTS)? qualifiedName (COMMA qualifiedName)* (K_CASCADE | K_RESTRICT)?
   ;
 
-truncateStmt : K_TRUNCATE K_TABLE? identifier (COMMA identifier)* ;
+truncateStmt : K_TRUNCATE K_TABLE? K_ONLY? qualifiedName (COMMA qualifiedName)* ;
 
 // ------------------------------------------------------------------------------------ sequences
 
@@ -352,17 +359,29 @@ signedNumber : (PLUS | MINUS)? (INTEGER_LITERAL | DECIMAL_LITERAL) ;
 // ------------------------------------------------------------------- indexes, EXPLAIN, ANALYZE
 
 createIndexStmt
-  : K_CREATE K_UNIQUE? K_INDEX ((K_IF K_NOT K_EXISTS)? name=identifier)? K_ON table=identifier
+  : K_CREATE K_UNIQUE? K_INDEX ((K_IF K_NOT K_EXISTS)? name=identifier)? K_ON K_ONLY? table=qualifiedName
     (K_USING method=identifier)? LPAREN indexColumn (COMMA indexColumn)* RPAREN
   ;
 
 indexColumn : identifier (K_ASC | K_DESC)? (K_NULLS (K_FIRST | K_LAST))? ;
 
-dropIndexStmt : K_DROP K_INDEX (K_IF K_EXISTS)? identifier (COMMA identifier)* ;
+dropIndexStmt : K_DROP K_INDEX (K_IF K_EXISTS)? qualifiedName (COMMA qualifiedName)* ;
 
 explainStmt : K_EXPLAIN K_ANALYZE? statement ;
 
-analyzeStmt : K_ANALYZE identifier? ;
+// ANALYZE [VERBOSE] [t [, ...]]; VACUUM [(option [value], ...)] [FULL] [FREEZE] [VERBOSE]
+// [ANALYZE] [t [, ...]] (the options are checked by the transformer).
+analyzeStmt : K_ANALYZE K_VERBOSE? (qualifiedName (COMMA qualifiedName)*)? ;
+
+vacuumStmt
+  : K_VACUUM (LPAREN vacuumOption (COMMA vacuumOption)* RPAREN)?
+    K_FULL? K_FREEZE? K_VERBOSE? K_ANALYZE? (qualifiedName (COMMA qualifiedName)*)?
+  ;
+
+vacuumOption
+  : (K_ANALYZE | K_FULL | K_VERBOSE | K_FREEZE | identifier)
+    (K_TRUE | K_FALSE | K_ON | signedNumber | identifier)?
+  ;
 
 // [schema.]name: a table in FROM or COPY, a type, a function, a collation.
 qualifiedName : identifier (DOT identifier)? ;
@@ -602,6 +621,7 @@ nonReservedKeyword
   | K_CURRENT | K_EXCLUDE | K_FOLLOWING | K_GROUPS | K_OTHERS | K_OVER | K_PARTITION
   | K_PRECEDING | K_RANGE | K_ROW | K_ROWS | K_TIES | K_UNBOUNDED
   | K_DEFERRED | K_IMMEDIATE | K_ORDINALITY
+  | K_FREEZE | K_VACUUM | K_VERBOSE
   ;
 
 reservedKeyword
@@ -672,6 +692,7 @@ K_FIRST : F I R S T ;
 K_FOR : F O R ;
 K_FOREIGN : F O R E I G N ;
 K_FROM : F R O M ;
+K_FREEZE : F R E E Z E ;
 K_FULL : F U L L ;
 K_GROUP : G R O U P ;
 K_HAVING : H A V I N G ;
@@ -754,6 +775,8 @@ K_TRANSACTION : T R A N S A C T I O N ;
 K_TRIM : T R I M ;
 K_TRUE : T R U E ;
 K_TRUNCATE : T R U N C A T E ;
+K_VACUUM : V A C U U M ;
+K_VERBOSE : V E R B O S E ;
 K_UNCOMMITTED : U N C O M M I T T E D ;
 K_UNION : U N I O N ;
 K_UNIQUE : U N I Q U E ;

@@ -74,6 +74,43 @@ void Transformer::QualifiedName(P::QualifiedNameContext* ctx, std::string* schem
   }
 }
 
+std::string Transformer::RelationName(P::QualifiedNameContext* ctx) {
+  std::string schema, name;
+  QualifiedName(ctx, &schema, &name);
+  if (schema == "pg_catalog" || schema == "information_schema") {
+    Fail(ErrorAt(ctx, "42501", "permission denied for schema " + schema));
+  } else if (!schema.empty() && schema != "public") {
+    Fail(ErrorAt(ctx, "3F000", "schema \"" + schema + "\" does not exist"));
+  }
+  return name;
+}
+
+std::unique_ptr<ast::AnalyzeStmt> Transformer::TransformVacuum(P::VacuumStmtContext* ctx) {
+  auto stmt = std::make_unique<ast::AnalyzeStmt>();
+  stmt->vacuum = true;
+  stmt->analyze = ctx->K_ANALYZE() != nullptr;
+  for (P::VacuumOptionContext* option : ctx->vacuumOption()) {
+    const std::string name = LowerAscii(option->children[0]->getText());
+    std::string value = option->children.size() > 1 ? LowerAscii(option->children[1]->getText())
+                                                    : std::string("true");
+    const bool off = value == "false" || value == "off" || value == "0";
+    // PostgreSQL 15's VACUUM options; each is accepted, only ANALYZE changes what runs.
+    static const char* const kOptions[] = {
+        "analyze", "full", "verbose", "freeze", "skip_locked", "index_cleanup", "process_toast",
+        "truncate", "parallel", "disable_page_skipping"};
+    if (std::find(std::begin(kOptions), std::end(kOptions), name) == std::end(kOptions)) {
+      Fail(ErrorAt(option, sqlstate::kSyntaxError,
+                   "unrecognized VACUUM option \"" + name + "\""));
+    }
+    if (name == "analyze") stmt->analyze = !off;
+  }
+  for (P::QualifiedNameContext* name : ctx->qualifiedName()) {
+    stmt->tables.push_back(RelationName(name));
+    stmt->table_locs.push_back(Loc(name));
+  }
+  return stmt;
+}
+
 ast::Location Transformer::Loc(antlr4::ParserRuleContext* ctx) const {
   return TokenLocation(*ctx->getStart());
 }
@@ -135,8 +172,8 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   } else if (auto* s = ctx->truncateStmt()) {
     stmt.kind = ast::StatementKind::kTruncate;
     stmt.truncate = std::make_unique<ast::TruncateStmt>();
-    for (P::IdentifierContext* name : s->identifier()) {
-      stmt.truncate->tables.push_back(Identifier(name));
+    for (P::QualifiedNameContext* name : s->qualifiedName()) {
+      stmt.truncate->tables.push_back(RelationName(name));
       stmt.truncate->table_locs.push_back(Loc(name));
     }
   } else if (auto* s = ctx->createIndexStmt()) {
@@ -160,10 +197,13 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   } else if (auto* s = ctx->analyzeStmt()) {
     stmt.kind = ast::StatementKind::kAnalyze;
     stmt.analyze = std::make_unique<ast::AnalyzeStmt>();
-    if (s->identifier() != nullptr) {
-      stmt.analyze->table = Identifier(s->identifier());
-      stmt.analyze->table_loc = Loc(s->identifier());
+    for (P::QualifiedNameContext* name : s->qualifiedName()) {
+      stmt.analyze->tables.push_back(RelationName(name));
+      stmt.analyze->table_locs.push_back(Loc(name));
     }
+  } else if (auto* s = ctx->vacuumStmt()) {
+    stmt.kind = ast::StatementKind::kAnalyze;
+    stmt.analyze = TransformVacuum(s);
   } else if (auto* s = ctx->setStmt()) {
     stmt.kind = ast::StatementKind::kSet;
     stmt.variable = TransformSet(s);

@@ -159,7 +159,15 @@ std::unique_ptr<ast::CopyStmt> Transformer::TransformCopy(P::CopyStmtContext* ct
                  .WithDetail("Only UTF8 is supported."));
         return out;
       }
-    } else if (o.name == "freeze" || o.name == "force_quote" || o.name == "force_not_null" ||
+    } else if (o.name == "freeze") {
+      // PostgreSQL writes the rows already frozen (a hint for a table created or truncated in
+      // the same transaction); Meridian's rows need no freezing: accepted, no effect.
+      std::string v = o.value ? Lower(*o.value) : "true";
+      if (v != "true" && v != "on" && v != "1" && v != "false" && v != "off" && v != "0") {
+        Fail(ErrorAt(o.at, sqlstate::kInvalidParameterValue, "freeze requires a Boolean value"));
+        return out;
+      }
+    } else if (o.name == "force_quote" || o.name == "force_not_null" ||
                o.name == "force_null" || o.name == "oids") {
       Fail(ErrorAt(o.at, sqlstate::kFeatureNotSupported,
                    "COPY option \"" + o.name + "\" is not supported yet"));

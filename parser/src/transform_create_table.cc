@@ -4,7 +4,9 @@
 // rejected as PostgreSQL rejects them; DEFAULT and CHECK keep their exact source text for the
 // catalog.
 
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <utility>
 
 #include "transformer.h"
@@ -184,8 +186,9 @@ void Transformer::TransformTableConstraint(P::TableConstraintContext* constraint
 std::unique_ptr<ast::CreateTableStmt> Transformer::TransformCreateTable(
     P::CreateTableStmtContext* ctx) {
   auto stmt = std::make_unique<ast::CreateTableStmt>();
-  stmt->table = Identifier(ctx->identifier());
+  stmt->table = RelationName(ctx->qualifiedName());
   stmt->if_not_exists = ctx->K_IF() != nullptr;
+  for (P::StorageParameterContext* param : ctx->storageParameter()) CheckStorageParameter(param);
   bool has_primary_key = false;
   for (P::TableElementContext* element : ctx->tableElement()) {
     if (P::ColumnDefContext* col_ctx = element->columnDef()) {
@@ -213,14 +216,45 @@ std::unique_ptr<ast::CreateTableStmt> Transformer::TransformCreateTable(
   return stmt;
 }
 
+void Transformer::CheckStorageParameter(P::StorageParameterContext* ctx) {
+  // name or prefix.name; a value written as a word is the identifier after them.
+  const std::vector<P::IdentifierContext*> ids = ctx->identifier();
+  std::string name = Identifier(ids[0]);
+  if (ctx->DOT() != nullptr) name += "." + Identifier(ids[1]);
+  static const char* const kParameters[] = {
+      "fillfactor", "toast_tuple_target", "parallel_workers", "autovacuum_enabled",
+      "toast.autovacuum_enabled", "vacuum_index_cleanup", "vacuum_truncate", "user_catalog_table",
+      "log_autovacuum_min_duration", "autovacuum_vacuum_threshold",
+      "autovacuum_vacuum_scale_factor", "autovacuum_vacuum_insert_threshold",
+      "autovacuum_vacuum_insert_scale_factor", "autovacuum_analyze_threshold",
+      "autovacuum_analyze_scale_factor", "autovacuum_vacuum_cost_delay",
+      "autovacuum_vacuum_cost_limit", "autovacuum_freeze_min_age", "autovacuum_freeze_max_age",
+      "autovacuum_freeze_table_age", "autovacuum_multixact_freeze_min_age",
+      "autovacuum_multixact_freeze_max_age", "autovacuum_multixact_freeze_table_age"};
+  if (std::find(std::begin(kParameters), std::end(kParameters), name) == std::end(kParameters)) {
+    Fail(ErrorAt(ctx, sqlstate::kInvalidParameterValue,
+                 "unrecognized parameter \"" + name + "\""));
+    return;
+  }
+  if (name == "fillfactor" && ctx->signedNumber() != nullptr) {
+    const std::string text = ctx->signedNumber()->getText();
+    const double v = std::strtod(text.c_str(), nullptr);
+    if (!(v >= 10 && v <= 100)) {
+      Fail(ErrorAt(ctx, sqlstate::kInvalidParameterValue,
+                   "value " + text + " out of bounds for option \"fillfactor\"")
+               .WithDetail("Valid values are between \"10\" and \"100\"."));
+    }
+  }
+}
+
 std::unique_ptr<ast::CreateTableAsStmt> Transformer::TransformCreateTableAs(
     P::CreateTableAsStmtContext* ctx) {
   auto stmt = std::make_unique<ast::CreateTableAsStmt>();
   std::vector<P::IdentifierContext*> ids = ctx->identifier();
-  stmt->table = Identifier(ids[0]);
-  stmt->table_loc = Loc(ids[0]);
+  stmt->table = RelationName(ctx->qualifiedName());
+  stmt->table_loc = Loc(ctx->qualifiedName());
   stmt->if_not_exists = ctx->K_IF() != nullptr;
-  for (size_t i = 1; i < ids.size(); ++i) stmt->columns.push_back(Identifier(ids[i]));
+  for (P::IdentifierContext* id : ids) stmt->columns.push_back(Identifier(id));
   stmt->query = TransformSelect(ctx->selectStmt());
   stmt->with_data = ctx->K_NO() == nullptr;
   return stmt;
@@ -230,7 +264,7 @@ std::unique_ptr<ast::AlterTableStmt> Transformer::TransformAlterTable(
     P::AlterTableStmtContext* ctx) {
   using Kind = ast::AlterTableCmd::Kind;
   auto stmt = std::make_unique<ast::AlterTableStmt>();
-  stmt->table = Identifier(ctx->table);
+  stmt->table = RelationName(ctx->table);
   stmt->table_loc = Loc(ctx->table);
   stmt->if_exists = ctx->K_IF() != nullptr;
   if (ctx->K_RENAME() != nullptr) {
@@ -263,10 +297,13 @@ std::unique_ptr<ast::AlterTableStmt> Transformer::TransformAlterTable(
         cmd.check = std::move(parts.checks[0]);
       } else if (!parts.foreign_keys.empty()) {
         cmd.column.references = std::move(parts.foreign_keys);
-      } else {
-        Fail(ErrorAt(con->tableConstraint(), sqlstate::kFeatureNotSupported,
-                     "ALTER TABLE ADD PRIMARY KEY / UNIQUE is not supported yet (use CREATE "
-                     "UNIQUE INDEX)"));
+      } else if (!parts.primary_key.empty()) {
+        cmd.primary_key = true;
+        cmd.key_columns = std::move(parts.primary_key);
+        cmd.name = std::move(parts.primary_key_name);
+      } else if (!parts.unique_keys.empty()) {
+        cmd.key_columns = std::move(parts.unique_keys[0].columns);
+        cmd.name = std::move(parts.unique_keys[0].name);
       }
     } else if (auto* drop = dynamic_cast<P::DropColumnActionContext*>(action)) {
       cmd.kind = Kind::kDropColumn;

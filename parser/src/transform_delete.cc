@@ -7,7 +7,7 @@ namespace meridian::parser {
 
 std::unique_ptr<ast::DeleteStmt> Transformer::TransformDelete(P::DeleteStmtContext* ctx) {
   auto stmt = std::make_unique<ast::DeleteStmt>();
-  stmt->table = Identifier(ctx->target);
+  stmt->table = RelationName(ctx->target);
   stmt->table_loc = Loc(ctx->target);
   if (ctx->alias != nullptr) stmt->alias = Identifier(ctx->alias);
   for (P::FromItemContext* item : ctx->fromItem()) {

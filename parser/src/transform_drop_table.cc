@@ -11,8 +11,8 @@ std::unique_ptr<ast::DropTableStmt> TransformDrop(Transformer* t, Ctx* ctx) {
   auto stmt = std::make_unique<ast::DropTableStmt>();
   stmt->if_exists = ctx->K_IF() != nullptr;
   stmt->cascade = ctx->K_CASCADE() != nullptr;
-  for (P::IdentifierContext* name : ctx->identifier()) {
-    stmt->tables.push_back(t->Identifier(name));
+  for (P::QualifiedNameContext* name : ctx->qualifiedName()) {
+    stmt->tables.push_back(t->RelationName(name));
     stmt->table_locs.push_back(t->Loc(name));
   }
   return stmt;

@@ -12,7 +12,7 @@ std::unique_ptr<ast::CreateIndexStmt> Transformer::TransformCreateIndex(
   stmt->unique = ctx->K_UNIQUE() != nullptr;
   stmt->if_not_exists = ctx->K_IF() != nullptr;
   if (ctx->name != nullptr) stmt->name = Identifier(ctx->name);
-  stmt->table = Identifier(ctx->table);
+  stmt->table = RelationName(ctx->table);
   stmt->table_loc = Loc(ctx->table);
   if (ctx->method != nullptr) {
     stmt->method = Identifier(ctx->method);
@@ -32,8 +32,8 @@ std::unique_ptr<ast::CreateIndexStmt> Transformer::TransformCreateIndex(
 std::unique_ptr<ast::DropIndexStmt> Transformer::TransformDropIndex(P::DropIndexStmtContext* ctx) {
   auto stmt = std::make_unique<ast::DropIndexStmt>();
   stmt->if_exists = ctx->K_IF() != nullptr;
-  for (P::IdentifierContext* name : ctx->identifier()) {
-    stmt->names.push_back(Identifier(name));
+  for (P::QualifiedNameContext* name : ctx->qualifiedName()) {
+    stmt->names.push_back(RelationName(name));
     stmt->name_locs.push_back(Loc(name));
   }
   return stmt;

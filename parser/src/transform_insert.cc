@@ -45,11 +45,11 @@ std::unique_ptr<ast::OnConflict> Transformer::TransformOnConflict(P::OnConflictC
 std::unique_ptr<ast::InsertStmt> Transformer::TransformInsert(P::InsertStmtContext* ctx) {
   auto stmt = std::make_unique<ast::InsertStmt>();
   std::vector<P::IdentifierContext*> names = ctx->identifier();
-  stmt->table = Identifier(ctx->target);
+  stmt->table = RelationName(ctx->target);
   stmt->table_loc = Loc(ctx->target);
   if (ctx->alias != nullptr) stmt->alias = Identifier(ctx->alias);
   for (P::IdentifierContext* name : names) {
-    if (name == ctx->target || name == ctx->alias || name == ctx->overriding) continue;
+    if (name == ctx->alias || name == ctx->overriding) continue;
     stmt->columns.push_back(Identifier(name));
     stmt->column_locs.push_back(Loc(name));
   }

@@ -15,7 +15,7 @@ ast::Assignment Transformer::TransformAssignment(P::AssignmentContext* ctx) {
 
 std::unique_ptr<ast::UpdateStmt> Transformer::TransformUpdate(P::UpdateStmtContext* ctx) {
   auto stmt = std::make_unique<ast::UpdateStmt>();
-  stmt->table = Identifier(ctx->target);
+  stmt->table = RelationName(ctx->target);
   stmt->table_loc = Loc(ctx->target);
   if (ctx->alias != nullptr) stmt->alias = Identifier(ctx->alias);
   for (P::AssignmentContext* a : ctx->assignment()) {

@@ -114,6 +114,13 @@ class Transformer {
   std::string ColumnLabel(P::ColumnLabelContext* ctx);
   // [schema.]name: *schema is empty when unqualified.
   void QualifiedName(P::QualifiedNameContext* ctx, std::string* schema, std::string* name);
+  // A relation created, changed or written by a statement: [public.]name (the only schema that
+  // holds user relations). Another schema is 3F000; pg_catalog and information_schema 42501.
+  std::string RelationName(P::QualifiedNameContext* ctx);
+  std::unique_ptr<ast::AnalyzeStmt> TransformVacuum(P::VacuumStmtContext* ctx);
+  // CREATE TABLE ... WITH (name = value): PostgreSQL's table storage parameters are accepted
+  // (and have no effect; fillfactor is range-checked); another name is 22023.
+  void CheckStorageParameter(P::StorageParameterContext* ctx);
   ast::Location Loc(antlr4::ParserRuleContext* ctx) const;
   ast::Location Loc(antlr4::tree::TerminalNode* node) const;
   std::string_view SourceOf(antlr4::ParserRuleContext* ctx) const;  // exact source substring

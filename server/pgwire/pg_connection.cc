@@ -538,6 +538,19 @@ asio::awaitable<Status> PgConnection::CopyFromClient(ExecControl* ctl) {
   CopyIn* sink = cursor_->copy_in();
   WriteCopyInResponse(&out_, sink->column_count());
   co_await Flush();
+  // CopyData bodies are one byte stream (their boundaries mean nothing; pgbench sends a message
+  // per row): they are gathered here and handed to the pool in chunks of kCopyChunk bytes, not
+  // one pool hop per message.
+  static constexpr size_t kCopyChunk = 256 * 1024;
+  std::string pending;
+  auto write_pending = [&]() -> asio::awaitable<Status> {
+    Status status;
+    if (!pending.empty()) {
+      co_await OnPool([&] { status = sink->Write(pending, *ctl); });
+      pending.clear();
+    }
+    co_return status;
+  };
   while (true) {
     auto message = co_await ReadMessage(/*startup=*/false);
     if (!message) {  // a protocol violation, already answered with FATAL
@@ -547,10 +560,15 @@ asio::awaitable<Status> PgConnection::CopyFromClient(ExecControl* ctl) {
     Status status;
     switch (message->type) {
       case 'd':
-        co_await OnPool([&] { status = sink->Write(message->body, *ctl); });
-        if (!status.ok()) co_return status;  // the rest of the data is ignored by the loop
+        pending.append(message->body);
+        if (pending.size() >= kCopyChunk) {
+          status = co_await write_pending();
+          if (!status.ok()) co_return status;  // the rest of the data is ignored by the loop
+        }
         break;
       case 'c':
+        status = co_await write_pending();
+        if (!status.ok()) co_return status;
         co_await OnPool([&] { status = sink->Finish(*ctl); });
         co_return status;
       case 'f': {

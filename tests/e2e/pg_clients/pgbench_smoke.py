@@ -2,10 +2,11 @@
 # psql, then pgbench (Debian's, PostgreSQL 15) running the select-only script pgbench_select.sql
 # with 16 clients for a few seconds in each query protocol: -M simple (values in the text),
 # -M extended (Parse/Bind with $1 per query) and -M prepared (named statements, Bind per query);
-# -n (no VACUUM). Then pgbench's built-in tpcb-like (tests/bench/pgbench/tpcb_setup.sql) with 8
-# clients against a daemon of only 2 worker threads: most transactions wait for the one branch
+# -n (no VACUUM). Then `pgbench -i -s 1` (its initializer, unchanged) and its built-in tpcb-like
+# with 8 clients against a daemon of only 2 worker threads: most transactions wait for the one branch
 # row, and the worker pool must grow rather than hang with every thread waiting. Passes when
-# every pgbench run exits 0 and reports no failed transaction.
+# every pgbench run exits 0 and reports no failed transaction, and pgbench -i made its 100,000
+# accounts and three primary keys.
 # Standard library only; run by ctest with $MERIDIAND set.
 import os
 import re
@@ -44,10 +45,21 @@ def check_run(bench, name, problems, counts):
 
 def tpcb_on_two_threads(pgbench, psql, problems, counts):
     with MeridianDaemon(extra_args=["--worker-threads", "2"]) as daemon:
-        setup = run([psql, daemon.conninfo(), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-f",
-                     os.path.join(HERE, "..", "..", "bench", "pgbench", "tpcb_setup.sql")])
+        # pgbench's own initializer, unchanged: CREATE TABLE ... WITH (fillfactor), TRUNCATE and
+        # COPY ... WITH (FREEZE ON) in one transaction, VACUUM ANALYZE, ALTER TABLE ADD PRIMARY KEY.
+        setup = run([pgbench, "-i", "-s", "1", "-h", "127.0.0.1", "-p", str(daemon.pg_port),
+                     "-U", "meridian", "meridian"])
         if setup.returncode != 0:
-            problems.append("tpcb-like: setup through psql failed")
+            problems.append("tpcb-like: pgbench -i failed")
+            return
+        check = run([psql, daemon.conninfo(), "-X", "-A", "-t", "-c",
+                     "SELECT (SELECT count(*) FROM pgbench_accounts) || '|' || "
+                     "(SELECT count(*) FROM pg_constraint WHERE contype = 'p' AND conrelid IN "
+                     "('pgbench_accounts'::regclass, 'pgbench_branches'::regclass, "
+                     "'pgbench_tellers'::regclass))"])
+        if check.stdout.strip() != "100000|3":
+            problems.append(f"pgbench -i: expected 100000 accounts and 3 primary keys, got "
+                            f"{check.stdout.strip()!r}")
             return
         try:
             bench = run([pgbench, "-n", "-b", "tpcb-like", "-M", "prepared", "-c", "8", "-j", "2",

@@ -62,7 +62,16 @@ TEST(ParserDdl, AlterTableRenames) {
             Kind::kRenameConstraint);
   EXPECT_EQ(StateOf("ALTER TABLE t RENAME TO u, ADD x INT"), "42601");
   EXPECT_EQ(StateOf("ALTER TABLE t"), "42601");
-  EXPECT_EQ(StateOf("ALTER TABLE t ADD PRIMARY KEY (a)"), "0A000");
+  const ast::Statement pk = ParseOne("ALTER TABLE ONLY public.t ADD CONSTRAINT k PRIMARY KEY (a, b)");
+  ASSERT_EQ(pk.alter_table->cmds.size(), 1u);
+  EXPECT_EQ(pk.alter_table->table, "t");
+  EXPECT_TRUE(pk.alter_table->cmds[0].primary_key);
+  EXPECT_EQ(pk.alter_table->cmds[0].key_columns, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(pk.alter_table->cmds[0].name, "k");
+  const ast::Statement uq = ParseOne("ALTER TABLE t ADD UNIQUE (c)");
+  EXPECT_FALSE(uq.alter_table->cmds[0].primary_key);
+  EXPECT_EQ(uq.alter_table->cmds[0].key_columns, (std::vector<std::string>{"c"}));
+  EXPECT_EQ(StateOf("ALTER TABLE other.t ADD UNIQUE (c)"), "3F000");
 }
 
 TEST(ParserDdl, CheckAndForeignKeyConstraints) {
@@ -146,6 +155,8 @@ TEST(ParserDdl, NewUnreservedKeywordsAreNames) {
   EXPECT_EQ(StateOf("ALTER TABLE data RENAME action TO add"), "ok");
   EXPECT_EQ(StateOf("CREATE TABLE t (check INT)"), "42601");  // reserved, as in PostgreSQL
   EXPECT_EQ(StateOf("CREATE TABLE t (\"column\" INT)"), "ok");
+  EXPECT_EQ(StateOf("CREATE TABLE vacuum (verbose INT, freeze INT)"), "ok");
+  EXPECT_EQ(StateOf("VACUUM (ANALYZE, VERBOSE off) verbose, public.freeze"), "ok");
 }
 
 TEST(ParserDdl, CreateAndDropView) {

@@ -401,7 +401,7 @@ struct AlterTableCmd {
   enum class Kind {
     kAddColumn,         // column (IF NOT EXISTS: missing_ok)
     kDropColumn,        // name (IF EXISTS: missing_ok)
-    kAddConstraint,     // check (only CHECK constraints)
+    kAddConstraint,     // check, or key_columns (PRIMARY KEY / UNIQUE), or column.references
     kDropConstraint,    // name (IF EXISTS: missing_ok)
     kSetDefault,        // name, default_expr/default_text
     kDropDefault,       // name
@@ -421,6 +421,10 @@ struct AlterTableCmd {
   ExprPtr default_expr;
   std::string default_text;
   Location loc;
+  // ADD [CONSTRAINT name] PRIMARY KEY (cols) / UNIQUE (cols): the columns (name: the
+  // constraint's name, empty for the default one).
+  std::vector<std::string> key_columns;
+  bool primary_key = false;
 };
 
 // ALTER TABLE [IF EXISTS] t action [, ...]; a RENAME is always alone.
@@ -456,10 +460,12 @@ struct DropIndexStmt {
   bool if_exists = false;
 };
 
-// ANALYZE [table]: refreshes planner statistics (every table when table is empty).
+// ANALYZE [t, ...] and VACUUM [options] [t, ...] (both StatementKind::kAnalyze).
 struct AnalyzeStmt {
-  std::string table;
-  Location table_loc;
+  std::vector<std::string> tables;  // empty: every table
+  std::vector<Location> table_locs;
+  bool vacuum = false;   // VACUUM: dead versions are collected (a checkpoint)
+  bool analyze = true;   // statistics gathered (VACUUM: only with ANALYZE)
 };
 
 // TRUNCATE [TABLE] t [, ...]: empties the tables (and their indexes) at once.

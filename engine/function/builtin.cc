@@ -1,0 +1,17 @@
+// RegisterBuiltinFunctions (builtin.h).
+#include "function/builtin.h"
+
+#include <mutex>
+
+namespace meridian::exec {
+
+void RegisterBuiltinFunctions() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    RegisterStringFunctions();
+    RegisterMathFunctions();
+    RegisterSystemScalarFunctions();
+  });
+}
+
+}  // namespace meridian::exec

@@ -1,0 +1,15 @@
+// Registration of the built-in scalar functions of engine/function in the binder's registry
+// (binder/function_registry.h). RegisterBuiltinFunctions runs each family's registration once
+// per process; the engine calls it before any statement is bound (Database's constructor).
+#pragma once
+
+namespace meridian::exec {
+
+void RegisterBuiltinFunctions();
+
+// One family each (string_functions.cc, math_functions.cc, system_functions.cc).
+void RegisterStringFunctions();
+void RegisterMathFunctions();
+void RegisterSystemScalarFunctions();
+
+}  // namespace meridian::exec
