@@ -306,6 +306,16 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::Table
     }
     fn->func = Func::kGenerateSeries;
     fn->type = type;
+  } else if (call.name == "pg_partition_ancestors" && args.size() == 1 &&
+             (args[0]->type.IsIntegral() || IsUnknown(args[0]))) {
+    // No table is partitioned, so no relation has ancestors: no rows, as generate_series(oid,
+    // 0) gives for every oid (psql's \d asks).
+    MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::BigInt(), false, ""));
+    BoundExprPtr zero = BoundExpr::Make(BoundKind::kConst, Type::BigInt(), pos);
+    zero->value = Value::Int(0);
+    args.push_back(std::move(zero));
+    fn->func = Func::kGenerateSeries;
+    fn->type = Type::BigInt();
   } else {
     return Status::NotSupported("function " + call.name +
                                 "() in FROM is not supported (only unnest and generate_series)")

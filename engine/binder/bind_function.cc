@@ -81,6 +81,11 @@ constexpr SystemFunction kSystemFunctions[] = {
     {"col_description", Func::kAlwaysNull, "oi", 2, 't'},
     {"shobj_description", Func::kAlwaysNull, "ot", 2, 't'},
     {"to_regclass", Func::kToRegClass, "t", 1, 'o'},
+    // No table is partitioned, so no relation has ancestors: PostgreSQL's set-returning
+    // function gives no rows, this scalar form NULL (psql's \d reads it inside IN (...)).
+    {"pg_partition_ancestors", Func::kAlwaysNull, "r", 1, 'o'},
+    // Meridian has no triggers (pg_trigger is empty).
+    {"pg_get_triggerdef", Func::kAlwaysNull, "ob", 1, 't'},
     {"to_regtype", Func::kToRegType, "t", 1, 'o'},
     // 'Z': timestamp with time zone.
     {"now", Func::kNow, "", 0, 'Z'},

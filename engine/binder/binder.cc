@@ -3,12 +3,39 @@
 #include "binder/binder.h"
 
 #include <algorithm>
+#include <set>
 
 #include "catalog/system_tables.h"
 #include "planner/planner.h"
 #include "binder/type_rules.h"
 
 namespace meridian::exec {
+
+namespace {
+
+// A write to table may check or change the tables its foreign keys connect it to (parents
+// for the child-side checks, children and their children for the actions): they are read
+// under the statement's shared locks too, so no DDL changes them meanwhile.
+void LockForeignKeyTables(const catalog::Catalog& catalog,
+                          const std::shared_ptr<catalog::Table>& table, catalog::LockSet* locks) {
+  std::vector<uint32_t> todo{table->id()};
+  std::set<uint32_t> seen{table->id()};
+  while (!todo.empty()) {
+    const uint32_t id = todo.back();
+    todo.pop_back();
+    std::shared_ptr<catalog::Table> t = id == table->id() ? table : catalog.FindById(id);
+    if (t == nullptr) continue;
+    if (id != table->id()) locks->Add(t, catalog::LockMode::kShared);
+    for (const catalog::ForeignKey& fk : t->schema().foreign_keys) {
+      if (seen.insert(fk.ref_table).second) todo.push_back(fk.ref_table);
+    }
+    for (const catalog::Catalog::Reference& ref : catalog.ReferencesTo(id)) {
+      if (seen.insert(ref.table->id()).second) todo.push_back(ref.table->id());
+    }
+  }
+}
+
+}  // namespace
 
 Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& schema,
                                                             const std::string& name,
@@ -44,7 +71,7 @@ Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& s
   NoteRelation(table->id());
   // kExclusive marks a write target; under MVCC writers share the table lock too (they meet
   // at row write locks), so only DDL takes it exclusively.
-  (void)mode;
+  if (mode == catalog::LockMode::kExclusive) LockForeignKeyTables(*catalog_, table, locks_);
   locks_->Add(table, catalog::LockMode::kShared);
   return table;
 }

@@ -393,6 +393,29 @@ Status Catalog::CheckNewRelationLocked(const std::string& name) const {
   return Status::Ok();
 }
 
+std::shared_ptr<Table> Catalog::FindById(uint32_t id) const {
+  std::shared_lock lock(mu_);
+  for (const auto& [name, table] : tables_) {
+    if (table->id() == id) return table;
+  }
+  return nullptr;
+}
+
+std::vector<Catalog::Reference> Catalog::ReferencesTo(uint32_t table_id) const {
+  std::shared_lock lock(mu_);
+  std::vector<Reference> out;
+  for (const auto& [name, table] : tables_) {
+    for (const ForeignKey& fk : table->schema().foreign_keys) {
+      if (fk.ref_table == table_id) out.push_back({table, fk});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Reference& a, const Reference& b) {
+    return a.table->name() == b.table->name() ? a.fk.name < b.fk.name
+                                              : a.table->name() < b.table->name();
+  });
+  return out;
+}
+
 std::shared_ptr<Sequence> Catalog::FindSequence(const std::string& name) const {
   std::shared_lock lock(mu_);
   auto it = sequences_.find(name);

@@ -50,6 +50,16 @@ class Catalog {
   uint64_t schema_version() const { return schema_version_.load(std::memory_order_acquire); }
   // Every table, ordered by name.
   std::vector<std::shared_ptr<Table>> List() const;
+  // The table with this id, or null.
+  std::shared_ptr<Table> FindById(uint32_t id) const;
+  // A foreign key of table (its current schema's) that references another table.
+  struct Reference {
+    std::shared_ptr<Table> table;
+    ForeignKey fk;
+  };
+  // Every foreign key that references the table with this id, ordered by (table name,
+  // constraint name); a self-reference included.
+  std::vector<Reference> ReferencesTo(uint32_t table_id) const;
 
   // Assigns schema.id, creates the heap file and persists the catalog. 42P07 when a table of
   // that name exists.

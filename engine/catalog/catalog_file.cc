@@ -152,6 +152,28 @@ std::string SerializeCatalog(const CatalogState& state) {
       PutString(&out, check.text);
       out.append("\n");
     }
+    out.append("fkeys ");
+    num(static_cast<int64_t>(t.foreign_keys.size()));
+    out.append("\n");
+    for (const ForeignKey& fk : t.foreign_keys) {
+      out.append("fkey ");
+      PutString(&out, fk.name);
+      out.append(" ");
+      num(fk.ref_table);
+      out.append(" ");
+      num(static_cast<int64_t>(fk.columns.size()));
+      for (const std::vector<int>* cols : {&fk.columns, &fk.ref_columns}) {
+        for (int c : *cols) {
+          out.append(" ");
+          num(c);
+        }
+      }
+      for (char c : {fk.match, fk.on_delete, fk.on_update}) {
+        out.append(" ");
+        num(c);
+      }
+      out.append("\n");
+    }
     out.append("rows ");
     num(i < state.live_rows.size() ? state.live_rows[i] : 0);
     out.append("\n");
@@ -300,6 +322,35 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
       }
       MERIDIAN_ASSIGN_OR_RETURN(check.expr, Reparse(check.text, "CHECK \"" + check.name + "\""));
       t.checks.push_back(std::move(check));
+    }
+    int64_t nfkeys = 0;
+    if (version >= 7 && (!r.Word("fkeys") || !r.Int(&nfkeys) || nfkeys < 0)) {
+      return Malformed("bad fkeys line");
+    }
+    for (int64_t i = 0; i < nfkeys; ++i) {
+      ForeignKey fk;
+      int64_t ref = 0, n = 0;
+      if (!r.Word("fkey") || !r.String(&fk.name) || !r.Int(&ref) || ref <= 0 || !r.Int(&n) ||
+          n <= 0 || n > ncols) {
+        return Malformed("bad fkey line in table \"" + t.name + "\"");
+      }
+      fk.ref_table = static_cast<uint32_t>(ref);
+      for (std::vector<int>* cols : {&fk.columns, &fk.ref_columns}) {
+        for (int64_t k = 0; k < n; ++k) {
+          int64_t c = 0;
+          if (!r.Int(&c) || c < 0) return Malformed("bad fkey column in table \"" + t.name + "\"");
+          cols->push_back(static_cast<int>(c));
+        }
+      }
+      for (char* c : {&fk.match, &fk.on_delete, &fk.on_update}) {
+        int64_t v = 0;
+        if (!r.Int(&v) || v <= 0 || v > 127) return Malformed("bad fkey action");
+        *c = static_cast<char>(v);
+      }
+      for (int c : fk.columns) {
+        if (c >= ncols) return Malformed("bad fkey column in table \"" + t.name + "\"");
+      }
+      t.foreign_keys.push_back(std::move(fk));
     }
     int64_t rows = 0;
     if (version >= 2 && (!r.Word("rows") || !r.Int(&rows) || rows < 0)) {

@@ -2,7 +2,7 @@
 // atomically on every DDL (write catalog.meta.tmp, fsync, rename over catalog.meta, fsync the
 // directory), so a crash leaves either the old or the new catalog, never a mix.
 //
-// Format (version 5); every string is length-prefixed as <byte length>:<bytes>:
+// Format (version 7); every string is length-prefixed as <byte length>:<bytes>:
 //   MERIDIAN-CATALOG 5
 //   next_table_id <n>                         next relation id (tables and indexes share them)
 //   table <id> <name> <column count>          once per table, followed by its lines:
@@ -12,6 +12,9 @@
 //                                             tuple (storage/tuple.h), 0: for NULL
 //   pk <k> <column index>...                  k = 0 when the table has no primary key
 //   checks <k>                                then k lines: check <name> <expression SQL text>
+//   fkeys <k>                                 then k lines (schema.h ForeignKey):
+//          fkey <name> <referenced table id> <n> <column>... (n) <referenced column>... (n)
+//               <match> <on_delete> <on_update>   (the letters as numbers: 's' = 115)
 //   rows <n>                                  live row estimate when the file was written
 //   index <id> <name> <table id> <kind> <unique 0|1> <k> (<column> <desc 0|1>)...
 //                                             once per index, after every table; kind is
@@ -27,6 +30,7 @@
 //                                             once per sequence, after the views, in id order;
 //                                             the counter is in tables/<id>.seq (sequence.h)
 //   end <table count> <index count> <view count> <sequence count>   detects a truncated file
+// Version 7 added the fkeys line and its fkey lines (versions 1-6 have no foreign keys).
 // Version 6 added the sequence lines and the sequence count of the end line.
 // Version 5 added the view lines and the view count of the end line; versions 1-4 are read as
 // before (no views).
@@ -51,7 +55,7 @@
 
 namespace meridian::catalog {
 
-inline constexpr int kCatalogFormatVersion = 6;
+inline constexpr int kCatalogFormatVersion = 7;
 inline constexpr const char* kCatalogFileName = "catalog.meta";
 
 struct CatalogState {

@@ -29,6 +29,13 @@ bool ViewSchema::ReadsColumn(uint32_t table_id, int position) const {
                    std::pair<uint32_t, int>{table_id, position}) != table_columns.end();
 }
 
+const ForeignKey* TableSchema::FindForeignKey(const std::string& fk_name) const {
+  for (const ForeignKey& fk : foreign_keys) {
+    if (fk.name == fk_name) return &fk;
+  }
+  return nullptr;
+}
+
 const CheckConstraint* TableSchema::FindCheck(const std::string& check) const {
   for (const CheckConstraint& c : checks) {
     if (c.name == check) return &c;

@@ -41,12 +41,29 @@ struct CheckConstraint {
   std::shared_ptr<const ast::Expr> expr;
 };
 
+// FOREIGN KEY (columns) REFERENCES ref_table (ref_columns), stored with the referencing
+// table: name (PostgreSQL's default "<table>_<columns joined by _>_fkey"), the referencing
+// column positions and, in the same order, the referenced table's id and column positions
+// (which a PRIMARY KEY or UNIQUE index of ref_table covers exactly). Actions use PostgreSQL's
+// confdeltype letters: 'a' NO ACTION, 'r' RESTRICT, 'c' CASCADE, 'n' SET NULL, 'd' SET DEFAULT;
+// match 's' SIMPLE or 'f' FULL. Enforced by engine/execution/foreign_keys.cc.
+struct ForeignKey {
+  std::string name;
+  std::vector<int> columns;
+  uint32_t ref_table = 0;
+  std::vector<int> ref_columns;
+  char match = 's';
+  char on_delete = 'a';
+  char on_update = 'a';
+};
+
 struct TableSchema {
   uint32_t id = 0;
   std::string name;
   std::vector<Column> columns;
   std::vector<int> primary_key;  // column indexes, in key order; empty when none
   std::vector<CheckConstraint> checks;
+  std::vector<ForeignKey> foreign_keys;
 
   // Index of the (not dropped) column named name, or -1.
   int FindColumn(const std::string& column) const;
@@ -54,6 +71,8 @@ struct TableSchema {
   std::vector<int> LiveColumns() const;
   // The CHECK constraint named name, or null.
   const CheckConstraint* FindCheck(const std::string& name) const;
+  // The foreign key named name, or null.
+  const ForeignKey* FindForeignKey(const std::string& name) const;
   std::vector<Type> Types() const;
   bool IsPrimaryKeyColumn(int index) const;
   // PostgreSQL's name of the primary key constraint: "<table>_pkey".

@@ -167,6 +167,44 @@ Row ConstraintRow(int64_t oid, const std::string& name, const char* type, int64_
           T(conkey), N(),      std::move(bin)};
 }
 
+// The oid of a table's i-th foreign key (below its CHECKs' CheckOid range).
+int64_t ForeignKeyOid(uint32_t table_id, size_t i) {
+  return RelOid(table_id) * 1000 + 899 - static_cast<int64_t>(i);
+}
+
+// pg_get_constraintdef of a foreign key, as PostgreSQL prints it: FOREIGN KEY (a, b)
+// REFERENCES p(x, y) [MATCH FULL] [ON UPDATE action] [ON DELETE action].
+std::string ForeignKeyDefinition(const Catalog& catalog, const TableSchema& t,
+                                 const ForeignKey& fk) {
+  std::shared_ptr<Table> parent = catalog.FindById(fk.ref_table);
+  const TableSchema& ps = parent != nullptr ? parent->schema() : t;
+  auto list = [](const TableSchema& schema, const std::vector<int>& cols) {
+    std::string out;
+    for (int c : cols) out += (out.empty() ? "" : ", ") + QuoteIdent(schema.columns[c].name);
+    return out;
+  };
+  auto action = [](char a) -> std::string {
+    switch (a) {
+      case 'r':
+        return "RESTRICT";
+      case 'c':
+        return "CASCADE";
+      case 'n':
+        return "SET NULL";
+      case 'd':
+        return "SET DEFAULT";
+      default:
+        return "";
+    }
+  };
+  std::string out = "FOREIGN KEY (" + list(t, fk.columns) + ") REFERENCES " +
+                    QuoteIdent(ps.name) + "(" + list(ps, fk.ref_columns) + ")";
+  if (fk.match == 'f') out += " MATCH FULL";
+  if (!action(fk.on_update).empty()) out += " ON UPDATE " + action(fk.on_update);
+  if (!action(fk.on_delete).empty()) out += " ON DELETE " + action(fk.on_delete);
+  return out;
+}
+
 // pg_views.definition / information_schema.views.view_definition: the query as written
 // (PostgreSQL prints its own normalised form, pg_get_viewdef), with a space before it and a
 // semicolon after, as PostgreSQL's has.
@@ -318,6 +356,17 @@ const std::vector<SystemTable>& Registry() {
              natts = static_cast<int64_t>(r.system->columns.size());
            }
            const bool temp = r.user_view != nullptr && r.user_view->temp_owner != 0;
+           // PostgreSQL implements foreign keys with triggers on both tables, and psql lists
+           // "Foreign-key constraints:" / "Referenced by:" only when relhastriggers is set.
+           bool triggers = false;
+           if (r.index == nullptr && r.table != nullptr) {
+             triggers = !r.table->schema().foreign_keys.empty();
+             for (const auto& t : s.tables) {
+               for (const ForeignKey& fk : t->schema().foreign_keys) {
+                 triggers = triggers || fk.ref_table == r.table->id();
+               }
+             }
+           }
            rows.push_back({O(r.oid),
                            T(r.name),
                            O(r.namespace_oid),
@@ -338,7 +387,7 @@ const std::vector<SystemTable>& Registry() {
                            I(natts),
                            I(checks),
                            B(r.user_view != nullptr),
-                           B(false),
+                           B(triggers),
                            B(false),
                            B(false),
                            B(false),
@@ -586,6 +635,34 @@ const std::vector<SystemTable>& Registry() {
              rows.push_back(ConstraintRow(CheckOid(schema.id, i), c.name, "c", RelOid(schema.id), 0,
                                           cols, T(c.text)));
            }
+           for (size_t i = 0; i < schema.foreign_keys.size(); ++i) {
+             const ForeignKey& fk = schema.foreign_keys[i];
+             // conindid: the referenced table's unique index on the referenced columns.
+             int64_t index_oid = 0;
+             for (size_t p = 0; p < s.tables.size(); ++p) {
+               if (s.tables[p]->id() != fk.ref_table) continue;
+               for (const auto& index : s.indexes[p]) {
+                 const std::vector<int>& x = index->schema().columns;
+                 if (index->schema().unique && x.size() == fk.ref_columns.size() &&
+                     std::is_permutation(x.begin(), x.end(), fk.ref_columns.begin())) {
+                   index_oid = RelOid(index->schema().id);
+                   break;
+                 }
+               }
+             }
+             Row row = ConstraintRow(ForeignKeyOid(schema.id, i), fk.name, "f", RelOid(schema.id),
+                                     index_oid, fk.columns, N());
+             std::string confkey = "{";
+             for (size_t k = 0; k < fk.ref_columns.size(); ++k) {
+               confkey += (k ? "," : "") + std::to_string(fk.ref_columns[k] + 1);
+             }
+             row[11] = O(RelOid(fk.ref_table));
+             row[12] = T(std::string(1, fk.on_update));
+             row[13] = T(std::string(1, fk.on_delete));
+             row[14] = T(std::string(1, fk.match));
+             row[19] = T(confkey + "}");
+             rows.push_back(std::move(row));
+           }
          }
          return rows;
        }},
@@ -709,6 +786,27 @@ const std::vector<SystemTable>& Registry() {
        6106,
        false,
        {{"oid", 'o'}, {"prpubid", 'o'}, {"prrelid", 'o'}, {"prqual", 't'}, {"prattrs", 'S'}},
+       [](const Snapshot&) { return std::vector<Row>{}; }},
+      // Meridian has no triggers (foreign keys are enforced without them); psql reads this
+      // table for the tables whose relhastriggers is set.
+      {"pg_catalog",
+       "pg_trigger",
+       2620,
+       false,
+       {{"oid", 'o'},
+        {"tgrelid", 'o'},
+        {"tgparentid", 'o'},
+        {"tgname", 't'},
+        {"tgfoid", 'o'},
+        {"tgtype", 'i'},
+        {"tgenabled", 't'},
+        {"tgisinternal", 'b'},
+        {"tgconstrrelid", 'o'},
+        {"tgconstrindid", 'o'},
+        {"tgconstraint", 'o'},
+        {"tgdeferrable", 'b'},
+        {"tginitdeferred", 'b'},
+        {"tgnargs", 'i'}},
        [](const Snapshot&) { return std::vector<Row>{}; }},
       {"pg_catalog",
        "pg_inherits",
@@ -1278,6 +1376,11 @@ std::optional<std::string> SystemTables::ConstraintDef(const Catalog& catalog, i
     const TableSchema& schema = t->schema();
     for (size_t i = 0; i < schema.checks.size(); ++i) {
       if (CheckOid(schema.id, i) == oid) return CheckDefinition(schema.checks[i]);
+    }
+    for (size_t i = 0; i < schema.foreign_keys.size(); ++i) {
+      if (ForeignKeyOid(schema.id, i) == oid) {
+        return ForeignKeyDefinition(catalog, schema, schema.foreign_keys[i]);
+      }
     }
   }
   return std::nullopt;

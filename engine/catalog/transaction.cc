@@ -6,6 +6,7 @@
 #include <chrono>
 #include <set>
 
+#include "catalog/key_share_locks.h"
 #include "catalog/table.h"
 
 namespace meridian::catalog {
@@ -14,6 +15,20 @@ namespace {
 
 using storage::kTupleFlagLockOnly;
 using storage::TupleHeader;
+
+// After t took a version: waits for its FOR KEY SHARE holders, the transactions whose foreign
+// key checks rely on it (key_share_locks.h). Waits even under NOWAIT / SKIP LOCKED (a
+// deviation: those apply to the version's own lock).
+Status WaitForKeyShareHolders(Transaction& t, const Table& table, storage::Rid rid,
+                              const ExecControl* ctl, int64_t lock_timeout_ms) {
+  while (true) {
+    std::vector<uint64_t> holders = KeyShareHolders(*t.manager(), table.id(), rid, t.id());
+    if (holders.empty()) return Status::Ok();
+    for (uint64_t holder : holders) {
+      MERIDIAN_RETURN_IF_ERROR(t.WaitFor(holder, ctl, lock_timeout_ms).status());
+    }
+  }
+}
 
 }  // namespace
 
@@ -127,10 +142,14 @@ Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<T
         writes_.push_back(
             {lock_only ? Write::Kind::kLock : Write::Kind::kEnd, TableSlot(table), rid});
         wrote_ = wrote_ || !lock_only;
+        MERIDIAN_RETURN_IF_ERROR(
+            WaitForKeyShareHolders(*this, *table, rid, ctl, lock_timeout_ms));
         return LockResult::kLocked;
       case Outcome::kUpgraded:
         writes_.push_back({Write::Kind::kEnd, TableSlot(table), rid});
         wrote_ = true;
+        MERIDIAN_RETURN_IF_ERROR(
+            WaitForKeyShareHolders(*this, *table, rid, ctl, lock_timeout_ms));
         return LockResult::kLocked;
       case Outcome::kMine:
         return LockResult::kAlreadyMine;
@@ -220,6 +239,7 @@ void Transaction::StampCommitted(txn::Timestamp ts) {
       return changed;
     });
   });
+  ReleaseKeyShareLocks(*txns_, id_);
   txns_->MarkStamped(id_);
 }
 
@@ -234,6 +254,7 @@ void Transaction::CleanAborted() {
       return true;
     });
   });
+  ReleaseKeyShareLocks(*txns_, id_);
   txns_->MarkStamped(id_);
 }
 

@@ -1,7 +1,7 @@
 // ALTER TABLE [IF EXISTS] t: ADD [COLUMN] [IF NOT EXISTS], DROP [COLUMN] [IF EXISTS],
 // ALTER [COLUMN] SET/DROP DEFAULT and SET/DROP NOT NULL, ADD CONSTRAINT (CHECK, PRIMARY KEY,
-// UNIQUE; FOREIGN KEY accepted, not enforced), DROP CONSTRAINT [IF EXISTS], RENAME [COLUMN] a TO b, RENAME
-// CONSTRAINT a TO b, RENAME TO n. The actions edit a copy of the schema in order; rows
+// UNIQUE, FOREIGN KEY: the stored rows are validated), DROP CONSTRAINT [IF EXISTS], RENAME
+// [COLUMN] a TO b, RENAME CONSTRAINT a TO b, RENAME TO n. The actions edit a copy of the schema in order; rows
 // already stored are checked once at the end when an action needs it (NOT NULL, CHECK), then
 // the catalog publishes the new schema in one durable write. No row is rewritten: positions
 // are stable (catalog/schema.h), an added column reads its constant DEFAULT as the "missing
@@ -116,6 +116,12 @@ class Alter {
   // Checks the stored rows, publishes the schema, builds the new key indexes.
   Status Finish() {
     MERIDIAN_RETURN_IF_ERROR(ValidateRows());
+    for (const NewKey& k : new_keys_) {
+      const catalog::ForeignKey* fk = schema_.FindForeignKey(k.name);
+      if (fk == nullptr) continue;
+      catalog::Table& parent = k.parent == table_ ? *table_ : *k.parent;
+      MERIDIAN_RETURN_IF_ERROR(ValidateForeignKey(*table_, *fk, parent, ctl_));
+    }
     catalog::TableSchema before = table_->schema();
     MERIDIAN_RETURN_IF_ERROR(catalog_->AlterTable(table_, schema_, drop_indexes_));
     if (!drop_views_.empty()) MERIDIAN_RETURN_IF_ERROR(catalog_->DropViews(drop_views_));
@@ -197,6 +203,20 @@ class Alter {
                       : def.unique_name,
                   {position});
     }
+    for (const ast::ForeignKeyDef& ref : def.references) {
+      MERIDIAN_RETURN_IF_ERROR(AddForeignKey(ref, def.name));
+    }
+    return Status::Ok();
+  }
+
+  // A foreign key of the new schema (column: the column a REFERENCES is written on), validated
+  // against the stored rows in Finish.
+  Status AddForeignKey(const ast::ForeignKeyDef& def, const std::string& column) {
+    std::shared_ptr<catalog::Table> parent;
+    MERIDIAN_ASSIGN_OR_RETURN(catalog::ForeignKey fk,
+                              MakeForeignKey(def, column, schema_, table_, catalog_, &parent));
+    new_keys_.push_back({fk.name, parent});
+    schema_.foreign_keys.push_back(std::move(fk));
     return Status::Ok();
   }
 
@@ -272,13 +292,33 @@ class Alter {
       return Status::NotSupported("cannot drop the last column of table \"" + schema_.name +
                                   "\" (tables without columns are not supported)");
     }
-    // Indexes and constraints on the column go with it, as in PostgreSQL.
+    // A column another table's foreign key references stays (PostgreSQL: 2BP01 unless
+    // CASCADE, which Meridian does not offer here).
+    for (const catalog::Catalog::Reference& ref : catalog_->ReferencesTo(table_->id())) {
+      if (ref.table == table_) continue;
+      if (std::find(ref.fk.ref_columns.begin(), ref.fk.ref_columns.end(), c) ==
+          ref.fk.ref_columns.end()) {
+        continue;
+      }
+      return Status::Error(sqlstate::kDependentObjectsStillExist,
+                           "cannot drop column " + cmd.name + " of table " + schema_.name +
+                               " because other objects depend on it")
+          .WithDetail("constraint " + ref.fk.name + " on table " + ref.table->name() +
+                      " depends on column " + cmd.name + " of table " + schema_.name)
+          .WithHint("Drop the foreign key constraint first.");
+    }
+    // Indexes and constraints on the column go with it, as in PostgreSQL (foreign keys too).
     for (const std::shared_ptr<catalog::Index>& index : table_->indexes()) {
       const std::vector<int>& cols = index->schema().columns;
       if (std::find(cols.begin(), cols.end(), c) != cols.end()) {
         drop_indexes_.push_back(index->name());
       }
     }
+    std::erase_if(schema_.foreign_keys, [&](const catalog::ForeignKey& fk) {
+      return std::find(fk.columns.begin(), fk.columns.end(), c) != fk.columns.end() ||
+             (fk.ref_table == table_->id() &&
+              std::find(fk.ref_columns.begin(), fk.ref_columns.end(), c) != fk.ref_columns.end());
+    });
     if (schema_.IsPrimaryKeyColumn(c)) schema_.primary_key.clear();
     std::erase_if(schema_.checks, [&](const catalog::CheckConstraint& check) {
       const std::vector<std::string> cols = ReferencedColumns(*check.expr);
@@ -300,8 +340,11 @@ class Alter {
 
   Status AddConstraint(const ast::AlterTableCmd& cmd) {
     if (!cmd.key_columns.empty()) return AddKey(cmd);
-    if (cmd.check.expr == nullptr) return CheckReferencedTable(cmd.column.references);
-    return AddCheck(cmd.check);
+    if (cmd.check.expr != nullptr) return AddCheck(cmd.check);
+    for (const ast::ForeignKeyDef& def : cmd.column.references) {
+      MERIDIAN_RETURN_IF_ERROR(AddForeignKey(def, ""));
+    }
+    return Status::Ok();
   }
 
   Status DropConstraint(const ast::AlterTableCmd& cmd) {
@@ -312,9 +355,15 @@ class Alter {
       schema_.checks.erase(it);
       return Status::Ok();
     }
+    if (std::erase_if(schema_.foreign_keys,
+                      [&](const catalog::ForeignKey& fk) { return fk.name == cmd.name; }) > 0) {
+      std::erase_if(new_keys_, [&](const NewKey& k) { return k.name == cmd.name; });
+      return Status::Ok();
+    }
     for (const std::shared_ptr<catalog::Index>& index : table_->indexes()) {
       const catalog::IndexSchema& x = index->schema();
       if (x.name != cmd.name || !x.IsConstraint()) continue;
+      MERIDIAN_RETURN_IF_ERROR(CheckKeyUnused(x));
       if (std::find(drop_indexes_.begin(), drop_indexes_.end(), x.name) != drop_indexes_.end()) {
         break;  // dropped with its column by an earlier action
       }
@@ -327,6 +376,26 @@ class Alter {
         Status::Error(sqlstate::kUndefinedObject, "constraint \"" + cmd.name + "\" of relation \"" +
                                                       schema_.name + "\" does not exist"),
         notice_);
+  }
+
+  // A PRIMARY KEY or UNIQUE constraint that a foreign key of another table relies on stays
+  // (PostgreSQL: 2BP01 unless CASCADE, which Meridian does not offer here).
+  Status CheckKeyUnused(const catalog::IndexSchema& x) const {
+    for (const catalog::Catalog::Reference& ref : catalog_->ReferencesTo(table_->id())) {
+      if (ref.table == table_) continue;
+      const std::vector<int>& cols = ref.fk.ref_columns;
+      if (cols.size() != x.columns.size() ||
+          !std::is_permutation(cols.begin(), cols.end(), x.columns.begin())) {
+        continue;
+      }
+      return Status::Error(sqlstate::kDependentObjectsStillExist,
+                           "cannot drop constraint " + x.name + " on table " + schema_.name +
+                               " because other objects depend on it")
+          .WithDetail("constraint " + ref.fk.name + " on table " + ref.table->name() +
+                      " depends on index " + x.name)
+          .WithHint("Drop the foreign key constraint first.");
+    }
+    return Status::Ok();
   }
 
   Status AlterColumn(const ast::AlterTableCmd& cmd) {
@@ -386,6 +455,16 @@ class Alter {
                                           schema_.name + "\" already exists");
       }
       check.name = cmd.new_name;
+      return Status::Ok();
+    }
+    for (catalog::ForeignKey& fk : schema_.foreign_keys) {
+      if (fk.name != cmd.name) continue;
+      if (schema_.FindCheck(cmd.new_name) != nullptr ||
+          schema_.FindForeignKey(cmd.new_name) != nullptr) {
+        return Status::Error("42710", "constraint \"" + cmd.new_name + "\" for relation \"" +
+                                          schema_.name + "\" already exists");
+      }
+      fk.name = cmd.new_name;
       return Status::Ok();
     }
     for (const std::shared_ptr<catalog::Index>& index : table_->indexes()) {
@@ -454,6 +533,11 @@ class Alter {
   std::vector<catalog::IndexSchema> new_indexes_;
   std::vector<int> not_null_;          // columns whose stored values must not be NULL
   std::vector<std::string> validate_;  // CHECKs added here, to validate on stored rows
+  struct NewKey {
+    std::string name;
+    std::shared_ptr<catalog::Table> parent;
+  };
+  std::vector<NewKey> new_keys_;  // foreign keys added here, to validate on stored rows
 };
 
 }  // namespace
@@ -477,6 +561,14 @@ Status ExecuteAlterTable(const ast::AlterTableStmt& stmt, catalog::Catalog* cata
   }
   catalog::LockSet lock;
   lock.Add(table, catalog::LockMode::kExclusive);
+  // Tables a new foreign key references: read (validation) under their shared locks.
+  for (const ast::AlterTableCmd& cmd : stmt.cmds) {
+    if (cmd.kind != Kind::kAddConstraint && cmd.kind != Kind::kAddColumn) continue;
+    for (const ast::ForeignKeyDef& def : cmd.column.references) {
+      std::shared_ptr<catalog::Table> parent = catalog->Find(def.table);
+      if (parent != nullptr && parent != table) lock.Add(parent, catalog::LockMode::kShared);
+    }
+  }
   MERIDIAN_RETURN_IF_ERROR(lock.AcquireAll(&ctl));
   MERIDIAN_RETURN_IF_ERROR(table->CheckUsable());
   Alter alter(table, catalog, ctl, settings, notice);

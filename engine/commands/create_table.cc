@@ -1,7 +1,7 @@
 // CREATE TABLE: validates columns, types, DEFAULTs and CHECKs (bound and type-checked now,
-// stored as SQL text and re-parsed at open), REFERENCES (the table must exist; not enforced),
-// the primary key and UNIQUE constraints, then creates the table
-// in the catalog with one unique B+tree index per key constraint (a failure drops it again).
+// stored as SQL text and re-parsed at open), the primary key and UNIQUE constraints, then creates
+// the table in the catalog with one unique B+tree index per key constraint, then its foreign
+// keys (foreign_key_ddl.cc; the table may reference itself); a failure drops it again.
 #include <algorithm>
 
 #include "binder/binder.h"
@@ -122,22 +122,23 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
       schema.columns[c].not_null = true;
     }
   }
-  // CHECK constraints (column ones first), bound over the complete row; REFERENCES only need
-  // their table (not enforced).
-  std::vector<const ast::ForeignKeyDef*> references;
-  for (const ast::ForeignKeyDef& fk : stmt.foreign_keys) references.push_back(&fk);
+  // CHECK constraints (column ones first), bound over the complete row; foreign keys (column
+  // ones first, as PostgreSQL orders them) once the table and its keys exist (it may
+  // reference itself); their referenced tables are checked here already.
+  std::vector<std::pair<const ast::ForeignKeyDef*, std::string>> references;
   std::vector<const ast::CheckDef*> checks;
   for (const ast::ColumnDef& def : stmt.columns) {
     for (const ast::CheckDef& c : def.checks) checks.push_back(&c);
-    for (const ast::ForeignKeyDef& fk : def.references) references.push_back(&fk);
+    for (const ast::ForeignKeyDef& fk : def.references) references.emplace_back(&fk, def.name);
   }
+  for (const ast::ForeignKeyDef& fk : stmt.foreign_keys) references.emplace_back(&fk, "");
   for (const ast::CheckDef& c : stmt.checks) checks.push_back(&c);
   for (const ast::CheckDef* def : checks) {
     MERIDIAN_ASSIGN_OR_RETURN(catalog::CheckConstraint check,
                               MakeCheckConstraint(*def, schema, &binder));
     schema.checks.push_back(std::move(check));
   }
-  for (const ast::ForeignKeyDef* fk : references) {
+  for (const auto& [fk, column] : references) {
     if (fk->table != stmt.table && catalog->Find(fk->table) == nullptr) {
       return Status::Error(sqlstate::kUndefinedTable,
                            "relation \"" + fk->table + "\" does not exist")
@@ -204,10 +205,17 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     (void)catalog->DropTable(table);
     return st;
   }
-  if (keys.empty()) return Status::Ok();
-  // The table is already visible: hold it exclusively until its key indexes exist.
+  if (keys.empty() && references.empty()) return Status::Ok();
+  // The table is already visible: hold it exclusively until its key indexes and foreign keys
+  // exist (with the tables it references, shared).
   catalog::LockSet lock;
   lock.Add(table, catalog::LockMode::kExclusive);
+  for (const auto& [fk, column] : references) {
+    if (std::shared_ptr<catalog::Table> parent = catalog->Find(fk->table);
+        parent != nullptr && parent != table) {
+      lock.Add(parent, catalog::LockMode::kShared);
+    }
+  }
   MERIDIAN_RETURN_IF_ERROR(lock.AcquireAll(nullptr));
   for (catalog::IndexSchema& key : keys) {
     Status st = catalog->CreateIndex(table, std::move(key));
@@ -215,6 +223,21 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
       (void)catalog->DropTable(table);
       return st;
     }
+  }
+  if (references.empty()) return Status::Ok();
+  catalog::TableSchema with_keys = table->schema();
+  for (const auto& [fk, column] : references) {
+    Result<catalog::ForeignKey> made =
+        MakeForeignKey(*fk, column, with_keys, table, catalog, nullptr);
+    if (!made.ok()) {
+      (void)catalog->DropTable(table);
+      return made.status();
+    }
+    with_keys.foreign_keys.push_back(std::move(made).value());
+  }
+  if (Status st = catalog->AlterTable(table, std::move(with_keys), {}); !st.ok()) {
+    (void)catalog->DropTable(table);
+    return st;
   }
   return Status::Ok();
 }

@@ -56,6 +56,31 @@ Status CheckDependentViews(catalog::Catalog* catalog, const std::vector<uint32_t
                            const std::pair<uint32_t, int>* column, const std::string& what,
                            std::map<uint32_t, std::string> labels, bool cascade,
                            std::string* notice, std::vector<uint32_t>* drop);
+// Foreign keys (foreign_key_ddl.cc). The catalog form of a REFERENCES (column: the column it
+// is written on) or FOREIGN KEY clause of child (its schema as it will be; self: the table
+// itself once it exists, so that it may reference itself): PostgreSQL's checks (42703, 42704
+// when no column list names them and there is no primary key, 42830 without a PRIMARY KEY or
+// UNIQUE constraint on exactly the referenced columns, 42804 for incompatible types, 42710
+// for a taken name; DEFERRABLE and MATCH PARTIAL are 0A000) and
+// default name <table>_<columns>_fkey. *parent receives the referenced table.
+Result<catalog::ForeignKey> MakeForeignKey(const ast::ForeignKeyDef& def, const std::string& column,
+                                           const catalog::TableSchema& child,
+                                           const std::shared_ptr<catalog::Table>& self,
+                                           catalog::Catalog* catalog,
+                                           std::shared_ptr<catalog::Table>* parent);
+// ALTER TABLE ADD FOREIGN KEY: every stored row of child that is not dead references a row of
+// parent (23503 otherwise). REQUIRES both tables locked.
+Status ValidateForeignKey(catalog::Table& child, const catalog::ForeignKey& fk,
+                          catalog::Table& parent, ExecControl& ctl);
+// DROP TABLE of the tables dropped: the foreign keys of other tables that reference them are
+// 2BP01, or with cascade go into *drop (their tables added to locks, exclusive) with a
+// `drop cascades to constraint ...` notice line each.
+Status CheckReferencingKeys(catalog::Catalog* catalog, const std::vector<uint32_t>& dropped,
+                            bool cascade, std::string* notice, catalog::LockSet* locks,
+                            std::vector<catalog::Catalog::Reference>* drop);
+// Removes those foreign keys from their tables. REQUIRES their exclusive locks.
+Status DropForeignKeys(catalog::Catalog* catalog,
+                       const std::vector<catalog::Catalog::Reference>& drop);
 // TRUNCATE: every named table must exist; their exclusive locks are taken together.
 Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl);
 // ANALYZE [t, ...]: gathers statistics under each table's shared lock. VACUUM [ANALYZE]: a

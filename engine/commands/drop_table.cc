@@ -1,6 +1,8 @@
 // DROP TABLE [IF EXISTS] t, ...: every named table must exist (or be skipped with a notice)
 // before any is dropped; their exclusive locks are taken together in table-id order. TRUNCATE
 // takes the same locks and replaces the tables' files by empty ones.
+#include <algorithm>
+
 #include "commands/ddl.h"
 #include "main/session_settings.h"
 
@@ -41,8 +43,12 @@ Status ExecuteDropTable(const ast::DropTableStmt& stmt, catalog::Catalog* catalo
   std::vector<uint32_t> views;
   MERIDIAN_RETURN_IF_ERROR(CheckDependentViews(catalog, ids, nullptr, labels[ids[0]], labels,
                                                stmt.cascade, notice, &views));
+  std::vector<catalog::Catalog::Reference> keys;
+  MERIDIAN_RETURN_IF_ERROR(
+      CheckReferencingKeys(catalog, ids, stmt.cascade, notice, &locks, &keys));
   MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
   if (!views.empty()) MERIDIAN_RETURN_IF_ERROR(catalog->DropViews(views));
+  MERIDIAN_RETURN_IF_ERROR(DropForeignKeys(catalog, keys));
   for (const std::shared_ptr<catalog::Table>& table : tables) {
     Status st = catalog->DropTable(table);
     // A concurrent DROP of the same table won the race: treat it as gone already.
@@ -68,6 +74,16 @@ Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog,
     }
     locks.Add(table, catalog::LockMode::kExclusive);
     tables.push_back(std::move(table));
+  }
+  // A table referenced by a foreign key of a table not truncated with it (PostgreSQL: 0A000).
+  for (const std::shared_ptr<catalog::Table>& table : tables) {
+    for (const catalog::Catalog::Reference& ref : catalog->ReferencesTo(table->id())) {
+      if (std::find(tables.begin(), tables.end(), ref.table) != tables.end()) continue;
+      return Status::NotSupported("cannot truncate a table referenced in a foreign key constraint")
+          .WithDetail("Table \"" + ref.table->name() + "\" references \"" + table->name() + "\".")
+          .WithHint("Truncate table \"" + ref.table->name() +
+                    "\" at the same time, or use TRUNCATE ... CASCADE.");
+    }
   }
   MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
   for (const std::shared_ptr<catalog::Table>& table : tables) {

@@ -4,6 +4,7 @@
 // visibility) until garbage collection. DELETE ... USING takes its rows from the planned join
 // (each target row once); RETURNING reads the joined row. See modify_table.h.
 #include "catalog/transaction.h"
+#include "execution/foreign_keys.h"
 #include "execution/modify_table.h"
 
 namespace meridian::exec {
@@ -14,12 +15,16 @@ Result<uint64_t> ExecuteDelete(BoundDelete& b, ExecContext* exec) {
   if (exec->txn == nullptr) return Status::Internal("DELETE outside a transaction");
   MERIDIAN_ASSIGN_OR_RETURN(std::vector<MatchedRow> victims, CollectMatches(b, exec));
   uint64_t deleted = 0;
+  const bool foreign_keys = HasForeignKeys(table, exec);
+  TableChanges changes;
   for (MatchedRow& v : victims) {
     MERIDIAN_ASSIGN_OR_RETURN(bool locked, LockRowForWrite(b.table, &v, b.recheck.get(), exec));
     if (!locked) continue;
     MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(b.returning, v.joined.empty() ? v.row : v.joined, exec));
+    if (foreign_keys) changes.deleted.push_back(std::move(v.row));
     ++deleted;
   }
+  if (foreign_keys) MERIDIAN_RETURN_IF_ERROR(EnforceForeignKeys(b.table, changes, exec));
   table.AdjustRows(-static_cast<int64_t>(deleted));
   table.NoteChanges(static_cast<int64_t>(deleted));
   return deleted;

@@ -2,6 +2,7 @@
 // appends the versions and their index entries (unique keys checked per entry). See
 // modify_table.h.
 #include "execution/evaluator.h"
+#include "execution/foreign_keys.h"
 #include "execution/modify_table.h"
 
 namespace meridian::exec {
@@ -46,6 +47,12 @@ Result<uint64_t> ExecuteInsert(BoundInsert& b, ExecContext* exec) {
     MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, InsertVersion(b.table, std::move(tuples[i]), exec));
     MERIDIAN_RETURN_IF_ERROR(AddIndexEntries(table, rows[i], rid, exec));
     MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(b.returning, rows[i], exec));
+  }
+  // Foreign keys once every row is in (a row may reference one inserted after it).
+  if (HasForeignKeys(table, exec)) {
+    TableChanges changes;
+    changes.inserted = std::move(rows);
+    MERIDIAN_RETURN_IF_ERROR(EnforceForeignKeys(b.table, changes, exec));
   }
   table.AdjustRows(static_cast<int64_t>(tuples.size()));
   table.NoteChanges(static_cast<int64_t>(tuples.size()));

@@ -12,6 +12,7 @@
 
 #include "catalog/transaction.h"
 #include "execution/evaluator.h"
+#include "execution/foreign_keys.h"
 #include "execution/modify_table.h"
 
 namespace meridian::exec {
@@ -28,7 +29,8 @@ using RidSet = std::unordered_set<storage::Rid, RidHash>;
 // The existing version at rid, updated by DO UPDATE's SET over (existing, proposed). false: the
 // row vanished meanwhile (the caller probes again) or WHERE rejected it (then *skipped).
 Result<bool> UpdateExisting(BoundInsert& b, storage::Rid rid, const Row& proposed,
-                            RidSet* written, bool* skipped, ExecContext* exec) {
+                            RidSet* written, bool* skipped, TableChanges* changes,
+                            ExecContext* exec) {
   catalog::Table& table = *b.table;
   const BoundOnConflict& oc = *b.on_conflict;
   std::string bytes;
@@ -63,6 +65,10 @@ Result<bool> UpdateExisting(BoundInsert& b, storage::Rid rid, const Row& propose
   MERIDIAN_ASSIGN_OR_RETURN(storage::Rid new_rid,
                             WriteReplacement(b.table, b.checks, b.returning, m.rid, new_row, exec));
   written->insert(new_rid);
+  if (changes != nullptr) {
+    changes->updated_old.push_back(std::move(m.row));
+    changes->updated_new.push_back(std::move(new_row));
+  }
   return true;
 }
 
@@ -76,6 +82,8 @@ Result<uint64_t> InsertOnConflict(BoundInsert& b, std::vector<Row>& rows,
   RidSet written;  // versions this statement wrote
   uint64_t inserted = 0;
   uint64_t affected = 0;
+  const bool foreign_keys = HasForeignKeys(table, exec);
+  TableChanges changes;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (i % kCheckInterval == 0) MERIDIAN_RETURN_IF_ERROR(exec->ctl->Check());
     while (true) {
@@ -103,6 +111,7 @@ Result<uint64_t> InsertOnConflict(BoundInsert& b, std::vector<Row>& rows,
         MERIDIAN_RETURN_IF_ERROR(AddIndexEntries(table, rows[i], rid, exec, &oc.arbiters));
         MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(b.returning, rows[i], exec));
         written.insert(rid);
+        if (foreign_keys) changes.inserted.push_back(rows[i]);
         ++inserted;
         ++affected;
         break;
@@ -117,12 +126,14 @@ Result<uint64_t> InsertOnConflict(BoundInsert& b, std::vector<Row>& rows,
       if (!oc.do_update) break;
       bool skipped = false;
       MERIDIAN_ASSIGN_OR_RETURN(bool done,
-                                UpdateExisting(b, *conflict, rows[i], &written, &skipped, exec));
+                                UpdateExisting(b, *conflict, rows[i], &written, &skipped,
+                                               foreign_keys ? &changes : nullptr, exec));
       if (!done) continue;  // the row went away meanwhile: probe again
       if (!skipped) ++affected;
       break;
     }
   }
+  if (foreign_keys) MERIDIAN_RETURN_IF_ERROR(EnforceForeignKeys(b.table, changes, exec));
   table.AdjustRows(static_cast<int64_t>(inserted));
   table.NoteChanges(static_cast<int64_t>(affected));
   return affected;

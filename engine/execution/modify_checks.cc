@@ -130,11 +130,6 @@ Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, Match
   }
 }
 
-namespace {
-
-// What a version of a key means for a unique check.
-enum class KeyVersion { kDead, kLive, kWait };
-
 KeyVersion Classify(const storage::TupleHeader& h, const catalog::Transaction& txn,
                     uint64_t* holder) {
   const txn::TxnManager& m = *txn.manager();
@@ -168,8 +163,6 @@ KeyVersion Classify(const storage::TupleHeader& h, const catalog::Transaction& t
   }
   return KeyVersion::kLive;
 }
-
-}  // namespace
 
 namespace {
 

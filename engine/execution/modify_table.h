@@ -51,6 +51,14 @@ Result<std::string> EncodeRow(const catalog::Table& table, const Row& row);
 // it in the transaction's write set. Returns where it went.
 Result<storage::Rid> InsertVersion(const std::shared_ptr<catalog::Table>& table, std::string tuple,
                                    ExecContext* exec);
+// What a version means in the newest committed state (unique checks, foreign keys): dead
+// (created by an aborted transaction, deleted by a committed one or by this one), live
+// (created by a committed transaction or this one and not deleted; a row lock does not
+// delete), or wait (a running transaction created or deletes it: *holder is set).
+enum class KeyVersion { kDead, kLive, kWait };
+KeyVersion Classify(const storage::TupleHeader& h, const catalog::Transaction& txn,
+                    uint64_t* holder);
+
 // Adds a new version's entries to every index of table. A unique index is checked first, under
 // the key's lock, against every version of the key that is not dead (created by a committed
 // or this transaction and not deleted by a committed one or this one): a version of a running

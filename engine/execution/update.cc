@@ -9,6 +9,7 @@
 
 #include "catalog/transaction.h"
 #include "execution/evaluator.h"
+#include "execution/foreign_keys.h"
 #include "execution/modify_table.h"
 
 namespace meridian::exec {
@@ -29,6 +30,8 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
                               LockRowForWrite(b.table, &matches[i], b.recheck.get(), exec));
   }
   uint64_t updated = 0;
+  const bool foreign_keys = HasForeignKeys(table, exec);
+  TableChanges changes;
   for (size_t i = 0; i < matches.size(); ++i) {
     if (!locked[i]) continue;  // gone, no longer matching, or already changed by this statement
     MatchedRow& m = matches[i];
@@ -48,8 +51,13 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
                 m.joined.begin() + static_cast<ptrdiff_t>(m.offset));
       MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(b.returning, m.joined, exec));
     }
+    if (foreign_keys) {
+      changes.updated_old.push_back(m.row);
+      changes.updated_new.push_back(std::move(new_row));
+    }
     ++updated;
   }
+  if (foreign_keys) MERIDIAN_RETURN_IF_ERROR(EnforceForeignKeys(b.table, changes, exec));
   table.NoteChanges(static_cast<int64_t>(updated));
   return updated;
 }

@@ -249,7 +249,13 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
       return oid ? Value::Int(*oid) : Value::Null();
     }
     case Func::kRegClassIn: {
-      std::optional<int64_t> oid = SystemTables::RelationOid(*catalog, args[0].AsString());
+      // A number is an oid as it is, as PostgreSQL's regclassin takes it ('16390'::regclass).
+      const std::string& text = args[0].AsString();
+      if (!text.empty() && text.size() <= 10 &&
+          text.find_first_not_of("0123456789") == std::string::npos) {
+        return Value::Int(std::stoll(text));
+      }
+      std::optional<int64_t> oid = SystemTables::RelationOid(*catalog, text);
       if (!oid) {
         return Status::Error(sqlstate::kUndefinedTable,
                              "relation \"" + args[0].AsString() + "\" does not exist");

@@ -145,7 +145,7 @@ selectItem
 tableRef
   : qualifiedName (K_AS? identifier
     (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # namedTableRef
-  | qualifiedName LPAREN (expr (COMMA expr)*)? RPAREN (K_AS? identifier
+  | qualifiedName LPAREN (expr (COMMA expr)*)? RPAREN (K_WITH K_ORDINALITY)? (K_AS? identifier
     (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # functionTableRef
   | LPAREN selectStmt RPAREN (K_AS? identifier
     (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # subqueryTableRef
@@ -267,13 +267,20 @@ tableConstraintBody
     referencesClause                                               # foreignKeyTableConstraint
   ;
 
-// REFERENCES t [(columns)] [MATCH ...] [ON DELETE|UPDATE action]...: accepted, not enforced.
+// REFERENCES t [(columns)] [MATCH ...] [ON DELETE|UPDATE action]... [[NOT] DEFERRABLE]
+// [INITIALLY DEFERRED|IMMEDIATE] (a foreign key; DEFERRABLE is refused by the engine).
 referencesClause
-  : K_REFERENCES identifier (LPAREN identifier (COMMA identifier)* RPAREN)?
+  : K_REFERENCES qualifiedName (LPAREN identifier (COMMA identifier)* RPAREN)?
     (K_MATCH (K_FULL | K_SIMPLE | K_PARTIAL))?
-    (K_ON (K_DELETE | K_UPDATE)
-      (K_CASCADE | K_RESTRICT | K_NO K_ACTION | K_SET K_NULL | K_SET K_DEFAULT))*
+    referentialTrigger* constraintTiming*
   ;
+
+referentialTrigger : K_ON (K_DELETE | K_UPDATE) referentialAction ;
+
+referentialAction
+  : K_CASCADE | K_RESTRICT | K_NO K_ACTION | K_SET K_NULL | K_SET K_DEFAULT ;
+
+constraintTiming : K_NOT? K_DEFERRABLE | K_INITIALLY (K_DEFERRED | K_IMMEDIATE) ;
 
 // CREATE TABLE t [(names)] AS query [WITH [NO] DATA].
 createTableAsStmt
@@ -619,6 +626,7 @@ nonReservedKeyword
   | K_FILTER
   | K_CURRENT | K_EXCLUDE | K_FOLLOWING | K_GROUPS | K_OTHERS | K_OVER | K_PARTITION
   | K_PRECEDING | K_RANGE | K_ROW | K_ROWS | K_TIES | K_UNBOUNDED
+  | K_DEFERRED | K_IMMEDIATE | K_ORDINALITY
   | K_FREEZE | K_VACUUM | K_VERBOSE
   ;
 
@@ -630,7 +638,7 @@ reservedKeyword
   | K_PRIMARY | K_RIGHT | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNION | K_UNIQUE | K_USING
   | K_WHEN | K_WHERE | K_WITH | K_ARRAY | K_COLLATE | K_TO | K_FOR | K_LEADING | K_TRAILING
   | K_BOTH | K_ILIKE | K_ANY | K_SOME | K_REGEXP | K_RLIKE
-  | K_CHECK | K_COLUMN | K_FOREIGN | K_REFERENCES | K_RETURNING | K_WINDOW
+  | K_CHECK | K_COLUMN | K_FOREIGN | K_REFERENCES | K_RETURNING | K_WINDOW | K_INITIALLY
   ;
 
 // ------------------------------------------------------------------------------------------ lexer
@@ -671,6 +679,7 @@ K_DATA : D A T A ;
 K_DEALLOCATE : D E A L L O C A T E ;
 K_DEFAULT : D E F A U L T ;
 K_DEFERRABLE : D E F E R R A B L E ;
+K_DEFERRED : D E F E R R E D ;
 K_DELETE : D E L E T E ;
 K_DESC : D E S C ;
 K_DISTINCT : D I S T I N C T ;
@@ -696,8 +705,11 @@ K_GROUP : G R O U P ;
 K_HAVING : H A V I N G ;
 K_IF : I F ;
 K_ILIKE : I L I K E ;
+K_IMMEDIATE : I M M E D I A T E ;
 K_IN : I N ;
 K_INDEX : I N D E X ;
+K_INITIALLY : I N I T I A L L Y ;
+K_ORDINALITY : O R D I N A L I T Y ;
 K_INNER : I N N E R ;
 K_INSERT : I N S E R T ;
 K_INTERSECT : I N T E R S E C T ;

@@ -30,8 +30,34 @@ ast::CheckDef Transformer::TransformCheck(P::ExprContext* expr, P::IdentifierCon
 
 ast::ForeignKeyDef Transformer::TransformReferences(P::ReferencesClauseContext* ctx) {
   ast::ForeignKeyDef fk;
-  fk.table = Identifier(ctx->identifier(0));
-  fk.table_loc = Loc(ctx->identifier(0));
+  fk.loc = Loc(ctx);
+  // REFERENCES public.t, as pg_dump writes it; other schemas do not exist.
+  std::string schema;
+  QualifiedName(ctx->qualifiedName(), &schema, &fk.table);
+  fk.table_loc = Loc(ctx->qualifiedName());
+  if (!schema.empty() && schema != "public") {
+    Fail(ErrorAt(ctx->qualifiedName(), "3F000", "schema \"" + schema + "\" does not exist"));
+  }
+  for (P::IdentifierContext* id : ctx->identifier()) fk.ref_columns.push_back(Identifier(id));
+  if (ctx->K_FULL() != nullptr) fk.match = 'f';
+  if (ctx->K_PARTIAL() != nullptr) fk.match = 'p';
+  bool seen_delete = false, seen_update = false;
+  for (P::ReferentialTriggerContext* t : ctx->referentialTrigger()) {
+    P::ReferentialActionContext* a = t->referentialAction();
+    char action = 'a';
+    if (a->K_CASCADE() != nullptr) action = 'c';
+    if (a->K_RESTRICT() != nullptr) action = 'r';
+    if (a->K_NULL() != nullptr) action = 'n';
+    if (a->K_DEFAULT() != nullptr) action = 'd';
+    bool& seen = t->K_DELETE() != nullptr ? seen_delete : seen_update;
+    if (seen) Fail(ErrorAt(t, sqlstate::kSyntaxError, "syntax error at or near \"ON\""));
+    seen = true;
+    (t->K_DELETE() != nullptr ? fk.on_delete : fk.on_update) = action;
+  }
+  for (P::ConstraintTimingContext* t : ctx->constraintTiming()) {
+    if (t->K_DEFERRABLE() != nullptr) fk.deferrable = t->K_NOT() == nullptr;
+    if (t->K_DEFERRED() != nullptr) fk.initially_deferred = fk.deferrable = true;
+  }
   return fk;
 }
 
@@ -83,6 +109,9 @@ ast::ColumnDef Transformer::TransformColumnDef(P::ColumnDefContext* col_ctx,
       col.checks.push_back(TransformCheck(check->expr(), cons->identifier(), body));
     } else if (auto* refs = dynamic_cast<P::ReferencesConstraintContext*>(body)) {
       col.references.push_back(TransformReferences(refs->referencesClause()));
+      if (cons->identifier() != nullptr) {
+        col.references.back().name = Identifier(cons->identifier());
+      }
     } else if (auto* identity = dynamic_cast<P::IdentityConstraintContext*>(body)) {
       if (col.identity != 0) {
         Fail(ErrorAt(body, sqlstate::kSyntaxError,
@@ -123,7 +152,11 @@ void Transformer::TransformTableConstraint(P::TableConstraintContext* constraint
     return;
   }
   if (auto* fk = dynamic_cast<P::ForeignKeyTableConstraintContext*>(body)) {
-    stmt->foreign_keys.push_back(TransformReferences(fk->referencesClause()));
+    ast::ForeignKeyDef def = TransformReferences(fk->referencesClause());
+    for (P::IdentifierContext* id : fk->identifier()) def.columns.push_back(Identifier(id));
+    if (constraint->identifier() != nullptr) def.name = Identifier(constraint->identifier());
+    def.loc = Loc(body);
+    stmt->foreign_keys.push_back(std::move(def));
     return;
   }
   std::string constraint_name;

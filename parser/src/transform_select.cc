@@ -267,6 +267,31 @@ ast::TableRef Transformer::TransformTableRef(P::TableRefContext* ref_ctx) {
     std::vector<P::IdentifierContext*> ids = fn->identifier();
     ref.alias = ids.empty() ? ref.function->name : Identifier(ids[0]);
     for (size_t i = 1; i < ids.size(); ++i) ref.column_aliases.push_back(Identifier(ids[i]));
+    if (fn->K_ORDINALITY() != nullptr) {
+      // f(args) WITH ORDINALITY: the function's rows numbered from 1 in a bigint column after
+      // its own, i.e. (SELECT *, row_number() OVER () FROM f(args)) AS alias.
+      auto inner = std::make_unique<ast::SelectStmt>();
+      inner->loc = ref.loc;
+      ast::TableRef source;
+      source.loc = ref.loc;
+      source.alias = ref.function->name;
+      source.function = std::move(ref.function);
+      inner->from.push_back(std::move(source));
+      ast::SelectItem all;
+      all.expr = std::make_unique<ast::Expr>();
+      all.expr->kind = ast::ExprKind::kStar;
+      all.expr->loc = ref.loc;
+      inner->items.push_back(std::move(all));
+      ast::SelectItem number;
+      number.expr = std::make_unique<ast::Expr>();
+      number.expr->kind = ast::ExprKind::kFunction;
+      number.expr->name = "row_number";
+      number.expr->loc = ref.loc;
+      number.expr->over = std::make_unique<ast::WindowSpec>();
+      number.alias = "ordinality";
+      inner->items.push_back(std::move(number));
+      ref.subquery = std::move(inner);
+    }
     return ref;
   }
   auto* sub = static_cast<P::SubqueryTableRefContext*>(ref_ctx);

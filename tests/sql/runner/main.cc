@@ -60,7 +60,8 @@ std::vector<std::string> ExpandPaths(const std::vector<std::string>& paths) {
   return files;
 }
 
-// Drops every table the catalog lists (identifiers quoted, so any name works).
+// Drops every table the catalog lists (identifiers quoted, so any name works); CASCADE, so a
+// foreign key or view left by the previous file does not stop it.
 meridian::client::ClientStatus DropAllTables(Connection& conn) {
   auto tables = conn.DescribeCatalog();
   if (!tables.ok()) return tables.error();
@@ -71,7 +72,7 @@ meridian::client::ClientStatus DropAllTables(Connection& conn) {
       if (c == '"') quoted += '"';
     }
     quoted += '"';
-    auto r = conn.Execute("DROP TABLE IF EXISTS " + quoted);
+    auto r = conn.Execute("DROP TABLE IF EXISTS " + quoted + " CASCADE");
     if (!r.ok()) return r.error();
   }
   return {};

@@ -134,6 +134,48 @@ TEST_F(CatalogTest, FormatRoundTripAndCorruptionDetected) {
   EXPECT_EQ(ParseCatalog("MERIDIAN-CATALOG 99\n").status().sqlstate(), "XX001");
 }
 
+// Format 7's fkey lines: name, columns, referenced table and columns, match and actions; a
+// version 6 table (no fkeys line) still reads, without foreign keys.
+TEST_F(CatalogTest, ForeignKeysRoundTripAndOlderFormat) {
+  CatalogState state;
+  state.next_table_id = 9;
+  TableSchema s = Schema("x");
+  s.id = 4;
+  ForeignKey fk;
+  fk.name = "x \"odd\" fkey";
+  fk.columns = {2, 0};
+  fk.ref_table = 3;
+  fk.ref_columns = {1, 0};
+  fk.match = 'f';
+  fk.on_delete = 'c';
+  fk.on_update = 'n';
+  s.foreign_keys.push_back(fk);
+  state.tables.push_back(s);
+  std::string text = SerializeCatalog(state);
+  auto parsed = ParseCatalog(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_EQ(parsed->tables[0].foreign_keys.size(), 1u);
+  const ForeignKey& got = parsed->tables[0].foreign_keys[0];
+  EXPECT_EQ(got.name, fk.name);
+  EXPECT_EQ(got.columns, fk.columns);
+  EXPECT_EQ(got.ref_table, 3u);
+  EXPECT_EQ(got.ref_columns, fk.ref_columns);
+  EXPECT_EQ(got.match, 'f');
+  EXPECT_EQ(got.on_delete, 'c');
+  EXPECT_EQ(got.on_update, 'n');
+  EXPECT_EQ(parsed->tables[0].FindForeignKey(fk.name), &got);
+  EXPECT_EQ(SerializeCatalog(*parsed), text);
+  EXPECT_EQ(ParseCatalog(text.substr(0, text.find("fkey ") + 8)).status().sqlstate(), "XX001");
+  // The same file as version 6 wrote it: no fkeys line.
+  std::string v6 = text;
+  v6.replace(v6.find("MERIDIAN-CATALOG 7"), 18, "MERIDIAN-CATALOG 6");
+  const size_t from = v6.find("fkeys ");
+  v6.erase(from, v6.find("rows ") - from);
+  auto old = ParseCatalog(v6);
+  ASSERT_TRUE(old.ok()) << old.status().ToString();
+  EXPECT_TRUE(old->tables[0].foreign_keys.empty());
+}
+
 Column ViewColumn(std::string name, Type type) {
   Column c;
   c.name = std::move(name);

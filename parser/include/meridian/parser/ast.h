@@ -309,11 +309,22 @@ struct CheckDef {
   Location loc;
 };
 
-// REFERENCES t [(columns)] (column constraint) or FOREIGN KEY (columns) REFERENCES t [(...)]:
-// parsed and checked for the referenced table's existence, not enforced.
+// REFERENCES t [(columns)] (column constraint) or FOREIGN KEY (columns) REFERENCES t [(...)]
+// [MATCH ...] [ON DELETE action] [ON UPDATE action] [[NOT] DEFERRABLE] [INITIALLY ...].
+// Actions: 'a' NO ACTION (default), 'r' RESTRICT, 'c' CASCADE, 'n' SET NULL, 'd' SET DEFAULT
+// (PostgreSQL's confdeltype letters).
 struct ForeignKeyDef {
+  std::string name;                  // CONSTRAINT name; empty: the default name
+  std::vector<std::string> columns;  // FOREIGN KEY (columns); empty for a column constraint
   std::string table;
   Location table_loc;
+  std::vector<std::string> ref_columns;  // empty: the referenced table's primary key
+  char match = 's';                      // 's' SIMPLE, 'f' FULL, 'p' PARTIAL
+  char on_delete = 'a';
+  char on_update = 'a';
+  bool deferrable = false;          // DEFERRABLE (or INITIALLY DEFERRED) written
+  bool initially_deferred = false;  // INITIALLY DEFERRED
+  Location loc;
 };
 
 // One option of CREATE / ALTER SEQUENCE or of an identity column's (...) list.
