@@ -2,8 +2,8 @@
 // atomically on every DDL (write catalog.meta.tmp, fsync, rename over catalog.meta, fsync the
 // directory), so a crash leaves either the old or the new catalog, never a mix.
 //
-// Format (version 5); every string is length-prefixed as <byte length>:<bytes>:
-//   MERIDIAN-CATALOG 5
+// Format (version 7); every string is length-prefixed as <byte length>:<bytes>:
+//   MERIDIAN-CATALOG 7
 //   next_table_id <n>                         next relation id (tables and indexes share them)
 //   table <id> <name> <column count>          once per table, followed by its lines:
 //   column <name> <TypeId number> <modifier> <not_null 0|1> <default SQL text, maybe 0:>
@@ -13,9 +13,10 @@
 //   pk <k> <column index>...                  k = 0 when the table has no primary key
 //   checks <k>                                then k lines: check <name> <expression SQL text>
 //   rows <n>                                  live row estimate when the file was written
-//   index <id> <name> <table id> <kind> <unique 0|1> <k> (<column> <desc 0|1>)...
+//   index <id> <name> <table id> <kind> <unique 0|1> <k> (<column> <desc 0|1>)... <method>
 //                                             once per index, after every table; kind is
-//                                             IndexKind (0 index, 1 primary key, 2 unique)
+//                                             IndexKind (0 index, 1 primary key, 2 unique),
+//                                             method IndexMethod (0 btree, 1 rtree)
 //   view <id> <name> <k> (<column name> <TypeId> <modifier> <array element TypeId>)...
 //        <query SQL text>
 //        <r> <relation id>... <c> (<table id> <column position>)...
@@ -27,6 +28,7 @@
 //                                             once per sequence, after the views, in id order;
 //                                             the counter is in tables/<id>.seq (sequence.h)
 //   end <table count> <index count> <view count> <sequence count>   detects a truncated file
+// Version 7 added the access method at the end of the index line (older files: btree).
 // Version 6 added the sequence lines and the sequence count of the end line.
 // Version 5 added the view lines and the view count of the end line; versions 1-4 are read as
 // before (no views).
@@ -51,7 +53,7 @@
 
 namespace meridian::catalog {
 
-inline constexpr int kCatalogFormatVersion = 6;
+inline constexpr int kCatalogFormatVersion = 7;
 inline constexpr const char* kCatalogFileName = "catalog.meta";
 
 struct CatalogState {

@@ -123,6 +123,46 @@ class IndexScanOp : public RowSourceOp {
   int until_check_ = 0;
 };
 
+// An R-tree index scan (index_scan_rtree.cc): the rows whose point over the index's columns
+// lies in the query box (one KeyRange per index column, bounds evaluated at Open; an open end
+// is infinite, a strict end is taken as closed), then conds re-checked on each row (they own
+// what box points to). The matching rids are collected at Open and visited in heap order; each
+// row is read from the heap and checked against the snapshot as IndexScanOp does.
+// One interval of a key column's values; a missing end is unbounded (NULLs never qualify).
+struct KeyRange {
+  const BoundExpr* lower = nullptr;
+  bool lower_inclusive = true;
+  const BoundExpr* upper = nullptr;
+  bool upper_inclusive = true;
+};
+
+// The version at rid into *bytes: false when it was reclaimed meanwhile (its index entry
+// outlived it within one statement) or txn's snapshot does not see it (txn null: every one).
+Result<bool> FetchVisibleVersion(catalog::Table& table, storage::Rid rid,
+                                 const catalog::Transaction* txn, std::string* bytes);
+
+class RTreeScanOp : public RowSourceOp {
+ public:
+  RTreeScanOp(std::shared_ptr<catalog::Table> table, std::shared_ptr<catalog::Index> index,
+              std::vector<KeyRange> box, std::vector<BoundExprPtr> conds);
+  ~RTreeScanOp() override;
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  std::shared_ptr<catalog::Table> table_;
+  size_t width_;
+  std::shared_ptr<catalog::Index> index_;
+  std::vector<KeyRange> box_;
+  std::vector<BoundExprPtr> conds_;
+  ExecContext* exec_ = nullptr;
+  EvalContext ctx_;
+  std::vector<storage::Rid> rids_;  // matches of the box, in rid order
+  size_t next_ = 0;
+  std::string bytes_;
+  int until_check_ = 0;
+};
+
 // Rows of expressions (VALUES, and the single empty row of SELECT without FROM).
 class ValuesOp : public Operator {
  public:

@@ -1,5 +1,5 @@
 // Access-path selection for one table: which of heap scan, index scan (point, IN list, range,
-// prefix + range) and index-only scan answers a set of WHERE conjuncts most cheaply, and in
+// prefix + range), R-tree index scan (a box over 2+ indexed columns) and index-only scan answers a set of WHERE conjuncts most cheaply, and in
 // which key order it delivers rows. Costs are in PostgreSQL's units (one sequential page read
 // = 1.0) so EXPLAIN output reads familiarly; statistics come from ANALYZE when present and
 // from PostgreSQL's default selectivities otherwise (planner README: "Costs").
@@ -24,14 +24,7 @@ inline constexpr double kCpuIndexTupleCost = 0.005;
 inline constexpr double kCpuOperatorCost = 0.0025;
 
 // One key column's condition in an index scan, in value order (not byte order).
-// One interval of a key column's values; a missing end is unbounded (NULLs never qualify).
-struct KeyRange {
-  const BoundExpr* lower = nullptr;
-  bool lower_inclusive = true;
-  const BoundExpr* upper = nullptr;
-  bool upper_inclusive = true;
-};
-
+// (KeyRange, one interval of a key column's values, is in execution/operators.h.)
 struct KeyCondition {
   // Equality: exactly one of eq (a single value), in_list (several) or in_array (`= ANY(a)`:
   // the elements of an array value, evaluated when the scan opens) is set.
@@ -61,6 +54,9 @@ struct AccessPlan {
   Kind kind = Kind::kSeqScan;
   std::shared_ptr<catalog::Index> index;
   std::vector<KeyCondition> keys;  // equality prefix, then at most one range column
+  // An R-tree index: the query box, one interval per index column (dimension); a missing end
+  // is unbounded. The scan finds the points in the closed box and re-checks index_conds.
+  std::vector<KeyRange> box;
   bool reverse = false;            // scan the index backwards
   // Conjuncts the index enforces (owned here; for EXPLAIN "Index Cond"), and the rest.
   std::vector<BoundExprPtr> index_conds;

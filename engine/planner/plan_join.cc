@@ -386,6 +386,7 @@ Result<JoinRel> FromPlanner::DescribeTable(size_t t, std::vector<BoundExprPtr>* 
   const double table_rows = std::max<double>(1, static_cast<double>(table->live_rows()));
   for (const auto& index : table->IndexSnapshot()) {
     const catalog::IndexSchema& x = index->schema();
+    if (x.IsRtree()) continue;  // no equality probe
     size_t k = 0;
     while (k + 1 < x.columns.size() && fixed[x.columns[k]]) ++k;
     const int probe = x.columns[k];

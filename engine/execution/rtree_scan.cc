@@ -1,0 +1,98 @@
+// RTreeScanOp: query box → RTree::Search → rids in heap order → visible rows that pass the
+// re-check (see operators.h).
+#include <algorithm>
+#include <limits>
+
+#include "catalog/transaction.h"
+#include "execution/evaluator.h"
+#include "execution/operators.h"
+
+namespace meridian::exec {
+
+RTreeScanOp::RTreeScanOp(std::shared_ptr<catalog::Table> table,
+                         std::shared_ptr<catalog::Index> index, std::vector<KeyRange> box,
+                         std::vector<BoundExprPtr> conds)
+    : table_(std::move(table)),
+      width_(table_->types().size()),
+      index_(std::move(index)),
+      box_(std::move(box)),
+      conds_(std::move(conds)) {}
+
+RTreeScanOp::~RTreeScanOp() = default;
+
+namespace {
+
+// One end of the box from a bound expression; false when it is NULL (nothing matches).
+Result<bool> BoxEnd(const BoundExpr* e, double open, const EvalContext& ctx, double* out) {
+  if (e == nullptr) {
+    *out = open;
+    return true;
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*e, ctx));
+  if (v.IsNull()) return false;
+  if (!catalog::RTreeCoordinate(v, out)) *out = open;  // not a number: the re-check decides
+  return true;
+}
+
+}  // namespace
+
+Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
+  exec_ = exec;
+  MERIDIAN_RETURN_IF_ERROR(table_->CheckUsable());
+  storage::RTree* tree = index_->rtree();
+  if (tree == nullptr) {
+    return Status::Error(sqlstate::kUndefinedObject,
+                         "index \"" + index_->name() + "\" was dropped");
+  }
+  ctx_ = EvalContext{nullptr, outer, exec};
+  rids_.clear();
+  next_ = 0;
+  until_check_ = 0;
+  Row empty;
+  const EvalContext bound_ctx{&empty, outer, exec};
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  storage::Box query;
+  for (size_t d = 0; d < box_.size(); ++d) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool lo_ok, BoxEnd(box_[d].lower, -kInf, bound_ctx, &query.lo[d]));
+    MERIDIAN_ASSIGN_OR_RETURN(bool hi_ok, BoxEnd(box_[d].upper, kInf, bound_ctx, &query.hi[d]));
+    if (!lo_ok || !hi_ok || query.lo[d] > query.hi[d]) return Status::Ok();  // empty box
+  }
+  MERIDIAN_RETURN_IF_ERROR(tree->Search(storage::RTreeOp::kContainedBy, query,
+                                        [&](const storage::Box&, storage::Rid rid) {
+                                          rids_.push_back(rid);
+                                          return true;
+                                        }));
+  auto before = [](storage::Rid a, storage::Rid b) {
+    return a.page != b.page ? a.page < b.page : a.slot < b.slot;
+  };
+  auto same = [](storage::Rid a, storage::Rid b) { return a.page == b.page && a.slot == b.slot; };
+  std::sort(rids_.begin(), rids_.end(), before);
+  rids_.erase(std::unique(rids_.begin(), rids_.end(), same), rids_.end());
+  return Status::Ok();
+}
+
+Result<bool> RTreeScanOp::Next(Row* row) {
+  MERIDIAN_RETURN_IF_ERROR(table_->CheckUsable());
+  const catalog::Transaction* txn = exec_ != nullptr ? exec_->txn : nullptr;
+  while (next_ < rids_.size()) {
+    if (--until_check_ <= 0) {
+      until_check_ = kCheckInterval;
+      if (exec_ != nullptr && exec_->ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
+    }
+    rid_ = rids_[next_++];
+    MERIDIAN_ASSIGN_OR_RETURN(bool visible, FetchVisibleVersion(*table_, rid_, txn, &bytes_));
+    if (!visible) continue;
+    MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row));
+    row->resize(width_);
+    ctx_.row = row;
+    bool pass = true;
+    for (const BoundExprPtr& c : conds_) {
+      MERIDIAN_ASSIGN_OR_RETURN(pass, EvalPredicate(*c, ctx_));
+      if (!pass) break;
+    }
+    if (pass) return true;
+  }
+  return false;
+}
+
+}  // namespace meridian::exec
