@@ -297,15 +297,14 @@ std::optional<double> FractionBelow(const catalog::TableStats* stats, int column
     if (!numbers) storage::AppendKeyValue(cs->bounds[b], false, &bk);
     if (numbers ? value.value.AsNumber() < cs->bounds[b].AsNumber() : key < bk) {
       if (b == 0) return 0.0;
-      // Linear interpolation inside the bucket for numbers; half a bucket otherwise.
+      // Linear interpolation inside the bucket for numbers (of any number type); half a
+      // bucket otherwise.
       double within = 0.5;
       const Value& a = cs->bounds[b - 1];
       const Value& z = cs->bounds[b];
-      const bool numeric = (a.IsInt() || a.IsDouble()) && (z.IsInt() || z.IsDouble()) &&
-                           (value.value.IsInt() || value.value.IsDouble());
-      if (numeric && z.AsNumber() > a.AsNumber()) {
+      if (numbers && z.AsNumber() > a.AsNumber()) {
         within = (value.value.AsNumber() - a.AsNumber()) / (z.AsNumber() - a.AsNumber());
-        within = std::clamp(within, 0.0, 1.0);
+        within = std::isnan(within) ? 0.5 : std::clamp(within, 0.0, 1.0);
       }
       return (static_cast<double>(b - 1) + within) / static_cast<double>(buckets);
     }
@@ -400,10 +399,10 @@ std::optional<Sarg> MatchRTreeBound(const BoundExpr& c, size_t i) {
 }
 
 // The R-tree index scan over ix for the conjuncts (none when fewer than two of its columns, or
-// its only one, are bounded). Selectivity of the box: the product of its dimensions'
+// its only one, are bounded, or when a column it leaves open may be NULL). Selectivity of the box: the product of its dimensions'
 // (independence, as PostgreSQL multiplies clause selectivities); cost: the descent, the leaf
-// pages that hold the matches, the heap pages they fall on and the re-check of the box's
-// conjuncts.
+// pages that hold the matches and their entries' comparisons, sorting the matching rids, the
+// heap pages they fall on and the re-check of the box's conjuncts.
 std::optional<Candidate> RTreeCandidate(const AccessRequest& req,
                                         const std::shared_ptr<catalog::Index>& index,
                                         const catalog::TableStats* stats, double rows,
@@ -452,6 +451,15 @@ std::optional<Candidate> RTreeCandidate(const AccessRequest& req,
     }
     c.plan.box.push_back(r);
   }
+  // A row with a NULL coordinate has no entry: a column the box leaves open must be NOT NULL,
+  // or the scan would miss rows the conjuncts accept.
+  for (size_t k = 0; k < ix.columns.size(); ++k) {
+    const KeyRange& r = c.plan.box[k];
+    if (r.lower == nullptr && r.upper == nullptr &&
+        !req.table->schema().columns[ix.columns[k]].not_null) {
+      return std::nullopt;
+    }
+  }
   if (bounded < std::min<size_t>(2, ix.columns.size())) return std::nullopt;
   // Entries per leaf: 16 bytes per dimension and an 8-byte rid in an 8 KiB page, ~70% full.
   const double per_leaf =
@@ -461,8 +469,12 @@ std::optional<Candidate> RTreeCandidate(const AccessRequest& req,
   const double leaves = std::ceil(c.matched / per_leaf) + 1.0;
   const double descent = height * kRandomPageCost * 0.25;
   const double nconj = static_cast<double>(req.conjuncts.size());
-  c.plan.startup_cost = descent + leaves * kRandomPageCost * 0.25 +
-                        leaves * per_leaf * kCpuIndexTupleCost;
+  // Each leaf entry is compared in every dimension; the matching rids are then sorted.
+  const double dims = static_cast<double>(ix.columns.size());
+  c.plan.startup_cost =
+      descent + leaves * kRandomPageCost * 0.25 +
+      leaves * per_leaf * (kCpuIndexTupleCost + dims * kCpuOperatorCost) +
+      c.matched * std::log2(c.matched + 1) * kCpuOperatorCost;
   // The rids are visited in heap order, as PostgreSQL's bitmap heap scan visits its pages:
   // Mackert–Lohman's count of distinct pages, each costing between a random and a sequential
   // read as more of the table is read.
