@@ -141,15 +141,32 @@ struct KeyRange {
 Result<bool> FetchVisibleVersion(catalog::Table& table, storage::Rid rid,
                                  const catalog::Transaction* txn, std::string* bytes);
 
+//
+// Nearest-neighbour mode (nearest set, box empty): rows in increasing Euclidean distance of
+// their point from the point nearest evaluates to at Open (a float8[]: element j is the
+// coordinate of index dimension point_dims[j]; a missing one is 0) — best-first
+// RTree::Nearest, fetched in batches that grow fourfold (each a fresh search that skips the
+// rids already handed out), so ORDER BY ... LIMIT k needs no sort.
 class RTreeScanOp : public RowSourceOp {
  public:
   RTreeScanOp(std::shared_ptr<catalog::Table> table, std::shared_ptr<catalog::Index> index,
-              std::vector<KeyRange> box, std::vector<BoundExprPtr> conds);
+              std::vector<KeyRange> box, std::vector<BoundExprPtr> conds,
+              const BoundExpr* nearest = nullptr, std::vector<int> point_dims = {});
   ~RTreeScanOp() override;
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
 
  private:
+  // Nearest mode: the next batch of rids in distance order into rids_; false at the end.
+  Result<bool> NextBatch();
+
+  const BoundExpr* nearest_;
+  std::vector<int> point_dims_;
+  std::vector<double> point_;   // nearest mode: the query point, one coordinate per dimension
+  size_t found_ = 0;            // nearest mode: entries handed out in distance order so far
+  size_t batch_ = 0;            // nearest mode: size of the next search
+  bool exhausted_ = false;      // nearest mode: the last search found every entry
+  std::unordered_set<uint64_t> handed_;  // nearest mode: rids (page << 16 | slot) handed out
   std::shared_ptr<catalog::Table> table_;
   size_t width_;
   std::shared_ptr<catalog::Index> index_;

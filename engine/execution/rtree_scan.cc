@@ -11,8 +11,11 @@ namespace meridian::exec {
 
 RTreeScanOp::RTreeScanOp(std::shared_ptr<catalog::Table> table,
                          std::shared_ptr<catalog::Index> index, std::vector<KeyRange> box,
-                         std::vector<BoundExprPtr> conds)
-    : table_(std::move(table)),
+                         std::vector<BoundExprPtr> conds, const BoundExpr* nearest,
+                         std::vector<int> point_dims)
+    : nearest_(nearest),
+      point_dims_(std::move(point_dims)),
+      table_(std::move(table)),
       width_(table_->types().size()),
       index_(std::move(index)),
       box_(std::move(box)),
@@ -50,6 +53,23 @@ Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
   until_check_ = 0;
   Row empty;
   const EvalContext bound_ctx{&empty, outer, exec};
+  if (nearest_ != nullptr) {
+    // The query point; a NULL one makes every distance NULL (any order is the order).
+    point_.assign(tree->dims(), 0.0);
+    MERIDIAN_ASSIGN_OR_RETURN(Value p, Eval(*nearest_, bound_ctx));
+    if (!p.IsNull()) {
+      const std::vector<Value>& coords = p.AsArray();
+      for (size_t j = 0; j < coords.size() && j < point_dims_.size(); ++j) {
+        double x = 0;
+        if (catalog::RTreeCoordinate(coords[j], &x)) point_[point_dims_[j]] = x;
+      }
+    }
+    found_ = 0;
+    handed_.clear();
+    batch_ = 64;
+    exhausted_ = false;
+    return Status::Ok();
+  }
   constexpr double kInf = std::numeric_limits<double>::infinity();
   storage::Box query;
   for (size_t d = 0; d < box_.size(); ++d) {
@@ -71,15 +91,47 @@ Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
   return Status::Ok();
 }
 
+Result<bool> RTreeScanOp::NextBatch() {
+  if (exhausted_) return false;
+  storage::RTree* tree = index_->rtree();
+  if (tree == nullptr) {
+    return Status::Error(sqlstate::kUndefinedObject,
+                         "index \"" + index_->name() + "\" was dropped");
+  }
+  // A fresh best-first search for found_ + batch_ entries, skipping the rids handed out
+  // (matched by rid, not position: writers may have added or removed entries since; an entry
+  // added since names a version this snapshot does not see).
+  rids_.clear();
+  next_ = 0;
+  size_t seen = 0;
+  const size_t want = found_ + batch_;
+  MERIDIAN_RETURN_IF_ERROR(tree->Nearest(point_, want, [&](const storage::Box&, storage::Rid rid,
+                                                           double) {
+    ++seen;
+    if (handed_.count(uint64_t{rid.page} << 16 | rid.slot) == 0) rids_.push_back(rid);
+    return true;
+  }));
+  exhausted_ = seen < want;
+  found_ += rids_.size();
+  batch_ *= 4;
+  return !rids_.empty();
+}
+
 Result<bool> RTreeScanOp::Next(Row* row) {
   MERIDIAN_RETURN_IF_ERROR(table_->CheckUsable());
   const catalog::Transaction* txn = exec_ != nullptr ? exec_->txn : nullptr;
-  while (next_ < rids_.size()) {
+  while (true) {
+    if (next_ == rids_.size()) {
+      if (nearest_ == nullptr) return false;
+      MERIDIAN_ASSIGN_OR_RETURN(bool more, NextBatch());
+      if (!more) return false;
+    }
     if (--until_check_ <= 0) {
       until_check_ = kCheckInterval;
       if (exec_ != nullptr && exec_->ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
     }
     rid_ = rids_[next_++];
+    if (nearest_ != nullptr) handed_.insert(uint64_t{rid_.page} << 16 | rid_.slot);
     MERIDIAN_ASSIGN_OR_RETURN(bool visible, FetchVisibleVersion(*table_, rid_, txn, &bytes_));
     if (!visible) continue;
     MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row));
@@ -92,7 +144,6 @@ Result<bool> RTreeScanOp::Next(Row* row) {
     }
     if (pass) return true;
   }
-  return false;
 }
 
 }  // namespace meridian::exec

@@ -398,6 +398,71 @@ std::optional<Sarg> MatchRTreeBound(const BoundExpr& c, size_t i) {
   return std::nullopt;
 }
 
+// cube_distance(cube(ARRAY[c1, ..., ck]), point) (either argument order): the columns c1..ck
+// (each possibly under a widening cast) and the point, a run-time constant.
+struct NearestKey {
+  std::vector<int> columns;
+  const BoundExpr* point = nullptr;
+};
+std::optional<NearestKey> MatchNearest(const BoundExpr& e) {
+  if (e.kind != BoundKind::kFunction || e.func != Func::kCubeDistance || e.children.size() != 2) {
+    return std::nullopt;
+  }
+  for (int side = 0; side < 2; ++side) {
+    const BoundExpr* cube = e.children[side].get();
+    const BoundExpr* point = e.children[1 - side].get();
+    if (!IsParamLike(*point)) continue;
+    if (cube->kind != BoundKind::kFunction || cube->func != Func::kCube) continue;
+    const BoundExpr* array = cube->children[0].get();
+    while (array->kind == BoundKind::kCast) array = array->children[0].get();
+    if (array->kind != BoundKind::kArray || array->subquery != nullptr) continue;
+    NearestKey key{{}, point};
+    for (const BoundExprPtr& element : array->children) {
+      const int column = RTreeBoundColumn(*element);
+      if (column < 0) break;
+      key.columns.push_back(column);
+    }
+    if (key.columns.size() == array->children.size()) return key;
+  }
+  return std::nullopt;
+}
+
+// The nearest-neighbour scan of ix for req.nearest, if its columns are the index's (each once).
+// Cost: the descent, then per row an entry and a random heap read, and the conjuncts (all of
+// them a filter above the scan).
+std::optional<Candidate> NearestCandidate(const AccessRequest& req,
+                                          const std::shared_ptr<catalog::Index>& index,
+                                          double rows) {
+  const catalog::IndexSchema& ix = index->schema();
+  std::optional<NearestKey> key = MatchNearest(*req.nearest);
+  if (!key || key->columns.size() != ix.columns.size()) return std::nullopt;
+  Candidate c;
+  c.plan.kind = AccessPlan::Kind::kIndexScan;
+  c.plan.index = index;
+  c.plan.nearest_point = key->point;
+  c.plan.order_by = req.nearest;
+  std::vector<bool> taken(ix.columns.size(), false);
+  for (int column : key->columns) {
+    auto at = std::find(ix.columns.begin(), ix.columns.end(), column);
+    if (at == ix.columns.end() || taken[at - ix.columns.begin()]) return std::nullopt;
+    taken[at - ix.columns.begin()] = true;
+    c.plan.point_dims.push_back(static_cast<int>(at - ix.columns.begin()));
+  }
+  const double per_leaf =
+      std::max(2.0, 0.7 * (storage::kPageSize - 64.0) / (16.0 * ix.columns.size() + 8.0));
+  const double height = std::max(1.0, std::ceil(std::log(rows) / std::log(per_leaf)));
+  c.matched = rows;
+  c.delivers_order = true;
+  // The whole table in distance order (as PostgreSQL prints it); the caller charges the
+  // fraction the LIMIT reads.
+  c.plan.startup_cost = height * kRandomPageCost * 0.25;
+  c.plan.total_cost =
+      c.plan.startup_cost + (rows / per_leaf + 1.0) * kRandomPageCost * 0.25 +
+      rows * (kRandomPageCost + kCpuTupleCost + kCpuIndexTupleCost +
+              static_cast<double>(req.conjuncts.size()) * kCpuOperatorCost);
+  return c;
+}
+
 // The R-tree index scan over ix for the conjuncts (none when fewer than two of its columns, or
 // its only one, are bounded, or when a column it leaves open may be NULL). Selectivity of the box: the product of its dimensions'
 // (independence, as PostgreSQL multiplies clause selectivities); cost: the descent, the leaf
@@ -885,6 +950,24 @@ Candidate ChooseCandidate(const AccessRequest& req) {
     if (effective(c) < effective(best)) best = std::move(c);
   }
 
+  // ORDER BY distance LIMIT k: a nearest-neighbour scan of an R-tree against the best plan so
+  // far followed by a sort (a top-k heap over all its rows).
+  if (req.nearest != nullptr && req.limit && req.wanted_order.empty()) {
+    const double sorted = effective(best) + 2.0 * kCpuOperatorCost * out_rows *
+                                                std::log2(std::min(out_rows, *req.limit) + 1);
+    for (const std::shared_ptr<catalog::Index>& index : table.IndexSnapshot()) {
+      if (!index->schema().IsRtree()) continue;
+      std::optional<Candidate> n = NearestCandidate(req, index, rows);
+      if (!n) continue;
+      // Charged for the rows read until the LIMIT's rows have passed the conjuncts.
+      const double read = std::min(1.0, *req.limit / out_rows);
+      if (n->plan.startup_cost + (n->plan.total_cost - n->plan.startup_cost) * read < sorted) {
+        best = std::move(*n);
+        best.used.clear();
+        break;
+      }
+    }
+  }
   best.plan.rows = out_rows;
   return best;
 }
@@ -901,7 +984,7 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
   const size_t nconj = req.conjuncts.size();
   AccessPlan plan = std::move(best.plan);
   const bool delivers = best.delivers_order && !req.wanted_order.empty();
-  if (ordered != nullptr) *ordered = delivers;
+  if (ordered != nullptr) *ordered = delivers || plan.nearest_point != nullptr;
   if (delivers) plan.order = req.wanted_order;
   std::sort(best.used.begin(), best.used.end());
   best.used.erase(std::unique(best.used.begin(), best.used.end()), best.used.end());
@@ -934,7 +1017,8 @@ std::unique_ptr<RowSourceOp> MakeAccessOperator(const std::shared_ptr<catalog::T
   if (plan->kind == AccessPlan::Kind::kSeqScan) return std::make_unique<SeqScanOp>(table);
   if (plan->index->schema().IsRtree()) {
     return std::make_unique<RTreeScanOp>(table, plan->index, std::move(plan->box),
-                                         std::move(plan->index_conds));
+                                         std::move(plan->index_conds), plan->nearest_point,
+                                         plan->point_dims);
   }
   return std::make_unique<IndexScanOp>(table, plan->index, plan->keys, std::move(plan->index_conds),
                                        plan->reverse,

@@ -57,6 +57,12 @@ struct AccessPlan {
   // An R-tree index: the query box, one interval per index column (dimension); a missing end
   // is unbounded. The scan finds the points in the closed box and re-checks index_conds.
   std::vector<KeyRange> box;
+  // An R-tree nearest-neighbour scan (rows in distance order, no box): the query point's
+  // expression (a float8[] of run-time constants), and for each of its elements the index
+  // dimension it is the coordinate of; order_by is the ORDER BY key (for EXPLAIN).
+  const BoundExpr* nearest_point = nullptr;
+  std::vector<int> point_dims;
+  const BoundExpr* order_by = nullptr;
   bool reverse = false;            // scan the index backwards
   // Conjuncts the index enforces (owned here; for EXPLAIN "Index Cond"), and the rest.
   std::vector<BoundExprPtr> index_conds;
@@ -91,6 +97,10 @@ struct AccessRequest {
   // delivers this order is charged only for the fraction of rows the LIMIT needs.
   std::vector<AccessPlan::OrderColumn> wanted_order;
   std::optional<double> limit;
+  // An ORDER BY key (ascending, with a LIMIT) that an R-tree may deliver by a nearest-neighbour
+  // scan: cube_distance(cube(ARRAY[c1, ..., ck]), point) over the columns of an R-tree index,
+  // point a run-time constant (either argument order). *ordered then tells whether it did.
+  const BoundExpr* nearest = nullptr;
 };
 
 // Picks the cheapest access path. When wanted_order is given, *ordered tells whether the

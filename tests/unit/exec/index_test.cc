@@ -318,6 +318,30 @@ TEST_F(RTreeIndexTest, PlanPicksTheRTreeOnlyForSelectiveBoxes) {
   plan = Plan("SELECT * FROM t WHERE x > 100 AND x < 110 AND y > 500 AND y < 520 AND z > 7");
   EXPECT_NE(plan.find("Index Scan using t_xy on t"), std::string::npos) << plan;
   EXPECT_NE(plan.find("Filter: (t.z > 7)"), std::string::npos) << plan;
+  // Nearest neighbours: ORDER BY distance LIMIT k as a best-first scan, no Sort node; the
+  // rows equal a full sort's (u has no index). A filter that passes few rows makes the scan
+  // search again in larger batches.
+  const std::string knn = " ORDER BY cube_distance(cube(ARRAY[x, y]), cube(ARRAY[500.5, 500]))";
+  plan = Plan("SELECT id FROM t WHERE x IS NOT NULL" + knn + " LIMIT 10");
+  EXPECT_NE(plan.find("Index Scan using t_xy on t"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Order By: (cube_distance("), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("Sort"), std::string::npos) << plan;
+  for (const std::string& tail :
+       {std::string(" LIMIT 10"), std::string(" LIMIT 300 OFFSET 20"), std::string(" LIMIT 1")}) {
+    for (const std::string& filter : {std::string(""), std::string(" AND z < 40000000")}) {
+      const std::string q = "SELECT id, x, y FROM %s WHERE x IS NOT NULL" + filter + knn + tail;
+      auto on = [&](const char* table) {
+        std::string sql = q;
+        sql.replace(sql.find("%s"), 2, table);
+        return Rows(sql);
+      };
+      EXPECT_EQ(on("t"), on("u")) << q;
+    }
+  }
+  // Without a LIMIT, or descending, it is a sort.
+  EXPECT_NE(Plan("SELECT id FROM t WHERE x IS NOT NULL" + knn).find("Sort"), std::string::npos);
+  EXPECT_NE(Plan("SELECT id FROM t WHERE x IS NOT NULL" + knn + " DESC LIMIT 3").find("Sort"),
+            std::string::npos);
   ExpectSame(selective);
   ExpectSame(unselective);
   ExpectSame("x > 100 AND x < 110 AND y > 500 AND y < 520 AND z > 7");
