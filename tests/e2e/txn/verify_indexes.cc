@@ -1,8 +1,9 @@
-// verify_indexes DATA_DIR: opens a stopped meridiand's data directory through the catalog (the
+// verify_indexes DATA_DIR [POOL_PAGES]: opens a stopped meridiand's data directory through the catalog (the
 // recovery a daemon start would do, if it was not stopped cleanly) and runs Verify() on every
 // index: an R*-tree's boxes, fill bounds and reachability, a B+tree's order and links. Prints
 // one line per index; exit 0 when all pass, 1 otherwise. For the crash tests in this folder.
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "catalog/catalog.h"
@@ -10,11 +11,12 @@
 
 int main(int argc, char** argv) {
   using namespace meridian;
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: verify_indexes DATA_DIR\n");
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: verify_indexes DATA_DIR [POOL_PAGES]\n");
     return 2;
   }
-  storage::BufferPool pool(16384);  // 128 MiB
+  // 128 MiB unless given (a small pool recovers as a daemon with that pool would).
+  storage::BufferPool pool(argc == 3 ? std::strtoul(argv[2], nullptr, 10) : 16384);
   auto catalog = catalog::Catalog::Open(argv[1], &pool);
   if (!catalog.ok()) {
     std::fprintf(stderr, "open failed: %s\n", catalog.status().ToString().c_str());
