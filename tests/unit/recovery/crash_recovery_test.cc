@@ -404,7 +404,8 @@ void ExpectRTreeMatches(Session& s, const std::set<int64_t>& want) {
 }
 
 // Opens the data directory's catalog alone (the database closed) and runs RTree::Verify on
-// r_xy: boxes, fill bounds, reachability, and its entry count against the live rows.
+// r_xy (boxes, fill bounds, reachability, and its entry count against the live rows) and
+// BTree::Verify on the primary key.
 void VerifyRTree(const std::string& data_dir, uint64_t entries) {
   storage::BufferPool pool(1024);
   auto catalog = catalog::Catalog::Open(data_dir, &pool);
@@ -413,6 +414,11 @@ void VerifyRTree(const std::string& data_dir, uint64_t entries) {
   ASSERT_NE(table, nullptr);
   bool found = false;
   for (const std::shared_ptr<catalog::Index>& index : table->IndexSnapshot()) {
+    if (index->name() == "r_pkey") {
+      auto stats = index->tree()->Verify();
+      ASSERT_TRUE(stats.ok()) << stats.status().message();
+      EXPECT_GE(stats->entries, entries);
+    }
     if (index->name() != "r_xy") continue;
     found = true;
     ASSERT_NE(index->rtree(), nullptr);
