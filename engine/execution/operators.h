@@ -125,8 +125,8 @@ class IndexScanOp : public RowSourceOp {
 
 // An R-tree index scan (index_scan_rtree.cc): the rows whose point over the index's columns
 // lies in the query box (one KeyRange per index column, bounds evaluated at Open; an open end
-// is infinite, a strict end is taken as closed), then conds re-checked on each row (they own
-// what box points to). The matching rids are collected at Open and visited in heap order; each
+// is infinite, a strict end is taken as closed), then conds re-checked on each row on the
+// box's boundary (they own what box points to; a row strictly inside passes them all). The matching rids are collected at Open and visited in heap order; each
 // row is read from the heap and checked against the snapshot as IndexScanOp does.
 // One interval of a key column's values; a missing end is unbounded (NULLs never qualify).
 struct KeyRange {
@@ -174,6 +174,7 @@ class RTreeScanOp : public RowSourceOp {
   std::vector<BoundExprPtr> conds_;
   ExecContext* exec_ = nullptr;
   EvalContext ctx_;
+  storage::Box query_;              // the box at Open
   std::vector<storage::Rid> rids_;  // matches of the box, in rid order
   size_t next_ = 0;
   std::string bytes_;

@@ -71,7 +71,7 @@ Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
     return Status::Ok();
   }
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  storage::Box query;
+  storage::Box& query = query_;
   for (size_t d = 0; d < box_.size(); ++d) {
     MERIDIAN_ASSIGN_OR_RETURN(bool lo_ok, BoxEnd(box_[d].lower, -kInf, bound_ctx, &query.lo[d]));
     MERIDIAN_ASSIGN_OR_RETURN(bool hi_ok, BoxEnd(box_[d].upper, kInf, bound_ctx, &query.hi[d]));
@@ -136,6 +136,18 @@ Result<bool> RTreeScanOp::Next(Row* row) {
     if (!visible) continue;
     MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row));
     row->resize(width_);
+    // A row strictly inside the box passes every box condition without evaluating it: the
+    // float64 rounding of values and bounds is monotonic, so round(v) > round(b) implies
+    // v > b (and so for <). Rows on the box's boundary (strict bounds, equalities, values
+    // rounded onto a bound) are re-checked.
+    if (nearest_ == nullptr) {
+      storage::Box point;
+      bool inside = index_->RowPoint(*row, &point);
+      for (size_t d = 0; inside && d < box_.size(); ++d) {
+        inside = query_.lo[d] < point.lo[d] && point.lo[d] < query_.hi[d];
+      }
+      if (inside) return true;
+    }
     ctx_.row = row;
     bool pass = true;
     for (const BoundExprPtr& c : conds_) {
