@@ -227,6 +227,20 @@ void ExpectIndexesMatch(Session& s, const std::set<int64_t>& want) {
   }
 }
 
+// The ids left by the CheckpointedIndexes tests' changes: 1..2500 inserted, 101..150 moved to
+// id + 2600, 201..260 deleted.
+std::set<int64_t> IdsAfterTailChanges() {
+  std::set<int64_t> ids;
+  for (int64_t id = 1; id <= 2500; ++id) {
+    if (id >= 101 && id <= 150) {
+      ids.insert(id + 2600);
+    } else if (id < 201 || id > 260) {
+      ids.insert(id);
+    }
+  }
+  return ids;
+}
+
 TEST(IndexRecovery, CheckpointedIndexesAreCaughtUpFromTheLogTailNotRebuilt) {
   TempDir dir;
   storage::FaultInjectionFileSystem fs(storage::FileSystem::Default());
@@ -250,13 +264,7 @@ TEST(IndexRecovery, CheckpointedIndexesAreCaughtUpFromTheLogTailNotRebuilt) {
             .status.ok());
     ASSERT_TRUE(RunSql(*s, "DELETE FROM t WHERE id BETWEEN 201 AND 260").status.ok());
     ASSERT_TRUE(RunSql(*s, "BEGIN; INSERT INTO t VALUES (2999, 8997); ROLLBACK").status.ok());
-    for (int64_t id = 1; id <= 2500; ++id) {
-      if (id >= 101 && id <= 150) {
-        want.insert(id + 2600);
-      } else if (id < 201 || id > 260) {
-        want.insert(id);
-      }
-    }
+    want = IdsAfterTailChanges();
     ExpectIndexesMatch(*s, want);
     PowerCut(&fs, &s, &*db, 7);
   }
@@ -453,13 +461,7 @@ TEST(RTreeRecovery, CheckpointedRTreeIsCaughtUpFromTheLogTail) {
                     .status.ok());
     ASSERT_TRUE(RunSql(*s, "DELETE FROM r WHERE id BETWEEN 201 AND 260").status.ok());
     ASSERT_TRUE(RunSql(*s, "BEGIN; " + InsertPoints(2999, 2999) + "; ROLLBACK").status.ok());
-    for (int64_t id = 1; id <= 2500; ++id) {
-      if (id >= 101 && id <= 150) {
-        want.insert(id + 2600);
-      } else if (id < 201 || id > 260) {
-        want.insert(id);
-      }
-    }
+    want = IdsAfterTailChanges();
     ExpectRTreeMatches(*s, want);
     PowerCut(&fs, &s, &*db, 7);
   }
