@@ -215,6 +215,24 @@ Result<BoundExprPtr> Binder::BindArrayFunction(const std::string& name,
                                         : Func::kArrayLength,
                 Type::Integer());
   }
+  // cube(numbers[]) is the point as float8[] here (no cube type); cube_distance(a, b) their
+  // Euclidean distance, a missing coordinate counting as 0 (as the cube extension's).
+  const Type points = Type::Array(Type::Double());
+  auto numbers = [&](size_t i) {
+    return is_array(i) && (args[i]->type.Element().IsNumeric() ||
+                           args[i]->type.Element().id == TypeId::kUnknown);
+  };
+  if (name == "cube") {
+    if (args.size() != 1 || !numbers(0)) return NoFunction(name, args, position);
+    MERIDIAN_RETURN_IF_ERROR(coerce(0, points));
+    return make(Func::kCube, points);
+  }
+  if (name == "cube_distance") {
+    if (args.size() != 2 || !numbers(0) || !numbers(1)) return NoFunction(name, args, position);
+    MERIDIAN_RETURN_IF_ERROR(coerce(0, points));
+    MERIDIAN_RETURN_IF_ERROR(coerce(1, points));
+    return make(Func::kCubeDistance, Type::Double());
+  }
   if (name == "cardinality") {
     if (args.size() != 1 || !is_array(0)) return NoFunction(name, args, position);
     return make(Func::kCardinality, Type::Integer());

@@ -89,6 +89,10 @@ enum class Func {
   kArrayPrepend,  // array_prepend and element || array
   kArrayPosition,
   kStringToArray,
+  // Points as float8[] for R-tree nearest-neighbour order (PostgreSQL's cube extension names):
+  // cube(float8[]) and cube_distance(a, b), Euclidean.
+  kCube,
+  kCubeDistance,
   // Set-returning functions, only in FROM (FunctionScanOp).
   kUnnest,
   kGenerateSeries,

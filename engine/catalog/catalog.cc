@@ -74,9 +74,17 @@ Result<std::shared_ptr<Index>> Catalog::OpenIndex(Table* table, const IndexSchem
   // changes.
   if (fresh) MERIDIAN_RETURN_IF_ERROR(CreateMarker(schema.id));
   if (exists && rebuild) MERIDIAN_RETURN_IF_ERROR(fs_->Remove(path));
-  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::BTree> tree,
-                            storage::BTree::Open(pool_, path, {.unique = false}));
-  auto index = std::make_shared<Index>(schema, std::move(tree));
+  std::shared_ptr<Index> index;
+  if (schema.IsRtree()) {
+    MERIDIAN_ASSIGN_OR_RETURN(
+        std::unique_ptr<storage::RTree> tree,
+        storage::RTree::Open(pool_, path, {.dims = static_cast<uint32_t>(schema.columns.size())}));
+    index = std::make_shared<Index>(schema, std::move(tree));
+  } else {
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::BTree> tree,
+                              storage::BTree::Open(pool_, path, {.unique = false}));
+    index = std::make_shared<Index>(schema, std::move(tree));
+  }
   index->Watch(fs_, MarkerPath(schema.id), data_dir_ + "/tables", fresh);
   if (fresh) {
     if (rebuild && !opened_) ++recovery_.indexes_rebuilt;
@@ -630,16 +638,25 @@ Status Catalog::TruncateTable(const std::shared_ptr<Table>& table) {
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::HeapFile> heap,
                             storage::HeapFile::Open(pool_, HeapPath(table->id())));
   std::vector<std::unique_ptr<storage::BTree>> trees;
+  std::vector<std::unique_ptr<storage::RTree>> rtrees;
   for (const std::shared_ptr<Index>& index : table->indexes()) {
-    const std::string path = IndexPath(index->schema().id);
+    const IndexSchema& x = index->schema();
+    const std::string path = IndexPath(x.id);
     MERIDIAN_RETURN_IF_ERROR(fs_->Remove(path));
-    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::BTree> tree,
-                              storage::BTree::Open(pool_, path, {.unique = false}));
-    trees.push_back(std::move(tree));
+    trees.emplace_back();
+    rtrees.emplace_back();
+    if (x.IsRtree()) {
+      MERIDIAN_ASSIGN_OR_RETURN(
+          rtrees.back(),
+          storage::RTree::Open(pool_, path, {.dims = static_cast<uint32_t>(x.columns.size())}));
+    } else {
+      MERIDIAN_ASSIGN_OR_RETURN(trees.back(),
+                                storage::BTree::Open(pool_, path, {.unique = false}));
+    }
   }
   // The new files replace the old names durably before any commit writes into them.
   MERIDIAN_RETURN_IF_ERROR(fs_->SyncDir(data_dir_ + "/tables"));
-  table->ReplaceStorage(std::move(heap), std::move(trees));
+  table->ReplaceStorage(std::move(heap), std::move(trees), std::move(rtrees));
   for (const std::shared_ptr<Index>& index : table->indexes()) {
     index->Watch(fs_, MarkerPath(index->schema().id), data_dir_ + "/tables", /*marked=*/true);
   }
@@ -948,9 +965,9 @@ Status Catalog::CheckpointTable(Table& table) {
   std::vector<Image> images;
   Status st;
   for (const std::shared_ptr<Index>& index : table.indexes()) {
-    if (index->tree() == nullptr) continue;
+    if (index->file() == nullptr) continue;
     Image image{index.get(), index->outside_writes(), {}, false};
-    auto snapshot = index->tree()->SnapshotDirty(MaxImagePages(pool_));
+    auto snapshot = index->file()->SnapshotDirty(MaxImagePages(pool_));
     if (snapshot.ok()) {
       image.snapshot = std::move(snapshot).value();
       image.taken = true;
@@ -968,7 +985,7 @@ Status Catalog::CheckpointTable(Table& table) {
     if (!image.taken) continue;
     for (size_t i = 0; i < image.snapshot.pages.size(); ++i) {
       journal.push_back(
-          {image.index->tree()->path(), image.snapshot.pages[i], image.snapshot.image(i)});
+          {image.index->file()->path(), image.snapshot.pages[i], image.snapshot.image(i)});
     }
   }
   if (st.ok() && !journal.empty()) {
@@ -986,7 +1003,7 @@ Status Catalog::CheckpointTable(Table& table) {
   for (size_t i = 0; i < images.size() && st.ok(); ++i) {
     // Too many dirty pages for one image: written plainly, and its marker stays.
     st = written[i] ? images[i].index->ClearUnsafe(images[i].outside_writes)
-                    : images[i].index->tree()->Flush();
+                    : images[i].index->file()->Flush();
   }
   return st;
 }

@@ -195,6 +195,8 @@ std::string SerializeCatalog(const CatalogState& state) {
       num(x.columns[k]);
       out.append(x.descending[k] ? " 1" : " 0");
     }
+    out.append(" ");
+    num(static_cast<int>(x.method));
     out.append("\n");
   }
   for (const ViewSchema& v : state.views) {
@@ -384,6 +386,12 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
       x.columns.push_back(static_cast<int>(col));
       x.descending.push_back(desc != 0);
     }
+    int64_t method = 0;
+    if (version >= 7 && (!r.Int(&method) || method < 0 || method > 1 ||
+                         (method == 1 && (x.unique || nkeys > 8)))) {
+      return Malformed("bad access method of index \"" + x.name + "\"");
+    }
+    x.method = static_cast<IndexMethod>(method);
     state.indexes.push_back(std::move(x));
   }
   while (version >= 5 && r.Word("view")) {

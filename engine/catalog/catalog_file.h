@@ -3,7 +3,7 @@
 // directory), so a crash leaves either the old or the new catalog, never a mix.
 //
 // Format (version 7); every string is length-prefixed as <byte length>:<bytes>:
-//   MERIDIAN-CATALOG 5
+//   MERIDIAN-CATALOG 7
 //   next_table_id <n>                         next relation id (tables and indexes share them)
 //   table <id> <name> <column count>          once per table, followed by its lines:
 //   column <name> <TypeId number> <modifier> <not_null 0|1> <default SQL text, maybe 0:>
@@ -16,9 +16,10 @@
 //          fkey <name> <referenced table id> <n> <column>... (n) <referenced column>... (n)
 //               <match> <on_delete> <on_update>   (the letters as numbers: 's' = 115)
 //   rows <n>                                  live row estimate when the file was written
-//   index <id> <name> <table id> <kind> <unique 0|1> <k> (<column> <desc 0|1>)...
+//   index <id> <name> <table id> <kind> <unique 0|1> <k> (<column> <desc 0|1>)... <method>
 //                                             once per index, after every table; kind is
-//                                             IndexKind (0 index, 1 primary key, 2 unique)
+//                                             IndexKind (0 index, 1 primary key, 2 unique),
+//                                             method IndexMethod (0 btree, 1 rtree)
 //   view <id> <name> <k> (<column name> <TypeId> <modifier> <array element TypeId>)...
 //        <query SQL text>
 //        <r> <relation id>... <c> (<table id> <column position>)...
@@ -30,7 +31,8 @@
 //                                             once per sequence, after the views, in id order;
 //                                             the counter is in tables/<id>.seq (sequence.h)
 //   end <table count> <index count> <view count> <sequence count>   detects a truncated file
-// Version 7 added the fkeys line and its fkey lines (versions 1-6 have no foreign keys).
+// Version 7 added the fkeys line and its fkey lines (versions 1-6 have no foreign keys) and
+// the access method at the end of the index line (older files: btree).
 // Version 6 added the sequence lines and the sequence count of the end line.
 // Version 5 added the view lines and the view count of the end line; versions 1-4 are read as
 // before (no views).

@@ -1,6 +1,9 @@
 // Index: key extraction from table rows, rid encoding and entry maintenance (see index.h).
 #include "catalog/index.h"
 
+#include <cmath>
+#include <limits>
+
 #include "storage/key_codec.h"
 
 namespace meridian::catalog {
@@ -22,8 +25,32 @@ storage::Rid DecodeRid(std::string_view bytes) {
   return rid;
 }
 
+bool RTreeCoordinate(const Value& v, double* out) {
+  if (v.IsNull() || !v.IsNumber()) return false;
+  const double d = v.AsNumber();
+  *out = std::isnan(d) ? std::numeric_limits<double>::infinity() : d;
+  return true;
+}
+
 Index::Index(IndexSchema schema, std::unique_ptr<storage::BTree> tree)
     : schema_(std::move(schema)), tree_(std::move(tree)) {}
+
+Index::Index(IndexSchema schema, std::unique_ptr<storage::RTree> rtree)
+    : schema_(std::move(schema)), rtree_(std::move(rtree)) {}
+
+storage::IndexFile* Index::file() {
+  if (tree_ != nullptr) return tree_.get();
+  return rtree_.get();
+}
+
+bool Index::RowPoint(const Row& row, storage::Box* box) const {
+  for (size_t d = 0; d < schema_.columns.size() && d < storage::kRTreeMaxDims; ++d) {
+    double x = 0;
+    if (!RTreeCoordinate(row[schema_.columns[d]], &x)) return false;
+    box->lo[d] = box->hi[d] = x;
+  }
+  return true;
+}
 
 Index::~Index() { (void)Close(); }
 
@@ -49,14 +76,48 @@ bool Index::KeyHasNull(const Row& row) const {
   return false;
 }
 
-Status Index::Insert(const Row& row, storage::Rid rid) {
+Status Index::Insert(const Row& row, storage::Rid rid, bool if_absent) {
+  if (schema_.IsRtree()) {
+    if (rtree_ == nullptr) return Status::Internal("index \"" + name() + "\" is closed");
+    storage::Box box;
+    if (!RowPoint(row, &box)) return Status::Ok();
+    if (if_absent) {
+      bool present = false;
+      MERIDIAN_RETURN_IF_ERROR(
+          rtree_->Search(storage::RTreeOp::kEquals, box, [&](const storage::Box&, storage::Rid r) {
+            present = r.page == rid.page && r.slot == rid.slot;
+            return !present;
+          }));
+      if (present) return Status::Ok();
+    }
+    return rtree_->Insert(box, rid);
+  }
   if (tree_ == nullptr) return Status::Internal("index \"" + name() + "\" is closed");
   return tree_->Insert(EncodeKey(row), EncodeRid(rid));
 }
 
+Status Index::Remove(const Row& row, storage::Rid rid) {
+  if (schema_.IsRtree()) {
+    if (rtree_ == nullptr) return Status::Ok();
+    storage::Box box;
+    if (!RowPoint(row, &box)) return Status::Ok();
+    return rtree_->Delete(box, rid).status();
+  }
+  if (tree_ == nullptr) return Status::Ok();
+  return tree_->Delete(EncodeKey(row), EncodeRid(rid)).status();
+}
+
 Status Index::Erase(const Row& row, storage::Rid rid) {
-  if (tree_ == nullptr) return Status::Internal("index \"" + name() + "\" is closed");
-  MERIDIAN_ASSIGN_OR_RETURN(bool found, tree_->Delete(EncodeKey(row), EncodeRid(rid)));
+  if (file() == nullptr) return Status::Internal("index \"" + name() + "\" is closed");
+  bool found = false;
+  storage::Box box;
+  if (!schema_.IsRtree()) {
+    MERIDIAN_ASSIGN_OR_RETURN(found, tree_->Delete(EncodeKey(row), EncodeRid(rid)));
+  } else if (RowPoint(row, &box)) {
+    MERIDIAN_ASSIGN_OR_RETURN(found, rtree_->Delete(box, rid));
+  } else {
+    found = true;  // never indexed
+  }
   if (!found) {
     return Status::Corruption("index \"" + name() + "\" has no entry for a row being removed");
   }
@@ -76,8 +137,8 @@ void Index::Watch(storage::FileSystem* fs, std::string marker_path, std::string 
     dir_ = std::move(dir);
     marked_ = marked;
   }
-  if (tree_ != nullptr) {
-    tree_->pool()->SetNoSteal(tree_->file_id(), [this] { return MarkUnsafe(); });
+  if (storage::IndexFile* f = file(); f != nullptr) {
+    f->pool()->SetNoSteal(f->file_id(), [this] { return MarkUnsafe(); });
   }
 }
 
@@ -109,9 +170,11 @@ Status Index::ClearUnsafe(uint64_t outside_writes_seen) {
 }
 
 Status Index::Close() {
-  if (tree_ == nullptr) return Status::Ok();
-  Status st = tree_->Close();
+  storage::IndexFile* f = file();
+  if (f == nullptr) return Status::Ok();
+  Status st = f->Close();
   tree_.reset();
+  rtree_.reset();
   return st;
 }
 

@@ -1,9 +1,11 @@
-// Index: the runtime state of one secondary or constraint index — its schema and its B+tree
-// file. SQL indexes are always non-unique trees at the storage level: an entry is
-// (encoded key columns, encoded Rid), so several versions of one key coexist (MVCC)
-// and uniqueness is enforced by the executor (a lookup before insert, NULLs distinct as in
-// PostgreSQL). Concurrency: an Index belongs to its Table and is used under that table's lock
-// (shared to read, exclusive to change); the BTree itself is thread-safe.
+// Index: the runtime state of one secondary or constraint index — its schema and its tree file,
+// a B+tree or (USING rtree) an R*-tree. B+tree indexes are always non-unique trees at the
+// storage level: an entry is (encoded key columns, encoded Rid), so several versions of one key
+// coexist (MVCC) and uniqueness is enforced by the executor (a lookup before insert, NULLs
+// distinct as in PostgreSQL). An R-tree index holds (point of the k indexed numeric columns as
+// float64, Rid) per row version; a version with a NULL in an indexed column has no entry.
+// Concurrency: an Index belongs to its Table and is used under that table's lock (shared to
+// read, exclusive to change); the trees themselves are thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include "meridian/value.h"
 #include "storage/btree.h"
 #include "storage/heap_file.h"
+#include "storage/rtree.h"
 
 namespace meridian::catalog {
 
@@ -27,6 +30,12 @@ enum class IndexKind : uint8_t {
   kUnique = 2,      // UNIQUE constraint
 };
 
+// The index's access method (pg_am): a B+tree, or an R*-tree over 1..8 numeric columns.
+enum class IndexMethod : uint8_t {
+  kBtree = 0,
+  kRtree = 1,
+};
+
 struct IndexSchema {
   uint32_t id = 0;  // shares the relation id space with tables (file tables/<id>.btree)
   std::string name;
@@ -34,9 +43,11 @@ struct IndexSchema {
   IndexKind kind = IndexKind::kIndex;
   bool unique = false;
   std::vector<int> columns;      // table column indexes, in key order
-  std::vector<bool> descending;  // per key column
+  std::vector<bool> descending;  // per key column (all false for an R-tree)
+  IndexMethod method = IndexMethod::kBtree;
 
   bool IsConstraint() const { return kind != IndexKind::kIndex; }
+  bool IsRtree() const { return method == IndexMethod::kRtree; }
 };
 
 // The 6-byte index value of a heap row id: page then slot, big-endian (so rid order is byte
@@ -44,14 +55,29 @@ struct IndexSchema {
 std::string EncodeRid(storage::Rid rid);
 storage::Rid DecodeRid(std::string_view bytes);
 
+// A number as an R-tree coordinate: its float64 value (rounded to nearest, so the map is
+// monotonic and a closed box over rounded bounds holds every row the exact bounds hold), NaN as
+// +infinity (PostgreSQL sorts NaN above every number). False for NULL and non-numbers.
+bool RTreeCoordinate(const Value& v, double* out);
+
 class Index {
  public:
   Index(IndexSchema schema, std::unique_ptr<storage::BTree> tree);
+  Index(IndexSchema schema, std::unique_ptr<storage::RTree> rtree);
   ~Index();
 
   const IndexSchema& schema() const { return schema_; }
   const std::string& name() const { return schema_.name; }
+  // The B+tree of a B+tree index (null for an R-tree index, or once closed).
   storage::BTree* tree() { return tree_.get(); }
+  // The R*-tree of an R-tree index (null for a B+tree index, or once closed).
+  storage::RTree* rtree() { return rtree_.get(); }
+  // Whichever tree the index has (null once closed): flushing, checkpoint images.
+  storage::IndexFile* file();
+
+  // R-tree: the row's point over the indexed columns into *box; false when one is NULL (the
+  // row is not indexed).
+  bool RowPoint(const Row& row, storage::Box* box) const;
 
   // The key columns' values of a full table row, and their encoded key.
   std::vector<Value> KeyValues(const Row& row) const;
@@ -59,8 +85,15 @@ class Index {
   // True when a key column of row is NULL (NULLs never conflict in a unique index).
   bool KeyHasNull(const Row& row) const;
 
-  Status Insert(const Row& row, storage::Rid rid);
+  // Adds the row version's entry (none for an R-tree row with a NULL coordinate). A B+tree
+  // ignores a pair already present; an R-tree would store it twice, so recovery's catch-up
+  // passes if_absent (a search first).
+  Status Insert(const Row& row, storage::Rid rid, bool if_absent = false);
+  // Removes the entry; Corruption when it is missing (and the row has one).
   Status Erase(const Row& row, storage::Rid rid);
+  // Removes the entry if present (garbage collection: a version of a failed statement may
+  // lack some entries).
+  Status Remove(const Row& row, storage::Rid rid);
   // Rids stored under the encoded key.
   Result<std::vector<std::string>> Lookup(const std::string& key);
   // The mutex that serialises unique checks of one key with the insertion of its entry (so two
@@ -85,11 +118,13 @@ class Index {
   Status Close();
   // After Close: continue with a new (empty) tree (TRUNCATE).
   void Reset(std::unique_ptr<storage::BTree> tree) { tree_ = std::move(tree); }
+  void Reset(std::unique_ptr<storage::RTree> rtree) { rtree_ = std::move(rtree); }
 
  private:
   static constexpr size_t kKeyLockStripes = 64;
   const IndexSchema schema_;
-  std::unique_ptr<storage::BTree> tree_;
+  std::unique_ptr<storage::BTree> tree_;    // B+tree index
+  std::unique_ptr<storage::RTree> rtree_;  // R-tree index
   std::mutex key_locks_[kKeyLockStripes];
   mutable std::mutex unsafe_mu_;
   storage::FileSystem* fs_ = nullptr;  // set by Watch

@@ -105,6 +105,10 @@ struct Snapshot {
   std::vector<std::shared_ptr<const SequenceSchema>> sequences;
 };
 
+// pg_am.oid of Meridian's R*-tree (PostgreSQL's own rtree access method had 402 until 8.2;
+// USING gist builds the same index, gist's row 783 is listed for tools that look for it).
+constexpr int64_t kRtreeAmOid = 402;
+
 int64_t RelOid(uint32_t relation_id) { return kFirstUserOid + relation_id; }
 // pg_rewrite oids of views' _RETURN rules: above every relation oid.
 constexpr int64_t kRuleOidOffset = int64_t{1} << 32;
@@ -126,7 +130,8 @@ std::string ColumnList(const TableSchema& t, const IndexSchema& x, bool with_ord
 
 std::string IndexDefinition(const TableSchema& t, const IndexSchema& x) {
   return std::string("CREATE ") + (x.unique ? "UNIQUE " : "") + "INDEX " + QuoteIdent(x.name) +
-         " ON public." + QuoteIdent(t.name) + " USING btree (" + ColumnList(t, x, true) + ")";
+         " ON public." + QuoteIdent(t.name) + " USING " + (x.IsRtree() ? "rtree" : "btree") +
+         " (" + ColumnList(t, x, true) + ")";
 }
 
 std::string ConstraintDefinition(const TableSchema& t, const IndexSchema& x) {
@@ -335,7 +340,9 @@ const std::vector<SystemTable>& Registry() {
        [](const Snapshot& s) {
          std::vector<Row> rows;
          for (const RelationInfo& r : Relations(s)) {
-           int64_t am = r.kind == "i" ? 403 : r.kind == "r" ? 2 : 0;
+           int64_t am = r.kind == "i" ? (r.index != nullptr && r.index->IsRtree() ? kRtreeAmOid : 403)
+                        : r.kind == "r" ? 2
+                                        : 0;
            int64_t natts = 0, checks = 0;
            double tuples = -1;
            bool has_index = false;
@@ -586,7 +593,9 @@ const std::vector<SystemTable>& Registry() {
        {{"oid", 'o'}, {"amname", 't'}, {"amhandler", 't'}, {"amtype", 't'}},
        [](const Snapshot&) {
          return std::vector<Row>{{O(2), T("heap"), T("heap_tableam_handler"), T("t")},
-                                 {O(403), T("btree"), T("bthandler"), T("i")}};
+                                 {O(kRtreeAmOid), T("rtree"), T("rtreehandler"), T("i")},
+                                 {O(403), T("btree"), T("bthandler"), T("i")},
+                                 {O(783), T("gist"), T("gisthandler"), T("i")}};
        }},
       {"pg_catalog",
        "pg_attrdef",

@@ -128,6 +128,7 @@ std::shared_ptr<Index> Table::RemoveIndex(const std::string& name) {
 
 Status Table::BuildIndex(Index* index) {
   MERIDIAN_RETURN_IF_ERROR(CheckUsable());
+  if (index->schema().IsRtree()) return BuildRTreeIndex(index);
   struct Entry {
     std::string key, rid;
     bool has_null;
@@ -194,6 +195,27 @@ Status Table::BuildIndex(Index* index) {
     *value = std::move(entries[pos].rid);
     ++pos;
     return true;
+  });
+}
+
+Status Table::BuildRTreeIndex(Index* index) {
+  // As BuildIndex: every version but those of aborted transactions, packed by
+  // Sort-Tile-Recursive; a row with a NULL coordinate has no entry.
+  std::vector<std::pair<storage::Box, storage::Rid>> entries;
+  MERIDIAN_RETURN_IF_ERROR(
+      ForEachVersion([&](storage::Rid rid, const storage::TupleHeader& h, const Row& row) {
+        if (txns_ != nullptr && txn::IsTxnId(h.begin) &&
+            txns_->State(h.begin) == txn::TxnState::kAborted) {
+          return Status::Ok();
+        }
+        storage::Box box;
+        if (index->RowPoint(row, &box)) entries.emplace_back(box, rid);
+        return Status::Ok();
+      }));
+  return index->rtree()->BulkLoad(entries.size(), [&](size_t i, storage::Box* box,
+                                                      storage::Rid* rid) {
+    *box = entries[i].first;
+    *rid = entries[i].second;
   });
 }
 
@@ -302,12 +324,13 @@ Status Table::CollectGarbage(txn::Timestamp horizon, Garbage* garbage) {
   for (const auto& [rid, row] : dead) {
     // Index entries first: once the slot is free it may hold another row.
     for (const std::shared_ptr<Index>& index : indexes_) {
-      if (index->tree() == nullptr) continue;
-      const std::string key = index->EncodeKey(row);
+      if (index->file() == nullptr) continue;
       std::unique_lock<std::mutex> key_lock;
-      if (index->schema().unique) key_lock = std::unique_lock<std::mutex>(index->KeyLock(key));
+      if (index->schema().unique) {
+        key_lock = std::unique_lock<std::mutex>(index->KeyLock(index->EncodeKey(row)));
+      }
       // A version of a failed statement may lack some entries: absence is fine here.
-      MERIDIAN_RETURN_IF_ERROR(index->tree()->Delete(key, EncodeRid(rid)).status());
+      MERIDIAN_RETURN_IF_ERROR(index->Remove(row, rid));
     }
     garbage->rids.push_back(rid);
   }
@@ -345,8 +368,9 @@ Status Table::CatchUpIndexes(const std::vector<uint32_t>& pages) {
       if (txns_->Resolve(h.begin) == txn::kInfinity || IsDeadVersion(h)) continue;
       MERIDIAN_RETURN_IF_ERROR(DecodeRow(bytes, &row));
       for (const std::shared_ptr<Index>& index : indexes_) {
-        if (index->tree() == nullptr) continue;
-        MERIDIAN_RETURN_IF_ERROR(index->Insert(row, rid));  // a present pair is a no-op
+        if (index->file() == nullptr) continue;
+        // An entry already in the image stays as it is.
+        MERIDIAN_RETURN_IF_ERROR(index->Insert(row, rid, /*if_absent=*/true));
       }
     }
   }
@@ -354,11 +378,13 @@ Status Table::CatchUpIndexes(const std::vector<uint32_t>& pages) {
 }
 
 void Table::ReplaceStorage(std::unique_ptr<storage::HeapFile> heap,
-                           std::vector<std::unique_ptr<storage::BTree>> trees) {
+                           std::vector<std::unique_ptr<storage::BTree>> trees,
+                           std::vector<std::unique_ptr<storage::RTree>> rtrees) {
   heap_ = std::move(heap);
   storage_generation_.fetch_add(1, std::memory_order_acq_rel);
   for (size_t i = 0; i < indexes_.size() && i < trees.size(); ++i) {
-    indexes_[i]->Reset(std::move(trees[i]));
+    if (trees[i] != nullptr) indexes_[i]->Reset(std::move(trees[i]));
+    if (i < rtrees.size() && rtrees[i] != nullptr) indexes_[i]->Reset(std::move(rtrees[i]));
   }
   SetLiveRows(0);
   NoteChanges(1000000);  // statistics are stale: the next checkpoint re-analyzes
@@ -383,7 +409,7 @@ Status Table::Flush() {
   if (heap_ == nullptr) return Status::Ok();
   MERIDIAN_RETURN_IF_ERROR(heap_->Flush());
   for (const std::shared_ptr<Index>& index : indexes_) {
-    if (index->tree() != nullptr) MERIDIAN_RETURN_IF_ERROR(index->tree()->Flush());
+    if (index->file() != nullptr) MERIDIAN_RETURN_IF_ERROR(index->file()->Flush());
   }
   return Status::Ok();
 }

@@ -73,6 +73,8 @@ class Table {
   // Fills an empty index from the heap (CREATE INDEX, rebuild after an unclean stop). Fails
   // with 23505 naming the index when a unique index meets a duplicate key.
   Status BuildIndex(Index* index);
+  // BuildIndex of an R-tree index: bulk load (RTree::BulkLoad) of every row version's point.
+  Status BuildRTreeIndex(Index* index);
   // "a, b": the names of an index's key columns, for error details.
   std::string KeyColumnNames(const IndexSchema& index) const;
   // Calls fn with every row of the heap visible to a fresh snapshot (every stored row when no
@@ -85,10 +87,12 @@ class Table {
   // The transaction status table versions are judged by (set once by the catalog).
   void set_txns(const txn::TxnManager* txns) { txns_ = txns; }
   const txn::TxnManager* txns() const { return txns_; }
-  // TRUNCATE: installs an empty heap and one empty tree per index (in index order) after the
-  // old files were closed. REQUIRES exclusive lock.
+  // TRUNCATE: installs an empty heap and one empty tree per index (in index order: trees[i]
+  // for a B+tree index, rtrees[i] for an R-tree one, the other null) after the old files were
+  // closed. REQUIRES exclusive lock.
   void ReplaceStorage(std::unique_ptr<storage::HeapFile> heap,
-                      std::vector<std::unique_ptr<storage::BTree>> trees);
+                      std::vector<std::unique_ptr<storage::BTree>> trees,
+                      std::vector<std::unique_ptr<storage::RTree>> rtrees);
   // Flushes and closes the heap and the indexes; later use fails with CheckUsable's error.
   // REQUIRES exclusive.
   Status CloseHeap(bool dropped);

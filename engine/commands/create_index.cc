@@ -1,4 +1,5 @@
-// CREATE [UNIQUE] INDEX [[IF NOT EXISTS] name] ON t [USING btree] (col [ASC|DESC], ...):
+// CREATE [UNIQUE] INDEX [[IF NOT EXISTS] name] ON t [USING btree] (col [ASC|DESC], ...), and
+// CREATE INDEX ... USING rtree|gist (c1, ..., ck) over 1..8 numeric columns:
 // validates the columns, picks PostgreSQL's default name when none is given, then builds the
 // index from the heap under the table's exclusive lock.
 #include "commands/ddl.h"
@@ -7,10 +8,20 @@ namespace meridian::exec {
 
 Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* catalog,
                           ExecControl& ctl, std::string* notice) {
-  if (!stmt.method.empty() && stmt.method != "btree") {
+  const bool rtree = stmt.method == "rtree" || stmt.method == "gist";
+  if (!stmt.method.empty() && stmt.method != "btree" && !rtree) {
     return Status::Error(sqlstate::kUndefinedObject,
                          "access method \"" + stmt.method + "\" does not exist")
         .WithPosition(stmt.method_loc.position);
+  }
+  if (rtree && stmt.unique) {
+    return Status::Error(sqlstate::kFeatureNotSupported,
+                         "access method \"" + stmt.method + "\" does not support unique indexes");
+  }
+  if (rtree && stmt.columns.size() > storage::kRTreeMaxDims) {
+    return Status::Error(sqlstate::kProgramLimitExceeded,
+                         "cannot use more than " + std::to_string(storage::kRTreeMaxDims) +
+                             " columns in an rtree index");
   }
   std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table);
   if (table == nullptr && catalog->FindView(stmt.table) != nullptr) {
@@ -26,6 +37,7 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
   catalog::IndexSchema schema;
   schema.kind = catalog::IndexKind::kIndex;
   schema.unique = stmt.unique;
+  schema.method = rtree ? catalog::IndexMethod::kRtree : catalog::IndexMethod::kBtree;
   std::string base = stmt.table;
   for (const ast::IndexColumn& col : stmt.columns) {
     int c = table->schema().FindColumn(col.name);
@@ -39,6 +51,25 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
                                   " is not supported for " + (col.descending ? "DESC" : "ASC") +
                                   " index columns yet")
           .WithPosition(col.loc.position);
+    }
+    if (rtree) {
+      // An R-tree indexes points of numbers; other types have no operator class for it.
+      const Type& type = table->schema().columns[c].type;
+      if (!type.IsNumeric()) {
+        return Status::Error(sqlstate::kUndefinedObject,
+                             "data type " + type.Name() +
+                                 " has no default operator class for access method \"" +
+                                 stmt.method + "\"")
+            .WithHint("You must specify an operator class for the index or define a default "
+                      "operator class for the data type.")
+            .WithPosition(col.loc.position);
+      }
+      if (col.descending || col.nulls_first.has_value()) {
+        return Status::Error(sqlstate::kFeatureNotSupported,
+                             "access method \"" + stmt.method +
+                                 "\" does not support ASC/DESC options")
+            .WithPosition(col.loc.position);
+      }
     }
     schema.columns.push_back(c);
     schema.descending.push_back(col.descending);

@@ -24,6 +24,17 @@ std::string NullKey(bool descending) {
 
 }  // namespace
 
+Result<bool> FetchVisibleVersion(catalog::Table& table, storage::Rid rid,
+                                 const catalog::Transaction* txn, std::string* bytes) {
+  Status st = table.heap()->Get(rid, bytes);
+  if (!st.ok()) {
+    // The row went away between two Fetch calls of this statement: skip the entry.
+    if (st.sqlstate() == sqlstate::kInternalError) return false;
+    return st;
+  }
+  return txn == nullptr || txn->Visible(storage::ReadTupleHeader(*bytes));
+}
+
 IndexScanOp::IndexScanOp(std::shared_ptr<catalog::Table> table,
                          std::shared_ptr<catalog::Index> index, std::vector<KeyCondition> keys,
                          std::vector<BoundExprPtr> conds, bool reverse, bool index_only)
@@ -247,13 +258,8 @@ Result<bool> IndexScanOp::Next(Row* row) {
       }
       return true;
     }
-    Status st = table_->heap()->Get(rid_, &bytes_);
-    if (!st.ok()) {
-      // The row went away between two Fetch calls of this statement: skip the entry.
-      if (st.sqlstate() == sqlstate::kInternalError) continue;
-      return st;
-    }
-    if (txn != nullptr && !txn->Visible(storage::ReadTupleHeader(bytes_))) continue;
+    MERIDIAN_ASSIGN_OR_RETURN(bool visible, FetchVisibleVersion(*table_, rid_, txn, &bytes_));
+    if (!visible) continue;
     MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row));
     if (index_->EncodeKey(*row) != key_) continue;  // slot reused by another row meanwhile
     row->resize(width_);

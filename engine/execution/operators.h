@@ -123,6 +123,64 @@ class IndexScanOp : public RowSourceOp {
   int until_check_ = 0;
 };
 
+// An R-tree index scan (index_scan_rtree.cc): the rows whose point over the index's columns
+// lies in the query box (one KeyRange per index column, bounds evaluated at Open; an open end
+// is infinite, a strict end is taken as closed), then conds re-checked on each row on the
+// box's boundary (they own what box points to; a row strictly inside passes them all). The matching rids are collected at Open and visited in heap order; each
+// row is read from the heap and checked against the snapshot as IndexScanOp does.
+// One interval of a key column's values; a missing end is unbounded (NULLs never qualify).
+struct KeyRange {
+  const BoundExpr* lower = nullptr;
+  bool lower_inclusive = true;
+  const BoundExpr* upper = nullptr;
+  bool upper_inclusive = true;
+};
+
+// The version at rid into *bytes: false when it was reclaimed meanwhile (its index entry
+// outlived it within one statement) or txn's snapshot does not see it (txn null: every one).
+Result<bool> FetchVisibleVersion(catalog::Table& table, storage::Rid rid,
+                                 const catalog::Transaction* txn, std::string* bytes);
+
+//
+// Nearest-neighbour mode (nearest set, box empty): rows in increasing Euclidean distance of
+// their point from the point nearest evaluates to at Open (a float8[]: element j is the
+// coordinate of index dimension point_dims[j]; a missing one is 0) — best-first
+// RTree::Nearest, fetched in batches that grow fourfold (each a fresh search that skips the
+// rids already handed out), so ORDER BY ... LIMIT k needs no sort.
+class RTreeScanOp : public RowSourceOp {
+ public:
+  RTreeScanOp(std::shared_ptr<catalog::Table> table, std::shared_ptr<catalog::Index> index,
+              std::vector<KeyRange> box, std::vector<BoundExprPtr> conds,
+              const BoundExpr* nearest = nullptr, std::vector<int> point_dims = {});
+  ~RTreeScanOp() override;
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+
+ private:
+  // Nearest mode: the next batch of rids in distance order into rids_; false at the end.
+  Result<bool> NextBatch();
+
+  const BoundExpr* nearest_;
+  std::vector<int> point_dims_;
+  std::vector<double> point_;   // nearest mode: the query point, one coordinate per dimension
+  size_t found_ = 0;            // nearest mode: entries handed out in distance order so far
+  size_t batch_ = 0;            // nearest mode: size of the next search
+  bool exhausted_ = false;      // nearest mode: the last search found every entry
+  std::unordered_set<uint64_t> handed_;  // nearest mode: rids (page << 16 | slot) handed out
+  std::shared_ptr<catalog::Table> table_;
+  size_t width_;
+  std::shared_ptr<catalog::Index> index_;
+  std::vector<KeyRange> box_;
+  std::vector<BoundExprPtr> conds_;
+  ExecContext* exec_ = nullptr;
+  EvalContext ctx_;
+  storage::Box query_;              // the box at Open
+  std::vector<storage::Rid> rids_;  // matches of the box, in rid order
+  size_t next_ = 0;
+  std::string bytes_;
+  int until_check_ = 0;
+};
+
 // Rows of expressions (VALUES, and the single empty row of SELECT without FROM).
 class ValuesOp : public Operator {
  public:

@@ -2,6 +2,7 @@
 // (array) with three-valued results, a[i] and a[i:j], and the array functions. Arrays are
 // one-dimensional with lower bound 1, so array_lower is 1 and array_upper the length.
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "execution/evaluator.h"
@@ -147,6 +148,27 @@ Result<Value> ArrayFunction(const BoundExpr& e, const std::vector<Value>& v) {
         out.push_back(is_null ? Value::Null() : Value::String(std::move(p)));
       }
       return Value::Array(std::move(out));
+    }
+    case Func::kCube: {
+      if (v[0].IsNull()) return Value::Null();
+      for (const Value& x : v[0].AsArray()) {
+        if (x.IsNull()) {
+          return Status::Error("22004", "cannot work with arrays containing NULLs");
+        }
+      }
+      return v[0];
+    }
+    case Func::kCubeDistance: {
+      if (v[0].IsNull() || v[1].IsNull()) return Value::Null();
+      const std::vector<Value>& a = v[0].AsArray();
+      const std::vector<Value>& b = v[1].AsArray();
+      double sum = 0;
+      for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+        const double x = i < a.size() && !a[i].IsNull() ? a[i].AsNumber() : 0.0;
+        const double y = i < b.size() && !b[i].IsNull() ? b[i].AsNumber() : 0.0;
+        sum += (x - y) * (x - y);
+      }
+      return Value::Double(std::sqrt(sum));
     }
     default:
       break;

@@ -289,20 +289,22 @@ std::optional<double> FractionBelow(const catalog::TableStats* stats, int column
   std::string key;
   storage::AppendKeyValue(value.value, false, &key);
   const size_t buckets = cs->bounds.size() - 1;
+  // Numbers of another type than the column's (an R-tree bound: 10 against a double column)
+  // compare by value; everything else by its key bytes.
+  const bool numbers = value.value.IsNumber() && cs->bounds.front().IsNumber();
   for (size_t b = 0; b < cs->bounds.size(); ++b) {
     std::string bk;
-    storage::AppendKeyValue(cs->bounds[b], false, &bk);
-    if (key < bk) {
+    if (!numbers) storage::AppendKeyValue(cs->bounds[b], false, &bk);
+    if (numbers ? value.value.AsNumber() < cs->bounds[b].AsNumber() : key < bk) {
       if (b == 0) return 0.0;
-      // Linear interpolation inside the bucket for numbers; half a bucket otherwise.
+      // Linear interpolation inside the bucket for numbers (of any number type); half a
+      // bucket otherwise.
       double within = 0.5;
       const Value& a = cs->bounds[b - 1];
       const Value& z = cs->bounds[b];
-      const bool numeric = (a.IsInt() || a.IsDouble()) && (z.IsInt() || z.IsDouble()) &&
-                           (value.value.IsInt() || value.value.IsDouble());
-      if (numeric && z.AsNumber() > a.AsNumber()) {
+      if (numbers && z.AsNumber() > a.AsNumber()) {
         within = (value.value.AsNumber() - a.AsNumber()) / (z.AsNumber() - a.AsNumber());
-        within = std::clamp(within, 0.0, 1.0);
+        within = std::isnan(within) ? 0.5 : std::clamp(within, 0.0, 1.0);
       }
       return (static_cast<double>(b - 1) + within) / static_cast<double>(buckets);
     }
@@ -365,6 +367,189 @@ struct Candidate {
   double matched = 0;        // index entries visited
   bool delivers_order = false;
 };
+
+// The column of an R-tree bound's column side: a table column, or one under a cast that keeps
+// the order of numbers exactly (to double precision or unconstrained numeric, or between
+// integer types), so the bound on the cast value bounds the column. -1 otherwise.
+int RTreeBoundColumn(const BoundExpr& e) {
+  if (IsTableColumn(e)) return e.type.IsNumeric() ? e.index : -1;
+  if (e.kind != BoundKind::kCast || !IsTableColumn(*e.children[0])) return -1;
+  const Type& from = e.children[0]->type;
+  const Type& to = e.type;
+  const bool widening = (to.id == TypeId::kDouble && from.IsNumeric()) ||
+                        (to.id == TypeId::kNumeric && to.modifier < 0 && from.IsNumeric()) ||
+                        (to.IsIntegral() && from.IsIntegral());
+  return widening ? e.children[0]->index : -1;
+}
+
+// `column op value` (either side) with a numeric column and a numeric run-time constant: a side
+// of an R-tree query box. Families need not match: the scan compares float64 coordinates, and
+// the conjunct is re-checked on each row.
+std::optional<Sarg> MatchRTreeBound(const BoundExpr& c, size_t i) {
+  if (c.kind != BoundKind::kBinary) return std::nullopt;
+  std::optional<SargOp> op = ComparisonOp(c.binary_op);
+  if (!op) return std::nullopt;
+  for (int side = 0; side < 2; ++side) {
+    const int column = RTreeBoundColumn(*c.children[side]);
+    const BoundExpr& value = *c.children[1 - side];
+    if (column < 0 || !IsParamLike(value) || !value.type.IsNumeric()) continue;
+    return Sarg{i, column, side == 0 ? *op : Flip(*op), &value, {}, {}, {}, {}};
+  }
+  return std::nullopt;
+}
+
+// cube_distance(cube(ARRAY[c1, ..., ck]), point) (either argument order): the columns c1..ck
+// (each possibly under a widening cast) and the point, a run-time constant.
+struct NearestKey {
+  std::vector<int> columns;
+  const BoundExpr* point = nullptr;
+};
+std::optional<NearestKey> MatchNearest(const BoundExpr& e) {
+  if (e.kind != BoundKind::kFunction || e.func != Func::kCubeDistance || e.children.size() != 2) {
+    return std::nullopt;
+  }
+  for (int side = 0; side < 2; ++side) {
+    const BoundExpr* cube = e.children[side].get();
+    const BoundExpr* point = e.children[1 - side].get();
+    if (!IsParamLike(*point)) continue;
+    if (cube->kind != BoundKind::kFunction || cube->func != Func::kCube) continue;
+    const BoundExpr* array = cube->children[0].get();
+    while (array->kind == BoundKind::kCast) array = array->children[0].get();
+    if (array->kind != BoundKind::kArray || array->subquery != nullptr) continue;
+    NearestKey key{{}, point};
+    for (const BoundExprPtr& element : array->children) {
+      const int column = RTreeBoundColumn(*element);
+      if (column < 0) break;
+      key.columns.push_back(column);
+    }
+    if (key.columns.size() == array->children.size()) return key;
+  }
+  return std::nullopt;
+}
+
+// The nearest-neighbour scan of ix for req.nearest, if its columns are the index's (each once).
+// Cost: the descent, then per row an entry and a random heap read, and the conjuncts (all of
+// them a filter above the scan).
+std::optional<Candidate> NearestCandidate(const AccessRequest& req,
+                                          const std::shared_ptr<catalog::Index>& index,
+                                          double rows) {
+  const catalog::IndexSchema& ix = index->schema();
+  std::optional<NearestKey> key = MatchNearest(*req.nearest);
+  if (!key || key->columns.size() != ix.columns.size()) return std::nullopt;
+  Candidate c;
+  c.plan.kind = AccessPlan::Kind::kIndexScan;
+  c.plan.index = index;
+  c.plan.nearest_point = key->point;
+  c.plan.order_by = req.nearest;
+  std::vector<bool> taken(ix.columns.size(), false);
+  for (int column : key->columns) {
+    auto at = std::find(ix.columns.begin(), ix.columns.end(), column);
+    if (at == ix.columns.end() || taken[at - ix.columns.begin()]) return std::nullopt;
+    taken[at - ix.columns.begin()] = true;
+    c.plan.point_dims.push_back(static_cast<int>(at - ix.columns.begin()));
+  }
+  const double per_leaf =
+      std::max(2.0, 0.7 * (storage::kPageSize - 64.0) / (16.0 * ix.columns.size() + 8.0));
+  const double height = std::max(1.0, std::ceil(std::log(rows) / std::log(per_leaf)));
+  c.matched = rows;
+  c.delivers_order = true;
+  // The whole table in distance order (as PostgreSQL prints it); the caller charges the
+  // fraction the LIMIT reads.
+  c.plan.startup_cost = height * kRandomPageCost * 0.25;
+  c.plan.total_cost =
+      c.plan.startup_cost + (rows / per_leaf + 1.0) * kRandomPageCost * 0.25 +
+      rows * (kRandomPageCost + kCpuTupleCost + kCpuIndexTupleCost +
+              static_cast<double>(req.conjuncts.size()) * kCpuOperatorCost);
+  return c;
+}
+
+// The R-tree index scan over ix for the conjuncts (none when fewer than two of its columns, or
+// its only one, are bounded, or when a column it leaves open may be NULL). Selectivity of the box: the product of its dimensions'
+// (independence, as PostgreSQL multiplies clause selectivities); cost: the descent, the leaf
+// pages that hold the matches and their entries' comparisons, sorting the matching rids, the
+// heap pages they fall on and the re-check of the box's conjuncts.
+std::optional<Candidate> RTreeCandidate(const AccessRequest& req,
+                                        const std::shared_ptr<catalog::Index>& index,
+                                        const catalog::TableStats* stats, double rows,
+                                        double pages) {
+  const catalog::IndexSchema& ix = index->schema();
+  std::vector<Sarg> bounds;
+  for (size_t i = 0; i < req.conjuncts.size(); ++i) {
+    if (std::optional<Sarg> s = MatchRTreeBound(*req.conjuncts[i], i)) bounds.push_back(*s);
+  }
+  Candidate c;
+  c.plan.kind = AccessPlan::Kind::kIndexScan;
+  c.plan.index = index;
+  double sel = 1.0;
+  size_t bounded = 0;
+  for (int col : ix.columns) {
+    const Sarg* eq = nullptr;
+    const Sarg* lo = nullptr;
+    const Sarg* hi = nullptr;
+    for (const Sarg& s : bounds) {
+      if (s.column != col) continue;
+      if (s.op == SargOp::kEq && eq == nullptr) eq = &s;
+      if ((s.op == SargOp::kGt || s.op == SargOp::kGe) && lo == nullptr) lo = &s;
+      if ((s.op == SargOp::kLt || s.op == SargOp::kLe) && hi == nullptr) hi = &s;
+    }
+    KeyRange r;
+    if (eq != nullptr) {
+      r = {eq->value, true, eq->value, true};
+      c.used.push_back(eq->conjunct);
+    } else {
+      if (lo != nullptr) {
+        r.lower = lo->value;
+        r.lower_inclusive = lo->op == SargOp::kGe;
+        c.used.push_back(lo->conjunct);
+      }
+      if (hi != nullptr) {
+        r.upper = hi->value;
+        r.upper_inclusive = hi->op == SargOp::kLe;
+        c.used.push_back(hi->conjunct);
+      }
+    }
+    if (eq != nullptr || lo != nullptr || hi != nullptr) ++bounded;
+    if (eq != nullptr) {
+      sel *= EqSelectivity(stats, col);
+    } else if (lo != nullptr || hi != nullptr) {
+      sel *= RangeSelectivity(stats, col, lo ? lo->value : nullptr, hi ? hi->value : nullptr);
+    }
+    c.plan.box.push_back(r);
+  }
+  // A row with a NULL coordinate has no entry: a column the box leaves open must be NOT NULL,
+  // or the scan would miss rows the conjuncts accept.
+  for (size_t k = 0; k < ix.columns.size(); ++k) {
+    const KeyRange& r = c.plan.box[k];
+    if (r.lower == nullptr && r.upper == nullptr &&
+        !req.table->schema().columns[ix.columns[k]].not_null) {
+      return std::nullopt;
+    }
+  }
+  if (bounded < std::min<size_t>(2, ix.columns.size())) return std::nullopt;
+  // Entries per leaf: 16 bytes per dimension and an 8-byte rid in an 8 KiB page, ~70% full.
+  const double per_leaf =
+      std::max(2.0, 0.7 * (storage::kPageSize - 64.0) / (16.0 * ix.columns.size() + 8.0));
+  const double height = std::max(1.0, std::ceil(std::log(rows) / std::log(per_leaf)));
+  c.matched = std::min(rows, std::max(1.0, rows * sel));
+  const double leaves = std::ceil(c.matched / per_leaf) + 1.0;
+  const double descent = height * kRandomPageCost * 0.25;
+  const double nconj = static_cast<double>(req.conjuncts.size());
+  // Each leaf entry is compared in every dimension; the matching rids are then sorted.
+  const double dims = static_cast<double>(ix.columns.size());
+  c.plan.startup_cost =
+      descent + leaves * kRandomPageCost * 0.25 +
+      leaves * per_leaf * (kCpuIndexTupleCost + dims * kCpuOperatorCost) +
+      c.matched * std::log2(c.matched + 1) * kCpuOperatorCost;
+  // The rids are visited in heap order, as PostgreSQL's bitmap heap scan visits its pages:
+  // Mackert–Lohman's count of distinct pages, each costing between a random and a sequential
+  // read as more of the table is read.
+  const double fetched = pages * (1.0 - std::exp(-c.matched / pages));
+  const double page_cost =
+      kRandomPageCost - (kRandomPageCost - kSeqPageCost) * std::sqrt(fetched / pages);
+  c.plan.total_cost = c.plan.startup_cost + fetched * page_cost + c.matched * kCpuTupleCost +
+                      c.matched * nconj * kCpuOperatorCost;
+  return c;
+}
 
 }  // namespace
 
@@ -550,17 +735,20 @@ Candidate ChooseCandidate(const AccessRequest& req) {
   std::map<int, std::pair<const BoundExpr*, const BoundExpr*>> ranges;  // column -> (lo, hi)
   for (size_t i = 0; i < nconj; ++i) {
     std::optional<Sarg> s = MatchConjunct(*req.conjuncts[i], i);
-    const bool bound = s && (s->op == SargOp::kLt || s->op == SargOp::kLe ||
-                             s->op == SargOp::kGt || s->op == SargOp::kGe);
+    // A comparison of a number column with a number of another type (`x > 10` on a double
+    // column) is no B+tree key condition, but it is estimated the same way.
+    const std::optional<Sarg> e = s ? s : MatchRTreeBound(*req.conjuncts[i], i);
+    const bool bound = e && (e->op == SargOp::kLt || e->op == SargOp::kLe ||
+                             e->op == SargOp::kGt || e->op == SargOp::kGe);
     const BoundExpr** slot = nullptr;
     if (bound) {
-      auto& r = ranges[s->column];
-      slot = s->op == SargOp::kLt || s->op == SargOp::kLe ? &r.second : &r.first;
+      auto& r = ranges[e->column];
+      slot = e->op == SargOp::kLt || e->op == SargOp::kLe ? &r.second : &r.first;
     }
     if (slot != nullptr && *slot == nullptr) {
-      *slot = s->value;
+      *slot = e->value;
     } else {
-      all_sel *= ConjunctSelectivity(*req.conjuncts[i], s, stats);
+      all_sel *= ConjunctSelectivity(*req.conjuncts[i], e, stats);
     }
     if (s) sargs.push_back(std::move(*s));
   }
@@ -593,6 +781,11 @@ Candidate ChooseCandidate(const AccessRequest& req) {
 
   for (const std::shared_ptr<catalog::Index>& index : table.IndexSnapshot()) {
     const catalog::IndexSchema& ix = index->schema();
+    if (ix.IsRtree()) {
+      std::optional<Candidate> r = RTreeCandidate(req, index, stats, rows, pages);
+      if (r && effective(*r) < effective(best)) best = std::move(*r);
+      continue;
+    }
     Candidate c;
     c.plan.kind = AccessPlan::Kind::kIndexScan;
     c.plan.index = index;
@@ -757,6 +950,24 @@ Candidate ChooseCandidate(const AccessRequest& req) {
     if (effective(c) < effective(best)) best = std::move(c);
   }
 
+  // ORDER BY distance LIMIT k: a nearest-neighbour scan of an R-tree against the best plan so
+  // far followed by a sort (a top-k heap over all its rows).
+  if (req.nearest != nullptr && req.limit && req.wanted_order.empty()) {
+    const double sorted = effective(best) + 2.0 * kCpuOperatorCost * out_rows *
+                                                std::log2(std::min(out_rows, *req.limit) + 1);
+    for (const std::shared_ptr<catalog::Index>& index : table.IndexSnapshot()) {
+      if (!index->schema().IsRtree()) continue;
+      std::optional<Candidate> n = NearestCandidate(req, index, rows);
+      if (!n) continue;
+      // Charged for the rows read until the LIMIT's rows have passed the conjuncts.
+      const double read = std::min(1.0, *req.limit / out_rows);
+      if (n->plan.startup_cost + (n->plan.total_cost - n->plan.startup_cost) * read < sorted) {
+        best = std::move(*n);
+        best.used.clear();
+        break;
+      }
+    }
+  }
   best.plan.rows = out_rows;
   return best;
 }
@@ -773,7 +984,7 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
   const size_t nconj = req.conjuncts.size();
   AccessPlan plan = std::move(best.plan);
   const bool delivers = best.delivers_order && !req.wanted_order.empty();
-  if (ordered != nullptr) *ordered = delivers;
+  if (ordered != nullptr) *ordered = delivers || plan.nearest_point != nullptr;
   if (delivers) plan.order = req.wanted_order;
   std::sort(best.used.begin(), best.used.end());
   best.used.erase(std::unique(best.used.begin(), best.used.end()), best.used.end());
@@ -807,6 +1018,11 @@ int KeyFamily(const Type& t) {
 std::unique_ptr<RowSourceOp> MakeAccessOperator(const std::shared_ptr<catalog::Table>& table,
                                                 AccessPlan* plan) {
   if (plan->kind == AccessPlan::Kind::kSeqScan) return std::make_unique<SeqScanOp>(table);
+  if (plan->index->schema().IsRtree()) {
+    return std::make_unique<RTreeScanOp>(table, plan->index, std::move(plan->box),
+                                         std::move(plan->index_conds), plan->nearest_point,
+                                         plan->point_dims);
+  }
   return std::make_unique<IndexScanOp>(table, plan->index, plan->keys, std::move(plan->index_conds),
                                        plan->reverse,
                                        plan->kind == AccessPlan::Kind::kIndexOnlyScan);

@@ -1,5 +1,5 @@
 // Access-path selection for one table: which of heap scan, index scan (point, IN list, range,
-// prefix + range) and index-only scan answers a set of WHERE conjuncts most cheaply, and in
+// prefix + range), R-tree index scan (a box over 2+ indexed columns) and index-only scan answers a set of WHERE conjuncts most cheaply, and in
 // which key order it delivers rows. Costs are in PostgreSQL's units (one sequential page read
 // = 1.0) so EXPLAIN output reads familiarly; statistics come from ANALYZE when present and
 // from PostgreSQL's default selectivities otherwise (planner README: "Costs").
@@ -24,14 +24,7 @@ inline constexpr double kCpuIndexTupleCost = 0.005;
 inline constexpr double kCpuOperatorCost = 0.0025;
 
 // One key column's condition in an index scan, in value order (not byte order).
-// One interval of a key column's values; a missing end is unbounded (NULLs never qualify).
-struct KeyRange {
-  const BoundExpr* lower = nullptr;
-  bool lower_inclusive = true;
-  const BoundExpr* upper = nullptr;
-  bool upper_inclusive = true;
-};
-
+// (KeyRange, one interval of a key column's values, is in execution/operators.h.)
 struct KeyCondition {
   // Equality: exactly one of eq (a single value), in_list (several) or in_array (`= ANY(a)`:
   // the elements of an array value, evaluated when the scan opens) is set.
@@ -61,6 +54,15 @@ struct AccessPlan {
   Kind kind = Kind::kSeqScan;
   std::shared_ptr<catalog::Index> index;
   std::vector<KeyCondition> keys;  // equality prefix, then at most one range column
+  // An R-tree index: the query box, one interval per index column (dimension); a missing end
+  // is unbounded. The scan finds the points in the closed box and re-checks index_conds.
+  std::vector<KeyRange> box;
+  // An R-tree nearest-neighbour scan (rows in distance order, no box): the query point's
+  // expression (a float8[] of run-time constants), and for each of its elements the index
+  // dimension it is the coordinate of; order_by is the ORDER BY key (for EXPLAIN).
+  const BoundExpr* nearest_point = nullptr;
+  std::vector<int> point_dims;
+  const BoundExpr* order_by = nullptr;
   bool reverse = false;            // scan the index backwards
   // Conjuncts the index enforces (owned here; for EXPLAIN "Index Cond"), and the rest.
   std::vector<BoundExprPtr> index_conds;
@@ -95,6 +97,10 @@ struct AccessRequest {
   // delivers this order is charged only for the fraction of rows the LIMIT needs.
   std::vector<AccessPlan::OrderColumn> wanted_order;
   std::optional<double> limit;
+  // An ORDER BY key (ascending, with a LIMIT) that an R-tree may deliver by a nearest-neighbour
+  // scan: cube_distance(cube(ARRAY[c1, ..., ck]), point) over the columns of an R-tree index,
+  // point a run-time constant (either argument order). *ordered then tells whether it did.
+  const BoundExpr* nearest = nullptr;
 };
 
 // Picks the cheapest access path. When wanted_order is given, *ordered tells whether the

@@ -386,6 +386,7 @@ Result<JoinRel> FromPlanner::DescribeTable(size_t t, std::vector<BoundExprPtr>* 
   const double table_rows = std::max<double>(1, static_cast<double>(table->live_rows()));
   for (const auto& index : table->IndexSnapshot()) {
     const catalog::IndexSchema& x = index->schema();
+    if (x.IsRtree()) continue;  // no equality probe
     size_t k = 0;
     while (k + 1 < x.columns.size() && fixed[x.columns[k]]) ++k;
     const int probe = x.columns[k];
@@ -584,6 +585,11 @@ Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
   }
   req.wanted_order = wanted;
   req.limit = limit;
+  // One ascending ORDER BY key that is not a column, under a LIMIT: maybe an R-tree distance.
+  if (ordered != nullptr && wanted.empty() && limit && s_->order_by.size() == 1 &&
+      !s_->order_by[0].descending && !s_->order_by[0].nulls_first) {
+    req.nearest = s_->projections[s_->order_by[0].column].get();
+  }
   AccessPlan plan = ChooseAccessPath(std::move(req), ordered);
   auto node = std::make_unique<PlanNode>();
   // "on fact f" when the table has an alias, as PostgreSQL prints it.
@@ -607,6 +613,7 @@ Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
   if (!plan.index_conds.empty()) {
     node->details.push_back("Index Cond: " + Conditions(plan.index_conds));
   }
+  if (plan.order_by != nullptr) node->details.push_back("Order By: (" + ExprToString(*plan.order_by) + ")");
   if (!plan.residual.empty()) node->details.push_back("Filter: " + Conditions(plan.residual));
   node->startup_cost = plan.startup_cost;
   node->total_cost = plan.total_cost;

@@ -71,7 +71,9 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
         }
         wanted.push_back({p.index, k.descending});
       }
-      if (!wanted.empty() && s->limit != nullptr && s->limit->kind == BoundKind::kConst &&
+      // With a LIMIT, index order (wanted) or an R-tree's distance order (FromPlanner::Scan
+      // looks at the one ORDER BY key) may save the sort.
+      if (s->limit != nullptr && s->limit->kind == BoundKind::kConst &&
           s->limit->value.IsInt()) {
         double skip = 0;
         if (s->offset != nullptr && s->offset->kind == BoundKind::kConst &&

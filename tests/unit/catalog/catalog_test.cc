@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -174,6 +175,51 @@ TEST_F(CatalogTest, ForeignKeysRoundTripAndOlderFormat) {
   auto old = ParseCatalog(v6);
   ASSERT_TRUE(old.ok()) << old.status().ToString();
   EXPECT_TRUE(old->tables[0].foreign_keys.empty());
+}
+
+// Format 7's access method at the end of an index line; a version 6 line (without it) reads
+// as a B+tree index; an R-tree index that claims uniqueness is corruption.
+TEST_F(CatalogTest, IndexAccessMethodRoundTrips) {
+  CatalogState state;
+  state.next_table_id = 9;
+  TableSchema s = Schema("x");
+  s.id = 4;
+  state.tables.push_back(s);
+  IndexSchema r;
+  r.id = 5;
+  r.name = "x_r";
+  r.table_id = 4;
+  r.columns = {0, 1};
+  r.descending = {false, false};
+  r.method = IndexMethod::kRtree;
+  IndexSchema b = r;
+  b.id = 6;
+  b.name = "x_b";
+  b.method = IndexMethod::kBtree;
+  state.indexes = {r, b};
+  const std::string text = SerializeCatalog(state);
+  auto parsed = ParseCatalog(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_EQ(parsed->indexes.size(), 2u);
+  EXPECT_TRUE(parsed->indexes[0].IsRtree());
+  EXPECT_FALSE(parsed->indexes[1].IsRtree());
+  EXPECT_EQ(SerializeCatalog(*parsed), text);
+  // The same file as version 6: no method field, every index a B+tree.
+  std::string v6 = text;
+  v6.replace(v6.find("MERIDIAN-CATALOG 7"), 18, "MERIDIAN-CATALOG 6");
+  v6.erase(v6.find("fkeys 0\n"), 8);  // version 6 has no fkeys line
+  for (const char* line : {" 0 1 0 1\n", " 0 1 0 0\n"}) {
+    const size_t at = v6.find(line);
+    ASSERT_NE(at, std::string::npos) << text;
+    v6.replace(at, std::strlen(line), " 0 1 0\n");
+  }
+  parsed = ParseCatalog(v6);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString() << "\n" << v6;
+  EXPECT_FALSE(parsed->indexes[0].IsRtree());
+  EXPECT_FALSE(parsed->indexes[1].IsRtree());
+  // A unique R-tree cannot be built: a file that says so is corrupt.
+  state.indexes[0].unique = true;
+  EXPECT_EQ(ParseCatalog(SerializeCatalog(state)).status().sqlstate(), "XX001");
 }
 
 Column ViewColumn(std::string name, Type type) {

@@ -246,5 +246,149 @@ TEST_F(IndexTest, IndexesSurviveReopenAndAreRebuiltAfterUncleanStop) {
   ASSERT_TRUE(Q("INSERT INTO t VALUES (5, 1, 'x')").status.ok());
 }
 
+// R-tree indexes (USING rtree / gist): errors, the plan for a selective box on 100,000 rows (the
+// R-tree) and for an unselective one (the heap), and box answers equal to an unindexed twin's
+// through inserts, updates that move points and deletes.
+class RTreeIndexTest : public IndexTest {
+ protected:
+  // t and u get the same n rows (id, x DOUBLE, y INT, z BIGINT), a NULL x now and then.
+  void FillPoints(int n, int from = 0) {
+    std::mt19937 rng(11 + from);
+    for (int base = from; base < from + n; base += 2000) {
+      std::string values;
+      for (int i = base; i < std::min(from + n, base + 2000); ++i) {
+        if (!values.empty()) values += ",";
+        const std::string x = rng() % 100 == 0 ? "NULL" : std::to_string(rng() % 100000 / 100.0);
+        values += "(" + std::to_string(i) + "," + x + "," + std::to_string(rng() % 1000) + "," +
+                  std::to_string(rng() % 5000000000ULL) + ")";
+      }
+      ASSERT_TRUE(Q("INSERT INTO t VALUES " + values).status.ok());
+      ASSERT_TRUE(Q("INSERT INTO u VALUES " + values).status.ok());
+    }
+  }
+  void CreateTwins() {
+    ASSERT_TRUE(Q("CREATE TABLE t (id INT PRIMARY KEY, x FLOAT8, y INT, z BIGINT)").status.ok());
+    ASSERT_TRUE(Q("CREATE TABLE u (id INT, x FLOAT8, y INT, z BIGINT)").status.ok());
+  }
+};
+
+TEST_F(RTreeIndexTest, CreateIndexChecksColumnsAndMethod) {
+  CreateTwins();
+  ASSERT_TRUE(Q("ALTER TABLE t ADD COLUMN s TEXT").status.ok());
+  auto e = Err("CREATE INDEX t_s ON t USING rtree (x, s)", "42704");
+  EXPECT_EQ(e.message(), "data type text has no default operator class for access method \"rtree\"");
+  e = Err("CREATE UNIQUE INDEX t_u ON t USING gist (x, y)", "0A000");
+  EXPECT_EQ(e.message(), "access method \"gist\" does not support unique indexes");
+  Err("CREATE INDEX t_d ON t USING rtree (x DESC, y)", "0A000");
+  Err("CREATE INDEX t_9 ON t USING rtree (x, y, z, id, x, y, z, id, x)", "54000");
+  ASSERT_TRUE(Q("CREATE INDEX ON t USING rtree (x, y, z)").status.ok());
+  EXPECT_EQ(Rows("SELECT indexdef FROM pg_indexes WHERE indexname = 't_x_y_z_idx'"),
+            (Strings{"CREATE INDEX t_x_y_z_idx ON public.t USING rtree (x, y, z)"}));
+  EXPECT_EQ(Rows("SELECT a.amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam "
+                 "WHERE c.relname = 't_x_y_z_idx'"),
+            (Strings{"rtree"}));
+  // The index goes with a column it covers, as a B+tree index does.
+  ASSERT_TRUE(Q("ALTER TABLE t DROP COLUMN z").status.ok());
+  EXPECT_EQ(Rows("SELECT count(*) FROM pg_indexes WHERE indexname = 't_x_y_z_idx'"),
+            (Strings{"0"}));
+}
+
+TEST_F(RTreeIndexTest, PlanPicksTheRTreeOnlyForSelectiveBoxes) {
+  CreateTwins();
+  FillPoints(100000);
+  ASSERT_TRUE(Q("CREATE INDEX t_xy ON t USING rtree (x, y)").status.ok());
+  ASSERT_TRUE(Q("CREATE INDEX t_y ON t (y)").status.ok());
+  ASSERT_TRUE(Q("ANALYZE").status.ok());
+  // About 0.02% of the rows: the R-tree, with the whole box as its condition.
+  const std::string selective = "x BETWEEN 100 AND 110 AND y BETWEEN 500 AND 520";
+  std::string plan = Plan("SELECT * FROM t WHERE " + selective);
+  EXPECT_NE(plan.find("Index Scan using t_xy on t"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Index Cond: ((t.x >= 100) AND (t.x <= 110) AND (t.y >= 500) AND "
+                      "(t.y <= 520))"),
+            std::string::npos)
+      << plan;
+  // Half the table: the heap.
+  const std::string unselective = "x > 100 AND y < 500";
+  plan = Plan("SELECT * FROM t WHERE " + unselective);
+  EXPECT_NE(plan.find("Seq Scan on t"), std::string::npos) << plan;
+  // One bounded column of two: no box; a narrow y range goes to the B+tree on y instead.
+  plan = Plan("SELECT * FROM t WHERE y = 7");
+  EXPECT_EQ(plan.find("t_xy"), std::string::npos) << plan;
+  // Strict bounds and another filter: the box's conditions plus a Filter line.
+  plan = Plan("SELECT * FROM t WHERE x > 100 AND x < 110 AND y > 500 AND y < 520 AND z > 7");
+  EXPECT_NE(plan.find("Index Scan using t_xy on t"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Filter: (t.z > 7)"), std::string::npos) << plan;
+  // Nearest neighbours: ORDER BY distance LIMIT k as a best-first scan, no Sort node; the
+  // rows equal a full sort's (u has no index). A filter that passes few rows makes the scan
+  // search again in larger batches.
+  const std::string knn = " ORDER BY cube_distance(cube(ARRAY[x, y]), cube(ARRAY[500.5, 500]))";
+  plan = Plan("SELECT id FROM t WHERE x IS NOT NULL" + knn + " LIMIT 10");
+  EXPECT_NE(plan.find("Index Scan using t_xy on t"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Order By: (cube_distance("), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("Sort"), std::string::npos) << plan;
+  for (const std::string& tail :
+       {std::string(" LIMIT 10"), std::string(" LIMIT 300 OFFSET 20"), std::string(" LIMIT 1")}) {
+    for (const std::string& filter : {std::string(""), std::string(" AND z < 40000000")}) {
+      const std::string q = "SELECT id, x, y FROM %s WHERE x IS NOT NULL" + filter + knn + tail;
+      auto on = [&](const char* table) {
+        std::string sql = q;
+        sql.replace(sql.find("%s"), 2, table);
+        return Rows(sql);
+      };
+      EXPECT_EQ(on("t"), on("u")) << q;
+    }
+  }
+  // Without a LIMIT, or descending, it is a sort.
+  EXPECT_NE(Plan("SELECT id FROM t WHERE x IS NOT NULL" + knn).find("Sort"), std::string::npos);
+  EXPECT_NE(Plan("SELECT id FROM t WHERE x IS NOT NULL" + knn + " DESC LIMIT 3").find("Sort"),
+            std::string::npos);
+  ExpectSame(selective);
+  ExpectSame(unselective);
+  ExpectSame("x > 100 AND x < 110 AND y > 500 AND y < 520 AND z > 7");
+}
+
+TEST_F(RTreeIndexTest, AnswersMatchAnUnindexedTwinThroughChanges) {
+  CreateTwins();
+  FillPoints(20000);
+  ASSERT_TRUE(Q("CREATE INDEX t_xyz ON t USING gist (x, y, z)").status.ok());  // bulk load
+  ASSERT_TRUE(Q("ANALYZE").status.ok());
+  const Strings wheres = {"x BETWEEN 100 AND 110 AND y BETWEEN 500 AND 600",
+                          "x < 5 AND y > 990",
+                          "x = 500.5 AND y >= 0",
+                          "x >= 10 AND x <= 10 AND y < 1000",
+                          "x BETWEEN 10 AND 30 AND y BETWEEN 1 AND 300 AND z < 2500000000",
+                          "y = 17 AND z > 4000000000",
+                          "x > 990.5 AND y < 100.5",
+                          "x BETWEEN 20 AND 10 AND y < 5",
+                          "x IS NULL AND y < 3"};
+  auto check = [&] {
+    for (const std::string& w : wheres) ExpectSame(w);
+  };
+  check();
+  // A box that leaves the nullable x open cannot use the index (rows with a NULL x have no
+  // entry); with x bounded too it does.
+  EXPECT_EQ(Plan("SELECT * FROM t WHERE y = 17 AND z > 4000000000").find("t_xyz"),
+            std::string::npos);
+  EXPECT_NE(Plan("SELECT * FROM t WHERE y = 17 AND z > 4000000000 AND x < 500").find("t_xyz"),
+            std::string::npos);
+  FillPoints(3000, 50000);  // inserts one by one into the tree
+  ASSERT_TRUE(Q("UPDATE t SET x = y / 10.0, y = 999 - y WHERE id % 5 = 0").status.ok());
+  ASSERT_TRUE(Q("UPDATE u SET x = y / 10.0, y = 999 - y WHERE id % 5 = 0").status.ok());
+  ASSERT_TRUE(Q("UPDATE t SET x = NULL WHERE id % 17 = 0").status.ok());
+  ASSERT_TRUE(Q("UPDATE u SET x = NULL WHERE id % 17 = 0").status.ok());
+  ASSERT_TRUE(Q("DELETE FROM t WHERE id % 3 = 0").status.ok());
+  ASSERT_TRUE(Q("DELETE FROM u WHERE id % 3 = 0").status.ok());
+  check();
+  // DELETE and UPDATE find their rows through the R-tree too.
+  const std::string box = "x BETWEEN 200 AND 300 AND y BETWEEN 100 AND 200 AND z >= 0";
+  EXPECT_NE(Plan("DELETE FROM t WHERE " + box).find("t_xyz"), std::string::npos);
+  ASSERT_TRUE(Q("DELETE FROM t WHERE " + box).status.ok());
+  ASSERT_TRUE(Q("DELETE FROM u WHERE " + box).status.ok());
+  ASSERT_TRUE(Q("UPDATE t SET y = y + 1 WHERE x BETWEEN 50 AND 60 AND y < 400").status.ok());
+  ASSERT_TRUE(Q("UPDATE u SET y = y + 1 WHERE x BETWEEN 50 AND 60 AND y < 400").status.ok());
+  check();
+  EXPECT_EQ(Rows("SELECT count(*) FROM t WHERE " + box), (Strings{"0"}));
+}
+
 }  // namespace
 }  // namespace meridian::testing

@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "catalog/catalog.h"
 #include "sql_test_util.h"
 #include "storage/fault_injection_file_system.h"
 
@@ -226,6 +227,20 @@ void ExpectIndexesMatch(Session& s, const std::set<int64_t>& want) {
   }
 }
 
+// The ids left by the CheckpointedIndexes tests' changes: 1..2500 inserted, 101..150 moved to
+// id + 2600, 201..260 deleted.
+std::set<int64_t> IdsAfterTailChanges() {
+  std::set<int64_t> ids;
+  for (int64_t id = 1; id <= 2500; ++id) {
+    if (id >= 101 && id <= 150) {
+      ids.insert(id + 2600);
+    } else if (id < 201 || id > 260) {
+      ids.insert(id);
+    }
+  }
+  return ids;
+}
+
 TEST(IndexRecovery, CheckpointedIndexesAreCaughtUpFromTheLogTailNotRebuilt) {
   TempDir dir;
   storage::FaultInjectionFileSystem fs(storage::FileSystem::Default());
@@ -249,13 +264,7 @@ TEST(IndexRecovery, CheckpointedIndexesAreCaughtUpFromTheLogTailNotRebuilt) {
             .status.ok());
     ASSERT_TRUE(RunSql(*s, "DELETE FROM t WHERE id BETWEEN 201 AND 260").status.ok());
     ASSERT_TRUE(RunSql(*s, "BEGIN; INSERT INTO t VALUES (2999, 8997); ROLLBACK").status.ok());
-    for (int64_t id = 1; id <= 2500; ++id) {
-      if (id >= 101 && id <= 150) {
-        want.insert(id + 2600);
-      } else if (id < 201 || id > 260) {
-        want.insert(id);
-      }
-    }
+    want = IdsAfterTailChanges();
     ExpectIndexesMatch(*s, want);
     PowerCut(&fs, &s, &*db, 7);
   }
@@ -361,6 +370,149 @@ TEST(IndexRecovery, TruncateLeavesNoOldPageImagesForItsNewFiles) {
   EXPECT_EQ(Count(*s, "SELECT count(*) FROM t"), 10);
   EXPECT_EQ(Count(*s, "SELECT count(*) FROM t WHERE v = 5003 * 3"), 1);
   EXPECT_EQ(Count(*s, "SELECT count(*) FROM t WHERE id = 17"), 0);
+}
+
+// R-tree indexes: r(id, x, y) with the point (id * 0.5, id % 50) per row, indexed by
+// r_xy USING rtree (x, y).
+std::string InsertPoints(int64_t from, int64_t to) {
+  std::string sql = "INSERT INTO r VALUES ";
+  for (int64_t id = from; id <= to; ++id) {
+    sql += (id > from ? ", (" : "(") + std::to_string(id) + ", " + std::to_string(id) + " * 0.5, " +
+           std::to_string(id % 50) + ")";
+  }
+  return sql;
+}
+
+// Every id in want is found through r_xy by its point, nothing else is, and box queries count
+// what the heap holds; the plans use the R-tree.
+void ExpectRTreeMatches(Session& s, const std::set<int64_t>& want) {
+  const std::string point = "SELECT count(*) FROM r WHERE x = 10.5 AND y = 21";
+  SqlResult plan = RunSql(s, "EXPLAIN " + point);
+  ASSERT_TRUE(plan.status.ok()) << plan.status.message();
+  ASSERT_FALSE(plan.rows.empty());
+  std::string text;
+  for (const std::string& line : plan.rows) text += line + "\n";
+  EXPECT_NE(text.find("Index Scan using r_xy on r"), std::string::npos) << text;
+  EXPECT_EQ(Count(s, "SELECT count(*) FROM r"), static_cast<int64_t>(want.size()));
+  for (int64_t id = 0; id <= 3000; ++id) {
+    const int64_t expected = want.count(id) ? 1 : 0;
+    ASSERT_EQ(Count(s, "SELECT count(*) FROM r WHERE x = " + std::to_string(id) +
+                           " * 0.5 AND y = " + std::to_string(id % 50)),
+              expected)
+        << "R-tree lookup of row " << id;
+  }
+  for (int64_t lo = 0; lo < 1500; lo += 97) {
+    int64_t expected = 0;
+    for (int64_t id : want) expected += id * 0.5 >= lo && id * 0.5 <= lo + 40 && id % 50 < 10;
+    ASSERT_EQ(Count(s, "SELECT count(*) FROM r WHERE x BETWEEN " + std::to_string(lo) + " AND " +
+                           std::to_string(lo + 40) + " AND y >= 0 AND y < 10"),
+              expected)
+        << "box from x = " << lo;
+  }
+}
+
+// Opens the data directory's catalog alone (the database closed) and runs RTree::Verify on
+// r_xy (boxes, fill bounds, reachability, and its entry count against the live rows) and
+// BTree::Verify on the primary key.
+void VerifyRTree(const std::string& data_dir, uint64_t entries) {
+  storage::BufferPool pool(1024);
+  auto catalog = catalog::Catalog::Open(data_dir, &pool);
+  ASSERT_TRUE(catalog.ok()) << catalog.status().message();
+  std::shared_ptr<catalog::Table> table = (*catalog)->Find("r");
+  ASSERT_NE(table, nullptr);
+  bool found = false;
+  for (const std::shared_ptr<catalog::Index>& index : table->IndexSnapshot()) {
+    if (index->name() == "r_pkey") {
+      auto stats = index->tree()->Verify();
+      ASSERT_TRUE(stats.ok()) << stats.status().message();
+      EXPECT_GE(stats->entries, entries);
+    }
+    if (index->name() != "r_xy") continue;
+    found = true;
+    ASSERT_NE(index->rtree(), nullptr);
+    auto stats = index->rtree()->Verify();
+    ASSERT_TRUE(stats.ok()) << stats.status().message();
+    // Garbage collection may not have run yet: entries of dead versions can remain.
+    EXPECT_GE(stats->entries, entries);
+  }
+  EXPECT_TRUE(found);
+  ASSERT_TRUE((*catalog)->Close().ok());
+}
+
+TEST(RTreeRecovery, CheckpointedRTreeIsCaughtUpFromTheLogTail) {
+  TempDir dir;
+  storage::FaultInjectionFileSystem fs(storage::FileSystem::Default());
+  DatabaseOptions options = CrashOptions(dir, &fs, 8);
+  std::set<int64_t> want;
+  {
+    auto db = Database::Open(options);
+    ASSERT_TRUE(db.ok()) << db.status().message();
+    std::unique_ptr<Session> s = (*db)->NewSession();
+    ASSERT_TRUE(RunSql(*s, "CREATE TABLE r (id INT PRIMARY KEY, x FLOAT8, y INT); " +
+                               InsertPoints(1, 2000) +
+                               "; CREATE INDEX r_xy ON r USING gist (x, y); ANALYZE r")
+                    .status.ok());
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+    // After the checkpoint only the log tail knows: inserts, updates that move points,
+    // deletes, an aborted transaction.
+    ASSERT_TRUE(RunSql(*s, InsertPoints(2001, 2500)).status.ok());
+    ASSERT_TRUE(RunSql(*s, "UPDATE r SET id = id + 2600, x = (id + 2600) * 0.5, "
+                           "y = (id + 2600) % 50 WHERE id BETWEEN 101 AND 150")
+                    .status.ok());
+    ASSERT_TRUE(RunSql(*s, "DELETE FROM r WHERE id BETWEEN 201 AND 260").status.ok());
+    ASSERT_TRUE(RunSql(*s, "BEGIN; " + InsertPoints(2999, 2999) + "; ROLLBACK").status.ok());
+    want = IdsAfterTailChanges();
+    ExpectRTreeMatches(*s, want);
+    PowerCut(&fs, &s, &*db, 7);
+  }
+  options.file_system = nullptr;
+  {
+    auto db = Database::Open(options);
+    ASSERT_TRUE(db.ok()) << "recovery failed: " << db.status().message();
+    const RecoveryInfo info = (*db)->recovery();
+    EXPECT_FALSE(info.clean);
+    EXPECT_TRUE(info.tail_only);
+    EXPECT_EQ(info.indexes_rebuilt, 0u);
+    std::unique_ptr<Session> s = (*db)->NewSession();
+    ExpectRTreeMatches(*s, want);
+    s.reset();
+    ASSERT_TRUE((*db)->Close().ok());
+  }
+  VerifyRTree(options.data_dir, want.size());
+}
+
+TEST(RTreeRecovery, RTreeWrittenOutsideACheckpointImageIsRebuilt) {
+  TempDir dir;
+  storage::FaultInjectionFileSystem fs(storage::FileSystem::Default());
+  DatabaseOptions options = CrashOptions(dir, &fs, 0);  // dirty index pages get evicted
+  std::set<int64_t> want;
+  {
+    auto db = Database::Open(options);
+    ASSERT_TRUE(db.ok()) << db.status().message();
+    std::unique_ptr<Session> s = (*db)->NewSession();
+    ASSERT_TRUE(RunSql(*s,
+                       "CREATE TABLE r (id INT PRIMARY KEY, x FLOAT8, y INT); "
+                       "CREATE INDEX r_xy ON r USING rtree (x, y)")
+                    .status.ok());
+    ASSERT_TRUE((*db)->Checkpoint().ok());
+    for (int64_t from = 1; from <= 3000; from += 100) {
+      ASSERT_TRUE(RunSql(*s, InsertPoints(from, from + 99)).status.ok());
+    }
+    ASSERT_TRUE(RunSql(*s, "ANALYZE r").status.ok());
+    for (int64_t id = 1; id <= 3000; ++id) want.insert(id);
+    PowerCut(&fs, &s, &*db, 11);
+  }
+  options.file_system = nullptr;
+  {
+    auto db = Database::Open(options);
+    ASSERT_TRUE(db.ok()) << "recovery failed: " << db.status().message();
+    EXPECT_GE((*db)->recovery().indexes_rebuilt, 1u);
+    std::unique_ptr<Session> s = (*db)->NewSession();
+    ExpectRTreeMatches(*s, want);
+    s.reset();
+    ASSERT_TRUE((*db)->Close().ok());
+  }
+  VerifyRTree(options.data_dir, want.size());
 }
 
 }  // namespace

@@ -1,0 +1,161 @@
+// RTreeScanOp: query box → RTree::Search → rids in heap order → visible rows that pass the
+// re-check (see operators.h).
+#include <algorithm>
+#include <limits>
+
+#include "catalog/transaction.h"
+#include "execution/evaluator.h"
+#include "execution/operators.h"
+
+namespace meridian::exec {
+
+RTreeScanOp::RTreeScanOp(std::shared_ptr<catalog::Table> table,
+                         std::shared_ptr<catalog::Index> index, std::vector<KeyRange> box,
+                         std::vector<BoundExprPtr> conds, const BoundExpr* nearest,
+                         std::vector<int> point_dims)
+    : nearest_(nearest),
+      point_dims_(std::move(point_dims)),
+      table_(std::move(table)),
+      width_(table_->types().size()),
+      index_(std::move(index)),
+      box_(std::move(box)),
+      conds_(std::move(conds)) {}
+
+RTreeScanOp::~RTreeScanOp() = default;
+
+namespace {
+
+// One end of the box from a bound expression; false when it is NULL (nothing matches).
+Result<bool> BoxEnd(const BoundExpr* e, double open, const EvalContext& ctx, double* out) {
+  if (e == nullptr) {
+    *out = open;
+    return true;
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*e, ctx));
+  if (v.IsNull()) return false;
+  if (!catalog::RTreeCoordinate(v, out)) *out = open;  // not a number: the re-check decides
+  return true;
+}
+
+}  // namespace
+
+Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
+  exec_ = exec;
+  MERIDIAN_RETURN_IF_ERROR(table_->CheckUsable());
+  storage::RTree* tree = index_->rtree();
+  if (tree == nullptr) {
+    return Status::Error(sqlstate::kUndefinedObject,
+                         "index \"" + index_->name() + "\" was dropped");
+  }
+  ctx_ = EvalContext{nullptr, outer, exec};
+  rids_.clear();
+  next_ = 0;
+  until_check_ = 0;
+  Row empty;
+  const EvalContext bound_ctx{&empty, outer, exec};
+  if (nearest_ != nullptr) {
+    // The query point; a NULL one makes every distance NULL (any order is the order).
+    point_.assign(tree->dims(), 0.0);
+    MERIDIAN_ASSIGN_OR_RETURN(Value p, Eval(*nearest_, bound_ctx));
+    if (!p.IsNull()) {
+      const std::vector<Value>& coords = p.AsArray();
+      for (size_t j = 0; j < coords.size() && j < point_dims_.size(); ++j) {
+        double x = 0;
+        if (catalog::RTreeCoordinate(coords[j], &x)) point_[point_dims_[j]] = x;
+      }
+    }
+    found_ = 0;
+    handed_.clear();
+    batch_ = 64;
+    exhausted_ = false;
+    return Status::Ok();
+  }
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  storage::Box& query = query_;
+  for (size_t d = 0; d < box_.size(); ++d) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool lo_ok, BoxEnd(box_[d].lower, -kInf, bound_ctx, &query.lo[d]));
+    MERIDIAN_ASSIGN_OR_RETURN(bool hi_ok, BoxEnd(box_[d].upper, kInf, bound_ctx, &query.hi[d]));
+    if (!lo_ok || !hi_ok || query.lo[d] > query.hi[d]) return Status::Ok();  // empty box
+  }
+  MERIDIAN_RETURN_IF_ERROR(tree->Search(storage::RTreeOp::kContainedBy, query,
+                                        [&](const storage::Box&, storage::Rid rid) {
+                                          rids_.push_back(rid);
+                                          return true;
+                                        }));
+  auto before = [](storage::Rid a, storage::Rid b) {
+    return a.page != b.page ? a.page < b.page : a.slot < b.slot;
+  };
+  auto same = [](storage::Rid a, storage::Rid b) { return a.page == b.page && a.slot == b.slot; };
+  std::sort(rids_.begin(), rids_.end(), before);
+  rids_.erase(std::unique(rids_.begin(), rids_.end(), same), rids_.end());
+  return Status::Ok();
+}
+
+Result<bool> RTreeScanOp::NextBatch() {
+  if (exhausted_) return false;
+  storage::RTree* tree = index_->rtree();
+  if (tree == nullptr) {
+    return Status::Error(sqlstate::kUndefinedObject,
+                         "index \"" + index_->name() + "\" was dropped");
+  }
+  // A fresh best-first search for found_ + batch_ entries, skipping the rids handed out
+  // (matched by rid, not position: writers may have added or removed entries since; an entry
+  // added since names a version this snapshot does not see).
+  rids_.clear();
+  next_ = 0;
+  size_t seen = 0;
+  const size_t want = found_ + batch_;
+  MERIDIAN_RETURN_IF_ERROR(tree->Nearest(point_, want, [&](const storage::Box&, storage::Rid rid,
+                                                           double) {
+    ++seen;
+    if (handed_.count(uint64_t{rid.page} << 16 | rid.slot) == 0) rids_.push_back(rid);
+    return true;
+  }));
+  exhausted_ = seen < want;
+  found_ += rids_.size();
+  batch_ *= 4;
+  return !rids_.empty();
+}
+
+Result<bool> RTreeScanOp::Next(Row* row) {
+  MERIDIAN_RETURN_IF_ERROR(table_->CheckUsable());
+  const catalog::Transaction* txn = exec_ != nullptr ? exec_->txn : nullptr;
+  while (true) {
+    if (next_ == rids_.size()) {
+      if (nearest_ == nullptr) return false;
+      MERIDIAN_ASSIGN_OR_RETURN(bool more, NextBatch());
+      if (!more) return false;
+    }
+    if (--until_check_ <= 0) {
+      until_check_ = kCheckInterval;
+      if (exec_ != nullptr && exec_->ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
+    }
+    rid_ = rids_[next_++];
+    if (nearest_ != nullptr) handed_.insert(uint64_t{rid_.page} << 16 | rid_.slot);
+    MERIDIAN_ASSIGN_OR_RETURN(bool visible, FetchVisibleVersion(*table_, rid_, txn, &bytes_));
+    if (!visible) continue;
+    MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row));
+    row->resize(width_);
+    // A row strictly inside the box passes every box condition without evaluating it: the
+    // float64 rounding of values and bounds is monotonic, so round(v) > round(b) implies
+    // v > b (and so for <). Rows on the box's boundary (strict bounds, equalities, values
+    // rounded onto a bound) are re-checked.
+    if (nearest_ == nullptr) {
+      storage::Box point;
+      bool inside = index_->RowPoint(*row, &point);
+      for (size_t d = 0; inside && d < box_.size(); ++d) {
+        inside = query_.lo[d] < point.lo[d] && point.lo[d] < query_.hi[d];
+      }
+      if (inside) return true;
+    }
+    ctx_.row = row;
+    bool pass = true;
+    for (const BoundExprPtr& c : conds_) {
+      MERIDIAN_ASSIGN_OR_RETURN(pass, EvalPredicate(*c, ctx_));
+      if (!pass) break;
+    }
+    if (pass) return true;
+  }
+}
+
+}  // namespace meridian::exec
