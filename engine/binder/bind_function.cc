@@ -426,6 +426,8 @@ bool FitsKind(const Type& t, char kind) {
       return t.id == TypeId::kBoolean;
     case 'x':
       return true;
+    case 'r':
+      return t.IsString() || t.IsIntegral();
     default:
       return false;
   }
@@ -451,7 +453,7 @@ Result<BoundExprPtr> Binder::BindRegisteredFunction(const std::string& name,
     for (size_t i = 0; i < n; ++i) {
       BoundExprPtr& a = (*args)[i];
       const char kind = kind_of(i);
-      if (kind == 'x') {
+      if (kind == 'x' || kind == 'r') {  // as passed (a regclass: text or oid)
         if (a->type.id == TypeId::kUnknown) {
           MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Text(), false, ""));
         }

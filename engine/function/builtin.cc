@@ -11,6 +11,7 @@ void RegisterBuiltinFunctions() {
     RegisterStringFunctions();
     RegisterMathFunctions();
     RegisterSystemScalarFunctions();
+    RegisterSizeFunctions();
   });
 }
 

@@ -11,5 +11,6 @@ void RegisterBuiltinFunctions();
 void RegisterStringFunctions();
 void RegisterMathFunctions();
 void RegisterSystemScalarFunctions();
+void RegisterSizeFunctions();  // size_functions.cc
 
 }  // namespace meridian::exec
