@@ -143,7 +143,7 @@ Status Binder::BindLocking(const ast::SelectStmt& stmt, BoundSelect* out) {
   if (!out->group_by.empty()) return not_allowed("GROUP BY clause");
   if (out->having != nullptr) return not_allowed("HAVING clause");
   if (out->aggregated) return not_allowed("aggregate functions");
-  if (out->distinct) return not_allowed("DISTINCT clause");
+  if (out->distinct || !out->distinct_on.empty()) return not_allowed("DISTINCT clause");
   if (!out->windows.empty()) return not_allowed("window functions");
   out->lock_rows.assign(out->from.size(), false);
   for (const ast::LockingClause& lc : stmt.locking) {
@@ -319,6 +319,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
 
   rules_ = ExprRules{"ORDER BY", true, true, true, true};
   MERIDIAN_RETURN_IF_ERROR(BindOrderBy(stmt, item_asts, out.get()));
+  if (!stmt.distinct_on.empty()) MERIDIAN_RETURN_IF_ERROR(BindDistinctOn(stmt, out.get()));
 
   out->aggregated = !out->group_by.empty() || out->having != nullptr;
   for (const BoundExprPtr& p : out->projections) {
@@ -556,40 +557,72 @@ Status Binder::BindSelectList(const std::vector<ast::SelectItem>& items, bool ke
   return Status::Ok();
 }
 
+Status Binder::BindDistinctOn(const ast::SelectStmt& stmt, BoundSelect* out) {
+  std::vector<int> on;
+  for (const ast::ExprPtr& x : stmt.distinct_on) {
+    MERIDIAN_ASSIGN_OR_RETURN(int column, SortColumn(*x, out));
+    if (std::find(on.begin(), on.end(), column) == on.end()) on.push_back(column);
+  }
+  // The ORDER BY must start with the DISTINCT ON expressions (in any order), as PostgreSQL
+  // requires; those it does not list are sorted on after it (ascending).
+  const size_t prefix = std::min(on.size(), out->order_by.size());
+  for (size_t i = 0; i < prefix; ++i) {
+    if (std::find(on.begin(), on.end(), out->order_by[i].column) == on.end()) {
+      return Status::Error("42P10",
+                           "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+          .WithPosition(stmt.distinct_on[0]->loc.position);
+    }
+  }
+  for (int column : on) {
+    bool sorted = false;
+    for (size_t i = 0; i < prefix; ++i) sorted = sorted || out->order_by[i].column == column;
+    if (sorted) continue;
+    SortKey key;
+    key.column = column;
+    out->order_by.push_back(key);  // ascending, NULLs last
+  }
+  out->distinct_on = std::move(on);
+  return Status::Ok();
+}
+
+Result<int> Binder::SortColumn(const ast::Expr& x, BoundSelect* out) {
+  MERIDIAN_ASSIGN_OR_RETURN(int column, OrderByPosition(x, out->visible));
+  if (column < 0 && x.kind == ast::ExprKind::kColumnRef && x.table.empty()) {
+    // An output column name takes precedence over an input column (SQL-92 rule).
+    for (size_t i = 0; i < out->visible; ++i) {
+      if (out->columns[i].name != x.name) continue;
+      if (column >= 0 && !out->projections[column]->Equals(*out->projections[i])) {
+        return Status::Error(sqlstate::kAmbiguousColumn, "ORDER BY \"" + x.name + "\" is ambiguous")
+            .WithPosition(x.loc.position);
+      }
+      if (column < 0) column = static_cast<int>(i);
+    }
+  }
+  if (column < 0) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e, BindExpr(x));
+    if (e->type.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(e, Coerce(std::move(e), Type::Text(), false, ""));
+    }
+    for (size_t i = 0; i < out->projections.size(); ++i) {
+      if (out->projections[i]->Equals(*e)) {
+        column = static_cast<int>(i);
+        break;
+      }
+    }
+    if (column < 0) {
+      column = static_cast<int>(out->projections.size());
+      out->projections.push_back(std::move(e));
+    }
+  }
+  return column;
+}
+
 Status Binder::BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
                            BoundSelect* out) {
   (void)items;
   for (const ast::OrderItem& o : stmt.order_by) {
     const ast::Expr& x = *o.expr;
-    MERIDIAN_ASSIGN_OR_RETURN(int column, OrderByPosition(x, out->visible));
-    if (column < 0 && x.kind == ast::ExprKind::kColumnRef && x.table.empty()) {
-      // An output column name takes precedence over an input column (SQL-92 rule).
-      for (size_t i = 0; i < out->visible; ++i) {
-        if (out->columns[i].name != x.name) continue;
-        if (column >= 0 && !out->projections[column]->Equals(*out->projections[i])) {
-          return Status::Error(sqlstate::kAmbiguousColumn,
-                               "ORDER BY \"" + x.name + "\" is ambiguous")
-              .WithPosition(x.loc.position);
-        }
-        if (column < 0) column = static_cast<int>(i);
-      }
-    }
-    if (column < 0) {
-      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e, BindExpr(x));
-      if (e->type.id == TypeId::kUnknown) {
-        MERIDIAN_ASSIGN_OR_RETURN(e, Coerce(std::move(e), Type::Text(), false, ""));
-      }
-      for (size_t i = 0; i < out->projections.size(); ++i) {
-        if (out->projections[i]->Equals(*e)) {
-          column = static_cast<int>(i);
-          break;
-        }
-      }
-      if (column < 0) {
-        column = static_cast<int>(out->projections.size());
-        out->projections.push_back(std::move(e));
-      }
-    }
+    MERIDIAN_ASSIGN_OR_RETURN(int column, SortColumn(x, out));
     SortKey key;
     key.column = column;
     key.descending = o.descending;

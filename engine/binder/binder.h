@@ -290,6 +290,12 @@ class Binder {
   // Both: the items bound as a select list in scope (its only scope).
   Status BindReturningIn(const std::vector<ast::SelectItem>& items, Scope* scope,
                          BoundReturning* out);
+  // The projected-row column an ORDER BY or DISTINCT ON item sorts on: a position, an output
+  // name, or an expression (appended as a hidden projection when no projection equals it).
+  Result<int> SortColumn(const ast::Expr& x, BoundSelect* out);
+  // DISTINCT ON (...): BoundSelect::distinct_on, and the sort keys it needs (42P10 when the
+  // ORDER BY does not start with its expressions).
+  Status BindDistinctOn(const ast::SelectStmt& stmt, BoundSelect* out);
   Status BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
                      BoundSelect* out);
   Result<BoundExprPtr> BindLimit(const ast::Expr& expr, const char* what);

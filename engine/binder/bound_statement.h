@@ -52,6 +52,9 @@ struct BoundSelect {
   size_t visible = 0;
   std::vector<ColumnInfo> columns;  // the visible columns
   bool distinct = false;
+  // DISTINCT ON: projected-row columns (hidden ones too); the rows, sorted by order_by (which
+  // starts with them), keep the first of each run of equal values.
+  std::vector<int> distinct_on;
   std::vector<SortKey> order_by;  // over the projected row
   BoundExprPtr limit;             // constant expressions; may be null
   BoundExprPtr offset;

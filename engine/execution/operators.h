@@ -491,6 +491,23 @@ class DistinctOp : public Operator {
   std::unordered_set<std::string> seen_;
 };
 
+// DISTINCT ON: of rows sorted on the key columns, the first of each run of equal keys (NULLs
+// equal each other, as in PostgreSQL's grouping).
+class DistinctOnOp : public Operator {
+ public:
+  DistinctOnOp(OperatorPtr child, std::vector<int> columns)
+      : child_(std::move(child)), columns_(std::move(columns)) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
+
+ private:
+  OperatorPtr child_;
+  std::vector<int> columns_;
+  std::vector<Value> last_;  // the key of the last row returned
+  bool have_last_ = false;
+};
+
 struct SortKey {
   int column = 0;
   bool descending = false;

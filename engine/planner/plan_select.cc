@@ -162,6 +162,16 @@ Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool
     cur =
         b->Make(std::make_unique<SortOp>(std::move(cur.op), s->order_by), std::move(node), {&cur});
   }
+  if (!s->distinct_on.empty()) {  // the first row of each run of equal DISTINCT ON keys
+    auto node = std::make_unique<PlanNode>();
+    node->label = "Unique";
+    node->rows = std::max(1.0, cur.node->rows / 10);
+    node->startup_cost = cur.node->startup_cost;
+    node->total_cost = cur.node->total_cost + cur.node->rows * kCpuOperatorCost;
+    node->width = cur.node->width;
+    cur = b->Make(std::make_unique<DistinctOnOp>(std::move(cur.op), s->distinct_on),
+                  std::move(node), {&cur});
+  }
   if (s->limit != nullptr || s->offset != nullptr) {
     auto node = std::make_unique<PlanNode>();
     node->label = "Limit";

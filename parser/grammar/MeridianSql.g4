@@ -97,11 +97,14 @@ selectTerm : selectPrimary (K_INTERSECT (K_ALL | K_DISTINCT)? selectPrimary)* ;
 
 selectPrimary : selectCore | valuesClause | LPAREN selectStmt RPAREN ;
 
+// DISTINCT, or DISTINCT ON (expr, ...): the first row of each group of equal expressions.
+distinctClause : K_DISTINCT (K_ON LPAREN expr (COMMA expr)* RPAREN)? ;
+
 // VALUES (...), (...) as a query (in FROM, in set operations, alone): rows of expressions.
 valuesClause : K_VALUES valuesRow (COMMA valuesRow)* ;
 
 selectCore
-  : K_SELECT (K_DISTINCT | K_ALL)? selectItem (COMMA selectItem)*
+  : K_SELECT (distinctClause | K_ALL)? selectItem (COMMA selectItem)*
     (K_FROM fromItem (COMMA fromItem)*)?
     (K_WHERE where=expr)?
     (K_GROUP K_BY expr (COMMA expr)*)?

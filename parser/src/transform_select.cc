@@ -222,7 +222,13 @@ ast::SelectItem Transformer::TransformSelectItem(P::SelectItemContext* item_ctx)
 std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreContext* ctx) {
   auto stmt = std::make_unique<ast::SelectStmt>();
   stmt->loc = Loc(ctx);
-  stmt->distinct = ctx->K_DISTINCT() != nullptr;
+  if (P::DistinctClauseContext* d = ctx->distinctClause()) {
+    if (d->K_ON() != nullptr) {
+      for (P::ExprContext* e : d->expr()) stmt->distinct_on.push_back(TransformExpr(e));
+    } else {
+      stmt->distinct = true;
+    }
+  }
 
   for (P::SelectItemContext* item_ctx : ctx->selectItem()) {
     stmt->items.push_back(TransformSelectItem(item_ctx));

@@ -285,6 +285,7 @@ struct SelectStmt {
   bool set_all = false;  // UNION ALL / INTERSECT ALL / EXCEPT ALL
   std::unique_ptr<SelectStmt> set_left, set_right;
   bool distinct = false;
+  std::vector<ExprPtr> distinct_on;  // DISTINCT ON (exprs); distinct stays false then
   std::vector<SelectItem> items;
   std::vector<TableRef> from;  // empty: SELECT without FROM; several: comma join
   ExprPtr where;
