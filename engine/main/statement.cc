@@ -400,7 +400,8 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
                                              catalog::Catalog* catalog, ExecControl& ctl,
                                              const StatementParams& params,
                                              SessionSettings* settings,
-                                             const std::shared_ptr<catalog::Transaction>& txn) {
+                                             const std::shared_ptr<catalog::Transaction>& txn,
+                                             bool costs, bool timing, bool summary) {
   const Clock::time_point plan_start = Clock::now();
   std::unique_ptr<PlanNode> root;
   std::vector<std::string> extra;
@@ -509,8 +510,11 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       return Status::NotSupported("EXPLAIN of this statement is not supported")
           .WithPosition(stmt.loc.position);
   }
-  std::vector<std::string> lines = RenderPlan(*root, analyze);
-  for (std::string& e : extra) lines.push_back(std::move(e));
+  std::vector<std::string> lines = RenderPlan(*root, analyze, costs, timing);
+  for (std::string& e : extra) {
+    const bool summary_line = e.starts_with("Planning Time:") || e.starts_with("Execution Time:");
+    if (!summary_line || summary) lines.push_back(std::move(e));
+  }
   return std::unique_ptr<QueryCursor>(
       std::make_unique<TextCursor>("QUERY PLAN", std::move(lines), "EXPLAIN"));
 }
@@ -664,7 +668,9 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
     case ast::StatementKind::kDropSequence:
       return StartSequenceDdl(stmt, catalog);
     case ast::StatementKind::kExplain:
-      return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl, params, settings, txn);
+      return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl, params, settings, txn,
+                     stmt.explain_costs, stmt.explain_timing,
+                     stmt.explain_summary.value_or(stmt.explain_analyze));
     case ast::StatementKind::kSet:
     case ast::StatementKind::kShow:
     case ast::StatementKind::kReset:

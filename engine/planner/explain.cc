@@ -73,20 +73,33 @@ std::string Join(const std::vector<BoundExprPtr>& list, size_t from,
   return out;
 }
 
-void Render(const PlanNode& node, bool analyze, int depth, std::vector<std::string>* out) {
+struct RenderOptions {
+  bool analyze = false;
+  bool costs = true;
+  bool timing = true;
+};
+
+void Render(const PlanNode& node, const RenderOptions& o, int depth,
+            std::vector<std::string>* out) {
+  const bool analyze = o.analyze;
   std::string indent = depth == 0 ? "" : std::string(static_cast<size_t>(depth - 1) * 6 + 2, ' ');
-  std::string line = indent + (depth == 0 ? "" : "->  ") + node.label +
-                     "  (cost=" + Fixed(node.startup_cost, 2) + ".." + Fixed(node.total_cost, 2) +
-                     " rows=" + Fixed(node.modify ? 0.0 : std::max(1.0, node.rows), 0) +
-                     " width=" + std::to_string(node.width) + ")";
+  std::string line = indent + (depth == 0 ? "" : "->  ") + node.label;
+  if (o.costs) {
+    line += "  (cost=" + Fixed(node.startup_cost, 2) + ".." + Fixed(node.total_cost, 2) +
+            " rows=" + Fixed(node.modify ? 0.0 : std::max(1.0, node.rows), 0) +
+            " width=" + std::to_string(node.width) + ")";
+  }
   if (analyze) {
     if (node.actual.loops == 0) {
       line += " (never executed)";
     } else {
       const double loops = static_cast<double>(node.actual.loops);
-      line += " (actual time=" + Fixed(node.actual.first_row_ms / loops, 3) + ".." +
-              Fixed(node.actual.total_ms / loops, 3) +
-              " rows=" + Fixed(static_cast<double>(node.actual.rows) / loops, 0) +
+      line += " (actual ";
+      if (o.timing) {
+        line += "time=" + Fixed(node.actual.first_row_ms / loops, 3) + ".." +
+                Fixed(node.actual.total_ms / loops, 3) + " ";
+      }
+      line += "rows=" + Fixed(static_cast<double>(node.actual.rows) / loops, 0) +
               " loops=" + std::to_string(node.actual.loops) + ")";
     }
   }
@@ -94,7 +107,7 @@ void Render(const PlanNode& node, bool analyze, int depth, std::vector<std::stri
   std::string detail_indent = depth == 0 ? "  " : indent + "      ";
   for (const std::string& d : node.details) out->push_back(detail_indent + d);
   if (analyze && !node.actual.detail.empty()) out->push_back(detail_indent + node.actual.detail);
-  for (const auto& child : node.children) Render(*child, analyze, depth + 1, out);
+  for (const auto& child : node.children) Render(*child, o, depth + 1, out);
 }
 
 }  // namespace
@@ -235,9 +248,9 @@ int RowWidth(const std::vector<Type>& types) {
   return w;
 }
 
-std::vector<std::string> RenderPlan(const PlanNode& root, bool analyze) {
+std::vector<std::string> RenderPlan(const PlanNode& root, bool analyze, bool costs, bool timing) {
   std::vector<std::string> out;
-  Render(root, analyze, 0, &out);
+  Render(root, RenderOptions{analyze, costs, timing}, 0, &out);
   return out;
 }
 

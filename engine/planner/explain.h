@@ -52,7 +52,9 @@ class InstrumentOp : public Operator {
 std::string ExprToString(const BoundExpr& e);
 // Average width in bytes PostgreSQL would print for a row of these types.
 int RowWidth(const std::vector<Type>& types);
-// The plan as lines of text; analyze adds "(actual time=a..b rows=n loops=l)".
-std::vector<std::string> RenderPlan(const PlanNode& root, bool analyze);
+// The plan as lines of text; analyze adds "(actual time=a..b rows=n loops=l)" (without
+// "time=a..b" when timing is false); costs false leaves out "(cost=... rows=... width=...)".
+std::vector<std::string> RenderPlan(const PlanNode& root, bool analyze, bool costs = true,
+                                    bool timing = true);
 
 }  // namespace meridian::exec

@@ -370,7 +370,15 @@ indexColumn : identifier (K_ASC | K_DESC)? (K_NULLS (K_FIRST | K_LAST))? ;
 
 dropIndexStmt : K_DROP K_INDEX (K_IF K_EXISTS)? qualifiedName (COMMA qualifiedName)* ;
 
-explainStmt : K_EXPLAIN K_ANALYZE? statement ;
+// EXPLAIN [ANALYZE] [VERBOSE] statement | EXPLAIN (option [value], ...) statement.
+explainStmt
+  : K_EXPLAIN (K_ANALYZE? K_VERBOSE? | LPAREN explainOption (COMMA explainOption)* RPAREN)
+    statement
+  ;
+
+explainOption
+  : (K_ANALYZE | K_VERBOSE | identifier) (K_TRUE | K_FALSE | K_ON | signedNumber | identifier)?
+  ;
 
 // ANALYZE [VERBOSE] [t [, ...]]; VACUUM [(option [value], ...)] [FULL] [FREEZE] [VERBOSE]
 // [ANALYZE] [t [, ...]] (the options are checked by the transformer).

@@ -185,6 +185,30 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   } else if (auto* s = ctx->explainStmt()) {
     stmt.kind = ast::StatementKind::kExplain;
     stmt.explain_analyze = s->K_ANALYZE() != nullptr;
+    for (P::ExplainOptionContext* option : s->explainOption()) {
+      const std::string name = LowerAscii(option->children[0]->getText());
+      const std::string value = option->children.size() > 1
+                                    ? LowerAscii(option->children[1]->getText())
+                                    : std::string("true");
+      const bool off = value == "false" || value == "off" || value == "0";
+      if (name == "format") {
+        if (value != "text") {
+          Fail(ErrorAt(option, sqlstate::kFeatureNotSupported,
+                       "EXPLAIN FORMAT " + value + " is not supported yet"));
+        }
+      } else if (name == "analyze") {
+        stmt.explain_analyze = !off;
+      } else if (name == "costs") {
+        stmt.explain_costs = !off;
+      } else if (name == "timing") {
+        stmt.explain_timing = !off;
+      } else if (name == "summary") {
+        stmt.explain_summary = !off;
+      } else if (name != "verbose" && name != "buffers" && name != "wal" && name != "settings") {
+        Fail(ErrorAt(option, sqlstate::kSyntaxError,
+                     "unrecognized EXPLAIN option \"" + name + "\""));
+      }
+    }
     stmt.explained = std::make_unique<ast::Statement>(TransformStatement(s->statement()));
     if (stmt.explained->kind == ast::StatementKind::kExplain) {
       Fail(ErrorAt(s->statement(), sqlstate::kSyntaxError, "syntax error at or near \"EXPLAIN\""));

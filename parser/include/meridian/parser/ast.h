@@ -711,6 +711,9 @@ struct Statement {
   // kExplain: the statement explained, and whether it runs (EXPLAIN ANALYZE).
   std::unique_ptr<Statement> explained;
   bool explain_analyze = false;
+  bool explain_costs = true;                // COSTS OFF: no (cost=...) on the plan lines
+  bool explain_timing = true;               // TIMING OFF: ANALYZE without actual times
+  std::optional<bool> explain_summary;      // SUMMARY: default on with ANALYZE only
 };
 
 }  // namespace meridian::ast
