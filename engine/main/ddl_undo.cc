@@ -37,7 +37,7 @@ ast::DropTableStmt DropOne(const std::string& name) {
   return drop;
 }
 
-// A created table, view or sequence goes again (if it is still the one created: same id).
+// A created table goes again (if it is still the one created: same id), with what depends on it.
 DdlUndo DropCreatedTable(const std::string& name, uint32_t id) {
   return [name, id](catalog::Catalog* catalog) {
     std::shared_ptr<catalog::Table> table = catalog->Find(name);
@@ -100,7 +100,6 @@ DdlUndo MakeDdlUndo(const ast::Statement& stmt, const DdlBefore& before,
       if (before.existed) return nullptr;  // CREATE OR REPLACE of an existing view stays
       const std::string name = stmt.create_view->name;
       return [name](catalog::Catalog* catalog) {
-        ExecControl ctl;
         std::string notice;
         (void)ExecuteDropView(DropOne(name), catalog, nullptr, &notice);
       };
