@@ -581,6 +581,7 @@ namespace meridian::exec {
 
 Result<std::string> SessionSettings::Set(std::string_view name,
                                          const std::vector<std::string>& values) {
+  BeforeChange();
   MERIDIAN_ASSIGN_OR_RETURN(std::string shown, SetImpl(name, values));
   KeepAtCommit(name);
   return shown;
@@ -588,17 +589,31 @@ Result<std::string> SessionSettings::Set(std::string_view name,
 
 Result<std::string> SessionSettings::SetLocal(std::string_view name,
                                               const std::vector<std::string>& values) {
+  BeforeChange();
   return SetImpl(name, values);  // not noted in txn_->commit: it lasts until the end
 }
 
 Status SessionSettings::Reset(std::string_view name) {
+  BeforeChange();
   MERIDIAN_RETURN_IF_ERROR(ResetImpl(name));
   KeepAtCommit(name);
   return Status::Ok();
 }
 
+Status SessionSettings::ResetLocal(std::string_view name) {
+  BeforeChange();
+  return ResetImpl(name);
+}
+
+void SessionSettings::BeforeChange() {
+  if (!txn_ || txn_->changed) return;
+  txn_->changed = true;
+  txn_->begin = Snapshot{values_, custom_};
+  txn_->commit = txn_->begin;
+}
+
 void SessionSettings::KeepAtCommit(std::string_view name) {
-  if (!txn_) return;
+  if (!txn_ || !txn_->changed) return;
   if (Lower(name) == "all") {
     txn_->commit = Snapshot{values_, custom_};
     return;
@@ -629,20 +644,26 @@ void SessionSettings::Install(const Snapshot& snapshot) {
   }
 }
 
-void SessionSettings::TransactionBegun() {
-  const Snapshot now{values_, custom_};
-  txn_ = TxnSettings{now, now, {}};
-}
+void SessionSettings::TransactionBegun() { txn_ = TxnSettings{}; }
 
 void SessionSettings::TransactionEnded(bool committed) {
   if (!txn_) return;
-  const Snapshot next = committed ? txn_->commit : txn_->begin;
+  if (!txn_->changed) {  // nothing was set: nothing to restore
+    txn_.reset();
+    return;
+  }
+  const Snapshot next = committed ? std::move(txn_->commit) : std::move(txn_->begin);
   txn_.reset();
   Install(next);
 }
 
 void SessionSettings::SavepointSet() {
-  if (txn_) txn_->savepoints.emplace_back(Snapshot{values_, custom_}, txn_->commit);
+  if (!txn_) return;
+  if (!txn_->changed) {
+    txn_->savepoints.emplace_back(std::nullopt);
+  } else {
+    txn_->savepoints.emplace_back(std::make_pair(Snapshot{values_, custom_}, txn_->commit));
+  }
 }
 
 void SessionSettings::SavepointsKept(size_t count) {
@@ -651,10 +672,16 @@ void SessionSettings::SavepointsKept(size_t count) {
 
 void SessionSettings::RollbackToSavepoint(size_t index) {
   if (!txn_ || index >= txn_->savepoints.size()) return;
-  const auto [now, commit] = txn_->savepoints[index];
-  txn_->commit = commit;
+  const std::optional<std::pair<Snapshot, Snapshot>> at = txn_->savepoints[index];
   txn_->savepoints.resize(index + 1);
-  Install(now);
+  if (!txn_->changed) return;  // nothing set since BEGIN
+  if (!at) {  // nothing had been set when the savepoint was made: the values of BEGIN
+    txn_->commit = txn_->begin;
+    Install(txn_->begin);
+    return;
+  }
+  txn_->commit = at->second;
+  Install(at->first);
 }
 
 }  // namespace meridian::exec

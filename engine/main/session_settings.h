@@ -52,7 +52,7 @@ class SessionSettings {
   // SET LOCAL / set_config(..., true) inside a transaction block: like Set, but the value lasts
   // only until the transaction ends.
   Result<std::string> SetLocal(std::string_view name, const std::vector<std::string>& values);
-  Status ResetLocal(std::string_view name) { return ResetImpl(name); }  // SET LOCAL x TO DEFAULT
+  Status ResetLocal(std::string_view name);  // SET LOCAL x TO DEFAULT
 
   // PostgreSQL's transactional settings, driven by the session's TransactionBlock: a SET or
   // RESET inside a block is undone when the block rolls back (also ROLLBACK TO a savepoint set
@@ -108,10 +108,15 @@ class SessionSettings {
   };
   // Replaces the values (reported parameters that change are queued for ParameterStatus).
   void Install(const Snapshot& snapshot);
+  // Before a SET / RESET inside a block: the first one of the block takes the snapshots below
+  // (a block that sets nothing, the common case, copies and restores nothing).
+  void BeforeChange();
   struct TxnSettings {
-    Snapshot begin;   // at BEGIN: what ROLLBACK restores
-    Snapshot commit;  // what COMMIT leaves: begin plus the block's SET / RESET (not SET LOCAL)
-    std::vector<std::pair<Snapshot, Snapshot>> savepoints;  // (values, commit) at each SAVEPOINT
+    bool changed = false;  // a SET / RESET ran in the block; begin and commit are set only then
+    Snapshot begin;        // at BEGIN: what ROLLBACK restores
+    Snapshot commit;       // what COMMIT leaves: begin plus the block's SET / RESET (not LOCAL)
+    // (values, commit) at each SAVEPOINT; nullopt: nothing changed before it (= begin).
+    std::vector<std::optional<std::pair<Snapshot, Snapshot>>> savepoints;
   };
   std::optional<TxnSettings> txn_;  // between BEGIN and COMMIT / ROLLBACK
   // Recomputes the settings read on every statement (below) from values_.
