@@ -438,9 +438,9 @@ bool FitsKind(const Type& t, char kind) {
 Result<BoundExprPtr> Binder::BindRegisteredFunction(const std::string& name,
                                                     std::vector<BoundExprPtr>* args,
                                                     uint32_t position) {
-  const std::vector<const ScalarFunction*> entries = FindScalarFunctions(name);
-  if (entries.empty()) return BoundExprPtr();
-  for (const ScalarFunction* f : entries) {
+  const std::vector<const ScalarFunction*>* entries = FindScalarFunctions(name);
+  if (entries == nullptr) return BoundExprPtr();
+  for (const ScalarFunction* f : *entries) {
     const std::string_view kinds = f->args;
     const size_t n = args->size();
     if (n < f->required || (!f->variadic && n > kinds.size())) {

@@ -27,11 +27,11 @@ void RegisterScalarFunctions(std::span<const ScalarFunction> functions) {
   for (const ScalarFunction& f : functions) r.by_name[f.name].push_back(&f);
 }
 
-std::vector<const ScalarFunction*> FindScalarFunctions(std::string_view name) {
+const std::vector<const ScalarFunction*>* FindScalarFunctions(std::string_view name) {
   Registry& r = TheRegistry();
   std::lock_guard lock(r.mu);
   auto it = r.by_name.find(name);
-  return it == r.by_name.end() ? std::vector<const ScalarFunction*>() : it->second;
+  return it == r.by_name.end() ? nullptr : &it->second;
 }
 
 Type ScalarKindType(char kind) {

@@ -37,10 +37,12 @@ struct ScalarFunction {
 };
 
 // Adds entries (static storage: the registry keeps pointers). Entries of one name are tried in
-// registration order. Thread-safe; normally called once at startup.
+// registration order. Called once at startup (RegisterBuiltinFunctions), before any session
+// binds a statement: the registry does not change afterwards.
 void RegisterScalarFunctions(std::span<const ScalarFunction> functions);
-// The entries named name, in registration order (empty when none).
-std::vector<const ScalarFunction*> FindScalarFunctions(std::string_view name);
+// The entries named name, in registration order; null when none. The list stays valid (the
+// registry only grows, at startup).
+const std::vector<const ScalarFunction*>* FindScalarFunctions(std::string_view name);
 // The type a kind stands for ('x' has none: Unknown).
 Type ScalarKindType(char kind);
 

@@ -2,6 +2,7 @@
 #include "execution/evaluator.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -720,14 +721,18 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
 }
 
 Result<Value> EvalRegistered(const BoundExpr& e, const EvalContext& ctx) {
-  std::vector<Value> args;
-  args.reserve(e.children.size());
-  for (const BoundExprPtr& c : e.children) {
-    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
-    if (v.IsNull() && e.scalar->strict) return Value::Null();
-    args.push_back(std::move(v));
+  // Up to four arguments (every fixed-arity entry) live on the stack: no allocation per row.
+  constexpr size_t kInline = 4;
+  std::array<Value, kInline> inline_args;
+  std::vector<Value> many;
+  const size_t n = e.children.size();
+  if (n > kInline) many.resize(n);
+  Value* args = n > kInline ? many.data() : inline_args.data();
+  for (size_t i = 0; i < n; ++i) {
+    MERIDIAN_ASSIGN_OR_RETURN(args[i], Eval(*e.children[i], ctx));
+    if (args[i].IsNull() && e.scalar->strict) return Value::Null();
   }
-  return e.scalar->eval(args, ctx.exec);
+  return e.scalar->eval(std::span<const Value>(args, n), ctx.exec);
 }
 
 Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
