@@ -11,6 +11,7 @@
 #include "main/transaction_block.h"
 #include "binder/type_rules.h"
 #include "commands/utility_statements.h"
+#include "meridian/parser/utf8.h"
 
 namespace meridian::exec {
 
@@ -59,20 +60,6 @@ std::string Quoted(std::string_view s) {
   out.append(s.substr(0, 200));
   if (s.size() > 200) out += "...";
   return out + "\"";
-}
-
-bool ValidUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    for (size_t k = 1; k < n; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    }
-    i += n;
-  }
-  return true;
 }
 
 // Text format: one attribute with backslash escapes for backslash, the delimiter and control
@@ -443,7 +430,7 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
             }
           }
         }
-        if (!ValidUtf8(value)) {
+        if (!parser::IsValidUtf8(value)) {
           return Status::Error("22021", "invalid byte sequence for encoding \"UTF8\"")
               .WithContext("COPY " + table_name() + ", line " + std::to_string(line_));
         }

@@ -13,6 +13,7 @@
 #include "execution/operator.h"
 #include "execution/pattern_match.h"
 #include "function/builtin.h"
+#include "meridian/parser/utf8.h"
 
 namespace meridian::exec {
 
@@ -317,22 +318,7 @@ Result<Value> Chr(Args a, ExecContext*) {
                          "requested character too large for encoding: " + std::to_string(cp));
   }
   std::string out;
-  const auto u = static_cast<uint32_t>(cp);
-  if (u < 0x80) {
-    out += static_cast<char>(u);
-  } else if (u < 0x800) {
-    out += static_cast<char>(0xC0 | (u >> 6));
-    out += static_cast<char>(0x80 | (u & 0x3F));
-  } else if (u < 0x10000) {
-    out += static_cast<char>(0xE0 | (u >> 12));
-    out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (u & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (u >> 18));
-    out += static_cast<char>(0x80 | ((u >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((u >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (u & 0x3F));
-  }
+  parser::AppendUtf8(static_cast<uint32_t>(cp), &out);
   return Value::String(std::move(out));
 }
 

@@ -2,43 +2,17 @@
 
 #include "source_text.h"
 
+#include "meridian/parser/utf8.h"
+
 #include <cstdio>
 
 namespace meridian::parser {
-namespace {
-
-// Length of the valid UTF-8 sequence starting at s[i] (RFC 3629: no overlong forms, no
-// surrogates, nothing above U+10FFFF), or 0 if it is malformed.
-size_t SequenceLength(std::string_view s, size_t i) {
-  const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const auto cont = [&](size_t k) { return k < s.size() && (byte(k) & 0xC0) == 0x80; };
-  unsigned char b0 = byte(i);
-  if (b0 < 0x80) return 1;
-  if (b0 >= 0xC2 && b0 <= 0xDF) return cont(i + 1) ? 2 : 0;
-  if (b0 >= 0xE0 && b0 <= 0xEF) {
-    if (!cont(i + 1) || !cont(i + 2)) return 0;
-    unsigned char b1 = byte(i + 1);
-    if (b0 == 0xE0 && b1 < 0xA0) return 0;   // overlong
-    if (b0 == 0xED && b1 >= 0xA0) return 0;  // surrogate
-    return 3;
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4) {
-    if (!cont(i + 1) || !cont(i + 2) || !cont(i + 3)) return 0;
-    unsigned char b1 = byte(i + 1);
-    if (b0 == 0xF0 && b1 < 0x90) return 0;   // overlong
-    if (b0 == 0xF4 && b1 >= 0x90) return 0;  // above U+10FFFF
-    return 4;
-  }
-  return 0;
-}
-
-}  // namespace
 
 Result<SourceText> SourceText::Make(std::string_view text) {
   SourceText src(text);
   src.byte_offset_.reserve(text.size() + 1);
   for (size_t i = 0; i < text.size();) {
-    size_t len = text[i] == '\0' ? 0 : SequenceLength(text, i);
+    size_t len = text[i] == '\0' ? 0 : Utf8SequenceLength(text, i);
     if (len == 0) {
       char buf[8];
       std::snprintf(buf, sizeof(buf), "0x%02x", static_cast<unsigned char>(text[i]));

@@ -6,6 +6,8 @@
 
 #include "transformer.h"
 
+#include "meridian/parser/utf8.h"
+
 namespace meridian::parser {
 using ast::BinaryOp;
 using ast::ExprKind;
@@ -105,37 +107,6 @@ std::string UnquoteString(const std::string& text) {
   return out;
 }
 
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    *out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    *out += static_cast<char>(0xC0 | (cp >> 6));
-    *out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    *out += static_cast<char>(0xE0 | (cp >> 12));
-    *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    *out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    *out += static_cast<char>(0xF0 | (cp >> 18));
-    *out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    *out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
-bool ValidUtf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    const size_t len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-    if (len == 0 || i + len > s.size()) return false;
-    for (size_t k = 1; k < len; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    }
-    i += len;
-  }
-  return true;
-}
-
 // The value of E'...': \b \f \n \r \t, \ooo (octal), \xhh (hex), \uXXXX, \UXXXXXXXX, ''
 // and \' for a quote, \ followed by any other character for that character. 22025 for a bad
 // Unicode escape, 22021 for a zero byte or bytes that are not UTF-8, as PostgreSQL.
@@ -213,7 +184,7 @@ Result<std::string> DecodeEscapeString(const std::string& text) {
         break;
     }
   }
-  if (!ValidUtf8(out)) {
+  if (!IsValidUtf8(out)) {
     return Status::Error("22021", "invalid byte sequence for encoding \"UTF8\"");
   }
   return out;
