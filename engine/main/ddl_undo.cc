@@ -73,7 +73,7 @@ DdlBefore NoteBeforeDdl(const ast::Statement& stmt, catalog::Catalog* catalog) {
                                     : stmt.alter_table->table;
       before.table = catalog->Find(name);
       if (before.table != nullptr) {
-        before.schema = before.table->schema();
+        if (stmt.kind == ast::StatementKind::kAlterTable) before.schema = before.table->schema();
         before.index_names = IndexNames(*before.table);
       }
       break;
