@@ -121,6 +121,10 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
   // Without the marker of a clean Close, recovery runs (engine/txn/README.md section 5).
   const std::string marker = data_dir + "/" + kCleanShutdownFile;
   MERIDIAN_ASSIGN_OR_RETURN(bool clean, fs->Exists(marker));
+  // A new directory (no catalog, no commit log yet) has nothing to recover: it is clean.
+  MERIDIAN_ASSIGN_OR_RETURN(bool has_catalog, fs->Exists(data_dir + "/" + kCatalogFileName));
+  MERIDIAN_ASSIGN_OR_RETURN(bool has_log, fs->Exists(data_dir + "/" + txn::kCommitLogFile));
+  const bool fresh = !clean && !has_catalog && !has_log;
   const std::string journal = data_dir + "/" + kIndexJournalFile;
   if (clean) {
     // Close wrote every index page: the last index image is history, never to be replayed.
@@ -133,7 +137,7 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
     MERIDIAN_ASSIGN_OR_RETURN(catalog->recovery_.journal_pages,
                               storage::PageJournal::Recover(fs, journal, data_dir));
   }
-  catalog->recovery_.clean = clean;
+  catalog->recovery_.clean = clean || fresh;
   catalog->next_table_id_ = state.next_table_id;
   catalog->txns_ = std::make_shared<txn::TxnManager>();
   std::map<uint32_t, std::shared_ptr<Table>> by_id;

@@ -269,6 +269,12 @@ Status BufferPool::WriteSnapshot(const Snapshot& snapshot) {
     f = FileFor(snapshot.file);
     if (f == nullptr) return Status::Internal("unknown buffer pool file id");
   }
+  {
+    // Older images of these pages in the doublewrite area must not be put back at the next
+    // start over the newer ones written here (the caller's journal protects these writes).
+    std::lock_guard dw_lock(dw_mu_);
+    if (dw_ != nullptr) MERIDIAN_RETURN_IF_ERROR(dw_->Forget(f, snapshot.pages));
+  }
   uint32_t end = 0;
   for (size_t i = 0; i < snapshot.pages.size(); ++i) {
     MERIDIAN_RETURN_IF_ERROR(f->WriteAt(uint64_t{snapshot.pages[i]} * kPageSize,

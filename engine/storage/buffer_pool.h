@@ -157,7 +157,8 @@ class BufferPool {
   // 53000 (nothing pinned) when the file has more than max_pages dirty pages.
   Result<Snapshot> SnapshotDirty(FileId file, size_t max_pages);
   // Writes the images in place, without the doublewrite area (the caller journaled them
-  // first), and fsyncs the file.
+  // first), and fsyncs the file. Images of these pages the area still holds from earlier
+  // rewrites are disabled first (Doublewrite::Forget), or the next start would put them back.
   Status WriteSnapshot(const Snapshot& snapshot);
   // Unpins the frames; when the images did not reach the file, they are dirty again.
   void ReleaseSnapshot(Snapshot* snapshot, bool written);

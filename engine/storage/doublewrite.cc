@@ -39,33 +39,41 @@ std::string Doublewrite::RelativeName(const std::string& path) const {
   return path;
 }
 
-Status Doublewrite::Stage(const std::vector<Image>& images) {
-  if (images.empty()) return Status::Ok();
-  if (images.size() > kMaxPages) return Status::Internal("doublewrite batch too large");
-  std::string entries;
-  for (const Image& im : images) {
-    const std::string name = RelativeName(im.file->path());
-    PutFixed<uint32_t>(&entries, im.page_no);
-    PutFixed<uint32_t>(&entries, Crc32c(im.data, kPageSize));
-    PutFixed<uint16_t>(&entries, static_cast<uint16_t>(name.size()));
-    entries += name;
-  }
+Status Doublewrite::WriteHeader(int area) {
+  const Area& a = areas_[area];
   std::string numbered;  // the sequence number, then the entries: what the CRC covers
-  PutFixed<uint64_t>(&numbered, seq_ + 1);
-  numbered += entries;
+  PutFixed<uint64_t>(&numbered, a.seq);
+  for (const Entry& e : a.entries) {
+    PutFixed<uint32_t>(&numbered, e.page_no);
+    PutFixed<uint32_t>(&numbered, e.crc);
+    PutFixed<uint16_t>(&numbered, static_cast<uint16_t>(e.name.size()));
+    numbered += e.name;
+  }
   std::string header;
   PutFixed<uint32_t>(&header, kMagic2);
-  PutFixed<uint32_t>(&header, static_cast<uint32_t>(images.size()));
+  PutFixed<uint32_t>(&header, static_cast<uint32_t>(a.entries.size()));
   PutFixed<uint32_t>(&header, Crc32c(numbered.data(), numbered.size()));
   header += numbered;
   if (header.size() > kHeaderBytes) return Status::Internal("doublewrite header overflow");
+  return file_->WriteAt(static_cast<uint64_t>(area) * kAreaBytes, header);
+}
+
+Status Doublewrite::Stage(const std::vector<Image>& images) {
+  if (images.empty()) return Status::Ok();
+  if (images.size() > kMaxPages) return Status::Internal("doublewrite batch too large");
+  Area area;
+  area.seq = seq_ + 1;
+  for (const Image& im : images) {
+    area.entries.push_back({RelativeName(im.file->path()), im.page_no, Crc32c(im.data, kPageSize)});
+  }
   std::string body(images.size() * kPageSize, '\0');
   for (size_t i = 0; i < images.size(); ++i) {
     std::memcpy(body.data() + i * kPageSize, images[i].data, kPageSize);
   }
   const uint64_t at = next_area_ * kAreaBytes;
   MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(at + kHeaderBytes, body));
-  MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(at, header));
+  areas_[next_area_] = std::move(area);
+  MERIDIAN_RETURN_IF_ERROR(WriteHeader(next_area_));
   MERIDIAN_RETURN_IF_ERROR(file_->Sync());
   ++seq_;
   next_area_ = (next_area_ + 1) % kAreas;
@@ -73,7 +81,26 @@ Status Doublewrite::Stage(const std::vector<Image>& images) {
   return Status::Ok();
 }
 
+Status Doublewrite::Forget(const File* file, const std::vector<uint32_t>& pages) {
+  const std::string name = RelativeName(file->path());
+  const std::set<uint32_t> forget(pages.begin(), pages.end());
+  bool changed = false;
+  for (int a = 0; a < kAreas; ++a) {
+    bool area_changed = false;
+    for (Entry& e : areas_[a].entries) {
+      if (e.name != name || forget.count(e.page_no) == 0) continue;
+      e.crc = ~e.crc;   // never the checksum of the image it stands for
+      e.name.clear();   // and matched only once
+      area_changed = true;
+    }
+    if (area_changed) MERIDIAN_RETURN_IF_ERROR(WriteHeader(a));
+    changed = changed || area_changed;
+  }
+  return changed ? file_->Sync() : Status::Ok();
+}
+
 Status Doublewrite::Clear() {
+  for (Area& a : areas_) a = Area{};
   for (uint64_t area = 0; area < kAreas; ++area) {
     MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(area * kAreaBytes, std::string(16, '\0')));
   }

@@ -49,6 +49,11 @@ class Doublewrite {
   // replaced by a new one at the same path (TRUNCATE), whose pages the old images must never
   // overwrite at the next start.
   Status Clear();
+  // Before pages of file are written in place without this area (a checkpoint's index image,
+  // protected by its own journal): every image of them the areas hold is disabled (its entry's
+  // checksum inverted, so Recover treats it as torn) and the file synced, so the next start
+  // never writes one of those older images over the newer page.
+  Status Forget(const File* file, const std::vector<uint32_t>& pages);
 
   // Start-up repair: for each page the areas hold, its newest intact image (an older copy when
   // the newer is torn) is written over the page when the page differs (a torn or lost in-place
@@ -61,12 +66,24 @@ class Doublewrite {
   Doublewrite(std::unique_ptr<File> file, std::string base_dir)
       : file_(std::move(file)), base_dir_(std::move(base_dir)) {}
   std::string RelativeName(const std::string& path) const;
+  struct Entry {
+    std::string name;  // relative to base_dir_
+    uint32_t page_no = 0;
+    uint32_t crc = 0;  // CRC32C of the image (inverted: disabled by Forget)
+  };
+  struct Area {
+    uint64_t seq = 0;
+    std::vector<Entry> entries;  // empty: the area holds no batch of this run
+  };
+  // Writes area's header (magic, count, CRC, number, entries) at its place in the file.
+  Status WriteHeader(int area);
 
   std::unique_ptr<File> file_;
   const std::string base_dir_;
   uint64_t pages_staged_ = 0;
   uint64_t seq_ = 0;  // number of the last batch staged (this run starts at 1 after Recover)
   int next_area_ = 0;
+  Area areas_[kAreas];  // what each area holds (Recover cleared the batches of earlier runs)
 };
 
 }  // namespace meridian::storage

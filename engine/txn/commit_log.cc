@@ -110,7 +110,7 @@ CommitLog::CommitLog(storage::FileSystem* fs, std::string dir, TxnManager* txns,
                      CommitLogOptions options, FlushHook flush)
     : fs_(fs),
       dir_(std::move(dir)),
-      path_(dir_ + "/commit.log"),
+      path_(dir_ + "/" + kCommitLogFile),
       txns_(txns),
       options_(options),
       flush_(std::move(flush)) {}

@@ -45,6 +45,9 @@
 
 namespace meridian::txn {
 
+// The log's file name inside the data directory.
+inline constexpr const char* kCommitLogFile = "commit.log";
+
 // An end stamp a committed transaction left on an old version (README section 4, step 4).
 struct EndStamp {
   uint32_t file = 0;

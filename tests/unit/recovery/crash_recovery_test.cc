@@ -250,6 +250,7 @@ TEST(IndexRecovery, CheckpointedIndexesAreCaughtUpFromTheLogTailNotRebuilt) {
   {
     auto db = Database::Open(options);
     ASSERT_TRUE(db.ok()) << db.status().message();
+    EXPECT_TRUE((*db)->recovery().clean);  // a new data directory has nothing to recover
     std::unique_ptr<Session> s = (*db)->NewSession();
     ASSERT_TRUE(
         RunSql(*s, "CREATE TABLE t (id INT PRIMARY KEY, v INT); CREATE INDEX t_v ON t (v); " +

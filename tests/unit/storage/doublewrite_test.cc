@@ -1,7 +1,7 @@
 // Doublewrite: batches take the kAreas areas in turn; Recover writes each page's newest intact
 // image back over a page that differs, so a page staged in several batches ends with its newest
 // image, a page lost past the end of its file comes back, a torn copy gives way to an older
-// intact one, and the areas are empty afterwards.
+// intact one, the areas are empty afterwards, and pages Forget names are never put back.
 #include "storage/doublewrite.h"
 
 #include <gtest/gtest.h>
@@ -97,6 +97,28 @@ TEST_F(DoublewriteTest, ATornCopyIsSkippedAndAnOlderIntactOneStillApplies) {
   ASSERT_TRUE(restored.ok());
   EXPECT_EQ(*restored, 1u);
   EXPECT_EQ(ReadPage(fs, data + "/t.heap", 0), Image('o'));
+}
+
+// A checkpoint writes index pages in place without the area (its journal protects them): the
+// images the area held of them, in any area, must not come back over the newer pages at the
+// next start, while the images of other pages still do.
+TEST_F(DoublewriteTest, ForgottenPagesAreNotPutBack) {
+  {
+    auto dw = Doublewrite::Open(fs, dw_path, data);
+    ASSERT_TRUE(dw.ok());
+    const std::string a1 = Image('1'), a2 = Image('2'), b = Image('b');
+    ASSERT_TRUE((*dw)->Stage({{table.get(), 0, a1.data()}, {table.get(), 1, b.data()}}).ok());
+    ASSERT_TRUE((*dw)->Stage({{table.get(), 0, a2.data()}}).ok());
+    ASSERT_TRUE((*dw)->Forget(table.get(), {0}).ok());
+    // Forgetting again (the entries are disabled already) changes nothing.
+    ASSERT_TRUE((*dw)->Forget(table.get(), {0}).ok());
+  }
+  ASSERT_TRUE(table->WriteAt(0, Image('c')).ok());  // the checkpoint's newer page 0
+  auto restored = Doublewrite::Recover(fs, dw_path, data);
+  ASSERT_TRUE(restored.ok());
+  EXPECT_EQ(*restored, 1u);  // page 1 only
+  EXPECT_EQ(ReadPage(fs, data + "/t.heap", 0), Image('c'));
+  EXPECT_EQ(ReadPage(fs, data + "/t.heap", 1), Image('b'));
 }
 
 }  // namespace
