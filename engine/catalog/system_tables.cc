@@ -1408,7 +1408,13 @@ std::optional<std::string> SystemTables::ViewDef(const Catalog& catalog, int64_t
 }
 
 bool SystemTables::RelationVisible(const Catalog& catalog, int64_t oid) {
-  return RelationName(catalog, oid).has_value();
+  // The search path is public and pg_catalog: information_schema's views are not visible
+  // (ORMs list "the views" as those pg_table_is_visible accepts).
+  Snapshot s = TakeSnapshot(catalog);
+  for (const RelationInfo& r : Relations(s)) {
+    if (r.oid == oid) return r.namespace_oid != kInformationSchemaNamespaceOid;
+  }
+  return false;
 }
 
 }  // namespace meridian::catalog

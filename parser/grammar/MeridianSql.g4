@@ -585,7 +585,7 @@ primary
   | identifier LPAREN STAR RPAREN aggFilter? overClause?                    # starFunctionPrimary
   | qualifiedName LPAREN ((K_DISTINCT | K_ALL)? expr (COMMA expr)* aggOrderBy?)? RPAREN
     aggFilter? overClause?                                                  # functionPrimary
-  | identifier (DOT identifier)?                                            # columnPrimary
+  | identifier (DOT identifier (DOT identifier)?)?                          # columnPrimary
   ;
 
 // agg(args ORDER BY keys) and agg(...) FILTER (WHERE cond): aggregate calls only (the binder

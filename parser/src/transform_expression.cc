@@ -428,7 +428,18 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
   if (auto* column = dynamic_cast<P::ColumnPrimaryContext*>(ctx)) {
     ExprPtr e = NewExpr(ExprKind::kColumnRef, loc);
     auto* first = static_cast<P::IdentifierContext*>(column->children[0]);
-    if (column->children.size() == 3) {
+    if (column->children.size() == 5) {
+      // schema.table.column (ORMs qualify catalog columns so: pg_catalog.pg_class.relname).
+      // The column resolves through the FROM item named table; the schema must be one
+      // Meridian has (public, or the system schemas), as PostgreSQL's 42P01 otherwise.
+      const std::string schema = Identifier(first);
+      e->table = Identifier(static_cast<P::IdentifierContext*>(column->children[2]));
+      if (schema != "public" && schema != "pg_catalog" && schema != "information_schema") {
+        Fail(ErrorAt(column, sqlstate::kUndefinedTable,
+                     "invalid reference to FROM-clause entry for table \"" + e->table + "\""));
+      }
+      e->name = Identifier(static_cast<P::IdentifierContext*>(column->children[4]));
+    } else if (column->children.size() == 3) {
       e->table = Identifier(first);
       e->name = Identifier(static_cast<P::IdentifierContext*>(column->children[2]));
     } else {
