@@ -400,7 +400,8 @@ Result<BoundExprPtr> Binder::BindSystemFunction(const std::string& name,
     e->children = std::move(*args);
     return e;
   }
-  if (named) return NoFunction(name, *args, position);
+  // A name with registered entries too (substring/substr/position of bytea) tries those next.
+  if (named && FindScalarFunctions(name) == nullptr) return NoFunction(name, *args, position);
   return BoundExprPtr();
 }
 

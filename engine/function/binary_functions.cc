@@ -1,9 +1,10 @@
 // Registered functions of the uuid and bytea types (binder/function_registry.h):
-// gen_random_uuid, encode, decode, and md5/sha224..sha512/octet_length/bit_length/get_byte of
-// bytea — PostgreSQL 15's results and errors.
+// gen_random_uuid, encode, decode, and md5/sha224..sha512/octet_length/bit_length/get_byte/
+// substring/substr/position of bytea — PostgreSQL 15's results and errors.
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <string>
 
 #include "binder/function_registry.h"
@@ -86,6 +87,31 @@ Result<Value> BitLength(Args a, ExecContext*) {
   return Value::Int(static_cast<int64_t>(a[0].AsBytea().size()) * 8);
 }
 
+// substring(bytea FROM start [FOR count]) and substr: bytes from the 1-based start (which may
+// be before the first byte), count of them from there.
+Result<Value> Substring(Args a, ExecContext*) {
+  const std::string& b = a[0].AsBytea();
+  const int64_t start = a[1].AsInt();
+  int64_t end = static_cast<int64_t>(b.size()) + 1;  // exclusive, 1-based
+  if (a.size() > 2) {
+    const int64_t count = a[2].AsInt();
+    if (count < 0) {
+      return Status::Error("22011", "negative substring length not allowed");
+    }
+    end = std::min(end, start + count);  // both within int32, no overflow in int64
+  }
+  const int64_t from = std::max<int64_t>(start, 1);
+  if (end <= from) return Value::ByteaVal("");
+  return Value::ByteaVal(b.substr(static_cast<size_t>(from - 1), static_cast<size_t>(end - from)));
+}
+
+// position(needle IN haystack) arrives as position(haystack, needle): the 1-based place of the
+// first match, 0 when there is none (1 for an empty needle).
+Result<Value> Position(Args a, ExecContext*) {
+  const size_t at = a[0].AsBytea().find(a[1].AsBytea());
+  return Value::Int(at == std::string::npos ? 0 : static_cast<int64_t>(at) + 1);
+}
+
 Result<Value> GetByte(Args a, ExecContext*) {
   const std::string& b = a[0].AsBytea();
   const int64_t n = a[1].AsInt();
@@ -111,6 +137,11 @@ constexpr ScalarFunction kBinaryFunctions[] = {
     {"octet_length", "y", 1, 'i', &OctetLength},
     {"bit_length", "y", 1, 'i', &BitLength},
     {"get_byte", "yi", 2, 'i', &GetByte},
+    // The text versions of these are bound before the registry (bind_function.cc's system
+    // table); these entries are tried when no text one fits.
+    {"substring", "yii", 2, 'y', &Substring},
+    {"substr", "yii", 2, 'y', &Substring},
+    {"position", "yy", 2, 'i', &Position},
 };
 
 }  // namespace
