@@ -449,6 +449,21 @@ Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {
       if (concat && (l->type.IsArray() || r->type.IsArray())) {
         return MakeArrayConcat(std::move(l), std::move(r), pos);
       }
+      // bytea || bytea (an untyped literal beside a bytea is bytea, as in PostgreSQL).
+      const bool lb = l->type.id == TypeId::kBytea, rb = r->type.id == TypeId::kBytea;
+      if (concat && (lb || rb) && (lb || IsUnknown(l)) && (rb || IsUnknown(r))) {
+        if (!lb) {
+          MERIDIAN_ASSIGN_OR_RETURN(l, Coerce(std::move(l), Type::Bytea(), false, ""));
+        }
+        if (!rb) {
+          MERIDIAN_ASSIGN_OR_RETURN(r, Coerce(std::move(r), Type::Bytea(), false, ""));
+        }
+        auto e = MakeNode(BoundKind::kBinary, Type::Bytea(), pos);
+        e->binary_op = op;
+        e->children.push_back(std::move(l));
+        e->children.push_back(std::move(r));
+        return FoldStrictNull(std::move(e));
+      }
       bool ls = l->type.IsString() || IsUnknown(l);
       bool rs = r->type.IsString() || IsUnknown(r);
       // || accepts one non-string operand (anynonarray || text); LIKE wants two strings.

@@ -346,7 +346,8 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
     if (args[0]->type.id == TypeId::kUnknown) {
       MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::Text(), false, ""));
     }
-    if (!args[0]->type.IsString()) return NoFunction(name, args, pos);
+    const bool bytea = args[0]->type.id == TypeId::kBytea && name == "length";  // byte count
+    if (!args[0]->type.IsString() && !bytea) return NoFunction(name, args, pos);
     if (name == "lower" || name == "upper") {
       e->func = name == "lower" ? Func::kLower : Func::kUpper;
       e->type = Type::Text();
@@ -399,7 +400,8 @@ Result<BoundExprPtr> Binder::BindSystemFunction(const std::string& name,
     e->children = std::move(*args);
     return e;
   }
-  if (named) return NoFunction(name, *args, position);
+  // A name with registered entries too (substring/substr/position of bytea) tries those next.
+  if (named && FindScalarFunctions(name) == nullptr) return NoFunction(name, *args, position);
   return BoundExprPtr();
 }
 
@@ -424,6 +426,10 @@ bool FitsKind(const Type& t, char kind) {
       return t.IsNumeric();
     case 'b':
       return t.id == TypeId::kBoolean;
+    case 'y':
+      return t.id == TypeId::kBytea;
+    case 'u':
+      return t.id == TypeId::kUuid;
     case 'x':
       return true;
     case 'r':
@@ -684,6 +690,10 @@ Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window
   } else {
     if (t.id == TypeId::kUnknown) {
       MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Text(), false, ""));
+    }
+    if (t.id == TypeId::kUuid || t.id == TypeId::kBytea) {  // PostgreSQL 15 has neither
+      args.push_back(std::move(a));
+      return NoFunction(name, args, pos);
     }
     e->agg = name == "min" ? AggFunc::kMin : AggFunc::kMax;
     e->type = a->type;

@@ -48,6 +48,10 @@ Type ScalarKindType(char kind) {
       return Type::Numeric();
     case 'F':
       return Type::Double();
+    case 'y':
+      return Type::Bytea();
+    case 'u':
+      return Type::Uuid();
     case 'A':
       return Type{TypeId::kArray, -1, TypeId::kText};
     default:

@@ -23,6 +23,8 @@ Type TypeOfValue(const Value& v) {
   if (v.IsBool()) return Type::Boolean();
   if (v.IsInt()) return Type::BigInt();
   if (v.IsDouble()) return Type::Double();
+  if (v.IsBytea()) return Type::Bytea();  // a binary parameter of a bytea or uuid declaration
+  if (v.IsUuid()) return Type::Uuid();
   return Type::Unknown();
 }
 

@@ -1,6 +1,8 @@
 // Type rules and casts between the supported types (see type_rules.h).
 #include "binder/type_rules.h"
 
+#include "meridian/binary.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -521,6 +523,20 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
       MERIDIAN_ASSIGN_OR_RETURN(t, datetime::RoundTime(t, to.modifier));
       return Value::TimeVal(t);
     }
+    case TypeId::kUuid:
+      if (v.IsUuid()) return v;
+      if (v.IsString()) {
+        MERIDIAN_ASSIGN_OR_RETURN(Uuid u, binary::ParseUuid(v.AsString()));
+        return Value::UuidVal(u);
+      }
+      break;
+    case TypeId::kBytea:
+      if (v.IsBytea()) return v;
+      if (v.IsString()) {
+        MERIDIAN_ASSIGN_OR_RETURN(std::string bytes, binary::ParseBytea(v.AsString()));
+        return Value::ByteaVal(std::move(bytes));
+      }
+      break;
     case TypeId::kBoolean:
       if (v.IsBool()) return v;
       if (v.IsInt()) return Value::Bool(v.AsInt() != 0);
@@ -613,12 +629,23 @@ int CompareValues(const Value& a, const Value& b) {
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
   }
   if (a.IsBool() && b.IsBool()) return static_cast<int>(a.AsBool()) - static_cast<int>(b.AsBool());
+  if (a.IsUuid() && b.IsUuid()) {  // uuid_cmp: memcmp of the 16 bytes
+    const auto& x = a.AsUuid().bytes;
+    const auto& y = b.AsUuid().bytes;
+    return x < y ? -1 : (y < x ? 1 : 0);
+  }
+  if (a.IsBytea() && b.IsBytea()) {  // byteacmp: memcmp, then the shorter first
+    const int c = a.AsBytea().compare(b.AsBytea());
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
   // Mixed kinds cannot reach here after binding; order them by kind for determinism.
   auto rank = [](const Value& v) {
     return v.IsBool()                                                   ? 0
            : v.IsNumber()                                               ? 1
            : (v.IsDate() || v.IsTimestamp() || v.IsTimestampTz())      ? 2
            : (v.IsInterval() || v.IsTime())                            ? 3
+           : v.IsUuid()                                                 ? 5
+           : v.IsBytea()                                                ? 6
                                                                         : 4;
   };
   return rank(a) - rank(b);

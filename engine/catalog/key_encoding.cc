@@ -35,6 +35,14 @@ void AppendKeyValue(const Value& v, std::string* out) {
     uint32_t n = static_cast<uint32_t>(v.AsArray().size());
     out->append(reinterpret_cast<const char*>(&n), sizeof(n));
     for (const Value& e : v.AsArray()) AppendKeyValue(e, out);
+  } else if (v.IsUuid()) {
+    out->push_back('U');
+    out->append(reinterpret_cast<const char*>(v.AsUuid().bytes.data()), 16);
+  } else if (v.IsBytea()) {
+    out->push_back('B');
+    uint32_t n = static_cast<uint32_t>(v.AsBytea().size());
+    out->append(reinterpret_cast<const char*>(&n), sizeof(n));
+    out->append(v.AsBytea());
   } else {
     out->push_back('S');
     uint32_t n = static_cast<uint32_t>(v.AsString().size());

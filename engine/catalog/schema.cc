@@ -74,6 +74,8 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
   if (n == "timestamptz") return Type::TimestampTz(spec.modifier);
   if (n == "interval") return Type::Interval();
   if (n == "time") return Type::Time(spec.modifier);
+  if (n == "uuid") return Type::Uuid();
+  if (n == "bytea") return Type::Bytea();
   if (n == "bigint" || n == "int8" || n == "oid") return Type::BigInt();  // oid: no uint32 yet
   if (n == "name") return Type::Text();
   if (n == "double precision" || n == "float" || n == "float8") {
@@ -92,8 +94,7 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
     if (n == "char" || n == "character" || n == "bpchar") return Type::Char(len);
     return Type::Varchar(len);
   }
-  if (n == "bytea" || n == "uuid" || n == "json" ||
-      n == "jsonb") {
+  if (n == "json" || n == "jsonb") {
     return Status::NotSupported("type " + n + " is not supported yet")
         .WithPosition(spec.loc.position);
   }

@@ -31,6 +31,7 @@ struct BuiltinType {
 
 constexpr BuiltinType kTypes[] = {
     {16, "bool", "boolean", 1, "B", 1000},
+    {17, "bytea", "bytea", -1, "U", 1001},
     {18, "char", "\"char\"", 1, "Z", 1002},
     {19, "name", "name", 64, "S", 1003},
     {20, "int8", "bigint", 8, "N", 1016},
@@ -52,6 +53,7 @@ constexpr BuiltinType kTypes[] = {
     {1700, "numeric", "numeric", -1, "N", 1231},
     {2205, "regclass", "regclass", 4, "N", 2210},
     {2206, "regtype", "regtype", 4, "N", 2211},
+    {2950, "uuid", "uuid", 16, "U", 2951},
     {4089, "regnamespace", "regnamespace", 4, "N", 4090},
 };
 

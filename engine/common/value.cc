@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "meridian/binary.h"
+
 namespace meridian {
 
 std::string Type::Name() const {
@@ -43,6 +45,10 @@ std::string Type::Name() const {
       return "interval";
     case TypeId::kTime:
       return "time without time zone";
+    case TypeId::kUuid:
+      return "uuid";
+    case TypeId::kBytea:
+      return "bytea";
     case TypeId::kArray:
       return Element().Name() + "[]";
   }
@@ -104,6 +110,10 @@ uint32_t Type::PgOid() const {
       return 1186;
     case TypeId::kTime:
       return 1083;
+    case TypeId::kUuid:
+      return 2950;
+    case TypeId::kBytea:
+      return 17;
     case TypeId::kArray:
       switch (element) {  // pg_type.typarray of the element type
         case TypeId::kBoolean:
@@ -132,6 +142,10 @@ uint32_t Type::PgOid() const {
           return 1187;
         case TypeId::kTime:
           return 1183;
+        case TypeId::kUuid:
+          return 2951;
+        case TypeId::kBytea:
+          return 1001;
         case TypeId::kNumeric:
           return 1231;
         default:
@@ -187,6 +201,10 @@ std::optional<Type> Type::FromParamOid(uint32_t oid) {
       return Interval();
     case 1083:
       return Time();
+    case 2950:
+      return Uuid();
+    case 17:
+      return Bytea();
     case 19:  // name
     case 25:
     case 1042:  // bpchar
@@ -205,7 +223,8 @@ std::optional<Type> Type::FromParamOid(uint32_t oid) {
   static constexpr ArrayOid kArrays[] = {{1000, 16},  {1005, 21},   {1007, 23},  {1016, 20},
                                          {1021, 700}, {1022, 701},  {1231, 1700}, {1182, 1082},
                                          {1115, 1114}, {1185, 1184}, {1009, 25},  {1015, 1043},
-                                         {1014, 1042}, {1187, 1186}, {1183, 1083}};
+                                         {1014, 1042}, {1187, 1186}, {1183, 1083},
+                                         {2951, 2950}, {1001, 17}};
   for (const ArrayOid& a : kArrays) {
     if (a.oid == oid) return Array(*FromParamOid(a.element));
   }
@@ -325,6 +344,10 @@ std::string Value::ToString() const {
       return datetime::ToString(AsTimestampTz(), datetime::CurrentZone());
     case 12:
       return datetime::ToString(AsTime());
+    case 13:
+      return binary::UuidToString(AsUuid());
+    case 14:
+      return binary::ByteaToText(AsBytea());
     default:
       return AsString();
   }
@@ -343,6 +366,7 @@ const std::vector<Value>& Value::AsArray() const {
 size_t Value::ByteSize() const {
   size_t n = sizeof(Value);
   if (IsString()) n += AsString().size();
+  if (IsBytea()) n += AsBytea().size();
   if (IsArray()) {
     for (const Value& e : AsArray()) n += e.ByteSize();
   }

@@ -801,6 +801,7 @@ Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
       }
       return a;
     case Func::kLength:
+      if (a.IsBytea()) return Value::Int(static_cast<int64_t>(a.AsBytea().size()));
       return Value::Int(static_cast<int64_t>(CharLength(a.AsString())));
     case Func::kLower:
     case Func::kUpper: {
@@ -839,6 +840,7 @@ Result<Value> EvalBinary(const BoundExpr& e, const EvalContext& ctx) {
     case ast::BinaryOp::kMod:
       return Arithmetic(op, a, b, e.type);
     case ast::BinaryOp::kConcat:
+      if (e.type.id == TypeId::kBytea) return Value::ByteaVal(a.AsBytea() + b.AsBytea());
       return Value::String(TextOf(a) + TextOf(b));
     case ast::BinaryOp::kLike:
     case ast::BinaryOp::kNotLike:

@@ -30,7 +30,9 @@ enum Kind : uint8_t {
   kArray,
   kInterval,
   kTimestampTz,
-  kTime
+  kTime,
+  kUuid,
+  kBytea
 };
 
 using storage::GetFixed;
@@ -75,6 +77,13 @@ void EncodeValue(const Value& v, std::string* out) {
   } else if (v.IsTime()) {
     out->push_back(static_cast<char>(kTime));
     PutFixed(out, v.AsTime().micros);
+  } else if (v.IsUuid()) {
+    out->push_back(static_cast<char>(kUuid));
+    out->append(reinterpret_cast<const char*>(v.AsUuid().bytes.data()), 16);
+  } else if (v.IsBytea()) {
+    out->push_back(static_cast<char>(kBytea));
+    PutFixed(out, static_cast<uint32_t>(v.AsBytea().size()));
+    out->append(v.AsBytea());
   } else {
     const std::vector<Value>& elements = v.AsArray();
     out->push_back(static_cast<char>(kArray));
@@ -157,6 +166,21 @@ Result<bool> DecodeValue(std::string_view in, size_t* pos, Value* v) {
       TimeOfDay t;
       if (!GetFixed(in, pos, &t.micros)) return false;
       *v = Value::TimeVal(t);
+      return true;
+    }
+    case kUuid: {
+      if (in.size() - *pos < 16) return false;
+      Uuid u;
+      std::memcpy(u.bytes.data(), in.data() + *pos, 16);
+      *pos += 16;
+      *v = Value::UuidVal(u);
+      return true;
+    }
+    case kBytea: {
+      uint32_t n;
+      if (!GetFixed(in, pos, &n) || in.size() - *pos < n) return false;
+      *v = Value::ByteaVal(std::string(in.substr(*pos, n)));
+      *pos += n;
       return true;
     }
     case kArray: {

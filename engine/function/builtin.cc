@@ -9,6 +9,7 @@ void RegisterBuiltinFunctions() {
   static std::once_flag once;
   std::call_once(once, [] {
     RegisterStringFunctions();
+    RegisterBinaryFunctions();  // after the text entries of md5, octet_length, bit_length
     RegisterMathFunctions();
     RegisterSystemScalarFunctions();
     RegisterSizeFunctions();

@@ -12,5 +12,6 @@ void RegisterStringFunctions();
 void RegisterMathFunctions();
 void RegisterSystemScalarFunctions();
 void RegisterSizeFunctions();  // size_functions.cc
+void RegisterBinaryFunctions();  // binary_functions.cc (uuid, bytea)
 
 }  // namespace meridian::exec

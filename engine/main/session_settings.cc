@@ -411,6 +411,9 @@ Result<std::string> SessionSettings::SetImpl(std::string_view name,
       if (value.empty()) {
         return InvalidValue(pname, v).WithHint("Available values: " + hint + ".");
       }
+      if (pname == "bytea_output" && value == "escape") {  // bytea is always output in hex
+        return Status::NotSupported("bytea_output = escape is not supported");
+      }
       break;
     }
     case Kind::kDateStyle: {

@@ -1011,6 +1011,8 @@ int KeyFamily(const Type& t) {
   if (t.id == TypeId::kReal) return 8;
   if (t.id == TypeId::kTimestampTz) return 9;
   if (t.id == TypeId::kTime) return 10;
+  if (t.id == TypeId::kUuid) return 11;
+  if (t.id == TypeId::kBytea) return 12;
   // No interval: its keys order by span then fields, so '1 day' = '24 hours' is no key range.
   return 0;
 }

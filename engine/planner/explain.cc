@@ -141,7 +141,7 @@ std::string ExprToString(const BoundExpr& e) {
     case BoundKind::kConst:
       if (e.value.IsNull()) return "NULL";
       if (e.value.IsDate() || e.value.IsTimestamp() || e.value.IsTimestampTz() ||
-          e.value.IsTime() || e.value.IsInterval()) {
+          e.value.IsTime() || e.value.IsInterval() || e.value.IsUuid() || e.value.IsBytea()) {
         return "'" + e.value.ToString() + "'::" + e.type.Name();
       }
       if (e.value.IsString()) {

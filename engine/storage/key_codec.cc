@@ -143,9 +143,13 @@ void AppendKeyValue(const Value& value, bool descending, std::string* out) {
     PutBig64(static_cast<uint64_t>(i.micros) ^ kSignBit, descending, out);
     PutBig64(static_cast<uint64_t>(static_cast<int64_t>(i.days)) ^ kSignBit, descending, out);
     PutBig64(static_cast<uint64_t>(static_cast<int64_t>(i.months)) ^ kSignBit, descending, out);
+  } else if (value.IsUuid()) {
+    PutByte(kKeyTagUuid, descending, out);
+    for (uint8_t b : value.AsUuid().bytes) PutByte(b, descending, out);
   } else {
-    PutByte(kKeyTagString, descending, out);
-    for (char c : value.AsString()) {
+    const bool bytea = value.IsBytea();
+    PutByte(bytea ? kKeyTagBytea : kKeyTagString, descending, out);
+    for (char c : bytea ? value.AsBytea() : value.AsString()) {
       PutByte(static_cast<uint8_t>(c), descending, out);
       if (c == '\0') PutByte(0xFF, descending, out);
     }
@@ -274,7 +278,16 @@ Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<boo
         values.push_back(Value::Decimal(*n));
         break;
       }
-      case kKeyTagString: {
+      case kKeyTagUuid: {
+        Uuid u;
+        for (uint8_t& b : u.bytes) {
+          if (!in.Byte(&b)) return Malformed(start);
+        }
+        values.push_back(Value::UuidVal(u));
+        break;
+      }
+      case kKeyTagString:
+      case kKeyTagBytea: {
         std::string s;
         while (true) {
           uint8_t b;
@@ -289,7 +302,8 @@ Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<boo
           if (next != 0xFF) return Malformed(start);
           s.push_back('\0');
         }
-        values.push_back(Value::String(std::move(s)));
+        values.push_back(tag == kKeyTagBytea ? Value::ByteaVal(std::move(s))
+                                              : Value::String(std::move(s)));
         break;
       }
       default:

@@ -26,6 +26,8 @@ inline constexpr uint8_t kKeyTagTime = 0x3E;         // TIME: tag, 8 bytes like 
 // days and months like INTEGER (equal spans with different fields are different keys).
 inline constexpr uint8_t kKeyTagInterval = 0x3F;
 inline constexpr uint8_t kKeyTagString = 0x40;     // TEXT/VARCHAR: tag, escaped bytes, 00 00
+inline constexpr uint8_t kKeyTagUuid = 0x48;       // UUID: tag, the 16 bytes
+inline constexpr uint8_t kKeyTagBytea = 0x4C;      // BYTEA: tag, bytes escaped as TEXT's
 inline constexpr uint8_t kKeyTagNull = 0xF0;       // NULL: tag only; greatest (NULLS LAST)
 
 // Appends the encoding of one value. descending inverts every byte it appends.

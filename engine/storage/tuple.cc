@@ -113,6 +113,19 @@ std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
         PutFixed<int32_t>(&out, i.months);
         break;
       }
+      case TypeId::kUuid:
+        if (v.IsUuid()) {
+          out.append(reinterpret_cast<const char*>(v.AsUuid().bytes.data()), 16);
+        } else {
+          out.append(16, '\0');
+        }
+        break;
+      case TypeId::kBytea: {
+        const std::string& b = v.IsBytea() ? v.AsBytea() : v.AsString();
+        PutFixed<uint32_t>(&out, static_cast<uint32_t>(b.size()));
+        out.append(b);
+        break;
+      }
       case TypeId::kText:
       case TypeId::kVarchar:
       case TypeId::kChar:
@@ -241,17 +254,31 @@ Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow
         }
         pos += 16;
         break;
+      case TypeId::kUuid:
+        if (!need(16)) return bad(" truncated");
+        if (want) {
+          Uuid u;
+          std::memcpy(u.bytes.data(), p + pos, 16);
+          out = Value::UuidVal(u);
+        }
+        pos += 16;
+        break;
       case TypeId::kArray:
         return bad(" is an array (arrays are never stored)");
       case TypeId::kText:
       case TypeId::kVarchar:
       case TypeId::kChar:
+      case TypeId::kBytea:
       case TypeId::kUnknown: {
         if (!need(4)) return bad(" truncated");
         const uint32_t len = Load<uint32_t>(p + pos);
         pos += 4;
         if (!need(len)) return bad(" string length exceeds the tuple");
-        if (want) out = Value::String(std::string(p + pos, len));
+        if (want) {
+          std::string bytes(p + pos, len);
+          out = types[i].id == TypeId::kBytea ? Value::ByteaVal(std::move(bytes))
+                                              : Value::String(std::move(bytes));
+        }
         pos += len;
         break;
       }

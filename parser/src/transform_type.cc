@@ -39,6 +39,8 @@ constexpr TypeAlias kTypeAliases[] = {
     {"timestamptz", "timestamptz"},
     {"interval", "interval"},
     {"time", "time"},
+    {"uuid", "uuid"},
+    {"bytea", "bytea"},
     {"boolean", "boolean"},
     {"bool", "boolean"},
     {"oid", "oid"},

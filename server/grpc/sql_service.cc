@@ -30,8 +30,10 @@ void ToProtoValue(const Value& v, v1::Value* out) {
     out->set_double_value(v.AsDouble());
   } else if (v.IsString()) {
     out->set_text_value(v.AsString());
+  } else if (v.IsBytea()) {
+    out->set_bytes_value(v.AsBytea());
   } else {
-    // numeric, date, timestamp, timestamptz, time, interval, real: their PostgreSQL text form
+    // numeric, date, timestamp, timestamptz, time, interval, real, uuid: their PostgreSQL text form
     // (the column type says which).
     out->set_text_value(v.ToString());
   }
@@ -78,7 +80,8 @@ Status ParamsFromProto(const v1::ExecuteRequest& req, StatementParams* out) {
         out->values.push_back(Value::String(v.text_value()));
         break;
       case v1::Value::kBytesValue:
-        return Status::NotSupported("bytea parameters are not supported yet");
+        out->values.push_back(Value::ByteaVal(v.bytes_value()));
+        break;
       default:
         out->values.push_back(Value::Null());
     }

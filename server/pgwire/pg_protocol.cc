@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 namespace meridian::server::pgwire {
@@ -136,6 +137,7 @@ int16_t PgTypeLength(const Type& type) {
     case TypeId::kTime:
       return 8;
     case TypeId::kInterval:
+    case TypeId::kUuid:
       return 16;
     case TypeId::kUnknown:
       return -2;  // PostgreSQL's unknown is a C string
@@ -144,6 +146,7 @@ int16_t PgTypeLength(const Type& type) {
     case TypeId::kChar:
     case TypeId::kNumeric:
     case TypeId::kArray:
+    case TypeId::kBytea:
       return -1;
   }
   return -1;
@@ -335,6 +338,15 @@ Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t in
       }
       if (n == 8) return Value::Double(std::bit_cast<double>(BigEndian(bytes)));
       break;
+    case TypeId::kUuid:  // uuid_send: the 16 bytes
+      if (n == 16) {
+        Uuid u;
+        std::memcpy(u.bytes.data(), bytes.data(), 16);
+        return Value::UuidVal(u);
+      }
+      break;
+    case TypeId::kBytea:  // bytea_send: the bytes themselves
+      return Value::ByteaVal(std::string(bytes));
     case TypeId::kText:
     case TypeId::kVarchar:
     case TypeId::kChar:
@@ -376,6 +388,10 @@ void AppendBinaryValue(std::string* out, const Value& v, const Type& t) {
     AppendBigEndian(out, static_cast<uint64_t>(i.micros), 8);
     AppendBigEndian(out, static_cast<uint32_t>(i.days), 4);
     AppendBigEndian(out, static_cast<uint32_t>(i.months), 4);
+  } else if (v.IsUuid()) {
+    out->append(reinterpret_cast<const char*>(v.AsUuid().bytes.data()), 16);
+  } else if (v.IsBytea()) {
+    out->append(v.AsBytea());
   } else if (v.IsArray()) {
     // array_send: ndim (0 when empty), has-nulls flag, element type oid, then per dimension
     // its length and lower bound (1), then each element as a length (-1 for NULL) and bytes.

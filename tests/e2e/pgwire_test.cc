@@ -617,6 +617,79 @@ TEST_F(PgWireTest, DateTimeTypesInBinary) {
                               int64(1000000) + RawPg::Int32(8) + int64(1000000));
 }
 
+// uuid and bytea in binary, as pgx and psycopg send and read them: parameters declared uuid
+// (2950, its 16 bytes) and bytea (17, the raw bytes, a zero byte among them), results in
+// binary (the same bytes back) and in text (uuid_out, bytea's hex form), and a bytea
+// parameter of an INSERT read back through the text protocol.
+TEST_F(PgWireTest, UuidAndByteaInBinary) {
+  ASSERT_EQ(PsqlC("CREATE TABLE bin_types (id uuid PRIMARY KEY, data bytea)").exit_code, 0);
+  RawPg c(pg_port_);
+  ASSERT_TRUE(c.Startup());
+  const std::string uuid_bytes("\xa0\xee\xbc\x99\x9c\x0b\x4e\xf8\xbb\x6d\x6b\xb9\xbd\x38\x0a\x11", 16);
+  const std::string data("\x00\x01\xff\\'x", 6);
+  auto bind_values = [&](int16_t result_format) {
+    std::string bind("\0\0", 2);
+    bind.append(RawPg::Int16(1)).append(RawPg::Int16(1));  // every parameter in binary
+    bind.append(RawPg::Int16(2));
+    bind.append(RawPg::Int32(16)).append(uuid_bytes);
+    bind.append(RawPg::Int32(static_cast<uint32_t>(data.size()))).append(data);
+    bind.append(RawPg::Int16(1)).append(RawPg::Int16(result_format));
+    return bind;
+  };
+  std::string parse = std::string("\0", 1) + "SELECT $1 AS u, $2 AS b, length($2) AS n" + '\0';
+  parse.append(RawPg::Int16(2)).append(RawPg::Int32(2950)).append(RawPg::Int32(17));
+  ASSERT_TRUE(c.Send('P', parse));
+  ASSERT_TRUE(c.Send('B', bind_values(1)));
+  ASSERT_TRUE(c.Send('D', std::string("P\0", 2)));
+  ASSERT_TRUE(c.Send('E', std::string("\0\0\0\0\0", 5)));
+  ASSERT_TRUE(c.Send('S', ""));
+  auto msgs = c.ReadUntil('Z');
+  ASSERT_EQ(Types(msgs), "12TDCZ");
+  auto column = [](const char* name, uint32_t oid, uint16_t len, uint16_t format) {
+    return std::string(name) + '\0' + RawPg::Int32(0) + RawPg::Int16(0) + RawPg::Int32(oid) +
+           RawPg::Int16(len) + RawPg::Int32(0xFFFFFFFFu) + RawPg::Int16(format);
+  };
+  EXPECT_EQ(msgs[2].body, RawPg::Int16(3) + column("u", 2950, 16, 1) +
+                              column("b", 17, 0xFFFF, 1) + column("n", 23, 4, 1));
+  EXPECT_EQ(msgs[3].body, RawPg::Int16(3) + RawPg::Int32(16) + uuid_bytes + RawPg::Int32(6) +
+                              data + RawPg::Int32(4) + RawPg::Int32(6));
+  // Parse, Bind, Execute, Sync: the messages up to ReadyForQuery.
+  auto run = [&](const std::string& parse_body, const std::string& bind_body) {
+    EXPECT_TRUE(c.Send('P', parse_body));
+    EXPECT_TRUE(c.Send('B', bind_body));
+    EXPECT_TRUE(c.Send('E', std::string("\0\0\0\0\0", 5)));
+    EXPECT_TRUE(c.Send('S', ""));
+    return c.ReadUntil('Z');
+  };
+  // The same values as text results.
+  msgs = run(parse, bind_values(0));
+  ASSERT_EQ(Types(msgs), "12DCZ");
+  const std::string uuid_text = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11";
+  const std::string data_text = "\\x0001ff5c2778";
+  EXPECT_EQ(msgs[2].body, RawPg::Int16(3) + RawPg::Int32(36) + uuid_text + RawPg::Int32(14) +
+                              data_text + RawPg::Int32(1) + "6");
+  // A bad uuid length in binary is 22P03.
+  std::string bad_bind("\0\0", 2);
+  bad_bind.append(RawPg::Int16(1)).append(RawPg::Int16(1)).append(RawPg::Int16(2));
+  bad_bind.append(RawPg::Int32(3)).append("abc").append(RawPg::Int32(0));
+  bad_bind.append(RawPg::Int16(0));
+  ASSERT_TRUE(c.Send('P', parse));
+  ASSERT_TRUE(c.Send('B', bad_bind));
+  ASSERT_TRUE(c.Send('S', ""));
+  msgs = c.ReadUntil('Z');
+  ASSERT_EQ(Types(msgs), "1EZ");
+  EXPECT_EQ(RawPg::Field(msgs[1], 'C'), "22P03");
+  // An INSERT with binary parameters, read back as text.
+  std::string insert = std::string("\0", 1) + "INSERT INTO bin_types VALUES ($1, $2)" + '\0';
+  insert.append(RawPg::Int16(2)).append(RawPg::Int32(2950)).append(RawPg::Int32(17));
+  msgs = run(insert, bind_values(0));
+  ASSERT_EQ(Types(msgs), "12CZ");
+  auto r = PsqlC("SELECT id, data, octet_length(data) FROM bin_types");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, uuid_text + "|" + data_text + "|6\n");
+  EXPECT_EQ(PsqlC("DROP TABLE bin_types").exit_code, 0);
+}
+
 // A named statement whose table was dropped and created again: if the result columns changed
 // type, Bind/Execute is 0A000 "cached plan must not change result type" (PostgreSQL 15; pgx
 // then drops its statement cache entry and prepares again) instead of rows the client would

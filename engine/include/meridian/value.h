@@ -2,6 +2,7 @@
 // them, the server converts them to wire formats. Names and OIDs follow PostgreSQL.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -34,8 +35,10 @@ enum class TypeId : uint8_t {
   kInterval = 14,     // INTERVAL
   kTimestampTz = 15,  // TIMESTAMP [(p)] WITH TIME ZONE: modifier = p (0..6), or -1
   kTime = 16,         // TIME [(p)] [WITHOUT TIME ZONE]: modifier = p (0..6), or -1
+  kUuid = 17,         // UUID: 16 bytes, ordered bytewise
+  kBytea = 18,        // BYTEA: a byte string, ordered bytewise (shorter prefix first)
 };
-inline constexpr int kMaxTypeId = 16;
+inline constexpr int kMaxTypeId = 18;
 
 struct Type {
   TypeId id = TypeId::kUnknown;
@@ -58,6 +61,8 @@ struct Type {
   static Type TimestampTz(int32_t precision = -1) { return {TypeId::kTimestampTz, precision}; }
   static Type Interval() { return {TypeId::kInterval, -1}; }
   static Type Time(int32_t precision = -1) { return {TypeId::kTime, precision}; }
+  static Type Uuid() { return {TypeId::kUuid, -1}; }
+  static Type Bytea() { return {TypeId::kBytea, -1}; }
   // The array type of `of` (an array of arrays is the same array type, as in PostgreSQL).
   static Type Array(Type of) {
     return of.id == TypeId::kArray ? of : Type{TypeId::kArray, of.modifier, of.id};
@@ -84,14 +89,14 @@ struct Type {
   // PostgreSQL's name: "integer", "bigint", "double precision", "text", "character varying",
   // "boolean", "unknown", "smallint", "real", "character", "numeric", "date",
   // "timestamp without time zone", "timestamp with time zone", "interval",
-  // "time without time zone"; arrays "integer[]".
+  // "time without time zone", "uuid", "bytea"; arrays "integer[]".
   std::string Name() const;
   // Name with modifier, as \d and format_type show it: "character varying(20)",
   // "numeric(10,2)", "character(3)", "timestamp(3) without time zone".
   std::string DisplayName() const;
   // pg_type.oid: bool 16, int8 20, int2 21, int4 23, text 25, float4 700, float8 701,
   // bpchar 1042, varchar 1043, date 1082, time 1083, timestamp 1114, timestamptz 1184,
-  // interval 1186, numeric 1700, unknown 705; arrays
+  // interval 1186, numeric 1700, uuid 2950, bytea 17, unknown 705; arrays
   // the element's array type (_int4 1007, _text 1009, ...).
   uint32_t PgOid() const;
   // pg_attribute.atttypmod / RowDescription's type modifier as PostgreSQL stores it:
@@ -100,7 +105,7 @@ struct Type {
   int32_t PgTypmod() const;
   // The type of a statement parameter declared by pg_type.oid, as PostgreSQL clients declare
   // them: 0 and unknown (705) give Unknown (inferred from context); int2, int4, int8,
-  // float4, float8, numeric, date, time, timestamp, timestamptz, interval their types;
+  // float4, float8, numeric, date, time, timestamp, timestamptz, interval, uuid, bytea their types;
   // text/bpchar/name → text, varchar (no length), bool. nullopt for other OIDs.
   static std::optional<Type> FromParamOid(uint32_t oid);
 
@@ -109,9 +114,21 @@ struct Type {
 
 struct ArrayValue;
 
+// A UUID value: its 16 bytes in the order written (PostgreSQL's uuid compares them with memcmp).
+struct Uuid {
+  std::array<uint8_t, 16> bytes{};
+  friend bool operator==(const Uuid&, const Uuid&) = default;
+};
+
+// A BYTEA value: the bytes themselves (not their text form).
+struct Bytes {
+  std::string data;
+  friend bool operator==(const Bytes&, const Bytes&) = default;
+};
+
 // A SQL value: NULL, boolean, integer (SMALLINT, INTEGER and BIGINT all held as int64), double,
 // string (TEXT, VARCHAR, CHAR), numeric, date, timestamp, float (REAL), array (a shared,
-// immutable list of element values), interval, timestamptz or time. The static SQL type lives with the column or expression,
+// immutable list of element values), interval, timestamptz, time, uuid or bytea (byte string). The static SQL type lives with the column or expression,
 // not in the value (a numeric carries its display scale).
 class Value {
  public:
@@ -142,6 +159,8 @@ class Value {
   static Value IntervalVal(meridian::Interval i) { return Value(Rep(i)); }
   static Value TimestampTzVal(meridian::TimestampTz t) { return Value(Rep(t)); }
   static Value TimeVal(meridian::TimeOfDay t) { return Value(Rep(t)); }
+  static Value UuidVal(meridian::Uuid u) { return Value(Rep(u)); }
+  static Value ByteaVal(std::string bytes) { return Value(Rep(meridian::Bytes{std::move(bytes)})); }
   // A one-dimensional array (lower bound 1) of these elements; NULL elements allowed.
   static Value Array(std::vector<Value> elements);
 
@@ -158,6 +177,8 @@ class Value {
   bool IsInterval() const { return rep_.index() == 10; }
   bool IsTimestampTz() const { return rep_.index() == 11; }
   bool IsTime() const { return rep_.index() == 12; }
+  bool IsUuid() const { return rep_.index() == 13; }
+  bool IsBytea() const { return rep_.index() == 14; }
   // int, double, real or numeric.
   bool IsNumber() const { return IsInt() || IsDouble() || IsReal() || IsDecimal(); }
 
@@ -172,6 +193,8 @@ class Value {
   meridian::Interval AsInterval() const { return std::get<meridian::Interval>(rep_); }
   meridian::TimestampTz AsTimestampTz() const { return std::get<meridian::TimestampTz>(rep_); }
   meridian::TimeOfDay AsTime() const { return std::get<meridian::TimeOfDay>(rep_); }
+  const meridian::Uuid& AsUuid() const { return std::get<meridian::Uuid>(rep_); }
+  const std::string& AsBytea() const { return std::get<meridian::Bytes>(rep_).data; }
   const std::vector<Value>& AsArray() const;
   // A number as double (int, double, real or numeric); only for number values.
   double AsNumber() const;
@@ -180,8 +203,8 @@ class Value {
   // form ("100000000000000", "1e+15", "Infinity", "-Infinity", "NaN"), reals in float4out's
   // shortest form ("1e+06"), numerics with their scale ("1.50"), dates and timestamps in ISO form,
   // timestamptz in datetime::CurrentZone() with its offset, intervals as interval_out, strings
-  // as they are, arrays as array_out does (`{1,NULL,"a b"}`). NULL gives "" (callers
-  // check).
+  // as they are, arrays as array_out does (`{1,NULL,"a b"}`), uuids lowercase with hyphens,
+  // bytea in hex form (`\x01ff`, bytea_output = 'hex'). NULL gives "" (callers check).
   std::string ToString() const;
 
   // Approximate heap bytes, for chunk size accounting.
@@ -194,7 +217,8 @@ class Value {
   using Rep =
       std::variant<std::monostate, bool, int64_t, double, std::string, Numeric, meridian::Date,
                    meridian::Timestamp, float, std::shared_ptr<const ArrayValue>,
-                   meridian::Interval, meridian::TimestampTz, meridian::TimeOfDay>;
+                   meridian::Interval, meridian::TimestampTz, meridian::TimeOfDay,
+                   meridian::Uuid, meridian::Bytes>;
   explicit Value(Rep r) : rep_(std::move(r)) {}
   // True when both hold NULL, an integer or a double (then copied here): kept small so that it
   // inlines; everything else takes std::variant's assignment.

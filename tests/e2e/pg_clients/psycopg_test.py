@@ -7,7 +7,8 @@
 # after a rollback or DROP, and its statements prepared again), ParameterStatus and SET/SHOW,
 # type lookups (TypeInfo.fetch), information_schema, COPY FROM STDIN / TO STDOUT in text and
 # CSV with bad input, SCRAM-SHA-256 over TLS, and NUMERIC/DATE/TIMESTAMP/SMALLINT/REAL values
-# as Decimal/date/datetime/int/float, read and bound in text and binary format. Run by ctest with
+# as Decimal/date/datetime/int/float, read and bound in text and binary format, UUID/BYTEA
+# values as uuid.UUID/bytes (parameters, results in both formats, COPY). Run by ctest with
 # $MERIDIAND set.
 import datetime
 import decimal
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import uuid
 
 import psycopg
 from psycopg import errors
@@ -25,6 +27,7 @@ from meridian_daemon import MeridianDaemon  # noqa: E402
 
 # PostgreSQL type OIDs as RowDescription reports them.
 INT4, INT8, TEXT, FLOAT8, BOOL = 23, 20, 25, 701, 16
+UUID, BYTEA = 2950, 17
 
 
 class PsycopgTest(unittest.TestCase):
@@ -424,6 +427,53 @@ class PsycopgTest(unittest.TestCase):
             # Text and binary parameters in one statement.
             cur = conn.execute("SELECT count(*) FROM bin WHERE i = %t OR b = %b", (-5, 1))
             self.assertEqual(cur.fetchone(), (1,))
+
+    def test_uuid_and_bytea(self):
+        key = uuid.UUID("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11")
+        blob = bytes(range(256))
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE files (id UUID PRIMARY KEY DEFAULT gen_random_uuid(), "
+                         "owner UUID, data BYTEA)")
+            # uuid.UUID parameters (text, OID 2950) and bytes (binary bytea, as psycopg always
+            # sends them); results load as uuid.UUID and bytes.
+            conn.execute("INSERT INTO files VALUES (%s, %s, %s)", (key, key, blob))
+            cur = conn.execute("INSERT INTO files (owner, data) VALUES (%s, %s) RETURNING id",
+                               (None, b"\x00\\'"))
+            generated = cur.fetchone()[0]
+            self.assertIsInstance(generated, uuid.UUID)
+            self.assertEqual(generated.version, 4)
+            cur = conn.execute("SELECT id, owner, data, length(data) FROM files WHERE id = %s",
+                               (key,))
+            self.assertEqual([d.type_code for d in cur.description], [UUID, UUID, BYTEA, INT4])
+            self.assertEqual(cur.fetchall(), [(key, key, blob, 256)])
+            self.assertEqual(conn.execute("SELECT data FROM files WHERE id = %s",
+                                          (generated,)).fetchone(), (b"\x00\\'",))
+            with conn.cursor(binary=True) as bcur:
+                bcur.execute("SELECT id, data FROM files WHERE owner = %b", (key,))
+                self.assertEqual(bcur.pgresult.fformat(0), 1)
+                self.assertEqual(bcur.fetchall(), [(key, blob)])
+                bcur.execute("SELECT decode(%b, 'hex') || %b", ("00ff", b"\x01"))
+                self.assertEqual(bcur.fetchone(), (b"\x00\xff\x01",))
+            # COPY in and out with bytea (hex) and uuid columns, text and CSV.
+            with conn.cursor() as cur:
+                with cur.copy("COPY files (id, owner, data) FROM STDIN") as copy:
+                    copy.write_row((uuid.UUID(int=1), None, b"\n\t\\"))
+                    copy.write("00000000-0000-0000-0000-000000000002\t\\N\t\\\\x6869\n")
+                cur.execute("SELECT data FROM files WHERE id < '00000000-0000-0000-0000-000000000003' "
+                            "ORDER BY id")
+                self.assertEqual(cur.fetchall(), [(b"\n\t\\",), (b"hi",)])
+                with cur.copy("COPY (SELECT id, data FROM files WHERE id = "
+                              "'00000000-0000-0000-0000-000000000001') TO STDOUT") as copy:
+                    data = b"".join(bytes(chunk) for chunk in copy)
+                self.assertEqual(data, b"00000000-0000-0000-0000-000000000001\t\\\\x0a095c\n")
+                with cur.copy("COPY (SELECT id, data FROM files WHERE id = "
+                              "'00000000-0000-0000-0000-000000000002') TO STDOUT (FORMAT csv)") as copy:
+                    data = b"".join(bytes(chunk) for chunk in copy)
+                self.assertEqual(data, b"00000000-0000-0000-0000-000000000002,\\x6869\n")
+            with self.assertRaises(errors.InvalidTextRepresentation):
+                conn.execute("SELECT 'nope'::uuid")
+            with self.assertRaises(errors.UniqueViolation):
+                conn.execute("INSERT INTO files (id) VALUES (%s)", (key,))
 
     def test_parameter_status_and_settings(self):
         with self.connect(application_name="ptest") as conn:

@@ -89,10 +89,15 @@ class DriverTest(unittest.TestCase):
         with self.assertRaises(meridian.ProgrammingError):
             self.cur.execute("SELECT %s", ([1, "x"],))  # one element type per list
 
-    def test_bytes_are_refused_until_bytea(self):
-        with self.assertRaises(meridian.NotSupportedError) as e:
-            self.cur.execute("SELECT %s", (b"\x00\x01",))
-        self.assertEqual(e.exception.sqlstate, "0A000")
+    def test_bytea_and_uuid(self):
+        # bytes travel as bytes_value both ways (bytea); a uuid as its text form.
+        self.table("blob", "id UUID PRIMARY KEY, b BYTEA")
+        key = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"
+        self.cur.execute("INSERT INTO blob VALUES (%s, %s)", (key.upper(), b"\x00\x01\xff"))
+        self.cur.execute("SELECT id, b, length(b) FROM blob WHERE b = %s", (b"\x00\x01\xff",))
+        self.assertEqual(self.cur.fetchall(), [(key, b"\x00\x01\xff", 3)])
+        self.cur.execute("SELECT %s || '\\x02'::bytea", (b"\x01",))
+        self.assertEqual(self.cur.fetchone(), (b"\x01\x02",))
 
     def test_parameters_are_never_spliced(self):
         self.table("inj", "s TEXT")

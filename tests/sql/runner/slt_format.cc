@@ -75,7 +75,6 @@ std::string FormatSltValue(const Value& value, char type) {
         case Value::Kind::kBool:
           return value.as_bool() ? "true" : "false";
         case Value::Kind::kText:
-        case Value::Kind::kBytes:
           return FormatText(value.as_string());
         default:
           return FormatText(value.ToText());

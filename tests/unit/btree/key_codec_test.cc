@@ -266,5 +266,49 @@ TEST(KeyCodecTest, DateTimestampRealOrder) {
   }
 }
 
+// UUID keys order as memcmp of the 16 bytes (unsigned); BYTEA keys as byteacmp (memcmp, a
+// prefix first, zero bytes inside), ascending and descending, and both decode to themselves.
+TEST(KeyCodecTest, UuidAndByteaOrder) {
+  auto uuid = [](uint8_t first, uint8_t last) {
+    Uuid u;
+    u.bytes[0] = first;
+    u.bytes[15] = last;
+    return Value::UuidVal(u);
+  };
+  const std::vector<Value> uuids = {uuid(0, 0), uuid(0, 1), uuid(0x7F, 0xFF), uuid(0x80, 0),
+                                    uuid(0xFF, 0xFE), uuid(0xFF, 0xFF)};
+  const std::vector<Value> byteas = {
+      Value::ByteaVal(""),          Value::ByteaVal(std::string("\0", 1)),
+      Value::ByteaVal(std::string("\0\0", 2)), Value::ByteaVal(std::string("\0\x01", 2)),
+      Value::ByteaVal("\x01"),      Value::ByteaVal("\x01\xFF"),
+      Value::ByteaVal("\x7F"),      Value::ByteaVal("\x80"),
+      Value::ByteaVal("\xFF"),      Value::ByteaVal("\xFF\xFF")};
+  for (const auto* list : {&uuids, &byteas}) {
+    for (size_t i = 0; i + 1 < list->size(); ++i) {
+      const std::string a = EncodeKey({(*list)[i]}), b = EncodeKey({(*list)[i + 1]});
+      EXPECT_LT(MemCompare(a, b), 0) << i;
+      EXPECT_GT(MemCompare(EncodeKey({(*list)[i]}, {true}), EncodeKey({(*list)[i + 1]}, {true})),
+                0)
+          << i;
+      auto back = DecodeKey(a);
+      ASSERT_TRUE(back.ok());
+      EXPECT_EQ((*back)[0], (*list)[i]);
+      auto back_desc = DecodeKey(EncodeKey({(*list)[i], Value::Int(3)}, {true}), {true});
+      ASSERT_TRUE(back_desc.ok());
+      EXPECT_EQ((*back_desc)[0], (*list)[i]);
+      EXPECT_EQ((*back_desc)[1], Value::Int(3));
+    }
+  }
+  // A bytea key is not a text key: the same bytes decode to their own kinds.
+  auto text = DecodeKey(EncodeKey({Value::String("ab")}));
+  auto bytes = DecodeKey(EncodeKey({Value::ByteaVal("ab")}));
+  ASSERT_TRUE(text.ok() && bytes.ok());
+  EXPECT_TRUE((*text)[0].IsString());
+  EXPECT_TRUE((*bytes)[0].IsBytea());
+  // A truncated uuid key is rejected.
+  const std::string key = EncodeKey({uuids[2]});
+  EXPECT_FALSE(DecodeKey(key.substr(0, key.size() - 1)).ok());
+}
+
 }  // namespace
 }  // namespace meridian::storage

@@ -348,7 +348,9 @@ TEST(TypeFromSpecTest, Mapping) {
   EXPECT_EQ(t("time").value(), Type::Time());
   EXPECT_EQ(t("timestamptz", 2).value(), Type::TimestampTz(2));
   EXPECT_EQ(t("interval").value(), Type::Interval());
-  EXPECT_EQ(t("uuid").status().sqlstate(), "0A000");
+  EXPECT_EQ(t("uuid").value(), Type::Uuid());
+  EXPECT_EQ(t("bytea").value(), Type::Bytea());
+  EXPECT_EQ(t("jsonb").status().sqlstate(), "0A000");
   EXPECT_EQ(t("blob").status().sqlstate(), "42704");
 }
 

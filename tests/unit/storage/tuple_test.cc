@@ -189,4 +189,18 @@ TEST(TupleTest, RoundTripNewTypes) {
   }
 }
 
+TEST(TupleTest, RoundTripUuidAndBytea) {
+  const std::vector<Type> types = {Type::Uuid(), Type::Bytea(), Type::Bytea(), Type::Uuid()};
+  Uuid u;
+  for (size_t i = 0; i < u.bytes.size(); ++i) u.bytes[i] = static_cast<uint8_t>(0xF0 + i);
+  const Row row = {Value::UuidVal(u), Value::ByteaVal(std::string("\0\xFF\\x", 4)),
+                   Value::ByteaVal(""), Value::Null()};
+  EXPECT_EQ(RoundTrip(row, types), row);
+  const std::string bytes = EncodeTuple(row, types);
+  for (size_t cut = 0; cut < bytes.size(); ++cut) {
+    Row out;
+    EXPECT_FALSE(DecodeTuple(bytes.substr(0, cut), types, &out).ok());
+  }
+}
+
 }  // namespace meridian::storage

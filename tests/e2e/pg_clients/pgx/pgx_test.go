@@ -9,7 +9,8 @@
 // QueryExecModeExec and QueryExecModeSimpleProtocol; transactions (Begin/Commit/Rollback, an error
 // inside a transaction, a unique violation as *pgconn.PgError 23505 with the session going on);
 // pgx.Batch; the Position of a 42601 syntax error; CopyFrom (binary COPY, which meridiand does not
-// support: a clean 0A000 and a usable connection); cancelling a long query through the context.
+// support: a clean 0A000 and a usable connection); cancelling a long query through the context;
+// UUID and BYTEA parameters and results in every exec mode.
 package pgx_test
 
 import (
@@ -1098,4 +1099,44 @@ func TestStatementCacheEviction(t *testing.T) {
 			}
 		}
 	}
+}
+
+// UUID and BYTEA as a Go application uses them: [16]byte / pgtype.UUID and []byte parameters
+// and results in every exec mode (binary in the prepared modes, text in the simple protocol),
+// a uuid primary key with gen_random_uuid(), and 22P02 for a bad uuid.
+func TestUuidAndBytea(t *testing.T) {
+	conn := connect(t)
+	ctx := testContext(t)
+	mustExec(t, conn, "CREATE TABLE blobs (id UUID PRIMARY KEY DEFAULT gen_random_uuid(), body BYTEA)")
+	id := [16]byte{0xa0, 0xee, 0xbc, 0x99, 0x9c, 0x0b, 0x4e, 0xf8, 0xbb, 0x6d, 0x6b, 0xb9, 0xbd, 0x38, 0x0a, 0x11}
+	body := []byte{0, 1, 2, 0xff, '\\', '\''}
+	key := pgtype.UUID{Bytes: id, Valid: true}
+	mustExec(t, conn, "INSERT INTO blobs VALUES ($1, $2)", id, body)
+	var generated pgtype.UUID
+	if err := conn.QueryRow(ctx, "INSERT INTO blobs (body) VALUES ($1) RETURNING id", []byte{}).Scan(&generated); err != nil {
+		t.Fatalf("INSERT RETURNING id: %v", err)
+	}
+	if !generated.Valid || generated.Bytes[6]>>4 != 4 || generated.Bytes[8]>>6 != 2 {
+		t.Errorf("gen_random_uuid: %v is no version 4 UUID", generated)
+	}
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeCacheDescribe,
+		pgx.QueryExecModeDescribeExec, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
+		var gotID pgtype.UUID
+		var gotBody []byte
+		var text string
+		err := conn.QueryRow(ctx, "SELECT id, body, id::text FROM blobs WHERE id = $1", mode, key).Scan(&gotID, &gotBody, &text)
+		if err != nil {
+			t.Fatalf("mode %v: %v", mode, err)
+		}
+		if gotID.Bytes != id || string(gotBody) != string(body) || text != "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11" {
+			t.Errorf("mode %v: id %x body %x text %q", mode, gotID.Bytes, gotBody, text)
+		}
+		var n int
+		if err := conn.QueryRow(ctx, "SELECT length($1::bytea)", mode, body).Scan(&n); err != nil || n != len(body) {
+			t.Errorf("mode %v: length %d %v", mode, n, err)
+		}
+	}
+	_, err := conn.Exec(ctx, "SELECT 'not a uuid'::uuid")
+	pgError(t, err, "22P02")
+	assertUsable(t, conn)
 }
