@@ -271,11 +271,85 @@ Result<BoundExprPtr> Binder::BindArrayFunction(const std::string& name,
     for (size_t i = 0; i < args.size(); ++i) MERIDIAN_RETURN_IF_ERROR(coerce(i, Type::Text()));
     return make(Func::kStringToArray, Type::Array(Type::Text()));
   }
-  if (name == "unnest" || name == "generate_series") {
-    return Status::NotSupported("set-returning function " + name + "() is supported only in FROM")
-        .WithPosition(position);
+  if (name == "unnest" || name == "generate_series" || name == "generate_subscripts") {
+    if (!rules_.set_functions) {
+      return Status::NotSupported(std::string("set-returning functions are not allowed in ") +
+                                  rules_.clause)
+          .WithPosition(position);
+    }
+    return BindSetFunction(name, std::move(args), position);
   }
   return BoundExprPtr();
+}
+
+Result<BoundExprPtr> Binder::BindSetFunction(const std::string& name,
+                                             std::vector<BoundExprPtr> args, uint32_t pos) {
+  auto fn = BoundExpr::Make(BoundKind::kFunction, Type::Unknown(), pos);
+  fn->name = name;
+  if (name == "unnest") {
+    if (args.size() != 1 || !args[0]->type.IsArray()) return NoFunction(name, args, pos);
+    fn->func = Func::kUnnest;
+    fn->type = args[0]->type.Element();
+  } else if (name == "generate_series") {
+    if (args.size() != 2 && args.size() != 3) return NoFunction(name, args, pos);
+    Type type = Type::Integer();
+    for (BoundExprPtr& a : args) {
+      if (!a->type.IsIntegral() && !IsUnknown(a)) return NoFunction(name, args, pos);
+      if (a->type.id == TypeId::kBigInt) type = Type::BigInt();
+    }
+    for (BoundExprPtr& a : args) {
+      MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), type, false, ""));
+    }
+    fn->func = Func::kGenerateSeries;
+    fn->type = type;
+  } else if (name == "generate_subscripts") {
+    if (args.size() < 2 || args.size() > 3 || !args[0]->type.IsArray() ||
+        (!args[1]->type.IsIntegral() && !IsUnknown(args[1])) ||
+        (args.size() == 3 && args[2]->type.id != TypeId::kBoolean && !IsUnknown(args[2]))) {
+      return NoFunction(name, args, pos);
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(args[1], Coerce(std::move(args[1]), Type::Integer(), false, ""));
+    if (args.size() == 3) {
+      MERIDIAN_ASSIGN_OR_RETURN(args[2], Coerce(std::move(args[2]), Type::Boolean(), false, ""));
+    }
+    fn->func = Func::kGenerateSubscripts;
+    fn->type = Type::Integer();
+  } else {
+    return BoundExprPtr();
+  }
+  fn->children = std::move(args);
+  return fn;
+}
+
+Status Binder::ExtractSetFunctions(BoundExprPtr* expr, BoundSelect* out, bool conditional) {
+  BoundExpr& e = **expr;
+  const bool set_call = e.kind == BoundKind::kFunction &&
+                        (e.func == Func::kUnnest || e.func == Func::kGenerateSeries ||
+                         e.func == Func::kGenerateSubscripts);
+  if (!set_call) {
+    // PostgreSQL refuses them where only some rows would evaluate them.
+    const bool branches = e.kind == BoundKind::kCase ||
+                          (e.kind == BoundKind::kFunction && e.func == Func::kCoalesce);
+    for (BoundExprPtr& c : e.children) {
+      MERIDIAN_RETURN_IF_ERROR(ExtractSetFunctions(&c, out, conditional || branches));
+    }
+    return Status::Ok();
+  }
+  if (conditional) {
+    return Status::NotSupported(
+               "set-returning functions are not allowed in CASE or COALESCE")
+        .WithPosition(e.position);
+  }
+  for (BoundExprPtr& c : e.children) {
+    MERIDIAN_RETURN_IF_ERROR(ExtractSetFunctions(&c, out, true));
+  }
+  size_t j = 0;
+  while (j < out->set_functions.size() && !out->set_functions[j]->Equals(e)) ++j;
+  auto ref = BoundExpr::Column(0, out->set_input + static_cast<int>(j), e.type, e.name);
+  ref->position = e.position;
+  if (j == out->set_functions.size()) out->set_functions.push_back(std::move(*expr));
+  *expr = std::move(ref);
+  return Status::Ok();
 }
 
 Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::TableRef& ref,
@@ -304,39 +378,24 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::Table
     }
   }
   rules_ = saved_rules;
-  auto fn = BoundExpr::Make(BoundKind::kFunction, Type::Unknown(), pos);
-  fn->name = call.name;
-  if (call.name == "unnest") {
-    if (args.size() != 1 || !args[0]->type.IsArray()) {
-      return NoFunction(call.name, args, pos);
-    }
-    fn->func = Func::kUnnest;
-    fn->type = args[0]->type.Element();
-  } else if (call.name == "generate_series") {
-    if (args.size() != 2 && args.size() != 3) return NoFunction(call.name, args, pos);
-    Type type = Type::Integer();
-    for (BoundExprPtr& a : args) {
-      if (!a->type.IsIntegral() && !IsUnknown(a)) return NoFunction(call.name, args, pos);
-      if (a->type.id == TypeId::kBigInt) type = Type::BigInt();
-    }
-    for (BoundExprPtr& a : args) {
-      MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), type, false, ""));
-    }
-    fn->func = Func::kGenerateSeries;
-    fn->type = type;
-  } else if (call.name == "pg_partition_ancestors" && args.size() == 1 &&
-             (args[0]->type.IsIntegral() || IsUnknown(args[0]))) {
+  BoundExprPtr fn;
+  if (call.name == "pg_partition_ancestors" && args.size() == 1 &&
+      (args[0]->type.IsIntegral() || IsUnknown(args[0]))) {
     // No table is partitioned, so no relation has ancestors: no rows, as generate_series(oid,
     // 0) gives for every oid (psql's \d asks).
     MERIDIAN_ASSIGN_OR_RETURN(args[0], Coerce(std::move(args[0]), Type::BigInt(), false, ""));
     BoundExprPtr zero = BoundExpr::Make(BoundKind::kConst, Type::BigInt(), pos);
     zero->value = Value::Int(0);
     args.push_back(std::move(zero));
-    fn->func = Func::kGenerateSeries;
-    fn->type = Type::BigInt();
+    MERIDIAN_ASSIGN_OR_RETURN(fn, BindSetFunction("generate_series", std::move(args), pos));
+    fn->name = call.name;
   } else {
+    MERIDIAN_ASSIGN_OR_RETURN(fn, BindSetFunction(call.name, std::move(args), pos));
+  }
+  if (fn == nullptr) {
     return Status::NotSupported("function " + call.name +
-                                "() in FROM is not supported (only unnest and generate_series)")
+                                "() in FROM is not supported (only unnest, generate_series and "
+                                "generate_subscripts)")
         .WithPosition(pos);
   }
   if (ref.column_aliases.size() > 1) {
@@ -345,7 +404,6 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::Table
                                       " columns specified")
         .WithPosition(ref.loc.position);
   }
-  fn->children = std::move(args);
   auto out = std::make_unique<BoundSelect>();
   // PostgreSQL names the column of a scalar function in FROM after the alias when there is
   // one (FROM unnest(a) AS x gives column x), else after the function.

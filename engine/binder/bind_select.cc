@@ -282,7 +282,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
   }
 
   std::vector<const ast::Expr*> item_asts;
-  rules_ = ExprRules{"SELECT", true, true, true, true};
+  rules_ = ExprRules{"SELECT", true, true, true, true, true};
   MERIDIAN_RETURN_IF_ERROR(BindSelectList(stmt.items, keep_unknown, out.get(), &item_asts));
 
   rules_ = ExprRules{"GROUP BY", false, true, true};
@@ -337,6 +337,12 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
   out->window_input =
       out->aggregated ? static_cast<int>(out->group_by.size() + out->aggregates.size()) : offset;
   for (BoundExprPtr& p : out->projections) ExtractWindows(&p, out.get());
+  // Set-returning calls read the window row (or the row windows would read) and add a
+  // column each.
+  out->set_input = out->window_input + static_cast<int>(out->windows.size());
+  for (BoundExprPtr& p : out->projections) {
+    MERIDIAN_RETURN_IF_ERROR(ExtractSetFunctions(&p, out.get(), false));
+  }
 
   out->distinct = stmt.distinct;
   if (out->distinct && out->projections.size() > out->visible) {

@@ -120,6 +120,7 @@ class Binder {
     bool columns = true;      // column references allowed
     bool subqueries = true;
     bool windows = false;  // window function calls allowed here (SELECT list, ORDER BY)
+    bool set_functions = false;  // unnest / generate_series / generate_subscripts (SELECT list)
   };
 
   // binder.cc
@@ -230,6 +231,15 @@ class Binder {
   // Replaces every kWindow call in *expr by a column of the window row (window_input + j),
   // moving the call to out->windows[j] (equal calls share one j).
   static void ExtractWindows(BoundExprPtr* expr, BoundSelect* out);
+  // A set-returning call (unnest(a), generate_series(a, b [, step]), generate_subscripts(a, d
+  // [, reverse])) over bound arguments: a kFunction with its type; 42883 when they do not fit.
+  // The same call serves FROM items and the select list.
+  Result<BoundExprPtr> BindSetFunction(const std::string& name, std::vector<BoundExprPtr> args,
+                                       uint32_t position);
+  // Replaces every set-returning call in *expr (select list) by a column of the set row
+  // (set_input + j), moving the call to out->set_functions[j]; 0A000 for one inside CASE,
+  // COALESCE or another set-returning call's arguments.
+  static Status ExtractSetFunctions(BoundExprPtr* expr, BoundSelect* out, bool conditional);
   // version(), current_setting(), pg_get_indexdef(), ...: null when name and arity match none.
   // A call of a registered scalar function (function_registry.h): null when no entry has the
   // name, 42883 when entries have it but none fits the arguments.

@@ -93,9 +93,10 @@ enum class Func {
   // cube(float8[]) and cube_distance(a, b), Euclidean.
   kCube,
   kCubeDistance,
-  // Set-returning functions, only in FROM (FunctionScanOp).
+  // Set-returning functions: FROM items (FunctionScanOp) and the select list (ProjectSetOp).
   kUnnest,
   kGenerateSeries,
+  kGenerateSubscripts,  // generate_subscripts(array, dim [, reverse]): set-returning too
   // Session and system-catalog functions (system_functions.cc); every one from kVersion on.
   kVersion,
   kCurrentSetting,

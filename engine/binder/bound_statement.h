@@ -45,8 +45,15 @@ struct BoundSelect {
   // column per call: call j's result is column window_input + j.
   std::vector<BoundExprPtr> windows;
   int window_input = 0;
-  // Over the window row when there are window calls, else the aggregate row when aggregated,
-  // else the joined row. The first `visible` are the
+  // Set-returning calls of the select list (kFunction: unnest, generate_series), over the set
+  // input row: the window row when there are window calls, else the aggregate row when
+  // aggregated, else the joined row, set_input columns wide. Each input row gives as many rows
+  // as its longest call (the others NULL once done; none when every call gives none), each the
+  // input row followed by one column per call: call j's value is column set_input + j.
+  std::vector<BoundExprPtr> set_functions;
+  int set_input = 0;
+  // Over the set row when there are set-returning calls, else the window row when there are
+  // window calls, else the aggregate row when aggregated, else the joined row. The first `visible` are the
   // select list; the rest are hidden ORDER BY keys.
   std::vector<BoundExprPtr> projections;
   size_t visible = 0;

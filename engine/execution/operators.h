@@ -196,9 +196,28 @@ class ValuesOp : public Operator {
   size_t next_ = 0;
 };
 
-// A set-returning function in FROM: unnest(array) gives one row per element,
-// generate_series(a, b [, step]) one per number. Its arguments are evaluated at Open in the
-// enclosing query's context (they may be correlated).
+// The values of one set-returning call for one set of argument values: unnest(array) one per
+// element, generate_series(a, b [, step]) one per number, generate_subscripts(array, dim [,
+// reverse]) the subscripts of dimension dim (1 for Meridian's one-dimensional arrays). A NULL
+// argument gives no values (the functions are strict).
+class SetFunctionIterator {
+ public:
+  // Starts over; 22023 for a zero step.
+  Status Start(const BoundExpr& call, std::vector<Value> args);
+  // The next value into *v; false once done.
+  bool Next(Value* v);
+
+ private:
+  Func func_ = Func::kUnnest;
+  std::vector<Value> args_;
+  bool done_ = true;
+  size_t next_ = 0;      // unnest: next element
+  int64_t current_ = 0;  // generate_series / generate_subscripts: next value
+  int64_t stop_ = 0, step_ = 1;
+};
+
+// FunctionScanOp: the rows of a set-returning call in FROM, one column. Its arguments are
+// evaluated at Open in the enclosing query's context (they may be correlated).
 class FunctionScanOp : public Operator {
  public:
   explicit FunctionScanOp(BoundExprPtr call) : call_(std::move(call)) {}
@@ -207,11 +226,31 @@ class FunctionScanOp : public Operator {
 
  private:
   BoundExprPtr call_;
-  std::vector<Value> args_;
-  bool done_ = true;
-  size_t next_ = 0;      // unnest: next element
-  int64_t current_ = 0;  // generate_series: next value
+  SetFunctionIterator values_;
+  uint64_t produced_ = 0;
   ExecContext* exec_ = nullptr;
+};
+
+// ProjectSetOp: set-returning calls of a select list (BoundSelect::set_functions). Per input
+// row, the calls (arguments over that row) run in lockstep: output row k is the input row
+// followed by each call's k-th value (NULL once that call is done), until every call is done;
+// an input row for which every call gives nothing gives no row (PostgreSQL 10's ProjectSet).
+class ProjectSetOp : public Operator {
+ public:
+  ProjectSetOp(OperatorPtr child, std::vector<BoundExprPtr> calls)
+      : child_(std::move(child)), calls_(std::move(calls)), values_(calls_.size()) {}
+  Status Open(const EvalContext* outer, ExecContext* exec) override;
+  Result<bool> Next(Row* row) override;
+  void PruneColumns(const std::vector<bool>& needed) override;
+
+ private:
+  OperatorPtr child_;
+  std::vector<BoundExprPtr> calls_;
+  std::vector<SetFunctionIterator> values_;
+  EvalContext ctx_;
+  Row input_;
+  bool have_input_ = false;
+  uint64_t produced_ = 0;
 };
 
 class FilterOp : public Operator {

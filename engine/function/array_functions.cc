@@ -173,7 +173,8 @@ Result<Value> ArrayFunction(const BoundExpr& e, const std::vector<Value>& v) {
     default:
       break;
   }
-  return Status::NotSupported("set-returning function " + e.name + "() is supported only in FROM");
+  return Status::NotSupported("set-returning function " + e.name +
+                              "() is supported only in FROM and at the top of a select list");
 }
 
 }  // namespace

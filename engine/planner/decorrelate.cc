@@ -71,7 +71,7 @@ std::unique_ptr<SubqueryPlan::HashedExists> DecorrelateExists(std::unique_ptr<Bo
                                                               double per_row_cost) {
   if (s->set_op != ast::SetOp::kNone || s->aggregated || !s->group_by.empty() ||
       s->having != nullptr || s->offset != nullptr || s->function != nullptr ||
-      s->LocksRows() || s->from.empty()) {
+      s->LocksRows() || s->from.empty() || !s->set_functions.empty()) {
     return nullptr;
   }
   if (s->limit != nullptr) {  // LIMIT n with a constant n >= 1 does not change EXISTS

@@ -42,6 +42,7 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
   } else {
     for (const auto& p : s->projections) CollectColumns(*p, &used, &all_used);
     for (const auto& w : s->windows) CollectColumns(*w, &used, &all_used);
+    for (const auto& f : s->set_functions) CollectColumns(*f, &used, &all_used);
   }
   for (const auto& c : conjuncts) CollectColumns(*c, &used, &all_used);
 
@@ -62,7 +63,7 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     std::vector<AccessPlan::OrderColumn> wanted;
     std::optional<double> limit;
     if (s->from.size() == 1 && !s->aggregated && !s->distinct && s->windows.empty() &&
-        !s->order_by.empty()) {
+        s->set_functions.empty() && !s->order_by.empty()) {
       for (const SortKey& k : s->order_by) {
         const BoundExpr& p = *s->projections[k.column];
         if (p.kind != BoundKind::kColumn || p.depth != 0 || k.nulls_first != k.descending) {
@@ -112,6 +113,7 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     const int first = static_cast<int>(s->group_by.size());
     for (BoundExprPtr& p : s->projections) NameColumns(p.get(), first, labels);
     for (BoundExprPtr& w : s->windows) NameColumns(w.get(), first, labels);
+    for (BoundExprPtr& f : s->set_functions) NameColumns(f.get(), first, labels);
     OperatorPtr op = std::make_unique<HashAggregateOp>(std::move(cur.op), std::move(s->group_by),
                                                        std::move(s->aggregates), scalar);
     if (s->having != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(s->having));
@@ -119,6 +121,20 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
   }
   if (!s->windows.empty()) {
     MERIDIAN_ASSIGN_OR_RETURN(cur, PlanWindows(std::move(cur), s.get(), &b));
+  }
+  if (!s->set_functions.empty()) {
+    // PostgreSQL's ProjectSet: its estimate is 10 rows per input row here (PostgreSQL
+    // reads prorows, 100 or 1000, from pg_proc).
+    auto node = std::make_unique<PlanNode>();
+    node->label = "ProjectSet";
+    node->rows = cur.node->rows * 10;
+    node->startup_cost = cur.node->startup_cost;
+    node->total_cost = cur.node->total_cost + node->rows * kCpuOperatorCost;
+    std::vector<std::string> labels;
+    for (const BoundExprPtr& f : s->set_functions) labels.push_back(ExprToString(*f));
+    for (BoundExprPtr& p : s->projections) NameColumns(p.get(), s->set_input, labels);
+    OperatorPtr op = std::make_unique<ProjectSetOp>(std::move(cur.op), std::move(s->set_functions));
+    cur = b.Make(std::move(op), std::move(node), {&cur});
   }
   const size_t total = s->projections.size();
   std::string sort_keys;

@@ -143,6 +143,12 @@ Result<Built> PlanWindows(Built cur, BoundSelect* s, Builder* b) {
     cur = b->Make(std::move(op), std::move(node), {&cur});
   }
   calls.clear();
+  // Set-returning calls read the window row; their columns follow it, where they stay.
+  for (size_t j = 0; j < s->set_functions.size(); ++j) pos.push_back(static_cast<int>(pos.size()));
+  for (BoundExprPtr& f : s->set_functions) {
+    NameColumns(f.get(), input, labels);
+    Remap(f.get(), pos);
+  }
   for (BoundExprPtr& p : s->projections) {
     NameColumns(p.get(), input, labels);
     Remap(p.get(), pos);

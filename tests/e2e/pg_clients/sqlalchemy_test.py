@@ -10,8 +10,9 @@
 # foreign keys). Every expected value is computed here in Python from the rows the test
 # created. With $MERIDIAN_TEST_CONNINFO set the same test runs against that server instead
 # (how it was checked against PostgreSQL 15). Not yet working on Meridian, so not called here:
-# Inspector.get_columns / get_pk_constraint / get_indexes / get_unique_constraints (their
-# queries need set-returning functions in the select list and json_build_object).
+# Inspector.get_columns (its query calls json_build_object: no JSON yet) and get_pk_constraint /
+# get_indexes / get_unique_constraints (they unnest pg_index.indkey, an int2vector that
+# Meridian's pg_index shows as text).
 import datetime
 import decimal
 import os
