@@ -1,24 +1,64 @@
 // HashAggregateOp: groups its input by the GROUP BY values (a hash map on their canonical key
 // encoding) and computes COUNT/SUM/AVG/MIN/MAX/string_agg/array_agg, with DISTINCT, FILTER and
-// ORDER BY inside the call, per group (aggregate_state.h). The whole input is consumed on the
-// first Next (in memory; spilling comes later).
+// ORDER BY inside the call, per group (aggregate_state.h); beyond work_mem the rows of new
+// groups go to spill files by key hash and are aggregated file by file (operators.h).
 #include <algorithm>
+#include <deque>
 
+#include "catalog/catalog.h"
 #include "catalog/key_encoding.h"
 #include "execution/evaluator.h"
 #include "execution/operators.h"
+#include "execution/spill.h"
 #include "binder/type_rules.h"
 
 namespace meridian::exec {
+
+namespace {
+
+constexpr int kPartitionBits = 4;
+constexpr size_t kPartitions = size_t{1} << kPartitionBits;
+constexpr uint32_t kMaxLevels = 64 / kPartitionBits;
+
+uint64_t Mix(uint64_t x) {  // splitmix64's finalizer: every bit of x moves every bit
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::string Kb(uint64_t bytes) { return std::to_string((bytes + 1023) / 1024) + "kB"; }
+
+}  // namespace
+
+struct HashAggregateOp::Spill {
+  size_t budget = 0;
+  bool can_spill = false;
+  size_t held_bytes = 0;  // the in-memory groups' estimated size
+  size_t peak_bytes = 0;
+  uint32_t level = 0;     // which 4 bits of the hash pick the partition of a row spilled now
+  std::vector<std::unique_ptr<SpillFile>> files;  // kPartitions while spilling, else empty
+  struct Pending {
+    std::unique_ptr<SpillFile> file;
+    uint32_t level;  // the level its rows were partitioned at
+  };
+  std::deque<Pending> pending;  // files still to aggregate
+  uint64_t batches = 1;
+  uint64_t disk_bytes = 0;
+};
 
 HashAggregateOp::HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> groups,
                                  std::vector<BoundExprPtr> aggregates, bool scalar)
     : child_(std::move(child)),
       groups_(std::move(groups)),
       aggregates_(std::move(aggregates)),
-      scalar_(scalar) {
+      scalar_(scalar),
+      spill_(std::make_unique<Spill>()) {
   int_keys_ = groups_.size() == 1 && groups_[0]->type.IsIntegral();
 }
+
+HashAggregateOp::~HashAggregateOp() = default;
 
 void HashAggregateOp::PruneColumns(const std::vector<bool>& /*needed*/) {
   // Every output column is computed anyway; the input needs what the expressions read.
@@ -29,27 +69,44 @@ void HashAggregateOp::PruneColumns(const std::vector<bool>& /*needed*/) {
   if (!all) child_->PruneColumns(used);
 }
 
-Status HashAggregateOp::Open(const EvalContext* outer, ExecContext* exec) {
-  ctx_ = EvalContext{nullptr, outer, exec};
-  consumed_ = false;
+void HashAggregateOp::ResetGroups() {
   index_.Reset(int_keys_, 0);
   null_group_ = kNone;
   group_count_ = 0;
   group_values_.clear();
   states_.clear();
+  next_ = 0;
+  spill_->held_bytes = 0;
+}
+
+Status HashAggregateOp::Open(const EvalContext* outer, ExecContext* exec) {
+  ctx_ = EvalContext{nullptr, outer, exec};
+  consumed_ = false;
+  ResetGroups();
   scratch_.assign(groups_.size(), Value());
   key_refs_.assign(groups_.size(), nullptr);
-  next_ = 0;
+  Spill fresh;
+  fresh.budget = WorkMemBytes(exec);
+  fresh.can_spill = CanSpill(exec) && !groups_.empty();
+  *spill_ = std::move(fresh);
   return child_->Open(outer, exec);
 }
 
 void HashAggregateOp::NewGroup() {
-  for (const Value* v : key_refs_) group_values_.push_back(*v);
+  size_t bytes = groups_.size() * sizeof(Value) + aggregates_.size() * sizeof(AggState) +
+                 sizeof(KeyTable<uint32_t>::Slot) * 2 + key_.size();
+  for (const Value* v : key_refs_) {
+    bytes += v->ByteSize();
+    group_values_.push_back(*v);
+  }
+  spill_->held_bytes += bytes;
+  spill_->peak_bytes = std::max(spill_->peak_bytes, spill_->held_bytes);
   states_.resize(states_.size() + aggregates_.size());
   ++group_count_;
 }
 
-Result<uint32_t> HashAggregateOp::GroupOf() {
+Result<uint32_t> HashAggregateOp::GroupOf(bool create, uint64_t* hash) {
+  *hash = 0;
   if (groups_.empty()) {
     if (group_count_ == 0) NewGroup();
     return 0;
@@ -60,20 +117,31 @@ Result<uint32_t> HashAggregateOp::GroupOf() {
   const auto next_group = static_cast<uint32_t>(group_count_);
   bool inserted = false;
   KeyTable<uint32_t>::Slot* slot;
+  key_.clear();
   if (int_keys_) {
     const Value& v = *key_refs_[0];
     if (v.IsNull()) {
-      if (null_group_ == kNone) {
+      *hash = Mix(0x6e756c6cULL);
+      if (null_group_ == kNone && create) {
         null_group_ = next_group;
         NewGroup();
       }
       return null_group_;
     }
     if (!v.IsInt()) return Status::Internal("hash aggregate: integer key expected");
+    *hash = Mix(static_cast<uint64_t>(v.AsInt()));
+    if (!create) {
+      slot = index_.FindInt(v.AsInt());
+      return slot == nullptr ? kNone : slot->payload;
+    }
     slot = index_.InsertInt(v.AsInt(), &inserted);
   } else {
-    key_.clear();
     for (const Value* v : key_refs_) catalog::AppendKeyValue(*v, &key_);
+    *hash = Mix(std::hash<std::string_view>{}(key_));
+    if (!create) {
+      slot = index_.FindBytes(key_);
+      return slot == nullptr ? kNone : slot->payload;
+    }
     slot = index_.InsertBytes(key_, &inserted);
   }
   if (inserted) {
@@ -83,18 +151,42 @@ Result<uint32_t> HashAggregateOp::GroupOf() {
   return slot->payload;
 }
 
-Status HashAggregateOp::Consume() {
+Status HashAggregateOp::SpillRow(const Row& row, uint64_t hash) {
+  Spill& s = *spill_;
+  if (s.files.empty()) {
+    if (s.level >= kMaxLevels) {
+      return Status::Error(sqlstate::kOutOfMemory,
+                           "hash aggregate: groups do not fit in work_mem after repartitioning");
+    }
+    s.files.resize(kPartitions);
+  }
+  const size_t part = (hash >> (kPartitionBits * s.level)) & (kPartitions - 1);
+  std::unique_ptr<SpillFile>& file = s.files[part];
+  if (file == nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(file, SpillFile::Create(ctx_.exec->catalog->temp_dir()));
+  }
+  return file->Append(row);
+}
+
+Status HashAggregateOp::Consume(const std::function<Result<bool>(Row*)>& next) {
+  Spill& s = *spill_;
   Row input;
   int until_check = kCheckInterval;
   while (true) {
-    MERIDIAN_ASSIGN_OR_RETURN(bool more, child_->Next(&input));
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, next(&input));
     if (!more) break;
     if (--until_check <= 0 && ctx_.exec != nullptr && ctx_.exec->ctl != nullptr) {
       MERIDIAN_RETURN_IF_ERROR(ctx_.exec->ctl->Check());
       until_check = kCheckInterval;
     }
     ctx_.row = &input;
-    MERIDIAN_ASSIGN_OR_RETURN(uint32_t g, GroupOf());
+    const bool full = s.can_spill && s.held_bytes > s.budget;
+    uint64_t hash = 0;
+    MERIDIAN_ASSIGN_OR_RETURN(uint32_t g, GroupOf(!full, &hash));
+    if (g == kNone) {  // a new group with memory full: later, from its partition's file
+      MERIDIAN_RETURN_IF_ERROR(SpillRow(input, hash));
+      continue;
+    }
     AggState* states = states_.data() + static_cast<size_t>(g) * aggregates_.size();
     for (size_t i = 0; i < aggregates_.size(); ++i) {
       MERIDIAN_RETURN_IF_ERROR(AccumulateAggregate(*aggregates_[i], ctx_, &states[i]));
@@ -104,13 +196,34 @@ Status HashAggregateOp::Consume() {
     states_.resize(aggregates_.size());
     group_count_ = 1;
   }
+  for (std::unique_ptr<SpillFile>& file : s.files) {
+    if (file == nullptr) continue;
+    MERIDIAN_RETURN_IF_ERROR(file->Finish());
+    s.disk_bytes += file->bytes();
+    s.pending.push_back({std::move(file), s.level});
+  }
+  s.files.clear();
   consumed_ = true;
   return Status::Ok();
 }
 
 Result<bool> HashAggregateOp::Next(Row* row) {
-  if (!consumed_) MERIDIAN_RETURN_IF_ERROR(Consume());
-  if (next_ >= group_count_) return false;
+  if (!consumed_) {
+    MERIDIAN_RETURN_IF_ERROR(Consume([this](Row* r) { return child_->Next(r); }));
+  }
+  while (next_ >= group_count_) {
+    // The in-memory groups are out: the next spilled partition, if any.
+    Spill& s = *spill_;
+    if (s.pending.empty()) return false;
+    Spill::Pending part = std::move(s.pending.front());
+    s.pending.pop_front();
+    ResetGroups();
+    s.level = part.level + 1;
+    ++s.batches;
+    SpillFile::Reader reader(part.file.get());
+    consumed_ = false;
+    MERIDIAN_RETURN_IF_ERROR(Consume([&reader](Row* r) { return reader.Next(r); }));
+  }
   const size_t g = next_++;
   const size_t n = groups_.size();
   row->assign(group_values_.begin() + static_cast<ptrdiff_t>(g * n),
@@ -121,6 +234,14 @@ Result<bool> HashAggregateOp::Next(Row* row) {
     row->push_back(std::move(v));
   }
   return true;
+}
+
+std::string HashAggregateOp::AnalyzeDetail() const {
+  if (groups_.empty()) return {};  // a plain Aggregate: one group, nothing to report
+  std::string out = "Batches: " + std::to_string(spill_->batches) +
+                    "  Memory Usage: " + Kb(spill_->peak_bytes);
+  if (spill_->disk_bytes > 0) out += "  Disk Usage: " + Kb(spill_->disk_bytes);
+  return out;
 }
 
 }  // namespace meridian::exec

@@ -4,6 +4,7 @@
 // run as statements (modify_table.h, ddl.h) because they complete within one call.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -455,24 +456,34 @@ class HashJoinOp : public Operator {
 };
 
 // Hash aggregation: output rows are the GROUP BY values followed by the aggregate results,
-// one row per group in first-seen order (exactly one row when there is no GROUP BY). Groups are
-// found through a KeyTable (integer mode for one integral GROUP BY expression, NULL its own
-// group); without GROUP BY every row goes to group 0 with no lookup. Key values and states are
-// kept in flat arrays (one allocation per array, not per group).
+// one row per group (exactly one row when there is no GROUP BY). Groups are found through a
+// KeyTable (integer mode for one integral GROUP BY expression, NULL its own group); without
+// GROUP BY every row goes to group 0 with no lookup. Key values and states are kept in flat
+// arrays (one allocation per array, not per group). Beyond work_mem (groups counted at their
+// fixed size plus their key values' bytes; string_agg/array_agg contents are not counted),
+// rows of groups not yet in memory go to one of 16 spill files by a hash of their key (rows of
+// groups in memory still aggregate there); after the in-memory groups are returned, each file
+// is aggregated the same way, spilling again by the next 4 bits of the hash if it must
+// (PostgreSQL 13's hash aggregation). Groups come in first-seen order when nothing spilled.
 class HashAggregateOp : public Operator {
  public:
   HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> groups,
                   std::vector<BoundExprPtr> aggregates, bool scalar);
+  ~HashAggregateOp() override;
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
-
+  std::string AnalyzeDetail() const override;
 
  private:
-  Status Consume();
-  // The group of the row in ctx_.row (created with its key values when new).
-  Result<uint32_t> GroupOf();
+  // Aggregates the rows next gives into the in-memory groups, spilling as described above.
+  Status Consume(const std::function<Result<bool>(Row*)>& next);
+  // The group of the row in ctx_.row, created with its key values when new and create is set,
+  // else kNone; *hash: the key's hash (for the spill partition).
+  Result<uint32_t> GroupOf(bool create, uint64_t* hash);
   void NewGroup();
+  void ResetGroups();
+  Status SpillRow(const Row& row, uint64_t hash);
 
   OperatorPtr child_;
   std::vector<BoundExprPtr> groups_;
@@ -491,6 +502,9 @@ class HashAggregateOp : public Operator {
   std::vector<const Value*> key_refs_;
   std::string key_;
   size_t next_ = 0;
+  // Spilling (see above).
+  struct Spill;
+  std::unique_ptr<Spill> spill_;
 };
 
 // UNION [ALL], INTERSECT [ALL], EXCEPT [ALL] of two inputs with the same column types (rows are

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "execution/operator.h"
 #include "storage/byte_codec.h"
 #include "storage/file.h"
 
@@ -30,9 +31,7 @@ enum Kind : uint8_t {
   kArray,
   kInterval,
   kTimestampTz,
-  kTime,
-  kUuid,
-  kBytea
+  kTime
 };
 
 using storage::GetFixed;
@@ -77,13 +76,6 @@ void EncodeValue(const Value& v, std::string* out) {
   } else if (v.IsTime()) {
     out->push_back(static_cast<char>(kTime));
     PutFixed(out, v.AsTime().micros);
-  } else if (v.IsUuid()) {
-    out->push_back(static_cast<char>(kUuid));
-    out->append(reinterpret_cast<const char*>(v.AsUuid().bytes.data()), 16);
-  } else if (v.IsBytea()) {
-    out->push_back(static_cast<char>(kBytea));
-    PutFixed(out, static_cast<uint32_t>(v.AsBytea().size()));
-    out->append(v.AsBytea());
   } else {
     const std::vector<Value>& elements = v.AsArray();
     out->push_back(static_cast<char>(kArray));
@@ -168,21 +160,6 @@ Result<bool> DecodeValue(std::string_view in, size_t* pos, Value* v) {
       *v = Value::TimeVal(t);
       return true;
     }
-    case kUuid: {
-      if (in.size() - *pos < 16) return false;
-      Uuid u;
-      std::memcpy(u.bytes.data(), in.data() + *pos, 16);
-      *pos += 16;
-      *v = Value::UuidVal(u);
-      return true;
-    }
-    case kBytea: {
-      uint32_t n;
-      if (!GetFixed(in, pos, &n) || in.size() - *pos < n) return false;
-      *v = Value::ByteaVal(std::string(in.substr(*pos, n)));
-      *pos += n;
-      return true;
-    }
     case kArray: {
       uint32_t n;
       if (!GetFixed(in, pos, &n)) return false;
@@ -219,6 +196,14 @@ Result<bool> DecodeSpillRow(std::string_view bytes, size_t* pos, Row* row) {
   *pos = at;
   return true;
 }
+
+size_t RowMemoryBytes(const Row& row) {
+  size_t n = sizeof(Row) + row.size() * sizeof(Value);
+  for (const Value& v : row) n += v.ByteSize();
+  return n;
+}
+
+bool CanSpill(const ExecContext* exec) { return exec != nullptr && exec->catalog != nullptr; }
 
 Result<std::unique_ptr<SpillFile>> SpillFile::Create(const std::string& dir) {
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {

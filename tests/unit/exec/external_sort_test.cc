@@ -1,7 +1,6 @@
 // The external sort (engine/execution/sort.cc, spill.h): work_mem, spilling and merging runs
 // (stability across runs, EXPLAIN ANALYZE's Sort Method line, nothing left in the temporary
 // directory), a cancelled sort, and the spill row codec for every value kind.
-#include <filesystem>
 
 #include "execution/spill.h"
 #include "sql_test_util.h"
@@ -19,12 +18,6 @@ class ExternalSortTest : public SqlTest {
     // k has few values, so most rows tie on it: order among ties shows stability.
     ASSERT_TRUE(Q("INSERT INTO s SELECT i, i % 7, 'row ' || i FROM generate_series(1, 20000) i")
                     .status.ok());
-  }
-  size_t TempFiles() {
-    const std::filesystem::path tmp = dir_.path() + "/tmp";
-    if (!std::filesystem::exists(tmp)) return 0;
-    return static_cast<size_t>(std::distance(std::filesystem::directory_iterator(tmp),
-                                             std::filesystem::directory_iterator()));
   }
 };
 

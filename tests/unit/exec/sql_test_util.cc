@@ -77,4 +77,11 @@ ErrResult SqlTest::Err(const std::string& sql, const std::string& sqlstate) {
   return ErrResult{r.status};
 }
 
+size_t SqlTest::TempFiles() const {
+  const std::filesystem::path tmp = dir_.path() + "/tmp";
+  if (!std::filesystem::exists(tmp)) return 0;
+  return static_cast<size_t>(std::distance(std::filesystem::directory_iterator(tmp),
+                                           std::filesystem::directory_iterator()));
+}
+
 }  // namespace meridian::testing

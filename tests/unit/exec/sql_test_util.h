@@ -53,6 +53,8 @@ class SqlTest : public ::testing::Test {
   std::vector<std::string> Rows(const std::string& sql);
   // Expects an error with this SQLSTATE; returns it.
   ErrResult Err(const std::string& sql, const std::string& sqlstate);
+  // Entries in the data directory's tmp/ (spill files are unnamed: none should be seen).
+  size_t TempFiles() const;
 
   TempDir dir_;
   std::unique_ptr<Database> db_;
