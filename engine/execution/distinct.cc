@@ -1,23 +1,64 @@
-// DistinctOp: SELECT DISTINCT by a hash set of the visible columns' canonical key encoding;
+// DistinctOp: SELECT DISTINCT by a hash set of the visible columns' canonical key encoding,
+// rows of new keys set aside by key hash beyond work_mem (HashSpill);
 // DistinctOnOp: SELECT DISTINCT ON over rows sorted on its keys.
 #include "binder/type_rules.h"
+#include "catalog/catalog.h"
 #include "catalog/key_encoding.h"
 #include "execution/operators.h"
 
 namespace meridian::exec {
 
+DistinctOp::~DistinctOp() = default;
+
 Status DistinctOp::Open(const EvalContext* outer, ExecContext* exec) {
   seen_.clear();
+  exec_ = exec;
+  budget_ = WorkMemBytes(exec);
+  held_bytes_ = 0;
+  can_spill_ = CanSpill(exec);
+  spill_ = std::make_unique<HashSpill>(can_spill_ ? exec->catalog->temp_dir() : std::string());
+  reader_.reset();
+  file_.reset();
+  read_ = 0;
   return child_->Open(outer, exec);
 }
 
 Result<bool> DistinctOp::Next(Row* row) {
   while (true) {
-    MERIDIAN_ASSIGN_OR_RETURN(bool more, child_->Next(row));
-    if (!more) return false;
+    bool more;
+    if (reader_ != nullptr) {
+      if ((++read_ & (kCheckInterval - 1)) == 0 && exec_ != nullptr && exec_->ctl != nullptr) {
+        MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
+      }
+      MERIDIAN_ASSIGN_OR_RETURN(more, reader_->Next(row));
+    } else {
+      MERIDIAN_ASSIGN_OR_RETURN(more, child_->Next(row));
+    }
+    if (!more) {
+      // This input is over: the rows set aside meanwhile, one file at a time.
+      MERIDIAN_RETURN_IF_ERROR(spill_->EndInput());
+      reader_.reset();
+      MERIDIAN_ASSIGN_OR_RETURN(file_, spill_->Next());
+      if (file_ == nullptr) return false;
+      reader_ = std::make_unique<SpillFile::Reader>(file_.get());
+      seen_.clear();
+      held_bytes_ = 0;
+      continue;
+    }
     std::string key;
     for (size_t i = 0; i < n_ && i < row->size(); ++i) catalog::AppendKeyValue((*row)[i], &key);
-    if (seen_.insert(std::move(key)).second) return true;
+    if (can_spill_ && held_bytes_ > budget_) {
+      // Full: a key already seen is a duplicate of a row returned; a new one waits its turn.
+      if (seen_.count(key) != 0) continue;
+      MERIDIAN_RETURN_IF_ERROR(
+          spill_->Add(*row, MixHash(std::hash<std::string_view>{}(key))));
+      continue;
+    }
+    const size_t bytes = key.size() + sizeof(std::string) + 32;  // the set's node, roughly
+    if (seen_.insert(std::move(key)).second) {
+      held_bytes_ += bytes;
+      return true;
+    }
   }
 }
 

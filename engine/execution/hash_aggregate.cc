@@ -3,7 +3,6 @@
 // ORDER BY inside the call, per group (aggregate_state.h); beyond work_mem the rows of new
 // groups go to spill files by key hash and are aggregated file by file (operators.h).
 #include <algorithm>
-#include <deque>
 
 #include "catalog/catalog.h"
 #include "catalog/key_encoding.h"
@@ -16,18 +15,6 @@ namespace meridian::exec {
 
 namespace {
 
-constexpr int kPartitionBits = 4;
-constexpr size_t kPartitions = size_t{1} << kPartitionBits;
-constexpr uint32_t kMaxLevels = 64 / kPartitionBits;
-
-uint64_t Mix(uint64_t x) {  // splitmix64's finalizer: every bit of x moves every bit
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 std::string Kb(uint64_t bytes) { return std::to_string((bytes + 1023) / 1024) + "kB"; }
 
 }  // namespace
@@ -37,15 +24,7 @@ struct HashAggregateOp::Spill {
   bool can_spill = false;
   size_t held_bytes = 0;  // the in-memory groups' estimated size
   size_t peak_bytes = 0;
-  uint32_t level = 0;     // which 4 bits of the hash pick the partition of a row spilled now
-  std::vector<std::unique_ptr<SpillFile>> files;  // kPartitions while spilling, else empty
-  struct Pending {
-    std::unique_ptr<SpillFile> file;
-    uint32_t level;  // the level its rows were partitioned at
-  };
-  std::deque<Pending> pending;  // files still to aggregate
-  uint64_t batches = 1;
-  uint64_t disk_bytes = 0;
+  HashSpill rows;
 };
 
 HashAggregateOp::HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> groups,
@@ -85,10 +64,10 @@ Status HashAggregateOp::Open(const EvalContext* outer, ExecContext* exec) {
   ResetGroups();
   scratch_.assign(groups_.size(), Value());
   key_refs_.assign(groups_.size(), nullptr);
-  Spill fresh;
-  fresh.budget = WorkMemBytes(exec);
-  fresh.can_spill = CanSpill(exec) && !groups_.empty();
-  *spill_ = std::move(fresh);
+  spill_->budget = WorkMemBytes(exec);
+  spill_->can_spill = CanSpill(exec) && !groups_.empty();
+  spill_->held_bytes = spill_->peak_bytes = 0;
+  spill_->rows = HashSpill(spill_->can_spill ? exec->catalog->temp_dir() : std::string());
   return child_->Open(outer, exec);
 }
 
@@ -121,7 +100,7 @@ Result<uint32_t> HashAggregateOp::GroupOf(bool create, uint64_t* hash) {
   if (int_keys_) {
     const Value& v = *key_refs_[0];
     if (v.IsNull()) {
-      *hash = Mix(0x6e756c6cULL);
+      *hash = MixHash(0x6e756c6cULL);
       if (null_group_ == kNone && create) {
         null_group_ = next_group;
         NewGroup();
@@ -129,7 +108,7 @@ Result<uint32_t> HashAggregateOp::GroupOf(bool create, uint64_t* hash) {
       return null_group_;
     }
     if (!v.IsInt()) return Status::Internal("hash aggregate: integer key expected");
-    *hash = Mix(static_cast<uint64_t>(v.AsInt()));
+    *hash = MixHash(static_cast<uint64_t>(v.AsInt()));
     if (!create) {
       slot = index_.FindInt(v.AsInt());
       return slot == nullptr ? kNone : slot->payload;
@@ -137,7 +116,7 @@ Result<uint32_t> HashAggregateOp::GroupOf(bool create, uint64_t* hash) {
     slot = index_.InsertInt(v.AsInt(), &inserted);
   } else {
     for (const Value* v : key_refs_) catalog::AppendKeyValue(*v, &key_);
-    *hash = Mix(std::hash<std::string_view>{}(key_));
+    *hash = MixHash(std::hash<std::string_view>{}(key_));
     if (!create) {
       slot = index_.FindBytes(key_);
       return slot == nullptr ? kNone : slot->payload;
@@ -149,23 +128,6 @@ Result<uint32_t> HashAggregateOp::GroupOf(bool create, uint64_t* hash) {
     NewGroup();
   }
   return slot->payload;
-}
-
-Status HashAggregateOp::SpillRow(const Row& row, uint64_t hash) {
-  Spill& s = *spill_;
-  if (s.files.empty()) {
-    if (s.level >= kMaxLevels) {
-      return Status::Error(sqlstate::kOutOfMemory,
-                           "hash aggregate: groups do not fit in work_mem after repartitioning");
-    }
-    s.files.resize(kPartitions);
-  }
-  const size_t part = (hash >> (kPartitionBits * s.level)) & (kPartitions - 1);
-  std::unique_ptr<SpillFile>& file = s.files[part];
-  if (file == nullptr) {
-    MERIDIAN_ASSIGN_OR_RETURN(file, SpillFile::Create(ctx_.exec->catalog->temp_dir()));
-  }
-  return file->Append(row);
 }
 
 Status HashAggregateOp::Consume(const std::function<Result<bool>(Row*)>& next) {
@@ -184,7 +146,7 @@ Status HashAggregateOp::Consume(const std::function<Result<bool>(Row*)>& next) {
     uint64_t hash = 0;
     MERIDIAN_ASSIGN_OR_RETURN(uint32_t g, GroupOf(!full, &hash));
     if (g == kNone) {  // a new group with memory full: later, from its partition's file
-      MERIDIAN_RETURN_IF_ERROR(SpillRow(input, hash));
+      MERIDIAN_RETURN_IF_ERROR(s.rows.Add(input, hash));
       continue;
     }
     AggState* states = states_.data() + static_cast<size_t>(g) * aggregates_.size();
@@ -196,13 +158,7 @@ Status HashAggregateOp::Consume(const std::function<Result<bool>(Row*)>& next) {
     states_.resize(aggregates_.size());
     group_count_ = 1;
   }
-  for (std::unique_ptr<SpillFile>& file : s.files) {
-    if (file == nullptr) continue;
-    MERIDIAN_RETURN_IF_ERROR(file->Finish());
-    s.disk_bytes += file->bytes();
-    s.pending.push_back({std::move(file), s.level});
-  }
-  s.files.clear();
+  MERIDIAN_RETURN_IF_ERROR(s.rows.EndInput());
   consumed_ = true;
   return Status::Ok();
 }
@@ -212,15 +168,11 @@ Result<bool> HashAggregateOp::Next(Row* row) {
     MERIDIAN_RETURN_IF_ERROR(Consume([this](Row* r) { return child_->Next(r); }));
   }
   while (next_ >= group_count_) {
-    // The in-memory groups are out: the next spilled partition, if any.
-    Spill& s = *spill_;
-    if (s.pending.empty()) return false;
-    Spill::Pending part = std::move(s.pending.front());
-    s.pending.pop_front();
+    // The in-memory groups are out: the next spilled file, if any.
+    MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<SpillFile> file, spill_->rows.Next());
+    if (file == nullptr) return false;
     ResetGroups();
-    s.level = part.level + 1;
-    ++s.batches;
-    SpillFile::Reader reader(part.file.get());
+    SpillFile::Reader reader(file.get());
     consumed_ = false;
     MERIDIAN_RETURN_IF_ERROR(Consume([&reader](Row* r) { return reader.Next(r); }));
   }
@@ -238,9 +190,9 @@ Result<bool> HashAggregateOp::Next(Row* row) {
 
 std::string HashAggregateOp::AnalyzeDetail() const {
   if (groups_.empty()) return {};  // a plain Aggregate: one group, nothing to report
-  std::string out = "Batches: " + std::to_string(spill_->batches) +
+  std::string out = "Batches: " + std::to_string(spill_->rows.batches()) +
                     "  Memory Usage: " + Kb(spill_->peak_bytes);
-  if (spill_->disk_bytes > 0) out += "  Disk Usage: " + Kb(spill_->disk_bytes);
+  if (spill_->rows.disk_bytes() > 0) out += "  Disk Usage: " + Kb(spill_->rows.disk_bytes());
   return out;
 }
 

@@ -16,6 +16,7 @@
 #include "execution/aggregate_state.h"
 #include "execution/key_table.h"
 #include "execution/operator.h"
+#include "execution/spill.h"
 #include "storage/btree.h"
 #include "storage/heap_file.h"
 
@@ -483,7 +484,6 @@ class HashAggregateOp : public Operator {
   Result<uint32_t> GroupOf(bool create, uint64_t* hash);
   void NewGroup();
   void ResetGroups();
-  Status SpillRow(const Row& row, uint64_t hash);
 
   OperatorPtr child_;
   std::vector<BoundExprPtr> groups_;
@@ -534,6 +534,7 @@ class SetOpOp : public Operator {
 class DistinctOp : public Operator {
  public:
   DistinctOp(OperatorPtr child, size_t n) : child_(std::move(child)), n_(n) {}
+  ~DistinctOp() override;
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
@@ -542,6 +543,16 @@ class DistinctOp : public Operator {
   OperatorPtr child_;
   size_t n_;
   std::unordered_set<std::string> seen_;
+  // Beyond work_mem, rows with keys not yet seen are set aside by key hash and deduplicated
+  // file by file afterwards (HashSpill), each file with a fresh set.
+  ExecContext* exec_ = nullptr;
+  size_t budget_ = 0;
+  size_t held_bytes_ = 0;
+  bool can_spill_ = false;
+  std::unique_ptr<HashSpill> spill_;
+  std::unique_ptr<SpillFile> file_;
+  std::unique_ptr<SpillFile::Reader> reader_;
+  uint64_t read_ = 0;
 };
 
 // DISTINCT ON: of rows sorted on the key columns, the first of each run of equal keys (NULLs

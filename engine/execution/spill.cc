@@ -197,6 +197,49 @@ Result<bool> DecodeSpillRow(std::string_view bytes, size_t* pos, Row* row) {
   return true;
 }
 
+uint64_t MixHash(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+Status HashSpill::Add(const Row& row, uint64_t hash) {
+  if (files_.empty()) {
+    if (level_ >= 64 / kBits) {
+      return Status::Error(sqlstate::kOutOfMemory,
+                           "hash table rows do not fit in work_mem after repartitioning");
+    }
+    files_.resize(kFiles);
+  }
+  std::unique_ptr<SpillFile>& file = files_[(hash >> (kBits * level_)) & (kFiles - 1)];
+  if (file == nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(file, SpillFile::Create(dir_));
+  }
+  return file->Append(row);
+}
+
+Status HashSpill::EndInput() {
+  for (std::unique_ptr<SpillFile>& file : files_) {
+    if (file == nullptr) continue;
+    MERIDIAN_RETURN_IF_ERROR(file->Finish());
+    disk_bytes_ += file->bytes();
+    waiting_.push_back({std::move(file), level_});
+  }
+  files_.clear();
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<SpillFile>> HashSpill::Next() {
+  if (waiting_.empty()) return std::unique_ptr<SpillFile>();
+  Waiting w = std::move(waiting_.back());
+  waiting_.pop_back();
+  level_ = w.level + 1;
+  ++batches_;
+  return std::move(w.file);
+}
+
 size_t RowMemoryBytes(const Row& row) {
   size_t n = sizeof(Row) + row.size() * sizeof(Value);
   for (const Value& v : row) n += v.ByteSize();

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "meridian/status.h"
 #include "meridian/value.h"
@@ -54,6 +55,45 @@ class SpillFile {
   std::string buffer_;
   uint64_t size_ = 0;  // bytes written to the file
 };
+
+// Rows a hash table had no room for (work_mem), set aside by a hash of their key and handed
+// back file by file (PostgreSQL 13's hash aggregation spill): 16 files per level, the file of a
+// row picked by 4 bits of its hash, the next 4 bits at the next level, so the rows spilled
+// while a file is read back are split further. Rows of one key always meet in one file. Used
+// by HashAggregateOp and DistinctOp; one thread.
+class HashSpill {
+ public:
+  static constexpr int kBits = 4;
+  static constexpr size_t kFiles = size_t{1} << kBits;
+
+  explicit HashSpill(std::string dir = {}) : dir_(std::move(dir)) {}
+  // Sets the row aside (53200 past 16 levels: keys whose hashes never split).
+  Status Add(const Row& row, uint64_t hash);
+  // The input of the current level is over: its files wait their turn.
+  Status EndInput();
+  // The next waiting file (null when none); rows Add sets aside from now on go one level below
+  // that file's.
+  Result<std::unique_ptr<SpillFile>> Next();
+  bool empty() const { return waiting_.empty() && files_.empty(); }
+  uint64_t batches() const { return batches_; }  // 1 + files taken by Next
+  uint64_t disk_bytes() const { return disk_bytes_; }
+
+ private:
+  struct Waiting {
+    std::unique_ptr<SpillFile> file;
+    uint32_t level;  // the level its rows were split at
+  };
+  std::string dir_;
+  uint32_t level_ = 0;
+  std::vector<std::unique_ptr<SpillFile>> files_;  // kFiles while rows are set aside
+  std::vector<Waiting> waiting_;                   // a stack: the deepest files first
+  uint64_t batches_ = 1;
+  uint64_t disk_bytes_ = 0;
+};
+
+// A 64-bit hash with every input bit moving every output bit (splitmix64's finalizer), for
+// picking a HashSpill file from a key's hash or an integer key.
+uint64_t MixHash(uint64_t x);
 
 // What a row held in memory costs, roughly (the vector, its values and their heap bytes): what
 // operators count against work_mem.

@@ -1,7 +1,7 @@
 // Hash aggregation beyond work_mem (engine/execution/hash_aggregate.cc): rows of groups that do
 // not fit go to spill files by key hash, aggregated file by file (repartitioned when a file's
 // groups still do not fit); the answers equal the in-memory ones, EXPLAIN ANALYZE reports the
-// batches and disk use, and no temporary file is left.
+// batches and disk use, and no temporary file is left; SELECT DISTINCT likewise.
 #include <algorithm>
 
 #include "sql_test_util.h"
@@ -63,6 +63,17 @@ TEST_F(HashAggregateSpillTest, SpillingUnderJoinsAndHaving) {
   ASSERT_FALSE(in_memory.empty());
   ASSERT_TRUE(Q("SET work_mem = '64kB'").status.ok());
   EXPECT_EQ(Sorted(query), in_memory);
+}
+
+TEST_F(HashAggregateSpillTest, DistinctSpillsAndReturnsEachRowOnce) {
+  const std::string query = "SELECT DISTINCT k, t FROM g";
+  const Strings in_memory = Sorted(query);
+  ASSERT_EQ(in_memory.size(), 70000u);  // PostgreSQL 15 counts the same
+  ASSERT_TRUE(Q("SET work_mem = '64kB'").status.ok());
+  EXPECT_EQ(Sorted(query), in_memory);
+  EXPECT_EQ(Rows("SELECT count(*) FROM (SELECT DISTINCT v % 500, k FROM g) x"),
+            (Strings{"30500"}));  // as PostgreSQL 15
+  EXPECT_EQ(TempFiles(), 0u);
 }
 
 }  // namespace
