@@ -9,6 +9,7 @@
 #include "catalog/table.h"
 #include "binder/bound_expr.h"
 #include "execution/operators.h"
+#include "execution/recursive_union.h"
 #include "meridian/database.h"
 
 namespace meridian::exec {
@@ -22,6 +23,12 @@ struct BoundSelect {
   bool set_all = false;
   std::unique_ptr<BoundSelect> set_left, set_right;
   std::vector<BoundExprPtr> left_casts, right_casts;
+  // WITH RECURSIVE's query (a UNION [ALL], bind_cte.cc): set_left is the non-recursive term,
+  // set_right the recursive term, which reads work_table through one FROM item whose derived
+  // BoundSelect has work_table_scan set (and only work_table and columns besides).
+  bool recursive = false;
+  bool work_table_scan = false;
+  std::shared_ptr<WorkTable> work_table;
 
   std::vector<std::shared_ptr<catalog::Table>> from;  // a left-deep join chain, in FROM order
   // Parallel to from: a subquery or WITH query in FROM (from[i] is null then), and the name
@@ -31,6 +38,11 @@ struct BoundSelect {
   // only this call (kFunction, arguments bound in the enclosing scope) and one column.
   BoundExprPtr function;
   std::vector<std::string> from_names;
+  // Per FROM item: LATERAL, i.e. its subquery or function reads the FROM items before it, as
+  // columns at depth 1 of their FROM-order row (references to enclosing queries are one level
+  // further out); it runs once per row of them. Empty: none is.
+  std::vector<bool> lateral;
+  bool IsLateral(size_t i) const { return i < lateral.size() && lateral[i]; }
   // Per FROM table: how it joins the tables before it (kComma for the first) and its ON
   // condition (USING becomes equalities) over the joined row of tables 0..i; may be null.
   std::vector<ast::JoinType> join_types;

@@ -14,14 +14,6 @@ namespace meridian::exec {
 
 namespace {
 
-constexpr size_t kDefaultWorkMem = size_t{64} << 20;
-
-size_t RowBytes(const Row& row) {
-  size_t n = sizeof(Row) + row.size() * sizeof(Value);
-  for (const Value& v : row) n += v.ByteSize();
-  return n;
-}
-
 std::string Kb(uint64_t bytes) { return std::to_string((bytes + 1023) / 1024) + "kB"; }
 
 }  // namespace
@@ -206,16 +198,14 @@ Result<bool> SortOp::NextMerged(Row* row) {
 
 Result<bool> SortOp::Next(Row* row) {
   if (!sorted_) {
-    const size_t budget = exec_ != nullptr && exec_->settings != nullptr
-                              ? static_cast<size_t>(exec_->settings->work_mem_bytes())
-                              : kDefaultWorkMem;
-    const bool can_spill = exec_ != nullptr && exec_->catalog != nullptr;
+    const size_t budget = WorkMemBytes(exec_);
+    const bool can_spill = CanSpill(exec_);
     Row r;
     int until_check = kCheckInterval;
     while (true) {
       MERIDIAN_ASSIGN_OR_RETURN(bool more, child_->Next(&r));
       if (!more) break;
-      held_bytes_ += RowBytes(r);
+      held_bytes_ += RowMemoryBytes(r);
       rows_.push_back(std::move(r));
       peak_bytes_ = std::max(peak_bytes_, held_bytes_);
       if (held_bytes_ > budget && can_spill) MERIDIAN_RETURN_IF_ERROR(SpillHeld());

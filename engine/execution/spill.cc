@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "execution/operator.h"
+#include "main/session_settings.h"
 #include "storage/byte_codec.h"
 #include "storage/file.h"
 
@@ -195,6 +197,20 @@ Result<bool> DecodeSpillRow(std::string_view bytes, size_t* pos, Row* row) {
   *pos = at;
   return true;
 }
+
+size_t RowMemoryBytes(const Row& row) {
+  size_t n = sizeof(Row) + row.size() * sizeof(Value);
+  for (const Value& v : row) n += v.ByteSize();
+  return n;
+}
+
+size_t WorkMemBytes(const ExecContext* exec) {
+  constexpr size_t kDefaultWorkMem = size_t{64} << 20;
+  if (exec == nullptr || exec->settings == nullptr) return kDefaultWorkMem;
+  return static_cast<size_t>(exec->settings->work_mem_bytes());
+}
+
+bool CanSpill(const ExecContext* exec) { return exec != nullptr && exec->catalog != nullptr; }
 
 Result<std::unique_ptr<SpillFile>> SpillFile::Create(const std::string& dir) {
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {

@@ -55,6 +55,16 @@ class SpillFile {
   uint64_t size_ = 0;  // bytes written to the file
 };
 
+// What a row held in memory costs, roughly (the vector, its values and their heap bytes): what
+// operators count against work_mem.
+size_t RowMemoryBytes(const Row& row);
+
+// The work_mem of exec's session (64MB without settings), and whether exec can spill (it
+// knows the catalog, hence the data directory's tmp/).
+struct ExecContext;
+size_t WorkMemBytes(const ExecContext* exec);
+bool CanSpill(const ExecContext* exec);
+
 // The encoding SpillFile uses, exposed for tests.
 void EncodeSpillRow(const Row& row, std::string* out);
 // Decodes one row at *pos of bytes (advancing it); false when bytes end before the row does.
