@@ -96,7 +96,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindRecursiveCte(const ast::CommonT
     CteBinding& binding = cte_bindings_.back();
     binding.phase = CteBinding::Phase::kRecursive;
     binding.columns = columns;
-    binding.table = std::make_shared<WorkTable>();
+    binding.table = std::make_shared<WorkTableSlot>();
     binding.sublinks = sublink_depth_;
   }
   set_branch_ = true;  // keeps untyped outputs unknown, for the column types below

@@ -403,7 +403,7 @@ class Binder {
     const ast::CommonTableExpr* cte = nullptr;
     enum class Phase { kPlain, kNonRecursive, kRecursive } phase = Phase::kPlain;
     std::vector<ColumnInfo> columns;   // kRecursive: the working table's columns
-    std::shared_ptr<WorkTable> table;  // kRecursive
+    std::shared_ptr<WorkTableSlot> table;  // kRecursive
     int sublinks = 0;                  // sublink_depth_ of the recursive term
     int refs = 0;                      // references to the working table bound
   };

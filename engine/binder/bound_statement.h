@@ -9,10 +9,19 @@
 #include "catalog/table.h"
 #include "binder/bound_expr.h"
 #include "execution/operators.h"
-#include "execution/recursive_union.h"
 #include "meridian/database.h"
 
 namespace meridian::exec {
+
+struct WorkTable;  // execution/recursive_union.h
+
+// Links a recursive UNION to its recursive term's reference to the query: the planner puts the
+// working table here when it plans the UNION, and the reference's scan, planned after, takes
+// it.
+struct WorkTableSlot {
+  std::shared_ptr<WorkTable> table;
+  double estimated_rows = 1;  // the planner's guess of one iteration's rows
+};
 
 struct BoundSelect {
   // A set operation (UNION/INTERSECT/EXCEPT): set_left/set_right are the inputs, each followed
@@ -28,7 +37,7 @@ struct BoundSelect {
   // BoundSelect has work_table_scan set (and only work_table and columns besides).
   bool recursive = false;
   bool work_table_scan = false;
-  std::shared_ptr<WorkTable> work_table;
+  std::shared_ptr<WorkTableSlot> work_table;
 
   std::vector<std::shared_ptr<catalog::Table>> from;  // a left-deep join chain, in FROM order
   // Parallel to from: a subquery or WITH query in FROM (from[i] is null then), and the name

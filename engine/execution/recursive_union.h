@@ -57,7 +57,6 @@ class RowStore {
 // of the recursive term, read by the term's WorkTableScanOp. Shared by the two operators.
 struct WorkTable {
   RowStore rows;
-  double estimated_rows = 1;  // the planner's guess of one iteration's rows
 };
 
 class RecursiveUnionOp : public Operator {

@@ -12,6 +12,12 @@
 
 namespace meridian::exec {
 
+size_t WorkMemBytes(const ExecContext* exec) {
+  constexpr size_t kDefaultWorkMem = size_t{64} << 20;
+  if (exec == nullptr || exec->settings == nullptr) return kDefaultWorkMem;
+  return static_cast<size_t>(exec->settings->work_mem_bytes());
+}
+
 namespace {
 
 std::string Kb(uint64_t bytes) { return std::to_string((bytes + 1023) / 1024) + "kB"; }

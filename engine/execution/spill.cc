@@ -9,7 +9,6 @@
 #include <cstring>
 
 #include "execution/operator.h"
-#include "main/session_settings.h"
 #include "storage/byte_codec.h"
 #include "storage/file.h"
 
@@ -202,12 +201,6 @@ size_t RowMemoryBytes(const Row& row) {
   size_t n = sizeof(Row) + row.size() * sizeof(Value);
   for (const Value& v : row) n += v.ByteSize();
   return n;
-}
-
-size_t WorkMemBytes(const ExecContext* exec) {
-  constexpr size_t kDefaultWorkMem = size_t{64} << 20;
-  if (exec == nullptr || exec->settings == nullptr) return kDefaultWorkMem;
-  return static_cast<size_t>(exec->settings->work_mem_bytes());
 }
 
 bool CanSpill(const ExecContext* exec) { return exec != nullptr && exec->catalog != nullptr; }

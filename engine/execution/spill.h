@@ -59,8 +59,9 @@ class SpillFile {
 // operators count against work_mem.
 size_t RowMemoryBytes(const Row& row);
 
-// The work_mem of exec's session (64MB without settings), and whether exec can spill (it
-// knows the catalog, hence the data directory's tmp/).
+// The work_mem of exec's session (64MB without settings; defined in sort.cc, which reads the
+// session's settings), and whether exec can spill (it knows the catalog, hence the data
+// directory's tmp/).
 struct ExecContext;
 size_t WorkMemBytes(const ExecContext* exec);
 bool CanSpill(const ExecContext* exec);

@@ -8,6 +8,7 @@
 #include "optimizer/equivalence.h"
 #include "planner/plan_internal.h"
 #include "planner/planner.h"
+#include "execution/recursive_union.h"
 
 namespace meridian::exec {
 
@@ -629,12 +630,13 @@ Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
 
 Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conjuncts) {
   if (s_->derived[t]->work_table_scan) {  // a recursive query's reference to itself
-    std::shared_ptr<WorkTable> work = std::move(s_->derived[t]->work_table);
+    const WorkTableSlot& slot = *s_->derived[t]->work_table;
+    std::shared_ptr<WorkTable> work = slot.table;
     auto node = std::make_unique<PlanNode>();
     node->label = "WorkTable Scan on " + s_->from_names[t];
-    node->rows = work->estimated_rows;
+    node->rows = slot.estimated_rows;
     for (size_t i = 0; i < conjuncts.size(); ++i) node->rows = std::max(1.0, node->rows * 0.5);
-    node->total_cost = work->estimated_rows * kCpuTupleCost;
+    node->total_cost = slot.estimated_rows * kCpuTupleCost;
     node->width = 8 * static_cast<int>(s_->derived[t]->columns.size());
     OperatorPtr op = std::make_unique<WorkTableScanOp>(std::move(work));
     if (!conjuncts.empty()) {
