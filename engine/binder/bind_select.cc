@@ -372,10 +372,10 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
   }
 
   if (stmt.limit != nullptr) {
-    MERIDIAN_ASSIGN_OR_RETURN(out->limit, BindLimit(*stmt.limit, "LIMIT"));
+    MERIDIAN_ASSIGN_OR_RETURN(out->limit, BindLimit(*stmt.limit, "LIMIT", /*outer_columns=*/true));
   }
   if (stmt.offset != nullptr) {
-    MERIDIAN_ASSIGN_OR_RETURN(out->offset, BindLimit(*stmt.offset, "OFFSET"));
+    MERIDIAN_ASSIGN_OR_RETURN(out->offset, BindLimit(*stmt.offset, "OFFSET", /*outer_columns=*/true));
   }
   if (!stmt.locking.empty()) MERIDIAN_RETURN_IF_ERROR(BindLocking(stmt, out.get()));
   return out;
@@ -677,9 +677,25 @@ Status Binder::BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const 
   return Status::Ok();
 }
 
-Result<BoundExprPtr> Binder::BindLimit(const ast::Expr& expr, const char* what) {
-  rules_ = ExprRules{what, false, false, true};
+Result<BoundExprPtr> Binder::BindLimit(const ast::Expr& expr, const char* what,
+                                       bool outer_columns) {
+  rules_ = ExprRules{what, false, outer_columns, true};
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e, BindExpr(expr));
+  // An enclosing query's columns are constants here (LIMIT d.quota in a LATERAL subquery);
+  // the query's own are not.
+  std::function<const BoundExpr*(const BoundExpr&)> own_column =
+      [&](const BoundExpr& x) -> const BoundExpr* {
+    if (x.kind == BoundKind::kColumn && x.depth == 0) return &x;
+    for (const BoundExprPtr& c : x.children) {
+      if (const BoundExpr* found = own_column(*c)) return found;
+    }
+    return nullptr;
+  };
+  if (const BoundExpr* column = own_column(*e)) {
+    return Status::Error(sqlstate::kInvalidColumnReference,
+                         std::string("argument of ") + what + " must not contain variables")
+        .WithPosition(column->position);
+  }
   if (e->type.id == TypeId::kUnknown || e->type.IsNumeric()) {
     return Coerce(std::move(e), Type::BigInt(), false, "");
   }

@@ -300,7 +300,10 @@ class Binder {
   Status BindDistinctOn(const ast::SelectStmt& stmt, BoundSelect* out);
   Status BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
                      BoundSelect* out);
-  Result<BoundExprPtr> BindLimit(const ast::Expr& expr, const char* what);
+  // outer_columns: a SELECT core's LIMIT / OFFSET, which may read enclosing queries' columns
+  // (42P10 for its own).
+  Result<BoundExprPtr> BindLimit(const ast::Expr& expr, const char* what,
+                                 bool outer_columns = false);
   // A subquery in FROM or a WITH query referenced by name: bound like a subquery of the
   // enclosing scope (no access to sibling FROM items), with its output columns renamed by
   // aliases.

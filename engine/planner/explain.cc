@@ -131,6 +131,8 @@ Result<bool> InstrumentOp::Next(Row* row) {
     actual_->first_row_ms += actual_->total_ms - loop_base_ms_;  // this loop's first row
     first_pending_ = false;
     actual_->detail = child_->AnalyzeDetail();
+  } else if (more.ok() && !*more) {
+    actual_->detail = child_->AnalyzeDetail();  // what it knows once done (a recursion's)
   }
   if (more.ok() && *more) ++actual_->rows;
   return more;
