@@ -61,12 +61,24 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSetOperation(const ast::SelectS
   // Both inputs bind at the same level; either one referencing an outer query makes the whole
   // operation correlated, so keep the left input's flag across binding the right one.
   const size_t level = scope_ == nullptr ? 0 : static_cast<size_t>(scope_->level + 1);
+  // Where PostgreSQL refuses a recursive reference: both inputs of INTERSECT ALL and
+  // EXCEPT ALL, the right one of EXCEPT.
+  const char* const saved_context = recursion_context_;
+  struct ContextRestore {
+    Binder* binder;
+    const char* saved;
+    ~ContextRestore() { binder->recursion_context_ = saved; }
+  } context_restore{this, saved_context};
+  if (stmt.set_all && (stmt.set_op == ast::SetOp::kIntersect || stmt.set_op == ast::SetOp::kExcept)) {
+    recursion_context_ = name;
+  }
   set_branch_ = stmt.set_right != nullptr || is_branch;
   MERIDIAN_ASSIGN_OR_RETURN(out->set_left, BindSelectInScope(*stmt.set_left));
   const bool left_correlated = level < correlated_.size() && correlated_[level];
   out->columns = out->set_left->columns;
   if (stmt.set_right != nullptr) {
     set_branch_ = true;
+    if (stmt.set_op == ast::SetOp::kExcept) recursion_context_ = name;
     MERIDIAN_ASSIGN_OR_RETURN(out->set_right, BindSelectInScope(*stmt.set_right));
     if (left_correlated && level < correlated_.size()) correlated_[level] = true;
     const auto& lc = out->set_left->columns;
@@ -180,7 +192,9 @@ Status Binder::BindLocking(const ast::SelectStmt& stmt, BoundSelect* out) {
 Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::SelectStmt& stmt) {
   // The WITH queries are visible to this query (and its subqueries) only.
   const size_t saved = ctes_.size();
-  for (const ast::CommonTableExpr& cte : stmt.with) ctes_.push_back(&cte);
+  for (const ast::CommonTableExpr& cte : stmt.with) {
+    ctes_.push_back({&cte, saved + stmt.with.size()});
+  }
   auto bound = stmt.set_op != ast::SetOp::kNone ? BindSetOperation(stmt) : BindSelectCore(stmt);
   ctes_.resize(saved);
   return bound;
@@ -192,19 +206,26 @@ Status Binder::BindFromList(const std::vector<ast::TableRef>& from, Scope* scope
     std::string name = ref.alias.empty() ? ref.name : ref.alias;
     std::shared_ptr<catalog::Table> table;
     std::unique_ptr<BoundSelect> derived;
-    const ast::CommonTableExpr* cte = ref.schema.empty() ? FindCte(ref.name) : nullptr;
-    if (ref.function != nullptr) {
+    const int cte = ref.schema.empty() && ref.subquery == nullptr && ref.function == nullptr
+                        ? FindCte(ref.name)
+                        : -1;
+    bool lateral = false;
+    if (ref.lateral && !scope->tables.empty()) {
+      MERIDIAN_ASSIGN_OR_RETURN(derived, BindLateral(ref, name, scope, &lateral));
+      if (lateral && (ref.join == ast::JoinType::kRight || ref.join == ast::JoinType::kFull)) {
+        return Status::Error(sqlstate::kInvalidColumnReference,
+                             "invalid reference to FROM-clause entry for table \"" +
+                                 scope->tables.back().name + "\"")
+            .WithPosition(ref.loc.position)
+            .WithDetail("The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
+      }
+    } else if (ref.function != nullptr) {
       MERIDIAN_ASSIGN_OR_RETURN(derived, BindFunctionSource(ref, name));
     } else if (ref.subquery != nullptr) {
       MERIDIAN_ASSIGN_OR_RETURN(
           derived, BindDerived(*ref.subquery, name, ref.column_aliases, ref.loc.position));
-    } else if (cte != nullptr) {
-      // Bound once per reference, seeing only the WITH queries written before it.
-      std::vector<const ast::CommonTableExpr*> saved = ctes_;
-      ctes_.resize(static_cast<size_t>(std::find(ctes_.begin(), ctes_.end(), cte) - ctes_.begin()));
-      auto bound = BindDerived(*cte->query, cte->name, cte->columns, ref.loc.position);
-      ctes_ = std::move(saved);
-      MERIDIAN_ASSIGN_OR_RETURN(derived, std::move(bound));
+    } else if (cte >= 0) {
+      MERIDIAN_ASSIGN_OR_RETURN(derived, BindCteReference(static_cast<size_t>(cte), ref));
     } else if (std::shared_ptr<const catalog::ViewSchema> view = FindView(ref)) {
       MERIDIAN_ASSIGN_OR_RETURN(derived, BindView(*view, ref.loc.position));
       MERIDIAN_RETURN_IF_ERROR(
@@ -237,6 +258,10 @@ Status Binder::BindFromList(const std::vector<ast::TableRef>& from, Scope* scope
     out->from.push_back(std::move(table));
     out->derived.push_back(std::move(derived));
     out->from_names.push_back(name);
+    if (lateral) {
+      out->lateral.resize(out->from.size(), false);
+      out->lateral.back() = true;
+    }
     out->join_types.push_back(ref.join);
     // Outer joins make one side NULL-extended (reported as nullable output columns).
     if (ref.join == ast::JoinType::kLeft || ref.join == ast::JoinType::kFull) {
@@ -333,6 +358,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
       MERIDIAN_RETURN_IF_ERROR(RewriteForAggregate(&out->having, out.get()));
     }
   }
+  MERIDIAN_RETURN_IF_ERROR(CheckRecursiveReferenceUse(stmt.from, scope, *out));
   // Window calls read the aggregate row (or the joined row) and add a column each.
   out->window_input =
       out->aggregated ? static_cast<int>(out->group_by.size() + out->aggregates.size()) : offset;
@@ -352,10 +378,10 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
   }
 
   if (stmt.limit != nullptr) {
-    MERIDIAN_ASSIGN_OR_RETURN(out->limit, BindLimit(*stmt.limit, "LIMIT"));
+    MERIDIAN_ASSIGN_OR_RETURN(out->limit, BindLimit(*stmt.limit, "LIMIT", /*outer_columns=*/true));
   }
   if (stmt.offset != nullptr) {
-    MERIDIAN_ASSIGN_OR_RETURN(out->offset, BindLimit(*stmt.offset, "OFFSET"));
+    MERIDIAN_ASSIGN_OR_RETURN(out->offset, BindLimit(*stmt.offset, "OFFSET", /*outer_columns=*/true));
   }
   if (!stmt.locking.empty()) MERIDIAN_RETURN_IF_ERROR(BindLocking(stmt, out.get()));
   return out;
@@ -397,11 +423,29 @@ Status Binder::RenameColumns(BoundSelect* bound, const std::string& name,
   return Status::Ok();
 }
 
-const ast::CommonTableExpr* Binder::FindCte(const std::string& name) const {
-  for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
-    if ((*it)->name == name) return *it;
+int Binder::FindCte(const std::string& name) const {
+  for (size_t i = ctes_.size(); i-- > 0;) {
+    if (ctes_[i].cte->name == name) return static_cast<int>(i);
   }
-  return nullptr;
+  return -1;
+}
+
+Result<std::unique_ptr<BoundSelect>> Binder::BindLateral(const ast::TableRef& ref,
+                                                         const std::string& name, Scope* scope,
+                                                         bool* lateral) {
+  auto bind = [&]() -> Result<std::unique_ptr<BoundSelect>> {
+    if (ref.function != nullptr) return BindFunctionSource(ref, name);
+    return BindDerived(*ref.subquery, name, ref.column_aliases, ref.loc.position);
+  };
+  const bool saved_read = std::exchange(scope->read_from_below, false);
+  Result<std::unique_ptr<BoundSelect>> bound = [&] {
+    ScopeSwitch enter(this, scope);  // one level below the FROM list's query
+    return bind();
+  }();
+  *lateral = scope->read_from_below;
+  scope->read_from_below = saved_read || *lateral;
+  if (!bound.ok() || *lateral) return bound;
+  return bind();  // reads none of them: an ordinary FROM item
 }
 
 Result<BoundExprPtr> Binder::BindJoinCondition(const ast::TableRef& ref, size_t i) {
@@ -639,9 +683,25 @@ Status Binder::BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const 
   return Status::Ok();
 }
 
-Result<BoundExprPtr> Binder::BindLimit(const ast::Expr& expr, const char* what) {
-  rules_ = ExprRules{what, false, false, true};
+Result<BoundExprPtr> Binder::BindLimit(const ast::Expr& expr, const char* what,
+                                       bool outer_columns) {
+  rules_ = ExprRules{what, false, outer_columns, true};
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e, BindExpr(expr));
+  // An enclosing query's columns are constants here (LIMIT d.quota in a LATERAL subquery);
+  // the query's own are not.
+  std::function<const BoundExpr*(const BoundExpr&)> own_column =
+      [&](const BoundExpr& x) -> const BoundExpr* {
+    if (x.kind == BoundKind::kColumn && x.depth == 0) return &x;
+    for (const BoundExprPtr& c : x.children) {
+      if (const BoundExpr* found = own_column(*c)) return found;
+    }
+    return nullptr;
+  };
+  if (const BoundExpr* column = own_column(*e)) {
+    return Status::Error(sqlstate::kInvalidColumnReference,
+                         std::string("argument of ") + what + " must not contain variables")
+        .WithPosition(column->position);
+  }
   if (e->type.id == TypeId::kUnknown || e->type.IsNumeric()) {
     return Coerce(std::move(e), Type::BigInt(), false, "");
   }

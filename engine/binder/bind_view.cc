@@ -55,7 +55,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindView(const catalog::ViewSchema&
   barrier.level = scope_ == nullptr ? -1 : scope_->level;
   const size_t level = static_cast<size_t>(barrier.level + 1);
   const bool was_correlated = level < correlated_.size() && correlated_[level];
-  std::vector<const ast::CommonTableExpr*> saved_ctes = std::move(ctes_);
+  std::vector<CteEntry> saved_ctes = std::move(ctes_);
   ctes_.clear();
   ParamTypes* saved_params = std::exchange(params_, nullptr);
   // What the view's own query reads is the view's dependency, not the statement's.

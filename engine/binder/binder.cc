@@ -180,6 +180,7 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
     }
     if (found_table != nullptr) {
       int depth = scope_->level - s->level;
+      if (depth > 0) s->read_from_below = true;
       for (int l = s->level + 1; l <= scope_->level; ++l) correlated_[l] = true;
       if (expr.table.empty()) return UnqualifiedColumn(*found_table, found_column, depth, pos);
       const ColumnInfo& col = found_table->columns[found_column];
@@ -217,7 +218,9 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
   rules_ = ExprRules{};
   in_aggregate_ = false;
   const int level = scope_ == nullptr ? 0 : scope_->level + 1;
+  ++sublink_depth_;
   auto bound = BindSelectInScope(stmt);
+  --sublink_depth_;
   rules_ = saved_rules;
   in_aggregate_ = saved_in_aggregate;
   in_window_ = saved_in_window;
@@ -236,7 +239,9 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
   plan->root = std::move(per_row.root);
   rules_ = ExprRules{};
   in_aggregate_ = false;
+  ++sublink_depth_;
   auto again = BindSelectInScope(stmt);
+  --sublink_depth_;
   rules_ = saved_rules;
   in_aggregate_ = saved_in_aggregate;
   if (again.ok()) {

@@ -112,6 +112,8 @@ class Binder {
     std::vector<ScopeTable> tables;
     const Scope* parent = nullptr;
     int level = 0;
+    // Set when a deeper query (a subquery, a LATERAL item) resolves a column here.
+    mutable bool read_from_below = false;
   };
   // What the expression being bound may contain.
   struct ExprRules {
@@ -308,7 +310,10 @@ class Binder {
   Status BindDistinctOn(const ast::SelectStmt& stmt, BoundSelect* out);
   Status BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
                      BoundSelect* out);
-  Result<BoundExprPtr> BindLimit(const ast::Expr& expr, const char* what);
+  // outer_columns: a SELECT core's LIMIT / OFFSET, which may read enclosing queries' columns
+  // (42P10 for its own).
+  Result<BoundExprPtr> BindLimit(const ast::Expr& expr, const char* what,
+                                 bool outer_columns = false);
   // A subquery in FROM or a WITH query referenced by name: bound like a subquery of the
   // enclosing scope (no access to sibling FROM items), with its output columns renamed by
   // aliases.
@@ -330,8 +335,28 @@ class Binder {
   // FROM item `AS name (aliases)`: renames the first columns; 42P10 for too many aliases.
   static Status RenameColumns(BoundSelect* bound, const std::string& name,
                               const std::vector<std::string>& aliases, uint32_t position);
-  // The WITH query visible under name (innermost first), or null.
-  const ast::CommonTableExpr* FindCte(const std::string& name) const;
+  // The WITH query visible under name (innermost first): its index in ctes_, or -1.
+  int FindCte(const std::string& name) const;
+  // bind_cte.cc: a FROM item naming WITH query ctes_[index]: its query bound for this
+  // reference (under WITH RECURSIVE, a recursive query's UNION with its working table), or,
+  // inside that query's own recursive term, the reference to the working table (42P19 where
+  // PostgreSQL refuses one; 0A000 for mutual recursion).
+  Result<std::unique_ptr<BoundSelect>> BindCteReference(size_t index, const ast::TableRef& ref);
+  Result<std::unique_ptr<BoundSelect>> BindRecursiveCte(const ast::CommonTableExpr& cte,
+                                                        uint32_t position);
+  struct CteBinding;
+  Result<std::unique_ptr<BoundSelect>> RecursiveReference(CteBinding* binding,
+                                                          const ast::TableRef& ref);
+  // 42P19 for a FROM list that uses a recursive reference on the NULL-extended side of an outer
+  // join, or a SELECT core that reads it and aggregates (out: the core's binding so far).
+  Status CheckRecursiveReferenceUse(const std::vector<ast::TableRef>& from, const Scope& scope,
+                                    const BoundSelect& out) const;
+  // LATERAL (bind_select.cc): binds FROM item ref's subquery or function with the items
+  // before it (in scope) visible; *lateral tells whether it read one of them, else the item is
+  // bound again as an ordinary one (so it can be joined by any method).
+  Result<std::unique_ptr<BoundSelect>> BindLateral(const ast::TableRef& ref,
+                                                   const std::string& name, Scope* scope,
+                                                   bool* lateral);
   // ON / USING of FROM table i (scope_ holds every FROM table); null when there is none.
   Result<BoundExprPtr> BindJoinCondition(const ast::TableRef& ref, size_t i);
 
@@ -378,9 +403,28 @@ class Binder {
   // The WINDOW clause of the SELECT core being bound (null outside a SELECT core).
   const std::vector<ast::WindowSpec>* windows_ = nullptr;
   std::vector<bool> correlated_;  // per scope level: references an enclosing scope
-  // WITH queries in scope, outermost first. While a WITH query's own body is bound, only the
-  // ones before it stay visible (no recursion).
-  std::vector<const ast::CommonTableExpr*> ctes_;
+  // WITH queries in scope, outermost first, each with the end of its WITH list in ctes_.
+  // While a WITH query's own body is bound, only the ones before it stay visible, or under WITH
+  // RECURSIVE its whole list (itself too).
+  struct CteEntry {
+    const ast::CommonTableExpr* cte;
+    size_t list_end;
+  };
+  std::vector<CteEntry> ctes_;
+  // The WITH queries whose bodies are being bound, innermost last (bind_cte.cc).
+  struct CteBinding {
+    const ast::CommonTableExpr* cte = nullptr;
+    enum class Phase { kPlain, kNonRecursive, kRecursive } phase = Phase::kPlain;
+    std::vector<ColumnInfo> columns;   // kRecursive: the working table's columns
+    std::shared_ptr<WorkTableSlot> table;  // kRecursive
+    int sublinks = 0;                  // sublink_depth_ of the recursive term
+    int refs = 0;                      // references to the working table bound
+  };
+  std::vector<CteBinding> cte_bindings_;
+  int sublink_depth_ = 0;  // subqueries in expressions being bound (BindSubqueryPlan)
+  // Inside INTERSECT ALL / EXCEPT: where PostgreSQL refuses a recursive reference.
+  const char* recursion_context_ = nullptr;
+
   uint64_t session_ = 0;
   ViewDependencies* deps_ = nullptr;
   int view_depth_ = 0;                      // views being expanded inside each other

@@ -13,6 +13,16 @@
 
 namespace meridian::exec {
 
+struct WorkTable;  // execution/recursive_union.h
+
+// Links a recursive UNION to its recursive term's reference to the query: the planner puts the
+// working table here when it plans the UNION, and the reference's scan, planned after, takes
+// it.
+struct WorkTableSlot {
+  std::shared_ptr<WorkTable> table;
+  double estimated_rows = 1;  // the planner's guess of one iteration's rows
+};
+
 struct BoundSelect {
   // A set operation (UNION/INTERSECT/EXCEPT): set_left/set_right are the inputs, each followed
   // by casts to the common column types when needed (over that input's output row; empty =
@@ -22,6 +32,12 @@ struct BoundSelect {
   bool set_all = false;
   std::unique_ptr<BoundSelect> set_left, set_right;
   std::vector<BoundExprPtr> left_casts, right_casts;
+  // WITH RECURSIVE's query (a UNION [ALL], bind_cte.cc): set_left is the non-recursive term,
+  // set_right the recursive term, which reads work_table through one FROM item whose derived
+  // BoundSelect has work_table_scan set (and only work_table and columns besides).
+  bool recursive = false;
+  bool work_table_scan = false;
+  std::shared_ptr<WorkTableSlot> work_table;
 
   std::vector<std::shared_ptr<catalog::Table>> from;  // a left-deep join chain, in FROM order
   // Parallel to from: a subquery or WITH query in FROM (from[i] is null then), and the name
@@ -31,6 +47,11 @@ struct BoundSelect {
   // only this call (kFunction, arguments bound in the enclosing scope) and one column.
   BoundExprPtr function;
   std::vector<std::string> from_names;
+  // Per FROM item: LATERAL, i.e. its subquery or function reads the FROM items before it, as
+  // columns at depth 1 of their FROM-order row (references to enclosing queries are one level
+  // further out); it runs once per row of them. Empty: none is.
+  std::vector<bool> lateral;
+  bool IsLateral(size_t i) const { return i < lateral.size() && lateral[i]; }
   // Per FROM table: how it joins the tables before it (kComma for the first) and its ON
   // condition (USING becomes equalities) over the joined row of tables 0..i; may be null.
   std::vector<ast::JoinType> join_types;

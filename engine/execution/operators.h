@@ -334,9 +334,10 @@ class TrimOp : public Operator {
 enum class JoinKind { kInner, kLeft, kRight, kFull };
 
 // Nested-loop join. Materialised mode (the default): the right input is read once per Open and
-// kept in memory; every left row meets every right row. Rescan mode (index nested-loop join):
-// the right input is re-opened for every left row with that row as its outer context (depth 1),
-// so an index scan on the right can look up the left row's values; only inner and left joins.
+// kept in memory; every left row meets every right row. Rescan mode (index nested-loop join, a
+// LATERAL item): the right input is re-opened for every left row with that row as its outer
+// context (depth 1), so an index scan or a LATERAL subquery on the right can read the left
+// row's values; only inner and left joins.
 // condition (over the joined row; null = true) decides a match; unmatched left rows (left/full)
 // and right rows (right/full) come out NULL-extended.
 class NestedLoopJoinOp : public Operator {

@@ -132,7 +132,7 @@ Result<bool> InstrumentOp::Next(Row* row) {
     first_pending_ = false;
     actual_->detail = child_->AnalyzeDetail();
   } else if (more.ok() && !*more) {
-    actual_->detail = child_->AnalyzeDetail();  // work done after the first row (batches)
+    actual_->detail = child_->AnalyzeDetail();  // what it knows once done (batches, iterations)
   }
   if (more.ok() && *more) ++actual_->rows;
   return more;

@@ -34,6 +34,9 @@ class Builder {
 // Marks the depth-0 columns e uses (in the joined row); *all when e holds a correlated
 // subquery (it may read any column of this row).
 void CollectColumns(const BoundExpr& e, std::vector<bool>* used, bool* all);
+// Marks the columns at depth that s reads (a LATERAL item: depth 1, the FROM items before
+// it); *all when it holds a correlated subquery.
+void CollectOuterColumns(const BoundSelect& s, int depth, std::vector<bool>* used, bool* all);
 // Shifts depth-0 column slots by -offset (a conjunct moving from the joined row to one table).
 void Rebase(BoundExpr* e, int offset);
 // "(a = 1)" or "((a = 1) AND (b > 2))", as EXPLAIN prints conditions.
@@ -111,6 +114,10 @@ class FromPlanner {
   // Joins table t to left by the given method; conds are over the FROM-order row.
   Result<Partial> Join(Partial left, size_t t, JoinKind kind, std::vector<BoundExprPtr> pushed,
                        std::vector<BoundExprPtr> conds, JoinStepChoice choice, double rows);
+  // A LATERAL item t joined to *cur (inner or left) by a nested loop that re-runs t's plan,
+  // filtered by pushed, for every row of *cur; conds over the FROM-order row decide a match.
+  Status JoinLateral(Partial* cur, size_t t, std::vector<BoundExprPtr> pushed,
+                     std::vector<BoundExprPtr> conds);
   // Puts the row back in FROM column order (a projection) when the joins reordered it.
   void RestoreOrder(Partial* p) const;
   // Filters p's row by conds (column slots of that row).

@@ -8,6 +8,7 @@
 #include "optimizer/equivalence.h"
 #include "planner/plan_internal.h"
 #include "planner/planner.h"
+#include "execution/recursive_union.h"
 
 namespace meridian::exec {
 
@@ -64,6 +65,45 @@ void CollectColumns(const BoundExpr& e, std::vector<bool>* used, bool* all) {
   for (const BoundExprPtr& c : e.children) CollectColumns(*c, used, all);
 }
 
+namespace {
+
+void CollectColumnsAt(const BoundExpr& e, int depth, std::vector<bool>* used, bool* all) {
+  if (e.kind == BoundKind::kColumn && e.depth == depth) {
+    if (static_cast<size_t>(e.index) < used->size()) (*used)[e.index] = true;
+  }
+  if (e.subquery != nullptr && e.subquery->correlated) *all = true;
+  for (const BoundExprPtr& c : e.children) CollectColumnsAt(*c, depth, used, all);
+}
+
+}  // namespace
+
+void CollectOuterColumns(const BoundSelect& s, int depth, std::vector<bool>* used, bool* all) {
+  auto expr = [&](const BoundExprPtr& e) {
+    if (e != nullptr) CollectColumnsAt(*e, depth, used, all);
+  };
+  auto exprs = [&](const std::vector<BoundExprPtr>& list) {
+    for (const BoundExprPtr& e : list) expr(e);
+  };
+  expr(s.function);
+  expr(s.where);
+  expr(s.having);
+  expr(s.limit);
+  expr(s.offset);
+  exprs(s.join_on);
+  exprs(s.group_by);
+  exprs(s.aggregates);
+  exprs(s.windows);
+  exprs(s.projections);
+  // FROM subqueries and set operation inputs bind at s's level; a LATERAL item one deeper.
+  for (size_t i = 0; i < s.derived.size(); ++i) {
+    if (s.derived[i] != nullptr) {
+      CollectOuterColumns(*s.derived[i], depth + (s.IsLateral(i) ? 1 : 0), used, all);
+    }
+  }
+  if (s.set_left != nullptr) CollectOuterColumns(*s.set_left, depth, used, all);
+  if (s.set_right != nullptr) CollectOuterColumns(*s.set_right, depth, used, all);
+}
+
 void Rebase(BoundExpr* e, int offset) {
   if (e->kind == BoundKind::kColumn && e->depth == 0) e->index -= offset;
   for (BoundExprPtr& c : e->children) Rebase(c.get(), offset);
@@ -108,6 +148,10 @@ FromPlanner::FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> use
   used_.resize(static_cast<size_t>(total), false);
   for (const BoundExprPtr& on : s_->join_on) {
     if (on != nullptr) CollectColumns(*on, &used_, &all_used_);
+  }
+  // A LATERAL item reads the items before it as its depth-1 row.
+  for (size_t t = 0; t < s_->from.size(); ++t) {
+    if (s_->IsLateral(t)) CollectOuterColumns(*s_->derived[t], 1, &used_, &all_used_);
   }
 }
 
@@ -245,9 +289,28 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
   // Relations of one group are bits of a 64-bit set (the prefix takes one).
   constexpr size_t kMaxGroup = 63;
   for (size_t i = n == 1 ? 1 : 0; i < n;) {
+    if (s_->IsLateral(i)) {
+      std::vector<BoundExprPtr> step;
+      if (kind_of(i) == JoinKind::kInner) {
+        for (Cond& c : conds) {
+          if (c.done || c.need != i) continue;
+          c.done = true;
+          step.push_back(std::move(c.expr));
+        }
+      } else {
+        step = std::move(outer_step[i]);
+      }
+      MERIDIAN_RETURN_IF_ERROR(JoinLateral(&cur, i, std::move(pushed[i]), std::move(step)));
+      AddFilter(&cur, std::move(after_outer[i]));
+      ++i;
+      continue;
+    }
     if (kind_of(i) == JoinKind::kInner) {
       size_t end = i + 1;
-      while (end < n && kind_of(end) == JoinKind::kInner && end - i < kMaxGroup) ++end;
+      while (end < n && kind_of(end) == JoinKind::kInner && !s_->IsLateral(end) &&
+             end - i < kMaxGroup) {
+        ++end;
+      }
       MERIDIAN_RETURN_IF_ERROR(PlanGroup(&cur, i, end, &pushed, &conds));
       i = end;
       continue;
@@ -286,6 +349,39 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
   RestoreOrder(&cur);
   AddFilter(&cur, std::move(last));
   return std::move(cur.built);
+}
+
+Status FromPlanner::JoinLateral(Partial* cur, size_t t, std::vector<BoundExprPtr> pushed,
+                                std::vector<BoundExprPtr> conds) {
+  // The item's plan reads the row of every FROM item before it, in FROM column order.
+  RestoreOrder(cur);
+  const JoinKind kind =
+      t < s_->join_types.size() ? KindOf(s_->join_types[t]) : JoinKind::kInner;
+  MERIDIAN_ASSIGN_OR_RETURN(Built right, DerivedScan(t, std::move(pushed)));
+  derived_rows_[t] = right.node->rows;
+  Partial out;
+  out.layout = cur->layout;
+  out.layout.push_back(static_cast<int>(t));
+  const std::vector<int> out_pos = Positions(out.layout);
+  auto node = std::make_unique<PlanNode>();
+  node->label = "Nested Loop" + JoinSuffix(kind);
+  if (!conds.empty()) node->details.push_back("Join Filter: " + Conditions(conds));
+  for (BoundExprPtr& c : conds) Remap(c.get(), out_pos);
+  const double left_rows = std::max(1.0, cur->built.node->rows);
+  node->rows = left_rows * std::max(1.0, right.node->rows) *
+               std::pow(0.5, static_cast<double>(conds.size()));
+  if (kind == JoinKind::kLeft) node->rows = std::max(node->rows, left_rows);
+  node->startup_cost = cur->built.node->startup_cost + right.node->startup_cost;
+  node->total_cost = cur->built.node->total_cost + left_rows * right.node->total_cost +
+                     node->rows * kCpuTupleCost;
+  node->width = cur->built.node->width + right.node->width;
+  auto op = std::make_unique<NestedLoopJoinOp>(
+      std::move(cur->built.op), std::move(right.op), kind, JoinConjuncts(std::move(conds)),
+      /*rescan=*/true, static_cast<size_t>(LayoutWidth(cur->layout)),
+      static_cast<size_t>(widths_[t]));
+  out.built = b_->Make(std::move(op), std::move(node), {&cur->built, &right});
+  *cur = std::move(out);
+  return Status::Ok();
 }
 
 void FromPlanner::AddFilter(Partial* p, std::vector<BoundExprPtr> conds) {
@@ -533,6 +629,22 @@ Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
 }
 
 Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conjuncts) {
+  if (s_->derived[t]->work_table_scan) {  // a recursive query's reference to itself
+    const WorkTableSlot& slot = *s_->derived[t]->work_table;
+    std::shared_ptr<WorkTable> work = slot.table;
+    auto node = std::make_unique<PlanNode>();
+    node->label = "WorkTable Scan on " + s_->from_names[t];
+    node->rows = slot.estimated_rows;
+    for (size_t i = 0; i < conjuncts.size(); ++i) node->rows = std::max(1.0, node->rows * 0.5);
+    node->total_cost = slot.estimated_rows * kCpuTupleCost;
+    node->width = 8 * static_cast<int>(s_->derived[t]->columns.size());
+    OperatorPtr op = std::make_unique<WorkTableScanOp>(std::move(work));
+    if (!conjuncts.empty()) {
+      node->details.push_back("Filter: " + Conditions(conjuncts));
+      op = std::make_unique<FilterOp>(std::move(op), JoinConjuncts(std::move(conjuncts)));
+    }
+    return b_->Make(std::move(op), std::move(node));
+  }
   if (s_->derived[t]->function != nullptr) {  // unnest(...), generate_series(...) in FROM
     BoundExprPtr call = std::move(s_->derived[t]->function);
     auto node = std::make_unique<PlanNode>();

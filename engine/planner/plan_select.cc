@@ -5,6 +5,7 @@
 #include "optimizer/access_path.h"
 #include "planner/plan_internal.h"
 #include "planner/planner.h"
+#include "execution/recursive_union.h"
 
 namespace meridian::exec {
 
@@ -219,7 +220,22 @@ Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool inst
     return built;
   };
   MERIDIAN_ASSIGN_OR_RETURN(Built cur, input(std::move(s->set_left), std::move(s->left_casts)));
-  if (s->set_right != nullptr) {
+  if (s->recursive) {
+    // PostgreSQL's guess for the working table: ten times the non-recursive term's rows.
+    s->work_table->estimated_rows = std::max(1.0, 10 * cur.node->rows);
+    s->work_table->table = std::make_shared<WorkTable>();
+    MERIDIAN_ASSIGN_OR_RETURN(Built right,
+                              input(std::move(s->set_right), std::move(s->right_casts)));
+    auto node = std::make_unique<PlanNode>();
+    node->label = "Recursive Union";
+    node->rows = cur.node->rows + 10 * right.node->rows;
+    node->startup_cost = cur.node->startup_cost;
+    node->total_cost = cur.node->total_cost + 10 * right.node->total_cost;
+    node->width = cur.node->width;
+    auto op = std::make_unique<RecursiveUnionOp>(std::move(cur.op), std::move(right.op),
+                                                 s->set_all, s->work_table->table);
+    cur = b.Make(std::move(op), std::move(node), {&cur, &right});
+  } else if (s->set_right != nullptr) {
     MERIDIAN_ASSIGN_OR_RETURN(Built right,
                               input(std::move(s->set_right), std::move(s->right_casts)));
     auto node = std::make_unique<PlanNode>();

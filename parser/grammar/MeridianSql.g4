@@ -148,9 +148,9 @@ selectItem
 tableRef
   : qualifiedName (K_AS? identifier
     (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # namedTableRef
-  | qualifiedName LPAREN (expr (COMMA expr)*)? RPAREN (K_WITH K_ORDINALITY)? (K_AS? identifier
-    (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # functionTableRef
-  | LPAREN selectStmt RPAREN (K_AS? identifier
+  | K_LATERAL? qualifiedName LPAREN (expr (COMMA expr)*)? RPAREN (K_WITH K_ORDINALITY)?
+    (K_AS? identifier (LPAREN identifier (COMMA identifier)* RPAREN)?)?     # functionTableRef
+  | K_LATERAL? LPAREN selectStmt RPAREN (K_AS? identifier
     (LPAREN identifier (COMMA identifier)* RPAREN)?)?                       # subqueryTableRef
   | LPAREN tableRef joinClause+ RPAREN (K_AS? identifier)?                  # joinedTableRef
   ;
@@ -645,7 +645,7 @@ reservedKeyword
   : K_ALL | K_ANALYZE | K_AND | K_AS | K_ASC | K_BETWEEN | K_CASE | K_CAST | K_CONSTRAINT | K_CREATE
   | K_CROSS | K_DEFAULT | K_DESC | K_DISTINCT | K_ELSE | K_END | K_EXCEPT | K_EXISTS | K_FALSE
   | K_FROM | K_FULL | K_GROUP | K_HAVING | K_IN | K_INNER | K_INTERSECT | K_INTO | K_IS | K_JOIN
-  | K_LEFT | K_LIKE | K_LIMIT | K_NOT | K_NULL | K_OFFSET | K_ON | K_OR | K_ORDER | K_OUTER
+  | K_LATERAL | K_LEFT | K_LIKE | K_LIMIT | K_NOT | K_NULL | K_OFFSET | K_ON | K_OR | K_ORDER | K_OUTER
   | K_PRIMARY | K_RIGHT | K_SELECT | K_TABLE | K_THEN | K_TRUE | K_UNION | K_UNIQUE | K_USING
   | K_WHEN | K_WHERE | K_WITH | K_ARRAY | K_COLLATE | K_TO | K_FOR | K_LEADING | K_TRAILING
   | K_BOTH | K_ILIKE | K_ANY | K_SOME | K_REGEXP | K_RLIKE
@@ -730,6 +730,7 @@ K_ISOLATION : I S O L A T I O N ;
 K_JOIN : J O I N ;
 K_KEY : K E Y ;
 K_LAST : L A S T ;
+K_LATERAL : L A T E R A L ;
 K_LEADING : L E A D I N G ;
 K_LEFT : L E F T ;
 K_LEVEL : L E V E L ;

@@ -12,12 +12,10 @@ namespace meridian::parser {
 std::unique_ptr<ast::SelectStmt> Transformer::TransformSelect(P::SelectStmtContext* ctx) {
   std::unique_ptr<ast::SelectStmt> stmt = TransformSelectSet(ctx->selectSet());
   if (P::WithClauseContext* with = ctx->withClause()) {
-    if (with->K_RECURSIVE() != nullptr) {
-      Fail(ErrorAt(with, sqlstate::kFeatureNotSupported, "WITH RECURSIVE is not supported yet"));
-    }
     for (P::CommonTableExprContext* cte_ctx : with->commonTableExpr()) {
       ast::CommonTableExpr cte;
       cte.loc = Loc(cte_ctx);
+      cte.recursive = with->K_RECURSIVE() != nullptr;
       std::vector<P::IdentifierContext*> ids = cte_ctx->identifier();
       cte.name = Identifier(ids[0]);
       for (size_t i = 1; i < ids.size(); ++i) cte.columns.push_back(Identifier(ids[i]));
@@ -259,6 +257,9 @@ ast::TableRef Transformer::TransformTableRef(P::TableRefContext* ref_ctx) {
     return ref;
   }
   if (auto* fn = dynamic_cast<P::FunctionTableRefContext*>(ref_ctx)) {
+    // A function in FROM may always refer to the FROM items before it (PostgreSQL: LATERAL
+    // is implied), with or without the keyword; also through WITH ORDINALITY's subquery.
+    ref.lateral = true;
     // f(args) [AS] alias [(column)]: a set-returning function in FROM; without an alias the
     // function's name names it.
     ref.function = std::make_unique<ast::Expr>();
@@ -301,6 +302,7 @@ ast::TableRef Transformer::TransformTableRef(P::TableRefContext* ref_ctx) {
     return ref;
   }
   auto* sub = static_cast<P::SubqueryTableRefContext*>(ref_ctx);
+  ref.lateral = sub->K_LATERAL() != nullptr;
   ref.subquery = TransformSelect(sub->selectStmt());
   std::vector<P::IdentifierContext*> ids = sub->identifier();
   if (ids.empty()) {

@@ -192,6 +192,7 @@ struct TableRef {
   std::string alias;                        // empty when none
   std::unique_ptr<SelectStmt> subquery;     // (SELECT ...) AS alias; null for a table
   ExprPtr function;                         // f(args) [AS alias [(col)]]: a kFunction call
+  bool lateral = false;  // LATERAL (subquery); always set for f(args), as PostgreSQL implies it
   std::vector<std::string> column_aliases;  // AS alias (a, b)
   Location loc;
   JoinType join = JoinType::kComma;        // kComma for the first table
@@ -241,12 +242,15 @@ enum class SetOp { kNone, kUnion, kIntersect, kExcept };
 // One query. A SELECT core uses the fields from distinct to having; a set operation
 // (set_op != kNone) uses set_left/set_right instead. ORDER BY, LIMIT and OFFSET apply to the
 // node's result either way.
-// WITH name [(columns)] AS (query): a named query FROM may refer to (not recursive).
+// WITH name [(columns)] AS (query): a named query FROM may refer to. Under WITH RECURSIVE
+// (recursive set) every query of the list sees every other one and itself; the binder finds
+// which ones refer to themselves.
 struct CommonTableExpr {
   std::string name;
   std::vector<std::string> columns;
   std::unique_ptr<SelectStmt> query;
   Location loc;
+  bool recursive = false;  // written under WITH RECURSIVE
 };
 
 // SELECT ... FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE / FOR KEY SHARE [OF t [, ...]]
