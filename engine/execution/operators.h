@@ -508,10 +508,10 @@ class HashAggregateOp : public Operator {
   std::unique_ptr<Spill> spill_;
 };
 
-// UNION [ALL], INTERSECT [ALL], EXCEPT [ALL] of two inputs with the same column types (rows are
-// compared as a whole, NULLs equal). UNION ALL streams left then right; the others read the
-// right input into a hash table of row counts first (INTERIM: in memory), then stream the left
-// (and, for UNION, the right) input.
+// UNION ALL, INTERSECT [ALL], EXCEPT [ALL] of two inputs with the same column types (rows are
+// compared as a whole, NULLs equal). UNION ALL streams left then right (UNION is planned as a
+// DistinctOp over it, spilling beyond work_mem); the others read the right input into a hash
+// table of row counts first (INTERIM: in memory), then stream the left input.
 class SetOpOp : public Operator {
  public:
   SetOpOp(OperatorPtr left, OperatorPtr right, ast::SetOp op, bool all)

@@ -24,7 +24,7 @@ Result<bool> SetOpOp::Next(Row* row) {
     return Status::Ok();
   };
   if (op_ == ast::SetOp::kUnion) {
-    // Left rows, then right rows; without ALL each distinct row once.
+    // Left rows, then right rows (UNION without ALL: a DistinctOp above, planner's choice).
     while (true) {
       MERIDIAN_RETURN_IF_ERROR(check());
       bool more = false;
@@ -36,7 +36,7 @@ Result<bool> SetOpOp::Next(Row* row) {
         MERIDIAN_ASSIGN_OR_RETURN(more, right_->Next(row));
         if (!more) return false;
       }
-      if (all_ || emitted_.insert(catalog::EncodeKey(*row)).second) return true;
+      return true;
     }
   }
   if (!right_loaded_) {

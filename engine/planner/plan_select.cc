@@ -257,8 +257,16 @@ Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool inst
         s->set_op == ast::SetOp::kUnion ? cur.node->startup_cost : right.node->total_cost;
     node->total_cost = cur.node->total_cost + right.node->total_cost + (l + r) * kCpuOperatorCost;
     node->width = cur.node->width;
-    auto op =
-        std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), s->set_op, s->set_all);
+    OperatorPtr op;
+    if (s->set_op == ast::SetOp::kUnion && !s->set_all) {
+      // Both inputs, then a DistinctOp over whole rows, which spills beyond work_mem.
+      op = std::make_unique<DistinctOp>(
+          std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), s->set_op, true),
+          s->columns.size());
+    } else {
+      op = std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), s->set_op,
+                                     s->set_all);
+    }
     cur = b.Make(std::move(op), std::move(node), {&cur, &right});
   }
   std::string sort_keys;

@@ -1,9 +1,10 @@
 """Resource limits from outside, over the PostgreSQL protocol:
 
   - a sort bigger than the memory limit spills to temporary files and finishes below it;
-  - a statement that needs more memory than --memory-limit-mb (a GROUP BY of ten million text
-    groups) fails with 53200 instead of the daemon being killed, and the next statements run
-    again once the memory is given back;
+  - so does a GROUP BY of three million text groups (hash aggregation spills);
+  - a statement that needs more memory than --memory-limit-mb (an EXCEPT whose right input is
+    ten million texts) fails with 53200 instead of the daemon being killed, and the next
+    statements run again once the memory is given back;
   - a SQL text longer than --max-statement-bytes fails with 54000 and costs no memory;
   - a statement_timeout stops a long statement with 57014 within a second of its deadline;
   - a 512 KB identifier is cut to 63 bytes with PostgreSQL's NOTICE (quoting at most 256 bytes).
@@ -40,13 +41,24 @@ def main():
         print(f"3,000,000-row sort done in {time.monotonic() - started:.2f} s; "
               f"resident {sorted_mb} MiB")
         assert sorted_mb < LIMIT_MB, f"the external sort held {sorted_mb} MiB"
-        # A GROUP BY of ten million text groups (hash aggregate: no spill yet) needs gigabytes.
+        # A GROUP BY of three million text groups spills beyond work_mem too.
+        started = time.monotonic()
+        with conn.cursor() as cur:
+            cur.execute("SELECT count(*) FROM (SELECT repeat('x', 100) || g AS pad "
+                        "FROM generate_series(1, 3000000) g GROUP BY pad) s")
+            assert cur.fetchone() == (3000000,)
+        grouped_mb = rss_kib(pid) // 1024
+        print(f"3,000,000-group aggregate done in {time.monotonic() - started:.2f} s; "
+              f"resident {grouped_mb} MiB")
+        assert grouped_mb < LIMIT_MB, f"the hash aggregate held {grouped_mb} MiB"
+        # EXCEPT keeps its right input's rows in memory (no spill yet): ten million texts
+        # need gigabytes.
         started = time.monotonic()
         try:
             with conn.cursor() as cur:
-                cur.execute("SELECT count(*) FROM (SELECT repeat('x', 100) || g AS pad "
-                            "FROM generate_series(1, 10000000) g GROUP BY pad) s")
-                raise AssertionError(f"the aggregate finished: {cur.fetchone()}")
+                cur.execute("SELECT count(*) FROM (SELECT 'a' EXCEPT SELECT repeat('x', 100) || g "
+                            "FROM generate_series(1, 10000000) g) s")
+                raise AssertionError(f"the EXCEPT finished: {cur.fetchone()}")
         except psycopg.Error as e:
             assert e.sqlstate == "53200", f"expected 53200, got {e.sqlstate}: {e}"
         peak_mb = rss_kib(pid) // 1024
