@@ -133,6 +133,27 @@ JoinStepChoice CostJoinStep(uint64_t left_rels, double left_rows, double left_co
     const double build_left = inputs + left_rows * per_build + right_rows * per_probe;
     if (allow_swap && Cheaper(build_left, best.cost)) best = {JoinMethod::kHash, true, build_left};
   }
+  if (matched < 0 && allow_index) {
+    // No equality probe: bounds of the left rows on a probe column (a parameterized range
+    // scan) narrow the rows sharing the index's fixed prefix by PostgreSQL's default range
+    // selectivities (a third for one side, 0.005 for both).
+    for (const JoinRel::Probe& probe : rel.probes) {
+      int bounds = 0;
+      for (const JoinPred* p : preds) {
+        if (!p->range) continue;
+        for (int s = 0; s < 2; ++s) {
+          const int o = 1 - s;
+          if (p->side_rels[s] == Bit(r) && p->side_column[s] == probe.column &&
+              p->side_rels[o] != 0 && (p->side_rels[o] & ~left_rels) == 0) {
+            ++bounds;
+          }
+        }
+      }
+      if (bounds == 0 || probe.prefix_rows <= 0) continue;
+      const double m = std::max(1.0, probe.prefix_rows * (bounds > 1 ? 0.005 : 1.0 / 3));
+      if (matched < 0 || m < matched) matched = m;
+    }
+  }
   if (matched >= 0 && allow_index) {
     // Index nested loop: one descent and the matching heap rows per left row.
     const double probe = 1.25 + matched * (kRandomPageCost + kCpuTupleCost);

@@ -395,7 +395,8 @@ Result<JoinRel> FromPlanner::DescribeTable(size_t t, std::vector<BoundExprPtr>* 
     const double per_value =
         k == 0 ? table_rows / Distinct(t, probe)
                : std::max(1.0, rel.rows / std::max(1.0, std::min(rel.rows, Distinct(t, probe))));
-    rel.probes.push_back({probe, unique_hit ? 1.0 : per_value});
+    const double prefix_rows = k == 0 ? table_rows : std::max(1.0, rel.rows);
+    rel.probes.push_back({probe, unique_hit ? 1.0 : per_value, prefix_rows});
   }
   return rel;
 }
@@ -423,6 +424,17 @@ JoinPred FromPlanner::DescribePred(const BoundExpr& c, const std::vector<int>& r
     case ast::BinaryOp::kGt:
     case ast::BinaryOp::kGe:
       p.selectivity = 1.0 / 3;
+      for (int s = 0; s < 2; ++s) {
+        const BoundExpr& side = *c.children[s];
+        p.side_rels[s] = rels_of(side);
+        if (side.kind == BoundKind::kColumn && side.depth == 0) {
+          p.side_column[s] = side.index - offsets_[static_cast<size_t>(table_of_[side.index])];
+        }
+      }
+      p.range = !c.ContainsSubquery() && KeyFamily(c.children[0]->type) != 0 &&
+                KeyFamily(c.children[0]->type) == KeyFamily(c.children[1]->type) &&
+                p.side_rels[0] != 0 && p.side_rels[1] != 0 &&
+                (p.side_rels[0] & p.side_rels[1]) == 0;
       return p;
     case ast::BinaryOp::kEq:
       break;
@@ -654,24 +666,44 @@ Result<FromPlanner::Partial> FromPlanner::Join(Partial left, size_t t, JoinKind 
     bool right_column;  // the right side is a plain column of t
   };
   std::vector<Equi> equis;
+  auto side = [&](const BoundExpr& e) {  // 1 left only, 2 right only, 0 neither/both/other
+    bool corr = false;
+    std::vector<bool> tables = TablesOf(e, &corr);
+    bool any_left = false, any_right = tables[t];
+    for (size_t k = 0; k < tables.size(); ++k) {
+      if (!tables[k] || k == t) continue;
+      if (!in_left[k]) return 0;
+      any_left = true;
+    }
+    if (any_left && !any_right) return 1;
+    if (any_right && !any_left) return 2;
+    return 0;
+  };
+  // Comparisons (<, <=, >, >=) of a column of t with an expression of the left rows: range
+  // bounds of a parameterized index scan (`ol_o_id < d_next_o_id`) in an index nested loop.
+  std::vector<size_t> ranges;
+  for (size_t i = 0; i < conds.size(); ++i) {
+    const BoundExpr& c = *conds[i];
+    if (c.kind != BoundKind::kBinary || c.ContainsSubquery() ||
+        (c.binary_op != ast::BinaryOp::kLt && c.binary_op != ast::BinaryOp::kLe &&
+         c.binary_op != ast::BinaryOp::kGt && c.binary_op != ast::BinaryOp::kGe)) {
+      continue;
+    }
+    const BoundExpr& a = *c.children[0];
+    const BoundExpr& z = *c.children[1];
+    if (KeyFamily(a.type) == 0 || KeyFamily(a.type) != KeyFamily(z.type)) continue;
+    const int sa = side(a), sz = side(z);
+    const BoundExpr& right_side = sa == 2 ? a : z;
+    if (((sa == 1 && sz == 2) || (sa == 2 && sz == 1)) && right_side.kind == BoundKind::kColumn &&
+        right_side.depth == 0) {
+      ranges.push_back(i);
+    }
+  }
   for (size_t i = 0; i < conds.size(); ++i) {
     const BoundExpr& c = *conds[i];
     if (c.kind != BoundKind::kBinary || c.binary_op != ast::BinaryOp::kEq || c.ContainsSubquery()) {
       continue;
     }
-    auto side = [&](const BoundExpr& e) {  // 1 left only, 2 right only, 0 neither/both/other
-      bool corr = false;
-      std::vector<bool> tables = TablesOf(e, &corr);
-      bool any_left = false, any_right = tables[t];
-      for (size_t k = 0; k < tables.size(); ++k) {
-        if (!tables[k] || k == t) continue;
-        if (!in_left[k]) return 0;
-        any_left = true;
-      }
-      if (any_left && !any_right) return 1;
-      if (any_right && !any_left) return 2;
-      return 0;
-    };
     const BoundExpr& a = *c.children[0];
     const BoundExpr& z = *c.children[1];
     if (KeyFamily(a.type) == 0 || KeyFamily(a.type) != KeyFamily(z.type)) continue;
@@ -681,9 +713,12 @@ Result<FromPlanner::Partial> FromPlanner::Join(Partial left, size_t t, JoinKind 
     equis.push_back({i, sa == 2, right_side.kind == BoundKind::kColumn && right_side.depth == 0});
   }
   JoinMethod method = choice.method;
-  if (equis.empty() && method != JoinMethod::kNestedLoop) method = JoinMethod::kNestedLoop;
+  if (equis.empty() && ranges.empty() && method != JoinMethod::kNestedLoop) {
+    method = JoinMethod::kNestedLoop;
+  }
+  if (method == JoinMethod::kHash && equis.empty()) method = JoinMethod::kNestedLoop;
   if (method == JoinMethod::kIndexNestedLoop) {
-    bool any_column = false;
+    bool any_column = !ranges.empty();
     for (const Equi& e : equis) any_column |= e.right_column;
     if (!any_column || is_derived) method = JoinMethod::kNestedLoop;
   }
@@ -762,6 +797,17 @@ Result<FromPlanner::Partial> FromPlanner::Join(Partial left, size_t t, JoinKind 
       ShiftForRescan(r, /*from_left=*/false);
       ShiftForRescan(l, /*from_left=*/true);
       pushed.push_back(std::move(conds[e.cond]));
+    }
+    // Range bounds from the left row go to the scan as well; the access path makes them
+    // index keys when they follow its equality prefix, else filters of the rescanned side.
+    for (size_t i : ranges) {
+      is_key[i] = true;
+      for (BoundExprPtr& child : conds[i]->children) {
+        const bool from_left = side(*child) == 1;
+        Remap(child.get(), from_left ? left_pos : right_pos);
+        ShiftForRescan(child.get(), from_left);
+      }
+      pushed.push_back(std::move(conds[i]));
     }
     for (size_t i = 0; i < conds.size(); ++i) {
       if (is_key[i]) continue;
