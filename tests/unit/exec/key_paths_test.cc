@@ -312,5 +312,40 @@ TEST_F(KeyPathsTest, RangeBoundsFromTheOuterRowAreIndexKeys) {
   EXPECT_EQ(rows[2], "1|3|0");
 }
 
+// min(c) / max(c) alone over one table (HammerDB's Delivery `SELECT min(no_o_id) ...`): the
+// first non-NULL c in index order under a Limit, forwards or backwards; the same answers as
+// the aggregate over every row, NULL when no row qualifies.
+TEST_F(KeyPathsTest, MinMaxReadTheFirstIndexEntry) {
+  ASSERT_TRUE(Q("INSERT INTO stock VALUES (3, 1, NULL), (3, 2, 40), (3, 3, NULL)").status.ok());
+  const std::string q = "SELECT max(s_i_id) FROM stock WHERE s_w_id = 2";
+  const std::string p = Plan(q);
+  EXPECT_TRUE(Has(p, "Limit")) << p;
+  EXPECT_TRUE(Has(p, "Index Only Scan Backward using stock_pkey on stock")) << p;
+  EXPECT_EQ(Rows(q), (std::vector<std::string>{"10000"}));
+  const std::string p2 = Plan("SELECT min(s_i_id) FROM stock WHERE s_w_id = 2 AND s_i_id > 17");
+  EXPECT_TRUE(Has(p2, "Limit")) << p2;
+  EXPECT_FALSE(Has(p2, "Backward")) << p2;
+  EXPECT_EQ(Rows("SELECT min(s_i_id) FROM stock WHERE s_w_id = 2 AND s_i_id > 17"),
+            (std::vector<std::string>{"18"}));
+  EXPECT_EQ(Rows("SELECT min(s_i_id) FROM stock WHERE s_w_id = 7"),
+            (std::vector<std::string>{"NULL"}));
+  // Not the key's next column: the aggregate reads every row, NULLs skipped.
+  EXPECT_FALSE(Has(Plan("SELECT max(s_quantity) FROM stock WHERE s_w_id = 3"), "Limit"));
+  EXPECT_EQ(Rows("SELECT max(s_quantity), min(s_quantity) FROM stock WHERE s_w_id = 3"),
+            (std::vector<std::string>{"40|40"}));
+  ASSERT_TRUE(Q("CREATE INDEX stock_qty ON stock (s_w_id, s_quantity DESC)").status.ok());
+  for (const char* agg : {"max", "min"}) {
+    const std::string m = std::string("SELECT ") + agg + "(s_quantity) FROM stock WHERE s_w_id = 3";
+    EXPECT_TRUE(Has(Plan(m), "Limit")) << Plan(m);
+    EXPECT_EQ(Rows(m), (std::vector<std::string>{"40"})) << m;
+    const std::string all = std::string("SELECT ") + agg + "(s_quantity) FROM stock WHERE s_w_id = 1";
+    EXPECT_EQ(Rows(all), Rows(std::string("SELECT ") + agg +
+                              "(s_quantity + 0) FROM stock WHERE s_w_id + 0 = 1"));
+  }
+  // Two aggregates, GROUP BY, or DISTINCT: the ordinary aggregate.
+  EXPECT_FALSE(Has(Plan("SELECT min(s_i_id), max(s_i_id) FROM stock WHERE s_w_id = 2"), "Limit"));
+  EXPECT_FALSE(Has(Plan("SELECT max(s_i_id) FROM stock GROUP BY s_w_id"), "Limit"));
+}
+
 }  // namespace
 }  // namespace meridian::testing
