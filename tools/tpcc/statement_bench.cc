@@ -426,6 +426,15 @@ const std::vector<BenchStatement>& BenchStatements() {
 }
 
 int RunStatementBench(const Options& o) {
+  // Every transaction statement of statements.h is measured (a new one needs its generator).
+  for (const StatementDef& def : kStatements) {
+    bool listed = false;
+    for (const BenchStatement& st : BenchStatements()) listed |= st.name == def.name;
+    if (!listed) {
+      std::fprintf(stderr, "statements: %s of statements.h has no entry\n", def.name);
+      return 1;
+    }
+  }
   auto session = Connect(o.conn);
   session->Exec("SET statement_timeout = " +
                 std::to_string(static_cast<long long>(o.statement_timeout * 1000)));
