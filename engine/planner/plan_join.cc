@@ -461,6 +461,45 @@ JoinPred FromPlanner::DescribePred(const BoundExpr& c, const std::vector<int>& r
   return p;
 }
 
+namespace {
+
+// A lower and an upper bound of one column by the same other relations (`ol_o_id >=
+// d_next_o_id - 20 AND ol_o_id < d_next_o_id`) keep PostgreSQL's default range selectivity
+// (0.005) together, as a range with constant ends does, instead of a third each: the pair's
+// first predicate carries it, the second keeps everything.
+void PairRangeBounds(const std::vector<const BoundExpr*>& conds, std::vector<JoinPred>* preds) {
+  struct Bound {
+    size_t pred;
+    uint64_t rel, other;
+    int column;
+    bool upper;
+  };
+  std::vector<Bound> bounds;
+  for (size_t i = 0; i < preds->size(); ++i) {
+    const JoinPred& p = (*preds)[i];
+    if (!p.range) continue;
+    const int s = p.side_column[0] >= 0 ? 0 : p.side_column[1] >= 0 ? 1 : -1;
+    if (s < 0 || (p.side_rels[s] & (p.side_rels[s] - 1)) != 0) continue;  // one relation's column
+    const ast::BinaryOp op = conds[i]->binary_op;
+    const bool less = op == ast::BinaryOp::kLt || op == ast::BinaryOp::kLe;
+    bounds.push_back({i, p.side_rels[s], p.side_rels[1 - s], p.side_column[s], less == (s == 0)});
+  }
+  std::vector<bool> paired(preds->size(), false);
+  for (const Bound& a : bounds) {
+    for (const Bound& b : bounds) {
+      if (paired[a.pred] || paired[b.pred] || a.pred == b.pred || a.upper || !b.upper ||
+          a.rel != b.rel || a.other != b.other || a.column != b.column) {
+        continue;
+      }
+      paired[a.pred] = paired[b.pred] = true;
+      (*preds)[a.pred].selectivity = 0.005;
+      (*preds)[b.pred].selectivity = 1;
+    }
+  }
+}
+
+}  // namespace
+
 Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
                               std::vector<std::vector<BoundExprPtr>>* pushed,
                               std::vector<Cond>* conds) {
@@ -490,6 +529,11 @@ Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
     if (c.done || c.need < begin || c.need >= end) continue;
     group_conds.push_back(&c);
     preds.push_back(DescribePred(*c.expr, rel_of, rels));
+  }
+  {
+    std::vector<const BoundExpr*> exprs;
+    for (const Cond* c : group_conds) exprs.push_back(c->expr.get());
+    PairRangeBounds(exprs, &preds);
   }
   const JoinOrder order = ChooseJoinOrder(rels, preds, has_prefix ? 0 : -1);
   Partial cur;
