@@ -97,11 +97,13 @@ JoinStepChoice CostJoinStep(uint64_t left_rels, double left_rows, double left_co
   left_rows = std::max(1.0, left_rows);
   const double emit = out_rows * kCpuTupleCost;
   const double nconds = static_cast<double>(preds.size());
-  // Nested loop: the new relation is read once and kept in memory; every pair is tested.
+  // Nested loop: the new relation is read once and kept in memory (PostgreSQL's Material
+  // charge, two operators a row); every pair is tested. So a one-row relation is the inner
+  // side, not the outer one that would keep a whole table in memory.
   JoinStepChoice best;
   best.method = JoinMethod::kNestedLoop;
-  best.cost =
-      left_cost + rel.cost + left_rows * right_rows * kCpuOperatorCost * (1 + nconds) + emit;
+  best.cost = left_cost + rel.cost + right_rows * 2 * kCpuOperatorCost +
+              left_rows * right_rows * kCpuOperatorCost * (1 + nconds) + emit;
 
   double keys = 0;
   double matched = -1;  // rows per index lookup on the best probe column

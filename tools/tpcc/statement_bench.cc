@@ -125,7 +125,8 @@ std::vector<BenchStatement> MakeStatements() {
       {"no_ol_ins_select", "HammerDB-style INSERT ... SELECT",
        "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, "
        "ol_delivery_d, ol_quantity, ol_amount, ol_dist_info) "
-       "SELECT $1::int, $2::int, $3::int, $4::int, i_id, s_w_id, NULL, $5::int, i_price * $5::int, s_dist_01 "
+       "SELECT $1::int, $2::int, $3::int, $4::int, i_id, s_w_id, NULL, $5::int, "
+       "i_price * $5::int, s_dist_01 "
        "FROM item JOIN stock ON s_i_id = i_id WHERE i_id = $6 AND s_w_id = $3",
        [](Random& r, int w) {
          return Params{FreshO(r), D(r), W(r, w), S(r.Uniform(1, 15)), S(r.Uniform(1, 10)), I(r)};

@@ -342,13 +342,33 @@ TEST_F(KeyPathsTest, MinMaxReadTheFirstIndexEntry) {
     const std::string m = std::string("SELECT ") + agg + "(s_quantity) FROM stock WHERE s_w_id = 3";
     EXPECT_TRUE(Has(Plan(m), "Limit")) << Plan(m);
     EXPECT_EQ(Rows(m), (std::vector<std::string>{"40"})) << m;
-    const std::string all = std::string("SELECT ") + agg + "(s_quantity) FROM stock WHERE s_w_id = 1";
+    const std::string all =
+        std::string("SELECT ") + agg + "(s_quantity) FROM stock WHERE s_w_id = 1";
     EXPECT_EQ(Rows(all), Rows(std::string("SELECT ") + agg +
                               "(s_quantity + 0) FROM stock WHERE s_w_id + 0 = 1"));
   }
   // Two aggregates, GROUP BY, or DISTINCT: the ordinary aggregate.
   EXPECT_FALSE(Has(Plan("SELECT min(s_i_id), max(s_i_id) FROM stock WHERE s_w_id = 2"), "Limit"));
   EXPECT_FALSE(Has(Plan("SELECT max(s_i_id) FROM stock GROUP BY s_w_id"), "Limit"));
+}
+
+// A plain nested loop keeps its inner side in memory: a one-row relation (w_id = 1) is the
+// inner side and the many rows of the other the outer, not the other way round (TPC-C's
+// consistency condition 8, `warehouse, history WHERE h_w_id = w_id AND w_id = 1`).
+TEST_F(KeyPathsTest, AOneRowRelationIsTheInnerSideOfANestedLoop) {
+  const std::string q =
+      "SELECT w_id, w_tax, sum(s_quantity) FROM warehouse, stock WHERE s_w_id = w_id AND "
+      "w_id = 1 AND s_quantity >= 0 GROUP BY w_id, w_tax";
+  const std::string p = Plan(q);
+  const size_t loop = p.find("Nested Loop");
+  ASSERT_NE(loop, std::string::npos) << p;
+  const size_t outer = p.find("->", loop);
+  ASSERT_NE(outer, std::string::npos) << p;
+  EXPECT_EQ(p.substr(outer, p.find('\n', outer) - outer).find("on stock") != std::string::npos,
+            true)
+      << p;
+  EXPECT_EQ(Rows(q), (std::vector<std::string>{"1|0.1000|" + Rows(
+                          "SELECT sum(s_quantity) FROM stock WHERE s_w_id = 1")[0]}));
 }
 
 }  // namespace
