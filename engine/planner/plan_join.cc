@@ -588,6 +588,84 @@ Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
   return Status::Ok();
 }
 
+namespace {
+
+// The FROM-row column of the derived select d that its output column k is: a plain column of
+// its select list, or when d is grouped a group key that is a plain column; null otherwise.
+const BoundExpr* DerivedSource(const BoundSelect& d, int k) {
+  if (k < 0 || static_cast<size_t>(k) >= d.visible) return nullptr;
+  const BoundExpr* e = d.projections[static_cast<size_t>(k)].get();
+  if (e->kind != BoundKind::kColumn || e->depth != 0) return nullptr;
+  if (!d.aggregated) return e;
+  if (static_cast<size_t>(e->index) >= d.group_by.size()) return nullptr;
+  const BoundExpr* g = d.group_by[static_cast<size_t>(e->index)].get();
+  return g->kind == BoundKind::kColumn && g->depth == 0 ? g : nullptr;
+}
+
+// c reads only d's output columns that DerivedSource maps, constants and parameters, through
+// operators, casts, IS NULL and IN lists (no function, subquery or outer reference).
+bool PushableInto(const BoundSelect& d, const BoundExpr& c) {
+  switch (c.kind) {
+    case BoundKind::kColumn:
+      return c.depth == 0 && DerivedSource(d, c.index) != nullptr;
+    case BoundKind::kConst:
+    case BoundKind::kParam:
+      return true;
+    case BoundKind::kUnary:
+    case BoundKind::kBinary:
+    case BoundKind::kCast:
+    case BoundKind::kIsNull:
+    case BoundKind::kInList:
+      break;
+    default:
+      return false;
+  }
+  if (c.subquery != nullptr) return false;
+  for (const BoundExprPtr& ch : c.children) {
+    if (!PushableInto(d, *ch)) return false;
+  }
+  return true;
+}
+
+void RebindToSource(const BoundSelect& d, BoundExpr* c) {
+  if (c->kind == BoundKind::kColumn) {
+    const BoundExpr* src = DerivedSource(d, c->index);
+    c->index = src->index;
+    c->type = src->type;
+    c->name = src->name;
+  }
+  for (BoundExprPtr& ch : c->children) RebindToSource(d, ch.get());
+}
+
+// Conditions on a derived table's output that only read columns passed through from its
+// FROM row (a grouped one's group keys) go into its WHERE, where they can become index keys
+// and shrink what it aggregates (PostgreSQL's qual pushdown into subqueries): `(SELECT o_w_id,
+// ..., max(o_id) FROM orders GROUP BY o_w_id, o_d_id) o ... WHERE o_w_id = $1` reads one
+// warehouse. Not into set operations, LIMIT/OFFSET, window functions, DISTINCT ON or locking
+// reads. The others stay for the Subquery Scan's filter.
+void PushIntoDerived(BoundSelect* d, std::vector<BoundExprPtr>* conjuncts) {
+  if (d->set_op != ast::SetOp::kNone || d->function != nullptr || d->limit != nullptr ||
+      d->offset != nullptr || !d->windows.empty() || !d->distinct_on.empty() ||
+      d->rid_table >= 0 || d->LocksRows()) {
+    return;
+  }
+  std::vector<BoundExprPtr> where;
+  if (d->where != nullptr) where.push_back(std::move(d->where));
+  std::vector<BoundExprPtr> kept;
+  for (BoundExprPtr& c : *conjuncts) {
+    if (PushableInto(*d, *c)) {
+      RebindToSource(*d, c.get());
+      where.push_back(std::move(c));
+    } else {
+      kept.push_back(std::move(c));
+    }
+  }
+  *conjuncts = std::move(kept);
+  d->where = JoinConjuncts(std::move(where));
+}
+
+}  // namespace
+
 Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conjuncts) {
   if (s_->derived[t]->function != nullptr) {  // unnest(...), generate_series(...) in FROM
     BoundExprPtr call = std::move(s_->derived[t]->function);
@@ -605,6 +683,7 @@ Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conju
     }
     return b_->Make(std::move(op), std::move(node));
   }
+  PushIntoDerived(s_->derived[t].get(), &conjuncts);
   MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect sub,
                             PlanSelectExplained(std::move(s_->derived[t]), b_->instrument()));
   Built inner{std::move(sub.root), std::move(sub.explain)};

@@ -371,5 +371,25 @@ TEST_F(KeyPathsTest, AOneRowRelationIsTheInnerSideOfANestedLoop) {
                           "SELECT sum(s_quantity) FROM stock WHERE s_w_id = 1")[0]}));
 }
 
+// A condition on a grouped derived table's group key goes into its WHERE (TPC-C's
+// consistency condition 2: `(SELECT o_w_id, o_d_id, max(o_id) ... GROUP BY o_w_id, o_d_id) o
+// ... o_w_id = d_w_id AND d_w_id = 1`), where it is an index key, instead of filtering the
+// groups of the whole table; a condition on an aggregate stays above.
+TEST_F(KeyPathsTest, GroupKeyConditionsGoIntoADerivedTable) {
+  const std::string q =
+      "SELECT w_id, top, n FROM warehouse, (SELECT s_w_id, max(s_i_id) AS top, count(*) AS n "
+      "FROM stock GROUP BY s_w_id) AS g WHERE s_w_id = w_id AND w_id = 2 AND n > 0";
+  const std::string p = Plan(q);
+  EXPECT_TRUE(Has(p, "Index Cond: (stock.s_w_id = 2)")) << p;
+  EXPECT_TRUE(Has(p, "Filter: (g.n > 0)")) << p;
+  EXPECT_EQ(Rows(q), (std::vector<std::string>{"2|10000|10000"}));
+  // Behind a LIMIT the condition stays outside.
+  const std::string lim =
+      "SELECT count(*) FROM (SELECT s_w_id FROM stock ORDER BY s_w_id LIMIT 5) AS x "
+      "WHERE s_w_id = 2";
+  EXPECT_TRUE(Has(Plan(lim), "Filter: (x.s_w_id = 2)")) << Plan(lim);
+  EXPECT_EQ(Rows(lim), (std::vector<std::string>{"0"}));
+}
+
 }  // namespace
 }  // namespace meridian::testing
