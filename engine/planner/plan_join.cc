@@ -185,6 +185,52 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
   }
   // after_outer[i]: filters right after outer join i; before_outer[i]: right before it.
   std::vector<std::vector<BoundExprPtr>> pushed(n), outer_step(n), after_outer(n), before_outer(n);
+  // A LEFT join's ON `inner = outer` with `outer = constant` holding for every result row
+  // also filters the NULL-extended side by `inner = constant` (PostgreSQL's outer-join
+  // equivalence): a row of it can only match outer rows that the WHERE keeps.
+  {
+    std::vector<const BoundExpr*> constant_of(used_.size(), nullptr);
+    for (const Conjunct& c : conjuncts) {
+      const BoundExpr& e = *c.expr;
+      if (e.kind != BoundKind::kBinary || e.binary_op != ast::BinaryOp::kEq) continue;
+      for (int s = 0; s < 2; ++s) {
+        const BoundExpr& col = *e.children[s];
+        const BoundExpr& k = *e.children[1 - s];
+        if (col.kind != BoundKind::kColumn || col.depth != 0 ||
+            (k.kind != BoundKind::kConst && k.kind != BoundKind::kParam) ||
+            KeyFamily(col.type) == 0 || KeyFamily(col.type) != KeyFamily(k.type) ||
+            extended_by(static_cast<size_t>(table_of_[col.index]), n - 1) >= 0) {
+          continue;
+        }
+        constant_of[col.index] = &k;
+      }
+    }
+    for (size_t i = 1; i < n; ++i) {
+      if (kind_of(i) != JoinKind::kLeft) continue;
+      for (const BoundExprPtr& c : outer_on[i]) {
+        if (c->kind != BoundKind::kBinary || c->binary_op != ast::BinaryOp::kEq) continue;
+        for (int s = 0; s < 2; ++s) {
+          const BoundExpr& in = *c->children[s];
+          const BoundExpr& out = *c->children[1 - s];
+          if (in.kind != BoundKind::kColumn || in.depth != 0 || out.kind != BoundKind::kColumn ||
+              out.depth != 0 || table_of_[in.index] != static_cast<int>(i) ||
+              table_of_[out.index] >= static_cast<int>(i) || in.type != out.type ||
+              constant_of[out.index] == nullptr) {
+            continue;
+          }
+          const BoundExpr& k = *constant_of[out.index];
+          BoundExprPtr eq = BoundExpr::Make(BoundKind::kBinary, Type::Boolean(), c->position);
+          eq->binary_op = ast::BinaryOp::kEq;
+          eq->children.push_back(BoundExpr::Column(0, in.index - offsets_[i], in.type, in.name));
+          BoundExprPtr value = BoundExpr::Make(k.kind, k.type, k.position);
+          value->value = k.value;
+          value->index = k.index;
+          eq->children.push_back(std::move(value));
+          pushed[i].push_back(std::move(eq));
+        }
+      }
+    }
+  }
   std::vector<Cond> conds;         // for the inner-join groups
   std::vector<BoundExprPtr> last;  // must wait until every join is done
   for (Conjunct& conjunct : conjuncts) {

@@ -391,5 +391,24 @@ TEST_F(KeyPathsTest, GroupKeyConditionsGoIntoADerivedTable) {
   EXPECT_EQ(Rows(lim), (std::vector<std::string>{"0"}));
 }
 
+// LEFT JOIN ... ON inner = outer with `outer = 1` in WHERE: the NULL-extended side gets
+// `inner = 1` as its own filter, an index key (consistency condition 5), and the answer is
+// the one without it.
+TEST_F(KeyPathsTest, OuterConstantsFilterTheNullExtendedSide) {
+  const std::string q =
+      "SELECT count(*), count(s_i_id) FROM customer LEFT JOIN stock ON s_w_id = c_w_id AND "
+      "s_i_id = c_id WHERE c_w_id = 1 AND c_d_id = 2";
+  const std::string p = Plan(q);
+  EXPECT_TRUE(Has(p, "(stock.s_w_id = 1)")) << p;
+  EXPECT_EQ(Rows(q), (std::vector<std::string>{"500|500"}));
+  EXPECT_EQ(Rows(q), Rows("SELECT count(*), count(s_i_id) FROM customer LEFT JOIN stock ON "
+                          "s_w_id + 0 = c_w_id AND s_i_id + 0 = c_id WHERE c_w_id = 1 AND "
+                          "c_d_id = 2"));
+  // A constant on the NULL-extended side itself is no such source.
+  EXPECT_EQ(Rows("SELECT count(*) FROM warehouse LEFT JOIN stock ON s_w_id = w_id AND "
+                 "s_i_id = 5 WHERE s_w_id = 1"),
+            (std::vector<std::string>{"1"}));
+}
+
 }  // namespace
 }  // namespace meridian::testing
