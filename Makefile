@@ -11,6 +11,8 @@
 #   make bench-rtree   R*-tree vs Boost.Geometry, libspatialindex, SQLite R*Tree (5M 5-D points)
 #   make bench-hostile hostile statements (regex, LIKE, huge IN, big sorts) vs PostgreSQL 15
 #   make bench-tpcc    meridian-tpcc: Meridian over gRPC and pg vs PostgreSQL 15 (1 warehouse)
+#   make bench-statements  latency and plan of every TPC-C kit's statement shape, prepared, vs
+#                   PostgreSQL 15 (1 warehouse; WAREHOUSES=10 for the full run)
 #   make soak       thousands of simulated crashes, 20 SIGKILL rounds of the bank workload and
 #                   30 of DDL and a million-row COPY (tens of minutes)
 JOBS ?= 2
@@ -31,7 +33,7 @@ CMAKE_LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg bench-rtree bench-hostile bench-tpcc soak clean
+.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg bench-rtree bench-hostile bench-tpcc bench-statements soak clean
 
 all: build
 
@@ -111,6 +113,16 @@ bench-tpcc:
 	cmake --build build -j $(JOBS) --target meridiand meridian-tpcc
 	python3 tests/bench/tpcc/bench_tpcc.py --meridiand build/bin/meridiand \
 	  --tpcc build/bin/meridian-tpcc
+
+# Each TPC-C kit statement shape (BenchmarkSQL, py-tpcc, sysbench-tpcc, HammerDB, the
+# consistency checks) prepared and timed alone on Meridian and PostgreSQL 15: median, p95,
+# ratio and both plans (tests/bench/statements/README.md).
+WAREHOUSES ?= 1
+bench-statements:
+	$(MAKE) configure SANITIZE=0
+	cmake --build build -j $(JOBS) --target meridiand meridian-tpcc
+	python3 tests/bench/statements/bench_statements.py --meridiand build/bin/meridiand \
+	  --tpcc build/bin/meridian-tpcc --warehouses $(WAREHOUSES)
 
 # Long crash-recovery runs: thousands of simulated power cuts, and 20 SIGKILL rounds of the
 # bank workload against the real daemon.

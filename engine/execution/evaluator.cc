@@ -868,6 +868,10 @@ Result<Value> EvalBinary(const BoundExpr& e, const EvalContext& ctx) {
 
 }  // namespace
 
+Result<const std::vector<Value>*> SubqueryRows(const BoundExpr& e, const EvalContext& ctx) {
+  return RunSubquery(e, ctx, std::numeric_limits<size_t>::max());
+}
+
 Result<Value> CompareOp(ast::BinaryOp op, const Value& a, const Value& b) {
   return Compare(op, a, b);
 }

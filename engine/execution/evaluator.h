@@ -30,6 +30,9 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx);
 // array_functions.cc: ARRAY[...] (not ARRAY(subquery)), x op ANY|ALL (array), subscripts and
 // the array functions (Func::kArrayToString .. kStringToArray).
 Result<Value> EvalArrayExpr(const BoundExpr& e, const EvalContext& ctx);
+// The first column of every row of e's subquery (e: kInSubquery, kSubquery, kExists or
+// ARRAY(subquery)); an uncorrelated one runs once per statement run and is cached.
+Result<const std::vector<Value>*> SubqueryRows(const BoundExpr& e, const EvalContext& ctx);
 // x op y of two non-NULL values (=, <>, <, <=, >, >=).
 Result<Value> CompareOp(ast::BinaryOp op, const Value& a, const Value& b);
 

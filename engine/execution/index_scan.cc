@@ -85,6 +85,15 @@ Status IndexScanOp::BuildRanges(const EvalContext& ctx) {
         if (!null) values.push_back(std::move(enc));
       }
       k += static_cast<size_t>(kc.tuple_width) - 1;
+    } else if (kc.in_array != nullptr && kc.in_array->kind == BoundKind::kInSubquery) {
+      // IN (uncorrelated subquery): each non-NULL row is a point.
+      MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows, SubqueryRows(*kc.in_array, ctx));
+      for (const Value& v : *rows) {
+        if (v.IsNull()) continue;
+        std::string enc;
+        storage::AppendKeyValue(v, desc[k], &enc);
+        values.push_back(std::move(enc));
+      }
     } else if (kc.in_array != nullptr) {
       // = ANY(array): each non-NULL element is a point (a NULL array matches nothing).
       MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*kc.in_array, ctx));

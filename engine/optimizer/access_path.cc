@@ -21,12 +21,15 @@ constexpr double kDefaultIneqSel = 1.0 / 3.0;
 constexpr double kDefaultRangeSel = 0.005;
 constexpr double kDefaultOtherSel = 0.5;
 
-// Constant for one execution of the scan: no column of this row, no subquery, no aggregate.
+// Constant for one execution of the scan: no column of this row, no aggregate, no subquery
+// but an uncorrelated scalar one (run once per statement run and cached, PostgreSQL's
+// InitPlan), so `c_id = (SELECT o_c_id FROM orders WHERE ...)` is an index key.
 bool IsParamLike(const BoundExpr& e) {
   switch (e.kind) {
     case BoundKind::kColumn:
       return e.depth > 0;
     case BoundKind::kSubquery:
+      return e.subquery != nullptr && !e.subquery->correlated;
     case BoundKind::kExists:
     case BoundKind::kInSubquery:
     case BoundKind::kAggregate:
@@ -41,7 +44,8 @@ bool IsParamLike(const BoundExpr& e) {
   return true;
 }
 
-// kInArray: column = ANY(array value), the array's elements known only at run time.
+// kInArray: column = ANY(array value) or column IN (uncorrelated subquery), the elements
+// known only at run time.
 enum class SargOp { kEq, kLt, kLe, kGt, kGe, kIn, kInArray, kAnyOf, kTuples };
 
 // The elements PostgreSQL assumes in an array it cannot see (scalararraysel's default).
@@ -130,6 +134,16 @@ std::optional<Sarg> MatchSarg(const BoundExpr& c, size_t i) {
     const Type element = c.children[1]->type.Element();
     if (KeyFamily(col.type) != 0 && KeyFamily(col.type) == KeyFamily(element)) {
       return Sarg{i, col.index, SargOp::kInArray, c.children[1].get(), {}, {}, {}, {}};
+    }
+  }
+  // column IN (uncorrelated subquery): its rows, known once the statement runs, are points
+  // as an array's elements are (PostgreSQL joins the de-duplicated subquery to an index scan).
+  if (c.kind == BoundKind::kInSubquery && c.binary_op == ast::BinaryOp::kEq && !c.all &&
+      !c.negated && c.subquery != nullptr && !c.subquery->correlated &&
+      IsTableColumn(*c.children[0])) {
+    const BoundExpr& col = *c.children[0];
+    if (KeyFamily(col.type) != 0 && KeyFamily(col.type) == KeyFamily(c.subquery->type)) {
+      return Sarg{i, col.index, SargOp::kInArray, &c, {}, {}, {}, {}};
     }
   }
   return std::nullopt;

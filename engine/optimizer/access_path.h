@@ -27,7 +27,8 @@ inline constexpr double kCpuOperatorCost = 0.0025;
 // (KeyRange, one interval of a key column's values, is in execution/operators.h.)
 struct KeyCondition {
   // Equality: exactly one of eq (a single value), in_list (several) or in_array (`= ANY(a)`:
-  // the elements of an array value, evaluated when the scan opens) is set.
+  // the elements of an array value, or the rows of an uncorrelated `IN (subquery)` node,
+  // evaluated when the scan opens) is set.
   const BoundExpr* eq = nullptr;
   std::vector<const BoundExpr*> in_list;
   const BoundExpr* in_array = nullptr;

@@ -97,11 +97,13 @@ JoinStepChoice CostJoinStep(uint64_t left_rels, double left_rows, double left_co
   left_rows = std::max(1.0, left_rows);
   const double emit = out_rows * kCpuTupleCost;
   const double nconds = static_cast<double>(preds.size());
-  // Nested loop: the new relation is read once and kept in memory; every pair is tested.
+  // Nested loop: the new relation is read once and kept in memory (PostgreSQL's Material
+  // charge, two operators a row); every pair is tested. So a one-row relation is the inner
+  // side, not the outer one that would keep a whole table in memory.
   JoinStepChoice best;
   best.method = JoinMethod::kNestedLoop;
-  best.cost =
-      left_cost + rel.cost + left_rows * right_rows * kCpuOperatorCost * (1 + nconds) + emit;
+  best.cost = left_cost + rel.cost + right_rows * 2 * kCpuOperatorCost +
+              left_rows * right_rows * kCpuOperatorCost * (1 + nconds) + emit;
 
   double keys = 0;
   double matched = -1;  // rows per index lookup on the best probe column
@@ -132,6 +134,27 @@ JoinStepChoice CostJoinStep(uint64_t left_rels, double left_rows, double left_co
     if (Cheaper(build_right, best.cost)) best = {JoinMethod::kHash, false, build_right};
     const double build_left = inputs + left_rows * per_build + right_rows * per_probe;
     if (allow_swap && Cheaper(build_left, best.cost)) best = {JoinMethod::kHash, true, build_left};
+  }
+  if (matched < 0 && allow_index) {
+    // No equality probe: bounds of the left rows on a probe column (a parameterized range
+    // scan) narrow the rows sharing the index's fixed prefix by PostgreSQL's default range
+    // selectivities (a third for one side, 0.005 for both).
+    for (const JoinRel::Probe& probe : rel.probes) {
+      int bounds = 0;
+      for (const JoinPred* p : preds) {
+        if (!p->range) continue;
+        for (int s = 0; s < 2; ++s) {
+          const int o = 1 - s;
+          if (p->side_rels[s] == Bit(r) && p->side_column[s] == probe.column &&
+              p->side_rels[o] != 0 && (p->side_rels[o] & ~left_rels) == 0) {
+            ++bounds;
+          }
+        }
+      }
+      if (bounds == 0 || probe.prefix_rows <= 0) continue;
+      const double m = std::max(1.0, probe.prefix_rows * (bounds > 1 ? 0.005 : 1.0 / 3));
+      if (matched < 0 || m < matched) matched = m;
+    }
   }
   if (matched >= 0 && allow_index) {
     // Index nested loop: one descent and the matching heap rows per left row.

@@ -17,11 +17,12 @@ struct JoinRel {
   double rows = 1;  // rows its scan yields, after its pushed-down filters
   double cost = 0;  // total cost of that scan
   // Index probes an index nested-loop join may use: the index's first column not fixed to one
-  // value by the relation's own filters (the relation's column number), and the rows one
-  // lookup finds.
+  // value by the relation's own filters (the relation's column number), the rows one
+  // lookup finds, and the rows sharing the fixed prefix (what a range on the column narrows).
   struct Probe {
     int column;
     double matched;
+    double prefix_rows = 0;
   };
   std::vector<Probe> probes;
 };
@@ -33,6 +34,9 @@ struct JoinPred {
   // An equality whose two sides read disjoint relation sets is a hash key between them; a
   // side that is one relation's plain column names it (else -1), for index probes.
   bool equality = false;
+  // A comparison (<, <=, >, >=) of the same kind, sides as for equality: a range bound an
+  // index nested-loop join may use on the probe column (`ol_o_id < d_next_o_id`).
+  bool range = false;
   uint64_t side_rels[2] = {0, 0};
   int side_column[2] = {-1, -1};
 };

@@ -229,6 +229,52 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
   }
   // after_outer[i]: filters right after outer join i; before_outer[i]: right before it.
   std::vector<std::vector<BoundExprPtr>> pushed(n), outer_step(n), after_outer(n), before_outer(n);
+  // A LEFT join's ON `inner = outer` with `outer = constant` holding for every result row
+  // also filters the NULL-extended side by `inner = constant` (PostgreSQL's outer-join
+  // equivalence): a row of it can only match outer rows that the WHERE keeps.
+  {
+    std::vector<const BoundExpr*> constant_of(used_.size(), nullptr);
+    for (const Conjunct& c : conjuncts) {
+      const BoundExpr& e = *c.expr;
+      if (e.kind != BoundKind::kBinary || e.binary_op != ast::BinaryOp::kEq) continue;
+      for (int s = 0; s < 2; ++s) {
+        const BoundExpr& col = *e.children[s];
+        const BoundExpr& k = *e.children[1 - s];
+        if (col.kind != BoundKind::kColumn || col.depth != 0 ||
+            (k.kind != BoundKind::kConst && k.kind != BoundKind::kParam) ||
+            KeyFamily(col.type) == 0 || KeyFamily(col.type) != KeyFamily(k.type) ||
+            extended_by(static_cast<size_t>(table_of_[col.index]), n - 1) >= 0) {
+          continue;
+        }
+        constant_of[col.index] = &k;
+      }
+    }
+    for (size_t i = 1; i < n; ++i) {
+      if (kind_of(i) != JoinKind::kLeft) continue;
+      for (const BoundExprPtr& c : outer_on[i]) {
+        if (c->kind != BoundKind::kBinary || c->binary_op != ast::BinaryOp::kEq) continue;
+        for (int s = 0; s < 2; ++s) {
+          const BoundExpr& in = *c->children[s];
+          const BoundExpr& out = *c->children[1 - s];
+          if (in.kind != BoundKind::kColumn || in.depth != 0 || out.kind != BoundKind::kColumn ||
+              out.depth != 0 || table_of_[in.index] != static_cast<int>(i) ||
+              table_of_[out.index] >= static_cast<int>(i) || in.type != out.type ||
+              constant_of[out.index] == nullptr) {
+            continue;
+          }
+          const BoundExpr& k = *constant_of[out.index];
+          BoundExprPtr eq = BoundExpr::Make(BoundKind::kBinary, Type::Boolean(), c->position);
+          eq->binary_op = ast::BinaryOp::kEq;
+          eq->children.push_back(BoundExpr::Column(0, in.index - offsets_[i], in.type, in.name));
+          BoundExprPtr value = BoundExpr::Make(k.kind, k.type, k.position);
+          value->value = k.value;
+          value->index = k.index;
+          eq->children.push_back(std::move(value));
+          pushed[i].push_back(std::move(eq));
+        }
+      }
+    }
+  }
   std::vector<Cond> conds;         // for the inner-join groups
   std::vector<BoundExprPtr> last;  // must wait until every join is done
   for (Conjunct& conjunct : conjuncts) {
@@ -491,7 +537,8 @@ Result<JoinRel> FromPlanner::DescribeTable(size_t t, std::vector<BoundExprPtr>* 
     const double per_value =
         k == 0 ? table_rows / Distinct(t, probe)
                : std::max(1.0, rel.rows / std::max(1.0, std::min(rel.rows, Distinct(t, probe))));
-    rel.probes.push_back({probe, unique_hit ? 1.0 : per_value});
+    const double prefix_rows = k == 0 ? table_rows : std::max(1.0, rel.rows);
+    rel.probes.push_back({probe, unique_hit ? 1.0 : per_value, prefix_rows});
   }
   return rel;
 }
@@ -519,6 +566,17 @@ JoinPred FromPlanner::DescribePred(const BoundExpr& c, const std::vector<int>& r
     case ast::BinaryOp::kGt:
     case ast::BinaryOp::kGe:
       p.selectivity = 1.0 / 3;
+      for (int s = 0; s < 2; ++s) {
+        const BoundExpr& side = *c.children[s];
+        p.side_rels[s] = rels_of(side);
+        if (side.kind == BoundKind::kColumn && side.depth == 0) {
+          p.side_column[s] = side.index - offsets_[static_cast<size_t>(table_of_[side.index])];
+        }
+      }
+      p.range = !c.ContainsSubquery() && KeyFamily(c.children[0]->type) != 0 &&
+                KeyFamily(c.children[0]->type) == KeyFamily(c.children[1]->type) &&
+                p.side_rels[0] != 0 && p.side_rels[1] != 0 &&
+                (p.side_rels[0] & p.side_rels[1]) == 0;
       return p;
     case ast::BinaryOp::kEq:
       break;
@@ -544,6 +602,45 @@ JoinPred FromPlanner::DescribePred(const BoundExpr& c, const std::vector<int>& r
                p.side_rels[0] != 0 && p.side_rels[1] != 0 && (p.side_rels[0] & p.side_rels[1]) == 0;
   return p;
 }
+
+namespace {
+
+// A lower and an upper bound of one column by the same other relations (`ol_o_id >=
+// d_next_o_id - 20 AND ol_o_id < d_next_o_id`) keep PostgreSQL's default range selectivity
+// (0.005) together, as a range with constant ends does, instead of a third each: the pair's
+// first predicate carries it, the second keeps everything.
+void PairRangeBounds(const std::vector<const BoundExpr*>& conds, std::vector<JoinPred>* preds) {
+  struct Bound {
+    size_t pred;
+    uint64_t rel, other;
+    int column;
+    bool upper;
+  };
+  std::vector<Bound> bounds;
+  for (size_t i = 0; i < preds->size(); ++i) {
+    const JoinPred& p = (*preds)[i];
+    if (!p.range) continue;
+    const int s = p.side_column[0] >= 0 ? 0 : p.side_column[1] >= 0 ? 1 : -1;
+    if (s < 0 || (p.side_rels[s] & (p.side_rels[s] - 1)) != 0) continue;  // one relation's column
+    const ast::BinaryOp op = conds[i]->binary_op;
+    const bool less = op == ast::BinaryOp::kLt || op == ast::BinaryOp::kLe;
+    bounds.push_back({i, p.side_rels[s], p.side_rels[1 - s], p.side_column[s], less == (s == 0)});
+  }
+  std::vector<bool> paired(preds->size(), false);
+  for (const Bound& a : bounds) {
+    for (const Bound& b : bounds) {
+      if (paired[a.pred] || paired[b.pred] || a.pred == b.pred || a.upper || !b.upper ||
+          a.rel != b.rel || a.other != b.other || a.column != b.column) {
+        continue;
+      }
+      paired[a.pred] = paired[b.pred] = true;
+      (*preds)[a.pred].selectivity = 0.005;
+      (*preds)[b.pred].selectivity = 1;
+    }
+  }
+}
+
+}  // namespace
 
 Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
                               std::vector<std::vector<BoundExprPtr>>* pushed,
@@ -574,6 +671,11 @@ Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
     if (c.done || c.need < begin || c.need >= end) continue;
     group_conds.push_back(&c);
     preds.push_back(DescribePred(*c.expr, rel_of, rels));
+  }
+  {
+    std::vector<const BoundExpr*> exprs;
+    for (const Cond* c : group_conds) exprs.push_back(c->expr.get());
+    PairRangeBounds(exprs, &preds);
   }
   const JoinOrder order = ChooseJoinOrder(rels, preds, has_prefix ? 0 : -1);
   Partial cur;
@@ -628,6 +730,86 @@ Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
   return Status::Ok();
 }
 
+namespace {
+
+// The FROM-row column of the derived select d that its output column k is: a plain column of
+// its select list, or when d is grouped a group key that is a plain column; null otherwise.
+const BoundExpr* DerivedSource(const BoundSelect& d, int k) {
+  if (k < 0 || static_cast<size_t>(k) >= d.visible) return nullptr;
+  const BoundExpr* e = d.projections[static_cast<size_t>(k)].get();
+  if (e->kind != BoundKind::kColumn || e->depth != 0) return nullptr;
+  // A set-returning call's column (after the FROM row) is no FROM-row column.
+  if (!d.set_functions.empty() && e->index >= d.set_input) return nullptr;
+  if (!d.aggregated) return e;
+  if (static_cast<size_t>(e->index) >= d.group_by.size()) return nullptr;
+  const BoundExpr* g = d.group_by[static_cast<size_t>(e->index)].get();
+  return g->kind == BoundKind::kColumn && g->depth == 0 ? g : nullptr;
+}
+
+// c reads only d's output columns that DerivedSource maps, constants and parameters, through
+// operators, casts, IS NULL and IN lists (no function, subquery or outer reference).
+bool PushableInto(const BoundSelect& d, const BoundExpr& c) {
+  switch (c.kind) {
+    case BoundKind::kColumn:
+      return c.depth == 0 && DerivedSource(d, c.index) != nullptr;
+    case BoundKind::kConst:
+    case BoundKind::kParam:
+      return true;
+    case BoundKind::kUnary:
+    case BoundKind::kBinary:
+    case BoundKind::kCast:
+    case BoundKind::kIsNull:
+    case BoundKind::kInList:
+      break;
+    default:
+      return false;
+  }
+  if (c.subquery != nullptr) return false;
+  for (const BoundExprPtr& ch : c.children) {
+    if (!PushableInto(d, *ch)) return false;
+  }
+  return true;
+}
+
+void RebindToSource(const BoundSelect& d, BoundExpr* c) {
+  if (c->kind == BoundKind::kColumn) {
+    const BoundExpr* src = DerivedSource(d, c->index);
+    c->index = src->index;
+    c->type = src->type;
+    c->name = src->name;
+  }
+  for (BoundExprPtr& ch : c->children) RebindToSource(d, ch.get());
+}
+
+// Conditions on a derived table's output that only read columns passed through from its
+// FROM row (a grouped one's group keys) go into its WHERE, where they can become index keys
+// and shrink what it aggregates (PostgreSQL's qual pushdown into subqueries): `(SELECT o_w_id,
+// ..., max(o_id) FROM orders GROUP BY o_w_id, o_d_id) o ... WHERE o_w_id = $1` reads one
+// warehouse. Not into set operations, LIMIT/OFFSET, window functions, DISTINCT ON or locking
+// reads. The others stay for the Subquery Scan's filter.
+void PushIntoDerived(BoundSelect* d, std::vector<BoundExprPtr>* conjuncts) {
+  if (d->set_op != ast::SetOp::kNone || d->function != nullptr || d->limit != nullptr ||
+      d->offset != nullptr || !d->windows.empty() || !d->distinct_on.empty() ||
+      d->rid_table >= 0 || d->LocksRows()) {
+    return;
+  }
+  std::vector<BoundExprPtr> where;
+  if (d->where != nullptr) where.push_back(std::move(d->where));
+  std::vector<BoundExprPtr> kept;
+  for (BoundExprPtr& c : *conjuncts) {
+    if (PushableInto(*d, *c)) {
+      RebindToSource(*d, c.get());
+      where.push_back(std::move(c));
+    } else {
+      kept.push_back(std::move(c));
+    }
+  }
+  *conjuncts = std::move(kept);
+  d->where = JoinConjuncts(std::move(where));
+}
+
+}  // namespace
+
 Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conjuncts) {
   if (s_->derived[t]->work_table_scan) {  // a recursive query's reference to itself
     const WorkTableSlot& slot = *s_->derived[t]->work_table;
@@ -661,6 +843,7 @@ Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conju
     }
     return b_->Make(std::move(op), std::move(node));
   }
+  PushIntoDerived(s_->derived[t].get(), &conjuncts);
   MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect sub,
                             PlanSelectExplained(std::move(s_->derived[t]), b_->instrument()));
   Built inner{std::move(sub.root), std::move(sub.explain)};
@@ -766,24 +949,44 @@ Result<FromPlanner::Partial> FromPlanner::Join(Partial left, size_t t, JoinKind 
     bool right_column;  // the right side is a plain column of t
   };
   std::vector<Equi> equis;
+  auto side = [&](const BoundExpr& e) {  // 1 left only, 2 right only, 0 neither/both/other
+    bool corr = false;
+    std::vector<bool> tables = TablesOf(e, &corr);
+    bool any_left = false, any_right = tables[t];
+    for (size_t k = 0; k < tables.size(); ++k) {
+      if (!tables[k] || k == t) continue;
+      if (!in_left[k]) return 0;
+      any_left = true;
+    }
+    if (any_left && !any_right) return 1;
+    if (any_right && !any_left) return 2;
+    return 0;
+  };
+  // Comparisons (<, <=, >, >=) of a column of t with an expression of the left rows: range
+  // bounds of a parameterized index scan (`ol_o_id < d_next_o_id`) in an index nested loop.
+  std::vector<size_t> ranges;
+  for (size_t i = 0; i < conds.size(); ++i) {
+    const BoundExpr& c = *conds[i];
+    if (c.kind != BoundKind::kBinary || c.ContainsSubquery() ||
+        (c.binary_op != ast::BinaryOp::kLt && c.binary_op != ast::BinaryOp::kLe &&
+         c.binary_op != ast::BinaryOp::kGt && c.binary_op != ast::BinaryOp::kGe)) {
+      continue;
+    }
+    const BoundExpr& a = *c.children[0];
+    const BoundExpr& z = *c.children[1];
+    if (KeyFamily(a.type) == 0 || KeyFamily(a.type) != KeyFamily(z.type)) continue;
+    const int sa = side(a), sz = side(z);
+    const BoundExpr& right_side = sa == 2 ? a : z;
+    if (((sa == 1 && sz == 2) || (sa == 2 && sz == 1)) && right_side.kind == BoundKind::kColumn &&
+        right_side.depth == 0) {
+      ranges.push_back(i);
+    }
+  }
   for (size_t i = 0; i < conds.size(); ++i) {
     const BoundExpr& c = *conds[i];
     if (c.kind != BoundKind::kBinary || c.binary_op != ast::BinaryOp::kEq || c.ContainsSubquery()) {
       continue;
     }
-    auto side = [&](const BoundExpr& e) {  // 1 left only, 2 right only, 0 neither/both/other
-      bool corr = false;
-      std::vector<bool> tables = TablesOf(e, &corr);
-      bool any_left = false, any_right = tables[t];
-      for (size_t k = 0; k < tables.size(); ++k) {
-        if (!tables[k] || k == t) continue;
-        if (!in_left[k]) return 0;
-        any_left = true;
-      }
-      if (any_left && !any_right) return 1;
-      if (any_right && !any_left) return 2;
-      return 0;
-    };
     const BoundExpr& a = *c.children[0];
     const BoundExpr& z = *c.children[1];
     if (KeyFamily(a.type) == 0 || KeyFamily(a.type) != KeyFamily(z.type)) continue;
@@ -793,9 +996,12 @@ Result<FromPlanner::Partial> FromPlanner::Join(Partial left, size_t t, JoinKind 
     equis.push_back({i, sa == 2, right_side.kind == BoundKind::kColumn && right_side.depth == 0});
   }
   JoinMethod method = choice.method;
-  if (equis.empty() && method != JoinMethod::kNestedLoop) method = JoinMethod::kNestedLoop;
+  if (equis.empty() && ranges.empty() && method != JoinMethod::kNestedLoop) {
+    method = JoinMethod::kNestedLoop;
+  }
+  if (method == JoinMethod::kHash && equis.empty()) method = JoinMethod::kNestedLoop;
   if (method == JoinMethod::kIndexNestedLoop) {
-    bool any_column = false;
+    bool any_column = !ranges.empty();
     for (const Equi& e : equis) any_column |= e.right_column;
     if (!any_column || is_derived) method = JoinMethod::kNestedLoop;
   }
@@ -874,6 +1080,17 @@ Result<FromPlanner::Partial> FromPlanner::Join(Partial left, size_t t, JoinKind 
       ShiftForRescan(r, /*from_left=*/false);
       ShiftForRescan(l, /*from_left=*/true);
       pushed.push_back(std::move(conds[e.cond]));
+    }
+    // Range bounds from the left row go to the scan as well; the access path makes them
+    // index keys when they follow its equality prefix, else filters of the rescanned side.
+    for (size_t i : ranges) {
+      is_key[i] = true;
+      for (BoundExprPtr& child : conds[i]->children) {
+        const bool from_left = side(*child) == 1;
+        Remap(child.get(), from_left ? left_pos : right_pos);
+        ShiftForRescan(child.get(), from_left);
+      }
+      pushed.push_back(std::move(conds[i]));
     }
     for (size_t i = 0; i < conds.size(); ++i) {
       if (is_key[i]) continue;

@@ -18,6 +18,23 @@ Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool
                    Builder* b);
 Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool instrument);
 
+// SELECT min(c) or max(c) FROM one table [WHERE ...]: nothing else aggregated, grouped,
+// windowed or locked; c a plain column of the table.
+bool MinMaxFromIndex(const BoundSelect& s) {
+  if (s.from.size() != 1 || s.from[0] == nullptr || !s.aggregated || !s.group_by.empty() ||
+      s.having != nullptr || !s.windows.empty() || s.distinct || s.rid_table >= 0 ||
+      s.aggregates.size() != 1) {
+    return false;
+  }
+  const BoundExpr& a = *s.aggregates[0];
+  if (a.kind != BoundKind::kAggregate || (a.agg != AggFunc::kMin && a.agg != AggFunc::kMax) ||
+      a.has_filter || !a.agg_order.empty() || a.children.size() != 1) {
+    return false;
+  }
+  const BoundExpr& c = *a.children[0];
+  return c.kind == BoundKind::kColumn && c.depth == 0 && KeyFamily(c.type) != 0;
+}
+
 }  // namespace
 
 Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool instrument) {
@@ -85,9 +102,36 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
         limit = static_cast<double>(s->limit->value.AsInt()) + skip;
       }
     }
+    // min(c) / max(c) alone over one table (PostgreSQL's planagg): the first non-NULL c in
+    // an index's order, when some index delivers it, is the answer; the aggregate stays on
+    // top (NULL for no row). Costed as any ORDER BY c LIMIT 1.
+    const bool min_max = MinMaxFromIndex(*s);
+    if (min_max) {
+      const BoundExpr& arg = *s->aggregates[0]->children[0];
+      wanted = {{arg.index, s->aggregates[0]->agg == AggFunc::kMax}};
+      limit = 1;
+      BoundExprPtr not_null = BoundExpr::Make(BoundKind::kIsNull, Type::Boolean(), 0);
+      not_null->negated = true;
+      not_null->children.push_back(BoundExpr::Column(0, arg.index, arg.type, arg.name));
+      conjuncts.push_back(std::move(not_null));
+    }
     FromPlanner from(s.get(), &b, used, all_used);
     MERIDIAN_ASSIGN_OR_RETURN(cur,
                               from.Plan(std::move(conjuncts), wanted, limit, &ordered_by_index));
+    if (min_max && ordered_by_index) {
+      auto node = std::make_unique<PlanNode>();
+      node->label = "Limit";
+      node->rows = 1;
+      node->startup_cost = cur.node->startup_cost;
+      node->total_cost = cur.node->startup_cost + (cur.node->total_cost - cur.node->startup_cost) /
+                                                      std::max(1.0, cur.node->rows);
+      node->width = cur.node->width;
+      cur = b.Make(std::make_unique<LimitOp>(std::move(cur.op),
+                                             BoundExpr::Const(Value::Int(1), Type::BigInt()),
+                                             nullptr),
+                   std::move(node), {&cur});
+    }
+    if (min_max) ordered_by_index = false;  // (the FROM rows' order, not the aggregate's)
   }
 
   if (s->aggregated) {

@@ -9,6 +9,7 @@
 #include "options.h"
 #include "report.h"
 #include "run.h"
+#include "statement_bench.h"
 
 namespace {
 
@@ -26,6 +27,7 @@ int Main(const tpcc::Options& options) {
     return 0;
   }
   if (options.command == "run") return RunAndReport(options);
+  if (options.command == "statements") return tpcc::RunStatementBench(options) == 0 ? 0 : 1;
   if (options.command == "check") {
     auto session = tpcc::Connect(options.conn);
     return tpcc::CheckConsistency(*session) == 0 ? 0 : 1;

@@ -16,6 +16,8 @@ commands:
   run     run the five transactions for --duration seconds and report tpmC
   check   the twelve consistency conditions of clause 3.3.2
   all     load (when the database does not hold W warehouses), run, check, summary
+  statements  latency of every TPC-C kit's statement shapes, one at a time, prepared, each
+          execution in BEGIN ... ROLLBACK; median, p95 and EXPLAIN (statement_bench.h)
 
 connection:
   --driver grpc|pg      Meridian's gRPC client library (default) or libpq
@@ -39,6 +41,12 @@ workload:
   --isolation LEVEL     read-committed | repeatable-read | serializable (default: server's)
   --one-district        bind every terminal to warehouse 1, district 1 (forces conflicts)
   --seed N              random seed (default: from the clock)
+
+statements:
+  --executions N        timed executions per statement (default 200)
+  --statement-seconds S stop a statement's executions after S seconds (default 5)
+  --statement-timeout S the server's statement_timeout (default 60)
+  --only TEXT           only the statements whose name contains TEXT
 
 output:
   --report-interval S   one progress line every S seconds (default 10)
@@ -79,7 +87,7 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
     return true;
   }
   if (o->command != "load" && o->command != "run" && o->command != "check" &&
-      o->command != "all") {
+      o->command != "all" && o->command != "statements") {
     *error = "unknown command '" + o->command + "'";
     return false;
   }
@@ -110,6 +118,10 @@ bool ParseOptions(int argc, char** argv, Options* o, std::string* error) {
       {"--isolation", [&](const std::string& v) { isolation = v; return true; }},
       {"--seed", [&](const std::string& v) { o->seed = std::strtoull(v.c_str(), nullptr, 10); return true; }},
       {"--json", [&](const std::string& v) { o->json_path = v; return true; }},
+      {"--executions", [&](const std::string& v) { return ToInt(v, &o->executions) && o->executions > 0; }},
+      {"--statement-seconds", [&](const std::string& v) { return ToDouble(v, &o->statement_seconds) && o->statement_seconds > 0; }},
+      {"--statement-timeout", [&](const std::string& v) { return ToDouble(v, &o->statement_timeout) && o->statement_timeout > 0; }},
+      {"--only", [&](const std::string& v) { o->statement_filter = v; return true; }},
       {"--compare", [&](const std::string& v) { o->compare_path = v; return true; }},
   };
   for (int i = 2; i < argc; ++i) {

@@ -9,7 +9,7 @@
 namespace tpcc {
 
 struct Options {
-  std::string command;  // "load", "run", "check" or "all"
+  std::string command;  // "load", "run", "check", "all" or "statements"
   ConnectParams conn;
   int warehouses = 1;
   int threads = 4;           // load: parallel loader sessions
@@ -25,6 +25,10 @@ struct Options {
   std::string json_path;     // --json FILE
   std::string compare_path;  // --compare FILE.json
   uint64_t seed = 0;         // 0 = from the clock
+  int executions = 200;           // statements: timed executions per statement (at most)
+  double statement_seconds = 5;   // statements: stop a statement's executions after this long
+  double statement_timeout = 60;  // statements: the servers' statement_timeout, seconds
+  std::string statement_filter;   // statements: only names containing this
   int progress = -1;         // -1 = a bar when stdout is a terminal; 0 plain lines; 1 bar
 };
 
