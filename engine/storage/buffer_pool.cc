@@ -273,7 +273,14 @@ Status BufferPool::WriteSnapshot(const Snapshot& snapshot) {
     // Older images of these pages in the doublewrite area must not be put back at the next
     // start over the newer ones written here (the caller's journal protects these writes).
     std::lock_guard dw_lock(dw_mu_);
-    if (dw_ != nullptr) MERIDIAN_RETURN_IF_ERROR(dw_->Forget(f, snapshot.pages));
+    if (dw_ != nullptr) {
+      // Rewriting an area's header could tear it and lose the area at a crash: the files its
+      // batch wrote are synced first, so nothing else depends on it any more.
+      for (int area : dw_->AreasHolding(f, snapshot.pages)) {
+        MERIDIAN_RETURN_IF_ERROR(SyncArea(area));
+      }
+      MERIDIAN_RETURN_IF_ERROR(dw_->Forget(f, snapshot.pages));
+    }
   }
   uint32_t end = 0;
   for (size_t i = 0; i < snapshot.pages.size(); ++i) {

@@ -81,6 +81,22 @@ Status Doublewrite::Stage(const std::vector<Image>& images) {
   return Status::Ok();
 }
 
+std::vector<int> Doublewrite::AreasHolding(const File* file,
+                                           const std::vector<uint32_t>& pages) const {
+  const std::string name = RelativeName(file->path());
+  const std::set<uint32_t> wanted(pages.begin(), pages.end());
+  std::vector<int> out;
+  for (int a = 0; a < kAreas; ++a) {
+    for (const Entry& e : areas_[a].entries) {
+      if (e.name == name && wanted.count(e.page_no) != 0) {
+        out.push_back(a);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 Status Doublewrite::Forget(const File* file, const std::vector<uint32_t>& pages) {
   const std::string name = RelativeName(file->path());
   const std::set<uint32_t> forget(pages.begin(), pages.end());

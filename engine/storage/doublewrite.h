@@ -53,7 +53,10 @@ class Doublewrite {
   // protected by its own journal): every image of them the areas hold is disabled (its entry's
   // checksum inverted, so Recover treats it as torn) and the file synced, so the next start
   // never writes one of those older images over the newer page.
+  // REQUIRES: the in-place writes of the batches in AreasHolding(file, pages) are synced
+  // first (a header rewrite torn by a crash loses its whole area).
   Status Forget(const File* file, const std::vector<uint32_t>& pages);
+  std::vector<int> AreasHolding(const File* file, const std::vector<uint32_t>& pages) const;
 
   // Start-up repair: for each page the areas hold, its newest intact image (an older copy when
   // the newer is torn) is written over the page when the page differs (a torn or lost in-place
