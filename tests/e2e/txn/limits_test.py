@@ -118,6 +118,7 @@ def main():
         server.stop()
     except BaseException:
         print(server.daemon.log()[-5000:])
+        server.daemon.__exit__(None, None, None)  # no daemon left running after a failure
         raise
     print("limits: 1 passed, 0 failed")
     return 0
