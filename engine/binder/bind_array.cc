@@ -321,27 +321,31 @@ Result<BoundExprPtr> Binder::BindSetFunction(const std::string& name,
   return fn;
 }
 
-Status Binder::ExtractSetFunctions(BoundExprPtr* expr, BoundSelect* out, bool conditional) {
+Status Binder::ExtractSetFunctions(BoundExprPtr* expr, BoundSelect* out, const char* inside) {
   BoundExpr& e = **expr;
   const bool set_call = e.kind == BoundKind::kFunction &&
                         (e.func == Func::kUnnest || e.func == Func::kGenerateSeries ||
                          e.func == Func::kGenerateSubscripts);
   if (!set_call) {
     // PostgreSQL refuses them where only some rows would evaluate them.
-    const bool branches = e.kind == BoundKind::kCase ||
-                          (e.kind == BoundKind::kFunction && e.func == Func::kCoalesce);
+    const char* here = inside;
+    if (here == nullptr && (e.kind == BoundKind::kCase ||
+                            (e.kind == BoundKind::kFunction && e.func == Func::kCoalesce))) {
+      here = "CASE or COALESCE";
+    }
     for (BoundExprPtr& c : e.children) {
-      MERIDIAN_RETURN_IF_ERROR(ExtractSetFunctions(&c, out, conditional || branches));
+      MERIDIAN_RETURN_IF_ERROR(ExtractSetFunctions(&c, out, here));
     }
     return Status::Ok();
   }
-  if (conditional) {
-    return Status::NotSupported(
-               "set-returning functions are not allowed in CASE or COALESCE")
+  if (inside != nullptr) {
+    return Status::NotSupported(std::string("set-returning functions are not allowed in ") +
+                                inside)
         .WithPosition(e.position);
   }
   for (BoundExprPtr& c : e.children) {
-    MERIDIAN_RETURN_IF_ERROR(ExtractSetFunctions(&c, out, true));
+    MERIDIAN_RETURN_IF_ERROR(
+        ExtractSetFunctions(&c, out, "the arguments of another set-returning function"));
   }
   size_t j = 0;
   while (j < out->set_functions.size() && !out->set_functions[j]->Equals(e)) ++j;

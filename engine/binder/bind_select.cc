@@ -367,7 +367,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
   // column each.
   out->set_input = out->window_input + static_cast<int>(out->windows.size());
   for (BoundExprPtr& p : out->projections) {
-    MERIDIAN_RETURN_IF_ERROR(ExtractSetFunctions(&p, out.get(), false));
+    MERIDIAN_RETURN_IF_ERROR(ExtractSetFunctions(&p, out.get(), nullptr));
   }
 
   out->distinct = stmt.distinct;

@@ -241,7 +241,8 @@ class Binder {
   // Replaces every set-returning call in *expr (select list) by a column of the set row
   // (set_input + j), moving the call to out->set_functions[j]; 0A000 for one inside CASE,
   // COALESCE or another set-returning call's arguments.
-  static Status ExtractSetFunctions(BoundExprPtr* expr, BoundSelect* out, bool conditional);
+  // inside: null at the top of a select-list item, else where *expr stands (for the message).
+  static Status ExtractSetFunctions(BoundExprPtr* expr, BoundSelect* out, const char* inside);
   // version(), current_setting(), pg_get_indexdef(), ...: null when name and arity match none.
   // A call of a registered scalar function (function_registry.h): null when no entry has the
   // name, 42883 when entries have it but none fits the arguments.

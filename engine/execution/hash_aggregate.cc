@@ -13,12 +13,6 @@
 
 namespace meridian::exec {
 
-namespace {
-
-std::string Kb(uint64_t bytes) { return std::to_string((bytes + 1023) / 1024) + "kB"; }
-
-}  // namespace
-
 struct HashAggregateOp::Spill {
   size_t budget = 0;
   bool can_spill = false;
@@ -100,7 +94,7 @@ Result<uint32_t> HashAggregateOp::GroupOf(bool create, uint64_t* hash) {
   if (int_keys_) {
     const Value& v = *key_refs_[0];
     if (v.IsNull()) {
-      *hash = MixHash(0x6e756c6cULL);
+      if (!create) *hash = MixHash(0x6e756c6cULL);
       if (null_group_ == kNone && create) {
         null_group_ = next_group;
         NewGroup();
@@ -108,16 +102,16 @@ Result<uint32_t> HashAggregateOp::GroupOf(bool create, uint64_t* hash) {
       return null_group_;
     }
     if (!v.IsInt()) return Status::Internal("hash aggregate: integer key expected");
-    *hash = MixHash(static_cast<uint64_t>(v.AsInt()));
-    if (!create) {
+    if (!create) {  // the hash only picks a spill file: not computed per row otherwise
+      *hash = MixHash(static_cast<uint64_t>(v.AsInt()));
       slot = index_.FindInt(v.AsInt());
       return slot == nullptr ? kNone : slot->payload;
     }
     slot = index_.InsertInt(v.AsInt(), &inserted);
   } else {
     for (const Value* v : key_refs_) catalog::AppendKeyValue(*v, &key_);
-    *hash = MixHash(std::hash<std::string_view>{}(key_));
     if (!create) {
+      *hash = MixHash(std::hash<std::string_view>{}(key_));
       slot = index_.FindBytes(key_);
       return slot == nullptr ? kNone : slot->payload;
     }
@@ -191,8 +185,8 @@ Result<bool> HashAggregateOp::Next(Row* row) {
 std::string HashAggregateOp::AnalyzeDetail() const {
   if (groups_.empty()) return {};  // a plain Aggregate: one group, nothing to report
   std::string out = "Batches: " + std::to_string(spill_->rows.batches()) +
-                    "  Memory Usage: " + Kb(spill_->peak_bytes);
-  if (spill_->rows.disk_bytes() > 0) out += "  Disk Usage: " + Kb(spill_->rows.disk_bytes());
+                    "  Memory Usage: " + KbText(spill_->peak_bytes);
+  if (spill_->rows.disk_bytes() > 0) out += "  Disk Usage: " + KbText(spill_->rows.disk_bytes());
   return out;
 }
 

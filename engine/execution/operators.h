@@ -481,7 +481,7 @@ class HashAggregateOp : public Operator {
   // Aggregates the rows next gives into the in-memory groups, spilling as described above.
   Status Consume(const std::function<Result<bool>(Row*)>& next);
   // The group of the row in ctx_.row, created with its key values when new and create is set,
-  // else kNone; *hash: the key's hash (for the spill partition).
+  // else kNone; without create, *hash is the key's hash (for the spill file).
   Result<uint32_t> GroupOf(bool create, uint64_t* hash);
   void NewGroup();
   void ResetGroups();

@@ -111,7 +111,7 @@ Result<bool> RecursiveUnionOp::Next(Row* row) {
 std::string RecursiveUnionOp::AnalyzeDetail() const {
   std::string detail = "Iterations: " + std::to_string(iterations_);
   if (peak_spilled_ > 0) {
-    detail += "  Working Table Disk: " + std::to_string((peak_spilled_ + 1023) / 1024) + "kB";
+    detail += "  Working Table Disk: " + KbText(peak_spilled_);
   }
   return detail;
 }

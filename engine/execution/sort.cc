@@ -18,12 +18,6 @@ size_t WorkMemBytes(const ExecContext* exec) {
   return static_cast<size_t>(exec->settings->work_mem_bytes());
 }
 
-namespace {
-
-std::string Kb(uint64_t bytes) { return std::to_string((bytes + 1023) / 1024) + "kB"; }
-
-}  // namespace
-
 // A run being merged (file set) or the rows still in memory (file null: rows_ from next_).
 struct SortOp::Source {
   std::unique_ptr<SpillFile::Reader> reader;
@@ -231,8 +225,8 @@ Result<bool> SortOp::Next(Row* row) {
 }
 
 std::string SortOp::AnalyzeDetail() const {
-  if (!runs_.empty()) return "Sort Method: external merge  Disk: " + Kb(spilled_bytes_);
-  return "Sort Method: quicksort  Memory: " + Kb(peak_bytes_);
+  if (!runs_.empty()) return "Sort Method: external merge  Disk: " + KbText(spilled_bytes_);
+  return "Sort Method: quicksort  Memory: " + KbText(peak_bytes_);
 }
 
 void SortOp::PruneColumns(const std::vector<bool>& needed) {

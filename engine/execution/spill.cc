@@ -197,6 +197,8 @@ Result<bool> DecodeSpillRow(std::string_view bytes, size_t* pos, Row* row) {
   return true;
 }
 
+std::string KbText(uint64_t bytes) { return std::to_string((bytes + 1023) / 1024) + "kB"; }
+
 uint64_t MixHash(uint64_t x) {
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9ULL;

@@ -95,6 +95,9 @@ class HashSpill {
 // picking a HashSpill file from a key's hash or an integer key.
 uint64_t MixHash(uint64_t x);
 
+// bytes as EXPLAIN ANALYZE prints them: "NkB", rounded up (Memory Usage, Disk Usage, ...).
+std::string KbText(uint64_t bytes);
+
 // What a row held in memory costs, roughly (the vector, its values and their heap bytes): what
 // operators count against work_mem.
 size_t RowMemoryBytes(const Row& row);
