@@ -33,6 +33,8 @@ Catalog::~Catalog() {
   // A catalog whose Open failed midway is not closed cleanly: no clean-shutdown marker, so the
   // next Open recovers again.
   if (opened_) (void)Close();
+  // The pool outlives the catalog: its hook must not call into this one afterwards.
+  pool_->SetRecordSync({});
 }
 
 std::string Catalog::HeapPath(uint32_t id) const {
@@ -113,7 +115,14 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
   // Torn in-place page writes of a crash are repaired before any page is read; from now on
   // every rewrite goes through the doublewrite area.
   const std::string dw_path = data_dir + "/doublewrite";
-  MERIDIAN_RETURN_IF_ERROR(storage::Doublewrite::Recover(fs, dw_path, data_dir).status());
+  // Commit records that only a doublewrite batch holds (one fdatasync per commit group:
+  // engine/txn/README.md section 4) go to the commit log before the area is cleared.
+  MERIDIAN_RETURN_IF_ERROR(storage::Doublewrite::Recover(fs, dw_path, data_dir,
+                                                         [&](const std::vector<std::string>& r) {
+                                                           return txn::CommitLog::AdoptRecords(
+                                                               fs, data_dir, r);
+                                                         })
+                               .status());
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::Doublewrite> dw,
                             storage::Doublewrite::Open(fs, dw_path, data_dir));
   pool->EnableDoublewrite(std::move(dw));
@@ -155,9 +164,16 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
   Catalog* raw = catalog.get();
   MERIDIAN_ASSIGN_OR_RETURN(catalog->log_,
                             txn::CommitLog::Open(fs, data_dir, catalog->txns_.get(), log_options,
-                                                 [raw](const std::vector<uint64_t>& pages) {
-                                                   return raw->FlushCommitPages(pages);
+                                                 [raw](const std::vector<uint64_t>& pages,
+                                                       std::string_view record,
+                                                       const std::function<Status()>& append,
+                                                       bool* durable) {
+                                                   return raw->FlushCommitPages(pages, record,
+                                                                                append, durable);
                                                  }));
+  pool->SetRecordSync([raw](std::string_view unappended) {
+    return raw->log_->SyncAppended(unappended);
+  });
   // Format 4 keeps every index file a checkpoint image (or marked unsafe) and every group
   // record names its pages: then recovery touches only what the log tail names. Otherwise
   // (older data directory or log) it sweeps every heap page and rebuilds every index.
@@ -806,7 +822,8 @@ void Catalog::AbortTransaction(Transaction& t) {
   t.CleanAborted();
 }
 
-Status Catalog::FlushCommitPages(const std::vector<uint64_t>& pages) {
+Status Catalog::FlushCommitPages(const std::vector<uint64_t>& pages, std::string_view record,
+                                 const std::function<Status()>& append, bool* durable) {
   std::map<uint32_t, std::vector<uint32_t>> by_table;
   for (uint64_t p : pages)
     by_table[static_cast<uint32_t>(p >> 32)].push_back(static_cast<uint32_t>(p));
@@ -823,7 +840,7 @@ Status Catalog::FlushCommitPages(const std::vector<uint64_t>& pages) {
     if (!table->CheckUsable().ok()) continue;  // dropped: nothing to keep
     sets.emplace_back(table->heap()->pool_file_id(), std::move(it->second));
   }
-  return pool_->FlushGroupPages(std::move(sets));
+  return pool_->FlushGroupPages(std::move(sets), record, append, durable);
 }
 
 void Catalog::ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
@@ -1077,6 +1094,9 @@ Status Catalog::Close() {
     for (const auto& [name, table] : tables_) tables.push_back(table);
   }
   MERIDIAN_RETURN_IF_ERROR(Checkpoint());
+  // The checkpoint synced the log (no commit runs any more): the doublewrite areas owe it
+  // nothing, and the log's destructor syncs whatever a straggler appended.
+  pool_->SetRecordSync({});
   log_.reset();  // stops the committer thread
   for (const auto& seq : ListSequences()) MERIDIAN_RETURN_IF_ERROR(seq->Close());
   Status first;

@@ -179,7 +179,8 @@ class Catalog {
   // Opens (or, when rebuild or the file is missing, recreates and fills) the index file.
   Result<std::shared_ptr<Index>> OpenIndex(Table* table, const IndexSchema& schema, bool rebuild);
   // Commit log flush hook: writes the pages (table id << 32 | page) and fsyncs their files.
-  Status FlushCommitPages(const std::vector<uint64_t>& pages);
+  Status FlushCommitPages(const std::vector<uint64_t>& pages, std::string_view record,
+                          const std::function<Status()>& append, bool* durable);
   // Recovery after an unclean stop (engine/txn/README.md section 5): re-applies the logged end
   // stamps, then rewrites every version's transaction ids to commit timestamps and removes
   // versions no snapshot can see any more (aborted creators, committed deleters).

@@ -346,7 +346,28 @@ Status BufferPool::ClearDoublewrite() {
   return dw_ == nullptr ? Status::Ok() : dw_->Clear();
 }
 
+void BufferPool::SetRecordSync(RecordSync sync) {
+  std::lock_guard lock(dw_mu_);
+  record_sync_ = std::move(sync);
+}
+
 Status BufferPool::SyncArea(int area) {
+  bool record = false;
+  for (int a = 0; a < Doublewrite::kAreas; ++a) {
+    record = record || ((area < 0 || a == area) && record_owed_[a]);
+  }
+  if (record) {
+    // Every record an area holds was appended when it was staged (after_stage, under dw_mu_),
+    // but for those whose append failed: appended now (oldest first), then one sync of the
+    // log makes them all durable there.
+    std::string unappended;
+    for (int i = 1; i <= Doublewrite::kAreas; ++i) {
+      unappended += unappended_[(dw_->next_area() + i) % Doublewrite::kAreas];
+    }
+    if (record_sync_) MERIDIAN_RETURN_IF_ERROR(record_sync_(unappended));
+    std::fill(std::begin(record_owed_), std::end(record_owed_), false);
+    for (std::string& r : unappended_) r.clear();
+  }
   std::vector<FileId> files;
   for (int a = 0; a < Doublewrite::kAreas; ++a) {
     if (area < 0 || a == area) files.insert(files.end(), owed_[a].begin(), owed_[a].end());
@@ -369,7 +390,10 @@ Status BufferPool::SyncArea(int area) {
   return Status::Ok();
 }
 
-Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uint32_t>>> sets) {
+Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uint32_t>>> sets,
+                                   std::string_view record,
+                                   const std::function<Status()>& after_stage, bool* durable) {
+  if (durable != nullptr) *durable = false;
   struct Set {
     FileId id;
     File* file;
@@ -414,36 +438,65 @@ Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uin
     if (!f.images.empty() && f.before_write && st.ok()) st = f.before_write();
     for (const auto& [page_no, data] : f.images) staged.push_back({f.file, page_no, data});
   }
+  bool embedded = false;
   {
     std::lock_guard dw_lock(dw_mu_);
     const int area = dw_->next_area();
     if (st.ok()) st = SyncArea(area);
-    if (st.ok() && !staged.empty()) st = dw_->Stage(staged);
-    std::vector<FileId> written;
-    for (Set& f : files) {
-      uint32_t end = 0;
-      for (const auto& [page_no, data] : f.images) {
-        if (st.ok()) {
-          st = f.file->WriteAt(uint64_t{page_no} * kPageSize, std::string_view(data, kPageSize));
-        }
-        end = std::max(end, page_no + 1);
-      }
-      if (st.ok() && !f.images.empty()) {
-        written.push_back(f.id);
-        std::lock_guard lock(mutex_);
-        if (auto it = files_.find(f.id); it != files_.end()) {
-          it->second.written_pages = std::max(it->second.written_pages, end);
+    // Sizes before this group: pages at or past them are first writes.
+    std::vector<uint32_t> held(files.size(), 0);
+    {
+      std::lock_guard lock(mutex_);
+      for (size_t i = 0; i < files.size(); ++i) {
+        if (auto it = files_.find(files[i].id); it != files_.end()) {
+          held[i] = it->second.written_pages;
         }
       }
     }
+    std::vector<FileId> written;
+    std::vector<uint32_t> end(files.size(), 0);
+    auto write_in_place = [&](bool first_writes) {
+      for (size_t i = 0; i < files.size(); ++i) {
+        for (const auto& [page_no, data] : files[i].images) {
+          if ((page_no >= held[i]) != first_writes || !st.ok()) continue;
+          st = files[i].file->WriteAt(uint64_t{page_no} * kPageSize,
+                                      std::string_view(data, kPageSize));
+          if (st.ok()) end[i] = std::max(end[i], page_no + 1);
+        }
+      }
+    };
+    // First writes grow the file, the only writes a full disk can refuse: before the batch,
+    // while a failure still aborts the group. A torn one holds nothing durable.
+    write_in_place(/*first_writes=*/true);
+    // Versions of the group on pages an earlier write may have left unsynced (evicted, or
+    // written outside a commit batch) must be durable before the group is.
+    for (Set& f : files) {
+      if (f.need_sync && st.ok()) st = f.file->Sync();
+    }
+    if (st.ok() && !staged.empty()) st = dw_->Stage(staged, record, &embedded);
+    if (st.ok() && embedded) {
+      // The group is durable now: its record and every image are in the area.
+      record_owed_[area] = true;
+      if (durable != nullptr) *durable = true;
+      if (after_stage) st = after_stage();
+      if (!st.ok()) unappended_[area] = std::string(record);
+    }
+    write_in_place(/*first_writes=*/false);
+    for (size_t i = 0; i < files.size(); ++i) {
+      if (end[i] == 0) continue;
+      written.push_back(files[i].id);
+      std::lock_guard lock(mutex_);
+      if (auto it = files_.find(files[i].id); it != files_.end()) {
+        it->second.written_pages = std::max(it->second.written_pages, end[i]);
+      }
+    }
     owed_[area].insert(owed_[area].end(), written.begin(), written.end());
+    if (st.ok()) {
+      for (Frame* frame : io_held) frame->batch_written.store(true, std::memory_order_relaxed);
+    }
   }
   ReleaseFlushed(&pinned, &io_held, st.ok(), staged.size());
-  MERIDIAN_RETURN_IF_ERROR(st);
-  for (Set& f : files) {
-    if (f.need_sync) MERIDIAN_RETURN_IF_ERROR(f.file->Sync());
-  }
-  return Status::Ok();
+  return st;
 }
 
 Status BufferPool::WriteImages(FileId id, File* file,
@@ -498,6 +551,7 @@ bool BufferPool::CopyForWrite(Frame* frame, uint32_t page_no, bool try_latch, ch
       latch.lock();
     }
     frame->dirty = false;
+    frame->batch_written.store(false, std::memory_order_relaxed);
     std::memcpy(image, frame->data, kPageSize);
   }
   std::memcpy(image + kPageNumberOffset, &page_no, 4);
@@ -603,6 +657,7 @@ Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* 
     victim->file = file;
     victim->page_no = page_no;
     victim->mapped = true;
+    victim->batch_written.store(false, std::memory_order_relaxed);
     victim->no_steal = fit->second.before_write != nullptr;
     victim->pin_count.store(1, std::memory_order_relaxed);
     referenced_[victim->index] = 1;
@@ -754,7 +809,7 @@ bool BufferPool::TakeForFlush(FileId file, uint32_t page_no, char* image,
     // Clean: maybe because an eviction copied it and is writing it right now. Wait for that
     // write to finish so the caller's sync covers it.
     std::lock_guard wait_for_write(frame->io);
-    *need_sync = true;
+    *need_sync = *need_sync || !frame->batch_written.load(std::memory_order_relaxed);
   }
   if (!frame->dirty) return false;
   // Held until the caller's writes are done (see WriteBack); pages in ascending order per

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <string_view>
 #include <vector>
 
 #include "meridian/status.h"
@@ -44,6 +45,10 @@ struct Frame {
   uint32_t page_no = 0;
   bool mapped = false;    // present in the page table under (file, page_no)
   bool no_steal = false;  // the file is no-steal (BufferPool::SetNoSteal)
+  // The page's last write was a commit batch's (FlushGroupPages): its image is durable in the
+  // doublewrite area until the file is synced, so a later group needs no sync for it. Cleared
+  // by every other copy for a write and when the frame takes another page.
+  std::atomic<bool> batch_written{false};
   uint32_t index = 0;     // position in BufferPool::frames_ (fixed)
 };
 
@@ -181,7 +186,25 @@ class BufferPool {
   // Doublewrite::Recover puts lost in-place writes back. Files with
   // an earlier unsynced write of one of the pages (an eviction) are synced here. More pages
   // than a batch: FlushPages per file.
-  Status FlushGroupPages(std::vector<std::pair<FileId, std::vector<uint32_t>>> sets);
+  //
+  // record (may be empty): the group's commit record. When the batch can carry it (it fits
+  // the area's header), it is written with the images and the one fdatasync of the batch makes
+  // the group durable: *durable is set and after_stage runs at once, under the doublewrite
+  // mutex (the log appends the record there, unsynced: the area keeps it until record_sync
+  // has run, SetRecordSync; when after_stage fails, record_sync gets the record to append
+  // first). Pages written for the first time go in place before the batch, so a full disk
+  // fails the group before it is durable; rewrites after it. Once *durable, a later error
+  // leaves the group committed.
+  Status FlushGroupPages(std::vector<std::pair<FileId, std::vector<uint32_t>>> sets,
+                         std::string_view record = {},
+                         const std::function<Status()>& after_stage = {},
+                         bool* durable = nullptr);
+  // Makes the records FlushGroupPages left in doublewrite areas durable elsewhere (the commit
+  // log: appends unappended, the records whose after_stage failed, then fdatasyncs); run
+  // before such an area is overwritten or cleared. An area whose record could not be made
+  // durable so is never overwritten (SyncArea fails).
+  using RecordSync = std::function<Status(std::string_view unappended)>;
+  void SetRecordSync(RecordSync sync);
   Status FlushAll();
 
   // Invariant checkers for tests: total pins held, and page table <-> frame consistency.
@@ -293,6 +316,11 @@ class BufferPool {
   // under which every such write and sync happens, so one fsync of a file pays what every area
   // owes for it.
   std::vector<FileId> owed_[Doublewrite::kAreas];
+  // Per area: it holds a commit record whose log append is not known to be synced; the
+  // record itself when its append failed. Guarded by dw_mu_.
+  bool record_owed_[Doublewrite::kAreas] = {};
+  std::string unappended_[Doublewrite::kAreas];
+  RecordSync record_sync_;  // guarded by dw_mu_
   // Syncs the files area owes (area -1: every area). REQUIRES: dw_mu_ held.
   Status SyncArea(int area);
   std::unique_ptr<Doublewrite> dw_;    // set once before use; null: no torn-write protection

@@ -16,6 +16,7 @@ namespace {
 
 constexpr uint32_t kMagic = 0x4257444D;   // "MDWB": format 1, one area, no sequence number
 constexpr uint32_t kMagic2 = 0x3257444D;  // "MDW2": kAreas areas, each batch numbered
+constexpr uint32_t kMagic3 = 0x3357444D;  // "MDW3": as MDW2, plus a record after the entries
 constexpr size_t kHeaderBytes = 64 * 1024;
 constexpr uint64_t kAreaBytes = kHeaderBytes + Doublewrite::kMaxPages * kPageSize;
 
@@ -49,8 +50,10 @@ Status Doublewrite::WriteHeader(int area) {
     PutFixed<uint16_t>(&numbered, static_cast<uint16_t>(e.name.size()));
     numbered += e.name;
   }
+  PutFixed<uint32_t>(&numbered, static_cast<uint32_t>(a.record.size()));
+  numbered += a.record;
   std::string header;
-  PutFixed<uint32_t>(&header, kMagic2);
+  PutFixed<uint32_t>(&header, kMagic3);
   PutFixed<uint32_t>(&header, static_cast<uint32_t>(a.entries.size()));
   PutFixed<uint32_t>(&header, Crc32c(numbered.data(), numbered.size()));
   header += numbered;
@@ -58,13 +61,21 @@ Status Doublewrite::WriteHeader(int area) {
   return file_->WriteAt(static_cast<uint64_t>(area) * kAreaBytes, header);
 }
 
-Status Doublewrite::Stage(const std::vector<Image>& images) {
+Status Doublewrite::Stage(const std::vector<Image>& images, std::string_view record,
+                         bool* embedded) {
+  if (embedded != nullptr) *embedded = false;
   if (images.empty()) return Status::Ok();
   if (images.size() > kMaxPages) return Status::Internal("doublewrite batch too large");
   Area area;
   area.seq = seq_ + 1;
+  size_t header_bytes = 32;  // magic, count, CRC, number, record length
   for (const Image& im : images) {
     area.entries.push_back({RelativeName(im.file->path()), im.page_no, Crc32c(im.data, kPageSize)});
+    header_bytes += 10 + area.entries.back().name.size();
+  }
+  if (!record.empty() && header_bytes + record.size() <= kHeaderBytes) {
+    area.record = std::string(record);
+    if (embedded != nullptr) *embedded = true;
   }
   std::string body(images.size() * kPageSize, '\0');
   for (size_t i = 0; i < images.size(); ++i) {
@@ -124,7 +135,7 @@ Status Doublewrite::Clear() {
 }
 
 Result<size_t> Doublewrite::Recover(FileSystem* fs, const std::string& path,
-                                    const std::string& base_dir) {
+                                    const std::string& base_dir, const KeepRecords& keep) {
   MERIDIAN_ASSIGN_OR_RETURN(bool exists, fs->Exists(path));
   if (!exists) return size_t{0};
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<File> file, fs->Open(path, false));
@@ -136,6 +147,7 @@ Result<size_t> Doublewrite::Recover(FileSystem* fs, const std::string& path,
     uint64_t seq = 0;
     uint64_t images_at = 0;
     std::vector<Entry> entries;
+    std::string record;
   };
   // Each area's batch, when its header is intact (an empty, cleared or torn header means no
   // in-place write of that batch had begun). A format-1 file has one unnumbered area.
@@ -147,14 +159,15 @@ Result<size_t> Doublewrite::Recover(FileSystem* fs, const std::string& path,
     header.resize(got);
     size_t pos = 0;
     uint32_t magic = 0, count = 0, crc = 0;
-    if (!GetFixed(header, &pos, &magic) || (magic != kMagic2 && !(magic == kMagic && area == 0)) ||
+    if (!GetFixed(header, &pos, &magic) ||
+        (magic != kMagic3 && magic != kMagic2 && !(magic == kMagic && area == 0)) ||
         !GetFixed(header, &pos, &count) || !GetFixed(header, &pos, &crc) || count > kMaxPages) {
       continue;
     }
     Batch batch;
     batch.images_at = area * kAreaBytes + kHeaderBytes;
     const size_t covered_from = pos;
-    if (magic == kMagic2 && !GetFixed(header, &pos, &batch.seq)) continue;
+    if (magic != kMagic && !GetFixed(header, &pos, &batch.seq)) continue;
     bool ok = true;
     for (uint32_t i = 0; i < count && ok; ++i) {
       Entry e;
@@ -166,6 +179,14 @@ Result<size_t> Doublewrite::Recover(FileSystem* fs, const std::string& path,
       pos += len;
       batch.entries.push_back(std::move(e));
     }
+    if (ok && magic == kMagic3) {
+      uint32_t len = 0;
+      ok = GetFixed(header, &pos, &len) && header.size() - pos >= len;
+      if (ok) {
+        batch.record = header.substr(pos, len);
+        pos += len;
+      }
+    }
     if (!ok || Crc32c(header.data() + covered_from, pos - covered_from) != crc) continue;
     batches.push_back(std::move(batch));
   }
@@ -176,17 +197,22 @@ Result<size_t> Doublewrite::Recover(FileSystem* fs, const std::string& path,
   size_t restored = 0;
   std::set<std::pair<std::string, uint32_t>> done;  // (file, page) already decided
   std::map<std::string, std::unique_ptr<File>> written;
+  std::vector<std::pair<uint64_t, std::string>> records;  // (batch number, record)
   std::string image(kPageSize, '\0'), current(kPageSize, '\0');
   for (const Batch& batch : batches) {
+    bool whole = true;  // every image of the batch intact (entries Forget disabled aside)
     for (size_t i = 0; i < batch.entries.size(); ++i) {
       const Entry& e = batch.entries[i];
       const std::string target =
           e.name.empty() || e.name[0] == '/' ? e.name : base_dir + "/" + e.name;
-      if (done.count({target, e.page_no}) != 0) continue;
       size_t got = 0;
       MERIDIAN_RETURN_IF_ERROR(
           file->ReadAt(batch.images_at + i * kPageSize, kPageSize, image.data(), &got));
-      if (got != kPageSize || Crc32c(image.data(), kPageSize) != e.crc) continue;  // torn copy
+      if (got != kPageSize || Crc32c(image.data(), kPageSize) != e.crc) {  // torn copy
+        whole = whole && e.name.empty();
+        continue;
+      }
+      if (done.count({target, e.page_no}) != 0) continue;
       done.insert({target, e.page_no});
       auto it = written.find(target);
       if (it == written.end()) {
@@ -202,8 +228,16 @@ Result<size_t> Doublewrite::Recover(FileSystem* fs, const std::string& path,
       MERIDIAN_RETURN_IF_ERROR(it->second->WriteAt(uint64_t{e.page_no} * kPageSize, image));
       ++restored;
     }
+    if (whole && !batch.record.empty()) records.emplace_back(batch.seq, batch.record);
   }
   for (auto& [path, f] : written) MERIDIAN_RETURN_IF_ERROR(f->Sync());
+  if (!records.empty()) {
+    if (!keep) return Status::Internal("doublewrite area holds commit records nobody keeps");
+    std::sort(records.begin(), records.end());
+    std::vector<std::string> ordered;
+    for (auto& [seq, record] : records) ordered.push_back(std::move(record));
+    MERIDIAN_RETURN_IF_ERROR(keep(ordered));
+  }
   MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, file->Size());
   for (uint64_t area = 0; area < kAreas && (area == 0 || area * kAreaBytes < size); ++area) {
     MERIDIAN_RETURN_IF_ERROR(file->WriteAt(area * kAreaBytes, std::string(16, '\0')));

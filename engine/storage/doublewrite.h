@@ -6,18 +6,24 @@
 // nothing durable.
 //
 // File layout: kAreas areas, batches taking them in turn. An area is a 64 KiB header — u32
-// magic "MDW2", u32 count, u32 CRC32C of the rest, u64 batch number, then count entries (u32
+// magic "MDW3", u32 count, u32 CRC32C of the rest, u64 batch number, then count entries (u32
 // page number, u32 CRC32C of the image, u16 name length, the file's name relative to the data
-// directory) — then count 8 KiB images. A batch overwrites an area only after the in-place
+// directory), then u32 record length and the record — then count 8 KiB images. The record is
+// opaque here: a commit group's log record riding in the batch of its pages, so that one
+// fdatasync makes the group durable (engine/txn/README.md section 4). It counts at recovery only
+// when every image of its batch is intact. A batch overwrites an area only after the in-place
 // writes of the batch before it in that area were synced (the buffer pool waits), so the areas
 // hold the newest batches, and recovery writes each page's newest intact image: the newest
-// content of that page. (Format 1, "MDWB" with one area and no number, is still recovered.)
+// content of that page. (Format 1, "MDWB" with one area and no number, and format 2, "MDW2"
+// without records, are still recovered.)
 // Concurrency: Stage is called under the buffer pool's doublewrite mutex (one batch at a time).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "meridian/status.h"
@@ -28,7 +34,7 @@ namespace meridian::storage {
 class Doublewrite {
  public:
   static constexpr size_t kMaxPages = 64;  // images per batch
-  static constexpr int kAreas = 8;         // batches kept, oldest overwritten first
+  static constexpr int kAreas = 32;        // batches kept, oldest overwritten first
 
   // Opens (creating) the area at path; base_dir is what file names are stored relative to.
   static Result<std::unique_ptr<Doublewrite>> Open(FileSystem* fs, const std::string& path,
@@ -40,8 +46,10 @@ class Doublewrite {
     const char* data;  // kPageSize bytes, checksum set
   };
   // Writes up to kMaxPages images to area next_area() and fsyncs it; the next batch goes to
-  // the next area.
-  Status Stage(const std::vector<Image>& images);
+  // the next area. With a record: it is written in the same header when it fits
+  // (*embedded = true), so the fsync makes it durable with the images.
+  Status Stage(const std::vector<Image>& images, std::string_view record = {},
+               bool* embedded = nullptr);
   int next_area() const { return next_area_; }
   uint64_t pages_staged() const { return pages_staged_; }
   // Empties the area (durably). The staged batch's in-place writes are always synced by then
@@ -60,10 +68,13 @@ class Doublewrite {
 
   // Start-up repair: for each page the areas hold, its newest intact image (an older copy when
   // the newer is torn) is written over the page when the page differs (a torn or lost in-place
-  // write), then each touched file is synced once and the areas cleared. Returns how many pages
-  // were restored.
+  // write), then each touched file is synced once. Then keep(records) is called with the
+  // records of the batches whose images are all intact, oldest batch first, and must make
+  // them durable elsewhere; only then are the areas cleared. Returns how many pages were
+  // restored.
+  using KeepRecords = std::function<Status(const std::vector<std::string>& records)>;
   static Result<size_t> Recover(FileSystem* fs, const std::string& path,
-                                const std::string& base_dir);
+                                const std::string& base_dir, const KeepRecords& keep = {});
 
  private:
   Doublewrite(std::unique_ptr<File> file, std::string base_dir)
@@ -77,6 +88,7 @@ class Doublewrite {
   struct Area {
     uint64_t seq = 0;
     std::vector<Entry> entries;  // empty: the area holds no batch of this run
+    std::string record;          // see Stage
   };
   // Writes area's header (magic, count, CRC, number, entries) at its place in the file.
   Status WriteHeader(int area);

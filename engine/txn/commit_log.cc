@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <set>
 
 #include "storage/crc32c.h"
 
@@ -33,6 +34,15 @@ bool Get(std::string_view in, size_t* pos, T* v) {
   return true;
 }
 
+// The log's first size bytes (it is read whole: it holds the tail since the last checkpoint).
+Result<std::string> ReadWhole(storage::File* file, uint64_t size) {
+  std::string bytes(size, '\0');
+  size_t read = 0;
+  if (size > 0) MERIDIAN_RETURN_IF_ERROR(file->ReadAt(0, size, bytes.data(), &read));
+  bytes.resize(read);
+  return bytes;
+}
+
 }  // namespace
 
 std::string EncodeLogRecord(const LogRecord& record) {
@@ -54,6 +64,7 @@ std::string EncodeLogRecord(const LogRecord& record) {
     Put<uint32_t>(&payload, static_cast<uint32_t>(record.pages.size()));
     for (uint64_t page : record.pages) Put<uint64_t>(&payload, page);
   }
+  if (record.type == LogRecord::Type::kCheckpoint) Put<uint64_t>(&payload, record.covered_ts);
   std::string out;
   Put<uint32_t>(&out, kMagic);
   Put<uint32_t>(&out, static_cast<uint32_t>(payload.size()));
@@ -100,6 +111,9 @@ bool DecodeLogRecord(std::string_view bytes, size_t* offset, LogRecord* record) 
       if (!Get(payload, &p, &r.pages[i])) return false;
     }
   }
+  if (r.type == LogRecord::Type::kCheckpoint && payload.size() - p == 8) {
+    if (!Get(payload, &p, &r.covered_ts)) return false;
+  }
   if (p != payload.size()) return false;
   *record = std::move(r);
   *offset = pos + length;
@@ -131,6 +145,7 @@ CommitLog::~CommitLog() {
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
+  (void)SyncAppended();
 }
 
 Status CommitLog::Recover() {
@@ -141,17 +156,55 @@ Status CommitLog::Recover() {
   LogRecord start;
   start.type = LogRecord::Type::kStart;
   start.commits = {{epoch_, txns_->published_ts()}};
-  return Append(EncodeLogRecord(start));
+  return Append(EncodeLogRecord(start), /*sync=*/true, 0);
+}
+
+Status CommitLog::AdoptRecords(storage::FileSystem* fs, const std::string& dir,
+                               const std::vector<std::string>& records) {
+  if (records.empty()) return Status::Ok();
+  const std::string path = dir + "/" + kCommitLogFile;
+  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::File> file, fs->Open(path, true));
+  MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, file->Size());
+  MERIDIAN_ASSIGN_OR_RETURN(std::string bytes, ReadWhole(file.get(), size));
+  size_t end = 0;
+  LogRecord record;
+  std::set<uint64_t> known;  // transactions the log names
+  Timestamp covered = 0;     // the last checkpoint's
+  while (DecodeLogRecord(bytes, &end, &record)) {
+    if (record.type == LogRecord::Type::kCheckpoint) {
+      covered = record.covered_ts;
+      for (size_t i = 1; i < record.commits.size(); ++i) known.insert(record.commits[i].first);
+    } else if (record.is_group()) {
+      for (const auto& [txn, ts] : record.commits) known.insert(txn);
+    }
+  }
+  std::string adopted;
+  for (const std::string& blob : records) {
+    size_t offset = 0;
+    while (DecodeLogRecord(blob, &offset, &record)) {
+      if (!record.is_group() || record.commits.empty()) continue;
+      // Before the checkpoint: its effects are in the checkpointed pages, and its end stamps
+      // may name slots reused since. Named by the log: nothing lost.
+      if (record.commits.back().second <= covered) continue;
+      if (known.count(record.commits.front().first) != 0) continue;
+      for (const auto& [txn, ts] : record.commits) known.insert(txn);
+      adopted += EncodeLogRecord(record);
+    }
+  }
+  if (adopted.empty()) return Status::Ok();
+  const uint64_t new_end = end + adopted.size();
+  if (new_end > size) MERIDIAN_RETURN_IF_ERROR(file->Allocate(size, new_end - size));
+  // Followed by zeros, so no stale bytes of a torn record can read as one after them.
+  if (size > new_end) adopted += std::string(std::min<uint64_t>(64 << 10, size - new_end), '\0');
+  MERIDIAN_RETURN_IF_ERROR(file->WriteAt(end, adopted));
+  return file->Sync();
 }
 
 Status CommitLog::ReadTail() {
   std::lock_guard file_lock(file_mu_);
   MERIDIAN_ASSIGN_OR_RETURN(file_, fs_->Open(path_, true));
   MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, file_->Size());
-  std::string bytes(size, '\0');
-  size_t read = 0;
-  if (size > 0) MERIDIAN_RETURN_IF_ERROR(file_->ReadAt(0, size, bytes.data(), &read));
-  bytes.resize(read);
+  MERIDIAN_ASSIGN_OR_RETURN(std::string bytes, ReadWhole(file_.get(), size));
   size_t offset = 0;
   LogRecord record;
   while (DecodeLogRecord(bytes, &offset, &record)) {
@@ -180,11 +233,11 @@ Status CommitLog::ReadTail() {
   return Status::Ok();
 }
 
-Status CommitLog::Append(const std::string& bytes) {
+Status CommitLog::Reserve(uint64_t bytes) {
   std::lock_guard file_lock(file_mu_);
-  if (end_ + bytes.size() > allocated_) {
+  if (end_ + bytes > allocated_) {
     // Preallocate a whole step; on a disk without room for one, just what this record needs.
-    const uint64_t need = end_ + bytes.size() - allocated_;
+    const uint64_t need = end_ + bytes - allocated_;
     uint64_t grow = std::max<uint64_t>(options_.segment_bytes, need);
     Status st = file_->Allocate(allocated_, grow);
     if (storage::IsDiskFull(st) && grow > need) {
@@ -194,9 +247,35 @@ Status CommitLog::Append(const std::string& bytes) {
     MERIDIAN_RETURN_IF_ERROR(st);
     allocated_ += grow;
   }
+  return Status::Ok();
+}
+
+Status CommitLog::Append(const std::string& bytes, bool sync, Timestamp last_ts) {
+  MERIDIAN_RETURN_IF_ERROR(Reserve(bytes.size()));
+  std::lock_guard file_lock(file_mu_);
   MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(end_, bytes));
-  MERIDIAN_RETURN_IF_ERROR(file_->Sync());
   end_ += bytes.size();
+  appended_ts_ = std::max(appended_ts_, last_ts);
+  unsynced_ = true;
+  if (sync) {
+    MERIDIAN_RETURN_IF_ERROR(file_->Sync());
+    unsynced_ = false;
+  }
+  return Status::Ok();
+}
+
+Status CommitLog::SyncAppended(std::string_view unappended) {
+  if (!unappended.empty()) {
+    MERIDIAN_RETURN_IF_ERROR(Reserve(unappended.size()));
+    std::lock_guard file_lock(file_mu_);
+    MERIDIAN_RETURN_IF_ERROR(file_->WriteAt(end_, unappended));
+    end_ += unappended.size();
+    unsynced_ = true;
+  }
+  std::lock_guard file_lock(file_mu_);
+  if (!unsynced_) return Status::Ok();
+  MERIDIAN_RETURN_IF_ERROR(file_->Sync());
+  unsynced_ = false;
   return Status::Ok();
 }
 
@@ -262,6 +341,7 @@ void CommitLog::Run() {
       // Every member is asynchronous: publish now, make durable later (with the next
       // synchronous group or when the window ends), records in timestamp order.
       deferred_records_ += EncodeLogRecord(record);
+      deferred_ts_ = record.commits.back().second;
       deferred_pages_.insert(deferred_pages_.end(), pages.begin(), pages.end());
       txns_->Publish(ids);
     } else {
@@ -274,10 +354,28 @@ void CommitLog::Run() {
       std::vector<uint64_t> deferred_pages = std::move(deferred_pages_);
       deferred_pages_.clear();
       if (!ids.empty()) bytes += EncodeLogRecord(record);
-      st = flush_ ? flush_(pages) : Status::Ok();
-      if (st.ok()) st = Append(bytes);
-      if (st.ok()) {
+      const Timestamp last_ts = ids.empty() ? deferred_ts_ : record.commits.back().second;
+      // The group is committed once its record is durable and in the log (synced or not):
+      // either the doublewrite batch of its pages carried it (one fdatasync) and it was
+      // appended right after, or it is appended and synced after the pages.
+      bool appended = false, durable = false;
+      auto append = [&] {
+        Status s = Append(bytes, /*sync=*/false, last_ts);
+        appended = s.ok();
+        return s;
+      };
+      st = Reserve(bytes.size());
+      if (st.ok() && flush_) st = flush_(pages, bytes, append, &durable);
+      if (st.ok() && !durable) {
+        st = Append(bytes, /*sync=*/true, last_ts);
+        appended = st.ok();
+      }
+      if (appended || durable) {
+        // A failure after that (the append, an in-place page rewrite) leaves the group
+        // committed; it poisons the log below. A record whose append failed stays in its
+        // doublewrite area until the pool appends it (SyncAppended).
         txns_->Publish(ids);
+        deferred_ts_ = 0;
       } else {
         for (uint64_t id : ids) txns_->Abort(id);
         // The published asynchronous commits stay owed to the log: the next group writes them.
@@ -286,18 +384,19 @@ void CommitLog::Run() {
         deferred_pages_ = std::move(deferred_pages);
       }
       std::lock_guard lock(mu_);
-      bytes_ += st.ok() ? bytes.size() : 0;
+      bytes_ += appended || durable ? bytes.size() : 0;
+      if (!st.ok() && poisoned_.ok() && (durable || !storage::IsDiskFull(st))) {
+        // A full disk before the group was durable wrote nothing that counts (the record's
+        // bytes fail their checksum, pages of aborted versions are never visible): later
+        // groups retry. Any other failure, a failed fsync above all, leaves the log's durable
+        // state unknown.
+        poisoned_ = Status::IOError("commit log is unusable after a failed write: " + st.message());
+      }
+      if (appended || durable) st = Status::Ok();
     }
     {
       std::lock_guard lock(mu_);
-      if (st.ok()) {
-        records_ += ids.empty() ? 0 : 1;
-      } else if (poisoned_.ok() && !storage::IsDiskFull(st)) {
-        // A full disk wrote nothing that counts (the record's bytes fail their checksum, pages
-        // of aborted versions are never visible): later groups retry. Any other failure, a
-        // failed fsync above all, leaves the log's durable state unknown.
-        poisoned_ = Status::IOError("commit log is unusable after a failed write: " + st.message());
-      }
+      if (st.ok()) records_ += ids.empty() ? 0 : 1;
       for (Pending* p : group) {
         p->status = st;
         p->done = true;
@@ -309,6 +408,7 @@ void CommitLog::Run() {
 
 uint64_t CommitLog::CheckpointStart() {
   std::lock_guard file_lock(file_mu_);
+  checkpoint_covered_ts_ = appended_ts_;
   return end_;
 }
 
@@ -322,6 +422,7 @@ Status CommitLog::Checkpoint(uint64_t start,
   checkpoint.type = LogRecord::Type::kCheckpoint;
   checkpoint.commits = {{epoch_, txns_->published_ts()}};
   checkpoint.commits.insert(checkpoint.commits.end(), carried.begin(), carried.end());
+  checkpoint.covered_ts = checkpoint_covered_ts_;
   std::string bytes = EncodeLogRecord(checkpoint);
   if (start < end_) {  // the records written since the checkpoint began stay
     std::string tail(end_ - start, '\0');
@@ -344,6 +445,7 @@ Status CommitLog::Checkpoint(uint64_t start,
   MERIDIAN_RETURN_IF_ERROR(fs_->SyncDir(dir_));
   MERIDIAN_ASSIGN_OR_RETURN(file_, fs_->Open(path_, false));
   end_ = bytes.size();
+  unsynced_ = false;
   MERIDIAN_ASSIGN_OR_RETURN(allocated_, file_->Size());
   return Status::Ok();
 }

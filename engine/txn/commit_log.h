@@ -20,6 +20,12 @@
 // writes a start record with a new epoch and transaction ids carry it (TxnManager::SetEpoch),
 // so an id a crashed run handed out (its versions may be on disk, never committed) is never
 // handed out again.
+// A checkpoint record ends with u64 covered_ts: the newest commit timestamp whose record lay
+// before the checkpoint's start (absent in logs of older builds: 0).
+// One fdatasync per group: the record rides in the doublewrite batch of the group's pages
+// (BufferPool::FlushGroupPages) and is appended here unsynced; the log is synced before that
+// doublewrite area is reused (BufferPool::SetRecordSync → SyncAppended). At start-up,
+// AdoptRecords appends the records only the doublewrite area kept.
 // Recovery reads records from the start and stops at the first one that is incomplete, has a
 // bad checksum or a zero magic (the preallocated, never-written tail): a torn last write is
 // simply a group that never committed. Checkpoint() rewrites the file as one checkpoint record
@@ -36,6 +42,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -63,6 +70,7 @@ struct LogRecord {
   std::vector<std::pair<uint64_t, Timestamp>> commits;  // (txn id, commit ts)
   std::vector<EndStamp> stamps;
   std::vector<uint64_t> pages;  // kGroupPages: file << 32 | page, sorted, unique
+  Timestamp covered_ts = 0;     // kCheckpoint: see the file comment
   bool is_group() const { return type == Type::kGroup || type == Type::kGroupPages; }
 };
 
@@ -81,8 +89,19 @@ struct CommitLogOptions {
 class CommitLog {
  public:
   // Write-behind hook: makes the group's new versions durable before its record is written.
-  // pages: what the group's committers passed to Commit, merged, sorted and unique.
-  using FlushHook = std::function<Status(const std::vector<uint64_t>& pages)>;
+  // pages: what the group's committers passed to Commit, merged, sorted and unique. record:
+  // the group's encoded record(s); when the hook makes them durable with the pages (one
+  // doublewrite batch) it sets *durable and calls append right then (the log appends them
+  // without a sync); otherwise the log appends and syncs them after the hook.
+  using FlushHook =
+      std::function<Status(const std::vector<uint64_t>& pages, std::string_view record,
+                           const std::function<Status()>& append, bool* durable)>;
+
+  // Start-up, before Open: appends to dir/commit.log (synced) the group records of records
+  // (encoded records, oldest first, as the doublewrite area kept them) that the log lost: not
+  // covered by its last checkpoint and of transactions it does not name.
+  static Status AdoptRecords(storage::FileSystem* fs, const std::string& dir,
+                             const std::vector<std::string>& records);
 
   // Opens (creating) dir/commit.log, reads every valid record (recovered()), and registers the
   // committed transactions in *txns. Starts the committer thread.
@@ -115,6 +134,9 @@ class CommitLog {
   uint64_t bytes_written() const;
 
   uint64_t records_written() const;
+  // Appends unappended (records a doublewrite batch made durable whose append failed), then
+  // syncs records appended without a sync (BufferPool::SetRecordSync's hook). Any thread.
+  Status SyncAppended(std::string_view unappended = {});
   uint64_t groups_written() const { return records_written(); }
 
  private:
@@ -131,7 +153,11 @@ class CommitLog {
             FlushHook flush);
   Status Recover();                         // ReadTail, then a start record with a new epoch
   Status ReadTail();                        // every valid record; zeroes the torn or unwritten tail
-  Status Append(const std::string& bytes);  // committer thread only
+  // Appends (last_ts: the newest commit timestamp in bytes), synced or not. Committer thread,
+  // or Open. Reserve preallocates room first (a full disk fails here, before anything is
+  // durable).
+  Status Append(const std::string& bytes, bool sync, Timestamp last_ts);
+  Status Reserve(uint64_t bytes);
   void Run();
 
   storage::FileSystem* const fs_;
@@ -148,6 +174,9 @@ class CommitLog {
   std::unique_ptr<storage::File> file_;  // guarded by file_mu_
   uint64_t end_ = 0;                     // guarded by file_mu_: append offset
   uint64_t allocated_ = 0;               // guarded by file_mu_
+  bool unsynced_ = false;                // guarded by file_mu_: appends since the last sync
+  Timestamp appended_ts_ = 0;            // guarded by file_mu_: newest ts appended
+  Timestamp checkpoint_covered_ts_ = 0;  // guarded by file_mu_: appended_ts_ at CheckpointStart
 
   mutable std::mutex mu_;
   std::condition_variable cv_;       // committer: work arrived / stop
@@ -160,6 +189,7 @@ class CommitLog {
   // Published asynchronous groups not yet durable (committer thread only).
   std::string deferred_records_;
   std::vector<uint64_t> deferred_pages_;
+  Timestamp deferred_ts_ = 0;  // newest commit timestamp in deferred_records_
   std::thread thread_;
 };
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <set>
 #include <thread>
 
@@ -64,7 +65,8 @@ TEST(CommitLog, GroupCommitRecoversAfterReopen) {
     CommitLogOptions opts;
     opts.segment_bytes = 1 << 16;
     opts.group_window_us = 200;
-    auto log = CommitLog::Open(&fs, dir.path(), &tm, opts, [&](const std::vector<uint64_t>& pages) {
+    auto log = CommitLog::Open(&fs, dir.path(), &tm, opts, [&](const std::vector<uint64_t>& pages, std::string_view,
+                                                         const std::function<Status()>&, bool*) {
       // Write-behind: runs before the record with the group's pages, sorted and unique.
       EXPECT_TRUE(std::is_sorted(pages.begin(), pages.end()));
       EXPECT_EQ(std::adjacent_find(pages.begin(), pages.end()), pages.end());
@@ -257,7 +259,8 @@ TEST(CommitLog, HookFailureAbortsTheGroup) {
   storage::FileSystem& fs = *storage::FileSystem::Default();
   TxnManager tm;
   bool fail = true;
-  auto log = CommitLog::Open(&fs, dir.path(), &tm, {}, [&](const std::vector<uint64_t>&) {
+  auto log = CommitLog::Open(&fs, dir.path(), &tm, {}, [&](const std::vector<uint64_t>&, std::string_view,
+                                                         const std::function<Status()>&, bool*) {
     return fail ? Status::IOError("disk full") : Status::Ok();
   });
   ASSERT_TRUE(log.ok());
@@ -265,6 +268,57 @@ TEST(CommitLog, HookFailureAbortsTheGroup) {
   EXPECT_FALSE((*log)->Commit(id, {}).ok());
   EXPECT_EQ(tm.State(id), TxnState::kAborted);
   EXPECT_EQ((*log)->records_written(), 0u);
+}
+
+// One sync per group: a hook that makes the record durable with the pages (as the doublewrite
+// batch does) gets the log's append, which does not sync. A crash that loses that append
+// loses nothing once AdoptRecords gives the log what the batch kept; records a checkpoint
+// covered, or the log already names, are not adopted.
+TEST(CommitLog, RecordsTheFlushMadeDurableAreAdoptedAfterALostAppend) {
+  TempDir dir;
+  storage::FaultInjectionFileSystem fs(storage::FileSystem::Default());
+  std::vector<std::string> kept;  // what the doublewrite area would hold
+  auto hook = [&](const std::vector<uint64_t>&, std::string_view record,
+                  const std::function<Status()>& append, bool* durable) {
+    kept.emplace_back(record);
+    *durable = true;
+    return append();
+  };
+  uint64_t before_checkpoint = 0, lost = 0;
+  {
+    TxnManager tm;
+    auto log = CommitLog::Open(&fs, dir.path(), &tm, {}, hook);
+    ASSERT_TRUE(log.ok());
+    before_checkpoint = tm.Begin();
+    ASSERT_TRUE((*log)->Commit(before_checkpoint, {}, {uint64_t{3} << 32 | 1}).ok());
+    ASSERT_TRUE((*log)->Checkpoint().ok());  // covers it; nothing carried
+    lost = tm.Begin();
+    ASSERT_TRUE((*log)->Commit(lost, {{3, 1, 2, lost}}, {uint64_t{3} << 32 | 1}).ok());
+    fs.SetFailSyncs(true);  // the crash: the unsynced append never reaches the disk
+  }
+  ASSERT_TRUE(fs.DropUnsyncedData().ok());
+  fs.SetFailSyncs(false);
+  {
+    TxnManager tm;
+    ASSERT_TRUE(CommitLog::Open(&fs, dir.path(), &tm, {}, nullptr).ok());
+    EXPECT_NE(tm.State(lost), TxnState::kCommitted);  // the log alone lost it
+  }
+  ASSERT_EQ(kept.size(), 2u);
+  ASSERT_TRUE(CommitLog::AdoptRecords(&fs, dir.path(), kept).ok());
+  ASSERT_TRUE(CommitLog::AdoptRecords(&fs, dir.path(), kept).ok());  // a second start: no-op
+  TxnManager tm;
+  auto log = CommitLog::Open(&fs, dir.path(), &tm, {}, nullptr);
+  ASSERT_TRUE(log.ok());
+  EXPECT_EQ(tm.State(lost), TxnState::kCommitted);
+  EXPECT_NE(tm.State(before_checkpoint), TxnState::kCommitted);  // covered: not re-applied
+  int groups = 0;
+  for (const LogRecord& r : (*log)->recovered()) {
+    if (!r.is_group()) continue;
+    ++groups;
+    EXPECT_EQ(r.stamps, (std::vector<EndStamp>{{3, 1, 2, lost}}));
+    EXPECT_EQ(r.pages, (std::vector<uint64_t>{uint64_t{3} << 32 | 1}));
+  }
+  EXPECT_EQ(groups, 1);
 }
 
 }  // namespace
