@@ -808,7 +808,7 @@ Status Catalog::CommitTransaction(Transaction& t, bool sync) {
   }
   std::vector<uint64_t> pages;
   for (const PageRef& p : t.InsertPages()) pages.push_back(uint64_t{p.table} << 32 | p.page);
-  auto ts = log_->Commit(t.id(), t.EndStamps(), std::move(pages), sync);
+  auto ts = log_->Commit(t.id(), t.EndStamps(), std::move(pages), sync, t.dependencies());
   if (!ts.ok()) {
     AbortTransaction(t);  // the log already marked it aborted; release its marks
     return ts.status();

@@ -40,15 +40,33 @@ void Transaction::EndReadOnly() {
   CleanAborted();     // releases FOR UPDATE marks, if any
 }
 
-void Transaction::TakeStatementSnapshot() {
-  if (has_snapshot_ && isolation_ == Isolation::kRepeatableRead) return;
-  snapshot_ = txns_->TakeSnapshot(id_);
-  has_snapshot_ = true;
+Status Transaction::TakeStatementSnapshot(const ExecControl* ctl) {
+  if (has_snapshot_ && isolation_ == Isolation::kRepeatableRead) return Status::Ok();
+  return RefreshSnapshot(ctl);
 }
 
-void Transaction::RefreshSnapshot() {
+Status Transaction::RefreshSnapshot(const ExecControl* ctl) {
+  MERIDIAN_RETURN_IF_ERROR(AwaitDependencies(ctl));
   snapshot_ = txns_->TakeSnapshot(id_);
   has_snapshot_ = true;
+  return Status::Ok();
+}
+
+Status Transaction::AwaitDependencies(const ExecControl* ctl) {
+  for (; deps_published_ < depends_on_.size(); ++deps_published_) {
+    const uint64_t d = depends_on_[deps_published_];
+    // A dependency was committing when noted: it ends committed (or, stamped and forgotten
+    // since, unknown) unless its group failed.
+    while (!txns_->FailedCommit(d) && txns_->State(d) == txn::TxnState::kCommitting) {
+      MERIDIAN_RETURN_IF_ERROR(WaitFor(d, ctl, 0).status());
+    }
+    if (txns_->FailedCommit(d)) {
+      return Status::Error(sqlstate::kSerializationFailure,
+                           "could not serialize access due to concurrent update")
+          .WithDetail("A transaction whose changes this one built on failed to commit.");
+    }
+  }
+  return Status::Ok();
 }
 
 uint32_t Transaction::TableSlot(const std::shared_ptr<Table>& table) {
@@ -65,7 +83,7 @@ void Transaction::NoteInsert(const std::shared_ptr<Table>& table, storage::Rid r
 }
 
 Result<txn::TxnState> Transaction::WaitFor(uint64_t holder, const ExecControl* ctl,
-                                           int64_t lock_timeout_ms) {
+                                           int64_t lock_timeout_ms, bool until_decided) {
   // A quick write on a thread that must not block (Request::QuickWrite): refuse, the caller
   // undoes the statement and runs it again where it may wait.
   if (ctl != nullptr && ctl->no_wait()) return ExecControl::WouldBlock();
@@ -86,7 +104,7 @@ Result<txn::TxnState> Transaction::WaitFor(uint64_t holder, const ExecControl* c
       return Status::Error(sqlstate::kLockNotAvailable, "canceling statement due to lock timeout");
     }
     return Status::Ok();
-  });
+  }, until_decided);
 }
 
 Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<Table>& table,
@@ -96,7 +114,7 @@ Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<T
   enum class Outcome { kTaken, kUpgraded, kMine, kWait, kConflict };
   while (true) {
     Outcome outcome = Outcome::kConflict;
-    uint64_t holder = 0;
+    uint64_t holder = 0, committing = 0;
     auto fn = [&](TupleHeader* h) {
       const bool lock_mark = (h->flags & kTupleFlagLockOnly) != 0;
       bool free = h->end == 0;
@@ -111,8 +129,17 @@ Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<T
       }
       if (!free && txn::IsTxnId(h->end)) {
         switch (txns_->State(h->end)) {
-          case txn::TxnState::kRunning:
           case txn::TxnState::kCommitting:
+            // Early lock release: a decided commit is as good as done for a writer (a
+            // conflict, or a dead lock mark); a FOR UPDATE locker still waits, since its new
+            // snapshot would not see the commit yet.
+            if (!lock_only) {
+              free = lock_mark;
+              if (!free) committing = h->end;
+              break;
+            }
+            [[fallthrough]];
+          case txn::TxnState::kRunning:
             outcome = Outcome::kWait;
             holder = h->end;
             return false;
@@ -154,10 +181,12 @@ Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<T
       case Outcome::kMine:
         return LockResult::kAlreadyMine;
       case Outcome::kConflict:
+        if (committing != 0) NoteDependency(committing);
         return LockResult::kUpdated;
       case Outcome::kWait: {
         if (!wait) return LockResult::kBusy;
-        MERIDIAN_ASSIGN_OR_RETURN(txn::TxnState st, WaitFor(holder, ctl, lock_timeout_ms));
+        MERIDIAN_ASSIGN_OR_RETURN(txn::TxnState st,
+                                  WaitFor(holder, ctl, lock_timeout_ms, /*until_decided=*/!lock_only));
         (void)st;  // re-read the header: aborted → free, committed → conflict or a lock mark
         break;
       }

@@ -56,10 +56,13 @@ class Transaction {
   void EndReadOnly();
 
   // The snapshot statements read: READ COMMITTED takes a new one per statement, REPEATABLE
-  // READ keeps the one its first statement took.
-  void TakeStatementSnapshot();
+  // READ keeps the one its first statement took. A new snapshot first waits until the
+  // committing transactions this one built on (NoteDependency) are published, so it never
+  // sees the versions they replaced as live; 40001 if one of them failed to commit. ctl (may
+  // be null): cancel, and no_wait (ExecControl::WouldBlock).
+  Status TakeStatementSnapshot(const ExecControl* ctl = nullptr);
   // A new snapshot whatever the isolation (a statement retried after a serialization failure).
-  void RefreshSnapshot();
+  Status RefreshSnapshot(const ExecControl* ctl = nullptr);
   const txn::Snapshot& snapshot() const { return snapshot_; }
   // Is a version with this header visible to the current snapshot? Inline for stamped
   // versions (txn::VisibleByTimestamps), else a status lookup.
@@ -87,8 +90,14 @@ class Transaction {
                                  bool lock_only, const ExecControl* ctl, int64_t lock_timeout_ms,
                                  bool wait = true);
 
-  // Waits for another transaction that holds a row (or a unique key) to finish.
-  Result<txn::TxnState> WaitFor(uint64_t holder, const ExecControl* ctl, int64_t lock_timeout_ms);
+  // Waits for another transaction that holds a row (or a unique key) to finish
+  // (until_decided: or to have its commit timestamp, TxnManager::WaitFor).
+  Result<txn::TxnState> WaitFor(uint64_t holder, const ExecControl* ctl, int64_t lock_timeout_ms,
+                                bool until_decided = false);
+  // Early lock release (engine/txn/README.md section 3): this transaction acted on the effects
+  // of a committing one (not yet durable), so it may commit only if that one did.
+  void NoteDependency(uint64_t committing) { depends_on_.push_back(committing); }
+  const std::vector<uint64_t>& dependencies() const { return depends_on_; }
 
   // Write-set position; RollbackTo(mark) undoes everything recorded since (statement
   // rollback): created versions become dead (end = id()), taken end fields are released.
@@ -129,6 +138,9 @@ class Transaction {
   bool wrote_ = false;
   std::vector<std::shared_ptr<Table>> tables_;  // tables written, by slot
   std::vector<Write> writes_;
+  std::vector<uint64_t> depends_on_;  // NoteDependency
+  size_t deps_published_ = 0;         // depends_on_[0, this) are known published
+  Status AwaitDependencies(const ExecControl* ctl);
 };
 
 }  // namespace meridian::catalog

@@ -108,8 +108,9 @@ Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, Match
     if (!table->heap()->Get(*next, &bytes).ok()) return false;
     const storage::TupleHeader h = storage::ReadTupleHeader(bytes);
     // Only the replacement its committed deleter wrote (not one of an aborted update).
-    const txn::Timestamp created = txns.Resolve(h.begin);
-    if (created == txn::kInfinity || created != txns.Resolve(old.end)) return false;
+    // A committing deleter counts (early lock release: LockVersion noted the dependency).
+    const txn::Timestamp created = txns.ResolveDecided(h.begin);
+    if (created == txn::kInfinity || created != txns.ResolveDecided(old.end)) return false;
     Row row;
     MERIDIAN_RETURN_IF_ERROR(table->DecodeRow(bytes, &row));
     Row joined;
@@ -131,7 +132,7 @@ Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, Match
 }
 
 KeyVersion Classify(const storage::TupleHeader& h, const catalog::Transaction& txn,
-                    uint64_t* holder) {
+                    uint64_t* holder, std::vector<uint64_t>* committing) {
   const txn::TxnManager& m = *txn.manager();
   const bool lock_mark = (h.flags & storage::kTupleFlagLockOnly) != 0;
   // Created and deleted by one transaction (a rolled-back statement or savepoint): dead.
@@ -140,8 +141,13 @@ KeyVersion Classify(const storage::TupleHeader& h, const catalog::Transaction& t
     switch (m.State(h.begin)) {
       case txn::TxnState::kAborted:
         return KeyVersion::kDead;
-      case txn::TxnState::kRunning:
       case txn::TxnState::kCommitting:
+        if (committing != nullptr) {
+          committing->push_back(h.begin);
+          break;
+        }
+        [[fallthrough]];
+      case txn::TxnState::kRunning:
         *holder = h.begin;
         return KeyVersion::kWait;
       case txn::TxnState::kCommitted:
@@ -154,8 +160,13 @@ KeyVersion Classify(const storage::TupleHeader& h, const catalog::Transaction& t
   switch (m.State(h.end)) {
     case txn::TxnState::kAborted:
       return KeyVersion::kLive;
-    case txn::TxnState::kRunning:
     case txn::TxnState::kCommitting:
+      if (committing != nullptr) {
+        committing->push_back(h.end);
+        return KeyVersion::kDead;
+      }
+      [[fallthrough]];
+    case txn::TxnState::kRunning:
       *holder = h.end;
       return KeyVersion::kWait;
     case txn::TxnState::kCommitted:
@@ -176,7 +187,10 @@ Result<std::optional<storage::Rid>> LiveVersionOfKey(catalog::Table& table, cata
     const storage::Rid rid = catalog::DecodeRid(r);
     auto header = table.heap()->ReadHeader(rid);
     if (!header.ok()) continue;  // a slot freed by garbage collection
-    KeyVersion v = Classify(*header, *exec->txn, holder);
+    std::vector<uint64_t> committing;
+    KeyVersion v = Classify(*header, *exec->txn, holder, &committing);
+    // The answer rests on those commits (early lock release): so does this transaction.
+    for (uint64_t c : committing) exec->txn->NoteDependency(c);
     if (v == KeyVersion::kLive) return std::optional<storage::Rid>(rid);
     if (v == KeyVersion::kWait) break;
   }
@@ -209,8 +223,11 @@ Result<std::optional<storage::Rid>> ProbeKey(catalog::Table& table, catalog::Ind
         return std::optional<storage::Rid>();
       }
     }
-    // Another transaction's version of this key decides: wait for it, then look again.
-    MERIDIAN_RETURN_IF_ERROR(exec->txn->WaitFor(holder, exec->ctl, LockTimeoutMs(exec)).status());
+    // Another transaction's version of this key decides: wait for it (until its commit is
+    // decided, at least), then look again.
+    MERIDIAN_RETURN_IF_ERROR(
+        exec->txn->WaitFor(holder, exec->ctl, LockTimeoutMs(exec), /*until_decided=*/true)
+            .status());
   }
 }
 

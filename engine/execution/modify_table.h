@@ -54,10 +54,12 @@ Result<storage::Rid> InsertVersion(const std::shared_ptr<catalog::Table>& table,
 // What a version means in the newest committed state (unique checks, foreign keys): dead
 // (created by an aborted transaction, deleted by a committed one or by this one), live
 // (created by a committed transaction or this one and not deleted; a row lock does not
-// delete), or wait (a running transaction created or deletes it: *holder is set).
+// delete), or wait (a running transaction created or deletes it: *holder is set). With
+// committing set (early lock release), a committing transaction counts as committed and is
+// appended to *committing; otherwise it is waited for like a running one.
 enum class KeyVersion { kDead, kLive, kWait };
 KeyVersion Classify(const storage::TupleHeader& h, const catalog::Transaction& txn,
-                    uint64_t* holder);
+                    uint64_t* holder, std::vector<uint64_t>* committing = nullptr);
 
 // Adds a new version's entries to every index of table. A unique index is checked first, under
 // the key's lock, against every version of the key that is not dead (created by a committed

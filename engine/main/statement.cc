@@ -915,7 +915,8 @@ Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& st
     }
     return StartCopy(*stmt.copy, catalog, settings, std::move(own_settings), nullptr);
   }
-  MERIDIAN_ASSIGN_OR_RETURN(TransactionBlock::StatementTxn stx, block.Enter(catalog, *settings));
+  MERIDIAN_ASSIGN_OR_RETURN(TransactionBlock::StatementTxn stx,
+                            block.Enter(catalog, *settings, &ctl));
   if (Status writable = CheckWritable(stmt, *stx.txn); !writable.ok()) {
     return block.Leave(catalog, *settings, stx, std::move(writable));
   }
@@ -929,7 +930,7 @@ Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& st
         block.CanRetry(stx) && attempt < kMaxStatementRetries) {
       // Nothing reached the client yet: undo the statement and run it on a new snapshot.
       stx.txn->RollbackTo(stx.mark);
-      stx.txn->RefreshSnapshot();
+      MERIDIAN_RETURN_IF_ERROR(stx.txn->RefreshSnapshot(&ctl));
       continue;
     }
     if (cursor.ok() && stx.autocommit && !stx.txn->wrote() &&

@@ -25,7 +25,8 @@ Status Failed() {
 }  // namespace
 
 Result<TransactionBlock::StatementTxn> TransactionBlock::Enter(catalog::Catalog* catalog,
-                                                               const SessionSettings& settings) {
+                                                               const SessionSettings& settings,
+                                                               const ExecControl* ctl) {
   if (failed_) return Failed();
   StatementTxn stx;
   if (txn_ != nullptr) {
@@ -39,7 +40,7 @@ Result<TransactionBlock::StatementTxn> TransactionBlock::Enter(catalog::Catalog*
     stx.txn->set_read_only(settings.default_read_only());
     stx.autocommit = true;
   }
-  stx.txn->TakeStatementSnapshot();
+  MERIDIAN_RETURN_IF_ERROR(stx.txn->TakeStatementSnapshot(ctl));
   return stx;
 }
 

@@ -45,7 +45,9 @@ class TransactionBlock {
   };
   // Starts a statement: the block's transaction with the statement's snapshot, or a new
   // autocommit transaction. 25P02 in a failed block.
-  Result<StatementTxn> Enter(catalog::Catalog* catalog, const SessionSettings& settings);
+  // ctl (may be null): see catalog::Transaction::TakeStatementSnapshot.
+  Result<StatementTxn> Enter(catalog::Catalog* catalog, const SessionSettings& settings,
+                             const ExecControl* ctl = nullptr);
   // Ends it with its outcome st: an autocommit transaction commits (st ok) or aborts; in a
   // block a failure rolls the statement back and fails the block. Returns st, or the commit's
   // error.

@@ -80,7 +80,19 @@ class FaultFile final : public File {
 
 }  // namespace
 
+void FaultInjectionFileSystem::Hold(bool hold) {
+  {
+    std::lock_guard lock(hold_mu_);
+    held_ = hold;
+  }
+  hold_cv_.notify_all();
+}
+
 bool FaultInjectionFileSystem::Tick() {
+  {
+    std::unique_lock lock(hold_mu_);
+    hold_cv_.wait(lock, [&] { return !held_; });
+  }
   int64_t n = countdown_.load();
   while (n > 0 && !countdown_.compare_exchange_weak(n, n - 1)) {
   }

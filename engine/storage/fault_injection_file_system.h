@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -42,6 +43,9 @@ class FaultInjectionFileSystem final : public FileSystem {
   // A crash at a chosen moment: the next n mutating calls (write, sync, truncate, allocate,
   // create, rename, remove) go through, every later one fails (writes and syncs both).
   void FailAfter(int64_t n) { countdown_ = n; }
+  // While held, every mutating call blocks until Hold(false) (a commit caught between its
+  // timestamp and its durability, for tests of what may happen meanwhile).
+  void Hold(bool hold);
   // Counts one mutating call; false when it must fail (FailAfter's budget is spent).
   bool Tick();
   // Restores every file written through this object to its contents at its last Sync. With a
@@ -72,6 +76,9 @@ class FaultInjectionFileSystem final : public FileSystem {
   std::atomic<bool> disk_full_{false};
   std::atomic<uint64_t> file_size_limit_{0};
   std::atomic<int64_t> countdown_{-1};  // < 0: no scheduled crash
+  std::mutex hold_mu_;
+  std::condition_variable hold_cv_;
+  bool held_ = false;  // guarded by hold_mu_
   uint64_t pages_torn_ = 0;             // guarded by mu_
   std::mutex mu_;
   std::map<std::string, Journal> journals_;  // guarded by mu_

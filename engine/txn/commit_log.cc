@@ -280,12 +280,14 @@ Status CommitLog::SyncAppended(std::string_view unappended) {
 }
 
 Result<Timestamp> CommitLog::Commit(uint64_t txn, std::vector<EndStamp> stamps,
-                                    std::vector<uint64_t> pages, bool sync) {
+                                    std::vector<uint64_t> pages, bool sync,
+                                    std::vector<uint64_t> depends_on) {
   Pending p;
   p.txn = txn;
   p.sync = sync;
   p.stamps = std::move(stamps);
   p.pages = std::move(pages);
+  p.depends_on = std::move(depends_on);
   std::unique_lock lock(mu_);
   if (!poisoned_.ok()) {
     lock.unlock();
@@ -320,6 +322,29 @@ void CommitLog::Run() {
       }
       group.assign(queue_.begin(), queue_.end());
       queue_.clear();
+    }
+    // Early lock release: every transaction a member depends on was in an earlier group,
+    // which has been published or aborted by now. Members built on a failed commit fail.
+    bool doomed = false;
+    for (Pending*& p : group) {
+      for (uint64_t d : p->depends_on) {
+        if (!txns_->FailedCommit(d)) continue;
+        txns_->Abort(p->txn);
+        std::lock_guard lock(mu_);
+        p->status = Status::Error(sqlstate::kSerializationFailure,
+                                  "could not serialize access due to concurrent update")
+                        .WithDetail("A transaction whose changes this one built on failed to "
+                                    "commit.");
+        p->done = true;
+        p = nullptr;
+        doomed = true;
+        break;
+      }
+    }
+    if (doomed) {
+      group.erase(std::remove(group.begin(), group.end(), nullptr), group.end());
+      done_cv_.notify_all();
+      if (group.empty() && !flush_deferred) continue;
     }
     LogRecord record;
     std::vector<uint64_t> ids;

@@ -120,8 +120,11 @@ class CommitLog {
   // sync = false (asynchronous commit): returns once the commit is published, before it is
   // durable; it becomes durable with the next synchronous group or within async_window_ms
   // (a crash loses at most that window; never a later commit without an earlier one).
+  // depends_on: committing transactions whose effects txn acted on (early lock release); if
+  // one of them failed to commit, so does txn (40001), before it gets a timestamp.
   Result<Timestamp> Commit(uint64_t txn, std::vector<EndStamp> stamps,
-                           std::vector<uint64_t> pages = {}, bool sync = true);
+                           std::vector<uint64_t> pages = {}, bool sync = true,
+                           std::vector<uint64_t> depends_on = {});
   // Fuzzy checkpoint, in two calls around the caller's page flush: CheckpointStart returns
   // the log position before which every record's effects will be in the flushed pages;
   // Checkpoint(start, carried) then replaces the log by one checkpoint record carrying the
@@ -145,6 +148,7 @@ class CommitLog {
     bool sync = true;
     std::vector<EndStamp> stamps;
     std::vector<uint64_t> pages;
+    std::vector<uint64_t> depends_on;
     bool done = false;
     Status status;
     Timestamp ts = 0;

@@ -30,11 +30,19 @@ Timestamp TxnManager::published_ts() const {
 }
 
 Timestamp TxnManager::AssignCommitTs(uint64_t txn) {
-  std::lock_guard lock(mu_);
-  Entry& e = txns_[txn];
-  e.state = TxnState::kCommitting;
-  e.commit_ts = ++clock_;
-  return e.commit_ts;
+  Timestamp ts;
+  bool waiters;
+  {
+    std::lock_guard lock(mu_);
+    Entry& e = txns_[txn];
+    e.state = TxnState::kCommitting;
+    e.commit_ts = ++clock_;
+    ts = e.commit_ts;
+    waiters = !waits_for_.empty();
+  }
+  // Writers waiting for its rows may go on now (early lock release, README section 3).
+  if (waiters) cv_.notify_all();
+  return ts;
 }
 
 void TxnManager::Publish(const std::vector<uint64_t>& txns) {
@@ -53,11 +61,17 @@ void TxnManager::Abort(uint64_t txn) {
   {
     std::lock_guard lock(mu_);
     Entry& e = txns_[txn];
+    if (e.state == TxnState::kCommitting) failed_commits_.insert(txn);
     e.state = TxnState::kAborted;
     e.commit_ts = kInfinity;
     waits_for_.erase(txn);
   }
   cv_.notify_all();
+}
+
+bool TxnManager::FailedCommit(uint64_t txn) const {
+  std::lock_guard lock(mu_);
+  return failed_commits_.count(txn) != 0;
 }
 
 void TxnManager::RecoverCommitted(uint64_t txn, Timestamp ts) {
@@ -84,6 +98,17 @@ Timestamp TxnManager::Resolve(uint64_t field) const {
   std::lock_guard lock(mu_);
   auto it = txns_.find(field);
   if (it == txns_.end() || it->second.state != TxnState::kCommitted) return kInfinity;
+  return it->second.commit_ts;
+}
+
+Timestamp TxnManager::ResolveDecided(uint64_t field) const {
+  if (!IsTxnId(field)) return field;
+  std::lock_guard lock(mu_);
+  auto it = txns_.find(field);
+  if (it == txns_.end() || (it->second.state != TxnState::kCommitted &&
+                            it->second.state != TxnState::kCommitting)) {
+    return kInfinity;
+  }
   return it->second.commit_ts;
 }
 
@@ -115,7 +140,7 @@ bool TxnManager::ClosesCycle(uint64_t waiter, uint64_t holder) const {
 }
 
 Result<TxnState> TxnManager::WaitFor(uint64_t waiter, uint64_t holder,
-                                     const std::function<Status()>& check) {
+                                     const std::function<Status()>& check, bool until_decided) {
   std::unique_lock lock(mu_);
   if (ClosesCycle(waiter, holder)) {
     return Status::Error(sqlstate::kDeadlockDetected, "deadlock detected")
@@ -133,7 +158,8 @@ Result<TxnState> TxnManager::WaitFor(uint64_t waiter, uint64_t holder,
     }
     auto it = txns_.find(holder);
     const TxnState state = it == txns_.end() ? TxnState::kAborted : it->second.state;
-    if (state == TxnState::kCommitted || state == TxnState::kAborted) {
+    if (state == TxnState::kCommitted || state == TxnState::kAborted ||
+        (until_decided && state == TxnState::kCommitting)) {
       waits_for_.erase(waiter);
       return state;
     }

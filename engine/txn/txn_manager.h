@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "meridian/status.h"
@@ -56,8 +57,12 @@ class TxnManager {
   // newer snapshots see it, waiters wake). Groups must be published in timestamp order.
   Timestamp AssignCommitTs(uint64_t txn);
   void Publish(const std::vector<uint64_t>& txns);
-  // Aborts a running transaction: its versions become invisible at once; waiters wake.
+  // Aborts a running transaction: its versions become invisible at once; waiters wake. One
+  // that was committing (its group failed) is remembered: FailedCommit.
   void Abort(uint64_t txn);
+  // Whether txn's commit failed after it had its commit timestamp (early lock release: a
+  // transaction that built on its versions must not commit).
+  bool FailedCommit(uint64_t txn) const;
   // Recovery: txn committed at ts (from the commit log); advances the clock and published_ts.
   void RecoverCommitted(uint64_t txn, Timestamp ts);
   // Recovery: timestamps up to ts were handed out (a checkpoint's clock); later commits get
@@ -70,17 +75,22 @@ class TxnManager {
   // The commit timestamp a header field stands for: itself for a timestamp, the commit time of
   // a committed transaction id, kInfinity otherwise (running, committing, aborted, unknown).
   Timestamp Resolve(uint64_t field) const;
+  // As Resolve, but a committing transaction resolves to its commit timestamp too (early
+  // lock release: writers may build on a decided commit before it is durable).
+  Timestamp ResolveDecided(uint64_t field) const;
   // README section 2: is the version with these header fields visible in snapshot s?
   bool Visible(uint64_t begin, uint64_t end, const Snapshot& s) const;
   // kAborted for ids the table does not know (a crash left them behind).
   TxnState State(uint64_t txn) const;
 
-  // Blocks waiter until holder is neither running nor committing and returns its final state.
+  // Blocks waiter until holder is neither running nor committing and returns its final state
+  // (until_decided: returns kCommitting as soon as holder has its commit timestamp).
   // check is polled about every 50 ms (cancel, lock_timeout); its error ends the wait. 40P01
   // when waiting would close a cycle in the waits-for graph (waiter is the victim).
   // Also returns (kRunning) when some transaction released rows without ending
   // (NotifyReleased): the caller looks at the row again.
-  Result<TxnState> WaitFor(uint64_t waiter, uint64_t holder, const std::function<Status()>& check);
+  Result<TxnState> WaitFor(uint64_t waiter, uint64_t holder, const std::function<Status()>& check,
+                           bool until_decided = false);
   // A running transaction gave rows back (ROLLBACK TO SAVEPOINT): waiters re-check.
   void NotifyReleased();
 
@@ -121,6 +131,8 @@ class TxnManager {
   mutable std::unordered_map<uint64_t, Entry>
       txns_;  // guarded by mu_ (snapshot_ts set by const TakeSnapshot)
   std::unordered_map<uint64_t, uint64_t> waits_for_;  // guarded by mu_: waiter → holder
+  // Guarded by mu_: transactions aborted while committing (a failed group; rare: a full disk).
+  std::unordered_set<uint64_t> failed_commits_;
   uint64_t release_gen_ = 0;                          // guarded by mu_
 };
 
