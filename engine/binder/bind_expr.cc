@@ -12,8 +12,6 @@
 
 namespace meridian::exec {
 
-namespace {
-
 Status NoOperator(const std::string& op, Type l, Type r, uint32_t position) {
   return Status::Error(sqlstate::kUndefinedFunction,
                        "operator does not exist: " + l.Name() + " " + op + " " + r.Name())
@@ -22,6 +20,8 @@ Status NoOperator(const std::string& op, Type l, Type r, uint32_t position) {
           "explicit type casts.")
       .WithPosition(position);
 }
+
+namespace {
 
 BoundExprPtr MakeNode(BoundKind kind, Type type, uint32_t position) {
   return BoundExpr::Make(kind, type, position);
@@ -429,6 +429,10 @@ Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {
   }
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr l, BindExpr(*expr.children[0]));
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr r, BindExpr(*expr.children[1]));
+  if (l->type.id == TypeId::kJsonb || r->type.id == TypeId::kJsonb) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr j, BindJsonbBinary(op, &l, &r, pos));
+    if (j != nullptr) return j;
+  }
   switch (op) {
     case ast::BinaryOp::kAdd:
     case ast::BinaryOp::kSub:

@@ -181,6 +181,7 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
         .WithPosition(pos);
   }
   if (IsAggregateName(name)) return BindAggregate(expr);
+  if (IsJsonAggregateName(name)) return BindAggregate(expr);
   if (expr.star) {
     return Status::Error(sqlstate::kSyntaxError,
                          name + "(*) specified, but " + name + " is not an aggregate function")
@@ -201,6 +202,8 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr a, BindExpr(*c));
     args.push_back(std::move(a));
   }
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr json, BindJsonFunction(name, &args, pos));
+  if (json != nullptr) return json;
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr system, BindSystemFunction(name, &args, pos));
   if (system != nullptr) return system;
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr array, BindArrayFunction(name, &args, pos));
@@ -430,6 +433,12 @@ bool FitsKind(const Type& t, char kind) {
       return t.id == TypeId::kBytea;
     case 'u':
       return t.id == TypeId::kUuid;
+    case 'j':
+      return t.id == TypeId::kJson;
+    case 'J':
+      return t.id == TypeId::kJsonb;
+    case 'A':
+      return t.IsArray() && Type{t.element, -1}.IsString();
     case 'x':
       return true;
     case 'r':
@@ -609,6 +618,7 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
     return Status::Error(sqlstate::kGroupingError, "aggregate function calls cannot be nested")
         .WithPosition(pos);
   }
+  if (IsJsonAggregateName(expr.name)) return BindJsonAggregate(expr);
   return ResolveAggregate(expr, /*window=*/false);
 }
 

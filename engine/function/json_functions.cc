@@ -1,0 +1,586 @@
+// Registered functions of the json and jsonb types (binder/function_registry.h): the functions
+// behind the JSON operators (under PostgreSQL's names: jsonb_object_field, jsonb_contains, ...,
+// bound by binder/bind_json.cc), the constructors (to_json, json_build_object/array, the
+// final functions of json_agg and json_object_agg), json(b)_typeof, json(b)_array_length,
+// jsonb_pretty, json(b)_strip_nulls, jsonb_set and the arrays behind the set-returning
+// json(b)_array_elements(_text) and json(b)_object_keys — PostgreSQL 15's results and errors.
+// Values are JSON texts (meridian/json.h); a jsonb text is parsed again by each call.
+#include <cerrno>
+#include <cstdlib>
+#include <string>
+
+#include "binder/function_registry.h"
+#include "function/builtin.h"
+#include "meridian/json.h"
+
+namespace meridian::exec {
+
+namespace {
+
+using Args = std::span<const Value>;
+using json::Node;
+
+Result<Node> ParseArg(const Value& v, bool jsonb) { return json::Parse(v.AsString(), jsonb); }
+
+Value JsonbValue(const Node& n) { return Value::String(json::ToJsonb(n)); }
+
+// The result of navigating to n: json keeps the text as written, jsonb prints the node.
+Value Sub(const Node* n, const std::string& src, bool jsonb, bool text) {
+  if (n == nullptr) return Value::Null();
+  if (text) {
+    if (n->kind == Node::kNull) return Value::Null();
+    return Value::String(json::TextOf(*n, src, jsonb));
+  }
+  return Value::String(json::ValueText(*n, src, jsonb));
+}
+
+template <bool kJsonb, bool kText>
+Result<Value> ObjectField(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  return Sub(json::Field(n, a[1].AsString()), a[0].AsString(), kJsonb, kText);
+}
+
+template <bool kJsonb, bool kText>
+Result<Value> ArrayElement(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  // jsonb holds a top-level scalar as a one-element array: element 0 (or -1) is the scalar.
+  const bool scalar = n.kind != Node::kArray && n.kind != Node::kObject;
+  if (kJsonb && scalar) {
+    return Sub(a[1].AsInt() == 0 || a[1].AsInt() == -1 ? &n : nullptr, a[0].AsString(), kJsonb,
+               kText);
+  }
+  return Sub(json::Element(n, a[1].AsInt()), a[0].AsString(), kJsonb, kText);
+}
+
+// A text[] path's steps; false when one is NULL.
+bool PathOf(const Value& v, std::vector<std::string>* out) {
+  for (const Value& e : v.AsArray()) {
+    if (e.IsNull()) return false;
+    out->push_back(e.AsString());
+  }
+  return true;
+}
+
+template <bool kJsonb, bool kText>
+Result<Value> ExtractPath(Args a, ExecContext*) {
+  std::vector<std::string> path;
+  if (!PathOf(a[1], &path)) return Value::Null();
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  return Sub(json::AtPath(n, path), a[0].AsString(), kJsonb, kText);
+}
+
+Result<Value> Contains(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node x, ParseArg(a[0], true));
+  MERIDIAN_ASSIGN_OR_RETURN(Node y, ParseArg(a[1], true));
+  return Value::Bool(json::Contains(x, y));
+}
+
+Result<Value> Contained(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node x, ParseArg(a[0], true));
+  MERIDIAN_ASSIGN_OR_RETURN(Node y, ParseArg(a[1], true));
+  return Value::Bool(json::Contains(y, x));
+}
+
+Result<Value> Cmp(Args a, ExecContext*) {
+  if (a[0].AsString() == a[1].AsString()) return Value::Int(0);
+  MERIDIAN_ASSIGN_OR_RETURN(Node x, ParseArg(a[0], true));
+  MERIDIAN_ASSIGN_OR_RETURN(Node y, ParseArg(a[1], true));
+  return Value::Int(json::Compare(x, y));
+}
+
+// ?: a key of the top-level object, or a string element of the top-level array (or scalar).
+bool HasKey(const Node& n, const std::string& key) {
+  if (n.kind == Node::kObject) return json::Field(n, key) != nullptr;
+  if (n.kind == Node::kArray) {
+    for (const Node& e : n.items) {
+      if (e.kind == Node::kString && e.text == key) return true;
+    }
+    return false;
+  }
+  return n.kind == Node::kString && n.text == key;
+}
+
+Result<Value> Exists(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
+  return Value::Bool(HasKey(n, a[1].AsString()));
+}
+
+template <bool kAll>
+Result<Value> ExistsSome(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
+  for (const Value& k : a[1].AsArray()) {
+    if (k.IsNull()) continue;  // NULL keys are skipped, as PostgreSQL does
+    const bool has = HasKey(n, k.AsString());
+    if (has && !kAll) return Value::Bool(true);
+    if (!has && kAll) return Value::Bool(false);
+  }
+  return Value::Bool(kAll);
+}
+
+// jsonb || jsonb: objects merge (the right's keys win), arrays concatenate, and anything else
+// is wrapped in an array first.
+Result<Value> Concat(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node x, ParseArg(a[0], true));
+  MERIDIAN_ASSIGN_OR_RETURN(Node y, ParseArg(a[1], true));
+  if (x.kind == Node::kObject && y.kind == Node::kObject) {
+    for (size_t i = 0; i < y.keys.size(); ++i) {
+      x.keys.push_back(y.keys[i]);
+      x.items.push_back(y.items[i]);
+    }
+    json::NormalizeObject(&x);
+    return JsonbValue(x);
+  }
+  Node out;
+  out.kind = Node::kArray;
+  for (Node* p : {&x, &y}) {
+    if (p->kind == Node::kArray) {
+      for (Node& e : p->items) out.items.push_back(std::move(e));
+    } else {
+      out.items.push_back(std::move(*p));
+    }
+  }
+  return JsonbValue(out);
+}
+
+Status CannotDeleteFromScalar() {
+  return Status::Error("22023", "cannot delete from scalar");
+}
+
+void DeleteKey(Node* n, const std::string& key) {
+  if (n->kind == Node::kObject) {
+    for (size_t i = 0; i < n->keys.size(); ++i) {
+      if (n->keys[i] == key) {
+        n->keys.erase(n->keys.begin() + static_cast<long>(i));
+        n->items.erase(n->items.begin() + static_cast<long>(i));
+        return;
+      }
+    }
+    return;
+  }
+  std::vector<Node> kept;
+  for (Node& e : n->items) {
+    if (!(e.kind == Node::kString && e.text == key)) kept.push_back(std::move(e));
+  }
+  n->items = std::move(kept);
+}
+
+Result<Value> Delete(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
+  if (n.kind != Node::kObject && n.kind != Node::kArray) return CannotDeleteFromScalar();
+  DeleteKey(&n, a[1].AsString());
+  return JsonbValue(n);
+}
+
+Result<Value> DeleteKeys(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
+  if (n.kind != Node::kObject && n.kind != Node::kArray) return CannotDeleteFromScalar();
+  for (const Value& k : a[1].AsArray()) {
+    if (!k.IsNull()) DeleteKey(&n, k.AsString());
+  }
+  return JsonbValue(n);
+}
+
+Result<Value> DeleteIndex(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
+  if (n.kind == Node::kObject) {
+    return Status::Error("22023", "cannot delete from object using integer index");
+  }
+  if (n.kind != Node::kArray) return CannotDeleteFromScalar();
+  long long i = a[1].AsInt();
+  const auto size = static_cast<long long>(n.items.size());
+  if (i < 0) i += size;
+  if (i >= 0 && i < size) n.items.erase(n.items.begin() + static_cast<long>(i));
+  return JsonbValue(n);
+}
+
+// A path step into an array: an integer, else 22P02 as PostgreSQL's jsonb_set/#- report it.
+Result<long long> ArrayStep(const std::string& step, size_t position) {
+  char* end = nullptr;
+  errno = 0;
+  const long long i = std::strtoll(step.c_str(), &end, 10);
+  if (step.empty() || *end != '\0' || errno != 0) {
+    return Status::Error("22P02", "path element at position " + std::to_string(position) +
+                                      " is not an integer: \"" + step + "\"");
+  }
+  return i;
+}
+
+// #-: removes the value at the path (nothing when the path is missing).
+Status DeletePath(Node* n, const std::vector<std::string>& path, size_t level) {
+  if (level >= path.size()) return Status::Ok();
+  const bool last = level + 1 == path.size();
+  if (n->kind == Node::kObject) {
+    for (size_t i = 0; i < n->keys.size(); ++i) {
+      if (n->keys[i] != path[level]) continue;
+      if (last) {
+        n->keys.erase(n->keys.begin() + static_cast<long>(i));
+        n->items.erase(n->items.begin() + static_cast<long>(i));
+        return Status::Ok();
+      }
+      return DeletePath(&n->items[i], path, level + 1);
+    }
+    return Status::Ok();
+  }
+  if (n->kind == Node::kArray) {
+    MERIDIAN_ASSIGN_OR_RETURN(long long i, ArrayStep(path[level], level + 1));
+    const auto size = static_cast<long long>(n->items.size());
+    if (i < 0) i += size;
+    if (i < 0 || i >= size) return Status::Ok();
+    if (last) {
+      n->items.erase(n->items.begin() + static_cast<long>(i));
+      return Status::Ok();
+    }
+    return DeletePath(&n->items[static_cast<size_t>(i)], path, level + 1);
+  }
+  return Status::Ok();
+}
+
+Result<Value> DeletePathFn(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
+  if (n.kind != Node::kObject && n.kind != Node::kArray) {
+    return Status::Error("22023", "cannot delete path in scalar");
+  }
+  std::vector<std::string> path;
+  if (!PathOf(a[1], &path)) return Status::Error("22004", "path element at position 1 is null");
+  MERIDIAN_RETURN_IF_ERROR(DeletePath(&n, path, 0));
+  return JsonbValue(n);
+}
+
+// jsonb_set: replaces (or, with create_missing, adds) the value at the path; a missing
+// intermediate step leaves the document as it was.
+Status SetPath(Node* n, const std::vector<std::string>& path, size_t level, const Node& value,
+               bool create) {
+  const bool last = level + 1 == path.size();
+  if (n->kind == Node::kObject) {
+    for (size_t i = 0; i < n->keys.size(); ++i) {
+      if (n->keys[i] != path[level]) continue;
+      if (last) {
+        n->items[i] = value;
+        return Status::Ok();
+      }
+      return SetPath(&n->items[i], path, level + 1, value, create);
+    }
+    if (last && create) {
+      n->keys.push_back(path[level]);
+      n->items.push_back(value);
+      json::NormalizeObject(n);
+    }
+    return Status::Ok();
+  }
+  if (n->kind == Node::kArray) {
+    MERIDIAN_ASSIGN_OR_RETURN(long long i, ArrayStep(path[level], level + 1));
+    const auto size = static_cast<long long>(n->items.size());
+    if (i < 0) i += size;
+    if (i >= 0 && i < size) {
+      if (last) {
+        n->items[static_cast<size_t>(i)] = value;
+        return Status::Ok();
+      }
+      return SetPath(&n->items[static_cast<size_t>(i)], path, level + 1, value, create);
+    }
+    if (last && create) {  // before the start: prepended; past the end: appended
+      if (i < 0) {
+        n->items.insert(n->items.begin(), value);
+      } else {
+        n->items.push_back(value);
+      }
+    }
+    return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+Result<Value> JsonbSet(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
+  MERIDIAN_ASSIGN_OR_RETURN(Node value, ParseArg(a[2], true));
+  const bool create = a.size() < 4 || a[3].AsBool();
+  if (n.kind != Node::kObject && n.kind != Node::kArray) {
+    return Status::Error("22023", "cannot set path in scalar");
+  }
+  std::vector<std::string> path;
+  if (!PathOf(a[1], &path)) return Status::Error("22004", "path element at position 1 is null");
+  if (path.empty()) return a[0];
+  MERIDIAN_RETURN_IF_ERROR(SetPath(&n, path, 0, value, create));
+  return JsonbValue(n);
+}
+
+template <bool kJsonb>
+Result<Value> TypeOf(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  return Value::String(json::TypeName(n));
+}
+
+template <bool kJsonb>
+Result<Value> ArrayLength(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  if (n.kind == Node::kObject) {
+    return Status::Error("22023", "cannot get array length of a non-array");
+  }
+  if (n.kind != Node::kArray) return Status::Error("22023", "cannot get array length of a scalar");
+  return Value::Int(static_cast<int64_t>(n.items.size()));
+}
+
+Result<Value> Pretty(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
+  return Value::String(json::Pretty(n));
+}
+
+void StripNulls(Node* n) {
+  if (n->kind == Node::kObject) {
+    std::vector<std::string> keys;
+    std::vector<Node> items;
+    for (size_t i = 0; i < n->keys.size(); ++i) {
+      if (n->items[i].kind == Node::kNull) continue;
+      StripNulls(&n->items[i]);
+      keys.push_back(std::move(n->keys[i]));
+      items.push_back(std::move(n->items[i]));
+    }
+    n->keys = std::move(keys);
+    n->items = std::move(items);
+  } else if (n->kind == Node::kArray) {
+    for (Node& e : n->items) StripNulls(&e);
+  }
+}
+
+// json_strip_nulls writes json's compact form (no spaces); jsonb_strip_nulls the jsonb form.
+void AppendCompact(const Node& n, std::string* out) {
+  if (n.kind == Node::kArray || n.kind == Node::kObject) {
+    const bool obj = n.kind == Node::kObject;
+    out->push_back(obj ? '{' : '[');
+    for (size_t i = 0; i < n.items.size(); ++i) {
+      if (i > 0) out->push_back(',');
+      if (obj) {
+        json::AppendQuoted(n.keys[i], out);
+        out->push_back(':');
+      }
+      AppendCompact(n.items[i], out);
+    }
+    out->push_back(obj ? '}' : ']');
+    return;
+  }
+  json::AppendJsonb(n, out);
+}
+
+template <bool kJsonb>
+Result<Value> StripNullsFn(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  StripNulls(&n);
+  if (kJsonb) return JsonbValue(n);
+  std::string out;
+  AppendCompact(n, &out);
+  return Value::String(std::move(out));
+}
+
+// to_json(text) / to_jsonb(text): a JSON string.
+Result<Value> QuoteText(Args a, ExecContext*) { return Value::String(json::Quoted(a[0].AsString())); }
+
+// json_build_object(k1, v1, ...): the binder passed keys as text and values as json texts.
+template <bool kJsonb>
+Result<Value> BuildObject(Args a, ExecContext*) {
+  Node obj;
+  obj.kind = Node::kObject;
+  std::string out = "{";
+  for (size_t i = 0; i + 1 < a.size(); i += 2) {
+    if (a[i].IsNull()) {
+      if (kJsonb) {
+        return Status::Error("22023",
+                             "argument " + std::to_string(i + 1) + ": key must not be null");
+      }
+      return Status::Error("22023", "argument " + std::to_string(i + 1) + " cannot be null")
+          .WithHint("Object keys should be text.");
+    }
+    const std::string value = a[i + 1].IsNull() ? "null" : a[i + 1].AsString();
+    if (kJsonb) {
+      MERIDIAN_ASSIGN_OR_RETURN(Node v, json::Parse(value, true));
+      obj.keys.push_back(a[i].AsString());
+      obj.items.push_back(std::move(v));
+    } else {
+      if (i > 0) out += ", ";
+      json::AppendQuoted(a[i].AsString(), &out);
+      out += " : ";
+      out += value;
+    }
+  }
+  if (kJsonb) {
+    json::NormalizeObject(&obj);
+    return JsonbValue(obj);
+  }
+  return Value::String(out + "}");
+}
+
+// json_build_array(v1, ...) and json_agg's final function (values are json texts; NULL is null).
+template <bool kJsonb>
+Result<Value> ArrayOf(const Value* values, size_t n) {
+  if (kJsonb) {
+    Node arr;
+    arr.kind = Node::kArray;
+    for (size_t i = 0; i < n; ++i) {
+      if (values[i].IsNull()) {
+        arr.items.emplace_back();
+        continue;
+      }
+      MERIDIAN_ASSIGN_OR_RETURN(Node v, json::Parse(values[i].AsString(), true));
+      arr.items.push_back(std::move(v));
+    }
+    return JsonbValue(arr);
+  }
+  std::string out = "[";
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) out += ", ";
+    out += values[i].IsNull() ? "null" : values[i].AsString();
+  }
+  return Value::String(out + "]");
+}
+
+template <bool kJsonb>
+Result<Value> BuildArray(Args a, ExecContext*) {
+  return ArrayOf<kJsonb>(a.data(), a.size());
+}
+
+template <bool kJsonb>
+Result<Value> AggFinal(Args a, ExecContext*) {
+  const std::vector<Value>& v = a[0].AsArray();
+  return ArrayOf<kJsonb>(v.data(), v.size());
+}
+
+// json_object_agg's final function: the keys (text) and values (json) of the group's rows.
+template <bool kJsonb>
+Result<Value> ObjectAggFinal(Args a, ExecContext*) {
+  const std::vector<Value>& keys = a[0].AsArray();
+  const std::vector<Value>& values = a[1].AsArray();
+  Node obj;
+  obj.kind = Node::kObject;
+  std::string out = "{ ";
+  for (size_t i = 0; i < keys.size() && i < values.size(); ++i) {
+    if (keys[i].IsNull()) return Status::Error("22023", "field name must not be null");
+    const std::string value = values[i].IsNull() ? "null" : values[i].AsString();
+    if (kJsonb) {
+      MERIDIAN_ASSIGN_OR_RETURN(Node v, json::Parse(value, true));
+      obj.keys.push_back(keys[i].AsString());
+      obj.items.push_back(std::move(v));
+    } else {
+      if (i > 0) out += ", ";
+      json::AppendQuoted(keys[i].AsString(), &out);
+      out += " : ";
+      out += value;
+    }
+  }
+  if (kJsonb) {
+    json::NormalizeObject(&obj);
+    return JsonbValue(obj);
+  }
+  return Value::String(out + " }");
+}
+
+// The values behind json(b)_array_elements(_text), as a text[] that the binder's unnest walks.
+template <bool kJsonb, bool kText>
+Result<Value> ArrayElements(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  if (n.kind == Node::kObject) return Status::Error("22023", "cannot extract elements from an object");
+  if (n.kind != Node::kArray) return Status::Error("22023", "cannot extract elements from a scalar");
+  std::vector<Value> out;
+  out.reserve(n.items.size());
+  for (const Node& e : n.items) out.push_back(Sub(&e, a[0].AsString(), kJsonb, kText));
+  return Value::Array(std::move(out));
+}
+
+// json(b)_each(_text): one (key, value) array per member, spread over two columns by
+// FunctionScanOp.
+template <bool kJsonb, bool kText>
+Result<Value> Each(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  if (n.kind != Node::kObject) {
+    return Status::Error("22023", std::string("cannot call ") +
+                                      (kJsonb ? (kText ? "jsonb_each_text" : "jsonb_each")
+                                              : (kText ? "json_each_text" : "json_each")) +
+                                      " on a non-object");
+  }
+  std::vector<Value> out;
+  out.reserve(n.keys.size());
+  for (size_t i = 0; i < n.keys.size(); ++i) {
+    std::vector<Value> pair;
+    pair.push_back(Value::String(n.keys[i]));
+    pair.push_back(Sub(&n.items[i], a[0].AsString(), kJsonb, kText));
+    out.push_back(Value::Array(std::move(pair)));
+  }
+  return Value::Array(std::move(out));
+}
+
+template <bool kJsonb>
+Result<Value> ObjectKeys(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  const char* fn = kJsonb ? "jsonb_object_keys" : "json_object_keys";
+  if (n.kind == Node::kArray) {
+    return Status::Error("22023", std::string("cannot call ") + fn + " on an array");
+  }
+  if (n.kind != Node::kObject) {
+    return Status::Error("22023", std::string("cannot call ") + fn + " on a scalar");
+  }
+  std::vector<Value> out;
+  for (const std::string& k : n.keys) out.push_back(Value::String(k));
+  return Value::Array(std::move(out));
+}
+
+constexpr ScalarFunction kJsonFunctions[] = {
+    // The functions of the operators (binder/bind_json.cc).
+    {"json_object_field", "jt", 2, 'j', &ObjectField<false, false>},
+    {"jsonb_object_field", "Jt", 2, 'J', &ObjectField<true, false>},
+    {"json_object_field_text", "jt", 2, 't', &ObjectField<false, true>},
+    {"jsonb_object_field_text", "Jt", 2, 't', &ObjectField<true, true>},
+    {"json_array_element", "ji", 2, 'j', &ArrayElement<false, false>},
+    {"jsonb_array_element", "Ji", 2, 'J', &ArrayElement<true, false>},
+    {"json_array_element_text", "ji", 2, 't', &ArrayElement<false, true>},
+    {"jsonb_array_element_text", "Ji", 2, 't', &ArrayElement<true, true>},
+    {"json_extract_path", "jA", 2, 'j', &ExtractPath<false, false>},
+    {"jsonb_extract_path", "JA", 2, 'J', &ExtractPath<true, false>},
+    {"json_extract_path_text", "jA", 2, 't', &ExtractPath<false, true>},
+    {"jsonb_extract_path_text", "JA", 2, 't', &ExtractPath<true, true>},
+    {"jsonb_contains", "JJ", 2, 'b', &Contains},
+    {"jsonb_contained", "JJ", 2, 'b', &Contained},
+    {"jsonb_exists", "Jt", 2, 'b', &Exists},
+    {"jsonb_exists_any", "JA", 2, 'b', &ExistsSome<false>},
+    {"jsonb_exists_all", "JA", 2, 'b', &ExistsSome<true>},
+    {"jsonb_concat", "JJ", 2, 'J', &Concat},
+    {"jsonb_delete", "Jt", 2, 'J', &Delete},
+    {"jsonb_delete_index", "Ji", 2, 'J', &DeleteIndex},
+    {"jsonb_delete_keys", "JA", 2, 'J', &DeleteKeys},
+    {"jsonb_delete_path", "JA", 2, 'J', &DeletePathFn},
+    {"jsonb_cmp", "JJ", 2, 'i', &Cmp},
+    // Constructors (called by the binder with arguments already in JSON form).
+    {"to_json", "t", 1, 'j', &QuoteText},
+    {"to_jsonb", "t", 1, 'J', &QuoteText},
+    {"json_build_object", "x", 0, 'j', &BuildObject<false>, true, false},
+    {"jsonb_build_object", "x", 0, 'J', &BuildObject<true>, true, false},
+    {"json_build_array", "x", 0, 'j', &BuildArray<false>, true, false},
+    {"jsonb_build_array", "x", 0, 'J', &BuildArray<true>, true, false},
+    {"json_agg_finalfn", "x", 1, 'j', &AggFinal<false>},
+    {"jsonb_agg_finalfn", "x", 1, 'J', &AggFinal<true>},
+    {"json_object_agg_finalfn", "xx", 2, 'j', &ObjectAggFinal<false>},
+    {"jsonb_object_agg_finalfn", "xx", 2, 'J', &ObjectAggFinal<true>},
+    // Plain functions.
+    {"json_typeof", "j", 1, 't', &TypeOf<false>},
+    {"jsonb_typeof", "J", 1, 't', &TypeOf<true>},
+    {"json_array_length", "j", 1, 'i', &ArrayLength<false>},
+    {"jsonb_array_length", "J", 1, 'i', &ArrayLength<true>},
+    {"jsonb_pretty", "J", 1, 't', &Pretty},
+    {"json_strip_nulls", "j", 1, 'j', &StripNullsFn<false>},
+    {"jsonb_strip_nulls", "J", 1, 'J', &StripNullsFn<true>},
+    {"jsonb_set", "JAJb", 3, 'J', &JsonbSet},
+    // The arrays walked by the set-returning functions (binder/bind_json.cc).
+    {"json_array_elements_array", "j", 1, 'A', &ArrayElements<false, false>},
+    {"jsonb_array_elements_array", "J", 1, 'A', &ArrayElements<true, false>},
+    {"json_array_elements_text_array", "j", 1, 'A', &ArrayElements<false, true>},
+    {"jsonb_array_elements_text_array", "J", 1, 'A', &ArrayElements<true, true>},
+    {"json_object_keys_array", "j", 1, 'A', &ObjectKeys<false>},
+    {"json_each_array", "j", 1, 'A', &Each<false, false>},
+    {"jsonb_each_array", "J", 1, 'A', &Each<true, false>},
+    {"json_each_text_array", "j", 1, 'A', &Each<false, true>},
+    {"jsonb_each_text_array", "J", 1, 'A', &Each<true, true>},
+    {"jsonb_object_keys_array", "J", 1, 'A', &ObjectKeys<true>},
+};
+
+}  // namespace
+
+void RegisterJsonFunctions() { RegisterScalarFunctions(kJsonFunctions); }
+
+}  // namespace meridian::exec
