@@ -501,7 +501,131 @@ void AppendPretty(const Node& n, int level, std::string* out) {
   AppendJsonb(n, out);
 }
 
+// A cursor over a valid JSON text: skips values without building them.
+class Scanner {
+ public:
+  explicit Scanner(std::string_view s) : s_(s) {}
+  void Space() {
+    while (p_ < s_.size() &&
+           (s_[p_] == ' ' || s_[p_] == '\t' || s_[p_] == '\n' || s_[p_] == '\r')) {
+      ++p_;
+    }
+  }
+  bool At(char c) {
+    Space();
+    return p_ < s_.size() && s_[p_] == c;
+  }
+  void Skip(char) { ++p_; }
+  size_t pos() const { return p_; }
+  // The raw contents of the string at the cursor (between its quotes); escaped says whether it
+  // holds a backslash.
+  std::string_view String(bool* escaped) {
+    const size_t start = ++p_;
+    *escaped = false;
+    while (p_ < s_.size() && s_[p_] != '"') {
+      if (s_[p_] == '\\') {
+        *escaped = true;
+        ++p_;
+      }
+      ++p_;
+    }
+    const std::string_view raw = s_.substr(start, p_ - start);
+    ++p_;
+    return raw;
+  }
+  void SkipValue() {
+    Space();
+    if (p_ >= s_.size()) return;
+    const char c = s_[p_];
+    if (c == '"') {
+      bool escaped;
+      String(&escaped);
+      return;
+    }
+    if (c == '{' || c == '[') {
+      int depth = 0;
+      while (p_ < s_.size()) {
+        const char d = s_[p_];
+        if (d == '"') {
+          bool escaped;
+          String(&escaped);
+          continue;
+        }
+        if (d == '{' || d == '[') ++depth;
+        if (d == '}' || d == ']') {
+          if (--depth == 0) {
+            ++p_;
+            return;
+          }
+        }
+        ++p_;
+      }
+      return;
+    }
+    while (p_ < s_.size() && s_[p_] != ',' && s_[p_] != '}' && s_[p_] != ']' && s_[p_] != ' ' &&
+           s_[p_] != '\t' && s_[p_] != '\n' && s_[p_] != '\r') {
+      ++p_;
+    }
+  }
+
+ private:
+  std::string_view s_;
+  size_t p_ = 0;
+};
+
+bool KeyEquals(std::string_view raw, bool escaped, std::string_view key) {
+  if (!escaped) return raw == key;
+  auto n = Parse("\"" + std::string(raw) + "\"", false);
+  return n.ok() && n->text == key;
+}
+
 }  // namespace
+
+bool FindField(std::string_view text, std::string_view key, std::string_view* value) {
+  Scanner sc(text);
+  if (!sc.At('{')) return false;
+  sc.Skip('{');
+  bool found = false;
+  while (sc.At('"')) {
+    bool escaped;
+    const std::string_view raw = sc.String(&escaped);
+    sc.At(':');
+    sc.Skip(':');
+    sc.Space();
+    const size_t begin = sc.pos();
+    sc.SkipValue();
+    if (KeyEquals(raw, escaped, key)) {
+      *value = text.substr(begin, sc.pos() - begin);
+      found = true;  // json may repeat a key: the last one counts
+    }
+    if (!sc.At(',')) break;
+    sc.Skip(',');
+  }
+  return found;
+}
+
+bool FindElement(std::string_view text, long long index, std::string_view* value) {
+  Scanner sc(text);
+  if (!sc.At('[')) return false;
+  sc.Skip('[');
+  std::vector<std::pair<size_t, size_t>> spans;
+  if (!sc.At(']')) {
+    while (true) {
+      sc.Space();
+      const size_t begin = sc.pos();
+      sc.SkipValue();
+      spans.emplace_back(begin, sc.pos());
+      if (index >= 0 && static_cast<long long>(spans.size()) > index) break;
+      if (!sc.At(',')) break;
+      sc.Skip(',');
+    }
+  }
+  if (index < 0) index += static_cast<long long>(spans.size());
+  if (index < 0 || index >= static_cast<long long>(spans.size())) return false;
+  const auto [b, e] = spans[static_cast<size_t>(index)];
+  *value = text.substr(b, e - b);
+  return true;
+}
 
 Result<Node> Parse(std::string_view text, bool jsonb) {
   Node n;
@@ -779,6 +903,22 @@ bool Contains(const Node& a, const Node& b) {
   }
   if (!IsContainer(a) && b.kind == Node::kArray) return false;
   return DeepContains(a, b);
+}
+
+Result<bool> ContainsText(std::string_view a, const Node& b) {
+  const size_t first = a.find_first_not_of(" \t\n\r");
+  if (b.kind == Node::kObject && first != std::string_view::npos && a[first] == '{') {
+    for (size_t i = 0; i < b.keys.size(); ++i) {
+      std::string_view found;
+      if (!FindField(a, b.keys[i], &found)) return false;
+      MERIDIAN_ASSIGN_OR_RETURN(Node v, Parse(found, true));
+      const Node& w = b.items[i];
+      if (!(IsContainer(w) ? DeepContains(v, w) : ScalarEqual(v, w))) return false;
+    }
+    return true;
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(Node x, Parse(a, true));
+  return Contains(x, b);
 }
 
 int Compare(const Node& a, const Node& b) {

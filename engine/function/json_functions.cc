@@ -34,22 +34,41 @@ Value Sub(const Node* n, const std::string& src, bool jsonb, bool text) {
   return Value::String(json::ValueText(*n, src, jsonb));
 }
 
+// A value's text found by json::FindField/FindElement (a sub-value of a json value is as
+// written, of a jsonb value normalised already): ->'s result, or ->>'s (a string's contents,
+// NULL for null).
+Result<Value> FoundValue(std::string_view found, bool jsonb, bool text) {
+  if (!text) return Value::String(std::string(found));
+  if (found == "null") return Value::Null();
+  if (!found.empty() && found[0] == '"') {
+    if (found.find('\\') == std::string_view::npos) {
+      return Value::String(std::string(found.substr(1, found.size() - 2)));
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(Node n, json::Parse(found, jsonb));
+    return Value::String(std::move(n.text));
+  }
+  return Value::String(std::string(found));
+}
+
 template <bool kJsonb, bool kText>
 Result<Value> ObjectField(Args a, ExecContext*) {
-  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
-  return Sub(json::Field(n, a[1].AsString()), a[0].AsString(), kJsonb, kText);
+  std::string_view found;
+  if (!json::FindField(a[0].AsString(), a[1].AsString(), &found)) return Value::Null();
+  return FoundValue(found, kJsonb, kText);
 }
 
 template <bool kJsonb, bool kText>
 Result<Value> ArrayElement(Args a, ExecContext*) {
-  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  const std::string& s = a[0].AsString();
+  std::string_view found;
+  if (json::FindElement(s, a[1].AsInt(), &found)) return FoundValue(found, kJsonb, kText);
+  const size_t first = s.find_first_not_of(" \t\n\r");
+  const bool scalar = first != std::string::npos && s[first] != '[' && s[first] != '{';
   // jsonb holds a top-level scalar as a one-element array: element 0 (or -1) is the scalar.
-  const bool scalar = n.kind != Node::kArray && n.kind != Node::kObject;
-  if (kJsonb && scalar) {
-    return Sub(a[1].AsInt() == 0 || a[1].AsInt() == -1 ? &n : nullptr, a[0].AsString(), kJsonb,
-               kText);
+  if (kJsonb && scalar && (a[1].AsInt() == 0 || a[1].AsInt() == -1)) {
+    return FoundValue(std::string_view(s).substr(first), kJsonb, kText);
   }
-  return Sub(json::Element(n, a[1].AsInt()), a[0].AsString(), kJsonb, kText);
+  return Value::Null();
 }
 
 // A text[] path's steps; false when one is NULL.
@@ -69,16 +88,13 @@ Result<Value> ExtractPath(Args a, ExecContext*) {
   return Sub(json::AtPath(n, path), a[0].AsString(), kJsonb, kText);
 }
 
+// a @> b (Contained: b <@ a swapped); the template b is parsed, a is searched.
+template <bool kSwap>
 Result<Value> Contains(Args a, ExecContext*) {
-  MERIDIAN_ASSIGN_OR_RETURN(Node x, ParseArg(a[0], true));
-  MERIDIAN_ASSIGN_OR_RETURN(Node y, ParseArg(a[1], true));
-  return Value::Bool(json::Contains(x, y));
-}
-
-Result<Value> Contained(Args a, ExecContext*) {
-  MERIDIAN_ASSIGN_OR_RETURN(Node x, ParseArg(a[0], true));
-  MERIDIAN_ASSIGN_OR_RETURN(Node y, ParseArg(a[1], true));
-  return Value::Bool(json::Contains(y, x));
+  const Value& doc = a[kSwap ? 1 : 0];
+  MERIDIAN_ASSIGN_OR_RETURN(Node t, ParseArg(a[kSwap ? 0 : 1], true));
+  MERIDIAN_ASSIGN_OR_RETURN(bool c, json::ContainsText(doc.AsString(), t));
+  return Value::Bool(c);
 }
 
 Result<Value> Cmp(Args a, ExecContext*) {
@@ -535,8 +551,8 @@ constexpr ScalarFunction kJsonFunctions[] = {
     {"jsonb_extract_path", "JA", 2, 'J', &ExtractPath<true, false>},
     {"json_extract_path_text", "jA", 2, 't', &ExtractPath<false, true>},
     {"jsonb_extract_path_text", "JA", 2, 't', &ExtractPath<true, true>},
-    {"jsonb_contains", "JJ", 2, 'b', &Contains},
-    {"jsonb_contained", "JJ", 2, 'b', &Contained},
+    {"jsonb_contains", "JJ", 2, 'b', &Contains<false>},
+    {"jsonb_contained", "JJ", 2, 'b', &Contains<true>},
     {"jsonb_exists", "Jt", 2, 'b', &Exists},
     {"jsonb_exists_any", "JA", 2, 'b', &ExistsSome<false>},
     {"jsonb_exists_all", "JA", 2, 'b', &ExistsSome<true>},

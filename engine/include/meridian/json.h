@@ -59,12 +59,21 @@ std::string TextOf(const Node& n, std::string_view src, bool jsonb);
 // A sub-value as a json or jsonb value's text: as written (json) or normalised (jsonb).
 std::string ValueText(const Node& n, std::string_view src, bool jsonb);
 
+// Without building a tree, on a text that is valid JSON (a json or jsonb value): the text of
+// the value at key of the top-level object (the last of equal keys) or at index of the
+// top-level array (negative: from the end). False when absent or of another kind.
+bool FindField(std::string_view text, std::string_view key, std::string_view* value);
+bool FindElement(std::string_view text, long long index, std::string_view* value);
+
 // jsonb_typeof: "object", "array", "string", "number", "boolean", "null".
 const char* TypeName(const Node& n);
 
 // @>: whether a contains b (PostgreSQL's JsonbDeepContains, with the top-level rule that an
 // array contains a scalar it has as an element).
 bool Contains(const Node& a, const Node& b);
+// Contains on a (valid) jsonb text: an object template looks up only its own keys in the text
+// (json::FindField), parsing just those values; anything else parses the whole text.
+Result<bool> ContainsText(std::string_view a, const Node& b);
 // jsonb's B-tree order (compareJsonbContainers): three-way; numbers compare as numbers.
 int Compare(const Node& a, const Node& b);
 // Numeric comparison of two JSON number texts.
