@@ -115,6 +115,30 @@ Result<BoundExprPtr> Binder::BindQuantifiedArray(const ast::Expr& expr) {
 Result<BoundExprPtr> Binder::BindSubscript(const ast::Expr& expr) {
   const uint32_t pos = expr.loc.position;
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr array, BindExpr(*expr.children[0]));
+  if (array->type.id == TypeId::kJsonb) {
+    // j[s]: one #> step, s a text or an integer (as its text); no slices.
+    if (expr.slice) {
+      return Status::Error(sqlstate::kDatatypeMismatch, "jsonb subscript does not support slices")
+          .WithPosition(expr.children.back()->loc.position);
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr index, BindExpr(*expr.children[1]));
+    if (!index->type.IsString() && !index->type.IsIntegral() && !IsUnknown(index)) {
+      return Status::Error(sqlstate::kDatatypeMismatch,
+                           "subscript type " + index->type.Name() + " is not supported")
+          .WithHint("jsonb subscript must be coercible to either integer or text.")
+          .WithPosition(index->position);
+    }
+    if (index->type.id != TypeId::kText) {
+      auto text = BoundExpr::Make(BoundKind::kCast, Type::Text(), index->position);
+      text->explicit_cast = true;
+      text->children.push_back(std::move(index));
+      index = std::move(text);
+    }
+    std::vector<BoundExprPtr> args;
+    args.push_back(std::move(array));
+    args.push_back(std::move(index));
+    return MakeJsonCall("jsonb_subscript", std::move(args), Type::Jsonb(), pos);
+  }
   if (!array->type.IsArray()) {
     return Status::Error(sqlstate::kDatatypeMismatch,
                          "cannot subscript type " + array->type.Name() +

@@ -97,6 +97,12 @@ Result<Value> Contains(Args a, ExecContext*) {
   return Value::Bool(c);
 }
 
+// jsonb[s]: one #> step (an object's key, or an array index written as text).
+Result<Value> Subscript(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
+  return Sub(json::AtPath(n, {a[1].AsString()}), a[0].AsString(), true, false);
+}
+
 Result<Value> Cmp(Args a, ExecContext*) {
   if (a[0].AsString() == a[1].AsString()) return Value::Int(0);
   MERIDIAN_ASSIGN_OR_RETURN(Node x, ParseArg(a[0], true));
@@ -562,6 +568,7 @@ constexpr ScalarFunction kJsonFunctions[] = {
     {"jsonb_delete_keys", "JA", 2, 'J', &DeleteKeys},
     {"jsonb_delete_path", "JA", 2, 'J', &DeletePathFn},
     {"jsonb_cmp", "JJ", 2, 'i', &Cmp},
+    {"jsonb_subscript", "Jt", 2, 'J', &Subscript},
     // Constructors (called by the binder with arguments already in JSON form).
     {"to_json", "t", 1, 'j', &QuoteText},
     {"to_jsonb", "t", 1, 'J', &QuoteText},
