@@ -5,6 +5,7 @@
 // (jsonb_object_field, jsonb_contains, ...; engine/function/json_functions.cc).
 #include "binder/binder.h"
 #include "binder/function_registry.h"
+#include "binder/json_operators.h"
 #include "binder/type_rules.h"
 
 namespace meridian::exec {
@@ -272,6 +273,41 @@ Result<BoundExprPtr> Binder::BindJsonAggregate(const ast::Expr& expr) {
   const std::string final_name = name + "_finalfn";
   return MakeJsonCall(final_name.c_str(), std::move(aggs), jsonb ? Type::Jsonb() : Type::Json(),
                       pos);
+}
+
+const char* JsonOperatorSymbol(std::string_view f) {
+  struct Entry {
+    const char* function;
+    const char* op;
+  };
+  static constexpr Entry kOperators[] = {
+      {"json_object_field", "->"},         {"jsonb_object_field", "->"},
+      {"json_array_element", "->"},        {"jsonb_array_element", "->"},
+      {"json_object_field_text", "->>"},   {"jsonb_object_field_text", "->>"},
+      {"json_array_element_text", "->>"},  {"jsonb_array_element_text", "->>"},
+      {"json_extract_path", "#>"},         {"jsonb_extract_path", "#>"},
+      {"json_extract_path_text", "#>>"},   {"jsonb_extract_path_text", "#>>"},
+      {"jsonb_delete_path", "#-"},         {"jsonb_contains", "@>"},
+      {"jsonb_contained", "<@"},           {"jsonb_exists", "?"},
+      {"jsonb_exists_any", "?|"},          {"jsonb_exists_all", "?&"},
+      {"jsonb_concat", "||"},              {"jsonb_delete", "-"},
+      {"jsonb_delete_index", "-"},         {"jsonb_delete_keys", "-"},
+  };
+  for (const Entry& e : kOperators) {
+    if (f == e.function) return e.op;
+  }
+  return nullptr;
+}
+
+const BoundExpr* JsonbComparisonCall(const BoundExpr& e) {
+  if (e.kind != BoundKind::kBinary || e.children.size() != 2) return nullptr;
+  const BoundExpr& call = *e.children[0];
+  const BoundExpr& zero = *e.children[1];
+  if (call.kind != BoundKind::kFunction || call.func != Func::kRegistered ||
+      call.name != "jsonb_cmp" || zero.kind != BoundKind::kConst) {
+    return nullptr;
+  }
+  return &call;
 }
 
 bool IsJsonAggregateName(const std::string& n) {

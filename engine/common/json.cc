@@ -37,6 +37,41 @@ void AppendUtf8(uint32_t cp, std::string* out) {
   }
 }
 
+// numeric_in's limits for a JSON number kept as numeric (jsonb): at most 131072 digits before
+// the decimal point and 16383 after it (22003 "value overflows numeric format").
+Status CheckNumericRange(std::string_view t) {
+  size_t i = t.size() > 0 && t[0] == '-' ? 1 : 0;
+  long long int_digits = 0, frac_digits = 0, leading_zeros = 0;
+  bool significant = false;
+  for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+    ++int_digits;
+    if (t[i] != '0') significant = true;
+    if (!significant) ++leading_zeros;
+  }
+  if (i < t.size() && t[i] == '.') {
+    for (++i; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+      if (t[i] != '0') significant = true;
+      ++frac_digits;
+    }
+  }
+  long long exp = 0;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    const bool negative = i < t.size() && t[i] == '-';
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+      if (exp < 1000000000) exp = exp * 10 + (t[i] - '0');
+    }
+    if (negative) exp = -exp;
+  }
+  const long long scale = frac_digits - exp;
+  const long long weight = significant ? int_digits - leading_zeros + exp : 0;
+  if (scale > 16383 || weight > 131072) {
+    return Status::Error("22003", "value overflows numeric format");
+  }
+  return Status::Ok();
+}
+
 // A recursive-descent reader of one JSON text with PostgreSQL's error details.
 class Reader {
  public:
@@ -202,6 +237,7 @@ class Reader {
       return Error("Token \"" + std::string(s_.substr(start, p - start)) + "\" is invalid.", p);
     }
     pos_ = p;
+    if (jsonb_) MERIDIAN_RETURN_IF_ERROR(CheckNumericRange(s_.substr(start, p - start)));
     if (build_) {
       out->kind = Node::kNumber;
       const std::string_view t = s_.substr(start, p - start);

@@ -41,6 +41,12 @@ TEST(JsonTest, Numbers) {
   EXPECT_EQ(NormalizeNumber("-12.5e-3"), "-0.0125");
   EXPECT_EQ(NormalizeNumber("1.50"), "1.50");
   EXPECT_EQ(NormalizeNumber("1e+20"), "100000000000000000000");
+  EXPECT_EQ(Jb("1e131071").size(), 131072u);
+  EXPECT_EQ(Jb("-1e-16383").size(), 16386u);
+  EXPECT_EQ(Jb("[1e131072]").substr(0, 11), "ERROR 22003");
+  EXPECT_EQ(Jb("1e-16384").substr(0, 11), "ERROR 22003");
+  EXPECT_EQ(Jb("0.5e999999999999").substr(0, 11), "ERROR 22003");
+  EXPECT_EQ(Invalid("1e100000000000"), "ok");  // json keeps the text
   EXPECT_EQ(CompareNumbers("1.0", "1"), 0);
   EXPECT_EQ(CompareNumbers("-2", "1"), -1);
   EXPECT_EQ(CompareNumbers("10", "9.99"), 1);
