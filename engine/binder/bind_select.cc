@@ -684,10 +684,35 @@ Result<int> Binder::SortColumn(const ast::Expr& x, BoundSelect* out) {
 
 Status Binder::BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
                            BoundSelect* out) {
-  (void)items;
   for (const ast::OrderItem& o : stmt.order_by) {
     const ast::Expr& x = *o.expr;
     MERIDIAN_ASSIGN_OR_RETURN(int column, SortColumn(x, out));
+    if (out->projections[column]->type.id == TypeId::kJsonb && !stmt.distinct) {
+      // ORDER BY a jsonb expression sorts by jsonb_sortkey(expression), a hidden bytea column
+      // whose bytes order as jsonb's B-tree order (its text does not: "10" < "9"). The
+      // expression is bound again from its select-list item (or the ORDER BY item); the text
+      // order stays where neither can be (an ordinal over `*`, an aggregate).
+      const BoundExpr& p = *out->projections[column];
+      BoundExprPtr e;
+      if (p.kind == BoundKind::kColumn) {
+        e = BoundExpr::Column(p.depth, p.index, p.type, p.name);
+      } else if (!p.ContainsAggregate()) {
+        const ast::Expr* ast = static_cast<size_t>(column) < items.size() ? items[column] : nullptr;
+        if (ast == nullptr && static_cast<size_t>(column) >= out->visible) ast = &x;
+        if (ast != nullptr) {
+          MERIDIAN_ASSIGN_OR_RETURN(e, BindExpr(*ast));
+          if (e->type.id != TypeId::kJsonb) e.reset();
+        }
+      }
+      if (e != nullptr) {
+        std::vector<BoundExprPtr> args;
+        args.push_back(std::move(e));
+        MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr key, MakeJsonCall("jsonb_sortkey", std::move(args),
+                                                                 Type::Bytea(), x.loc.position));
+        column = static_cast<int>(out->projections.size());
+        out->projections.push_back(std::move(key));
+      }
+    }
     if (out->projections[column]->type.id == TypeId::kJson) {
       return Status::Error(sqlstate::kUndefinedFunction,
                            "could not identify an ordering operator for type json")

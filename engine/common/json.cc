@@ -957,8 +957,122 @@ Result<bool> ContainsText(std::string_view a, const Node& b) {
   return Contains(x, b);
 }
 
+namespace {
+
+void PutCount(size_t n, std::string* out) {
+  for (int shift = 24; shift >= 0; shift -= 8) out->push_back(static_cast<char>((n >> shift) & 0xFF));
+}
+
+void PutString(std::string_view s, std::string* out) {
+  for (char c : s) {
+    out->push_back(c);
+    if (c == '\0') out->push_back(static_cast<char>(0xFF));
+  }
+  out->append(2, '\0');
+}
+
+// A number: 0x80 for zero; else 0xC0 (positive) or 0x40 (negative, every later byte inverted)
+// then the weight (digits before the point of the first significant digit) as offset binary
+// and the significant digits, ended by 0x00: larger weights, then larger digits, sort later.
+void PutNumber(std::string_view text, std::string* out) {
+  const Decimal d = SplitNumber(text);
+  if (d.integer.empty() && d.fraction.empty()) {
+    out->push_back(static_cast<char>(0x80));
+    return;
+  }
+  std::string digits = d.integer + d.fraction;
+  long long weight = static_cast<long long>(d.integer.size());
+  size_t lead = 0;
+  while (lead < digits.size() && digits[lead] == '0') ++lead;
+  weight -= static_cast<long long>(lead);
+  digits.erase(0, lead);
+  while (!digits.empty() && digits.back() == '0') digits.pop_back();
+  std::string body;
+  const auto w = static_cast<uint32_t>(weight + (1LL << 31));
+  for (int shift = 24; shift >= 0; shift -= 8) body.push_back(static_cast<char>((w >> shift) & 0xFF));
+  body += digits;
+  body.push_back('\0');
+  out->push_back(static_cast<char>(d.negative ? 0x40 : 0xC0));
+  for (char c : body) out->push_back(d.negative ? static_cast<char>(~c) : c);
+}
+
+void PutSortKey(const Node& n, std::string* out);
+
+// The top level: jsonb holds a scalar as a one-element "raw scalar" array, so arrays and
+// scalars order by element count first (a scalar counts one), then a scalar before an array
+// of one element; objects come after both.
+void PutTopSortKey(const Node& n, std::string* out) {
+  if (n.kind == Node::kObject) {
+    PutSortKey(n, out);
+    return;
+  }
+  out->push_back(0x50);
+  const bool raw = n.kind != Node::kArray;
+  PutCount(raw ? 1 : n.items.size(), out);
+  out->push_back(raw ? 0 : 1);
+  if (raw) {
+    PutSortKey(n, out);
+  } else {
+    for (const Node& e : n.items) PutSortKey(e, out);
+  }
+}
+
+void PutSortKey(const Node& n, std::string* out) {
+  out->push_back(static_cast<char>(0x10 * (Rank(n) + 1)));
+  switch (n.kind) {
+    case Node::kNull:
+      return;
+    case Node::kString:
+      PutString(n.text, out);
+      return;
+    case Node::kNumber:
+      PutNumber(n.text, out);
+      return;
+    case Node::kFalse:
+    case Node::kTrue:
+      out->push_back(n.kind == Node::kTrue ? 1 : 0);
+      return;
+    case Node::kArray:
+    case Node::kObject:
+      PutCount(n.items.size(), out);
+      for (size_t i = 0; i < n.items.size(); ++i) {
+        if (n.kind == Node::kObject) PutString(n.keys[i], out);
+        PutSortKey(n.items[i], out);
+      }
+      return;
+  }
+}
+
+}  // namespace
+
+std::string SortKey(const Node& n) {
+  std::string out;
+  PutTopSortKey(n, &out);
+  return out;
+}
+
+namespace {
+
+int CompareInner(const Node& a, const Node& b);
+
+}  // namespace
+
 int Compare(const Node& a, const Node& b) {
-  // A top-level scalar is a one-element "raw scalar" array in jsonb: below every real array.
+  // The top level (see PutTopSortKey): scalars are one-element arrays that sort before real
+  // one-element arrays.
+  const bool ao = a.kind == Node::kObject, bo = b.kind == Node::kObject;
+  if (ao || bo) return ao && bo ? CompareInner(a, b) : (ao ? 1 : -1);
+  const bool ar = a.kind != Node::kArray, br = b.kind != Node::kArray;
+  const size_t an = ar ? 1 : a.items.size(), bn = br ? 1 : b.items.size();
+  if (an != bn) return an < bn ? -1 : 1;
+  if (ar != br) return ar ? -1 : 1;
+  return CompareInner(a, b);
+}
+
+namespace {
+
+int CompareInner(const Node& a, const Node& b) {
+  // Inside containers: by kind (null, string, number, boolean, array, object), then value.
   const int ra = Rank(a), rb = Rank(b);
   if (ra != rb) return ra < rb ? -1 : 1;
   switch (a.kind) {
@@ -981,7 +1095,7 @@ int Compare(const Node& a, const Node& b) {
           const int k = a.keys[i].compare(b.keys[i]);
           if (k != 0) return k < 0 ? -1 : 1;
         }
-        const int c = Compare(a.items[i], b.items[i]);
+        const int c = CompareInner(a.items[i], b.items[i]);
         if (c != 0) return c;
       }
       return 0;
@@ -989,5 +1103,7 @@ int Compare(const Node& a, const Node& b) {
   }
   return 0;
 }
+
+}  // namespace
 
 }  // namespace meridian::json

@@ -103,6 +103,12 @@ Result<Value> Subscript(Args a, ExecContext*) {
   return Sub(json::AtPath(n, {a[1].AsString()}), a[0].AsString(), true, false);
 }
 
+// The bytea that ORDER BY a jsonb expression sorts by (json::SortKey).
+Result<Value> SortKeyFn(Args a, ExecContext*) {
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
+  return Value::ByteaVal(json::SortKey(n));
+}
+
 Result<Value> Cmp(Args a, ExecContext*) {
   if (a[0].AsString() == a[1].AsString()) return Value::Int(0);
   MERIDIAN_ASSIGN_OR_RETURN(Node x, ParseArg(a[0], true));
@@ -569,6 +575,7 @@ constexpr ScalarFunction kJsonFunctions[] = {
     {"jsonb_delete_path", "JA", 2, 'J', &DeletePathFn},
     {"jsonb_cmp", "JJ", 2, 'i', &Cmp},
     {"jsonb_subscript", "Jt", 2, 'J', &Subscript},
+    {"jsonb_sortkey", "J", 1, 'y', &SortKeyFn},
     // Constructors (called by the binder with arguments already in JSON form).
     {"to_json", "t", 1, 'j', &QuoteText},
     {"to_jsonb", "t", 1, 'J', &QuoteText},

@@ -76,6 +76,9 @@ bool Contains(const Node& a, const Node& b);
 Result<bool> ContainsText(std::string_view a, const Node& b);
 // jsonb's B-tree order (compareJsonbContainers): three-way; numbers compare as numbers.
 int Compare(const Node& a, const Node& b);
+// A byte string whose memcmp order is Compare's (jsonb's B-tree order): ORDER BY a jsonb
+// expression sorts by it.
+std::string SortKey(const Node& n);
 // Numeric comparison of two JSON number texts.
 int CompareNumbers(std::string_view a, std::string_view b);
 

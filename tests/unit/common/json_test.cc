@@ -119,10 +119,31 @@ TEST(JsonTest, JsonbOrder) {
   EXPECT_LT(Cmp("\"a\"", "1"), 0);
   EXPECT_LT(Cmp("1", "false"), 0);
   EXPECT_LT(Cmp("false", "true"), 0);
-  EXPECT_LT(Cmp("true", "[]"), 0);
-  EXPECT_LT(Cmp("[9]", "[1,2]"), 0);  // more elements first
+  EXPECT_LT(Cmp("[]", "null"), 0);     // top level: a scalar is a one-element array
+  EXPECT_LT(Cmp("true", "[3]"), 0);    // ... before a real one-element array
+  EXPECT_LT(Cmp("[3]", "[1,2]"), 0);   // fewer elements first
+  EXPECT_LT(Cmp("[true]", "[[]]"), 0);  // inside: by kind
+  EXPECT_LT(Cmp("[9]", "[1,2]"), 0);
   EXPECT_LT(Cmp("[1,2,3]", "{}"), 0);
   EXPECT_GT(Cmp(R"({"a":1,"b":2})", R"({"c":1})"), 0);
+}
+
+TEST(JsonTest, SortKeyOrdersAsCompare) {
+  const char* values[] = {
+      "null", "\"\"", "\"a\"", "\"a\\u0001b\"", "\"ab\"", "\"b\"", "-1e10", "-10", "-9.99",
+      "-1", "-0.5", "-0.05", "0", "0.05", "0.5", "1", "1.5", "9", "10", "100.25", "1e20",
+      "false", "true", "[]", "[9]", "[null]", "[[]]", "[[1, 2]]", "[1, 2]", "[1, 3]", "[[1], 2]", "{}", "{\"a\": 1}",
+      "{\"a\": 2}", "{\"b\": 0}", "{\"a\": 1, \"b\": 2}", "{\"a\": 1, \"bb\": 0}"};
+  for (const char* a : values) {
+    for (const char* b : values) {
+      const Node x = *Parse(a, true), y = *Parse(b, true);
+      const int c = Compare(x, y);
+      const int k = SortKey(x).compare(SortKey(y));
+      EXPECT_EQ(c < 0, k < 0) << a << " vs " << b;
+      EXPECT_EQ(c == 0, k == 0) << a << " vs " << b;
+    }
+  }
+  EXPECT_EQ(SortKey(*Parse("1.0", true)), SortKey(*Parse("1", true)));
 }
 
 TEST(JsonTest, Pretty) {
