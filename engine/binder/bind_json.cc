@@ -110,8 +110,8 @@ Result<BoundExprPtr> Binder::BindJsonOperator(const std::string& op, BoundExprPt
   } else if (op == "#>" || op == "#>>") {
     if ((json || jsonb) && rarray) {
       const bool text = op == "#>>";
-      fn = jsonb ? (text ? "jsonb_extract_path_text" : "jsonb_extract_path")
-                 : (text ? "json_extract_path_text" : "json_extract_path");
+      fn = jsonb ? (text ? "jsonb_extract_path_text_op" : "jsonb_extract_path_op")
+                 : (text ? "json_extract_path_text_op" : "json_extract_path_op");
       rwant = Type::Array(Type::Text());
       result = text ? Type::Text() : lt;
     }
@@ -285,8 +285,8 @@ const char* JsonOperatorSymbol(std::string_view f) {
       {"json_array_element", "->"},        {"jsonb_array_element", "->"},
       {"json_object_field_text", "->>"},   {"jsonb_object_field_text", "->>"},
       {"json_array_element_text", "->>"},  {"jsonb_array_element_text", "->>"},
-      {"json_extract_path", "#>"},         {"jsonb_extract_path", "#>"},
-      {"json_extract_path_text", "#>>"},   {"jsonb_extract_path_text", "#>>"},
+      {"json_extract_path_op", "#>"},      {"jsonb_extract_path_op", "#>"},
+      {"json_extract_path_text_op", "#>>"}, {"jsonb_extract_path_text_op", "#>>"},
       {"jsonb_delete_path", "#-"},         {"jsonb_contains", "@>"},
       {"jsonb_contained", "<@"},           {"jsonb_exists", "?"},
       {"jsonb_exists_any", "?|"},          {"jsonb_exists_all", "?&"},

@@ -5,6 +5,7 @@
 // jsonb_pretty, json(b)_strip_nulls, jsonb_set and the arrays behind the set-returning
 // json(b)_array_elements(_text) and json(b)_object_keys — PostgreSQL 15's results and errors.
 // Values are JSON texts (meridian/json.h); a jsonb text is parsed again by each call.
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <string>
@@ -274,19 +275,29 @@ Result<Value> DeletePathFn(Args a, ExecContext*) {
   return JsonbValue(n);
 }
 
-// jsonb_set: replaces (or, with create_missing, adds) the value at the path; a missing
-// intermediate step leaves the document as it was.
+// How SetPath treats the path's last step: jsonb_set replaces (kReplace, kReplaceOrAdd: adds
+// a missing one), jsonb_insert adds before or after an array element, or a missing key.
+enum class SetMode { kReplace, kReplaceOrAdd, kInsertBefore, kInsertAfter };
+
+// jsonb_set / jsonb_insert at the path; a missing intermediate step leaves the document as it
+// was.
 Status SetPath(Node* n, const std::vector<std::string>& path, size_t level, const Node& value,
-               bool create) {
+               SetMode mode) {
   const bool last = level + 1 == path.size();
+  const bool insert = mode == SetMode::kInsertBefore || mode == SetMode::kInsertAfter;
+  const bool create = mode != SetMode::kReplace;
   if (n->kind == Node::kObject) {
     for (size_t i = 0; i < n->keys.size(); ++i) {
       if (n->keys[i] != path[level]) continue;
       if (last) {
+        if (insert) {
+          return Status::Error("22023", "cannot replace existing key")
+              .WithHint("Try using the function jsonb_set to replace key value.");
+        }
         n->items[i] = value;
         return Status::Ok();
       }
-      return SetPath(&n->items[i], path, level + 1, value, create);
+      return SetPath(&n->items[i], path, level + 1, value, mode);
     }
     if (last && create) {
       n->keys.push_back(path[level]);
@@ -299,12 +310,18 @@ Status SetPath(Node* n, const std::vector<std::string>& path, size_t level, cons
     MERIDIAN_ASSIGN_OR_RETURN(long long i, ArrayStep(path[level], level + 1));
     const auto size = static_cast<long long>(n->items.size());
     if (i < 0) i += size;
+    if (last && insert) {  // before (or after) element i; past either end: at that end
+      long long at = mode == SetMode::kInsertAfter && i >= 0 && i < size ? i + 1 : i;
+      at = std::min(std::max(at, 0LL), size);
+      n->items.insert(n->items.begin() + static_cast<long>(at), value);
+      return Status::Ok();
+    }
     if (i >= 0 && i < size) {
       if (last) {
         n->items[static_cast<size_t>(i)] = value;
         return Status::Ok();
       }
-      return SetPath(&n->items[static_cast<size_t>(i)], path, level + 1, value, create);
+      return SetPath(&n->items[static_cast<size_t>(i)], path, level + 1, value, mode);
     }
     if (last && create) {  // before the start: prepended; past the end: appended
       if (i < 0) {
@@ -318,18 +335,30 @@ Status SetPath(Node* n, const std::vector<std::string>& path, size_t level, cons
   return Status::Ok();
 }
 
+template <bool kInsert>
 Result<Value> JsonbSet(Args a, ExecContext*) {
   MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
   MERIDIAN_ASSIGN_OR_RETURN(Node value, ParseArg(a[2], true));
-  const bool create = a.size() < 4 || a[3].AsBool();
+  const bool flag = a.size() >= 4 && a[3].AsBool();  // create_missing / insert_after
+  const SetMode mode = kInsert ? (flag ? SetMode::kInsertAfter : SetMode::kInsertBefore)
+                               : (a.size() < 4 || flag ? SetMode::kReplaceOrAdd : SetMode::kReplace);
   if (n.kind != Node::kObject && n.kind != Node::kArray) {
     return Status::Error("22023", "cannot set path in scalar");
   }
   std::vector<std::string> path;
   if (!PathOf(a[1], &path)) return Status::Error("22004", "path element at position 1 is null");
   if (path.empty()) return a[0];
-  MERIDIAN_RETURN_IF_ERROR(SetPath(&n, path, 0, value, create));
+  MERIDIAN_RETURN_IF_ERROR(SetPath(&n, path, 0, value, mode));
   return JsonbValue(n);
+}
+
+// json(b)_extract_path(j, VARIADIC steps): the value at the path (strict: a NULL step gives NULL).
+template <bool kJsonb, bool kText>
+Result<Value> ExtractPathVariadic(Args a, ExecContext*) {
+  std::vector<std::string> path;
+  for (size_t i = 1; i < a.size(); ++i) path.push_back(a[i].AsString());
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  return Sub(json::AtPath(n, path), a[0].AsString(), kJsonb, kText);
 }
 
 template <bool kJsonb>
@@ -559,10 +588,10 @@ constexpr ScalarFunction kJsonFunctions[] = {
     {"jsonb_array_element", "Ji", 2, 'J', &ArrayElement<true, false>},
     {"json_array_element_text", "ji", 2, 't', &ArrayElement<false, true>},
     {"jsonb_array_element_text", "Ji", 2, 't', &ArrayElement<true, true>},
-    {"json_extract_path", "jA", 2, 'j', &ExtractPath<false, false>},
-    {"jsonb_extract_path", "JA", 2, 'J', &ExtractPath<true, false>},
-    {"json_extract_path_text", "jA", 2, 't', &ExtractPath<false, true>},
-    {"jsonb_extract_path_text", "JA", 2, 't', &ExtractPath<true, true>},
+    {"json_extract_path_op", "jA", 2, 'j', &ExtractPath<false, false>},
+    {"jsonb_extract_path_op", "JA", 2, 'J', &ExtractPath<true, false>},
+    {"json_extract_path_text_op", "jA", 2, 't', &ExtractPath<false, true>},
+    {"jsonb_extract_path_text_op", "JA", 2, 't', &ExtractPath<true, true>},
     {"jsonb_contains", "JJ", 2, 'b', &Contains<false>},
     {"jsonb_contained", "JJ", 2, 'b', &Contains<true>},
     {"jsonb_exists", "Jt", 2, 'b', &Exists},
@@ -588,6 +617,10 @@ constexpr ScalarFunction kJsonFunctions[] = {
     {"json_object_agg_finalfn", "xx", 2, 'j', &ObjectAggFinal<false>},
     {"jsonb_object_agg_finalfn", "xx", 2, 'J', &ObjectAggFinal<true>},
     // Plain functions.
+    {"json_extract_path", "jt", 2, 'j', &ExtractPathVariadic<false, false>, true},
+    {"jsonb_extract_path", "Jt", 2, 'J', &ExtractPathVariadic<true, false>, true},
+    {"json_extract_path_text", "jt", 2, 't', &ExtractPathVariadic<false, true>, true},
+    {"jsonb_extract_path_text", "Jt", 2, 't', &ExtractPathVariadic<true, true>, true},
     {"json_typeof", "j", 1, 't', &TypeOf<false>},
     {"jsonb_typeof", "J", 1, 't', &TypeOf<true>},
     {"json_array_length", "j", 1, 'i', &ArrayLength<false>},
@@ -595,7 +628,8 @@ constexpr ScalarFunction kJsonFunctions[] = {
     {"jsonb_pretty", "J", 1, 't', &Pretty},
     {"json_strip_nulls", "j", 1, 'j', &StripNullsFn<false>},
     {"jsonb_strip_nulls", "J", 1, 'J', &StripNullsFn<true>},
-    {"jsonb_set", "JAJb", 3, 'J', &JsonbSet},
+    {"jsonb_set", "JAJb", 3, 'J', &JsonbSet<false>},
+    {"jsonb_insert", "JAJb", 3, 'J', &JsonbSet<true>},
     // The arrays walked by the set-returning functions (binder/bind_json.cc).
     {"json_array_elements_array", "j", 1, 'A', &ArrayElements<false, false>},
     {"jsonb_array_elements_array", "J", 1, 'A', &ArrayElements<true, false>},
