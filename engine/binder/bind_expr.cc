@@ -609,6 +609,33 @@ Result<BoundExprPtr> Binder::BindInList(const ast::Expr& expr) {
       return NoOperator("=", x->type, item->type, item->position);
     }
   }
+  if (x->type.id == TypeId::kJsonb) {
+    // jsonb's equality, not its text's: x = a OR x = b ... (NOT IN: x <> a AND x <> b ...),
+    // x bound again for each item.
+    BoundExprPtr out;
+    for (size_t i = 0; i < items.size(); ++i) {
+      BoundExprPtr xi;
+      if (i == 0) {
+        xi = std::move(x);
+      } else {
+        MERIDIAN_ASSIGN_OR_RETURN(xi, BindExpr(*expr.children[0]));
+      }
+      MERIDIAN_ASSIGN_OR_RETURN(
+          BoundExprPtr cmp, BindJsonbBinary(expr.negated ? ast::BinaryOp::kNe : ast::BinaryOp::kEq,
+                                            &xi, &items[i], expr.loc.position));
+      if (cmp == nullptr) return Status::Internal("jsonb IN: no jsonb comparison");
+      if (out == nullptr) {
+        out = std::move(cmp);
+        continue;
+      }
+      auto both = MakeNode(BoundKind::kBinary, Type::Boolean(), expr.loc.position);
+      both->binary_op = expr.negated ? ast::BinaryOp::kAnd : ast::BinaryOp::kOr;
+      both->children.push_back(std::move(out));
+      both->children.push_back(std::move(cmp));
+      out = std::move(both);
+    }
+    if (out != nullptr) return out;
+  }
   e->children.push_back(std::move(x));
   for (BoundExprPtr& item : items) e->children.push_back(std::move(item));
   return e;

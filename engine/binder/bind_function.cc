@@ -561,6 +561,13 @@ Status Binder::BindAggregateExtras(const ast::Expr& expr, BoundExpr* e, bool win
             .WithPosition(o.expr->loc.position);
       }
     }
+    if (key->type.id == TypeId::kJsonb && !e->distinct) {
+      // jsonb's order, not its text's: sort by jsonb_sortkey(key) (bind_json.cc).
+      std::vector<BoundExprPtr> one;
+      one.push_back(std::move(key));
+      MERIDIAN_ASSIGN_OR_RETURN(key, MakeJsonCall("jsonb_sortkey", std::move(one), Type::Bytea(),
+                                                  o.expr->loc.position));
+    }
     e->agg_order.push_back({o.descending, o.nulls_first.value_or(o.descending)});
     e->children.push_back(std::move(key));
   }
