@@ -431,12 +431,39 @@ Result<Value> StripNullsFn(Args a, ExecContext*) {
 // to_json(text) / to_jsonb(text): a JSON string.
 Result<Value> QuoteText(Args a, ExecContext*) { return Value::String(json::Quoted(a[0].AsString())); }
 
+// A JSON object of keys (text, not NULL: the callers checked) and values (json texts; NULL is
+// null): jsonb normalised, json written as PostgreSQL's builders write it, between open and
+// close ("{" and "}" for json_build_object, "{ " and " }" for json_object_agg).
+template <bool kJsonb>
+Result<Value> ObjectOf(const std::vector<std::pair<const Value*, const Value*>>& pairs,
+                       const char* open, const char* close) {
+  Node obj;
+  obj.kind = Node::kObject;
+  std::string out = open;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const std::string value = pairs[i].second->IsNull() ? "null" : pairs[i].second->AsString();
+    if (kJsonb) {
+      MERIDIAN_ASSIGN_OR_RETURN(Node v, json::Parse(value, true));
+      obj.keys.push_back(pairs[i].first->AsString());
+      obj.items.push_back(std::move(v));
+    } else {
+      if (i > 0) out += ", ";
+      json::AppendQuoted(pairs[i].first->AsString(), &out);
+      out += " : ";
+      out += value;
+    }
+  }
+  if (kJsonb) {
+    json::NormalizeObject(&obj);
+    return JsonbValue(obj);
+  }
+  return Value::String(out + close);
+}
+
 // json_build_object(k1, v1, ...): the binder passed keys as text and values as json texts.
 template <bool kJsonb>
 Result<Value> BuildObject(Args a, ExecContext*) {
-  Node obj;
-  obj.kind = Node::kObject;
-  std::string out = "{";
+  std::vector<std::pair<const Value*, const Value*>> pairs;
   for (size_t i = 0; i + 1 < a.size(); i += 2) {
     if (a[i].IsNull()) {
       if (kJsonb) {
@@ -446,23 +473,9 @@ Result<Value> BuildObject(Args a, ExecContext*) {
       return Status::Error("22023", "argument " + std::to_string(i + 1) + " cannot be null")
           .WithHint("Object keys should be text.");
     }
-    const std::string value = a[i + 1].IsNull() ? "null" : a[i + 1].AsString();
-    if (kJsonb) {
-      MERIDIAN_ASSIGN_OR_RETURN(Node v, json::Parse(value, true));
-      obj.keys.push_back(a[i].AsString());
-      obj.items.push_back(std::move(v));
-    } else {
-      if (i > 0) out += ", ";
-      json::AppendQuoted(a[i].AsString(), &out);
-      out += " : ";
-      out += value;
-    }
+    pairs.emplace_back(&a[i], &a[i + 1]);
   }
-  if (kJsonb) {
-    json::NormalizeObject(&obj);
-    return JsonbValue(obj);
-  }
-  return Value::String(out + "}");
+  return ObjectOf<kJsonb>(pairs, "{", "}");
 }
 
 // json_build_array(v1, ...) and json_agg's final function (values are json texts; NULL is null).
@@ -505,28 +518,12 @@ template <bool kJsonb>
 Result<Value> ObjectAggFinal(Args a, ExecContext*) {
   const std::vector<Value>& keys = a[0].AsArray();
   const std::vector<Value>& values = a[1].AsArray();
-  Node obj;
-  obj.kind = Node::kObject;
-  std::string out = "{ ";
+  std::vector<std::pair<const Value*, const Value*>> pairs;
   for (size_t i = 0; i < keys.size() && i < values.size(); ++i) {
     if (keys[i].IsNull()) return Status::Error("22023", "field name must not be null");
-    const std::string value = values[i].IsNull() ? "null" : values[i].AsString();
-    if (kJsonb) {
-      MERIDIAN_ASSIGN_OR_RETURN(Node v, json::Parse(value, true));
-      obj.keys.push_back(keys[i].AsString());
-      obj.items.push_back(std::move(v));
-    } else {
-      if (i > 0) out += ", ";
-      json::AppendQuoted(keys[i].AsString(), &out);
-      out += " : ";
-      out += value;
-    }
+    pairs.emplace_back(&keys[i], &values[i]);
   }
-  if (kJsonb) {
-    json::NormalizeObject(&obj);
-    return JsonbValue(obj);
-  }
-  return Value::String(out + " }");
+  return ObjectOf<kJsonb>(pairs, "{ ", " }");
 }
 
 // The values behind json(b)_array_elements(_text), as a text[] that the binder's unnest walks.
