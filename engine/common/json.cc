@@ -878,24 +878,37 @@ const Node* Element(const Node& n, long long index) {
   return &n.items[static_cast<size_t>(index)];
 }
 
-const Node* AtPath(const Node& n, const std::vector<std::string>& path) {
-  const Node* cur = &n;
-  for (const std::string& step : path) {
-    if (cur->kind == Node::kObject) {
-      cur = Field(*cur, step);
-    } else if (cur->kind == Node::kArray) {
-      // An array step must be an integer (else no value), as PostgreSQL's path lookup.
-      char* end = nullptr;
-      errno = 0;
-      const long long i = std::strtoll(step.c_str(), &end, 10);
-      if (step.empty() || end == nullptr || *end != '\0' || errno != 0) return nullptr;
-      cur = Element(*cur, i);
-    } else {
-      return nullptr;
+namespace {
+
+// The value at path[level..] below n. A json object may repeat a key: every occurrence is
+// followed and the last complete match wins, as PostgreSQL's json path walk has it.
+const Node* AtPathFrom(const Node& n, const std::vector<std::string>& path, size_t level) {
+  if (level == path.size()) return &n;
+  const std::string& step = path[level];
+  if (n.kind == Node::kObject) {
+    const Node* found = nullptr;
+    for (size_t i = 0; i < n.keys.size(); ++i) {
+      if (n.keys[i] != step) continue;
+      if (const Node* r = AtPathFrom(n.items[i], path, level + 1)) found = r;
     }
-    if (cur == nullptr) return nullptr;
+    return found;
   }
-  return cur;
+  if (n.kind == Node::kArray) {
+    // An array step must be an integer (else no value), as PostgreSQL's path lookup.
+    char* end = nullptr;
+    errno = 0;
+    const long long i = std::strtoll(step.c_str(), &end, 10);
+    if (step.empty() || end == nullptr || *end != '\0' || errno != 0) return nullptr;
+    const Node* e = Element(n, i);
+    return e == nullptr ? nullptr : AtPathFrom(*e, path, level + 1);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const Node* AtPath(const Node& n, const std::vector<std::string>& path) {
+  return AtPathFrom(n, path, 0);
 }
 
 std::string TextOf(const Node& n, std::string_view src, bool jsonb) {

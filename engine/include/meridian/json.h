@@ -50,7 +50,8 @@ void NormalizeObject(Node* n);
 const Node* Field(const Node& n, std::string_view key);
 // The element at index of an array (negative: from the end); null when absent or not an array.
 const Node* Element(const Node& n, long long index);
-// The value at a path of keys or array indexes (#>): null when a step is missing.
+// The value at a path of keys or array indexes (#>): null when a step is missing; of a json
+// object's repeated keys, the last one whose value has the rest of the path.
 const Node* AtPath(const Node& n, const std::vector<std::string>& path);
 
 // ->> / #>>: a string's contents, another value's JSON text (json: as written in src); the
