@@ -75,7 +75,10 @@ Status CheckNumericRange(std::string_view t) {
 // A recursive-descent reader of one JSON text with PostgreSQL's error details.
 class Reader {
  public:
-  Reader(std::string_view s, bool jsonb, bool build) : s_(s), jsonb_(jsonb), build_(build) {}
+  // strict: unpaired surrogates and \u0000 are errors (jsonb, and json's de-escaping
+  // functions); json_in only checks the syntax.
+  Reader(std::string_view s, bool jsonb, bool build, bool strict)
+      : s_(s), jsonb_(jsonb), build_(build), strict_(strict) {}
 
   Status Run(Node* out) {
     SkipSpace();
@@ -270,7 +273,10 @@ class Reader {
         return Error(buf, p + 1);
       }
       if (c != '\\') {
-        if (high >= 0) return Error("Unicode low surrogate must follow a high surrogate.", p);
+        if (high >= 0 && strict_) {
+          return Error("Unicode low surrogate must follow a high surrogate.", p);
+        }
+        high = -1;
         if (out != nullptr) out->push_back(static_cast<char>(c));
         ++p;
         continue;
@@ -290,29 +296,34 @@ class Reader {
         }
         p += 6;
         if (cp >= 0xD800 && cp <= 0xDBFF) {
-          if (high >= 0) return Error("Unicode high surrogate must not follow a high surrogate.", p);
+          if (high >= 0 && strict_) {
+            return Error("Unicode high surrogate must not follow a high surrogate.", p);
+          }
           high = static_cast<int>(cp);
           continue;
         }
         if (cp >= 0xDC00 && cp <= 0xDFFF) {
-          if (high < 0) return Error("Unicode low surrogate must follow a high surrogate.", p);
-          cp = 0x10000 + ((static_cast<uint32_t>(high) - 0xD800) << 10) + (cp - 0xDC00);
+          if (high < 0) {
+            if (strict_) return Error("Unicode low surrogate must follow a high surrogate.", p);
+            cp = 0xFFFD;  // not decoded for anyone (json_in checks the syntax only)
+          } else {
+            cp = 0x10000 + ((static_cast<uint32_t>(high) - 0xD800) << 10) + (cp - 0xDC00);
+          }
           high = -1;
         } else if (high >= 0) {
-          return Error("Unicode low surrogate must follow a high surrogate.", p);
+          if (strict_) return Error("Unicode low surrogate must follow a high surrogate.", p);
+          high = -1;
         }
-        if (cp == 0 && jsonb_) {
+        if (cp == 0 && strict_) {
           return Error("\\u0000 cannot be converted to text.", p, "22P05");
         }
-        if (out != nullptr) {
-          if (cp == 0) {
-            return Error("\\u0000 cannot be converted to text.", p, "22P05");
-          }
-          AppendUtf8(cp, out);
-        }
+        if (out != nullptr && cp != 0) AppendUtf8(cp, out);
         continue;
       }
-      if (high >= 0) return Error("Unicode low surrogate must follow a high surrogate.", p);
+      if (high >= 0 && strict_) {
+        return Error("Unicode low surrogate must follow a high surrogate.", p);
+      }
+      high = -1;
       char d = 0;
       switch (e) {
         case '"': d = '"'; break;
@@ -336,7 +347,9 @@ class Reader {
       if (out != nullptr) out->push_back(d);
       p += 2;
     }
-    if (high >= 0) return Error("Unicode low surrogate must follow a high surrogate.", p);
+    if (high >= 0 && strict_) {
+      return Error("Unicode low surrogate must follow a high surrogate.", p);
+    }
     (void)start;
     pos_ = p + 1;
     return Status::Ok();
@@ -414,6 +427,7 @@ class Reader {
   std::string_view s_;
   bool jsonb_;
   bool build_;
+  bool strict_;
   size_t pos_ = 0;
 };
 
@@ -663,15 +677,15 @@ bool FindElement(std::string_view text, long long index, std::string_view* value
   return true;
 }
 
-Result<Node> Parse(std::string_view text, bool jsonb) {
+Result<Node> Parse(std::string_view text, bool jsonb, bool decode) {
   Node n;
-  Reader r(text, jsonb, true);
+  Reader r(text, jsonb, true, jsonb || decode);
   MERIDIAN_RETURN_IF_ERROR(r.Run(&n));
   return n;
 }
 
-Status Validate(std::string_view text) {
-  Reader r(text, false, false);
+Status Validate(std::string_view text, bool strict) {
+  Reader r(text, false, false, strict);
   return r.Run(nullptr);
 }
 

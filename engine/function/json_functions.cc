@@ -22,6 +22,11 @@ using Args = std::span<const Value>;
 using json::Node;
 
 Result<Node> ParseArg(const Value& v, bool jsonb) { return json::Parse(v.AsString(), jsonb); }
+// A json argument of a function that does not de-escape its strings (PostgreSQL's
+// need_escapes = false): the syntax only.
+Result<Node> ParseSyntax(const Value& v, bool jsonb) {
+  return json::Parse(v.AsString(), jsonb, /*decode=*/false);
+}
 
 Value JsonbValue(const Node& n) { return Value::String(json::ToJsonb(n)); }
 
@@ -53,6 +58,9 @@ Result<Value> FoundValue(std::string_view found, bool jsonb, bool text) {
 
 template <bool kJsonb, bool kText>
 Result<Value> ObjectField(Args a, ExecContext*) {
+  // json's field functions de-escape every string of the document (PostgreSQL's need_escapes):
+  // a bad escape anywhere is an error; jsonb's text is clean.
+  if (!kJsonb) MERIDIAN_RETURN_IF_ERROR(json::Validate(a[0].AsString(), /*strict=*/true));
   std::string_view found;
   if (!json::FindField(a[0].AsString(), a[1].AsString(), &found)) return Value::Null();
   return FoundValue(found, kJsonb, kText);
@@ -60,6 +68,7 @@ Result<Value> ObjectField(Args a, ExecContext*) {
 
 template <bool kJsonb, bool kText>
 Result<Value> ArrayElement(Args a, ExecContext*) {
+  if (!kJsonb) MERIDIAN_RETURN_IF_ERROR(json::Validate(a[0].AsString(), /*strict=*/true));
   const std::string& s = a[0].AsString();
   std::string_view found;
   if (json::FindElement(s, a[1].AsInt(), &found)) return FoundValue(found, kJsonb, kText);
@@ -363,13 +372,13 @@ Result<Value> ExtractPathVariadic(Args a, ExecContext*) {
 
 template <bool kJsonb>
 Result<Value> TypeOf(Args a, ExecContext*) {
-  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseSyntax(a[0], kJsonb));
   return Value::String(json::TypeName(n));
 }
 
 template <bool kJsonb>
 Result<Value> ArrayLength(Args a, ExecContext*) {
-  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
+  MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseSyntax(a[0], kJsonb));
   if (n.kind == Node::kObject) {
     return Status::Error("22023", "cannot get array length of a non-array");
   }

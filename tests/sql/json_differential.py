@@ -25,6 +25,16 @@ QUERIES = [
     "SELECT %s::jsonb -> 0", "SELECT %s::json #>> '{a,0}'", "SELECT jsonb_typeof(%s::jsonb)",
     "SELECT %s::jsonb = '{\"a\": [1]}'", "SELECT jsonb_strip_nulls(%s::jsonb)::text",
     "SELECT %s::jsonb || '[1]'", "SELECT %s::jsonb < '[1]'", "SELECT %s::jsonb ? 'a'",
+    "SELECT %s::jsonb #- '{a,0}'", "SELECT jsonb_set(%s::jsonb, '{a,0}', '9')",
+    "SELECT jsonb_insert(%s::jsonb, '{a,0}', '9')",
+    "SELECT count(*) FROM jsonb_array_elements(%s::jsonb)",
+    "SELECT string_agg(key || '=' || value, ',') FROM json_each_text(%s::json)",
+    "SELECT json_array_length(%s::json)", "SELECT %s::jsonb - 'a'",
+    "SELECT %s::jsonb <@ '{\"a\": [1, 2.5e3]}'", "SELECT json_strip_nulls(%s::json)",
+    "SELECT jsonb_array_elements_text(%s::jsonb)", "SELECT %s::json #> '{}'",
+    "SELECT (%s::jsonb)['a'][0]", "SELECT json_typeof(%s::json -> 1)",
+    "SELECT to_jsonb(%s::text)", "SELECT json_build_object('k', %s::json)",
+    "SELECT jsonb_agg(e.value ORDER BY e.value) FROM jsonb_array_elements(%s::jsonb) AS e",
 ]
 
 

@@ -27,10 +27,14 @@ struct Node {
 };
 
 // json_in / jsonb_in. jsonb: strings must not contain \u0000 (22P05) and the tree is
-// normalised (keys sorted, duplicates dropped, numbers in numeric_out's form).
-Result<Node> Parse(std::string_view text, bool jsonb);
-// Whether text is valid JSON (json_in without building a tree).
-Status Validate(std::string_view text);
+// normalised (keys sorted, duplicates dropped, numbers in numeric_out's form). json with
+// decode: its strings are de-escaped as PostgreSQL's field functions do (\u0000 22P05, unpaired
+// surrogates 22P02); without, only the syntax is checked (json_array_length, json_typeof).
+Result<Node> Parse(std::string_view text, bool jsonb, bool decode = true);
+// Whether text is valid JSON (json_in: the syntax only, without building a tree); strict:
+// also that every string de-escapes (no \u0000, no unpaired surrogate), as json's field
+// functions require of the whole document.
+Status Validate(std::string_view text, bool strict = false);
 
 // jsonb_out: `{"a": 1, "b": [1, 2]}`.
 std::string ToJsonb(const Node& n);

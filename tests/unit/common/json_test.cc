@@ -64,7 +64,14 @@ TEST(JsonTest, ErrorsCarryPostgresDetails) {
   EXPECT_EQ(Invalid("[1,]"), R"(22P02: Expected JSON value, but found "]".)");
   EXPECT_EQ(Invalid(R"({"a":1}x)"), R"(22P02: Token "x" is invalid.)");
   EXPECT_EQ(Invalid(R"("\x")"), R"(22P02: Escape sequence "\x" is invalid.)");
-  EXPECT_EQ(Invalid(R"("\ud83d")"), "22P02: Unicode low surrogate must follow a high surrogate.");
+  // json_in checks the syntax only; de-escaping (jsonb, json's field functions) checks pairs.
+  EXPECT_EQ(Invalid(R"("\ud83d")"), "ok");
+  EXPECT_EQ(Jb(R"("\ud83d")"), "ERROR 22P02: Unicode low surrogate must follow a high surrogate.");
+  EXPECT_EQ(Validate(R"(["\ud83d."])", /*strict=*/true).error().detail,
+            "Unicode low surrogate must follow a high surrogate.");
+  EXPECT_EQ(Jb(R"("\udc00")"), "ERROR 22P02: Unicode low surrogate must follow a high surrogate.");
+  EXPECT_EQ(Jb(R"("\ud83d\ud83d")"),
+            "ERROR 22P02: Unicode high surrogate must not follow a high surrogate.");
   EXPECT_EQ(Invalid("\"a\nb\""), "22P02: Character with value 0x0a must be escaped.");
   EXPECT_EQ(Invalid(R"("\u0000")"), "ok");  // json keeps it; jsonb cannot
   EXPECT_EQ(Jb(R"("\u0000")"), R"(ERROR 22P05: \u0000 cannot be converted to text.)");
