@@ -74,8 +74,11 @@ Result<BoundExprPtr> Binder::ToJsonExpr(BoundExprPtr a, bool jsonb) {
 Result<BoundExprPtr> Binder::BindJsonOperator(const std::string& op, BoundExprPtr l,
                                               BoundExprPtr r, uint32_t pos) {
   // An untyped literal on the left of a JSON operator: PostgreSQL cannot choose between json
-  // and jsonb (42725).
-  if (IsUnknown(l) && (op == "->" || op == "->>" || op == "#>" || op == "#>>")) {
+  // and jsonb (or, for @> <@ ?| ?& with another untyped literal, anyarray) (42725).
+  const bool ambiguous =
+      op == "->" || op == "->>" || op == "#>" || op == "#>>" ||
+      ((op == "@>" || op == "<@" || op == "?|" || op == "?&") && IsUnknown(r));  // arrays too
+  if (IsUnknown(l) && ambiguous) {
     return Status::Error("42725", "operator is not unique: unknown " + op + " " +
                                       (IsUnknown(r) ? "unknown" : r->type.Name()))
         .WithHint(
