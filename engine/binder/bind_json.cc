@@ -213,7 +213,7 @@ Result<BoundExprPtr> Binder::BindJsonFunction(const std::string& name,
   const bool obj = name == "json_build_object" || name == "jsonb_build_object";
   const bool arr = name == "json_build_array" || name == "jsonb_build_array";
   if (!to && !obj && !arr) return BoundExprPtr();
-  const bool jsonb = name.back() == 'b';
+  const bool jsonb = name == "to_jsonb" || name.rfind("jsonb_", 0) == 0;
   const Type want = jsonb ? Type::Jsonb() : Type::Json();
   if (to) {
     if (args->size() != 1) return NoFunction(name, *args, pos);
