@@ -174,6 +174,10 @@ bool Binder::IsAggregateFunctionName(const std::string& name) { return IsAggrega
 Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_over) {
   const uint32_t pos = expr.loc.position;
   const std::string& name = expr.name;
+  if (expr.over != nullptr && !ignore_over && IsJsonAggregateName(name)) {
+    return Status::NotSupported(name + " as a window function is not supported yet")
+        .WithPosition(pos);
+  }
   if (expr.over != nullptr && !ignore_over) return BindWindowFunction(expr);
   if (IsWindowFunctionName(name)) {
     return Status::Error(sqlstate::kWrongObjectType,
