@@ -300,7 +300,8 @@ Result<BoundExprPtr> Binder::BindArrayFunction(const std::string& name,
   if (name == "unnest" || name == "generate_series" || name == "generate_subscripts" ||
       IsJsonSetFunctionName(name)) {
     if (IsJsonEachName(name)) {  // a record per row: only in FROM here
-      return Status::NotSupported(name + "() in the select list is not supported yet (use it in FROM)")
+      return Status::NotSupported(name +
+                                  "() in the select list is not supported yet (use it in FROM)")
           .WithPosition(position);
     }
     if (!rules_.set_functions) {
@@ -454,10 +455,10 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::Table
     const bool text = call.name.find("_text") != std::string::npos;
     const Type value = text ? Type::Text()
                             : call.name.rfind("jsonb", 0) == 0 ? Type::Jsonb() : Type::Json();
-    out->columns.push_back(ColumnInfo{ref.column_aliases.size() > 0 ? ref.column_aliases[0] : "key",
-                                      Type::Text(), true});
-    out->columns.push_back(ColumnInfo{ref.column_aliases.size() > 1 ? ref.column_aliases[1] : "value",
-                                      value, true});
+    const size_t aliases = ref.column_aliases.size();
+    out->columns.push_back(
+        ColumnInfo{aliases > 0 ? ref.column_aliases[0] : "key", Type::Text(), true});
+    out->columns.push_back(ColumnInfo{aliases > 1 ? ref.column_aliases[1] : "value", value, true});
     out->visible = 2;
     out->function = std::move(fn);
     return out;

@@ -181,8 +181,9 @@ Result<BoundExprPtr> Binder::BindJsonbBinary(ast::BinaryOp op, BoundExprPtr* l, 
     args.push_back(std::move(*r));
     return MakeJsonCall(fn, std::move(args), Type::Jsonb(), pos);
   }
-  const bool cmp = op == ast::BinaryOp::kEq || op == ast::BinaryOp::kNe || op == ast::BinaryOp::kLt ||
-                   op == ast::BinaryOp::kLe || op == ast::BinaryOp::kGt || op == ast::BinaryOp::kGe;
+  const bool cmp = op == ast::BinaryOp::kEq || op == ast::BinaryOp::kNe ||
+                   op == ast::BinaryOp::kLt || op == ast::BinaryOp::kLe ||
+                   op == ast::BinaryOp::kGt || op == ast::BinaryOp::kGe;
   if (cmp && (lj || IsUnknown(*l)) && (rj || IsUnknown(*r))) {
     // jsonb_cmp(a, b) op 0: jsonb's own order (numbers compare as numbers).
     for (BoundExprPtr* p : {l, r}) {
@@ -346,7 +347,8 @@ Result<BoundExprPtr> Binder::BindJsonSetFunction(const std::string& name,
   auto fn = BoundExpr::Make(BoundKind::kFunction, Type::Text(), pos);
   fn->name = name;
   fn->func = Func::kUnnest;
-  const bool text = name.find("_text") != std::string::npos || name.find("keys") != std::string::npos;
+  const bool text =
+      name.find("_text") != std::string::npos || name.find("keys") != std::string::npos;
   // json(b)_each: each element is a (key, value) pair that FunctionScanOp spreads over two
   // columns; the call's type is the key's.
   fn->type = text || IsJsonEachName(name) ? Type::Text() : in;

@@ -192,7 +192,9 @@ class Reader {
       const size_t e = TokenEnd(pos_);
       const std::string_view tok = s_.substr(pos_, e - pos_);
       if (tok == "true" || tok == "false" || tok == "null") {
-        if (build_) out->kind = tok == "true" ? Node::kTrue : tok == "false" ? Node::kFalse : Node::kNull;
+        if (build_) {
+          out->kind = tok == "true" ? Node::kTrue : tok == "false" ? Node::kFalse : Node::kNull;
+        }
         pos_ = e;
       } else {
         return Error("Token \"" + std::string(tok) + "\" is invalid.", e);
@@ -1006,7 +1008,9 @@ Result<bool> ContainsText(std::string_view a, const Node& b) {
 namespace {
 
 void PutCount(size_t n, std::string* out) {
-  for (int shift = 24; shift >= 0; shift -= 8) out->push_back(static_cast<char>((n >> shift) & 0xFF));
+  for (int shift = 24; shift >= 0; shift -= 8) {
+    out->push_back(static_cast<char>((n >> shift) & 0xFF));
+  }
 }
 
 void PutString(std::string_view s, std::string* out) {
@@ -1035,7 +1039,9 @@ void PutNumber(std::string_view text, std::string* out) {
   while (!digits.empty() && digits.back() == '0') digits.pop_back();
   std::string body;
   const auto w = static_cast<uint32_t>(weight + (1LL << 31));
-  for (int shift = 24; shift >= 0; shift -= 8) body.push_back(static_cast<char>((w >> shift) & 0xFF));
+  for (int shift = 24; shift >= 0; shift -= 8) {
+    body.push_back(static_cast<char>((w >> shift) & 0xFF));
+  }
   body += digits;
   body.push_back('\0');
   out->push_back(static_cast<char>(d.negative ? 0x40 : 0xC0));

@@ -349,8 +349,9 @@ Result<Value> JsonbSet(Args a, ExecContext*) {
   MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
   MERIDIAN_ASSIGN_OR_RETURN(Node value, ParseArg(a[2], true));
   const bool flag = a.size() >= 4 && a[3].AsBool();  // create_missing / insert_after
+  const bool add = a.size() < 4 || flag;
   const SetMode mode = kInsert ? (flag ? SetMode::kInsertAfter : SetMode::kInsertBefore)
-                               : (a.size() < 4 || flag ? SetMode::kReplaceOrAdd : SetMode::kReplace);
+                               : (add ? SetMode::kReplaceOrAdd : SetMode::kReplace);
   if (n.kind != Node::kObject && n.kind != Node::kArray) {
     return Status::Error("22023", "cannot set path in scalar");
   }
@@ -438,7 +439,9 @@ Result<Value> StripNullsFn(Args a, ExecContext*) {
 }
 
 // to_json(text) / to_jsonb(text): a JSON string.
-Result<Value> QuoteText(Args a, ExecContext*) { return Value::String(json::Quoted(a[0].AsString())); }
+Result<Value> QuoteText(Args a, ExecContext*) {
+  return Value::String(json::Quoted(a[0].AsString()));
+}
 
 // A JSON object of keys (text, not NULL: the callers checked) and values (json texts; NULL is
 // null): jsonb normalised, json written as PostgreSQL's builders write it, between open and
@@ -539,8 +542,12 @@ Result<Value> ObjectAggFinal(Args a, ExecContext*) {
 template <bool kJsonb, bool kText>
 Result<Value> ArrayElements(Args a, ExecContext*) {
   MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
-  if (n.kind == Node::kObject) return Status::Error("22023", "cannot extract elements from an object");
-  if (n.kind != Node::kArray) return Status::Error("22023", "cannot extract elements from a scalar");
+  if (n.kind == Node::kObject) {
+    return Status::Error("22023", "cannot extract elements from an object");
+  }
+  if (n.kind != Node::kArray) {
+    return Status::Error("22023", "cannot extract elements from a scalar");
+  }
   std::vector<Value> out;
   out.reserve(n.items.size());
   for (const Node& e : n.items) out.push_back(Sub(&e, a[0].AsString(), kJsonb, kText));

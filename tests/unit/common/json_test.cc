@@ -118,7 +118,9 @@ TEST(JsonTest, Containment) {
   EXPECT_FALSE(C(R"({"a":"x"})", R"({"a":"x","b":null})"));
 }
 
-int Cmp(std::string_view a, std::string_view b) { return Compare(*Parse(a, true), *Parse(b, true)); }
+int Cmp(std::string_view a, std::string_view b) {
+  return Compare(*Parse(a, true), *Parse(b, true));
+}
 
 TEST(JsonTest, JsonbOrder) {
   EXPECT_EQ(Cmp(R"({"a":1})", R"({"a":1.0})"), 0);
@@ -139,7 +141,8 @@ TEST(JsonTest, SortKeyOrdersAsCompare) {
   const char* values[] = {
       "null", "\"\"", "\"a\"", "\"a\\u0001b\"", "\"ab\"", "\"b\"", "-1e10", "-10", "-9.99",
       "-1", "-0.5", "-0.05", "0", "0.05", "0.5", "1", "1.5", "9", "10", "100.25", "1e20",
-      "false", "true", "[]", "[9]", "[null]", "[[]]", "[[1, 2]]", "[1, 2]", "[1, 3]", "[[1], 2]", "{}", "{\"a\": 1}",
+      "false", "true", "[]", "[9]", "[null]", "[[]]", "[[1, 2]]", "[1, 2]", "[1, 3]", "[[1], 2]",
+      "{}", "{\"a\": 1}",
       "{\"a\": 2}", "{\"b\": 0}", "{\"a\": 1, \"b\": 2}", "{\"a\": 1, \"bb\": 0}"};
   for (const char* a : values) {
     for (const char* b : values) {
