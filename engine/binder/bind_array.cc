@@ -15,6 +15,8 @@ bool IsUnknown(const BoundExprPtr& e) { return e->type.id == TypeId::kUnknown; }
 
 }  // namespace
 
+bool IsJsonEachName(const std::string& n);  // bind_json.cc
+
 Result<BoundExprPtr> Binder::BindArray(const ast::Expr& expr, Type cast_to) {
   const uint32_t pos = expr.loc.position;
   if (expr.subquery != nullptr) {  // ARRAY(subquery): every row's single column
@@ -113,6 +115,30 @@ Result<BoundExprPtr> Binder::BindQuantifiedArray(const ast::Expr& expr) {
 Result<BoundExprPtr> Binder::BindSubscript(const ast::Expr& expr) {
   const uint32_t pos = expr.loc.position;
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr array, BindExpr(*expr.children[0]));
+  if (array->type.id == TypeId::kJsonb) {
+    // j[s]: one #> step, s a text or an integer (as its text); no slices.
+    if (expr.slice) {
+      return Status::Error(sqlstate::kDatatypeMismatch, "jsonb subscript does not support slices")
+          .WithPosition(expr.children.back()->loc.position);
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr index, BindExpr(*expr.children[1]));
+    if (!index->type.IsString() && !index->type.IsIntegral() && !IsUnknown(index)) {
+      return Status::Error(sqlstate::kDatatypeMismatch,
+                           "subscript type " + index->type.Name() + " is not supported")
+          .WithHint("jsonb subscript must be coercible to either integer or text.")
+          .WithPosition(index->position);
+    }
+    if (index->type.id != TypeId::kText) {
+      auto text = BoundExpr::Make(BoundKind::kCast, Type::Text(), index->position);
+      text->explicit_cast = true;
+      text->children.push_back(std::move(index));
+      index = std::move(text);
+    }
+    std::vector<BoundExprPtr> args;
+    args.push_back(std::move(array));
+    args.push_back(std::move(index));
+    return MakeJsonCall("jsonb_subscript", std::move(args), Type::Jsonb(), pos);
+  }
   if (!array->type.IsArray()) {
     return Status::Error(sqlstate::kDatatypeMismatch,
                          "cannot subscript type " + array->type.Name() +
@@ -271,7 +297,13 @@ Result<BoundExprPtr> Binder::BindArrayFunction(const std::string& name,
     for (size_t i = 0; i < args.size(); ++i) MERIDIAN_RETURN_IF_ERROR(coerce(i, Type::Text()));
     return make(Func::kStringToArray, Type::Array(Type::Text()));
   }
-  if (name == "unnest" || name == "generate_series" || name == "generate_subscripts") {
+  if (name == "unnest" || name == "generate_series" || name == "generate_subscripts" ||
+      IsJsonSetFunctionName(name)) {
+    if (IsJsonEachName(name)) {  // a record per row: only in FROM here
+      return Status::NotSupported(name +
+                                  "() in the select list is not supported yet (use it in FROM)")
+          .WithPosition(position);
+    }
     if (!rules_.set_functions) {
       return Status::NotSupported(std::string("set-returning functions are not allowed in ") +
                                   rules_.clause)
@@ -286,6 +318,7 @@ Result<BoundExprPtr> Binder::BindSetFunction(const std::string& name,
                                              std::vector<BoundExprPtr> args, uint32_t pos) {
   auto fn = BoundExpr::Make(BoundKind::kFunction, Type::Unknown(), pos);
   fn->name = name;
+  if (IsJsonSetFunctionName(name)) return BindJsonSetFunction(name, std::move(args), pos);
   if (name == "unnest") {
     if (args.size() != 1 || !args[0]->type.IsArray()) return NoFunction(name, args, pos);
     fn->func = Func::kUnnest;
@@ -402,8 +435,10 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::Table
                                 "generate_subscripts)")
         .WithPosition(pos);
   }
-  if (ref.column_aliases.size() > 1) {
-    return Status::Error("42P10", "table \"" + name + "\" has 1 columns available but " +
+  const size_t available = IsJsonEachName(call.name) ? 2 : 1;
+  if (ref.column_aliases.size() > available) {
+    return Status::Error("42P10", "table \"" + name + "\" has " + std::to_string(available) +
+                                      " columns available but " +
                                       std::to_string(ref.column_aliases.size()) +
                                       " columns specified")
         .WithPosition(ref.loc.position);
@@ -411,7 +446,23 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::Table
   auto out = std::make_unique<BoundSelect>();
   // PostgreSQL names the column of a scalar function in FROM after the alias when there is
   // one (FROM unnest(a) AS x gives column x), else after the function.
-  const std::string column = !ref.column_aliases.empty() ? ref.column_aliases[0] : name;
+  std::string column = !ref.column_aliases.empty() ? ref.column_aliases[0] : name;
+  if (ref.column_aliases.empty() && IsJsonSetFunctionName(call.name) &&
+      call.name.find("keys") == std::string::npos) {
+    column = "value";  // the function's OUT parameter
+  }
+  if (IsJsonEachName(call.name)) {  // (key text, value json|jsonb|text)
+    const bool text = call.name.find("_text") != std::string::npos;
+    const Type value = text ? Type::Text()
+                            : call.name.rfind("jsonb", 0) == 0 ? Type::Jsonb() : Type::Json();
+    const size_t aliases = ref.column_aliases.size();
+    out->columns.push_back(
+        ColumnInfo{aliases > 0 ? ref.column_aliases[0] : "key", Type::Text(), true});
+    out->columns.push_back(ColumnInfo{aliases > 1 ? ref.column_aliases[1] : "value", value, true});
+    out->visible = 2;
+    out->function = std::move(fn);
+    return out;
+  }
   out->columns.push_back(ColumnInfo{column, fn->type, true});
   out->visible = 1;
   out->function = std::move(fn);

@@ -12,8 +12,6 @@
 
 namespace meridian::exec {
 
-namespace {
-
 Status NoOperator(const std::string& op, Type l, Type r, uint32_t position) {
   return Status::Error(sqlstate::kUndefinedFunction,
                        "operator does not exist: " + l.Name() + " " + op + " " + r.Name())
@@ -22,6 +20,8 @@ Status NoOperator(const std::string& op, Type l, Type r, uint32_t position) {
           "explicit type casts.")
       .WithPosition(position);
 }
+
+namespace {
 
 BoundExprPtr MakeNode(BoundKind kind, Type type, uint32_t position) {
   return BoundExpr::Make(kind, type, position);
@@ -429,6 +429,10 @@ Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {
   }
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr l, BindExpr(*expr.children[0]));
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr r, BindExpr(*expr.children[1]));
+  if (l->type.id == TypeId::kJsonb || r->type.id == TypeId::kJsonb) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr j, BindJsonbBinary(op, &l, &r, pos));
+    if (j != nullptr) return j;
+  }
   switch (op) {
     case ast::BinaryOp::kAdd:
     case ast::BinaryOp::kSub:
@@ -604,6 +608,33 @@ Result<BoundExprPtr> Binder::BindInList(const ast::Expr& expr) {
     if (!Comparable(x->type, item->type)) {
       return NoOperator("=", x->type, item->type, item->position);
     }
+  }
+  if (x->type.id == TypeId::kJsonb) {
+    // jsonb's equality, not its text's: x = a OR x = b ... (NOT IN: x <> a AND x <> b ...),
+    // x bound again for each item.
+    BoundExprPtr out;
+    for (size_t i = 0; i < items.size(); ++i) {
+      BoundExprPtr xi;
+      if (i == 0) {
+        xi = std::move(x);
+      } else {
+        MERIDIAN_ASSIGN_OR_RETURN(xi, BindExpr(*expr.children[0]));
+      }
+      MERIDIAN_ASSIGN_OR_RETURN(
+          BoundExprPtr cmp, BindJsonbBinary(expr.negated ? ast::BinaryOp::kNe : ast::BinaryOp::kEq,
+                                            &xi, &items[i], expr.loc.position));
+      if (cmp == nullptr) return Status::Internal("jsonb IN: no jsonb comparison");
+      if (out == nullptr) {
+        out = std::move(cmp);
+        continue;
+      }
+      auto both = MakeNode(BoundKind::kBinary, Type::Boolean(), expr.loc.position);
+      both->binary_op = expr.negated ? ast::BinaryOp::kAnd : ast::BinaryOp::kOr;
+      both->children.push_back(std::move(out));
+      both->children.push_back(std::move(cmp));
+      out = std::move(both);
+    }
+    if (out != nullptr) return out;
   }
   e->children.push_back(std::move(x));
   for (BoundExprPtr& item : items) e->children.push_back(std::move(item));

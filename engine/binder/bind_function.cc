@@ -174,6 +174,10 @@ bool Binder::IsAggregateFunctionName(const std::string& name) { return IsAggrega
 Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_over) {
   const uint32_t pos = expr.loc.position;
   const std::string& name = expr.name;
+  if (expr.over != nullptr && !ignore_over && IsJsonAggregateName(name)) {
+    return Status::NotSupported(name + " as a window function is not supported yet")
+        .WithPosition(pos);
+  }
   if (expr.over != nullptr && !ignore_over) return BindWindowFunction(expr);
   if (IsWindowFunctionName(name)) {
     return Status::Error(sqlstate::kWrongObjectType,
@@ -181,6 +185,7 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
         .WithPosition(pos);
   }
   if (IsAggregateName(name)) return BindAggregate(expr);
+  if (IsJsonAggregateName(name)) return BindAggregate(expr);
   if (expr.star) {
     return Status::Error(sqlstate::kSyntaxError,
                          name + "(*) specified, but " + name + " is not an aggregate function")
@@ -201,6 +206,8 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr a, BindExpr(*c));
     args.push_back(std::move(a));
   }
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr json, BindJsonFunction(name, &args, pos));
+  if (json != nullptr) return json;
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr system, BindSystemFunction(name, &args, pos));
   if (system != nullptr) return system;
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr array, BindArrayFunction(name, &args, pos));
@@ -430,6 +437,12 @@ bool FitsKind(const Type& t, char kind) {
       return t.id == TypeId::kBytea;
     case 'u':
       return t.id == TypeId::kUuid;
+    case 'j':
+      return t.id == TypeId::kJson;
+    case 'J':
+      return t.id == TypeId::kJsonb;
+    case 'A':
+      return t.IsArray() && Type{t.element, -1}.IsString();
     case 'x':
       return true;
     case 'r':
@@ -552,6 +565,13 @@ Status Binder::BindAggregateExtras(const ast::Expr& expr, BoundExpr* e, bool win
             .WithPosition(o.expr->loc.position);
       }
     }
+    if (key->type.id == TypeId::kJsonb && !e->distinct) {
+      // jsonb's order, not its text's: sort by jsonb_sortkey(key) (bind_json.cc).
+      std::vector<BoundExprPtr> one;
+      one.push_back(std::move(key));
+      MERIDIAN_ASSIGN_OR_RETURN(key, MakeJsonCall("jsonb_sortkey", std::move(one), Type::Bytea(),
+                                                  o.expr->loc.position));
+    }
     e->agg_order.push_back({o.descending, o.nulls_first.value_or(o.descending)});
     e->children.push_back(std::move(key));
   }
@@ -609,6 +629,7 @@ Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
     return Status::Error(sqlstate::kGroupingError, "aggregate function calls cannot be nested")
         .WithPosition(pos);
   }
+  if (IsJsonAggregateName(expr.name)) return BindJsonAggregate(expr);
   return ResolveAggregate(expr, /*window=*/false);
 }
 

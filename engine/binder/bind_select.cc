@@ -12,6 +12,17 @@ namespace meridian::exec {
 
 namespace {
 
+// GROUP BY or DISTINCT over json, which has no equality operator (PostgreSQL's 42883).
+Status NoJsonEquality(uint32_t position) {
+  return Status::Error(sqlstate::kUndefinedFunction,
+                       "could not identify an equality operator for type json")
+      .WithPosition(position);
+}
+
+}  // namespace
+
+namespace {
+
 bool IsIntegerLiteral(const ast::Expr& e, int64_t* v);
 
 // FROM item `AS name (a, b, ...)` with more names than columns.
@@ -334,6 +345,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
       }
     }
     if (!bound.ok()) return bound.status();
+    if (bound.value()->type.id == TypeId::kJson) return NoJsonEquality(g->loc.position);
     out->group_by.push_back(std::move(bound).value());
   }
 
@@ -371,6 +383,9 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
   }
 
   out->distinct = stmt.distinct;
+  for (size_t i = 0; out->distinct && i < out->visible; ++i) {
+    if (out->projections[i]->type.id == TypeId::kJson) return NoJsonEquality(0);
+  }
   if (out->distinct && out->projections.size() > out->visible) {
     return Status::Error(sqlstate::kInvalidColumnReference,
                          "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
@@ -669,10 +684,41 @@ Result<int> Binder::SortColumn(const ast::Expr& x, BoundSelect* out) {
 
 Status Binder::BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& items,
                            BoundSelect* out) {
-  (void)items;
   for (const ast::OrderItem& o : stmt.order_by) {
     const ast::Expr& x = *o.expr;
     MERIDIAN_ASSIGN_OR_RETURN(int column, SortColumn(x, out));
+    if (out->projections[column]->type.id == TypeId::kJsonb && !stmt.distinct) {
+      // ORDER BY a jsonb expression sorts by jsonb_sortkey(expression), a hidden bytea column
+      // whose bytes order as jsonb's B-tree order (its text does not: "10" < "9"). The
+      // expression is bound again from its select-list item (or the ORDER BY item); the text
+      // order stays where neither can be (an ordinal over `*`, an aggregate).
+      const BoundExpr& p = *out->projections[column];
+      BoundExprPtr e;
+      if (p.kind == BoundKind::kColumn) {
+        e = BoundExpr::Column(p.depth, p.index, p.type, p.name);
+      } else if (!p.ContainsAggregate()) {
+        const ast::Expr* ast = static_cast<size_t>(column) < items.size() ? items[column] : nullptr;
+        if (ast == nullptr && static_cast<size_t>(column) >= out->visible) ast = &x;
+        if (ast != nullptr) {
+          MERIDIAN_ASSIGN_OR_RETURN(e, BindExpr(*ast));
+          if (e->type.id != TypeId::kJsonb) e.reset();
+        }
+      }
+      if (e != nullptr) {
+        std::vector<BoundExprPtr> args;
+        args.push_back(std::move(e));
+        MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr key, MakeJsonCall("jsonb_sortkey", std::move(args),
+                                                                 Type::Bytea(), x.loc.position));
+        column = static_cast<int>(out->projections.size());
+        out->projections.push_back(std::move(key));
+      }
+    }
+    if (out->projections[column]->type.id == TypeId::kJson) {
+      return Status::Error(sqlstate::kUndefinedFunction,
+                           "could not identify an ordering operator for type json")
+          .WithHint("Use an explicit ordering operator or modify the query.")
+          .WithPosition(x.loc.position);
+    }
     SortKey key;
     key.column = column;
     key.descending = o.descending;

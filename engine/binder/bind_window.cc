@@ -273,6 +273,13 @@ Result<BoundExprPtr> Binder::BindWindowFunction(const ast::Expr& expr) {
     if (k->type.id == TypeId::kUnknown) {
       MERIDIAN_ASSIGN_OR_RETURN(k, Coerce(std::move(k), Type::Text(), false, ""));
     }
+    if (k->type.id == TypeId::kJsonb) {
+      // jsonb's equality and order, not its text's (bind_json.cc's jsonb_sortkey).
+      std::vector<BoundExprPtr> one;
+      one.push_back(std::move(k));
+      MERIDIAN_ASSIGN_OR_RETURN(
+          k, MakeJsonCall("jsonb_sortkey", std::move(one), Type::Bytea(), x.loc.position));
+    }
     e->children.push_back(std::move(k));
     return Status::Ok();
   };

@@ -3,6 +3,7 @@
 #include "binder/binder.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "catalog/system_tables.h"
@@ -310,8 +311,16 @@ std::string CastColumnName(const std::string& type_name) {
 // FigureColnameInternal: strength 2 for real names, 1 for fallbacks, 0 for none.
 int FigureName(const ast::Expr& e, std::string* name) {
   switch (e.kind) {
-    case ast::ExprKind::kColumnRef:
     case ast::ExprKind::kFunction:
+      // A JSON operator (a call of the function named "->", ...) names no column, as no
+      // operator does.
+      if (!e.name.empty() && std::ispunct(static_cast<unsigned char>(e.name[0])) &&
+          e.name[0] != '_') {
+        return 0;
+      }
+      *name = e.name;
+      return 2;
+    case ast::ExprKind::kColumnRef:
       *name = e.name;
       return 2;
     case ast::ExprKind::kCast: {

@@ -34,6 +34,11 @@ BoundExprPtr FoldStrictNull(BoundExprPtr e);
 Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args,
                   uint32_t position);
 
+// json_agg, jsonb_agg, json_object_agg, jsonb_object_agg (bind_json.cc).
+bool IsJsonAggregateName(const std::string& n);
+// json(b)_array_elements(_text), json(b)_object_keys: set-returning (bind_json.cc).
+bool IsJsonSetFunctionName(const std::string& n);
+
 // What a view's query reads (CREATE VIEW records it in the catalog, catalog/schema.h).
 struct ViewDependencies {
   std::vector<uint32_t> relations;                // user tables and views
@@ -208,6 +213,27 @@ class Binder {
   // FILTER (WHERE cond) (boolean, no aggregates or window calls), appended to e's children
   // (bound_expr.h).
   Status BindAggregateExtras(const ast::Expr& expr, BoundExpr* e, bool window);
+
+  // bind_json.cc: the JSON operators and type-dependent JSON functions.
+  // A call of the registered function name (its first entry) with args as they are.
+  Result<BoundExprPtr> MakeJsonCall(const char* name, std::vector<BoundExprPtr> args, Type type,
+                                    uint32_t position);
+  // to_json / to_jsonb of a bound expression (strings quoted, json/jsonb cast, others cast).
+  Result<BoundExprPtr> ToJsonExpr(BoundExprPtr a, bool jsonb);
+  // -> ->> #> #>> #- @> <@ ? ?| ?&; 42883 for operand types without the operator.
+  Result<BoundExprPtr> BindJsonOperator(const std::string& op, BoundExprPtr l, BoundExprPtr r,
+                                        uint32_t position);
+  // jsonb || jsonb, jsonb - text/int/text[], jsonb comparisons; null when neither operand is
+  // jsonb (the operands are then untouched).
+  Result<BoundExprPtr> BindJsonbBinary(ast::BinaryOp op, BoundExprPtr* l, BoundExprPtr* r,
+                                       uint32_t position);
+  // The JSON operators (called by their symbols), to_json(b), json(b)_build_object/array:
+  // null for other names.
+  Result<BoundExprPtr> BindJsonFunction(const std::string& name, std::vector<BoundExprPtr>* args,
+                                        uint32_t position);
+  Result<BoundExprPtr> BindJsonAggregate(const ast::Expr& expr);
+  Result<BoundExprPtr> BindJsonSetFunction(const std::string& name, std::vector<BoundExprPtr> args,
+                                           uint32_t position);
 
   // bind_window.cc: f(args) OVER ... (42P20 where window functions are not allowed, nested,
   // or in a window definition; 42809 for a function that is neither a window function nor an

@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include "binder/json_operators.h"
+
 namespace meridian::exec {
 
 namespace {
@@ -135,6 +137,11 @@ std::string Operator(const BoundExpr& e, bool pretty) {
       body = "NOT " + Child(*e.children[0], e, true, pretty);
       break;
     case BoundKind::kBinary:
+      if (const BoundExpr* cmp = JsonbComparisonCall(e)) {  // jsonb_cmp(a, b) op 0: a op b
+        body = Child(*cmp->children[0], e, true, pretty) + " " + ast::OperatorName(e.binary_op) +
+               " " + Child(*cmp->children[1], e, false, pretty);
+        break;
+      }
       body = Child(*e.children[0], e, true, pretty) + " " + ast::OperatorName(e.binary_op) + " " +
              Child(*e.children[1], e, false, pretty);
       break;
@@ -146,10 +153,12 @@ std::string Operator(const BoundExpr& e, bool pretty) {
              (e.negated ? " <> ALL (ARRAY[" : " = ANY (ARRAY[") + List(e.children, 1, pretty) +
              "])";
       break;
-    case BoundKind::kFunction:  // a || b of arrays
-      body =
-          Child(*e.children[0], e, true, pretty) + " || " + Child(*e.children[1], e, false, pretty);
+    case BoundKind::kFunction: {  // a || b of arrays, the JSON operators
+      const char* json = JsonOperatorSymbol(e.name);
+      body = Child(*e.children[0], e, true, pretty) + " " + (json != nullptr ? json : "||") + " " +
+             Child(*e.children[1], e, false, pretty);
       break;
+    }
     default:  // kQuantifiedArray
       body = Child(*e.children[0], e, true, pretty) + " " + ast::OperatorName(e.binary_op) +
              (e.all ? " ALL (" : " ANY (") + Deparse(*e.children[1], pretty) + ")";
@@ -184,6 +193,10 @@ std::string Deparse(const BoundExpr& e, bool pretty) {
         }
       }
       if (e.name == "||") return Operator(e, pretty);
+      if (e.func == Func::kRegistered && e.children.size() == 2 &&
+          JsonOperatorSymbol(e.name) != nullptr) {
+        return Operator(e, pretty);
+      }
       return e.name + "(" + List(e.children, 0, pretty) + ")";
     }
     case BoundKind::kCast: {

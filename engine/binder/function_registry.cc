@@ -54,6 +54,10 @@ Type ScalarKindType(char kind) {
       return Type::Uuid();
     case 'A':
       return Type{TypeId::kArray, -1, TypeId::kText};
+    case 'j':
+      return Type::Json();
+    case 'J':
+      return Type::Jsonb();
     default:
       return Type::Unknown();
   }

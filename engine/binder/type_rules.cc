@@ -2,6 +2,7 @@
 #include "binder/type_rules.h"
 
 #include "meridian/binary.h"
+#include "meridian/json.h"
 
 #include <cerrno>
 #include <cmath>
@@ -326,6 +327,7 @@ bool Comparable(Type a, Type b) {
   if (a.IsNumeric() && b.IsNumeric()) return true;
   if (a.IsString() && b.IsString()) return true;
   if (a.IsDateTime() && b.IsDateTime()) return true;
+  if (a.id == TypeId::kJson) return false;  // json has no equality or ordering operators
   return a.id == b.id;
 }
 
@@ -351,6 +353,8 @@ bool CanCast(Type from, Type to) {
   if (from.id == TypeId::kTime && to.id == TypeId::kInterval) return true;
   if (from.id == TypeId::kInteger && to.id == TypeId::kBoolean) return true;
   if (from.id == TypeId::kBoolean && to.id == TypeId::kInteger) return true;
+  if (from.IsJson() && to.IsJson()) return true;
+  if (from.id == TypeId::kJsonb && (to.IsNumeric() || to.id == TypeId::kBoolean)) return true;
   return false;
 }
 
@@ -367,6 +371,7 @@ bool CanAssign(Type from, Type to) {
   }
   if (from.id == TypeId::kTime && to.id == TypeId::kInterval) return true;
   if (from.id == to.id) return true;  // time(p) from time
+  if (from.IsJson() && to.IsJson()) return true;
   if (to.IsString()) return true;  // PostgreSQL's I/O conversion casts to text are assignment
   return false;
 }
@@ -387,9 +392,29 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
     if (v.IsString()) return ParseArray(v.AsString(), to, explicit_cast);
     return Status::Error("42846", "cannot cast type " + from.Name() + " to " + to.Name());
   }
+  if (from.id == TypeId::kJsonb && (to.IsNumeric() || to.id == TypeId::kBoolean) &&
+      v.IsString()) {
+    return JsonbToScalar(v.AsString(), to, explicit_cast);
+  }
   switch (to.id) {
     case TypeId::kArray:  // handled above
       break;
+    case TypeId::kJson:
+    case TypeId::kJsonb: {
+      const bool jsonb = to.id == TypeId::kJsonb;
+      if (from.id == to.id) return v;
+      if (v.IsString() && (from.IsJson() || IsStringLike(from))) {
+        if (!jsonb) {
+          if (from.id == TypeId::kJsonb) return v;  // jsonb's text is valid json
+          MERIDIAN_RETURN_IF_ERROR(json::Validate(v.AsString()));
+          return v;
+        }
+        MERIDIAN_ASSIGN_OR_RETURN(json::Node n, json::Parse(v.AsString(), true));
+        return Value::String(json::ToJsonb(n));
+      }
+      // Any other type: to_json's conversion (only the binder's to_json calls reach here).
+      return Value::String(ToJsonText(v, from, jsonb));
+    }
     case TypeId::kUnknown:
       return v;
     case TypeId::kSmallInt:
@@ -569,6 +594,65 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
     }
   }
   return Status::Error("42846", "cannot cast type " + from.Name() + " to " + to.Name());
+}
+
+std::string ToJsonText(const Value& v, Type from, bool jsonb) {
+  if (v.IsNull()) return "null";
+  if (from.IsJson()) {
+    if (from.id == TypeId::kJson && jsonb) {
+      auto n = json::Parse(v.AsString(), true);
+      if (n.ok()) return json::ToJsonb(*n);
+    }
+    return v.AsString();
+  }
+  if (v.IsArray()) {
+    std::string out = "[";
+    bool first = true;
+    for (const Value& e : v.AsArray()) {
+      if (!first) out += jsonb ? ", " : ",";
+      first = false;
+      out += ToJsonText(e, from.Element(), jsonb);
+    }
+    return out + "]";
+  }
+  if (v.IsBool()) return v.AsBool() ? "true" : "false";
+  if (v.IsNumber()) {
+    std::string s = v.ToString();
+    // NaN and the infinities are no JSON numbers: strings, as PostgreSQL writes them.
+    if (s == "NaN" || s == "Infinity" || s == "-Infinity") return json::Quoted(s);
+    return jsonb ? json::NormalizeNumber(s) : s;
+  }
+  std::string s = v.ToString();
+  if ((v.IsTimestamp() || v.IsTimestampTz()) && s.size() > 10 && s[10] == ' ') {
+    s[10] = 'T';  // ISO 8601, as PostgreSQL's JSON output of timestamps
+    if (v.IsTimestampTz()) {
+      // A zone offset of whole hours gains its minutes: +02 -> +02:00.
+      const size_t sign = s.find_last_of("+-");
+      if (sign != std::string::npos && sign > 10 && s.size() - sign == 3) s += ":00";
+    }
+  }
+  return json::Quoted(s);
+}
+
+Result<Value> JsonbToScalar(const std::string& text, Type to, bool explicit_cast) {
+  MERIDIAN_ASSIGN_OR_RETURN(json::Node n, json::Parse(text, true));
+  const bool want_bool = to.id == TypeId::kBoolean;
+  const bool ok = want_bool ? (n.kind == json::Node::kTrue || n.kind == json::Node::kFalse)
+                            : n.kind == json::Node::kNumber;
+  if (!ok) {
+    const char* what = n.kind == json::Node::kObject  ? "object"
+                       : n.kind == json::Node::kArray ? "array"
+                       : n.kind == json::Node::kString ? "string"
+                       : n.kind == json::Node::kNull   ? "null"
+                       : n.kind == json::Node::kNumber ? "numeric"
+                                                       : "boolean";
+    return Status::Error("22023", std::string("cannot cast jsonb ") + what + " to type " +
+                                      to.Name());
+  }
+  if (want_bool) return Value::Bool(n.kind == json::Node::kTrue);
+  if (to.IsFloat()) return CastValue(Value::String(n.text), Type::Text(), to, explicit_cast);
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric x, numeric::Parse(n.text));
+  return CastValue(Value::Decimal(x), Type::Numeric(), to, explicit_cast);
 }
 
 Result<Value> AssignValue(const Value& v, Type from, Type to) {

@@ -30,6 +30,13 @@ bool CanAssign(Type from, Type to);
 Result<Value> AssignValue(const Value& v, Type from, Type to);
 // array_in: the text form `{a,"b c",NULL}` of a one-dimensional array of type to (kArray).
 Result<Value> ParseArray(const std::string& text, Type to, bool explicit_cast);
+// to_json / to_jsonb of a value of type from (not text: the caller quotes strings): JSON
+// numbers, true/false, strings of the text form (timestamps in ISO 8601 with 'T'), arrays as
+// JSON arrays; json and jsonb values as they are (jsonb: normalised).
+std::string ToJsonText(const Value& v, Type from, bool jsonb);
+// jsonb::numeric/int/float/boolean: 22023 "cannot cast jsonb string to type integer" unless
+// the jsonb is a number (boolean: true/false).
+Result<Value> JsonbToScalar(const std::string& text, Type to, bool explicit_cast);
 // Whether an explicit CAST from → to exists.
 bool CanCast(Type from, Type to);
 

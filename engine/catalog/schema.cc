@@ -76,6 +76,8 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
   if (n == "time") return Type::Time(spec.modifier);
   if (n == "uuid") return Type::Uuid();
   if (n == "bytea") return Type::Bytea();
+  if (n == "json") return Type::Json();
+  if (n == "jsonb") return Type::Jsonb();
   if (n == "bigint" || n == "int8" || n == "oid") return Type::BigInt();  // oid: no uint32 yet
   if (n == "name") return Type::Text();
   if (n == "double precision" || n == "float" || n == "float8") {
@@ -93,10 +95,6 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
     }
     if (n == "char" || n == "character" || n == "bpchar") return Type::Char(len);
     return Type::Varchar(len);
-  }
-  if (n == "json" || n == "jsonb") {
-    return Status::NotSupported("type " + n + " is not supported yet")
-        .WithPosition(spec.loc.position);
   }
   return Status::Error("42704", "type \"" + n + "\" does not exist")
       .WithPosition(spec.loc.position);

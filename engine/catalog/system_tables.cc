@@ -40,6 +40,7 @@ constexpr BuiltinType kTypes[] = {
     {24, "regproc", "regproc", 4, "N", 1008},
     {25, "text", "text", -1, "S", 1009},
     {26, "oid", "oid", 4, "N", 1028},
+    {114, "json", "json", -1, "U", 199},
     {700, "float4", "real", 4, "N", 1021},
     {701, "float8", "double precision", 8, "N", 1022},
     {705, "unknown", "unknown", -2, "X", 0},
@@ -54,6 +55,7 @@ constexpr BuiltinType kTypes[] = {
     {2205, "regclass", "regclass", 4, "N", 2210},
     {2206, "regtype", "regtype", 4, "N", 2211},
     {2950, "uuid", "uuid", 16, "U", 2951},
+    {3802, "jsonb", "jsonb", -1, "U", 3807},
     {4089, "regnamespace", "regnamespace", 4, "N", 4090},
 };
 

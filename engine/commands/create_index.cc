@@ -52,6 +52,10 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
                                   " index columns yet")
           .WithPosition(col.loc.position);
     }
+    if (!rtree) {
+      MERIDIAN_RETURN_IF_ERROR(
+          CheckBtreeKeyType(table->schema().columns[c].type, col.loc.position));
+    }
     if (rtree) {
       // An R-tree indexes points of numbers; other types have no operator class for it.
       const Type& type = table->schema().columns[c].type;
@@ -157,6 +161,15 @@ Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, E
     MERIDIAN_RETURN_IF_ERROR(table->Analyze());
   }
   return catalog->SaveState();
+}
+
+Status CheckBtreeKeyType(const Type& type, uint32_t position) {
+  if (type.id != TypeId::kJson) return Status::Ok();
+  return Status::Error(sqlstate::kUndefinedObject,
+                       "data type json has no default operator class for access method \"btree\"")
+      .WithHint("You must specify an operator class for the index or define a default operator "
+                "class for the data type.")
+      .WithPosition(position);
 }
 
 }  // namespace meridian::exec

@@ -184,6 +184,9 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     keys.push_back(std::move(key));
   }
   for (size_t i = 0; i < keys.size(); ++i) {
+    for (int c : keys[i].columns) {
+      MERIDIAN_RETURN_IF_ERROR(CheckBtreeKeyType(schema.columns[c].type, 0));
+    }
     keys[i].descending.assign(keys[i].columns.size(), false);
     for (size_t j = 0; j < i; ++j) {
       if (keys[j].name == keys[i].name) {

@@ -89,4 +89,8 @@ Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog,
 Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
                       std::string* notice);
 
+// 42704 for a B-tree key column of a type without a B-tree operator class (json), as
+// PostgreSQL refuses an index, PRIMARY KEY or UNIQUE on it.
+Status CheckBtreeKeyType(const Type& type, uint32_t position);
+
 }  // namespace meridian::exec

@@ -49,6 +49,10 @@ std::string Type::Name() const {
       return "uuid";
     case TypeId::kBytea:
       return "bytea";
+    case TypeId::kJson:
+      return "json";
+    case TypeId::kJsonb:
+      return "jsonb";
     case TypeId::kArray:
       return Element().Name() + "[]";
   }
@@ -114,6 +118,10 @@ uint32_t Type::PgOid() const {
       return 2950;
     case TypeId::kBytea:
       return 17;
+    case TypeId::kJson:
+      return 114;
+    case TypeId::kJsonb:
+      return 3802;
     case TypeId::kArray:
       switch (element) {  // pg_type.typarray of the element type
         case TypeId::kBoolean:
@@ -146,6 +154,10 @@ uint32_t Type::PgOid() const {
           return 2951;
         case TypeId::kBytea:
           return 1001;
+        case TypeId::kJson:
+          return 199;
+        case TypeId::kJsonb:
+          return 3807;
         case TypeId::kNumeric:
           return 1231;
         default:
@@ -205,6 +217,10 @@ std::optional<Type> Type::FromParamOid(uint32_t oid) {
       return Uuid();
     case 17:
       return Bytea();
+    case 114:
+      return Json();
+    case 3802:
+      return Jsonb();
     case 19:  // name
     case 25:
     case 1042:  // bpchar
@@ -224,7 +240,7 @@ std::optional<Type> Type::FromParamOid(uint32_t oid) {
                                          {1021, 700}, {1022, 701},  {1231, 1700}, {1182, 1082},
                                          {1115, 1114}, {1185, 1184}, {1009, 25},  {1015, 1043},
                                          {1014, 1042}, {1187, 1186}, {1183, 1083},
-                                         {2951, 2950}, {1001, 17}};
+                                         {2951, 2950}, {1001, 17}, {199, 114}, {3807, 3802}};
   for (const ArrayOid& a : kArrays) {
     if (a.oid == oid) return Array(*FromParamOid(a.element));
   }

@@ -98,6 +98,11 @@ Result<bool> FunctionScanOp::Next(Row* row) {
   Value v;
   if (!values_.Next(&v)) return false;
   row->clear();
+  if (v.IsArray() && !call_->type.IsArray()) {
+    // A record per value (json_each's (key, value)): its fields are the row's columns.
+    for (const Value& f : v.AsArray()) row->push_back(f);
+    return true;
+  }
   row->push_back(std::move(v));
   return true;
 }

@@ -13,6 +13,7 @@ void RegisterBuiltinFunctions() {
     RegisterMathFunctions();
     RegisterSystemScalarFunctions();
     RegisterSizeFunctions();
+    RegisterJsonFunctions();
   });
 }
 

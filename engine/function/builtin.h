@@ -13,5 +13,6 @@ void RegisterMathFunctions();
 void RegisterSystemScalarFunctions();
 void RegisterSizeFunctions();  // size_functions.cc
 void RegisterBinaryFunctions();  // binary_functions.cc (uuid, bytea)
+void RegisterJsonFunctions();    // json_functions.cc (json, jsonb)
 
 }  // namespace meridian::exec

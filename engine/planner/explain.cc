@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "binder/json_operators.h"
+
 namespace meridian::exec {
 
 namespace {
@@ -165,12 +167,21 @@ std::string ExprToString(const BoundExpr& e) {
     case BoundKind::kUnary:
       return std::string("(") + (e.unary_op == ast::UnaryOp::kNot ? "NOT " : "- ") +
              ExprToString(*e.children[0]) + ")";
-    case BoundKind::kBinary:
-      return "(" + ExprToString(*e.children[0]) + " " + ast::OperatorName(e.binary_op) + " " +
-             ExprToString(*e.children[1]) + ")";
+    case BoundKind::kBinary: {
+      // A jsonb comparison is jsonb_cmp(a, b) op 0 (bind_json.cc): shown as a op b.
+      const BoundExpr* cmp = JsonbComparisonCall(e);
+      const BoundExpr& l = cmp != nullptr ? *cmp->children[0] : *e.children[0];
+      const BoundExpr& r = cmp != nullptr ? *cmp->children[1] : *e.children[1];
+      return "(" + ExprToString(l) + " " + ast::OperatorName(e.binary_op) + " " +
+             ExprToString(r) + ")";
+    }
     case BoundKind::kIsNull:
       return "(" + ExprToString(*e.children[0]) + (e.negated ? " IS NOT NULL)" : " IS NULL)");
     case BoundKind::kFunction:
+      if (const char* op = e.children.size() == 2 ? JsonOperatorSymbol(e.name) : nullptr) {
+        return "(" + ExprToString(*e.children[0]) + " " + op + " " +
+               ExprToString(*e.children[1]) + ")";
+      }
       return std::string(FuncName(e.func) != nullptr ? FuncName(e.func) : e.name.c_str()) + "(" +
              Join(e.children, 0) + ")";
     case BoundKind::kAggregate: {

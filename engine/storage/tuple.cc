@@ -129,6 +129,8 @@ std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
       case TypeId::kText:
       case TypeId::kVarchar:
       case TypeId::kChar:
+      case TypeId::kJson:
+      case TypeId::kJsonb:
       case TypeId::kArray:  // never a column type (catalog::CheckColumnType); kept as text
       case TypeId::kUnknown: {
         std::string s = v.IsString() ? v.AsString() : v.ToString();
@@ -269,6 +271,8 @@ Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow
       case TypeId::kVarchar:
       case TypeId::kChar:
       case TypeId::kBytea:
+      case TypeId::kJson:
+      case TypeId::kJsonb:
       case TypeId::kUnknown: {
         if (!need(4)) return bad(" truncated");
         const uint32_t len = Load<uint32_t>(p + pos);

@@ -535,10 +535,17 @@ inItem : literal | expr ;
 // operator" precedence level.
 concatExpr : additiveExpr (otherOp additiveExpr)* ;
 
-// REGEXP / RLIKE (MySQL's spellings) are `~`, NOT REGEXP is `!~`.
+// REGEXP / RLIKE (MySQL's spellings) are `~`, NOT REGEXP is `!~`. The JSON operators
+// (-> ->> #> #>> #- @> <@ ? ?| ?&) become calls of the function named by the operator.
 otherOp
   : CONCAT | TILDE | NOT_TILDE | TILDE_STAR | NOT_TILDE_STAR | K_NOT? (K_REGEXP | K_RLIKE)
+  | jsonOp
   | K_OPERATOR LPAREN (identifier DOT)? anyOperator RPAREN
+  ;
+
+jsonOp
+  : JSON_GET | JSON_GET_TEXT | JSON_PATH | JSON_PATH_TEXT | JSON_DELETE_PATH | JSON_CONTAINS
+  | JSON_CONTAINED | QUESTION | QUESTION_PIPE | QUESTION_AMP
   ;
 
 anyOperator
@@ -854,6 +861,16 @@ EQ : '=' ;
 NE : '<>' ;
 NE2 : '!=' ;
 TILDE : '~' ;
+JSON_GET : '->' ;
+JSON_GET_TEXT : '->>' ;
+JSON_PATH : '#>' ;
+JSON_PATH_TEXT : '#>>' ;
+JSON_DELETE_PATH : '#-' ;
+JSON_CONTAINS : '@>' ;
+JSON_CONTAINED : '<@' ;
+QUESTION : '?' ;
+QUESTION_PIPE : '?|' ;
+QUESTION_AMP : '?&' ;
 NOT_TILDE : '!~' ;
 TILDE_STAR : '~*' ;
 NOT_TILDE_STAR : '!~*' ;

@@ -347,6 +347,14 @@ ExprPtr Transformer::TransformConcat(P::ConcatExprContext* ctx) {
         Fail(ErrorAt(ops[i], sqlstate::kInvalidSchemaName,
                      "schema \"" + Identifier(ops[i]->identifier()) + "\" does not exist"));
       }
+    } else if (P::JsonOpContext* json = ops[i]->jsonOp()) {
+      // `a -> b`: a call of the function named "->" (bound by the binder's JSON operators).
+      ExprPtr call = NewExpr(ExprKind::kFunction, Loc(json));
+      call->name = json->getText();
+      call->children.push_back(std::move(left));
+      call->children.push_back(TransformAdditive(operands[i + 1]));
+      left = std::move(call);
+      continue;
     } else {
       token = static_cast<antlr4::tree::TerminalNode*>(ops[i]->children.back());
     }

@@ -41,6 +41,8 @@ constexpr TypeAlias kTypeAliases[] = {
     {"time", "time"},
     {"uuid", "uuid"},
     {"bytea", "bytea"},
+    {"json", "json"},
+    {"jsonb", "jsonb"},
     {"boolean", "boolean"},
     {"bool", "boolean"},
     {"oid", "oid"},

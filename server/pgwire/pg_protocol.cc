@@ -147,6 +147,8 @@ int16_t PgTypeLength(const Type& type) {
     case TypeId::kNumeric:
     case TypeId::kArray:
     case TypeId::kBytea:
+    case TypeId::kJson:
+    case TypeId::kJsonb:
       return -1;
   }
   return -1;
@@ -347,6 +349,12 @@ Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t in
       break;
     case TypeId::kBytea:  // bytea_send: the bytes themselves
       return Value::ByteaVal(std::string(bytes));
+    case TypeId::kJsonb:  // jsonb_send: version 1, then the text (the engine parses it)
+      if (n >= 1 && bytes[0] == 1) return Value::String(std::string(bytes.substr(1)));
+      if (n >= 1) return Status::Error("XX000", "unsupported jsonb version number " +
+                                                    std::to_string(static_cast<int>(bytes[0])));
+      break;
+    case TypeId::kJson:  // json_send: the text
     case TypeId::kText:
     case TypeId::kVarchar:
     case TypeId::kChar:
@@ -392,6 +400,9 @@ void AppendBinaryValue(std::string* out, const Value& v, const Type& t) {
     out->append(reinterpret_cast<const char*>(v.AsUuid().bytes.data()), 16);
   } else if (v.IsBytea()) {
     out->append(v.AsBytea());
+  } else if (t.id == TypeId::kJsonb && v.IsString()) {  // jsonb_send: version 1, the text
+    out->push_back(1);
+    out->append(v.AsString());
   } else if (v.IsArray()) {
     // array_send: ndim (0 when empty), has-nulls flag, element type oid, then per dimension
     // its length and lower bound (1), then each element as a length (-1 for NULL) and bytes.

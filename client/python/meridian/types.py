@@ -3,6 +3,7 @@
 # SQL text); results are decoded by their column's pg_oid.
 import datetime
 import decimal
+import json
 import time
 
 from ._proto import meridian_pb2 as pb
@@ -11,6 +12,7 @@ from ._proto import meridian_pb2 as pb
 BOOL, BYTEA, INT8, INT2, INT4, TEXT, OID = 16, 17, 20, 21, 23, 25, 26
 FLOAT4, FLOAT8, UNKNOWN, BPCHAR, VARCHAR = 700, 701, 705, 1042, 1043
 DATE, TIME, TIMESTAMP, TIMESTAMPTZ, NUMERIC = 1082, 1083, 1114, 1184, 1700
+JSON, JSONB = 114, 3802
 INFER = 0  # let the server infer the parameter's type from its context
 
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -68,7 +70,8 @@ def Binary(data):
 
 def to_value(obj):
     """(pb.Value, pg_oid to declare) for one parameter. Types Python can tell apart are
-    declared (int as bigint, float as double precision, Decimal as numeric, date, timestamp);
+    declared (int as bigint, float as double precision, Decimal as numeric, date, timestamp,
+    dict as jsonb);
     str and None are left for the server to infer from context, as PostgreSQL infers an untyped
     literal. Raises TypeError for a value it cannot send."""
     if obj is None:
@@ -97,6 +100,8 @@ def to_value(obj):
         return pb.Value(text_value=obj.isoformat()), TIME
     if isinstance(obj, (list, tuple)):
         return _array_value(obj)
+    if isinstance(obj, dict):  # a JSON object: jsonb
+        return pb.Value(text_value=json.dumps(obj)), JSONB
     raise TypeError(f"cannot send a value of type {type(obj).__name__} as a parameter")
 
 
@@ -169,7 +174,8 @@ def _parse_bool(text):
 _TEXT_DECODERS = {
     NUMERIC: decimal.Decimal, DATE: _parse_date, TIMESTAMP: _parse_timestamp,
     TIMESTAMPTZ: _parse_timestamp, FLOAT4: _parse_float, FLOAT8: _parse_float,
-    INT2: int, INT4: int, INT8: int, OID: int, BOOL: _parse_bool,
+    INT2: int, INT4: int, INT8: int, OID: int, BOOL: _parse_bool, JSON: json.loads,
+    JSONB: json.loads,
 }
 
 

@@ -37,8 +37,10 @@ enum class TypeId : uint8_t {
   kTime = 16,         // TIME [(p)] [WITHOUT TIME ZONE]: modifier = p (0..6), or -1
   kUuid = 17,         // UUID: 16 bytes, ordered bytewise
   kBytea = 18,        // BYTEA: a byte string, ordered bytewise (shorter prefix first)
+  kJson = 19,         // JSON: held as a string, the text as given (validated on input)
+  kJsonb = 20,        // JSONB: held as a string, the normalised text (see meridian/json.h)
 };
-inline constexpr int kMaxTypeId = 18;
+inline constexpr int kMaxTypeId = 20;
 
 struct Type {
   TypeId id = TypeId::kUnknown;
@@ -63,6 +65,8 @@ struct Type {
   static Type Time(int32_t precision = -1) { return {TypeId::kTime, precision}; }
   static Type Uuid() { return {TypeId::kUuid, -1}; }
   static Type Bytea() { return {TypeId::kBytea, -1}; }
+  static Type Json() { return {TypeId::kJson, -1}; }
+  static Type Jsonb() { return {TypeId::kJsonb, -1}; }
   // The array type of `of` (an array of arrays is the same array type, as in PostgreSQL).
   static Type Array(Type of) {
     return of.id == TypeId::kArray ? of : Type{TypeId::kArray, of.modifier, of.id};
@@ -81,6 +85,7 @@ struct Type {
   bool IsString() const {
     return id == TypeId::kText || id == TypeId::kVarchar || id == TypeId::kChar;
   }
+  bool IsJson() const { return id == TypeId::kJson || id == TypeId::kJsonb; }
   // date, timestamp and timestamptz (not time or interval).
   bool IsDateTime() const {
     return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampTz;
@@ -89,14 +94,14 @@ struct Type {
   // PostgreSQL's name: "integer", "bigint", "double precision", "text", "character varying",
   // "boolean", "unknown", "smallint", "real", "character", "numeric", "date",
   // "timestamp without time zone", "timestamp with time zone", "interval",
-  // "time without time zone", "uuid", "bytea"; arrays "integer[]".
+  // "time without time zone", "uuid", "bytea", "json", "jsonb"; arrays "integer[]".
   std::string Name() const;
   // Name with modifier, as \d and format_type show it: "character varying(20)",
   // "numeric(10,2)", "character(3)", "timestamp(3) without time zone".
   std::string DisplayName() const;
   // pg_type.oid: bool 16, int8 20, int2 21, int4 23, text 25, float4 700, float8 701,
   // bpchar 1042, varchar 1043, date 1082, time 1083, timestamp 1114, timestamptz 1184,
-  // interval 1186, numeric 1700, uuid 2950, bytea 17, unknown 705; arrays
+  // interval 1186, numeric 1700, uuid 2950, bytea 17, json 114, jsonb 3802, unknown 705; arrays
   // the element's array type (_int4 1007, _text 1009, ...).
   uint32_t PgOid() const;
   // pg_attribute.atttypmod / RowDescription's type modifier as PostgreSQL stores it:
@@ -105,7 +110,8 @@ struct Type {
   int32_t PgTypmod() const;
   // The type of a statement parameter declared by pg_type.oid, as PostgreSQL clients declare
   // them: 0 and unknown (705) give Unknown (inferred from context); int2, int4, int8,
-  // float4, float8, numeric, date, time, timestamp, timestamptz, interval, uuid, bytea their types;
+  // float4, float8, numeric, date, time, timestamp, timestamptz, interval, uuid, bytea, json,
+  // jsonb their types;
   // text/bpchar/name → text, varchar (no length), bool. nullopt for other OIDs.
   static std::optional<Type> FromParamOid(uint32_t oid);
 
@@ -127,7 +133,7 @@ struct Bytes {
 };
 
 // A SQL value: NULL, boolean, integer (SMALLINT, INTEGER and BIGINT all held as int64), double,
-// string (TEXT, VARCHAR, CHAR), numeric, date, timestamp, float (REAL), array (a shared,
+// string (TEXT, VARCHAR, CHAR, and JSON/JSONB as their text), numeric, date, timestamp, float (REAL), array (a shared,
 // immutable list of element values), interval, timestamptz, time, uuid or bytea (byte string). The static SQL type lives with the column or expression,
 // not in the value (a numeric carries its display scale).
 class Value {

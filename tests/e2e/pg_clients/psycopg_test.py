@@ -8,7 +8,8 @@
 # type lookups (TypeInfo.fetch), information_schema, COPY FROM STDIN / TO STDOUT in text and
 # CSV with bad input, SCRAM-SHA-256 over TLS, and NUMERIC/DATE/TIMESTAMP/SMALLINT/REAL values
 # as Decimal/date/datetime/int/float, read and bound in text and binary format, UUID/BYTEA
-# values as uuid.UUID/bytes (parameters, results in both formats, COPY). Run by ctest with
+# values as uuid.UUID/bytes (parameters, results in both formats, COPY), JSON/JSONB values as
+# Python dicts and lists (Json/Jsonb parameters, results in both formats). Run by ctest with
 # $MERIDIAND set.
 import datetime
 import decimal
@@ -21,6 +22,7 @@ import uuid
 
 import psycopg
 from psycopg import errors
+from psycopg.types.json import Json, Jsonb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from meridian_daemon import MeridianDaemon  # noqa: E402
@@ -28,6 +30,7 @@ from meridian_daemon import MeridianDaemon  # noqa: E402
 # PostgreSQL type OIDs as RowDescription reports them.
 INT4, INT8, TEXT, FLOAT8, BOOL = 23, 20, 25, 701, 16
 UUID, BYTEA = 2950, 17
+JSON, JSONB = 114, 3802
 
 
 class PsycopgTest(unittest.TestCase):
@@ -474,6 +477,36 @@ class PsycopgTest(unittest.TestCase):
                 conn.execute("SELECT 'nope'::uuid")
             with self.assertRaises(errors.UniqueViolation):
                 conn.execute("INSERT INTO files (id) VALUES (%s)", (key,))
+
+    def test_json_and_jsonb(self):
+        doc = {"name": "ann", "tags": ["x", "y"], "n": 1.5, "ok": True, "none": None,
+               "nested": {"k": "\u00e9\u263a"}}
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE jdocs (id INT PRIMARY KEY, j JSON, b JSONB)")
+            # Json/Jsonb parameters (OIDs 114/3802); results load as dicts and lists.
+            conn.execute("INSERT INTO jdocs VALUES (%s, %s, %s)", (1, Json(doc), Jsonb(doc)))
+            conn.execute("INSERT INTO jdocs VALUES (2, '[1, 2]', '{\"b\": 1, \"a\": [true]}')")
+            cur = conn.execute("SELECT j, b, b -> 'tags', b ->> 'name' FROM jdocs WHERE id = 1")
+            self.assertEqual([d.type_code for d in cur.description], [JSON, JSONB, JSONB, TEXT])
+            self.assertEqual(cur.fetchone(), (doc, doc, ["x", "y"], "ann"))
+            cur = conn.execute("SELECT id FROM jdocs WHERE b ->> %s = %s AND b ? 'tags' "
+                               "AND b @> %s", ("name", "ann", Jsonb({"ok": True})))
+            self.assertEqual(cur.fetchall(), [(1,)])
+            self.assertEqual(conn.execute("SELECT b FROM jdocs WHERE id = 2").fetchone(),
+                             ({"a": [True], "b": 1},))
+            self.assertEqual(conn.execute("SELECT b::text FROM jdocs WHERE id = 2").fetchone(),
+                             ('{"a": [true], "b": 1}',))
+            self.assertEqual(conn.execute("SELECT jsonb_agg(id ORDER BY id), json_build_object("
+                                          "'ids', array_agg(id ORDER BY id)) FROM jdocs").fetchone(),
+                             ([1, 2], {"ids": [1, 2]}))
+            with conn.cursor(binary=True) as bcur:
+                bcur.execute("SELECT j, b FROM jdocs WHERE b = %b", (Jsonb(doc),))
+                self.assertEqual(bcur.pgresult.fformat(1), 1)
+                self.assertEqual(bcur.fetchall(), [(doc, doc)])
+            with self.assertRaises(errors.InvalidTextRepresentation):
+                conn.execute("SELECT '{\"a\":'::jsonb")
+            with self.assertRaises(errors.UndefinedFunction):
+                conn.execute("SELECT j = j FROM jdocs")
 
     def test_parameter_status_and_settings(self):
         with self.connect(application_name="ptest") as conn:

@@ -99,6 +99,17 @@ class DriverTest(unittest.TestCase):
         self.cur.execute("SELECT %s || '\\x02'::bytea", (b"\x01",))
         self.assertEqual(self.cur.fetchone(), (b"\x01\x02",))
 
+    def test_json_and_jsonb(self):
+        # json/jsonb cells travel as their text and load as Python values; a dict parameter
+        # is sent as jsonb.
+        self.table("jdoc", "id INT PRIMARY KEY, j JSON, b JSONB")
+        doc = {"name": "ann", "tags": ["x", None], "n": 1.5, "ok": True}
+        self.cur.execute("INSERT INTO jdoc VALUES (1, %s, %s)", ('{"b":1,  "a":2}', doc))
+        self.cur.execute("SELECT j, b, b -> 'tags', b ->> 'name', j::text FROM jdoc "
+                         "WHERE b @> %s", ({"ok": True},))
+        self.assertEqual(self.cur.fetchall(),
+                         [({"b": 1, "a": 2}, doc, ["x", None], "ann", '{"b":1,  "a":2}')])
+
     def test_parameters_are_never_spliced(self):
         self.table("inj", "s TEXT")
         evil = "'); DROP TABLE inj; --"

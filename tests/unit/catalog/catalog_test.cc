@@ -350,7 +350,8 @@ TEST(TypeFromSpecTest, Mapping) {
   EXPECT_EQ(t("interval").value(), Type::Interval());
   EXPECT_EQ(t("uuid").value(), Type::Uuid());
   EXPECT_EQ(t("bytea").value(), Type::Bytea());
-  EXPECT_EQ(t("jsonb").status().sqlstate(), "0A000");
+  EXPECT_EQ(t("json").value(), Type::Json());
+  EXPECT_EQ(t("jsonb").value(), Type::Jsonb());
   EXPECT_EQ(t("blob").status().sqlstate(), "42704");
 }
 
