@@ -207,15 +207,16 @@ uint64_t MixHash(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-Status HashSpill::Add(const Row& row, uint64_t hash) {
+Status HashSpill::Add(const Row& row, uint64_t hash, size_t side) {
   if (files_.empty()) {
-    if (level_ >= 64 / kBits) {
+    if (level_ >= kMaxLevel) {
       return Status::Error(sqlstate::kOutOfMemory,
                            "hash table rows do not fit in work_mem after repartitioning");
     }
-    files_.resize(kFiles);
+    files_.resize(kFiles * sides_);
   }
-  std::unique_ptr<SpillFile>& file = files_[(hash >> (kBits * level_)) & (kFiles - 1)];
+  const size_t partition = (hash >> (kBits * level_)) & (kFiles - 1);
+  std::unique_ptr<SpillFile>& file = files_[partition * sides_ + side];
   if (file == nullptr) {
     MERIDIAN_ASSIGN_OR_RETURN(file, SpillFile::Create(dir_));
   }
@@ -223,23 +224,39 @@ Status HashSpill::Add(const Row& row, uint64_t hash) {
 }
 
 Status HashSpill::EndInput() {
-  for (std::unique_ptr<SpillFile>& file : files_) {
-    if (file == nullptr) continue;
-    MERIDIAN_RETURN_IF_ERROR(file->Finish());
-    disk_bytes_ += file->bytes();
-    waiting_.push_back({std::move(file), level_});
+  for (size_t p = 0; p < files_.size(); p += sides_) {
+    Waiting w{{}, level_};
+    bool any = false;
+    for (size_t s = 0; s < sides_; ++s) {
+      std::unique_ptr<SpillFile>& file = files_[p + s];
+      if (file != nullptr) {
+        MERIDIAN_RETURN_IF_ERROR(file->Finish());
+        disk_bytes_ += file->bytes();
+        any = true;
+      }
+      w.files.push_back(std::move(file));
+    }
+    if (any) waiting_.push_back(std::move(w));
   }
   files_.clear();
   return Status::Ok();
 }
 
-Result<std::unique_ptr<SpillFile>> HashSpill::Next() {
-  if (waiting_.empty()) return std::unique_ptr<SpillFile>();
+Result<bool> HashSpill::NextPartition(std::vector<std::unique_ptr<SpillFile>>* files) {
+  if (waiting_.empty()) return false;
   Waiting w = std::move(waiting_.back());
   waiting_.pop_back();
   level_ = w.level + 1;
   ++batches_;
-  return std::move(w.file);
+  *files = std::move(w.files);
+  return true;
+}
+
+Result<std::unique_ptr<SpillFile>> HashSpill::Next() {
+  std::vector<std::unique_ptr<SpillFile>> files;
+  MERIDIAN_ASSIGN_OR_RETURN(bool any, NextPartition(&files));
+  if (!any) return std::unique_ptr<SpillFile>();
+  return std::move(files[0]);
 }
 
 size_t RowMemoryBytes(const Row& row) {
