@@ -289,7 +289,11 @@ Status SpillFile::Append(const Row& row) {
   return buffer_.size() >= kBufferBytes ? Flush() : Status::Ok();
 }
 
-Status SpillFile::Finish() { return Flush(); }
+Status SpillFile::Finish() {
+  MERIDIAN_RETURN_IF_ERROR(Flush());
+  std::string().swap(buffer_);  // a file waiting its turn holds no buffer (HashSpill keeps many)
+  return Status::Ok();
+}
 
 Status SpillFile::Flush() {
   size_t done = 0;
