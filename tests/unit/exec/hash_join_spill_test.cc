@@ -3,8 +3,6 @@
 // further, or chunk by chunk when one key fills a partition); every join kind and set
 // operation answers as in memory, NULL keys and NULL extension included, EXPLAIN ANALYZE
 // reports more than one batch, and no temporary file is left.
-#include <algorithm>
-
 #include "sql_test_util.h"
 
 namespace meridian::testing {
@@ -29,30 +27,19 @@ class HashJoinSpillTest : public SqlTest {
                   "FROM generate_series(1, 16000) i")
                     .status.ok());
   }
-  bool PlanHas(const std::string& query, const std::string& text) {
-    for (const std::string& line : Rows("EXPLAIN ANALYZE " + query)) {
-      if (line.find(text) != std::string::npos) return true;
-    }
-    return false;
-  }
-  Strings Sorted(const std::string& query) {
-    Strings rows = Rows(query);
-    std::sort(rows.begin(), rows.end());
-    return rows;
-  }
   // Each query's rows in memory, then with work_mem at 64kB: the same, spilled.
   void ExpectSameSpilled(const Strings& queries) {
     std::vector<Strings> in_memory;
     for (const std::string& q : queries) {
-      in_memory.push_back(Sorted(q));
+      in_memory.push_back(SortedRows(q));
       EXPECT_FALSE(in_memory.back().empty()) << q;
-      EXPECT_TRUE(PlanHas(q, "Batches: 1 ")) << q;
+      EXPECT_TRUE(AnalyzeHas(q, "Batches: 1 ")) << q;
     }
     ASSERT_TRUE(Q("SET work_mem = '64kB'").status.ok());
     for (size_t i = 0; i < queries.size(); ++i) {
-      EXPECT_EQ(Sorted(queries[i]), in_memory[i]) << queries[i];
-      EXPECT_FALSE(PlanHas(queries[i], "Batches: 1 ")) << queries[i];
-      EXPECT_TRUE(PlanHas(queries[i], "Batches: ")) << queries[i];
+      EXPECT_EQ(SortedRows(queries[i]), in_memory[i]) << queries[i];
+      EXPECT_FALSE(AnalyzeHas(queries[i], "Batches: 1 ")) << queries[i];
+      EXPECT_TRUE(AnalyzeHas(queries[i], "Batches: ")) << queries[i];
     }
     EXPECT_EQ(TempFiles(), 0u) << "spill files are unnamed and gone with the statement";
     ASSERT_TRUE(Q("RESET work_mem").status.ok());
