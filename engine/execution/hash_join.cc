@@ -637,6 +637,10 @@ Result<bool> HashJoinOp::Next(Row* row) {
         while (true) {
           MERIDIAN_ASSIGN_OR_RETURN(bool more, s.probe_reader->Next(&left_row_));
           if (!more) break;
+          if (--until_check_ <= 0 && exec_ != nullptr && exec_->ctl != nullptr) {
+            MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
+            until_check_ = kCheckInterval;
+          }
           const size_t i = s.probe_index++;
           if (i < s.probe_matched.size() && s.probe_matched[i]) continue;
           left_row_.pop_back();

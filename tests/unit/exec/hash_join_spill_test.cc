@@ -75,6 +75,19 @@ TEST_F(HashJoinSpillTest, OneKeyFillingAPartitionGoesChunkByChunk) {
   });
 }
 
+TEST_F(HashJoinSpillTest, SpilledJoinsEndAtStatementTimeout) {
+  // Most rows share k1 = 1: the spilled join goes chunk by chunk over 16,000 x 17,000 pairs,
+  // polling for cancellation as it goes; the spilled set operation too.
+  ASSERT_TRUE(Q("SET work_mem = '64kB'").status.ok());
+  ASSERT_TRUE(Q("SET statement_timeout = '100ms'").status.ok());
+  Err("SELECT count(*) FROM l a JOIN l b ON a.k1 = b.k1 AND a.t < b.t", "57014");
+  Err("SELECT count(*) FROM (SELECT a.t || b.t FROM l a, r b WHERE a.id < 400 "
+      "EXCEPT SELECT t FROM r) x",
+      "57014");
+  ASSERT_TRUE(Q("RESET statement_timeout").status.ok());
+  EXPECT_EQ(TempFiles(), 0u);
+}
+
 TEST_F(HashJoinSpillTest, SetOperationsAnswerAsInMemory) {
   ExpectSameSpilled({
       "SELECT k, t FROM l INTERSECT SELECT k, t FROM r",
