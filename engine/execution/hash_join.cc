@@ -83,7 +83,8 @@ Status HashJoinOp::Open(const EvalContext* outer, ExecContext* exec) {
   ahead_end_ = false;
   ResetTable();
   spill_ = std::make_unique<Spill>();
-  spill_->budget = WorkMemBytes(exec);
+  // PostgreSQL 15 lets a hash table grow to hash_mem_multiplier (2.0) times work_mem.
+  spill_->budget = 2 * WorkMemBytes(exec);
   spill_->can_spill = CanSpill(exec);
   MERIDIAN_RETURN_IF_ERROR(left_->Open(outer, exec));
   return right_->Open(outer, exec);

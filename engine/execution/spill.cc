@@ -315,7 +315,8 @@ Status SpillFile::Reader::Fill(size_t need) {
   // Keeps the unread tail, then reads at least need more bytes (or to the end of the file).
   buffer_.erase(0, pos_);
   pos_ = 0;
-  const size_t want = std::max(need, kBufferBytes);
+  // No more than the file holds: a small file (a hash partition) costs no 256kB buffer.
+  const size_t want = std::max(need, std::min<uint64_t>(kBufferBytes, file_->size_ - offset_));
   const size_t old = buffer_.size();
   buffer_.resize(old + want);
   size_t got = 0;

@@ -65,13 +65,19 @@ TEST_F(HashJoinSpillTest, TextAndCompositeKeysWithResidual) {
 }
 
 TEST_F(HashJoinSpillTest, OneKeyFillingAPartitionGoesChunkByChunk) {
-  // k1 = 1 for most rows of both sides: no hash split separates them, so that partition is
-  // joined chunk by chunk; the residual keeps the output small.
+  // k1 = 1 for most rows of both sides and the only equality: no hash split separates them, so
+  // that partition is joined chunk by chunk (the residual keeps the output small).
+  const std::string l = "(SELECT * FROM l WHERE id <= 2000) l";
+  const std::string r = "(SELECT * FROM r WHERE id <= 2000) r";
   ExpectSameSpilled({
-      "SELECT l.id, r.id FROM l JOIN r ON l.k1 = r.k1 AND l.id = r.id + 7",
-      "SELECT l.id, r.id FROM l LEFT JOIN r ON l.k1 = r.k1 AND l.id = r.id * 2",
-      "SELECT l.id, r.id FROM l FULL JOIN r ON l.k1 = r.k1 AND l.id = r.id * 2",
-      "SELECT l.id, r.id FROM l RIGHT JOIN r ON l.k1 = r.k1 AND l.id = r.id - 100",
+      "SELECT l.id, r.id FROM " + l + " JOIN " + r +
+          " ON l.k1 = r.k1 AND l.id BETWEEN r.id + 7 AND r.id + 8",
+      "SELECT l.id, r.id FROM " + l + " LEFT JOIN " + r +
+          " ON l.k1 = r.k1 AND l.id BETWEEN r.id * 2 AND r.id * 2 + 1",
+      "SELECT l.id, r.id FROM " + l + " FULL JOIN " + r +
+          " ON l.k1 = r.k1 AND l.id BETWEEN r.id * 2 AND r.id * 2 + 1",
+      "SELECT l.id, r.id FROM " + l + " RIGHT JOIN " + r +
+          " ON l.k1 = r.k1 AND l.id BETWEEN r.id - 100 AND r.id - 99",
   });
 }
 
