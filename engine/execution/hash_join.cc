@@ -18,7 +18,7 @@ struct HashJoinOp::Spill {
   size_t held_bytes = 0;  // the table's rows, estimated
   size_t peak_bytes = 0;
   size_t buckets = 0;     // the largest table's slots
-  uint64_t batches = 1;   // partitions joined (1 when nothing spilled)
+  uint64_t batches = 1;   // 1 + the partitions joined
   bool spilled = false;
   std::unique_ptr<HashSpill> parts;         // side 0: right rows, side 1: left rows
   std::unique_ptr<SpillFile> null_right;    // right/full: right rows with a NULL key
