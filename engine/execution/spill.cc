@@ -15,7 +15,6 @@
 namespace meridian::exec {
 namespace {
 
-constexpr size_t kBufferBytes = size_t{256} << 10;
 
 enum Kind : uint8_t {
   kNull = 0,
@@ -218,7 +217,7 @@ Status HashSpill::Add(const Row& row, uint64_t hash, size_t side) {
   const size_t partition = (hash >> (kBits * level_)) & (kFiles - 1);
   std::unique_ptr<SpillFile>& file = files_[partition * sides_ + side];
   if (file == nullptr) {
-    MERIDIAN_ASSIGN_OR_RETURN(file, SpillFile::Create(dir_));
+    MERIDIAN_ASSIGN_OR_RETURN(file, SpillFile::Create(dir_, kFileBuffer));
   }
   return file->Append(row);
 }
@@ -267,7 +266,8 @@ size_t RowMemoryBytes(const Row& row) {
 
 bool CanSpill(const ExecContext* exec) { return exec != nullptr && exec->catalog != nullptr; }
 
-Result<std::unique_ptr<SpillFile>> SpillFile::Create(const std::string& dir) {
+Result<std::unique_ptr<SpillFile>> SpillFile::Create(const std::string& dir,
+                                                     size_t buffer_bytes) {
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     return storage::IoError("create directory", dir, errno);
   }
@@ -279,14 +279,14 @@ Result<std::unique_ptr<SpillFile>> SpillFile::Create(const std::string& dir) {
     if (fd >= 0) ::unlink(path.c_str());
   }
   if (fd < 0) return storage::IoError("create temporary", dir, errno);
-  return std::unique_ptr<SpillFile>(new SpillFile(fd, dir));
+  return std::unique_ptr<SpillFile>(new SpillFile(fd, dir, buffer_bytes));
 }
 
 SpillFile::~SpillFile() { ::close(fd_); }
 
 Status SpillFile::Append(const Row& row) {
   EncodeSpillRow(row, &buffer_);
-  return buffer_.size() >= kBufferBytes ? Flush() : Status::Ok();
+  return buffer_.size() >= buffer_bytes_ ? Flush() : Status::Ok();
 }
 
 Status SpillFile::Finish() {
@@ -316,7 +316,7 @@ Status SpillFile::Reader::Fill(size_t need) {
   buffer_.erase(0, pos_);
   pos_ = 0;
   // No more than the file holds: a small file (a hash partition) costs no 256kB buffer.
-  const size_t want = std::max(need, std::min<uint64_t>(kBufferBytes, file_->size_ - offset_));
+  const size_t want = std::max(need, std::min<uint64_t>(file_->buffer_bytes_, file_->size_ - offset_));
   const size_t old = buffer_.size();
   buffer_.resize(old + want);
   size_t got = 0;
@@ -344,7 +344,7 @@ Result<bool> SpillFile::Reader::Next(Row* row) {
       if (pos_ < buffer_.size()) return Status::Corruption("temporary file ends inside a row");
       return false;
     }
-    // A row longer than what is buffered: read on (Fill reads at least kBufferBytes).
+    // A row longer than what is buffered: read on (Fill reads at least a buffer).
     MERIDIAN_RETURN_IF_ERROR(Fill(buffer_.size() - pos_ + 1));
   }
 }

@@ -18,9 +18,11 @@ namespace meridian::exec {
 
 class SpillFile {
  public:
-  // A new empty file in dir (created if missing). 53100 when the disk is full, 58030 on other
-  // I/O errors.
-  static Result<std::unique_ptr<SpillFile>> Create(const std::string& dir);
+  // A new empty file in dir (created if missing), writing and reading buffer_bytes at a time.
+  // 53100 when the disk is full, 58030 on other I/O errors.
+  static constexpr size_t kBufferBytes = size_t{256} << 10;
+  static Result<std::unique_ptr<SpillFile>> Create(const std::string& dir,
+                                                   size_t buffer_bytes = kBufferBytes);
   ~SpillFile();
   SpillFile(const SpillFile&) = delete;
   SpillFile& operator=(const SpillFile&) = delete;
@@ -47,11 +49,13 @@ class SpillFile {
   };
 
  private:
-  SpillFile(int fd, std::string dir) : fd_(fd), dir_(std::move(dir)) {}
+  SpillFile(int fd, std::string dir, size_t buffer_bytes)
+      : fd_(fd), dir_(std::move(dir)), buffer_bytes_(buffer_bytes) {}
   Status Flush();
 
   int fd_;
   std::string dir_;
+  size_t buffer_bytes_;
   std::string buffer_;
   uint64_t size_ = 0;  // bytes written to the file
 };
@@ -67,6 +71,8 @@ class HashSpill {
   static constexpr int kBits = 4;
   static constexpr size_t kFiles = size_t{1} << kBits;
   static constexpr uint32_t kMaxLevel = 64 / kBits;
+  // A file's write buffer: up to 2 * kFiles files fill at once, so smaller than a sort run's.
+  static constexpr size_t kFileBuffer = size_t{64} << 10;
 
   explicit HashSpill(std::string dir = {}, size_t sides = 1)
       : dir_(std::move(dir)), sides_(sides) {}
