@@ -120,8 +120,8 @@ void HashJoinOp::ResetTable() {
 
 size_t HashJoinOp::RowCost(const Value* stored, size_t key_bytes) const {
   // The row's values, its next_ link, its share of the table (at most half full) and its key.
-  size_t n = stored_.size() * sizeof(Value) + sizeof(uint32_t) + 2 * sizeof(KeyTable<Chain>::Slot) +
-             key_bytes;
+  size_t n = stored_.size() * sizeof(Value) + sizeof(uint32_t) +
+             2 * sizeof(KeyTable<Chain>::Slot) + key_bytes;
   for (size_t k = 0; k < stored_.size(); ++k) n += stored[k].ByteSize();
   return n;
 }
@@ -456,9 +456,9 @@ Status HashJoinOp::AfterBatch() {
 }
 
 void HashJoinOp::Join(const Row* left, uint32_t pos, Row* row) const {
-  JoinStored(left,
-             pos == kNone ? nullptr : right_values_.data() + static_cast<size_t>(pos) * stored_.size(),
-             row);
+  const Value* stored =
+      pos == kNone ? nullptr : right_values_.data() + static_cast<size_t>(pos) * stored_.size();
+  JoinStored(left, stored, row);
 }
 
 void HashJoinOp::JoinStored(const Row* left, const Value* stored, Row* row) const {

@@ -392,13 +392,14 @@ bool NextUnmatchedRight(const std::vector<Row>& rows, const std::vector<bool>& m
 // next_ in input order), the right rows' stored columns (only those the consumer or the residual
 // reads, after PruneColumns) in one flat array, so a probe costs one table access and a match
 // one read of its row.
-// Beyond twice work_mem (PostgreSQL's hash_mem_multiplier; a grace hash join): the right rows go to 16 partitions by a hash of their
-// key (HashSpill, two sides), then the left rows too (a left row with a NULL key is emitted
-// NULL-extended or dropped at once), and each partition is joined with its own table,
-// repartitioned by the next 4 hash bits when its right rows still do not fit; a partition whose
-// right rows all share one key (no split can help) is joined chunk by chunk: each chunk that
-// fits meets all of the partition's left rows, a bit per left row remembering a match for
-// the NULL extension of left/full joins. Output order is then per partition.
+// Beyond twice work_mem (PostgreSQL's hash_mem_multiplier), a grace hash join: the right rows
+// go to 16 partitions by a hash of their key (HashSpill, two sides), then the left rows too (a
+// left row with a NULL key is emitted NULL-extended or dropped at once), and each partition is
+// joined with its own table, repartitioned by the next 4 hash bits when its right rows still
+// do not fit; a partition whose right rows all share one key (no split can help) is joined
+// chunk by chunk: each chunk that fits meets all of the partition's left rows, a bit per left
+// row remembering a match for the NULL extension of left/full joins. Output order is then per
+// partition.
 class HashJoinOp : public Operator {
  public:
   HashJoinOp(OperatorPtr left, OperatorPtr right, std::vector<BoundExprPtr> left_keys,

@@ -227,7 +227,8 @@ Result<bool> SetOpOp::Next(Row* row) {
 std::string SetOpOp::AnalyzeDetail() const {
   if (op_ == ast::SetOp::kUnion) return {};
   const uint64_t batches = parts_ == nullptr ? 1 : parts_->batches();
-  std::string out = "Batches: " + std::to_string(batches) + "  Memory Usage: " + KbText(peak_bytes_);
+  std::string out =
+      "Batches: " + std::to_string(batches) + "  Memory Usage: " + KbText(peak_bytes_);
   if (parts_ != nullptr && parts_->disk_bytes() > 0) {
     out += "  Disk Usage: " + KbText(parts_->disk_bytes());
   }

@@ -316,7 +316,8 @@ Status SpillFile::Reader::Fill(size_t need) {
   buffer_.erase(0, pos_);
   pos_ = 0;
   // No more than the file holds: a small file (a hash partition) costs no 256kB buffer.
-  const size_t want = std::max(need, std::min<uint64_t>(file_->buffer_bytes_, file_->size_ - offset_));
+  const size_t want =
+      std::max(need, std::min<uint64_t>(file_->buffer_bytes_, file_->size_ - offset_));
   const size_t old = buffer_.size();
   buffer_.resize(old + want);
   size_t got = 0;
