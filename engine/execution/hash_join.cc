@@ -110,6 +110,12 @@ Result<bool> HashJoinOp::KeyOf(const std::vector<BoundExprPtr>& keys, const Row&
   return true;
 }
 
+Status HashJoinOp::Poll() {
+  if (--until_check_ > 0) return Status::Ok();
+  until_check_ = kCheckInterval;
+  return exec_ == nullptr || exec_->ctl == nullptr ? Status::Ok() : exec_->ctl->Check();
+}
+
 void HashJoinOp::ResetTable() {
   table_.Reset(int_keys_, 0);
   next_.clear();
@@ -149,14 +155,10 @@ Status HashJoinOp::Build() {
       slot->payload.tail = row;
     }
   };
-  int until_check = kCheckInterval;
   while (true) {
     MERIDIAN_ASSIGN_OR_RETURN(bool more, right_->Next(&r));
     if (!more) break;
-    if (--until_check <= 0 && exec_ != nullptr && exec_->ctl != nullptr) {
-      MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
-      until_check = kCheckInterval;
-    }
+    MERIDIAN_RETURN_IF_ERROR(Poll());
     MERIDIAN_ASSIGN_OR_RETURN(bool keyed, KeyOf(right_keys_, r, &int_key, &key));
     if (s.spilled) {
       MERIDIAN_RETURN_IF_ERROR(SpillRight(&r, keyed, int_key, key));
@@ -284,10 +286,7 @@ Result<bool> HashJoinOp::PartitionLeft(Row* row) {
   while (true) {
     MERIDIAN_ASSIGN_OR_RETURN(bool more, left_->Next(&left_row_));
     if (!more) return false;
-    if (--until_check_ <= 0 && exec_ != nullptr && exec_->ctl != nullptr) {
-      MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
-      until_check_ = kCheckInterval;
-    }
+    MERIDIAN_RETURN_IF_ERROR(Poll());
     MERIDIAN_ASSIGN_OR_RETURN(bool keyed, KeyOf(left_keys_, left_row_, &int_key, &probe_key_));
     if (!keyed) {
       if (!KeepsLeft()) continue;
@@ -304,17 +303,13 @@ Result<bool> HashJoinOp::LoadBuild() {
   // passes it included, so a chunk has a row at least). True when the file is over.
   Spill& s = *spill_;
   Row r;
-  int until_check = kCheckInterval;
   while (s.held_bytes <= s.budget) {
     MERIDIAN_ASSIGN_OR_RETURN(bool more, s.build_reader->Next(&r));
     if (!more) {
       s.buckets = std::max(s.buckets, table_.capacity());
       return true;
     }
-    if (--until_check <= 0 && exec_ != nullptr && exec_->ctl != nullptr) {
-      MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
-      until_check = kCheckInterval;
-    }
+    MERIDIAN_RETURN_IF_ERROR(Poll());
     if (r.size() != stored_.size() + 1 || next_.size() >= kNone - 1) {
       return Status::Internal("hash join: unexpected spilled row");
     }
@@ -339,20 +334,16 @@ Result<bool> HashJoinOp::LoadBuild() {
   return false;
 }
 
-Result<bool> HashJoinOp::SameKeys(const SpillFile& file) const {
+Result<bool> HashJoinOp::SameKeys(const SpillFile& file) {
   // Whether every row of a partition's right file has the same key (no split can help).
   SpillFile::Reader reader(&file);
   Row r;
   Value first;
   bool any = false;
-  int until_check = kCheckInterval;
   while (true) {
     MERIDIAN_ASSIGN_OR_RETURN(bool more, reader.Next(&r));
     if (!more) return true;
-    if (--until_check <= 0 && exec_ != nullptr && exec_->ctl != nullptr) {
-      MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
-      until_check = kCheckInterval;
-    }
+    MERIDIAN_RETURN_IF_ERROR(Poll());
     const Value& key = r.back();
     if (!any) {
       first = key;
@@ -403,10 +394,7 @@ Status HashJoinOp::NextBatch() {
           while (true) {
             MERIDIAN_ASSIGN_OR_RETURN(bool more, reader.Next(&r));
             if (!more) break;
-            if (--until_check_ <= 0 && exec_ != nullptr && exec_->ctl != nullptr) {
-              MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
-              until_check_ = kCheckInterval;
-            }
+            MERIDIAN_RETURN_IF_ERROR(Poll());
             const Value& key = r.back();
             const uint64_t hash = int_keys_ ? HashOf(key.AsInt(), {}) : HashOf(0, key.AsString());
             MERIDIAN_RETURN_IF_ERROR(s.parts->Add(r, hash, static_cast<size_t>(side)));
@@ -540,10 +528,7 @@ Result<bool> HashJoinOp::Probe(Row* row) {
         if (s.chunked && s.probe_matched.size() <= s.probe_index) s.probe_matched.push_back(false);
         ++s.probe_index;
       }
-      if (--until_check_ <= 0 && exec_ != nullptr && exec_->ctl != nullptr) {
-        MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
-        until_check_ = kCheckInterval;
-      }
+      MERIDIAN_RETURN_IF_ERROR(Poll());
       have_left_ = true;
       left_matched_ = false;
       match_ = match_tail_ = kNone;
@@ -638,10 +623,7 @@ Result<bool> HashJoinOp::Next(Row* row) {
         while (true) {
           MERIDIAN_ASSIGN_OR_RETURN(bool more, s.probe_reader->Next(&left_row_));
           if (!more) break;
-          if (--until_check_ <= 0 && exec_ != nullptr && exec_->ctl != nullptr) {
-            MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
-            until_check_ = kCheckInterval;
-          }
+          MERIDIAN_RETURN_IF_ERROR(Poll());
           const size_t i = s.probe_index++;
           if (i < s.probe_matched.size() && s.probe_matched[i]) continue;
           left_row_.pop_back();

@@ -447,7 +447,9 @@ class HashJoinOp : public Operator {
   Result<bool> LoadBuild();
   Status NextBatch();
   Status AfterBatch();
-  Result<bool> SameKeys(const SpillFile& file) const;
+  Result<bool> SameKeys(const SpillFile& file);
+  // ExecControl::Check() every kCheckInterval calls (invariant 3).
+  Status Poll();
 
   OperatorPtr left_, right_;
   std::vector<BoundExprPtr> left_keys_, right_keys_;
