@@ -87,6 +87,7 @@ class KeyTable {
   }
   bool int_keys() const { return int_keys_; }
   size_t size() const { return size_; }
+  size_t capacity() const { return slots_.size(); }  // slots (buckets)
 
   // Integer mode. Find: null when absent. Insert: the key's slot, *inserted when it is new
   // (payload value-initialised); valid until the next Insert.

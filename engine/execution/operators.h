@@ -392,14 +392,25 @@ bool NextUnmatchedRight(const std::vector<Row>& rows, const std::vector<bool>& m
 // next_ in input order), the right rows' stored columns (only those the consumer or the residual
 // reads, after PruneColumns) in one flat array, so a probe costs one table access and a match
 // one read of its row.
+// Beyond twice work_mem (PostgreSQL's hash_mem_multiplier), a grace hash join: the right rows
+// go to 16 partitions by a hash of their key (HashSpill, two sides), then the left rows too (a
+// left row with a NULL key is emitted NULL-extended or dropped at once), and each partition is
+// joined with its own table, repartitioned by the next 4 hash bits when its right rows still
+// do not fit; a partition whose right rows all share one key (no split can help) is joined
+// chunk by chunk: each chunk that fits meets all of the partition's left rows, a bit per left
+// row remembering a match for the NULL extension of left/full joins. Output order is then per
+// partition.
 class HashJoinOp : public Operator {
  public:
   HashJoinOp(OperatorPtr left, OperatorPtr right, std::vector<BoundExprPtr> left_keys,
              std::vector<BoundExprPtr> right_keys, BoundExprPtr residual, JoinKind kind,
              size_t left_width, size_t right_width);
+  ~HashJoinOp() override;
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
+  // "Buckets: N  Batches: N  Memory Usage: NkB" (PostgreSQL's Hash node figures).
+  std::string AnalyzeDetail() const override;
 
  private:
   Status Build();
@@ -410,7 +421,35 @@ class HashJoinOp : public Operator {
   // *row = the left row (or NULLs when left is null) joined with right row pos (or NULLs when
   // pos is kNone).
   void Join(const Row* left, uint32_t pos, Row* row) const;
+  // The same with the right row's stored_ values at stored (null: NULLs).
+  void JoinStored(const Row* left, const Value* stored, Row* row) const;
   bool TracksRight() const { return kind_ == JoinKind::kRight || kind_ == JoinKind::kFull; }
+  bool KeepsLeft() const { return kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull; }
+
+  // Spilling (hash_join.cc): the stages Next goes through.
+  enum class Stage : uint8_t {
+    kProbe,           // left rows meet the table (the left input, or a partition's file)
+    kRightUnmatched,  // right/full: the table's right rows no left row matched
+    kPartitionLeft,   // spilled: left rows to their partitions' files
+    kNullRight,       // spilled, right/full: right rows with a NULL key
+    kNextBatch,       // spilled: the next partition's table
+    kLeftUnmatched,   // left/full, a partition joined chunk by chunk: its unmatched left rows
+    kDone
+  };
+  struct Spill;
+  Result<bool> Probe(Row* row);
+  void ResetTable();
+  size_t RowCost(const Value* stored, size_t key_bytes) const;
+  uint64_t HashOf(int64_t int_key, std::string_view key) const;
+  Status StartSpill(const std::vector<bool>& keyed_rows, const std::vector<int64_t>& int_keys);
+  Status SpillRight(Row* r, bool keyed, int64_t int_key, const std::string& key);
+  Result<bool> PartitionLeft(Row* row);
+  Result<bool> LoadBuild();
+  Status NextBatch();
+  Status AfterBatch();
+  Result<bool> SameKeys(const SpillFile& file);
+  // ExecControl::Check() every kCheckInterval calls (invariant 3).
+  Status Poll();
 
   OperatorPtr left_, right_;
   std::vector<BoundExprPtr> left_keys_, right_keys_;
@@ -421,6 +460,7 @@ class HashJoinOp : public Operator {
   const EvalContext* outer_ = nullptr;
   ExecContext* exec_ = nullptr;
   bool built_ = false;
+  Stage stage_ = Stage::kProbe;
   static constexpr uint32_t kNone = 0xFFFFFFFF;
   std::vector<uint32_t> stored_;    // the right columns kept, in order (all before pruning)
   std::vector<uint32_t> unstored_;  // the others (NULL in output rows)
@@ -432,8 +472,10 @@ class HashJoinOp : public Operator {
   HugeVector<uint32_t> next_;  // per right row: the next row with its key (after tail: unset)
   // stored_.size() values per right row, in input order.
   HugeVector<Value> right_values_;
-  std::vector<bool> right_matched_;  // right/full joins: per right row  // The next left row, from
-                                     // the read-ahead batch (refilled by FillAhead).
+  std::vector<bool> right_matched_;  // right/full joins: per right row
+  std::unique_ptr<Spill> spill_;     // beyond work_mem: partitions on disk (hash_join.cc)
+
+  // The next left row, from the read-ahead batch (refilled by FillAhead).
   Result<bool> NextLeft(Row* row);
   void FillAhead();
 
@@ -452,7 +494,6 @@ class HashJoinOp : public Operator {
   // The current left row's candidates: match_ (kNone: none left) up to match_tail_.
   uint32_t match_ = kNone, match_tail_ = kNone;
   std::string probe_key_;
-  bool left_done_ = false;
   size_t unmatched_pos_ = 0;  // right/full: next right row to consider for NULL extension
   int until_check_ = 0;
 };
@@ -511,23 +552,45 @@ class HashAggregateOp : public Operator {
 // UNION ALL, INTERSECT [ALL], EXCEPT [ALL] of two inputs with the same column types (rows are
 // compared as a whole, NULLs equal). UNION ALL streams left then right (UNION is planned as a
 // DistinctOp over it, spilling beyond work_mem); the others read the right input into a hash
-// table of row counts first (INTERIM: in memory), then stream the left input.
+// table of row counts first, then stream the left input. Beyond work_mem (distinct right rows,
+// and for EXCEPT the distinct left rows returned) both inputs go to 16 partitions by a hash of
+// the row (HashSpill, two sides: right rows as their key and count, left rows whole) and each
+// partition is done the same way, split by the next 4 hash bits when its right rows still do
+// not fit. When EXCEPT's returned rows fill work_mem, the rest of the left rows (those not in
+// the table) are partitioned with no right rows: all that is left to do is to drop duplicates.
 class SetOpOp : public Operator {
  public:
-  SetOpOp(OperatorPtr left, OperatorPtr right, ast::SetOp op, bool all)
-      : left_(std::move(left)), right_(std::move(right)), op_(op), all_(all) {}
+  SetOpOp(OperatorPtr left, OperatorPtr right, ast::SetOp op, bool all);
+  ~SetOpOp() override;
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  // INTERSECT and EXCEPT: "Batches: N  Memory Usage: NkB" (and Disk Usage when spilled).
+  std::string AnalyzeDetail() const override;
 
  private:
+  Status Check();
+  // Adds count to key's entry (a new entry costs its bytes).
+  void Count(const std::string& key, int64_t count);
+  Status LoadRight();
+  // The rest of the current left rows to partitions (those whose key is in counts_ dropped).
+  Status SpillLeft(Row* row, const std::string& key);
+  Result<bool> NextLeft(Row* row);
+  Result<bool> NextPartition();
+
   OperatorPtr left_, right_;
   ast::SetOp op_;
   bool all_;
   ExecContext* exec_ = nullptr;
   bool right_loaded_ = false;
   bool left_done_ = false;
-  std::unordered_map<std::string, int64_t> right_counts_;
-  std::unordered_set<std::string> emitted_;
+  // Right row key -> copies left to match; EXCEPT (without ALL): -1 for a left row returned.
+  std::unordered_map<std::string, int64_t> counts_;
+  size_t budget_ = 0;
+  bool can_spill_ = false;
+  size_t held_bytes_ = 0, peak_bytes_ = 0;
+  std::unique_ptr<HashSpill> parts_;  // side 0: right (key, count), side 1: left rows
+  std::unique_ptr<SpillFile> left_file_;
+  std::unique_ptr<SpillFile::Reader> left_reader_;
   int until_check_ = 0;
 };
 

@@ -15,7 +15,6 @@
 namespace meridian::exec {
 namespace {
 
-constexpr size_t kBufferBytes = size_t{256} << 10;
 
 enum Kind : uint8_t {
   kNull = 0,
@@ -207,39 +206,56 @@ uint64_t MixHash(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-Status HashSpill::Add(const Row& row, uint64_t hash) {
+Status HashSpill::Add(const Row& row, uint64_t hash, size_t side) {
   if (files_.empty()) {
-    if (level_ >= 64 / kBits) {
+    if (level_ >= kMaxLevel) {
       return Status::Error(sqlstate::kOutOfMemory,
                            "hash table rows do not fit in work_mem after repartitioning");
     }
-    files_.resize(kFiles);
+    files_.resize(kFiles * sides_);
   }
-  std::unique_ptr<SpillFile>& file = files_[(hash >> (kBits * level_)) & (kFiles - 1)];
+  const size_t partition = (hash >> (kBits * level_)) & (kFiles - 1);
+  std::unique_ptr<SpillFile>& file = files_[partition * sides_ + side];
   if (file == nullptr) {
-    MERIDIAN_ASSIGN_OR_RETURN(file, SpillFile::Create(dir_));
+    MERIDIAN_ASSIGN_OR_RETURN(file, SpillFile::Create(dir_, kFileBuffer));
   }
   return file->Append(row);
 }
 
 Status HashSpill::EndInput() {
-  for (std::unique_ptr<SpillFile>& file : files_) {
-    if (file == nullptr) continue;
-    MERIDIAN_RETURN_IF_ERROR(file->Finish());
-    disk_bytes_ += file->bytes();
-    waiting_.push_back({std::move(file), level_});
+  for (size_t p = 0; p < files_.size(); p += sides_) {
+    Waiting w{{}, level_};
+    bool any = false;
+    for (size_t s = 0; s < sides_; ++s) {
+      std::unique_ptr<SpillFile>& file = files_[p + s];
+      if (file != nullptr) {
+        MERIDIAN_RETURN_IF_ERROR(file->Finish());
+        disk_bytes_ += file->bytes();
+        any = true;
+      }
+      w.files.push_back(std::move(file));
+    }
+    if (any) waiting_.push_back(std::move(w));
   }
   files_.clear();
   return Status::Ok();
 }
 
-Result<std::unique_ptr<SpillFile>> HashSpill::Next() {
-  if (waiting_.empty()) return std::unique_ptr<SpillFile>();
+Result<bool> HashSpill::NextPartition(std::vector<std::unique_ptr<SpillFile>>* files) {
+  if (waiting_.empty()) return false;
   Waiting w = std::move(waiting_.back());
   waiting_.pop_back();
   level_ = w.level + 1;
   ++batches_;
-  return std::move(w.file);
+  *files = std::move(w.files);
+  return true;
+}
+
+Result<std::unique_ptr<SpillFile>> HashSpill::Next() {
+  std::vector<std::unique_ptr<SpillFile>> files;
+  MERIDIAN_ASSIGN_OR_RETURN(bool any, NextPartition(&files));
+  if (!any) return std::unique_ptr<SpillFile>();
+  return std::move(files[0]);
 }
 
 size_t RowMemoryBytes(const Row& row) {
@@ -250,7 +266,8 @@ size_t RowMemoryBytes(const Row& row) {
 
 bool CanSpill(const ExecContext* exec) { return exec != nullptr && exec->catalog != nullptr; }
 
-Result<std::unique_ptr<SpillFile>> SpillFile::Create(const std::string& dir) {
+Result<std::unique_ptr<SpillFile>> SpillFile::Create(const std::string& dir,
+                                                     size_t buffer_bytes) {
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     return storage::IoError("create directory", dir, errno);
   }
@@ -262,17 +279,21 @@ Result<std::unique_ptr<SpillFile>> SpillFile::Create(const std::string& dir) {
     if (fd >= 0) ::unlink(path.c_str());
   }
   if (fd < 0) return storage::IoError("create temporary", dir, errno);
-  return std::unique_ptr<SpillFile>(new SpillFile(fd, dir));
+  return std::unique_ptr<SpillFile>(new SpillFile(fd, dir, buffer_bytes));
 }
 
 SpillFile::~SpillFile() { ::close(fd_); }
 
 Status SpillFile::Append(const Row& row) {
   EncodeSpillRow(row, &buffer_);
-  return buffer_.size() >= kBufferBytes ? Flush() : Status::Ok();
+  return buffer_.size() >= buffer_bytes_ ? Flush() : Status::Ok();
 }
 
-Status SpillFile::Finish() { return Flush(); }
+Status SpillFile::Finish() {
+  MERIDIAN_RETURN_IF_ERROR(Flush());
+  std::string().swap(buffer_);  // a file waiting its turn holds no buffer (HashSpill keeps many)
+  return Status::Ok();
+}
 
 Status SpillFile::Flush() {
   size_t done = 0;
@@ -294,7 +315,9 @@ Status SpillFile::Reader::Fill(size_t need) {
   // Keeps the unread tail, then reads at least need more bytes (or to the end of the file).
   buffer_.erase(0, pos_);
   pos_ = 0;
-  const size_t want = std::max(need, kBufferBytes);
+  // No more than the file holds: a small file (a hash partition) costs no 256kB buffer.
+  const size_t want =
+      std::max(need, std::min<uint64_t>(file_->buffer_bytes_, file_->size_ - offset_));
   const size_t old = buffer_.size();
   buffer_.resize(old + want);
   size_t got = 0;
@@ -322,7 +345,7 @@ Result<bool> SpillFile::Reader::Next(Row* row) {
       if (pos_ < buffer_.size()) return Status::Corruption("temporary file ends inside a row");
       return false;
     }
-    // A row longer than what is buffered: read on (Fill reads at least kBufferBytes).
+    // A row longer than what is buffered: read on (Fill reads at least a buffer).
     MERIDIAN_RETURN_IF_ERROR(Fill(buffer_.size() - pos_ + 1));
   }
 }

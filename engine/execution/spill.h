@@ -18,9 +18,11 @@ namespace meridian::exec {
 
 class SpillFile {
  public:
-  // A new empty file in dir (created if missing). 53100 when the disk is full, 58030 on other
-  // I/O errors.
-  static Result<std::unique_ptr<SpillFile>> Create(const std::string& dir);
+  // A new empty file in dir (created if missing), writing and reading buffer_bytes at a time.
+  // 53100 when the disk is full, 58030 on other I/O errors.
+  static constexpr size_t kBufferBytes = size_t{256} << 10;
+  static Result<std::unique_ptr<SpillFile>> Create(const std::string& dir,
+                                                   size_t buffer_bytes = kBufferBytes);
   ~SpillFile();
   SpillFile(const SpillFile&) = delete;
   SpillFile& operator=(const SpillFile&) = delete;
@@ -47,11 +49,13 @@ class SpillFile {
   };
 
  private:
-  SpillFile(int fd, std::string dir) : fd_(fd), dir_(std::move(dir)) {}
+  SpillFile(int fd, std::string dir, size_t buffer_bytes)
+      : fd_(fd), dir_(std::move(dir)), buffer_bytes_(buffer_bytes) {}
   Status Flush();
 
   int fd_;
   std::string dir_;
+  size_t buffer_bytes_;
   std::string buffer_;
   uint64_t size_ = 0;  // bytes written to the file
 };
@@ -60,33 +64,45 @@ class SpillFile {
 // back file by file (PostgreSQL 13's hash aggregation spill): 16 files per level, the file of a
 // row picked by 4 bits of its hash, the next 4 bits at the next level, so the rows spilled
 // while a file is read back are split further. Rows of one key always meet in one file. Used
-// by HashAggregateOp and DistinctOp; one thread.
+// by HashAggregateOp and DistinctOp (one side), HashJoinOp and SetOpOp (two sides: a partition
+// is a pair of files, build and probe rows of the same hash bits); one thread.
 class HashSpill {
  public:
   static constexpr int kBits = 4;
   static constexpr size_t kFiles = size_t{1} << kBits;
+  static constexpr uint32_t kMaxLevel = 64 / kBits;
+  // A file's write buffer: up to 2 * kFiles files fill at once, so smaller than a sort run's.
+  static constexpr size_t kFileBuffer = size_t{64} << 10;
 
-  explicit HashSpill(std::string dir = {}) : dir_(std::move(dir)) {}
-  // Sets the row aside (53200 past 16 levels: keys whose hashes never split).
-  Status Add(const Row& row, uint64_t hash);
+  explicit HashSpill(std::string dir = {}, size_t sides = 1)
+      : dir_(std::move(dir)), sides_(sides) {}
+  // Sets the row aside on side (< sides) (53200 past 16 levels: keys whose hashes never split).
+  Status Add(const Row& row, uint64_t hash, size_t side = 0);
   // The input of the current level is over: its files wait their turn.
   Status EndInput();
-  // The next waiting file (null when none); rows Add sets aside from now on go one level below
-  // that file's.
+  // One side: the next waiting file (null when none); rows Add sets aside from now on go one
+  // level below that file's.
   Result<std::unique_ptr<SpillFile>> Next();
+  // Several sides: the next waiting partition, one file per side (null for a side that got no
+  // row); false when none is left. Then as Next.
+  Result<bool> NextPartition(std::vector<std::unique_ptr<SpillFile>>* files);
   bool empty() const { return waiting_.empty() && files_.empty(); }
-  uint64_t batches() const { return batches_; }  // 1 + files taken by Next
+  // The level rows Add sets aside now go to; kMaxLevel: Add would fail.
+  uint32_t level() const { return level_; }
+  uint64_t batches() const { return batches_; }  // 1 + files (partitions) taken by Next
   uint64_t disk_bytes() const { return disk_bytes_; }
 
  private:
   struct Waiting {
-    std::unique_ptr<SpillFile> file;
+    std::vector<std::unique_ptr<SpillFile>> files;  // one per side
     uint32_t level;  // the level its rows were split at
   };
   std::string dir_;
+  size_t sides_;
   uint32_t level_ = 0;
-  std::vector<std::unique_ptr<SpillFile>> files_;  // kFiles while rows are set aside
-  std::vector<Waiting> waiting_;                   // a stack: the deepest files first
+  // kFiles * sides_ while rows are set aside: partition p's side s at p * sides_ + s.
+  std::vector<std::unique_ptr<SpillFile>> files_;
+  std::vector<Waiting> waiting_;  // a stack: the deepest files first
   uint64_t batches_ = 1;
   uint64_t disk_bytes_ = 0;
 };

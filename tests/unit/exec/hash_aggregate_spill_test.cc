@@ -2,8 +2,6 @@
 // not fit go to spill files by key hash, aggregated file by file (repartitioned when a file's
 // groups still do not fit); the answers equal the in-memory ones, EXPLAIN ANALYZE reports the
 // batches and disk use, and no temporary file is left; SELECT DISTINCT likewise.
-#include <algorithm>
-
 #include "sql_test_util.h"
 
 namespace meridian::testing {
@@ -21,18 +19,6 @@ class HashAggregateSpillTest : public SqlTest {
                   "'key ' || (i * 7919 % 9000), i % 1000 FROM generate_series(1, 70000) i")
                     .status.ok());
   }
-  bool PlanHas(const std::string& query, const std::string& text) {
-    for (const std::string& line : Rows("EXPLAIN ANALYZE " + query)) {
-      if (line.find(text) != std::string::npos) return true;
-    }
-    return false;
-  }
-  // Rows in a canonical order (hash aggregation returns groups in no promised order).
-  Strings Sorted(const std::string& query) {
-    Strings rows = Rows(query);
-    std::sort(rows.begin(), rows.end());
-    return rows;
-  }
 };
 
 TEST_F(HashAggregateSpillTest, SpilledGroupsEqualTheInMemoryOnes) {
@@ -40,18 +26,18 @@ TEST_F(HashAggregateSpillTest, SpilledGroupsEqualTheInMemoryOnes) {
       "SELECT k, count(*), sum(v), min(t), max(id), avg(v) FROM g GROUP BY k";
   const std::string by_text =
       "SELECT t, count(DISTINCT v), string_agg(id::text, ',' ORDER BY id) FROM g GROUP BY t";
-  const Strings int_groups = Sorted(by_int);
-  const Strings text_groups = Sorted(by_text);
+  const Strings int_groups = SortedRows(by_int);
+  const Strings text_groups = SortedRows(by_text);
   ASSERT_EQ(int_groups.size(), 30001u);  // 0..29999 and NULL
   ASSERT_EQ(text_groups.size(), 9000u);
-  EXPECT_TRUE(PlanHas(by_int, "Batches: 1  Memory Usage: "));
-  EXPECT_FALSE(PlanHas(by_int, "Disk Usage"));
+  EXPECT_TRUE(AnalyzeHas(by_int, "Batches: 1  Memory Usage: "));
+  EXPECT_FALSE(AnalyzeHas(by_int, "Disk Usage"));
 
   ASSERT_TRUE(Q("SET work_mem = '64kB'").status.ok());
-  EXPECT_EQ(Sorted(by_int), int_groups);
-  EXPECT_EQ(Sorted(by_text), text_groups);
-  EXPECT_TRUE(PlanHas(by_int, "Disk Usage: "));
-  EXPECT_FALSE(PlanHas(by_int, "Batches: 1 "));
+  EXPECT_EQ(SortedRows(by_int), int_groups);
+  EXPECT_EQ(SortedRows(by_text), text_groups);
+  EXPECT_TRUE(AnalyzeHas(by_int, "Disk Usage: "));
+  EXPECT_FALSE(AnalyzeHas(by_int, "Batches: 1 "));
   EXPECT_EQ(TempFiles(), 0u) << "spill files are unnamed and gone with the statement";
 }
 
@@ -59,18 +45,18 @@ TEST_F(HashAggregateSpillTest, SpillingUnderJoinsAndHaving) {
   const std::string query =
       "SELECT a.k, count(*) FROM g a JOIN g b ON a.id = b.id + 1 GROUP BY a.k "
       "HAVING count(*) > 2";
-  const Strings in_memory = Sorted(query);
+  const Strings in_memory = SortedRows(query);
   ASSERT_FALSE(in_memory.empty());
   ASSERT_TRUE(Q("SET work_mem = '64kB'").status.ok());
-  EXPECT_EQ(Sorted(query), in_memory);
+  EXPECT_EQ(SortedRows(query), in_memory);
 }
 
 TEST_F(HashAggregateSpillTest, DistinctSpillsAndReturnsEachRowOnce) {
   const std::string query = "SELECT DISTINCT k, t FROM g";
-  const Strings in_memory = Sorted(query);
+  const Strings in_memory = SortedRows(query);
   ASSERT_EQ(in_memory.size(), 70000u);  // PostgreSQL 15 counts the same
   ASSERT_TRUE(Q("SET work_mem = '64kB'").status.ok());
-  EXPECT_EQ(Sorted(query), in_memory);
+  EXPECT_EQ(SortedRows(query), in_memory);
   EXPECT_EQ(Rows("SELECT count(*) FROM (SELECT DISTINCT v % 500, k FROM g) x"),
             (Strings{"30500"}));  // as PostgreSQL 15
   EXPECT_EQ(TempFiles(), 0u);

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace meridian::testing {
@@ -67,6 +68,19 @@ std::vector<std::string> SqlTest::Rows(const std::string& sql) {
   SqlResult r = Q(sql);
   EXPECT_TRUE(r.status.ok()) << sql << " -> " << r.status.ToString();
   return r.rows;
+}
+
+std::vector<std::string> SqlTest::SortedRows(const std::string& sql) {
+  std::vector<std::string> rows = Rows(sql);
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+bool SqlTest::AnalyzeHas(const std::string& sql, const std::string& text) {
+  for (const std::string& line : Rows("EXPLAIN ANALYZE " + sql)) {
+    if (line.find(text) != std::string::npos) return true;
+  }
+  return false;
 }
 
 ErrResult SqlTest::Err(const std::string& sql, const std::string& sqlstate) {

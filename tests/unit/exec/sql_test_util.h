@@ -55,6 +55,10 @@ class SqlTest : public ::testing::Test {
   ErrResult Err(const std::string& sql, const std::string& sqlstate);
   // Entries in the data directory's tmp/ (spill files are unnamed: none should be seen).
   size_t TempFiles() const;
+  // Rows in a canonical order (for answers with no promised order).
+  std::vector<std::string> SortedRows(const std::string& sql);
+  // Whether a line of EXPLAIN ANALYZE sql contains text.
+  bool AnalyzeHas(const std::string& sql, const std::string& text);
 
   TempDir dir_;
   std::unique_ptr<Database> db_;
