@@ -361,7 +361,7 @@ Status BufferPool::SyncArea(int area) {
     // but for those whose append failed: appended now (oldest first), then one sync of the
     // log makes them all durable there.
     std::string unappended;
-    for (int i = 1; i <= Doublewrite::kAreas; ++i) {
+    for (int i = 0; i < Doublewrite::kAreas; ++i) {  // from the oldest area (the next one)
       unappended += unappended_[(dw_->next_area() + i) % Doublewrite::kAreas];
     }
     if (record_sync_) MERIDIAN_RETURN_IF_ERROR(record_sync_(unappended));
