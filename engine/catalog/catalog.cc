@@ -803,8 +803,11 @@ std::unique_ptr<Transaction> Catalog::BeginTransaction(Isolation isolation) {
 
 Status Catalog::CommitTransaction(Transaction& t, bool sync) {
   if (!t.wrote()) {
-    t.EndReadOnly();  // nothing to make durable; releases the row locks it took (FOR UPDATE)
-    return Status::Ok();
+    // Nothing to make durable; but what it answered may rest on a committing transaction
+    // (early lock release: ON CONFLICT DO NOTHING against its insert), which must not fail.
+    Status st = t.AwaitDependencies(nullptr);
+    t.EndReadOnly();  // releases the row locks it took (FOR UPDATE)
+    return st;
   }
   std::vector<uint64_t> pages;
   for (const PageRef& p : t.InsertPages()) pages.push_back(uint64_t{p.table} << 32 | p.page);

@@ -98,6 +98,8 @@ class Transaction {
   // of a committing one (not yet durable), so it may commit only if that one did.
   void NoteDependency(uint64_t committing) { depends_on_.push_back(committing); }
   const std::vector<uint64_t>& dependencies() const { return depends_on_; }
+  // Waits until those are published; 40001 if one of them failed to commit.
+  Status AwaitDependencies(const ExecControl* ctl);
 
   // Write-set position; RollbackTo(mark) undoes everything recorded since (statement
   // rollback): created versions become dead (end = id()), taken end fields are released.
@@ -140,7 +142,6 @@ class Transaction {
   std::vector<Write> writes_;
   std::vector<uint64_t> depends_on_;  // NoteDependency
   size_t deps_published_ = 0;         // depends_on_[0, this) are known published
-  Status AwaitDependencies(const ExecControl* ctl);
 };
 
 }  // namespace meridian::catalog

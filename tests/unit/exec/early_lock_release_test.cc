@@ -107,5 +107,27 @@ TEST_F(EarlyLockReleaseTest, AWriterThatBuiltOnAFailedCommitFailsToo) {
   EXPECT_EQ(RunSql(*b_, "SELECT v FROM t WHERE id = 1").rows, std::vector<std::string>{"100"});
 }
 
+// A statement that writes nothing because of a committing transaction (ON CONFLICT DO NOTHING
+// against its insert) must not report success when that commit then fails.
+TEST_F(EarlyLockReleaseTest, ANoOpBuiltOnAFailedCommitFailsToo) {
+  ASSERT_TRUE(RunSql(*a_, "BEGIN; INSERT INTO t VALUES (5, 5); "
+                          "INSERT INTO t SELECT g, 0 FROM generate_series(10, 2000) g")
+                  .status.ok());
+  CommitAHeld();
+  SqlResult b = RunSql(*b_, "SET lock_timeout = '5s'; BEGIN; "
+                            "INSERT INTO t VALUES (5, 50) ON CONFLICT (id) DO NOTHING");
+  ASSERT_TRUE(b.status.ok()) << b.status.message();
+  EXPECT_EQ(b.tag, "INSERT 0 0");
+  fs_.SetDiskFull(true);
+  fs_.Hold(false);
+  a_thread_.join();
+  EXPECT_EQ(a_commit_.status.sqlstate(), "53100") << a_commit_.status.message();
+  fs_.SetDiskFull(false);
+  SqlResult b_commit = RunSql(*b_, "COMMIT");
+  ASSERT_FALSE(b_commit.status.ok());
+  EXPECT_EQ(b_commit.status.sqlstate(), "40001") << b_commit.status.message();
+  EXPECT_EQ(RunSql(*c_, "SELECT count(*) FROM t").rows, std::vector<std::string>{"1"});
+}
+
 }  // namespace
 }  // namespace meridian::testing
