@@ -205,6 +205,8 @@ Result<size_t> Doublewrite::Recover(FileSystem* fs, const std::string& path,
       const Entry& e = batch.entries[i];
       const std::string target =
           e.name.empty() || e.name[0] == '/' ? e.name : base_dir + "/" + e.name;
+      // A page already decided is read again only to tell whether a record's batch is whole.
+      if (batch.record.empty() && done.count({target, e.page_no}) != 0) continue;
       size_t got = 0;
       MERIDIAN_RETURN_IF_ERROR(
           file->ReadAt(batch.images_at + i * kPageSize, kPageSize, image.data(), &got));

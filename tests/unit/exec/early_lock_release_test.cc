@@ -45,6 +45,18 @@ class EarlyLockReleaseTest : public ::testing::Test {
       a_done_ = true;
     });
   }
+  // A's held commit meets a full disk before its group is durable (53100); B, which built on
+  // it, must fail at COMMIT with 40001.
+  void FailAThenExpectBToFail() {
+    fs_.SetDiskFull(true);
+    fs_.Hold(false);
+    a_thread_.join();
+    EXPECT_EQ(a_commit_.status.sqlstate(), "53100") << a_commit_.status.message();
+    fs_.SetDiskFull(false);
+    SqlResult b_commit = RunSql(*b_, "COMMIT");
+    ASSERT_FALSE(b_commit.status.ok());
+    EXPECT_EQ(b_commit.status.sqlstate(), "40001") << b_commit.status.message();
+  }
   TempDir dir_;
   storage::FaultInjectionFileSystem fs_{storage::FileSystem::Default()};
   std::unique_ptr<Database> db_;
@@ -92,14 +104,7 @@ TEST_F(EarlyLockReleaseTest, AWriterThatBuiltOnAFailedCommitFailsToo) {
   CommitAHeld();
   SqlResult b = RunSql(*b_, "SET lock_timeout = '5s'; BEGIN; UPDATE t SET v = v + 10 WHERE id = 1");
   ASSERT_TRUE(b.status.ok()) << b.status.message();
-  fs_.SetDiskFull(true);
-  fs_.Hold(false);
-  a_thread_.join();
-  EXPECT_EQ(a_commit_.status.sqlstate(), "53100") << a_commit_.status.message();
-  fs_.SetDiskFull(false);
-  SqlResult b_commit = RunSql(*b_, "COMMIT");
-  ASSERT_FALSE(b_commit.status.ok());
-  EXPECT_EQ(b_commit.status.sqlstate(), "40001") << b_commit.status.message();
+  FailAThenExpectBToFail();
   // Neither change is there; the row is writable again and later commits work.
   EXPECT_EQ(RunSql(*c_, "SELECT v, (SELECT count(*) FROM t) FROM t WHERE id = 1").rows,
             std::vector<std::string>{"0|1"});
@@ -118,14 +123,7 @@ TEST_F(EarlyLockReleaseTest, ANoOpBuiltOnAFailedCommitFailsToo) {
                             "INSERT INTO t VALUES (5, 50) ON CONFLICT (id) DO NOTHING");
   ASSERT_TRUE(b.status.ok()) << b.status.message();
   EXPECT_EQ(b.tag, "INSERT 0 0");
-  fs_.SetDiskFull(true);
-  fs_.Hold(false);
-  a_thread_.join();
-  EXPECT_EQ(a_commit_.status.sqlstate(), "53100") << a_commit_.status.message();
-  fs_.SetDiskFull(false);
-  SqlResult b_commit = RunSql(*b_, "COMMIT");
-  ASSERT_FALSE(b_commit.status.ok());
-  EXPECT_EQ(b_commit.status.sqlstate(), "40001") << b_commit.status.message();
+  FailAThenExpectBToFail();
   EXPECT_EQ(RunSql(*c_, "SELECT count(*) FROM t").rows, std::vector<std::string>{"1"});
 }
 
