@@ -346,6 +346,21 @@ void CommitLog::Run() {
       done_cv_.notify_all();
       if (group.empty() && !flush_deferred) continue;
     }
+    // Ends the group for its members (they may return and free their Pending at once).
+    bool finished = false;
+    auto finish = [&](const Status& st) {
+      if (finished) return;
+      finished = true;
+      {
+        std::lock_guard lock(mu_);
+        if (st.ok()) records_ += group.empty() ? 0 : 1;
+        for (Pending* p : group) {
+          p->status = st;
+          p->done = true;
+        }
+      }
+      done_cv_.notify_all();
+    };
     LogRecord record;
     std::vector<uint64_t> ids;
     std::vector<uint64_t> pages;
@@ -387,6 +402,13 @@ void CommitLog::Run() {
       auto append = [&] {
         Status s = Append(bytes, /*sync=*/false, last_ts);
         appended = s.ok();
+        // Committed: the record is durable in the doublewrite batch and in the log. The
+        // members go on now; the pool's in-place rewrites of the batch's pages follow on this
+        // thread, off their path.
+        if (appended) {
+          txns_->Publish(ids);
+          finish(Status::Ok());
+        }
         return s;
       };
       st = Reserve(bytes.size());
@@ -399,7 +421,7 @@ void CommitLog::Run() {
         // A failure after that (the append, an in-place page rewrite) leaves the group
         // committed; it poisons the log below. A record whose append failed stays in its
         // doublewrite area until the pool appends it (SyncAppended).
-        txns_->Publish(ids);
+        if (!finished) txns_->Publish(ids);
         deferred_ts_ = 0;
       } else {
         for (uint64_t id : ids) txns_->Abort(id);
@@ -419,15 +441,7 @@ void CommitLog::Run() {
       }
       if (appended || durable) st = Status::Ok();
     }
-    {
-      std::lock_guard lock(mu_);
-      if (st.ok()) records_ += ids.empty() ? 0 : 1;
-      for (Pending* p : group) {
-        p->status = st;
-        p->done = true;
-      }
-    }
-    done_cv_.notify_all();
+    finish(st);
   }
 }
 
