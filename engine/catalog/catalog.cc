@@ -806,8 +806,14 @@ Status Catalog::CommitTransaction(Transaction& t, bool sync) {
     // Nothing to make durable; but what it answered may rest on a committing transaction
     // (early lock release: ON CONFLICT DO NOTHING against its insert), which must not fail.
     Status st = t.AwaitDependencies(nullptr);
-    t.EndReadOnly();  // releases the row locks it took (FOR UPDATE)
+    if (!t.EndReadOnly().ok()) {  // releases the row locks it took (FOR UPDATE)
+      stamp_failures_.fetch_add(1, std::memory_order_relaxed);
+    }
     return st;
+  }
+  if (!t.doomed().ok()) {
+    AbortTransaction(t);  // an undo it could not finish: its rows must never commit
+    return t.doomed();
   }
   std::vector<uint64_t> pages;
   for (const PageRef& p : t.InsertPages()) pages.push_back(uint64_t{p.table} << 32 | p.page);
@@ -816,13 +822,21 @@ Status Catalog::CommitTransaction(Transaction& t, bool sync) {
     AbortTransaction(t);  // the log already marked it aborted; release its marks
     return ts.status();
   }
-  t.StampCommitted(*ts);
+  if (Status st = t.StampCommitted(*ts); !st.ok()) {
+    // Committed and durable all the same: the unstamped versions resolve through the
+    // transaction table, which keeps the id (and checkpoints carry it) until a restart's
+    // recovery stamps them from the log.
+    stamp_failures_.fetch_add(1, std::memory_order_relaxed);
+  }
   return Status::Ok();
 }
 
 void Catalog::AbortTransaction(Transaction& t) {
   txns_->Abort(t.id());
-  t.CleanAborted();
+  if (Status st = t.CleanAborted(); !st.ok()) {
+    // Harmless: a mark left behind names an aborted id, which means no mark.
+    stamp_failures_.fetch_add(1, std::memory_order_relaxed);
+  }
 }
 
 Status Catalog::FlushCommitPages(const std::vector<uint64_t>& pages, std::string_view record,
@@ -846,7 +860,7 @@ Status Catalog::FlushCommitPages(const std::vector<uint64_t>& pages, std::string
   return pool_->FlushGroupPages(std::move(sets), record, append, durable);
 }
 
-void Catalog::ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
+Status Catalog::ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
                                    std::map<uint32_t, std::vector<uint32_t>>* pages) {
   // End stamps of committed transactions that were not yet written into their pages.
   for (const txn::LogRecord& record : log_->recovered()) {
@@ -860,22 +874,26 @@ void Catalog::ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Tabl
       // version it deleted: one created after the deleter committed is another row in a reused
       // slot (TRUNCATE gave the table a new heap since; ids of old pages mean nothing there).
       const txn::Timestamp deleted_at = txns_->Resolve(stamp.txn);
-      (void)heap->UpdateHeader({stamp.page, stamp.slot}, [&](storage::TupleHeader* h) {
+      auto done = heap->UpdateHeader({stamp.page, stamp.slot}, [&](storage::TupleHeader* h) {
         if (h->begin != stamp.txn && txns_->Resolve(h->begin) >= deleted_at) return false;
         h->end = stamp.txn;
         h->flags = static_cast<uint8_t>(h->flags & ~storage::kTupleFlagLockOnly);
         return true;
       });
+      // No such slot: a heap TRUNCATE replaced (the deleted version went with it). Any other
+      // failure leaves a committed delete unapplied: recovery must not go on.
+      if (!done.ok() && !storage::IsNoTuple(done.status())) return done.status();
       if (pages != nullptr) (*pages)[stamp.file].push_back(stamp.page);
     }
   }
+  return Status::Ok();
 }
 
 Status Catalog::RecoverTail(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
                             std::map<uint32_t, std::vector<uint32_t>>* insert_pages) {
   using storage::TupleHeader;
   std::map<uint32_t, std::vector<uint32_t>> pages;  // every page naming a tail transaction
-  ApplyLoggedEndStamps(by_id, &pages);
+  MERIDIAN_RETURN_IF_ERROR(ApplyLoggedEndStamps(by_id, &pages));
   std::vector<uint64_t> tail_txns;
   for (const txn::LogRecord& record : log_->recovered()) {
     if (!record.is_group()) continue;
@@ -933,7 +951,7 @@ Status Catalog::RecoverTail(const std::map<uint32_t, std::shared_ptr<Table>>& by
 Status Catalog::RecoverVersions(const std::map<uint32_t, std::shared_ptr<Table>>& by_id) {
   using storage::TupleHeader;
   // 1. End stamps of committed transactions that were not yet written into their pages.
-  ApplyLoggedEndStamps(by_id, nullptr);
+  MERIDIAN_RETURN_IF_ERROR(ApplyLoggedEndStamps(by_id, nullptr));
   // 2. Every version: ids to timestamps; versions dead to every future snapshot go. Pages
   // a checkpoint already stamped hold no ids and are only read.
   using Action = storage::HeapFile::SweepAction;

@@ -141,9 +141,14 @@ class Catalog {
   // Commits t: nothing to log when it wrote nothing; else the write-behind group commit (its
   // new versions' pages flushed, then one log record), then its id is stamped into its
   // versions. sync = false: asynchronous commit (durable within the log's async window). On a
-  // failure t is aborted and the error returned.
+  // failure t is aborted and the error returned; a doomed t (Transaction::doomed) is aborted
+  // and refused.
   Status CommitTransaction(Transaction& t, bool sync = true);
   void AbortTransaction(Transaction& t);
+  // Commits and aborts whose stamping could not reach every version (a page that could not be
+  // read or written): their ids stay tracked (commits) or resolve as aborted, so answers stay
+  // right; counted here for tests and monitoring.
+  uint64_t stamp_failures() const { return stamp_failures_.load(std::memory_order_relaxed); }
   // Commit log counters (benchmarks): bytes appended, group records written.
   uint64_t log_bytes() const { return log_ ? log_->bytes_written() : 0; }
   uint64_t log_groups() const { return log_ ? log_->records_written() : 0; }
@@ -191,8 +196,9 @@ class Catalog {
   // entries are added after the indexes open).
   Status RecoverTail(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
                      std::map<uint32_t, std::vector<uint32_t>>* insert_pages);
-  // pages (may be null) collects, per table, the pages the stamps touched.
-  void ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
+  // pages (may be null) collects, per table, the pages the stamps touched. A stamp that cannot
+  // be written fails recovery.
+  Status ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
                             std::map<uint32_t, std::vector<uint32_t>>* pages);
   Status FlushTables();
   // One table's part of a checkpoint: images of its indexes' dirty pages, its heap flushed,
@@ -223,6 +229,7 @@ class Catalog {
   std::unique_ptr<txn::CommitLog> log_;    // after txns_: stopped first
   std::mutex checkpoint_mu_;               // one checkpoint at a time
   std::atomic<uint64_t> versions_collected_{0};
+  std::atomic<uint64_t> stamp_failures_{0};
   RecoveryInfo recovery_;  // set by Open
   std::atomic<uint64_t> schema_version_{1};
 };

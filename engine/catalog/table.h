@@ -127,6 +127,10 @@ class Table {
   // checkpoint's index images (which lack those entries) are durable: a slot is never reused
   // while a durable index image still points at it. Scans only when rows changed since the
   // last pass. REQUIRES shared lock; one caller at a time.
+  // Bumped by ReplaceStorage: row ids of an older generation name nothing in heap().
+  uint64_t storage_generation() const {
+    return storage_generation_.load(std::memory_order_acquire);
+  }
   struct Garbage {
     uint64_t storage_generation = 0;
     std::vector<storage::Rid> rids;

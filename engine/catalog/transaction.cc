@@ -35,9 +35,9 @@ Status WaitForKeyShareHolders(Transaction& t, const Table& table, storage::Rid r
 Transaction::Transaction(std::shared_ptr<txn::TxnManager> txns, uint64_t id, Isolation isolation)
     : txns_(std::move(txns)), id_(id), isolation_(isolation), start_time_(datetime::Now()) {}
 
-void Transaction::EndReadOnly() {
-  txns_->Abort(id_);  // nothing to commit; "aborted" makes its id resolve like never written
-  CleanAborted();     // releases FOR UPDATE marks, if any
+Status Transaction::EndReadOnly() {
+  txns_->Abort(id_);      // nothing to commit; "aborted" makes its id resolve like never written
+  return CleanAborted();  // releases FOR UPDATE marks, if any
 }
 
 Status Transaction::TakeStatementSnapshot(const ExecControl* ctl) {
@@ -69,6 +69,14 @@ Status Transaction::AwaitDependencies(const ExecControl* ctl) {
   return Status::Ok();
 }
 
+namespace {
+
+uint32_t Generation(const Table& table) {
+  return static_cast<uint32_t>(table.storage_generation());
+}
+
+}  // namespace
+
 uint32_t Transaction::TableSlot(const std::shared_ptr<Table>& table) {
   for (uint32_t i = 0; i < tables_.size(); ++i) {
     if (tables_[i].get() == table.get()) return i;
@@ -78,7 +86,7 @@ uint32_t Transaction::TableSlot(const std::shared_ptr<Table>& table) {
 }
 
 void Transaction::NoteInsert(const std::shared_ptr<Table>& table, storage::Rid rid) {
-  writes_.push_back({Write::Kind::kInsert, TableSlot(table), rid});
+  writes_.push_back({Write::Kind::kInsert, TableSlot(table), rid, Generation(*table)});
   wrote_ = true;
 }
 
@@ -167,13 +175,14 @@ Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<T
     switch (outcome) {
       case Outcome::kTaken:
         writes_.push_back(
-            {lock_only ? Write::Kind::kLock : Write::Kind::kEnd, TableSlot(table), rid});
+            {lock_only ? Write::Kind::kLock : Write::Kind::kEnd, TableSlot(table), rid,
+             Generation(*table)});
         wrote_ = wrote_ || !lock_only;
         MERIDIAN_RETURN_IF_ERROR(
             WaitForKeyShareHolders(*this, *table, rid, ctl, lock_timeout_ms));
         return LockResult::kLocked;
       case Outcome::kUpgraded:
-        writes_.push_back({Write::Kind::kEnd, TableSlot(table), rid});
+        writes_.push_back({Write::Kind::kEnd, TableSlot(table), rid, Generation(*table)});
         wrote_ = true;
         MERIDIAN_RETURN_IF_ERROR(
             WaitForKeyShareHolders(*this, *table, rid, ctl, lock_timeout_ms));
@@ -194,24 +203,33 @@ Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<T
   }
 }
 
-void Transaction::ForEachWrite(
-    size_t from, const std::function<void(storage::HeapFile*, uint32_t, const Write&)>& fn) {
-  // Grouped by table so each table's shared lock is taken once.
+Status Transaction::ForEachWrite(
+    size_t from,
+    const std::function<Result<storage::TupleHeader>(storage::HeapFile*, const Write&)>& fn) {
+  // Grouped by table so each table's shared lock is taken once. Every write is tried; the
+  // first failure is returned.
+  Status first;
   for (uint32_t slot = 0; slot < tables_.size(); ++slot) {
     Table& table = *tables_[slot];
     ScopedTableLock lock(table, LockMode::kShared);
     if (!lock.status().ok() || !table.CheckUsable().ok()) continue;  // dropped meanwhile
+    const uint32_t generation = Generation(table);
     for (size_t i = from; i < writes_.size(); ++i) {
-      if (writes_[i].table == slot) fn(table.heap(), table.id(), writes_[i]);
+      // A TRUNCATE (at once, not transactional) since the write took its heap away.
+      if (writes_[i].table != slot || writes_[i].generation != generation) continue;
+      Result<storage::TupleHeader> r = fn(table.heap(), writes_[i]);
+      if (!r.ok() && first.ok()) first = r.status();
     }
   }
+  return first;
 }
 
-void Transaction::RollbackTo(size_t mark) {
-  if (mark >= writes_.size()) return;
+Status Transaction::RollbackTo(size_t mark) {
+  if (!doomed_.ok()) return doomed_;
+  if (mark >= writes_.size()) return Status::Ok();
   const uint64_t me = id_;
-  ForEachWrite(mark, [me](storage::HeapFile* heap, uint32_t, const Write& w) {
-    (void)heap->UpdateHeader(w.rid, [&](TupleHeader* h) {
+  Status st = ForEachWrite(mark, [me](storage::HeapFile* heap, const Write& w) {
+    return heap->UpdateHeader(w.rid, [&](TupleHeader* h) {
       if (w.kind == Write::Kind::kInsert) {
         h->end = me;  // dead to everyone, this transaction included
         h->flags = static_cast<uint8_t>(h->flags & ~kTupleFlagLockOnly);
@@ -223,11 +241,20 @@ void Transaction::RollbackTo(size_t mark) {
       return true;
     });
   });
+  if (!st.ok()) {
+    // Some versions created since mark may still be live for this transaction: it must never
+    // commit. Its writes stay recorded so the abort releases every mark it can.
+    doomed_ = Status::Error(st.sqlstate(), "could not undo the changes of a failed statement "
+                                           "or savepoint: " + st.message())
+                  .WithHint("The transaction can only be rolled back.");
+    return doomed_;
+  }
   // A version both created and deleted since mark: the insert's undo already made it dead.
   writes_.resize(mark);
   txns_->NotifyReleased();  // writers waiting for rows this transaction kept may go on
   wrote_ = std::any_of(writes_.begin(), writes_.end(),
                        [](const Write& w) { return w.kind != Write::Kind::kLock; });
+  return Status::Ok();
 }
 
 std::vector<txn::EndStamp> Transaction::EndStamps() const {
@@ -247,10 +274,10 @@ std::vector<PageRef> Transaction::InsertPages() const {
   return {pages.begin(), pages.end()};
 }
 
-void Transaction::StampCommitted(txn::Timestamp ts) {
+Status Transaction::StampCommitted(txn::Timestamp ts) {
   const uint64_t me = id_;
-  ForEachWrite(0, [me, ts](storage::HeapFile* heap, uint32_t, const Write& w) {
-    (void)heap->UpdateHeader(w.rid, [&](TupleHeader* h) {
+  Status st = ForEachWrite(0, [me, ts](storage::HeapFile* heap, const Write& w) {
+    return heap->UpdateHeader(w.rid, [&](TupleHeader* h) {
       bool changed = false;
       if (h->begin == me) {
         h->begin = ts;
@@ -269,14 +296,15 @@ void Transaction::StampCommitted(txn::Timestamp ts) {
     });
   });
   ReleaseKeyShareLocks(*txns_, id_);
-  txns_->MarkStamped(id_);
+  if (st.ok()) txns_->MarkStamped(id_);  // else its id must keep resolving to ts
+  return st;
 }
 
-void Transaction::CleanAborted() {
+Status Transaction::CleanAborted() {
   const uint64_t me = id_;
-  ForEachWrite(0, [me](storage::HeapFile* heap, uint32_t, const Write& w) {
-    if (w.kind == Write::Kind::kInsert) return;  // dead already: its creator aborted
-    (void)heap->UpdateHeader(w.rid, [&](TupleHeader* h) {
+  Status st = ForEachWrite(0, [me](storage::HeapFile* heap, const Write& w) -> Result<TupleHeader> {
+    if (w.kind == Write::Kind::kInsert) return TupleHeader{};  // dead already: its creator aborted
+    return heap->UpdateHeader(w.rid, [&](TupleHeader* h) {
       if (h->end != me) return false;
       h->end = 0;
       h->flags = static_cast<uint8_t>(h->flags & ~kTupleFlagLockOnly);
@@ -284,7 +312,8 @@ void Transaction::CleanAborted() {
     });
   });
   ReleaseKeyShareLocks(*txns_, id_);
-  txns_->MarkStamped(id_);
+  txns_->MarkStamped(id_);  // a mark left behind names an aborted (later: forgotten) id
+  return st;
 }
 
 }  // namespace meridian::catalog

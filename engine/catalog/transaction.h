@@ -52,8 +52,8 @@ class Transaction {
   void set_read_only(bool read_only) { read_only_ = read_only; }
   txn::TxnManager* manager() const { return txns_.get(); }
   // Ends a transaction that wrote nothing (a finished read-only query; row locks released):
-  // no log record, no catalog needed.
-  void EndReadOnly();
+  // no log record, no catalog needed. A failure is CleanAborted's (harmless, for the log).
+  Status EndReadOnly();
 
   // The snapshot statements read: READ COMMITTED takes a new one per statement, REPEATABLE
   // READ keeps the one its first statement took. A new snapshot first waits until the
@@ -103,8 +103,12 @@ class Transaction {
 
   // Write-set position; RollbackTo(mark) undoes everything recorded since (statement
   // rollback): created versions become dead (end = id()), taken end fields are released.
+  // A version it could not reach (a page that could not be read or written) dooms the
+  // transaction: the undone rows would otherwise commit with it. A doomed transaction can only
+  // abort (Catalog::CommitTransaction refuses it); doomed() says why.
   size_t mark() const { return writes_.size(); }
-  void RollbackTo(size_t mark);
+  Status RollbackTo(size_t mark);
+  const Status& doomed() const { return doomed_; }
   bool wrote() const { return wrote_; }
 
   // Commit record contents: end stamps of deleted/replaced versions and the pages holding
@@ -112,10 +116,14 @@ class Transaction {
   std::vector<txn::EndStamp> EndStamps() const;
   std::vector<PageRef> InsertPages() const;
   // After the commit is published: rewrites this transaction's id in begin/end fields to ts
-  // and releases row locks, then marks it stamped in the TxnManager.
-  void StampCommitted(txn::Timestamp ts);
-  // After an abort: releases end fields (deletes and locks) and marks it stamped.
-  void CleanAborted();
+  // and releases row locks, then marks it stamped in the TxnManager. When a page cannot be
+  // reached it stays unstamped (the TxnManager keeps resolving its id to ts, and checkpoints
+  // carry it) and the error is returned: the commit itself stands.
+  Status StampCommitted(txn::Timestamp ts);
+  // After an abort: releases end fields (deletes and locks) and marks it stamped. A mark it
+  // cannot release names an aborted id, which every reader and writer treats as no mark: the
+  // error is returned for the log only.
+  Status CleanAborted();
 
  private:
   struct Write {
@@ -123,12 +131,14 @@ class Transaction {
     Kind kind;
     uint32_t table;  // index into tables_
     storage::Rid rid;
+    uint32_t generation;  // the table's storage generation (a TRUNCATE since: rid is gone)
   };
   uint32_t TableSlot(const std::shared_ptr<Table>& table);
-  // Rewrites this transaction's marks in entries [from, end): fn per (heap, write).
-  void ForEachWrite(
+  // Rewrites this transaction's marks in entries [from, end): fn per (heap, write), every one
+  // tried; the first failure is returned.
+  Status ForEachWrite(
       size_t from,
-      const std::function<void(storage::HeapFile*, uint32_t table_id, const Write&)>& fn);
+      const std::function<Result<storage::TupleHeader>(storage::HeapFile*, const Write&)>& fn);
 
   const std::shared_ptr<txn::TxnManager> txns_;
   const uint64_t id_;
@@ -138,6 +148,7 @@ class Transaction {
   txn::Snapshot snapshot_;
   bool has_snapshot_ = false;
   bool wrote_ = false;
+  Status doomed_;  // set by a RollbackTo that could not undo every write
   std::vector<std::shared_ptr<Table>> tables_;  // tables written, by slot
   std::vector<Write> writes_;
   std::vector<uint64_t> depends_on_;  // NoteDependency

@@ -711,7 +711,9 @@ class AutocommitCursor : public QueryCursor {
  private:
   void End() {
     if (txn_ == nullptr) return;
-    txn_->EndReadOnly();  // only read-only queries get this cursor
+    // Only read-only queries get this cursor; a FOR UPDATE mark it could not release names an
+    // aborted id, which every reader and writer treats as no mark (CleanAborted).
+    [[maybe_unused]] Status ended = txn_->EndReadOnly();
     txn_.reset();
   }
   std::unique_ptr<QueryCursor> inner_;
@@ -929,7 +931,9 @@ Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& st
     if (!cursor.ok() && cursor.status().sqlstate() == sqlstate::kSerializationFailure &&
         block.CanRetry(stx) && attempt < kMaxStatementRetries) {
       // Nothing reached the client yet: undo the statement and run it on a new snapshot.
-      stx.txn->RollbackTo(stx.mark);
+      if (Status undone = stx.txn->RollbackTo(stx.mark); !undone.ok()) {
+        return block.Leave(catalog, *settings, stx, std::move(undone));
+      }
       MERIDIAN_RETURN_IF_ERROR(stx.txn->RefreshSnapshot(&ctl));
       continue;
     }

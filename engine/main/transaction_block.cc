@@ -52,8 +52,11 @@ Status TransactionBlock::Leave(catalog::Catalog* catalog, const SessionSettings&
     return st;
   }
   if (!st.ok() && txn_ == stx.txn) {
-    txn_->RollbackTo(stx.mark);
     // A quick write refused under no_wait (Request::QuickWrite) runs again: the block stays.
+    if (Status undone = txn_->RollbackTo(stx.mark); !undone.ok()) {
+      failed_ = true;  // doomed: only ROLLBACK ends it
+      return undone;
+    }
     if (!ExecControl::IsWouldBlock(st)) failed_ = true;
   }
   return st;
@@ -187,7 +190,10 @@ Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
     }
     case Action::kRollbackTo: {
       MERIDIAN_ASSIGN_OR_RETURN(size_t i, find_savepoint("ROLLBACK TO SAVEPOINT"));
-      txn_->RollbackTo(savepoints_[i].second);
+      if (Status undone = txn_->RollbackTo(savepoints_[i].second); !undone.ok()) {
+        failed_ = true;  // doomed (Transaction::doomed): only ROLLBACK ends it
+        return undone;
+      }
       UndoDdl(catalog, savepoint_ddl_[i]);
       savepoints_.resize(i + 1);
       savepoint_ddl_.resize(i + 1);

@@ -82,8 +82,10 @@ Status Closed(const std::string& path) {
   return Status::Internal("heap file \"" + path + "\" is closed");
 }
 
+constexpr std::string_view kNoTuple = "no tuple at (";
+
 Status NoTuple(const std::string& path, Rid rid) {
-  return Status::Internal("no tuple at (" + std::to_string(rid.page) + "," +
+  return Status::Internal(std::string(kNoTuple) + std::to_string(rid.page) + "," +
                           std::to_string(rid.slot) + ") in heap file \"" + path + "\"");
 }
 
@@ -94,6 +96,10 @@ Status TooBig(size_t size) {
 }
 
 }  // namespace
+
+bool IsNoTuple(const Status& st) {
+  return !st.ok() && std::string_view(st.message()).substr(0, kNoTuple.size()) == kNoTuple;
+}
 
 Result<Rid> HeapFile::Insert(std::string_view tuple) {
   if (!impl_->open) return Closed(path_);

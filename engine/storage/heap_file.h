@@ -30,6 +30,10 @@ struct Rid {
   friend bool operator==(const Rid&, const Rid&) = default;
 };
 
+// Whether st is the error of a row id that names no tuple (Get, UpdateHeader): a slot past the
+// page's slots, e.g. one of a heap that TRUNCATE has since replaced.
+bool IsNoTuple(const Status& st);
+
 class HeapFile {
  public:
   // Largest tuple Insert/Update accept; larger ones fail with 54000 "row is too big".
