@@ -60,9 +60,10 @@ Status ServerSession::BeginRequest(const std::string& query_id, std::shared_ptr<
     ended_.wait_for(lock, wait, [&] { return !running_ || closed_; });
     if (waits_ != nullptr) waits_->WaitEnds();
   }
-  if (closed_) return Status::Error("08003", "session is closed");
+  if (closed_) return Status::Error(sqlstate::kConnectionDoesNotExist, "session is closed");
   if (running_) {
-    return Status::Error("55000", "another request is already running in this session")
+    return Status::Error(sqlstate::kObjectNotInPrerequisiteState,
+                         "another request is already running in this session")
         .WithHint(
             "A session runs one request at a time; open another session to run statements "
             "concurrently.");

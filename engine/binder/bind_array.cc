@@ -53,7 +53,7 @@ Result<BoundExprPtr> Binder::BindArray(const ast::Expr& expr, Type cast_to) {
     }
   } else {
     if (elements.empty()) {
-      return Status::Error("42P18", "cannot determine type of empty array")
+      return Status::Error(sqlstate::kIndeterminateDatatype, "cannot determine type of empty array")
           .WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[].")
           .WithPosition(pos);
     }
@@ -67,7 +67,8 @@ Result<BoundExprPtr> Binder::BindArray(const ast::Expr& expr, Type cast_to) {
   e->children = std::move(elements);
   if (!cast_to.IsArray() || e->type == cast_to) return e;
   if (!CanCast(e->type, cast_to)) {
-    return Status::Error("42846", "cannot cast type " + e->type.Name() + " to " + cast_to.Name())
+    return Status::Error(sqlstate::kCannotCoerce,
+                         "cannot cast type " + e->type.Name() + " to " + cast_to.Name())
         .WithPosition(pos);
   }
   auto cast = BoundExpr::Make(BoundKind::kCast, cast_to, pos);
@@ -87,7 +88,8 @@ Result<BoundExprPtr> Binder::BindQuantifiedArray(const ast::Expr& expr) {
         array, Coerce(std::move(array), Type::Array(Type{element.id, -1}), false, ""));
   }
   if (!array->type.IsArray()) {
-    return Status::Error("42809", std::string("op ANY/ALL (array) requires array on right side"))
+    return Status::Error(sqlstate::kWrongObjectType,
+                         std::string("op ANY/ALL (array) requires array on right side"))
         .WithPosition(pos);
   }
   const Type element = array->type.Element();
@@ -437,10 +439,10 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::Table
   }
   const size_t available = IsJsonEachName(call.name) ? 2 : 1;
   if (ref.column_aliases.size() > available) {
-    return Status::Error("42P10", "table \"" + name + "\" has " + std::to_string(available) +
-                                      " columns available but " +
-                                      std::to_string(ref.column_aliases.size()) +
-                                      " columns specified")
+    return Status::Error(sqlstate::kInvalidColumnReference,
+                         "table \"" + name + "\" has " + std::to_string(available) +
+                             " columns available but " + std::to_string(ref.column_aliases.size()) +
+                             " columns specified")
         .WithPosition(ref.loc.position);
   }
   auto out = std::make_unique<BoundSelect>();

@@ -14,7 +14,7 @@ namespace meridian::exec {
 namespace {
 
 Status RecursionError(const std::string& message, uint32_t position) {
-  return Status::Error("42P19", message).WithPosition(position);
+  return Status::Error(sqlstate::kInvalidRecursion, message).WithPosition(position);
 }
 
 }  // namespace

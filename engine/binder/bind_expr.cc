@@ -507,7 +507,8 @@ Result<BoundExprPtr> Binder::BindCast(const ast::Expr& expr) {
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr child, BindExpr(operand));
   InferParamType(child.get(), to);
   if (!CanCast(child->type, to)) {
-    return Status::Error("42846", "cannot cast type " + child->type.Name() + " to " + to.Name())
+    return Status::Error(sqlstate::kCannotCoerce,
+                         "cannot cast type " + child->type.Name() + " to " + to.Name())
         .WithPosition(expr.loc.position);
   }
   if (child->kind == BoundKind::kConst) {

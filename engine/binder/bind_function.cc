@@ -68,7 +68,8 @@ constexpr SystemFunction kSystemFunctions[] = {
     // No extended statistics objects exist, so no oid names one.
     {"pg_get_statisticsobjdef_columns", Func::kAlwaysNull, "o", 1, 't'},
     {"pg_type_is_visible", Func::kAlwaysTrue, "o", 1, 'b'},
-    {"pg_is_in_recovery", Func::kAlwaysFalse, "", 0, 'b'},  // pgx target_session_attrs
+    {"pg_collation_is_visible", Func::kAlwaysTrue, "o", 1, 'b'},  // both live in pg_catalog
+    {"pg_is_in_recovery", Func::kAlwaysFalse, "", 0, 'b'},        // pgx target_session_attrs
     {"format_type", Func::kFormatType, "oi", 2, 't'},
     {"pg_get_indexdef", Func::kIndexDef, "oib", 1, 't'},
     {"pg_get_constraintdef", Func::kConstraintDef, "ob", 1, 't'},
@@ -192,13 +193,14 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
         .WithPosition(pos);
   }
   if (expr.distinct) {
-    return Status::Error("42809",
+    return Status::Error(sqlstate::kWrongObjectType,
                          "DISTINCT specified, but " + name + " is not an aggregate function")
         .WithPosition(pos);
   }
   if (!expr.agg_order.empty() || expr.filter != nullptr) {
-    return Status::Error("42809", std::string(expr.agg_order.empty() ? "FILTER" : "ORDER BY") +
-                                      " specified, but " + name + " is not an aggregate function")
+    return Status::Error(sqlstate::kWrongObjectType,
+                         std::string(expr.agg_order.empty() ? "FILTER" : "ORDER BY") +
+                             " specified, but " + name + " is not an aggregate function")
         .WithPosition(pos);
   }
   std::vector<BoundExprPtr> args;
@@ -502,7 +504,8 @@ Result<BoundExprPtr> Binder::BindRegCast(const ast::Expr& expr) {
   InferParamType(child.get(), Type::Text());
   const bool from_name = child->type.id == TypeId::kUnknown || child->type.IsString();
   if (!from_name && !child->type.IsIntegral()) {
-    return Status::Error("42846", "cannot cast type " + child->type.Name() + " to " + to)
+    return Status::Error(sqlstate::kCannotCoerce,
+                         "cannot cast type " + child->type.Name() + " to " + to)
         .WithPosition(expr.loc.position);
   }
   if (to == "regproc") {

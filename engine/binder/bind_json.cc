@@ -79,8 +79,9 @@ Result<BoundExprPtr> Binder::BindJsonOperator(const std::string& op, BoundExprPt
       op == "->" || op == "->>" || op == "#>" || op == "#>>" ||
       ((op == "@>" || op == "<@" || op == "?|" || op == "?&") && IsUnknown(r));  // arrays too
   if (IsUnknown(l) && ambiguous) {
-    return Status::Error("42725", "operator is not unique: unknown " + op + " " +
-                                      (IsUnknown(r) ? "unknown" : r->type.Name()))
+    return Status::Error(sqlstate::kAmbiguousFunction,
+                         "operator is not unique: unknown " + op + " " +
+                             (IsUnknown(r) ? "unknown" : r->type.Name()))
         .WithHint(
             "Could not choose a best candidate operator. You might need to add explicit type "
             "casts.")
@@ -221,9 +222,9 @@ Result<BoundExprPtr> Binder::BindJsonFunction(const std::string& name,
     return ToJsonExpr(std::move((*args)[0]), jsonb);
   }
   if (obj && args->size() % 2 != 0) {
-    return Status::Error("22023", "argument list must have even number of elements")
-        .WithHint("The arguments of " + name +
-                  "() must consist of alternating keys and values.")
+    return Status::Error(sqlstate::kInvalidParameterValue,
+                         "argument list must have even number of elements")
+        .WithHint("The arguments of " + name + "() must consist of alternating keys and values.")
         .WithPosition(pos);
   }
   std::vector<BoundExprPtr> out;
@@ -231,7 +232,8 @@ Result<BoundExprPtr> Binder::BindJsonFunction(const std::string& name,
     BoundExprPtr a = std::move((*args)[i]);
     if (obj && i % 2 == 0) {  // a key: its text form
       if (a->type.IsArray() || a->type.IsJson()) {
-        return Status::Error("22023", "key value must be scalar, not array, composite, or json")
+        return Status::Error(sqlstate::kInvalidParameterValue,
+                             "key value must be scalar, not array, composite, or json")
             .WithPosition(pos);
       }
       a = KeyText(std::move(a));

@@ -28,9 +28,10 @@ bool IsIntegerLiteral(const ast::Expr& e, int64_t* v);
 // FROM item `AS name (a, b, ...)` with more names than columns.
 Status TooManyAliases(const std::string& name, size_t available, size_t specified,
                       uint32_t position) {
-  return Status::Error("42P10", "table \"" + name + "\" has " + std::to_string(available) +
-                                    " columns available but " + std::to_string(specified) +
-                                    " columns specified")
+  return Status::Error(sqlstate::kInvalidColumnReference,
+                       "table \"" + name + "\" has " + std::to_string(available) +
+                           " columns available but " + std::to_string(specified) +
+                           " columns specified")
       .WithPosition(position);
 }
 
@@ -247,7 +248,8 @@ Status Binder::BindFromList(const std::vector<ast::TableRef>& from, Scope* scope
     }
     for (const ScopeTable& st : scope->tables) {
       if (st.name == name) {
-        return Status::Error("42712", "table name \"" + name + "\" specified more than once")
+        return Status::Error(sqlstate::kDuplicateAlias,
+                             "table name \"" + name + "\" specified more than once")
             .WithPosition(ref.loc.position);
       }
     }
@@ -633,7 +635,7 @@ Status Binder::BindDistinctOn(const ast::SelectStmt& stmt, BoundSelect* out) {
   const size_t prefix = std::min(on.size(), out->order_by.size());
   for (size_t i = 0; i < prefix; ++i) {
     if (std::find(on.begin(), on.end(), out->order_by[i].column) == on.end()) {
-      return Status::Error("42P10",
+      return Status::Error(sqlstate::kInvalidColumnReference,
                            "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
           .WithPosition(stmt.distinct_on[0]->loc.position);
     }

@@ -54,7 +54,8 @@ Status Binder::BindModifyJoin(const std::vector<ast::TableRef>& from, const ast:
   for (size_t i = 0; i < scope->tables.size(); ++i) {
     if (scope->tables[i].name == alias) {
       // PostgreSQL reports no position here.
-      return Status::Error("42712", "table name \"" + alias + "\" specified more than once");
+      return Status::Error(sqlstate::kDuplicateAlias,
+                           "table name \"" + alias + "\" specified more than once");
     }
   }
   out->target_offset = offset;

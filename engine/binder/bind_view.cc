@@ -36,7 +36,8 @@ void Binder::NoteColumn(const ScopeTable& st, int c) {
 }
 
 Status Binder::CannotChangeView(const std::string& name, uint32_t position) const {
-  return Status::Error("55000", std::string("cannot ") + write_verb_ + " view \"" + name + "\"")
+  return Status::Error(sqlstate::kObjectNotInPrerequisiteState,
+                       std::string("cannot ") + write_verb_ + " view \"" + name + "\"")
       .WithDetail("Views are not updatable in Meridian.")
       .WithHint("Write to the table the view reads from instead.")
       .WithPosition(position);
@@ -46,7 +47,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindView(const catalog::ViewSchema&
                                                       uint32_t position) {
   NoteRelation(view.id);
   if (view_depth_ >= kMaxViewDepth) {
-    return Status::Error("54001", "views nested too deeply at view \"" + view.name + "\"")
+    return Status::Error(sqlstate::kStatementTooComplex,
+                         "views nested too deeply at view \"" + view.name + "\"")
         .WithPosition(position);
   }
   // Bound at the level a subquery in FROM would be (BindDerived), below a scope with no tables
@@ -84,7 +86,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindView(const catalog::ViewSchema&
   bool same = out->columns.size() == n;
   for (size_t i = 0; same && i < n; ++i) same = out->columns[i].type == view.columns[i].type;
   if (!same) {
-    return Status::Error("55000", "view \"" + view.name + "\" no longer matches its definition")
+    return Status::Error(sqlstate::kObjectNotInPrerequisiteState,
+                         "view \"" + view.name + "\" no longer matches its definition")
         .WithHint("Recreate the view with CREATE OR REPLACE VIEW.")
         .WithPosition(position);
   }

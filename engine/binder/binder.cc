@@ -277,7 +277,8 @@ Result<BoundExprPtr> Binder::Coerce(BoundExprPtr e, Type to, bool assignment,
           .WithHint("You will need to rewrite or cast the expression.")
           .WithPosition(e->position);
     }
-    return Status::Error("42846", "cannot cast type " + e->type.Name() + " to " + to.Name())
+    return Status::Error(sqlstate::kCannotCoerce,
+                         "cannot cast type " + e->type.Name() + " to " + to.Name())
         .WithPosition(e->position);
   }
   if (e->kind == BoundKind::kConst) {

@@ -390,7 +390,8 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
       return Value::Array(std::move(out));
     }
     if (v.IsString()) return ParseArray(v.AsString(), to, explicit_cast);
-    return Status::Error("42846", "cannot cast type " + from.Name() + " to " + to.Name());
+    return Status::Error(sqlstate::kCannotCoerce,
+                         "cannot cast type " + from.Name() + " to " + to.Name());
   }
   if (from.id == TypeId::kJsonb && (to.IsNumeric() || to.id == TypeId::kBoolean) &&
       v.IsString()) {
@@ -593,7 +594,8 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
       return Value::String(std::move(s));
     }
   }
-  return Status::Error("42846", "cannot cast type " + from.Name() + " to " + to.Name());
+  return Status::Error(sqlstate::kCannotCoerce,
+                       "cannot cast type " + from.Name() + " to " + to.Name());
 }
 
 std::string ToJsonText(const Value& v, Type from, bool jsonb) {
@@ -646,8 +648,8 @@ Result<Value> JsonbToScalar(const std::string& text, Type to, bool explicit_cast
                        : n.kind == json::Node::kNull   ? "null"
                        : n.kind == json::Node::kNumber ? "numeric"
                                                        : "boolean";
-    return Status::Error("22023", std::string("cannot cast jsonb ") + what + " to type " +
-                                      to.Name());
+    return Status::Error(sqlstate::kInvalidParameterValue,
+                         std::string("cannot cast jsonb ") + what + " to type " + to.Name());
   }
   if (want_bool) return Value::Bool(n.kind == json::Node::kTrue);
   if (to.IsFloat()) return CastValue(Value::String(n.text), Type::Text(), to, explicit_cast);

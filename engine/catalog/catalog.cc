@@ -318,7 +318,7 @@ Status Catalog::CreateView(ViewSchema view, bool replace, uint64_t session) {
     replace = false;  // another session's TEMP view: its name is taken, it cannot be replaced
   }
   if (replace && old == views_.end() && NameTakenLocked(view.name)) {
-    return Status::Error("42809", "\"" + view.name + "\" is not a view");
+    return Status::Error(sqlstate::kWrongObjectType, "\"" + view.name + "\" is not a view");
   }
   if (!replace && NameTakenLocked(view.name)) {
     return Status::Error(sqlstate::kDuplicateTable,
@@ -736,8 +736,9 @@ Status Catalog::DropIndex(const std::shared_ptr<Table>& table, const std::string
     return Status::Error(sqlstate::kUndefinedObject, "index \"" + name + "\" does not exist");
   }
   if (it->second.IsConstraint()) {
-    return Status::Error("2BP01", "cannot drop index " + name + " because constraint " + name +
-                                      " on table " + table->name() + " requires it")
+    return Status::Error(sqlstate::kDependentObjectsStillExist,
+                         "cannot drop index " + name + " because constraint " + name +
+                             " on table " + table->name() + " requires it")
         .WithHint("You can drop constraint " + name + " on table " + table->name() + " instead.");
   }
   IndexSchema schema = it->second;

@@ -90,13 +90,14 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
     int32_t len = spec.modifier;
     if (len < 0 && (n == "char" || n == "character" || n == "bpchar")) len = 1;
     if (len == 0) {
-      return Status::Error("22023", "length for type " + n + " must be at least 1")
+      return Status::Error(sqlstate::kInvalidParameterValue,
+                           "length for type " + n + " must be at least 1")
           .WithPosition(spec.loc.position);
     }
     if (n == "char" || n == "character" || n == "bpchar") return Type::Char(len);
     return Type::Varchar(len);
   }
-  return Status::Error("42704", "type \"" + n + "\" does not exist")
+  return Status::Error(sqlstate::kUndefinedObject, "type \"" + n + "\" does not exist")
       .WithPosition(spec.loc.position);
 }
 

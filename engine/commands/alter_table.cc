@@ -189,7 +189,8 @@ class Alter {
     if (def.primary_key) {
       if (!schema_.primary_key.empty()) {
         return Status::Error(
-            "42P16", "multiple primary keys for table \"" + schema_.name + "\" are not allowed");
+            sqlstate::kInvalidTableDefinition,
+            "multiple primary keys for table \"" + schema_.name + "\" are not allowed");
       }
       schema_.primary_key = {position};
       AddKeyIndex(catalog::IndexKind::kPrimaryKey,
@@ -243,9 +244,9 @@ class Alter {
                              "column \"" + name + "\" named in key does not exist");
       }
       if (std::find(columns.begin(), columns.end(), c) != columns.end()) {
-        return Status::Error("42701", "column \"" + name + "\" appears twice in " +
-                                          (cmd.primary_key ? "primary key" : "unique") +
-                                          " constraint");
+        return Status::Error(sqlstate::kDuplicateColumn,
+                             "column \"" + name + "\" appears twice in " +
+                                 (cmd.primary_key ? "primary key" : "unique") + " constraint");
       }
       columns.push_back(c);
       suffix += "_" + name;
@@ -259,7 +260,8 @@ class Alter {
     }
     if (!schema_.primary_key.empty()) {
       return Status::Error(
-          "42P16", "multiple primary keys for table \"" + schema_.name + "\" are not allowed");
+          sqlstate::kInvalidTableDefinition,
+          "multiple primary keys for table \"" + schema_.name + "\" are not allowed");
     }
     for (int c : columns) {
       if (!schema_.columns[c].not_null) not_null_.push_back(c);
@@ -415,7 +417,8 @@ class Alter {
         return Status::Ok();
       default:  // kDropNotNull
         if (schema_.IsPrimaryKeyColumn(c)) {
-          return Status::Error("42P16", "column \"" + cmd.name + "\" is in a primary key");
+          return Status::Error(sqlstate::kInvalidTableDefinition,
+                               "column \"" + cmd.name + "\" is in a primary key");
         }
         col.not_null = false;
         std::erase(not_null_, c);
@@ -451,8 +454,9 @@ class Alter {
     for (catalog::CheckConstraint& check : schema_.checks) {
       if (check.name != cmd.name) continue;
       if (schema_.FindCheck(cmd.new_name) != nullptr) {
-        return Status::Error("42710", "constraint \"" + cmd.new_name + "\" for relation \"" +
-                                          schema_.name + "\" already exists");
+        return Status::Error(sqlstate::kDuplicateObject, "constraint \"" + cmd.new_name +
+                                                             "\" for relation \"" + schema_.name +
+                                                             "\" already exists");
       }
       check.name = cmd.new_name;
       return Status::Ok();
@@ -461,8 +465,9 @@ class Alter {
       if (fk.name != cmd.name) continue;
       if (schema_.FindCheck(cmd.new_name) != nullptr ||
           schema_.FindForeignKey(cmd.new_name) != nullptr) {
-        return Status::Error("42710", "constraint \"" + cmd.new_name + "\" for relation \"" +
-                                          schema_.name + "\" already exists");
+        return Status::Error(sqlstate::kDuplicateObject, "constraint \"" + cmd.new_name +
+                                                             "\" for relation \"" + schema_.name +
+                                                             "\" already exists");
       }
       fk.name = cmd.new_name;
       return Status::Ok();
@@ -547,7 +552,7 @@ Status ExecuteAlterTable(const ast::AlterTableStmt& stmt, catalog::Catalog* cata
   std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table);
   if (table == nullptr &&
       catalog->FindView(stmt.table, settings != nullptr ? settings->session_id() : 0) != nullptr) {
-    return Status::Error("42809", "\"" + stmt.table + "\" is not a table")
+    return Status::Error(sqlstate::kWrongObjectType, "\"" + stmt.table + "\" is not a table")
         .WithPosition(stmt.table_loc.position);
   }
   if (table == nullptr) {

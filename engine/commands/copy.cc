@@ -431,7 +431,8 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
           }
         }
         if (!parser::IsValidUtf8(value)) {
-          return Status::Error("22021", "invalid byte sequence for encoding \"UTF8\"")
+          return Status::Error(sqlstate::kCharacterNotInRepertoire,
+                               "invalid byte sequence for encoding \"UTF8\"")
               .WithContext("COPY " + table_name() + ", line " + std::to_string(line_));
         }
         fields->emplace_back(std::move(value));
@@ -506,8 +507,9 @@ Result<std::unique_ptr<QueryCursor>> StartCopy(const ast::CopyStmt& stmt, catalo
   if (stmt.query == nullptr && (stmt.schema.empty() || stmt.schema == "public") &&
       catalog->Find(stmt.table) == nullptr &&
       catalog->FindView(stmt.table, settings != nullptr ? settings->session_id() : 0) != nullptr) {
-    return Status::Error("42809", std::string("cannot copy ") + (stmt.from ? "to" : "from") +
-                                      " view \"" + stmt.table + "\"")
+    return Status::Error(sqlstate::kWrongObjectType, std::string("cannot copy ") +
+                                                         (stmt.from ? "to" : "from") + " view \"" +
+                                                         stmt.table + "\"")
         .WithHint(stmt.from ? "Views are not updatable in Meridian."
                             : "Try the COPY (SELECT ...) TO variant.")
         .WithPosition(stmt.table_loc.position);

@@ -25,7 +25,8 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
   }
   std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table);
   if (table == nullptr && catalog->FindView(stmt.table) != nullptr) {
-    return Status::Error("42809", "cannot create index on relation \"" + stmt.table + "\"")
+    return Status::Error(sqlstate::kWrongObjectType,
+                         "cannot create index on relation \"" + stmt.table + "\"")
         .WithDetail("This operation is not supported for views.")
         .WithPosition(stmt.table_loc.position);
   }

@@ -92,8 +92,9 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     if (def.primary_key) {
       if (!def.primary_key_name.empty()) pk_name = def.primary_key_name;
       if (!schema.primary_key.empty()) {
-        return Status::Error("42P16", "multiple primary keys for table \"" + stmt.table +
-                                          "\" are not allowed")
+        return Status::Error(
+                   sqlstate::kInvalidTableDefinition,
+                   "multiple primary keys for table \"" + stmt.table + "\" are not allowed")
             .WithPosition(def.loc.position);
       }
       schema.primary_key.push_back(static_cast<int>(schema.columns.size()));
@@ -102,7 +103,7 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
   }
   if (!stmt.primary_key.empty()) {
     if (!schema.primary_key.empty()) {
-      return Status::Error("42P16",
+      return Status::Error(sqlstate::kInvalidTableDefinition,
                            "multiple primary keys for table \"" + stmt.table + "\" are not allowed")
           .WithPosition(stmt.primary_key_loc.position);
     }

@@ -19,7 +19,7 @@ Status ExecuteDropTable(const ast::DropTableStmt& stmt, catalog::Catalog* catalo
     if (table == nullptr &&
         catalog->FindView(stmt.tables[i], settings != nullptr ? settings->session_id() : 0)) {
       uint32_t pos = i < stmt.table_locs.size() ? stmt.table_locs[i].position : 0;
-      return Status::Error("42809", "\"" + stmt.tables[i] + "\" is not a table")
+      return Status::Error(sqlstate::kWrongObjectType, "\"" + stmt.tables[i] + "\" is not a table")
           .WithHint("Use DROP VIEW to remove a view.")
           .WithPosition(pos);
     }
@@ -65,7 +65,8 @@ Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog,
     if (table == nullptr) {
       const uint32_t pos = i < stmt.table_locs.size() ? stmt.table_locs[i].position : 0;
       if (catalog->FindView(stmt.tables[i]) != nullptr) {
-        return Status::Error("42809", "\"" + stmt.tables[i] + "\" is not a table")
+        return Status::Error(sqlstate::kWrongObjectType,
+                             "\"" + stmt.tables[i] + "\" is not a table")
             .WithPosition(pos);
       }
       return Status::Error(sqlstate::kUndefinedTable,

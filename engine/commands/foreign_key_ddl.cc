@@ -12,7 +12,7 @@
 namespace meridian::exec {
 namespace {
 
-constexpr const char* kInvalidForeignKey = "42830";
+constexpr const char* kInvalidForeignKey = sqlstate::kInvalidForeignKey;
 
 Status NoColumn(const std::string& name, const ast::ForeignKeyDef& def) {
   return Status::Error(
@@ -105,8 +105,9 @@ Result<catalog::ForeignKey> MakeForeignKey(const ast::ForeignKeyDef& def, const 
     fk.name = base + "_fkey";
     for (int n = 1; taken.count(fk.name) != 0; ++n) fk.name = base + "_fkey" + std::to_string(n);
   } else if (taken.count(def.name) != 0) {
-    return Status::Error("42710", "constraint \"" + def.name + "\" for relation \"" + child.name +
-                                      "\" already exists");
+    return Status::Error(
+        sqlstate::kDuplicateObject,
+        "constraint \"" + def.name + "\" for relation \"" + child.name + "\" already exists");
   } else {
     fk.name = def.name;
   }
@@ -166,9 +167,10 @@ Status ValidateForeignKey(catalog::Table& child, const catalog::ForeignKey& fk,
           key.push_back(row[c]);
         }
         if (nulls == key.size() || (nulls > 0 && fk.match != 'f')) return Status::Ok();
-        Status violation = Status::Error("23503", "insert or update on table \"" + child.name() +
-                                                      "\" violates foreign key constraint \"" +
-                                                      fk.name + "\"");
+        Status violation =
+            Status::Error(sqlstate::kForeignKeyViolation,
+                          "insert or update on table \"" + child.name() +
+                              "\" violates foreign key constraint \"" + fk.name + "\"");
         if (nulls > 0) {
           return violation.WithDetail(
               "MATCH FULL does not allow mixing of null and nonnull key values.");

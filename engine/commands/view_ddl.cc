@@ -24,18 +24,20 @@ void AddNotice(std::string* notice, const std::string& line) {
 // may add columns at the end, as in PostgreSQL.
 Status CheckReplacement(const catalog::ViewSchema& old, const std::vector<catalog::Column>& cols) {
   if (cols.size() < old.columns.size()) {
-    return Status::Error("42P16", "cannot drop columns from view");
+    return Status::Error(sqlstate::kInvalidTableDefinition, "cannot drop columns from view");
   }
   for (size_t i = 0; i < old.columns.size(); ++i) {
     if (cols[i].name != old.columns[i].name) {
-      return Status::Error("42P16", "cannot change name of view column \"" + old.columns[i].name +
-                                        "\" to \"" + cols[i].name + "\"")
+      return Status::Error(sqlstate::kInvalidTableDefinition,
+                           "cannot change name of view column \"" + old.columns[i].name +
+                               "\" to \"" + cols[i].name + "\"")
           .WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.");
     }
     if (!(cols[i].type == old.columns[i].type)) {
-      return Status::Error(
-          "42P16", "cannot change data type of view column \"" + old.columns[i].name + "\" from " +
-                       old.columns[i].type.DisplayName() + " to " + cols[i].type.DisplayName());
+      return Status::Error(sqlstate::kInvalidTableDefinition,
+                           "cannot change data type of view column \"" + old.columns[i].name +
+                               "\" from " + old.columns[i].type.DisplayName() + " to " +
+                               cols[i].type.DisplayName());
     }
   }
   return Status::Ok();
@@ -71,7 +73,8 @@ Status CheckDependentViews(catalog::Catalog* catalog, const std::vector<uint32_t
     detail += "view " + v->name + " depends on " + on;
     labels[v->id] = "view " + v->name;
   }
-  return Status::Error("2BP01", "cannot drop " + what + " because other objects depend on it")
+  return Status::Error(sqlstate::kDependentObjectsStillExist,
+                       "cannot drop " + what + " because other objects depend on it")
       .WithDetail(detail)
       .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");
 }
@@ -129,7 +132,8 @@ Status ExecuteCreateView(const ast::CreateViewStmt& stmt, catalog::Catalog* cata
     for (uint32_t id : view.relations) {
       if (std::find(cycle.begin(), cycle.end(), id) != cycle.end()) {
         return Status::Error(
-            "42P17", "infinite recursion detected in rules for relation \"" + stmt.name + "\"");
+            sqlstate::kInvalidObjectDefinition,
+            "infinite recursion detected in rules for relation \"" + stmt.name + "\"");
       }
     }
   }
@@ -156,12 +160,12 @@ Status ExecuteDropView(const ast::DropTableStmt& stmt, catalog::Catalog* catalog
     std::shared_ptr<const catalog::ViewSchema> view = catalog->FindView(name, session);
     if (view == nullptr) {
       if (catalog->Find(name) != nullptr) {
-        return Status::Error("42809", "\"" + name + "\" is not a view")
+        return Status::Error(sqlstate::kWrongObjectType, "\"" + name + "\" is not a view")
             .WithHint("Use DROP TABLE to remove a table.")
             .WithPosition(pos);
       }
       if (catalog->FindIndexTable(name) != nullptr) {
-        return Status::Error("42809", "\"" + name + "\" is not a view")
+        return Status::Error(sqlstate::kWrongObjectType, "\"" + name + "\" is not a view")
             .WithHint("Use DROP INDEX to remove an index.")
             .WithPosition(pos);
       }

@@ -18,17 +18,19 @@ constexpr int64_t kMinTsMicros = kMinDays * kMicrosPerDay;
 constexpr int64_t kEndTsMicros = (kMaxTsDays + 1) * kMicrosPerDay;  // exclusive
 
 Status BadSyntax(const char* type, std::string_view text) {
-  return Status::Error("22007", std::string("invalid input syntax for type ") + type + ": \"" +
-                                    std::string(text) + "\"");
+  return Status::Error(
+      sqlstate::kInvalidDatetimeFormat,
+      std::string("invalid input syntax for type ") + type + ": \"" + std::string(text) + "\"");
 }
 
 Status FieldOutOfRange(std::string_view text) {
-  return Status::Error("22008",
+  return Status::Error(sqlstate::kDatetimeFieldOverflow,
                        "date/time field value out of range: \"" + std::string(text) + "\"");
 }
 
 Status OutOfRange(const char* type, std::string_view text) {
-  return Status::Error("22008", std::string(type) + " out of range: \"" + std::string(text) + "\"");
+  return Status::Error(sqlstate::kDatetimeFieldOverflow,
+                       std::string(type) + " out of range: \"" + std::string(text) + "\"");
 }
 
 bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
@@ -215,7 +217,7 @@ int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0
 
 Status CheckTimestampRange(int64_t micros) {
   if (micros < kMinTsMicros || micros >= kEndTsMicros) {
-    return Status::Error("22008", "timestamp out of range");
+    return Status::Error(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
   }
   return Status::Ok();
 }
@@ -257,15 +259,16 @@ namespace {
 // PostgreSQL's ParseDateTime tells abbreviations from zone names.
 Status BadZone(int rc, const Parsed& p, std::string_view text, const char* type) {
   if (rc == 3) {
-    return Status::Error("22009", "time zone displacement out of range: \"" + std::string(text) +
-                                      "\"");
+    return Status::Error(sqlstate::kInvalidTimeZoneDisplacementValue,
+                         "time zone displacement out of range: \"" + std::string(text) + "\"");
   }
   if (!p.zone_name.empty() && FindTimeZone(p.zone_name) == nullptr) {
     const size_t punct = p.zone_name.find_first_of("/+-_:");
     if (punct == std::string::npos || p.zone_name[punct] == '_' || p.zone_name[punct] == ':') {
       return BadSyntax(type, text);
     }
-    return Status::Error("22023", "time zone \"" + p.zone_name + "\" not recognized");
+    return Status::Error(sqlstate::kInvalidParameterValue,
+                         "time zone \"" + p.zone_name + "\" not recognized");
   }
   return Status::Ok();
 }
@@ -417,7 +420,7 @@ Result<TimestampTz> AddInterval(TimestampTz t, Interval i, const TimeZone& zone)
     micros = back.micros;
   }
   if (__builtin_add_overflow(micros, i.micros, &micros)) {
-    return Status::Error("22008", "timestamp out of range");
+    return Status::Error(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
   }
   MERIDIAN_RETURN_IF_ERROR(CheckTimestampRange(micros));
   return TimestampTz{micros};
@@ -485,7 +488,8 @@ std::string ToString(Timestamp t) {
 Result<Date> AddDays(Date d, int64_t days) {
   if (!IsFinite(d)) return d;
   const int64_t r = static_cast<int64_t>(d.days) + days;
-  if (r < kMinDays || r > kMaxDateDays) return Status::Error("22008", "date out of range");
+  if (r < kMinDays || r > kMaxDateDays)
+    return Status::Error(sqlstate::kDatetimeFieldOverflow, "date out of range");
   return Date{static_cast<int32_t>(r)};
 }
 
@@ -497,7 +501,7 @@ Timestamp ToTimestamp(Date d) {
 
 Result<Timestamp> CheckedToTimestamp(Date d) {
   if (IsFinite(d) && d.days > kMaxTsDays) {
-    return Status::Error("22008", "date out of range for timestamp");
+    return Status::Error(sqlstate::kDatetimeFieldOverflow, "date out of range for timestamp");
   }
   return ToTimestamp(d);
 }
@@ -516,7 +520,7 @@ Result<Timestamp> RoundTimestamp(Timestamp t, int precision) {
   int64_t r =
       t.micros >= 0 ? (t.micros + unit / 2) / unit * unit : -((-t.micros + unit / 2) / unit * unit);
   if (r >= kEndTsMicros || r < kMinTsMicros)
-    return Status::Error("22008", "timestamp out of range");
+    return Status::Error(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
   return Timestamp{r};
 }
 

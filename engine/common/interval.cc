@@ -19,16 +19,18 @@ constexpr int64_t kMicrosPerSecond = 1000000;
 constexpr int kDaysPerMonth = 30;
 
 Status BadInterval(std::string_view text) {
-  return Status::Error("22007",
+  return Status::Error(sqlstate::kInvalidDatetimeFormat,
                        "invalid input syntax for type interval: \"" + std::string(text) + "\"");
 }
 
 Status IntervalFieldOutOfRange(std::string_view text) {
-  return Status::Error("22015",
+  return Status::Error(sqlstate::kIntervalFieldOverflow,
                        "interval field value out of range: \"" + std::string(text) + "\"");
 }
 
-Status IntervalOutOfRange() { return Status::Error("22008", "interval out of range"); }
+Status IntervalOutOfRange() {
+  return Status::Error(sqlstate::kDatetimeFieldOverflow, "interval out of range");
+}
 
 bool FitsInt32(int64_t v) {
   return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
@@ -448,7 +450,7 @@ Result<Interval> MultiplyInterval(Interval span, double factor) {
 }
 
 Result<Interval> DivideInterval(Interval span, double divisor) {
-  if (divisor == 0.0) return Status::Error("22012", "division by zero");
+  if (divisor == 0.0) return Status::Error(sqlstate::kDivisionByZero, "division by zero");
   return Cascade(span.months / divisor, span.days / divisor,
                  static_cast<double>(span.micros) / divisor);
 }
@@ -484,24 +486,26 @@ Result<Timestamp> AddInterval(Timestamp t, Interval i) {
     const int day = std::min(f.day, DaysInMonth(year, month));
     const int64_t days = DaysFromCivil(year, month, day);
     const int64_t time_of_day = micros - FloorDiv(micros, kMicrosPerDay) * kMicrosPerDay;
-    if (days < -2451545 || days > 106751982) return Status::Error("22008", "timestamp out of range");
+    if (days < -2451545 || days > 106751982)
+      return Status::Error(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
     micros = days * kMicrosPerDay + time_of_day;
   }
   if (i.days != 0) {
     int64_t add = 0;
     if (__builtin_mul_overflow(static_cast<int64_t>(i.days), kMicrosPerDay, &add) ||
         AddOverflows(micros, add, &micros)) {
-      return Status::Error("22008", "timestamp out of range");
+      return Status::Error(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
     }
   }
-  if (AddOverflows(micros, i.micros, &micros)) return Status::Error("22008", "timestamp out of range");
+  if (AddOverflows(micros, i.micros, &micros))
+    return Status::Error(sqlstate::kDatetimeFieldOverflow, "timestamp out of range");
   MERIDIAN_RETURN_IF_ERROR(CheckTimestampRange(micros));
   return Timestamp{micros};
 }
 
 Result<Interval> Subtract(Timestamp a, Timestamp b) {
   if (!IsFinite(a) || !IsFinite(b)) {
-    return Status::Error("22008", "cannot subtract infinite timestamps");
+    return Status::Error(sqlstate::kDatetimeFieldOverflow, "cannot subtract infinite timestamps");
   }
   int64_t diff = 0;
   if (__builtin_sub_overflow(a.micros, b.micros, &diff)) return IntervalOutOfRange();
@@ -510,7 +514,7 @@ Result<Interval> Subtract(Timestamp a, Timestamp b) {
 
 Result<Interval> Age(Timestamp a, Timestamp b) {
   if (!IsFinite(a) || !IsFinite(b)) {
-    return Status::Error("22008", "cannot subtract infinite timestamps");
+    return Status::Error(sqlstate::kDatetimeFieldOverflow, "cannot subtract infinite timestamps");
   }
   const Fields x = Split(a), y = Split(b);
   int64_t fsec = x.micros_of_minute % 1000000 - y.micros_of_minute % 1000000;
@@ -549,8 +553,8 @@ Result<TimeOfDay> ParseTime(std::string_view text, int precision) {
   size_t b = s.find_first_not_of(" \t\n\r");
   size_t e = s.find_last_not_of(" \t\n\r");
   auto bad = [&] {
-    return Status::Error("22007", "invalid input syntax for type time: \"" + std::string(text) +
-                                      "\"");
+    return Status::Error(sqlstate::kInvalidDatetimeFormat,
+                         "invalid input syntax for type time: \"" + std::string(text) + "\"");
   };
   if (b == std::string::npos) return bad();
   s = s.substr(b, e - b + 1);
@@ -597,7 +601,8 @@ Result<TimeOfDay> ParseTime(std::string_view text, int precision) {
     p = s.size();
   } else if (s.compare(p, std::string::npos, "am") == 0 || s.compare(p, std::string::npos, "pm") == 0) {
     if (hh > 12) {
-      return Status::Error("22008", "date/time field value out of range: \"" + std::string(text) + "\"");
+      return Status::Error(sqlstate::kDatetimeFieldOverflow,
+                           "date/time field value out of range: \"" + std::string(text) + "\"");
     }
     if (hh == 12) hh = 0;
     if (s[p] == 'p') hh += 12;
@@ -606,7 +611,7 @@ Result<TimeOfDay> ParseTime(std::string_view text, int precision) {
   if (p != s.size()) return bad();
   const int64_t micros = ((hh * 60 + mi) * 60 + ss) * kMicrosPerSecond + frac;
   if (hh > 24 || mi > 59 || ss > 60 || micros > kMicrosPerDay) {
-    return Status::Error("22008",
+    return Status::Error(sqlstate::kDatetimeFieldOverflow,
                          "date/time field value out of range: \"" + std::string(text) + "\"");
   }
   return RoundTime(TimeOfDay{micros}, precision);

@@ -67,7 +67,7 @@ Status CheckNumericRange(std::string_view t) {
   const long long scale = frac_digits - exp;
   const long long weight = significant ? int_digits - leading_zeros + exp : 0;
   if (scale > 16383 || weight > 131072) {
-    return Status::Error("22003", "value overflows numeric format");
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "value overflows numeric format");
   }
   return Status::Ok();
 }
@@ -107,7 +107,8 @@ class Reader {
     return e;
   }
 
-  Status Error(std::string detail, size_t upto, const char* sqlstate = "22P02") const {
+  Status Error(std::string detail, size_t upto,
+               const char* sqlstate = sqlstate::kInvalidTextRepresentation) const {
     // CONTEXT: the line holding the error, up to the end of the offending token.
     int line = 1;
     size_t line_start = 0;
@@ -122,7 +123,7 @@ class Reader {
     const size_t stop = std::min(upto, s_.size());
     context.append(s_.substr(line_start, stop - line_start));
     if (stop < s_.size()) context += "...";
-    std::string message = std::strcmp(sqlstate, "22P05") == 0
+    std::string message = std::strcmp(sqlstate, sqlstate::kUntranslatableCharacter) == 0
                               ? "unsupported Unicode escape sequence"
                               : "invalid input syntax for type json";
     Status st = Status::Error(sqlstate, message);
@@ -168,7 +169,7 @@ class Reader {
 
   Status ReadValue(Node* out, int depth) {
     if (depth > kMaxDepth) {
-      return Status::Error("54001", "stack depth limit exceeded");
+      return Status::Error(sqlstate::kStatementTooComplex, "stack depth limit exceeded");
     }
     if (pos_ >= s_.size()) return Error("The input string ended unexpectedly.", pos_);
     const size_t start = pos_;
@@ -317,7 +318,8 @@ class Reader {
           high = -1;
         }
         if (cp == 0 && strict_) {
-          return Error("\\u0000 cannot be converted to text.", p, "22P05");
+          return Error("\\u0000 cannot be converted to text.", p,
+                       sqlstate::kUntranslatableCharacter);
         }
         if (out != nullptr && cp != 0) AppendUtf8(cp, out);
         continue;

@@ -24,8 +24,9 @@ Result<std::unique_ptr<DataDirLock>> DataDirLock::Acquire(const std::string& dat
     if (err == EWOULDBLOCK) {
       std::string pid = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "unknown";
       while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
-      return Status::Error("55006", "data directory \"" + data_dir +
-                                        "\" is in use by another meridiand (pid " + pid + ")");
+      return Status::Error(
+          sqlstate::kObjectInUse,
+          "data directory \"" + data_dir + "\" is in use by another meridiand (pid " + pid + ")");
     }
     return Status::IOError("could not lock file \"" + path + "\": " + std::strerror(err));
   }

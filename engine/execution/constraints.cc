@@ -102,8 +102,9 @@ Result<catalog::CheckConstraint> MakeCheckConstraint(const ast::CheckDef& def,
   catalog::CheckConstraint check;
   if (!def.name.empty()) {
     if (schema.FindCheck(def.name) != nullptr) {
-      return Status::Error("42710", "constraint \"" + def.name + "\" for relation \"" +
-                                        schema.name + "\" already exists");
+      return Status::Error(
+          sqlstate::kDuplicateObject,
+          "constraint \"" + def.name + "\" for relation \"" + schema.name + "\" already exists");
     }
     check.name = def.name;
   } else {

@@ -93,7 +93,7 @@ Result<Value> NumericArithmetic(ast::BinaryOp op, const Value& a, const Value& b
 Result<Value> DateArithmetic(ast::BinaryOp op, const Value& a, const Value& b) {
   if (a.IsDate() && b.IsDate()) {
     if (!datetime::IsFinite(a.AsDate()) || !datetime::IsFinite(b.AsDate())) {
-      return Status::Error("22008", "cannot subtract infinite dates");
+      return Status::Error(sqlstate::kDatetimeFieldOverflow, "cannot subtract infinite dates");
     }
     return Value::Int(static_cast<int64_t>(a.AsDate().days) - b.AsDate().days);
   }
@@ -284,7 +284,7 @@ std::string AsciiLower(std::string s) {
 Result<Value> LikeEscape(const std::string& pattern, const std::string& escape) {
   std::vector<std::string_view> esc = Chars(escape);
   if (esc.size() > 1) {
-    return Status::Error("22025", "invalid escape string")
+    return Status::Error(sqlstate::kInvalidEscapeSequence, "invalid escape string")
         .WithHint("Escape string must be empty or one character.");
   }
   std::vector<std::string_view> cs = Chars(pattern);
@@ -302,7 +302,9 @@ Result<Value> LikeEscape(const std::string& pattern, const std::string& escape) 
   return Value::String(std::move(out));
 }
 
-Status TooLong() { return Status::Error("54000", "requested length too large"); }
+Status TooLong() {
+  return Status::Error(sqlstate::kProgramLimitExceeded, "requested length too large");
+}
 
 // round(x, n) with PostgreSQL's numeric rule (half away from zero) on the value's 15-digit
 // decimal form, as a float8 → numeric cast would see it.
@@ -382,15 +384,18 @@ Result<Value> EvalMath(const BoundExpr& e, const std::vector<Value>& v) {
     case Func::kSign:
       return Value::Double(x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0);
     case Func::kSqrt:
-      if (x < 0) return Status::Error("2201F", "cannot take square root of a negative number");
+      if (x < 0)
+        return Status::Error(sqlstate::kInvalidArgumentForPowerFunction,
+                             "cannot take square root of a negative number");
       return Value::Double(std::sqrt(x));
     case Func::kPower: {
       const double y = v[1].AsNumber();
       if (x == 0 && y < 0) {
-        return Status::Error("2201F", "zero raised to a negative power is undefined");
+        return Status::Error(sqlstate::kInvalidArgumentForPowerFunction,
+                             "zero raised to a negative power is undefined");
       }
       if (x < 0 && std::floor(y) != y) {
-        return Status::Error("2201F",
+        return Status::Error(sqlstate::kInvalidArgumentForPowerFunction,
                              "a negative number raised to a non-integer power yields a complex "
                              "result");
       }
@@ -412,7 +417,7 @@ Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v, const 
       int64_t end = std::numeric_limits<int64_t>::max();
       if (v.size() > 2) {
         if (v[2].AsInt() < 0) {
-          return Status::Error("22011", "negative substring length not allowed");
+          return Status::Error(sqlstate::kSubstringError, "negative substring length not allowed");
         }
         end = start + v[2].AsInt();  // int32 arguments: no overflow in int64
       }
@@ -504,7 +509,8 @@ Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v, const 
       // '' when there is no such field; an empty delim makes s the only field.
       const std::string& delim = v[1].AsString();
       const int64_t n = v[2].AsInt();
-      if (n == 0) return Status::Error("22023", "field position must not be zero");
+      if (n == 0)
+        return Status::Error(sqlstate::kInvalidParameterValue, "field position must not be zero");
       std::vector<std::string> fields;
       if (delim.empty()) {
         fields.push_back(s);
@@ -931,7 +937,7 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
     case BoundKind::kSubquery: {
       MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows, RunSubquery(e, ctx, 2));
       if (rows->size() > 1) {
-        return Status::Error("21000",
+        return Status::Error(sqlstate::kCardinalityViolation,
                              "more than one row returned by a subquery used as an expression");
       }
       return rows->empty() ? Value::Null() : (*rows)[0];

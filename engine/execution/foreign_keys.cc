@@ -20,7 +20,7 @@
 namespace meridian::exec {
 namespace {
 
-constexpr const char* kForeignKeyViolation = "23503";
+constexpr const char* kForeignKeyViolation = sqlstate::kForeignKeyViolation;
 // Cascades deeper than this are refused (a cycle of CASCADE constraints ends by itself when
 // the rows are gone; this only bounds the recursion).
 constexpr int kMaxCascadeDepth = 64;
@@ -358,8 +358,9 @@ Status ApplyAction(const std::shared_ptr<catalog::Table>& parent,
 Status Enforce(const std::shared_ptr<catalog::Table>& table, const TableChanges& changes,
                ExecContext* exec, int depth) {
   if (depth > kMaxCascadeDepth) {
-    return Status::Error("54001", "foreign key actions cascade more than " +
-                                      std::to_string(kMaxCascadeDepth) + " levels deep");
+    return Status::Error(sqlstate::kStatementTooComplex, "foreign key actions cascade more than " +
+                                                             std::to_string(kMaxCascadeDepth) +
+                                                             " levels deep");
   }
   if (exec->txn == nullptr) return Status::Internal("foreign key check outside a transaction");
   // Child side: every new referencing row (an updated one only when its key changed).

@@ -21,7 +21,7 @@ Status SetFunctionIterator::Start(const BoundExpr& call, std::vector<Value> args
       step_ = args_.size() == 3 ? args_[2].AsInt() : 1;
       if (step_ == 0) {
         done_ = true;
-        return Status::Error("22023", "step size cannot equal zero");
+        return Status::Error(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
       }
       break;
     case Func::kGenerateSubscripts: {

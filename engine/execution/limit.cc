@@ -21,8 +21,10 @@ Result<int64_t> EvalCount(const BoundExpr* e, const EvalContext& ctx, const char
 Status LimitOp::Open(const EvalContext* outer, ExecContext* exec) {
   Row empty;
   EvalContext ctx{&empty, outer, exec};
-  MERIDIAN_ASSIGN_OR_RETURN(remaining_, EvalCount(limit_.get(), ctx, "LIMIT", "2201W", -1));
-  MERIDIAN_ASSIGN_OR_RETURN(skip_, EvalCount(offset_.get(), ctx, "OFFSET", "2201X", 0));
+  MERIDIAN_ASSIGN_OR_RETURN(remaining_, EvalCount(limit_.get(), ctx, "LIMIT",
+                                                  sqlstate::kInvalidRowCountInLimitClause, -1));
+  MERIDIAN_ASSIGN_OR_RETURN(skip_, EvalCount(offset_.get(), ctx, "OFFSET",
+                                             sqlstate::kInvalidRowCountInResultOffsetClause, 0));
   return child_->Open(outer, exec);
 }
 

@@ -131,10 +131,12 @@ Status WindowOp::EvaluateOffsets() {
     ctx_.row = nullptr;
     MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*e, ctx_));
     if (v.IsNull()) {
-      return Status::Error("22004", std::string("frame ") + which + " offset must not be null");
+      return Status::Error(sqlstate::kNullValueNotAllowed,
+                           std::string("frame ") + which + " offset must not be null");
     }
     if (v.AsInt() < 0) {
-      return Status::Error("22013", std::string("frame ") + which + " offset must not be negative");
+      return Status::Error(sqlstate::kInvalidPrecedingOrFollowingSize,
+                           std::string("frame ") + which + " offset must not be negative");
     }
     *out = v.AsInt();
     return Status::Ok();
@@ -288,7 +290,8 @@ Status WindowOp::ComputeNtile(const BoundExpr& f, std::vector<Value>* out) {
     MERIDIAN_ASSIGN_OR_RETURN(Value buckets, EvalAt(*f.children[0], i));
     if (buckets.IsNull()) continue;
     if (buckets.AsInt() <= 0) {
-      return Status::Error("22014", "argument of ntile must be greater than zero");
+      return Status::Error(sqlstate::kInvalidArgumentForNtileFunction,
+                           "argument of ntile must be greater than zero");
     }
     std::vector<int32_t> tiles = NtileOf(n, buckets.AsInt());
     for (size_t j = i; j < n; ++j) (*out)[j] = Value::Int(tiles[j]);
@@ -338,7 +341,8 @@ Status WindowOp::ComputeFrameValue(const BoundExpr& f, std::vector<Value>* out) 
         MERIDIAN_ASSIGN_OR_RETURN(Value nth, EvalAt(*f.children[1], i));
         if (nth.IsNull()) continue;
         if (nth.AsInt() <= 0) {
-          return Status::Error("22016", "argument of nth_value must be greater than zero");
+          return Status::Error(sqlstate::kInvalidArgumentForNthValueFunction,
+                               "argument of nth_value must be greater than zero");
         }
         const auto k = static_cast<size_t>(nth.AsInt());
         if (k > r.end - r.begin) continue;

@@ -153,7 +153,8 @@ Result<Value> ArrayFunction(const BoundExpr& e, const std::vector<Value>& v) {
       if (v[0].IsNull()) return Value::Null();
       for (const Value& x : v[0].AsArray()) {
         if (x.IsNull()) {
-          return Status::Error("22004", "cannot work with arrays containing NULLs");
+          return Status::Error(sqlstate::kNullValueNotAllowed,
+                               "cannot work with arrays containing NULLs");
         }
       }
       return v[0];

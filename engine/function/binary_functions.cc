@@ -96,7 +96,7 @@ Result<Value> Substring(Args a, ExecContext*) {
   if (a.size() > 2) {
     const int64_t count = a[2].AsInt();
     if (count < 0) {
-      return Status::Error("22011", "negative substring length not allowed");
+      return Status::Error(sqlstate::kSubstringError, "negative substring length not allowed");
     }
     end = std::min(end, start + count);  // both within int32, no overflow in int64
   }
@@ -116,8 +116,9 @@ Result<Value> GetByte(Args a, ExecContext*) {
   const std::string& b = a[0].AsBytea();
   const int64_t n = a[1].AsInt();
   if (n < 0 || static_cast<uint64_t>(n) >= b.size()) {
-    return Status::Error("2202E", "index " + std::to_string(n) + " out of valid range, 0.." +
-                                      std::to_string(static_cast<int64_t>(b.size()) - 1));
+    return Status::Error(sqlstate::kArraySubscriptError,
+                         "index " + std::to_string(n) + " out of valid range, 0.." +
+                             std::to_string(static_cast<int64_t>(b.size()) - 1));
   }
   return Value::Int(static_cast<unsigned char>(b[static_cast<size_t>(n)]));
 }

@@ -63,9 +63,11 @@ bool IsUnit(const std::string& u) {
 // 22023 for a word that is no unit, 0A000 for a unit the type has not.
 Status BadUnit(const std::string& unit, const std::string& u, const char* type) {
   if (IsUnit(u)) {
-    return Status::Error("0A000", "unit \"" + unit + "\" not supported for type " + type);
+    return Status::Error(sqlstate::kFeatureNotSupported,
+                         "unit \"" + unit + "\" not supported for type " + type);
   }
-  return Status::Error("22023", "unit \"" + unit + "\" not recognized for type " + type);
+  return Status::Error(sqlstate::kInvalidParameterValue,
+                       "unit \"" + unit + "\" not recognized for type " + type);
 }
 
 Numeric Whole(int64_t v) { return numeric::FromInt(v); }
@@ -231,7 +233,8 @@ Result<Interval> TruncInterval(const std::string& unit, Interval i) {
 Result<std::shared_ptr<const datetime::TimeZone>> ZoneNamed(const std::string& name) {
   std::shared_ptr<const datetime::TimeZone> zone = datetime::FindTimeZone(name);
   if (zone == nullptr) {
-    return Status::Error("22023", "time zone \"" + name + "\" not recognized");
+    return Status::Error(sqlstate::kInvalidParameterValue,
+                         "time zone \"" + name + "\" not recognized");
   }
   return zone;
 }
@@ -316,7 +319,7 @@ Result<Value> MakeInterval(const std::vector<Value>& args) {
                         static_cast<double>(f[5]) * kMicrosPerMinute + std::rint(secs * 1e6);
   if (months < INT32_MIN || months > INT32_MAX || days < INT32_MIN || days > INT32_MAX ||
       !std::isfinite(micros) || std::fabs(micros) >= 9.2e18) {
-    return Status::Error("22008", "interval out of range");
+    return Status::Error(sqlstate::kDatetimeFieldOverflow, "interval out of range");
   }
   return Value::IntervalVal(Interval{static_cast<int32_t>(months), static_cast<int32_t>(days),
                                      f[4] * kMicrosPerHour + f[5] * kMicrosPerMinute +

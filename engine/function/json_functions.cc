@@ -181,7 +181,7 @@ Result<Value> Concat(Args a, ExecContext*) {
 }
 
 Status CannotDeleteFromScalar() {
-  return Status::Error("22023", "cannot delete from scalar");
+  return Status::Error(sqlstate::kInvalidParameterValue, "cannot delete from scalar");
 }
 
 void DeleteKey(Node* n, const std::string& key) {
@@ -221,7 +221,8 @@ Result<Value> DeleteKeys(Args a, ExecContext*) {
 Result<Value> DeleteIndex(Args a, ExecContext*) {
   MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
   if (n.kind == Node::kObject) {
-    return Status::Error("22023", "cannot delete from object using integer index");
+    return Status::Error(sqlstate::kInvalidParameterValue,
+                         "cannot delete from object using integer index");
   }
   if (n.kind != Node::kArray) return CannotDeleteFromScalar();
   long long i = a[1].AsInt();
@@ -237,8 +238,9 @@ Result<long long> ArrayStep(const std::string& step, size_t position) {
   errno = 0;
   const long long i = std::strtoll(step.c_str(), &end, 10);
   if (step.empty() || *end != '\0' || errno != 0) {
-    return Status::Error("22P02", "path element at position " + std::to_string(position) +
-                                      " is not an integer: \"" + step + "\"");
+    return Status::Error(sqlstate::kInvalidTextRepresentation,
+                         "path element at position " + std::to_string(position) +
+                             " is not an integer: \"" + step + "\"");
   }
   return i;
 }
@@ -276,10 +278,11 @@ Status DeletePath(Node* n, const std::vector<std::string>& path, size_t level) {
 Result<Value> DeletePathFn(Args a, ExecContext*) {
   MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], true));
   if (n.kind != Node::kObject && n.kind != Node::kArray) {
-    return Status::Error("22023", "cannot delete path in scalar");
+    return Status::Error(sqlstate::kInvalidParameterValue, "cannot delete path in scalar");
   }
   std::vector<std::string> path;
-  if (!PathOf(a[1], &path)) return Status::Error("22004", "path element at position 1 is null");
+  if (!PathOf(a[1], &path))
+    return Status::Error(sqlstate::kNullValueNotAllowed, "path element at position 1 is null");
   MERIDIAN_RETURN_IF_ERROR(DeletePath(&n, path, 0));
   return JsonbValue(n);
 }
@@ -300,7 +303,7 @@ Status SetPath(Node* n, const std::vector<std::string>& path, size_t level, cons
       if (n->keys[i] != path[level]) continue;
       if (last) {
         if (insert) {
-          return Status::Error("22023", "cannot replace existing key")
+          return Status::Error(sqlstate::kInvalidParameterValue, "cannot replace existing key")
               .WithHint("Try using the function jsonb_set to replace key value.");
         }
         n->items[i] = value;
@@ -353,10 +356,11 @@ Result<Value> JsonbSet(Args a, ExecContext*) {
   const SetMode mode = kInsert ? (flag ? SetMode::kInsertAfter : SetMode::kInsertBefore)
                                : (add ? SetMode::kReplaceOrAdd : SetMode::kReplace);
   if (n.kind != Node::kObject && n.kind != Node::kArray) {
-    return Status::Error("22023", "cannot set path in scalar");
+    return Status::Error(sqlstate::kInvalidParameterValue, "cannot set path in scalar");
   }
   std::vector<std::string> path;
-  if (!PathOf(a[1], &path)) return Status::Error("22004", "path element at position 1 is null");
+  if (!PathOf(a[1], &path))
+    return Status::Error(sqlstate::kNullValueNotAllowed, "path element at position 1 is null");
   if (path.empty()) return a[0];
   MERIDIAN_RETURN_IF_ERROR(SetPath(&n, path, 0, value, mode));
   return JsonbValue(n);
@@ -381,9 +385,11 @@ template <bool kJsonb>
 Result<Value> ArrayLength(Args a, ExecContext*) {
   MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseSyntax(a[0], kJsonb));
   if (n.kind == Node::kObject) {
-    return Status::Error("22023", "cannot get array length of a non-array");
+    return Status::Error(sqlstate::kInvalidParameterValue,
+                         "cannot get array length of a non-array");
   }
-  if (n.kind != Node::kArray) return Status::Error("22023", "cannot get array length of a scalar");
+  if (n.kind != Node::kArray)
+    return Status::Error(sqlstate::kInvalidParameterValue, "cannot get array length of a scalar");
   return Value::Int(static_cast<int64_t>(n.items.size()));
 }
 
@@ -479,10 +485,11 @@ Result<Value> BuildObject(Args a, ExecContext*) {
   for (size_t i = 0; i + 1 < a.size(); i += 2) {
     if (a[i].IsNull()) {
       if (kJsonb) {
-        return Status::Error("22023",
+        return Status::Error(sqlstate::kInvalidParameterValue,
                              "argument " + std::to_string(i + 1) + ": key must not be null");
       }
-      return Status::Error("22023", "argument " + std::to_string(i + 1) + " cannot be null")
+      return Status::Error(sqlstate::kInvalidParameterValue,
+                           "argument " + std::to_string(i + 1) + " cannot be null")
           .WithHint("Object keys should be text.");
     }
     pairs.emplace_back(&a[i], &a[i + 1]);
@@ -532,7 +539,8 @@ Result<Value> ObjectAggFinal(Args a, ExecContext*) {
   const std::vector<Value>& values = a[1].AsArray();
   std::vector<std::pair<const Value*, const Value*>> pairs;
   for (size_t i = 0; i < keys.size() && i < values.size(); ++i) {
-    if (keys[i].IsNull()) return Status::Error("22023", "field name must not be null");
+    if (keys[i].IsNull())
+      return Status::Error(sqlstate::kInvalidParameterValue, "field name must not be null");
     pairs.emplace_back(&keys[i], &values[i]);
   }
   return ObjectOf<kJsonb>(pairs, "{ ", " }");
@@ -543,10 +551,11 @@ template <bool kJsonb, bool kText>
 Result<Value> ArrayElements(Args a, ExecContext*) {
   MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
   if (n.kind == Node::kObject) {
-    return Status::Error("22023", "cannot extract elements from an object");
+    return Status::Error(sqlstate::kInvalidParameterValue,
+                         "cannot extract elements from an object");
   }
   if (n.kind != Node::kArray) {
-    return Status::Error("22023", "cannot extract elements from a scalar");
+    return Status::Error(sqlstate::kInvalidParameterValue, "cannot extract elements from a scalar");
   }
   std::vector<Value> out;
   out.reserve(n.items.size());
@@ -560,10 +569,11 @@ template <bool kJsonb, bool kText>
 Result<Value> Each(Args a, ExecContext*) {
   MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
   if (n.kind != Node::kObject) {
-    return Status::Error("22023", std::string("cannot call ") +
-                                      (kJsonb ? (kText ? "jsonb_each_text" : "jsonb_each")
-                                              : (kText ? "json_each_text" : "json_each")) +
-                                      " on a non-object");
+    return Status::Error(sqlstate::kInvalidParameterValue,
+                         std::string("cannot call ") +
+                             (kJsonb ? (kText ? "jsonb_each_text" : "jsonb_each")
+                                     : (kText ? "json_each_text" : "json_each")) +
+                             " on a non-object");
   }
   std::vector<Value> out;
   out.reserve(n.keys.size());
@@ -581,10 +591,12 @@ Result<Value> ObjectKeys(Args a, ExecContext*) {
   MERIDIAN_ASSIGN_OR_RETURN(Node n, ParseArg(a[0], kJsonb));
   const char* fn = kJsonb ? "jsonb_object_keys" : "json_object_keys";
   if (n.kind == Node::kArray) {
-    return Status::Error("22023", std::string("cannot call ") + fn + " on an array");
+    return Status::Error(sqlstate::kInvalidParameterValue,
+                         std::string("cannot call ") + fn + " on an array");
   }
   if (n.kind != Node::kObject) {
-    return Status::Error("22023", std::string("cannot call ") + fn + " on a scalar");
+    return Status::Error(sqlstate::kInvalidParameterValue,
+                         std::string("cannot call ") + fn + " on a scalar");
   }
   std::vector<Value> out;
   for (const std::string& k : n.keys) out.push_back(Value::String(k));

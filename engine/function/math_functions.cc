@@ -16,8 +16,9 @@ namespace {
 using Args = std::span<const Value>;
 
 // PostgreSQL's sqlstates for bad logarithm and width_bucket arguments.
-constexpr const char* kInvalidArgumentForLog = "2201E";
-constexpr const char* kInvalidArgumentForWidthBucket = "2201G";
+constexpr const char* kInvalidArgumentForLog = sqlstate::kInvalidArgumentForLogarithm;
+constexpr const char* kInvalidArgumentForWidthBucket =
+    sqlstate::kInvalidArgumentForWidthBucketFunction;
 
 Status Overflow() {
   return Status::Error(sqlstate::kNumericValueOutOfRange, "value out of range: overflow");

@@ -30,7 +30,8 @@ Result<int64_t> OptionValue(const ast::SequenceOption& opt) {
         .WithPosition(opt.loc.position);
   }
   if (ec != std::errc() || end != t.data() + t.size()) {
-    return Status::Error("22P02", "invalid input syntax for type bigint: \"" + t + "\"")
+    return Status::Error(sqlstate::kInvalidTextRepresentation,
+                         "invalid input syntax for type bigint: \"" + t + "\"")
         .WithPosition(opt.loc.position);
   }
   return v;

@@ -162,7 +162,7 @@ Result<Value> Format(Args a, ExecContext*) {
       piece = v.IsNull() ? "" : v.ToString();
     } else if (type == 'I') {
       if (v.IsNull()) {
-        return Status::Error("22004",
+        return Status::Error(sqlstate::kNullValueNotAllowed,
                              "null values cannot be formatted as an SQL identifier");
       }
       piece = catalog::QuoteIdent(v.ToString());  // as quote_ident

@@ -22,9 +22,9 @@ namespace {
 // EXECUTE can recurse; PostgreSQL stops such a loop with its stack depth check.
 constexpr int kMaxExecuteDepth = 32;
 
-constexpr const char* kInvalidSqlStatementName = "26000";
-constexpr const char* kDuplicatePreparedStatement = "42P05";
-constexpr const char* kStatementTooComplex = "54001";
+constexpr const char* kInvalidSqlStatementName = sqlstate::kInvalidSqlStatementName;
+constexpr const char* kDuplicatePreparedStatement = sqlstate::kDuplicatePreparedStatement;
+constexpr const char* kStatementTooComplex = sqlstate::kStatementTooComplex;
 
 Status DoesNotExist(const std::string& name) {
   return Status::Error(kInvalidSqlStatementName,

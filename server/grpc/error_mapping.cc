@@ -7,9 +7,9 @@ grpc::StatusCode GrpcCodeForSqlstate(std::string_view s) {
   using grpc::StatusCode;
   if (s.size() != 5) return StatusCode::UNKNOWN;
   // Codes whose meaning differs from the rest of their class.
-  if (s == "57014") return StatusCode::CANCELLED;
-  if (s == "XX001" || s == "XX002") return StatusCode::DATA_LOSS;
-  if (s == "42501") return StatusCode::PERMISSION_DENIED;
+  if (s == sqlstate::kQueryCanceled) return StatusCode::CANCELLED;
+  if (s == sqlstate::kDataCorrupted || s == sqlstate::kIndexCorrupted) return StatusCode::DATA_LOSS;
+  if (s == sqlstate::kInsufficientPrivilege) return StatusCode::PERMISSION_DENIED;
   // Then by class (PostgreSQL's Appendix A), every class it defines.
   static constexpr struct {
     const char* cls;

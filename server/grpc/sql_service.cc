@@ -200,7 +200,7 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
       return;
     }
     Status st = session_->BeginRequest(req->query_id(), &ctl_);
-    if (!st.ok() && st.sqlstate() == "55000") {
+    if (!st.ok() && st.sqlstate() == sqlstate::kObjectNotInPrerequisiteState) {
       // Another request still runs (often one its client gave up on: deadline, Cancel; its
       // worker is winding it down): wait for it on the pool, at most kRequestWait, as a
       // PostgreSQL backend finishes a statement before it reads the next message.
@@ -293,7 +293,8 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
           session_->engine()->FindPrepared(statement_id_);
       if (!prepared) {
         return FinishWith(
-            Status::Error("26000", "prepared statement \"" + statement_id_ + "\" does not exist"));
+            Status::Error(sqlstate::kInvalidSqlStatementName,
+                          "prepared statement \"" + statement_id_ + "\" does not exist"));
       }
       if (prepared->request == nullptr) return Complete(grpc::Status::OK);  // empty text
       request_ = std::move(prepared->request);
@@ -402,9 +403,9 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
 }  // namespace
 
 grpc::Status SessionNotFound(const std::string& id) {
-  grpc::Status st =
-      ToGrpcStatus(Status::Error("08003", "session \"" + id + "\" does not exist")
-                       .WithHint("The session was closed or expired; open a new one."));
+  grpc::Status st = ToGrpcStatus(
+      Status::Error(sqlstate::kConnectionDoesNotExist, "session \"" + id + "\" does not exist")
+          .WithHint("The session was closed or expired; open a new one."));
   return grpc::Status(grpc::StatusCode::NOT_FOUND, st.error_message(), st.error_details());
 }
 
@@ -429,7 +430,8 @@ std::shared_ptr<ServerSession> SqlService::Authorize(const grpc::CallbackServerC
     spdlog::warn("session {}: call from {} refused: {} session secret", id, ctx->peer(),
                  secret.empty() ? "no" : "wrong");
     *status = ToGrpcStatus(
-        Status::Error("28000", "session secret missing or wrong for session \"" + id + "\"")
+        Status::Error(sqlstate::kInvalidAuthorizationSpecification,
+                      "session secret missing or wrong for session \"" + id + "\"")
             .WithHint(std::string("Send OpenSessionResponse.session_secret as the ") +
                       kSessionSecretMetadata + " metadata of every call on the session."));
     return nullptr;
@@ -450,7 +452,7 @@ grpc::ServerUnaryReactor* SqlService::OpenSession(grpc::CallbackServerContext* c
   if (!PasswordAllowed(auth_.tls, peer)) {
     spdlog::warn("gRPC session for user {} from {} refused: password without TLS", user, peer);
     return FinishUnary(
-        ctx, ToGrpcStatus(Status::Error("28000",
+        ctx, ToGrpcStatus(Status::Error(sqlstate::kInvalidAuthorizationSpecification,
                                         "password authentication over gRPC needs TLS or a "
                                         "loopback connection; refused for user \"" +
                                             user + "\" from " + peer)
@@ -477,7 +479,8 @@ grpc::Status SqlService::OpenAuthenticated(const v1::OpenSessionRequest& req,
   std::string user = req.user().empty() ? "meridian" : req.user();
   std::string database = req.database().empty() ? "meridian" : req.database();
   if (database != "meridian") {
-    return ToGrpcStatus(Status::Error("3D000", "database \"" + database + "\" does not exist"));
+    return ToGrpcStatus(Status::Error(sqlstate::kInvalidCatalogName,
+                                      "database \"" + database + "\" does not exist"));
   }
   auto session = sessions_->Open(user, database, req.application_name(), peer);
   if (!session.ok()) return ToGrpcStatus(session.status());
@@ -615,7 +618,7 @@ grpc::ServerUnaryReactor* SqlService::Deallocate(grpc::CallbackServerContext* ct
     Status st = session->BeginRequest("", &ctl, ExecuteReactor::kRequestWait);
     if (st.ok()) {
       if (!session->engine()->FindPrepared(req->statement_id())) {
-        st = Status::Error("26000",
+        st = Status::Error(sqlstate::kInvalidSqlStatementName,
                            "prepared statement \"" + req->statement_id() + "\" does not exist");
       } else {
         session->engine()->ClosePrepared(req->statement_id());

@@ -151,7 +151,7 @@ std::string RandomBytes(size_t n) {
 
 Result<ScramVerifier> ParseScramVerifier(std::string_view text) {
   auto bad = [] {
-    return Status::Error("22023", "invalid SCRAM-SHA-256 verifier")
+    return Status::Error(sqlstate::kInvalidParameterValue, "invalid SCRAM-SHA-256 verifier")
         .WithHint("Expected SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>.");
   };
   constexpr std::string_view kPrefix = "SCRAM-SHA-256$";
@@ -218,7 +218,8 @@ Result<UserTable> UserTable::Parse(std::string_view text) {
     size_t first = line.find_first_not_of(" \t");
     if (first == std::string_view::npos || line[first] == '#') continue;
     auto bad = [&](const std::string& why) {
-      return Status::Error("22023", "users file line " + std::to_string(line_no) + ": " + why)
+      return Status::Error(sqlstate::kInvalidParameterValue,
+                           "users file line " + std::to_string(line_no) + ": " + why)
           .WithHint("Each line is user:password or user:SCRAM-SHA-256$<iter>:<salt>$<key>:<key>.");
     };
     size_t colon = line.find(':');
@@ -369,7 +370,8 @@ Result<std::string> ScramServer::ClientFinal(std::string_view message) {
         client_key[i] = static_cast<char>((*proof_bytes)[i] ^ client_signature[i]);
       }
       bool match = ConstantTimeEqual(Sha256(client_key), verifier_.stored_key);
-      if (doomed_ || !match) return Status::Error("28P01", "SCRAM proof does not match");
+      if (doomed_ || !match)
+        return Status::Error(sqlstate::kInvalidPassword, "SCRAM proof does not match");
       return "v=" + Base64Encode(HmacSha256(verifier_.server_key, auth_message));
     }
     size_t comma = in.find(',');
@@ -380,7 +382,7 @@ Result<std::string> ScramServer::ClientFinal(std::string_view message) {
 }
 
 Status AuthenticationFailed(std::string_view user) {
-  return Status::Error("28P01",
+  return Status::Error(sqlstate::kInvalidPassword,
                        "password authentication failed for user \"" + std::string(user) + "\"");
 }
 
@@ -389,12 +391,15 @@ Result<AuthConfig> AuthConfig::Load(std::string_view auth, const std::string& us
   std::string method(auth);
   if (method.empty()) method = users_file.empty() ? "trust" : "scram-sha-256";
   std::optional<AuthMethod> parsed = ParseAuthMethod(method);
-  if (!parsed) return Status::Error("22023", "unknown authentication method \"" + method + "\"");
+  if (!parsed)
+    return Status::Error(sqlstate::kInvalidParameterValue,
+                         "unknown authentication method \"" + method + "\"");
   config.method = *parsed;
   if (!users_file.empty()) {
     MERIDIAN_ASSIGN_OR_RETURN(config.users, UserTable::Load(users_file));
   } else if (config.method != AuthMethod::kTrust) {
-    return Status::Error("22023", "--auth " + method + " needs --users-file");
+    return Status::Error(sqlstate::kInvalidParameterValue,
+                         "--auth " + method + " needs --users-file");
   }
   return config;
 }

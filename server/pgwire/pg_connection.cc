@@ -310,7 +310,7 @@ asio::awaitable<bool> PgConnection::Authenticate(const std::string& user) {
     if (server_final.ok()) {
       WriteAuthenticationSaslFinal(&out_, *server_final);  // sent with AuthenticationOk
       ok = true;
-    } else if (server_final.status().sqlstate() != "28P01") {
+    } else if (server_final.status().sqlstate() != sqlstate::kInvalidPassword) {
       co_await Fatal(server_final.status());
       co_return false;
     }
@@ -706,8 +706,8 @@ asio::awaitable<bool> PgConnection::HandleBind(const std::string& body) {
   std::string statement_name(bind->statement);
   const std::optional<PreparedStatementInfo> found = FindStatement(statement_name);
   if (!found) {
-    ExtendedError(
-        Status::Error("26000", "prepared statement \"" + statement_name + "\" does not exist"));
+    ExtendedError(Status::Error(sqlstate::kInvalidSqlStatementName,
+                                "prepared statement \"" + statement_name + "\" does not exist"));
     co_return true;
   }
   const PreparedStatementInfo& prepared = *found;
@@ -752,7 +752,8 @@ asio::awaitable<bool> PgConnection::HandleBind(const std::string& body) {
     }
   }
   if (!portal_name.empty() && portals_.count(portal_name) != 0) {
-    ExtendedError(Status::Error("42P03", "cursor \"" + portal_name + "\" already exists"));
+    ExtendedError(
+        Status::Error(sqlstate::kDuplicateCursor, "cursor \"" + portal_name + "\" already exists"));
     co_return true;
   }
   if (auto old = portals_.find(portal_name); old != portals_.end()) {
@@ -861,7 +862,8 @@ asio::awaitable<bool> PgConnection::HandleDescribe(const std::string& body) {
   if (describe->kind == 'S') {
     const std::optional<PreparedStatementInfo> found = FindStatement(name);
     if (!found) {
-      ExtendedError(Status::Error("26000", "prepared statement \"" + name + "\" does not exist"));
+      ExtendedError(Status::Error(sqlstate::kInvalidSqlStatementName,
+                                  "prepared statement \"" + name + "\" does not exist"));
       co_return true;
     }
     // Described at Parse: formats are not known yet, so the columns are described as text.
@@ -878,7 +880,8 @@ asio::awaitable<bool> PgConnection::HandleDescribe(const std::string& body) {
   }
   auto it = portals_.find(name);
   if (it == portals_.end()) {
-    ExtendedError(Status::Error("34000", "portal \"" + name + "\" does not exist"));
+    ExtendedError(
+        Status::Error(sqlstate::kInvalidCursorName, "portal \"" + name + "\" does not exist"));
     co_return true;
   }
   Status st = co_await StartPortal(it->second.get());
@@ -904,7 +907,8 @@ asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
   int32_t max_rows = execute->max_rows;
   auto it = portals_.find(name);
   if (it == portals_.end()) {
-    ExtendedError(Status::Error("34000", "portal \"" + name + "\" does not exist"));
+    ExtendedError(
+        Status::Error(sqlstate::kInvalidCursorName, "portal \"" + name + "\" does not exist"));
     co_return true;
   }
   Portal* portal = it->second.get();

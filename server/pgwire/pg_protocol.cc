@@ -204,7 +204,8 @@ Result<std::vector<int16_t>> ResolveFormats(const std::vector<int16_t>& codes, s
   }
   for (int16_t code : codes) {
     if (code != kTextFormat && code != kBinaryFormat) {
-      return Status::Error("22023", "unsupported format code: " + std::to_string(code));
+      return Status::Error(sqlstate::kInvalidParameterValue,
+                           "unsupported format code: " + std::to_string(code));
     }
   }
   if (codes.empty()) return std::vector<int16_t>(n, kTextFormat);
@@ -263,19 +264,24 @@ void AppendBinaryNumeric(std::string* out, const Numeric& n) {
 }
 
 Result<Numeric> DecodeBinaryNumeric(std::string_view bytes) {
-  if (bytes.size() < 8) return Status::Error("22P03", "insufficient data left in message");
+  if (bytes.size() < 8)
+    return Status::Error(sqlstate::kInvalidBinaryRepresentation,
+                         "insufficient data left in message");
   const size_t ndigits = BigEndian(bytes.substr(0, 2));
   const int weight = static_cast<int16_t>(BigEndian(bytes.substr(2, 2)));
   const uint64_t sign = BigEndian(bytes.substr(4, 2));
   const int dscale = static_cast<int16_t>(BigEndian(bytes.substr(6, 2)));
   if (bytes.size() != 8 + 2 * ndigits || (sign != 0 && sign != 0x4000) || dscale < 0) {
-    return Status::Error("22P03", "invalid numeric in binary format");
+    return Status::Error(sqlstate::kInvalidBinaryRepresentation,
+                         "invalid numeric in binary format");
   }
   if (ndigits == 0) return numeric::Round(Numeric{}, dscale);
   std::string digits;
   for (size_t i = 0; i < ndigits; ++i) {
     const uint64_t g = BigEndian(bytes.substr(8 + 2 * i, 2));
-    if (g > 9999) return Status::Error("22P03", "invalid digit in external \"numeric\" value");
+    if (g > 9999)
+      return Status::Error(sqlstate::kInvalidBinaryRepresentation,
+                           "invalid digit in external \"numeric\" value");
     char buf[8];
     std::snprintf(buf, sizeof(buf), "%04u", static_cast<unsigned>(g));
     digits += buf;
@@ -351,8 +357,10 @@ Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t in
       return Value::ByteaVal(std::string(bytes));
     case TypeId::kJsonb:  // jsonb_send: version 1, then the text (the engine parses it)
       if (n >= 1 && bytes[0] == 1) return Value::String(std::string(bytes.substr(1)));
-      if (n >= 1) return Status::Error("XX000", "unsupported jsonb version number " +
-                                                    std::to_string(static_cast<int>(bytes[0])));
+      if (n >= 1)
+        return Status::Error(
+            sqlstate::kInternalError,
+            "unsupported jsonb version number " + std::to_string(static_cast<int>(bytes[0])));
       break;
     case TypeId::kJson:  // json_send: the text
     case TypeId::kText:
@@ -365,7 +373,8 @@ Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t in
                                   std::to_string(index + 1) + ")");
   }
   return Status::Error(
-      "22P03", "incorrect binary data format in bind parameter " + std::to_string(index + 1));
+      sqlstate::kInvalidBinaryRepresentation,
+      "incorrect binary data format in bind parameter " + std::to_string(index + 1));
 }
 
 void AppendBinaryValue(std::string* out, const Value& v, const Type& t) {
@@ -632,7 +641,8 @@ Result<StartupPacket> DecodeStartupPacket(std::string_view body) {
   }
   packet.parameters = std::move(*params);
   if (packet.user.empty()) {
-    return Status::Error("28000", "no PostgreSQL user name specified in startup packet");
+    return Status::Error(sqlstate::kInvalidAuthorizationSpecification,
+                         "no PostgreSQL user name specified in startup packet");
   }
   if (packet.database.empty()) packet.database = packet.user;
   return packet;
