@@ -36,10 +36,12 @@ constexpr BuiltinType kTypes[] = {
     {19, "name", "name", 64, "S", 1003},
     {20, "int8", "bigint", 8, "N", 1016},
     {21, "int2", "smallint", 2, "N", 1005},
+    {22, "int2vector", "int2vector", -1, "A", 1006},
     {23, "int4", "integer", 4, "N", 1007},
     {24, "regproc", "regproc", 4, "N", 1008},
     {25, "text", "text", -1, "S", 1009},
     {26, "oid", "oid", 4, "N", 1028},
+    {30, "oidvector", "oidvector", -1, "A", 1013},
     {114, "json", "json", -1, "U", 199},
     {700, "float4", "real", 4, "N", 1021},
     {701, "float8", "double precision", 8, "N", 1022},
@@ -67,8 +69,8 @@ const BuiltinType* FindType(int64_t oid) {
 }
 
 // A column of a system table: name and a one-letter type (o oid, t text, i integer,
-// b boolean, d double precision; arrays: O oid[], T text[] (also "char"[]), S smallint[]
-// (also int2vector)). Oids are bigint here (Meridian has no unsigned type).
+// b boolean, d double precision; arrays: O oid[], T text[] (also "char"[]), S smallint[],
+// V int2vector, W oidvector). Oids are bigint here (Meridian has no unsigned type).
 struct Col {
   const char* name;
   char type;
@@ -90,6 +92,10 @@ Type ColType(char k) {
       return Type::Array(Type::Text());
     case 'S':
       return Type::Array(Type::SmallInt());
+    case 'V':
+      return Type::Int2Vector();
+    case 'W':
+      return Type::OidVector();
     default:
       return Type::BigInt();
   }
@@ -551,18 +557,22 @@ const std::vector<SystemTable>& Registry() {
         {"indisprimary", 'b'},   {"indisexclusion", 'b'}, {"indimmediate", 'b'},
         {"indisclustered", 'b'}, {"indisvalid", 'b'},     {"indcheckxmin", 'b'},
         {"indisready", 'b'},     {"indislive", 'b'},      {"indisreplident", 'b'},
-        {"indkey", 't'},         {"indcollation", 't'},   {"indclass", 't'},
-        {"indoption", 't'},      {"indexprs", 't'},       {"indpred", 't'}},
+        {"indkey", 'V'},         {"indcollation", 'W'},   {"indclass", 'W'},
+        {"indoption", 'V'},      {"indexprs", 't'},       {"indpred", 't'}},
        [](const Snapshot& s) {
          std::vector<Row> rows;
          for (size_t t = 0; t < s.tables.size(); ++t) {
            for (const auto& index : s.indexes[t]) {
              const IndexSchema& x = index->schema();
-             std::string key, option;
+             // int2vector / oidvector: arrays (unnest, generate_subscripts and ANY work on them;
+             // subscripts start at 1 here, at 0 in PostgreSQL).
+             std::vector<Value> key, option, collation, opclass;
              for (size_t k = 0; k < x.columns.size(); ++k) {
-               key += (k ? " " : "") + std::to_string(x.columns[k] + 1);
-               option += (k ? " " : "") +
-                         std::string(k < x.descending.size() && x.descending[k] ? "3" : "0");
+               key.push_back(Value::Int(x.columns[k] + 1));
+               option.push_back(
+                   Value::Int(k < x.descending.size() && x.descending[k] ? 3 : 0));
+               collation.push_back(Value::Int(0));
+               opclass.push_back(Value::Int(0));
              }
              const int64_t n = static_cast<int64_t>(x.columns.size());
              rows.push_back({O(RelOid(x.id)),
@@ -580,10 +590,10 @@ const std::vector<SystemTable>& Registry() {
                              B(true),
                              B(true),
                              B(false),
-                             T(key),
-                             T(""),
-                             T(""),
-                             T(option),
+                             Value::Array(std::move(key)),
+                             Value::Array(std::move(collation)),
+                             Value::Array(std::move(opclass)),
+                             Value::Array(std::move(option)),
                              N(),
                              N()});
            }
@@ -720,6 +730,28 @@ const std::vector<SystemTable>& Registry() {
                                   B(true), B(true), B(true), B(true), I(-1), T("********"), N(),
                                   B(true), N()}};
        }},
+      // No enum types and no operator classes to name (indclass holds 0): empty, for the
+      // tools that join them (SQLAlchemy's reflection).
+      {"pg_catalog",
+       "pg_enum",
+       3501,
+       false,
+       {{"oid", 'o'}, {"enumtypid", 'o'}, {"enumsortorder", 'd'}, {"enumlabel", 't'}},
+       [](const Snapshot&) { return std::vector<Row>{}; }},
+      {"pg_catalog",
+       "pg_opclass",
+       2616,
+       false,
+       {{"oid", 'o'},
+        {"opcmethod", 'o'},
+        {"opcname", 't'},
+        {"opcnamespace", 'o'},
+        {"opcowner", 'o'},
+        {"opcfamily", 'o'},
+        {"opcintype", 'o'},
+        {"opcdefault", 'b'},
+        {"opckeytype", 'o'}},
+       [](const Snapshot&) { return std::vector<Row>{}; }},
       {"pg_catalog",
        "pg_collation",
        3456,
@@ -770,7 +802,7 @@ const std::vector<SystemTable>& Registry() {
         {"stxnamespace", 'o'},
         {"stxowner", 'o'},
         {"stxstattarget", 'i'},
-        {"stxkeys", 'S'},
+        {"stxkeys", 'V'},
         {"stxkind", 'T'},
         {"stxexprs", 't'}},
        [](const Snapshot&) { return std::vector<Row>{}; }},
@@ -798,7 +830,7 @@ const std::vector<SystemTable>& Registry() {
        "pg_publication_rel",
        6106,
        false,
-       {{"oid", 'o'}, {"prpubid", 'o'}, {"prrelid", 'o'}, {"prqual", 't'}, {"prattrs", 'S'}},
+       {{"oid", 'o'}, {"prpubid", 'o'}, {"prrelid", 'o'}, {"prqual", 't'}, {"prattrs", 'V'}},
        [](const Snapshot&) { return std::vector<Row>{}; }},
       // Meridian has no triggers (foreign keys are enforced without them); psql reads this
       // table for the tables whose relhastriggers is set.

@@ -54,12 +54,14 @@ std::string Type::Name() const {
     case TypeId::kJsonb:
       return "jsonb";
     case TypeId::kArray:
+      if (IsVector()) return element == TypeId::kSmallInt ? "int2vector" : "oidvector";
       return Element().Name() + "[]";
   }
   return "unknown";
 }
 
 std::string Type::DisplayName() const {
+  if (IsVector()) return Name();
   if (IsArray()) return Element().DisplayName() + "[]";
   if ((id == TypeId::kVarchar || id == TypeId::kChar) && modifier >= 0) {
     return Name() + "(" + std::to_string(modifier) + ")";
@@ -123,6 +125,7 @@ uint32_t Type::PgOid() const {
     case TypeId::kJsonb:
       return 3802;
     case TypeId::kArray:
+      if (IsVector()) return element == TypeId::kSmallInt ? 22 : 30;
       switch (element) {  // pg_type.typarray of the element type
         case TypeId::kBoolean:
           return 1000;

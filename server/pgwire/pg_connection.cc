@@ -487,7 +487,7 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
           if (copy_out) {
             WriteCopyData(&out_, row[0].AsString());
           } else {
-            WriteDataRow(&out_, row);
+            WriteDataRow(&out_, row, columns, {});
           }
         }
       }

@@ -187,6 +187,11 @@ void WriteDataRow(std::string* out, const Row& row, const std::vector<ColumnInfo
     cell.clear();
     if (i < formats.size() && formats[i] == kBinaryFormat && i < columns.size()) {
       AppendBinaryValue(&cell, v, columns[i].type);
+    } else if (v.IsString()) {
+      w.Int32(static_cast<int32_t>(v.AsString().size())).Bytes(v.AsString());
+      continue;
+    } else if (i < columns.size() && columns[i].type.IsVector() && v.IsArray()) {
+      for (const Value& e : v.AsArray()) cell += (cell.empty() ? "" : " ") + e.ToString();
     } else {
       cell = v.ToString();
     }
@@ -439,22 +444,6 @@ void AppendBinaryValue(std::string* out, const Value& v, const Type& t) {
   } else {
     out->append(v.ToString());
   }
-}
-
-void WriteDataRow(std::string* out, const Row& row) {
-  MessageWriter w(out);
-  w.Begin('D').Int16(static_cast<int16_t>(row.size()));
-  for (const Value& v : row) {
-    if (v.IsNull()) {
-      w.Int32(-1);
-    } else if (v.IsString()) {
-      w.Int32(static_cast<int32_t>(v.AsString().size())).Bytes(v.AsString());
-    } else {
-      std::string text = v.ToString();
-      w.Int32(static_cast<int32_t>(text.size())).Bytes(text);
-    }
-  }
-  w.End();
 }
 
 void WriteCommandComplete(std::string* out, std::string_view tag) {

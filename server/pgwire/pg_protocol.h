@@ -77,9 +77,8 @@ void WriteReadyForQuery(std::string* out, char status);
 // formats: one code per column (kTextFormat/kBinaryFormat, see ResolveFormats); empty = text.
 void WriteRowDescription(std::string* out, const std::vector<ColumnInfo>& columns,
                          const std::vector<int16_t>& formats = {});
-void WriteDataRow(std::string* out, const Row& row);
-// A DataRow with per-column formats (as WriteRowDescription); binary values are encoded by
-// the column's type (AppendBinaryValue).
+// A DataRow with per-column formats (as WriteRowDescription; empty = text); binary values are
+// encoded by the column's type (AppendBinaryValue), int2vector/oidvector text space-separated.
 void WriteDataRow(std::string* out, const Row& row, const std::vector<ColumnInfo>& columns,
                   const std::vector<int16_t>& formats);
 void WriteCommandComplete(std::string* out, std::string_view tag);

@@ -72,9 +72,18 @@ struct Type {
     return of.id == TypeId::kArray ? of : Type{TypeId::kArray, of.modifier, of.id};
   }
 
+  // int2vector / oidvector (pg_index.indkey, indclass, ...): arrays of smallint / oid (bigint
+  // here) that PostgreSQL names and prints its own way ("1 3", type oids 22 and 30).
+  static constexpr int32_t kVectorModifier = -2;
+  static Type Int2Vector() { return {TypeId::kArray, kVectorModifier, TypeId::kSmallInt}; }
+  static Type OidVector() { return {TypeId::kArray, kVectorModifier, TypeId::kBigInt}; }
+
   bool IsArray() const { return id == TypeId::kArray; }
+  bool IsVector() const { return id == TypeId::kArray && modifier == kVectorModifier; }
   // kArray: the element type; any other type: itself.
-  Type Element() const { return IsArray() ? Type{element, modifier} : *this; }
+  Type Element() const {
+    return IsArray() ? Type{element, IsVector() ? -1 : modifier} : *this;
+  }
 
   // Every number type: smallint, integer, bigint, real, double precision, numeric.
   bool IsNumeric() const { return IsIntegral() || IsFloat() || id == TypeId::kNumeric; }

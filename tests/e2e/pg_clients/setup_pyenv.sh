@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Creates the Python virtual environment of the PostgreSQL client tests (psycopg 3 with its
-# binary wheel, and SQLAlchemy, from requirements.txt beside this script) at PYENV_DIR, usually
-# build/pyenv. Idempotent: does nothing when the environment already imports psycopg and
-# sqlalchemy. Needs python3-venv (deploy/install-deps.sh). Run by ctest as the setup fixture of e2e_psycopg.
+# binary wheel, SQLAlchemy and Alembic, from requirements.txt beside this script) at PYENV_DIR,
+# usually build/pyenv. Idempotent: does nothing when the environment already imports psycopg,
+# sqlalchemy and alembic. Needs python3-venv (deploy/install-deps.sh). Run by ctest as the setup
+# fixture of e2e_psycopg.
 #
 # Usage: setup_pyenv.sh PYENV_DIR
 set -euo pipefail
@@ -14,7 +15,8 @@ fi
 pyenv=$1
 here=$(cd "$(dirname "$0")" && pwd)
 
-if [ -x "$pyenv/bin/python" ] && "$pyenv/bin/python" -c 'import psycopg, sqlalchemy' 2>/dev/null; then
+if [ -x "$pyenv/bin/python" ] &&
+  "$pyenv/bin/python" -c 'import psycopg, sqlalchemy, alembic' 2>/dev/null; then
   echo "setup_pyenv: $pyenv has psycopg $("$pyenv/bin/python" -c 'import psycopg; print(psycopg.__version__)')"
   exit 0
 fi

@@ -9,11 +9,10 @@
 # after rollback, the Inspector calls that work (table, view, sequence, schema names,
 # foreign keys), and a JSONB column (its comparators: jsonb subscripts, ->>, @>, ?, #>,
 # jsonb_agg, || in an upsert). Every expected value is computed here in Python from the rows the test
-# created. With $MERIDIAN_TEST_CONNINFO set the same test runs against that server instead
-# (how it was checked against PostgreSQL 15). Not yet working on Meridian, so not called here:
-# Inspector.get_columns (its enum query reads pg_catalog.pg_enum) and get_pk_constraint /
-# get_indexes / get_unique_constraints (they unnest pg_index.indkey, an int2vector that
-# Meridian's pg_index shows as text).
+# created. The Inspector reflects columns, keys, indexes and unique constraints, a Table
+# autoloads, and Alembic's autogenerate comparison finds no difference from the models. With
+# $MERIDIAN_TEST_CONNINFO set the same test runs against that server instead (how it was
+# checked against PostgreSQL 15).
 import datetime
 import decimal
 import os
@@ -21,8 +20,11 @@ import sys
 import unittest
 
 import psycopg
-from sqlalchemy import (BigInteger, Boolean, DateTime, ForeignKey, Numeric, String, Text,
-                        create_engine, delete, exists, func, inspect, select, text, update)
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import (BigInteger, Boolean, DateTime, ForeignKey, MetaData, Numeric, String,
+                        Table, Text, create_engine, delete, exists, func, inspect, select, text,
+                        update)
 from sqlalchemy.dialects.postgresql import JSONB, insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import (DeclarativeBase, Mapped, Session, joinedload, mapped_column,
@@ -228,6 +230,30 @@ class SqlAlchemyTest(unittest.TestCase):
         fks = insp.get_foreign_keys("sa_addresses")
         self.assertEqual([(f["constrained_columns"], f["referred_table"], f["referred_columns"])
                           for f in fks], [(["user_id"], "sa_users", ["id"])])
+        # Column, key, index and unique reflection (pg_attribute, pg_enum, pg_collation,
+        # pg_index's indkey/indoption unnested, pg_opclass).
+        cols = {c["name"]: c for c in insp.get_columns("sa_addresses")}
+        self.assertEqual(list(cols), ["id", "email", "user_id", "balance"])
+        self.assertIsInstance(cols["id"]["type"], BigInteger)
+        self.assertEqual((cols["email"]["type"].length, cols["email"]["nullable"]), (100, False))
+        self.assertEqual((cols["balance"]["type"].precision, cols["balance"]["type"].scale),
+                         (10, 2))
+        self.assertIn("nextval", cols["id"]["default"])
+        self.assertEqual(insp.get_pk_constraint("sa_addresses")["constrained_columns"], ["id"])
+        self.assertEqual([(i["name"], i["column_names"], i["unique"])
+                          for i in insp.get_indexes("sa_addresses")],
+                         [("ix_sa_addresses_email", ["email"], False)])
+        self.assertEqual([u["column_names"] for u in insp.get_unique_constraints("sa_users")],
+                         [["name"]])
+        # A table reflected whole serves queries.
+        reflected = Table("sa_users", MetaData(), autoload_with=self.engine)
+        with self.engine.connect() as conn:
+            self.assertEqual(conn.scalar(select(func.count()).select_from(reflected)
+                                         .where(reflected.c.name == "user7")), 1)
+        # Alembic's autogenerate finds the database equal to the models it was created from.
+        with self.engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        self.assertEqual(diff, [])
 
 
 if __name__ == "__main__":
