@@ -18,6 +18,7 @@
 #include "main/prepared.h"
 #include "main/session_settings.h"
 #include "main/statement.h"
+#include "main/temp_tables.h"
 #include "main/transaction_block.h"
 #include "meridian/parser/parser.h"
 #include "storage/buffer_pool.h"
@@ -154,6 +155,7 @@ class SessionImpl : public Session {
     if (!core_->closed.load()) {
       settings_->txn_block().Close(core_->catalog.get());
       core_->catalog->DropTempViews(settings_->session_id());  // TEMP views end with the session
+      exec::DropSessionTempTables(core_->catalog.get(), settings_->session_id());  // and tables
     }
   }
   char TransactionStatus() const override { return settings_->txn_block().status(); }
