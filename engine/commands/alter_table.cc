@@ -199,7 +199,7 @@ class Alter {
     if (def.unique) {
       AddKeyIndex(catalog::IndexKind::kUnique,
                   def.unique_name.empty()
-                      ? catalog_->ChooseIndexName(schema_.name + "_" + def.name + "_key")
+                      ? catalog_->ChooseIndexName(schema_.name + "_" + def.name + "_key", schema_.nsp)
                       : def.unique_name,
                   {position});
     }
@@ -252,7 +252,7 @@ class Alter {
     }
     if (!cmd.primary_key) {
       AddKeyIndex(catalog::IndexKind::kUnique,
-                  cmd.name.empty() ? catalog_->ChooseIndexName(schema_.name + suffix + "_key")
+                  cmd.name.empty() ? catalog_->ChooseIndexName(schema_.name + suffix + "_key", schema_.nsp)
                                    : cmd.name,
                   std::move(columns));
       return Status::Ok();

@@ -38,7 +38,7 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
   schema.kind = catalog::IndexKind::kIndex;
   schema.unique = stmt.unique;
   schema.method = rtree ? catalog::IndexMethod::kRtree : catalog::IndexMethod::kBtree;
-  std::string base = stmt.table;
+  std::string base = table->name();
   for (const ast::IndexColumn& col : stmt.columns) {
     int c = table->schema().FindColumn(col.name);
     if (c < 0) {
@@ -80,12 +80,14 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
     base += "_" + col.name;
   }
   if (stmt.name.empty()) {
-    schema.name = catalog->ChooseIndexName(base + "_idx");
+    schema.name = catalog->ChooseIndexName(base + "_idx", table->schema().nsp);
   } else {
     schema.name = stmt.name;
   }
-  if (stmt.if_not_exists &&
-      (catalog->Find(schema.name) != nullptr || catalog->FindIndexTable(schema.name) != nullptr)) {
+  // An index lives in its table's schema.
+  const std::string in_table_schema = ast::QualifyName(table->schema().nsp, schema.name);
+  if (stmt.if_not_exists && (catalog->Find(in_table_schema) != nullptr ||
+                             catalog->FindIndexTable(in_table_schema) != nullptr)) {
     *notice = "relation \"" + schema.name + "\" already exists, skipping";
     return Status::Ok();
   }

@@ -68,7 +68,8 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
   // are owned by the table once it exists, and dropped again when anything fails.
   OwnedSequences sequences{catalog};
   catalog::TableSchema schema;
-  schema.name = qualified;
+  schema.name = bare;  // CreateTable gets the qualified name (derived names use the bare one)
+  schema.nsp = in_schema;
   if (stmt.temp) {
     schema.temp_owner = catalog::CurrentSearchPath().session;
     schema.on_commit = static_cast<int>(stmt.on_commit);
@@ -173,7 +174,7 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     catalog::IndexSchema key;
     key.kind = catalog::IndexKind::kUnique;
     key.unique = true;
-    std::string base = qualified;
+    std::string base = bare;
     for (const std::string& name : u.columns) {
       int c = schema.FindColumn(name);
       if (c < 0) {
@@ -204,6 +205,7 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
       }
     }
   }
+  schema.name = qualified;
   auto created = catalog->CreateTable(std::move(schema));
   if (!created.ok()) {
     if (stmt.if_not_exists && created.status().sqlstate() == sqlstate::kDuplicateTable) {

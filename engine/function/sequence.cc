@@ -323,7 +323,16 @@ Result<std::shared_ptr<catalog::Sequence>> CreateColumnSequence(const std::strin
     opts.push_back(o);
   }
   MERIDIAN_RETURN_IF_ERROR(ApplyOptions(opts, true, catalog, &s, &restart, &owner, 0));
-  *default_text = "nextval('" + catalog::QuoteIdent(s.name) + "'::regclass)";
+  // The DEFAULT names the sequence as regclass prints it: qualified unless its schema is the
+  // one an unqualified name finds first (a TEMP table's own pg_temp schema included).
+  std::string nsp, bare;
+  ast::SplitName(s.name, &nsp, &bare);
+  std::string shown = catalog::QuoteIdent(bare);
+  const std::vector<std::string> path = catalog->EffectiveSearchPath(false);
+  if (!nsp.empty() && !catalog::Catalog::IsTempSchema(nsp) && (path.empty() || path[0] != nsp)) {
+    shown = catalog::QuoteIdent(nsp) + "." + shown;
+  }
+  *default_text = "nextval('" + shown + "'::regclass)";
   return catalog->CreateSequence(std::move(s));
 }
 
