@@ -547,16 +547,16 @@ Status ExecuteAlterTable(const ast::AlterTableStmt& stmt, catalog::Catalog* cata
   std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table);
   if (table == nullptr &&
       catalog->FindView(stmt.table, settings != nullptr ? settings->session_id() : 0) != nullptr) {
-    return Status::Error("42809", "\"" + stmt.table + "\" is not a table")
+    return Status::Error("42809", "\"" + ast::DisplayName(stmt.table) + "\" is not a table")
         .WithPosition(stmt.table_loc.position);
   }
   if (table == nullptr) {
     if (stmt.if_exists) {
-      AddNotice(notice, "relation \"" + stmt.table + "\" does not exist, skipping");
+      AddNotice(notice, "relation \"" + ast::DisplayName(stmt.table) + "\" does not exist, skipping");
       return Status::Ok();
     }
     return Status::Error(sqlstate::kUndefinedTable,
-                         "relation \"" + stmt.table + "\" does not exist")
+                         "relation \"" + ast::DisplayName(stmt.table) + "\" does not exist")
         .WithPosition(stmt.table_loc.position);
   }
   catalog::LockSet lock;

@@ -31,7 +31,7 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
   }
   if (table == nullptr) {
     return Status::Error(sqlstate::kUndefinedTable,
-                         "relation \"" + stmt.table + "\" does not exist")
+                         "relation \"" + ast::DisplayName(stmt.table) + "\" does not exist")
         .WithPosition(stmt.table_loc.position);
   }
   catalog::IndexSchema schema;
@@ -112,12 +112,12 @@ Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalo
     if (table == nullptr) {
       if (stmt.if_exists) {
         if (!notice->empty()) *notice += "\n";
-        *notice += "index \"" + stmt.names[i] + "\" does not exist, skipping";
+        *notice += "index \"" + ast::DisplayName(stmt.names[i]) + "\" does not exist, skipping";
         continue;
       }
       const uint32_t pos = i < stmt.name_locs.size() ? stmt.name_locs[i].position : 0;
       return Status::Error(sqlstate::kUndefinedObject,
-                           "index \"" + stmt.names[i] + "\" does not exist")
+                           "index \"" + ast::DisplayName(stmt.names[i]) + "\" does not exist")
           .WithPosition(pos);
     }
     locks.Add(table, catalog::LockMode::kExclusive);

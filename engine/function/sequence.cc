@@ -169,9 +169,10 @@ Status ApplyOptions(const std::vector<ast::SequenceOption>& opts, bool create,
   return Status::Ok();
 }
 
+// pg_catalog and information_schema hold no user sequences (42501, as for other relations).
 Status CheckSchema(const std::string& schema, const ast::Location& loc) {
-  if (schema.empty() || schema == "public") return Status::Ok();
-  return Status::Error(sqlstate::kInvalidSchemaName, "schema \"" + schema + "\" does not exist")
+  if (schema != "pg_catalog" && schema != "information_schema") return Status::Ok();
+  return Status::Error(sqlstate::kInsufficientPrivilege, "permission denied for schema " + schema)
       .WithPosition(loc.position);
 }
 
@@ -210,7 +211,7 @@ Status ExecuteCreateSequence(const ast::SequenceStmt& stmt, catalog::Catalog* ca
                              std::string* notice) {
   MERIDIAN_RETURN_IF_ERROR(CheckSchema(stmt.schema, stmt.name_loc));
   catalog::SequenceSchema s;
-  s.name = stmt.name;
+  s.name = ast::QualifyName(stmt.schema, stmt.name);
   std::optional<int64_t> restart;
   std::optional<Owner> owner;
   MERIDIAN_RETURN_IF_ERROR(ApplyOptions(stmt.options, true, catalog, &s, &restart, &owner, 0));
@@ -232,7 +233,8 @@ Status ExecuteCreateSequence(const ast::SequenceStmt& stmt, catalog::Catalog* ca
 Status ExecuteAlterSequence(const ast::SequenceStmt& stmt, catalog::Catalog* catalog,
                             std::string* notice) {
   MERIDIAN_RETURN_IF_ERROR(CheckSchema(stmt.schema, stmt.name_loc));
-  std::shared_ptr<catalog::Sequence> seq = catalog->FindSequence(stmt.name);
+  std::shared_ptr<catalog::Sequence> seq =
+      catalog->FindSequence(ast::QualifyName(stmt.schema, stmt.name));
   if (seq == nullptr) {
     if (stmt.if_exists && !catalog::SystemTables::RelationOid(*catalog, stmt.name)) {
       *notice = "relation \"" + stmt.name + "\" does not exist, skipping";
