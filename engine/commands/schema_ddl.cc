@@ -3,7 +3,6 @@
 // sequences through the ordinary DROP statements, then the empty schema.
 #include "commands/ddl.h"
 #include "function/sequence.h"
-#include "main/session_settings.h"
 
 namespace meridian::exec {
 
@@ -54,8 +53,9 @@ Status ExecuteSchemaStatement(const ast::Statement& stmt, catalog::Catalog* cata
       if (name == "pg_catalog" || name == "information_schema") {
         return Status::Error("42P06", "schema \"" + name + "\" already exists");
       }
-      return catalog->CreateSchema(name, s.role.empty() && settings != nullptr ? settings->user()
-                                                                             : s.role);
+      // The owner: the AUTHORIZATION role as written (not checked), else the session's user.
+      return catalog->CreateSchema(name,
+                                   s.role.empty() ? catalog::CurrentSearchPath().user : s.role);
     }
     case ast::StatementKind::kAlterSchema:
       return catalog->RenameSchema(s.names[0], s.new_name).WithPosition(pos);
