@@ -341,13 +341,13 @@ std::vector<std::shared_ptr<Table>> Catalog::TempTables(uint64_t session) const 
 bool Catalog::SchemaExistsLocked(const std::string& nsp) const {
   if (nsp == kPublicSchema || schemas_.count(nsp) != 0) return true;
   if (!IsTempSchema(nsp)) return false;
-  for (const auto& [key, table] : tables_) {
-    if (table->schema().nsp == nsp) return true;
-  }
-  for (const auto& [key, view] : views_) {
-    if (view->nsp == nsp) return true;
-  }
-  return false;
+  // A session's pg_temp schema exists while it holds a relation (keys start with the schema).
+  const std::string prefix = RelationKey(nsp, "");
+  auto holds = [&prefix](const auto& map) {
+    auto it = map.lower_bound(prefix);
+    return it != map.end() && it->first.compare(0, prefix.size(), prefix) == 0;
+  };
+  return holds(tables_) || holds(views_);
 }
 
 std::vector<std::string> Catalog::PathLocked(bool with_temp, uint64_t session) const {

@@ -249,12 +249,14 @@ class DatabaseImpl : public Database {
       tables.push_back(std::move(t));
     } else {
       tables = core_->catalog->List();
+      // A session's TEMP tables are its own (this call has no session).
+      std::erase_if(tables, [](const auto& t) { return t->schema().temp_owner != 0; });
     }
     std::vector<TableDescription> out;
     for (const auto& t : tables) {
       const catalog::TableSchema& s = t->schema();
       TableDescription d;
-      d.name = s.name;
+      d.name = s.nsp == catalog::kPublicSchema ? s.name : s.nsp + "." + s.name;
       for (size_t i = 0; i < s.columns.size(); ++i) {
         const catalog::Column& c = s.columns[i];
         if (c.dropped) continue;

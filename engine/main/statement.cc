@@ -808,21 +808,25 @@ Status CheckWritable(const ast::Statement& stmt, const catalog::Transaction& txn
 // COPY FROM's data parsed in the session's time zone.
 class ZoneCopyIn : public CopyIn {
  public:
-  ZoneCopyIn(CopyIn* inner, std::shared_ptr<const datetime::TimeZone> zone)
-      : inner_(inner), zone_(std::move(zone)) {}
+  ZoneCopyIn(CopyIn* inner, std::shared_ptr<const datetime::TimeZone> zone,
+             std::shared_ptr<const catalog::SearchPath> path)
+      : inner_(inner), zone_(std::move(zone)), path_(std::move(path)) {}
   size_t column_count() const override { return inner_->column_count(); }
   Status Write(std::string_view data, ExecControl& ctl) override {
     datetime::ScopedTimeZone in_zone(zone_);
+    catalog::ScopedSearchPath in_path(path_.get());
     return inner_->Write(data, ctl);
   }
   Status Finish(ExecControl& ctl) override {
     datetime::ScopedTimeZone in_zone(zone_);
+    catalog::ScopedSearchPath in_path(path_.get());
     return inner_->Finish(ctl);
   }
 
  private:
   CopyIn* inner_;
   std::shared_ptr<const datetime::TimeZone> zone_;
+  std::shared_ptr<const catalog::SearchPath> path_;
 };
 
 // A cursor whose Fetch (and COPY FROM's input) runs in the session's time zone (timestamptz
@@ -832,7 +836,7 @@ class ZoneCursor : public QueryCursor {
   ZoneCursor(std::unique_ptr<QueryCursor> inner, std::shared_ptr<const datetime::TimeZone> zone,
              std::shared_ptr<const catalog::SearchPath> path)
       : inner_(std::move(inner)), zone_(std::move(zone)), path_(std::move(path)) {
-    if (inner_->copy_in() != nullptr) copy_in_.emplace(inner_->copy_in(), zone_);
+    if (inner_->copy_in() != nullptr) copy_in_.emplace(inner_->copy_in(), zone_, path_);
   }
   const std::vector<ColumnInfo>& columns() const override { return inner_->columns(); }
   Result<bool> Fetch(size_t max_rows, size_t max_bytes, ExecControl& ctl,
