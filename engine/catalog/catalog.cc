@@ -426,6 +426,16 @@ std::vector<std::string> Catalog::EffectiveSearchPath(bool with_temp) const {
   return PathLocked(with_temp);
 }
 
+Status Catalog::CheckSchemaOf(const std::string& written) const {
+  std::string nsp, name;
+  ast::SplitName(written, &nsp, &name);
+  if (nsp.empty() || nsp == "pg_temp" || nsp == "pg_catalog" || nsp == "information_schema" ||
+      IsTempSchema(nsp) || SchemaExists(nsp)) {
+    return Status::Ok();
+  }
+  return Status::Error("3F000", "schema \"" + nsp + "\" does not exist");
+}
+
 bool Catalog::SchemaExists(const std::string& nsp) const {
   std::shared_lock lock(mu_);
   return SchemaExistsLocked(nsp);

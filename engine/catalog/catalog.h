@@ -72,6 +72,9 @@ class Catalog {
   // The schema-qualified written name (ast::QualifyName) a CREATE of written makes: 3F000 when
   // the schema does not exist or none is selected; temp: in the session's pg_temp schema.
   Result<std::string> CreationName(const std::string& written, bool temp = false) const;
+  // DROP of a written name whose schema does not exist: 3F000 `schema "x" does not exist`
+  // (pg_temp, pg_catalog and information_schema always exist).
+  Status CheckSchemaOf(const std::string& written) const;
   // pg_table_is_visible: whether the unqualified name finds the relation nsp.name.
   bool IsVisible(const std::string& nsp, const std::string& name) const;
   static bool IsTempSchema(const std::string& nsp);

@@ -15,6 +15,11 @@ Status ExecuteDropTable(const ast::DropTableStmt& stmt, catalog::Catalog* catalo
   std::vector<uint32_t> ids;
   std::map<uint32_t, std::string> labels;
   for (size_t i = 0; i < stmt.tables.size(); ++i) {
+    if (Status st = catalog->CheckSchemaOf(stmt.tables[i]); !st.ok()) {
+      if (!stmt.if_exists) return st;
+      *notice += (notice->empty() ? "" : "\n") + st.message() + ", skipping";
+      continue;
+    }
     std::shared_ptr<catalog::Table> table = catalog->Find(stmt.tables[i]);
     if (table == nullptr &&
         catalog->FindView(stmt.tables[i], settings != nullptr ? settings->session_id() : 0)) {

@@ -153,6 +153,11 @@ Status ExecuteDropView(const ast::DropTableStmt& stmt, catalog::Catalog* catalog
   for (size_t i = 0; i < stmt.tables.size(); ++i) {
     const std::string& name = stmt.tables[i];
     const uint32_t pos = i < stmt.table_locs.size() ? stmt.table_locs[i].position : 0;
+    if (Status st = catalog->CheckSchemaOf(name); !st.ok()) {
+      if (!stmt.if_exists) return st;
+      AddNotice(notice, st.message() + ", skipping");
+      continue;
+    }
     std::shared_ptr<const catalog::ViewSchema> view = catalog->FindView(name, session);
     if (view == nullptr) {
       if (catalog->Find(name) != nullptr) {

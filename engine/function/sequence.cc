@@ -264,6 +264,11 @@ Status ExecuteDropSequence(const ast::DropTableStmt& stmt, catalog::Catalog* cat
   std::vector<uint32_t> ids;
   for (size_t i = 0; i < stmt.tables.size(); ++i) {
     const std::string& name = stmt.tables[i];
+    if (Status st = catalog->CheckSchemaOf(name); !st.ok()) {
+      if (!stmt.if_exists) return st;
+      AddNotice(notice, st.message() + ", skipping");
+      continue;
+    }
     std::shared_ptr<catalog::Sequence> seq = catalog->FindSequence(name);
     if (seq == nullptr) {
       if (stmt.if_exists && !catalog::SystemTables::RelationOid(*catalog, name)) {
