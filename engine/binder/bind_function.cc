@@ -55,6 +55,7 @@ constexpr SystemFunction kSystemFunctions[] = {
     {"current_setting", Func::kCurrentSetting, "tb", 1, 't'},
     {"set_config", Func::kSetConfig, "ttb", 3, 't'},
     {"current_schema", Func::kCurrentSchema, "", 0, 't'},
+    {"current_schemas", Func::kCurrentSchemas, "b", 1, 'A'},  // 'A': text[]
     {"current_database", Func::kCurrentDatabase, "", 0, 't'},
     {"current_catalog", Func::kCurrentDatabase, "", 0, 't'},
     {"current_user", Func::kCurrentUser, "", 0, 't'},
@@ -163,6 +164,8 @@ Type KindType(char kind) {
       return Type::Date();
     case 'F':
       return Type::Double();
+    case 'A':
+      return Type::Array(Type::Text());
     default:
       return Type::BigInt();  // oid
   }

@@ -17,9 +17,9 @@ constexpr int kMaxViewDepth = 100;
 }  // namespace
 
 std::shared_ptr<const catalog::ViewSchema> Binder::FindView(const ast::TableRef& ref) const {
-  if (!ref.schema.empty() && ref.schema != "public") return nullptr;
+  if (ref.schema == "pg_catalog" || ref.schema == "information_schema") return nullptr;
   if (ref.schema.empty() && catalog::SystemTables::Exists("", ref.name)) return nullptr;
-  return catalog_->FindView(ref.name, session_);
+  return catalog_->FindView(ast::QualifyName(ref.schema, ref.name), session_);
 }
 
 void Binder::NoteRelation(uint32_t id) {

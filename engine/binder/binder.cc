@@ -38,10 +38,13 @@ void LockForeignKeyTables(const catalog::Catalog& catalog,
 
 }  // namespace
 
-Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& schema,
-                                                            const std::string& name,
+Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& schema_in,
+                                                            const std::string& name_in,
                                                             const ast::Location& loc,
                                                             catalog::LockMode mode) {
+  // name_in may be a written name (ast::QualifyName) carrying its schema.
+  std::string schema = schema_in, name = name_in;
+  if (schema.empty()) ast::SplitName(name_in, &schema, &name);
   const std::string display = schema.empty() ? name : schema + "." + name;
   auto undefined = [&] {
     return Status::Error(sqlstate::kUndefinedTable, "relation \"" + display + "\" does not exist")
@@ -59,12 +62,11 @@ Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& s
       return system;
     }
     if (!schema.empty()) return undefined();
-  } else if (schema != "public") {
-    return undefined();
   }
-  std::shared_ptr<catalog::Table> table = catalog_->Find(name);
+  const std::string written = ast::QualifyName(schema, name);
+  std::shared_ptr<catalog::Table> table = catalog_->Find(written);
   if (table == nullptr) {
-    if (mode == catalog::LockMode::kExclusive && catalog_->FindView(name, session_) != nullptr) {
+    if (mode == catalog::LockMode::kExclusive && catalog_->FindView(written, session_) != nullptr) {
       return CannotChangeView(name, loc.position);
     }
     return undefined();

@@ -102,6 +102,7 @@ enum class Func {
   kCurrentSetting,
   kSetConfig,
   kCurrentSchema,
+  kCurrentSchemas,
   kCurrentDatabase,
   kCurrentUser,
   kSessionUser,

@@ -3,6 +3,7 @@
 #include "catalog/catalog.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <mutex>
@@ -148,6 +149,11 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
   }
   catalog->recovery_.clean = clean || fresh;
   catalog->next_table_id_ = state.next_table_id;
+  MERIDIAN_RETURN_IF_ERROR(catalog->RemoveOrphanFiles(state));
+  for (NamespaceDef& n : state.schemas) {
+    std::string name = n.name;
+    catalog->schemas_[name] = std::move(n);
+  }
   catalog->txns_ = std::make_shared<txn::TxnManager>();
   std::map<uint32_t, std::shared_ptr<Table>> by_id;
   for (size_t i = 0; i < state.tables.size(); ++i) {
@@ -158,7 +164,7 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
     table->set_txns(catalog->txns_.get());
     table->SetLiveRows(i < state.live_rows.size() ? state.live_rows[i] : 0);
     by_id[shared->id] = table;
-    catalog->tables_[shared->name] = std::move(table);
+    catalog->tables_[RelationKey(shared->nsp, shared->name)] = std::move(table);
   }
   // The commit log: committed transactions since the last checkpoint, a new id epoch.
   Catalog* raw = catalog.get();
@@ -216,14 +222,14 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
     MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<Index> index,
                               catalog->OpenIndex(table, schema, rebuild));
     table->AddIndex(std::move(index));
-    catalog->indexes_[schema.name] = schema;
+    catalog->indexes_[RelationKey(schema.nsp, schema.name)] = schema;
   }
   for (ViewSchema& view : state.views) {
-    std::string name = view.name;
+    std::string name = RelationKey(view.nsp, view.name);
     catalog->views_[name] = std::make_shared<const ViewSchema>(std::move(view));
   }
   for (SequenceSchema& q : state.sequences) {
-    std::string name = q.name;
+    std::string name = RelationKey(q.nsp, q.name);
     const std::string path = catalog->SequencePath(q.id);
     MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<Sequence> seq,
                               Sequence::Open(fs, path, std::move(q), false));
@@ -251,7 +257,7 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
 
 std::shared_ptr<Table> Catalog::Find(const std::string& name) const {
   std::shared_lock lock(mu_);
-  auto it = tables_.find(name);
+  auto it = tables_.find(ResolveLocked(name));
   return it == tables_.end() ? nullptr : it->second;
 }
 
@@ -270,10 +276,16 @@ CatalogState Catalog::StateLocked() const {
   std::sort(tables.begin(), tables.end(),
             [](const auto& a, const auto& b) { return a->id() < b->id(); });
   for (const auto& table : tables) {
+    if (table->schema().temp_owner != 0) continue;  // TEMP tables are never written
     state.tables.push_back(table->schema());
     state.live_rows.push_back(table->live_rows());
   }
-  for (const auto& [name, schema] : indexes_) state.indexes.push_back(schema);
+  for (const auto& [name, schema] : indexes_) {
+    if (!IsTempSchema(schema.nsp)) state.indexes.push_back(schema);
+  }
+  for (const auto& [name, n] : schemas_) state.schemas.push_back(n);
+  std::sort(state.schemas.begin(), state.schemas.end(),
+            [](const NamespaceDef& a, const NamespaceDef& b) { return a.id < b.id; });
   std::sort(state.indexes.begin(), state.indexes.end(),
             [](const IndexSchema& a, const IndexSchema& b) { return a.id < b.id; });
   for (const auto& [name, view] : views_) {
@@ -281,10 +293,313 @@ CatalogState Catalog::StateLocked() const {
   }
   std::sort(state.views.begin(), state.views.end(),
             [](const ViewSchema& a, const ViewSchema& b) { return a.id < b.id; });
-  for (const auto& [name, seq] : sequences_) state.sequences.push_back(*seq->schema());
+  for (const auto& [name, seq] : sequences_) {
+    if (!IsTempSchema(seq->schema()->nsp)) state.sequences.push_back(*seq->schema());
+  }
   std::sort(state.sequences.begin(), state.sequences.end(),
             [](const SequenceSchema& a, const SequenceSchema& b) { return a.id < b.id; });
   return state;
+}
+
+std::string Catalog::KeyOf(const Table& table) {
+  return RelationKey(table.schema().nsp, table.name());
+}
+
+bool Catalog::IsTempSchema(const std::string& nsp) { return nsp.rfind("pg_temp_", 0) == 0; }
+
+Status Catalog::RemoveOrphanFiles(const CatalogState& state) {
+  std::set<uint32_t> ids;
+  for (const TableSchema& t : state.tables) ids.insert(t.id);
+  for (const IndexSchema& x : state.indexes) ids.insert(x.id);
+  for (const SequenceSchema& q : state.sequences) ids.insert(q.id);
+  std::vector<std::string> orphans;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir_ + "/tables", ec)) {
+    const std::string file = entry.path().filename().string();
+    uint32_t id = 0;
+    auto [end, err] = std::from_chars(file.data(), file.data() + file.size(), id);
+    if (err != std::errc() || end == file.data() || *end != '.' || ids.count(id) != 0) continue;
+    orphans.push_back(entry.path().string());
+  }
+  if (ec) return Status::IOError("could not list \"" + data_dir_ + "/tables\": " + ec.message());
+  for (const std::string& path : orphans) MERIDIAN_RETURN_IF_ERROR(fs_->Remove(path));
+  if (!orphans.empty()) MERIDIAN_RETURN_IF_ERROR(fs_->SyncDir(data_dir_ + "/tables"));
+  return Status::Ok();
+}
+
+std::vector<std::shared_ptr<Table>> Catalog::TempTables(uint64_t session) const {
+  std::shared_lock lock(mu_);
+  std::vector<std::shared_ptr<Table>> out;
+  const std::string prefix = RelationKey(TempSchemaName(session), "");
+  for (auto it = tables_.lower_bound(prefix); it != tables_.end(); ++it) {
+    if (it->first.compare(0, prefix.size(), prefix) != 0) break;
+    out.push_back(it->second);
+  }
+  return out;
+}
+
+bool Catalog::SchemaExistsLocked(const std::string& nsp) const {
+  if (nsp == kPublicSchema || schemas_.count(nsp) != 0) return true;
+  if (!IsTempSchema(nsp)) return false;
+  // A session's pg_temp schema exists while it holds a relation (keys start with the schema).
+  const std::string prefix = RelationKey(nsp, "");
+  auto holds = [&prefix](const auto& map) {
+    auto it = map.lower_bound(prefix);
+    return it != map.end() && it->first.compare(0, prefix.size(), prefix) == 0;
+  };
+  return holds(tables_) || holds(views_);
+}
+
+std::vector<std::string> Catalog::PathLocked(bool with_temp, uint64_t session) const {
+  const SearchPath& path = CurrentSearchPath();
+  if (session == 0) session = path.session;
+  std::vector<std::string> out;
+  auto add = [&out](const std::string& s) {
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  };
+  if (with_temp && session != 0) {
+    const std::string temp = TempSchemaName(session);
+    if (SchemaExistsLocked(temp)) add(temp);
+  }
+  for (const std::string& item : path.schemas) {
+    const std::string s = item == "$user" ? path.user : item;
+    if (s == "pg_temp" || s == "pg_catalog" || s == "information_schema") continue;
+    if (SchemaExistsLocked(s)) add(s);
+  }
+  return out;
+}
+
+std::string Catalog::ResolveLocked(const std::string& written, uint64_t session) const {
+  std::string nsp, name;
+  ast::SplitName(written, &nsp, &name);
+  if (session == 0) session = CurrentSearchPath().session;
+  if (!nsp.empty()) return RelationKey(nsp == "pg_temp" ? TempSchemaName(session) : nsp, name);
+  for (const std::string& s : PathLocked(true, session)) {
+    const std::string key = RelationKey(s, name);
+    if (NameTakenLocked(key)) return key;
+  }
+  return std::string();
+}
+
+Status Catalog::PlaceLocked(std::string* nsp, std::string* name, uint64_t temp_owner) const {
+  std::string qualifier, bare;
+  ast::SplitName(*name, &qualifier, &bare);
+  const bool temp = temp_owner != 0;
+  const uint64_t session = temp ? temp_owner : CurrentSearchPath().session;
+  if (qualifier == "pg_temp") qualifier = TempSchemaName(session);
+  if (temp) {
+    if (!qualifier.empty() && qualifier != TempSchemaName(session)) {
+      return Status::Error(sqlstate::kInvalidTableDefinition,
+                           "cannot create temporary relation in non-temporary schema");
+    }
+    *nsp = TempSchemaName(session);
+  } else if (!qualifier.empty()) {
+    if (IsTempSchema(qualifier)) {
+      if (qualifier != TempSchemaName(session)) {
+        return Status::Error(sqlstate::kFeatureNotSupported,
+                             "cannot create relations in temporary schemas of other sessions");
+      }
+    } else if (!SchemaExistsLocked(qualifier)) {
+      return Status::Error(sqlstate::kInvalidSchemaName,
+                           "schema \"" + qualifier + "\" does not exist");
+    }
+    *nsp = qualifier;
+  } else {
+    std::vector<std::string> path = PathLocked(false);
+    if (path.empty()) {
+      return Status::Error(sqlstate::kInvalidSchemaName,
+                           "no schema has been selected to create in");
+    }
+    *nsp = path.front();
+  }
+  *name = bare;
+  return Status::Ok();
+}
+
+Result<std::string> Catalog::CreationName(const std::string& written, bool temp) const {
+  std::shared_lock lock(mu_);
+  std::string nsp, name = written;
+  const uint64_t session = CurrentSearchPath().session;
+  if (temp && session == 0) return Status::NotSupported("TEMP relations need a session");
+  MERIDIAN_RETURN_IF_ERROR(PlaceLocked(&nsp, &name, temp ? session : 0));
+  return ast::QualifyName(nsp, name);
+}
+
+std::vector<std::string> Catalog::EffectiveSearchPath(bool with_temp) const {
+  std::shared_lock lock(mu_);
+  return PathLocked(with_temp);
+}
+
+Status Catalog::CheckSchemaOf(const std::string& written) const {
+  std::string nsp, name;
+  ast::SplitName(written, &nsp, &name);
+  if (nsp.empty() || nsp == "pg_temp" || nsp == "pg_catalog" || nsp == "information_schema" ||
+      IsTempSchema(nsp) || SchemaExists(nsp)) {
+    return Status::Ok();
+  }
+  return Status::Error(sqlstate::kInvalidSchemaName, "schema \"" + nsp + "\" does not exist");
+}
+
+bool Catalog::SchemaExists(const std::string& nsp) const {
+  std::shared_lock lock(mu_);
+  return SchemaExistsLocked(nsp);
+}
+
+bool Catalog::IsVisible(const std::string& nsp, const std::string& name) const {
+  std::shared_lock lock(mu_);
+  return ResolveLocked(name) == RelationKey(nsp, name);
+}
+
+std::vector<NamespaceDef> Catalog::ListSchemas() const {
+  std::shared_lock lock(mu_);
+  std::vector<NamespaceDef> out;
+  for (const auto& [name, n] : schemas_) out.push_back(n);
+  std::set<std::string> temps;
+  for (const auto& [key, table] : tables_) {
+    if (IsTempSchema(table->schema().nsp)) temps.insert(table->schema().nsp);
+  }
+  for (const auto& [key, view] : views_) {
+    if (IsTempSchema(view->nsp)) temps.insert(view->nsp);
+  }
+  for (const std::string& t : temps) out.push_back(NamespaceDef{0, t, "meridian"});
+  return out;
+}
+
+int64_t Catalog::SchemaOid(const std::string& nsp) const {
+  if (nsp == kPublicSchema) return 2200;
+  if (IsTempSchema(nsp)) {
+    return 0x70000000LL + static_cast<int64_t>(std::strtoull(nsp.c_str() + 8, nullptr, 10));
+  }
+  std::shared_lock lock(mu_);
+  auto it = schemas_.find(nsp);
+  return it == schemas_.end() ? 0 : 16384 + static_cast<int64_t>(it->second.id);
+}
+
+Status Catalog::CreateSchema(const std::string& name, const std::string& owner) {
+  std::unique_lock lock(mu_);
+  if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
+  if (name.rfind("pg_", 0) == 0) {
+    return Status::Error(sqlstate::kReservedName, "unacceptable schema name \"" + name + "\"")
+        .WithDetail("The prefix \"pg_\" is reserved for system schemas.");
+  }
+  if (SchemaExistsLocked(name) || name == "information_schema") {
+    return Status::Error(sqlstate::kDuplicateSchema, "schema \"" + name + "\" already exists");
+  }
+  NamespaceDef n{next_table_id_++, name, owner.empty() ? "meridian" : owner};
+  schemas_[name] = n;
+  Status st = WriteStateLocked();
+  if (!st.ok()) {
+    schemas_.erase(name);
+    --next_table_id_;
+  }
+  return st;
+}
+
+std::vector<std::string> Catalog::SchemaContents(const std::string& nsp) const {
+  std::shared_lock lock(mu_);
+  std::vector<std::pair<uint32_t, std::string>> found;
+  for (const auto& [key, table] : tables_) {
+    if (table->schema().nsp == nsp)
+      found.emplace_back(table->id(), "table " + nsp + "." + table->name());
+  }
+  for (const auto& [key, view] : views_) {
+    if (view->nsp == nsp) found.emplace_back(view->id, "view " + nsp + "." + view->name);
+  }
+  for (const auto& [key, seq] : sequences_) {
+    if (seq->schema()->nsp == nsp && seq->schema()->owner_table == 0) {
+      found.emplace_back(seq->schema()->id, "sequence " + nsp + "." + seq->schema()->name);
+    }
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> out;
+  for (auto& f : found) out.push_back(std::move(f.second));
+  return out;
+}
+
+Status Catalog::DropSchema(const std::string& name) {
+  std::unique_lock lock(mu_);
+  if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
+  auto it = schemas_.find(name);
+  if (it == schemas_.end()) {
+    return Status::Error(sqlstate::kInvalidSchemaName, "schema \"" + name + "\" does not exist");
+  }
+  const std::string prefix = RelationKey(name, "");
+  for (const auto* map : {&tables_}) {
+    for (const auto& [key, t] : *map) {
+      if (key.rfind(prefix, 0) == 0) {
+        return Status::Error(sqlstate::kDependentObjectsStillExist,
+                             "cannot drop schema " + name + " because other objects depend on it");
+      }
+    }
+  }
+  if (std::any_of(views_.begin(), views_.end(),
+                  [&](const auto& v) { return v.first.rfind(prefix, 0) == 0; }) ||
+      std::any_of(sequences_.begin(), sequences_.end(),
+                  [&](const auto& q) { return q.first.rfind(prefix, 0) == 0; })) {
+    return Status::Error(sqlstate::kDependentObjectsStillExist,
+                         "cannot drop schema " + name + " because other objects depend on it");
+  }
+  NamespaceDef old = it->second;
+  schemas_.erase(it);
+  Status st = WriteStateLocked();
+  if (!st.ok()) schemas_[name] = old;
+  return st;
+}
+
+Status Catalog::RenameSchema(const std::string& from, const std::string& to) {
+  std::unique_lock lock(mu_);
+  if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
+  auto it = schemas_.find(from);
+  if (it == schemas_.end()) {
+    if (from == kPublicSchema) {
+      return Status::NotSupported("ALTER SCHEMA public RENAME is not supported");
+    }
+    return Status::Error(sqlstate::kInvalidSchemaName, "schema \"" + from + "\" does not exist");
+  }
+  if (to.rfind("pg_", 0) == 0) {
+    return Status::Error(sqlstate::kReservedName, "unacceptable schema name \"" + to + "\"")
+        .WithDetail("The prefix \"pg_\" is reserved for system schemas.");
+  }
+  if (SchemaExistsLocked(to) || to == "information_schema") {
+    return Status::Error(sqlstate::kDuplicateSchema, "schema \"" + to + "\" already exists");
+  }
+  // Every relation of the schema moves to the new name: new schema objects, new map keys.
+  auto rekey = [&](auto& map, auto&& rename) {
+    std::vector<std::pair<std::string, typename std::decay_t<decltype(map)>::mapped_type>> moved;
+    for (auto i = map.begin(); i != map.end();) {
+      if (i->first.rfind(RelationKey(from, ""), 0) == 0) {
+        moved.emplace_back(i->first.substr(from.size() + 1), rename(i->second));
+        i = map.erase(i);
+      } else {
+        ++i;
+      }
+    }
+    for (auto& [name, value] : moved) map[RelationKey(to, name)] = std::move(value);
+  };
+  rekey(tables_, [&](const std::shared_ptr<Table>& t) {
+    TableSchema s = t->schema();
+    s.nsp = to;
+    t->SetSchema(std::move(s));
+    return t;
+  });
+  rekey(indexes_, [&](IndexSchema x) {
+    x.nsp = to;
+    return x;
+  });
+  rekey(views_, [&](const std::shared_ptr<const ViewSchema>& v) {
+    auto copy = std::make_shared<ViewSchema>(*v);
+    copy->nsp = to;
+    return std::shared_ptr<const ViewSchema>(std::move(copy));
+  });
+  rekey(sequences_, [&](const std::shared_ptr<Sequence>& q) {
+    q->set_nsp(to);
+    return q;
+  });
+  NamespaceDef n = it->second;
+  schemas_.erase(it);
+  n.name = to;
+  schemas_[to] = n;
+  return WriteStateLocked();
 }
 
 bool Catalog::NameTakenLocked(const std::string& name) const {
@@ -295,7 +610,7 @@ bool Catalog::NameTakenLocked(const std::string& name) const {
 std::shared_ptr<const ViewSchema> Catalog::FindView(const std::string& name,
                                                     uint64_t session) const {
   std::shared_lock lock(mu_);
-  auto it = views_.find(name);
+  auto it = views_.find(ResolveLocked(name, session));
   if (it == views_.end()) return nullptr;
   if (it->second->temp_owner != 0 && it->second->temp_owner != session) return nullptr;
   return it->second;
@@ -313,14 +628,16 @@ std::vector<std::shared_ptr<const ViewSchema>> Catalog::ListViews(uint64_t sessi
 Status Catalog::CreateView(ViewSchema view, bool replace, uint64_t session) {
   std::unique_lock lock(mu_);
   if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
-  auto old = views_.find(view.name);
+  MERIDIAN_RETURN_IF_ERROR(PlaceLocked(&view.nsp, &view.name, view.temp_owner));
+  const std::string key = RelationKey(view.nsp, view.name);
+  auto old = views_.find(key);
   if (old != views_.end() && old->second->temp_owner != 0 && old->second->temp_owner != session) {
     replace = false;  // another session's TEMP view: its name is taken, it cannot be replaced
   }
-  if (replace && old == views_.end() && NameTakenLocked(view.name)) {
+  if (replace && old == views_.end() && NameTakenLocked(key)) {
     return Status::Error(sqlstate::kWrongObjectType, "\"" + view.name + "\" is not a view");
   }
-  if (!replace && NameTakenLocked(view.name)) {
+  if (!replace && NameTakenLocked(key)) {
     return Status::Error(sqlstate::kDuplicateTable,
                          "relation \"" + view.name + "\" already exists");
   }
@@ -331,7 +648,7 @@ Status Catalog::CreateView(ViewSchema view, bool replace, uint64_t session) {
   } else {
     view.id = next_table_id_++;
   }
-  const std::string name = view.name;
+  const std::string name = key;
   views_[name] = std::make_shared<const ViewSchema>(std::move(view));
   Status st = WriteStateLocked();
   if (!st.ok()) {
@@ -358,7 +675,7 @@ Status Catalog::DropViews(const std::vector<uint32_t>& ids) {
   }
   Status st = WriteStateLocked();
   if (!st.ok()) {
-    for (auto& view : dropped) views_[view->name] = view;
+    for (auto& view : dropped) views_[RelationKey(view->nsp, view->name)] = view;
   }
   return st;
 }
@@ -413,9 +730,9 @@ void Catalog::DropTempViews(uint64_t session) {
   if (any) schema_version_.fetch_add(1, std::memory_order_acq_rel);
 }
 
-Status Catalog::CheckNewRelationLocked(const std::string& name) const {
+Status Catalog::CheckNewRelationLocked(const std::string& nsp, const std::string& name) const {
   if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
-  if (NameTakenLocked(name)) {
+  if (NameTakenLocked(RelationKey(nsp, name))) {
     return Status::Error(sqlstate::kDuplicateTable, "relation \"" + name + "\" already exists");
   }
   return Status::Ok();
@@ -446,7 +763,7 @@ std::vector<Catalog::Reference> Catalog::ReferencesTo(uint32_t table_id) const {
 
 std::shared_ptr<Sequence> Catalog::FindSequence(const std::string& name) const {
   std::shared_lock lock(mu_);
-  auto it = sequences_.find(name);
+  auto it = sequences_.find(ResolveLocked(name));
   return it == sequences_.end() ? nullptr : it->second;
 }
 
@@ -467,10 +784,12 @@ std::vector<std::shared_ptr<Sequence>> Catalog::ListSequences() const {
 
 Result<std::shared_ptr<Sequence>> Catalog::CreateSequence(SequenceSchema schema) {
   std::unique_lock lock(mu_);
-  MERIDIAN_RETURN_IF_ERROR(CheckNewRelationLocked(schema.name));
+  if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
+  MERIDIAN_RETURN_IF_ERROR(PlaceLocked(&schema.nsp, &schema.name, 0));
+  MERIDIAN_RETURN_IF_ERROR(CheckNewRelationLocked(schema.nsp, schema.name));
   schema.id = next_table_id_;
   const std::string path = SequencePath(schema.id);
-  const std::string name = schema.name;
+  const std::string name = RelationKey(schema.nsp, schema.name);
   MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<Sequence> seq,
                             Sequence::Open(fs_, path, std::move(schema), true));
   MERIDIAN_RETURN_IF_ERROR(fs_->SyncDir(data_dir_ + "/tables"));
@@ -515,7 +834,7 @@ Status Catalog::DropSequences(const std::vector<uint32_t>& ids) {
   }
   Status st = WriteStateLocked();
   if (!st.ok()) {
-    for (auto& q : dropped) sequences_[q->schema()->name] = q;
+    for (auto& q : dropped) sequences_[RelationKey(q->schema()->nsp, q->schema()->name)] = q;
     return st;
   }
   for (const auto& q : dropped) {
@@ -527,7 +846,9 @@ Status Catalog::DropSequences(const std::vector<uint32_t>& ids) {
 
 Result<std::shared_ptr<Table>> Catalog::CreateTable(TableSchema schema) {
   std::unique_lock lock(mu_);
-  MERIDIAN_RETURN_IF_ERROR(CheckNewRelationLocked(schema.name));
+  if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
+  MERIDIAN_RETURN_IF_ERROR(PlaceLocked(&schema.nsp, &schema.name, schema.temp_owner));
+  MERIDIAN_RETURN_IF_ERROR(CheckNewRelationLocked(schema.nsp, schema.name));
   schema.id = next_table_id_;
   const std::string path = HeapPath(schema.id);
   // A file left by a CREATE that crashed before its catalog write holds nothing of value.
@@ -541,11 +862,12 @@ Result<std::shared_ptr<Table>> Catalog::CreateTable(TableSchema schema) {
   auto table = std::make_shared<Table>(std::make_shared<const TableSchema>(std::move(schema)),
                                        std::move(heap));
   table->set_txns(txns_.get());
-  tables_[table->name()] = table;
+  tables_[KeyOf(*table)] = table;
   ++next_table_id_;
   Status st = WriteStateLocked();
+  if (st.ok() && table->schema().on_commit >= 2) on_commit_tables_.fetch_add(1);
   if (!st.ok()) {
-    tables_.erase(table->name());
+    tables_.erase(KeyOf(*table));
     --next_table_id_;
     (void)table->CloseHeap(true);
     (void)fs_->Remove(path);
@@ -556,7 +878,7 @@ Result<std::shared_ptr<Table>> Catalog::CreateTable(TableSchema schema) {
 
 Status Catalog::DropTable(const std::shared_ptr<Table>& table) {
   std::unique_lock lock(mu_);
-  auto it = tables_.find(table->name());
+  auto it = tables_.find(KeyOf(*table));
   if (it == tables_.end() || it->second != table) {
     return Status::Error(sqlstate::kUndefinedTable,
                          "table \"" + table->name() + "\" does not exist");
@@ -565,7 +887,7 @@ Status Catalog::DropTable(const std::shared_ptr<Table>& table) {
   std::vector<IndexSchema> dropped_indexes;
   for (const std::shared_ptr<Index>& index : table->indexes()) {
     dropped_indexes.push_back(index->schema());
-    indexes_.erase(index->name());
+    indexes_.erase(RelationKey(table->schema().nsp, index->name()));
   }
   // Sequences OWNED BY one of its columns (SERIAL, identity) go with it, as in PostgreSQL.
   std::vector<std::shared_ptr<Sequence>> dropped_sequences;
@@ -579,12 +901,14 @@ Status Catalog::DropTable(const std::shared_ptr<Table>& table) {
   }
   Status st = WriteStateLocked();
   if (!st.ok()) {
-    tables_[table->name()] = table;
-    for (IndexSchema& x : dropped_indexes) indexes_[x.name] = std::move(x);
-    for (auto& q : dropped_sequences) sequences_[q->schema()->name] = q;
+    tables_[KeyOf(*table)] = table;
+    for (IndexSchema& x : dropped_indexes) indexes_[RelationKey(x.nsp, x.name)] = std::move(x);
+    for (auto& q : dropped_sequences)
+      sequences_[RelationKey(q->schema()->nsp, q->schema()->name)] = q;
     return st;
   }
   // The catalog no longer names the table; a crash from here on leaves orphan files only.
+  if (table->schema().on_commit >= 2) on_commit_tables_.fetch_sub(1);
   (void)table->CloseHeap(true);
   for (const IndexSchema& x : dropped_indexes) RemoveIndexFiles(x.id);
   for (const auto& q : dropped_sequences) {
@@ -600,12 +924,13 @@ Status Catalog::AlterTable(const std::shared_ptr<Table>& table, TableSchema sche
   if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
   MERIDIAN_RETURN_IF_ERROR(table->CheckUsable());
   const std::string old_name = table->name();
-  auto it = tables_.find(old_name);
+  auto it = tables_.find(KeyOf(*table));
   if (it == tables_.end() || it->second != table) {
     return Status::Error(sqlstate::kUndefinedTable, "relation \"" + old_name + "\" does not exist");
   }
+  schema.nsp = table->schema().nsp;
   const bool renamed = schema.name != old_name;
-  if (renamed && NameTakenLocked(schema.name)) {
+  if (renamed && NameTakenLocked(RelationKey(schema.nsp, schema.name))) {
     return Status::Error(sqlstate::kDuplicateTable,
                          "relation \"" + schema.name + "\" already exists");
   }
@@ -613,7 +938,7 @@ Status Catalog::AlterTable(const std::shared_ptr<Table>& table, TableSchema sche
   // The catalog file is written from the new state first; memory follows only on success.
   std::vector<IndexSchema> dropped;
   for (const std::string& name : drop_indexes) {
-    auto x = indexes_.find(name);
+    auto x = indexes_.find(RelationKey(schema.nsp, name));
     if (x == indexes_.end()) continue;
     dropped.push_back(x->second);
     indexes_.erase(x);
@@ -624,12 +949,12 @@ Status Catalog::AlterTable(const std::shared_ptr<Table>& table, TableSchema sche
   }
   Status st = WriteCatalogFile(fs_, data_dir_, state);
   if (!st.ok()) {
-    for (IndexSchema& x : dropped) indexes_[x.name] = std::move(x);
+    for (IndexSchema& x : dropped) indexes_[RelationKey(x.nsp, x.name)] = std::move(x);
     return st;
   }
   if (renamed) {
     tables_.erase(it);
-    tables_[schema.name] = table;
+    tables_[RelationKey(schema.nsp, schema.name)] = table;
   }
   table->SetSchema(std::move(schema));
   for (const IndexSchema& x : dropped) {
@@ -688,29 +1013,32 @@ Status Catalog::CreateIndex(const std::shared_ptr<Table>& table, IndexSchema sch
   {
     std::unique_lock lock(mu_);
     if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
-    if (NameTakenLocked(schema.name)) {
+    std::string qualifier;
+    ast::SplitName(std::string(schema.name), &qualifier, &schema.name);
+    schema.nsp = table->schema().nsp;  // an index lives in its table's schema
+    if (NameTakenLocked(RelationKey(schema.nsp, schema.name))) {
       return Status::Error(sqlstate::kDuplicateTable,
                            "relation \"" + schema.name + "\" already exists");
     }
-    if (tables_.count(table->name()) == 0) {
+    if (tables_.count(KeyOf(*table)) == 0) {
       return Status::Error(sqlstate::kUndefinedTable,
                            "relation \"" + table->name() + "\" does not exist");
     }
     schema.id = next_table_id_++;
     schema.table_id = table->id();
-    reserved_.insert(schema.name);
+    reserved_.insert(RelationKey(schema.nsp, schema.name));
   }
   // Built without mu_ (other statements keep using the catalog); the caller's exclusive table
   // lock keeps the heap still.
   auto opened = OpenIndex(table.get(), schema, /*rebuild=*/true);
   std::unique_lock lock(mu_);
-  reserved_.erase(schema.name);
+  reserved_.erase(RelationKey(schema.nsp, schema.name));
   if (!opened.ok()) return opened.status();
   std::shared_ptr<Index> index = std::move(opened).value();
-  indexes_[schema.name] = schema;
+  indexes_[RelationKey(schema.nsp, schema.name)] = schema;
   Status st = WriteStateLocked();
   if (!st.ok()) {
-    indexes_.erase(schema.name);
+    indexes_.erase(RelationKey(schema.nsp, schema.name));
     (void)index->Close();
     RemoveIndexFiles(schema.id);
     return st;
@@ -721,7 +1049,7 @@ Status Catalog::CreateIndex(const std::shared_ptr<Table>& table, IndexSchema sch
 
 std::shared_ptr<Table> Catalog::FindIndexTable(const std::string& name) const {
   std::shared_lock lock(mu_);
-  auto it = indexes_.find(name);
+  auto it = indexes_.find(ResolveLocked(name));
   if (it == indexes_.end()) return nullptr;
   for (const auto& [table_name, table] : tables_) {
     if (table->id() == it->second.table_id) return table;
@@ -729,9 +1057,12 @@ std::shared_ptr<Table> Catalog::FindIndexTable(const std::string& name) const {
   return nullptr;
 }
 
-Status Catalog::DropIndex(const std::shared_ptr<Table>& table, const std::string& name) {
+Status Catalog::DropIndex(const std::shared_ptr<Table>& table, const std::string& written) {
   std::unique_lock lock(mu_);
-  auto it = indexes_.find(name);
+  std::string qualifier, name;
+  ast::SplitName(written, &qualifier, &name);
+  const std::string key = RelationKey(table->schema().nsp, name);
+  auto it = indexes_.find(key);
   if (it == indexes_.end() || it->second.table_id != table->id()) {
     return Status::Error(sqlstate::kUndefinedObject, "index \"" + name + "\" does not exist");
   }
@@ -745,7 +1076,7 @@ Status Catalog::DropIndex(const std::shared_ptr<Table>& table, const std::string
   indexes_.erase(it);
   Status st = WriteStateLocked();
   if (!st.ok()) {
-    indexes_[name] = std::move(schema);
+    indexes_[key] = std::move(schema);
     return st;
   }
   std::shared_ptr<Index> index = table->RemoveIndex(name);
@@ -754,11 +1085,19 @@ Status Catalog::DropIndex(const std::shared_ptr<Table>& table, const std::string
   return Status::Ok();
 }
 
-std::string Catalog::ChooseIndexName(const std::string& base) const {
+std::string Catalog::ChooseIndexName(const std::string& written_base,
+                                     const std::string& nsp) const {
   std::shared_lock lock(mu_);
+  std::string qualifier, base;
+  ast::SplitName(written_base, &qualifier, &base);
+  std::string in = !qualifier.empty() ? qualifier : nsp;
+  if (in.empty()) {
+    std::string bare = base;
+    if (!PlaceLocked(&in, &bare, 0).ok()) in = kPublicSchema;
+  }
   std::string name = base;
-  for (int n = 1; NameTakenLocked(name); ++n) name = base + std::to_string(n);
-  return name;
+  for (int n = 1; NameTakenLocked(RelationKey(in, name)); ++n) name = base + std::to_string(n);
+  return ast::QualifyName(qualifier, name);
 }
 
 std::vector<IndexSchema> Catalog::ListIndexes() const {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "catalog/catalog_file.h"
+#include "catalog/namespace.h"
 #include "catalog/schema.h"
 #include "catalog/sequence.h"
 #include "catalog/table.h"
@@ -43,11 +44,50 @@ class Catalog {
                                                txn::CommitLogOptions log_options = {});
   ~Catalog();
 
+  // Names: a relation name is written as the parser hands it (ast::QualifyName): schema-qualified
+  // names are looked up in that schema, unqualified ones through the current thread's search
+  // path (namespace.h: the session's pg_temp schema first, then the path's existing schemas).
   // The table named name, or null.
   std::shared_ptr<Table> Find(const std::string& name) const;
+
+  // Schemas (namespace.h). CREATE SCHEMA: 42P06 when it exists, 42939 for a pg_ name.
+  Status CreateSchema(const std::string& name, const std::string& owner);
+  // DROP SCHEMA of an empty schema (CASCADE drops the contents first: commands/): 3F000 when
+  // absent, 2BP01 when a relation is still in it.
+  Status DropSchema(const std::string& name);
+  // ALTER SCHEMA from RENAME TO to: its relations follow.
+  Status RenameSchema(const std::string& from, const std::string& to);
+  bool SchemaExists(const std::string& nsp) const;
+  // The CREATE SCHEMA schemas and the existing pg_temp_<n> schemas (public not included).
+  std::vector<NamespaceDef> ListSchemas() const;
+  // "table app.t", "view app.v", ... of the relations in nsp, in id order (sequences owned by a
+  // column go with their table).
+  std::vector<std::string> SchemaContents(const std::string& nsp) const;
+  // pg_namespace oid: public 2200, a CREATE SCHEMA schema 16384 + id, pg_temp_<n> 0x70000000 +
+  // n; 0 when there is no such schema.
+  int64_t SchemaOid(const std::string& nsp) const;
+  // The schemas an unqualified name is looked up in, in order (current_schemas(false) without
+  // with_temp); the first non-temporary one is where CREATE puts a relation.
+  std::vector<std::string> EffectiveSearchPath(bool with_temp) const;
+  // The schema-qualified written name (ast::QualifyName) a CREATE of written makes: 3F000 when
+  // the schema does not exist or none is selected; temp: in the session's pg_temp schema.
+  Result<std::string> CreationName(const std::string& written, bool temp = false) const;
+  // DROP of a written name whose schema does not exist: 3F000 `schema "x" does not exist`
+  // (pg_temp, pg_catalog and information_schema always exist).
+  Status CheckSchemaOf(const std::string& written) const;
+  // pg_table_is_visible: whether the unqualified name finds the relation nsp.name.
+  bool IsVisible(const std::string& nsp, const std::string& name) const;
+  static bool IsTempSchema(const std::string& nsp);
+  // TEMP tables (main/temp_tables.h): those of session, and whether any TEMP table has ON
+  // COMMIT DELETE ROWS or DROP (a commit checks this first).
+  std::vector<std::shared_ptr<Table>> TempTables(uint64_t session) const;
+  bool HasOnCommitTables() const { return on_commit_tables_.load(std::memory_order_acquire) > 0; }
   // Changes with every DDL (tables, columns, indexes) and every ANALYZE: a plan made at one
   // version stays valid while the version is unchanged (main/plan_cache.h checks it).
-  uint64_t schema_version() const { return schema_version_.load(std::memory_order_acquire); }
+  // (Plus every session's search_path changes: namespace.h.)
+  uint64_t schema_version() const {
+    return schema_version_.load(std::memory_order_acquire) + SearchPathChanges();
+  }
   // Every table, ordered by name.
   std::vector<std::shared_ptr<Table>> List() const;
   // The table with this id, or null.
@@ -89,8 +129,10 @@ class Catalog {
   // Removes the index; 2BP01 for an index that backs a constraint. REQUIRES: the caller holds
   // table's exclusive lock.
   Status DropIndex(const std::shared_ptr<Table>& table, const std::string& name);
-  // A free index name "<base>", "<base>1", "<base>2", ... (PostgreSQL's ChooseRelationName).
-  std::string ChooseIndexName(const std::string& base) const;
+  // A free index name "<base>", "<base>1", "<base>2", ... (PostgreSQL's ChooseRelationName) in
+  // base's schema when it is qualified (the result is then qualified too), else in nsp, else in
+  // the schema CREATE would use.
+  std::string ChooseIndexName(const std::string& base, const std::string& nsp = "") const;
   // Every index schema, ordered by name.
   std::vector<IndexSchema> ListIndexes() const;
 
@@ -178,9 +220,19 @@ class Catalog {
   CatalogState StateLocked() const;  // REQUIRES: mu_ held
   // Writes catalog.meta for a change made in the maps and bumps schema_version_.
   Status WriteStateLocked();                            // REQUIRES: mu_ held exclusively
-  bool NameTakenLocked(const std::string& name) const;  // REQUIRES: mu_ held
-  // 57P01 after Close, 42P07 when name is taken. REQUIRES: mu_ held.
-  Status CheckNewRelationLocked(const std::string& name) const;
+  bool NameTakenLocked(const std::string& key) const;   // REQUIRES: mu_ held
+  // 57P01 after Close, 42P07 when name is taken in nsp. REQUIRES: mu_ held.
+  Status CheckNewRelationLocked(const std::string& nsp, const std::string& name) const;
+  static std::string KeyOf(const Table& table);
+  // REQUIRES: mu_ held (all below).
+  bool SchemaExistsLocked(const std::string& nsp) const;
+  std::vector<std::string> PathLocked(bool with_temp, uint64_t session = 0) const;
+  // The key of the relation (any kind) a written name names; "" when an unqualified name is
+  // found nowhere on the path. session 0: the current search path's.
+  std::string ResolveLocked(const std::string& written, uint64_t session = 0) const;
+  // Where a CREATE of the written *name goes: *nsp and the bare *name (CreationName).
+  // temp_owner: a TEMP relation's session (0: permanent).
+  Status PlaceLocked(std::string* nsp, std::string* name, uint64_t temp_owner) const;
   // Opens (or, when rebuild or the file is missing, recreates and fills) the index file.
   Result<std::shared_ptr<Index>> OpenIndex(Table* table, const IndexSchema& schema, bool rebuild);
   // Commit log flush hook: writes the pages (table id << 32 | page) and fsyncs their files.
@@ -201,6 +253,9 @@ class Catalog {
   Status ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
                             std::map<uint32_t, std::vector<uint32_t>>* pages);
   Status FlushTables();
+  // Files under tables/ of relations state does not name: TEMP tables of a previous run (never
+  // in catalog.meta) and leftovers of a CREATE a crash interrupted.
+  Status RemoveOrphanFiles(const CatalogState& state);
   // One table's part of a checkpoint: images of its indexes' dirty pages, its heap flushed,
   // the images journaled and written in place, unsafe markers cleared.
   Status CheckpointTable(Table& table);
@@ -215,7 +270,9 @@ class Catalog {
   storage::FileSystem* const fs_;
 
   mutable std::shared_mutex mu_;
+  // Relations are keyed by RelationKey(schema, name).
   std::map<std::string, std::shared_ptr<Table>> tables_;  // guarded by mu_
+  std::map<std::string, NamespaceDef> schemas_;           // guarded by mu_; by name
   // Published indexes by name. The name of an index being built is in reserved_ until then.
   std::map<std::string, IndexSchema> indexes_;                      // guarded by mu_
   std::map<std::string, std::shared_ptr<const ViewSchema>> views_;  // guarded by mu_
@@ -232,6 +289,7 @@ class Catalog {
   std::atomic<uint64_t> stamp_failures_{0};
   RecoveryInfo recovery_;  // set by Open
   std::atomic<uint64_t> schema_version_{1};
+  std::atomic<int> on_commit_tables_{0};  // TEMP tables with ON COMMIT DELETE ROWS or DROP
 };
 
 }  // namespace meridian::catalog

@@ -52,6 +52,19 @@ class Reader {
   size_t pos_ = 0;
 };
 
+// A relation's name in the file: schema + 0x1F + name outside public (ast::QualifyName).
+std::string StoredName(const std::string& nsp, const std::string& name) {
+  return nsp == kPublicSchema ? name : ast::QualifyName(nsp, name);
+}
+
+// Splits a stored name into *nsp (public when unqualified) and *name.
+void SplitStoredName(std::string* nsp, std::string* name) {
+  std::string schema, bare;
+  ast::SplitName(*name, &schema, &bare);
+  *nsp = schema.empty() ? kPublicSchema : schema;
+  *name = bare;
+}
+
 Status Malformed(const std::string& what) {
   return Status::Corruption("catalog file is malformed: " + what);
 }
@@ -114,12 +127,21 @@ std::string SerializeCatalog(const CatalogState& state) {
   out.append("\nnext_table_id ");
   num(state.next_table_id);
   out.append("\n");
+  for (const NamespaceDef& n : state.schemas) {
+    out.append("schema ");
+    num(n.id);
+    out.append(" ");
+    PutString(&out, n.name);
+    out.append(" ");
+    PutString(&out, n.owner);
+    out.append("\n");
+  }
   size_t i = 0;
   for (const TableSchema& t : state.tables) {
     out.append("table ");
     num(t.id);
     out.append(" ");
-    PutString(&out, t.name);
+    PutString(&out, StoredName(t.nsp, t.name));
     out.append(" ");
     num(static_cast<int64_t>(t.columns.size()));
     out.append("\n");
@@ -183,7 +205,7 @@ std::string SerializeCatalog(const CatalogState& state) {
     out.append("index ");
     num(x.id);
     out.append(" ");
-    PutString(&out, x.name);
+    PutString(&out, StoredName(x.nsp, x.name));
     out.append(" ");
     num(x.table_id);
     out.append(" ");
@@ -203,7 +225,7 @@ std::string SerializeCatalog(const CatalogState& state) {
     out.append("view ");
     num(v.id);
     out.append(" ");
-    PutString(&out, v.name);
+    PutString(&out, StoredName(v.nsp, v.name));
     out.append(" ");
     num(static_cast<int64_t>(v.columns.size()));
     for (const Column& c : v.columns) {
@@ -238,7 +260,7 @@ std::string SerializeCatalog(const CatalogState& state) {
     out.append("sequence ");
     num(q.id);
     out.append(" ");
-    PutString(&out, q.name);
+    PutString(&out, StoredName(q.nsp, q.name));
     for (int64_t v : {static_cast<int64_t>(q.type), q.increment, q.min_value, q.max_value, q.start,
                       q.cache, static_cast<int64_t>(q.cycle), static_cast<int64_t>(q.owner_table),
                       static_cast<int64_t>(q.owner_column), static_cast<int64_t>(q.identity)}) {
@@ -255,6 +277,8 @@ std::string SerializeCatalog(const CatalogState& state) {
   num(static_cast<int64_t>(state.views.size()));
   out.append(" ");
   num(static_cast<int64_t>(state.sequences.size()));
+  out.append(" ");
+  num(static_cast<int64_t>(state.schemas.size()));
   out.append("\n");
   return out;
 }
@@ -275,12 +299,22 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
     return Malformed("bad next_table_id");
   }
   state.next_table_id = static_cast<uint32_t>(next_id);
+  while (version >= 8 && r.Word("schema")) {
+    NamespaceDef n;
+    int64_t id = 0;
+    if (!r.Int(&id) || id < 1 || !r.String(&n.name) || !r.String(&n.owner)) {
+      return Malformed("bad schema line");
+    }
+    n.id = static_cast<uint32_t>(id);
+    state.schemas.push_back(std::move(n));
+  }
   while (r.Word("table")) {
     TableSchema t;
     int64_t id = 0, ncols = 0;
     if (!r.Int(&id) || !r.String(&t.name) || !r.Int(&ncols) || ncols < 0) {
       return Malformed("bad table line");
     }
+    SplitStoredName(&t.nsp, &t.name);
     t.id = static_cast<uint32_t>(id);
     for (int64_t i = 0; i < ncols; ++i) {
       Column c;
@@ -368,6 +402,7 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
         !r.Int(&unique) || !r.Int(&nkeys) || kind < 0 || kind > 2 || nkeys < 1) {
       return Malformed("bad index line");
     }
+    SplitStoredName(&x.nsp, &x.name);
     const TableSchema* table = nullptr;
     for (const TableSchema& t : state.tables) {
       if (t.id == static_cast<uint32_t>(table_id)) table = &t;
@@ -400,6 +435,7 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
     if (!r.Int(&id) || !r.String(&v.name) || !r.Int(&ncols) || ncols < 1) {
       return Malformed("bad view line");
     }
+    SplitStoredName(&v.nsp, &v.name);
     v.id = static_cast<uint32_t>(id);
     for (int64_t i = 0; i < ncols; ++i) {
       Column c;
@@ -442,6 +478,7 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
         (identity != 0 && identity != 'a' && identity != 'd')) {
       return Malformed("bad sequence line");
     }
+    SplitStoredName(&q.nsp, &q.name);
     q.id = static_cast<uint32_t>(id);
     q.type = static_cast<TypeId>(type);
     q.cycle = cycle != 0;
@@ -450,14 +487,16 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
     q.identity = static_cast<char>(identity);
     state.sequences.push_back(std::move(q));
   }
-  int64_t count = -1, index_count = 0, view_count = 0, sequence_count = 0;
+  int64_t count = -1, index_count = 0, view_count = 0, sequence_count = 0, schema_count = 0;
   if (!r.Word("end") || !r.Int(&count) || count != static_cast<int64_t>(state.tables.size()) ||
       (version >= 2 &&
        (!r.Int(&index_count) || index_count != static_cast<int64_t>(state.indexes.size()))) ||
       (version >= 5 &&
        (!r.Int(&view_count) || view_count != static_cast<int64_t>(state.views.size()))) ||
       (version >= 6 && (!r.Int(&sequence_count) ||
-                        sequence_count != static_cast<int64_t>(state.sequences.size())))) {
+                        sequence_count != static_cast<int64_t>(state.sequences.size()))) ||
+      (version >= 8 &&
+       (!r.Int(&schema_count) || schema_count != static_cast<int64_t>(state.schemas.size())))) {
     return Malformed("missing or wrong end marker (truncated file?)");
   }
   return state;

@@ -2,9 +2,12 @@
 // atomically on every DDL (write catalog.meta.tmp, fsync, rename over catalog.meta, fsync the
 // directory), so a crash leaves either the old or the new catalog, never a mix.
 //
-// Format (version 7); every string is length-prefixed as <byte length>:<bytes>:
+// Format (version 8); every string is length-prefixed as <byte length>:<bytes>:
 //   MERIDIAN-CATALOG 7
 //   next_table_id <n>                         next relation id (tables and indexes share them)
+//   schema <id> <name> <owner>                once per CREATE SCHEMA schema (namespace.h), in id
+//                                             order; a relation outside public is written with
+//                                             its name as <schema> 0x1F <name>
 //   table <id> <name> <column count>          once per table, followed by its lines:
 //   column <name> <TypeId number> <modifier> <not_null 0|1> <default SQL text, maybe 0:>
 //          <dropped 0|1> <missing value>      one per position, dropped ones too; the missing
@@ -27,10 +30,13 @@
 //                                             indexes, in id order; the query is re-parsed at
 //                                             open (and bound only when a statement uses it)
 //   sequence <id> <name> <TypeId> <increment> <min> <max> <start> <cache> <cycle 0|1>
-//        <owner table id, 0: none> <owner column position, -1: none> <identity 0|'a'|'d' as a number>
+//        <owner table id, 0: none> <owner column position, -1: none> <identity 0|'a'|'d' as a
+//        number>
 //                                             once per sequence, after the views, in id order;
 //                                             the counter is in tables/<id>.seq (sequence.h)
-//   end <table count> <index count> <view count> <sequence count>   detects a truncated file
+//   end <table count> <index count> <view count> <sequence count> <schema count>
+//                                             detects a truncated file
+// Version 8 added the schema lines, schema-qualified names and the schema count of the end line.
 // Version 7 added the fkeys line and its fkey lines (versions 1-6 have no foreign keys) and
 // the access method at the end of the index line (older files: btree).
 // Version 6 added the sequence lines and the sequence count of the end line.
@@ -50,6 +56,7 @@
 #include <vector>
 
 #include "catalog/index.h"
+#include "catalog/namespace.h"
 #include "catalog/schema.h"
 #include "catalog/sequence.h"
 #include "meridian/status.h"
@@ -57,7 +64,7 @@
 
 namespace meridian::catalog {
 
-inline constexpr int kCatalogFormatVersion = 7;
+inline constexpr int kCatalogFormatVersion = 8;
 inline constexpr const char* kCatalogFileName = "catalog.meta";
 
 struct CatalogState {
@@ -68,6 +75,7 @@ struct CatalogState {
   std::vector<IndexSchema> indexes;
   std::vector<ViewSchema> views;  // permanent views only, in id order
   std::vector<SequenceSchema> sequences;  // in id order
+  std::vector<NamespaceDef> schemas;      // CREATE SCHEMA schemas, in id order
 };
 
 std::string SerializeCatalog(const CatalogState& state);

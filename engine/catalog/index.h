@@ -39,6 +39,7 @@ enum class IndexMethod : uint8_t {
 struct IndexSchema {
   uint32_t id = 0;  // shares the relation id space with tables (file tables/<id>.btree)
   std::string name;
+  std::string nsp = "public";  // its table's schema
   uint32_t table_id = 0;
   IndexKind kind = IndexKind::kIndex;
   bool unique = false;

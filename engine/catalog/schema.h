@@ -60,6 +60,11 @@ struct ForeignKey {
 struct TableSchema {
   uint32_t id = 0;
   std::string name;
+  std::string nsp = "public";  // its schema (namespace.h); pg_temp_<n> for a TEMP table
+  // TEMP table: the session (SessionSettings::session_id) that owns it and its ON COMMIT action
+  // (ast::OnCommit as a number); never written to disk. 0 for a permanent table.
+  uint64_t temp_owner = 0;
+  int on_commit = 0;
   std::vector<Column> columns;
   std::vector<int> primary_key;  // column indexes, in key order; empty when none
   std::vector<CheckConstraint> checks;
@@ -89,6 +94,7 @@ struct TableSchema {
 struct ViewSchema {
   uint32_t id = 0;
   std::string name;
+  std::string nsp = "public";                    // its schema
   std::vector<Column> columns;                   // output names (after the column list) and types
   std::string query_text;                        // the query's SQL text as written
   std::shared_ptr<const ast::SelectStmt> query;  // query_text parsed

@@ -135,6 +135,13 @@ std::shared_ptr<const SequenceSchema> Sequence::schema() const {
   return schema_;
 }
 
+void Sequence::set_nsp(const std::string& nsp) {
+  std::lock_guard lock(mu_);
+  auto copy = std::make_shared<SequenceSchema>(*schema_);
+  copy->nsp = nsp;
+  schema_ = std::move(copy);
+}
+
 std::pair<int64_t, bool> Sequence::State() const {
   std::lock_guard lock(mu_);
   return {last_value_, is_called_};

@@ -34,6 +34,7 @@ namespace meridian::catalog {
 struct SequenceSchema {
   uint32_t id = 0;  // in the relation id space (pg_class oid = 16384 + id)
   std::string name;
+  std::string nsp = "public";     // its schema
   TypeId type = TypeId::kBigInt;  // AS smallint | integer | bigint
   int64_t increment = 1;
   int64_t min_value = 1;
@@ -53,6 +54,8 @@ class Sequence {
                                                 SequenceSchema schema, bool create);
 
   std::shared_ptr<const SequenceSchema> schema() const;
+  // ALTER SCHEMA ... RENAME: the sequence's schema name changes (nothing on its file does).
+  void set_nsp(const std::string& nsp);
   const std::string& path() const { return path_; }
 
   // nextval: 2200H when the sequence reached its limit without CYCLE.

@@ -113,7 +113,14 @@ struct Snapshot {
   std::vector<std::vector<std::shared_ptr<Index>>> indexes;  // per table
   std::vector<std::shared_ptr<const ViewSchema>> views;      // the session's TEMP ones too
   std::vector<std::shared_ptr<const SequenceSchema>> sequences;
+  std::vector<NamespaceDef> schemas;        // CREATE SCHEMA ones and the pg_temp_<n> in use
+  std::map<std::string, int64_t> nsp_oids;  // every schema's oid by name, public included
 };
+
+int64_t NspOid(const Snapshot& s, const std::string& nsp) {
+  auto it = s.nsp_oids.find(nsp);
+  return it == s.nsp_oids.end() ? kPublicNamespaceOid : it->second;
+}
 
 // pg_am.oid of Meridian's R*-tree (PostgreSQL's own rtree access method had 402 until 8.2;
 // USING gist builds the same index, gist's row 783 is listed for tools that look for it).
@@ -264,19 +271,20 @@ std::vector<RelationInfo> Relations(const Snapshot& s) {
   std::vector<RelationInfo> out;
   for (size_t t = 0; t < s.tables.size(); ++t) {
     const Table& table = *s.tables[t];
-    out.push_back({RelOid(table.id()), table.name(), kPublicNamespaceOid, "r", &table});
+    const int64_t nsp = NspOid(s, table.schema().nsp);
+    out.push_back({RelOid(table.id()), table.name(), nsp, "r", &table});
     for (const auto& index : s.indexes[t]) {
-      out.push_back({RelOid(index->schema().id), index->schema().name, kPublicNamespaceOid, "i",
-                     &table, &index->schema()});
+      out.push_back(
+          {RelOid(index->schema().id), index->schema().name, nsp, "i", &table, &index->schema()});
     }
   }
   for (const auto& view : s.views) {
-    RelationInfo r{RelOid(view->id), view->name, kPublicNamespaceOid, "v"};
+    RelationInfo r{RelOid(view->id), view->name, NspOid(s, view->nsp), "v"};
     r.user_view = view.get();
     out.push_back(std::move(r));
   }
   for (const auto& seq : s.sequences) {
-    RelationInfo r{RelOid(seq->id), seq->name, kPublicNamespaceOid, "S"};
+    RelationInfo r{RelOid(seq->id), seq->name, NspOid(s, seq->nsp), "S"};
     r.sequence = seq.get();
     out.push_back(std::move(r));
   }
@@ -286,6 +294,14 @@ std::vector<RelationInfo> Relations(const Snapshot& s) {
     out.push_back({SystemOid(st), st.name, ns, st.view ? "v" : "r", nullptr, nullptr, &st});
   }
   return out;
+}
+
+// The schema of a user relation.
+std::string RelNsp(const RelationInfo& r) {
+  if (r.table != nullptr) return r.table->schema().nsp;
+  if (r.user_view != nullptr) return r.user_view->nsp;
+  if (r.sequence != nullptr) return r.sequence->nsp;
+  return kPublicSchema;
 }
 
 std::string NamespaceNameOf(int64_t oid) {
@@ -305,12 +321,16 @@ const std::vector<SystemTable>& Registry() {
        2615,
        false,
        {{"oid", 'o'}, {"nspname", 't'}, {"nspowner", 'o'}, {"nspacl", 't'}},
-       [](const Snapshot&) {
-         return std::vector<Row>{
+       [](const Snapshot& s) {
+         std::vector<Row> rows{
              {O(kPgCatalogNamespaceOid), T("pg_catalog"), O(kBootstrapUserOid), N()},
              {O(kPublicNamespaceOid), T("public"), O(kBootstrapUserOid), N()},
              {O(kInformationSchemaNamespaceOid), T("information_schema"), O(kBootstrapUserOid),
               N()}};
+         for (const NamespaceDef& n : s.schemas) {
+           rows.push_back({O(NspOid(s, n.name)), T(n.name), O(kBootstrapUserOid), N()});
+         }
+         return rows;
        }},
       {"pg_catalog",
        "pg_class",
@@ -372,7 +392,8 @@ const std::vector<SystemTable>& Registry() {
            } else {
              natts = static_cast<int64_t>(r.system->columns.size());
            }
-           const bool temp = r.user_view != nullptr && r.user_view->temp_owner != 0;
+           const bool temp = (r.user_view != nullptr && r.user_view->temp_owner != 0) ||
+                             (r.table != nullptr && r.table->schema().temp_owner != 0);
            // PostgreSQL implements foreign keys with triggers on both tables, and psql lists
            // "Foreign-key constraints:" / "Referenced by:" only when relhastriggers is set.
            bool triggers = false;
@@ -880,8 +901,8 @@ const std::vector<SystemTable>& Registry() {
        [](const Snapshot& s) {
          std::vector<Row> rows;
          for (size_t t = 0; t < s.tables.size(); ++t) {
-           rows.push_back({T("public"), T(s.tables[t]->name()), T(kBootstrapUser), N(),
-                           B(!s.indexes[t].empty()), B(false), B(false), B(false)});
+           rows.push_back({T(s.tables[t]->schema().nsp), T(s.tables[t]->name()), T(kBootstrapUser),
+                           N(), B(!s.indexes[t].empty()), B(false), B(false), B(false)});
          }
          for (const SystemTable& st : Registry()) {
            if (st.view) continue;
@@ -973,7 +994,7 @@ const std::vector<SystemTable>& Registry() {
          for (const auto& q : s.sequences) {
            const int64_t bits =
                q->type == TypeId::kSmallInt ? 16 : q->type == TypeId::kInteger ? 32 : 64;
-           rows.push_back({T(kDatabaseName), T("public"), T(q->name), T(Type{q->type}.Name()),
+           rows.push_back({T(kDatabaseName), T(q->nsp), T(q->name), T(Type{q->type}.Name()),
                            I(bits), I(2), I(0), T(std::to_string(q->start)),
                            T(std::to_string(q->min_value)), T(std::to_string(q->max_value)),
                            T(std::to_string(q->increment)), T(q->cycle ? "YES" : "NO")});
@@ -989,7 +1010,7 @@ const std::vector<SystemTable>& Registry() {
          std::vector<Row> rows;
          for (const auto& view : s.views) {
            rows.push_back(
-               {T("public"), T(view->name), T(kBootstrapUser), T(ViewDefinition(*view))});
+               {T(view->nsp), T(view->name), T(kBootstrapUser), T(ViewDefinition(*view))});
          }
          for (const SystemTable& st : Registry()) {
            if (!st.view) continue;
@@ -1014,7 +1035,7 @@ const std::vector<SystemTable>& Registry() {
        [](const Snapshot& s) {
          std::vector<Row> rows;
          for (const auto& view : s.views) {
-           rows.push_back({T(kDatabaseName), T("public"), T(view->name), T(ViewDefinition(*view)),
+           rows.push_back({T(kDatabaseName), T(view->nsp), T(view->name), T(ViewDefinition(*view)),
                            T("NONE"), T("NO"), T("NO"), T("NO"), T("NO"), T("NO")});
          }
          return rows;
@@ -1032,7 +1053,8 @@ const std::vector<SystemTable>& Registry() {
          std::vector<Row> rows;
          for (size_t t = 0; t < s.tables.size(); ++t) {
            for (const auto& index : s.indexes[t]) {
-             rows.push_back({T("public"), T(s.tables[t]->name()), T(index->schema().name), N(),
+             rows.push_back({T(s.tables[t]->schema().nsp), T(s.tables[t]->name()),
+                             T(index->schema().name), N(),
                              T(IndexDefinition(s.tables[t]->schema(), index->schema()))});
            }
          }
@@ -1049,10 +1071,13 @@ const std::vector<SystemTable>& Registry() {
         {"default_character_set_schema", 't'},
         {"default_character_set_name", 't'},
         {"sql_path", 't'}},
-       [](const Snapshot&) {
+       [](const Snapshot& s) {
          std::vector<Row> rows;
          for (const char* n : {"information_schema", "pg_catalog", "public"}) {
            rows.push_back({T(kDatabaseName), T(n), T(kBootstrapUser), N(), N(), N(), N()});
+         }
+         for (const NamespaceDef& n : s.schemas) {
+           rows.push_back({T(kDatabaseName), T(n.name), T(n.owner), N(), N(), N(), N()});
          }
          return rows;
        }},
@@ -1075,11 +1100,12 @@ const std::vector<SystemTable>& Registry() {
        [](const Snapshot& s) {
          std::vector<Row> rows;
          for (const auto& table : s.tables) {
-           rows.push_back({T(kDatabaseName), T("public"), T(table->name()), T("BASE TABLE"), N(),
-                           N(), N(), N(), N(), T("YES"), T("NO"), N()});
+           rows.push_back({T(kDatabaseName), T(table->schema().nsp), T(table->name()),
+                           T(table->schema().temp_owner != 0 ? "LOCAL TEMPORARY" : "BASE TABLE"),
+                           N(), N(), N(), N(), N(), T("YES"), T("NO"), N()});
          }
          for (const auto& view : s.views) {
-           rows.push_back({T(kDatabaseName), T("public"), T(view->name), T("VIEW"), N(), N(), N(),
+           rows.push_back({T(kDatabaseName), T(view->nsp), T(view->name), T("VIEW"), N(), N(), N(),
                            N(), N(), T("NO"), T("NO"), N()});
          }
          for (const SystemTable& st : Registry()) {
@@ -1168,13 +1194,13 @@ const std::vector<SystemTable>& Registry() {
            for (size_t c = 0; c < schema.columns.size(); ++c) {
              const Column& col = schema.columns[c];
              if (col.dropped) continue;
-             add("public", schema.name, c + 1, col.name, col.type, col.not_null, col.default_text,
+             add(schema.nsp, schema.name, c + 1, col.name, col.type, col.not_null, col.default_text,
                  true);
            }
          }
          for (const auto& view : s.views) {
            for (size_t c = 0; c < view->columns.size(); ++c) {
-             add("public", view->name, c + 1, view->columns[c].name, view->columns[c].type, false,
+             add(view->nsp, view->name, c + 1, view->columns[c].name, view->columns[c].type, false,
                  "", false);
            }
          }
@@ -1187,9 +1213,19 @@ const std::vector<SystemTable>& Registry() {
 Snapshot TakeSnapshot(const Catalog& catalog, uint64_t session = 0) {
   Snapshot s;
   s.tables = catalog.List();
+  // Another session's TEMP tables are not shown (as its TEMP views are not).
+  std::erase_if(s.tables, [session](const std::shared_ptr<Table>& t) {
+    return t->schema().temp_owner != 0 && t->schema().temp_owner != session;
+  });
   for (const auto& t : s.tables) s.indexes.push_back(t->IndexSnapshot());
   s.views = catalog.ListViews(session);
   for (const auto& seq : catalog.ListSequences()) s.sequences.push_back(seq->schema());
+  s.schemas = catalog.ListSchemas();
+  std::erase_if(s.schemas, [session](const NamespaceDef& n) {
+    return Catalog::IsTempSchema(n.name) && n.name != TempSchemaName(session);
+  });
+  s.nsp_oids["public"] = kPublicNamespaceOid;
+  for (const NamespaceDef& n : s.schemas) s.nsp_oids[n.name] = catalog.SchemaOid(n.name);
   return s;
 }
 
@@ -1274,12 +1310,12 @@ std::optional<int64_t> SystemTables::RelationOid(const Catalog& catalog, std::st
   if (schema.empty() || schema == "pg_catalog" || schema == "information_schema") {
     if (const SystemTable* st = FindSystemTable(schema, rel)) return SystemOid(*st);
   }
-  if (!schema.empty() && schema != "public") return std::nullopt;
-  if (std::shared_ptr<Table> t = catalog.Find(rel)) return RelOid(t->id());
-  // (A TEMP view is found by its own session's statements only, not through ::regclass.)
-  if (auto view = catalog.FindView(rel)) return RelOid(view->id);
-  if (auto seq = catalog.FindSequence(rel)) return RelOid(seq->schema()->id);
-  if (std::shared_ptr<Table> t = catalog.FindIndexTable(rel)) {
+  if (schema == "pg_catalog" || schema == "information_schema") return std::nullopt;
+  const std::string written = ast::QualifyName(schema, rel);
+  if (std::shared_ptr<Table> t = catalog.Find(written)) return RelOid(t->id());
+  if (auto view = catalog.FindView(written, CurrentSearchPath().session)) return RelOid(view->id);
+  if (auto seq = catalog.FindSequence(written)) return RelOid(seq->schema()->id);
+  if (std::shared_ptr<Table> t = catalog.FindIndexTable(written)) {
     for (const auto& index : t->IndexSnapshot()) {
       if (index->schema().name == rel) return RelOid(index->schema().id);
     }
@@ -1288,12 +1324,15 @@ std::optional<int64_t> SystemTables::RelationOid(const Catalog& catalog, std::st
 }
 
 std::optional<std::string> SystemTables::RelationName(const Catalog& catalog, int64_t oid) {
-  Snapshot s = TakeSnapshot(catalog);
+  Snapshot s = TakeSnapshot(catalog, CurrentSearchPath().session);
   for (const RelationInfo& r : Relations(s)) {
     if (r.oid != oid) continue;
-    // Names outside the search path (information_schema) are qualified, as PostgreSQL does.
+    // Names outside the search path are qualified, as PostgreSQL does.
     std::string n = QuoteIdent(r.name);
     if (r.namespace_oid == kInformationSchemaNamespaceOid) n = "information_schema." + n;
+    if (r.system == nullptr && !catalog.IsVisible(RelNsp(r), r.name)) {
+      n = QuoteIdent(RelNsp(r)) + "." + n;
+    }
     return n;
   }
   return std::nullopt;
@@ -1334,18 +1373,22 @@ std::optional<std::string> SystemTables::TypeName(int64_t oid) {
   return std::string(t->display);
 }
 
-std::optional<int64_t> SystemTables::NamespaceOid(std::string_view name) {
+std::optional<int64_t> SystemTables::NamespaceOid(const Catalog& catalog, std::string_view name) {
   std::string n = NamePart(name);
   if (n == "pg_catalog") return kPgCatalogNamespaceOid;
   if (n == "public") return kPublicNamespaceOid;
   if (n == "information_schema") return kInformationSchemaNamespaceOid;
+  if (int64_t oid = catalog.SchemaOid(n); oid != 0 && catalog.SchemaExists(n)) return oid;
   return std::nullopt;
 }
 
-std::optional<std::string> SystemTables::NamespaceName(int64_t oid) {
+std::optional<std::string> SystemTables::NamespaceName(const Catalog& catalog, int64_t oid) {
   if (oid == kPgCatalogNamespaceOid || oid == kPublicNamespaceOid ||
       oid == kInformationSchemaNamespaceOid) {
     return NamespaceNameOf(oid);
+  }
+  for (const NamespaceDef& n : catalog.ListSchemas()) {
+    if (catalog.SchemaOid(n.name) == oid) return QuoteIdent(n.name);
   }
   return std::nullopt;
 }
@@ -1446,9 +1489,11 @@ std::optional<std::string> SystemTables::ViewDef(const Catalog& catalog, int64_t
 bool SystemTables::RelationVisible(const Catalog& catalog, int64_t oid) {
   // The search path is public and pg_catalog: information_schema's views are not visible
   // (ORMs list "the views" as those pg_table_is_visible accepts).
-  Snapshot s = TakeSnapshot(catalog);
+  Snapshot s = TakeSnapshot(catalog, CurrentSearchPath().session);
   for (const RelationInfo& r : Relations(s)) {
-    if (r.oid == oid) return r.namespace_oid != kInformationSchemaNamespaceOid;
+    if (r.oid != oid) continue;
+    if (r.system != nullptr) return r.namespace_oid != kInformationSchemaNamespaceOid;
+    return catalog.IsVisible(RelNsp(r), r.name);
   }
   return false;
 }

@@ -47,8 +47,8 @@ class SystemTables {
   static std::optional<std::string> RelationName(const Catalog& catalog, int64_t oid);
   static std::optional<int64_t> TypeOid(std::string_view name);
   static std::optional<std::string> TypeName(int64_t oid);
-  static std::optional<int64_t> NamespaceOid(std::string_view name);
-  static std::optional<std::string> NamespaceName(int64_t oid);
+  static std::optional<int64_t> NamespaceOid(const Catalog& catalog, std::string_view name);
+  static std::optional<std::string> NamespaceName(const Catalog& catalog, int64_t oid);
 
   // format_type(oid, typmod): "integer", "character varying(20)"; "???" for unknown oids.
   static std::string FormatType(int64_t oid, int64_t typmod);

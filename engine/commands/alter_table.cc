@@ -199,9 +199,9 @@ class Alter {
     }
     if (def.unique) {
       AddKeyIndex(catalog::IndexKind::kUnique,
-                  def.unique_name.empty()
-                      ? catalog_->ChooseIndexName(schema_.name + "_" + def.name + "_key")
-                      : def.unique_name,
+                  def.unique_name.empty() ? catalog_->ChooseIndexName(
+                                                schema_.name + "_" + def.name + "_key", schema_.nsp)
+                                          : def.unique_name,
                   {position});
     }
     for (const ast::ForeignKeyDef& ref : def.references) {
@@ -253,8 +253,9 @@ class Alter {
     }
     if (!cmd.primary_key) {
       AddKeyIndex(catalog::IndexKind::kUnique,
-                  cmd.name.empty() ? catalog_->ChooseIndexName(schema_.name + suffix + "_key")
-                                   : cmd.name,
+                  cmd.name.empty()
+                      ? catalog_->ChooseIndexName(schema_.name + suffix + "_key", schema_.nsp)
+                      : cmd.name,
                   std::move(columns));
       return Status::Ok();
     }
@@ -552,16 +553,18 @@ Status ExecuteAlterTable(const ast::AlterTableStmt& stmt, catalog::Catalog* cata
   std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table);
   if (table == nullptr &&
       catalog->FindView(stmt.table, settings != nullptr ? settings->session_id() : 0) != nullptr) {
-    return Status::Error(sqlstate::kWrongObjectType, "\"" + stmt.table + "\" is not a table")
+    return Status::Error(sqlstate::kWrongObjectType,
+                         "\"" + ast::DisplayName(stmt.table) + "\" is not a table")
         .WithPosition(stmt.table_loc.position);
   }
   if (table == nullptr) {
     if (stmt.if_exists) {
-      AddNotice(notice, "relation \"" + stmt.table + "\" does not exist, skipping");
+      AddNotice(notice,
+                "relation \"" + ast::DisplayName(stmt.table) + "\" does not exist, skipping");
       return Status::Ok();
     }
     return Status::Error(sqlstate::kUndefinedTable,
-                         "relation \"" + stmt.table + "\" does not exist")
+                         "relation \"" + ast::DisplayName(stmt.table) + "\" does not exist")
         .WithPosition(stmt.table_loc.position);
   }
   catalog::LockSet lock;

@@ -504,9 +504,10 @@ Result<std::unique_ptr<QueryCursor>> StartCopy(const ast::CopyStmt& stmt, catalo
                                                std::shared_ptr<SessionSettings> own_settings,
                                                std::shared_ptr<catalog::Transaction> txn) {
   // COPY of a view (either way) is 42809, as in PostgreSQL; COPY (SELECT ...) TO reads one.
-  if (stmt.query == nullptr && (stmt.schema.empty() || stmt.schema == "public") &&
-      catalog->Find(stmt.table) == nullptr &&
-      catalog->FindView(stmt.table, settings != nullptr ? settings->session_id() : 0) != nullptr) {
+  const bool system_schema = stmt.schema == "pg_catalog" || stmt.schema == "information_schema";
+  const std::string written = ast::QualifyName(stmt.schema, stmt.table);  // catalog/namespace.h
+  if (stmt.query == nullptr && !system_schema && catalog->Find(written) == nullptr &&
+      catalog->FindView(written, settings != nullptr ? settings->session_id() : 0) != nullptr) {
     return Status::Error(sqlstate::kWrongObjectType, std::string("cannot copy ") +
                                                          (stmt.from ? "to" : "from") + " view \"" +
                                                          stmt.table + "\"")
@@ -548,14 +549,9 @@ Result<std::unique_ptr<QueryCursor>> StartCopy(const ast::CopyStmt& stmt, catalo
     return std::unique_ptr<QueryCursor>(std::make_unique<CopyToCursor>(std::move(cursor), stmt));
   }
 
-  if (!stmt.schema.empty() && stmt.schema != "public") {
-    if (stmt.schema == "pg_catalog" || stmt.schema == "information_schema") {
-      return Status::Error(sqlstate::kInsufficientPrivilege,
-                           "permission denied: \"" + stmt.table + "\" is a system catalog")
-          .WithPosition(stmt.table_loc.position);
-    }
-    return Status::Error(sqlstate::kInvalidSchemaName,
-                         "schema \"" + stmt.schema + "\" does not exist")
+  if (system_schema) {
+    return Status::Error(sqlstate::kInsufficientPrivilege,
+                         "permission denied: \"" + stmt.table + "\" is a system catalog")
         .WithPosition(stmt.table_loc.position);
   }
   // Bound as INSERT INTO t (columns) with an explicit column list (every column for none);
@@ -563,12 +559,12 @@ Result<std::unique_ptr<QueryCursor>> StartCopy(const ast::CopyStmt& stmt, catalo
   auto locks = std::make_unique<catalog::LockSet>();
   Binder binder(catalog, locks.get(), nullptr);
   auto insert = std::make_shared<ast::InsertStmt>();
-  insert->table = stmt.table;
+  insert->table = written;
   insert->table_loc = stmt.table_loc;
   insert->columns = stmt.columns;
   insert->column_locs = stmt.column_locs;
   if (insert->columns.empty()) {
-    if (std::shared_ptr<catalog::Table> table = catalog->Find(stmt.table)) {
+    if (std::shared_ptr<catalog::Table> table = catalog->Find(written)) {
       const catalog::TableSchema& schema = table->schema();
       for (int c : schema.LiveColumns()) {
         insert->columns.push_back(schema.columns[c].name);

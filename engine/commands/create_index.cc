@@ -32,14 +32,14 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
   }
   if (table == nullptr) {
     return Status::Error(sqlstate::kUndefinedTable,
-                         "relation \"" + stmt.table + "\" does not exist")
+                         "relation \"" + ast::DisplayName(stmt.table) + "\" does not exist")
         .WithPosition(stmt.table_loc.position);
   }
   catalog::IndexSchema schema;
   schema.kind = catalog::IndexKind::kIndex;
   schema.unique = stmt.unique;
   schema.method = rtree ? catalog::IndexMethod::kRtree : catalog::IndexMethod::kBtree;
-  std::string base = stmt.table;
+  std::string base = table->name();
   for (const ast::IndexColumn& col : stmt.columns) {
     int c = table->schema().FindColumn(col.name);
     if (c < 0) {
@@ -81,12 +81,14 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
     base += "_" + col.name;
   }
   if (stmt.name.empty()) {
-    schema.name = catalog->ChooseIndexName(base + "_idx");
+    schema.name = catalog->ChooseIndexName(base + "_idx", table->schema().nsp);
   } else {
     schema.name = stmt.name;
   }
-  if (stmt.if_not_exists &&
-      (catalog->Find(schema.name) != nullptr || catalog->FindIndexTable(schema.name) != nullptr)) {
+  // An index lives in its table's schema.
+  const std::string in_table_schema = ast::QualifyName(table->schema().nsp, schema.name);
+  if (stmt.if_not_exists && (catalog->Find(in_table_schema) != nullptr ||
+                             catalog->FindIndexTable(in_table_schema) != nullptr)) {
     *notice = "relation \"" + schema.name + "\" already exists, skipping";
     return Status::Ok();
   }
@@ -111,12 +113,12 @@ Status ExecuteDropIndex(const ast::DropIndexStmt& stmt, catalog::Catalog* catalo
     if (table == nullptr) {
       if (stmt.if_exists) {
         if (!notice->empty()) *notice += "\n";
-        *notice += "index \"" + stmt.names[i] + "\" does not exist, skipping";
+        *notice += "index \"" + ast::DisplayName(stmt.names[i]) + "\" does not exist, skipping";
         continue;
       }
       const uint32_t pos = i < stmt.name_locs.size() ? stmt.name_locs[i].position : 0;
       return Status::Error(sqlstate::kUndefinedObject,
-                           "index \"" + stmt.names[i] + "\" does not exist")
+                           "index \"" + ast::DisplayName(stmt.names[i]) + "\" does not exist")
           .WithPosition(pos);
     }
     locks.Add(table, catalog::LockMode::kExclusive);

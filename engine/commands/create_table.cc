@@ -51,19 +51,28 @@ class OwnedSequences {
 
 Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* catalog,
                           std::string* notice) {
-  if (catalog->Find(stmt.table) != nullptr) {
+  // The schema-qualified name (catalog/namespace.h) and the bare one for messages.
+  MERIDIAN_ASSIGN_OR_RETURN(const std::string qualified,
+                            catalog->CreationName(stmt.table, stmt.temp));
+  std::string in_schema, bare;
+  ast::SplitName(qualified, &in_schema, &bare);
+  if (catalog->Find(qualified) != nullptr) {
     if (stmt.if_not_exists) {
-      *notice = "relation \"" + stmt.table + "\" already exists, skipping";
+      *notice = "relation \"" + bare + "\" already exists, skipping";
       return Status::Ok();
     }
-    return Status::Error(sqlstate::kDuplicateTable,
-                         "relation \"" + stmt.table + "\" already exists");
+    return Status::Error(sqlstate::kDuplicateTable, "relation \"" + bare + "\" already exists");
   }
   // SERIAL and identity columns get their sequences first (their DEFAULTs name them); they
   // are owned by the table once it exists, and dropped again when anything fails.
   OwnedSequences sequences{catalog};
   catalog::TableSchema schema;
-  schema.name = stmt.table;
+  schema.name = bare;  // CreateTable gets the qualified name (derived names use the bare one)
+  schema.nsp = in_schema;
+  if (stmt.temp) {
+    schema.temp_owner = catalog::CurrentSearchPath().session;
+    schema.on_commit = static_cast<int>(stmt.on_commit);
+  }
   std::string pk_name = stmt.primary_key_name;
   catalog::LockSet no_locks;
   Binder binder(catalog, &no_locks);
@@ -79,9 +88,8 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     col.not_null = def.not_null || def.primary_key;
     if (def.serial || def.identity != 0) {
       std::string text;
-      MERIDIAN_ASSIGN_OR_RETURN(
-          std::shared_ptr<catalog::Sequence> seq,
-          CreateColumnSequence(stmt.table, def, col.type.id, catalog, &text));
+      MERIDIAN_ASSIGN_OR_RETURN(std::shared_ptr<catalog::Sequence> seq,
+                                CreateColumnSequence(qualified, def, col.type.id, catalog, &text));
       sequences.Add(std::move(seq), static_cast<int>(schema.columns.size()), def.identity);
       MERIDIAN_ASSIGN_OR_RETURN(ast::ExprPtr expr, parser::ParseExpression(text));
       MERIDIAN_RETURN_IF_ERROR(SetColumnDefault(*expr, text, &col, &binder));
@@ -92,9 +100,8 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     if (def.primary_key) {
       if (!def.primary_key_name.empty()) pk_name = def.primary_key_name;
       if (!schema.primary_key.empty()) {
-        return Status::Error(
-                   sqlstate::kInvalidTableDefinition,
-                   "multiple primary keys for table \"" + stmt.table + "\" are not allowed")
+        return Status::Error(sqlstate::kInvalidTableDefinition,
+                             "multiple primary keys for table \"" + bare + "\" are not allowed")
             .WithPosition(def.loc.position);
       }
       schema.primary_key.push_back(static_cast<int>(schema.columns.size()));
@@ -104,7 +111,7 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
   if (!stmt.primary_key.empty()) {
     if (!schema.primary_key.empty()) {
       return Status::Error(sqlstate::kInvalidTableDefinition,
-                           "multiple primary keys for table \"" + stmt.table + "\" are not allowed")
+                           "multiple primary keys for table \"" + bare + "\" are not allowed")
           .WithPosition(stmt.primary_key_loc.position);
     }
     for (const std::string& name : stmt.primary_key) {
@@ -140,9 +147,9 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     schema.checks.push_back(std::move(check));
   }
   for (const auto& [fk, column] : references) {
-    if (fk->table != stmt.table && catalog->Find(fk->table) == nullptr) {
+    if (fk->table != stmt.table && fk->table != qualified && catalog->Find(fk->table) == nullptr) {
       return Status::Error(sqlstate::kUndefinedTable,
-                           "relation \"" + fk->table + "\" does not exist")
+                           "relation \"" + ast::DisplayName(fk->table) + "\" does not exist")
           .WithPosition(fk->table_loc.position);
     }
   }
@@ -165,7 +172,7 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     catalog::IndexSchema key;
     key.kind = catalog::IndexKind::kUnique;
     key.unique = true;
-    std::string base = stmt.table;
+    std::string base = bare;
     for (const std::string& name : u.columns) {
       int c = schema.FindColumn(name);
       if (c < 0) {
@@ -196,10 +203,11 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
       }
     }
   }
+  schema.name = qualified;
   auto created = catalog->CreateTable(std::move(schema));
   if (!created.ok()) {
     if (stmt.if_not_exists && created.status().sqlstate() == sqlstate::kDuplicateTable) {
-      *notice = "relation \"" + stmt.table + "\" already exists, skipping";
+      *notice = "relation \"" + bare + "\" already exists, skipping";
       return Status::Ok();
     }
     return created.status();

@@ -16,16 +16,19 @@ Status ExecuteCreateTableAs(const ast::CreateTableAsStmt& stmt, catalog::Catalog
                             ExecControl& ctl, SessionSettings* settings, catalog::Transaction* txn,
                             std::string* notice, uint64_t* rows) {
   *rows = 0;
+  MERIDIAN_ASSIGN_OR_RETURN(const std::string qualified,
+                            catalog->CreationName(stmt.table, stmt.temp));
+  std::string in_schema, bare;
+  ast::SplitName(qualified, &in_schema, &bare);
   auto exists = [&]() -> Status {
     if (stmt.if_not_exists) {
-      *notice = "relation \"" + stmt.table + "\" already exists, skipping";
+      *notice = "relation \"" + bare + "\" already exists, skipping";
       return Status::Ok();
     }
-    return Status::Error(sqlstate::kDuplicateTable,
-                         "relation \"" + stmt.table + "\" already exists")
+    return Status::Error(sqlstate::kDuplicateTable, "relation \"" + bare + "\" already exists")
         .WithPosition(stmt.table_loc.position);
   };
-  if (catalog->Find(stmt.table) != nullptr) return exists();
+  if (catalog->Find(qualified) != nullptr) return exists();
   catalog::LockSet locks;
   Binder binder(catalog, &locks);
   if (settings != nullptr) binder.set_session(settings->session_id());
@@ -34,7 +37,11 @@ Status ExecuteCreateTableAs(const ast::CreateTableAsStmt& stmt, catalog::Catalog
     return Status::Error(sqlstate::kSyntaxError, "too many column names were specified");
   }
   catalog::TableSchema schema;
-  schema.name = stmt.table;
+  schema.name = qualified;
+  if (stmt.temp) {
+    schema.temp_owner = catalog::CurrentSearchPath().session;
+    schema.on_commit = static_cast<int>(stmt.on_commit);
+  }
   for (size_t i = 0; i < bound->columns.size(); ++i) {
     catalog::Column col;
     col.name = i < stmt.columns.size() ? stmt.columns[i] : bound->columns[i].name;

@@ -24,6 +24,11 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
 Status ExecuteDropTable(const ast::DropTableStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
                         SessionSettings* settings, std::string* notice);
 
+// CREATE SCHEMA, DROP SCHEMA [CASCADE], ALTER SCHEMA RENAME (schema_ddl.cc); *notice gets the
+// IF [NOT] EXISTS skipping notices and CASCADE's `drop cascades to ...`.
+Status ExecuteSchemaStatement(const ast::Statement& stmt, catalog::Catalog* catalog,
+                              ExecControl& ctl, SessionSettings* settings, std::string* notice);
+
 // CREATE INDEX: takes the table's exclusive lock (polling ctl), builds the index from the
 // heap. *notice receives `relation "x" already exists, skipping` for IF NOT EXISTS.
 Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* catalog,

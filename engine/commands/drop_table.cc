@@ -15,23 +15,29 @@ Status ExecuteDropTable(const ast::DropTableStmt& stmt, catalog::Catalog* catalo
   std::vector<uint32_t> ids;
   std::map<uint32_t, std::string> labels;
   for (size_t i = 0; i < stmt.tables.size(); ++i) {
+    if (Status st = catalog->CheckSchemaOf(stmt.tables[i]); !st.ok()) {
+      if (!stmt.if_exists) return st;
+      *notice += (notice->empty() ? "" : "\n") + st.message() + ", skipping";
+      continue;
+    }
     std::shared_ptr<catalog::Table> table = catalog->Find(stmt.tables[i]);
     if (table == nullptr &&
         catalog->FindView(stmt.tables[i], settings != nullptr ? settings->session_id() : 0)) {
       uint32_t pos = i < stmt.table_locs.size() ? stmt.table_locs[i].position : 0;
-      return Status::Error(sqlstate::kWrongObjectType, "\"" + stmt.tables[i] + "\" is not a table")
+      return Status::Error(sqlstate::kWrongObjectType,
+                           "\"" + ast::DisplayName(stmt.tables[i]) + "\" is not a table")
           .WithHint("Use DROP VIEW to remove a view.")
           .WithPosition(pos);
     }
     if (table == nullptr) {
       if (stmt.if_exists) {
         if (!notice->empty()) *notice += "\n";
-        *notice += "table \"" + stmt.tables[i] + "\" does not exist, skipping";
+        *notice += "table \"" + ast::DisplayName(stmt.tables[i]) + "\" does not exist, skipping";
         continue;
       }
       uint32_t pos = i < stmt.table_locs.size() ? stmt.table_locs[i].position : 0;
       return Status::Error(sqlstate::kUndefinedTable,
-                           "table \"" + stmt.tables[i] + "\" does not exist")
+                           "table \"" + ast::DisplayName(stmt.tables[i]) + "\" does not exist")
           .WithPosition(pos);
     }
     locks.Add(table, catalog::LockMode::kExclusive);
@@ -66,11 +72,11 @@ Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog,
       const uint32_t pos = i < stmt.table_locs.size() ? stmt.table_locs[i].position : 0;
       if (catalog->FindView(stmt.tables[i]) != nullptr) {
         return Status::Error(sqlstate::kWrongObjectType,
-                             "\"" + stmt.tables[i] + "\" is not a table")
+                             "\"" + ast::DisplayName(stmt.tables[i]) + "\" is not a table")
             .WithPosition(pos);
       }
       return Status::Error(sqlstate::kUndefinedTable,
-                           "relation \"" + stmt.tables[i] + "\" does not exist")
+                           "relation \"" + ast::DisplayName(stmt.tables[i]) + "\" does not exist")
           .WithPosition(pos);
     }
     locks.Add(table, catalog::LockMode::kExclusive);

@@ -37,6 +37,21 @@ std::set<std::string> ConstraintNames(const catalog::TableSchema& schema,
 
 }  // namespace
 
+namespace {
+
+// Whether the written name names child itself: its bare name, or its (possibly schema-
+// qualified, as a CREATE TABLE passes it) name, or schema.name of its schema.
+bool SameRelation(const std::string& written, const catalog::TableSchema& child) {
+  if (written == child.name) return true;
+  std::string ws, wn, cs, cn;
+  ast::SplitName(written, &ws, &wn);
+  ast::SplitName(child.name, &cs, &cn);
+  if (cs.empty()) cs = child.nsp;
+  return wn == cn && (ws.empty() || ws == cs);
+}
+
+}  // namespace
+
 Result<catalog::ForeignKey> MakeForeignKey(const ast::ForeignKeyDef& def, const std::string& column,
                                            const catalog::TableSchema& child,
                                            const std::shared_ptr<catalog::Table>& self,
@@ -52,9 +67,10 @@ Result<catalog::ForeignKey> MakeForeignKey(const ast::ForeignKeyDef& def, const 
         .WithPosition(def.loc.position);
   }
   std::shared_ptr<catalog::Table> parent =
-      def.table == child.name && self != nullptr ? self : catalog->Find(def.table);
+      self != nullptr && SameRelation(def.table, child) ? self : catalog->Find(def.table);
   if (parent == nullptr) {
-    return Status::Error(sqlstate::kUndefinedTable, "relation \"" + def.table + "\" does not exist")
+    return Status::Error(sqlstate::kUndefinedTable,
+                         "relation \"" + ast::DisplayName(def.table) + "\" does not exist")
         .WithPosition(def.table_loc.position);
   }
   const catalog::TableSchema& ps = parent == self ? child : parent->schema();

@@ -110,14 +110,19 @@ Status ExecuteCreateView(const ast::CreateViewStmt& stmt, catalog::Catalog* cata
     }
     view.columns.push_back(std::move(col));
   }
-  // A view over a TEMP view is TEMP itself (PostgreSQL says so with a notice).
+  // A view over a TEMP view or a TEMP table is TEMP itself (PostgreSQL says so with a notice).
   bool temporary = stmt.temporary;
   for (uint32_t id : view.relations) {
+    bool reads_temp = false;
     for (const auto& other : catalog->ListViews(session)) {
-      if (other->id == id && other->temp_owner != 0 && !temporary) {
-        temporary = true;
-        AddNotice(notice, "view \"" + stmt.name + "\" will be a temporary view");
-      }
+      reads_temp = reads_temp || (other->id == id && other->temp_owner != 0);
+    }
+    if (std::shared_ptr<catalog::Table> table = catalog->FindById(id)) {
+      reads_temp = reads_temp || table->schema().temp_owner != 0;
+    }
+    if (reads_temp && !temporary) {
+      temporary = true;
+      AddNotice(notice, "view \"" + ast::DisplayName(stmt.name) + "\" will be a temporary view");
     }
   }
   if (temporary) view.temp_owner = session;
@@ -157,6 +162,11 @@ Status ExecuteDropView(const ast::DropTableStmt& stmt, catalog::Catalog* catalog
   for (size_t i = 0; i < stmt.tables.size(); ++i) {
     const std::string& name = stmt.tables[i];
     const uint32_t pos = i < stmt.table_locs.size() ? stmt.table_locs[i].position : 0;
+    if (Status st = catalog->CheckSchemaOf(name); !st.ok()) {
+      if (!stmt.if_exists) return st;
+      AddNotice(notice, st.message() + ", skipping");
+      continue;
+    }
     std::shared_ptr<const catalog::ViewSchema> view = catalog->FindView(name, session);
     if (view == nullptr) {
       if (catalog->Find(name) != nullptr) {

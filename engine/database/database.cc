@@ -18,6 +18,7 @@
 #include "main/prepared.h"
 #include "main/session_settings.h"
 #include "main/statement.h"
+#include "main/temp_tables.h"
 #include "main/transaction_block.h"
 #include "meridian/parser/parser.h"
 #include "storage/buffer_pool.h"
@@ -154,6 +155,7 @@ class SessionImpl : public Session {
     if (!core_->closed.load()) {
       settings_->txn_block().Close(core_->catalog.get());
       core_->catalog->DropTempViews(settings_->session_id());  // TEMP views end with the session
+      exec::DropSessionTempTables(core_->catalog.get(), settings_->session_id());  // and tables
     }
   }
   char TransactionStatus() const override { return settings_->txn_block().status(); }
@@ -247,12 +249,14 @@ class DatabaseImpl : public Database {
       tables.push_back(std::move(t));
     } else {
       tables = core_->catalog->List();
+      // A session's TEMP tables are its own (this call has no session).
+      std::erase_if(tables, [](const auto& t) { return t->schema().temp_owner != 0; });
     }
     std::vector<TableDescription> out;
     for (const auto& t : tables) {
       const catalog::TableSchema& s = t->schema();
       TableDescription d;
-      d.name = s.name;
+      d.name = s.nsp == catalog::kPublicSchema ? s.name : s.nsp + "." + s.name;
       for (size_t i = 0; i < s.columns.size(); ++i) {
         const catalog::Column& c = s.columns[i];
         if (c.dropped) continue;

@@ -170,9 +170,10 @@ Status ApplyOptions(const std::vector<ast::SequenceOption>& opts, bool create,
   return Status::Ok();
 }
 
+// pg_catalog and information_schema hold no user sequences (42501, as for other relations).
 Status CheckSchema(const std::string& schema, const ast::Location& loc) {
-  if (schema.empty() || schema == "public") return Status::Ok();
-  return Status::Error(sqlstate::kInvalidSchemaName, "schema \"" + schema + "\" does not exist")
+  if (schema != "pg_catalog" && schema != "information_schema") return Status::Ok();
+  return Status::Error(sqlstate::kInsufficientPrivilege, "permission denied for schema " + schema)
       .WithPosition(loc.position);
 }
 
@@ -211,7 +212,7 @@ Status ExecuteCreateSequence(const ast::SequenceStmt& stmt, catalog::Catalog* ca
                              std::string* notice) {
   MERIDIAN_RETURN_IF_ERROR(CheckSchema(stmt.schema, stmt.name_loc));
   catalog::SequenceSchema s;
-  s.name = stmt.name;
+  s.name = ast::QualifyName(stmt.schema, stmt.name);
   std::optional<int64_t> restart;
   std::optional<Owner> owner;
   MERIDIAN_RETURN_IF_ERROR(ApplyOptions(stmt.options, true, catalog, &s, &restart, &owner, 0));
@@ -233,7 +234,8 @@ Status ExecuteCreateSequence(const ast::SequenceStmt& stmt, catalog::Catalog* ca
 Status ExecuteAlterSequence(const ast::SequenceStmt& stmt, catalog::Catalog* catalog,
                             std::string* notice) {
   MERIDIAN_RETURN_IF_ERROR(CheckSchema(stmt.schema, stmt.name_loc));
-  std::shared_ptr<catalog::Sequence> seq = catalog->FindSequence(stmt.name);
+  std::shared_ptr<catalog::Sequence> seq =
+      catalog->FindSequence(ast::QualifyName(stmt.schema, stmt.name));
   if (seq == nullptr) {
     if (stmt.if_exists && !catalog::SystemTables::RelationOid(*catalog, stmt.name)) {
       *notice = "relation \"" + stmt.name + "\" does not exist, skipping";
@@ -263,6 +265,11 @@ Status ExecuteDropSequence(const ast::DropTableStmt& stmt, catalog::Catalog* cat
   std::vector<uint32_t> ids;
   for (size_t i = 0; i < stmt.tables.size(); ++i) {
     const std::string& name = stmt.tables[i];
+    if (Status st = catalog->CheckSchemaOf(name); !st.ok()) {
+      if (!stmt.if_exists) return st;
+      AddNotice(notice, st.message() + ", skipping");
+      continue;
+    }
     std::shared_ptr<catalog::Sequence> seq = catalog->FindSequence(name);
     if (seq == nullptr) {
       if (stmt.if_exists && !catalog::SystemTables::RelationOid(*catalog, name)) {
@@ -324,7 +331,16 @@ Result<std::shared_ptr<catalog::Sequence>> CreateColumnSequence(const std::strin
     opts.push_back(o);
   }
   MERIDIAN_RETURN_IF_ERROR(ApplyOptions(opts, true, catalog, &s, &restart, &owner, 0));
-  *default_text = "nextval('" + catalog::QuoteIdent(s.name) + "'::regclass)";
+  // The DEFAULT names the sequence as regclass prints it: qualified unless its schema is the
+  // one an unqualified name finds first (a TEMP table's own pg_temp schema included).
+  std::string nsp, bare;
+  ast::SplitName(s.name, &nsp, &bare);
+  std::string shown = catalog::QuoteIdent(bare);
+  const std::vector<std::string> path = catalog->EffectiveSearchPath(false);
+  if (!nsp.empty() && !catalog::Catalog::IsTempSchema(nsp) && (path.empty() || path[0] != nsp)) {
+    shown = catalog::QuoteIdent(nsp) + "." + shown;
+  }
+  *default_text = "nextval('" + shown + "'::regclass)";
   return catalog->CreateSequence(std::move(s));
 }
 

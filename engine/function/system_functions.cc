@@ -182,8 +182,26 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
                                 settings->Set(args[0].AsString(), {args[1].AsString()}));
       return Value::String(std::move(v));
     }
-    case Func::kCurrentSchema:
-      return Value::String("public");
+    case Func::kCurrentSchema: {
+      std::vector<std::string> path = catalog->EffectiveSearchPath(false);
+      return path.empty() ? Value::Null() : Value::String(path.front());
+    }
+    case Func::kCurrentSchemas: {
+      // PostgreSQL's order: the session's pg_temp schema (implicit), pg_catalog (implicit),
+      // then the path's existing schemas.
+      std::vector<std::string> path = catalog->EffectiveSearchPath(args[0].AsBool());
+      std::vector<Value> out;
+      size_t i = 0;
+      if (args[0].AsBool()) {
+        if (!path.empty() && catalog::Catalog::IsTempSchema(path.front())) {
+          out.push_back(Value::String(path.front()));
+          i = 1;
+        }
+        out.push_back(Value::String("pg_catalog"));
+      }
+      for (; i < path.size(); ++i) out.push_back(Value::String(path[i]));
+      return Value::Array(std::move(out));
+    }
     case Func::kCurrentDatabase:
       if (settings == nullptr) return NoSession();
       return Value::String(settings->database());
@@ -271,7 +289,7 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
       return Value::Int(*oid);
     }
     case Func::kRegNamespaceIn: {
-      std::optional<int64_t> oid = SystemTables::NamespaceOid(args[0].AsString());
+      std::optional<int64_t> oid = SystemTables::NamespaceOid(*catalog, args[0].AsString());
       if (!oid) {
         return Status::Error(sqlstate::kInvalidSchemaName,
                              "schema \"" + args[0].AsString() + "\" does not exist");
@@ -287,7 +305,7 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
       std::optional<std::string> name =
           e.func == Func::kRegClassOut  ? SystemTables::RelationName(*catalog, oid)
           : e.func == Func::kRegTypeOut ? SystemTables::TypeName(oid)
-                                        : SystemTables::NamespaceName(oid);
+                                        : SystemTables::NamespaceName(*catalog, oid);
       return Value::String(name ? *name : std::to_string(oid));
     }
     default:

@@ -66,6 +66,9 @@ DdlBefore NoteBeforeDdl(const ast::Statement& stmt, catalog::Catalog* catalog) {
     case ast::StatementKind::kCreateSequence:
       before.existed = catalog->FindSequence(stmt.sequence->name) != nullptr;
       break;
+    case ast::StatementKind::kCreateSchema:
+      before.existed = catalog->SchemaExists(stmt.schema->names[0]);
+      break;
     case ast::StatementKind::kCreateIndex:
     case ast::StatementKind::kAlterTable: {
       const std::string& name = stmt.kind == ast::StatementKind::kCreateIndex
@@ -111,6 +114,25 @@ DdlUndo MakeDdlUndo(const ast::Statement& stmt, const DdlBefore& before,
         std::string notice;
         (void)ExecuteDropSequence(DropOne(name), catalog, &notice);
       };
+    }
+    case ast::StatementKind::kCreateSchema: {
+      if (before.existed) return nullptr;
+      const std::string name = stmt.schema->names[0];
+      return [name](catalog::Catalog* catalog) {
+        ast::Statement drop;
+        drop.kind = ast::StatementKind::kDropSchema;
+        drop.schema = std::make_unique<ast::SchemaStmt>();
+        drop.schema->names = {name};
+        drop.schema->missing_ok = true;
+        drop.schema->cascade = true;
+        ExecControl ctl;
+        std::string notice;
+        (void)ExecuteSchemaStatement(drop, catalog, ctl, nullptr, &notice);
+      };
+    }
+    case ast::StatementKind::kAlterSchema: {
+      const std::string from = stmt.schema->names[0], to = stmt.schema->new_name;
+      return [from, to](catalog::Catalog* catalog) { (void)catalog->RenameSchema(to, from); };
     }
     case ast::StatementKind::kCreateIndex:
     case ast::StatementKind::kAlterTable: {

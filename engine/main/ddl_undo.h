@@ -5,8 +5,11 @@
 // first) when the block rolls back or a ROLLBACK TO goes back past it:
 //   CREATE TABLE [AS], CREATE VIEW, CREATE SEQUENCE   → drop what was created
 //   CREATE INDEX                                       → drop the new index
+//   CREATE SCHEMA                                      → drop it (CASCADE)
+//   ALTER SCHEMA a RENAME TO b                         → rename it back
 //   ALTER TABLE (no index dropped)                     → new indexes dropped, schema restored
-// Not undone (they take effect at once, documented in docs/sql.md): DROP, TRUNCATE, CREATE OR
+// Not undone (they take effect at once, documented in docs/sql.md): DROP (DROP SCHEMA too),
+// TRUNCATE, CREATE OR
 // REPLACE VIEW of an existing view, ALTER TABLE that drops an index, ALTER SEQUENCE. Other
 // sessions see created objects before COMMIT, and a crash keeps them (no catalog MVCC).
 #pragma once

@@ -10,10 +10,11 @@
 #include <limits>
 #include <optional>
 
+#include "catalog/namespace.h"
 #include "catalog/system_tables.h"
+#include "function/sequence.h"
 #include "main/prepared.h"
 #include "main/transaction_block.h"
-#include "function/sequence.h"
 #include "meridian/database.h"
 
 namespace meridian::exec {
@@ -253,6 +254,7 @@ SessionSettings::SessionSettings(std::string user, std::string database,
   txn_block_ = std::make_shared<TransactionBlock>();
   prepared_ = std::make_shared<PreparedStatements>();
   sequence_values_ = std::make_shared<SequenceValues>();
+  CacheDerived();
   zone_ = datetime::FindTimeZone("UTC");
 }
 
@@ -300,6 +302,14 @@ void SessionSettings::CacheDerived() {
   default_read_only_ = ShowOr("default_transaction_read_only", "off") == "on";
   zone_ = datetime::FindTimeZone(ShowOr("TimeZone", "UTC"));
   if (zone_ == nullptr) zone_ = datetime::FindTimeZone("UTC");
+  auto path = std::make_shared<catalog::SearchPath>();
+  path->schemas = catalog::ParseSearchPath(ShowOr("search_path", "\"$user\", public"));
+  path->user = user_;
+  path->session = session_id_;
+  if (search_path_ != nullptr && search_path_->schemas != path->schemas) {
+    catalog::NoteSearchPathChange();
+  }
+  search_path_ = std::move(path);
 }
 
 Status SessionSettings::Store(const Param& p, std::string value) {

@@ -17,6 +17,10 @@
 #include "meridian/datetime.h"
 #include "meridian/status.h"
 
+namespace meridian::catalog {
+struct SearchPath;
+}
+
 namespace meridian::exec {
 
 class TransactionBlock;
@@ -79,6 +83,9 @@ class SessionSettings {
   // TimeZone as a zone (never null): what timestamptz input, output and arithmetic use
   // while a statement of this session runs (datetime::ScopedTimeZone).
   const std::shared_ptr<const datetime::TimeZone>& time_zone() const { return zone_; }
+  // search_path, parsed, with this session's user and id: what the catalog resolves names
+  // with while a statement of this session runs (catalog::ScopedSearchPath).
+  const std::shared_ptr<const catalog::SearchPath>& search_path() const { return search_path_; }
   // synchronous_commit: false for "off" (asynchronous commit).
   bool synchronous_commit() const { return synchronous_commit_; }
   // default_transaction_isolation: true for repeatable read (and serializable, which runs as
@@ -137,6 +144,7 @@ class SessionSettings {
   bool default_repeatable_read_ = false;
   bool default_read_only_ = false;
   std::shared_ptr<const datetime::TimeZone> zone_;
+  std::shared_ptr<const catalog::SearchPath> search_path_;
   std::shared_ptr<TransactionBlock> txn_block_;  // shared by copies (scratch settings)
   // The session's prepared statements; shared by copies, like txn_block_.
   std::shared_ptr<PreparedStatements> prepared_;

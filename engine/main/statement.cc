@@ -6,20 +6,21 @@
 #include <chrono>
 #include <optional>
 
-#include "catalog/table_lock.h"
-#include "optimizer/access_path.h"
 #include "binder/binder.h"
-#include "commands/ddl.h"
-#include "execution/modify_table.h"
 #include "binder/params.h"
-#include "main/plan_cache.h"
-#include "planner/planner.h"
+#include "catalog/namespace.h"
+#include "catalog/table_lock.h"
+#include "commands/ddl.h"
+#include "commands/utility_statements.h"
+#include "execution/modify_table.h"
+#include "function/sequence.h"
 #include "main/ddl_undo.h"
+#include "main/plan_cache.h"
 #include "main/prepared.h"
 #include "main/session_settings.h"
 #include "main/transaction_block.h"
-#include "commands/utility_statements.h"
-#include "function/sequence.h"
+#include "optimizer/access_path.h"
+#include "planner/planner.h"
 
 namespace meridian::exec {
 
@@ -667,6 +668,16 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
     case ast::StatementKind::kAlterSequence:
     case ast::StatementKind::kDropSequence:
       return StartSequenceDdl(stmt, catalog);
+    case ast::StatementKind::kCreateSchema:
+    case ast::StatementKind::kDropSchema:
+    case ast::StatementKind::kAlterSchema: {
+      std::string notice;
+      MERIDIAN_RETURN_IF_ERROR(ExecuteSchemaStatement(stmt, catalog, ctl, settings, &notice));
+      const char* tag = stmt.kind == ast::StatementKind::kCreateSchema ? "CREATE SCHEMA"
+                        : stmt.kind == ast::StatementKind::kDropSchema ? "DROP SCHEMA"
+                                                                       : "ALTER SCHEMA";
+      return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>(tag, 0, std::move(notice)));
+    }
     case ast::StatementKind::kExplain:
       return Explain(*stmt.explained, stmt.explain_analyze, catalog, ctl, params, settings, txn,
                      stmt.explain_costs, stmt.explain_timing,
@@ -799,35 +810,41 @@ Status CheckWritable(const ast::Statement& stmt, const catalog::Transaction& txn
 // COPY FROM's data parsed in the session's time zone.
 class ZoneCopyIn : public CopyIn {
  public:
-  ZoneCopyIn(CopyIn* inner, std::shared_ptr<const datetime::TimeZone> zone)
-      : inner_(inner), zone_(std::move(zone)) {}
+  ZoneCopyIn(CopyIn* inner, std::shared_ptr<const datetime::TimeZone> zone,
+             std::shared_ptr<const catalog::SearchPath> path)
+      : inner_(inner), zone_(std::move(zone)), path_(std::move(path)) {}
   size_t column_count() const override { return inner_->column_count(); }
   Status Write(std::string_view data, ExecControl& ctl) override {
     datetime::ScopedTimeZone in_zone(zone_);
+    catalog::ScopedSearchPath in_path(path_.get());
     return inner_->Write(data, ctl);
   }
   Status Finish(ExecControl& ctl) override {
     datetime::ScopedTimeZone in_zone(zone_);
+    catalog::ScopedSearchPath in_path(path_.get());
     return inner_->Finish(ctl);
   }
 
  private:
   CopyIn* inner_;
   std::shared_ptr<const datetime::TimeZone> zone_;
+  std::shared_ptr<const catalog::SearchPath> path_;
 };
 
 // A cursor whose Fetch (and COPY FROM's input) runs in the session's time zone (timestamptz
 // text and arithmetic).
 class ZoneCursor : public QueryCursor {
  public:
-  ZoneCursor(std::unique_ptr<QueryCursor> inner, std::shared_ptr<const datetime::TimeZone> zone)
-      : inner_(std::move(inner)), zone_(std::move(zone)) {
-    if (inner_->copy_in() != nullptr) copy_in_.emplace(inner_->copy_in(), zone_);
+  ZoneCursor(std::unique_ptr<QueryCursor> inner, std::shared_ptr<const datetime::TimeZone> zone,
+             std::shared_ptr<const catalog::SearchPath> path)
+      : inner_(std::move(inner)), zone_(std::move(zone)), path_(std::move(path)) {
+    if (inner_->copy_in() != nullptr) copy_in_.emplace(inner_->copy_in(), zone_, path_);
   }
   const std::vector<ColumnInfo>& columns() const override { return inner_->columns(); }
   Result<bool> Fetch(size_t max_rows, size_t max_bytes, ExecControl& ctl,
                      std::vector<Row>* out) override {
     datetime::ScopedTimeZone in_zone(zone_);
+    catalog::ScopedSearchPath in_path(path_.get());
     return inner_->Fetch(max_rows, max_bytes, ctl, out);
   }
   std::string CommandTag() const override { return inner_->CommandTag(); }
@@ -841,6 +858,7 @@ class ZoneCursor : public QueryCursor {
  private:
   std::unique_ptr<QueryCursor> inner_;
   std::shared_ptr<const datetime::TimeZone> zone_;
+  std::shared_ptr<const catalog::SearchPath> path_;
   std::optional<ZoneCopyIn> copy_in_;
 };
 
@@ -859,14 +877,19 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
                                                     SessionSettings* settings,
                                                     const std::shared_ptr<PlanSlot>& plans) {
   std::shared_ptr<const datetime::TimeZone> zone;
-  if (settings != nullptr) zone = settings->time_zone();
+  std::shared_ptr<const catalog::SearchPath> path;
+  if (settings != nullptr) {
+    zone = settings->time_zone();
+    path = settings->search_path();
+  }
   Result<std::unique_ptr<QueryCursor>> cursor = [&]() -> Result<std::unique_ptr<QueryCursor>> {
     datetime::ScopedTimeZone in_zone(zone);
+    catalog::ScopedSearchPath in_path(path.get());
     MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> c,
                               StartStatementImpl(stmt, catalog, ctl, params, settings, plans));
     // SET TimeZone changes the zone of the statements after it, not of its own cursor.
     if (zone == nullptr || (c->columns().empty() && c->copy_in() == nullptr)) return c;
-    return std::unique_ptr<QueryCursor>(std::make_unique<ZoneCursor>(std::move(c), zone));
+    return std::unique_ptr<QueryCursor>(std::make_unique<ZoneCursor>(std::move(c), zone, path));
   }();
   if (stmt.notices.empty() || !cursor.ok() || !(*cursor)->Notice().empty()) return cursor;
   std::string notice;
@@ -957,6 +980,7 @@ Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
                                                const std::vector<Type>& param_types,
                                                SessionSettings* settings) {
   datetime::ScopedTimeZone in_zone(settings != nullptr ? settings->time_zone() : nullptr);
+  catalog::ScopedSearchPath in_path(settings != nullptr ? settings->search_path().get() : nullptr);
   if (stmt.kind == ast::StatementKind::kExecute) {
     return DescribeExecute(*stmt.execute, param_types, settings);
   }

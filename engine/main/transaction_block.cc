@@ -2,6 +2,7 @@
 #include "main/transaction_block.h"
 
 #include "main/session_settings.h"
+#include "main/temp_tables.h"
 
 namespace meridian::exec {
 
@@ -47,7 +48,11 @@ Result<TransactionBlock::StatementTxn> TransactionBlock::Enter(catalog::Catalog*
 Status TransactionBlock::Leave(catalog::Catalog* catalog, const SessionSettings& settings,
                                StatementTxn& stx, Status st) {
   if (stx.autocommit) {
-    if (st.ok()) return catalog->CommitTransaction(*stx.txn, settings.synchronous_commit());
+    if (st.ok()) {
+      MERIDIAN_RETURN_IF_ERROR(catalog->CommitTransaction(*stx.txn, settings.synchronous_commit()));
+      RunOnCommitActions(catalog, settings.session_id());
+      return Status::Ok();
+    }
     catalog->AbortTransaction(*stx.txn);
     return st;
   }
@@ -160,6 +165,7 @@ Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
         for (auto it = undo.rbegin(); it != undo.rend(); ++it) (*it)(catalog);
       }
       MERIDIAN_RETURN_IF_ERROR(committed);
+      RunOnCommitActions(catalog, settings.session_id());
       return std::string("COMMIT");
     }
     case Action::kRollback:

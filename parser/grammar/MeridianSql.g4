@@ -68,6 +68,9 @@ statement
   | createSequenceStmt
   | alterSequenceStmt
   | dropSequenceStmt
+  | createSchemaStmt
+  | dropSchemaStmt
+  | alterSchemaStmt
   ;
 
 // ---------------------------------------------------------------------------------------- SELECT
@@ -232,10 +235,13 @@ deleteStmt
 // --------------------------------------------------------------------------- CREATE TABLE, DROP
 
 createTableStmt
-  : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? qualifiedName
+  : K_CREATE (K_TEMP | K_TEMPORARY)? K_TABLE (K_IF K_NOT K_EXISTS)? qualifiedName
     LPAREN tableElement (COMMA tableElement)* RPAREN
-    (K_WITH LPAREN storageParameter (COMMA storageParameter)* RPAREN)?
+    (K_WITH LPAREN storageParameter (COMMA storageParameter)* RPAREN)? onCommitClause?
   ;
+
+// A TEMP table's ON COMMIT PRESERVE ROWS | DELETE ROWS | DROP.
+onCommitClause : K_ON K_COMMIT (K_PRESERVE K_ROWS | K_DELETE K_ROWS | K_DROP) ;
 
 // WITH (fillfactor = 90, autovacuum_enabled = off, ...): checked and not stored.
 storageParameter
@@ -287,8 +293,8 @@ constraintTiming : K_NOT? K_DEFERRABLE | K_INITIALLY (K_DEFERRED | K_IMMEDIATE) 
 
 // CREATE TABLE t [(names)] AS query [WITH [NO] DATA].
 createTableAsStmt
-  : K_CREATE K_TABLE (K_IF K_NOT K_EXISTS)? qualifiedName
-    (LPAREN identifier (COMMA identifier)* RPAREN)? K_AS selectStmt (K_WITH K_NO? K_DATA)?
+  : K_CREATE (K_TEMP | K_TEMPORARY)? K_TABLE (K_IF K_NOT K_EXISTS)? qualifiedName
+    (LPAREN identifier (COMMA identifier)* RPAREN)? onCommitClause? K_AS selectStmt (K_WITH K_NO? K_DATA)?
   ;
 
 // ALTER TABLE [IF EXISTS] t action [, ...] | RENAME [COLUMN] a TO b | RENAME TO n.
@@ -324,6 +330,19 @@ createViewStmt
 dropViewStmt
   : K_DROP K_VIEW (K_IF K_EXISTS)? qualifiedName (COMMA qualifiedName)* (K_CASCADE | K_RESTRICT)?
   ;
+
+// CREATE SCHEMA [IF NOT EXISTS] {name [AUTHORIZATION role] | AUTHORIZATION role};
+// DROP SCHEMA [IF EXISTS] name, ... [CASCADE | RESTRICT]; ALTER SCHEMA a RENAME TO b.
+createSchemaStmt
+  : K_CREATE K_SCHEMA (K_IF K_NOT K_EXISTS)?
+    (name=identifier (K_AUTHORIZATION role=identifier)? | K_AUTHORIZATION role=identifier)
+  ;
+
+dropSchemaStmt
+  : K_DROP K_SCHEMA (K_IF K_EXISTS)? identifier (COMMA identifier)* (K_CASCADE | K_RESTRICT)?
+  ;
+
+alterSchemaStmt : K_ALTER K_SCHEMA from=identifier K_RENAME K_TO to=identifier ;
 
 truncateStmt : K_TRUNCATE K_TABLE? K_ONLY? qualifiedName (COMMA qualifiedName)* ;
 
@@ -646,6 +665,7 @@ nonReservedKeyword
   | K_PRECEDING | K_RANGE | K_ROW | K_ROWS | K_TIES | K_UNBOUNDED
   | K_DEFERRED | K_IMMEDIATE | K_ORDINALITY
   | K_FREEZE | K_VACUUM | K_VERBOSE
+  | K_SCHEMA | K_PRESERVE
   ;
 
 reservedKeyword
@@ -657,6 +677,7 @@ reservedKeyword
   | K_WHEN | K_WHERE | K_WITH | K_ARRAY | K_COLLATE | K_TO | K_FOR | K_LEADING | K_TRAILING
   | K_BOTH | K_ILIKE | K_ANY | K_SOME | K_REGEXP | K_RLIKE
   | K_CHECK | K_COLUMN | K_FOREIGN | K_REFERENCES | K_RETURNING | K_WINDOW | K_INITIALLY
+  | K_AUTHORIZATION
   ;
 
 // ------------------------------------------------------------------------------------------ lexer
@@ -672,6 +693,7 @@ K_AND : A N D ;
 K_ARRAY : A R R A Y ;
 K_AS : A S ;
 K_AT : A T ;
+K_AUTHORIZATION : A U T H O R I Z A T I O N ;
 K_ASC : A S C ;
 K_BEGIN : B E G I N ;
 K_BETWEEN : B E T W E E N ;
@@ -764,6 +786,7 @@ K_PARTIAL : P A R T I A L ;
 K_POSITION : P O S I T I O N ;
 K_PRECISION : P R E C I S I O N ;
 K_PREPARE : P R E P A R E ;
+K_PRESERVE : P R E S E R V E ;
 K_PRIMARY : P R I M A R Y ;
 K_READ : R E A D ;
 K_RECURSIVE : R E C U R S I V E ;
@@ -779,6 +802,7 @@ K_RIGHT : R I G H T ;
 K_RLIKE : R L I K E ;
 K_ROLLBACK : R O L L B A C K ;
 K_SAVEPOINT : S A V E P O I N T ;
+K_SCHEMA : S C H E M A ;
 K_SELECT : S E L E C T ;
 K_SERIALIZABLE : S E R I A L I Z A B L E ;
 K_SESSION : S E S S I O N ;

@@ -79,10 +79,44 @@ std::string Transformer::RelationName(P::QualifiedNameContext* ctx) {
   QualifiedName(ctx, &schema, &name);
   if (schema == "pg_catalog" || schema == "information_schema") {
     Fail(ErrorAt(ctx, "42501", "permission denied for schema " + schema));
-  } else if (!schema.empty() && schema != "public") {
-    Fail(ErrorAt(ctx, "3F000", "schema \"" + schema + "\" does not exist"));
   }
-  return name;
+  return ast::QualifyName(schema, name);
+}
+
+std::unique_ptr<ast::SchemaStmt> Transformer::TransformSchemaStmt(P::StatementContext* ctx,
+                                                                  ast::StatementKind* kind) {
+  auto out = std::make_unique<ast::SchemaStmt>();
+  if (auto* s = ctx->createSchemaStmt()) {
+    *kind = ast::StatementKind::kCreateSchema;
+    out->missing_ok = s->K_EXISTS() != nullptr;
+    if (s->role != nullptr) out->role = Identifier(s->role);
+    out->names.push_back(s->name != nullptr ? Identifier(s->name) : out->role);
+    out->locs.push_back(Loc(s->name != nullptr ? s->name : s->role));
+  } else if (auto* s = ctx->dropSchemaStmt()) {
+    *kind = ast::StatementKind::kDropSchema;
+    out->missing_ok = s->K_EXISTS() != nullptr;
+    out->cascade = s->K_CASCADE() != nullptr;
+    for (P::IdentifierContext* id : s->identifier()) {
+      out->names.push_back(Identifier(id));
+      out->locs.push_back(Loc(id));
+    }
+  } else if (auto* s = ctx->alterSchemaStmt()) {
+    *kind = ast::StatementKind::kAlterSchema;
+    out->names.push_back(Identifier(s->from));
+    out->locs.push_back(Loc(s->from));
+    out->new_name = Identifier(s->to);
+  }
+  return out;
+}
+
+ast::OnCommit Transformer::TransformOnCommit(P::OnCommitClauseContext* ctx, bool temp) {
+  if (ctx == nullptr) return temp ? ast::OnCommit::kPreserveRows : ast::OnCommit::kNone;
+  if (!temp) {
+    Fail(ErrorAt(ctx, "42P16", "ON COMMIT can only be used on temporary tables"));
+  }
+  if (ctx->K_PRESERVE() != nullptr) return ast::OnCommit::kPreserveRows;
+  if (ctx->K_DELETE() != nullptr) return ast::OnCommit::kDeleteRows;
+  return ast::OnCommit::kDrop;
 }
 
 std::unique_ptr<ast::AnalyzeStmt> Transformer::TransformVacuum(P::VacuumStmtContext* ctx) {
@@ -169,6 +203,9 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   } else if (auto* s = ctx->dropViewStmt()) {
     stmt.kind = ast::StatementKind::kDropView;
     stmt.drop_table = TransformDropView(s);
+  } else if (ctx->createSchemaStmt() != nullptr || ctx->dropSchemaStmt() != nullptr ||
+             ctx->alterSchemaStmt() != nullptr) {
+    stmt.schema = TransformSchemaStmt(ctx, &stmt.kind);
   } else if (auto* s = ctx->truncateStmt()) {
     stmt.kind = ast::StatementKind::kTruncate;
     stmt.truncate = std::make_unique<ast::TruncateStmt>();

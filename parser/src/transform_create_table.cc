@@ -188,6 +188,8 @@ std::unique_ptr<ast::CreateTableStmt> Transformer::TransformCreateTable(
   auto stmt = std::make_unique<ast::CreateTableStmt>();
   stmt->table = RelationName(ctx->qualifiedName());
   stmt->if_not_exists = ctx->K_IF() != nullptr;
+  stmt->temp = ctx->K_TEMP() != nullptr || ctx->K_TEMPORARY() != nullptr;
+  stmt->on_commit = TransformOnCommit(ctx->onCommitClause(), stmt->temp);
   for (P::StorageParameterContext* param : ctx->storageParameter()) CheckStorageParameter(param);
   bool has_primary_key = false;
   for (P::TableElementContext* element : ctx->tableElement()) {
@@ -254,6 +256,8 @@ std::unique_ptr<ast::CreateTableAsStmt> Transformer::TransformCreateTableAs(
   stmt->table = RelationName(ctx->qualifiedName());
   stmt->table_loc = Loc(ctx->qualifiedName());
   stmt->if_not_exists = ctx->K_IF() != nullptr;
+  stmt->temp = ctx->K_TEMP() != nullptr || ctx->K_TEMPORARY() != nullptr;
+  stmt->on_commit = TransformOnCommit(ctx->onCommitClause(), stmt->temp);
   for (P::IdentifierContext* id : ids) stmt->columns.push_back(Identifier(id));
   stmt->query = TransformSelect(ctx->selectStmt());
   stmt->with_data = ctx->K_NO() == nullptr;

@@ -107,8 +107,7 @@ std::unique_ptr<ast::DropTableStmt> Transformer::TransformDropSequence(
   for (P::QualifiedNameContext* q : ctx->qualifiedName()) {
     std::string schema, name;
     QualifiedName(q, &schema, &name);
-    if (!schema.empty() && schema != "public") name = schema + "." + name;  // names nothing
-    stmt->tables.push_back(name);
+    stmt->tables.push_back(ast::QualifyName(schema, name));
     stmt->table_locs.push_back(Loc(q));
   }
   return stmt;

@@ -114,9 +114,15 @@ class Transformer {
   std::string ColumnLabel(P::ColumnLabelContext* ctx);
   // [schema.]name: *schema is empty when unqualified.
   void QualifiedName(P::QualifiedNameContext* ctx, std::string* schema, std::string* name);
-  // A relation created, changed or written by a statement: [public.]name (the only schema that
-  // holds user relations). Another schema is 3F000; pg_catalog and information_schema 42501.
+  // A relation created, changed or written by a statement: its written name (ast::QualifyName);
+  // pg_catalog and information_schema are 42501.
   std::string RelationName(P::QualifiedNameContext* ctx);
+  // CREATE / DROP / ALTER SCHEMA (ctx holds one of them); *kind gets the statement kind.
+  std::unique_ptr<ast::SchemaStmt> TransformSchemaStmt(P::StatementContext* ctx,
+                                                       ast::StatementKind* kind);
+  // ON COMMIT of CREATE [TEMP] TABLE (ctx may be null: PRESERVE ROWS for a TEMP table);
+  // 42P16 on a permanent table, as in PostgreSQL.
+  ast::OnCommit TransformOnCommit(P::OnCommitClauseContext* ctx, bool temp);
   std::unique_ptr<ast::AnalyzeStmt> TransformVacuum(P::VacuumStmtContext* ctx);
   // CREATE TABLE ... WITH (name = value): PostgreSQL's table storage parameters are accepted
   // (and have no effect; fillfactor is range-checked); another name is 22023.

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <random>
 #include <thread>
 
@@ -259,6 +260,128 @@ TEST(Daemon, ViewsSurviveRestartAndKill) {
   EXPECT_EQ(s.Execute("SELECT * FROM vv").error.sqlstate(), "42P01");
   r = s.Execute("DROP TABLE t");
   ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+}
+
+// Schemas (CREATE SCHEMA, tables, indexes, sequences and views in them) are in the catalog file
+// when the statement returns: they survive a clean restart and a SIGKILL.
+TEST(Daemon, SchemasSurviveRestartAndKill) {
+  TempDir dir;
+  std::string data = dir.path() + "/data";
+  using Strings = std::vector<std::string>;
+  {
+    Daemon d(data);
+    ASSERT_TRUE(d.started()) << d.Log();
+    RawSession s(d.address());
+    auto r = s.Execute(
+        "CREATE SCHEMA app;"
+        "CREATE TABLE app.t (id INTEGER PRIMARY KEY, name TEXT);"
+        "CREATE TABLE t (pub INTEGER);"
+        "INSERT INTO app.t VALUES (1, 'a'), (2, 'b');"
+        "INSERT INTO t VALUES (7);"
+        "CREATE INDEX t_name ON app.t (name);"
+        "CREATE SEQUENCE app.s;"
+        "CREATE VIEW app.v AS SELECT name FROM app.t WHERE id > 1");
+    ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+    EXPECT_EQ(d.Stop(SIGTERM), 0);
+  }
+  {
+    Daemon d(data);
+    ASSERT_TRUE(d.started()) << d.Log();
+    RawSession s(d.address());
+    EXPECT_EQ(Rows(s, "SELECT id, name FROM app.t ORDER BY id"), (Strings{"1|a", "2|b"}));
+    EXPECT_EQ(Rows(s, "SELECT pub FROM t"), (Strings{"7"}));
+    EXPECT_EQ(Rows(s, "SELECT name FROM app.v"), (Strings{"b"}));
+    EXPECT_EQ(Rows(s, "SELECT nextval('app.s')"), (Strings{"1"}));
+    EXPECT_EQ(Rows(s,
+                   "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = "
+                   "c.relnamespace WHERE c.relname = 't_name'"),
+              (Strings{"app"}));
+    EXPECT_EQ(s.Execute("INSERT INTO app.t VALUES (1, 'again')").error.sqlstate(), "23505");
+    auto r = s.Execute(
+        "SET search_path = app;"
+        "CREATE SCHEMA more;"
+        "CREATE TABLE more.m (x INTEGER);"
+        "INSERT INTO more.m VALUES (3);"
+        "INSERT INTO t VALUES (4, 'd')");  // app.t through the search path
+    ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+    d.Stop(SIGKILL);  // no clean shutdown: the catalog file already holds the schemas
+  }
+  Daemon d(data);
+  ASSERT_TRUE(d.started()) << d.Log();
+  RawSession s(d.address());
+  EXPECT_EQ(Rows(s, "SELECT x FROM more.m"), (Strings{"3"}));
+  EXPECT_EQ(Rows(s, "SELECT id FROM app.t ORDER BY id"), (Strings{"1", "2", "4"}));
+  EXPECT_EQ(Rows(s,
+                 "SELECT schema_name FROM information_schema.schemata WHERE schema_name IN "
+                 "('app', 'more') ORDER BY 1"),
+            (Strings{"app", "more"}));
+  EXPECT_EQ(s.Execute("DROP SCHEMA app").error.sqlstate(), "2BP01");
+  auto r = s.Execute("DROP SCHEMA app, more CASCADE");
+  ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+  EXPECT_EQ(s.Execute("SELECT * FROM app.t").error.sqlstate(), "42P01");
+}
+
+// Files under data/tables (heaps, index trees, sequences).
+size_t TableFiles(const std::string& data) {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(data + "/tables")) {
+    (void)e;
+    ++n;
+  }
+  return n;
+}
+
+// A TEMP table is seen by its own session only (another session may have its own of the same
+// name), goes when its session ends (the client vanishing included) and never survives a
+// restart: a SIGKILL leaves its files, which the next start removes.
+TEST(Daemon, TempTablesArePrivateAndEndWithTheirSession) {
+  TempDir dir;
+  std::string data = dir.path() + "/data";
+  using Strings = std::vector<std::string>;
+  {
+    Daemon d(data);
+    ASSERT_TRUE(d.started()) << d.Log();
+    RawSession keep(d.address());
+    auto r = keep.Execute("CREATE TABLE perm (a INTEGER); INSERT INTO perm VALUES (1)");
+    ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+    const size_t before = TableFiles(data);
+    {
+      RawSession a(d.address());
+      r = a.Execute(
+          "CREATE TEMP TABLE tt (id INTEGER PRIMARY KEY, v TEXT);"
+          "INSERT INTO tt VALUES (1, 'mine');"
+          "CREATE INDEX tt_v ON tt (v)");
+      ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+      EXPECT_EQ(Rows(a, "SELECT v FROM tt WHERE v = 'mine'"), (Strings{"mine"}));
+      EXPECT_GT(TableFiles(data), before);
+      // Another session: not visible, not in its catalog views, and its own tt is allowed.
+      EXPECT_EQ(keep.Execute("SELECT * FROM tt").error.sqlstate(), "42P01");
+      EXPECT_EQ(Rows(keep, "SELECT count(*) FROM pg_class WHERE relname = 'tt'"), (Strings{"0"}));
+      r = keep.Execute("CREATE TEMP TABLE tt (other TEXT); INSERT INTO tt VALUES ('theirs')");
+      ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+      EXPECT_EQ(Rows(keep, "SELECT other FROM tt"), (Strings{"theirs"}));
+      EXPECT_EQ(Rows(a, "SELECT v FROM tt"), (Strings{"mine"}));
+      r = keep.Execute("DROP TABLE tt");
+      ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+    }  // a's client goes away: its TEMP table and index go with the session
+    bool gone = false;
+    for (int i = 0; i < 100 && !gone; ++i) {
+      gone = TableFiles(data) == before;
+      if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    EXPECT_TRUE(gone) << TableFiles(data) << " files, " << before << " before";
+    // A TEMP table alive at a SIGKILL: not in the catalog file, its files removed at start-up.
+    r = keep.Execute("CREATE TEMP TABLE tk (a INTEGER); INSERT INTO tk VALUES (5)");
+    ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+    EXPECT_GT(TableFiles(data), before);
+    d.Stop(SIGKILL);
+  }
+  Daemon d(data);
+  ASSERT_TRUE(d.started()) << d.Log();
+  RawSession s(d.address());
+  EXPECT_EQ(s.Execute("SELECT * FROM tk").error.sqlstate(), "42P01");
+  EXPECT_EQ(Rows(s, "SELECT a FROM perm"), (Strings{"1"}));
+  EXPECT_EQ(TableFiles(data), 1u);  // perm's heap only
 }
 
 }  // namespace

@@ -107,6 +107,8 @@ inline constexpr const char* kIndeterminateDatatype = "42P18";
 inline constexpr const char* kInvalidRecursion = "42P19";
 inline constexpr const char* kObjectInUse = "55006";
 inline constexpr const char* kIndexCorrupted = "XX002";
+inline constexpr const char* kReservedName = "42939";
+inline constexpr const char* kDuplicateSchema = "42P06";
 }  // namespace sqlstate
 
 struct ErrorInfo {

@@ -59,6 +59,14 @@ class CatalogTest : public ::testing::Test {
   std::unique_ptr<Catalog> catalog_;
 };
 
+// text (SerializeCatalog's, format 8, no schemas) as format 6 wrote it, header and end line;
+// the callers remove the lines format 6 did not have.
+std::string AsVersion6(std::string text) {
+  text.replace(text.find("MERIDIAN-CATALOG 8"), 18, "MERIDIAN-CATALOG 6");
+  const size_t end = text.rfind(' ');  // the schema count of the end line
+  return text.substr(0, end) + "\n";
+}
+
 TEST_F(CatalogTest, CreatePersistsAndReloads) {
   auto t = catalog_->CreateTable(Schema("t1"));
   ASSERT_TRUE(t.ok()) << t.status().ToString();
@@ -169,12 +177,65 @@ TEST_F(CatalogTest, ForeignKeysRoundTripAndOlderFormat) {
   EXPECT_EQ(ParseCatalog(text.substr(0, text.find("fkey ") + 8)).status().sqlstate(), "XX001");
   // The same file as version 6 wrote it: no fkeys line.
   std::string v6 = text;
-  v6.replace(v6.find("MERIDIAN-CATALOG 7"), 18, "MERIDIAN-CATALOG 6");
+  v6 = AsVersion6(v6);
   const size_t from = v6.find("fkeys ");
   v6.erase(from, v6.find("rows ") - from);
   auto old = ParseCatalog(v6);
   ASSERT_TRUE(old.ok()) << old.status().ToString();
   EXPECT_TRUE(old->tables[0].foreign_keys.empty());
+}
+
+// Format 8's schema lines and schema-qualified names round-trip; an older file (no schema lines,
+// no schema count at the end) reads as before, every relation in public.
+TEST_F(CatalogTest, SchemasRoundTripAndOlderFormat) {
+  CatalogState state;
+  state.next_table_id = 9;
+  state.schemas.push_back(NamespaceDef{7, "app", "meridian"});
+  TableSchema a = Schema("t");
+  a.id = 4;
+  a.nsp = "app";
+  TableSchema p = Schema("t");
+  p.id = 5;
+  state.tables = {a, p};
+  state.live_rows = {0, 0};
+  IndexSchema x;
+  x.id = 6;
+  x.name = "t_i";
+  x.nsp = "app";
+  x.table_id = 4;
+  x.columns = {0};
+  x.descending = {false};
+  state.indexes = {x};
+  const std::string text = SerializeCatalog(state);
+  auto parsed = ParseCatalog(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_EQ(parsed->schemas.size(), 1u);
+  EXPECT_EQ(parsed->schemas[0].name, "app");
+  EXPECT_EQ(parsed->schemas[0].id, 7u);
+  ASSERT_EQ(parsed->tables.size(), 2u);
+  EXPECT_EQ(parsed->tables[0].nsp, "app");
+  EXPECT_EQ(parsed->tables[0].name, "t");
+  EXPECT_EQ(parsed->tables[1].nsp, "public");
+  EXPECT_EQ(parsed->indexes[0].nsp, "app");
+  EXPECT_EQ(SerializeCatalog(*parsed), text);
+  // A truncated schema line or a wrong schema count is corruption.
+  EXPECT_EQ(ParseCatalog(text.substr(0, text.find("schema ") + 9)).status().sqlstate(), "XX001");
+  std::string wrong = text;
+  wrong.replace(wrong.rfind(" 1\n"), 3, " 2\n");
+  EXPECT_EQ(ParseCatalog(wrong).status().sqlstate(), "XX001");
+  // Version 7 (no schemas): everything in public.
+  CatalogState plain;
+  plain.next_table_id = 6;
+  plain.tables = {p};
+  plain.live_rows = {0};
+  std::string v7 = SerializeCatalog(plain);
+  v7.replace(v7.find("MERIDIAN-CATALOG 8"), 18, "MERIDIAN-CATALOG 7");
+  v7.erase(v7.rfind(' '), v7.size() - v7.rfind(' '));
+  v7 += "\n";
+  auto old = ParseCatalog(v7);
+  ASSERT_TRUE(old.ok()) << old.status().ToString() << "\n" << v7;
+  EXPECT_TRUE(old->schemas.empty());
+  EXPECT_EQ(old->tables[0].nsp, "public");
 }
 
 // Format 7's access method at the end of an index line; a version 6 line (without it) reads
@@ -206,7 +267,7 @@ TEST_F(CatalogTest, IndexAccessMethodRoundTrips) {
   EXPECT_EQ(SerializeCatalog(*parsed), text);
   // The same file as version 6: no method field, every index a B+tree.
   std::string v6 = text;
-  v6.replace(v6.find("MERIDIAN-CATALOG 7"), 18, "MERIDIAN-CATALOG 6");
+  v6 = AsVersion6(v6);
   v6.erase(v6.find("fkeys 0\n"), 8);  // version 6 has no fkeys line
   for (const char* line : {" 0 1 0 1\n", " 0 1 0 0\n"}) {
     const size_t at = v6.find(line);
@@ -302,11 +363,12 @@ TEST_F(CatalogTest, ViewsRoundTripAndPersist) {
   EXPECT_EQ(catalog_->CreateView(temp, true, 7).sqlstate(), "42P07");
   std::vector<std::string> deps;
   for (const auto& d : catalog_->DependentViews({(*t)->id()})) deps.push_back(d->name);
-  EXPECT_EQ(deps, (std::vector<std::string>{"va", "vt", "vb"}));
+  // In key order (the TEMP view's schema pg_temp_42 sorts before public), dependents after.
+  EXPECT_EQ(deps, (std::vector<std::string>{"vt", "va", "vb"}));
   const std::pair<uint32_t, int> col{(*t)->id(), 0};
   deps.clear();
   for (const auto& d : catalog_->DependentViews({}, &col)) deps.push_back(d->name);
-  EXPECT_EQ(deps, (std::vector<std::string>{"va", "vt", "vb"}));
+  EXPECT_EQ(deps, (std::vector<std::string>{"vt", "va", "vb"}));
   const std::pair<uint32_t, int> other{(*t)->id(), 1};
   EXPECT_TRUE(catalog_->DependentViews({}, &other).empty());
   Reopen();

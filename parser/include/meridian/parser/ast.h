@@ -374,9 +374,14 @@ struct ColumnDef {
   Location loc;
 };
 
+// A TEMP table's ON COMMIT action (PostgreSQL's; a permanent table has kNone).
+enum class OnCommit { kNone, kPreserveRows, kDeleteRows, kDrop };
+
 struct CreateTableStmt {
-  std::string table;
+  std::string table;  // a relation name as written (QualifyName below)
   bool if_not_exists = false;
+  bool temp = false;  // CREATE TEMP | TEMPORARY TABLE
+  OnCommit on_commit = OnCommit::kNone;
   std::vector<ColumnDef> columns;
   std::vector<std::string> primary_key;  // table constraint PRIMARY KEY (a, b)
   std::string primary_key_name;          // its CONSTRAINT name; empty: default name
@@ -396,6 +401,8 @@ struct CreateTableAsStmt {
   std::string table;
   Location table_loc;
   bool if_not_exists = false;
+  bool temp = false;
+  OnCommit on_commit = OnCommit::kNone;
   std::vector<std::string> columns;  // renames the query's first columns; empty: none
   std::unique_ptr<SelectStmt> query;
   bool with_data = true;
@@ -591,14 +598,55 @@ enum class StatementKind {
   kShow,   // variable
   kReset,  // variable
   kCopy,
-  kTransaction,  // transaction
-  kPrepare,      // prepare
-  kExecute,      // execute
-  kDeallocate,   // deallocate
+  kTransaction,     // transaction
+  kPrepare,         // prepare
+  kExecute,         // execute
+  kDeallocate,      // deallocate
   kCreateSequence,  // sequence
   kAlterSequence,   // sequence
   kDropSequence,    // drop_table (the names are sequences)
+  kCreateSchema,    // schema
+  kDropSchema,      // schema
+  kAlterSchema,     // schema (RENAME TO)
 };
+
+// CREATE SCHEMA [IF NOT EXISTS] name [AUTHORIZATION role] (names[0]; the role's name when
+// only AUTHORIZATION is given); DROP SCHEMA [IF EXISTS] names [CASCADE | RESTRICT]; ALTER
+// SCHEMA names[0] RENAME TO new_name.
+struct SchemaStmt {
+  std::vector<std::string> names;
+  std::vector<Location> locs;
+  std::string role;  // AUTHORIZATION; empty: none
+  std::string new_name;
+  bool missing_ok = false;  // IF [NOT] EXISTS
+  bool cascade = false;
+};
+
+// A relation name as the parser hands it to the engine: "name" when written unqualified
+// (resolved through search_path), "schema" + kSchemaSeparator + "name" when written
+// schema.name. The separator cannot appear in a PostgreSQL identifier.
+inline constexpr char kSchemaSeparator = '\x1f';
+inline std::string QualifyName(const std::string& schema, const std::string& name) {
+  return schema.empty() ? name : schema + kSchemaSeparator + name;
+}
+// Splits a written name; *schema is empty when it was unqualified.
+inline void SplitName(const std::string& written, std::string* schema, std::string* name) {
+  const size_t sep = written.find(kSchemaSeparator);
+  if (sep == std::string::npos) {
+    schema->clear();
+    *name = written;
+  } else {
+    *schema = written.substr(0, sep);
+    *name = written.substr(sep + 1);
+  }
+}
+// The written name as PostgreSQL prints it in messages: schema.name.
+inline std::string DisplayName(std::string written) {
+  for (char& c : written) {
+    if (c == kSchemaSeparator) c = '.';
+  }
+  return written;
+}
 
 // SET / SHOW / RESET of a run-time parameter. name is lower-cased ("timezone" for TIME ZONE);
 // all is SHOW ALL / RESET ALL. SET: values as written (strings unquoted, identifiers folded,
@@ -712,6 +760,7 @@ struct Statement {
   std::unique_ptr<ExecuteStmt> execute;          // kExecute
   std::unique_ptr<DeallocateStmt> deallocate;    // kDeallocate
   std::unique_ptr<SequenceStmt> sequence;        // kCreateSequence, kAlterSequence
+  std::unique_ptr<SchemaStmt> schema;            // kCreateSchema, kDropSchema, kAlterSchema
   // kExplain: the statement explained, and whether it runs (EXPLAIN ANALYZE).
   std::unique_ptr<Statement> explained;
   bool explain_analyze = false;
