@@ -464,6 +464,27 @@ Status Table::Analyze() {
     }
     stats->columns.push_back(ComputeColumnStats(values, sample.size(), seen));
   }
+  for (const std::shared_ptr<Index>& index : IndexSnapshot()) {
+    const IndexSchema& x = index->schema();
+    if (!x.HasExpressions()) continue;
+    std::vector<ColumnStats>& per_key = stats->expressions[x.id];
+    per_key.resize(x.columns.size());
+    std::vector<std::vector<std::pair<std::string, Value>>> values(x.columns.size());
+    for (const Row& r : sample) {
+      MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> key, index->KeyValues(r));
+      for (size_t k = 0; k < key.size(); ++k) {
+        if (x.columns[k] != kExpressionKey || key[k].IsNull()) continue;
+        std::string bytes;
+        storage::AppendKeyValue(key[k], false, &bytes);
+        values[k].emplace_back(std::move(bytes), std::move(key[k]));
+      }
+    }
+    for (size_t k = 0; k < x.columns.size(); ++k) {
+      if (x.columns[k] == kExpressionKey) {
+        per_key[k] = ComputeColumnStats(values[k], sample.size(), seen);
+      }
+    }
+  }
   {
     std::lock_guard lock(stats_mu_);
     stats_ = std::move(stats);

@@ -100,18 +100,19 @@ std::optional<SargOp> ComparisonOp(ast::BinaryOp op) {
 bool IsTableColumn(const BoundExpr& e) { return e.kind == BoundKind::kColumn && e.depth == 0; }
 
 // The key expressions of expression indexes that a condition may constrain: expression i
-// stands for the virtual column kExprColumnBase + i, so the sargs below treat it as a column
-// (statistics know no such column: PostgreSQL's default selectivities apply).
-constexpr int kExprColumnBase = 1 << 20;
+// stands for the virtual column (table width) + i, so the sargs below treat it as a column;
+// its statistics are the expression's from ANALYZE (TableStats::expressions), else
+// PostgreSQL's default selectivities apply.
 struct KeyExprs {
+  int base = 0;  // the table's width: expression j is the virtual column base + j
   std::vector<const BoundExpr*> exprs;
   // The virtual column of e, adding it when new.
   int Add(const BoundExpr* e) {
     for (size_t j = 0; j < exprs.size(); ++j) {
-      if (exprs[j]->Equals(*e)) return kExprColumnBase + static_cast<int>(j);
+      if (exprs[j]->Equals(*e)) return base + static_cast<int>(j);
     }
     exprs.push_back(e);
-    return kExprColumnBase + static_cast<int>(exprs.size() - 1);
+    return base + static_cast<int>(exprs.size() - 1);
   }
 };
 
@@ -122,7 +123,7 @@ std::optional<int> KeyColumnOf(const BoundExpr& e, const KeyExprs* keys) {
     return std::nullopt;
   }
   for (size_t j = 0; j < keys->exprs.size(); ++j) {
-    if (keys->exprs[j]->Equals(e)) return kExprColumnBase + static_cast<int>(j);
+    if (keys->exprs[j]->Equals(e)) return keys->base + static_cast<int>(j);
   }
   return std::nullopt;
 }
@@ -865,6 +866,7 @@ Candidate ChooseCandidate(const AccessRequest& req) {
   // Expression indexes' keys as virtual columns; per index, the virtual column of each key.
   const std::vector<std::shared_ptr<catalog::Index>> indexes = table.IndexSnapshot();
   KeyExprs key_exprs;
+  key_exprs.base = static_cast<int>(table.types().size());
   std::vector<std::vector<int>> key_columns(indexes.size());
   for (size_t x = 0; x < indexes.size(); ++x) {
     const catalog::IndexSchema& ix = indexes[x]->schema();
@@ -879,11 +881,26 @@ Candidate ChooseCandidate(const AccessRequest& req) {
     }
   }
   const KeyExprs* keys = key_exprs.exprs.empty() ? nullptr : &key_exprs;
+  // Statistics of the virtual columns: the table's, extended by the expressions' own.
+  catalog::TableStats with_exprs;
+  if (keys != nullptr && stats != nullptr && !stats->expressions.empty()) {
+    with_exprs.rows = stats->rows;
+    with_exprs.columns = stats->columns;
+    with_exprs.columns.resize(static_cast<size_t>(key_exprs.base) + key_exprs.exprs.size());
+    for (size_t x = 0; x < indexes.size(); ++x) {
+      auto it = stats->expressions.find(indexes[x]->schema().id);
+      if (it == stats->expressions.end()) continue;
+      for (size_t k = 0; k < key_columns[x].size() && k < it->second.size(); ++k) {
+        if (key_columns[x][k] >= key_exprs.base) with_exprs.columns[key_columns[x][k]] = it->second[k];
+      }
+    }
+    stats = &with_exprs;
+  }
   // The wanted order: plain columns, or an ORDER BY expression that an index keys.
   std::vector<AccessPlan::OrderColumn> wanted_order = req.wanted_order;
   bool expr_order = false;
   if (wanted_order.empty() && req.order_expr != nullptr && keys != nullptr) {
-    if (std::optional<int> v = KeyColumnOf(*req.order_expr, keys); v && *v >= kExprColumnBase) {
+    if (std::optional<int> v = KeyColumnOf(*req.order_expr, keys); v && *v >= key_exprs.base) {
       wanted_order.push_back({*v, req.order_descending});
       expr_order = true;
     }
