@@ -169,7 +169,7 @@ TEST_F(CatalogTest, ForeignKeysRoundTripAndOlderFormat) {
   EXPECT_EQ(ParseCatalog(text.substr(0, text.find("fkey ") + 8)).status().sqlstate(), "XX001");
   // The same file as version 6 wrote it: no fkeys line.
   std::string v6 = text;
-  v6.replace(v6.find("MERIDIAN-CATALOG 7"), 18, "MERIDIAN-CATALOG 6");
+  v6.replace(v6.find("MERIDIAN-CATALOG 8"), 18, "MERIDIAN-CATALOG 6");
   const size_t from = v6.find("fkeys ");
   v6.erase(from, v6.find("rows ") - from);
   auto old = ParseCatalog(v6);
@@ -206,9 +206,9 @@ TEST_F(CatalogTest, IndexAccessMethodRoundTrips) {
   EXPECT_EQ(SerializeCatalog(*parsed), text);
   // The same file as version 6: no method field, every index a B+tree.
   std::string v6 = text;
-  v6.replace(v6.find("MERIDIAN-CATALOG 7"), 18, "MERIDIAN-CATALOG 6");
+  v6.replace(v6.find("MERIDIAN-CATALOG 8"), 18, "MERIDIAN-CATALOG 6");
   v6.erase(v6.find("fkeys 0\n"), 8);  // version 6 has no fkeys line
-  for (const char* line : {" 0 1 0 1\n", " 0 1 0 0\n"}) {
+  for (const char* line : {" 0 1 0 1 0:\n", " 0 1 0 0 0:\n"}) {
     const size_t at = v6.find(line);
     ASSERT_NE(at, std::string::npos) << text;
     v6.replace(at, std::strlen(line), " 0 1 0\n");
@@ -220,6 +220,42 @@ TEST_F(CatalogTest, IndexAccessMethodRoundTrips) {
   // A unique R-tree cannot be built: a file that says so is corrupt.
   state.indexes[0].unique = true;
   EXPECT_EQ(ParseCatalog(SerializeCatalog(state)).status().sqlstate(), "XX001");
+}
+
+// Format 8's expression keys (column -1 and the SQL text) and predicate on an index line;
+// an expression key without its text is corruption.
+TEST_F(CatalogTest, IndexExpressionsAndPredicateRoundTrip) {
+  CatalogState state;
+  state.next_table_id = 9;
+  TableSchema s = Schema("x");
+  s.id = 4;
+  state.tables.push_back(s);
+  IndexSchema e;
+  e.id = 5;
+  e.name = "x_lower_idx";
+  e.table_id = 4;
+  e.unique = true;
+  e.columns = {kExpressionKey, 1};
+  e.descending = {false, true};
+  e.expressions = {"lower(b || 'a b')", ""};
+  e.predicate = "a > 10 AND b IS NOT NULL";
+  state.indexes = {e};
+  const std::string text = SerializeCatalog(state);
+  auto parsed = ParseCatalog(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_EQ(parsed->indexes.size(), 1u);
+  const IndexSchema& got = parsed->indexes[0];
+  EXPECT_EQ(got.columns, e.columns);
+  EXPECT_EQ(got.descending, e.descending);
+  EXPECT_EQ(got.expressions, e.expressions);
+  EXPECT_EQ(got.predicate, e.predicate);
+  EXPECT_TRUE(got.HasExpressions());
+  EXPECT_TRUE(got.IsPartial());
+  EXPECT_FALSE(got.IsPlain());
+  EXPECT_EQ(SerializeCatalog(*parsed), text);
+  std::string broken = text;
+  broken.replace(broken.find("17:lower(b || 'a b')"), 20, "0:");
+  EXPECT_EQ(ParseCatalog(broken).status().sqlstate(), "XX001");
 }
 
 Column ViewColumn(std::string name, Type type) {
