@@ -24,9 +24,9 @@ Status NoMatchingConstraint(const ast::OnConflict& oc) {
 
 }  // namespace
 
-Result<std::vector<std::string>> Binder::PredicateConjuncts(const ast::Expr& expr,
-                                                            const catalog::TableSchema& schema) {
-  std::vector<std::string> out;
+Result<std::vector<BoundExprPtr>> Binder::BindPredicateConjuncts(
+    const ast::Expr& expr, const catalog::TableSchema& schema) {
+  std::vector<BoundExprPtr> out;
   std::vector<const ast::Expr*> stack{&expr};
   while (!stack.empty()) {
     const ast::Expr* e = stack.back();
@@ -37,8 +37,16 @@ Result<std::vector<std::string>> Binder::PredicateConjuncts(const ast::Expr& exp
       continue;
     }
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr bound, BindIndexExpr(*e, schema, true));
-    out.push_back(DeparseExpr(*bound, false));
+    out.push_back(std::move(bound));
   }
+  return out;
+}
+
+Result<std::vector<std::string>> Binder::PredicateConjuncts(const ast::Expr& expr,
+                                                            const catalog::TableSchema& schema) {
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<BoundExprPtr> bound, BindPredicateConjuncts(expr, schema));
+  std::vector<std::string> out;
+  for (const BoundExprPtr& e : bound) out.push_back(DeparseExpr(*e, false));
   return out;
 }
 

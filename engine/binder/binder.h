@@ -73,6 +73,9 @@ class Binder {
   // layout): what ON CONFLICT ... WHERE compares with a partial index's predicate.
   Result<std::vector<std::string>> PredicateConjuncts(const ast::Expr& expr,
                                                       const catalog::TableSchema& schema);
+  // The same conjuncts as bound expressions (the planner's implication test).
+  Result<std::vector<BoundExprPtr>> BindPredicateConjuncts(const ast::Expr& expr,
+                                                           const catalog::TableSchema& schema);
   // An argument of EXECUTE for its prepared statement's parameter $n of type `type`
   // (bind_execute.cc): no aggregates or subqueries, no tables (a column is 42703), no $n (42P02);
   // assignment-cast to type (42804 `parameter $n of type x cannot be coerced to the expected

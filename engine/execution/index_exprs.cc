@@ -82,15 +82,6 @@ bool LooksLikeFunction(const BoundExpr& e, const std::string& text) {
 
 }  // namespace
 
-void FlattenConjuncts(const BoundExpr& e, std::vector<const BoundExpr*>* out) {
-  if (e.kind == BoundKind::kBinary && e.binary_op == ast::BinaryOp::kAnd) {
-    FlattenConjuncts(*e.children[0], out);
-    FlattenConjuncts(*e.children[1], out);
-    return;
-  }
-  out->push_back(&e);
-}
-
 Result<BoundExprPtr> BindIndexExpression(const ast::Expr& expr, const catalog::TableSchema& table,
                                          bool predicate, std::string* text) {
   catalog::LockSet no_locks;
@@ -171,18 +162,7 @@ Result<std::shared_ptr<const catalog::IndexExprs>> CompileIndexExpressions(
     out->predicate_plain_ = DeparseExpr(*out->predicate_expr_, false);
     out->predicate_pretty_ = DeparseExpr(*out->predicate_expr_, true);
     // Its conjuncts bound one by one, for the planner's implication test.
-    std::vector<const ast::Expr*> stack{parsed.get()};
-    while (!stack.empty()) {
-      const ast::Expr* e = stack.back();
-      stack.pop_back();
-      if (e->kind == ast::ExprKind::kBinary && e->binary_op == ast::BinaryOp::kAnd) {
-        stack.push_back(e->children[1].get());
-        stack.push_back(e->children[0].get());
-        continue;
-      }
-      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr conjunct, binder.BindIndexExpr(*e, table, true));
-      out->predicate_.push_back(std::move(conjunct));
-    }
+    MERIDIAN_ASSIGN_OR_RETURN(out->predicate_, binder.BindPredicateConjuncts(*parsed, table));
   }
   for (size_t c = 0; c < used.size(); ++c) {
     if (used[c]) out->columns_.push_back(static_cast<int>(c));

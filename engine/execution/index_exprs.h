@@ -56,7 +56,4 @@ Result<std::shared_ptr<const catalog::IndexExprs>> CompileIndexExpressions(
 Result<BoundExprPtr> BindIndexExpression(const ast::Expr& expr, const catalog::TableSchema& table,
                                          bool predicate, std::string* text);
 
-// The same conjunct list split as the planner's (AND tree flattened).
-void FlattenConjuncts(const BoundExpr& e, std::vector<const BoundExpr*>* out);
-
 }  // namespace meridian::exec
