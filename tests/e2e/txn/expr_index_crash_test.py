@@ -9,7 +9,9 @@ random moment and restarted, and then:
     the index in address ranges equal those a heap scan returns (`lower(email || '')` defeats
     the index);
   - the rows through users_active (`WHERE active AND id > 0`) equal the heap's active rows;
-  - the unique expression index still refuses another spelling of a stored address (23505).
+  - the unique expression index still refuses another spelling of a stored address (23505);
+  - after a clean stop, verify_indexes ($MERIDIAN_VERIFY_INDEXES, which binds the expressions
+    again as the daemon does) runs BTree::Verify on every index of the data directory.
 
 Rounds alternate a buffer pool that keeps the indexes cached (recovery catches them up from
 the log tail) with a 1 MiB pool (their pages are evicted, they are marked unsafe and rebuilt at
@@ -18,6 +20,7 @@ restart, re-binding the expressions from the catalog). Settings: MERIDIAN_EXPR_C
 (random; printed)."""
 import os
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -31,6 +34,7 @@ ROUNDS = env_int("MERIDIAN_EXPR_CRASH_ROUNDS", 4)
 SEED = env_int("MERIDIAN_EXPR_CRASH_SEED", random.randrange(1 << 30))
 PRELOAD = env_int("MERIDIAN_EXPR_CRASH_PRELOAD", 20000)
 WRITERS = 3
+VERIFY = os.environ.get("MERIDIAN_VERIFY_INDEXES", "")
 
 
 def connect(server):
@@ -127,6 +131,20 @@ def check(conn, acked, pendings):
         pass
 
 
+def verify(server):
+    if not VERIFY:
+        print("  (MERIDIAN_VERIFY_INDEXES not set: Verify() skipped)")
+        return
+    server.daemon.stop()
+    out = subprocess.run([VERIFY, os.path.join(server.daemon.dir, "data")], capture_output=True,
+                         text=True)
+    lines = out.stdout.splitlines()
+    assert out.returncode == 0 and len(lines) == 3 and all(": ok," in x for x in lines), \
+        f"verify_indexes failed:\n{out.stdout}\n{out.stderr}"
+    print("  " + "\n  ".join(lines))
+    server.daemon.restart()
+
+
 def main():
     rng = random.Random(SEED)
     print(f"expr_index_crash: seed {SEED}, {ROUNDS} rounds, {WRITERS} writers")
@@ -172,6 +190,7 @@ def main():
             print(f"round {rnd + 1}: pool {pool_mb} MiB, kill after {delay:.2f} s, "
                   f"{len(acked)} rows, every acknowledged row found through users_lower\n  "
                   f"{recovered[-1].split('] ')[-1] if recovered else ''}")
+            verify(server)
             daemon.stop()
         except BaseException:
             print(daemon.log()[-5000:])
