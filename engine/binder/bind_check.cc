@@ -1,5 +1,6 @@
 // Binding of CHECK constraints (PostgreSQL's transformExpr with EXPR_KIND_CHECK_CONSTRAINT):
-// over the table's row, boolean, without subqueries, aggregates or parameters.
+// over the table's row, boolean, without subqueries, aggregates or parameters; and of index
+// expressions and predicates (EXPR_KIND_INDEX_EXPRESSION / EXPR_KIND_INDEX_PREDICATE) alike.
 #include "binder/binder.h"
 
 namespace meridian::exec {
@@ -20,6 +21,18 @@ Result<std::vector<BoundCheck>> Binder::BindChecks(const std::shared_ptr<catalog
     out.push_back({c.name, std::move(e)});
   }
   return out;
+}
+
+Result<BoundExprPtr> Binder::BindIndexExpr(const ast::Expr& expr,
+                                           const catalog::TableSchema& schema, bool predicate) {
+  Scope scope;
+  scope.tables.push_back(SchemaScope(schema, nullptr, 0));
+  if (predicate) {
+    return BindStandalone(&scope, ExprRules{"index predicate", false, true, false},
+                          [&] { return BindBoolean(expr, "WHERE"); });
+  }
+  return BindStandalone(&scope, ExprRules{"index expression", false, true, false},
+                        [&] { return BindExpr(expr); });
 }
 
 }  // namespace meridian::exec

@@ -375,6 +375,12 @@ std::string Binder::OutputName(const ast::Expr& expr) {
   return "?column?";
 }
 
+std::string Binder::IndexColumnName(const ast::Expr& expr) {
+  std::string name;
+  if (FigureName(expr, &name) > 0) return name;
+  return "expr";
+}
+
 Result<BoundExprPtr> Binder::BindStandalone(Scope* scope, ExprRules rules,
                                             const std::function<Result<BoundExprPtr>()>& bind) {
   ExprRules saved_rules = rules_;

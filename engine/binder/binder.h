@@ -65,6 +65,17 @@ class Binder {
                                  std::shared_ptr<catalog::Table> table);
   // Every CHECK constraint of table's current schema, bound.
   Result<std::vector<BoundCheck>> BindChecks(const std::shared_ptr<catalog::Table>& table);
+  // An index key expression (predicate false) or a partial index's WHERE (predicate true,
+  // boolean) over the table's row: no subqueries, aggregates, window functions or parameters.
+  Result<BoundExprPtr> BindIndexExpr(const ast::Expr& expr, const catalog::TableSchema& schema,
+                                     bool predicate);
+  // A predicate's AND-ed conjuncts, each bound over schema and deparsed (PostgreSQL's plain
+  // layout): what ON CONFLICT ... WHERE compares with a partial index's predicate.
+  Result<std::vector<std::string>> PredicateConjuncts(const ast::Expr& expr,
+                                                      const catalog::TableSchema& schema);
+  // The same conjuncts as bound expressions (the planner's implication test).
+  Result<std::vector<BoundExprPtr>> BindPredicateConjuncts(const ast::Expr& expr,
+                                                           const catalog::TableSchema& schema);
   // An argument of EXECUTE for its prepared statement's parameter $n of type `type`
   // (bind_execute.cc): no aggregates or subqueries, no tables (a column is 42703), no $n (42P02);
   // assignment-cast to type (42804 `parameter $n of type x cannot be coerced to the expected
@@ -78,6 +89,9 @@ class Binder {
 
   // PostgreSQL's output column name of a select-list expression ("?column?" when none).
   static std::string OutputName(const ast::Expr& expr);
+  // PostgreSQL's FigureIndexColname: what an index key expression adds to a default index
+  // name (lower(email) -> "lower", (a + 1) -> "expr").
+  static std::string IndexColumnName(const ast::Expr& expr);
 
   // True once a system table was bound: its rows were built from the catalog for this
   // statement, so the plan must not be reused (plan_cache.h).

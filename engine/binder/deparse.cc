@@ -63,6 +63,12 @@ bool IsArithmetic(const BoundExpr& e, bool* high) {
   }
 }
 
+// a || b of arrays and the JSON operators are function calls printed as operators.
+bool PrintsAsOperator(const BoundExpr& e) {
+  return e.name == "||" || (e.func == Func::kRegistered && e.children.size() == 2 &&
+                            JsonOperatorSymbol(e.name) != nullptr);
+}
+
 bool IsBool(const BoundExpr& e) {
   return (e.kind == BoundKind::kBinary &&
           (e.binary_op == ast::BinaryOp::kAnd || e.binary_op == ast::BinaryOp::kOr)) ||
@@ -72,6 +78,9 @@ bool IsBool(const BoundExpr& e) {
 // isSimpleNode: whether child needs no parentheses under parent (first: child is the left
 // operand).
 bool IsSimple(const BoundExpr& child, const BoundExpr& parent, bool first) {
+  if (child.kind == BoundKind::kFunction && PrintsAsOperator(child)) {
+    return IsBool(parent);  // j ->> 'k' is an operator: bare only under AND/OR/NOT
+  }
   switch (child.kind) {
     case BoundKind::kConst:
     case BoundKind::kColumn:
@@ -192,10 +201,13 @@ std::string Deparse(const BoundExpr& e, bool pretty) {
           return upper;
         }
       }
-      if (e.name == "||") return Operator(e, pretty);
-      if (e.func == Func::kRegistered && e.children.size() == 2 &&
-          JsonOperatorSymbol(e.name) != nullptr) {
-        return Operator(e, pretty);
+      if (PrintsAsOperator(e)) return Operator(e, pretty);
+      // PostgreSQL prints these as the SQL keywords they are.
+      if (e.func == Func::kCoalesce || e.func == Func::kGreatest || e.func == Func::kLeast ||
+          e.func == Func::kNullIf) {
+        std::string upper = e.name;
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        return upper + "(" + List(e.children, 0, pretty) + ")";
       }
       return e.name + "(" + List(e.children, 0, pretty) + ")";
     }

@@ -570,6 +570,11 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
       break;
     case TypeId::kText:
       if (from.id == TypeId::kChar) return Value::String(StripBlanks(TextOf(v)));
+      if (from.IsVector() && v.IsArray()) {  // int2vector / oidvector print "1 3"
+        std::string out;
+        for (const Value& e : v.AsArray()) out += (out.empty() ? "" : " ") + e.ToString();
+        return Value::String(std::move(out));
+      }
       return Value::String(TextOf(v));
     case TypeId::kVarchar:
     case TypeId::kChar: {

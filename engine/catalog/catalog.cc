@@ -212,8 +212,12 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
       migrated = true;
     }
   }
-  for (const IndexSchema& schema : state.indexes) {
+  for (IndexSchema& schema : state.indexes) {
     Table* table = by_id.at(schema.table_id).get();
+    // Expression keys and predicates are stored as SQL text and bound again here.
+    if (schema.NeedsEval()) {
+      MERIDIAN_ASSIGN_OR_RETURN(schema.compiled, CompileIndexExprs(table->schema(), schema));
+    }
     // A marker: the file was written outside a checkpoint image since the last one (or is
     // new). After a clean Close every file is whole, so the marker is stale.
     MERIDIAN_ASSIGN_OR_RETURN(bool unsafe, fs->Exists(catalog->MarkerPath(schema.id)));

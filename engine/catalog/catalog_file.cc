@@ -216,9 +216,15 @@ std::string SerializeCatalog(const CatalogState& state) {
       out.append(" ");
       num(x.columns[k]);
       out.append(x.descending[k] ? " 1" : " 0");
+      if (x.columns[k] == kExpressionKey) {
+        out.append(" ");
+        PutString(&out, x.expressions[k]);
+      }
     }
     out.append(" ");
     num(static_cast<int>(x.method));
+    out.append(" ");
+    PutString(&out, x.predicate);
     out.append("\n");
   }
   for (const ViewSchema& v : state.views) {
@@ -414,17 +420,29 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
     x.unique = unique != 0;
     for (int64_t k = 0; k < nkeys; ++k) {
       int64_t col = 0, desc = 0;
-      if (!r.Int(&col) || !r.Int(&desc) || col < 0 ||
+      const int64_t lowest = version >= 9 ? kExpressionKey : 0;
+      if (!r.Int(&col) || !r.Int(&desc) || col < lowest ||
           col >= static_cast<int64_t>(table->columns.size())) {
         return Malformed("bad key column of index \"" + x.name + "\"");
       }
       x.columns.push_back(static_cast<int>(col));
       x.descending.push_back(desc != 0);
+      std::string expr;
+      if (col == kExpressionKey && (!r.String(&expr) || expr.empty())) {
+        return Malformed("bad key expression of index \"" + x.name + "\"");
+      }
+      if (col == kExpressionKey) {
+        x.expressions.resize(static_cast<size_t>(nkeys));
+        x.expressions[static_cast<size_t>(k)] = std::move(expr);
+      }
     }
     int64_t method = 0;
     if (version >= 7 && (!r.Int(&method) || method < 0 || method > 1 ||
                          (method == 1 && (x.unique || nkeys > 8)))) {
       return Malformed("bad access method of index \"" + x.name + "\"");
+    }
+    if (version >= 9 && !r.String(&x.predicate)) {
+      return Malformed("bad predicate of index \"" + x.name + "\"");
     }
     x.method = static_cast<IndexMethod>(method);
     state.indexes.push_back(std::move(x));

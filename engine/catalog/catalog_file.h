@@ -2,8 +2,8 @@
 // atomically on every DDL (write catalog.meta.tmp, fsync, rename over catalog.meta, fsync the
 // directory), so a crash leaves either the old or the new catalog, never a mix.
 //
-// Format (version 8); every string is length-prefixed as <byte length>:<bytes>:
-//   MERIDIAN-CATALOG 7
+// Format (version 9); every string is length-prefixed as <byte length>:<bytes>:
+//   MERIDIAN-CATALOG 9
 //   next_table_id <n>                         next relation id (tables and indexes share them)
 //   schema <id> <name> <owner>                once per CREATE SCHEMA schema (namespace.h), in id
 //                                             order; a relation outside public is written with
@@ -19,10 +19,14 @@
 //          fkey <name> <referenced table id> <n> <column>... (n) <referenced column>... (n)
 //               <match> <on_delete> <on_update>   (the letters as numbers: 's' = 115)
 //   rows <n>                                  live row estimate when the file was written
-//   index <id> <name> <table id> <kind> <unique 0|1> <k> (<column> <desc 0|1>)... <method>
+//   index <id> <name> <table id> <kind> <unique 0|1> <k> (<column> <desc 0|1> [<expr>])...
+//         <method> <predicate>
 //                                             once per index, after every table; kind is
 //                                             IndexKind (0 index, 1 primary key, 2 unique),
-//                                             method IndexMethod (0 btree, 1 rtree)
+//                                             method IndexMethod (0 btree, 1 rtree); column
+//                                             -1 is an expression key, followed by its SQL
+//                                             text; predicate: a partial index's WHERE as SQL
+//                                             text, 0: for none (both re-bound at open)
 //   view <id> <name> <k> (<column name> <TypeId> <modifier> <array element TypeId>)...
 //        <query SQL text>
 //        <r> <relation id>... <c> (<table id> <column position>)...
@@ -36,6 +40,7 @@
 //                                             the counter is in tables/<id>.seq (sequence.h)
 //   end <table count> <index count> <view count> <sequence count> <schema count>
 //                                             detects a truncated file
+// Version 9 added expression keys (column -1 and its text) and the predicate of the index line.
 // Version 8 added the schema lines, schema-qualified names and the schema count of the end line.
 // Version 7 added the fkeys line and its fkey lines (versions 1-6 have no foreign keys) and
 // the access method at the end of the index line (older files: btree).
@@ -64,7 +69,7 @@
 
 namespace meridian::catalog {
 
-inline constexpr int kCatalogFormatVersion = 8;
+inline constexpr int kCatalogFormatVersion = 9;
 inline constexpr const char* kCatalogFileName = "catalog.meta";
 
 struct CatalogState {

@@ -32,6 +32,25 @@ bool RTreeCoordinate(const Value& v, double* out) {
   return true;
 }
 
+namespace {
+
+IndexExprCompiler& Compiler() {
+  static IndexExprCompiler compiler;
+  return compiler;
+}
+
+}  // namespace
+
+void SetIndexExprCompiler(IndexExprCompiler compiler) { Compiler() = std::move(compiler); }
+
+Result<std::shared_ptr<const IndexExprs>> CompileIndexExprs(const TableSchema& table,
+                                                            const IndexSchema& index) {
+  if (!Compiler()) {
+    return Status::Internal("index \"" + index.name + "\" has expressions but no compiler");
+  }
+  return Compiler()(table, index);
+}
+
 Index::Index(IndexSchema schema, std::unique_ptr<storage::BTree> tree)
     : schema_(std::move(schema)), tree_(std::move(tree)) {}
 
@@ -54,26 +73,55 @@ bool Index::RowPoint(const Row& row, storage::Box* box) const {
 
 Index::~Index() { (void)Close(); }
 
-std::vector<Value> Index::KeyValues(const Row& row) const {
+Result<std::vector<Value>> Index::KeyValues(const Row& row) const {
   std::vector<Value> key;
   key.reserve(schema_.columns.size());
-  for (int c : schema_.columns) key.push_back(row[c]);
-  return key;
-}
-
-std::string Index::EncodeKey(const Row& row) const {
-  std::string key;
-  for (size_t i = 0; i < schema_.columns.size(); ++i) {
-    storage::AppendKeyValue(row[schema_.columns[i]], schema_.descending[i], &key);
+  for (size_t k = 0; k < schema_.columns.size(); ++k) {
+    const int c = schema_.columns[k];
+    if (c != kExpressionKey) {
+      key.push_back(row[c]);
+      continue;
+    }
+    if (schema_.compiled == nullptr) return Status::Internal("index \"" + name() + "\" is unbound");
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, schema_.compiled->Key(k, row));
+    key.push_back(std::move(v));
   }
   return key;
 }
 
-bool Index::KeyHasNull(const Row& row) const {
+Result<std::string> Index::EncodeKey(const Row& row) const {
+  std::string key;
+  if (!schema_.HasExpressions()) {
+    for (size_t i = 0; i < schema_.columns.size(); ++i) {
+      storage::AppendKeyValue(row[schema_.columns[i]], schema_.descending[i], &key);
+    }
+    return key;
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, KeyValues(row));
+  for (size_t i = 0; i < values.size(); ++i) {
+    storage::AppendKeyValue(values[i], schema_.descending[i], &key);
+  }
+  return key;
+}
+
+Result<bool> Index::KeyHasNull(const Row& row) const {
+  if (schema_.HasExpressions()) {
+    MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, KeyValues(row));
+    for (const Value& v : values) {
+      if (v.IsNull()) return true;
+    }
+    return false;
+  }
   for (int c : schema_.columns) {
     if (row[c].IsNull()) return true;
   }
   return false;
+}
+
+Result<bool> Index::Covers(const Row& row) const {
+  if (!schema_.IsPartial()) return true;
+  if (schema_.compiled == nullptr) return Status::Internal("index \"" + name() + "\" is unbound");
+  return schema_.compiled->Matches(row);
 }
 
 Status Index::Insert(const Row& row, storage::Rid rid, bool if_absent) {
@@ -93,7 +141,10 @@ Status Index::Insert(const Row& row, storage::Rid rid, bool if_absent) {
     return rtree_->Insert(box, rid);
   }
   if (tree_ == nullptr) return Status::Internal("index \"" + name() + "\" is closed");
-  return tree_->Insert(EncodeKey(row), EncodeRid(rid));
+  MERIDIAN_ASSIGN_OR_RETURN(bool covered, Covers(row));
+  if (!covered) return Status::Ok();
+  MERIDIAN_ASSIGN_OR_RETURN(std::string key, EncodeKey(row));
+  return tree_->Insert(key, EncodeRid(rid));
 }
 
 Status Index::Remove(const Row& row, storage::Rid rid) {
@@ -104,7 +155,10 @@ Status Index::Remove(const Row& row, storage::Rid rid) {
     return rtree_->Delete(box, rid).status();
   }
   if (tree_ == nullptr) return Status::Ok();
-  return tree_->Delete(EncodeKey(row), EncodeRid(rid)).status();
+  MERIDIAN_ASSIGN_OR_RETURN(bool covered, Covers(row));
+  if (!covered) return Status::Ok();
+  MERIDIAN_ASSIGN_OR_RETURN(std::string key, EncodeKey(row));
+  return tree_->Delete(key, EncodeRid(rid)).status();
 }
 
 Status Index::Erase(const Row& row, storage::Rid rid) {
@@ -112,7 +166,10 @@ Status Index::Erase(const Row& row, storage::Rid rid) {
   bool found = false;
   storage::Box box;
   if (!schema_.IsRtree()) {
-    MERIDIAN_ASSIGN_OR_RETURN(found, tree_->Delete(EncodeKey(row), EncodeRid(rid)));
+    MERIDIAN_ASSIGN_OR_RETURN(bool covered, Covers(row));
+    if (!covered) return Status::Ok();  // never indexed
+    MERIDIAN_ASSIGN_OR_RETURN(std::string key, EncodeKey(row));
+    MERIDIAN_ASSIGN_OR_RETURN(found, tree_->Delete(key, EncodeRid(rid)));
   } else if (RowPoint(row, &box)) {
     MERIDIAN_ASSIGN_OR_RETURN(found, rtree_->Delete(box, rid));
   } else {

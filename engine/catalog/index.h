@@ -4,6 +4,9 @@
 // coexist (MVCC) and uniqueness is enforced by the executor (a lookup before insert, NULLs
 // distinct as in PostgreSQL). An R-tree index holds (point of the k indexed numeric columns as
 // float64, Rid) per row version; a version with a NULL in an indexed column has no entry.
+// An expression index keys some columns by an expression over the row (`lower(email)`), and a
+// partial index holds entries only for rows its predicate accepts; both are evaluated through
+// IndexExprs, which the query layers compile (the catalog cannot see the evaluator).
 // Concurrency: an Index belongs to its Table and is used under that table's lock (shared to
 // read, exclusive to change); the trees themselves are thread-safe.
 #pragma once
@@ -36,6 +39,42 @@ enum class IndexMethod : uint8_t {
   kRtree = 1,
 };
 
+struct IndexSchema;
+struct TableSchema;
+
+// The compiled key expressions and predicate of an expression or partial index: built by the
+// query layers from the stored SQL text (execution/index_exprs.cc), installed once per process
+// with SetIndexExprCompiler. Immutable and thread-safe: evaluation keeps no state.
+class IndexExprs {
+ public:
+  virtual ~IndexExprs() = default;
+  // The value of key column k (an expression key) for a full table row.
+  virtual Result<Value> Key(size_t k, const Row& row) const = 0;
+  // True when the predicate holds for the row (NULL and false do not); true without one.
+  virtual Result<bool> Matches(const Row& row) const = 0;
+  // The table columns the expressions and the predicate read (ascending).
+  virtual std::vector<int> Columns() const = 0;
+  // Key column k as PostgreSQL's pg_get_indexdef prints it: the expression (pretty or plain
+  // layout) in parentheses unless it reads as a function call (lower(email), COALESCE(x, 0)).
+  virtual std::string Display(size_t k, bool pretty) const = 0;
+  // The predicate as pg_get_indexdef prints it after WHERE (empty without one).
+  virtual std::string PredicateDisplay(bool pretty) const = 0;
+  // Key column k's type and its pg_attribute name (PostgreSQL's: lower, expr, expr1, ...).
+  virtual Type KeyType(size_t k) const = 0;
+  virtual std::string KeyName(size_t k) const = 0;
+};
+
+using IndexExprCompiler = std::function<Result<std::shared_ptr<const IndexExprs>>(
+    const TableSchema& table, const IndexSchema& index)>;
+// Installs the compiler (the daemon does, at startup, before any catalog opens).
+void SetIndexExprCompiler(IndexExprCompiler compiler);
+// Compiles index's expressions over table; XX000 when no compiler is installed.
+Result<std::shared_ptr<const IndexExprs>> CompileIndexExprs(const TableSchema& table,
+                                                            const IndexSchema& index);
+
+// Key column k of an IndexSchema is an expression when columns[k] == kExpressionKey.
+inline constexpr int kExpressionKey = -1;
+
 struct IndexSchema {
   uint32_t id = 0;  // shares the relation id space with tables (file tables/<id>.btree)
   std::string name;
@@ -46,8 +85,26 @@ struct IndexSchema {
   std::vector<int> columns;      // table column indexes, in key order
   std::vector<bool> descending;  // per key column (all false for an R-tree)
   IndexMethod method = IndexMethod::kBtree;
+  // Per key column: the expression's SQL text as written (re-parsed and bound at open; shown
+  // deparsed, IndexExprs::Display) when columns[k] == kExpressionKey, else empty. Empty
+  // vector: no expression keys.
+  std::vector<std::string> expressions;
+  std::string predicate;  // a partial index's WHERE as written; empty: every row
+  // Compiled expressions and predicate (set whenever NeedsEval(); null otherwise).
+  std::shared_ptr<const IndexExprs> compiled;
 
   bool IsConstraint() const { return kind != IndexKind::kIndex; }
+  bool HasExpressions() const {
+    for (int c : columns) {
+      if (c == kExpressionKey) return true;
+    }
+    return false;
+  }
+  bool IsPartial() const { return !predicate.empty(); }
+  bool NeedsEval() const { return HasExpressions() || IsPartial(); }
+  // A plain index over table columns only: every row has an entry of those columns' values
+  // (what foreign keys, index nested loops and ON CONFLICT (cols) may rely on).
+  bool IsPlain() const { return !NeedsEval(); }
   bool IsRtree() const { return method == IndexMethod::kRtree; }
 };
 
@@ -80,11 +137,14 @@ class Index {
   // row is not indexed).
   bool RowPoint(const Row& row, storage::Box* box) const;
 
-  // The key columns' values of a full table row, and their encoded key.
-  std::vector<Value> KeyValues(const Row& row) const;
-  std::string EncodeKey(const Row& row) const;
+  // The key columns' values of a full table row (expression keys evaluated), and their
+  // encoded key. Fails only when an expression key's evaluation does.
+  Result<std::vector<Value>> KeyValues(const Row& row) const;
+  Result<std::string> EncodeKey(const Row& row) const;
   // True when a key column of row is NULL (NULLs never conflict in a unique index).
-  bool KeyHasNull(const Row& row) const;
+  Result<bool> KeyHasNull(const Row& row) const;
+  // True when the row has an entry: always, but for a partial index whose predicate rejects it.
+  Result<bool> Covers(const Row& row) const;
 
   // Adds the row version's entry (none for an R-tree row with a NULL coordinate). A B+tree
   // ignores a pair already present; an R-tree would store it twice, so recovery's catch-up

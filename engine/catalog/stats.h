@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "meridian/value.h"
@@ -24,6 +25,9 @@ struct TableStats {
   static constexpr int kBuckets = 32;
   uint64_t rows = 0;  // rows counted by the ANALYZE that produced these statistics
   std::vector<ColumnStats> columns;
+  // Per expression index (by index id): per key column, the statistics of an expression key
+  // (PostgreSQL's ANALYZE gathers them for index expressions too); empty for a column key.
+  std::map<uint32_t, std::vector<ColumnStats>> expressions;
 };
 
 }  // namespace meridian::catalog

@@ -135,20 +135,37 @@ int TypLen(Type t) {
   return b != nullptr ? b->len : -1;
 }
 
-std::string ColumnList(const TableSchema& t, const IndexSchema& x, bool with_order) {
+// Key column i of an index as pg_get_indexdef prints it: a quoted column name or the
+// expression (parenthesized unless it reads as a function call).
+std::string KeyColumnText(const TableSchema& t, const IndexSchema& x, size_t i, bool pretty) {
+  if (x.columns[i] != kExpressionKey) return QuoteIdent(t.columns[x.columns[i]].name);
+  if (x.compiled != nullptr) return x.compiled->Display(i, pretty);
+  return "(" + (i < x.expressions.size() ? x.expressions[i] : std::string()) + ")";
+}
+
+std::string ColumnList(const TableSchema& t, const IndexSchema& x, bool with_order,
+                       bool pretty = false) {
   std::string out;
   for (size_t i = 0; i < x.columns.size(); ++i) {
     if (i > 0) out += ", ";
-    out += QuoteIdent(t.columns[x.columns[i]].name);
+    out += KeyColumnText(t, x, i, pretty);
     if (with_order && i < x.descending.size() && x.descending[i]) out += " DESC";
   }
   return out;
 }
 
-std::string IndexDefinition(const TableSchema& t, const IndexSchema& x) {
-  return std::string("CREATE ") + (x.unique ? "UNIQUE " : "") + "INDEX " + QuoteIdent(x.name) +
-         " ON public." + QuoteIdent(t.name) + " USING " + (x.IsRtree() ? "rtree" : "btree") +
-         " (" + ColumnList(t, x, true) + ")";
+// pretty: pg_get_indexdef(oid, 0, true), which leaves out the schema and prints expressions
+// with PostgreSQL's pretty layout.
+std::string IndexDefinition(const TableSchema& t, const IndexSchema& x, bool pretty = false) {
+  std::string def = std::string("CREATE ") + (x.unique ? "UNIQUE " : "") + "INDEX " +
+                    QuoteIdent(x.name) + " ON " + (pretty ? "" : "public.") + QuoteIdent(t.name) +
+                    " USING " + (x.IsRtree() ? "rtree" : "btree") + " (" +
+                    ColumnList(t, x, true, pretty) + ")";
+  if (x.IsPartial()) {
+    def += " WHERE " +
+           (x.compiled != nullptr ? x.compiled->PredicateDisplay(pretty) : "(" + x.predicate + ")");
+  }
+  return def;
 }
 
 std::string ConstraintDefinition(const TableSchema& t, const IndexSchema& x) {
@@ -493,6 +510,12 @@ const std::vector<SystemTable>& Registry() {
            for (const auto& index : s.indexes[t]) {
              const IndexSchema& x = index->schema();
              for (size_t k = 0; k < x.columns.size(); ++k) {
+               if (x.columns[k] == kExpressionKey) {
+                 if (x.compiled == nullptr) continue;
+                 add(RelOid(x.id), static_cast<int64_t>(k + 1), x.compiled->KeyName(k),
+                     x.compiled->KeyType(k), false, false);
+                 continue;
+               }
                const Column& col = schema.columns[x.columns[k]];
                add(RelOid(x.id), static_cast<int64_t>(k + 1), col.name, col.type, false, false);
              }
@@ -586,10 +609,17 @@ const std::vector<SystemTable>& Registry() {
            for (const auto& index : s.indexes[t]) {
              const IndexSchema& x = index->schema();
              // int2vector / oidvector: arrays (unnest, generate_subscripts and ANY work on them;
-             // subscripts start at 1 here, at 0 in PostgreSQL).
+             // subscripts start at 1 here, at 0 in PostgreSQL). indkey: 0 for an expression key;
+             // indexprs and indpred hold the expressions' and the predicate's SQL text
+             // (PostgreSQL stores node trees there).
              std::vector<Value> key, option, collation, opclass;
+             std::string exprs;
              for (size_t k = 0; k < x.columns.size(); ++k) {
                key.push_back(Value::Int(x.columns[k] + 1));
+               if (x.columns[k] == kExpressionKey) {
+                 exprs += (exprs.empty() ? "" : ", ") +
+                          KeyColumnText(s.tables[t]->schema(), x, k, false);
+               }
                option.push_back(
                    Value::Int(k < x.descending.size() && x.descending[k] ? 3 : 0));
                collation.push_back(Value::Int(0));
@@ -615,8 +645,10 @@ const std::vector<SystemTable>& Registry() {
                              Value::Array(std::move(collation)),
                              Value::Array(std::move(opclass)),
                              Value::Array(std::move(option)),
-                             N(),
-                             N()});
+                             exprs.empty() ? N() : T(exprs),
+                             !x.IsPartial()          ? N()
+                             : x.compiled != nullptr ? T(x.compiled->PredicateDisplay(false))
+                                                     : T(x.predicate)});
            }
          }
          return rows;
@@ -687,7 +719,8 @@ const std::vector<SystemTable>& Registry() {
                if (s.tables[p]->id() != fk.ref_table) continue;
                for (const auto& index : s.indexes[p]) {
                  const std::vector<int>& x = index->schema().columns;
-                 if (index->schema().unique && x.size() == fk.ref_columns.size() &&
+                 if (index->schema().unique && index->schema().IsPlain() &&
+                     x.size() == fk.ref_columns.size() &&
                      std::is_permutation(x.begin(), x.end(), fk.ref_columns.begin())) {
                    index_oid = RelOid(index->schema().id);
                    break;
@@ -1415,15 +1448,15 @@ std::string SystemTables::FormatType(int64_t oid, int64_t typmod) {
 }
 
 std::optional<std::string> SystemTables::IndexDef(const Catalog& catalog, int64_t oid,
-                                                  int64_t column) {
+                                                  int64_t column, bool pretty) {
   for (const auto& t : catalog.List()) {
     for (const auto& index : t->IndexSnapshot()) {
       if (RelOid(index->schema().id) != oid) continue;
       const IndexSchema& x = index->schema();
-      if (column == 0) return IndexDefinition(t->schema(), x);
+      if (column == 0) return IndexDefinition(t->schema(), x, pretty);
       // The n-th key alone: its column name (no DESC; PostgreSQL leaves the ordering out).
       if (column < 0 || column > static_cast<int64_t>(x.columns.size())) return std::string();
-      return QuoteIdent(t->schema().columns[x.columns[static_cast<size_t>(column - 1)]].name);
+      return KeyColumnText(t->schema(), x, static_cast<size_t>(column - 1), pretty);
     }
   }
   return std::nullopt;

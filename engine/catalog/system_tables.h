@@ -56,8 +56,9 @@ class SystemTables {
   // nullopt when no such object exists.
   // pg_get_indexdef(oid, column): column 0 the CREATE INDEX statement, n the n-th key column
   // ('' beyond the last, as PostgreSQL).
+  // pretty: pg_get_indexdef's third argument (no schema, pretty expressions).
   static std::optional<std::string> IndexDef(const Catalog& catalog, int64_t oid,
-                                             int64_t column = 0);
+                                             int64_t column = 0, bool pretty = false);
   // The user table with this oid, or null.
   static std::shared_ptr<Table> TableByOid(const Catalog& catalog, int64_t oid);
   // The CHECK constraint with this pg_constraint oid: its position in its table's

@@ -144,7 +144,11 @@ Status Table::BuildIndex(Index* index) {
           return Status::Ok();
         }
         const bool dead = IsDeadVersion(h);
-        entries.push_back({index->EncodeKey(row), EncodeRid(rid), index->KeyHasNull(row) || dead});
+        MERIDIAN_ASSIGN_OR_RETURN(bool covered, index->Covers(row));
+        if (!covered) return Status::Ok();  // a partial index's predicate rejects the row
+        MERIDIAN_ASSIGN_OR_RETURN(std::string key, index->EncodeKey(row));
+        MERIDIAN_ASSIGN_OR_RETURN(bool has_null, index->KeyHasNull(row));
+        entries.push_back({std::move(key), EncodeRid(rid), has_null || dead});
         return Status::Ok();
       }));
   auto less = [](const Entry& a, const Entry& b) {
@@ -182,10 +186,11 @@ Status Table::BuildIndex(Index* index) {
       Row row;
       MERIDIAN_RETURN_IF_ERROR(heap_->Get(DecodeRid(entries[i].rid), &bytes));
       MERIDIAN_RETURN_IF_ERROR(DecodeRow(bytes, &row));
+      MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, index->KeyValues(row));
       return Status::Error(sqlstate::kUniqueViolation,
                            "could not create unique index \"" + index->name() + "\"")
-          .WithDetail("Key (" + KeyColumnNames(index->schema()) + ")=(" +
-                      KeyToText(index->KeyValues(row)) + ") is duplicated.");
+          .WithDetail("Key (" + KeyColumnNames(index->schema()) + ")=(" + KeyToText(values) +
+                      ") is duplicated.");
     }
   }
   size_t pos = 0;
@@ -223,7 +228,11 @@ std::string Table::KeyColumnNames(const IndexSchema& index) const {
   std::string names;
   for (size_t k = 0; k < index.columns.size(); ++k) {
     if (k > 0) names += ", ";
-    names += schema().columns[index.columns[k]].name;
+    if (index.columns[k] != kExpressionKey) {
+      names += schema().columns[index.columns[k]].name;
+    } else if (index.compiled != nullptr) {
+      names += index.compiled->Display(k, /*pretty=*/true);
+    }
   }
   return names;
 }
@@ -327,7 +336,8 @@ Status Table::CollectGarbage(txn::Timestamp horizon, Garbage* garbage) {
       if (index->file() == nullptr) continue;
       std::unique_lock<std::mutex> key_lock;
       if (index->schema().unique) {
-        key_lock = std::unique_lock<std::mutex>(index->KeyLock(index->EncodeKey(row)));
+        MERIDIAN_ASSIGN_OR_RETURN(std::string key, index->EncodeKey(row));
+        key_lock = std::unique_lock<std::mutex>(index->KeyLock(key));
       }
       // A version of a failed statement may lack some entries: absence is fine here.
       MERIDIAN_RETURN_IF_ERROR(index->Remove(row, rid));
@@ -453,6 +463,27 @@ Status Table::Analyze() {
       values.emplace_back(std::move(key), r[c]);
     }
     stats->columns.push_back(ComputeColumnStats(values, sample.size(), seen));
+  }
+  for (const std::shared_ptr<Index>& index : IndexSnapshot()) {
+    const IndexSchema& x = index->schema();
+    if (!x.HasExpressions()) continue;
+    std::vector<ColumnStats>& per_key = stats->expressions[x.id];
+    per_key.resize(x.columns.size());
+    std::vector<std::vector<std::pair<std::string, Value>>> values(x.columns.size());
+    for (const Row& r : sample) {
+      MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> key, index->KeyValues(r));
+      for (size_t k = 0; k < key.size(); ++k) {
+        if (x.columns[k] != kExpressionKey || key[k].IsNull()) continue;
+        std::string bytes;
+        storage::AppendKeyValue(key[k], false, &bytes);
+        values[k].emplace_back(std::move(bytes), std::move(key[k]));
+      }
+    }
+    for (size_t k = 0; k < x.columns.size(); ++k) {
+      if (x.columns[k] == kExpressionKey) {
+        per_key[k] = ComputeColumnStats(values[k], sample.size(), seen);
+      }
+    }
   }
   {
     std::lock_guard lock(stats_mu_);

@@ -71,6 +71,15 @@ Status ViewsReadIt(const std::string& what, const catalog::ViewSchema& view) {
       .WithHint("Drop the view, rename, and create the view again.");
 }
 
+// Whether an index reads table column c: as a key column, in a key expression or in its
+// predicate.
+bool ReadsColumn(const catalog::IndexSchema& x, int c) {
+  if (std::find(x.columns.begin(), x.columns.end(), c) != x.columns.end()) return true;
+  if (x.compiled == nullptr) return false;
+  const std::vector<int> read = x.compiled->Columns();
+  return std::find(read.begin(), read.end(), c) != read.end();
+}
+
 // One ALTER TABLE statement in progress.
 class Alter {
  public:
@@ -312,10 +321,7 @@ class Alter {
     }
     // Indexes and constraints on the column go with it, as in PostgreSQL (foreign keys too).
     for (const std::shared_ptr<catalog::Index>& index : table_->indexes()) {
-      const std::vector<int>& cols = index->schema().columns;
-      if (std::find(cols.begin(), cols.end(), c) != cols.end()) {
-        drop_indexes_.push_back(index->name());
-      }
+      if (ReadsColumn(index->schema(), c)) drop_indexes_.push_back(index->name());
     }
     std::erase_if(schema_.foreign_keys, [&](const catalog::ForeignKey& fk) {
       return std::find(fk.columns.begin(), fk.columns.end(), c) != fk.columns.end() ||
@@ -434,6 +440,14 @@ class Alter {
     if (auto views = catalog_->DependentViews({}, &use); !views.empty()) {
       return ViewsReadIt("column \"" + cmd.name + "\" of table \"" + schema_.name + "\"",
                          *views.front());
+    }
+    for (const std::shared_ptr<catalog::Index>& index : table_->indexes()) {
+      // The index stores its expressions as SQL text naming the column.
+      if (index->schema().NeedsEval() && ReadsColumn(index->schema(), c)) {
+        return Status::NotSupported("cannot rename column \"" + cmd.name + "\" because index \"" +
+                                    index->name() + "\" uses it in an expression or predicate")
+            .WithHint("Drop the index, rename, and create the index again.");
+      }
     }
     if (LiveColumn(cmd.new_name) >= 0) {
       return Status::Error(

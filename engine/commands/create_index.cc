@@ -1,8 +1,13 @@
-// CREATE [UNIQUE] INDEX [[IF NOT EXISTS] name] ON t [USING btree] (col [ASC|DESC], ...), and
-// CREATE INDEX ... USING rtree|gist (c1, ..., ck) over 1..8 numeric columns:
-// validates the columns, picks PostgreSQL's default name when none is given, then builds the
+// CREATE [UNIQUE] INDEX [[IF NOT EXISTS] name] ON t [USING btree] (col | (expr) | f(args)
+// [ASC|DESC], ...) [WHERE predicate], and CREATE INDEX ... USING rtree|gist (c1, ..., ck) over
+// 1..8 numeric columns: validates the columns, binds key expressions and the predicate
+// (immutable only), picks PostgreSQL's default name when none is given, then builds the
 // index from the heap under the table's exclusive lock.
+#include <set>
+
+#include "binder/binder.h"
 #include "commands/ddl.h"
+#include "execution/index_exprs.h"
 
 namespace meridian::exec {
 
@@ -40,7 +45,39 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
   schema.unique = stmt.unique;
   schema.method = rtree ? catalog::IndexMethod::kRtree : catalog::IndexMethod::kBtree;
   std::string base = table->name();
+  std::set<std::string> used_names;  // ChooseIndexColumnNames: expr, expr1, ...
+  if (rtree && stmt.where != nullptr) {
+    return Status::NotSupported("partial R-tree indexes are not supported")
+        .WithPosition(stmt.where_loc.position);
+  }
   for (const ast::IndexColumn& col : stmt.columns) {
+    if (col.expr != nullptr) {
+      if (rtree) {
+        return Status::NotSupported("expressions in R-tree indexes are not supported")
+            .WithPosition(col.loc.position);
+      }
+      std::string text;
+      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr bound,
+                                BindIndexExpression(*col.expr, table->schema(), false, &text));
+      MERIDIAN_RETURN_IF_ERROR(CheckBtreeKeyType(bound->type, col.loc.position));
+      if (col.nulls_first.has_value() && *col.nulls_first != col.descending) {
+        return Status::NotSupported("NULLS " + std::string(*col.nulls_first ? "FIRST" : "LAST") +
+                                    " is not supported for " + (col.descending ? "DESC" : "ASC") +
+                                    " index columns yet")
+            .WithPosition(col.loc.position);
+      }
+      schema.columns.push_back(catalog::kExpressionKey);
+      schema.descending.push_back(col.descending);
+      schema.expressions.resize(schema.columns.size());
+      schema.expressions.back() = col.text;  // re-parsed and bound at open
+      std::string name = Binder::IndexColumnName(*col.expr);
+      for (int n = 1; used_names.count(name) != 0; ++n) {
+        name = Binder::IndexColumnName(*col.expr) + std::to_string(n);
+      }
+      used_names.insert(name);
+      base += "_" + name;
+      continue;
+    }
     int c = table->schema().FindColumn(col.name);
     if (c < 0) {
       return Status::Error(sqlstate::kUndefinedColumn, "column \"" + col.name + "\" does not exist")
@@ -78,7 +115,20 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
     }
     schema.columns.push_back(c);
     schema.descending.push_back(col.descending);
-    base += "_" + col.name;
+    std::string name = col.name;
+    for (int n = 1; used_names.count(name) != 0; ++n) name = col.name + std::to_string(n);
+    used_names.insert(name);
+    base += "_" + name;
+  }
+  if (!schema.expressions.empty()) schema.expressions.resize(schema.columns.size());
+  if (stmt.where != nullptr) {
+    std::string text;
+    MERIDIAN_RETURN_IF_ERROR(
+        BindIndexExpression(*stmt.where, table->schema(), true, &text).status());
+    schema.predicate = stmt.where_text;
+  }
+  if (schema.NeedsEval()) {
+    MERIDIAN_ASSIGN_OR_RETURN(schema.compiled, CompileIndexExpressions(table->schema(), schema));
   }
   if (stmt.name.empty()) {
     schema.name = catalog->ChooseIndexName(base + "_idx", table->schema().nsp);

@@ -103,7 +103,7 @@ Result<catalog::ForeignKey> MakeForeignKey(const ast::ForeignKeyDef& def, const 
   bool unique = false;
   for (const std::shared_ptr<catalog::Index>& index : indexes) {
     const std::vector<int>& x = index->schema().columns;
-    if (index->schema().unique && x.size() == fk.ref_columns.size() &&
+    if (index->schema().unique && index->schema().IsPlain() && x.size() == fk.ref_columns.size() &&
         std::is_permutation(x.begin(), x.end(), fk.ref_columns.begin())) {
       unique = true;
     }

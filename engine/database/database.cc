@@ -13,6 +13,7 @@
 
 #include "catalog/catalog.h"
 #include "database/data_dir_lock.h"
+#include "execution/index_exprs.h"
 #include "function/builtin.h"
 #include "main/plan_cache.h"
 #include "main/prepared.h"
@@ -268,7 +269,12 @@ class DatabaseImpl : public Database {
         const catalog::IndexSchema& x = index->schema();
         IndexDescription id;
         id.name = x.name;
-        for (int c : x.columns) id.columns.push_back(s.columns[c].name);
+        for (size_t k = 0; k < x.columns.size(); ++k) {
+          const int c = x.columns[k];
+          id.columns.push_back(c != catalog::kExpressionKey ? s.columns[c].name
+                               : x.compiled != nullptr      ? x.compiled->Display(k, false)
+                                                            : x.expressions[k]);
+        }
         id.descending = x.descending;
         id.unique = x.unique;
         id.primary_key = x.kind == catalog::IndexKind::kPrimaryKey;
@@ -304,6 +310,8 @@ class DatabaseImpl : public Database {
 
 Result<std::unique_ptr<Database>> Database::Open(const DatabaseOptions& options) {
   exec::RegisterBuiltinFunctions();  // the registered scalar functions, once per process
+  // Expression and partial indexes are bound by the query layers (catalog/index.h).
+  catalog::SetIndexExprCompiler(&exec::CompileIndexExpressions);
   std::error_code ec;
   std::filesystem::create_directories(options.data_dir, ec);
   if (ec) {

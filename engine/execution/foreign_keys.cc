@@ -78,7 +78,10 @@ std::shared_ptr<catalog::Index> IndexOn(const catalog::Table& table, const std::
                                         bool unique_only) {
   for (const std::shared_ptr<catalog::Index>& index : table.indexes()) {
     const std::vector<int>& x = index->schema().columns;
-    if ((unique_only && !index->schema().unique) || x.size() != cols.size()) continue;
+    if ((unique_only && !index->schema().unique) || x.size() != cols.size() ||
+        !index->schema().IsPlain()) {
+      continue;
+    }
     if (std::is_permutation(x.begin(), x.end(), cols.begin())) return index;
   }
   return nullptr;
@@ -186,8 +189,8 @@ Result<std::vector<std::vector<MatchedRow>>> FindChildren(
     };
     if (index != nullptr) {
       for (const Row& key : keys) {
-        MERIDIAN_ASSIGN_OR_RETURN(std::vector<std::string> rids,
-                                  index->Lookup(index->EncodeKey(key)));
+        MERIDIAN_ASSIGN_OR_RETURN(const std::string encoded, index->EncodeKey(key));
+        MERIDIAN_ASSIGN_OR_RETURN(std::vector<std::string> rids, index->Lookup(encoded));
         for (const std::string& r : rids) {
           const storage::Rid rid = catalog::DecodeRid(r);
           std::string bytes;

@@ -270,7 +270,8 @@ Result<bool> IndexScanOp::Next(Row* row) {
     MERIDIAN_ASSIGN_OR_RETURN(bool visible, FetchVisibleVersion(*table_, rid_, txn, &bytes_));
     if (!visible) continue;
     MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row));
-    if (index_->EncodeKey(*row) != key_) continue;  // slot reused by another row meanwhile
+    MERIDIAN_ASSIGN_OR_RETURN(const std::string key, index_->EncodeKey(*row));
+    if (key != key_) continue;  // slot reused by another row meanwhile
     row->resize(width_);
     return true;
   }

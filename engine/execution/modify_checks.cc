@@ -51,10 +51,11 @@ Status CheckConstraints(const catalog::Table& table, const std::vector<BoundChec
 }
 
 Status DuplicateKeyError(const catalog::Table& table, const catalog::Index& index, const Row& row) {
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, index.KeyValues(row));
   return Status::Error(sqlstate::kUniqueViolation,
                        "duplicate key value violates unique constraint \"" + index.name() + "\"")
       .WithDetail("Key (" + table.KeyColumnNames(index.schema()) + ")=(" +
-                  catalog::KeyToText(index.KeyValues(row)) + ") already exists.");
+                  catalog::KeyToText(values) + ") already exists.");
 }
 
 Result<std::string> EncodeRow(const catalog::Table& table, const Row& row) {
@@ -206,11 +207,15 @@ namespace {
 Result<std::optional<storage::Rid>> ProbeKey(catalog::Table& table, catalog::Index& index,
                                              const Row& row, const storage::Rid* claim,
                                              ExecContext* exec) {
-  if (index.KeyHasNull(row) || exec->txn == nullptr) {
+  // A partial index's predicate rejecting the row: no entry, so no conflict either.
+  MERIDIAN_ASSIGN_OR_RETURN(bool covered, index.Covers(row));
+  if (!covered) return std::optional<storage::Rid>();
+  MERIDIAN_ASSIGN_OR_RETURN(bool has_null, index.KeyHasNull(row));
+  if (has_null || exec->txn == nullptr) {
     if (claim != nullptr) MERIDIAN_RETURN_IF_ERROR(index.Insert(row, *claim));
     return std::optional<storage::Rid>();
   }
-  const std::string key = index.EncodeKey(row);
+  MERIDIAN_ASSIGN_OR_RETURN(const std::string key, index.EncodeKey(row));
   while (true) {
     uint64_t holder = 0;
     {

@@ -242,7 +242,8 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
     case Func::kIndexDef: {
       // pg_get_indexdef(oid, column, pretty): column 0 is the whole definition, n the n-th key.
       std::optional<std::string> def =
-          SystemTables::IndexDef(*catalog, args[0].AsInt(), args.size() > 1 ? args[1].AsInt() : 0);
+          SystemTables::IndexDef(*catalog, args[0].AsInt(), args.size() > 1 ? args[1].AsInt() : 0,
+                                 args.size() > 2 && !args[2].IsNull() && args[2].AsBool());
       return def ? Value::String(*def) : Value::Null();
     }
     case Func::kConstraintDef: {

@@ -6,7 +6,9 @@
 #include <cmath>
 #include <map>
 
+#include "binder/type_rules.h"
 #include "execution/evaluator.h"
+#include "execution/index_exprs.h"
 #include "storage/key_codec.h"
 
 namespace meridian::exec {
@@ -97,25 +99,56 @@ std::optional<SargOp> ComparisonOp(ast::BinaryOp op) {
 
 bool IsTableColumn(const BoundExpr& e) { return e.kind == BoundKind::kColumn && e.depth == 0; }
 
-std::optional<Sarg> MatchSarg(const BoundExpr& c, size_t i) {
+// The key expressions of expression indexes that a condition may constrain: expression i
+// stands for the virtual column (table width) + i, so the sargs below treat it as a column;
+// its statistics are the expression's from ANALYZE (TableStats::expressions), else
+// PostgreSQL's default selectivities apply.
+struct KeyExprs {
+  int base = 0;  // the table's width: expression j is the virtual column base + j
+  std::vector<const BoundExpr*> exprs;
+  // The virtual column of e, adding it when new.
+  int Add(const BoundExpr* e) {
+    for (size_t j = 0; j < exprs.size(); ++j) {
+      if (exprs[j]->Equals(*e)) return base + static_cast<int>(j);
+    }
+    exprs.push_back(e);
+    return base + static_cast<int>(exprs.size() - 1);
+  }
+};
+
+// The key column e is: a column of this table, or an index key expression (keys may be null).
+std::optional<int> KeyColumnOf(const BoundExpr& e, const KeyExprs* keys) {
+  if (IsTableColumn(e)) return e.index;
+  if (keys == nullptr || e.kind == BoundKind::kConst || e.kind == BoundKind::kColumn) {
+    return std::nullopt;
+  }
+  for (size_t j = 0; j < keys->exprs.size(); ++j) {
+    if (keys->exprs[j]->Equals(e)) return keys->base + static_cast<int>(j);
+  }
+  return std::nullopt;
+}
+
+std::optional<Sarg> MatchSarg(const BoundExpr& c, size_t i, const KeyExprs* keys = nullptr) {
   if (c.kind == BoundKind::kBinary) {
     std::optional<SargOp> op = ComparisonOp(c.binary_op);
     if (!op) return std::nullopt;
     const BoundExpr& l = *c.children[0];
     const BoundExpr& r = *c.children[1];
-    if (IsTableColumn(l) && IsParamLike(r) && KeyFamily(l.type) != 0 &&
-        KeyFamily(l.type) == KeyFamily(r.type)) {
-      return Sarg{i, l.index, *op, &r, {}, {}, {}, {}};
+    const std::optional<int> lc = KeyColumnOf(l, keys);
+    if (lc && IsParamLike(r) && KeyFamily(l.type) != 0 && KeyFamily(l.type) == KeyFamily(r.type)) {
+      return Sarg{i, *lc, *op, &r, {}, {}, {}, {}};
     }
-    if (IsTableColumn(r) && IsParamLike(l) && KeyFamily(r.type) != 0 &&
-        KeyFamily(r.type) == KeyFamily(l.type)) {
-      return Sarg{i, r.index, Flip(*op), &l, {}, {}, {}, {}};
+    const std::optional<int> rc = KeyColumnOf(r, keys);
+    if (rc && IsParamLike(l) && KeyFamily(r.type) != 0 && KeyFamily(r.type) == KeyFamily(l.type)) {
+      return Sarg{i, *rc, Flip(*op), &l, {}, {}, {}, {}};
     }
     return std::nullopt;
   }
-  if (c.kind == BoundKind::kInList && !c.negated && IsTableColumn(*c.children[0])) {
+  // The key column of the first operand (-1: none).
+  const int first = c.children.empty() ? -1 : KeyColumnOf(*c.children[0], keys).value_or(-1);
+  if (c.kind == BoundKind::kInList && !c.negated && first >= 0) {
     const BoundExpr& col = *c.children[0];
-    Sarg s{i, col.index, SargOp::kIn, nullptr, {}, {}, {}, {}};
+    Sarg s{i, first, SargOp::kIn, nullptr, {}, {}, {}, {}};
     for (size_t k = 1; k < c.children.size(); ++k) {
       const BoundExpr& item = *c.children[k];
       if (!IsParamLike(item) || KeyFamily(item.type) != KeyFamily(col.type) ||
@@ -128,22 +161,20 @@ std::optional<Sarg> MatchSarg(const BoundExpr& c, size_t i) {
   }
   // column = ANY(array): a parameter, constant or outer value of the column's element family.
   if (c.kind == BoundKind::kQuantifiedArray && c.binary_op == ast::BinaryOp::kEq && !c.all &&
-      !c.negated && IsTableColumn(*c.children[0]) && IsParamLike(*c.children[1]) &&
-      c.children[1]->type.IsArray()) {
+      !c.negated && first >= 0 && IsParamLike(*c.children[1]) && c.children[1]->type.IsArray()) {
     const BoundExpr& col = *c.children[0];
     const Type element = c.children[1]->type.Element();
     if (KeyFamily(col.type) != 0 && KeyFamily(col.type) == KeyFamily(element)) {
-      return Sarg{i, col.index, SargOp::kInArray, c.children[1].get(), {}, {}, {}, {}};
+      return Sarg{i, first, SargOp::kInArray, c.children[1].get(), {}, {}, {}, {}};
     }
   }
   // column IN (uncorrelated subquery): its rows, known once the statement runs, are points
   // as an array's elements are (PostgreSQL joins the de-duplicated subquery to an index scan).
   if (c.kind == BoundKind::kInSubquery && c.binary_op == ast::BinaryOp::kEq && !c.all &&
-      !c.negated && c.subquery != nullptr && !c.subquery->correlated &&
-      IsTableColumn(*c.children[0])) {
+      !c.negated && c.subquery != nullptr && !c.subquery->correlated && first >= 0) {
     const BoundExpr& col = *c.children[0];
     if (KeyFamily(col.type) != 0 && KeyFamily(col.type) == KeyFamily(c.subquery->type)) {
-      return Sarg{i, col.index, SargOp::kInArray, &c, {}, {}, {}, {}};
+      return Sarg{i, first, SargOp::kInArray, &c, {}, {}, {}, {}};
     }
   }
   return std::nullopt;
@@ -151,7 +182,7 @@ std::optional<Sarg> MatchSarg(const BoundExpr& c, size_t i) {
 
 // An OR of conditions on one column, each an equality, IN list, one-sided range or a range
 // with both ends (BETWEEN) — as the intervals of a kAnyOf sarg.
-std::optional<Sarg> MatchAnyOf(const BoundExpr& c, size_t i) {
+std::optional<Sarg> MatchAnyOf(const BoundExpr& c, size_t i, const KeyExprs* keys = nullptr) {
   std::vector<const BoundExpr*> disjuncts, stack{&c};
   while (!stack.empty()) {
     const BoundExpr* e = stack.back();
@@ -194,14 +225,14 @@ std::optional<Sarg> MatchAnyOf(const BoundExpr& c, size_t i) {
     return true;
   };
   for (const BoundExpr* d : disjuncts) {
-    if (std::optional<Sarg> s = MatchSarg(*d, i)) {
+    if (std::optional<Sarg> s = MatchSarg(*d, i, keys)) {
       if (!add(*s)) return std::nullopt;
       continue;
     }
     // lo <= k AND k <= hi (BETWEEN) on one column.
     if (d->kind != BoundKind::kBinary || d->binary_op != ast::BinaryOp::kAnd) return std::nullopt;
-    std::optional<Sarg> a = MatchSarg(*d->children[0], i);
-    std::optional<Sarg> b = MatchSarg(*d->children[1], i);
+    std::optional<Sarg> a = MatchSarg(*d->children[0], i, keys);
+    std::optional<Sarg> b = MatchSarg(*d->children[1], i, keys);
     if (!a || !b || a->column != b->column) return std::nullopt;
     const bool a_low = a->op == SargOp::kGt || a->op == SargOp::kGe;
     const bool b_low = b->op == SargOp::kGt || b->op == SargOp::kGe;
@@ -236,7 +267,7 @@ std::vector<const BoundExpr*> Operands(const BoundExpr& e, ast::BinaryOp op) {
 
 // An OR of ANDs of equalities over one set of two or more columns — what a row-value IN list
 // becomes (`(a, b) IN ((1, 2), (3, 4))`) — as points of a multi-column key.
-std::optional<Sarg> MatchTuples(const BoundExpr& c, size_t i) {
+std::optional<Sarg> MatchTuples(const BoundExpr& c, size_t i, const KeyExprs* keys = nullptr) {
   std::vector<const BoundExpr*> disjuncts = Operands(c, ast::BinaryOp::kOr);
   if (disjuncts.size() < 2) return std::nullopt;
   Sarg out{i, -1, SargOp::kTuples, nullptr, {}, {}, {}, {}};
@@ -251,7 +282,7 @@ std::optional<Sarg> MatchTuples(const BoundExpr& c, size_t i) {
     if (std::any_of(leaves.begin(), leaves.end(), never_true)) continue;
     std::vector<std::pair<int, const BoundExpr*>> eqs;
     for (const BoundExpr* leaf : leaves) {
-      std::optional<Sarg> s = MatchSarg(*leaf, i);
+      std::optional<Sarg> s = MatchSarg(*leaf, i, keys);
       if (!s || s->op != SargOp::kEq) return std::nullopt;
       eqs.emplace_back(s->column, s->value);
     }
@@ -378,8 +409,12 @@ double RowWidthOf(const catalog::Table& table) {
 struct Candidate {
   AccessPlan plan;
   std::vector<size_t> used;  // conjunct indexes enforced by the index
+  // Conjuncts that repeat a partial index's predicate: every row it holds passes them, so
+  // they are neither index conditions nor filters (as PostgreSQL drops them).
+  std::vector<size_t> dropped;
   double matched = 0;        // index entries visited
   bool delivers_order = false;
+  bool expr_order = false;  // delivers AccessRequest::order_expr's order
 };
 
 // The column of an R-tree bound's column side: a table column, or one under a cast that keeps
@@ -703,10 +738,11 @@ BoundExprPtr JoinConjuncts(std::vector<BoundExprPtr> conjuncts) {
 namespace {
 
 // The sargable form of conjunct i, if any (a comparison, IN list or OR of them on a column).
-std::optional<Sarg> MatchConjunct(const BoundExpr& conjunct, size_t i) {
-  std::optional<Sarg> s = MatchSarg(conjunct, i);
-  if (!s) s = MatchAnyOf(conjunct, i);
-  if (!s) s = MatchTuples(conjunct, i);
+std::optional<Sarg> MatchConjunct(const BoundExpr& conjunct, size_t i,
+                                  const KeyExprs* keys = nullptr) {
+  std::optional<Sarg> s = MatchSarg(conjunct, i, keys);
+  if (!s) s = MatchAnyOf(conjunct, i, keys);
+  if (!s) s = MatchTuples(conjunct, i, keys);
   return s;
 }
 
@@ -730,6 +766,87 @@ double EstimateSelectivity(const BoundExpr& conjunct, const catalog::Table& tabl
 
 namespace {
 
+// A comparison `operand op constant` (either order) with a non-NULL constant.
+bool ConstComparison(const BoundExpr& e, const BoundExpr** operand, SargOp* op, Value* value) {
+  if (e.kind != BoundKind::kBinary) return false;
+  std::optional<SargOp> o = ComparisonOp(e.binary_op);
+  if (!o) return false;
+  const BoundExpr& l = *e.children[0];
+  const BoundExpr& r = *e.children[1];
+  if (r.kind == BoundKind::kConst && !r.value.IsNull() && l.kind != BoundKind::kConst) {
+    *operand = &l;
+    *op = *o;
+    *value = r.value;
+    return KeyFamily(l.type) != 0 && KeyFamily(l.type) == KeyFamily(r.type);
+  }
+  if (l.kind == BoundKind::kConst && !l.value.IsNull() && r.kind != BoundKind::kConst) {
+    *operand = &r;
+    *op = Flip(*o);
+    *value = l.value;
+    return KeyFamily(r.type) != 0 && KeyFamily(r.type) == KeyFamily(l.type);
+  }
+  return false;
+}
+
+// PostgreSQL's predicate_implied_by for the easy cases: conjunct q implies p when it is the
+// same expression, when it bounds the same operand at least as tightly (x > 20 implies
+// x > 10, x = 5 implies x >= 1), when p is `x IS NOT NULL` and q a comparison of x (strict
+// operators), or when p is an OR one of whose operands q implies.
+bool Implies(const BoundExpr& q, const BoundExpr& p) {
+  if (q.Equals(p)) return true;
+  if (p.kind == BoundKind::kBinary && p.binary_op == ast::BinaryOp::kOr) {
+    for (const BoundExpr* d : Operands(p, ast::BinaryOp::kOr)) {
+      if (Implies(q, *d)) return true;
+    }
+    return false;
+  }
+  const BoundExpr* qo = nullptr;
+  SargOp qop = SargOp::kEq;
+  Value qv;
+  const bool q_cmp = ConstComparison(q, &qo, &qop, &qv);
+  if (p.kind == BoundKind::kIsNull && p.negated) {
+    if (q_cmp && qo->Equals(*p.children[0])) return true;
+    return q.kind == BoundKind::kInList && !q.negated && q.children[0]->Equals(*p.children[0]);
+  }
+  const BoundExpr* po = nullptr;
+  SargOp pop = SargOp::kEq;
+  Value pv;
+  if (!q_cmp || !ConstComparison(p, &po, &pop, &pv) || !qo->Equals(*po)) return false;
+  const int c = CompareValues(qv, pv);
+  switch (pop) {
+    case SargOp::kEq:
+      return qop == SargOp::kEq && c == 0;
+    case SargOp::kGt:
+      return ((qop == SargOp::kGt) && c >= 0) ||
+             ((qop == SargOp::kGe || qop == SargOp::kEq) && c > 0);
+    case SargOp::kGe:
+      return (qop == SargOp::kGt || qop == SargOp::kGe || qop == SargOp::kEq) && c >= 0;
+    case SargOp::kLt:
+      return ((qop == SargOp::kLt) && c <= 0) ||
+             ((qop == SargOp::kLe || qop == SargOp::kEq) && c < 0);
+    case SargOp::kLe:
+      return (qop == SargOp::kLt || qop == SargOp::kLe || qop == SargOp::kEq) && c <= 0;
+    default:
+      return false;
+  }
+}
+
+// Whether the conjuncts imply every conjunct of a partial index's predicate; *dropped gets the
+// conjuncts that repeat one of them exactly.
+bool PredicateImplied(const BoundIndexExprs& x, const std::vector<BoundExprPtr>& conjuncts,
+                      std::vector<size_t>* dropped) {
+  for (const BoundExprPtr& p : x.predicate()) {
+    bool implied = false;
+    for (size_t i = 0; i < conjuncts.size(); ++i) {
+      if (!Implies(*conjuncts[i], *p)) continue;
+      implied = true;
+      if (conjuncts[i]->Equals(*p)) dropped->push_back(i);
+    }
+    if (!implied) return false;
+  }
+  return true;
+}
+
 // The cheapest candidate for req (its plan's rows set; conjuncts not yet moved into it).
 Candidate ChooseCandidate(const AccessRequest& req) {
   const catalog::Table& table = *req.table;
@@ -747,8 +864,51 @@ Candidate ChooseCandidate(const AccessRequest& req) {
   // clauselist_selectivity pairs them (`o_id >= $1 - 20 AND o_id < $1`: 0.005 without
   // statistics, not 1/3 * 1/3); the first of each per column, the rest count alone.
   std::map<int, std::pair<const BoundExpr*, const BoundExpr*>> ranges;  // column -> (lo, hi)
+  // Expression indexes' keys as virtual columns; per index, the virtual column of each key.
+  const std::vector<std::shared_ptr<catalog::Index>> indexes = table.IndexSnapshot();
+  KeyExprs key_exprs;
+  key_exprs.base = static_cast<int>(table.types().size());
+  std::vector<std::vector<int>> key_columns(indexes.size());
+  for (size_t x = 0; x < indexes.size(); ++x) {
+    const catalog::IndexSchema& ix = indexes[x]->schema();
+    const auto* compiled = dynamic_cast<const BoundIndexExprs*>(ix.compiled.get());
+    for (size_t k = 0; k < ix.columns.size(); ++k) {
+      int col = ix.columns[k];
+      if (col == catalog::kExpressionKey) {
+        col = compiled != nullptr && compiled->key(k) != nullptr ? key_exprs.Add(compiled->key(k))
+                                                                 : -1;
+      }
+      key_columns[x].push_back(col);
+    }
+  }
+  const KeyExprs* keys = key_exprs.exprs.empty() ? nullptr : &key_exprs;
+  // Statistics of the virtual columns: the table's, extended by the expressions' own.
+  catalog::TableStats with_exprs;
+  if (keys != nullptr && stats != nullptr && !stats->expressions.empty()) {
+    with_exprs.rows = stats->rows;
+    with_exprs.columns = stats->columns;
+    with_exprs.columns.resize(static_cast<size_t>(key_exprs.base) + key_exprs.exprs.size());
+    for (size_t x = 0; x < indexes.size(); ++x) {
+      auto it = stats->expressions.find(indexes[x]->schema().id);
+      if (it == stats->expressions.end()) continue;
+      for (size_t k = 0; k < key_columns[x].size() && k < it->second.size(); ++k) {
+        if (key_columns[x][k] >= key_exprs.base)
+          with_exprs.columns[key_columns[x][k]] = it->second[k];
+      }
+    }
+    stats = &with_exprs;
+  }
+  // The wanted order: plain columns, or an ORDER BY expression that an index keys.
+  std::vector<AccessPlan::OrderColumn> wanted_order = req.wanted_order;
+  bool expr_order = false;
+  if (wanted_order.empty() && req.order_expr != nullptr && keys != nullptr) {
+    if (std::optional<int> v = KeyColumnOf(*req.order_expr, keys); v && *v >= key_exprs.base) {
+      wanted_order.push_back({*v, req.order_descending});
+      expr_order = true;
+    }
+  }
   for (size_t i = 0; i < nconj; ++i) {
-    std::optional<Sarg> s = MatchConjunct(*req.conjuncts[i], i);
+    std::optional<Sarg> s = MatchConjunct(*req.conjuncts[i], i, keys);
     // A comparison of a number column with a number of another type (`x > 10` on a double
     // column) is no B+tree key condition, but it is estimated the same way.
     const std::optional<Sarg> e = s ? s : MatchRTreeBound(*req.conjuncts[i], i);
@@ -779,10 +939,10 @@ Candidate ChooseCandidate(const AccessRequest& req) {
                          rows * static_cast<double>(nconj) * kCpuOperatorCost;
   best.matched = rows;
   const double sort_cost =
-      req.wanted_order.empty() ? 0.0 : 2.0 * kCpuOperatorCost * out_rows * std::log2(out_rows + 1);
+      wanted_order.empty() ? 0.0 : 2.0 * kCpuOperatorCost * out_rows * std::log2(out_rows + 1);
   auto effective = [&](const Candidate& c) {
     double total = c.plan.total_cost;
-    if (!req.wanted_order.empty()) {
+    if (!wanted_order.empty()) {
       if (c.delivers_order && req.limit) {
         double fraction = std::min(1.0, *req.limit / out_rows);
         total = c.plan.startup_cost + (total - c.plan.startup_cost) * fraction;
@@ -793,7 +953,8 @@ Candidate ChooseCandidate(const AccessRequest& req) {
     return total;
   };
 
-  for (const std::shared_ptr<catalog::Index>& index : table.IndexSnapshot()) {
+  for (size_t x = 0; x < indexes.size(); ++x) {
+    const std::shared_ptr<catalog::Index>& index = indexes[x];
     const catalog::IndexSchema& ix = index->schema();
     if (ix.IsRtree()) {
       std::optional<Candidate> r = RTreeCandidate(req, index, stats, rows, pages);
@@ -804,12 +965,24 @@ Candidate ChooseCandidate(const AccessRequest& req) {
     c.plan.kind = AccessPlan::Kind::kIndexScan;
     c.plan.index = index;
     double sel = 1.0;
+    // A partial index answers only queries whose conditions imply its predicate.
+    if (ix.IsPartial()) {
+      const auto* compiled = dynamic_cast<const BoundIndexExprs*>(ix.compiled.get());
+      if (compiled == nullptr || !PredicateImplied(*compiled, req.conjuncts, &c.dropped)) continue;
+      std::sort(c.dropped.begin(), c.dropped.end());
+      c.dropped.erase(std::unique(c.dropped.begin(), c.dropped.end()), c.dropped.end());
+      for (size_t d : c.dropped) {
+        sel *= ConjunctSelectivity(*req.conjuncts[d], MatchConjunct(*req.conjuncts[d], d, keys),
+                                   stats);
+      }
+    }
     double ranges = 1;
     size_t eq_prefix = 0;  // leading columns bound to exactly one value
     bool all_eq = true;
     std::vector<std::pair<size_t, SargOp>> used;  // (sarg index, op)
     for (size_t k = 0; k < ix.columns.size(); ++k) {
-      const int col = ix.columns[k];
+      const int col = key_columns[x][k];
+      if (col < 0) break;
       const Sarg* eq = nullptr;
       const Sarg* in = nullptr;
       const Sarg* lo = nullptr;
@@ -912,14 +1085,14 @@ Candidate ChooseCandidate(const AccessRequest& req) {
     // Order delivered: key columns from the first one not fixed to a single value.
     std::vector<AccessPlan::OrderColumn> order;
     for (size_t k = eq_prefix; k < ix.columns.size(); ++k) {
-      order.push_back({ix.columns[k], ix.descending[k]});
+      order.push_back({key_columns[x][k], ix.descending[k]});
     }
-    if (!req.wanted_order.empty()) {
+    if (!wanted_order.empty()) {
       // Columns fixed by equality do not disturb an order; skip them in the wanted order.
       std::vector<AccessPlan::OrderColumn> wanted;
-      for (const auto& w : req.wanted_order) {
+      for (const auto& w : wanted_order) {
         bool fixed = false;
-        for (size_t k = 0; k < eq_prefix; ++k) fixed |= ix.columns[k] == w.column;
+        for (size_t k = 0; k < eq_prefix; ++k) fixed |= key_columns[x][k] == w.column;
         if (!fixed) wanted.push_back(w);
       }
       bool forward = wanted.size() <= order.size();
@@ -932,6 +1105,7 @@ Candidate ChooseCandidate(const AccessRequest& req) {
       }
       if (forward || backward) {
         c.delivers_order = true;
+        c.expr_order = expr_order;
         c.plan.reverse = !forward;
       }
     }
@@ -939,13 +1113,14 @@ Candidate ChooseCandidate(const AccessRequest& req) {
     for (const KeyCondition& kc : c.plan.keys) {
       if (!kc.any_of.empty()) c.delivers_order = false;
     }
-    if (c.used.empty() && !c.delivers_order) continue;
+    if (c.used.empty() && c.dropped.empty() && !c.delivers_order) continue;
     const bool unique_hit = ix.unique && all_eq && c.plan.keys.size() == ix.columns.size();
     c.matched = unique_hit ? ranges : std::max(ranges, rows * sel);
     c.matched = std::min(c.matched, rows);
     // Index-only when every needed column is a key column. Numeric keys are normalized
     // (1.50 is stored as 1.5), so a numeric column is read from the heap for its scale.
-    bool covered = !req.needed_columns.empty();
+    // (Never for an expression index: its keys are no table columns.)
+    bool covered = !req.needed_columns.empty() && !ix.HasExpressions();
     for (size_t col = 0; covered && col < req.needed_columns.size(); ++col) {
       if (!req.needed_columns[col]) continue;
       covered = std::find(ix.columns.begin(), ix.columns.end(), static_cast<int>(col)) !=
@@ -968,7 +1143,8 @@ Candidate ChooseCandidate(const AccessRequest& req) {
       cost += std::min(c.matched, pages) * kRandomPageCost * 0.25 +
               c.matched * kCpuTupleCost * 0.5;
     }
-    cost += c.matched * static_cast<double>(nconj - c.used.size()) * kCpuOperatorCost;
+    cost += c.matched * static_cast<double>(nconj - c.used.size() - c.dropped.size()) *
+            kCpuOperatorCost;
     c.plan.startup_cost = descent;
     c.plan.total_cost = cost;
     if (effective(c) < effective(best)) best = std::move(c);
@@ -976,7 +1152,7 @@ Candidate ChooseCandidate(const AccessRequest& req) {
 
   // ORDER BY distance LIMIT k: a nearest-neighbour scan of an R-tree against the best plan so
   // far followed by a sort (a top-k heap over all its rows).
-  if (req.nearest != nullptr && req.limit && req.wanted_order.empty()) {
+  if (req.nearest != nullptr && req.limit && wanted_order.empty()) {
     const double sorted = effective(best) + 2.0 * kCpuOperatorCost * out_rows *
                                                 std::log2(std::min(out_rows, *req.limit) + 1);
     for (const std::shared_ptr<catalog::Index>& index : table.IndexSnapshot()) {
@@ -1007,12 +1183,16 @@ AccessPlan ChooseAccessPath(AccessRequest req, bool* ordered) {
   Candidate best = ChooseCandidate(req);
   const size_t nconj = req.conjuncts.size();
   AccessPlan plan = std::move(best.plan);
-  const bool delivers = best.delivers_order && !req.wanted_order.empty();
+  const bool delivers = best.delivers_order && (!req.wanted_order.empty() || best.expr_order);
   if (ordered != nullptr) *ordered = delivers || plan.nearest_point != nullptr;
-  if (delivers) plan.order = req.wanted_order;
+  if (delivers && !best.expr_order) plan.order = req.wanted_order;
   std::sort(best.used.begin(), best.used.end());
   best.used.erase(std::unique(best.used.begin(), best.used.end()), best.used.end());
   for (size_t i = 0; i < nconj; ++i) {
+    if (std::binary_search(best.dropped.begin(), best.dropped.end(), i) &&
+        !std::binary_search(best.used.begin(), best.used.end(), i)) {
+      continue;  // implied by the partial index's predicate
+    }
     if (std::binary_search(best.used.begin(), best.used.end(), i)) {
       plan.index_conds.push_back(std::move(req.conjuncts[i]));
     } else {

@@ -102,6 +102,11 @@ struct AccessRequest {
   // scan: cube_distance(cube(ARRAY[c1, ..., ck]), point) over the columns of an R-tree index,
   // point a run-time constant (either argument order). *ordered then tells whether it did.
   const BoundExpr* nearest = nullptr;
+  // A single ORDER BY key that is no column, with a LIMIT: an expression index on
+  // it delivers that order (order_descending: DESC, NULLS FIRST; else ASC, NULLS LAST).
+  // *ordered then tells whether it did.
+  const BoundExpr* order_expr = nullptr;
+  bool order_descending = false;
 };
 
 // Picks the cheapest access path. When wanted_order is given, *ordered tells whether the

@@ -483,7 +483,9 @@ double FromPlanner::Distinct(size_t t, int col) const {
   }
   for (const auto& index : table->IndexSnapshot()) {
     const catalog::IndexSchema& x = index->schema();
-    if (x.unique && x.columns.size() == 1 && x.columns[0] == col) return table_rows;
+    if (x.unique && x.IsPlain() && x.columns.size() == 1 && x.columns[0] == col) {
+      return table_rows;
+    }
   }
   return std::max(1.0, table_rows / 10);
 }
@@ -528,7 +530,9 @@ Result<JoinRel> FromPlanner::DescribeTable(size_t t, std::vector<BoundExprPtr>* 
   const double table_rows = std::max<double>(1, static_cast<double>(table->live_rows()));
   for (const auto& index : table->IndexSnapshot()) {
     const catalog::IndexSchema& x = index->schema();
-    if (x.IsRtree()) continue;  // no equality probe
+    // No equality probe into an R-tree; expression and partial indexes are not probed by
+    // joins (only by their own table's conditions, access_path.cc).
+    if (x.IsRtree() || !x.IsPlain()) continue;
     size_t k = 0;
     while (k + 1 < x.columns.size() && fixed[x.columns[k]]) ++k;
     const int probe = x.columns[k];
@@ -884,6 +888,12 @@ Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
   if (ordered != nullptr && wanted.empty() && limit && s_->order_by.size() == 1 &&
       !s_->order_by[0].descending && !s_->order_by[0].nulls_first) {
     req.nearest = s_->projections[s_->order_by[0].column].get();
+  }
+  // One ORDER BY key that is not a column, under a LIMIT: maybe an expression index's key.
+  if (ordered != nullptr && wanted.empty() && limit && s_->order_by.size() == 1 &&
+      s_->order_by[0].descending == s_->order_by[0].nulls_first) {
+    req.order_expr = s_->projections[s_->order_by[0].column].get();
+    req.order_descending = s_->order_by[0].descending;
   }
   AccessPlan plan = ChooseAccessPath(std::move(req), ordered);
   auto node = std::make_unique<PlanNode>();

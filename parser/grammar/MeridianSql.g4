@@ -204,7 +204,7 @@ onConflictClause
   ;
 
 conflictTarget
-  : LPAREN identifier (COMMA identifier)* RPAREN
+  : LPAREN indexElem (COMMA indexElem)* RPAREN (K_WHERE expr)?
   | K_ON K_CONSTRAINT identifier
   ;
 
@@ -383,9 +383,14 @@ signedNumber : (PLUS | MINUS)? (INTEGER_LITERAL | DECIMAL_LITERAL) ;
 createIndexStmt
   : K_CREATE K_UNIQUE? K_INDEX ((K_IF K_NOT K_EXISTS)? name=identifier)? K_ON K_ONLY? table=qualifiedName
     (K_USING method=identifier)? LPAREN indexColumn (COMMA indexColumn)* RPAREN
+    (K_WHERE where=expr)?
   ;
 
-indexColumn : identifier (K_ASC | K_DESC)? (K_NULLS (K_FIRST | K_LAST))? ;
+// A key column, or PostgreSQL's index_elem expressions: (expr) or a function call (the
+// transformer refuses any other primary).
+indexColumn : indexElem (K_ASC | K_DESC)? (K_NULLS (K_FIRST | K_LAST))? ;
+
+indexElem : identifier | LPAREN expr RPAREN | primary ;
 
 dropIndexStmt : K_DROP K_INDEX (K_IF K_EXISTS)? qualifiedName (COMMA qualifiedName)* ;
 

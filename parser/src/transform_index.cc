@@ -20,13 +20,42 @@ std::unique_ptr<ast::CreateIndexStmt> Transformer::TransformCreateIndex(
   }
   for (P::IndexColumnContext* col_ctx : ctx->indexColumn()) {
     ast::IndexColumn col;
-    col.name = Identifier(col_ctx->identifier());
+    TransformIndexElem(col_ctx->indexElem(), &col.name, &col.expr);
+    if (col.expr != nullptr) {
+      P::IndexElemContext* elem = col_ctx->indexElem();
+      col.text =
+          std::string(elem->expr() != nullptr ? SourceOf(elem->expr()) : SourceOf(elem->primary()));
+    }
     col.loc = Loc(col_ctx);
     col.descending = col_ctx->K_DESC() != nullptr;
     if (col_ctx->K_NULLS() != nullptr) col.nulls_first = col_ctx->K_FIRST() != nullptr;
     stmt->columns.push_back(std::move(col));
   }
+  if (ctx->where != nullptr) {
+    stmt->where = TransformExpr(ctx->where);
+    stmt->where_text = std::string(SourceOf(ctx->where));
+    stmt->where_loc = Loc(ctx->where);
+  }
   return stmt;
+}
+
+void Transformer::TransformIndexElem(P::IndexElemContext* ctx, std::string* name,
+                                     ast::ExprPtr* expr) {
+  if (ctx->identifier() != nullptr) {
+    *name = Identifier(ctx->identifier());
+    return;
+  }
+  if (ctx->expr() != nullptr) {
+    *expr = TransformExpr(ctx->expr());
+    return;
+  }
+  // PostgreSQL's func_expr_windowless: only a function call stands without parentheses.
+  ast::ExprPtr e = TransformPrimary(ctx->primary());
+  if (e == nullptr || e->kind != ast::ExprKind::kFunction) {
+    Fail(ErrorAt(ctx->primary(), sqlstate::kSyntaxError,
+                 "syntax error at or near \"" + ctx->primary()->getStart()->getText() + "\""));
+  }
+  *expr = std::move(e);
 }
 
 std::unique_ptr<ast::DropIndexStmt> Transformer::TransformDropIndex(P::DropIndexStmtContext* ctx) {

@@ -25,13 +25,18 @@ std::unique_ptr<ast::OnConflict> Transformer::TransformOnConflict(P::OnConflictC
   out->loc = Loc(ctx);
   if (P::ConflictTargetContext* target = ctx->conflictTarget()) {
     if (target->K_CONSTRAINT() != nullptr) {
-      out->constraint = Identifier(target->identifier(0));
-      out->constraint_loc = Loc(target->identifier(0));
+      out->constraint = Identifier(target->identifier());
+      out->constraint_loc = Loc(target->identifier());
     } else {
-      for (P::IdentifierContext* col : target->identifier()) {
-        out->columns.push_back(Identifier(col));
-        out->column_locs.push_back(Loc(col));
+      for (P::IndexElemContext* item : target->indexElem()) {
+        std::string name;
+        ast::ExprPtr expr;
+        TransformIndexElem(item, &name, &expr);
+        out->columns.push_back(std::move(name));
+        out->column_locs.push_back(Loc(item));
+        out->target_exprs.push_back(std::move(expr));
       }
+      if (target->expr() != nullptr) out->target_where = TransformExpr(target->expr());
     }
   }
   out->do_update = ctx->K_UPDATE() != nullptr;

@@ -154,6 +154,8 @@ class Transformer {
   ast::ExprPtr TransformAtZone(P::AtZoneExprContext* ctx);
   ast::ExprPtr TransformCastChain(P::CastExprContext* ctx);
   ast::ExprPtr TransformPrimary(P::PrimaryContext* ctx);
+  // An index key or ON CONFLICT target item: a column name (*name) or an expression (*expr).
+  void TransformIndexElem(P::IndexElemContext* ctx, std::string* name, ast::ExprPtr* expr);
   ast::ExprPtr TransformLiteral(P::LiteralContext* ctx);
   ast::ExprPtr TransformCase(P::CasePrimaryContext* ctx);
   ast::ExprPtr TransformFunction(P::FunctionPrimaryContext* ctx);

@@ -813,10 +813,10 @@ TEST_F(PgWireTest, PsqlDescribeCommands) {
       "i.indisprimary DESC, c2.relname");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out,
-            "dt_city_pkey|t|t|CREATE UNIQUE INDEX dt_city_pkey ON public.dt_city USING btree "
+            "dt_city_pkey|t|t|CREATE UNIQUE INDEX dt_city_pkey ON dt_city USING btree "
             "(id)|PRIMARY KEY (id)\n"
-            "dt_city_pop|f|f|CREATE INDEX dt_city_pop ON public.dt_city USING btree (pop DESC)|\n"
-            "dt_city_pop_key|f|t|CREATE UNIQUE INDEX dt_city_pop_key ON public.dt_city USING "
+            "dt_city_pop|f|f|CREATE INDEX dt_city_pop ON dt_city USING btree (pop DESC)|\n"
+            "dt_city_pop_key|f|t|CREATE UNIQUE INDEX dt_city_pop_key ON dt_city USING "
             "btree (pop)|UNIQUE (pop)\n");
   // System tables are read-only.
   r = PsqlC("DELETE FROM pg_class");

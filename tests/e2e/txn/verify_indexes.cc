@@ -7,10 +7,15 @@
 #include <memory>
 
 #include "catalog/catalog.h"
+#include "execution/index_exprs.h"
+#include "function/builtin.h"
 #include "storage/buffer_pool.h"
 
 int main(int argc, char** argv) {
   using namespace meridian;
+  // Expression and partial indexes are bound again at open, as the daemon does.
+  exec::RegisterBuiltinFunctions();
+  catalog::SetIndexExprCompiler(&exec::CompileIndexExpressions);
   if (argc != 2 && argc != 3) {
     std::fprintf(stderr, "usage: verify_indexes DATA_DIR [POOL_PAGES]\n");
     return 2;

@@ -59,10 +59,10 @@ class CatalogTest : public ::testing::Test {
   std::unique_ptr<Catalog> catalog_;
 };
 
-// text (SerializeCatalog's, format 8, no schemas) as format 6 wrote it, header and end line;
+// text (SerializeCatalog's, format 9, no schemas) as format 6 wrote it, header and end line;
 // the callers remove the lines format 6 did not have.
 std::string AsVersion6(std::string text) {
-  text.replace(text.find("MERIDIAN-CATALOG 8"), 18, "MERIDIAN-CATALOG 6");
+  text.replace(text.find("MERIDIAN-CATALOG 9"), 18, "MERIDIAN-CATALOG 6");
   const size_t end = text.rfind(' ');  // the schema count of the end line
   return text.substr(0, end) + "\n";
 }
@@ -229,7 +229,7 @@ TEST_F(CatalogTest, SchemasRoundTripAndOlderFormat) {
   plain.tables = {p};
   plain.live_rows = {0};
   std::string v7 = SerializeCatalog(plain);
-  v7.replace(v7.find("MERIDIAN-CATALOG 8"), 18, "MERIDIAN-CATALOG 7");
+  v7.replace(v7.find("MERIDIAN-CATALOG 9"), 18, "MERIDIAN-CATALOG 7");
   v7.erase(v7.rfind(' '), v7.size() - v7.rfind(' '));
   v7 += "\n";
   auto old = ParseCatalog(v7);
@@ -269,7 +269,7 @@ TEST_F(CatalogTest, IndexAccessMethodRoundTrips) {
   std::string v6 = text;
   v6 = AsVersion6(v6);
   v6.erase(v6.find("fkeys 0\n"), 8);  // version 6 has no fkeys line
-  for (const char* line : {" 0 1 0 1\n", " 0 1 0 0\n"}) {
+  for (const char* line : {" 0 1 0 1 0:\n", " 0 1 0 0 0:\n"}) {
     const size_t at = v6.find(line);
     ASSERT_NE(at, std::string::npos) << text;
     v6.replace(at, std::strlen(line), " 0 1 0\n");
@@ -281,6 +281,42 @@ TEST_F(CatalogTest, IndexAccessMethodRoundTrips) {
   // A unique R-tree cannot be built: a file that says so is corrupt.
   state.indexes[0].unique = true;
   EXPECT_EQ(ParseCatalog(SerializeCatalog(state)).status().sqlstate(), "XX001");
+}
+
+// Format 8's expression keys (column -1 and the SQL text) and predicate on an index line;
+// an expression key without its text is corruption.
+TEST_F(CatalogTest, IndexExpressionsAndPredicateRoundTrip) {
+  CatalogState state;
+  state.next_table_id = 9;
+  TableSchema s = Schema("x");
+  s.id = 4;
+  state.tables.push_back(s);
+  IndexSchema e;
+  e.id = 5;
+  e.name = "x_lower_idx";
+  e.table_id = 4;
+  e.unique = true;
+  e.columns = {kExpressionKey, 1};
+  e.descending = {false, true};
+  e.expressions = {"lower(b || 'a b')", ""};
+  e.predicate = "a > 10 AND b IS NOT NULL";
+  state.indexes = {e};
+  const std::string text = SerializeCatalog(state);
+  auto parsed = ParseCatalog(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  ASSERT_EQ(parsed->indexes.size(), 1u);
+  const IndexSchema& got = parsed->indexes[0];
+  EXPECT_EQ(got.columns, e.columns);
+  EXPECT_EQ(got.descending, e.descending);
+  EXPECT_EQ(got.expressions, e.expressions);
+  EXPECT_EQ(got.predicate, e.predicate);
+  EXPECT_TRUE(got.HasExpressions());
+  EXPECT_TRUE(got.IsPartial());
+  EXPECT_FALSE(got.IsPlain());
+  EXPECT_EQ(SerializeCatalog(*parsed), text);
+  std::string broken = text;
+  broken.replace(broken.find("17:lower(b || 'a b')"), 20, "0:");
+  EXPECT_EQ(ParseCatalog(broken).status().sqlstate(), "XX001");
 }
 
 Column ViewColumn(std::string name, Type type) {

@@ -448,7 +448,9 @@ struct AlterTableStmt {
 };
 
 struct IndexColumn {
-  std::string name;
+  std::string name;  // empty for an expression
+  ExprPtr expr;      // (expr) or func(args); null for a column
+  std::string text;  // the expression's source text (without the outer parentheses)
   bool descending = false;
   std::optional<bool> nulls_first;  // unset: NULLS LAST for ASC, FIRST for DESC
   Location loc;
@@ -464,6 +466,9 @@ struct CreateIndexStmt {
   std::string method;  // lower-cased; empty when USING is absent
   Location method_loc;
   std::vector<IndexColumn> columns;
+  ExprPtr where;           // a partial index's predicate; null for none
+  std::string where_text;  // its source text
+  Location where_loc;
 };
 
 struct DropIndexStmt {
@@ -516,8 +521,10 @@ struct Assignment {
 // INSERT ... ON CONFLICT: the arbiter (a column list naming a unique index's columns, or a
 // constraint's name; neither: every unique index, DO NOTHING only) and the action.
 struct OnConflict {
-  std::vector<std::string> columns;
+  std::vector<std::string> columns;  // an empty name where target_exprs has an expression
   std::vector<Location> column_locs;
+  std::vector<ExprPtr> target_exprs;  // parallel to columns: (expr) / func(args), else null
+  ExprPtr target_where;               // ON CONFLICT (...) WHERE predicate (a partial index)
   std::string constraint;  // ON CONSTRAINT name
   Location constraint_loc;
   bool do_update = false;  // false: DO NOTHING
