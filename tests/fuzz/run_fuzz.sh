@@ -23,7 +23,7 @@ for h in "$@"; do
   esac
   echo "== $h: ${seconds}s"
   start=$(date +%s)
-  TMPDIR="$build/fuzz/tmp" nice "$bin" "${args[@]}" "$build/fuzz/corpus/$h" "$src/corpus/$h" \
+  UBSAN_OPTIONS=print_stacktrace=1 TMPDIR="$build/fuzz/tmp" nice "$bin" "${args[@]}" "$build/fuzz/corpus/$h" "$src/corpus/$h" \
     > "$build/fuzz/$h.log" 2>&1
   rc=$?
   grep -E "^#[0-9]+ *DONE|stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb" \
