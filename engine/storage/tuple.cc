@@ -21,6 +21,14 @@ constexpr size_t kTupleColumnsOffset = 18;                  // u16 column count
 constexpr size_t kTupleHeaderSize = kTupleFixedHeaderSize;  // null bitmap follows
 constexpr uint8_t kTupleFormatVersion = 1;
 
+// A stored numeric's mantissa is below 10^38 in magnitude (numeric.h); the arithmetic relies on
+// it (negating the most negative __int128 overflows).
+constexpr __int128 kNumericLimit = [] {
+  __int128 v = 1;
+  for (int i = 0; i < kNumericMaxDigits; ++i) v *= 10;
+  return v;
+}();
+
 template <typename T>
 T Load(const char* p) {
   T v;
@@ -224,6 +232,7 @@ Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow
         const int scale = static_cast<uint8_t>(p[pos]);
         const __int128 m = Load<__int128>(p + pos + 1);
         if (scale > kNumericMaxScale) return bad(" has an invalid numeric scale");
+        if (m >= kNumericLimit || m <= -kNumericLimit) return bad(" has an out-of-range numeric");
         if (want) out = Value::Decimal(Numeric{m, scale});
         pos += 17;
         break;

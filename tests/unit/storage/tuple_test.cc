@@ -228,4 +228,24 @@ TEST(TupleTest, OutOfRangeTimestampOrTimeIsCorruption) {
   EXPECT_EQ(with(0, -1).sqlstate(), "XX001");
 }
 
+// tests/fuzz (fuzz_storage): a stored numeric whose mantissa was the most negative __int128
+// decoded, and numeric's arithmetic negated it (UBSan: signed overflow). A mantissa of 10^38 or
+// more in magnitude (numeric.h's invariant) is now XX001 at decode.
+TEST(TupleTest, OutOfRangeNumericMantissaIsCorruption) {
+  const std::vector<Type> types = {Type::Numeric()};
+  __int128 limit = 1;
+  for (int i = 0; i < kNumericMaxDigits; ++i) limit *= 10;
+  auto with = [&](__int128 mantissa) {
+    Row out;
+    return DecodeTuple(EncodeTuple({Value::Decimal(Numeric{mantissa, 2})}, types), types, &out);
+  };
+  EXPECT_TRUE(with(limit - 1).ok());
+  EXPECT_TRUE(with(-(limit - 1)).ok());
+  Status st = with(limit);
+  EXPECT_EQ(st.sqlstate(), "XX001");
+  EXPECT_EQ(st.message(), "malformed tuple: column 1 has an out-of-range numeric");
+  const __int128 most_negative = static_cast<__int128>(static_cast<unsigned __int128>(1) << 127);
+  EXPECT_EQ(with(most_negative).sqlstate(), "XX001");
+}
+
 }  // namespace meridian::storage
