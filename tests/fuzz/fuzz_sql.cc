@@ -4,7 +4,9 @@
 // transactional), with statement_timeout, a 1-second ExecControl deadline and a small work_mem;
 // errors are expected and ignored. A crash, an ASan or UBSan report, or a hang beyond libFuzzer's
 // -timeout is a bug (tests/fuzz/README.md, invariant 1).
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <chrono>
 #include <cstdint>
@@ -76,7 +78,11 @@ void Setup() {
   std::string tmpl = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
                      "/meridian-fuzz-sql-XXXXXX";
   const char* dir = mkdtemp(tmpl.data());
-  if (dir == nullptr) abort();
+  if (dir == nullptr) {
+    fprintf(stderr, "fuzz_sql: cannot create %s: %s (does TMPDIR exist?)\n", tmpl.c_str(),
+            strerror(errno));
+    abort();
+  }
   g_dir = dir;
   DatabaseOptions options;
   options.data_dir = std::string(dir) + "/data";
