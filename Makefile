@@ -13,6 +13,8 @@
 #   make bench-tpcc    meridian-tpcc: Meridian over gRPC and pg vs PostgreSQL 15 (1 warehouse)
 #   make bench-statements  latency and plan of every TPC-C kit's statement shape, prepared, vs
 #                   PostgreSQL 15 (1 warehouse; WAREHOUSES=10 for the full run)
+#   make fuzz       libFuzzer harnesses (clang, ASan+UBSan) in build-fuzz/, FUZZ_SECONDS each
+#                   (default 600; FUZZ_SECONDS=60 is the smoke run); tests/fuzz/README.md
 #   make soak       thousands of simulated crashes, 20 SIGKILL rounds of the bank workload and
 #                   30 of DDL and a million-row COPY (tens of minutes)
 JOBS ?= 2
@@ -33,7 +35,7 @@ CMAKE_LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg bench-rtree bench-hostile bench-tpcc bench-statements soak clean
+.PHONY: all deps configure build run test debug format tidy bench bench-commit bench-pgbench bench-joinagg bench-rtree bench-hostile bench-tpcc bench-statements soak fuzz clean
 
 all: build
 
@@ -134,6 +136,20 @@ soak: build
 	  MERIDIAND=$(BUILD_DIR)/bin/meridiand \
 	  $(BUILD_DIR)/pyenv/bin/python tests/e2e/txn/ddl_crash_test.py
 
+# libFuzzer harnesses (tests/fuzz): a clang build with coverage, ASan and UBSan in build-fuzz/
+# (its own configure, ccache-friendly), then each harness for FUZZ_SECONDS on its corpus in
+# tests/fuzz/corpus/<harness>/ (new inputs go to build-fuzz/fuzz/corpus/<harness>/, crashes to
+# build-fuzz/fuzz/artifacts/). Not part of `make test`: the clang engine build takes long.
+FUZZ_SECONDS ?= 600
+FUZZ_HARNESSES ?= fuzz_sql fuzz_pgwire fuzz_storage
+fuzz: deps
+	@deploy/install-deps.sh --fuzz build/tools
+	cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+	  -DMERIDIAN_FUZZ=ON -DMERIDIAN_WERROR=OFF \
+	  -DANTLR_JAR=$(CURDIR)/build/tools/antlr4-4.9-complete.jar $(CMAKE_LAUNCHER)
+	cmake --build build-fuzz -j $(JOBS) --target $(FUZZ_HARNESSES)
+	tests/fuzz/run_fuzz.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
+
 format:
 	git ls-files '*.cc' '*.h' | xargs clang-format -i
 
@@ -142,4 +158,4 @@ tidy: configure
 	  xargs clang-tidy -p $(BUILD_DIR) --quiet
 
 clean:
-	rm -rf build-sanitize build/bin build/CMakeFiles build/build.ninja
+	rm -rf build-sanitize build-fuzz build/bin build/CMakeFiles build/build.ninja

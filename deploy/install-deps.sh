@@ -3,14 +3,19 @@
 # (matching Debian's antlr4-runtime 4.9) into build/tools. Idempotent: does nothing when all
 # is present. Runs apt-get as root, through sudo otherwise.
 #
-# Usage: install-deps.sh [--build-only] [TOOLS_DIR]
+# Usage: install-deps.sh [--build-only | --fuzz] [TOOLS_DIR]
 #   --build-only  only what building meridiand and meridian needs (deploy/Dockerfile's build
 #                 stage), none of the test tools
+#   --fuzz        also clang and libFuzzer (make fuzz, tests/fuzz); `make test` builds with gcc
 set -euo pipefail
 
 build_only=0
+fuzz=0
 if [ "${1:-}" = "--build-only" ]; then
   build_only=1
+  shift
+elif [ "${1:-}" = "--fuzz" ]; then
+  fuzz=1
   shift
 fi
 
@@ -33,6 +38,9 @@ packages=(
   libsqlite3-dev libdb5.3++-dev  # tests/bench/bench_access compares against SQLite and BDB
   docker-compose        # tests/e2e/deploy: `docker-compose config` validates deploy/docker-compose.yml
   libboost-dev libspatialindex-dev  # tests/bench/bench_rtree: Boost.Geometry, libspatialindex
+)
+[ "$fuzz" -eq 0 ] || packages+=(
+  clang libclang-rt-14-dev  # make fuzz: clang++ -fsanitize=fuzzer (libFuzzer), ASan, UBSan
 )
 
 missing=()

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "storage/page.h"
+#include "storage/page_layout.h"
 
 namespace meridian::storage {
 ReadPageGuard& ReadPageGuard::operator=(ReadPageGuard&& o) noexcept {
@@ -331,6 +332,10 @@ Status BufferPool::ReadPage(File* file, uint32_t page_no, char* buf) {
     return Status::Corruption("page number mismatch in file \"" + file->path() + "\" page " +
                               std::to_string(page_no) + " (found " + std::to_string(stored_no) +
                               ")");
+  }
+  if (Status layout = VerifyPageLayout(buf); !layout.ok()) {
+    return Status::Corruption(layout.message() + " in file \"" + file->path() + "\" page " +
+                              std::to_string(page_no));
   }
   return Status::Ok();
 }

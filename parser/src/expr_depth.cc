@@ -108,7 +108,8 @@ int DepthOf(ast::ExprPtr& root) {
   int max_depth = 0;
   std::vector<std::pair<ast::Expr*, int>> stack{{root.get(), 1}};
   while (!stack.empty()) {
-    auto [e, d] = stack.back();
+    ast::Expr* e = stack.back().first;
+    const int d = stack.back().second;  // not a structured binding: clang 14 cannot capture one
     stack.pop_back();
     max_depth = std::max(max_depth, d);
     ForEachChild(*e, [&](ast::ExprPtr& c) {

@@ -130,6 +130,9 @@ std::optional<std::string> Base64Decode(std::string_view text) {
       }
       n = (n << 6) | static_cast<uint32_t>(v);
     }
+    // The bits the padding leaves over must be zero: one encoding per byte string (RFC 4648
+    // section 3.5), so decoding and encoding again gives the text back.
+    if ((pad == 1 && (n & 0xFF) != 0) || (pad == 2 && (n & 0xFFFF) != 0)) return std::nullopt;
     out.push_back(static_cast<char>((n >> 16) & 0xFF));
     if (pad < 2) out.push_back(static_cast<char>((n >> 8) & 0xFF));
     if (pad < 1) out.push_back(static_cast<char>(n & 0xFF));

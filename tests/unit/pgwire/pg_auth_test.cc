@@ -118,6 +118,18 @@ TEST(Base64Test, RoundTripAndStrictness) {
   }
 }
 
+// tests/fuzz (fuzz_pgwire): "X50ZXplicatiaQ2=" decoded although its last character carries bits
+// the padding discards, so two texts decoded to one byte string, against the strictness
+// pg_auth.h promises. Non-zero leftover bits are now refused.
+TEST(Base64Test, NonZeroBitsUnderThePaddingAreRefused) {
+  EXPECT_FALSE(Base64Decode("X50ZXplicatiaQ2=").has_value());
+  ASSERT_TRUE(Base64Decode("X50ZXplicatiaQ0=").has_value());
+  EXPECT_EQ(Base64Encode(*Base64Decode("X50ZXplicatiaQ0=")), "X50ZXplicatiaQ0=");
+  EXPECT_FALSE(Base64Decode("Zm9=").has_value());  // "fo" is Zm8=
+  EXPECT_FALSE(Base64Decode("Zh==").has_value());  // "f" is Zg==
+  EXPECT_EQ(Base64Decode("Zg=="), std::optional<std::string>("f"));
+}
+
 TEST(UserTableTest, ParsesPlaintextAndVerifiers) {
   std::string verifier = FormatScramVerifier(PencilVerifier());
   auto table = UserTable::Parse("# users\n\nalice:wonder:land\r\nbob:" + verifier + "\n");

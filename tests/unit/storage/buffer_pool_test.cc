@@ -6,9 +6,11 @@
 
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <thread>
 
+#include "storage/btree_page.h"
 #include "storage/fault_injection_file_system.h"
 #include "storage/page.h"
 #include "temp_dir.h"
@@ -177,6 +179,74 @@ TEST(BufferPoolTest, FlippedByteOnDiskIsReportedAsCorruption) {
   }
   auto again = pool.FetchWrite(*fid, 3);  // still reported, not cached as good
   EXPECT_EQ(again.status().sqlstate(), "XX001");
+  ExpectNoPins(pool);
+}
+
+// tests/fuzz (fuzz_storage): a page whose checksum matches but whose slots or cells point
+// outside the page (a page written wrongly, or a bit flipped before the checksum was computed)
+// was handed to the readers, and SlottedPage::Get / BTreePage::Key read past the frame. Such a
+// page is now reported as corruption when read (VerifyPageLayout), like a checksum mismatch.
+TEST(BufferPoolTest, BadLayoutUnderAValidChecksumIsReportedAsCorruption) {
+  TempDir dir;
+  const std::string path = dir.File("data");
+  {
+    BufferPool pool(8);
+    auto fid = OpenFile(&pool, path);
+    ASSERT_TRUE(fid.ok());
+    for (uint32_t i = 0; i < 4; ++i) {
+      auto guard = pool.NewPage(*fid);
+      ASSERT_TRUE(guard.ok());
+      if (i == 1 || i == 2) {
+        SlottedPage page(guard->data());
+        page.Init(PageType::kHeap, i);
+        ASSERT_TRUE(page.Insert("a tuple of some bytes").has_value());
+      } else if (i == 3) {
+        BTreePage node(guard->data());
+        node.Init(kBTreeLeafPageType, 0, i);
+        ASSERT_TRUE(node.InsertLeafEntry(0, "key", "value"));
+      }
+    }
+    ASSERT_TRUE(pool.UnregisterFile(*fid).ok());
+  }
+  // Page 1: slot 0 points 100 bytes before the page's end with a length of 4000. Page 2: an
+  // unknown page type. Page 3: the leaf cell's key length runs past the page. Each with its
+  // checksum recomputed.
+  auto rewrite = [&](uint32_t page_no, const std::function<void(char*)>& change) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    ASSERT_TRUE(f.good());
+    std::string page(kPageSize, '\0');
+    f.seekg(uint64_t{page_no} * kPageSize);
+    f.read(page.data(), kPageSize);
+    change(page.data());
+    SetPageChecksum(page.data());
+    f.seekp(uint64_t{page_no} * kPageSize);
+    f.write(page.data(), kPageSize);
+  };
+  rewrite(1, [](char* p) {
+    StoreU16(p + kPageHeaderSize, static_cast<uint16_t>(kPageSize - 100));
+    StoreU16(p + kPageHeaderSize + 2, 4000);
+  });
+  rewrite(2, [](char* p) { p[kPageTypeOffset] = 77; });
+  rewrite(3, [](char* p) {
+    uint16_t cell = LoadU16(p + kNodeHeaderSize);
+    StoreU16(p + cell, 9000);
+  });
+  BufferPool pool(8);
+  auto fid = OpenFile(&pool, path);
+  ASSERT_TRUE(fid.ok());
+  const char* expected[] = {nullptr, "inconsistent heap page layout", "unknown page type 77",
+                            "inconsistent B+tree node layout"};
+  for (uint32_t i = 0; i < 4; ++i) {
+    auto guard = pool.FetchRead(*fid, i);
+    if (expected[i] == nullptr) {
+      ASSERT_TRUE(guard.ok()) << guard.status().ToString();
+      continue;
+    }
+    ASSERT_FALSE(guard.ok()) << "page " << i;
+    EXPECT_EQ(guard.status().sqlstate(), "XX001");
+    EXPECT_EQ(guard.status().message(), std::string(expected[i]) + " in file \"" + path +
+                                            "\" page " + std::to_string(i));
+  }
   ExpectNoPins(pool);
 }
 

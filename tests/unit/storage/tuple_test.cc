@@ -203,4 +203,49 @@ TEST(TupleTest, RoundTripUuidAndBytea) {
   }
 }
 
+// tests/fuzz (fuzz_storage): a stored timestamp far outside PostgreSQL's range (bytes of a
+// corrupted tuple) decoded as a value, and printing it overflowed int64 in datetime::Split
+// (UBSan). Out-of-range timestamps and times of day are now XX001 at decode; the infinities
+// and the range's ends still decode.
+TEST(TupleTest, OutOfRangeTimestampOrTimeIsCorruption) {
+  const std::vector<Type> types = {Type::TimestampTz(), Type::Time()};
+  auto with = [&](int64_t ts, int64_t time) {
+    Row out;
+    return DecodeTuple(EncodeTuple({Value::TimestampTzVal(TimestampTz{ts}),
+                                    Value::TimeVal(TimeOfDay{time})},
+                                   types),
+                       types, &out);
+  };
+  EXPECT_TRUE(with(INT64_MIN, 0).ok());  // -infinity
+  EXPECT_TRUE(with(INT64_MAX, datetime::kMicrosPerDay).ok());  // infinity, 24:00:00
+  EXPECT_TRUE(with(0, datetime::kMicrosPerDay - 1).ok());
+  Status st = with(INT64_MIN + 5, 0);  // as the fuzzer found: Split overflowed on it
+  EXPECT_EQ(st.sqlstate(), "XX001");
+  EXPECT_EQ(st.message(), "malformed tuple: column 1 has an out-of-range timestamp");
+  EXPECT_EQ(with(INT64_MAX - 1, 0).sqlstate(), "XX001");
+  st = with(0, datetime::kMicrosPerDay + 1);
+  EXPECT_EQ(st.message(), "malformed tuple: column 2 has an out-of-range time");
+  EXPECT_EQ(with(0, -1).sqlstate(), "XX001");
+}
+
+// tests/fuzz (fuzz_storage): a stored numeric whose mantissa was the most negative __int128
+// decoded, and numeric's arithmetic negated it (UBSan: signed overflow). A mantissa of 10^38 or
+// more in magnitude (numeric.h's invariant) is now XX001 at decode.
+TEST(TupleTest, OutOfRangeNumericMantissaIsCorruption) {
+  const std::vector<Type> types = {Type::Numeric()};
+  __int128 limit = 1;
+  for (int i = 0; i < kNumericMaxDigits; ++i) limit *= 10;
+  auto with = [&](__int128 mantissa) {
+    Row out;
+    return DecodeTuple(EncodeTuple({Value::Decimal(Numeric{mantissa, 2})}, types), types, &out);
+  };
+  EXPECT_TRUE(with(limit - 1).ok());
+  EXPECT_TRUE(with(-(limit - 1)).ok());
+  Status st = with(limit);
+  EXPECT_EQ(st.sqlstate(), "XX001");
+  EXPECT_EQ(st.message(), "malformed tuple: column 1 has an out-of-range numeric");
+  const __int128 most_negative = static_cast<__int128>(static_cast<unsigned __int128>(1) << 127);
+  EXPECT_EQ(with(most_negative).sqlstate(), "XX001");
+}
+
 }  // namespace meridian::storage
