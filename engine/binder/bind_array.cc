@@ -247,8 +247,8 @@ Result<BoundExprPtr> Binder::BindArrayFunction(const std::string& name,
   // Euclidean distance, a missing coordinate counting as 0 (as the cube extension's).
   const Type points = Type::Array(Type::Double());
   auto numbers = [&](size_t i) {
-    return is_array(i) && (args[i]->type.Element().IsNumeric() ||
-                           args[i]->type.Element().id == TypeId::kUnknown);
+    return is_array(i) &&
+           (args[i]->type.Element().IsNumeric() || args[i]->type.Element().id == TypeId::kUnknown);
   };
   if (name == "cube") {
     if (args.size() != 1 || !numbers(0)) return NoFunction(name, args, position);
@@ -374,8 +374,7 @@ Status Binder::ExtractSetFunctions(BoundExprPtr* expr, BoundSelect* out, const c
     return Status::Ok();
   }
   if (inside != nullptr) {
-    return Status::NotSupported(std::string("set-returning functions are not allowed in ") +
-                                inside)
+    return Status::NotSupported(std::string("set-returning functions are not allowed in ") + inside)
         .WithPosition(e.position);
   }
   for (BoundExprPtr& c : e.children) {
@@ -455,8 +454,9 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::Table
   }
   if (IsJsonEachName(call.name)) {  // (key text, value json|jsonb|text)
     const bool text = call.name.find("_text") != std::string::npos;
-    const Type value = text ? Type::Text()
-                            : call.name.rfind("jsonb", 0) == 0 ? Type::Jsonb() : Type::Json();
+    const Type value = text                               ? Type::Text()
+                       : call.name.rfind("jsonb", 0) == 0 ? Type::Jsonb()
+                                                          : Type::Json();
     const size_t aliases = ref.column_aliases.size();
     out->columns.push_back(
         ColumnInfo{aliases > 0 ? ref.column_aliases[0] : "key", Type::Text(), true});

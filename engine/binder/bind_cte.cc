@@ -132,9 +132,9 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindRecursiveCte(const ast::CommonT
     std::optional<Type> common = CommonType(lt, rc[i].type);
     if (common && common->id == TypeId::kUnknown) common = Type::Text();
     if (!common) {
-      return Status::Error(sqlstate::kDatatypeMismatch, "UNION types " + lt.Name() + " and " +
-                                                            rc[i].type.Name() +
-                                                            " cannot be matched")
+      return Status::Error(
+                 sqlstate::kDatatypeMismatch,
+                 "UNION types " + lt.Name() + " and " + rc[i].type.Name() + " cannot be matched")
           .WithPosition(q.set_right->loc.position);
     }
     // Different type modifiers make the overall column unconstrained, as in PostgreSQL.
@@ -142,11 +142,11 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindRecursiveCte(const ast::CommonT
       common->modifier = -1;
     }
     if (!(*common == lt)) {
-      return Status::Error(sqlstate::kDatatypeMismatch,
-                           "recursive query \"" + cte.name + "\" column " + std::to_string(i + 1) +
-                               " has type " + lt.DisplayName() +
-                               " in non-recursive term but type " + common->DisplayName() +
-                               " overall")
+      return Status::Error(sqlstate::kDatatypeMismatch, "recursive query \"" + cte.name +
+                                                            "\" column " + std::to_string(i + 1) +
+                                                            " has type " + lt.DisplayName() +
+                                                            " in non-recursive term but type " +
+                                                            common->DisplayName() + " overall")
           .WithHint("Cast the output of the non-recursive term to the correct type.")
           .WithPosition(q.set_left->loc.position);
     }
@@ -185,7 +185,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::RecursiveReference(CteBinding* bind
     case CteBinding::Phase::kRecursive:
       break;
   }
-  if (sublink_depth_ != binding->sublinks) return RecursionError(reference + "within a subquery", pos);
+  if (sublink_depth_ != binding->sublinks)
+    return RecursionError(reference + "within a subquery", pos);
   if (recursion_context_ != nullptr) {
     return RecursionError(reference + "within " + recursion_context_, pos);
   }
@@ -196,8 +197,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::RecursiveReference(CteBinding* bind
   out->work_table = binding->table;
   out->columns = binding->columns;
   out->visible = out->columns.size();
-  MERIDIAN_RETURN_IF_ERROR(RenameColumns(out.get(), ref.alias.empty() ? name : ref.alias,
-                                         ref.column_aliases, pos));
+  MERIDIAN_RETURN_IF_ERROR(
+      RenameColumns(out.get(), ref.alias.empty() ? name : ref.alias, ref.column_aliases, pos));
   return out;
 }
 

@@ -3,12 +3,12 @@
 #include <charconv>
 #include <cstdlib>
 
-#include "catalog/schema.h"
-#include "optimizer/access_path.h"
 #include "binder/binder.h"
-#include "execution/evaluator.h"
 #include "binder/type_rules.h"
+#include "catalog/schema.h"
+#include "execution/evaluator.h"
 #include "meridian/numeric.h"
+#include "optimizer/access_path.h"
 
 namespace meridian::exec {
 
@@ -297,8 +297,8 @@ bool IsTimeType(Type t) {
 
 }  // namespace
 
-Result<BoundExprPtr> Binder::MakeTimeArithmetic(ast::BinaryOp op, BoundExprPtr* l,
-                                                BoundExprPtr* r, uint32_t position) {
+Result<BoundExprPtr> Binder::MakeTimeArithmetic(ast::BinaryOp op, BoundExprPtr* l, BoundExprPtr* r,
+                                                uint32_t position) {
   const bool add = op == ast::BinaryOp::kAdd, sub = op == ast::BinaryOp::kSub;
   const bool mul = op == ast::BinaryOp::kMul, div = op == ast::BinaryOp::kDiv;
   // An untyped literal takes the other operand's type for -, interval for + (and double
@@ -343,9 +343,9 @@ Result<BoundExprPtr> Binder::MakeTimeArithmetic(ast::BinaryOp op, BoundExprPtr* 
     }
     result = Type{(*point)->type.id, -1};
   } else if (sub && is_point(a) && is_point(b) && (a != TypeId::kDate || b != TypeId::kDate)) {
-    const Type common =
-        (a == TypeId::kTimestampTz || b == TypeId::kTimestampTz) ? Type::TimestampTz()
-                                                                 : Type::Timestamp();
+    const Type common = (a == TypeId::kTimestampTz || b == TypeId::kTimestampTz)
+                            ? Type::TimestampTz()
+                            : Type::Timestamp();
     MERIDIAN_RETURN_IF_ERROR(coerce(l, common));
     MERIDIAN_RETURN_IF_ERROR(coerce(r, common));
     result = Type::Interval();

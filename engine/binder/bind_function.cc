@@ -9,11 +9,11 @@
 #include <iterator>
 #include <utility>
 
-#include "catalog/system_tables.h"
 #include "binder/binder.h"
 #include "binder/function_registry.h"
-#include "execution/evaluator.h"
 #include "binder/type_rules.h"
+#include "catalog/system_tables.h"
+#include "execution/evaluator.h"
 
 namespace meridian::exec {
 
@@ -36,8 +36,7 @@ namespace {
 
 bool IsAggregateName(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" ||
-         n == "string_agg" || n == "array_agg" || n == "bool_and" || n == "bool_or" ||
-         n == "every";
+         n == "string_agg" || n == "array_agg" || n == "bool_and" || n == "bool_or" || n == "every";
 }
 
 // A session or system-catalog function: argument kinds ('t' text, 'o' oid, 'i' integer,
@@ -575,8 +574,8 @@ Status Binder::BindAggregateExtras(const ast::Expr& expr, BoundExpr* e, bool win
       // jsonb's order, not its text's: sort by jsonb_sortkey(key) (bind_json.cc).
       std::vector<BoundExprPtr> one;
       one.push_back(std::move(key));
-      MERIDIAN_ASSIGN_OR_RETURN(key, MakeJsonCall("jsonb_sortkey", std::move(one), Type::Bytea(),
-                                                  o.expr->loc.position));
+      MERIDIAN_ASSIGN_OR_RETURN(
+          key, MakeJsonCall("jsonb_sortkey", std::move(one), Type::Bytea(), o.expr->loc.position));
     }
     e->agg_order.push_back({o.descending, o.nulls_first.value_or(o.descending)});
     e->children.push_back(std::move(key));

@@ -71,8 +71,8 @@ Result<BoundExprPtr> Binder::ToJsonExpr(BoundExprPtr a, bool jsonb) {
   return e;
 }
 
-Result<BoundExprPtr> Binder::BindJsonOperator(const std::string& op, BoundExprPtr l,
-                                              BoundExprPtr r, uint32_t pos) {
+Result<BoundExprPtr> Binder::BindJsonOperator(const std::string& op, BoundExprPtr l, BoundExprPtr r,
+                                              uint32_t pos) {
   // An untyped literal on the left of a JSON operator: PostgreSQL cannot choose between json
   // and jsonb (or, for @> <@ ?| ?& with another untyped literal, anyarray) (42725).
   const bool ambiguous =
@@ -287,17 +287,28 @@ const char* JsonOperatorSymbol(std::string_view f) {
     const char* op;
   };
   static constexpr Entry kOperators[] = {
-      {"json_object_field", "->"},         {"jsonb_object_field", "->"},
-      {"json_array_element", "->"},        {"jsonb_array_element", "->"},
-      {"json_object_field_text", "->>"},   {"jsonb_object_field_text", "->>"},
-      {"json_array_element_text", "->>"},  {"jsonb_array_element_text", "->>"},
-      {"json_extract_path_op", "#>"},      {"jsonb_extract_path_op", "#>"},
-      {"json_extract_path_text_op", "#>>"}, {"jsonb_extract_path_text_op", "#>>"},
-      {"jsonb_delete_path", "#-"},         {"jsonb_contains", "@>"},
-      {"jsonb_contained", "<@"},           {"jsonb_exists", "?"},
-      {"jsonb_exists_any", "?|"},          {"jsonb_exists_all", "?&"},
-      {"jsonb_concat", "||"},              {"jsonb_delete", "-"},
-      {"jsonb_delete_index", "-"},         {"jsonb_delete_keys", "-"},
+      {"json_object_field", "->"},
+      {"jsonb_object_field", "->"},
+      {"json_array_element", "->"},
+      {"jsonb_array_element", "->"},
+      {"json_object_field_text", "->>"},
+      {"jsonb_object_field_text", "->>"},
+      {"json_array_element_text", "->>"},
+      {"jsonb_array_element_text", "->>"},
+      {"json_extract_path_op", "#>"},
+      {"jsonb_extract_path_op", "#>"},
+      {"json_extract_path_text_op", "#>>"},
+      {"jsonb_extract_path_text_op", "#>>"},
+      {"jsonb_delete_path", "#-"},
+      {"jsonb_contains", "@>"},
+      {"jsonb_contained", "<@"},
+      {"jsonb_exists", "?"},
+      {"jsonb_exists_any", "?|"},
+      {"jsonb_exists_all", "?&"},
+      {"jsonb_concat", "||"},
+      {"jsonb_delete", "-"},
+      {"jsonb_delete_index", "-"},
+      {"jsonb_delete_keys", "-"},
   };
   for (const Entry& e : kOperators) {
     if (f == e.function) return e.op;
@@ -317,8 +328,7 @@ const BoundExpr* JsonbComparisonCall(const BoundExpr& e) {
 }
 
 bool IsJsonAggregateName(const std::string& n) {
-  return n == "json_agg" || n == "jsonb_agg" || n == "json_object_agg" ||
-         n == "jsonb_object_agg";
+  return n == "json_agg" || n == "jsonb_agg" || n == "json_object_agg" || n == "jsonb_object_agg";
 }
 
 bool IsJsonEachName(const std::string& n) {
@@ -343,9 +353,8 @@ Result<BoundExprPtr> Binder::BindJsonSetFunction(const std::string& name,
   }
   // unnest over the array of the values: each element is the JSON (or plain) text.
   const std::string array_name = name + "_array";
-  MERIDIAN_ASSIGN_OR_RETURN(
-      BoundExprPtr values,
-      MakeJsonCall(array_name.c_str(), std::move(args), Type::Array(Type::Text()), pos));
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr values, MakeJsonCall(array_name.c_str(), std::move(args),
+                                                              Type::Array(Type::Text()), pos));
   auto fn = BoundExpr::Make(BoundKind::kFunction, Type::Text(), pos);
   fn->name = name;
   fn->func = Func::kUnnest;

@@ -81,7 +81,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSetOperation(const ast::SelectS
     const char* saved;
     ~ContextRestore() { binder->recursion_context_ = saved; }
   } context_restore{this, saved_context};
-  if (stmt.set_all && (stmt.set_op == ast::SetOp::kIntersect || stmt.set_op == ast::SetOp::kExcept)) {
+  if (stmt.set_all &&
+      (stmt.set_op == ast::SetOp::kIntersect || stmt.set_op == ast::SetOp::kExcept)) {
     recursion_context_ = name;
   }
   set_branch_ = stmt.set_right != nullptr || is_branch;
@@ -212,8 +213,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectInScope(const ast::Select
   return bound;
 }
 
-Status Binder::BindFromList(const std::vector<ast::TableRef>& from, Scope* scope,
-                            BoundSelect* out, int* offset) {
+Status Binder::BindFromList(const std::vector<ast::TableRef>& from, Scope* scope, BoundSelect* out,
+                            int* offset) {
   for (const ast::TableRef& ref : from) {
     std::string name = ref.alias.empty() ? ref.name : ref.alias;
     std::shared_ptr<catalog::Table> table;
@@ -398,7 +399,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
     MERIDIAN_ASSIGN_OR_RETURN(out->limit, BindLimit(*stmt.limit, "LIMIT", /*outer_columns=*/true));
   }
   if (stmt.offset != nullptr) {
-    MERIDIAN_ASSIGN_OR_RETURN(out->offset, BindLimit(*stmt.offset, "OFFSET", /*outer_columns=*/true));
+    MERIDIAN_ASSIGN_OR_RETURN(out->offset,
+                              BindLimit(*stmt.offset, "OFFSET", /*outer_columns=*/true));
   }
   if (!stmt.locking.empty()) MERIDIAN_RETURN_IF_ERROR(BindLocking(stmt, out.get()));
   return out;

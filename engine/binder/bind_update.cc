@@ -106,8 +106,7 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
   if (stmt.from.empty()) {
     scope.tables.push_back(TableScope(name, out->table, 0));
   } else {
-    MERIDIAN_RETURN_IF_ERROR(
-        BindModifyJoin(stmt.from, stmt.where.get(), name, &scope, out.get()));
+    MERIDIAN_RETURN_IF_ERROR(BindModifyJoin(stmt.from, stmt.where.get(), name, &scope, out.get()));
   }
   ScopeSwitch enter(this, &scope);
   correlated_.assign(1, false);

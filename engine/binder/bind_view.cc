@@ -3,8 +3,8 @@
 // output takes the view's column names. Also the dependency recording behind CREATE VIEW.
 #include <algorithm>
 
-#include "catalog/system_tables.h"
 #include "binder/binder.h"
+#include "catalog/system_tables.h"
 
 namespace meridian::exec {
 
