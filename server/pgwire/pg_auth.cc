@@ -43,7 +43,7 @@ std::string HmacSha256(std::string_view key, std::string_view data) {
 }
 
 Status ScramError(std::string detail) {
-  return Status::Error(kProtocolViolation, "malformed SCRAM message").WithDetail(std::move(detail));
+  return Status::Error(sqlstate::kProtocolViolation, "malformed SCRAM message").WithDetail(std::move(detail));
 }
 
 // Reads "<attr>=<value>" up to the next ',' (or the end) from *in and consumes it.

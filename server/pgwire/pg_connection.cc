@@ -98,7 +98,7 @@ asio::awaitable<void> PgConnection::Flush() {
 }
 
 asio::awaitable<void> PgConnection::Fatal(const Status& status) {
-  if (status.sqlstate() == kProtocolViolation) {
+  if (status.sqlstate() == sqlstate::kProtocolViolation) {
     spdlog::warn("pg connection {}: protocol violation: {}", peer_, status.message());
     close_reason_ = "protocol violation";
   } else {
@@ -109,7 +109,7 @@ asio::awaitable<void> PgConnection::Fatal(const Status& status) {
 }
 
 asio::awaitable<void> PgConnection::ProtocolViolation(const std::string& message) {
-  co_await Fatal(Status::Error(kProtocolViolation, message));
+  co_await Fatal(Status::Error(sqlstate::kProtocolViolation, message));
 }
 
 char PgConnection::TransactionStatus() const {
@@ -559,7 +559,7 @@ asio::awaitable<Status> PgConnection::CopyFromClient(ExecControl* ctl) {
     auto message = co_await ReadMessage(/*startup=*/false);
     if (!message) {  // a protocol violation, already answered with FATAL
       closing_ = true;
-      co_return Status::Error(kProtocolViolation, "protocol violation during COPY");
+      co_return Status::Error(sqlstate::kProtocolViolation, "protocol violation during COPY");
     }
     Status status;
     switch (message->type) {
@@ -595,7 +595,7 @@ asio::awaitable<Status> PgConnection::CopyFromClient(ExecControl* ctl) {
       default: {
         char hex[8];
         std::snprintf(hex, sizeof(hex), "0x%02X", static_cast<unsigned char>(message->type));
-        co_return Status::Error(kProtocolViolation, std::string("unexpected message type ") + hex +
+        co_return Status::Error(sqlstate::kProtocolViolation, std::string("unexpected message type ") + hex +
                                                         " during COPY from stdin");
       }
     }
@@ -712,7 +712,7 @@ asio::awaitable<bool> PgConnection::HandleBind(const std::string& body) {
   }
   const PreparedStatementInfo& prepared = *found;
   if (bind->parameters.size() != prepared.param_types.size()) {
-    ExtendedError(Status::Error(kProtocolViolation,
+    ExtendedError(Status::Error(sqlstate::kProtocolViolation,
                                 "bind message supplies " + std::to_string(bind->parameters.size()) +
                                     " parameters, but prepared statement \"" + statement_name +
                                     "\" requires " + std::to_string(prepared.param_types.size())));

@@ -203,7 +203,7 @@ void WriteDataRow(std::string* out, const Row& row, const std::vector<ColumnInfo
 Result<std::vector<int16_t>> ResolveFormats(const std::vector<int16_t>& codes, size_t n,
                                             const char* what, const char* items) {
   if (codes.size() > 1 && codes.size() != n) {
-    return Status::Error(kProtocolViolation, "bind message has " + std::to_string(codes.size()) +
+    return Status::Error(sqlstate::kProtocolViolation, "bind message has " + std::to_string(codes.size()) +
                                                  " " + what + " but query has " +
                                                  std::to_string(n) + " " + items);
   }
@@ -563,7 +563,7 @@ void WriteAuthenticationSaslFinal(std::string* out, std::string_view data) {
 namespace {
 
 Status Malformed(std::string message) {
-  return Status::Error(kProtocolViolation, std::move(message));
+  return Status::Error(sqlstate::kProtocolViolation, std::move(message));
 }
 
 uint32_t BigEndian32(std::string_view p) {

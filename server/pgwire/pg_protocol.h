@@ -26,9 +26,6 @@ inline constexpr uint32_t kGssEncRequestCode = 80877104;
 inline constexpr uint32_t kMaxStartupLength = 10000;
 inline constexpr uint32_t kMaxMessageLength = 64u << 20;
 
-// SQLSTATE for protocol violations.
-inline constexpr const char* kProtocolViolation = sqlstate::kProtocolViolation;
-
 // Reads the fields of one message body; every read checks the remaining length, and a failed
 // read sets ok() to false (later reads return empty values).
 class MessageReader {
