@@ -2,6 +2,7 @@
 #include "catalog/table.h"
 
 #include <algorithm>
+#include <bit>
 #include <iterator>
 #include <random>
 
@@ -311,25 +312,77 @@ void Table::PruneSuccessors(txn::Timestamp horizon) {
   }
 }
 
+void Table::NoteGarbagePages(const std::vector<uint32_t>& pages) {
+  if (pages.empty()) return;
+  std::lock_guard lock(gc_pages_mu_);
+  if (gc_all_pages_) return;
+  for (uint32_t page : pages) {
+    const size_t word = page / 64;
+    if (word >= gc_pages_.size()) gc_pages_.resize(word + 1, 0);
+    gc_pages_[word] |= uint64_t{1} << (page % 64);
+  }
+}
+
 Status Table::CollectGarbage(txn::Timestamp horizon, Garbage* garbage) {
   garbage->rids.clear();
   garbage->storage_generation = storage_generation_.load(std::memory_order_acquire);
   if (txns_ == nullptr || system_rows_ != nullptr) return Status::Ok();
-  if (writes_since_gc_.exchange(0, std::memory_order_relaxed) == 0) return Status::Ok();
+  writes_since_gc_.store(0, std::memory_order_relaxed);
   MERIDIAN_RETURN_IF_ERROR(CheckUsable());
+  // Take the pages to visit; writers note new ones meanwhile into the emptied set.
+  bool all = false;
+  std::vector<uint64_t> marked;
+  {
+    std::lock_guard lock(gc_pages_mu_);
+    all = gc_all_pages_;
+    gc_all_pages_ = false;
+    marked.swap(gc_pages_);
+  }
+  if (!all && marked.empty()) return Status::Ok();
+  std::vector<uint32_t> pages;
+  const uint32_t page_count = heap_->page_count();
+  if (all) {
+    pages.resize(page_count);
+    for (uint32_t p = 0; p < page_count; ++p) pages[p] = p;
+  } else {
+    for (size_t w = 0; w < marked.size(); ++w) {
+      for (uint64_t bits = marked[w]; bits != 0; bits &= bits - 1) {
+        const uint32_t page = static_cast<uint32_t>(w * 64 + std::countr_zero(bits));
+        if (page < page_count) pages.push_back(page);
+      }
+    }
+  }
   std::vector<std::pair<storage::Rid, Row>> dead;
-  MERIDIAN_RETURN_IF_ERROR(
-      ForEachVersion([&](storage::Rid rid, const storage::TupleHeader& h, const Row& row) {
-        const bool lock_mark = (h.flags & storage::kTupleFlagLockOnly) != 0;
-        bool gone = false;
-        if (txn::IsTxnId(h.begin)) {
-          gone = txns_->State(h.begin) == txn::TxnState::kAborted;  // never committed
-        } else if (!lock_mark && h.end != 0 && !txn::IsTxnId(h.end)) {
-          gone = h.end <= horizon;  // deleted before every snapshot still running
-        }
-        if (gone) dead.emplace_back(rid, row);
-        return Status::Ok();
-      }));
+  std::vector<uint32_t> again;  // pages with versions that may become garbage later
+  storage::Rid rid;
+  std::string bytes;
+  Row row;
+  for (uint32_t page : pages) {
+    storage::HeapFile::Cursor cursor = heap_->ScanPage(page);
+    bool pending = false;
+    while (true) {
+      MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor.Next(&rid, &bytes));
+      if (!more) break;
+      const storage::TupleHeader h = storage::ReadTupleHeader(bytes);
+      const bool lock_mark = (h.flags & storage::kTupleFlagLockOnly) != 0;
+      const bool ended = h.end != 0 && !lock_mark;
+      bool gone = false;
+      if (txn::IsTxnId(h.begin)) {
+        gone = txns_->State(h.begin) == txn::TxnState::kAborted;  // never committed
+        pending = pending || !gone;  // its creator may still abort or end it
+      } else if (ended && !txn::IsTxnId(h.end)) {
+        gone = h.end <= horizon;  // deleted before every snapshot still running
+        pending = pending || !gone;
+      } else if (ended) {
+        pending = true;  // its deleter has not committed yet (nor been stamped)
+      }
+      if (!gone) continue;
+      MERIDIAN_RETURN_IF_ERROR(DecodeRow(bytes, &row));
+      dead.emplace_back(rid, row);
+    }
+    if (pending) again.push_back(page);
+  }
+  NoteGarbagePages(again);
   for (const auto& [rid, row] : dead) {
     // Index entries first: once the slot is free it may hold another row.
     for (const std::shared_ptr<Index>& index : indexes_) {
@@ -392,6 +445,11 @@ void Table::ReplaceStorage(std::unique_ptr<storage::HeapFile> heap,
                            std::vector<std::unique_ptr<storage::RTree>> rtrees) {
   heap_ = std::move(heap);
   storage_generation_.fetch_add(1, std::memory_order_acq_rel);
+  {
+    std::lock_guard lock(gc_pages_mu_);
+    gc_pages_.clear();
+    gc_all_pages_ = true;
+  }
   for (size_t i = 0; i < indexes_.size() && i < trees.size(); ++i) {
     if (trees[i] != nullptr) indexes_[i]->Reset(std::move(trees[i]));
     if (i < rtrees.size() && rtrees[i] != nullptr) indexes_[i]->Reset(std::move(rtrees[i]));

@@ -125,9 +125,9 @@ class Table {
   // snapshot) — and removes its index entries (unique keys under their key lock, so a unique
   // check never reads a reused slot); FreeVersions then frees their slots, only after the
   // checkpoint's index images (which lack those entries) are durable: a slot is never reused
-  // while a durable index image still points at it. Scans only when rows changed since the
-  // last pass. REQUIRES shared lock; one caller at a time.
-  // Bumped by ReplaceStorage: row ids of an older generation name nothing in heap().
+  // while a durable index image still points at it. Visits only the noted pages (below). REQUIRES
+  // shared lock; one caller at a time. Bumped by ReplaceStorage: row ids of an older generation
+  // name nothing in heap().
   uint64_t storage_generation() const {
     return storage_generation_.load(std::memory_order_acquire);
   }
@@ -136,6 +136,13 @@ class Table {
     std::vector<storage::Rid> rids;
   };
   Status CollectGarbage(txn::Timestamp horizon, Garbage* garbage);
+  // Pages that may hold versions garbage collection has not seen yet: noted by the writers
+  // when a transaction ends (the pages of its deleted or replaced versions when it commits,
+  // of its inserted ones when it aborts or a savepoint is rolled back). CollectGarbage visits
+  // only these, plus the pages whose versions were not yet collectible last time; the first
+  // pass after opening (dead versions of an earlier run) and after ReplaceStorage reads every
+  // page. Thread-safe.
+  void NoteGarbagePages(const std::vector<uint32_t>& pages);
   // Whether writes since the last pass reach kGarbageDueWrites and twice the live rows: a
   // small table updated often (a hot row's dead versions, which every scan of it reads) then
   // gets an early checkpoint with collection (Catalog::GarbageDue).
@@ -173,6 +180,9 @@ class Table {
   std::atomic<int64_t> live_rows_{0};
   std::atomic<int64_t> changes_{0};
   std::atomic<int64_t> writes_since_gc_{0};
+  std::mutex gc_pages_mu_;
+  std::vector<uint64_t> gc_pages_;  // guarded by gc_pages_mu_: a bit per page to visit
+  bool gc_all_pages_ = true;        // guarded by gc_pages_mu_: visit every page next time
   std::atomic<uint64_t> storage_generation_{0};  // bumped by ReplaceStorage (TRUNCATE)
   mutable std::mutex successors_mu_;
   // guarded by successors_mu_: packed old rid → (packed new rid, updater txn id)

@@ -224,6 +224,19 @@ Status Transaction::ForEachWrite(
   return first;
 }
 
+void Transaction::NoteGarbage(size_t from, Write::Kind kind) const {
+  std::vector<uint32_t> pages;
+  for (uint32_t slot = 0; slot < tables_.size(); ++slot) {
+    pages.clear();
+    for (size_t i = from; i < writes_.size(); ++i) {
+      const Write& w = writes_[i];
+      if (w.table != slot || w.kind != kind) continue;
+      if (pages.empty() || pages.back() != w.rid.page) pages.push_back(w.rid.page);
+    }
+    tables_[slot]->NoteGarbagePages(pages);
+  }
+}
+
 Status Transaction::RollbackTo(size_t mark) {
   if (!doomed_.ok()) return doomed_;
   if (mark >= writes_.size()) return Status::Ok();
@@ -250,6 +263,7 @@ Status Transaction::RollbackTo(size_t mark) {
     return doomed_;
   }
   // A version both created and deleted since mark: the insert's undo already made it dead.
+  NoteGarbage(mark, Write::Kind::kInsert);
   writes_.resize(mark);
   txns_->NotifyReleased();  // writers waiting for rows this transaction kept may go on
   wrote_ = std::any_of(writes_.begin(), writes_.end(),
@@ -295,6 +309,7 @@ Status Transaction::StampCommitted(txn::Timestamp ts) {
       return changed;
     });
   });
+  NoteGarbage(0, Write::Kind::kEnd);
   ReleaseKeyShareLocks(*txns_, id_);
   if (st.ok()) txns_->MarkStamped(id_);  // else its id must keep resolving to ts
   return st;
@@ -311,6 +326,7 @@ Status Transaction::CleanAborted() {
       return true;
     });
   });
+  NoteGarbage(0, Write::Kind::kInsert);
   ReleaseKeyShareLocks(*txns_, id_);
   txns_->MarkStamped(id_);  // a mark left behind names an aborted (later: forgotten) id
   return st;

@@ -139,6 +139,9 @@ class Transaction {
   Status ForEachWrite(
       size_t from,
       const std::function<Result<storage::TupleHeader>(storage::HeapFile*, const Write&)>& fn);
+  // Tells each table the pages of writes_[from..] of this kind, whose versions garbage
+  // collection must visit (Table::NoteGarbagePages).
+  void NoteGarbage(size_t from, Write::Kind kind) const;
 
   const std::shared_ptr<txn::TxnManager> txns_;
   const uint64_t id_;
