@@ -1,8 +1,8 @@
-// Index paths that TPC-C kits need (issue 16): row-value IN lists and ORs of equalities over a
-// composite key become multi-point index scans; equalities implied by others (w_id = 1 AND
-// c_w_id = w_id) give index keys; `= ANY(array)` is a multi-point scan too. Each plan is checked by EXPLAIN and its rows against the
-// same query with the index made unusable (column + 0), on random tuples with duplicates,
-// NULLs and misses.
+// Index paths that TPC-C kits need (issue 16): `= ANY(array)` is a multi-point scan, a prefix
+// of the key as tuples scans the rest of it, subqueries and outer rows give keys. Each plan is
+// checked by EXPLAIN and its rows against the same query with the index made unusable
+// (column + 0), on random tuples with duplicates, NULLs and misses. Row-value IN lists, ORs of
+// equalities over a key and equalities implied by others: tests/sql/key_paths.test.
 #include <random>
 #include <string>
 #include <vector>
@@ -41,43 +41,6 @@ class KeyPathsTest : public SqlTest {
     return plan.find(what) != std::string::npos;
   }
 };
-
-TEST_F(KeyPathsTest, RowValueInListIsAMultiPointIndexScan) {
-  const std::string q =
-      "SELECT s_i_id, s_quantity FROM stock WHERE (s_w_id, s_i_id) IN ((1, 5), (1, 77), (2, 999), "
-      "(1, 5), (3, 1), (1, NULL)) ORDER BY s_i_id";
-  const std::string p = Plan(q);
-  EXPECT_TRUE(Has(p, "Scan using stock_pkey on stock")) << p;
-  EXPECT_FALSE(Has(p, "Seq Scan")) << p;
-  // Each row once although (1, 5) is listed twice; (3, 1) and (1, NULL) match nothing.
-  EXPECT_EQ(Rows(q), (std::vector<std::string>{"5|36", "77|8", "999|61"}));
-  // FOR UPDATE, UPDATE and DELETE take the same path.
-  EXPECT_TRUE(Has(Plan("SELECT s_quantity FROM stock WHERE (s_w_id, s_i_id) IN ((1, 5), (1, 6)) "
-                       "FOR UPDATE"),
-                  "Scan using stock_pkey"));
-  EXPECT_TRUE(Has(Plan("UPDATE stock SET s_quantity = s_quantity + 1 WHERE (s_w_id, s_i_id) IN "
-                       "((1, 5), (2, 6))"),
-                  "Scan using stock_pkey"));
-  EXPECT_EQ(Q("UPDATE stock SET s_quantity = s_quantity + 1 WHERE (s_w_id, s_i_id) IN ((1, 5), "
-              "(2, 6))")
-                .tag,
-            "UPDATE 2");
-  EXPECT_EQ(Rows("SELECT s_quantity FROM stock WHERE s_w_id = 1 AND s_i_id = 5"),
-            (std::vector<std::string>{"37"}));
-}
-
-TEST_F(KeyPathsTest, OrOfEqualitiesOverTheKeyIsAMultiPointIndexScan) {
-  const std::string q =
-      "SELECT s_i_id FROM stock WHERE (s_i_id = 2 AND s_w_id = 1) OR (s_w_id = 1 AND s_i_id = 7) "
-      "OR (s_w_id = 2 AND s_i_id = 7) ORDER BY s_w_id, s_i_id";
-  const std::string p = Plan(q);
-  EXPECT_TRUE(Has(p, "Scan using stock_pkey on stock")) << p;
-  EXPECT_EQ(Rows(q), (std::vector<std::string>{"2", "7", "7"}));
-  // Different column sets in the disjuncts: not points of one key.
-  EXPECT_TRUE(Has(Plan("SELECT s_i_id FROM stock WHERE (s_w_id = 1 AND s_i_id = 2) OR "
-                       "(s_quantity = 7 AND s_i_id = 7)"),
-                  "Seq Scan on stock"));
-}
 
 TEST_F(KeyPathsTest, APrefixOfTheKeyAsTuplesScansTheRestOfIt) {
   // Points over (c_w_id, c_d_id), then a range on c_id: a selective index scan.
@@ -158,32 +121,6 @@ TEST_F(KeyPathsTest, RandomTupleListsMatchASequentialScan) {
               Rows("SELECT count(*) FROM stock WHERE NOT ((s_w_id + 0, s_i_id + 0) " + where + ")"))
         << where;
   }
-}
-
-TEST_F(KeyPathsTest, EqualitiesImpliedByOthersAreIndexKeys) {
-  const std::string q =
-      "SELECT c_discount, w_tax FROM customer, warehouse WHERE w_id = 1 AND c_w_id = w_id AND "
-      "c_d_id = 3 AND c_id = 5";
-  const std::string p = Plan(q);
-  EXPECT_TRUE(Has(p, "Index Scan using customer_pkey on customer")) << p;
-  EXPECT_FALSE(Has(p, "Seq Scan on customer")) << p;
-  EXPECT_EQ(Rows(q), (std::vector<std::string>{"21|0.1000"}));
-  // The same through a parameter and through the other side of the equality.
-  ASSERT_TRUE(Q("PREPARE cw (int, int) AS SELECT c_discount FROM customer, warehouse WHERE "
-                "w_id = $1 AND w_id = c_w_id AND c_d_id = $2 AND c_id = 5")
-                  .status.ok());
-  EXPECT_EQ(Rows("EXECUTE cw (1, 3)"), (std::vector<std::string>{"21"}));
-  // A chain of three: a = b, b = c, c = constant.
-  EXPECT_EQ(Rows("SELECT count(*) FROM stock s1, stock s2 WHERE s1.s_i_id = s2.s_i_id AND "
-                 "s2.s_i_id = s2.s_quantity + 0 AND s1.s_w_id = s2.s_w_id AND s2.s_w_id = 2"),
-            Rows("SELECT count(*) FROM stock WHERE s_w_id = 2 AND s_i_id = s_quantity"));
-  // Not across an outer join's NULL-extended side: the LEFT JOIN keeps its unmatched rows.
-  EXPECT_EQ(Rows("SELECT count(*) FROM warehouse w LEFT JOIN customer c ON c.c_w_id = w.w_id AND "
-                 "c.c_d_id = 11 WHERE w.w_id = 1"),
-            (std::vector<std::string>{"1"}));
-  EXPECT_EQ(Rows("SELECT count(*) FROM warehouse w LEFT JOIN customer c ON c.c_w_id = w.w_id "
-                 "WHERE w.w_id = 1 AND c.c_w_id IS NULL"),
-            (std::vector<std::string>{"0"}));
 }
 
 TEST_F(KeyPathsTest, StatisticsComeBackAtTheFirstCheckpointAfterARestart) {
