@@ -1,8 +1,9 @@
 // Index paths that TPC-C kits need (issue 16): `= ANY(array)` is a multi-point scan, a prefix
-// of the key as tuples scans the rest of it, subqueries and outer rows give keys. Each plan is
-// checked by EXPLAIN and its rows against the same query with the index made unusable
-// (column + 0), on random tuples with duplicates, NULLs and misses. Row-value IN lists, ORs of
-// equalities over a key and equalities implied by others: tests/sql/key_paths.test.
+// of the key as tuples scans the rest of it, outer rows give keys. Each plan is checked by
+// EXPLAIN and its rows against the same query with the index made unusable (column + 0), on
+// random tuples with duplicates, NULLs and misses. Row-value IN lists, ORs of equalities over a
+// key, equalities implied by others and uncorrelated subqueries as keys:
+// tests/sql/key_paths.test.
 #include <random>
 #include <string>
 #include <vector>
@@ -141,65 +142,6 @@ TEST_F(KeyPathsTest, StatisticsComeBackAtTheFirstCheckpointAfterARestart) {
   ASSERT_TRUE(db_->Checkpoint().ok());  // the maintenance pass of the daemon, every 5 s
   EXPECT_TRUE(points(Plan(q))) << Plan(q);
   EXPECT_EQ(Rows(q).size(), 3u);
-}
-
-// An uncorrelated scalar subquery is a constant of the statement (PostgreSQL's InitPlan): an
-// index key of the outer query's scan, as HammerDB's Delivery writes
-// `... AND c_id = (SELECT o_c_id FROM orders WHERE ...)`, in SELECT, UPDATE and DELETE.
-TEST_F(KeyPathsTest, UncorrelatedScalarSubqueryIsAnIndexKey) {
-  const std::string q =
-      "SELECT c_id, c_discount FROM customer WHERE c_w_id = 2 AND c_d_id = 4 AND "
-      "c_id = (SELECT max(s_quantity) FROM stock WHERE s_w_id = 1 AND s_i_id < 10)";
-  const std::string p = Plan(q);
-  EXPECT_TRUE(Has(p, "Index Scan using customer_pkey on customer")) << p;
-  EXPECT_TRUE(Has(p, "(customer.c_id = (SubPlan))")) << p;
-  EXPECT_FALSE(Has(p, "Seq Scan on customer")) << p;
-  EXPECT_EQ(Rows(q), Rows("SELECT c_id, c_discount FROM customer WHERE c_w_id + 0 = 2 AND "
-                          "c_d_id + 0 = 4 AND c_id + 0 = (SELECT max(s_quantity) FROM stock "
-                          "WHERE s_w_id = 1 AND s_i_id < 10)"));
-  EXPECT_EQ(Rows(q).size(), 1u);
-  const std::string u =
-      "UPDATE customer SET c_discount = c_discount + 1 WHERE c_w_id = 1 AND c_d_id = 2 AND "
-      "c_id = (SELECT max(s_quantity) FROM stock WHERE s_w_id = 2 AND s_i_id < 5)";
-  EXPECT_TRUE(Has(Plan(u), "Index Scan using customer_pkey on customer")) << Plan(u);
-  EXPECT_EQ(Q(u).tag, "UPDATE 1");
-  // No row, NULL and more than one row behave as without the index.
-  EXPECT_EQ(Rows("SELECT count(*) FROM customer WHERE c_w_id = 1 AND c_d_id = 1 AND "
-                 "c_id = (SELECT s_quantity FROM stock WHERE s_w_id = 9)"),
-            (std::vector<std::string>{"0"}));
-  EXPECT_EQ(Q("DELETE FROM customer WHERE c_w_id = 1 AND c_d_id = 1 AND "
-              "c_id = (SELECT s_quantity FROM stock WHERE s_w_id = 1)")
-                .status.sqlstate(),
-            "21000");
-  // A correlated one is evaluated per outer row, not cached as a constant.
-  EXPECT_EQ(Rows("SELECT w_id, (SELECT s_quantity FROM stock WHERE s_w_id = 1 AND "
-                 "s_i_id = (SELECT w.w_id * 3)) FROM warehouse w ORDER BY w_id"),
-            (std::vector<std::string>{"1|34", "2|37"}));
-}
-
-// column IN (uncorrelated subquery): the subquery's rows are the points of an index scan
-// (BenchmarkSQL's Stock-Level `s_w_id = ? AND s_i_id IN (SELECT ol_i_id ...)`), NULL rows and
-// duplicates included, the same rows as without the index; NOT IN is not a key.
-TEST_F(KeyPathsTest, InUncorrelatedSubqueryIsAMultiPointIndexScan) {
-  const std::string q =
-      "SELECT s_i_id, s_quantity FROM stock WHERE s_w_id = 2 AND s_i_id IN "
-      "(SELECT c_id * 7 FROM customer WHERE c_w_id = 1 AND c_d_id = 3 AND c_id <= 4 "
-      "UNION ALL SELECT 14 UNION ALL SELECT NULL) ORDER BY s_i_id";
-  const std::string p = Plan(q);
-  EXPECT_TRUE(Has(p, "Index Cond: ((stock.s_w_id = 2) AND (stock.s_i_id IN (SubPlan)))")) << p;
-  EXPECT_EQ(Rows(q), (std::vector<std::string>{"7|69", "14|76", "21|83", "28|90"}));
-  EXPECT_EQ(Rows(q), Rows("SELECT s_i_id, s_quantity FROM stock WHERE s_w_id + 0 = 2 AND "
-                          "s_i_id + 0 IN (SELECT c_id * 7 FROM customer WHERE c_w_id = 1 AND "
-                          "c_d_id = 3 AND c_id <= 4 UNION ALL SELECT 14 UNION ALL SELECT NULL) "
-                          "ORDER BY s_i_id"));
-  EXPECT_EQ(Rows("SELECT count(*) FROM stock WHERE s_w_id = 1 AND s_i_id IN (SELECT c_id FROM "
-                 "customer WHERE c_id < 0)"),
-            (std::vector<std::string>{"0"}));
-  EXPECT_TRUE(Has(Plan("SELECT count(*) FROM stock WHERE s_w_id = 1 AND s_i_id NOT IN "
-                       "(SELECT c_id FROM customer WHERE c_w_id = 1 AND c_d_id = 1)"),
-                  "Filter: (stock.s_i_id NOT IN (SubPlan))"))
-      << Plan("SELECT count(*) FROM stock WHERE s_w_id = 1 AND s_i_id NOT IN "
-              "(SELECT c_id FROM customer WHERE c_w_id = 1 AND c_d_id = 1)");
 }
 
 // A one-row outer side whose columns bound a range of the inner side's index (TPC-C's
