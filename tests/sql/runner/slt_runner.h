@@ -44,8 +44,8 @@ class SltExecutor {
 // Sessions of one file on a Meridian daemon: a connection per session name, opened through
 // connect; background statements on their own threads; a monitor connection polls
 // `SELECT count(*) FROM pg_locks WHERE NOT granted` to see a statement block (no sleeps but the
-// short polling interval). restart (may be empty: Restart then fails with 0A000) restarts the
-// daemon; connect then reaches the new one.
+// short polling interval). restart restarts the daemon (connect then reaches the new one); when
+// it is empty, Restart only reconnects the sessions and fails with 0A000.
 class SessionExecutor : public SltExecutor {
  public:
   using Connector = std::function<client::ClientResult<std::unique_ptr<client::Connection>>()>;
@@ -65,7 +65,7 @@ class SessionExecutor : public SltExecutor {
   client::ClientResult<client::StatementResult> Collect(const std::string& name) override;
   void CancelBackground() override;
   client::ClientStatus Restart(bool kill) override;
-  // Collects every background statement and closes every session.
+  // Cancels and collects every background statement, then closes every session.
   void CloseAll();
 
  private:
