@@ -9,8 +9,8 @@
 # mode. Each test has its own table (id int primary key, value int) holding (1, 10), (2, 20) and
 # autocommit connections that send BEGIN / COMMIT / ROLLBACK as SQL.
 #
-# A statement that must wait runs in a thread: it must still be running after BLOCKED_S and must
-# finish within UNBLOCK_S once the other transaction ends. Every other statement must finish
+# A statement that must wait runs in a thread: it must be seen waiting for a lock (pg_locks, polled;
+# no fixed sleep) and must finish within UNBLOCK_S once the other transaction ends. Every other statement must finish
 # within UNBLOCK_S too, so a statement that blocks by mistake fails its test instead of hanging
 # the run. The expectations are PostgreSQL 15's (checked with MERIDIAN_TEST_CONNINFO pointing at
 # one). Meridian takes the REPEATABLE READ snapshot at BEGIN, PostgreSQL at the first statement
@@ -21,6 +21,7 @@
 import os
 import sys
 import threading
+import time
 import unittest
 
 import psycopg
@@ -29,7 +30,6 @@ from psycopg import IsolationLevel, errors, pq
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from txn_server import Server  # noqa: E402
 
-BLOCKED_S = 0.5   # a statement still running after this long is waiting for a lock
 UNBLOCK_S = 5.0   # a statement finishes within this long once nothing holds it up
 IDLE = pq.TransactionStatus.IDLE
 INTRANS = pq.TransactionStatus.INTRANS
@@ -167,8 +167,18 @@ class TxnTestCase(unittest.TestCase):
         return self.session("check").rows()
 
     def assert_waits(self, call):
-        """call is still running after BLOCKED_S."""
-        self.assertFalse(call.done.wait(BLOCKED_S), f"expected to wait, but {call.describe()}")
+        """call is seen waiting for a lock: the server lists as many lock waits (pg_locks rows
+        not granted, polled) as this test has statements running, before call finishes."""
+        monitor = self.session("monitor")
+        deadline = time.monotonic() + UNBLOCK_S
+        while time.monotonic() < deadline:
+            self.assertFalse(call.done.is_set(), f"expected to wait, but {call.describe()}")
+            running = sum(1 for s in self.sessions for c in s.calls
+                          if s is not monitor and not c.done.is_set())
+            waits = monitor.q("SELECT count(*) FROM pg_locks WHERE NOT granted")[0][0]
+            if waits >= running:
+                return
+        self.fail(f"not seen waiting within {UNBLOCK_S} s: {call.describe()}")
 
     def assert_sqlstate(self, sqlstate, call_or_session, sql=None):
         """The statement (a Call, or sql sent on a Session) fails with sqlstate within
