@@ -191,15 +191,18 @@ def check(rec, rows, state, msg):
     return None
 
 
-def wait_blocked(psql, pid, timeout=30.0):
-    """'blocked' once backend pid waits for a lock, 'finished' once it is idle again."""
+def wait_blocked(psql, pid, since, timeout=30.0):
+    """'blocked' once backend pid waits for a lock, 'finished' once it is idle again after a
+    statement that started at or after since (the server's clock before the statement was sent;
+    an idle backend that has not started it yet is neither)."""
     deadline = time.time() + timeout
     while time.time() < deadline:
-        rows, _, _ = run_psql(psql, "SELECT coalesce(wait_event_type, ''), state FROM "
-                                    "pg_stat_activity WHERE pid = %s" % pid)
+        rows, _, _ = run_psql(psql, "SELECT coalesce(wait_event_type, ''), state, "
+                                    "query_start >= '%s'::timestamptz FROM pg_stat_activity "
+                                    "WHERE pid = %s" % (since, pid))
         if rows and rows[0][0] == "Lock":
             return "blocked"
-        if rows and rows[0][1] != "active":
+        if rows and rows[0][1] != "active" and rows[0][2] == "t":
             return "finished"
     return "timeout"
 
@@ -264,8 +267,9 @@ def main():
             elif rec["async"]:
                 s = session(current)
                 pid = s.pid()
+                since = run_psql(psql, "SELECT clock_timestamp()")[0][0][0]
                 s.send(sql)
-                how = wait_blocked(psql, pid)
+                how = wait_blocked(psql, pid, since)
                 if how == "blocked":
                     pending[current] = rec
                     continue
