@@ -179,6 +179,7 @@ class Catalog {
 
   // Transactions (engine/txn/README.md). Begin hands out a new transaction id.
   txn::TxnManager* txns() { return txns_.get(); }
+  const txn::TxnManager* txns() const { return txns_.get(); }
   std::unique_ptr<Transaction> BeginTransaction(Isolation isolation);
   // Commits t: nothing to log when it wrote nothing; else the write-behind group commit (its
   // new versions' pages flushed, then one log record), then its id is stamped into its

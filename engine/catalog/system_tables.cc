@@ -115,6 +115,7 @@ struct Snapshot {
   std::vector<std::shared_ptr<const SequenceSchema>> sequences;
   std::vector<NamespaceDef> schemas;        // CREATE SCHEMA ones and the pg_temp_<n> in use
   std::map<std::string, int64_t> nsp_oids;  // every schema's oid by name, public included
+  std::vector<std::pair<uint64_t, uint64_t>> lock_waits;  // (waiter, holder) transaction ids
 };
 
 int64_t NspOid(const Snapshot& s, const std::string& nsp) {
@@ -886,6 +887,40 @@ const std::vector<SystemTable>& Registry() {
        false,
        {{"oid", 'o'}, {"prpubid", 'o'}, {"prrelid", 'o'}, {"prqual", 't'}, {"prattrs", 'V'}},
        [](const Snapshot&) { return std::vector<Row>{}; }},
+      // The locks being waited for: one row per transaction blocked on another's row
+      // (TxnManager::WaitFor), as PostgreSQL shows a wait for a row's writer: a ShareLock on
+      // the holder's transactionid, not granted. Granted locks are not listed, nor table
+      // locks; no waitstart column. Tests poll `count(*) ... WHERE NOT granted` to see a
+      // statement block (tests/sql/README.md, `statement ... async`).
+      {"pg_catalog",
+       "pg_locks",
+       0,
+       true,
+       {{"locktype", 't'},
+        {"database", 'o'},
+        {"relation", 'o'},
+        {"page", 'i'},
+        {"tuple", 'i'},
+        {"virtualxid", 't'},
+        {"transactionid", 'o'},
+        {"classid", 'o'},
+        {"objid", 'o'},
+        {"objsubid", 'i'},
+        {"virtualtransaction", 't'},
+        {"pid", 'i'},
+        {"mode", 't'},
+        {"granted", 'b'},
+        {"fastpath", 'b'}},
+       [](const Snapshot& s) {
+         std::vector<Row> rows;
+         for (const auto& [waiter, holder] : s.lock_waits) {
+           const auto id = [](uint64_t txn) { return static_cast<int64_t>(txn & ~txn::kTxnIdBit); };
+           rows.push_back({T("transactionid"), N(), N(), N(), N(), N(), O(id(holder)), N(), N(),
+                           N(), T(std::to_string(id(waiter))), N(), T("ShareLock"), B(false),
+                           B(false)});
+         }
+         return rows;
+       }},
       // Meridian has no triggers (foreign keys are enforced without them); psql reads this
       // table for the tables whose relhastriggers is set.
       {"pg_catalog",
@@ -1259,6 +1294,7 @@ Snapshot TakeSnapshot(const Catalog& catalog, uint64_t session = 0) {
   });
   s.nsp_oids["public"] = kPublicNamespaceOid;
   for (const NamespaceDef& n : s.schemas) s.nsp_oids[n.name] = catalog.SchemaOid(n.name);
+  if (catalog.txns() != nullptr) s.lock_waits = catalog.txns()->LockWaits();
   return s;
 }
 

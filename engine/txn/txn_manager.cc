@@ -176,6 +176,13 @@ Result<TxnState> TxnManager::WaitFor(uint64_t waiter, uint64_t holder,
   }
 }
 
+std::vector<std::pair<uint64_t, uint64_t>> TxnManager::LockWaits() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::pair<uint64_t, uint64_t>> out(waits_for_.begin(), waits_for_.end());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 void TxnManager::NotifyReleased() {
   {
     std::lock_guard lock(mu_);

@@ -93,6 +93,8 @@ class TxnManager {
                            bool until_decided = false);
   // A running transaction gave rows back (ROLLBACK TO SAVEPOINT): waiters re-check.
   void NotifyReleased();
+  // The waits in progress now: (waiter, holder) per transaction blocked in WaitFor (pg_locks).
+  std::vector<std::pair<uint64_t, uint64_t>> LockWaits() const;
 
   // Drops finished entries (committed ones stamped into pages, aborted ones cleaned) whose ids
   // are below horizon_txn; later lookups of such ids resolve as aborted unless committed_ts

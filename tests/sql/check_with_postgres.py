@@ -8,8 +8,15 @@ Uses the same value rules as meridian-slt (I integer, R %.3f, T text with '@' fo
 checks `statement error <SQLSTATE>`. Each file starts from a fresh schema `slt_check`.
 By default each record runs in its own psql process; with --one-session every record of a file
 runs in one psql session, as meridian-slt runs a file, so BEGIN ... COMMIT/ROLLBACK across
-records behaves as it does there (needed for files with transaction blocks).
+records behaves as it does there (needed for files with transaction blocks). A file with
+`connection NAME` records always runs that way, one psql session per connection name: an
+`async` record is sent and must be seen waiting for a lock (pg_stat_activity.wait_event_type
+'Lock' for its backend, polled) before the next record runs, and `wait NAME` reads and checks
+its result. `restart [kill]` ends every session (PostgreSQL itself is not restarted: the next
+records reconnect, so what was not committed is gone, as after a restart). `query plan` records
+are skipped: the plans are Meridian's.
 """
+import time
 import hashlib
 import re
 import shlex
@@ -57,13 +64,25 @@ class Session:
             lines.append(line)
 
     def run(self, sql):
+        self.send(sql)
+        return self.receive()
+
+    def pid(self):
+        rows, _, _ = self.run("SELECT pg_backend_pid()")
+        return rows[0][0]
+
+    def send(self, sql):
+        """Writes sql to the session without reading its result (receive reads it)."""
         self.count += 1
-        marker = "@@slt-check-%d@@" % self.count
         text = sql.rstrip()
         if not text.endswith(";"):
             text += ";"
+        marker = "@@slt-check-%d@@" % self.count
         self.proc.stdin.write("%s\n\\echo %s\n\\warn %s\n" % (text, marker, marker))
         self.proc.stdin.flush()
+
+    def receive(self):
+        marker = "@@slt-check-%d@@" % self.count
         out = "".join(self._read_until(self.proc.stdout, marker))
         err = "".join(self._read_until(self.proc.stderr, marker))
         m = re.search(r"ERROR:  ([0-9A-Z]{5}):", err)
@@ -114,8 +133,14 @@ def parse(text):
         if tok[0] in ("skipif", "onlyif"):
             conds.append((tok[0], tok[1]))
             continue
-        rec = {"line": i, "cmd": tok, "conds": conds, "sql": [], "expected": None}
+        rec = {"line": i, "cmd": tok, "conds": conds, "sql": [], "expected": None,
+               "async": len(tok) > 1 and tok[0] in ("statement", "query") and tok[-1] == "async"}
+        if rec["async"]:
+            tok.pop()
         conds = []
+        if tok[0] in ("connection", "wait", "restart"):  # one line, no SQL
+            recs.append(rec)
+            continue
         while i < len(lines) and lines[i].strip() != "" and not lines[i].startswith("----"):
             rec["sql"].append(lines[i])
             i += 1
@@ -127,6 +152,59 @@ def parse(text):
                 i += 1
         recs.append(rec)
     return recs
+
+
+def check(rec, rows, state, msg):
+    """What is wrong with a statement or query record's outcome, or None."""
+    cmd = rec["cmd"]
+    if cmd[0] == "statement":
+        want_error = cmd[1] == "error"
+        if want_error and state is None:
+            return "succeeded, error expected"
+        if want_error and len(cmd) > 2 and cmd[2] != state:
+            return "expected %s, got %s (%s)" % (cmd[2], state, msg)
+        if not want_error and state is not None:
+            return "failed: " + msg
+        return None
+    if state is not None:
+        return "failed: " + msg
+    types = cmd[1]
+    sort = cmd[2] if len(cmd) > 2 else "nosort"
+    frows = [[fmt(v, types[c] if c < len(types) else "T") for c, v in enumerate(r)] for r in rows]
+    if rows and len(rows[0]) != len(types):
+        return "column count %d vs types %s" % (len(rows[0]), types)
+    if sort == "rowsort":
+        frows.sort()
+    vals = [v for r in frows for v in r]
+    if sort == "valuesort":
+        vals.sort()
+    exp = rec["expected"] or []
+    h = "%d values hashing to %s" % (
+        len(vals), hashlib.md5("".join(v + "\n" for v in vals).encode()).hexdigest())
+    if len(exp) == 1 and re.match(r"^\d+ values hashing to [0-9a-f]{32}$", exp[0]):
+        ok = exp[0] == h
+    else:
+        ok = exp == vals or (len(exp) == len(frows) and
+                             [" ".join(r) for r in frows] == [e.replace("\t", " ") for e in exp])
+    if rec["expected"] is not None and not ok:
+        return "mismatch: expected %r got %r" % (exp, [" ".join(r) for r in frows])
+    return None
+
+
+def wait_blocked(psql, pid, since, timeout=30.0):
+    """'blocked' once backend pid waits for a lock, 'finished' once it is idle again after a
+    statement that started at or after since (the server's clock before the statement was sent;
+    an idle backend that has not started it yet is neither)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        rows, _, _ = run_psql(psql, "SELECT coalesce(wait_event_type, ''), state, "
+                                    "query_start >= '%s'::timestamptz FROM pg_stat_activity "
+                                    "WHERE pid = %s" % (since, pid))
+        if rows and rows[0][0] == "Lock":
+            return "blocked"
+        if rows and rows[0][1] != "active" and rows[0][2] == "t":
+            return "finished"
+    return "timeout"
 
 
 def main():
@@ -143,10 +221,20 @@ def main():
         run_psql(psql.replace("-X", "-X"), "")  # warm-up
         subprocess.run(shlex.split(psql) + ["-q", "-c", "DROP SCHEMA IF EXISTS slt_check CASCADE;"
                                             " CREATE SCHEMA slt_check;"], capture_output=True)
-        session = Session(psql) if one_session else None
-        passed = failed = 0
+        recs = parse(open(path).read())
+        many = any(rec["cmd"][0] == "connection" for rec in recs)
+        sessions = {}  # connection name -> Session (one-session and connection files)
+        pending = {}   # connection name -> its async record
+        current = "default"
+
+        def session(name):
+            if name not in sessions:
+                sessions[name] = Session(psql)
+            return sessions[name]
+
+        passed = failed = skipped = 0
         threshold = 0
-        for rec in parse(open(path).read()):
+        for rec in recs:
             cmd = rec["cmd"]
             if any((k == "onlyif" and e != "postgresql") or (k == "skipif" and e == "postgresql")
                    for k, e in rec["conds"]):
@@ -156,51 +244,51 @@ def main():
                 continue
             if cmd[0] == "halt":
                 break
+            if cmd[0] == "connection":
+                current = cmd[1]
+                continue
+            if cmd[0] == "query" and len(cmd) == 2 and cmd[1] == "plan":
+                skipped += 1
+                continue
             sql = "\n".join(rec["sql"])
-            rows, state, msg = session.run(sql) if session else run_psql(psql, sql)
             problem = None
-            if cmd[0] == "statement":
-                want_error = cmd[1] == "error"
-                if want_error and state is None:
-                    problem = "succeeded, error expected"
-                elif want_error and len(cmd) > 2 and cmd[2] != state:
-                    problem = "expected %s, got %s (%s)" % (cmd[2], state, msg)
-                elif not want_error and state is not None:
-                    problem = "failed: " + msg
-            elif cmd[0] == "query":
-                if state is not None:
-                    problem = "failed: " + msg
+            if cmd[0] == "restart":
+                for s in sessions.values():
+                    s.close()
+                sessions.clear()
+                pending.clear()
+            elif cmd[0] == "wait":
+                started = pending.pop(cmd[1], None)
+                if started is None:
+                    problem = "no async record runs on " + cmd[1]
                 else:
-                    types = cmd[1]
-                    sort = cmd[2] if len(cmd) > 2 else "nosort"
-                    frows = [[fmt(v, types[c] if c < len(types) else "T") for c, v in enumerate(r)]
-                             for r in rows]
-                    if rows and len(rows[0]) != len(types):
-                        problem = "column count %d vs types %s" % (len(rows[0]), types)
-                    if sort == "rowsort":
-                        frows.sort()
-                    vals = [v for r in frows for v in r]
-                    if sort == "valuesort":
-                        vals.sort()
-                    exp = rec["expected"] or []
-                    h = "%d values hashing to %s" % (
-                        len(vals), hashlib.md5("".join(v + "\n" for v in vals).encode()).hexdigest())
-                    if len(exp) == 1 and re.match(r"^\d+ values hashing to [0-9a-f]{32}$", exp[0]):
-                        ok = exp[0] == h
-                    else:
-                        ok = exp == vals or (len(exp) == len(frows) and
-                                             [" ".join(r) for r in frows] ==
-                                             [e.replace("\t", " ") for e in exp])
-                    if rec["expected"] is not None and not ok and problem is None:
-                        problem = "mismatch: expected %r got %r" % (exp, [" ".join(r) for r in frows])
+                    rec, sql = started, "\n".join(started["sql"])
+                    problem = check(rec, *session(cmd[1]).receive())
+            elif rec["async"]:
+                s = session(current)
+                pid = s.pid()
+                since = run_psql(psql, "SELECT clock_timestamp()")[0][0][0]
+                s.send(sql)
+                how = wait_blocked(psql, pid, since)
+                if how == "blocked":
+                    pending[current] = rec
+                    continue
+                s.receive()
+                problem = "async statement did not block (%s)" % how
+            else:
+                if one_session or many:
+                    rows, state, msg = session(current).run(sql)
+                else:
+                    rows, state, msg = run_psql(psql, sql)
+                problem = check(rec, rows, state, msg)
             if problem:
                 failed += 1
                 print("FAIL %s:%d: %s\n    %s" % (path, rec["line"], problem, sql.replace("\n", "\n    ")))
             else:
                 passed += 1
-        if session:
-            session.close()
-        print("%s: %d passed, %d failed" % (path, passed, failed))
+        for s in sessions.values():
+            s.close()
+        print("%s: %d passed, %d failed, %d skipped" % (path, passed, failed, skipped))
         total_fail += failed
     sys.exit(1 if total_fail else 0)
 

@@ -1,7 +1,10 @@
-// meridian-slt: runs sqllogictest files against a running Meridian daemon, one session per file,
-// and prints "<file>: N passed, M failed, K skipped" per file and "N passed, M failed" last.
+// meridian-slt: runs sqllogictest files against a Meridian daemon (a running one, or with
+// --daemon one it starts itself), sessions per file as its `connection` records name them, and
+// prints "<file>: N passed, M failed, K skipped" per file and "N passed, M failed" last.
 // Exit: 0 ok; 1 a record failed (or, with --expect-min-pass N, fewer than N passed); 2 when the
-// daemon could not be reached or a file could not be read.
+// daemon could not be reached or started, or a file could not be read.
+#include <stdlib.h>
+
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
@@ -11,6 +14,7 @@
 #include <thread>
 
 #include "meridian/client/connection.h"
+#include "runner/slt_daemon.h"
 #include "runner/slt_parser.h"
 #include "runner/slt_runner.h"
 
@@ -33,7 +37,12 @@ constexpr const char* kUsage =
     "  --timeout SECONDS      per-statement deadline (default 60)\n"
     "  --connect-retries N    connection attempts per file, 200 ms apart (default 1)\n"
     "  --clean                drop every table before each file (for a throwaway daemon; the\n"
-    "                         upstream files each expect an empty database)\n";
+    "                         upstream files each expect an empty database)\n"
+    "  --daemon PATH          start meridiand PATH on free loopback ports for the run (and\n"
+    "                         again at each `restart` record); --host/--port are ignored\n"
+    "  --data-dir DIR         its data directory (default: a new one under $TMPDIR, removed\n"
+    "                         at the end); its log goes to DIR.log\n"
+    "  --daemon-arg ARG       one more meridiand option (repeatable)\n";
 
 bool ParseInt(const std::string& s, long* out) {
   auto res = std::from_chars(s.data(), s.data() + s.size(), *out);
@@ -95,6 +104,9 @@ int main(int argc, char** argv) {
   long timeout_seconds = 60;
   long connect_retries = 1;
   bool clean = false;
+  std::string daemon_path;
+  std::string data_dir;
+  std::vector<std::string> daemon_args;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -124,6 +136,12 @@ int main(int argc, char** argv) {
       next(&connect_retries);
     } else if (arg == "--clean") {
       clean = true;
+    } else if (arg == "--daemon" && i + 1 < argc) {
+      daemon_path = argv[++i];
+    } else if (arg == "--data-dir" && i + 1 < argc) {
+      data_dir = argv[++i];
+    } else if (arg == "--daemon-arg" && i + 1 < argc) {
+      daemon_args.push_back(argv[++i]);
     } else if (!arg.empty() && arg[0] == '-') {
       std::cerr << "meridian-slt: unknown option " << arg << "\n" << kUsage;
       return 2;
@@ -135,6 +153,46 @@ int main(int argc, char** argv) {
   if (files.empty()) {
     std::cerr << "meridian-slt: no test files given\n" << kUsage;
     return 2;
+  }
+
+  // --daemon: the runner's own meridiand, removed with its temporary directory at the end.
+  std::unique_ptr<meridian::slt::Daemon> daemon;
+  std::string temp_dir;
+  if (!daemon_path.empty()) {
+    if (data_dir.empty()) {
+      const char* tmp = std::getenv("TMPDIR");
+      std::string tmpl =
+          std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/meridian-slt.XXXXXX";
+      if (mkdtemp(tmpl.data()) == nullptr) {
+        std::cerr << "meridian-slt: cannot create a temporary directory\n";
+        return 2;
+      }
+      temp_dir = tmpl;
+      data_dir = temp_dir + "/data";
+    }
+    daemon = std::make_unique<meridian::slt::Daemon>(
+        daemon_path, data_dir, temp_dir.empty() ? data_dir + ".log" : temp_dir + "/daemon.log",
+        daemon_args);
+    std::string error;
+    if (!daemon->Start(&error)) {
+      std::cerr << "meridian-slt: " << error << "\n";
+      if (!temp_dir.empty()) fs::remove_all(temp_dir);
+      return 2;
+    }
+    host = "127.0.0.1";
+  }
+  auto port_now = [&] { return daemon != nullptr ? daemon->grpc_port() : static_cast<int>(port); };
+  meridian::slt::SessionExecutor::Restarter restarter;
+  if (daemon != nullptr) {
+    restarter = [&daemon](bool kill) -> meridian::client::ClientStatus {
+      daemon->Stop(kill);
+      std::string error;
+      if (daemon->Start(&error)) return {};
+      meridian::client::ClientError e;
+      e.sqlstate = "08001";
+      e.message = error;
+      return e;
+    };
   }
 
   long total_passed = 0;
@@ -154,11 +212,17 @@ int main(int argc, char** argv) {
 
     meridian::client::ConnectOptions connect_options;
     connect_options.application_name = "meridian-slt";
-    auto conn = Connection::Connect(host, static_cast<int>(port), connect_options);
-    for (long attempt = 1; !conn.ok() && attempt < connect_retries; ++attempt) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      conn = Connection::Connect(host, static_cast<int>(port), connect_options);
-    }
+    auto connect = [&]() {
+      auto conn = Connection::Connect(host, port_now(), connect_options);
+      for (long attempt = 1; !conn.ok() && attempt < connect_retries; ++attempt) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        conn = Connection::Connect(host, port_now(), connect_options);
+      }
+      return conn;
+    };
+    meridian::slt::SessionExecutor executor(connect, restarter,
+                                            std::chrono::seconds(timeout_seconds));
+    auto conn = executor.Current();
     if (!conn.ok()) {
       std::cerr << "meridian-slt: " << file << ": " << conn.error().message << "\n";
       unreachable = true;
@@ -172,10 +236,8 @@ int main(int argc, char** argv) {
         break;
       }
     }
-    meridian::slt::ConnectionExecutor executor(*conn.value(),
-                                               std::chrono::seconds(timeout_seconds));
     auto result = meridian::slt::RunSltRecords(records, executor, options, file, std::cout);
-    conn.value()->Close();
+    executor.CloseAll();
     std::cout << file << ": " << result.passed << " passed, " << result.failed << " failed, "
               << result.skipped << " skipped"
               << (result.connection_lost ? " (connection lost)" : "") << "\n";
@@ -183,6 +245,17 @@ int main(int argc, char** argv) {
     total_passed += result.passed;
     total_failed += result.failed;
     total_skipped += result.skipped;
+  }
+  if (daemon != nullptr) {
+    int status = daemon->Stop();
+    if (status != 0) {
+      std::cerr << "meridian-slt: meridiand ended with status " << status
+                << " (it had exited or did not stop cleanly); its log ends:\n"
+                << daemon->LogTail() << "\n";
+      unreachable = true;
+    }
+    daemon.reset();
+    if (!temp_dir.empty()) fs::remove_all(temp_dir);
   }
   std::cout << total_passed << " passed, " << total_failed << " failed\n";
   if (unreachable) return 2;

@@ -101,7 +101,33 @@ std::vector<SltRecord> ParseSlt(std::string_view text) {
       }
       return sql;
     };
-    if (tokens[0] == "statement") {
+    // The lines after "----" of a query, up to a blank line.
+    auto read_expected = [&] {
+      if (i >= lines.size() || lines[i].substr(0, 4) != "----") return;
+      record.has_expected = true;
+      ++i;
+      while (i < lines.size() && !IsBlankLine(lines[i])) {
+        record.expected.emplace_back(lines[i]);
+        ++i;
+      }
+    };
+    // Meridian's `async` suffix of statement and query records.
+    if ((tokens[0] == "statement" || tokens[0] == "query") && tokens.size() > 1 &&
+        tokens.back() == "async") {
+      record.async = true;
+      tokens.pop_back();
+    }
+    if (tokens[0] == "connection" && tokens.size() == 2) {
+      record.kind = SltRecord::Kind::kConnection;
+      record.connection = tokens[1];
+    } else if (tokens[0] == "wait" && tokens.size() == 2) {
+      record.kind = SltRecord::Kind::kWait;
+      record.connection = tokens[1];
+    } else if (tokens[0] == "restart" &&
+               (tokens.size() == 1 || (tokens.size() == 2 && tokens[1] == "kill"))) {
+      record.kind = SltRecord::Kind::kRestart;
+      record.kill = tokens.size() == 2;
+    } else if (tokens[0] == "statement") {
       record.kind = SltRecord::Kind::kStatement;
       record.expect_error = tokens.size() > 1 && tokens[1] == "error";
       if (record.expect_error && tokens.size() > 2 && IsSqlState(tokens[2])) {
@@ -118,7 +144,8 @@ std::vector<SltRecord> ParseSlt(std::string_view text) {
       }
     } else if (tokens[0] == "query") {
       record.kind = SltRecord::Kind::kQuery;
-      record.types = tokens.size() > 1 ? tokens[1] : "";
+      record.plan = tokens.size() == 2 && tokens[1] == "plan";
+      record.types = tokens.size() > 1 && !record.plan ? tokens[1] : "";
       if (tokens.size() > 2) {
         if (tokens[2] == "rowsort") {
           record.sort = SortMode::kRowSort;
@@ -128,14 +155,7 @@ std::vector<SltRecord> ParseSlt(std::string_view text) {
       }
       if (tokens.size() > 3) record.label = tokens[3];
       record.sql = read_sql(true);
-      if (i < lines.size() && lines[i].substr(0, 4) == "----") {
-        record.has_expected = true;
-        ++i;
-        while (i < lines.size() && !IsBlankLine(lines[i])) {
-          record.expected.emplace_back(lines[i]);
-          ++i;
-        }
-      }
+      read_expected();
     } else if (tokens[0] == "hash-threshold") {
       record.kind = SltRecord::Kind::kHashThreshold;
       if (tokens.size() > 1) {

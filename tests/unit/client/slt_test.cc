@@ -97,6 +97,37 @@ TEST(SltParserTest, ParsesRecords) {
   EXPECT_TRUE(records[1].conditions.empty());
 }
 
+TEST(SltParserTest, MeridianDirectives) {
+  const char* text =
+      "connection t1\nstatement ok\nBEGIN\n\n"
+      "statement error 40001 async\nUPDATE t SET a = 1\n\n"
+      "query II rowsort async\nSELECT 1, 2\n----\n1 2\n\n"
+      "wait t1\n\n"
+      "restart\n\nrestart kill\n\n"
+      "query plan\nSELECT 1\n----\nResult\n  Output: 1\n";
+  auto records = ParseSlt(text);
+  ASSERT_EQ(records.size(), 8u);
+  EXPECT_EQ(records[0].kind, SltRecord::Kind::kConnection);
+  EXPECT_EQ(records[0].connection, "t1");
+  EXPECT_EQ(records[1].kind, SltRecord::Kind::kStatement);  // right after `connection`
+  EXPECT_EQ(records[1].sql, "BEGIN");
+  EXPECT_FALSE(records[1].async);
+  EXPECT_TRUE(records[2].async);
+  EXPECT_TRUE(records[2].expect_error);
+  EXPECT_EQ(records[2].expected_sqlstate, "40001");
+  EXPECT_TRUE(records[3].async);
+  EXPECT_EQ(records[3].types, "II");
+  EXPECT_EQ(records[3].sort, SortMode::kRowSort);
+  EXPECT_EQ(records[4].kind, SltRecord::Kind::kWait);
+  EXPECT_EQ(records[4].connection, "t1");
+  EXPECT_EQ(records[5].kind, SltRecord::Kind::kRestart);
+  EXPECT_FALSE(records[5].kill);
+  EXPECT_TRUE(records[6].kill);
+  EXPECT_TRUE(records[7].plan);
+  EXPECT_EQ(records[7].types, "");
+  EXPECT_EQ(records[7].expected, (std::vector<std::string>{"Result", "  Output: 1"}));
+}
+
 TEST(SltParserTest, UnknownRecordsAndCrLf) {
   auto records = ParseSlt("mode output\r\nfoo\r\n\r\nstatement ok\r\nSELECT 1\r\n");
   ASSERT_EQ(records.size(), 2u);
@@ -237,6 +268,95 @@ TEST(SltRunnerTest, ConnectionLossFailsTheRest) {
   EXPECT_EQ(r.passed, 1);
   EXPECT_EQ(r.failed, 3);
   EXPECT_EQ(ex.executed.size(), 2u);
+}
+
+// Sessions by name; "block ..." statements block until collected, others finish at once.
+class FakeSessions : public SltExecutor {
+ public:
+  std::string current = "default";
+  std::vector<std::string> log;                // "session: sql"
+  std::map<std::string, std::string> pending;  // session -> its background sql
+  std::map<std::string, StatementResult> results;
+  std::map<std::string, std::string> errors;  // sql -> sqlstate
+
+  client::ClientResult<StatementResult> Answer(const std::string& sql) {
+    if (auto it = results.find(sql); it != results.end()) return it->second;
+    client::ClientError e;
+    auto it = errors.find(sql);
+    e.sqlstate = it != errors.end() ? it->second : "42601";
+    return e;
+  }
+  client::ClientResult<StatementResult> Execute(const std::string& sql) override {
+    log.push_back(current + ": " + sql);
+    return Answer(sql);
+  }
+  client::ClientStatus UseSession(const std::string& name) override {
+    current = name;
+    return {};
+  }
+  client::ClientResult<bool> StartBlocking(const std::string& sql) override {
+    log.push_back(current + ": start " + sql);
+    pending[current] = sql;
+    return sql.rfind("block", 0) == 0;
+  }
+  bool HasPending(const std::string& name) const override { return pending.count(name) > 0; }
+  client::ClientResult<StatementResult> Collect(const std::string& name) override {
+    std::string sql = pending[name];
+    pending.erase(name);
+    log.push_back(name + ": collect " + sql);
+    return Answer(sql);
+  }
+};
+
+TEST(SltRunnerTest, ConnectionsAsyncAndWait) {
+  FakeSessions ex;
+  ex.results["BEGIN"] = StatementResult();
+  ex.results["block update"] = Result({{Value::Int(1)}}, 1);
+  ex.results["quick"] = StatementResult();
+  ex.errors["block fail"] = "40001";
+  const char* text =
+      "statement ok\nBEGIN\n\n"
+      "connection t2\nquery I nosort async\nblock update\n----\n1\n\n"  // pass at wait
+      "connection t1\nstatement error 40001 async\nblock fail\n\n"      // pass at wait
+      "statement ok async\nquick\n\n"                                   // fail: t1 is busy
+      "connection t4\nstatement ok async\nquick\n\n"                    // fail: it did not block
+      "wait t1\n\nwait t2\n\n"
+      "wait t2\n\n"                                            // fail: nothing runs on t2
+      "connection t3\nstatement ok async\nblock forever\n\n";  // fail: never collected
+  std::ostringstream log;
+  SltRunOptions options;
+  options.verbose = true;
+  SltFileResult r = RunSltRecords(ParseSlt(text), ex, options, "s.test", log);
+  EXPECT_EQ(r.passed, 3) << log.str();
+  EXPECT_EQ(r.failed, 4) << log.str();
+  EXPECT_NE(log.str().find("t1 still runs an async statement"), std::string::npos) << log.str();
+  EXPECT_NE(log.str().find("did not block"), std::string::npos) << log.str();
+  EXPECT_NE(log.str().find("no async record runs on that connection"), std::string::npos);
+  EXPECT_NE(log.str().find("never collected"), std::string::npos);
+  EXPECT_EQ(ex.log.front(), "default: BEGIN");
+  EXPECT_EQ(ex.log[1], "t2: start block update");
+}
+
+TEST(SltRunnerTest, QueryPlanAndRestartWithoutDaemon) {
+  FakeSessions ex;
+  StatementResult plan;
+  plan.columns.push_back(ColumnInfo{"QUERY PLAN", "text", -1, 25, true});
+  plan.rows = {{Value::Text("Index Scan using t_pkey on t  ")},
+               {Value::Text("  Index Cond: (t.a = 1)")}};
+  ex.results["EXPLAIN (COSTS OFF) SELECT * FROM t WHERE a = 1"] = plan;
+  const char* text =
+      "query plan\nSELECT * FROM t WHERE a = 1\n----\nIndex Scan using t_pkey on t\n"
+      "  Index Cond: (t.a = 1)\n\n"
+      "query plan\nSELECT * FROM t WHERE a = 1\n----\nSeq Scan on t\n\n"  // fail
+      "restart\n";  // skipped: the fake cannot restart
+  std::ostringstream log;
+  SltRunOptions options;
+  options.verbose = true;
+  SltFileResult r = RunSltRecords(ParseSlt(text), ex, options, "p.test", log);
+  EXPECT_EQ(r.passed, 1) << log.str();
+  EXPECT_EQ(r.failed, 1) << log.str();
+  EXPECT_EQ(r.skipped, 1) << log.str();
+  EXPECT_NE(log.str().find("plan mismatch"), std::string::npos) << log.str();
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
-// Join order by cost through SQL: EXPLAIN shows the order follow the table sizes and filters
-// (not the FROM order), SELECT * keeps FROM column order whatever the join order, and every
-// FROM order of one query (inner joins around outer joins too) returns the same rows as plain
-// nested loops; UPDATE ... FROM and DELETE ... USING get the same join planning.
+// Join order by cost through SQL: SELECT * keeps FROM column order whatever the join order, and
+// every FROM order of one query (inner joins around outer joins too) returns the same rows as
+// plain nested loops. The plans themselves (order by table sizes and filters, star queries,
+// aliases, UPDATE ... FROM / DELETE ... USING): tests/sql/join_plans.test.
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -83,55 +83,6 @@ class JoinPlanTest : public SqlTest {
   static constexpr size_t npos = std::string::npos;
 };
 
-TEST_F(JoinPlanTest, OrderFollowsTableSizes) {
-  const std::string q = "SELECT count(*) FROM a, b, c WHERE a.x = b.x AND b.y = c.y AND ";
-  // a big, c small and filtered: the planner starts from c, although FROM lists a first,
-  // and each hash join builds on the few rows so far, probing with the new table.
-  MakeChain(20000, 2000, 200);
-  std::string p = Plan(q + "c.v = 7");
-  EXPECT_EQ(FirstPair(p), (Strings{"b", "c"})) << p;
-  EXPECT_EQ(p.find("Nested Loop"), npos) << p;
-  EXPECT_LT(p.find("Seq Scan on b"), p.find("Seq Scan on c")) << p;  // c is the build side
-  EXPECT_EQ(Rows(q + "c.v = 7"), Strings{"200"});
-  // The same query over a small a and a big c starts from the a side.
-  MakeChain(200, 2000, 20000);
-  p = Plan(q + "a.v = 7");
-  EXPECT_EQ(FirstPair(p), (Strings{"a", "b"})) << p;
-  EXPECT_NE(p.find("Index Cond: (b.y = c.y)"), npos) << p;
-  EXPECT_EQ(Rows(q + "a.v = 7"), Strings{"2"});
-}
-
-TEST_F(JoinPlanTest, StarQueryStartsFromTheFilteredDimension) {
-  // A fact table listed first with two dimensions: the filtered dimension is read first and
-  // the fact table found through its index; the other dimension is hashed or probed.
-  ASSERT_TRUE(Q("CREATE TABLE fact (id INT PRIMARY KEY, d1 INT, d2 INT, amount INT)").status.ok());
-  ASSERT_TRUE(Q("CREATE TABLE dim1 (id INT PRIMARY KEY, name TEXT)").status.ok());
-  ASSERT_TRUE(Q("CREATE TABLE dim2 (id INT PRIMARY KEY, name TEXT)").status.ok());
-  ASSERT_TRUE(Q("CREATE INDEX fact_d1 ON fact (d1)").status.ok());
-  Insert("fact", 30000, [](int i) {
-    return std::to_string(i) + "," + std::to_string(i % 1000) + "," + std::to_string(i % 50) + "," +
-           std::to_string(i % 7);
-  });
-  Insert("dim1", 1000, [](int i) { return std::to_string(i) + ",'n" + std::to_string(i) + "'"; });
-  Insert("dim2", 50, [](int i) { return std::to_string(i) + ",'m" + std::to_string(i) + "'"; });
-  ASSERT_TRUE(Q("ANALYZE").status.ok());
-  const std::string q =
-      "SELECT count(*), sum(fact.amount) FROM fact JOIN dim2 ON dim2.id = fact.d2 JOIN dim1 ON "
-      "dim1.id = fact.d1 WHERE dim1.name = 'n17'";
-  const std::string p = Plan(q);
-  EXPECT_EQ(FirstPair(p), (Strings{"dim1", "fact"})) << p;
-  EXPECT_NE(p.find("Index Cond: (dim1.id = fact.d1)"), npos) << p;
-  // Scans name their alias, as PostgreSQL's EXPLAIN does.
-  const std::string aliased =
-      Plan("SELECT count(*) FROM fact f JOIN dim1 d ON d.id = f.d1 WHERE d.name = 'n17'");
-  EXPECT_NE(aliased.find(" on fact f "), npos) << aliased;
-  EXPECT_NE(aliased.find(" on dim1 d "), npos) << aliased;
-  // The same without the equalities visible to the planner (`OR false`): nested loops.
-  EXPECT_EQ(Rows(q), Rows("SELECT count(*), sum(fact.amount) FROM fact, dim2, dim1 WHERE "
-                          "(dim2.id = fact.d2 OR false) AND (dim1.id = fact.d1 OR false) AND "
-                          "dim1.name = 'n17'"));
-}
-
 TEST_F(JoinPlanTest, SelectStarKeepsFromColumnOrder) {
   MakeChain(3000, 300, 30);
   // c is read first (filtered), yet the row comes out as a, b, c.
@@ -190,38 +141,6 @@ TEST_F(JoinPlanTest, EveryFromOrderGivesTheSameRows) {
       EXPECT_EQ(Rows(cols + fast + rest), Rows(cols + slow + rest)) << fast << rest;
     }
   }
-}
-
-TEST_F(JoinPlanTest, UpdateFromAndDeleteUsingUseTheJoinPlanner) {
-  // The FROM items and the target are joined by the SELECT planner below "Update on t", as
-  // PostgreSQL shows it: a few FROM rows find the target's rows through its index, many are
-  // hashed; each target row changes once however many FROM rows match it.
-  ASSERT_TRUE(Q("CREATE TABLE big (id INT PRIMARY KEY, v TEXT, n INT)").status.ok());
-  ASSERT_TRUE(Q("CREATE TABLE few (id INT, w TEXT)").status.ok());
-  ASSERT_TRUE(Q("CREATE TABLE many (id INT, w TEXT)").status.ok());
-  Insert("big", 20000, [](int i) { return std::to_string(i) + ", 'v', 0"; });
-  Insert("few", 10, [](int i) { return std::to_string(i * 1000) + ", 'f'"; });
-  Insert("many", 4000, [](int i) { return std::to_string(i % 2000) + ", 'm'"; });
-  ASSERT_TRUE(Q("ANALYZE").status.ok());
-
-  std::string p = Plan("UPDATE big SET n = big.n + 1, v = few.w FROM few WHERE big.id = few.id");
-  EXPECT_EQ(p.rfind("Update on big  (", 0), 0u) << p;
-  EXPECT_NE(p.find("Nested Loop"), npos) << p;
-  EXPECT_NE(p.find("Index Scan using big_pkey on big"), npos) << p;
-  EXPECT_NE(p.find("Index Cond: (big.id = few.id)"), npos) << p;
-  p = Plan("UPDATE big AS b SET n = b.n + 1 FROM many WHERE b.id = many.id");
-  EXPECT_EQ(p.rfind("Update on big b  (", 0), 0u) << p;
-  EXPECT_NE(p.find("Hash Join"), npos) << p;
-  p = Plan("DELETE FROM big USING few WHERE big.id = few.id");
-  EXPECT_EQ(p.rfind("Delete on big  (", 0), 0u) << p;
-  EXPECT_NE(p.find("Index Scan using big_pkey on big"), npos) << p;
-
-  EXPECT_EQ(Q("UPDATE big SET n = big.n + 1 FROM many WHERE big.id = many.id").tag, "UPDATE 2000");
-  EXPECT_EQ(Rows("SELECT count(*), sum(n) FROM big"), Strings{"20000|2000"});
-  EXPECT_EQ(Q("UPDATE big SET v = few.w FROM few WHERE big.id = few.id").tag, "UPDATE 10");
-  EXPECT_EQ(Q("DELETE FROM big USING many WHERE big.id = many.id").tag, "DELETE 2000");
-  EXPECT_EQ(Rows("SELECT count(*), count(*) FILTER (WHERE v = 'f') FROM big"),
-            Strings{"18000|8"});
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-// Index paths that TPC-C kits need (issue 16): row-value IN lists and ORs of equalities over a
-// composite key become multi-point index scans; equalities implied by others (w_id = 1 AND
-// c_w_id = w_id) give index keys; `= ANY(array)` is a multi-point scan too. Each plan is checked by EXPLAIN and its rows against the
-// same query with the index made unusable (column + 0), on random tuples with duplicates,
-// NULLs and misses.
+// Index paths that TPC-C kits need (issue 16): `= ANY(array)` is a multi-point scan, a prefix
+// of the key as tuples scans the rest of it, outer rows give keys. Each plan is checked by
+// EXPLAIN and its rows against the same query with the index made unusable (column + 0), on
+// random tuples with duplicates, NULLs and misses. Row-value IN lists, ORs of equalities over a
+// key, equalities implied by others and uncorrelated subqueries as keys:
+// tests/sql/key_paths.test.
 #include <random>
 #include <string>
 #include <vector>
@@ -41,43 +42,6 @@ class KeyPathsTest : public SqlTest {
     return plan.find(what) != std::string::npos;
   }
 };
-
-TEST_F(KeyPathsTest, RowValueInListIsAMultiPointIndexScan) {
-  const std::string q =
-      "SELECT s_i_id, s_quantity FROM stock WHERE (s_w_id, s_i_id) IN ((1, 5), (1, 77), (2, 999), "
-      "(1, 5), (3, 1), (1, NULL)) ORDER BY s_i_id";
-  const std::string p = Plan(q);
-  EXPECT_TRUE(Has(p, "Scan using stock_pkey on stock")) << p;
-  EXPECT_FALSE(Has(p, "Seq Scan")) << p;
-  // Each row once although (1, 5) is listed twice; (3, 1) and (1, NULL) match nothing.
-  EXPECT_EQ(Rows(q), (std::vector<std::string>{"5|36", "77|8", "999|61"}));
-  // FOR UPDATE, UPDATE and DELETE take the same path.
-  EXPECT_TRUE(Has(Plan("SELECT s_quantity FROM stock WHERE (s_w_id, s_i_id) IN ((1, 5), (1, 6)) "
-                       "FOR UPDATE"),
-                  "Scan using stock_pkey"));
-  EXPECT_TRUE(Has(Plan("UPDATE stock SET s_quantity = s_quantity + 1 WHERE (s_w_id, s_i_id) IN "
-                       "((1, 5), (2, 6))"),
-                  "Scan using stock_pkey"));
-  EXPECT_EQ(Q("UPDATE stock SET s_quantity = s_quantity + 1 WHERE (s_w_id, s_i_id) IN ((1, 5), "
-              "(2, 6))")
-                .tag,
-            "UPDATE 2");
-  EXPECT_EQ(Rows("SELECT s_quantity FROM stock WHERE s_w_id = 1 AND s_i_id = 5"),
-            (std::vector<std::string>{"37"}));
-}
-
-TEST_F(KeyPathsTest, OrOfEqualitiesOverTheKeyIsAMultiPointIndexScan) {
-  const std::string q =
-      "SELECT s_i_id FROM stock WHERE (s_i_id = 2 AND s_w_id = 1) OR (s_w_id = 1 AND s_i_id = 7) "
-      "OR (s_w_id = 2 AND s_i_id = 7) ORDER BY s_w_id, s_i_id";
-  const std::string p = Plan(q);
-  EXPECT_TRUE(Has(p, "Scan using stock_pkey on stock")) << p;
-  EXPECT_EQ(Rows(q), (std::vector<std::string>{"2", "7", "7"}));
-  // Different column sets in the disjuncts: not points of one key.
-  EXPECT_TRUE(Has(Plan("SELECT s_i_id FROM stock WHERE (s_w_id = 1 AND s_i_id = 2) OR "
-                       "(s_quantity = 7 AND s_i_id = 7)"),
-                  "Seq Scan on stock"));
-}
 
 TEST_F(KeyPathsTest, APrefixOfTheKeyAsTuplesScansTheRestOfIt) {
   // Points over (c_w_id, c_d_id), then a range on c_id: a selective index scan.
@@ -160,32 +124,6 @@ TEST_F(KeyPathsTest, RandomTupleListsMatchASequentialScan) {
   }
 }
 
-TEST_F(KeyPathsTest, EqualitiesImpliedByOthersAreIndexKeys) {
-  const std::string q =
-      "SELECT c_discount, w_tax FROM customer, warehouse WHERE w_id = 1 AND c_w_id = w_id AND "
-      "c_d_id = 3 AND c_id = 5";
-  const std::string p = Plan(q);
-  EXPECT_TRUE(Has(p, "Index Scan using customer_pkey on customer")) << p;
-  EXPECT_FALSE(Has(p, "Seq Scan on customer")) << p;
-  EXPECT_EQ(Rows(q), (std::vector<std::string>{"21|0.1000"}));
-  // The same through a parameter and through the other side of the equality.
-  ASSERT_TRUE(Q("PREPARE cw (int, int) AS SELECT c_discount FROM customer, warehouse WHERE "
-                "w_id = $1 AND w_id = c_w_id AND c_d_id = $2 AND c_id = 5")
-                  .status.ok());
-  EXPECT_EQ(Rows("EXECUTE cw (1, 3)"), (std::vector<std::string>{"21"}));
-  // A chain of three: a = b, b = c, c = constant.
-  EXPECT_EQ(Rows("SELECT count(*) FROM stock s1, stock s2 WHERE s1.s_i_id = s2.s_i_id AND "
-                 "s2.s_i_id = s2.s_quantity + 0 AND s1.s_w_id = s2.s_w_id AND s2.s_w_id = 2"),
-            Rows("SELECT count(*) FROM stock WHERE s_w_id = 2 AND s_i_id = s_quantity"));
-  // Not across an outer join's NULL-extended side: the LEFT JOIN keeps its unmatched rows.
-  EXPECT_EQ(Rows("SELECT count(*) FROM warehouse w LEFT JOIN customer c ON c.c_w_id = w.w_id AND "
-                 "c.c_d_id = 11 WHERE w.w_id = 1"),
-            (std::vector<std::string>{"1"}));
-  EXPECT_EQ(Rows("SELECT count(*) FROM warehouse w LEFT JOIN customer c ON c.c_w_id = w.w_id "
-                 "WHERE w.w_id = 1 AND c.c_w_id IS NULL"),
-            (std::vector<std::string>{"0"}));
-}
-
 TEST_F(KeyPathsTest, StatisticsComeBackAtTheFirstCheckpointAfterARestart) {
   // Without statistics, (c_w_id, c_d_id) looks as selective as a key and an index on
   // (c_w_id, c_d_id, c_discount) would serve `c_id IN (...)` as a filter; with them the primary
@@ -204,65 +142,6 @@ TEST_F(KeyPathsTest, StatisticsComeBackAtTheFirstCheckpointAfterARestart) {
   ASSERT_TRUE(db_->Checkpoint().ok());  // the maintenance pass of the daemon, every 5 s
   EXPECT_TRUE(points(Plan(q))) << Plan(q);
   EXPECT_EQ(Rows(q).size(), 3u);
-}
-
-// An uncorrelated scalar subquery is a constant of the statement (PostgreSQL's InitPlan): an
-// index key of the outer query's scan, as HammerDB's Delivery writes
-// `... AND c_id = (SELECT o_c_id FROM orders WHERE ...)`, in SELECT, UPDATE and DELETE.
-TEST_F(KeyPathsTest, UncorrelatedScalarSubqueryIsAnIndexKey) {
-  const std::string q =
-      "SELECT c_id, c_discount FROM customer WHERE c_w_id = 2 AND c_d_id = 4 AND "
-      "c_id = (SELECT max(s_quantity) FROM stock WHERE s_w_id = 1 AND s_i_id < 10)";
-  const std::string p = Plan(q);
-  EXPECT_TRUE(Has(p, "Index Scan using customer_pkey on customer")) << p;
-  EXPECT_TRUE(Has(p, "(customer.c_id = (SubPlan))")) << p;
-  EXPECT_FALSE(Has(p, "Seq Scan on customer")) << p;
-  EXPECT_EQ(Rows(q), Rows("SELECT c_id, c_discount FROM customer WHERE c_w_id + 0 = 2 AND "
-                          "c_d_id + 0 = 4 AND c_id + 0 = (SELECT max(s_quantity) FROM stock "
-                          "WHERE s_w_id = 1 AND s_i_id < 10)"));
-  EXPECT_EQ(Rows(q).size(), 1u);
-  const std::string u =
-      "UPDATE customer SET c_discount = c_discount + 1 WHERE c_w_id = 1 AND c_d_id = 2 AND "
-      "c_id = (SELECT max(s_quantity) FROM stock WHERE s_w_id = 2 AND s_i_id < 5)";
-  EXPECT_TRUE(Has(Plan(u), "Index Scan using customer_pkey on customer")) << Plan(u);
-  EXPECT_EQ(Q(u).tag, "UPDATE 1");
-  // No row, NULL and more than one row behave as without the index.
-  EXPECT_EQ(Rows("SELECT count(*) FROM customer WHERE c_w_id = 1 AND c_d_id = 1 AND "
-                 "c_id = (SELECT s_quantity FROM stock WHERE s_w_id = 9)"),
-            (std::vector<std::string>{"0"}));
-  EXPECT_EQ(Q("DELETE FROM customer WHERE c_w_id = 1 AND c_d_id = 1 AND "
-              "c_id = (SELECT s_quantity FROM stock WHERE s_w_id = 1)")
-                .status.sqlstate(),
-            "21000");
-  // A correlated one is evaluated per outer row, not cached as a constant.
-  EXPECT_EQ(Rows("SELECT w_id, (SELECT s_quantity FROM stock WHERE s_w_id = 1 AND "
-                 "s_i_id = (SELECT w.w_id * 3)) FROM warehouse w ORDER BY w_id"),
-            (std::vector<std::string>{"1|34", "2|37"}));
-}
-
-// column IN (uncorrelated subquery): the subquery's rows are the points of an index scan
-// (BenchmarkSQL's Stock-Level `s_w_id = ? AND s_i_id IN (SELECT ol_i_id ...)`), NULL rows and
-// duplicates included, the same rows as without the index; NOT IN is not a key.
-TEST_F(KeyPathsTest, InUncorrelatedSubqueryIsAMultiPointIndexScan) {
-  const std::string q =
-      "SELECT s_i_id, s_quantity FROM stock WHERE s_w_id = 2 AND s_i_id IN "
-      "(SELECT c_id * 7 FROM customer WHERE c_w_id = 1 AND c_d_id = 3 AND c_id <= 4 "
-      "UNION ALL SELECT 14 UNION ALL SELECT NULL) ORDER BY s_i_id";
-  const std::string p = Plan(q);
-  EXPECT_TRUE(Has(p, "Index Cond: ((stock.s_w_id = 2) AND (stock.s_i_id IN (SubPlan)))")) << p;
-  EXPECT_EQ(Rows(q), (std::vector<std::string>{"7|69", "14|76", "21|83", "28|90"}));
-  EXPECT_EQ(Rows(q), Rows("SELECT s_i_id, s_quantity FROM stock WHERE s_w_id + 0 = 2 AND "
-                          "s_i_id + 0 IN (SELECT c_id * 7 FROM customer WHERE c_w_id = 1 AND "
-                          "c_d_id = 3 AND c_id <= 4 UNION ALL SELECT 14 UNION ALL SELECT NULL) "
-                          "ORDER BY s_i_id"));
-  EXPECT_EQ(Rows("SELECT count(*) FROM stock WHERE s_w_id = 1 AND s_i_id IN (SELECT c_id FROM "
-                 "customer WHERE c_id < 0)"),
-            (std::vector<std::string>{"0"}));
-  EXPECT_TRUE(Has(Plan("SELECT count(*) FROM stock WHERE s_w_id = 1 AND s_i_id NOT IN "
-                       "(SELECT c_id FROM customer WHERE c_w_id = 1 AND c_d_id = 1)"),
-                  "Filter: (stock.s_i_id NOT IN (SubPlan))"))
-      << Plan("SELECT count(*) FROM stock WHERE s_w_id = 1 AND s_i_id NOT IN "
-              "(SELECT c_id FROM customer WHERE c_w_id = 1 AND c_d_id = 1)");
 }
 
 // A one-row outer side whose columns bound a range of the inner side's index (TPC-C's
