@@ -2,8 +2,7 @@
 // box = < <= > >=, point <>): each becomes a call of a registered function under
 // PostgreSQL's name (engine/function/geometry_functions.cc), printed back as its operator by
 // EXPLAIN and deparse (GeometryOperatorSymbol). An untyped literal takes the other operand's
-// type, except where PostgreSQL's only candidate wants a box (`unknown @> point`,
-// `point <@ unknown`).
+// type; `unknown @> point` and `point <@ unknown` are ambiguous (42725), as in PostgreSQL.
 #include "binder/binder.h"
 #include "binder/function_registry.h"
 #include "binder/json_operators.h"
@@ -71,10 +70,21 @@ Result<BoundExprPtr> Binder::BindGeometryOperator(const std::string& op, BoundEx
             "casts.")
         .WithPosition(pos);
   }
-  // An untyped side: the other side's type, or a box where that is the only candidate.
+  // An untyped side takes the other side's type; `unknown @> point` and `point <@ unknown`
+  // have several candidates (box, path, polygon, circle, ...) and none of the same type.
   TypeId lt = (*l)->type.id, rt = (*r)->type.id;
-  if (lt == TypeId::kUnknown) lt = (op == "@>" && rt == TypeId::kPoint) ? TypeId::kBox : rt;
-  if (rt == TypeId::kUnknown) rt = (op == "<@" && lt == TypeId::kPoint) ? TypeId::kBox : lt;
+  if ((lt == TypeId::kUnknown && op == "@>" && rt == TypeId::kPoint) ||
+      (rt == TypeId::kUnknown && op == "<@" && lt == TypeId::kPoint)) {
+    return Status::Error(sqlstate::kAmbiguousFunction,
+                         "operator is not unique: " + (*l)->type.Name() + " " + op + " " +
+                             (*r)->type.Name())
+        .WithHint(
+            "Could not choose a best candidate operator. You might need to add explicit type "
+            "casts.")
+        .WithPosition(pos);
+  }
+  if (lt == TypeId::kUnknown) lt = rt;
+  if (rt == TypeId::kUnknown) rt = lt;
   for (const GeoOperator& g : kGeoOperators) {
     if (op != g.op || lt != g.left || rt != g.right) continue;
     for (BoundExprPtr* side : {l, r}) {
