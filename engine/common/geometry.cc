@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -120,12 +121,35 @@ std::string FormatPoint(const Point& p) {
 
 std::string FormatBox(const Box& b) { return FormatPoint(b.high) + "," + FormatPoint(b.low); }
 
+namespace {
+
+// The n numbers of an output form ("(x,y)", "(a,b),(c,d)") by from_chars, without copying the
+// text; false for anything else (the caller then parses it as input).
+bool ReadOutputForm(std::string_view s, double* out, int n) {
+  const char* p = s.data();
+  const char* end = p + s.size();
+  for (int i = 0; i < n; ++i) {
+    while (p < end && (*p == '(' || *p == ',' || *p == ')')) ++p;
+    auto [next, ec] = std::from_chars(p, end, out[i]);
+    if (ec != std::errc()) return false;
+    p = next;
+  }
+  while (p < end && *p == ')') ++p;
+  return p == end;
+}
+
+}  // namespace
+
 Point PointOf(std::string_view text) {
+  double d[2];
+  if (ReadOutputForm(text, d, 2)) return {d[0], d[1]};
   auto p = ParsePoint(text);
   return p.ok() ? *p : Point{};
 }
 
 Box BoxOf(std::string_view text) {
+  double d[4];
+  if (ReadOutputForm(text, d, 4)) return {{d[0], d[1]}, {d[2], d[3]}};
   auto b = ParseBox(text);
   return b.ok() ? *b : Box{};
 }

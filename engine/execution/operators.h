@@ -170,6 +170,11 @@ class RTreeScanOp : public RowSourceOp {
   // run-time constant); the scan finds the entries overlapping it widened by geo::kEpsilon
   // and re-checks every row. Nearest mode there: nearest_ is a point value.
   const BoundExpr* geo_query_;
+  // Box mode there: how a row's box B relates to the exact query box geo_exact_ when its one
+  // condition surely holds without evaluating it (0: never known, 1 B inside, 2 B overlapping,
+  // 3 B containing it); the fuzz of && @> <@ only widens what the exact tests accept.
+  int geo_sure_ = 0;
+  storage::Box geo_exact_;
   std::vector<int> point_dims_;
   std::vector<double> point_;   // nearest mode: the query point, one coordinate per dimension
   size_t found_ = 0;            // nearest mode: entries handed out in distance order so far

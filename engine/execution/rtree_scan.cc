@@ -39,6 +39,20 @@ Result<bool> BoxEnd(const BoundExpr* e, double open, const EvalContext& ctx, dou
   return true;
 }
 
+// For the one condition of a scan over a point or box column: the test of the row's box B
+// against the exact query box that implies it (RTreeScanOp::geo_sure_), 0 when there is none.
+int GeometrySureTest(const BoundExpr& c) {
+  if (c.kind != BoundKind::kFunction || c.children.size() != 2) return 0;
+  const bool col_first =
+      c.children[0]->kind == BoundKind::kColumn && c.children[0]->depth == 0;
+  const std::string& f = c.name;
+  if (f == "box_overlap") return 2;
+  if (f == "on_pb" || f == "box_contain_pt") return col_first == (f == "on_pb") ? 1 : 3;
+  if (f == "box_contained") return col_first ? 1 : 3;
+  if (f == "box_contain") return col_first ? 3 : 1;
+  return 0;
+}
+
 }  // namespace
 
 Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
@@ -53,6 +67,7 @@ Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
   rids_.clear();
   next_ = 0;
   until_check_ = 0;
+  geo_sure_ = 0;
   Row empty;
   const EvalContext bound_ctx{&empty, outer, exec};
   if (nearest_ != nullptr) {
@@ -83,6 +98,8 @@ Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
     // holds only for entries overlapping the query widened by EPSILON; the re-check decides.
     MERIDIAN_ASSIGN_OR_RETURN(Value q, Eval(*geo_query_, bound_ctx));
     if (!catalog::RTreeGeometry(q, &query)) return Status::Ok();  // NULL or NaN: no rows
+    geo_exact_ = query;
+    geo_sure_ = conds_.size() == 1 ? GeometrySureTest(*conds_[0]) : 0;
     for (size_t d = 0; d < 2; ++d) {
       query.lo[d] -= geo::kEpsilon;
       query.hi[d] += geo::kEpsilon;
@@ -161,6 +178,16 @@ Result<bool> RTreeScanOp::Next(Row* row) {
     // float64 rounding of values and bounds is monotonic, so round(v) > round(b) implies
     // v > b (and so for <). Rows on the box's boundary (strict bounds, equalities, values
     // rounded onto a bound) are re-checked.
+    if (geo_sure_ != 0) {
+      storage::Box b;
+      const storage::Box& q = geo_exact_;
+      if (index_->RowPoint(*row, &b) &&
+          (geo_sure_ == 1   ? q.Contains(b, 2)
+           : geo_sure_ == 2 ? q.Overlaps(b, 2)
+                            : b.Contains(q, 2))) {
+        return true;
+      }
+    }
     if (nearest_ == nullptr && geo_query_ == nullptr) {
       storage::Box point;
       bool inside = index_->RowPoint(*row, &point);
