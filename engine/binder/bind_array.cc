@@ -141,6 +141,10 @@ Result<BoundExprPtr> Binder::BindSubscript(const ast::Expr& expr) {
     args.push_back(std::move(index));
     return MakeJsonCall("jsonb_subscript", std::move(args), Type::Jsonb(), pos);
   }
+  if (array->type.id == TypeId::kPoint && !expr.slice) {  // p[0], p[1]: x and y
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr index, BindExpr(*expr.children[1]));
+    return BindPointSubscript(std::move(array), std::move(index), pos);
+  }
   if (!array->type.IsArray()) {
     return Status::Error(sqlstate::kDatatypeMismatch,
                          "cannot subscript type " + array->type.Name() +

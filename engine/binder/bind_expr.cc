@@ -433,6 +433,10 @@ Result<BoundExprPtr> Binder::BindBinary(const ast::Expr& expr) {
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr j, BindJsonbBinary(op, &l, &r, pos));
     if (j != nullptr) return j;
   }
+  if (l->type.IsGeometric() || r->type.IsGeometric()) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr g, BindGeometryBinary(op, &l, &r, pos));
+    if (g != nullptr) return g;
+  }
   switch (op) {
     case ast::BinaryOp::kAdd:
     case ast::BinaryOp::kSub:

@@ -210,6 +210,11 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr a, BindExpr(*c));
     args.push_back(std::move(a));
   }
+  if (args.size() == 2 &&
+      (name == "&&" || name == "~=" || name == "<->" || name == "@>" || name == "<@")) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr geo, BindGeometryOperator(name, &args[0], &args[1], pos));
+    if (geo != nullptr) return geo;
+  }
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr json, BindJsonFunction(name, &args, pos));
   if (json != nullptr) return json;
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr system, BindSystemFunction(name, &args, pos));
@@ -445,6 +450,10 @@ bool FitsKind(const Type& t, char kind) {
       return t.id == TypeId::kJson;
     case 'J':
       return t.id == TypeId::kJsonb;
+    case 'p':
+      return t.id == TypeId::kPoint;
+    case 'B':
+      return t.id == TypeId::kBox;
     case 'A':
       return t.IsArray() && Type{t.element, -1}.IsString();
     case 'x':

@@ -313,7 +313,7 @@ const char* JsonOperatorSymbol(std::string_view f) {
   for (const Entry& e : kOperators) {
     if (f == e.function) return e.op;
   }
-  return nullptr;
+  return GeometryOperatorSymbol(f);
 }
 
 const BoundExpr* JsonbComparisonCall(const BoundExpr& e) {

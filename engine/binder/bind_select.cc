@@ -12,10 +12,13 @@ namespace meridian::exec {
 
 namespace {
 
-// GROUP BY or DISTINCT over json, which has no equality operator (PostgreSQL's 42883).
-Status NoJsonEquality(uint32_t position) {
+// json, point and box have no btree operator class: GROUP BY, DISTINCT and ORDER BY on them
+// are PostgreSQL's 42883.
+bool Unorderable(const Type& t) { return t.id == TypeId::kJson || t.IsGeometric(); }
+
+Status NoEquality(const Type& t, uint32_t position) {
   return Status::Error(sqlstate::kUndefinedFunction,
-                       "could not identify an equality operator for type json")
+                       "could not identify an equality operator for type " + t.Name())
       .WithPosition(position);
 }
 
@@ -348,7 +351,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
       }
     }
     if (!bound.ok()) return bound.status();
-    if (bound.value()->type.id == TypeId::kJson) return NoJsonEquality(g->loc.position);
+    if (Unorderable(bound.value()->type)) return NoEquality(bound.value()->type, g->loc.position);
     out->group_by.push_back(std::move(bound).value());
   }
 
@@ -387,7 +390,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
 
   out->distinct = stmt.distinct;
   for (size_t i = 0; out->distinct && i < out->visible; ++i) {
-    if (out->projections[i]->type.id == TypeId::kJson) return NoJsonEquality(0);
+    if (Unorderable(out->projections[i]->type)) return NoEquality(out->projections[i]->type, 0);
   }
   if (out->distinct && out->projections.size() > out->visible) {
     return Status::Error(sqlstate::kInvalidColumnReference,
@@ -717,9 +720,10 @@ Status Binder::BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const 
         out->projections.push_back(std::move(key));
       }
     }
-    if (out->projections[column]->type.id == TypeId::kJson) {
+    if (Unorderable(out->projections[column]->type)) {
       return Status::Error(sqlstate::kUndefinedFunction,
-                           "could not identify an ordering operator for type json")
+                           "could not identify an ordering operator for type " +
+                               out->projections[column]->type.Name())
           .WithHint("Use an explicit ordering operator or modify the query.")
           .WithPosition(x.loc.position);
     }

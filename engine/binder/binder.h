@@ -239,6 +239,15 @@ class Binder {
                                         uint32_t position);
   // jsonb || jsonb, jsonb - text/int/text[], jsonb comparisons; null when neither operand is
   // jsonb (the operands are then untouched).
+  // The geometric operators (bind_geometry.cc): op over point/box operands as a call of its
+  // function; null when neither operand is geometric (and op is not && ~= <->).
+  Result<BoundExprPtr> BindGeometryOperator(const std::string& op, BoundExprPtr* l,
+                                            BoundExprPtr* r, uint32_t pos);
+  // A comparison or arithmetic operator with a point or box operand; null otherwise.
+  Result<BoundExprPtr> BindGeometryBinary(ast::BinaryOp op, BoundExprPtr* l, BoundExprPtr* r,
+                                          uint32_t pos);
+  // point[i]: x for 0, y for 1, NULL otherwise.
+  Result<BoundExprPtr> BindPointSubscript(BoundExprPtr point, BoundExprPtr index, uint32_t pos);
   Result<BoundExprPtr> BindJsonbBinary(ast::BinaryOp op, BoundExprPtr* l, BoundExprPtr* r,
                                        uint32_t position);
   // The JSON operators (called by their symbols), to_json(b), json(b)_build_object/array:

@@ -58,6 +58,10 @@ Type ScalarKindType(char kind) {
       return Type::Json();
     case 'J':
       return Type::Jsonb();
+    case 'p':
+      return Type::Point();
+    case 'B':
+      return Type::Box();
     default:
       return Type::Unknown();
   }

@@ -22,7 +22,7 @@ struct ExecContext;
 //   't' text (an untyped literal too)      'i' integer      'l' bigint       'b' boolean
 //   'N' numeric (integral arguments are not accepted: the float8 entry of the same name is)
 //   'F' double precision (any number converts)   'x' any type (an untyped literal is text)
-//   'y' bytea   'u' uuid   'j' json   'J' jsonb   'A' text[]
+//   'y' bytea   'u' uuid   'j' json   'J' jsonb   'A' text[]   'p' point   'B' box
 //   'r' regclass: a relation's name (text) or oid (bigint), as passed
 struct ScalarFunction {
   const char* name;

@@ -2,6 +2,7 @@
 #include "binder/type_rules.h"
 
 #include "meridian/binary.h"
+#include "meridian/geometry.h"
 #include "meridian/json.h"
 
 #include <cerrno>
@@ -328,6 +329,7 @@ bool Comparable(Type a, Type b) {
   if (a.IsString() && b.IsString()) return true;
   if (a.IsDateTime() && b.IsDateTime()) return true;
   if (a.id == TypeId::kJson) return false;  // json has no equality or ordering operators
+  if (a.id == TypeId::kPoint) return false;  // nor has point (box compares areas: bind_geometry)
   return a.id == b.id;
 }
 
@@ -554,6 +556,18 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
       if (v.IsString()) {
         MERIDIAN_ASSIGN_OR_RETURN(Uuid u, binary::ParseUuid(v.AsString()));
         return Value::UuidVal(u);
+      }
+      break;
+    case TypeId::kPoint:
+    case TypeId::kBox:
+      if (from.id == to.id) return v;
+      if (v.IsString() && IsStringLike(from)) {
+        if (to.id == TypeId::kPoint) {
+          MERIDIAN_ASSIGN_OR_RETURN(geo::Point p, geo::ParsePoint(v.AsString()));
+          return Value::String(geo::FormatPoint(p));
+        }
+        MERIDIAN_ASSIGN_OR_RETURN(geo::Box b, geo::ParseBox(v.AsString()));
+        return Value::String(geo::FormatBox(b));
       }
       break;
     case TypeId::kBytea:

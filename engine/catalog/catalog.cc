@@ -81,7 +81,7 @@ Result<std::shared_ptr<Index>> Catalog::OpenIndex(Table* table, const IndexSchem
   if (schema.IsRtree()) {
     MERIDIAN_ASSIGN_OR_RETURN(
         std::unique_ptr<storage::RTree> tree,
-        storage::RTree::Open(pool_, path, {.dims = static_cast<uint32_t>(schema.columns.size())}));
+        storage::RTree::Open(pool_, path, {.dims = RTreeDims(schema, table->schema())}));
     index = std::make_shared<Index>(schema, std::move(tree));
   } else {
     MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::BTree> tree,
@@ -997,7 +997,7 @@ Status Catalog::TruncateTable(const std::shared_ptr<Table>& table) {
     if (x.IsRtree()) {
       MERIDIAN_ASSIGN_OR_RETURN(
           rtrees.back(),
-          storage::RTree::Open(pool_, path, {.dims = static_cast<uint32_t>(x.columns.size())}));
+          storage::RTree::Open(pool_, path, {.dims = RTreeDims(x, table->schema())}));
     } else {
       MERIDIAN_ASSIGN_OR_RETURN(trees.back(),
                                 storage::BTree::Open(pool_, path, {.unique = false}));

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "catalog/schema.h"
+#include "meridian/geometry.h"
 #include "storage/key_codec.h"
 
 namespace meridian::catalog {
@@ -30,6 +32,36 @@ bool RTreeCoordinate(const Value& v, double* out) {
   const double d = v.AsNumber();
   *out = std::isnan(d) ? std::numeric_limits<double>::infinity() : d;
   return true;
+}
+
+bool RTreeGeometry(const Value& v, storage::Box* box) {
+  if (v.IsNull() || !v.IsString()) return false;
+  const std::string& s = v.AsString();
+  geo::Box b;
+  if (s.find(',') == s.rfind(',')) {  // "(x,y)"
+    const geo::Point p = geo::PointOf(s);
+    b = {p, p};
+  } else {
+    b = geo::BoxOf(s);
+  }
+  if (std::isnan(b.low.x) || std::isnan(b.low.y) || std::isnan(b.high.x) ||
+      std::isnan(b.high.y)) {
+    return false;
+  }
+  box->lo[0] = b.low.x;
+  box->lo[1] = b.low.y;
+  box->hi[0] = b.high.x;
+  box->hi[1] = b.high.y;
+  return true;
+}
+
+uint32_t RTreeDims(const IndexSchema& index, const TableSchema& table) {
+  if (index.columns.size() == 1 && index.columns[0] >= 0 &&
+      static_cast<size_t>(index.columns[0]) < table.columns.size() &&
+      table.columns[index.columns[0]].type.IsGeometric()) {
+    return 2;
+  }
+  return static_cast<uint32_t>(index.columns.size());
 }
 
 namespace {
@@ -63,6 +95,9 @@ storage::IndexFile* Index::file() {
 }
 
 bool Index::RowPoint(const Row& row, storage::Box* box) const {
+  if (schema_.columns.size() == 1 && row[schema_.columns[0]].IsString()) {
+    return RTreeGeometry(row[schema_.columns[0]], box);  // a point or box column
+  }
   for (size_t d = 0; d < schema_.columns.size() && d < storage::kRTreeMaxDims; ++d) {
     double x = 0;
     if (!RTreeCoordinate(row[schema_.columns[d]], &x)) return false;

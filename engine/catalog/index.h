@@ -117,6 +117,12 @@ storage::Rid DecodeRid(std::string_view bytes);
 // monotonic and a closed box over rounded bounds holds every row the exact bounds hold), NaN as
 // +infinity (PostgreSQL sorts NaN above every number). False for NULL and non-numbers.
 bool RTreeCoordinate(const Value& v, double* out);
+// A point or box value (its text, meridian/geometry.h) as a 2-D R-tree box (a point is a
+// degenerate box); false for NULL, a non-string and a NaN coordinate (such rows are not indexed).
+bool RTreeGeometry(const Value& v, storage::Box* box);
+// The dimensions of an R-tree index: 2 for an index on one point or box column, else one per
+// (numeric) column.
+uint32_t RTreeDims(const IndexSchema& index, const TableSchema& table);
 
 class Index {
  public:

@@ -78,6 +78,8 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
   if (n == "bytea") return Type::Bytea();
   if (n == "json") return Type::Json();
   if (n == "jsonb") return Type::Jsonb();
+  if (n == "point") return Type::Point();
+  if (n == "box") return Type::Box();
   if (n == "bigint" || n == "int8" || n == "oid") return Type::BigInt();  // oid: no uint32 yet
   if (n == "name") return Type::Text();
   if (n == "double precision" || n == "float" || n == "float8") {

@@ -45,6 +45,8 @@ constexpr BuiltinType kTypes[] = {
     {114, "json", "json", -1, "U", 199},
     {700, "float4", "real", 4, "N", 1021},
     {701, "float8", "double precision", 8, "N", 1022},
+    {600, "point", "point", 16, "G", 1017},
+    {603, "box", "box", 32, "G", 1020},
     {705, "unknown", "unknown", -2, "X", 0},
     {1042, "bpchar", "character", -1, "S", 1014},
     {1043, "varchar", "character varying", -1, "S", 1015},

@@ -96,8 +96,14 @@ Status ExecuteCreateIndex(const ast::CreateIndexStmt& stmt, catalog::Catalog* ca
     }
     if (rtree) {
       // An R-tree indexes points of numbers; other types have no operator class for it.
+      // (or one point or box column: a 2-D box per row).
       const Type& type = table->schema().columns[c].type;
-      if (!type.IsNumeric()) {
+      if (type.IsGeometric() && stmt.columns.size() > 1) {
+        return Status::NotSupported("an rtree index on a " + type.Name() +
+                                    " column must have no other column")
+            .WithPosition(col.loc.position);
+      }
+      if (!type.IsNumeric() && !type.IsGeometric()) {
         return Status::Error(sqlstate::kUndefinedObject,
                              "data type " + type.Name() +
                                  " has no default operator class for access method \"" +

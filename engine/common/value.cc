@@ -53,6 +53,10 @@ std::string Type::Name() const {
       return "json";
     case TypeId::kJsonb:
       return "jsonb";
+    case TypeId::kPoint:
+      return "point";
+    case TypeId::kBox:
+      return "box";
     case TypeId::kArray:
       if (IsVector()) return element == TypeId::kSmallInt ? "int2vector" : "oidvector";
       return Element().Name() + "[]";
@@ -124,6 +128,10 @@ uint32_t Type::PgOid() const {
       return 114;
     case TypeId::kJsonb:
       return 3802;
+    case TypeId::kPoint:
+      return 600;
+    case TypeId::kBox:
+      return 603;
     case TypeId::kArray:
       if (IsVector()) return element == TypeId::kSmallInt ? 22 : 30;
       switch (element) {  // pg_type.typarray of the element type
@@ -161,6 +169,10 @@ uint32_t Type::PgOid() const {
           return 199;
         case TypeId::kJsonb:
           return 3807;
+        case TypeId::kPoint:
+          return 1017;
+        case TypeId::kBox:
+          return 1020;
         case TypeId::kNumeric:
           return 1231;
         default:
@@ -224,6 +236,10 @@ std::optional<Type> Type::FromParamOid(uint32_t oid) {
       return Json();
     case 3802:
       return Jsonb();
+    case 600:
+      return Point();
+    case 603:
+      return Box();
     case 19:  // name
     case 25:
     case 1042:  // bpchar

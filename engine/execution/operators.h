@@ -153,7 +153,8 @@ class RTreeScanOp : public RowSourceOp {
  public:
   RTreeScanOp(std::shared_ptr<catalog::Table> table, std::shared_ptr<catalog::Index> index,
               std::vector<KeyRange> box, std::vector<BoundExprPtr> conds,
-              const BoundExpr* nearest = nullptr, std::vector<int> point_dims = {});
+              const BoundExpr* nearest = nullptr, std::vector<int> point_dims = {},
+              const BoundExpr* geo_query = nullptr);
   ~RTreeScanOp() override;
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
@@ -161,8 +162,19 @@ class RTreeScanOp : public RowSourceOp {
  private:
   // Nearest mode: the next batch of rids in distance order into rids_; false at the end.
   Result<bool> NextBatch();
+  // Box mode: the entries "entry op query_" into rids_, sorted by rid without repeats.
+  Status SearchQuery(storage::RTree* tree, storage::RTreeOp op);
 
   const BoundExpr* nearest_;
+  // An index on a point or box column: the point or box the conditions compare it with (a
+  // run-time constant); the scan finds the entries overlapping it widened by geo::kEpsilon
+  // and re-checks every row. Nearest mode there: nearest_ is a point value.
+  const BoundExpr* geo_query_;
+  // Box mode there: how a row's box B relates to the exact query box geo_exact_ when its one
+  // condition surely holds without evaluating it (0: never known, 1 B inside, 2 B overlapping,
+  // 3 B containing it); the fuzz of && @> <@ only widens what the exact tests accept.
+  int geo_sure_ = 0;
+  storage::Box geo_exact_;
   std::vector<int> point_dims_;
   std::vector<double> point_;   // nearest mode: the query point, one coordinate per dimension
   size_t found_ = 0;            // nearest mode: entries handed out in distance order so far

@@ -6,14 +6,16 @@
 #include "catalog/transaction.h"
 #include "execution/evaluator.h"
 #include "execution/operators.h"
+#include "meridian/geometry.h"
 
 namespace meridian::exec {
 
 RTreeScanOp::RTreeScanOp(std::shared_ptr<catalog::Table> table,
                          std::shared_ptr<catalog::Index> index, std::vector<KeyRange> box,
                          std::vector<BoundExprPtr> conds, const BoundExpr* nearest,
-                         std::vector<int> point_dims)
+                         std::vector<int> point_dims, const BoundExpr* geo_query)
     : nearest_(nearest),
+      geo_query_(geo_query),
       point_dims_(std::move(point_dims)),
       table_(std::move(table)),
       width_(table_->types().size()),
@@ -37,6 +39,20 @@ Result<bool> BoxEnd(const BoundExpr* e, double open, const EvalContext& ctx, dou
   return true;
 }
 
+// For the one condition of a scan over a point or box column: the test of the row's box B
+// against the exact query box that implies it (RTreeScanOp::geo_sure_), 0 when there is none.
+int GeometrySureTest(const BoundExpr& c) {
+  if (c.kind != BoundKind::kFunction || c.children.size() != 2) return 0;
+  const bool col_first =
+      c.children[0]->kind == BoundKind::kColumn && c.children[0]->depth == 0;
+  const std::string& f = c.name;
+  if (f == "box_overlap") return 2;
+  if (f == "on_pb" || f == "box_contain_pt") return col_first == (f == "on_pb") ? 1 : 3;
+  if (f == "box_contained") return col_first ? 1 : 3;
+  if (f == "box_contain") return col_first ? 3 : 1;
+  return 0;
+}
+
 }  // namespace
 
 Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
@@ -51,13 +67,18 @@ Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
   rids_.clear();
   next_ = 0;
   until_check_ = 0;
+  geo_sure_ = 0;
   Row empty;
   const EvalContext bound_ctx{&empty, outer, exec};
   if (nearest_ != nullptr) {
     // The query point; a NULL one makes every distance NULL (any order is the order).
     point_.assign(tree->dims(), 0.0);
     MERIDIAN_ASSIGN_OR_RETURN(Value p, Eval(*nearest_, bound_ctx));
-    if (!p.IsNull()) {
+    if (p.IsString()) {  // a point (an index on a point or box column)
+      const geo::Point q = geo::PointOf(p.AsString());
+      point_[0] = q.x;
+      point_[1] = q.y;
+    } else if (!p.IsNull()) {
       const std::vector<Value>& coords = p.AsArray();
       for (size_t j = 0; j < coords.size() && j < point_dims_.size(); ++j) {
         double x = 0;
@@ -72,12 +93,29 @@ Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
   }
   constexpr double kInf = std::numeric_limits<double>::infinity();
   storage::Box& query = query_;
+  if (geo_query_ != nullptr) {
+    // Every operator the index serves (&& @> <@ ~= with EPSILON's fuzz, exact point-in-box)
+    // holds only for entries overlapping the query widened by EPSILON; the re-check decides.
+    MERIDIAN_ASSIGN_OR_RETURN(Value q, Eval(*geo_query_, bound_ctx));
+    if (!catalog::RTreeGeometry(q, &query)) return Status::Ok();  // NULL or NaN: no rows
+    geo_exact_ = query;
+    geo_sure_ = conds_.size() == 1 ? GeometrySureTest(*conds_[0]) : 0;
+    for (size_t d = 0; d < 2; ++d) {
+      query.lo[d] -= geo::kEpsilon;
+      query.hi[d] += geo::kEpsilon;
+    }
+    return SearchQuery(tree, storage::RTreeOp::kOverlaps);
+  }
   for (size_t d = 0; d < box_.size(); ++d) {
     MERIDIAN_ASSIGN_OR_RETURN(bool lo_ok, BoxEnd(box_[d].lower, -kInf, bound_ctx, &query.lo[d]));
     MERIDIAN_ASSIGN_OR_RETURN(bool hi_ok, BoxEnd(box_[d].upper, kInf, bound_ctx, &query.hi[d]));
     if (!lo_ok || !hi_ok || query.lo[d] > query.hi[d]) return Status::Ok();  // empty box
   }
-  MERIDIAN_RETURN_IF_ERROR(tree->Search(storage::RTreeOp::kContainedBy, query,
+  return SearchQuery(tree, storage::RTreeOp::kContainedBy);
+}
+
+Status RTreeScanOp::SearchQuery(storage::RTree* tree, storage::RTreeOp op) {
+  MERIDIAN_RETURN_IF_ERROR(tree->Search(op, query_,
                                         [&](const storage::Box&, storage::Rid rid) {
                                           rids_.push_back(rid);
                                           return true;
@@ -140,7 +178,17 @@ Result<bool> RTreeScanOp::Next(Row* row) {
     // float64 rounding of values and bounds is monotonic, so round(v) > round(b) implies
     // v > b (and so for <). Rows on the box's boundary (strict bounds, equalities, values
     // rounded onto a bound) are re-checked.
-    if (nearest_ == nullptr) {
+    if (geo_sure_ != 0) {
+      storage::Box b;
+      const storage::Box& q = geo_exact_;
+      if (index_->RowPoint(*row, &b) &&
+          (geo_sure_ == 1   ? q.Contains(b, 2)
+           : geo_sure_ == 2 ? q.Overlaps(b, 2)
+                            : b.Contains(q, 2))) {
+        return true;
+      }
+    }
+    if (nearest_ == nullptr && geo_query_ == nullptr) {
       storage::Box point;
       bool inside = index_->RowPoint(*row, &point);
       for (size_t d = 0; inside && d < box_.size(); ++d) {

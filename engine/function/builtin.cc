@@ -14,6 +14,7 @@ void RegisterBuiltinFunctions() {
     RegisterSystemScalarFunctions();
     RegisterSizeFunctions();
     RegisterJsonFunctions();
+    RegisterGeometryFunctions();
   });
 }
 

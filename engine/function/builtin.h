@@ -14,5 +14,6 @@ void RegisterSystemScalarFunctions();
 void RegisterSizeFunctions();  // size_functions.cc
 void RegisterBinaryFunctions();  // binary_functions.cc (uuid, bytea)
 void RegisterJsonFunctions();    // json_functions.cc (json, jsonb)
+void RegisterGeometryFunctions();  // geometry_functions.cc (point, box)
 
 }  // namespace meridian::exec

@@ -9,6 +9,7 @@
 #include "binder/type_rules.h"
 #include "execution/evaluator.h"
 #include "execution/index_exprs.h"
+#include "meridian/geometry.h"
 #include "storage/key_codec.h"
 
 namespace meridian::exec {
@@ -476,6 +477,54 @@ std::optional<NearestKey> MatchNearest(const BoundExpr& e) {
   return std::nullopt;
 }
 
+void CostRTreeScan(Candidate* out, double sel, double dims, double nconj, double rows,
+                   double pages);
+
+// The point or box column an R-tree index is on (one column, no expression), or -1.
+int GeometryColumn(const catalog::IndexSchema& ix, const catalog::Table& table) {
+  if (ix.columns.size() != 1 || ix.NeedsEval() || ix.columns[0] < 0) return -1;
+  return table.schema().columns[ix.columns[0]].type.IsGeometric() ? ix.columns[0] : -1;
+}
+
+// `column op q` or `q op column` (q a run-time constant) for an operator an R-tree on the point
+// or box column serves: q, else null. Each holds only where the column's box overlaps q's
+// widened by geo::kEpsilon (RTreeScanOp).
+const BoundExpr* MatchGeometryCondition(const BoundExpr& c, int column) {
+  if (c.kind != BoundKind::kFunction || c.func != Func::kRegistered || c.children.size() != 2) {
+    return nullptr;
+  }
+  static constexpr const char* kServed[] = {"box_overlap", "box_contain", "box_contained",
+                                            "box_contain_pt", "on_pb", "box_same", "point_eq"};
+  if (std::none_of(std::begin(kServed), std::end(kServed),
+                   [&](const char* f) { return c.name == f; })) {
+    return nullptr;
+  }
+  for (int side = 0; side < 2; ++side) {
+    const BoundExpr& col = *c.children[side];
+    if (IsTableColumn(col) && col.index == column && IsParamLike(*c.children[1 - side])) {
+      return c.children[1 - side].get();
+    }
+  }
+  return nullptr;
+}
+
+// `column <-> point` (point_distance either way round; dist_bp for a box column), point a
+// run-time constant: the point, else null.
+const BoundExpr* MatchGeometryNearest(const BoundExpr& e, int column) {
+  if (e.kind != BoundKind::kFunction || e.func != Func::kRegistered || e.children.size() != 2) {
+    return nullptr;
+  }
+  const bool symmetric = e.name == "point_distance";
+  if (!symmetric && e.name != "dist_bp") return nullptr;
+  for (int side = 0; side < (symmetric ? 2 : 1); ++side) {
+    const BoundExpr& col = *e.children[side];
+    if (IsTableColumn(col) && col.index == column && IsParamLike(*e.children[1 - side])) {
+      return e.children[1 - side].get();
+    }
+  }
+  return nullptr;
+}
+
 // The nearest-neighbour scan of ix for req.nearest, if its columns are the index's (each once).
 // Cost: the descent, then per row an entry and a random heap read, and the conjuncts (all of
 // them a filter above the scan).
@@ -483,19 +532,25 @@ std::optional<Candidate> NearestCandidate(const AccessRequest& req,
                                           const std::shared_ptr<catalog::Index>& index,
                                           double rows) {
   const catalog::IndexSchema& ix = index->schema();
-  std::optional<NearestKey> key = MatchNearest(*req.nearest);
-  if (!key || key->columns.size() != ix.columns.size()) return std::nullopt;
   Candidate c;
   c.plan.kind = AccessPlan::Kind::kIndexScan;
   c.plan.index = index;
-  c.plan.nearest_point = key->point;
   c.plan.order_by = req.nearest;
-  std::vector<bool> taken(ix.columns.size(), false);
-  for (int column : key->columns) {
-    auto at = std::find(ix.columns.begin(), ix.columns.end(), column);
-    if (at == ix.columns.end() || taken[at - ix.columns.begin()]) return std::nullopt;
-    taken[at - ix.columns.begin()] = true;
-    c.plan.point_dims.push_back(static_cast<int>(at - ix.columns.begin()));
+  if (const int geo = GeometryColumn(ix, *req.table); geo >= 0) {
+    c.plan.nearest_point = MatchGeometryNearest(*req.nearest, geo);
+    if (c.plan.nearest_point == nullptr) return std::nullopt;
+    c.plan.point_dims = {0, 1};
+  } else {
+    std::optional<NearestKey> key = MatchNearest(*req.nearest);
+    if (!key || key->columns.size() != ix.columns.size()) return std::nullopt;
+    c.plan.nearest_point = key->point;
+    std::vector<bool> taken(ix.columns.size(), false);
+    for (int column : key->columns) {
+      auto at = std::find(ix.columns.begin(), ix.columns.end(), column);
+      if (at == ix.columns.end() || taken[at - ix.columns.begin()]) return std::nullopt;
+      taken[at - ix.columns.begin()] = true;
+      c.plan.point_dims.push_back(static_cast<int>(at - ix.columns.begin()));
+    }
   }
   const double per_leaf =
       std::max(2.0, 0.7 * (storage::kPageSize - 64.0) / (16.0 * ix.columns.size() + 8.0));
@@ -575,16 +630,68 @@ std::optional<Candidate> RTreeCandidate(const AccessRequest& req,
     }
   }
   if (bounded < std::min<size_t>(2, ix.columns.size())) return std::nullopt;
+  CostRTreeScan(&c, sel, static_cast<double>(ix.columns.size()),
+                static_cast<double>(req.conjuncts.size()), rows, pages);
+  return c;
+}
+
+// The R-tree index scan over a point or box column for the conjunct with the fewest estimated
+// matches among those it serves. Selectivity: with a constant query, the entries the tree
+// finds for it, counted up to a cap (enough to prefer the heap when the cap is reached); with
+// a parameter, PostgreSQL's 0.005 for && (areasel).
+std::optional<Candidate> GeometryCandidate(const AccessRequest& req,
+                                           const std::shared_ptr<catalog::Index>& index,
+                                           int column, double rows, double pages) {
+  storage::RTree* tree = index->rtree();
+  if (tree == nullptr) return std::nullopt;
+  Candidate c;
+  c.plan.kind = AccessPlan::Kind::kIndexScan;
+  c.plan.index = index;
+  double best_sel = 2.0;
+  for (size_t i = 0; i < req.conjuncts.size(); ++i) {
+    const BoundExpr* q = MatchGeometryCondition(*req.conjuncts[i], column);
+    if (q == nullptr) continue;
+    double sel = 0.005;
+    if (IsPlanConstant(*q)) {
+      Result<Value> v = Eval(*q, EvalContext{});
+      storage::Box box;
+      if (v.ok() && catalog::RTreeGeometry(*v, &box)) {
+        for (size_t d = 0; d < 2; ++d) {
+          box.lo[d] -= geo::kEpsilon;
+          box.hi[d] += geo::kEpsilon;
+        }
+        const double cap = std::max(100.0, 0.2 * rows);
+        double found = 0;
+        Status s = tree->Search(storage::RTreeOp::kOverlaps, box,
+                                [&](const storage::Box&, storage::Rid) { return ++found < cap; });
+        if (s.ok()) sel = std::max(1.0, found) / std::max(1.0, rows);
+      } else if (v.ok()) {
+        sel = 0;  // NULL: nothing matches
+      }
+    }
+    if (sel < best_sel) {
+      best_sel = sel;
+      c.plan.geo_query = q;
+      c.used = {i};
+    }
+  }
+  if (c.plan.geo_query == nullptr) return std::nullopt;
+  CostRTreeScan(&c, std::min(1.0, best_sel), 2.0, static_cast<double>(req.conjuncts.size()),
+                rows, pages);
+  return c;
+}
+
+// Costs c, an R-tree box scan of a tree with dims dimensions that matches sel of the rows.
+void CostRTreeScan(Candidate* out, double sel, double dims, double nconj, double rows,
+                   double pages) {
+  Candidate& c = *out;
   // Entries per leaf: 16 bytes per dimension and an 8-byte rid in an 8 KiB page, ~70% full.
-  const double per_leaf =
-      std::max(2.0, 0.7 * (storage::kPageSize - 64.0) / (16.0 * ix.columns.size() + 8.0));
+  const double per_leaf = std::max(2.0, 0.7 * (storage::kPageSize - 64.0) / (16.0 * dims + 8.0));
   const double height = std::max(1.0, std::ceil(std::log(rows) / std::log(per_leaf)));
   c.matched = std::min(rows, std::max(1.0, rows * sel));
   const double leaves = std::ceil(c.matched / per_leaf) + 1.0;
   const double descent = height * kRandomPageCost * 0.25;
-  const double nconj = static_cast<double>(req.conjuncts.size());
   // Each leaf entry is compared in every dimension; the matching rids are then sorted.
-  const double dims = static_cast<double>(ix.columns.size());
   c.plan.startup_cost =
       descent + leaves * kRandomPageCost * 0.25 +
       leaves * per_leaf * (kCpuIndexTupleCost + dims * kCpuOperatorCost) +
@@ -597,7 +704,6 @@ std::optional<Candidate> RTreeCandidate(const AccessRequest& req,
       kRandomPageCost - (kRandomPageCost - kSeqPageCost) * std::sqrt(fetched / pages);
   c.plan.total_cost = c.plan.startup_cost + fetched * page_cost + c.matched * kCpuTupleCost +
                       c.matched * nconj * kCpuOperatorCost;
-  return c;
 }
 
 }  // namespace
@@ -753,6 +859,15 @@ double ConjunctSelectivity(const BoundExpr& conjunct, const std::optional<Sarg>&
     const ColumnStats* cs = StatsOf(stats, conjunct.children[0]->index);
     double f = cs == nullptr ? kDefaultEqSel : cs->null_frac;
     return conjunct.negated ? 1.0 - f : f;
+  }
+  if (conjunct.kind == BoundKind::kFunction && conjunct.func == Func::kRegistered) {
+    // PostgreSQL's estimators of the geometric operators: areasel 0.005 (&&, ~=), contsel
+    // 0.001 (@>, <@).
+    const std::string& f = conjunct.name;
+    if (f == "box_overlap" || f == "box_same" || f == "point_eq") return 0.005;
+    if (f == "box_contain" || f == "box_contained" || f == "box_contain_pt" || f == "on_pb") {
+      return 0.001;
+    }
   }
   return kDefaultOtherSel;
 }
@@ -957,7 +1072,9 @@ Candidate ChooseCandidate(const AccessRequest& req) {
     const std::shared_ptr<catalog::Index>& index = indexes[x];
     const catalog::IndexSchema& ix = index->schema();
     if (ix.IsRtree()) {
-      std::optional<Candidate> r = RTreeCandidate(req, index, stats, rows, pages);
+      const int geo = GeometryColumn(ix, table);
+      std::optional<Candidate> r = geo >= 0 ? GeometryCandidate(req, index, geo, rows, pages)
+                                            : RTreeCandidate(req, index, stats, rows, pages);
       if (r && effective(*r) < effective(best)) best = std::move(*r);
       continue;
     }
@@ -1227,7 +1344,7 @@ std::unique_ptr<RowSourceOp> MakeAccessOperator(const std::shared_ptr<catalog::T
   if (plan->index->schema().IsRtree()) {
     return std::make_unique<RTreeScanOp>(table, plan->index, std::move(plan->box),
                                          std::move(plan->index_conds), plan->nearest_point,
-                                         plan->point_dims);
+                                         plan->point_dims, plan->geo_query);
   }
   return std::make_unique<IndexScanOp>(table, plan->index, plan->keys, std::move(plan->index_conds),
                                        plan->reverse,

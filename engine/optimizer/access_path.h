@@ -64,6 +64,9 @@ struct AccessPlan {
   const BoundExpr* nearest_point = nullptr;
   std::vector<int> point_dims;
   const BoundExpr* order_by = nullptr;
+  // An R-tree on a point or box column: the point or box value (a run-time constant) of the
+  // index condition; the scan finds the entries near it and re-checks index_conds.
+  const BoundExpr* geo_query = nullptr;
   bool reverse = false;            // scan the index backwards
   // Conjuncts the index enforces (owned here; for EXPLAIN "Index Cond"), and the rest.
   std::vector<BoundExprPtr> index_conds;

@@ -918,7 +918,17 @@ Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
   if (!plan.index_conds.empty()) {
     node->details.push_back("Index Cond: " + Conditions(plan.index_conds));
   }
-  if (plan.order_by != nullptr) node->details.push_back("Order By: (" + ExprToString(*plan.order_by) + ")");
+  if (plan.order_by != nullptr) {
+    // In parentheses, unless the expression prints in its own (an operator: `(p <-> q)`).
+    std::string key = ExprToString(*plan.order_by);
+    int depth = 0;
+    bool wrapped = key.size() >= 2 && key.front() == '(' && key.back() == ')';
+    for (size_t i = 0; wrapped && i + 1 < key.size(); ++i) {
+      depth += key[i] == '(' ? 1 : key[i] == ')' ? -1 : 0;
+      if (depth == 0) wrapped = false;  // `(a) + (b)`: the first group closes early
+    }
+    node->details.push_back("Order By: " + (wrapped ? key : "(" + key + ")"));
+  }
   if (!plan.residual.empty()) node->details.push_back("Filter: " + Conditions(plan.residual));
   node->startup_cost = plan.startup_cost;
   node->total_cost = plan.total_cost;

@@ -139,6 +139,8 @@ std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
       case TypeId::kChar:
       case TypeId::kJson:
       case TypeId::kJsonb:
+      case TypeId::kPoint:
+      case TypeId::kBox:
       case TypeId::kArray:  // never a column type (catalog::CheckColumnType); kept as text
       case TypeId::kUnknown: {
         std::string s = v.IsString() ? v.AsString() : v.ToString();
@@ -292,6 +294,8 @@ Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow
       case TypeId::kBytea:
       case TypeId::kJson:
       case TypeId::kJsonb:
+      case TypeId::kPoint:
+      case TypeId::kBox:
       case TypeId::kUnknown: {
         if (!need(4)) return bad(" truncated");
         const uint32_t len = Load<uint32_t>(p + pos);

@@ -560,7 +560,8 @@ inItem : literal | expr ;
 concatExpr : additiveExpr (otherOp additiveExpr)* ;
 
 // REGEXP / RLIKE (MySQL's spellings) are `~`, NOT REGEXP is `!~`. The JSON operators
-// (-> ->> #> #>> #- @> <@ ? ?| ?&) become calls of the function named by the operator.
+// (-> ->> #> #>> #- @> <@ ? ?| ?&) and the geometric ones (&& <-> ~=) become calls of the
+// function named by the operator.
 otherOp
   : CONCAT | TILDE | NOT_TILDE | TILDE_STAR | NOT_TILDE_STAR | K_NOT? (K_REGEXP | K_RLIKE)
   | jsonOp
@@ -570,6 +571,7 @@ otherOp
 jsonOp
   : JSON_GET | JSON_GET_TEXT | JSON_PATH | JSON_PATH_TEXT | JSON_DELETE_PATH | JSON_CONTAINS
   | JSON_CONTAINED | QUESTION | QUESTION_PIPE | QUESTION_AMP
+  | GEO_OVERLAPS | GEO_DISTANCE | GEO_SAME
   ;
 
 anyOperator
@@ -897,6 +899,9 @@ JSON_PATH_TEXT : '#>>' ;
 JSON_DELETE_PATH : '#-' ;
 JSON_CONTAINS : '@>' ;
 JSON_CONTAINED : '<@' ;
+GEO_OVERLAPS : '&&' ;
+GEO_DISTANCE : '<->' ;
+GEO_SAME : '~=' ;
 QUESTION : '?' ;
 QUESTION_PIPE : '?|' ;
 QUESTION_AMP : '?&' ;

@@ -43,6 +43,8 @@ constexpr TypeAlias kTypeAliases[] = {
     {"bytea", "bytea"},
     {"json", "json"},
     {"jsonb", "jsonb"},
+    {"point", "point"},
+    {"box", "box"},
     {"boolean", "boolean"},
     {"bool", "boolean"},
     {"oid", "oid"},

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <vector>
 
+#include "meridian/geometry.h"
+
 namespace meridian::server::pgwire {
 
 uint8_t MessageReader::Byte() {
@@ -138,7 +140,10 @@ int16_t PgTypeLength(const Type& type) {
       return 8;
     case TypeId::kInterval:
     case TypeId::kUuid:
+    case TypeId::kPoint:
       return 16;
+    case TypeId::kBox:
+      return 32;
     case TypeId::kUnknown:
       return -2;  // PostgreSQL's unknown is a C string
     case TypeId::kText:
@@ -360,6 +365,17 @@ Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t in
       break;
     case TypeId::kBytea:  // bytea_send: the bytes themselves
       return Value::ByteaVal(std::string(bytes));
+    case TypeId::kPoint:  // point_send: x, y as float8
+    case TypeId::kBox:    // box_send: high.x, high.y, low.x, low.y
+      if (n == (t.id == TypeId::kPoint ? 16u : 32u)) {
+        double d[4];
+        for (size_t i = 0; i < n / 8; ++i) {
+          d[i] = std::bit_cast<double>(BigEndian(bytes.substr(8 * i, 8)));
+        }
+        if (t.id == TypeId::kPoint) return Value::String(geo::FormatPoint({d[0], d[1]}));
+        return Value::String(geo::FormatBox(geo::MakeBox({d[0], d[1]}, {d[2], d[3]})));
+      }
+      break;
     case TypeId::kJsonb:  // jsonb_send: version 1, then the text (the engine parses it)
       if (n >= 1 && bytes[0] == 1) return Value::String(std::string(bytes.substr(1)));
       if (n >= 1)
@@ -414,6 +430,22 @@ void AppendBinaryValue(std::string* out, const Value& v, const Type& t) {
     out->append(reinterpret_cast<const char*>(v.AsUuid().bytes.data()), 16);
   } else if (v.IsBytea()) {
     out->append(v.AsBytea());
+  } else if (t.IsGeometric() && v.IsString()) {  // point_send / box_send: float8s
+    double d[4];
+    size_t count = 2;
+    if (t.id == TypeId::kPoint) {
+      const geo::Point p = geo::PointOf(v.AsString());
+      d[0] = p.x;
+      d[1] = p.y;
+    } else {
+      const geo::Box b = geo::BoxOf(v.AsString());
+      d[0] = b.high.x;
+      d[1] = b.high.y;
+      d[2] = b.low.x;
+      d[3] = b.low.y;
+      count = 4;
+    }
+    for (size_t i = 0; i < count; ++i) AppendBigEndian(out, std::bit_cast<uint64_t>(d[i]), 8);
   } else if (t.id == TypeId::kJsonb && v.IsString()) {  // jsonb_send: version 1, the text
     out->push_back(1);
     out->append(v.AsString());

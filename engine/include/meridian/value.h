@@ -39,8 +39,10 @@ enum class TypeId : uint8_t {
   kBytea = 18,        // BYTEA: a byte string, ordered bytewise (shorter prefix first)
   kJson = 19,         // JSON: held as a string, the text as given (validated on input)
   kJsonb = 20,        // JSONB: held as a string, the normalised text (see meridian/json.h)
+  kPoint = 21,        // POINT: held as a string, point_out's text "(x,y)" (meridian/geometry.h)
+  kBox = 22,          // BOX: held as a string, box_out's text "(hx,hy),(lx,ly)" (high corner first)
 };
-inline constexpr int kMaxTypeId = 20;
+inline constexpr int kMaxTypeId = 22;
 
 struct Type {
   TypeId id = TypeId::kUnknown;
@@ -67,6 +69,8 @@ struct Type {
   static Type Bytea() { return {TypeId::kBytea, -1}; }
   static Type Json() { return {TypeId::kJson, -1}; }
   static Type Jsonb() { return {TypeId::kJsonb, -1}; }
+  static Type Point() { return {TypeId::kPoint, -1}; }
+  static Type Box() { return {TypeId::kBox, -1}; }
   // The array type of `of` (an array of arrays is the same array type, as in PostgreSQL).
   static Type Array(Type of) {
     return of.id == TypeId::kArray ? of : Type{TypeId::kArray, of.modifier, of.id};
@@ -95,6 +99,8 @@ struct Type {
     return id == TypeId::kText || id == TypeId::kVarchar || id == TypeId::kChar;
   }
   bool IsJson() const { return id == TypeId::kJson || id == TypeId::kJsonb; }
+  // point and box (PostgreSQL's 2-D geometric types; text values, meridian/geometry.h).
+  bool IsGeometric() const { return id == TypeId::kPoint || id == TypeId::kBox; }
   // date, timestamp and timestamptz (not time or interval).
   bool IsDateTime() const {
     return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampTz;
@@ -103,14 +109,16 @@ struct Type {
   // PostgreSQL's name: "integer", "bigint", "double precision", "text", "character varying",
   // "boolean", "unknown", "smallint", "real", "character", "numeric", "date",
   // "timestamp without time zone", "timestamp with time zone", "interval",
-  // "time without time zone", "uuid", "bytea", "json", "jsonb"; arrays "integer[]".
+  // "time without time zone", "uuid", "bytea", "json", "jsonb", "point", "box"; arrays
+  // "integer[]".
   std::string Name() const;
   // Name with modifier, as \d and format_type show it: "character varying(20)",
   // "numeric(10,2)", "character(3)", "timestamp(3) without time zone".
   std::string DisplayName() const;
   // pg_type.oid: bool 16, int8 20, int2 21, int4 23, text 25, float4 700, float8 701,
   // bpchar 1042, varchar 1043, date 1082, time 1083, timestamp 1114, timestamptz 1184,
-  // interval 1186, numeric 1700, uuid 2950, bytea 17, json 114, jsonb 3802, unknown 705; arrays
+  // interval 1186, numeric 1700, uuid 2950, bytea 17, json 114, jsonb 3802, point 600, box 603,
+  // unknown 705; arrays
   // the element's array type (_int4 1007, _text 1009, ...).
   uint32_t PgOid() const;
   // pg_attribute.atttypmod / RowDescription's type modifier as PostgreSQL stores it:
@@ -120,7 +128,7 @@ struct Type {
   // The type of a statement parameter declared by pg_type.oid, as PostgreSQL clients declare
   // them: 0 and unknown (705) give Unknown (inferred from context); int2, int4, int8,
   // float4, float8, numeric, date, time, timestamp, timestamptz, interval, uuid, bytea, json,
-  // jsonb their types;
+  // jsonb, point, box their types;
   // text/bpchar/name → text, varchar (no length), bool. nullopt for other OIDs.
   static std::optional<Type> FromParamOid(uint32_t oid);
 

@@ -390,5 +390,77 @@ TEST_F(RTreeIndexTest, AnswersMatchAnUnindexedTwinThroughChanges) {
   EXPECT_EQ(Rows("SELECT count(*) FROM t WHERE " + box), (Strings{"0"}));
 }
 
+// GiST (R-tree) indexes on point and box columns: the plan uses them for selective && @> <@ ~=
+// conditions and for ORDER BY p <-> point LIMIT k (no Sort), the heap for unselective ones,
+// and the answers equal an unindexed twin's for random boxes and points, through updates and
+// deletes.
+TEST_F(RTreeIndexTest, PointAndBoxColumns) {
+  ASSERT_TRUE(Q("CREATE TABLE t (id INT PRIMARY KEY, p POINT, b BOX)").status.ok());
+  ASSERT_TRUE(Q("CREATE TABLE u (id INT, p POINT, b BOX)").status.ok());
+  std::mt19937 rng(23);
+  auto coord = [&] { return std::to_string(rng() % 1000000 / 1000.0); };
+  for (int base = 0; base < 40000; base += 2000) {
+    std::string values;
+    for (int i = base; i < base + 2000; ++i) {
+      if (!values.empty()) values += ",";
+      const std::string p = rng() % 200 == 0 ? "NULL" : "'(" + coord() + "," + coord() + ")'";
+      values += "(" + std::to_string(i) + "," + p + ",box(point(" + std::to_string(i % 1000) +
+                "," + std::to_string(i / 40) + "),point(" + std::to_string(i % 1000 + 3) + "," +
+                std::to_string(i / 40 + rng() % 5) + ")))";
+    }
+    ASSERT_TRUE(Q("INSERT INTO t VALUES " + values).status.ok());
+    ASSERT_TRUE(Q("INSERT INTO u VALUES " + values).status.ok());
+  }
+  ASSERT_TRUE(Q("CREATE INDEX t_p ON t USING gist (p)").status.ok());
+  ASSERT_TRUE(Q("CREATE INDEX t_b ON t USING rtree (b)").status.ok());
+  ASSERT_TRUE(Q("ANALYZE").status.ok());
+  std::string plan = Plan("SELECT * FROM t WHERE p <@ box '(10,10),(12,12)'");
+  EXPECT_NE(plan.find("Index Scan using t_p on t"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Index Cond: (t.p <@ '(12,12),(10,10)'::box)"), std::string::npos) << plan;
+  plan = Plan("SELECT * FROM t WHERE box '(10,10),(12,12)' @> p AND id > 5");
+  EXPECT_NE(plan.find("Index Cond: ('(12,12),(10,10)'::box @> t.p)"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Filter: (t.id > 5)"), std::string::npos) << plan;
+  plan = Plan("SELECT * FROM t WHERE p <@ box '(0,0),(900,900)'");
+  EXPECT_NE(plan.find("Seq Scan on t"), std::string::npos) << plan;
+  plan = Plan("SELECT * FROM t WHERE b && box '(100,100),(110,120)'");
+  EXPECT_NE(plan.find("Index Scan using t_b on t"), std::string::npos) << plan;
+  plan = Plan("SELECT id FROM t ORDER BY p <-> point '(500,500)' LIMIT 10");
+  EXPECT_NE(plan.find("Index Scan using t_p on t"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Order By: (t.p <-> '(500,500)'::point)"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("Sort"), std::string::npos) << plan;
+  plan = Plan("SELECT id FROM t ORDER BY b <-> point '(500,500)' LIMIT 10");
+  EXPECT_NE(plan.find("Index Scan using t_b on t"), std::string::npos) << plan;
+  auto check = [&] {
+    std::mt19937 q(5);
+    for (int i = 0; i < 12; ++i) {
+      const double x = q() % 1000, y = q() % 1000, w = q() % 40 + 0.5, h = q() % 40 + 0.25;
+      const std::string box = "box '(" + std::to_string(x) + "," + std::to_string(y) + "),(" +
+                              std::to_string(x + w) + "," + std::to_string(y + h) + ")'";
+      const std::string pt = "point '(" + std::to_string(x) + "," + std::to_string(y) + ")'";
+      for (const std::string& where :
+           {"p <@ " + box, box + " @> p", "b && " + box, "b <@ " + box, "b @> " + pt,
+            "b @> box(" + pt + ")", "p ~= " + pt}) {
+        ExpectSame(where);
+      }
+      const std::string k = std::to_string(1 + q() % 50);
+      EXPECT_EQ(Rows("SELECT id FROM t ORDER BY p <-> " + pt + " LIMIT " + k),
+                Rows("SELECT id FROM u ORDER BY p <-> " + pt + " LIMIT " + k))
+          << pt;
+      EXPECT_EQ(Rows("SELECT id, b <-> " + pt + " FROM t ORDER BY b <-> " + pt + ", id LIMIT " + k),
+                Rows("SELECT id, b <-> " + pt + " FROM u ORDER BY b <-> " + pt + ", id LIMIT " + k))
+          << pt;
+    }
+  };
+  check();
+  for (const char* table : {"t", "u"}) {
+    const std::string n = table;
+    ASSERT_TRUE(Q("UPDATE " + n + " SET p = point(p[1], p[0]) WHERE id % 7 = 0").status.ok());
+    ASSERT_TRUE(Q("UPDATE " + n + " SET b = box(point(id % 997, 3), point(id % 997 + 1, 9)) "
+                  "WHERE id % 11 = 0").status.ok());
+    ASSERT_TRUE(Q("DELETE FROM " + n + " WHERE id % 5 = 0").status.ok());
+  }
+  check();
+}
+
 }  // namespace
 }  // namespace meridian::testing
