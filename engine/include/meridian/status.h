@@ -55,6 +55,7 @@ inline constexpr const char* kDatatypeMismatch = "42804";
 inline constexpr const char* kUndefinedFunction = "42883";
 inline constexpr const char* kInvalidColumnReference = "42P10";
 inline constexpr const char* kGroupingError = "42803";
+inline constexpr const char* kTooManyArguments = "54023";
 inline constexpr const char* kWindowingError = "42P20";
 inline constexpr const char* kInsufficientResources = "53000";
 inline constexpr const char* kDiskFull = "53100";
