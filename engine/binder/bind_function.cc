@@ -631,7 +631,9 @@ Status Binder::BindAggregateExtras(const ast::Expr& expr, BoundExpr* e, bool win
 
 // string_agg(value text, delimiter text) → text: both arguments text or varchar (an untyped
 // literal becomes text), else 42883 as in PostgreSQL.
-Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e, bool window) {
+// An aggregate call's arguments, bound as inside an aggregate (nested aggregates are 42803)
+// unless it is a window call.
+Result<std::vector<BoundExprPtr>> Binder::BindAggregateArgs(const ast::Expr& expr, bool window) {
   std::vector<BoundExprPtr> args;
   in_aggregate_ = !window;
   for (const ast::ExprPtr& child : expr.children) {
@@ -643,6 +645,11 @@ Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e
     args.push_back(std::move(arg).value());
   }
   in_aggregate_ = false;
+  return args;
+}
+
+Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e, bool window) {
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<BoundExprPtr> args, BindAggregateArgs(expr, window));
   bool text_args = args.size() == 2;
   for (const BoundExprPtr& a : args) {
     text_args = text_args && (a->type.id == TypeId::kUnknown || a->type.IsString());
@@ -661,17 +668,7 @@ Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e
 // (numbers convert, unknown literals too), a double precision result.
 Result<BoundExprPtr> Binder::BindRegression(const ast::Expr& expr, BoundExprPtr e, AggFunc f,
                                             bool window) {
-  std::vector<BoundExprPtr> args;
-  in_aggregate_ = !window;
-  for (const ast::ExprPtr& child : expr.children) {
-    auto arg = BindExpr(*child);
-    if (!arg.ok()) {
-      in_aggregate_ = false;
-      return arg.status();
-    }
-    args.push_back(std::move(arg).value());
-  }
-  in_aggregate_ = false;
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<BoundExprPtr> args, BindAggregateArgs(expr, window));
   bool numbers = args.size() == 2;
   for (const BoundExprPtr& a : args) {
     numbers = numbers && (a->type.id == TypeId::kUnknown || a->type.IsNumeric());

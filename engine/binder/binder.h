@@ -222,6 +222,7 @@ class Binder {
   // window, whose arguments may hold plain aggregates of a grouped query).
   Result<BoundExprPtr> ResolveAggregate(const ast::Expr& expr, bool window);
   static bool IsAggregateFunctionName(const std::string& name);
+  Result<std::vector<BoundExprPtr>> BindAggregateArgs(const ast::Expr& expr, bool window);
   Result<BoundExprPtr> BindStringAgg(const ast::Expr& expr, BoundExprPtr e, bool window);
   Result<BoundExprPtr> BindRegression(const ast::Expr& expr, BoundExprPtr e, AggFunc f,
                                       bool window);
