@@ -46,7 +46,10 @@ Result<std::vector<GroupingSet>> ExpandElement(const ast::GroupingElement& g,
       }
       break;
     case Kind::kCube: {  // every subset of the items
-      if (g.children.size() > 12) return TooManySets(g.loc);
+      if (g.children.size() > 12) {
+        return Status::Error(sqlstate::kProgramLimitExceeded, "CUBE is limited to 12 elements")
+            .WithPosition(g.loc.position);
+      }
       const size_t n = g.children.size();
       for (size_t mask = (size_t{1} << n); mask-- > 0;) {
         GroupingSet set;

@@ -694,6 +694,10 @@ Result<BoundExprPtr> Binder::BindGrouping(const ast::Expr& expr) {
                          std::string("grouping operations are not allowed in ") + rules_.clause)
         .WithPosition(pos);
   }
+  if (in_aggregate_) {
+    return Status::Error(sqlstate::kGroupingError, "aggregate function calls cannot be nested")
+        .WithPosition(pos);
+  }
   if (expr.star || expr.distinct || !expr.agg_order.empty() || expr.filter != nullptr ||
       expr.children.empty()) {
     return Status::Error(sqlstate::kSyntaxError, "syntax error at or near \"" +
