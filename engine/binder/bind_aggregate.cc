@@ -47,7 +47,7 @@ Result<std::vector<GroupingSet>> ExpandElement(const ast::GroupingElement& g,
       break;
     case Kind::kCube: {  // every subset of the items
       if (g.children.size() > 12) {
-        return Status::Error(sqlstate::kProgramLimitExceeded, "CUBE is limited to 12 elements")
+        return Status::Error(sqlstate::kTooManyColumns, "CUBE is limited to 12 elements")
             .WithPosition(g.loc.position);
       }
       const size_t n = g.children.size();

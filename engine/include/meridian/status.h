@@ -64,6 +64,7 @@ inline constexpr const char* kQueryCanceled = "57014";
 inline constexpr const char* kAdminShutdown = "57P01";
 inline constexpr const char* kIoError = "58030";
 inline constexpr const char* kProgramLimitExceeded = "54000";
+inline constexpr const char* kTooManyColumns = "54011";
 inline constexpr const char* kStatementTooComplex = "54001";
 inline constexpr const char* kInvalidRegularExpression = "2201B";
 inline constexpr const char* kInvalidEscapeSequence = "22025";
