@@ -1,6 +1,8 @@
 // SpoolOp and GroupingSetsAggregateOp (grouping_sets.h).
 #include "execution/grouping_sets.h"
 
+#include <algorithm>
+
 #include "catalog/catalog.h"
 #include "execution/spill.h"
 
@@ -60,7 +62,8 @@ Status GroupingSetsAggregateOp::Open(const EvalContext* outer, ExecContext* exec
   outer_ = outer;
   exec_ = exec;
   set_ = 0;
-  detail_.clear();
+  batches_ = disk_bytes_ = 0;
+  peak_bytes_ = 0;
   spool_->Restart();
   return OpenSet();
 }
@@ -76,8 +79,11 @@ Result<bool> GroupingSetsAggregateOp::Next(Row* row) {
   while (true) {
     MERIDIAN_ASSIGN_OR_RETURN(bool more, agg_->Next(&input_));
     if (more) break;
-    const std::string d = agg_->AnalyzeDetail();
-    if (!d.empty()) detail_ = d;
+    if (!sets_[set_].empty()) {
+      batches_ = std::max(batches_, agg_->Batches());
+      peak_bytes_ = std::max(peak_bytes_, agg_->PeakBytes());
+      disk_bytes_ += agg_->DiskBytes();
+    }
     if (++set_ >= sets_.size()) {
       set_ = sets_.size() - 1;
       return false;
@@ -95,11 +101,11 @@ Result<bool> GroupingSetsAggregateOp::Next(Row* row) {
 }
 
 std::string GroupingSetsAggregateOp::AnalyzeDetail() const {
-  std::string out = detail_;
-  if (spool_->spilled_bytes() > 0) {
-    out += std::string(out.empty() ? "" : "  ") + "Spool Disk Usage: " +
-           KbText(spool_->spilled_bytes());
-  }
+  if (batches_ == 0) return {};  // no hashed set has run
+  std::string out =
+      "Batches: " + std::to_string(batches_) + "  Memory Usage: " + KbText(peak_bytes_);
+  if (disk_bytes_ > 0) out += "  Disk Usage: " + KbText(disk_bytes_);
+  if (spool_->spilled_bytes() > 0) out += "  Spool Disk Usage: " + KbText(spool_->spilled_bytes());
   return out;
 }
 

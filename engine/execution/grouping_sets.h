@@ -57,7 +57,10 @@ class GroupingSetsAggregateOp : public Operator {
   size_t set_ = 0;
   bool set_open_ = false;
   Row input_;
-  std::string detail_;
+  // Over the hashed sets run so far: the most batches and memory, the spill bytes summed.
+  uint64_t batches_ = 0;
+  size_t peak_bytes_ = 0;
+  uint64_t disk_bytes_ = 0;
 };
 
 }  // namespace meridian::exec

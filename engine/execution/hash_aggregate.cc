@@ -190,6 +190,10 @@ Result<bool> HashAggregateOp::Next(Row* row) {
   return true;
 }
 
+uint64_t HashAggregateOp::Batches() const { return spill_->rows.batches(); }
+size_t HashAggregateOp::PeakBytes() const { return spill_->peak_bytes; }
+uint64_t HashAggregateOp::DiskBytes() const { return spill_->rows.disk_bytes(); }
+
 std::string HashAggregateOp::AnalyzeDetail() const {
   if (active_.empty()) return {};  // a plain Aggregate: one group, nothing to report
   std::string out = "Batches: " + std::to_string(spill_->rows.batches()) +

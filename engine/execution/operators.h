@@ -520,6 +520,10 @@ class HashAggregateOp : public Operator {
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
   std::string AnalyzeDetail() const override;
+  // The last run's batches (1 + spill files read), peak group memory and spill bytes.
+  uint64_t Batches() const;
+  size_t PeakBytes() const;
+  uint64_t DiskBytes() const;
 
  private:
   // Aggregates the rows next gives into the in-memory groups, spilling as described above.
