@@ -1,12 +1,196 @@
 // Rewrites the expressions of an aggregated query (select list, HAVING, ORDER BY keys) to
 // read the aggregate operator's output row: GROUP BY values first, then aggregate results.
 // A bare column that is neither grouped nor aggregated is error 42803, as in PostgreSQL.
+#include <algorithm>
+
 #include "binder/binder.h"
 
 namespace meridian::exec {
 
+namespace {
+
+using GroupingSet = std::vector<int>;  // group_by indexes
+
+// PostgreSQL's limit on the grouping sets one GROUP BY expands to.
+constexpr size_t kMaxGroupingSets = 4096;
+
+Status TooManySets(const ast::Location& loc) {
+  return Status::Error(sqlstate::kStatementTooComplex,
+                       "too many grouping sets present (maximum 4096)")
+      .WithPosition(loc.position);
+}
+
+// The grouping sets one GROUP BY element stands for (key_of: AST expression → group_by index).
+Result<std::vector<GroupingSet>> ExpandElement(const ast::GroupingElement& g,
+                                               const std::vector<int>& key_of) {
+  using Kind = ast::GroupingElement::Kind;
+  std::vector<GroupingSet> out;
+  switch (g.kind) {
+    case Kind::kExpr:
+    case Kind::kList: {
+      GroupingSet set;
+      for (size_t e : g.exprs) set.push_back(key_of[e]);
+      out.push_back(std::move(set));
+      break;
+    }
+    case Kind::kEmpty:
+      out.emplace_back();
+      break;
+    case Kind::kRollup:  // (a, b, c), (a, b), (a), ()
+      for (size_t k = g.children.size() + 1; k-- > 0;) {
+        GroupingSet set;
+        for (size_t i = 0; i < k; ++i) {
+          for (size_t e : g.children[i].exprs) set.push_back(key_of[e]);
+        }
+        out.push_back(std::move(set));
+      }
+      break;
+    case Kind::kCube: {  // every subset of the items
+      if (g.children.size() > 12) {
+        return Status::Error(sqlstate::kTooManyColumns, "CUBE is limited to 12 elements")
+            .WithPosition(g.loc.position);
+      }
+      const size_t n = g.children.size();
+      for (size_t mask = (size_t{1} << n); mask-- > 0;) {
+        GroupingSet set;
+        for (size_t i = 0; i < n; ++i) {
+          if ((mask >> (n - 1 - i)) & 1) {
+            for (size_t e : g.children[i].exprs) set.push_back(key_of[e]);
+          }
+        }
+        out.push_back(std::move(set));
+      }
+      break;
+    }
+    case Kind::kSets:
+      for (const ast::GroupingElement& c : g.children) {
+        MERIDIAN_ASSIGN_OR_RETURN(std::vector<GroupingSet> sets, ExpandElement(c, key_of));
+        for (GroupingSet& set : sets) out.push_back(std::move(set));
+        if (out.size() > kMaxGroupingSets) return TooManySets(g.loc);
+      }
+      break;
+  }
+  return out;
+}
+
+}  // namespace
+
+// GROUP BY with ROLLUP / CUBE / GROUPING SETS / (): the cross product of its elements' sets
+// (PostgreSQL's expansion); equal expressions share one key, a key twice in a set counts once.
+// One set alone is a plain GROUP BY.
+Status Binder::ExpandGroupingSets(const ast::SelectStmt& stmt, std::vector<BoundExprPtr> keys,
+                                  BoundSelect* out) {
+  std::vector<int> key_of;
+  std::vector<BoundExprPtr> unique;
+  for (BoundExprPtr& k : keys) {
+    size_t i = 0;
+    while (i < unique.size() && !unique[i]->Equals(*k)) ++i;
+    if (i == unique.size()) unique.push_back(std::move(k));
+    key_of.push_back(static_cast<int>(i));
+  }
+  std::vector<GroupingSet> sets{GroupingSet{}};
+  for (const ast::GroupingElement& g : stmt.grouping) {
+    MERIDIAN_ASSIGN_OR_RETURN(std::vector<GroupingSet> element, ExpandElement(g, key_of));
+    if (sets.size() * element.size() > kMaxGroupingSets) return TooManySets(g.loc);
+    std::vector<GroupingSet> product;
+    for (const GroupingSet& left : sets) {
+      for (const GroupingSet& right : element) {
+        GroupingSet set = left;
+        set.insert(set.end(), right.begin(), right.end());
+        product.push_back(std::move(set));
+      }
+    }
+    sets = std::move(product);
+  }
+  for (GroupingSet& set : sets) {  // a key once per set, in first-named order
+    GroupingSet kept;
+    for (int k : set) {
+      if (std::find(kept.begin(), kept.end(), k) == kept.end()) kept.push_back(k);
+    }
+    set = std::move(kept);
+  }
+  if (stmt.group_distinct) {  // GROUP BY DISTINCT: equal sets (in any order) once
+    std::vector<GroupingSet> distinct, seen;
+    for (GroupingSet& set : sets) {
+      GroupingSet sorted = set;
+      std::sort(sorted.begin(), sorted.end());
+      if (std::find(seen.begin(), seen.end(), sorted) != seen.end()) continue;
+      seen.push_back(std::move(sorted));
+      distinct.push_back(std::move(set));
+    }
+    sets = std::move(distinct);
+  }
+  if (sets.size() == 1) {
+    for (int k : sets[0]) out->group_by.push_back(std::move(unique[static_cast<size_t>(k)]));
+    return Status::Ok();
+  }
+  out->group_by = std::move(unique);
+  out->grouping_sets = std::move(sets);
+  return Status::Ok();
+}
+
+// GROUPING(args) over the aggregate row: 0 without grouping sets, else the bit mask (first
+// argument highest) of the arguments outside the row's set, chosen by the set's number.
+Status Binder::RewriteGrouping(BoundExprPtr* expr, BoundSelect* out) {
+  const BoundExpr& e = **expr;
+  const size_t n = e.children.size();
+  std::vector<int> args;
+  for (const BoundExprPtr& arg : e.children) {
+    size_t i = 0;
+    while (i < out->group_by.size() && !out->group_by[i]->Equals(*arg)) ++i;
+    if (i == out->group_by.size()) {
+      return Status::Error(sqlstate::kGroupingError,
+                           "arguments to GROUPING must be grouping expressions of the associated "
+                           "query level")
+          .WithPosition(arg->position != 0 ? arg->position : e.position);
+    }
+    args.push_back(static_cast<int>(i));
+  }
+  const uint32_t pos = e.position;
+  if (out->grouping_sets.empty()) {
+    *expr = BoundExpr::Const(Value::Int(0), Type::Integer());
+    (*expr)->position = pos;
+    return Status::Ok();
+  }
+  size_t j = 0;
+  while (j < out->aggregates.size() &&
+         !(out->aggregates[j]->agg == AggFunc::kGrouping && out->aggregates[j]->children.empty())) {
+    ++j;
+  }
+  if (j == out->aggregates.size()) {
+    auto id = std::make_unique<BoundExpr>();
+    id->kind = BoundKind::kAggregate;
+    id->agg = AggFunc::kGrouping;
+    id->name = "grouping";
+    id->type = Type::Integer();
+    out->aggregates.push_back(std::move(id));
+  }
+  auto c = std::make_unique<BoundExpr>();
+  c->kind = BoundKind::kCase;
+  c->type = Type::Integer();
+  c->position = pos;
+  c->name = "grouping";
+  c->has_operand = true;
+  c->children.push_back(
+      BoundExpr::Column(0, static_cast<int>(out->group_by.size() + j), Type::Integer(), ""));
+  for (size_t s = 0; s < out->grouping_sets.size(); ++s) {
+    const GroupingSet& set = out->grouping_sets[s];
+    int64_t mask = 0;
+    for (size_t a = 0; a < n; ++a) {
+      if (std::find(set.begin(), set.end(), args[a]) == set.end()) mask |= int64_t{1} << (n - 1 - a);
+    }
+    c->children.push_back(BoundExpr::Const(Value::Int(static_cast<int64_t>(s)), Type::Integer()));
+    c->children.push_back(BoundExpr::Const(Value::Int(mask), Type::Integer()));
+  }
+  *expr = std::move(c);
+  return Status::Ok();
+}
+
 Status Binder::RewriteForAggregate(BoundExprPtr* expr, BoundSelect* out) {
   BoundExpr& e = **expr;
+  if (e.kind == BoundKind::kAggregate && e.agg == AggFunc::kGrouping) {
+    return RewriteGrouping(expr, out);
+  }
   for (size_t i = 0; i < out->group_by.size(); ++i) {
     if (e.Equals(*out->group_by[i])) {
       auto ref = BoundExpr::Column(0, static_cast<int>(i), e.type, e.name);

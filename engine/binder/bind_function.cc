@@ -36,7 +36,41 @@ namespace {
 
 bool IsAggregateName(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" ||
-         n == "string_agg" || n == "array_agg" || n == "bool_and" || n == "bool_or" || n == "every";
+         n == "string_agg" || n == "array_agg" || n == "bool_and" || n == "bool_or" ||
+         n == "every" || n == "grouping" || n == "stddev" || n == "stddev_samp" ||
+         n == "stddev_pop" || n == "variance" || n == "var_samp" || n == "var_pop" ||
+         n == "corr" || n == "covar_pop" || n == "covar_samp" || n == "regr_slope" ||
+         n == "regr_intercept";
+}
+
+// The one-argument statistical aggregates (PostgreSQL's names, two for the sample forms).
+bool StatAggregate(const std::string& n, AggFunc* f) {
+  static const std::pair<const char*, AggFunc> kNames[] = {
+      {"stddev", AggFunc::kStddevSamp}, {"stddev_samp", AggFunc::kStddevSamp},
+      {"stddev_pop", AggFunc::kStddevPop}, {"variance", AggFunc::kVarSamp},
+      {"var_samp", AggFunc::kVarSamp},  {"var_pop", AggFunc::kVarPop}};
+  for (const auto& [name, func] : kNames) {
+    if (n == name) {
+      *f = func;
+      return true;
+    }
+  }
+  return false;
+}
+
+// The two-argument (Y, X) ones over double precision.
+bool RegressionAggregate(const std::string& n, AggFunc* f) {
+  static const std::pair<const char*, AggFunc> kNames[] = {
+      {"corr", AggFunc::kCorr},           {"covar_pop", AggFunc::kCovarPop},
+      {"covar_samp", AggFunc::kCovarSamp}, {"regr_slope", AggFunc::kRegrSlope},
+      {"regr_intercept", AggFunc::kRegrIntercept}};
+  for (const auto& [name, func] : kNames) {
+    if (n == name) {
+      *f = func;
+      return true;
+    }
+  }
+  return false;
 }
 
 // A session or system-catalog function: argument kinds ('t' text, 'o' oid, 'i' integer,
@@ -606,7 +640,9 @@ Status Binder::BindAggregateExtras(const ast::Expr& expr, BoundExpr* e, bool win
 
 // string_agg(value text, delimiter text) → text: both arguments text or varchar (an untyped
 // literal becomes text), else 42883 as in PostgreSQL.
-Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e, bool window) {
+// An aggregate call's arguments, bound as inside an aggregate (nested aggregates are 42803)
+// unless it is a window call.
+Result<std::vector<BoundExprPtr>> Binder::BindAggregateArgs(const ast::Expr& expr, bool window) {
   std::vector<BoundExprPtr> args;
   in_aggregate_ = !window;
   for (const ast::ExprPtr& child : expr.children) {
@@ -618,6 +654,11 @@ Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e
     args.push_back(std::move(arg).value());
   }
   in_aggregate_ = false;
+  return args;
+}
+
+Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e, bool window) {
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<BoundExprPtr> args, BindAggregateArgs(expr, window));
   bool text_args = args.size() == 2;
   for (const BoundExprPtr& a : args) {
     text_args = text_args && (a->type.id == TypeId::kUnknown || a->type.IsString());
@@ -632,8 +673,67 @@ Result<BoundExprPtr> Binder::BindStringAgg(const ast::Expr& expr, BoundExprPtr e
   return e;
 }
 
+// corr(Y, X), covar_pop, covar_samp, regr_slope, regr_intercept: double precision arguments
+// (numbers convert, unknown literals too), a double precision result.
+Result<BoundExprPtr> Binder::BindRegression(const ast::Expr& expr, BoundExprPtr e, AggFunc f,
+                                            bool window) {
+  MERIDIAN_ASSIGN_OR_RETURN(std::vector<BoundExprPtr> args, BindAggregateArgs(expr, window));
+  bool numbers = args.size() == 2;
+  for (const BoundExprPtr& a : args) {
+    numbers = numbers && (a->type.id == TypeId::kUnknown || a->type.IsNumeric());
+  }
+  if (!numbers) return NoFunction(expr.name, args, e->position);
+  for (BoundExprPtr& a : args) {
+    if (a->type.id != TypeId::kDouble) {
+      MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Double(), false, ""));
+    }
+  }
+  e->agg = f;
+  e->type = Type::Double();
+  e->children = std::move(args);
+  return e;
+}
+
+// GROUPING(a, ...): allowed where aggregates are; its arguments are checked against GROUP BY
+// when the query's expressions are rewritten (RewriteForAggregate), as PostgreSQL does.
+Result<BoundExprPtr> Binder::BindGrouping(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  if (!rules_.aggregates) {
+    return Status::Error(sqlstate::kGroupingError,
+                         std::string("grouping operations are not allowed in ") + rules_.clause)
+        .WithPosition(pos);
+  }
+  if (in_aggregate_) {
+    return Status::Error(sqlstate::kGroupingError, "aggregate function calls cannot be nested")
+        .WithPosition(pos);
+  }
+  if (expr.star || expr.distinct || !expr.agg_order.empty() || expr.filter != nullptr ||
+      expr.children.empty()) {
+    return Status::Error(sqlstate::kSyntaxError, "syntax error at or near \"" +
+                                                     std::string(expr.star ? "*" : ")") + "\"")
+        .WithPosition(pos);
+  }
+  if (expr.children.size() > 31) {
+    return Status::Error(sqlstate::kTooManyArguments,
+                         "GROUPING must have fewer than 32 arguments")
+        .WithPosition(pos);
+  }
+  auto e = std::make_unique<BoundExpr>();
+  e->kind = BoundKind::kAggregate;
+  e->agg = AggFunc::kGrouping;
+  e->name = "grouping";
+  e->position = pos;
+  e->type = Type::Integer();
+  for (const ast::ExprPtr& child : expr.children) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr arg, BindExpr(*child));
+    e->children.push_back(std::move(arg));
+  }
+  return e;
+}
+
 Result<BoundExprPtr> Binder::BindAggregate(const ast::Expr& expr) {
   const uint32_t pos = expr.loc.position;
+  if (expr.name == "grouping") return BindGrouping(expr);
   if (!rules_.aggregates) {
     return Status::Error(sqlstate::kGroupingError,
                          std::string("aggregate functions are not allowed in ") + rules_.clause)
@@ -667,6 +767,12 @@ Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window
   }
   if (name == "string_agg") {
     MERIDIAN_ASSIGN_OR_RETURN(e, BindStringAgg(expr, std::move(e), window));
+    MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get(), window));
+    return e;
+  }
+  AggFunc stat = AggFunc::kCount;
+  if (RegressionAggregate(name, &stat)) {
+    MERIDIAN_ASSIGN_OR_RETURN(e, BindRegression(expr, std::move(e), stat, window));
     MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get(), window));
     return e;
   }
@@ -704,6 +810,18 @@ Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window
     }
     e->agg = name == "bool_or" ? AggFunc::kBoolOr : AggFunc::kBoolAnd;
     e->type = Type::Boolean();
+  } else if (StatAggregate(name, &stat)) {
+    if (t.id == TypeId::kUnknown) {
+      MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Double(), false, ""));
+      t = Type::Double();
+    }
+    if (!t.IsNumeric()) {
+      args.push_back(std::move(a));
+      return NoFunction(name, args, pos);
+    }
+    // PostgreSQL: numeric for integer and numeric inputs, double precision for floats.
+    e->agg = stat;
+    e->type = t.IsFloat() ? Type::Double() : Type::Numeric();
   } else if ((name == "sum" || name == "avg") && t.id == TypeId::kInterval) {
     e->agg = name == "sum" ? AggFunc::kSum : AggFunc::kAvg;
     e->type = Type::Interval();

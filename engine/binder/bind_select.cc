@@ -328,32 +328,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
   MERIDIAN_RETURN_IF_ERROR(BindSelectList(stmt.items, keep_unknown, out.get(), &item_asts));
 
   rules_ = ExprRules{"GROUP BY", false, true, true};
-  for (const ast::ExprPtr& g : stmt.group_by) {
-    const ast::Expr* target = g.get();
-    int64_t n = 0;
-    if (IsIntegerLiteral(*g, &n)) {
-      if (n < 1 || n > static_cast<int64_t>(item_asts.size()) || item_asts[n - 1] == nullptr) {
-        return Status::Error(sqlstate::kInvalidColumnReference,
-                             "GROUP BY position " + std::to_string(n) + " is not in select list")
-            .WithPosition(g->loc.position);
-      }
-      target = item_asts[n - 1];
-    }
-    auto bound = BindExpr(*target);
-    if (!bound.ok() && g->kind == ast::ExprKind::kColumnRef && g->table.empty() &&
-        bound.status().sqlstate() == sqlstate::kUndefinedColumn) {
-      // GROUP BY may name an output column (alias) that is not an input column.
-      for (size_t i = 0; i < item_asts.size(); ++i) {
-        if (item_asts[i] != nullptr && out->columns[i].name == g->name) {
-          bound = BindExpr(*item_asts[i]);
-          break;
-        }
-      }
-    }
-    if (!bound.ok()) return bound.status();
-    if (Unorderable(bound.value()->type)) return NoEquality(bound.value()->type, g->loc.position);
-    out->group_by.push_back(std::move(bound).value());
-  }
+  MERIDIAN_RETURN_IF_ERROR(BindGroupBy(stmt, item_asts, out.get()));
 
   if (stmt.having != nullptr) {
     rules_ = ExprRules{"HAVING", true, true, true};
@@ -407,6 +382,44 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
   }
   if (!stmt.locking.empty()) MERIDIAN_RETURN_IF_ERROR(BindLocking(stmt, out.get()));
   return out;
+}
+
+// GROUP BY: each expression (a position names a select-list item, a bare name an output column
+// that is no input column), then the grouping sets when there are any.
+Status Binder::BindGroupBy(const ast::SelectStmt& stmt,
+                           const std::vector<const ast::Expr*>& item_asts, BoundSelect* out) {
+  std::vector<BoundExprPtr> bound_keys;
+  for (const ast::ExprPtr& g : stmt.group_by) {
+    const ast::Expr* target = g.get();
+    int64_t n = 0;
+    if (IsIntegerLiteral(*g, &n)) {
+      if (n < 1 || n > static_cast<int64_t>(item_asts.size()) || item_asts[n - 1] == nullptr) {
+        return Status::Error(sqlstate::kInvalidColumnReference,
+                             "GROUP BY position " + std::to_string(n) + " is not in select list")
+            .WithPosition(g->loc.position);
+      }
+      target = item_asts[n - 1];
+    }
+    auto bound = BindExpr(*target);
+    if (!bound.ok() && g->kind == ast::ExprKind::kColumnRef && g->table.empty() &&
+        bound.status().sqlstate() == sqlstate::kUndefinedColumn) {
+      // GROUP BY may name an output column (alias) that is not an input column.
+      for (size_t i = 0; i < item_asts.size(); ++i) {
+        if (item_asts[i] != nullptr && out->columns[i].name == g->name) {
+          bound = BindExpr(*item_asts[i]);
+          break;
+        }
+      }
+    }
+    if (!bound.ok()) return bound.status();
+    if (Unorderable(bound.value()->type)) return NoEquality(bound.value()->type, g->loc.position);
+    bound_keys.push_back(std::move(bound).value());
+  }
+  if (stmt.grouping.empty()) {
+    out->group_by = std::move(bound_keys);
+    return Status::Ok();
+  }
+  return ExpandGroupingSets(stmt, std::move(bound_keys), out);
 }
 
 namespace {

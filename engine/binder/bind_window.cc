@@ -148,6 +148,10 @@ Result<BoundExprPtr> Binder::BindWindowFunction(const ast::Expr& expr) {
     return WindowingError("window functions are not allowed in " + ClauseName(rules_.clause), pos);
   }
   if (windows_ == nullptr) return WindowingError("window functions are not allowed here", pos);
+  if (name == "grouping") {  // PostgreSQL's GROUPING(...) is syntax of its own: no OVER
+    return Status::Error(sqlstate::kSyntaxError, "syntax error at or near \"OVER\"")
+        .WithPosition(pos);
+  }
   const WindowFunctionDef* def = FindWindowFunction(name);
   const bool aggregate = IsAggregateFunctionName(name);
   if (def == nullptr && !aggregate) {

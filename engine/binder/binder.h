@@ -222,7 +222,16 @@ class Binder {
   // window, whose arguments may hold plain aggregates of a grouped query).
   Result<BoundExprPtr> ResolveAggregate(const ast::Expr& expr, bool window);
   static bool IsAggregateFunctionName(const std::string& name);
+  Result<std::vector<BoundExprPtr>> BindAggregateArgs(const ast::Expr& expr, bool window);
   Result<BoundExprPtr> BindStringAgg(const ast::Expr& expr, BoundExprPtr e, bool window);
+  Result<BoundExprPtr> BindRegression(const ast::Expr& expr, BoundExprPtr e, AggFunc f,
+                                      bool window);
+  Result<BoundExprPtr> BindGrouping(const ast::Expr& expr);
+  // GROUP BY's expressions bound into out->group_by (and out->grouping_sets; bind_aggregate.cc).
+  Status BindGroupBy(const ast::SelectStmt& stmt, const std::vector<const ast::Expr*>& item_asts,
+                     BoundSelect* out);
+  static Status ExpandGroupingSets(const ast::SelectStmt& stmt, std::vector<BoundExprPtr> keys,
+                                   BoundSelect* out);
   // An aggregate call's ORDER BY keys (with DISTINCT each must be an argument, 42P10) and
   // FILTER (WHERE cond) (boolean, no aggregates or window calls), appended to e's children
   // (bound_expr.h).
@@ -413,6 +422,7 @@ class Binder {
   // bind_aggregate.cc: rewrites an expression over the joined row into one over the aggregate
   // row (GROUP BY values, then aggregate results), collecting aggregates into out->aggregates.
   Status RewriteForAggregate(BoundExprPtr* expr, BoundSelect* out);
+  static Status RewriteGrouping(BoundExprPtr* expr, BoundSelect* out);
 
   // Binds expr with bind (BindExpr or BindBoolean) as a stand-alone expression: in scope (its
   // only scope; correlation reset), under rules, without parameters (a stored DEFAULT or CHECK,

@@ -151,7 +151,30 @@ enum class Func {
   // A registered scalar function (function_registry.h): BoundExpr::scalar is its entry.
   kRegistered,
 };
-enum class AggFunc { kCount, kSum, kAvg, kMin, kMax, kStringAgg, kArrayAgg, kBoolAnd, kBoolOr };
+// kGrouping: GROUPING(args) until RewriteForAggregate replaces it; without children, the number
+// of the grouping set a row of the grouping-sets aggregate belongs to. The statistical ones
+// (kVarSamp ... kRegrIntercept) are PostgreSQL's stddev/variance/covariance family.
+enum class AggFunc {
+  kCount,
+  kSum,
+  kAvg,
+  kMin,
+  kMax,
+  kStringAgg,
+  kArrayAgg,
+  kBoolAnd,
+  kBoolOr,
+  kGrouping,
+  kVarSamp,
+  kVarPop,
+  kStddevSamp,
+  kStddevPop,
+  kCorr,
+  kCovarPop,
+  kCovarSamp,
+  kRegrSlope,
+  kRegrIntercept,
+};
 // One key of agg(args ORDER BY key [ASC|DESC] [NULLS FIRST|LAST]).
 struct AggOrderKey {
   bool descending = false;

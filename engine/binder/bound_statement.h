@@ -59,6 +59,11 @@ struct BoundSelect {
   BoundExprPtr where;  // over the joined row; may be null
   bool aggregated = false;
   std::vector<BoundExprPtr> group_by;    // over the joined row
+  // GROUP BY GROUPING SETS / ROLLUP / CUBE: the grouping sets, each the group_by indexes it
+  // groups by (in order; () is empty); empty for a plain GROUP BY. The aggregate row of a
+  // set has NULL for the keys outside it; GROUPING(...) reads the set's number from the
+  // kAggregate with agg kGrouping and no children among the aggregates (bind_aggregate.cc).
+  std::vector<std::vector<int>> grouping_sets;
   std::vector<BoundExprPtr> aggregates;  // kAggregate nodes over the joined row
   BoundExprPtr having;                   // over the aggregate row (groups, then aggregates)
   // Window calls (kWindow) over the window input row: the aggregate row when aggregated, else

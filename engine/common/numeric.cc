@@ -331,6 +331,45 @@ Result<Numeric> Mul(const Numeric& a, const Numeric& b) {
   return Make(!IsZero(r) && ((a.mantissa < 0) != (b.mantissa < 0)), r, a.scale + b.scale);
 }
 
+Result<Numeric> Sqrt(const Numeric& a, int rscale) {
+  if (a.mantissa < 0) {
+    return Status::Error(sqlstate::kInvalidArgumentForPowerFunction,
+                         "cannot take square root of a negative number");
+  }
+  rscale = std::clamp(rscale, 0, kNumericMaxScale);
+  // sqrt(m / 10^s) * 10^rscale = sqrt(m * 10^(2 rscale - s)), rounded half up.
+  const int k = 2 * rscale - a.scale;
+  U256 x = From(Magnitude(a));
+  if (k >= 0) {
+    x = Scale(x, k);
+  } else {
+    x = DropDigits(x, -k, false);
+  }
+  if (IsZero(x)) return Numeric{0, rscale};
+  // Newton's iteration from above: r = floor(sqrt(x)).
+  int bits = 255;
+  while (!Bit(x, bits)) --bits;
+  U256 r;
+  const int half = bits / 2 + 1;
+  if (half >= 128) {
+    r.hi = u128{1} << (half - 128);
+  } else {
+    r.lo = u128{1} << half;
+  }
+  while (true) {
+    U256 rem;
+    U256 next = AddU(r, DivMod(x, r, &rem));
+    uint64_t unused = 0;
+    next = DivSmall(next, 2, &unused);
+    if (!Less(next, r)) break;
+    r = next;
+  }
+  // Round: up when x > r^2 + r, i.e. x >= (r + 1/2)^2.
+  const U256 square = Mul128(r.lo, r.lo);
+  if (Less(AddU(square, r), x)) r = AddU(r, From(1));
+  return Make(false, r, rscale);
+}
+
 Result<Numeric> Div(const Numeric& a, const Numeric& b) {
   if (b.mantissa == 0) return DivisionByZero();
   int w1 = 0, f1 = 0, w2 = 0, f2 = 0;

@@ -3,6 +3,7 @@
 #include "execution/aggregate_state.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "catalog/key_encoding.h"
 #include "execution/evaluator.h"
@@ -48,6 +49,120 @@ std::vector<size_t> ItemOrder(const BoundExpr& agg, const AggState::Extra& x) {
   return order;
 }
 
+bool IsStatistical(AggFunc f) { return f >= AggFunc::kVarSamp; }
+bool IsRegression(AggFunc f) { return f >= AggFunc::kCorr; }
+
+Status NumericOverflow() {
+  return Status::Error(sqlstate::kNumericValueOutOfRange, "value overflows numeric format");
+}
+
+// One value into a statistical aggregate's sums (st->count already counts it).
+Status AccumulateStatistical(const BoundExpr& agg, const Value& v, AggState* st) {
+  if (agg.type.id == TypeId::kNumeric) {  // exact sums (PostgreSQL's numeric accumulation)
+    if (v.IsInt()) {
+      const __int128 x = v.AsInt();
+      if (__builtin_add_overflow(st->wide, x, &st->wide) ||
+          __builtin_add_overflow(st->wide2, x * x, &st->wide2)) {
+        return NumericOverflow();
+      }
+      return Status::Ok();
+    }
+    const Numeric x = v.AsDecimal();
+    MERIDIAN_ASSIGN_OR_RETURN(st->nsum, numeric::Add(st->nsum, x));
+    MERIDIAN_ASSIGN_OR_RETURN(Numeric square, numeric::Mul(x, x));
+    MERIDIAN_ASSIGN_OR_RETURN(st->nsum2, numeric::Add(st->nsum2, square));
+    return Status::Ok();
+  }
+  const double n = static_cast<double>(st->count);
+  const double x = v.AsNumber();
+  st->dsum += x;
+  if (st->count > 1) {
+    const double tmp = x * n - st->dsum;
+    st->sxx += tmp * tmp / (n * (n - 1));
+  }
+  return Status::Ok();
+}
+
+// float8_regr_accum: Y and X (both non-NULL) into the sums.
+void AccumulateRegression(double y, double x, AggState* st) {
+  const double n = static_cast<double>(st->count);
+  st->dsum += x;
+  st->sy += y;
+  if (st->count > 1) {
+    const double tmp_x = x * n - st->dsum;
+    const double tmp_y = y * n - st->sy;
+    const double scale = 1.0 / (n * (n - 1));
+    st->sxx += tmp_x * tmp_x * scale;
+    st->syy += tmp_y * tmp_y * scale;
+    st->sxy += tmp_x * tmp_y * scale;
+  }
+}
+
+// numeric_stddev_internal: (N sumX2 - sumX^2) / (N (N - 1)) (sample) or / N^2, at
+// select_div_scale's scale; the square root at the same scale; 0 when rounding leaves the
+// numerator at or below zero.
+Result<Value> FinishNumericStatistical(const BoundExpr& agg, const AggState& st) {
+  const bool sample = agg.agg == AggFunc::kVarSamp || agg.agg == AggFunc::kStddevSamp;
+  if (st.count == 0 || (sample && st.count == 1)) return Value::Null();
+  Numeric sum = st.nsum, sum2 = st.nsum2;
+  if (st.nsum.mantissa == 0 && st.nsum2.mantissa == 0) {
+    sum = Numeric{st.wide, 0};
+    sum2 = Numeric{st.wide2, 0};
+    if (st.wide2 >= static_cast<__int128>(1e38) || st.wide >= static_cast<__int128>(1e38) ||
+        -st.wide >= static_cast<__int128>(1e38)) {
+      return NumericOverflow();
+    }
+  }
+  const Numeric n = numeric::FromInt(st.count);
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric square, numeric::Mul(sum, sum));
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric scaled, numeric::Mul(n, sum2));
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric numerator, numeric::Sub(scaled, square));
+  if (numeric::Sign(numerator) <= 0) return Value::Decimal(Numeric{0, 0});
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric denominator,
+                            numeric::Mul(n, numeric::FromInt(sample ? st.count - 1 : st.count)));
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric variance, numeric::Div(numerator, denominator));
+  if (agg.agg == AggFunc::kVarSamp || agg.agg == AggFunc::kVarPop) return Value::Decimal(variance);
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric root, numeric::Sqrt(variance, variance.scale));
+  return Value::Decimal(root);
+}
+
+// float8_var_samp / _pop, float8_stddev_*, float8_corr, float8_covar_*, float8_regr_*.
+Value FinishDoubleStatistical(const BoundExpr& agg, const AggState& st) {
+  const double n = static_cast<double>(st.count);
+  switch (agg.agg) {
+    case AggFunc::kVarSamp:
+    case AggFunc::kStddevSamp:
+    case AggFunc::kCovarSamp: {
+      if (st.count <= 1) return Value::Null();
+      if (agg.agg == AggFunc::kCovarSamp) return Value::Double(st.sxy / (n - 1.0));
+      const double var = st.sxx / (n - 1.0);
+      return Value::Double(agg.agg == AggFunc::kVarSamp ? var : std::sqrt(var));
+    }
+    default:
+      break;
+  }
+  if (st.count == 0) return Value::Null();
+  switch (agg.agg) {
+    case AggFunc::kVarPop:
+      return Value::Double(st.sxx / n);
+    case AggFunc::kStddevPop:
+      return Value::Double(std::sqrt(st.sxx / n));
+    case AggFunc::kCovarPop:
+      return Value::Double(st.sxy / n);
+    case AggFunc::kCorr:
+      if (st.sxx == 0 || st.syy == 0) return Value::Null();
+      return Value::Double(st.sxy / std::sqrt(st.sxx * st.syy));
+    case AggFunc::kRegrSlope:
+      if (st.sxx == 0) return Value::Null();
+      return Value::Double(st.sxy / st.sxx);
+    case AggFunc::kRegrIntercept:
+      if (st.sxx == 0) return Value::Null();
+      return Value::Double((st.sy - st.dsum * st.sxy / st.sxx) / n);
+    default:
+      return Value::Null();
+  }
+}
+
 }  // namespace
 
 Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggState* st) {
@@ -64,9 +179,15 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
   const Value& v = *arg;
   // array_agg keeps NULLs (DISTINCT keeps one); the others skip them.
   if (v.IsNull() && agg.agg != AggFunc::kArrayAgg) return Status::Ok();
+  Value second;  // the X of a two-argument statistical aggregate
+  if (IsRegression(agg.agg)) {
+    MERIDIAN_ASSIGN_OR_RETURN(second, Eval(*agg.children[1], ctx));
+    if (second.IsNull()) return Status::Ok();
+  }
   if (agg.distinct) {
     std::string key;
     catalog::AppendKeyValue(v, &key);
+    if (IsRegression(agg.agg)) catalog::AppendKeyValue(second, &key);
     if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
     if (!st->extra->seen.insert(std::move(key)).second) return Status::Ok();
   }
@@ -89,6 +210,11 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
     return Status::Ok();
   }
   ++st->count;
+  if (IsRegression(agg.agg)) {
+    AccumulateRegression(v.AsNumber(), second.AsNumber(), st);
+    return Status::Ok();
+  }
+  if (IsStatistical(agg.agg)) return AccumulateStatistical(agg, v, st);
   switch (agg.agg) {
     case AggFunc::kCount:
       break;
@@ -131,6 +257,17 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
       break;
     case AggFunc::kArrayAgg:
       break;  // handled above
+    case AggFunc::kGrouping:  // never computed (bind_aggregate.cc, grouping_sets.cc)
+    case AggFunc::kVarSamp:
+    case AggFunc::kVarPop:
+    case AggFunc::kStddevSamp:
+    case AggFunc::kStddevPop:
+    case AggFunc::kCorr:
+    case AggFunc::kCovarPop:
+    case AggFunc::kCovarSamp:
+    case AggFunc::kRegrSlope:
+    case AggFunc::kRegrIntercept:
+      break;
     case AggFunc::kBoolAnd:
     case AggFunc::kBoolOr:
       if (st->count == 1) {
@@ -157,6 +294,10 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
 }
 
 Result<Value> FinishAggregate(const BoundExpr& agg, const AggState& st) {
+  if (IsStatistical(agg.agg)) {
+    if (agg.type.id == TypeId::kNumeric) return FinishNumericStatistical(agg, st);
+    return FinishDoubleStatistical(agg, st);
+  }
   switch (agg.agg) {
     case AggFunc::kCount:
       return Value::Int(st.count);
@@ -211,6 +352,8 @@ Result<Value> FinishAggregate(const BoundExpr& agg, const AggState& st) {
       for (size_t i : ItemOrder(agg, *st.extra)) items.push_back(st.extra->items[i]);
       return Value::Array(std::move(items));
     }
+    default:
+      break;
   }
   return Value::Null();
 }

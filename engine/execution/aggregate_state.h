@@ -21,6 +21,12 @@ struct AggState {
   Numeric nsum;       // numeric inputs of a numeric SUM/AVG
   float fsum = 0;     // SUM(real) → real, summed in float as PostgreSQL's float4pl
   double dsum = 0;
+  // The statistical aggregates: integer inputs' sum of squares (wide holds the sum), numeric
+  // inputs' (nsum the sum); over doubles PostgreSQL's Youngs-Cramer sums (dsum is Sx; Y's
+  // sums for the two-argument ones).
+  __int128 wide2 = 0;
+  Numeric nsum2;
+  double sxx = 0, sy = 0, syy = 0, sxy = 0;
   Value best;  // MIN/MAX; SUM/AVG(interval): the sum
   struct Extra {
     std::string text;                      // string_agg

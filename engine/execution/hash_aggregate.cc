@@ -28,7 +28,15 @@ HashAggregateOp::HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> gr
       aggregates_(std::move(aggregates)),
       scalar_(scalar),
       spill_(std::make_unique<Spill>()) {
-  int_keys_ = groups_.size() == 1 && groups_[0]->type.IsIntegral();
+  std::vector<size_t> all(groups_.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  SelectKeys(std::move(all), scalar);
+}
+
+void HashAggregateOp::SelectKeys(std::vector<size_t> keys, bool scalar) {
+  active_ = std::move(keys);
+  scalar_ = scalar;
+  int_keys_ = active_.size() == 1 && groups_[active_[0]]->type.IsIntegral();
 }
 
 HashAggregateOp::~HashAggregateOp() = default;
@@ -56,17 +64,17 @@ Status HashAggregateOp::Open(const EvalContext* outer, ExecContext* exec) {
   ctx_ = EvalContext{nullptr, outer, exec};
   consumed_ = false;
   ResetGroups();
-  scratch_.assign(groups_.size(), Value());
-  key_refs_.assign(groups_.size(), nullptr);
+  scratch_.assign(active_.size(), Value());
+  key_refs_.assign(active_.size(), nullptr);
   spill_->budget = WorkMemBytes(exec);
-  spill_->can_spill = CanSpill(exec) && !groups_.empty();
+  spill_->can_spill = CanSpill(exec) && !active_.empty();
   spill_->held_bytes = spill_->peak_bytes = 0;
   spill_->rows = HashSpill(spill_->can_spill ? exec->catalog->temp_dir() : std::string());
   return child_->Open(outer, exec);
 }
 
 void HashAggregateOp::NewGroup() {
-  size_t bytes = groups_.size() * sizeof(Value) + aggregates_.size() * sizeof(AggState) +
+  size_t bytes = active_.size() * sizeof(Value) + aggregates_.size() * sizeof(AggState) +
                  sizeof(KeyTable<uint32_t>::Slot) * 2 + key_.size();
   for (const Value* v : key_refs_) {
     bytes += v->ByteSize();
@@ -80,12 +88,12 @@ void HashAggregateOp::NewGroup() {
 
 Result<uint32_t> HashAggregateOp::GroupOf(bool create, uint64_t* hash) {
   *hash = 0;
-  if (groups_.empty()) {
+  if (active_.empty()) {
     if (group_count_ == 0) NewGroup();
     return 0;
   }
-  for (size_t i = 0; i < groups_.size(); ++i) {
-    MERIDIAN_ASSIGN_OR_RETURN(key_refs_[i], EvalRef(*groups_[i], ctx_, &scratch_[i]));
+  for (size_t i = 0; i < active_.size(); ++i) {
+    MERIDIAN_ASSIGN_OR_RETURN(key_refs_[i], EvalRef(*groups_[active_[i]], ctx_, &scratch_[i]));
   }
   const auto next_group = static_cast<uint32_t>(group_count_);
   bool inserted = false;
@@ -171,7 +179,7 @@ Result<bool> HashAggregateOp::Next(Row* row) {
     MERIDIAN_RETURN_IF_ERROR(Consume([&reader](Row* r) { return reader.Next(r); }));
   }
   const size_t g = next_++;
-  const size_t n = groups_.size();
+  const size_t n = active_.size();
   row->assign(group_values_.begin() + static_cast<ptrdiff_t>(g * n),
               group_values_.begin() + static_cast<ptrdiff_t>((g + 1) * n));
   for (size_t i = 0; i < aggregates_.size(); ++i) {
@@ -182,8 +190,12 @@ Result<bool> HashAggregateOp::Next(Row* row) {
   return true;
 }
 
+uint64_t HashAggregateOp::Batches() const { return spill_->rows.batches(); }
+size_t HashAggregateOp::PeakBytes() const { return spill_->peak_bytes; }
+uint64_t HashAggregateOp::DiskBytes() const { return spill_->rows.disk_bytes(); }
+
 std::string HashAggregateOp::AnalyzeDetail() const {
-  if (groups_.empty()) return {};  // a plain Aggregate: one group, nothing to report
+  if (active_.empty()) return {};  // a plain Aggregate: one group, nothing to report
   std::string out = "Batches: " + std::to_string(spill_->rows.batches()) +
                     "  Memory Usage: " + KbText(spill_->peak_bytes);
   if (spill_->rows.disk_bytes() > 0) out += "  Disk Usage: " + KbText(spill_->rows.disk_bytes());

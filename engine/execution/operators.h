@@ -525,10 +525,17 @@ class HashAggregateOp : public Operator {
   HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> groups,
                   std::vector<BoundExprPtr> aggregates, bool scalar);
   ~HashAggregateOp() override;
+  // Groups by groups[keys[0]], groups[keys[1]], ... only (from the next Open; all of them at
+  // first); its rows are those keys' values, then the aggregates (GroupingSetsAggregateOp).
+  void SelectKeys(std::vector<size_t> keys, bool scalar);
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
   std::string AnalyzeDetail() const override;
+  // The last run's batches (1 + spill files read), peak group memory and spill bytes.
+  uint64_t Batches() const;
+  size_t PeakBytes() const;
+  uint64_t DiskBytes() const;
 
  private:
   // Aggregates the rows next gives into the in-memory groups, spilling as described above.
@@ -542,6 +549,7 @@ class HashAggregateOp : public Operator {
   OperatorPtr child_;
   std::vector<BoundExprPtr> groups_;
   std::vector<BoundExprPtr> aggregates_;
+  std::vector<size_t> active_;  // the groups_ grouped by (SelectKeys)
   bool scalar_;
   bool int_keys_;  // one GROUP BY expression of an integral type
   EvalContext ctx_;
@@ -550,7 +558,7 @@ class HashAggregateOp : public Operator {
   KeyTable<uint32_t> index_;     // key → group
   uint32_t null_group_ = kNone;  // integer mode: the group of a NULL key
   size_t group_count_ = 0;
-  std::vector<Value> group_values_;  // groups_.size() per group
+  std::vector<Value> group_values_;  // active_.size() per group
   std::vector<AggState> states_;     // aggregates_.size() per group
   std::vector<Value> scratch_;       // per GROUP BY expression (EvalRef)
   std::vector<const Value*> key_refs_;

@@ -61,6 +61,26 @@ const char* AggName(AggFunc f) {
       return "bool_and";
     case AggFunc::kBoolOr:
       return "bool_or";
+    case AggFunc::kGrouping:
+      return "grouping";
+    case AggFunc::kVarSamp:
+      return "var_samp";
+    case AggFunc::kVarPop:
+      return "var_pop";
+    case AggFunc::kStddevSamp:
+      return "stddev_samp";
+    case AggFunc::kStddevPop:
+      return "stddev_pop";
+    case AggFunc::kCorr:
+      return "corr";
+    case AggFunc::kCovarPop:
+      return "covar_pop";
+    case AggFunc::kCovarSamp:
+      return "covar_samp";
+    case AggFunc::kRegrSlope:
+      return "regr_slope";
+    case AggFunc::kRegrIntercept:
+      return "regr_intercept";
   }
   return "?";
 }
@@ -186,7 +206,10 @@ std::string ExprToString(const BoundExpr& e) {
              Join(e.children, 0) + ")";
     case BoundKind::kAggregate: {
       const size_t args = e.AggArgCount();
-      std::string out = std::string(AggName(e.agg)) + "(" + (e.distinct ? "DISTINCT " : "");
+      // stddev / variance: the name as called (PostgreSQL's aggregates of their own).
+      const bool as_called = e.agg >= AggFunc::kVarSamp && !e.name.empty();
+      std::string out = (as_called ? e.name : std::string(AggName(e.agg))) + "(" +
+                        (e.distinct ? "DISTINCT " : "");
       for (size_t i = 0; i < args; ++i) out += (i ? ", " : "") + ExprToString(*e.children[i]);
       if (e.star) out += "*";
       for (size_t k = 0; k < e.agg_order.size(); ++k) {

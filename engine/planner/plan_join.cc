@@ -745,7 +745,10 @@ const BoundExpr* DerivedSource(const BoundSelect& d, int k) {
   // A set-returning call's column (after the FROM row) is no FROM-row column.
   if (!d.set_functions.empty() && e->index >= d.set_input) return nullptr;
   if (!d.aggregated) return e;
-  if (static_cast<size_t>(e->index) >= d.group_by.size()) return nullptr;
+  // Under grouping sets a key is NULL in the sets without it: no filter on it moves below.
+  if (static_cast<size_t>(e->index) >= d.group_by.size() || !d.grouping_sets.empty()) {
+    return nullptr;
+  }
   const BoundExpr* g = d.group_by[static_cast<size_t>(e->index)].get();
   return g->kind == BoundKind::kColumn && g->depth == 0 ? g : nullptr;
 }

@@ -5,6 +5,7 @@
 #include "optimizer/access_path.h"
 #include "planner/plan_internal.h"
 #include "planner/planner.h"
+#include "execution/grouping_sets.h"
 #include "execution/recursive_union.h"
 
 namespace meridian::exec {
@@ -136,18 +137,40 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
 
   if (s->aggregated) {
     bool scalar = s->group_by.empty();
+    const bool sets = !s->grouping_sets.empty();
     auto node = std::make_unique<PlanNode>();
     node->label = scalar ? "Aggregate" : "HashAggregate";
-    if (!scalar)
-      node->details.push_back("Group Key: " + [&] {
-        std::string keys;
-        for (size_t i = 0; i < s->group_by.size(); ++i) {
-          keys += (i ? ", " : "") + ExprToString(*s->group_by[i]);
-        }
-        return keys;
-      }());
+    auto key_list = [&](const std::vector<int>& keys) {
+      std::string text;
+      for (size_t i = 0; i < keys.size(); ++i) {
+        text += (i ? ", " : "") + ExprToString(*s->group_by[static_cast<size_t>(keys[i])]);
+      }
+      return text;
+    };
     const double in_rows = cur.node->rows;
-    node->rows = scalar ? 1 : std::max(1.0, std::min(200.0, in_rows / 10));
+    const double group_rows = std::max(1.0, std::min(200.0, in_rows / 10));
+    node->rows = scalar ? 1 : group_rows;
+    if (sets) {
+      // PostgreSQL's layout: a hashed set per "Hash Key:", then "Group Key: ()" for the empty
+      // ones (MixedAggregate when there is one).
+      node->rows = 0;
+      std::vector<std::string> empty;
+      for (const std::vector<int>& set : s->grouping_sets) {
+        if (set.empty()) {
+          node->label = "MixedAggregate";
+          empty.push_back("Group Key: ()");
+          node->rows += 1;
+        } else {
+          node->details.push_back("Hash Key: " + key_list(set));
+          node->rows += group_rows;
+        }
+      }
+      for (std::string& e : empty) node->details.push_back(std::move(e));
+    } else if (!scalar) {
+      std::vector<int> all;
+      for (size_t i = 0; i < s->group_by.size(); ++i) all.push_back(static_cast<int>(i));
+      node->details.push_back("Group Key: " + key_list(all));
+    }
     node->startup_cost = cur.node->total_cost + in_rows * kCpuOperatorCost;
     node->total_cost = node->startup_cost + node->rows * kCpuTupleCost;
     node->width = 8 * static_cast<int>(s->group_by.size() + s->aggregates.size());
@@ -159,8 +182,12 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     for (BoundExprPtr& p : s->projections) NameColumns(p.get(), first, labels);
     for (BoundExprPtr& w : s->windows) NameColumns(w.get(), first, labels);
     for (BoundExprPtr& f : s->set_functions) NameColumns(f.get(), first, labels);
-    OperatorPtr op = std::make_unique<HashAggregateOp>(std::move(cur.op), std::move(s->group_by),
-                                                       std::move(s->aggregates), scalar);
+    OperatorPtr op =
+        sets ? OperatorPtr(std::make_unique<GroupingSetsAggregateOp>(
+                   std::move(cur.op), std::move(s->group_by), std::move(s->grouping_sets),
+                   std::move(s->aggregates)))
+             : OperatorPtr(std::make_unique<HashAggregateOp>(
+                   std::move(cur.op), std::move(s->group_by), std::move(s->aggregates), scalar));
     if (s->having != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(s->having));
     cur = b.Make(std::move(op), std::move(node), {&cur});
   }

@@ -110,10 +110,27 @@ selectCore
   : K_SELECT (distinctClause | K_ALL)? selectItem (COMMA selectItem)*
     (K_FROM fromItem (COMMA fromItem)*)?
     (K_WHERE where=expr)?
-    (K_GROUP K_BY expr (COMMA expr)*)?
+    (K_GROUP K_BY groupByList)?
     (K_HAVING having=expr)?
     (K_WINDOW windowDef (COMMA windowDef)*)?
   ;
+
+// GROUP BY [ALL | DISTINCT] element, ...: an element is an expression, (), (a, b),
+// ROLLUP (...), CUBE (...) or GROUPING SETS (...) (nested); the alternatives before `expr`
+// win its ambiguities (`rollup(a)` is ROLLUP, not a function call), as in PostgreSQL.
+groupByList : (K_ALL | K_DISTINCT)? groupingElement (COMMA groupingElement)* ;
+
+groupingElement
+  : LPAREN RPAREN
+  | K_ROLLUP LPAREN groupingItem (COMMA groupingItem)* RPAREN
+  | K_CUBE LPAREN groupingItem (COMMA groupingItem)* RPAREN
+  | K_GROUPING K_SETS LPAREN groupingElement (COMMA groupingElement)* RPAREN
+  | LPAREN expr COMMA expr (COMMA expr)* RPAREN
+  | expr
+  ;
+
+// One item of ROLLUP / CUBE: an expression or a parenthesized list grouped as a unit.
+groupingItem : LPAREN expr COMMA expr (COMMA expr)* RPAREN | expr ;
 
 // WINDOW w AS (spec): a named window that OVER w / OVER (w ...) refer to.
 windowDef : identifier K_AS LPAREN windowSpec RPAREN ;
@@ -673,6 +690,7 @@ nonReservedKeyword
   | K_DEFERRED | K_IMMEDIATE | K_ORDINALITY
   | K_FREEZE | K_VACUUM | K_VERBOSE
   | K_SCHEMA | K_PRESERVE
+  | K_CUBE | K_GROUPING | K_ROLLUP | K_SETS
   ;
 
 reservedKeyword
@@ -867,6 +885,10 @@ K_CURRENT : C U R R E N T ;
 K_EXCLUDE : E X C L U D E ;
 K_FOLLOWING : F O L L O W I N G ;
 K_GROUPS : G R O U P S ;
+K_CUBE : C U B E ;
+K_GROUPING : G R O U P I N G ;
+K_ROLLUP : R O L L U P ;
+K_SETS : S E T S ;
 K_OTHERS : O T H E R S ;
 K_OVER : O V E R ;
 K_PARTITION : P A R T I T I O N ;

@@ -237,13 +237,67 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelectCore(P::SelectCoreC
   }
 
   if (ctx->where != nullptr) stmt->where = TransformExpr(ctx->where);
-  // expr() also holds WHERE and HAVING; the rest are the GROUP BY items.
-  for (P::ExprContext* e : ctx->expr()) {
-    if (e != ctx->where && e != ctx->having) stmt->group_by.push_back(TransformExpr(e));
-  }
+  if (ctx->groupByList() != nullptr) TransformGroupBy(ctx->groupByList(), stmt.get());
   if (ctx->having != nullptr) stmt->having = TransformExpr(ctx->having);
   TransformWindowDefs(ctx, stmt.get());
   return stmt;
+}
+
+// GROUP BY: a plain list of expressions fills group_by only; with ROLLUP, CUBE, GROUPING SETS
+// or () every element also goes to grouping, naming its expressions by index.
+void Transformer::TransformGroupBy(P::GroupByListContext* ctx, ast::SelectStmt* stmt) {
+  stmt->group_distinct = ctx->K_DISTINCT() != nullptr;
+  std::vector<ast::GroupingElement> elements;
+  bool plain = !stmt->group_distinct;
+  for (P::GroupingElementContext* e : ctx->groupingElement()) {
+    elements.push_back(TransformGroupingElement(e, stmt));
+    plain = plain && elements.back().kind == ast::GroupingElement::Kind::kExpr;
+  }
+  if (!plain) stmt->grouping = std::move(elements);
+}
+
+ast::GroupingElement Transformer::GroupingExprs(const std::vector<P::ExprContext*>& exprs,
+                                                antlr4::ParserRuleContext* at,
+                                                ast::SelectStmt* stmt) {
+  ast::GroupingElement g;
+  g.loc = Loc(at);
+  g.kind = exprs.size() == 1 ? ast::GroupingElement::Kind::kExpr
+                             : ast::GroupingElement::Kind::kList;
+  for (P::ExprContext* e : exprs) {
+    g.exprs.push_back(stmt->group_by.size());
+    stmt->group_by.push_back(TransformExpr(e));
+  }
+  return g;
+}
+
+ast::GroupingElement Transformer::TransformGroupingElement(P::GroupingElementContext* ctx,
+                                                           ast::SelectStmt* stmt) {
+  using Kind = ast::GroupingElement::Kind;
+  if (ctx->K_ROLLUP() != nullptr || ctx->K_CUBE() != nullptr) {
+    ast::GroupingElement g;
+    g.loc = Loc(ctx);
+    g.kind = ctx->K_ROLLUP() != nullptr ? Kind::kRollup : Kind::kCube;
+    for (P::GroupingItemContext* item : ctx->groupingItem()) {
+      g.children.push_back(GroupingExprs(item->expr(), item, stmt));
+    }
+    return g;
+  }
+  if (ctx->K_SETS() != nullptr) {
+    ast::GroupingElement g;
+    g.loc = Loc(ctx);
+    g.kind = Kind::kSets;
+    for (P::GroupingElementContext* e : ctx->groupingElement()) {
+      g.children.push_back(TransformGroupingElement(e, stmt));
+    }
+    return g;
+  }
+  if (ctx->expr().empty()) {
+    ast::GroupingElement g;
+    g.loc = Loc(ctx);
+    g.kind = Kind::kEmpty;
+    return g;
+  }
+  return GroupingExprs(ctx->expr(), ctx, stmt);
 }
 
 ast::TableRef Transformer::TransformTableRef(P::TableRefContext* ref_ctx) {

@@ -54,6 +54,11 @@ class Transformer {
   std::unique_ptr<ast::WindowSpec> TransformOver(P::OverClauseContext* ctx);
   std::unique_ptr<ast::WindowSpec> TransformWindowSpec(P::WindowSpecContext* ctx);
   void TransformWindowDefs(P::SelectCoreContext* ctx, ast::SelectStmt* stmt);
+  void TransformGroupBy(P::GroupByListContext* ctx, ast::SelectStmt* stmt);
+  ast::GroupingElement TransformGroupingElement(P::GroupingElementContext* ctx,
+                                                ast::SelectStmt* stmt);
+  ast::GroupingElement GroupingExprs(const std::vector<P::ExprContext*>& exprs,
+                                     antlr4::ParserRuleContext* at, ast::SelectStmt* stmt);
   // FOR UPDATE / SHARE ...: appended to stmt->locking (0A000 on a set operation).
   void TransformLocking(P::LockingClauseContext* ctx, ast::SelectStmt* stmt);
   // transform_insert.cc, transform_update.cc, transform_delete.cc

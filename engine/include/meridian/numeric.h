@@ -44,6 +44,9 @@ Result<Numeric> Sub(const Numeric& a, const Numeric& b);
 Result<Numeric> Mul(const Numeric& a, const Numeric& b);
 // Scale as PostgreSQL's select_div_scale (at least 16 significant digits), rounded; 22012.
 Result<Numeric> Div(const Numeric& a, const Numeric& b);
+// Square root rounded (half up) to rscale digits after the point (PostgreSQL's sqrt_var);
+// 2201F for a negative a.
+Result<Numeric> Sqrt(const Numeric& a, int rscale);
 // Truncated division's remainder, sign of a, scale max(a, b); 22012.
 Result<Numeric> Mod(const Numeric& a, const Numeric& b);
 Numeric Negate(const Numeric& a);

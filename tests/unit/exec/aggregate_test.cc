@@ -67,5 +67,22 @@ TEST_F(AggregateTest, SelectTestShapes) {
             (Strings{"1|333", "2|333"}));
 }
 
+// GROUPING SETS / ROLLUP / CUBE: PostgreSQL's EXPLAIN layout (a Hash Key line per set,
+// Group Key: () for the empty one), the set rows and GROUPING's mask.
+TEST_F(AggregateTest, GroupingSetsExplainAndRows) {
+  EXPECT_EQ(Rows("EXPLAIN (COSTS OFF) SELECT a % 2, b % 2, count(*) FROM t1 "
+                 "GROUP BY ROLLUP (a % 2, b % 2)"),
+            (Strings{"MixedAggregate", "  Hash Key: (t1.a % 2), (t1.b % 2)",
+                     "  Hash Key: (t1.a % 2)", "  Group Key: ()", "  ->  Seq Scan on t1"}));
+  EXPECT_EQ(Rows("EXPLAIN (COSTS OFF) SELECT count(*) FROM t1 GROUP BY GROUPING SETS (a, b)"),
+            (Strings{"HashAggregate", "  Hash Key: t1.a", "  Hash Key: t1.b",
+                     "  ->  Seq Scan on t1"}));
+  EXPECT_EQ(Rows("SELECT a % 2, count(*), grouping(a % 2) FROM t1 GROUP BY ROLLUP (a % 2) "
+                 "ORDER BY 1"),
+            (Strings{"0|3|0", "1|7|0", "NULL|10|1"}));
+  EXPECT_EQ(Rows("SELECT count(*) FROM t1 WHERE a > 1000 GROUP BY CUBE (a, b)"),
+            (Strings{"0"}));
+}
+
 }  // namespace
 }  // namespace meridian::testing

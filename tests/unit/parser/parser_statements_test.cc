@@ -389,5 +389,34 @@ TEST(ParserScript, LargeInsertBatch) {
   EXPECT_GT(r->size(), 1000u);
 }
 
+TEST(ParserSelect, GroupingSets) {
+  using Kind = ast::GroupingElement::Kind;
+  ast::Statement s = ParseOne(
+      "SELECT 1 FROM t GROUP BY DISTINCT x, ROLLUP (a, (b, c)), CUBE (d), "
+      "GROUPING SETS ((e, f), (), g, ROLLUP (h))");
+  const ast::SelectStmt& q = *s.select;
+  EXPECT_TRUE(q.group_distinct);
+  ASSERT_EQ(q.grouping.size(), 4u);
+  EXPECT_EQ(q.grouping[0].kind, Kind::kExpr);
+  EXPECT_EQ(q.grouping[1].kind, Kind::kRollup);
+  ASSERT_EQ(q.grouping[1].children.size(), 2u);
+  EXPECT_EQ(q.grouping[1].children[1].kind, Kind::kList);
+  EXPECT_EQ(q.grouping[1].children[1].exprs.size(), 2u);
+  EXPECT_EQ(q.grouping[2].kind, Kind::kCube);
+  const ast::GroupingElement& sets = q.grouping[3];
+  EXPECT_EQ(sets.kind, Kind::kSets);
+  ASSERT_EQ(sets.children.size(), 4u);
+  EXPECT_EQ(sets.children[0].kind, Kind::kList);
+  EXPECT_EQ(sets.children[1].kind, Kind::kEmpty);
+  EXPECT_EQ(sets.children[3].kind, Kind::kRollup);
+  ASSERT_EQ(q.group_by.size(), 9u);
+  EXPECT_EQ(Dump(q.group_by[sets.children[2].exprs[0]].get()), "g");
+  // a plain list stays in group_by only; grouping(a) and rollup(x) outside GROUP BY are calls
+  ast::Statement plain = ParseOne("SELECT grouping(a), rollup(b) FROM t GROUP BY a, b");
+  EXPECT_TRUE(plain.select->grouping.empty());
+  EXPECT_EQ(plain.select->group_by.size(), 2u);
+  EXPECT_EQ(Dump(plain.select->items[0].expr.get()), "grouping( a)");
+}
+
 }  // namespace
 }  // namespace meridian::parser::testing

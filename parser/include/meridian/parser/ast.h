@@ -283,6 +283,16 @@ inline const char* LockingStrengthName(LockingClause::Strength strength) {
   return "FOR UPDATE";
 }
 
+// One element of GROUP BY when it has ROLLUP, CUBE, GROUPING SETS or (): expressions are
+// indexes into SelectStmt::group_by (which owns them).
+struct GroupingElement {
+  enum class Kind { kExpr, kEmpty, kList, kRollup, kCube, kSets };
+  Kind kind = Kind::kExpr;
+  std::vector<size_t> exprs;              // kExpr: one; kList: (a, b, ...)
+  std::vector<GroupingElement> children;  // kRollup/kCube: kExpr or kList items; kSets: any
+  Location loc;
+};
+
 struct SelectStmt {
   std::vector<CommonTableExpr> with;  // WITH ... (visible to this query and its subqueries)
   SetOp set_op = SetOp::kNone;
@@ -294,6 +304,10 @@ struct SelectStmt {
   std::vector<TableRef> from;  // empty: SELECT without FROM; several: comma join
   ExprPtr where;
   std::vector<ExprPtr> group_by;
+  // GROUP BY with ROLLUP, CUBE, GROUPING SETS or (): every element in order (empty for a
+  // plain list of expressions); group_by then holds the expressions they name.
+  std::vector<GroupingElement> grouping;
+  bool group_distinct = false;  // GROUP BY DISTINCT: duplicate grouping sets removed
   ExprPtr having;
   std::vector<WindowSpec> windows;  // WINDOW w AS (...), ...
   std::vector<OrderItem> order_by;
