@@ -232,14 +232,29 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
   plan->correlated = correlated_.size() > static_cast<size_t>(level) && correlated_[level];
   *columns = (*bound)->columns;
   if (!columns->empty()) plan->type = (*columns)[0].type;
-  if (!exists || !plan->correlated) {
+  ExplainSubplans* explaining = ExplainSubplans::Active();
+  if (explaining != nullptr) {
+    // EXPLAIN prints the subquery's plan (its operators instrumented for ANALYZE).
+    MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect planned,
+                              PlanSelectExplained(std::move(*bound), explaining->analyze));
+    planned.root->PruneColumns(std::vector<bool>(columns->size(), true));  // as PlanSelect does
+    plan->root = std::move(planned.root);
+    plan->explain = std::move(planned.explain);
+    if (!exists || !plan->correlated) return plan;
+  } else if (!exists || !plan->correlated) {
     MERIDIAN_ASSIGN_OR_RETURN(plan->root, PlanSelect(std::move(*bound)));
     return plan;
   }
   // A correlated EXISTS: the per-row plan, and from a second binding the hashed form when the
   // correlation allows one (planner/decorrelate.cc).
-  MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect per_row, PlanSelectExplained(std::move(*bound), false));
-  plan->root = std::move(per_row.root);
+  double per_row_cost = 1.0;
+  if (plan->explain != nullptr) {
+    per_row_cost = plan->explain->total_cost;
+  } else {
+    MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect per_row, PlanSelectExplained(std::move(*bound), false));
+    plan->root = std::move(per_row.root);
+    if (per_row.explain != nullptr) per_row_cost = per_row.explain->total_cost;
+  }
   rules_ = ExprRules{};
   in_aggregate_ = false;
   ++sublink_depth_;
@@ -248,8 +263,7 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
   rules_ = saved_rules;
   in_aggregate_ = saved_in_aggregate;
   if (again.ok()) {
-    plan->hashed = DecorrelateExists(
-        std::move(*again), per_row.explain != nullptr ? per_row.explain->total_cost : 1.0);
+    plan->hashed = DecorrelateExists(std::move(*again), per_row_cost);
   }
   return plan;
 }

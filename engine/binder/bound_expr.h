@@ -15,6 +15,7 @@
 namespace meridian::exec {
 
 class Operator;
+struct PlanNode;
 struct BoundExpr;
 using BoundExprPtr = std::unique_ptr<BoundExpr>;
 
@@ -242,6 +243,9 @@ struct SubqueryPlan {
   // enough per-row runs it answers from a hash set of the inner sides instead; null otherwise.
   struct HashedExists;
   std::unique_ptr<HashedExists> hashed;
+  // Its plan as EXPLAIN prints it; set only while EXPLAIN plans (planner/explain.h,
+  // ExplainSubplans).
+  std::shared_ptr<PlanNode> explain;
   SubqueryPlan();
   ~SubqueryPlan();
 };

@@ -407,6 +407,12 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
   std::unique_ptr<PlanNode> root;
   std::vector<std::string> extra;
   ParamTypes types(params);
+  // Subqueries planned from here on carry their plans; collection stops before anything runs
+  // (an ANALYZE of UPDATE/DELETE/INSERT plans the statement again to execute it, and those
+  // plans are not printed: its subplans print without figures).
+  ExplainSubplans subplans;
+  subplans.analyze = analyze && stmt.kind == ast::StatementKind::kSelect;
+  ExplainSubplans::Scope collecting(&subplans);
   switch (stmt.kind) {
     case ast::StatementKind::kSelect: {
       catalog::LockSet locks;
@@ -420,6 +426,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
                                 PlanSelectExplained(std::move(bound), analyze));
       planned.root->PruneColumns(std::vector<bool>(width, true));  // as PlanSelect does
       root = std::move(planned.explain);
+      collecting.Stop();
       const double planning_ms = MsSince(plan_start);
       if (analyze) {
         MERIDIAN_RETURN_IF_ERROR(locks.AcquireAll(&ctl));
@@ -454,6 +461,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundDelete> bound, binder.BindDelete(*stmt.del));
         MERIDIAN_ASSIGN_OR_RETURN(root, DescribeModify("Delete", bound.get()));
       }
+      collecting.Stop();
       if (analyze) {
         const Clock::time_point run_start = Clock::now();
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
@@ -495,6 +503,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
           root->details.push_back("Conflict Filter: " + ExprToString(*oc.where));
         }
       }
+      collecting.Stop();
       if (analyze) {
         const Clock::time_point run_start = Clock::now();
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<QueryCursor> done,
@@ -511,7 +520,8 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       return Status::NotSupported("EXPLAIN of this statement is not supported")
           .WithPosition(stmt.loc.position);
   }
-  std::vector<std::string> lines = RenderPlan(*root, analyze, costs, timing);
+  collecting.Stop();
+  std::vector<std::string> lines = RenderPlan(*root, analyze, costs, timing, &subplans);
   for (std::string& e : extra) {
     const bool summary_line = e.starts_with("Planning Time:") || e.starts_with("Execution Time:");
     if (!summary_line || summary) lines.push_back(std::move(e));

@@ -85,6 +85,13 @@ const char* AggName(AggFunc f) {
   return "?";
 }
 
+// "SubPlan N" / "InitPlan N" while EXPLAIN collects subplans, "SubPlan" otherwise.
+std::string SubplanName(const BoundExpr& e, bool in_list) {
+  ExplainSubplans* c = ExplainSubplans::Active();
+  if (c == nullptr || e.subquery == nullptr) return "SubPlan";
+  return c->Name(*e.subquery, in_list);
+}
+
 std::string Join(const std::vector<BoundExprPtr>& list, size_t from,
                  size_t to = static_cast<size_t>(-1)) {
   std::string out;
@@ -99,7 +106,49 @@ struct RenderOptions {
   bool analyze = false;
   bool costs = true;
   bool timing = true;
+  const ExplainSubplans* subplans = nullptr;
+  std::vector<bool>* printed = nullptr;  // per subplans entry
 };
+
+thread_local ExplainSubplans* active_subplans = nullptr;
+
+// The subplan numbers that "SubPlan N" / "InitPlan N" in these lines name, in order.
+std::vector<size_t> NamedSubplans(const std::vector<std::string>& lines) {
+  std::vector<size_t> out;
+  for (const std::string& line : lines) {
+    for (const char* word : {"SubPlan ", "InitPlan "}) {
+      for (size_t at = line.find(word); at != std::string::npos; at = line.find(word, at + 1)) {
+        size_t i = at + std::char_traits<char>::length(word);
+        size_t n = 0;
+        bool digits = false;
+        while (i < line.size() && line[i] >= '0' && line[i] <= '9') {
+          n = n * 10 + static_cast<size_t>(line[i++] - '0');
+          digits = true;
+        }
+        if (digits && n >= 1) out.push_back(n);
+      }
+    }
+  }
+  return out;
+}
+
+void Render(const PlanNode& node, const RenderOptions& o, int depth, std::vector<std::string>* out);
+
+// Prints the subplans numbered in `numbers` whose kind is init, not yet printed, each as a
+// "SubPlan N" line at indent with its plan below.
+void RenderSubplans(const std::vector<size_t>& numbers, bool init, const std::string& indent,
+                    const RenderOptions& o, std::vector<std::string>* out) {
+  if (o.subplans == nullptr) return;
+  const auto& entries = o.subplans->entries();
+  for (size_t n : numbers) {
+    if (n > entries.size() || (*o.printed)[n - 1] || entries[n - 1].init != init) continue;
+    (*o.printed)[n - 1] = true;
+    out->push_back(indent + (init ? "InitPlan " : "SubPlan ") + std::to_string(n));
+    std::vector<std::string> lines;
+    Render(*entries[n - 1].node, o, 1, &lines);
+    for (std::string& line : lines) out->push_back(indent + line);
+  }
+}
 
 void Render(const PlanNode& node, const RenderOptions& o, int depth,
             std::vector<std::string>* out) {
@@ -129,7 +178,15 @@ void Render(const PlanNode& node, const RenderOptions& o, int depth,
   std::string detail_indent = depth == 0 ? "  " : indent + "      ";
   for (const std::string& d : node.details) out->push_back(detail_indent + d);
   if (analyze && !node.actual.detail.empty()) out->push_back(detail_indent + node.actual.detail);
+  std::vector<size_t> named = NamedSubplans(node.details);
+  RenderSubplans(named, /*init=*/true, detail_indent, o, out);
   for (const auto& child : node.children) Render(*child, o, depth + 1, out);
+  if (depth == 0 && o.subplans != nullptr) {
+    // Subplans no node's details name (select-list ones) are printed under the top node.
+    for (size_t n = 1; n <= o.subplans->entries().size(); ++n) named.push_back(n);
+    RenderSubplans(named, /*init=*/true, detail_indent, o, out);
+  }
+  RenderSubplans(named, /*init=*/false, detail_indent, o, out);
 }
 
 }  // namespace
@@ -228,10 +285,10 @@ std::string ExprToString(const BoundExpr& e) {
       return "(" + ExprToString(*e.children[0]) + (e.negated ? " NOT IN (" : " IN (") +
              Join(e.children, 1) + "))";
     case BoundKind::kSubquery:
-      return "(SubPlan)";
+      return "(" + SubplanName(e, false) + ")";
     case BoundKind::kExists: {
       // A hashed form says after how many per-row runs it takes over.
-      std::string sub = "SubPlan";
+      std::string sub = SubplanName(e, false);
       if (e.subquery != nullptr && e.subquery->hashed != nullptr) {
         sub += ", hashed after " + std::to_string(e.subquery->hashed->switch_after) + " rows";
       }
@@ -240,12 +297,13 @@ std::string ExprToString(const BoundExpr& e) {
     case BoundKind::kInSubquery:
       if (e.all || e.binary_op != ast::BinaryOp::kEq) {
         return "(" + ExprToString(*e.children[0]) + " " + ast::OperatorName(e.binary_op) +
-               (e.all ? " ALL (SubPlan))" : " ANY (SubPlan))");
+               (e.all ? " ALL (" : " ANY (") + SubplanName(e, true) + "))";
       }
-      return "(" + ExprToString(*e.children[0]) +
-             (e.negated ? " NOT IN (SubPlan))" : " IN (SubPlan))");
+      return "(" + ExprToString(*e.children[0]) + (e.negated ? " NOT IN (" : " IN (") +
+             SubplanName(e, true) + "))";
     case BoundKind::kArray:
-      return e.subquery != nullptr ? "ARRAY(SubPlan)" : "ARRAY[" + Join(e.children, 0) + "]";
+      return e.subquery != nullptr ? "ARRAY(" + SubplanName(e, false) + ")"
+                                   : "ARRAY[" + Join(e.children, 0) + "]";
     case BoundKind::kQuantifiedArray:
       return "(" + ExprToString(*e.children[0]) + " " + ast::OperatorName(e.binary_op) +
              (e.all ? " ALL (" : " ANY (") + ExprToString(*e.children[1]) + "))";
@@ -284,10 +342,31 @@ int RowWidth(const std::vector<Type>& types) {
   return w;
 }
 
-std::vector<std::string> RenderPlan(const PlanNode& root, bool analyze, bool costs, bool timing) {
+std::vector<std::string> RenderPlan(const PlanNode& root, bool analyze, bool costs, bool timing,
+                                    const ExplainSubplans* subplans) {
   std::vector<std::string> out;
-  Render(root, RenderOptions{analyze, costs, timing}, 0, &out);
+  std::vector<bool> printed(subplans != nullptr ? subplans->entries().size() : 0, false);
+  Render(root, RenderOptions{analyze, costs, timing, subplans, &printed}, 0, &out);
   return out;
+}
+
+ExplainSubplans::Scope::Scope(ExplainSubplans* c) : saved_(active_subplans) { active_subplans = c; }
+
+void ExplainSubplans::Scope::Stop() {
+  if (!active_) return;
+  active_ = false;
+  active_subplans = saved_;
+}
+
+ExplainSubplans* ExplainSubplans::Active() { return active_subplans; }
+
+std::string ExplainSubplans::Name(const SubqueryPlan& plan, bool in_list) {
+  if (plan.explain == nullptr) return "SubPlan";
+  size_t n = 0;
+  while (n < entries_.size() && entries_[n].plan != &plan) ++n;
+  const bool init = !plan.correlated && !in_list;
+  if (n == entries_.size()) entries_.push_back({&plan, plan.explain, init});
+  return (init ? "InitPlan " : "SubPlan ") + std::to_string(n + 1);
 }
 
 }  // namespace meridian::exec

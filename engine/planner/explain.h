@@ -48,13 +48,53 @@ class InstrumentOp : public Operator {
   double loop_base_ms_ = 0;  // actual_->total_ms when this loop started
 };
 
+// EXPLAIN's subqueries, numbered as PostgreSQL's "SubPlan N" / "InitPlan N". While a
+// collector is active on this thread (Scope, set by EXPLAIN around binding and planning), the
+// binder plans each subquery with its PlanNode (SubqueryPlan::explain) and ExprToString
+// numbers the subqueries it prints: "(SubPlan 2)", "(InitPlan 1)" (PostgreSQL prints an
+// InitPlan's result as "$0"). RenderPlan prints each subquery's plan under the node whose
+// details name it (InitPlans before that node's children, SubPlans after, as PostgreSQL does),
+// and the ones no detail names (a select-list subquery: no Output lines without VERBOSE)
+// after the top node's children.
+class ExplainSubplans {
+ public:
+  struct Entry {
+    const SubqueryPlan* plan;
+    std::shared_ptr<const PlanNode> node;
+    bool init;  // uncorrelated and not an IN: computed once, PostgreSQL's InitPlan
+  };
+  // Makes c the active collector of this thread until destroyed (or Stop).
+  class Scope {
+   public:
+    explicit Scope(ExplainSubplans* c);
+    ~Scope() { Stop(); }
+    void Stop();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    ExplainSubplans* saved_;
+    bool active_ = true;
+  };
+  static ExplainSubplans* Active();
+  bool analyze = false;  // subqueries are planned with instrumented operators
+  // "SubPlan 3" / "InitPlan 1" for a subquery planned with its PlanNode (registered at its
+  // first use); "SubPlan" otherwise.
+  std::string Name(const SubqueryPlan& plan, bool in_list);
+  const std::vector<Entry>& entries() const { return entries_; }
+
+ private:
+  std::vector<Entry> entries_;
+};
+
 // PostgreSQL-like text of a bound expression: "(id = 42)", "(name IS NULL)".
 std::string ExprToString(const BoundExpr& e);
 // Average width in bytes PostgreSQL would print for a row of these types.
 int RowWidth(const std::vector<Type>& types);
 // The plan as lines of text; analyze adds "(actual time=a..b rows=n loops=l)" (without
 // "time=a..b" when timing is false); costs false leaves out "(cost=... rows=... width=...)".
+// subplans: the collector active while root was planned, whose subqueries are printed.
 std::vector<std::string> RenderPlan(const PlanNode& root, bool analyze, bool costs = true,
-                                    bool timing = true);
+                                    bool timing = true, const ExplainSubplans* subplans = nullptr);
 
 }  // namespace meridian::exec

@@ -217,6 +217,11 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
   }
   std::vector<Type> out_types;
   for (const auto& p : s->projections) out_types.push_back(p->type);
+  if (ExplainSubplans::Active() != nullptr) {
+    // EXPLAIN numbers the select list's subqueries too (no Output lines name them: they print
+    // under the top node).
+    for (const auto& p : s->projections) (void)ExprToString(*p);
+  }
   cur.op = std::make_unique<ProjectOp>(std::move(cur.op), std::move(s->projections));
   cur.node->width = RowWidth(out_types);
   if (s->distinct) {

@@ -57,10 +57,30 @@ class DecorrelateTest : public SqlTest {
   }
 };
 
+TEST_F(DecorrelateTest, ExplainAnalyzeCountsEachSubPlanRun) {
+  // The select-list subquery runs once per row of a; its plan prints under the top node with
+  // the number of runs as loops, and the uncorrelated one as an InitPlan run once.
+  const int64_t rows =
+      std::stoll(Rows("SELECT count(*) FROM a WHERE a.x > (SELECT min(x) - 1 FROM b)").at(0));
+  std::string p;
+  for (const std::string& line :
+       Rows("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT id, (SELECT count(*) FROM b WHERE "
+            "b.x = a.x) FROM a WHERE a.x > (SELECT min(x) - 1 FROM b)")) {
+    p += line + "\n";
+  }
+  EXPECT_NE(p.find("Filter: (a.x > (InitPlan 1))\n"), std::string::npos) << p;
+  EXPECT_NE(p.find("  InitPlan 1\n    ->  Aggregate (actual rows=1 loops=1)"), std::string::npos)
+      << p;
+  EXPECT_NE(
+      p.find("  SubPlan 2\n    ->  Aggregate (actual rows=1 loops=" + std::to_string(rows) + ")"),
+      std::string::npos)
+      << p;
+}
+
 TEST_F(DecorrelateTest, ExplainShowsTheHashedForm) {
   const std::string p =
       Plan("SELECT count(*) FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.x = a.x AND b.w = 1)");
-  EXPECT_NE(p.find("EXISTS(SubPlan, hashed after"), std::string::npos) << p;
+  EXPECT_NE(p.find("EXISTS(SubPlan 1, hashed after"), std::string::npos) << p;
   // A correlation that is not an equality keeps the per-row plan only.
   const std::string q = Plan("SELECT count(*) FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.x < a.x)");
   EXPECT_EQ(q.find("hashed"), std::string::npos) << q;
