@@ -456,6 +456,9 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       if (update) {
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound,
                                   binder.BindUpdate(*stmt.update));
+        // The SET list's subqueries are numbered too (no line names them: they print under
+        // the top node).
+        for (const BoundAssignment& a : bound->assignments) (void)ExprToString(*a.value);
         MERIDIAN_ASSIGN_OR_RETURN(root, DescribeModify("Update", bound.get()));
       } else {
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundDelete> bound, binder.BindDelete(*stmt.del));
