@@ -339,6 +339,16 @@ Status Table::CollectGarbage(txn::Timestamp horizon, Garbage* garbage) {
     marked.swap(gc_pages_);
   }
   if (!all && marked.empty()) return Status::Ok();
+  // A pass that fails has lost the pages it took: the next one reads every page.
+  struct RetryAll {
+    Table* table;
+    bool done = false;
+    ~RetryAll() {
+      if (done) return;
+      std::lock_guard lock(table->gc_pages_mu_);
+      table->gc_all_pages_ = true;
+    }
+  } retry{this};
   std::vector<uint32_t> pages;
   const uint32_t page_count = heap_->page_count();
   if (all) {
@@ -397,6 +407,7 @@ Status Table::CollectGarbage(txn::Timestamp horizon, Garbage* garbage) {
     }
     garbage->rids.push_back(rid);
   }
+  retry.done = true;
   return Status::Ok();
 }
 
