@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "syntax_error.h"
 #include "transformer.h"
 
 namespace meridian::parser {
@@ -266,6 +267,14 @@ ast::GroupingElement Transformer::GroupingExprs(const std::vector<P::ExprContext
   for (P::ExprContext* e : exprs) {
     g.exprs.push_back(stmt->group_by.size());
     stmt->group_by.push_back(TransformExpr(e));
+    // `ROLLUP ()` / `CUBE ()` are not function calls here but empty lists, which PostgreSQL's
+    // grammar refuses at the ")".
+    const ast::Expr& x = *stmt->group_by.back();
+    if (x.kind == ast::ExprKind::kFunction && x.children.empty() && !x.star &&
+        x.over == nullptr && (x.name == "rollup" || x.name == "cube") &&
+        e->getStop() != nullptr) {
+      Fail(ErrorAtToken(*e->getStop(), "syntax error"));
+    }
   }
   return g;
 }
