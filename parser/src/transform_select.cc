@@ -270,9 +270,8 @@ ast::GroupingElement Transformer::GroupingExprs(const std::vector<P::ExprContext
     // `ROLLUP ()` / `CUBE ()` are not function calls here but empty lists, which PostgreSQL's
     // grammar refuses at the ")".
     const ast::Expr& x = *stmt->group_by.back();
-    if (x.kind == ast::ExprKind::kFunction && x.children.empty() && !x.star &&
-        x.over == nullptr && (x.name == "rollup" || x.name == "cube") &&
-        e->getStop() != nullptr) {
+    if (x.kind == ast::ExprKind::kFunction && x.children.empty() && !x.star && x.over == nullptr &&
+        (x.name == "rollup" || x.name == "cube") && e->getStop() != nullptr) {
       Fail(ErrorAtToken(*e->getStop(), "syntax error"));
     }
   }
