@@ -22,6 +22,7 @@ struct PlanNode {
   double rows = 0;
   int width = 0;
   bool modify = false;  // Insert/Update/Delete on t: printed with rows=0, as PostgreSQL does
+  std::vector<std::string> filter;  // the "Filter:" line's conditions (AddFilterLine)
   std::vector<std::unique_ptr<PlanNode>> children;
   struct Actual {
     uint64_t rows = 0;

@@ -41,6 +41,9 @@ void CollectOuterColumns(const BoundSelect& s, int depth, std::vector<bool>* use
 void Rebase(BoundExpr* e, int offset);
 // "(a = 1)" or "((a = 1) AND (b > 2))", as EXPLAIN prints conditions.
 std::string Conditions(const std::vector<BoundExprPtr>& conds);
+// Adds conds to node's one "Filter:" line (PostgreSQL prints a node's quals as one AND list),
+// creating it after the other details when the node has none yet.
+void AddFilterLine(PlanNode* node, const std::vector<BoundExprPtr>& conds);
 
 // Shifts depth-0 column slots to pos[slot] (a conjunct moving from the FROM-order joined row
 // to a row whose tables come in another order).

@@ -123,6 +123,25 @@ std::string Conditions(const std::vector<BoundExprPtr>& conds) {
   return conds.size() > 1 ? "(" + out + ")" : out;
 }
 
+void AddFilterLine(PlanNode* node, const std::vector<BoundExprPtr>& conds) {
+  if (conds.empty()) return;
+  const bool had = !node->filter.empty();
+  for (const BoundExprPtr& c : conds) node->filter.push_back(ExprToString(*c));
+  std::string line = "Filter: ";
+  if (node->filter.size() > 1) line += "(";
+  for (size_t i = 0; i < node->filter.size(); ++i) line += (i ? " AND " : "") + node->filter[i];
+  if (node->filter.size() > 1) line += ")";
+  if (had) {
+    for (std::string& d : node->details) {
+      if (d.starts_with("Filter: ")) {
+        d = std::move(line);
+        return;
+      }
+    }
+  }
+  node->details.push_back(std::move(line));
+}
+
 FromPlanner::FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> used, bool all_used)
     : s_(s), b_(builder), used_(std::move(used)), all_used_(all_used) {
   int total = 0;
@@ -433,7 +452,7 @@ Status FromPlanner::JoinLateral(Partial* cur, size_t t, std::vector<BoundExprPtr
 void FromPlanner::AddFilter(Partial* p, std::vector<BoundExprPtr> conds) {
   if (conds.empty()) return;
   Built& cur = p->built;
-  cur.node->details.push_back("Filter: " + Conditions(conds));
+  AddFilterLine(cur.node.get(), conds);
   cur.node->rows = std::max(1.0, cur.node->rows * std::pow(0.5, static_cast<double>(conds.size())));
   cur.op = std::make_unique<FilterOp>(std::move(cur.op), JoinConjuncts(std::move(conds)));
 }
@@ -829,7 +848,7 @@ Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conju
     node->width = 8 * static_cast<int>(s_->derived[t]->columns.size());
     OperatorPtr op = std::make_unique<WorkTableScanOp>(std::move(work));
     if (!conjuncts.empty()) {
-      node->details.push_back("Filter: " + Conditions(conjuncts));
+      AddFilterLine(node.get(), conjuncts);
       op = std::make_unique<FilterOp>(std::move(op), JoinConjuncts(std::move(conjuncts)));
     }
     return b_->Make(std::move(op), std::move(node));
@@ -845,7 +864,7 @@ Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conju
     node->width = 32;
     OperatorPtr op = std::make_unique<FunctionScanOp>(std::move(call));
     if (!conjuncts.empty()) {
-      node->details.push_back("Filter: " + Conditions(conjuncts));
+      AddFilterLine(node.get(), conjuncts);
       op = std::make_unique<FilterOp>(std::move(op), JoinConjuncts(std::move(conjuncts)));
     }
     return b_->Make(std::move(op), std::move(node));
@@ -864,7 +883,7 @@ Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conju
   node->width = inner.node->width;
   OperatorPtr op = std::move(inner.op);
   if (!conjuncts.empty()) {
-    node->details.push_back("Filter: " + Conditions(conjuncts));
+    AddFilterLine(node.get(), conjuncts);
     op = std::make_unique<FilterOp>(std::move(op), JoinConjuncts(std::move(conjuncts)));
   }
   return b_->Make(std::move(op), std::move(node), {&inner});
@@ -932,7 +951,7 @@ Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
     }
     node->details.push_back("Order By: " + (wrapped ? key : "(" + key + ")"));
   }
-  if (!plan.residual.empty()) node->details.push_back("Filter: " + Conditions(plan.residual));
+  AddFilterLine(node.get(), plan.residual);
   node->startup_cost = plan.startup_cost;
   node->total_cost = plan.total_cost;
   node->rows = plan.rows;
