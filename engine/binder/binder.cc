@@ -255,6 +255,8 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
     plan->root = std::move(per_row.root);
     if (per_row.explain != nullptr) per_row_cost = per_row.explain->total_cost;
   }
+  // EXPLAIN prints the per-row plan only: the hashed form's subqueries are not numbered.
+  ExplainSubplans::Scope not_explained(nullptr);
   rules_ = ExprRules{};
   in_aggregate_ = false;
   ++sublink_depth_;

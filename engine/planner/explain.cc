@@ -363,9 +363,11 @@ ExplainSubplans* ExplainSubplans::Active() { return active_subplans; }
 std::string ExplainSubplans::Name(const SubqueryPlan& plan, bool in_list) {
   if (plan.explain == nullptr) return "SubPlan";
   size_t n = 0;
-  while (n < entries_.size() && entries_[n].plan != &plan) ++n;
+  // Known by its PlanNode, which the entry keeps alive (a SubqueryPlan's address may be
+  // reused once a discarded binding freed it).
+  while (n < entries_.size() && entries_[n].node != plan.explain) ++n;
   const bool init = !plan.correlated && !in_list;
-  if (n == entries_.size()) entries_.push_back({&plan, plan.explain, init});
+  if (n == entries_.size()) entries_.push_back({plan.explain, init});
   return (init ? "InitPlan " : "SubPlan ") + std::to_string(n + 1);
 }
 

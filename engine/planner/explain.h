@@ -60,7 +60,6 @@ class InstrumentOp : public Operator {
 class ExplainSubplans {
  public:
   struct Entry {
-    const SubqueryPlan* plan;
     std::shared_ptr<const PlanNode> node;
     bool init;  // uncorrelated and not an IN: computed once, PostgreSQL's InitPlan
   };
