@@ -177,7 +177,8 @@ Status Binder::RewriteGrouping(BoundExprPtr* expr, BoundSelect* out) {
     const GroupingSet& set = out->grouping_sets[s];
     int64_t mask = 0;
     for (size_t a = 0; a < n; ++a) {
-      if (std::find(set.begin(), set.end(), args[a]) == set.end()) mask |= int64_t{1} << (n - 1 - a);
+      if (std::find(set.begin(), set.end(), args[a]) == set.end())
+        mask |= int64_t{1} << (n - 1 - a);
     }
     c->children.push_back(BoundExpr::Const(Value::Int(static_cast<int64_t>(s)), Type::Integer()));
     c->children.push_back(BoundExpr::Const(Value::Int(mask), Type::Integer()));

@@ -38,17 +38,16 @@ bool IsAggregateName(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" ||
          n == "string_agg" || n == "array_agg" || n == "bool_and" || n == "bool_or" ||
          n == "every" || n == "grouping" || n == "stddev" || n == "stddev_samp" ||
-         n == "stddev_pop" || n == "variance" || n == "var_samp" || n == "var_pop" ||
-         n == "corr" || n == "covar_pop" || n == "covar_samp" || n == "regr_slope" ||
-         n == "regr_intercept";
+         n == "stddev_pop" || n == "variance" || n == "var_samp" || n == "var_pop" || n == "corr" ||
+         n == "covar_pop" || n == "covar_samp" || n == "regr_slope" || n == "regr_intercept";
 }
 
 // The one-argument statistical aggregates (PostgreSQL's names, two for the sample forms).
 bool StatAggregate(const std::string& n, AggFunc* f) {
   static const std::pair<const char*, AggFunc> kNames[] = {
-      {"stddev", AggFunc::kStddevSamp}, {"stddev_samp", AggFunc::kStddevSamp},
+      {"stddev", AggFunc::kStddevSamp},    {"stddev_samp", AggFunc::kStddevSamp},
       {"stddev_pop", AggFunc::kStddevPop}, {"variance", AggFunc::kVarSamp},
-      {"var_samp", AggFunc::kVarSamp},  {"var_pop", AggFunc::kVarPop}};
+      {"var_samp", AggFunc::kVarSamp},     {"var_pop", AggFunc::kVarPop}};
   for (const auto& [name, func] : kNames) {
     if (n == name) {
       *f = func;
@@ -61,8 +60,10 @@ bool StatAggregate(const std::string& n, AggFunc* f) {
 // The two-argument (Y, X) ones over double precision.
 bool RegressionAggregate(const std::string& n, AggFunc* f) {
   static const std::pair<const char*, AggFunc> kNames[] = {
-      {"corr", AggFunc::kCorr},           {"covar_pop", AggFunc::kCovarPop},
-      {"covar_samp", AggFunc::kCovarSamp}, {"regr_slope", AggFunc::kRegrSlope},
+      {"corr", AggFunc::kCorr},
+      {"covar_pop", AggFunc::kCovarPop},
+      {"covar_samp", AggFunc::kCovarSamp},
+      {"regr_slope", AggFunc::kRegrSlope},
       {"regr_intercept", AggFunc::kRegrIntercept}};
   for (const auto& [name, func] : kNames) {
     if (n == name) {
@@ -246,7 +247,8 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
   }
   if (args.size() == 2 &&
       (name == "&&" || name == "~=" || name == "<->" || name == "@>" || name == "<@")) {
-    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr geo, BindGeometryOperator(name, &args[0], &args[1], pos));
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr geo,
+                              BindGeometryOperator(name, &args[0], &args[1], pos));
     if (geo != nullptr) return geo;
   }
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr json, BindJsonFunction(name, &args, pos));
@@ -709,13 +711,12 @@ Result<BoundExprPtr> Binder::BindGrouping(const ast::Expr& expr) {
   }
   if (expr.star || expr.distinct || !expr.agg_order.empty() || expr.filter != nullptr ||
       expr.children.empty()) {
-    return Status::Error(sqlstate::kSyntaxError, "syntax error at or near \"" +
-                                                     std::string(expr.star ? "*" : ")") + "\"")
+    return Status::Error(sqlstate::kSyntaxError,
+                         "syntax error at or near \"" + std::string(expr.star ? "*" : ")") + "\"")
         .WithPosition(pos);
   }
   if (expr.children.size() > 31) {
-    return Status::Error(sqlstate::kTooManyArguments,
-                         "GROUPING must have fewer than 32 arguments")
+    return Status::Error(sqlstate::kTooManyArguments, "GROUPING must have fewer than 32 arguments")
         .WithPosition(pos);
   }
   auto e = std::make_unique<BoundExpr>();

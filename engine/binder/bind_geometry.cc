@@ -54,9 +54,7 @@ const char* GeometryOperatorSymbol(std::string_view function) {
   return nullptr;
 }
 
-bool IsGeometryOperator(const std::string& op) {
-  return op == "&&" || op == "~=" || op == "<->";
-}
+bool IsGeometryOperator(const std::string& op) { return op == "&&" || op == "~=" || op == "<->"; }
 
 Result<BoundExprPtr> Binder::BindGeometryOperator(const std::string& op, BoundExprPtr* l,
                                                   BoundExprPtr* r, uint32_t pos) {
@@ -75,9 +73,9 @@ Result<BoundExprPtr> Binder::BindGeometryOperator(const std::string& op, BoundEx
   TypeId lt = (*l)->type.id, rt = (*r)->type.id;
   if ((lt == TypeId::kUnknown && op == "@>" && rt == TypeId::kPoint) ||
       (rt == TypeId::kUnknown && op == "<@" && lt == TypeId::kPoint)) {
-    return Status::Error(sqlstate::kAmbiguousFunction,
-                         "operator is not unique: " + (*l)->type.Name() + " " + op + " " +
-                             (*r)->type.Name())
+    return Status::Error(
+               sqlstate::kAmbiguousFunction,
+               "operator is not unique: " + (*l)->type.Name() + " " + op + " " + (*r)->type.Name())
         .WithHint(
             "Could not choose a best candidate operator. You might need to add explicit type "
             "casts.")
@@ -96,14 +94,14 @@ Result<BoundExprPtr> Binder::BindGeometryOperator(const std::string& op, BoundEx
     std::vector<BoundExprPtr> args;
     args.push_back(std::move(*l));
     args.push_back(std::move(*r));
-    return MakeJsonCall(g.function, std::move(args),
-                        g.distance ? Type::Double() : Type::Boolean(), pos);
+    return MakeJsonCall(g.function, std::move(args), g.distance ? Type::Double() : Type::Boolean(),
+                        pos);
   }
   return NoOperator(op, (*l)->type, (*r)->type, pos);
 }
 
-Result<BoundExprPtr> Binder::BindGeometryBinary(ast::BinaryOp op, BoundExprPtr* l,
-                                                BoundExprPtr* r, uint32_t pos) {
+Result<BoundExprPtr> Binder::BindGeometryBinary(ast::BinaryOp op, BoundExprPtr* l, BoundExprPtr* r,
+                                                uint32_t pos) {
   if (!(*l)->type.IsGeometric() && !(*r)->type.IsGeometric()) return BoundExprPtr();
   switch (op) {
     case ast::BinaryOp::kEq:

@@ -18,11 +18,16 @@ struct WindowFunctionDef {
 };
 
 constexpr WindowFunctionDef kWindowFunctions[] = {
-    {"row_number", WindowFunc::kRowNumber, 0, 0},     {"rank", WindowFunc::kRank, 0, 0},
-    {"dense_rank", WindowFunc::kDenseRank, 0, 0},     {"percent_rank", WindowFunc::kPercentRank, 0, 0},
-    {"cume_dist", WindowFunc::kCumeDist, 0, 0},       {"ntile", WindowFunc::kNtile, 1, 1},
-    {"lag", WindowFunc::kLag, 1, 3},                  {"lead", WindowFunc::kLead, 1, 3},
-    {"first_value", WindowFunc::kFirstValue, 1, 1},   {"last_value", WindowFunc::kLastValue, 1, 1},
+    {"row_number", WindowFunc::kRowNumber, 0, 0},
+    {"rank", WindowFunc::kRank, 0, 0},
+    {"dense_rank", WindowFunc::kDenseRank, 0, 0},
+    {"percent_rank", WindowFunc::kPercentRank, 0, 0},
+    {"cume_dist", WindowFunc::kCumeDist, 0, 0},
+    {"ntile", WindowFunc::kNtile, 1, 1},
+    {"lag", WindowFunc::kLag, 1, 3},
+    {"lead", WindowFunc::kLead, 1, 3},
+    {"first_value", WindowFunc::kFirstValue, 1, 1},
+    {"last_value", WindowFunc::kLastValue, 1, 1},
     {"nth_value", WindowFunc::kNthValue, 2, 2},
 };
 
@@ -73,8 +78,7 @@ Result<Binder::ResolvedWindow> Binder::ResolveWindow(const ast::WindowSpec& spec
   }
   out.partition = base.partition;
   if (!spec.order_by.empty() && !base.order->empty()) {
-    return WindowingError("cannot override ORDER BY clause of window " + quoted,
-                          spec.loc.position);
+    return WindowingError("cannot override ORDER BY clause of window " + quoted, spec.loc.position);
   }
   if (spec.order_by.empty()) out.order = base.order;
   if (base.frame != nullptr) {
@@ -127,8 +131,8 @@ Result<BoundExprPtr> Binder::BindFrameOffset(const ast::Expr& expr) {
   BoundExprPtr e = std::move(bound).value();
   // Any number is cast to bigint (1.5 PRECEDING is 2 PRECEDING, as in PostgreSQL).
   if (e->type.id != TypeId::kUnknown && !e->type.IsNumeric()) {
-    return Status::Error(sqlstate::kDatatypeMismatch, "argument of ROWS must be type bigint, not type " +
-                                                          e->type.Name())
+    return Status::Error(sqlstate::kDatatypeMismatch,
+                         "argument of ROWS must be type bigint, not type " + e->type.Name())
         .WithPosition(e->position);
   }
   const bool number = e->type.IsNumeric() && !e->type.IsIntegral();
@@ -184,7 +188,8 @@ Result<BoundExprPtr> Binder::BindWindowFunction(const ast::Expr& expr) {
       return Status::NotSupported("frame mode GROUPS is not supported yet")
           .WithPosition(frame->loc.position);
     }
-    if (frame->mode == Mode::kRange && (frame->start_offset != nullptr || frame->end_offset != nullptr)) {
+    if (frame->mode == Mode::kRange &&
+        (frame->start_offset != nullptr || frame->end_offset != nullptr)) {
       return Status::NotSupported("RANGE with offset PRECEDING/FOLLOWING is not supported yet")
           .WithPosition(frame->loc.position);
     }
@@ -229,8 +234,7 @@ Result<BoundExprPtr> Binder::BindWindowFunction(const ast::Expr& expr) {
     // An integer argument (ntile's buckets, lag/lead's offset, nth_value's n).
     auto integer_arg = [&](size_t i) -> Status {
       const TypeId t = args[i]->type.id;
-      if (t != TypeId::kUnknown && t != TypeId::kSmallInt &&
-          t != TypeId::kInteger) {
+      if (t != TypeId::kUnknown && t != TypeId::kSmallInt && t != TypeId::kInteger) {
         return NoFunction(name, args, pos);
       }
       MERIDIAN_ASSIGN_OR_RETURN(args[i], Coerce(std::move(args[i]), Type::Integer(), false, ""));
@@ -299,13 +303,17 @@ Result<BoundExprPtr> Binder::BindWindowFunction(const ast::Expr& expr) {
   if (keys.ok() && frame != nullptr) {
     if (frame->start_offset != nullptr) {
       auto offset = BindFrameOffset(*frame->start_offset);
-      if (offset.ok()) clause->start_offset = std::move(offset).value();
-      else keys = offset.status();
+      if (offset.ok())
+        clause->start_offset = std::move(offset).value();
+      else
+        keys = offset.status();
     }
     if (keys.ok() && frame->end_offset != nullptr) {
       auto offset = BindFrameOffset(*frame->end_offset);
-      if (offset.ok()) clause->end_offset = std::move(offset).value();
-      else keys = offset.status();
+      if (offset.ok())
+        clause->end_offset = std::move(offset).value();
+      else
+        keys = offset.status();
     }
   }
   in_window_ = nullptr;

@@ -6,9 +6,9 @@
 #include <cctype>
 #include <set>
 
+#include "binder/type_rules.h"
 #include "catalog/system_tables.h"
 #include "planner/planner.h"
-#include "binder/type_rules.h"
 
 namespace meridian::exec {
 
@@ -278,8 +278,8 @@ Result<BoundExprPtr> Binder::Coerce(BoundExprPtr e, Type to, bool assignment,
   // char(n), numeric(p,s), timestamp(p)).
   if (e->type.id == to.id && (to.modifier < 0 || to.id == TypeId::kBoolean)) return e;
   if (e->type.id == to.id && to.id != TypeId::kVarchar && to.id != TypeId::kChar &&
-      to.id != TypeId::kNumeric && to.id != TypeId::kTimestamp &&
-      to.id != TypeId::kTimestampTz && to.id != TypeId::kTime) {
+      to.id != TypeId::kNumeric && to.id != TypeId::kTimestamp && to.id != TypeId::kTimestampTz &&
+      to.id != TypeId::kTime) {
     return e;
   }
   if (e->type.id == TypeId::kVarchar && to.id == TypeId::kVarchar && to.modifier >= 0 &&

@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
-#include "catalog/table_lock.h"
 #include "binder/bound_expr.h"
 #include "binder/bound_statement.h"
 #include "binder/params.h"
+#include "catalog/catalog.h"
+#include "catalog/table_lock.h"
 #include "meridian/parser/ast.h"
 #include "meridian/status.h"
 
@@ -140,7 +140,7 @@ class Binder {
     bool aggregates = false;  // aggregate calls allowed here
     bool columns = true;      // column references allowed
     bool subqueries = true;
-    bool windows = false;  // window function calls allowed here (SELECT list, ORDER BY)
+    bool windows = false;        // window function calls allowed here (SELECT list, ORDER BY)
     bool set_functions = false;  // unnest / generate_series / generate_subscripts (SELECT list)
   };
 
@@ -250,8 +250,8 @@ class Binder {
   // jsonb (the operands are then untouched).
   // The geometric operators (bind_geometry.cc): op over point/box operands as a call of its
   // function; null when neither operand is geometric (and op is not && ~= <->).
-  Result<BoundExprPtr> BindGeometryOperator(const std::string& op, BoundExprPtr* l,
-                                            BoundExprPtr* r, uint32_t pos);
+  Result<BoundExprPtr> BindGeometryOperator(const std::string& op, BoundExprPtr* l, BoundExprPtr* r,
+                                            uint32_t pos);
   // A comparison or arithmetic operator with a point or box operand; null otherwise.
   Result<BoundExprPtr> BindGeometryBinary(ast::BinaryOp op, BoundExprPtr* l, BoundExprPtr* r,
                                           uint32_t pos);
@@ -457,7 +457,7 @@ class Binder {
   ParamTypes* params_;      // null: no parameters (also while binding a DEFAULT)
   Scope* scope_ = nullptr;  // innermost scope; null outside any query
   ExprRules rules_;
-  bool in_aggregate_ = false;     // binding an aggregate's argument
+  bool in_aggregate_ = false;  // binding an aggregate's argument
   // Binding a window call's arguments or window: the 42P20 message for a window call there.
   const char* in_window_ = nullptr;
   // The WINDOW clause of the SELECT core being bound (null outside a SELECT core).
@@ -475,10 +475,10 @@ class Binder {
   struct CteBinding {
     const ast::CommonTableExpr* cte = nullptr;
     enum class Phase { kPlain, kNonRecursive, kRecursive } phase = Phase::kPlain;
-    std::vector<ColumnInfo> columns;   // kRecursive: the working table's columns
+    std::vector<ColumnInfo> columns;       // kRecursive: the working table's columns
     std::shared_ptr<WorkTableSlot> table;  // kRecursive
-    int sublinks = 0;                  // sublink_depth_ of the recursive term
-    int refs = 0;                      // references to the working table bound
+    int sublinks = 0;                      // sublink_depth_ of the recursive term
+    int refs = 0;                          // references to the working table bound
   };
   std::vector<CteBinding> cte_bindings_;
   int sublink_depth_ = 0;  // subqueries in expressions being bound (BindSubqueryPlan)

@@ -201,10 +201,11 @@ enum class WindowFunc {
 };
 
 // The window of a kWindow call. Its expressions are the call's children: num_args arguments
-// (an aggregate's with its FILTER condition last, as a kAggregate's children), then num_partition PARTITION BY expressions, then one per ORDER BY key (descending,
-// nulls_first). The frame is ROWS or RANGE (RANGE only without offsets: UNBOUNDED PRECEDING,
-// CURRENT ROW = the row's peers, UNBOUNDED FOLLOWING); offsets are bigint expressions without
-// columns (constants or $n), checked when the window runs.
+// (an aggregate's with its FILTER condition last, as a kAggregate's children), then num_partition
+// PARTITION BY expressions, then one per ORDER BY key (descending, nulls_first). The frame is ROWS
+// or RANGE (RANGE only without offsets: UNBOUNDED PRECEDING, CURRENT ROW = the row's peers,
+// UNBOUNDED FOLLOWING); offsets are bigint expressions without columns (constants or $n), checked
+// when the window runs.
 struct WindowClause {
   using Bound = ast::WindowFrame::Bound;
   WindowFunc func = WindowFunc::kRowNumber;
@@ -279,7 +280,7 @@ struct BoundExpr {
 
   std::vector<BoundExprPtr> children;
   std::shared_ptr<SubqueryPlan> subquery;
-  std::unique_ptr<WindowClause> window;  // kWindow
+  std::unique_ptr<WindowClause> window;    // kWindow
   const ScalarFunction* scalar = nullptr;  // kFunction with Func::kRegistered
 
   static BoundExprPtr Const(Value v, Type t, uint32_t position = 0);

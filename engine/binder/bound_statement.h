@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "catalog/table.h"
 #include "binder/bound_expr.h"
+#include "catalog/table.h"
 #include "execution/operators.h"
 #include "meridian/database.h"
 
@@ -58,7 +58,7 @@ struct BoundSelect {
   std::vector<BoundExprPtr> join_on;
   BoundExprPtr where;  // over the joined row; may be null
   bool aggregated = false;
-  std::vector<BoundExprPtr> group_by;    // over the joined row
+  std::vector<BoundExprPtr> group_by;  // over the joined row
   // GROUP BY GROUPING SETS / ROLLUP / CUBE: the grouping sets, each the group_by indexes it
   // groups by (in order; () is empty); empty for a plain GROUP BY. The aggregate row of a
   // set has NULL for the keys outside it; GROUPING(...) reads the set's number from the
@@ -79,8 +79,8 @@ struct BoundSelect {
   std::vector<BoundExprPtr> set_functions;
   int set_input = 0;
   // Over the set row when there are set-returning calls, else the window row when there are
-  // window calls, else the aggregate row when aggregated, else the joined row. The first `visible` are the
-  // select list; the rest are hidden ORDER BY keys.
+  // window calls, else the aggregate row when aggregated, else the joined row. The first `visible`
+  // are the select list; the rest are hidden ORDER BY keys.
   std::vector<BoundExprPtr> projections;
   size_t visible = 0;
   std::vector<ColumnInfo> columns;  // the visible columns
