@@ -175,10 +175,11 @@ void AddSigned(bool an, const U256& a, bool bn, const U256& b, bool* rn, U256* r
 
 int DigitCount(u128 v) {
   int n = 1;
-  while (v >= 10) {
+  while (v > UINT64_MAX) {  // 128-bit division is a library call: leave it soon
     v /= 10;
     ++n;
   }
+  for (auto w = static_cast<uint64_t>(v); w >= 10; w /= 10) ++n;
   return n;
 }
 
@@ -208,15 +209,23 @@ void GroupWeight(const Numeric& n, int* weight, int* first) {
 }  // namespace
 
 std::string Digits(const Numeric& n) {
+  // Blocks of 19 digits by one 128-bit division each, then 64-bit arithmetic: a digit at a
+  // time in 128 bits costs a library call per digit (most of a numeric GROUP BY key's cost).
+  constexpr uint64_t k1e19 = 10000000000000000000ULL;
   u128 v = Magnitude(n);
-  if (v == 0) return "0";
-  std::string out;
-  while (v != 0) {
-    out.push_back(static_cast<char>('0' + static_cast<int>(v % 10)));
-    v /= 10;
+  char buf[48];
+  size_t pos = sizeof(buf);
+  while (v > UINT64_MAX) {
+    auto low = static_cast<uint64_t>(v % k1e19);
+    v /= k1e19;
+    for (int i = 0; i < 19; ++i, low /= 10) buf[--pos] = static_cast<char>('0' + low % 10);
   }
-  std::reverse(out.begin(), out.end());
-  return out;
+  auto w = static_cast<uint64_t>(v);
+  do {
+    buf[--pos] = static_cast<char>('0' + w % 10);
+    w /= 10;
+  } while (w != 0);
+  return std::string(buf + pos, sizeof(buf) - pos);
 }
 
 Numeric FromInt(int64_t v) { return Numeric{static_cast<__int128>(v), 0}; }

@@ -31,6 +31,19 @@ Status NestedLoopJoinOp::Open(const EvalContext* outer, ExecContext* exec) {
   return right_->Open(outer, exec);
 }
 
+void NestedLoopJoinOp::PruneColumns(const std::vector<bool>& needed) {
+  if (left_width_ + right_width_ == 0) return;  // widths unknown: keep every column
+  std::vector<bool> used(left_width_ + right_width_, false);
+  for (size_t i = 0; i < used.size() && i < needed.size(); ++i) used[i] = needed[i];
+  bool all = false;
+  if (condition_ != nullptr) condition_->MarkColumnsRead(&used, &all);
+  if (all) return;  // a correlated subquery may read any column: keep them all
+  used.resize(left_width_ + right_width_);
+  const auto split = static_cast<ptrdiff_t>(left_width_);
+  if (!rescan_) left_->PruneColumns(std::vector<bool>(used.begin(), used.begin() + split));
+  right_->PruneColumns(std::vector<bool>(used.begin() + split, used.end()));
+}
+
 Result<bool> NestedLoopJoinOp::Matches(const Row& joined) {
   if (condition_ == nullptr) return true;
   EvalContext ctx{&joined, outer_, exec_};

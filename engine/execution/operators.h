@@ -11,8 +11,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "catalog/table.h"
 #include "binder/bound_expr.h"
+#include "catalog/table.h"
 #include "execution/aggregate_state.h"
 #include "execution/key_table.h"
 #include "execution/operator.h"
@@ -128,9 +128,10 @@ class IndexScanOp : public RowSourceOp {
 // An R-tree index scan (index_scan_rtree.cc): the rows whose point over the index's columns
 // lies in the query box (one KeyRange per index column, bounds evaluated at Open; an open end
 // is infinite, a strict end is taken as closed), then conds re-checked on each row on the
-// box's boundary (they own what box points to; a row strictly inside passes them all). The matching rids are collected at Open and visited in heap order; each
-// row is read from the heap and checked against the snapshot as IndexScanOp does.
-// One interval of a key column's values; a missing end is unbounded (NULLs never qualify).
+// box's boundary (they own what box points to; a row strictly inside passes them all). The matching
+// rids are collected at Open and visited in heap order; each row is read from the heap and checked
+// against the snapshot as IndexScanOp does. One interval of a key column's values; a missing end is
+// unbounded (NULLs never qualify).
 struct KeyRange {
   const BoundExpr* lower = nullptr;
   bool lower_inclusive = true;
@@ -176,10 +177,10 @@ class RTreeScanOp : public RowSourceOp {
   int geo_sure_ = 0;
   storage::Box geo_exact_;
   std::vector<int> point_dims_;
-  std::vector<double> point_;   // nearest mode: the query point, one coordinate per dimension
-  size_t found_ = 0;            // nearest mode: entries handed out in distance order so far
-  size_t batch_ = 0;            // nearest mode: size of the next search
-  bool exhausted_ = false;      // nearest mode: the last search found every entry
+  std::vector<double> point_;  // nearest mode: the query point, one coordinate per dimension
+  size_t found_ = 0;           // nearest mode: entries handed out in distance order so far
+  size_t batch_ = 0;           // nearest mode: size of the next search
+  bool exhausted_ = false;     // nearest mode: the last search found every entry
   std::unordered_set<uint64_t> handed_;  // nearest mode: rids (page << 16 | slot) handed out
   std::shared_ptr<catalog::Table> table_;
   size_t width_;
@@ -321,6 +322,7 @@ class ProjectOp : public Operator {
  private:
   OperatorPtr child_;
   std::vector<BoundExprPtr> exprs_;
+  std::vector<bool> skip_;  // PruneColumns: unread copies of input columns, output as NULL
   EvalContext ctx_;
   Row input_;
 };
@@ -366,6 +368,9 @@ class NestedLoopJoinOp : public Operator {
         right_width_(right_width) {}
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  // Passes each side the columns read above and by the condition. In rescan mode the left
+  // side keeps every column: the right side reads the current left row as its outer row.
+  void PruneColumns(const std::vector<bool>& needed) override;
 
  private:
   Result<bool> NextRight(Row* right);  // next right row for the current left row

@@ -16,17 +16,34 @@ Result<bool> ProjectOp::Next(Row* row) {
   ctx_.row = &input_;
   row->clear();
   row->reserve(exprs_.size());
-  for (const BoundExprPtr& e : exprs_) {
-    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*e, ctx_));
+  for (size_t i = 0; i < exprs_.size(); ++i) {
+    if (i < skip_.size() && skip_[i]) {
+      row->push_back(Value::Null());
+      continue;
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*exprs_[i], ctx_));
     row->push_back(std::move(v));
   }
   return true;
 }
 
-void ProjectOp::PruneColumns(const std::vector<bool>& /*needed*/) {
+void ProjectOp::PruneColumns(const std::vector<bool>& needed) {
+  // A column nobody above reads and that only copies an input column is not computed, and
+  // its input column is not asked for (the reordering projection over a join, whose every
+  // column is such a copy). Any other expression is still evaluated: it may fail or be
+  // volatile.
   std::vector<bool> used;
   bool all = false;
-  for (const BoundExprPtr& e : exprs_) e->MarkColumnsRead(&used, &all);
+  skip_.assign(exprs_.size(), false);
+  for (size_t i = 0; i < exprs_.size(); ++i) {
+    const BoundExpr& e = *exprs_[i];
+    const bool wanted = i >= needed.size() || needed[i];
+    if (!wanted && e.kind == BoundKind::kColumn && e.depth == 0) {
+      skip_[i] = true;
+      continue;
+    }
+    e.MarkColumnsRead(&used, &all);
+  }
   if (!all) child_->PruneColumns(used);
 }
 

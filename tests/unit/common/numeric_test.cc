@@ -118,6 +118,17 @@ TEST(NumericTest, Conversions) {
   EXPECT_EQ(ToString(FromInt(INT64_MIN)), "-9223372036854775808");
 }
 
+// Magnitudes above 2^64 print in blocks of 19 digits: inner zeros must survive.
+TEST(NumericTest, PrintsWideMagnitudes) {
+  for (const char* text :
+       {"18446744073709551615", "18446744073709551616", "10000000000000000000",
+        "-100000000000000000000000000000000000.01", "99999999999999999999999999999999999999",
+        "1000000000000000000.5", "0.00000000000000000000000000000000000001"}) {
+    EXPECT_EQ(S(Parse(text)), text);
+  }
+  EXPECT_EQ(S(Add(N("18446744073709551615"), N("1"))), "18446744073709551616");
+}
+
 TEST(NumericTest, MoneySumDoesNotDrift) {
   Numeric sum;
   for (int i = 0; i < 10000; ++i) sum = *Add(sum, N("0.01"));
