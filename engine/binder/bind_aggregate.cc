@@ -187,6 +187,57 @@ Status Binder::RewriteGrouping(BoundExprPtr* expr, BoundSelect* out) {
   return Status::Ok();
 }
 
+std::vector<GroupedBy> ColumnsDeterminedByGroupBy(const BoundSelect& s) {
+  std::vector<GroupedBy> out;
+  if (!s.grouping_sets.empty()) return out;
+  for (size_t t = 0; t < s.from.size(); ++t) {
+    const catalog::Table* table = s.from[t].get();
+    if (table == nullptr && (t >= s.derived.size() || s.derived[t] == nullptr)) return {};
+    const auto offset = static_cast<int>(out.size());
+    const int width = table != nullptr ? static_cast<int>(table->types().size())
+                                       : static_cast<int>(s.derived[t]->columns.size());
+    out.resize(out.size() + static_cast<size_t>(width), GroupedBy::kFree);
+    if (static_cast<int>(t) == s.rid_table) out.push_back(GroupedBy::kFree);
+    if (table == nullptr || table->schema().primary_key.empty()) continue;
+    const std::vector<int>& pk = table->schema().primary_key;
+    const bool covered = std::all_of(pk.begin(), pk.end(), [&](int k) {
+      return std::any_of(s.group_by.begin(), s.group_by.end(), [&](const BoundExprPtr& g) {
+        return g->kind == BoundKind::kColumn && g->depth == 0 && g->index == offset + k;
+      });
+    });
+    if (!covered) continue;
+    for (int c = 0; c < width; ++c) out[static_cast<size_t>(offset + c)] = GroupedBy::kKeyed;
+    for (int k : pk) out[static_cast<size_t>(offset + k)] = GroupedBy::kKeyColumn;
+  }
+  return out;
+}
+
+namespace {
+
+// The columns of the joined row read by e outside aggregate calls and subqueries.
+void CollectUngroupedColumns(const BoundExpr& e, std::vector<const BoundExpr*>* out) {
+  if (e.kind == BoundKind::kAggregate) return;
+  if (e.kind == BoundKind::kColumn && e.depth == 0) out->push_back(&e);
+  for (const BoundExprPtr& c : e.children) CollectUngroupedColumns(*c, out);
+}
+
+}  // namespace
+
+void Binder::AddDependentGroupKeys(BoundSelect* out) {
+  const std::vector<GroupedBy> grouped = ColumnsDeterminedByGroupBy(*out);
+  if (grouped.empty()) return;
+  std::vector<const BoundExpr*> columns;
+  for (const BoundExprPtr& p : out->projections) CollectUngroupedColumns(*p, &columns);
+  if (out->having != nullptr) CollectUngroupedColumns(*out->having, &columns);
+  for (const BoundExpr* c : columns) {
+    const auto i = static_cast<size_t>(c->index);
+    if (i >= grouped.size() || grouped[i] != GroupedBy::kKeyed) continue;
+    const bool present = std::any_of(out->group_by.begin(), out->group_by.end(),
+                                     [&](const BoundExprPtr& g) { return g->Equals(*c); });
+    if (!present) out->group_by.push_back(BoundExpr::Column(0, c->index, c->type, c->name));
+  }
+}
+
 Status Binder::RewriteForAggregate(BoundExprPtr* expr, BoundSelect* out) {
   BoundExpr& e = **expr;
   if (e.kind == BoundKind::kAggregate && e.agg == AggFunc::kGrouping) {

@@ -344,6 +344,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
     if (p->ContainsAggregate()) out->aggregated = true;
   }
   if (out->aggregated) {
+    AddDependentGroupKeys(out.get());
     for (BoundExprPtr& p : out->projections) {
       MERIDIAN_RETURN_IF_ERROR(RewriteForAggregate(&p, out.get()));
     }

@@ -422,6 +422,10 @@ class Binder {
   // bind_aggregate.cc: rewrites an expression over the joined row into one over the aggregate
   // row (GROUP BY values, then aggregate results), collecting aggregates into out->aggregates.
   Status RewriteForAggregate(BoundExprPtr* expr, BoundSelect* out);
+  // Adds to a plain GROUP BY the columns read outside aggregates whose table's primary key it
+  // holds (PostgreSQL accepts them: one value per group); the planner carries them beside the
+  // hash key instead of hashing them.
+  void AddDependentGroupKeys(BoundSelect* out);
   static Status RewriteGrouping(BoundExprPtr* expr, BoundSelect* out);
 
   // Binds expr with bind (BindExpr or BindBoolean) as a stand-alone expression: in scope (its

@@ -108,6 +108,13 @@ struct BoundSelect {
   }
 };
 
+// PostgreSQL's functional dependency on a primary key: per column of s's joined row, kKeyed when
+// its FROM table's primary key is wholly among s's plain-column GROUP BY items (kKeyColumn for
+// the key's own columns), so the column has one value per group; kFree otherwise. Reads
+// s.derived, so call it before planning takes them.
+enum class GroupedBy : uint8_t { kFree, kKeyed, kKeyColumn };
+std::vector<GroupedBy> ColumnsDeterminedByGroupBy(const BoundSelect& s);
+
 // RETURNING of INSERT, UPDATE or DELETE: expressions over the table row (the new row; DELETE's
 // old one) and the result columns they make.
 struct BoundReturning {

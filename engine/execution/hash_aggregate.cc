@@ -4,12 +4,12 @@
 // groups go to spill files by key hash and are aggregated file by file (operators.h).
 #include <algorithm>
 
+#include "binder/type_rules.h"
 #include "catalog/catalog.h"
 #include "catalog/key_encoding.h"
 #include "execution/evaluator.h"
 #include "execution/operators.h"
 #include "execution/spill.h"
-#include "binder/type_rules.h"
 
 namespace meridian::exec {
 
@@ -35,8 +35,20 @@ HashAggregateOp::HashAggregateOp(OperatorPtr child, std::vector<BoundExprPtr> gr
 
 void HashAggregateOp::SelectKeys(std::vector<size_t> keys, bool scalar) {
   active_ = std::move(keys);
+  carried_.clear();
   scalar_ = scalar;
   int_keys_ = active_.size() == 1 && groups_[active_[0]]->type.IsIntegral();
+}
+
+void HashAggregateOp::CarryDependentKeys(const std::vector<bool>& dependent) {
+  std::vector<size_t> keys;
+  std::vector<size_t> carried;
+  for (size_t i = 0; i < groups_.size(); ++i) {
+    (i < dependent.size() && dependent[i] ? carried : keys).push_back(i);
+  }
+  if (carried.empty() || keys.empty()) return;
+  SelectKeys(std::move(keys), scalar_);
+  carried_ = std::move(carried);
 }
 
 HashAggregateOp::~HashAggregateOp() = default;
@@ -73,23 +85,38 @@ Status HashAggregateOp::Open(const EvalContext* outer, ExecContext* exec) {
   return child_->Open(outer, exec);
 }
 
-void HashAggregateOp::NewGroup() {
-  size_t bytes = active_.size() * sizeof(Value) + aggregates_.size() * sizeof(AggState) +
-                 sizeof(KeyTable<uint32_t>::Slot) * 2 + key_.size();
-  for (const Value* v : key_refs_) {
-    bytes += v->ByteSize();
-    group_values_.push_back(*v);
+Status HashAggregateOp::NewGroup() {
+  size_t bytes = (active_.size() + carried_.size()) * sizeof(Value) +
+                 aggregates_.size() * sizeof(AggState) + sizeof(KeyTable<uint32_t>::Slot) * 2 +
+                 key_.size();
+  if (carried_.empty()) {
+    for (const Value* v : key_refs_) {
+      bytes += v->ByteSize();
+      group_values_.push_back(*v);
+    }
+  } else {  // every GROUP BY value in order, the carried ones from this first row
+    size_t key = 0;
+    for (size_t i = 0; i < groups_.size(); ++i) {
+      if (key < active_.size() && active_[key] == i) {
+        group_values_.push_back(*key_refs_[key++]);
+      } else {
+        MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*groups_[i], ctx_));
+        group_values_.push_back(std::move(v));
+      }
+      bytes += group_values_.back().ByteSize();
+    }
   }
   spill_->held_bytes += bytes;
   spill_->peak_bytes = std::max(spill_->peak_bytes, spill_->held_bytes);
   states_.resize(states_.size() + aggregates_.size());
   ++group_count_;
+  return Status::Ok();
 }
 
 Result<uint32_t> HashAggregateOp::GroupOf(bool create, uint64_t* hash) {
   *hash = 0;
   if (active_.empty()) {
-    if (group_count_ == 0) NewGroup();
+    if (group_count_ == 0) MERIDIAN_RETURN_IF_ERROR(NewGroup());
     return 0;
   }
   for (size_t i = 0; i < active_.size(); ++i) {
@@ -105,7 +132,7 @@ Result<uint32_t> HashAggregateOp::GroupOf(bool create, uint64_t* hash) {
       if (!create) *hash = MixHash(0x6e756c6cULL);
       if (null_group_ == kNone && create) {
         null_group_ = next_group;
-        NewGroup();
+        MERIDIAN_RETURN_IF_ERROR(NewGroup());
       }
       return null_group_;
     }
@@ -127,7 +154,7 @@ Result<uint32_t> HashAggregateOp::GroupOf(bool create, uint64_t* hash) {
   }
   if (inserted) {
     slot->payload = next_group;
-    NewGroup();
+    MERIDIAN_RETURN_IF_ERROR(NewGroup());
   }
   return slot->payload;
 }
@@ -179,12 +206,12 @@ Result<bool> HashAggregateOp::Next(Row* row) {
     MERIDIAN_RETURN_IF_ERROR(Consume([&reader](Row* r) { return reader.Next(r); }));
   }
   const size_t g = next_++;
-  const size_t n = active_.size();
+  const size_t n = carried_.empty() ? active_.size() : groups_.size();
   row->assign(group_values_.begin() + static_cast<ptrdiff_t>(g * n),
               group_values_.begin() + static_cast<ptrdiff_t>((g + 1) * n));
   for (size_t i = 0; i < aggregates_.size(); ++i) {
-    MERIDIAN_ASSIGN_OR_RETURN(Value v,
-                              FinishAggregate(*aggregates_[i], states_[g * aggregates_.size() + i]));
+    MERIDIAN_ASSIGN_OR_RETURN(
+        Value v, FinishAggregate(*aggregates_[i], states_[g * aggregates_.size() + i]));
     row->push_back(std::move(v));
   }
   return true;

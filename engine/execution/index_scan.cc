@@ -2,8 +2,8 @@
 #include <algorithm>
 
 #include "catalog/transaction.h"
-#include "optimizer/access_path.h"
 #include "execution/evaluator.h"
+#include "optimizer/access_path.h"
 #include "storage/key_codec.h"
 #include "storage/tuple.h"
 
@@ -47,6 +47,15 @@ IndexScanOp::IndexScanOp(std::shared_ptr<catalog::Table> table,
       index_only_(index_only) {}
 
 IndexScanOp::~IndexScanOp() = default;
+
+void IndexScanOp::PruneColumns(const std::vector<bool>& needed) {
+  const catalog::IndexSchema& schema = index_->schema();
+  if (schema.HasExpressions()) return;
+  needed_ = needed;
+  needed_.resize(width_, false);
+  for (int c : schema.columns) needed_[static_cast<size_t>(c)] = true;
+  prune_ = true;
+}
 
 bool IndexScanOp::QuickRead() const {
   const catalog::IndexSchema& schema = index_->schema();
@@ -269,7 +278,7 @@ Result<bool> IndexScanOp::Next(Row* row) {
     }
     MERIDIAN_ASSIGN_OR_RETURN(bool visible, FetchVisibleVersion(*table_, rid_, txn, &bytes_));
     if (!visible) continue;
-    MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row));
+    MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row, prune_ ? &needed_ : nullptr));
     MERIDIAN_ASSIGN_OR_RETURN(const std::string key, index_->EncodeKey(*row));
     if (key != key_) continue;  // slot reused by another row meanwhile
     row->resize(width_);

@@ -103,6 +103,9 @@ class IndexScanOp : public RowSourceOp {
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   bool QuickRead() const override;
+  // Decodes only the needed columns and the key's (re-checked on every fetched row); an
+  // expression index keeps every column.
+  void PruneColumns(const std::vector<bool>& needed) override;
 
  private:
   Status BuildRanges(const EvalContext& ctx);
@@ -123,6 +126,8 @@ class IndexScanOp : public RowSourceOp {
   storage::BTree::Cursor cursor_;
   std::string key_, value_, bytes_;
   int until_check_ = 0;
+  bool prune_ = false;
+  std::vector<bool> needed_;  // when prune_: the columns decoded (the others are NULL)
 };
 
 // An R-tree index scan (index_scan_rtree.cc): the rows whose point over the index's columns
@@ -533,6 +538,11 @@ class HashAggregateOp : public Operator {
   // Groups by groups[keys[0]], groups[keys[1]], ... only (from the next Open; all of them at
   // first); its rows are those keys' values, then the aggregates (GroupingSetsAggregateOp).
   void SelectKeys(std::vector<size_t> keys, bool scalar);
+  // Plain GROUP BY only: the groups_ marked dependent are determined by the others (a FROM
+  // table's primary key is among them, PostgreSQL's remove_useless_groupby_columns), so they
+  // are left out of the hash key and taken from each group's first row; rows still hold every
+  // GROUP BY value in order.
+  void CarryDependentKeys(const std::vector<bool>& dependent);
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
@@ -548,13 +558,14 @@ class HashAggregateOp : public Operator {
   // The group of the row in ctx_.row, created with its key values when new and create is set,
   // else kNone; without create, *hash is the key's hash (for the spill file).
   Result<uint32_t> GroupOf(bool create, uint64_t* hash);
-  void NewGroup();
+  Status NewGroup();
   void ResetGroups();
 
   OperatorPtr child_;
   std::vector<BoundExprPtr> groups_;
   std::vector<BoundExprPtr> aggregates_;
-  std::vector<size_t> active_;  // the groups_ grouped by (SelectKeys)
+  std::vector<size_t> active_;   // the groups_ grouped by (SelectKeys)
+  std::vector<size_t> carried_;  // the groups_ carried beside the key (CarryDependentKeys)
   bool scalar_;
   bool int_keys_;  // one GROUP BY expression of an integral type
   EvalContext ctx_;
@@ -563,9 +574,10 @@ class HashAggregateOp : public Operator {
   KeyTable<uint32_t> index_;     // key → group
   uint32_t null_group_ = kNone;  // integer mode: the group of a NULL key
   size_t group_count_ = 0;
-  std::vector<Value> group_values_;  // active_.size() per group
-  std::vector<AggState> states_;     // aggregates_.size() per group
-  std::vector<Value> scratch_;       // per GROUP BY expression (EvalRef)
+  // Per group: the active_ values, or with carried_ every groups_ value in order.
+  std::vector<Value> group_values_;
+  std::vector<AggState> states_;  // aggregates_.size() per group
+  std::vector<Value> scratch_;    // per GROUP BY expression (EvalRef)
   std::vector<const Value*> key_refs_;
   std::string key_;
   size_t next_ = 0;

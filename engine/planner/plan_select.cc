@@ -2,11 +2,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "execution/grouping_sets.h"
+#include "execution/recursive_union.h"
 #include "optimizer/access_path.h"
 #include "planner/plan_internal.h"
 #include "planner/planner.h"
-#include "execution/grouping_sets.h"
-#include "execution/recursive_union.h"
 
 namespace meridian::exec {
 
@@ -18,6 +18,20 @@ namespace {
 Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool ordered,
                    Builder* b);
 Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool instrument);
+
+// PostgreSQL's remove_useless_groupby_columns: the plain GROUP BY columns whose table's primary
+// key the GROUP BY holds (ColumnsDeterminedByGroupBy) are carried beside the hash key.
+std::vector<bool> DependentGroupKeys(const BoundSelect& s) {
+  std::vector<bool> dependent(s.group_by.size(), false);
+  const std::vector<GroupedBy> grouped = ColumnsDeterminedByGroupBy(s);
+  for (size_t i = 0; i < s.group_by.size(); ++i) {
+    const BoundExpr& g = *s.group_by[i];
+    if (g.kind != BoundKind::kColumn || g.depth != 0) continue;
+    const auto c = static_cast<size_t>(g.index);
+    dependent[i] = c < grouped.size() && grouped[c] == GroupedBy::kKeyed;
+  }
+  return dependent;
+}
 
 // SELECT min(c) or max(c) FROM one table [WHERE ...]: nothing else aggregated, grouped,
 // windowed or locked; c a plain column of the table.
@@ -43,6 +57,9 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
   Builder b(instrument);
   Built cur;
   bool ordered_by_index = false;
+  // GROUP BY items the aggregate carries beside its key (read before FROM planning takes the
+  // derived tables).
+  const std::vector<bool> dependent = s->aggregated ? DependentGroupKeys(*s) : std::vector<bool>();
 
   // Which columns of the joined row the query reads.
   int total_cols = 0;
@@ -93,8 +110,7 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
       }
       // With a LIMIT, index order (wanted) or an R-tree's distance order (FromPlanner::Scan
       // looks at the one ORDER BY key) may save the sort.
-      if (s->limit != nullptr && s->limit->kind == BoundKind::kConst &&
-          s->limit->value.IsInt()) {
+      if (s->limit != nullptr && s->limit->kind == BoundKind::kConst && s->limit->value.IsInt()) {
         double skip = 0;
         if (s->offset != nullptr && s->offset->kind == BoundKind::kConst &&
             s->offset->value.IsInt()) {
@@ -127,9 +143,8 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
       node->total_cost = cur.node->startup_cost + (cur.node->total_cost - cur.node->startup_cost) /
                                                       std::max(1.0, cur.node->rows);
       node->width = cur.node->width;
-      cur = b.Make(std::make_unique<LimitOp>(std::move(cur.op),
-                                             BoundExpr::Const(Value::Int(1), Type::BigInt()),
-                                             nullptr),
+      cur = b.Make(std::make_unique<LimitOp>(
+                       std::move(cur.op), BoundExpr::Const(Value::Int(1), Type::BigInt()), nullptr),
                    std::move(node), {&cur});
     }
     if (min_max) ordered_by_index = false;  // (the FROM rows' order, not the aggregate's)
@@ -167,9 +182,11 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
       }
       for (std::string& e : empty) node->details.push_back(std::move(e));
     } else if (!scalar) {
-      std::vector<int> all;
-      for (size_t i = 0; i < s->group_by.size(); ++i) all.push_back(static_cast<int>(i));
-      node->details.push_back("Group Key: " + key_list(all));
+      std::vector<int> keys;
+      for (size_t i = 0; i < s->group_by.size(); ++i) {
+        if (!dependent[i]) keys.push_back(static_cast<int>(i));
+      }
+      node->details.push_back("Group Key: " + key_list(keys));
     }
     node->startup_cost = cur.node->total_cost + in_rows * kCpuOperatorCost;
     node->total_cost = node->startup_cost + node->rows * kCpuTupleCost;
@@ -188,6 +205,7 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
                    std::move(s->aggregates)))
              : OperatorPtr(std::make_unique<HashAggregateOp>(
                    std::move(cur.op), std::move(s->group_by), std::move(s->aggregates), scalar));
+    if (!sets && !scalar) static_cast<HashAggregateOp*>(op.get())->CarryDependentKeys(dependent);
     if (s->having != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(s->having));
     cur = b.Make(std::move(op), std::move(node), {&cur});
   }
@@ -212,8 +230,8 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
   std::string sort_keys;
   for (size_t i = 0; i < s->order_by.size(); ++i) {
     const SortKey& k = s->order_by[i];
-    sort_keys += (i ? ", " : "") + SortKeyText(ExprToString(*s->projections[k.column]),
-                                               k.descending, k.nulls_first);
+    sort_keys += (i ? ", " : "") +
+                 SortKeyText(ExprToString(*s->projections[k.column]), k.descending, k.nulls_first);
   }
   std::vector<Type> out_types;
   for (const auto& p : s->projections) out_types.push_back(p->type);
@@ -308,8 +326,8 @@ Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool inst
     node->startup_cost = cur.node->startup_cost;
     node->total_cost = cur.node->total_cost + 10 * right.node->total_cost;
     node->width = cur.node->width;
-    auto op = std::make_unique<RecursiveUnionOp>(std::move(cur.op), std::move(right.op),
-                                                 s->set_all, s->work_table->table);
+    auto op = std::make_unique<RecursiveUnionOp>(std::move(cur.op), std::move(right.op), s->set_all,
+                                                 s->work_table->table);
     cur = b.Make(std::move(op), std::move(node), {&cur, &right});
   } else if (s->set_right != nullptr) {
     MERIDIAN_ASSIGN_OR_RETURN(Built right,
@@ -340,8 +358,7 @@ Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool inst
           std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), s->set_op, true),
           s->columns.size());
     } else {
-      op = std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), s->set_op,
-                                     s->set_all);
+      op = std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), s->set_op, s->set_all);
     }
     cur = b.Make(std::move(op), std::move(node), {&cur, &right});
   }
