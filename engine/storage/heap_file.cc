@@ -3,6 +3,7 @@
 // change), else appends a page. A row that outgrows its page moves: insert first, then delete.
 #include "storage/heap_file.h"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -24,6 +25,10 @@ struct HeapFile::Impl {
   std::atomic<bool> open{false};
   std::mutex mu;
   std::map<uint32_t, size_t> free_hints;  // guarded by mu: page -> free bytes last seen
+  // Guarded by mu: no hint holds more free bytes (an upper bound, made exact by each scan that
+  // finds nothing), so a bulk load whose full pages keep small leftovers does not scan them all
+  // at every page it fills.
+  size_t max_free = 0;
   // The page the last insert went to, plus 1 (0 = none): inserts try it first without the
   // hint map, so appends cost one page fetch. Advisory like the hints: a stale value only
   // costs a failed attempt.
@@ -36,6 +41,7 @@ struct HeapFile::Impl {
       return;
     }
     free_hints[page] = free;
+    max_free = std::max(max_free, free);
     // Full: forget the lowest-numbered page (O(log n); garbage collection frees space in
     // thousands of pages per pass, and every page it remembers is reused before the file grows).
     if (free_hints.size() > kMaxHints) free_hints.erase(free_hints.begin());
@@ -44,12 +50,16 @@ struct HeapFile::Impl {
   // A page believed to have need bytes free, or false.
   bool PickPage(size_t need, uint32_t* page) {
     std::lock_guard lock(mu);
+    if (need > max_free) return false;
+    size_t most = 0;
     for (const auto& [p, free] : free_hints) {
       if (free >= need) {
         *page = p;
         return true;
       }
+      most = std::max(most, free);
     }
+    max_free = most;
     return false;
   }
 };

@@ -15,6 +15,7 @@
 #include "atn/ParserATNSimulator.h"
 #include "atn/PredictionMode.h"
 #include "expr_depth.h"
+#include "literal_rows.h"
 #include "meridian/parser/gen/MeridianSqlLexer.h"
 #include "meridian/parser/gen/MeridianSqlParser.h"
 #include "source_text.h"
@@ -73,8 +74,23 @@ Status TooDeep(const ast::Location& loc) {
       .WithHint("Simplify the statement.");
 }
 
-Result<std::vector<ast::Statement>> ParseImpl(std::string_view sql) {
+Result<std::vector<ast::Statement>> ParseImpl(std::string_view sql, bool shortcuts) {
   MERIDIAN_ASSIGN_OR_RETURN(SourceText src, SourceText::Make(sql));
+  // A bulk INSERT's literal rows after the first: ANTLR reads blanks in their place.
+  LiteralRows literal_rows;
+  if (shortcuts) literal_rows = FindLiteralRows(src.lexer_text());
+  if (!literal_rows.rows.empty()) {
+    // When only blanks and one ';' follow them, ANTLR need not even skip them.
+    const std::string_view rest = std::string_view(src.lexer_text()).substr(literal_rows.end);
+    const size_t semicolon = rest.find_first_not_of(" \t\r\n\f\v");
+    if (semicolon == std::string_view::npos ||
+        (rest[semicolon] == ';' &&
+         rest.find_first_not_of(" \t\r\n\f\v", semicolon + 1) == std::string_view::npos)) {
+      src.TruncateLexerText(literal_rows.begin);
+    } else {
+      src.BlankLexerBytes(literal_rows.begin, literal_rows.end);
+    }
+  }
   ParseRun run(src.lexer_text());
   run.tokens.fill();
   MERIDIAN_RETURN_IF_ERROR(PrescanTokens(run.tokens.getTokens()));
@@ -94,6 +110,24 @@ Result<std::vector<ast::Statement>> ParseImpl(std::string_view sql) {
       failure = TooDeep(statements.back().loc);
     }
     if (!failure.ok()) break;
+  }
+  if (failure.ok() && !literal_rows.rows.empty()) {
+    // The rows go back after the first one, unless what is left of the request was not a bare
+    // VALUES list (VALUES ... UNION ..., ORDER BY, LIMIT): then ANTLR parses it all.
+    ast::InsertStmt* insert = statements.empty() ? nullptr : statements[0].insert.get();
+    if (insert == nullptr || insert->values.empty()) {
+      for (ast::Statement& stmt : statements) DestroyIteratively(stmt);
+      return ParseImpl(sql, false);
+    }
+    // A statement that ended with its first row ends with the last literal row instead.
+    ast::Statement& first = statements[0];
+    const size_t start = first.loc.position - 1;
+    if (src.Slice(start, literal_rows.begin_cp) == first.text) {
+      first.text = std::string(src.Slice(start, literal_rows.end_cp));
+    }
+    insert->values.insert(insert->values.begin() + 1,
+                          std::make_move_iterator(literal_rows.rows.begin()),
+                          std::make_move_iterator(literal_rows.rows.end()));
   }
   if (failure.ok()) return statements;
   for (ast::Statement& stmt : statements) DestroyIteratively(stmt);
@@ -126,7 +160,17 @@ Status Unexpected(const char* what) {
 
 Result<std::vector<ast::Statement>> Parse(std::string_view sql) {
   try {
-    return ParseImpl(sql);
+    return ParseImpl(sql, true);
+  } catch (const std::exception& e) {
+    return Unexpected(e.what());
+  } catch (...) {
+    return Unexpected("unexpected parser failure");
+  }
+}
+
+Result<std::vector<ast::Statement>> ParseWithoutShortcuts(std::string_view sql) {
+  try {
+    return ParseImpl(sql, false);
   } catch (const std::exception& e) {
     return Unexpected(e.what());
   } catch (...) {

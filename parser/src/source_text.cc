@@ -2,9 +2,9 @@
 
 #include "source_text.h"
 
-#include "meridian/parser/utf8.h"
-
 #include <cstdio>
+
+#include "meridian/parser/utf8.h"
 
 namespace meridian::parser {
 
@@ -121,6 +121,22 @@ Status SourceText::BlankComments() {
     }
   }
   return Status::Ok();
+}
+
+void SourceText::BlankLexerBytes(size_t begin, size_t end) {
+  std::string out;
+  out.reserve(lexer_text_.size());
+  out.append(lexer_text_, 0, begin);
+  for (size_t k = begin; k < end && k < lexer_text_.size(); ++k) {
+    const char c = lexer_text_[k];
+    if (c == '\n' || c == '\r') {
+      out += c;
+    } else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+      out += ' ';
+    }
+  }
+  if (end < lexer_text_.size()) out.append(lexer_text_, end);
+  lexer_text_ = std::move(out);
 }
 
 Status SourceText::UnterminatedComment(size_t byte_index) const {

@@ -25,6 +25,12 @@ class SourceText {
   const std::string& lexer_text() const { return lexer_text_; }
   size_t size() const { return byte_offset_.size() - 1; }  // in code points
 
+  // Replaces bytes [begin, end) of lexer_text() by one space per code point (newlines kept), so
+  // the lexer skips them and every other index stays put.
+  void BlankLexerBytes(size_t begin, size_t end);
+  // Drops lexer_text() from byte begin on (what follows is known not to matter to the parse).
+  void TruncateLexerText(size_t begin) { lexer_text_.resize(begin); }
+
   // Source bytes of code points [begin, end), clamped to the text.
   std::string_view Slice(size_t begin, size_t end) const;
 

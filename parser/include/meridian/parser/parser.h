@@ -16,6 +16,11 @@ namespace meridian::parser {
 // the offending token in sql, and detail "line L, column C". Never throws.
 Result<std::vector<ast::Statement>> Parse(std::string_view sql);
 
+// Parse without the bulk INSERT shortcut (the literal rows of a multi-row INSERT ... VALUES read
+// by a scanner instead of ANTLR): the whole request through ANTLR. The AST is the same; tests
+// compare the two.
+Result<std::vector<ast::Statement>> ParseWithoutShortcuts(std::string_view sql);
+
 // Parses a single expression (used for DEFAULT expressions stored in the catalog).
 Result<ast::ExprPtr> ParseExpression(std::string_view sql);
 
