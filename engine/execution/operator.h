@@ -72,9 +72,11 @@ class Operator {
   // needed). The default keeps every column and tells its inputs nothing: they produce all of
   // theirs. Overrides must count every column their own expressions read.
   virtual void PruneColumns(const std::vector<bool>& needed) { (void)needed; }
-  // Whether the operator produces at most one row found by an equality lookup on every column
-  // of a unique index, evaluating no subquery (Request::QuickRead). Only IndexScanOp and the
-  // operators that pass one row through (projection, filter, trim) can say yes.
+  // Whether the operator does a small, bounded amount of work: at most one row found by an
+  // equality lookup on every column of a unique index, or a scan of a small table (refused
+  // under ExecControl::no_wait when it has grown), evaluating no subquery (Request::QuickRead).
+  // Only IndexScanOp, SeqScanOp and the operators that pass rows through one by one
+  // (projection, filter, trim) can say yes.
   virtual bool QuickRead() const { return false; }
   // A line EXPLAIN ANALYZE prints under the node once it ran (a sort's method and memory or
   // disk, as PostgreSQL's "Sort Method: ..."); empty for none.

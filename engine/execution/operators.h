@@ -73,6 +73,9 @@ class SeqScanOp : public RowSourceOp {
   static constexpr int64_t kQuickScanRows = 1000;
   static constexpr uint32_t kQuickScanPages = 8;
   bool SmallTable() const;
+  // A small table's scan is a quick read too (TPC-C's warehouse and district, pgbench_branches):
+  // bounded by the same page limit under no_wait.
+  bool QuickRead() const override { return SmallTable(); }
 
  private:
   std::shared_ptr<catalog::Table> table_;

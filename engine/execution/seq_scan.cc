@@ -13,7 +13,7 @@ Status SeqScanOp::Open(const EvalContext* /*outer*/, ExecContext* exec) {
   MERIDIAN_RETURN_IF_ERROR(table_->CheckUsable());
   if (exec != nullptr && exec->ctl != nullptr && exec->ctl->no_wait() &&
       table_->system_rows() == nullptr && table_->heap()->page_count() > kQuickScanPages) {
-    return ExecControl::WouldBlock();  // too big for a quick write: the pool runs it
+    return ExecControl::WouldBlock();  // too big for a quick read or write: the pool runs it
   }
   next_system_row_ = 0;
   if (table_->system_rows() == nullptr) cursor_ = table_->heap()->Scan();

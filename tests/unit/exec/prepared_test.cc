@@ -167,6 +167,38 @@ TEST_F(PreparedTest, QuickReadIsACachedOneRowUniqueLookup) {
   EXPECT_FALSE(update->request->QuickRead(0));
 }
 
+// A Seq Scan of a small table (TPC-C's warehouse, pgbench_branches) is a quick read too; once
+// the heap has grown past SeqScanOp::kQuickScanPages, the cached plan's Fetch under no_wait
+// refuses (WouldBlock) instead of scanning it on a network thread, and runs without no_wait.
+TEST_F(PreparedTest, QuickReadOfASmallTableIsBoundedUnderNoWait) {
+  ASSERT_TRUE(Q("CREATE TABLE small (k INT, v TEXT)").status.ok());
+  ASSERT_TRUE(Q("INSERT INTO small SELECT g, 'v' || g FROM generate_series(1, 10) g").status.ok());
+  auto prepared = session_->Prepare("s", "SELECT v FROM small WHERE k = $1", {});
+  ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+  Request& p = *prepared->request;
+  EXPECT_EQ(Run(p, {Value::Int(3)}).rows, (Strings{"v3"}));
+  EXPECT_TRUE(p.QuickRead(0));
+  auto fetch_no_wait = [&](std::vector<Row>* rows) -> Result<bool> {
+    ExecControl ctl;
+    ctl.set_no_wait(true);
+    auto cursor = p.Start(0, ctl, StatementParams{{Value::Int(4)}, {}});
+    if (!cursor.ok()) return cursor.status();
+    return (*cursor)->Fetch(100, 1 << 20, ctl, rows);
+  };
+  std::vector<Row> rows;
+  ASSERT_TRUE(fetch_no_wait(&rows).ok());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0][0].ToString(), "v4");
+
+  ASSERT_TRUE(Q("INSERT INTO small SELECT g, repeat('x', 200) FROM generate_series(11, 2000) g")
+                  .status.ok());
+  rows.clear();
+  Result<bool> refused = fetch_no_wait(&rows);
+  EXPECT_TRUE(ExecControl::IsWouldBlock(refused.status())) << refused.status().ToString();
+  EXPECT_TRUE(rows.empty());
+  EXPECT_EQ(Run(p, {Value::Int(4)}).rows, (Strings{"v4"}));
+}
+
 // Under ExecControl::no_wait a quick read whose table lock is not free fails its first Fetch
 // with WouldBlock, having read nothing and leaving the transaction block usable; run again
 // without it, it waits for the lock and answers.
