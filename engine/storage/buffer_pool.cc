@@ -564,28 +564,62 @@ bool BufferPool::CopyForWrite(Frame* frame, uint32_t page_no, bool try_latch, ch
   return true;
 }
 
-Status BufferPool::WriteBack(Frame* frame, File* file, uint32_t page_no, bool* busy) {
-  // One image buffer per thread: write-backs run on every dirty eviction, and an 8 KiB
-  // allocation each showed up in profiles (malloc_consolidate).
-  thread_local std::unique_ptr<char[]> image_buffer;
-  if (image_buffer == nullptr) image_buffer = std::make_unique<char[]>(kPageSize);
-  char* const image = image_buffer.get();
-  // One write of a page at a time, from copy to completed write: otherwise an older image
-  // copied earlier by one writer could land after a newer one (a lost committed version).
-  std::unique_lock io(frame->io, std::defer_lock);
-  if (busy != nullptr) {
-    if (!io.try_lock()) {
-      *busy = true;
-      return Status::Ok();
+std::vector<Frame*> BufferPool::GatherWriteBack(Frame* victim) {
+  std::vector<Frame*> batch{victim};
+  victim->pin_count.fetch_add(1, std::memory_order_relaxed);
+  ++io_pins_;
+  const size_t n = frames_.size();
+  size_t at = clock_hand_;
+  for (size_t k = 0; k < n && k < 4 * Doublewrite::kMaxPages; ++k) {
+    Frame* f = frames_[at].get();
+    at = at + 1 == n ? 0 : at + 1;
+    if (batch.size() == Doublewrite::kMaxPages) break;
+    if (f == victim || !f->mapped || f->file != victim->file || f->no_steal != victim->no_steal ||
+        referenced_[f->index] != 0 || !f->dirty.load(std::memory_order_relaxed) ||
+        f->pin_count.load(std::memory_order_acquire) > 0) {
+      continue;
     }
-  } else {
-    io.lock();
+    f->pin_count.fetch_add(1, std::memory_order_relaxed);
+    ++io_pins_;
+    batch.push_back(f);
   }
-  const bool copied = CopyForWrite(frame, page_no, busy != nullptr, image);
-  if (busy != nullptr) *busy = !copied;
-  if (!copied) return Status::Ok();
-  Status st = WriteImages(frame->file, file, {{page_no, image}});
-  if (!st.ok()) frame->dirty = true;  // still not on disk
+  return batch;
+}
+
+Status BufferPool::WriteBackBatch(const std::vector<Frame*>& batch,
+                                  const std::vector<uint32_t>& pages, FileId id, File* file,
+                                  bool* victim_written, size_t* count) {
+  // One image buffer per thread: write-backs run on dirty evictions, and allocations here
+  // showed up in profiles (malloc_consolidate).
+  thread_local std::unique_ptr<char[]> buffer;
+  if (buffer == nullptr) buffer = std::make_unique<char[]>(Doublewrite::kMaxPages * kPageSize);
+  // Ascending page order: sequential writes.
+  std::vector<size_t> order(batch.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pages[a] < pages[b]; });
+  std::vector<std::pair<uint32_t, const char*>> images;
+  std::vector<Frame*> held;
+  for (size_t i : order) {
+    Frame* f = batch[i];
+    // One write of a page at a time, from copy to completed write: otherwise an older image
+    // copied earlier by one writer could land after a newer one (a lost committed version).
+    // Eviction never waits for an io mutex or a latch: their holders may wait for this thread.
+    if (!f->io.try_lock()) continue;
+    char* image = buffer.get() + images.size() * kPageSize;
+    if (!CopyForWrite(f, pages[i], /*try_latch=*/true, image)) {
+      f->io.unlock();
+      continue;
+    }
+    held.push_back(f);
+    images.emplace_back(pages[i], image);
+    if (f == batch[0]) *victim_written = true;
+  }
+  Status st = images.empty() ? Status::Ok() : WriteImages(id, file, images);
+  for (Frame* f : held) {
+    if (!st.ok()) f->dirty = true;  // still not on disk
+    f->io.unlock();
+  }
+  *count = st.ok() ? held.size() : 0;
   return st;
 }
 
@@ -633,23 +667,32 @@ Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* 
                                std::to_string(frames_.size()) + " pages, all pinned)");
     }
     if (victim->dirty) {
-      // Write the victim back with mutex_ released; it stays mapped (readers of it still hit)
-      // and pinned (nobody else evicts it). Then search again: it may have been re-dirtied.
-      victim->pin_count.fetch_add(1, std::memory_order_relaxed);
-      ++io_pins_;
+      // Write the victim back with mutex_ released, with up to Doublewrite::kMaxPages - 1 more
+      // dirty, unpinned, unreferenced frames of its file the clock reaches next: one
+      // doublewrite batch and one sync for them all, not two syncs per page. They stay mapped
+      // (readers still hit) and pinned (nobody else evicts them). Then search again: the
+      // victim may have been re-dirtied.
+      std::vector<Frame*> batch = GatherWriteBack(victim);
       File* victim_file = FileFor(victim->file);
-      const uint32_t victim_page = victim->page_no;
+      const FileId victim_id = victim->file;
+      std::vector<uint32_t> pages;
+      for (Frame* f : batch) pages.push_back(f->page_no);
       std::function<Status()> before_write = victim->no_steal ? BeforeWrite(victim->file) : nullptr;
       lock.unlock();
-      bool busy = false;
+      bool victim_written = false;
+      size_t count = 0;
       Status st = before_write ? before_write() : Status::Ok();
-      if (st.ok()) st = WriteBack(victim, victim_file, victim_page, &busy);
+      if (st.ok()) {
+        st = WriteBackBatch(batch, pages, victim_id, victim_file, &victim_written, &count);
+      }
       lock.lock();
-      victim->pin_count.fetch_sub(1, std::memory_order_acq_rel);
-      --io_pins_;
-      if (st.ok() && !busy) {
-        ++stats_.writes;
-        written = victim;
+      for (Frame* f : batch) {
+        f->pin_count.fetch_sub(1, std::memory_order_acq_rel);
+        --io_pins_;
+      }
+      if (st.ok()) {
+        stats_.writes += count;
+        if (victim_written) written = victim;
       }
       cv_.notify_all();
       if (!st.ok()) return st;
@@ -817,7 +860,7 @@ bool BufferPool::TakeForFlush(FileId file, uint32_t page_no, char* image,
     *need_sync = *need_sync || !frame->batch_written.load(std::memory_order_relaxed);
   }
   if (!frame->dirty) return false;
-  // Held until the caller's writes are done (see WriteBack); pages in ascending order per
+  // Held until the caller's writes are done (see WriteBackBatch); pages in ascending order per
   // file, so two flushes cannot wait for each other in a cycle.
   frame->io.lock();
   io_held->push_back(frame);

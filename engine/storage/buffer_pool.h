@@ -49,7 +49,7 @@ struct Frame {
   // doublewrite area until the file is synced, so a later group needs no sync for it. Cleared
   // by every other copy for a write and when the frame takes another page.
   std::atomic<bool> batch_written{false};
-  uint32_t index = 0;     // position in BufferPool::frames_ (fixed)
+  uint32_t index = 0;  // position in BufferPool::frames_ (fixed)
 };
 
 // Shared-latched, pinned page. Move-only; empty after a move or Release().
@@ -197,8 +197,7 @@ class BufferPool {
   // leaves the group committed.
   Status FlushGroupPages(std::vector<std::pair<FileId, std::vector<uint32_t>>> sets,
                          std::string_view record = {},
-                         const std::function<Status()>& after_stage = {},
-                         bool* durable = nullptr);
+                         const std::function<Status()>& after_stage = {}, bool* durable = nullptr);
   // Makes the records FlushGroupPages left in doublewrite areas durable elsewhere (the commit
   // log: appends unappended, the records whose after_stage failed, then fdatasyncs); run
   // before such an area is overwritten or cleared. An area whose record could not be made
@@ -269,10 +268,14 @@ class BufferPool {
   Frame* PickVictim(bool allow_no_steal);
   // REQUIRES: mutex_ held. The before-write hook of a no-steal file (empty otherwise).
   std::function<Status()> BeforeWrite(FileId file) const;
-  // Copies the frame's page under a shared latch, sets page number and checksum in the copy
-  // and writes it. REQUIRES: frame pinned by the caller, mutex_ not held. With busy set, gives
-  // up (*busy = true, OK) instead of waiting when the latch is taken.
-  Status WriteBack(Frame* frame, File* file, uint32_t page_no, bool* busy);
+  // Under mutex_: victim and up to Doublewrite::kMaxPages - 1 more dirty, unpinned,
+  // unreferenced frames of its file from the clock hand on, each pinned for the write-back.
+  std::vector<Frame*> GatherWriteBack(Frame* victim);
+  // Without mutex_: copies each frame of batch (pages[i] its page) whose io mutex and latch are
+  // free right now and writes the copies in one WriteImages call; *victim_written when batch[0]
+  // was among them, *count how many were written.
+  Status WriteBackBatch(const std::vector<Frame*>& batch, const std::vector<uint32_t>& pages,
+                        FileId id, File* file, bool* victim_written, size_t* count);
   // Copies the frame's page into image (page number and checksum set) under a shared latch
   // (try_latch: gives up, returning false, when the latch is taken) and clears dirty.
   bool CopyForWrite(Frame* frame, uint32_t page_no, bool try_latch, char* image);
@@ -323,7 +326,7 @@ class BufferPool {
   RecordSync record_sync_;  // guarded by dw_mu_
   // Syncs the files area owes (area -1: every area). REQUIRES: dw_mu_ held.
   Status SyncArea(int area);
-  std::unique_ptr<Doublewrite> dw_;    // set once before use; null: no torn-write protection
+  std::unique_ptr<Doublewrite> dw_;  // set once before use; null: no torn-write protection
 };
 
 }  // namespace meridian::storage
