@@ -2,7 +2,10 @@
 // strand. Startup (TLS upgrade or refusal, CancelRequest, StartupMessage, trust, cleartext or
 // SCRAM-SHA-256 authentication), then the message loop: simple Query and the extended protocol
 // (parameters in text or binary format, text or binary results). Engine calls run on the
-// daemon's worker pool and are awaited.
+// daemon's worker pool and are awaited. The member functions are defined by phase:
+// pg_connection.cc (stream, framing, message loop, disconnect watch), pg_startup.cc (startup
+// packet, TLS, authentication), pg_simple_query.cc (Query, COPY), pg_extended_query.cc (Parse,
+// Bind, Describe, Execute, Close, Sync).
 #pragma once
 
 #include <asio/awaitable.hpp>
@@ -34,6 +37,11 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   asio::awaitable<void> Run();
 
  private:
+  // Batching shared by both query protocols.
+  static constexpr size_t kFetchRows = 1000;         // rows per worker-pool step
+  static constexpr size_t kFetchBytes = 256 * 1024;  // bytes per worker-pool step (about)
+  static constexpr size_t kFlushBytes = 64 * 1024;   // flush the output buffer beyond this
+
   struct Message {
     char type = 0;
     std::string body;
