@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "meridian/database.h"
+#include "pg_portal.h"
 #include "pg_protocol.h"
 #include "session_manager.h"
 
@@ -46,27 +47,6 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
     char type = 0;
     std::string body;
   };
-  // A portal: a bound statement with its parameter values and result formats, started on its
-  // first Describe or Execute.
-  struct Portal {
-    std::shared_ptr<Request> request;
-    StatementParams params;
-    std::vector<int16_t> result_formats;  // as sent in Bind; resolved per column at start
-    std::vector<int16_t> formats;         // per result column
-    std::unique_ptr<QueryCursor> cursor;
-    std::vector<Row> buffered;  // fetched, not yet sent: rows [buffered_next, size())
-    size_t buffered_next = 0;
-    Status error;  // of a fetch done ahead (at Describe), reported by Execute
-    bool started = false;
-    bool finished = false;  // the cursor has ended (rows may still be buffered)
-    bool done = false;      // finished and every row sent
-    bool empty = false;     // the statement text has no statement
-    std::vector<ColumnInfo> columns;
-    std::string tag;
-    std::string notice;
-    std::string notice_state;  // SQLSTATE of a WARNING notice; empty for NOTICE
-  };
-
   asio::awaitable<bool> Startup();
   // SSLRequest answered 'S': the TLS handshake; afterwards every byte goes through tls_.
   asio::awaitable<bool> UpgradeToTls();
@@ -111,11 +91,6 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   std::optional<PreparedStatementInfo> FindStatement(const std::string& name) const;
   // Opens the extended protocol's request (up to Sync) unless open.
   Status BeginExtendedRequest();
-  // Starts the portal's statement here (the caller is on the pool); error status on failure.
-  Status StartPortalNow(Portal* portal);
-  // Fetches up to want rows of the portal's cursor into its buffer (the caller is on the pool);
-  // sets finished (and drops the cursor) at its end, error on failure.
-  void FetchPortal(Portal* portal, size_t want);
   // Starts the portal's statement and fetches its first rows (on the pool) if not yet started;
   // error status when it cannot start.
   asio::awaitable<Status> StartPortal(Portal* portal);

@@ -1,6 +1,7 @@
 // The extended query protocol: Parse, Bind, Describe, Execute, Close and the request that Sync
 // ends; a bound statement is a Portal (pg_portal.h). README.md, "Message flow" 3.
 #include <algorithm>
+#include <span>
 
 #include "pg_connection.h"
 #include "pg_protocol.h"
@@ -18,7 +19,7 @@ asio::awaitable<void> PgConnection::EndExtendedRequest() {
   // A portal that ran to its end has no cursor left and is freed here; a live cursor (it may
   // hold locks or a transaction) is destroyed on the pool.
   const bool live = std::any_of(dropped.begin(), dropped.end(),
-                                [](const auto& portal) { return portal->cursor != nullptr; });
+                                [](const auto& portal) { return portal->has_cursor(); });
   if (live) co_await OnPool([&dropped] { dropped.clear(); });
   dropped.clear();
   if (ext_ctl_ != nullptr) {
@@ -139,13 +140,8 @@ asio::awaitable<bool> PgConnection::HandleBind(const std::string& body) {
     portals_.erase(old);
     co_await OnPool([&dropped] { dropped.reset(); });
   }
-  auto portal = std::make_unique<Portal>();
-  portal->request = prepared.request;
-  portal->params = std::move(params);
-  portal->result_formats = bind->result_formats;
-  portal->empty = prepared.request == nullptr;
-  portal->done = portal->empty;
-  portals_[portal_name] = std::move(portal);
+  portals_[portal_name] =
+      std::make_unique<Portal>(prepared.request, std::move(params), bind->result_formats);
   WriteBindComplete(&out_);
   co_return true;
 }
@@ -156,49 +152,11 @@ Status PgConnection::BeginExtendedRequest() {
   return session_->BeginRequest("", &ext_ctl_);
 }
 
-Status PgConnection::StartPortalNow(Portal* portal) {
-  portal->started = true;
-  if (portal->empty) return Status::Ok();
-  auto started = portal->request->Start(0, *ext_ctl_, portal->params);
-  if (!started.ok()) return started.status();
-  portal->cursor = std::move(started).value();
-  portal->columns = portal->cursor->columns();
-  // A prepared statement whose result changed since Parse (DDL in between) failed to start
-  // with 0A000 "cached plan must not change result type" (engine: CheckCachedResult).
-  if (portal->cursor->copy_in() != nullptr || portal->cursor->copy_out()) {
-    portal->cursor.reset();
-    return Status::NotSupported("COPY is supported only in the simple query protocol");
-  }
-  auto formats =
-      ResolveFormats(portal->result_formats, portal->columns.size(), "result formats", "columns");
-  if (!formats.ok()) return formats.status();
-  portal->formats = std::move(formats).value();
-  return Status::Ok();
-}
-
-void PgConnection::FetchPortal(Portal* portal, size_t want) {
-  portal->buffered.clear();
-  portal->buffered_next = 0;
-  auto fetched = portal->cursor->Fetch(want, kFetchBytes, *ext_ctl_, &portal->buffered);
-  if (!fetched.ok()) {
-    portal->error = fetched.status();
-    portal->cursor.reset();
-    return;
-  }
-  if (!*fetched) {
-    portal->finished = true;
-    portal->tag = portal->cursor->CommandTag();
-    portal->notice = portal->cursor->Notice();
-    portal->notice_state = portal->cursor->NoticeSqlstate();
-    portal->cursor.reset();
-  }
-}
-
 asio::awaitable<Status> PgConnection::StartPortal(Portal* portal) {
-  if (portal->started) co_return Status::Ok();
+  if (portal->started()) co_return Status::Ok();
   if (Status st = BeginExtendedRequest(); !st.ok()) co_return st;
-  if (portal->empty) {
-    portal->started = true;
+  if (portal->empty()) {
+    portal->MarkStarted();
     co_return Status::Ok();
   }
   // A prepared quick read or quick write (Request::QuickRead, QuickWrite: one row by a unique
@@ -207,25 +165,21 @@ asio::awaitable<Status> PgConnection::StartPortal(Portal* portal) {
   // thread (the statement undone; it then goes to the pool below). A pool hop costs two thread
   // wake-ups, much of such a statement's time.
   Status status;
-  if (portal->request->QuickRead(0) || portal->request->QuickWrite(0)) {
+  if (portal->quick()) {
     ext_ctl_->set_no_wait(true);
-    status = StartPortalNow(portal);
-    if (status.ok()) FetchPortal(portal, kFetchRows);
+    status = portal->Start(*ext_ctl_);
+    if (status.ok()) portal->Fetch(kFetchRows, kFetchBytes, *ext_ctl_);
     ext_ctl_->set_no_wait(false);
-    if (!ExecControl::IsWouldBlock(portal->error) && !ExecControl::IsWouldBlock(status)) {
+    if (!ExecControl::IsWouldBlock(portal->error()) && !ExecControl::IsWouldBlock(status)) {
       co_return status;
     }
-    Portal fresh;  // as Bind left it: nothing started, nothing fetched
-    fresh.request = std::move(portal->request);
-    fresh.params = std::move(portal->params);
-    fresh.result_formats = std::move(portal->result_formats);
-    *portal = std::move(fresh);
+    portal->Unstart();  // as Bind left it: nothing started, nothing fetched
   }
   // Describe starts the statement and fetches its first rows in one pool step (libpq sends
   // Describe before every Execute); an error of that fetch waits for Execute, as in PostgreSQL.
   co_await OnPool([&] {
-    status = StartPortalNow(portal);
-    if (status.ok()) FetchPortal(portal, kFetchRows);
+    status = portal->Start(*ext_ctl_);
+    if (status.ok()) portal->Fetch(kFetchRows, kFetchBytes, *ext_ctl_);
   });
   co_return status;
 }
@@ -267,10 +221,10 @@ asio::awaitable<bool> PgConnection::HandleDescribe(const std::string& body) {
     ExtendedError(st);
     co_return true;
   }
-  if (it->second->columns.empty()) {
+  if (it->second->columns().empty()) {
     WriteNoData(&out_);
   } else {
-    WriteRowDescription(&out_, it->second->columns, it->second->formats);
+    WriteRowDescription(&out_, it->second->columns(), it->second->formats());
   }
   co_return true;
 }
@@ -294,36 +248,35 @@ asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
     ExtendedError(st);
     co_return true;
   }
-  if (portal->empty) {
-    portal->started = true;
+  if (portal->empty()) {
+    portal->MarkStarted();
     WriteEmptyQueryResponse(&out_);
     co_return true;
   }
-  if (portal->done) {
+  if (portal->done()) {
     // A finished portal executes to nothing, like PostgreSQL's.
-    WriteCommandComplete(&out_, portal->tag);
+    WriteCommandComplete(&out_, portal->tag());
     co_return true;
   }
   const size_t limit = max_rows > 0 ? static_cast<size_t>(max_rows) : SIZE_MAX;
   size_t sent = 0;
   Status status;
   while (sent < limit) {
-    if (portal->buffered_next < portal->buffered.size()) {
-      const size_t n = std::min(limit - sent, portal->buffered.size() - portal->buffered_next);
+    if (std::span<const Row> rows = portal->pending(); !rows.empty()) {
+      const size_t n = std::min(limit - sent, rows.size());
       {
         datetime::ScopedTimeZone in_zone(session_->engine()->time_zone());  // not across co_await
         for (size_t i = 0; i < n; ++i) {
-          WriteDataRow(&out_, portal->buffered[portal->buffered_next + i], portal->columns,
-                       portal->formats);
+          WriteDataRow(&out_, rows[i], portal->columns(), portal->formats());
         }
       }
-      portal->buffered_next += n;
+      portal->Consume(n);
       sent += n;
       if (out_.size() > kFlushBytes) co_await Flush();
       continue;
     }
-    if (!portal->error.ok() || portal->finished) break;
-    if (!portal->started) {
+    if (!portal->error().ok() || portal->finished()) break;
+    if (!portal->started()) {
       // No Describe before (pgx with a cached description sends Bind/Execute only): start as
       // Describe does, a quick statement on this thread, else in one pool step with its first
       // rows, which the loop then sends up to the limit.
@@ -332,24 +285,22 @@ asio::awaitable<bool> PgConnection::HandleExecute(const std::string& body) {
       continue;
     }
     const size_t want = std::min(kFetchRows, limit - sent);
-    co_await OnPool([&] { FetchPortal(portal, want); });
+    co_await OnPool([&] { portal->Fetch(want, kFetchBytes, *ext_ctl_); });
   }
-  if (status.ok() && !portal->error.ok()) {
-    status = portal->error;
-    portal->error = Status::Ok();
-  }
+  if (status.ok() && !portal->error().ok()) status = portal->TakeError();
   if (!status.ok()) {
     ExtendedError(status);
     co_return true;
   }
-  if (!portal->finished || portal->buffered_next < portal->buffered.size()) {
+  if (!portal->finished() || !portal->pending().empty()) {
     WritePortalSuspended(&out_);
     co_return true;
   }
-  portal->done = true;
-  portal->buffered.clear();
-  if (!portal->notice.empty()) WriteNoticeResponse(&out_, portal->notice, portal->notice_state);
-  WriteCommandComplete(&out_, portal->tag);
+  portal->MarkDone();
+  if (!portal->notice().empty()) {
+    WriteNoticeResponse(&out_, portal->notice(), portal->notice_state());
+  }
+  WriteCommandComplete(&out_, portal->tag());
   AppendParameterChanges();
   co_return true;
 }
