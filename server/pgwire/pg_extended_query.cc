@@ -1,5 +1,5 @@
 // The extended query protocol: Parse, Bind, Describe, Execute, Close and the request that Sync
-// ends; a bound statement is a Portal (pg_portal.h). README.md, "Message flow" 3.
+// ends; a bound statement is a Portal (pg_portal.h). docs/pgwire-protocol.md, "Message flow" 3.
 #include <algorithm>
 #include <span>
 

@@ -1,6 +1,6 @@
 // The simple query protocol: a Query message's statements run one after another (parse,
-// start, fetch in pool steps), with COPY FROM STDIN / TO STDOUT inside it. README.md, "Message
-// flow" 2 and "COPY".
+// start, fetch in pool steps), with COPY FROM STDIN / TO STDOUT inside it.
+// docs/pgwire-protocol.md, "Message flow" 2 and "COPY".
 #include <cstdio>
 
 #include "pg_connection.h"

@@ -1,7 +1,7 @@
 // The startup phase of a PostgreSQL connection: the startup packet (SSLRequest and the TLS
 // upgrade, GSSENCRequest, CancelRequest, StartupMessage), authentication (trust, cleartext
 // password, SCRAM-SHA-256), the session's opening and its ParameterStatus, BackendKeyData and
-// first ReadyForQuery. README.md, "Message flow" 1 and "Authentication and TLS".
+// first ReadyForQuery. docs/pgwire-protocol.md, "Message flow" 1 and "Authentication and TLS".
 #include <spdlog/spdlog.h>
 
 #include <asio/ssl/error.hpp>
