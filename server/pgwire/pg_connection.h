@@ -47,13 +47,7 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
     char type = 0;
     std::string body;
   };
-  asio::awaitable<bool> Startup();
-  // SSLRequest answered 'S': the TLS handshake; afterwards every byte goes through tls_.
-  asio::awaitable<bool> UpgradeToTls();
-  // Runs the configured authentication exchange for user; false: failed (answered) or gone.
-  asio::awaitable<bool> Authenticate(const std::string& user);
-  // The client's next message, which must be a 'p' (password or SASL) message.
-  asio::awaitable<std::optional<Message>> ReadAuthResponse();
+  // ---- pg_connection.cc: the stream, framing, the loop, shared replies
   asio::awaitable<void> MessageLoop();
   // The next frame (startup: untyped) from the input buffer, reading as needed. nullopt after
   // a protocol violation (answered); throws when the connection fails.
@@ -69,17 +63,34 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   // block, 'E' in a failed one.
   char TransactionStatus() const;
   void AppendReadyForQuery();
+  // ParameterStatus for every reported parameter the last statement changed (SET, set_config).
+  void AppendParameterChanges();
   // Runs fn on the worker pool and resumes here when it returns.
   asio::awaitable<void> OnPool(std::function<void()> fn);
+  // Watches the socket while a statement runs: a client that disconnects cancels it.
+  void WatchForDisconnect(std::shared_ptr<ExecControl> ctl);
+  void StopWatching();
+  // Called by the session manager when the session is closed from outside (shutdown).
+  void CloseFromOutside();
 
+  // ---- pg_startup.cc
+  asio::awaitable<bool> Startup();
+  // SSLRequest answered 'S': the TLS handshake; afterwards every byte goes through tls_.
+  asio::awaitable<bool> UpgradeToTls();
+  // Runs the configured authentication exchange for user; false: failed (answered) or gone.
+  asio::awaitable<bool> Authenticate(const std::string& user);
+  // The client's next message, which must be a 'p' (password or SASL) message.
+  asio::awaitable<std::optional<Message>> ReadAuthResponse();
+
+  // ---- pg_simple_query.cc
   asio::awaitable<void> SimpleQuery(const std::string& sql);
   // COPY ... FROM STDIN inside a simple Query: CopyInResponse, then the client's CopyData up to
   // CopyDone (insert) or CopyFail; Flush and Sync are ignored meanwhile, as PostgreSQL does.
   // A broken or terminated connection sets closing_.
   asio::awaitable<Status> CopyFromClient(ExecControl* ctl);
-  // ParameterStatus for every reported parameter the last statement changed (SET, set_config).
-  void AppendParameterChanges();
-  // Extended protocol; each returns false after a protocol violation (connection closes).
+
+  // ---- pg_extended_query.cc; each Handle* returns false after a protocol violation (the
+  // connection closes).
   asio::awaitable<bool> HandleParse(const std::string& body);
   asio::awaitable<bool> HandleBind(const std::string& body);
   asio::awaitable<bool> HandleDescribe(const std::string& body);
@@ -91,18 +102,12 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   std::optional<PreparedStatementInfo> FindStatement(const std::string& name) const;
   // Opens the extended protocol's request (up to Sync) unless open.
   Status BeginExtendedRequest();
-  // Starts the portal's statement and fetches its first rows (on the pool) if not yet started;
-  // error status when it cannot start.
+  // Starts the portal's statement and fetches its first rows if not yet started: on the pool,
+  // or here under ExecControl::no_wait for a quick one; error status when it cannot start.
   asio::awaitable<Status> StartPortal(Portal* portal);
   void ExtendedError(const Status& st);
   // Sync (or a simple Query): drops the portals and ends the extended protocol's request.
   asio::awaitable<void> EndExtendedRequest();
-
-  // Watches the socket while a statement runs: a client that disconnects cancels it.
-  void WatchForDisconnect(std::shared_ptr<ExecControl> ctl);
-  void StopWatching();
-  // Called by the session manager when the session is closed from outside (shutdown).
-  void CloseFromOutside();
 
   asio::ip::tcp::socket socket_;
   // Set by UpgradeToTls; refers to socket_ (declared after it, so destroyed first).
