@@ -11,6 +11,9 @@
 #   engine/*        → never server/, client/, proto, grpc or antlr
 #   parser/src      → only parser/ and engine/include/meridian/status.h
 #   client/         → never engine/, parser/, server/
+#   server/pgwire   → never server/grpc, gRPC or protobuf (the two front ends are separate
+#                     libraries under the Daemon)
+#   server/grpc     → of pgwire/ only pg_auth.h (the accounts both front ends share)
 # ANTLR headers may appear only in parser/src.
 set -u
 cd "$(dirname "$0")/.."
@@ -29,6 +32,13 @@ check engine/txn 'catalog/|binder/|planner/|optimizer/|execution/|function/|comm
 check engine 'grpc|grpcpp|antlr4|meridian.pb|meridian.grpc|server/|client/' "no gRPC, protobuf or ANTLR type in engine/"
 check client 'storage/|catalog/|binder/|planner/|optimizer/|execution/|function/|commands/|main/meridian/database.h|meridian/parser|antlr4|server/' "client depends on proto only"
 check server 'storage/|catalog/|binder/|planner/|optimizer/|execution/|function/|commands/|main/antlr4' "server uses the engine's public API only"
+check server/pgwire 'grpc/|grpcpp/|grpc\+\+|meridian\.pb|meridian\.grpc\.pb|sql_service\.h|grpc_auth\.h|error_mapping\.h' "pgwire does not use the gRPC front end"
+hits=$(grep -rnE '^#include "(pgwire/)?pg_[a-z_]+\.h"' server/grpc --include='*.h' --include='*.cc' | grep -v '"pg_auth\.h"')
+if [ -n "$hits" ]; then
+  echo "layer violation (grpc uses only pg_auth.h of pgwire/):"
+  echo "$hits"
+  fail=1
+fi
 check engine/catalog 'binder/|planner/|optimizer/|execution/|function/|commands/|main/database/' "catalog uses storage and txn only"
 
 # The query layers, bottom first; a layer includes only layers before it in this list.

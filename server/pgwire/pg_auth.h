@@ -36,7 +36,7 @@ struct ScramVerifier {
 // "SCRAM-SHA-256$<iterations>:<salt b64>$<StoredKey b64>:<ServerKey b64>" (pg_authid's form).
 Result<ScramVerifier> ParseScramVerifier(std::string_view text);
 std::string FormatScramVerifier(const ScramVerifier& verifier);
-// The verifier of a password (no SASLprep: see README.md).
+// The verifier of a password (no SASLprep: see docs/pgwire-protocol.md).
 ScramVerifier MakeScramVerifier(std::string_view password, std::string_view salt, int iterations);
 
 // A random byte string of length n (OpenSSL's RAND_bytes; aborts if the generator fails).

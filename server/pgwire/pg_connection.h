@@ -2,7 +2,10 @@
 // strand. Startup (TLS upgrade or refusal, CancelRequest, StartupMessage, trust, cleartext or
 // SCRAM-SHA-256 authentication), then the message loop: simple Query and the extended protocol
 // (parameters in text or binary format, text or binary results). Engine calls run on the
-// daemon's worker pool and are awaited.
+// daemon's worker pool and are awaited. The member functions are defined by phase:
+// pg_connection.cc (stream, framing, message loop, disconnect watch), pg_startup.cc (startup
+// packet, TLS, authentication), pg_simple_query.cc (Query, COPY), pg_extended_query.cc (Parse,
+// Bind, Describe, Execute, Close, Sync).
 #pragma once
 
 #include <asio/awaitable.hpp>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "meridian/database.h"
+#include "pg_portal.h"
 #include "pg_protocol.h"
 #include "session_manager.h"
 
@@ -34,38 +38,16 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   asio::awaitable<void> Run();
 
  private:
+  // Batching shared by both query protocols.
+  static constexpr size_t kFetchRows = 1000;         // rows per worker-pool step
+  static constexpr size_t kFetchBytes = 256 * 1024;  // bytes per worker-pool step (about)
+  static constexpr size_t kFlushBytes = 64 * 1024;   // flush the output buffer beyond this
+
   struct Message {
     char type = 0;
     std::string body;
   };
-  // A portal: a bound statement with its parameter values and result formats, started on its
-  // first Describe or Execute.
-  struct Portal {
-    std::shared_ptr<Request> request;
-    StatementParams params;
-    std::vector<int16_t> result_formats;  // as sent in Bind; resolved per column at start
-    std::vector<int16_t> formats;         // per result column
-    std::unique_ptr<QueryCursor> cursor;
-    std::vector<Row> buffered;  // fetched, not yet sent: rows [buffered_next, size())
-    size_t buffered_next = 0;
-    Status error;  // of a fetch done ahead (at Describe), reported by Execute
-    bool started = false;
-    bool finished = false;  // the cursor has ended (rows may still be buffered)
-    bool done = false;      // finished and every row sent
-    bool empty = false;     // the statement text has no statement
-    std::vector<ColumnInfo> columns;
-    std::string tag;
-    std::string notice;
-    std::string notice_state;  // SQLSTATE of a WARNING notice; empty for NOTICE
-  };
-
-  asio::awaitable<bool> Startup();
-  // SSLRequest answered 'S': the TLS handshake; afterwards every byte goes through tls_.
-  asio::awaitable<bool> UpgradeToTls();
-  // Runs the configured authentication exchange for user; false: failed (answered) or gone.
-  asio::awaitable<bool> Authenticate(const std::string& user);
-  // The client's next message, which must be a 'p' (password or SASL) message.
-  asio::awaitable<std::optional<Message>> ReadAuthResponse();
+  // ---- pg_connection.cc: the stream, framing, the loop, shared replies
   asio::awaitable<void> MessageLoop();
   // The next frame (startup: untyped) from the input buffer, reading as needed. nullopt after
   // a protocol violation (answered); throws when the connection fails.
@@ -81,17 +63,34 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   // block, 'E' in a failed one.
   char TransactionStatus() const;
   void AppendReadyForQuery();
+  // ParameterStatus for every reported parameter the last statement changed (SET, set_config).
+  void AppendParameterChanges();
   // Runs fn on the worker pool and resumes here when it returns.
   asio::awaitable<void> OnPool(std::function<void()> fn);
+  // Watches the socket while a statement runs: a client that disconnects cancels it.
+  void WatchForDisconnect(std::shared_ptr<ExecControl> ctl);
+  void StopWatching();
+  // Called by the session manager when the session is closed from outside (shutdown).
+  void CloseFromOutside();
 
+  // ---- pg_startup.cc
+  asio::awaitable<bool> Startup();
+  // SSLRequest answered 'S': the TLS handshake; afterwards every byte goes through tls_.
+  asio::awaitable<bool> UpgradeToTls();
+  // Runs the configured authentication exchange for user; false: failed (answered) or gone.
+  asio::awaitable<bool> Authenticate(const std::string& user);
+  // The client's next message, which must be a 'p' (password or SASL) message.
+  asio::awaitable<std::optional<Message>> ReadAuthResponse();
+
+  // ---- pg_simple_query.cc
   asio::awaitable<void> SimpleQuery(const std::string& sql);
   // COPY ... FROM STDIN inside a simple Query: CopyInResponse, then the client's CopyData up to
   // CopyDone (insert) or CopyFail; Flush and Sync are ignored meanwhile, as PostgreSQL does.
   // A broken or terminated connection sets closing_.
   asio::awaitable<Status> CopyFromClient(ExecControl* ctl);
-  // ParameterStatus for every reported parameter the last statement changed (SET, set_config).
-  void AppendParameterChanges();
-  // Extended protocol; each returns false after a protocol violation (connection closes).
+
+  // ---- pg_extended_query.cc; each Handle* returns false after a protocol violation (the
+  // connection closes).
   asio::awaitable<bool> HandleParse(const std::string& body);
   asio::awaitable<bool> HandleBind(const std::string& body);
   asio::awaitable<bool> HandleDescribe(const std::string& body);
@@ -103,23 +102,12 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   std::optional<PreparedStatementInfo> FindStatement(const std::string& name) const;
   // Opens the extended protocol's request (up to Sync) unless open.
   Status BeginExtendedRequest();
-  // Starts the portal's statement here (the caller is on the pool); error status on failure.
-  Status StartPortalNow(Portal* portal);
-  // Fetches up to want rows of the portal's cursor into its buffer (the caller is on the pool);
-  // sets finished (and drops the cursor) at its end, error on failure.
-  void FetchPortal(Portal* portal, size_t want);
-  // Starts the portal's statement and fetches its first rows (on the pool) if not yet started;
-  // error status when it cannot start.
+  // Starts the portal's statement and fetches its first rows if not yet started: on the pool,
+  // or here under ExecControl::no_wait for a quick one; error status when it cannot start.
   asio::awaitable<Status> StartPortal(Portal* portal);
   void ExtendedError(const Status& st);
   // Sync (or a simple Query): drops the portals and ends the extended protocol's request.
   asio::awaitable<void> EndExtendedRequest();
-
-  // Watches the socket while a statement runs: a client that disconnects cancels it.
-  void WatchForDisconnect(std::shared_ptr<ExecControl> ctl);
-  void StopWatching();
-  // Called by the session manager when the session is closed from outside (shutdown).
-  void CloseFromOutside();
 
   asio::ip::tcp::socket socket_;
   // Set by UpgradeToTls; refers to socket_ (declared after it, so destroyed first).
