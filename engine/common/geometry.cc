@@ -5,7 +5,10 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <limits>
 #include <utility>
 
@@ -15,9 +18,9 @@ namespace meridian::geo {
 namespace {
 
 Status BadSyntax(const char* type, std::string_view text) {
-  return Status::Error(sqlstate::kInvalidTextRepresentation,
-                       std::string("invalid input syntax for type ") + type + ": \"" +
-                           std::string(text) + "\"");
+  return Status::Error(
+      sqlstate::kInvalidTextRepresentation,
+      std::string("invalid input syntax for type ") + type + ": \"" + std::string(text) + "\"");
 }
 
 bool IsBlank(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
@@ -138,21 +141,68 @@ bool ReadOutputForm(std::string_view s, double* out, int n) {
   return p == end;
 }
 
-}  // namespace
+// PointOf/BoxOf's parse cache: per thread, direct-mapped by a hash of the text, so a value
+// that comes back row after row (the outer row's box in a nested loop, a constant) is parsed
+// once. An entry holds the text itself (no allocation); longer texts are not cached.
+template <typename T>
+class ParseCache {
+ public:
+  static constexpr size_t kSlots = 256;
+  static constexpr size_t kMaxText = 110;  // four 24-digit numbers and their punctuation
 
-Point PointOf(std::string_view text) {
+  // The cached value of text, or null.
+  const T* Find(std::string_view text, size_t* slot) {
+    *slot = std::hash<std::string_view>{}(text) % kSlots;
+    const Entry& e = slots_[*slot];
+    if (e.size != text.size() || text.size() > kMaxText) return nullptr;
+    return std::memcmp(e.text, text.data(), text.size()) == 0 ? &e.value : nullptr;
+  }
+  void Put(size_t slot, std::string_view text, const T& value) {
+    if (text.size() > kMaxText) return;
+    Entry& e = slots_[slot];
+    e.size = static_cast<uint8_t>(text.size());
+    std::memcpy(e.text, text.data(), text.size());
+    e.value = value;
+  }
+
+ private:
+  struct Entry {
+    uint8_t size = 0xff;  // no text has this size: empty
+    char text[kMaxText];
+    T value;
+  };
+  Entry slots_[kSlots];
+};
+
+template <typename T>
+T ParseCached(std::string_view text, T (*parse)(std::string_view)) {
+  thread_local ParseCache<T> cache;
+  size_t slot = 0;
+  if (const T* hit = cache.Find(text, &slot)) return *hit;
+  const T value = parse(text);
+  cache.Put(slot, text, value);
+  return value;
+}
+
+Point ParsePointOf(std::string_view text) {
   double d[2];
   if (ReadOutputForm(text, d, 2)) return {d[0], d[1]};
   auto p = ParsePoint(text);
   return p.ok() ? *p : Point{};
 }
 
-Box BoxOf(std::string_view text) {
+Box ParseBoxOf(std::string_view text) {
   double d[4];
   if (ReadOutputForm(text, d, 4)) return {{d[0], d[1]}, {d[2], d[3]}};
   auto b = ParseBox(text);
   return b.ok() ? *b : Box{};
 }
+
+}  // namespace
+
+Point PointOf(std::string_view text) { return ParseCached<Point>(text, ParsePointOf); }
+
+Box BoxOf(std::string_view text) { return ParseCached<Box>(text, ParseBoxOf); }
 
 double Hypot(double x, double y) {
   if (std::isinf(x) || std::isinf(y)) return std::numeric_limits<double>::infinity();

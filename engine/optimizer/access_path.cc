@@ -413,7 +413,7 @@ struct Candidate {
   // Conjuncts that repeat a partial index's predicate: every row it holds passes them, so
   // they are neither index conditions nor filters (as PostgreSQL drops them).
   std::vector<size_t> dropped;
-  double matched = 0;        // index entries visited
+  double matched = 0;  // index entries visited
   bool delivers_order = false;
   bool expr_order = false;  // delivers AccessRequest::order_expr's order
 };
@@ -490,15 +490,7 @@ int GeometryColumn(const catalog::IndexSchema& ix, const catalog::Table& table) 
 // or box column serves: q, else null. Each holds only where the column's box overlaps q's
 // widened by geo::kEpsilon (RTreeScanOp).
 const BoundExpr* MatchGeometryCondition(const BoundExpr& c, int column) {
-  if (c.kind != BoundKind::kFunction || c.func != Func::kRegistered || c.children.size() != 2) {
-    return nullptr;
-  }
-  static constexpr const char* kServed[] = {"box_overlap", "box_contain", "box_contained",
-                                            "box_contain_pt", "on_pb", "box_same", "point_eq"};
-  if (std::none_of(std::begin(kServed), std::end(kServed),
-                   [&](const char* f) { return c.name == f; })) {
-    return nullptr;
-  }
+  if (!GeometryOperatorSelectivity(c)) return nullptr;
   for (int side = 0; side < 2; ++side) {
     const BoundExpr& col = *c.children[side];
     if (IsTableColumn(col) && col.index == column && IsParamLike(*c.children[1 - side])) {
@@ -560,18 +552,17 @@ std::optional<Candidate> NearestCandidate(const AccessRequest& req,
   // The whole table in distance order (as PostgreSQL prints it); the caller charges the
   // fraction the LIMIT reads.
   c.plan.startup_cost = height * kRandomPageCost * 0.25;
-  c.plan.total_cost =
-      c.plan.startup_cost + (rows / per_leaf + 1.0) * kRandomPageCost * 0.25 +
-      rows * (kRandomPageCost + kCpuTupleCost + kCpuIndexTupleCost +
-              static_cast<double>(req.conjuncts.size()) * kCpuOperatorCost);
+  c.plan.total_cost = c.plan.startup_cost + (rows / per_leaf + 1.0) * kRandomPageCost * 0.25 +
+                      rows * (kRandomPageCost + kCpuTupleCost + kCpuIndexTupleCost +
+                              static_cast<double>(req.conjuncts.size()) * kCpuOperatorCost);
   return c;
 }
 
 // The R-tree index scan over ix for the conjuncts (none when fewer than two of its columns, or
-// its only one, are bounded, or when a column it leaves open may be NULL). Selectivity of the box: the product of its dimensions'
-// (independence, as PostgreSQL multiplies clause selectivities); cost: the descent, the leaf
-// pages that hold the matches and their entries' comparisons, sorting the matching rids, the
-// heap pages they fall on and the re-check of the box's conjuncts.
+// its only one, are bounded, or when a column it leaves open may be NULL). Selectivity of the box:
+// the product of its dimensions' (independence, as PostgreSQL multiplies clause selectivities);
+// cost: the descent, the leaf pages that hold the matches and their entries' comparisons, sorting
+// the matching rids, the heap pages they fall on and the re-check of the box's conjuncts.
 std::optional<Candidate> RTreeCandidate(const AccessRequest& req,
                                         const std::shared_ptr<catalog::Index>& index,
                                         const catalog::TableStats* stats, double rows,
@@ -638,10 +629,11 @@ std::optional<Candidate> RTreeCandidate(const AccessRequest& req,
 // The R-tree index scan over a point or box column for the conjunct with the fewest estimated
 // matches among those it serves. Selectivity: with a constant query, the entries the tree
 // finds for it, counted up to a cap (enough to prefer the heap when the cap is reached); with
-// a parameter, PostgreSQL's 0.005 for && (areasel).
+// a parameter or an outer row's value, PostgreSQL's estimate for the operator
+// (GeometryOperatorSelectivity).
 std::optional<Candidate> GeometryCandidate(const AccessRequest& req,
-                                           const std::shared_ptr<catalog::Index>& index,
-                                           int column, double rows, double pages) {
+                                           const std::shared_ptr<catalog::Index>& index, int column,
+                                           double rows, double pages) {
   storage::RTree* tree = index->rtree();
   if (tree == nullptr) return std::nullopt;
   Candidate c;
@@ -651,7 +643,7 @@ std::optional<Candidate> GeometryCandidate(const AccessRequest& req,
   for (size_t i = 0; i < req.conjuncts.size(); ++i) {
     const BoundExpr* q = MatchGeometryCondition(*req.conjuncts[i], column);
     if (q == nullptr) continue;
-    double sel = 0.005;
+    double sel = *GeometryOperatorSelectivity(*req.conjuncts[i]);
     if (IsPlanConstant(*q)) {
       Result<Value> v = Eval(*q, EvalContext{});
       storage::Box box;
@@ -676,8 +668,8 @@ std::optional<Candidate> GeometryCandidate(const AccessRequest& req,
     }
   }
   if (c.plan.geo_query == nullptr) return std::nullopt;
-  CostRTreeScan(&c, std::min(1.0, best_sel), 2.0, static_cast<double>(req.conjuncts.size()),
-                rows, pages);
+  CostRTreeScan(&c, std::min(1.0, best_sel), 2.0, static_cast<double>(req.conjuncts.size()), rows,
+                pages);
   return c;
 }
 
@@ -692,10 +684,9 @@ void CostRTreeScan(Candidate* out, double sel, double dims, double nconj, double
   const double leaves = std::ceil(c.matched / per_leaf) + 1.0;
   const double descent = height * kRandomPageCost * 0.25;
   // Each leaf entry is compared in every dimension; the matching rids are then sorted.
-  c.plan.startup_cost =
-      descent + leaves * kRandomPageCost * 0.25 +
-      leaves * per_leaf * (kCpuIndexTupleCost + dims * kCpuOperatorCost) +
-      c.matched * std::log2(c.matched + 1) * kCpuOperatorCost;
+  c.plan.startup_cost = descent + leaves * kRandomPageCost * 0.25 +
+                        leaves * per_leaf * (kCpuIndexTupleCost + dims * kCpuOperatorCost) +
+                        c.matched * std::log2(c.matched + 1) * kCpuOperatorCost;
   // The rids are visited in heap order, as PostgreSQL's bitmap heap scan visits its pages:
   // Mackert–Lohman's count of distinct pages, each costing between a random and a sequential
   // read as more of the table is read.
@@ -860,19 +851,29 @@ double ConjunctSelectivity(const BoundExpr& conjunct, const std::optional<Sarg>&
     double f = cs == nullptr ? kDefaultEqSel : cs->null_frac;
     return conjunct.negated ? 1.0 - f : f;
   }
-  if (conjunct.kind == BoundKind::kFunction && conjunct.func == Func::kRegistered) {
-    // PostgreSQL's estimators of the geometric operators: areasel 0.005 (&&, ~=), contsel
-    // 0.001 (@>, <@).
-    const std::string& f = conjunct.name;
-    if (f == "box_overlap" || f == "box_same" || f == "point_eq") return 0.005;
-    if (f == "box_contain" || f == "box_contained" || f == "box_contain_pt" || f == "on_pb") {
-      return 0.001;
-    }
-  }
+  if (std::optional<double> g = GeometryOperatorSelectivity(conjunct)) return *g;
   return kDefaultOtherSel;
 }
 
 }  // namespace
+
+double EstimatedHeapPages(const catalog::Table& table) {
+  const double rows = std::max<double>(1, static_cast<double>(table.live_rows()));
+  return std::max(1.0, std::ceil(rows * (RowWidthOf(table) + 28.0) / (storage::kPageSize - 32)));
+}
+
+std::optional<double> GeometryOperatorSelectivity(const BoundExpr& call) {
+  if (call.kind != BoundKind::kFunction || call.func != Func::kRegistered ||
+      call.children.size() != 2) {
+    return std::nullopt;
+  }
+  const std::string& f = call.name;
+  if (f == "box_overlap" || f == "box_same" || f == "point_eq") return 0.005;
+  if (f == "box_contain" || f == "box_contained" || f == "box_contain_pt" || f == "on_pb") {
+    return 0.001;
+  }
+  return std::nullopt;
+}
 
 double EstimateSelectivity(const BoundExpr& conjunct, const catalog::Table& table) {
   std::shared_ptr<const catalog::TableStats> stats = table.stats();
@@ -969,8 +970,7 @@ Candidate ChooseCandidate(const AccessRequest& req) {
   const catalog::TableStats* stats = stats_holder.get();
   // Planning may run before the statement holds the table lock: only lock-free estimates.
   const double rows = std::max<double>(1, static_cast<double>(table.live_rows()));
-  const double pages =
-      std::max(1.0, std::ceil(rows * (RowWidthOf(table) + 28.0) / (storage::kPageSize - 32)));
+  const double pages = EstimatedHeapPages(table);
   const size_t nconj = req.conjuncts.size();
 
   std::vector<Sarg> sargs;
@@ -1027,8 +1027,8 @@ Candidate ChooseCandidate(const AccessRequest& req) {
     // A comparison of a number column with a number of another type (`x > 10` on a double
     // column) is no B+tree key condition, but it is estimated the same way.
     const std::optional<Sarg> e = s ? s : MatchRTreeBound(*req.conjuncts[i], i);
-    const bool bound = e && (e->op == SargOp::kLt || e->op == SargOp::kLe ||
-                             e->op == SargOp::kGt || e->op == SargOp::kGe);
+    const bool bound = e && (e->op == SargOp::kLt || e->op == SargOp::kLe || e->op == SargOp::kGt ||
+                             e->op == SargOp::kGe);
     const BoundExpr** slot = nullptr;
     if (bound) {
       auto& r = ranges[e->column];
@@ -1152,8 +1152,8 @@ Candidate ChooseCandidate(const AccessRequest& req) {
         if (sorted_run != s.columns) continue;
         points = &s;
         for (int column : run) {
-          at.push_back(static_cast<size_t>(
-              std::find(s.columns.begin(), s.columns.end(), column) - s.columns.begin()));
+          at.push_back(static_cast<size_t>(std::find(s.columns.begin(), s.columns.end(), column) -
+                                           s.columns.begin()));
         }
         break;
       }
@@ -1257,8 +1257,7 @@ Candidate ChooseCandidate(const AccessRequest& req) {
       // visit per page (charged as a quarter of a random read, as the leaves above) and half
       // a tuple's CPU (no decoding). Priced without them it beat a sequential scan of a
       // whole table and ran 3x slower (TPC-C checks cc2/cc4 at one warehouse).
-      cost += std::min(c.matched, pages) * kRandomPageCost * 0.25 +
-              c.matched * kCpuTupleCost * 0.5;
+      cost += std::min(c.matched, pages) * kRandomPageCost * 0.25 + c.matched * kCpuTupleCost * 0.5;
     }
     cost += c.matched * static_cast<double>(nconj - c.used.size() - c.dropped.size()) *
             kCpuOperatorCost;

@@ -1,8 +1,9 @@
 // Access-path selection for one table: which of heap scan, index scan (point, IN list, range,
-// prefix + range), R-tree index scan (a box over 2+ indexed columns) and index-only scan answers a set of WHERE conjuncts most cheaply, and in
-// which key order it delivers rows. Costs are in PostgreSQL's units (one sequential page read
-// = 1.0) so EXPLAIN output reads familiarly; statistics come from ANALYZE when present and
-// from PostgreSQL's default selectivities otherwise (planner README: "Costs").
+// prefix + range), R-tree index scan (a box over 2+ indexed columns) and index-only scan answers a
+// set of WHERE conjuncts most cheaply, and in which key order it delivers rows. Costs are in
+// PostgreSQL's units (one sequential page read = 1.0) so EXPLAIN output reads familiarly;
+// statistics come from ANALYZE when present and from PostgreSQL's default selectivities otherwise
+// (planner README: "Costs").
 #pragma once
 
 #include <memory>
@@ -10,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "catalog/table.h"
 #include "binder/bound_expr.h"
+#include "catalog/table.h"
 #include "execution/operators.h"
 
 namespace meridian::exec {
@@ -67,7 +68,7 @@ struct AccessPlan {
   // An R-tree on a point or box column: the point or box value (a run-time constant) of the
   // index condition; the scan finds the entries near it and re-checks index_conds.
   const BoundExpr* geo_query = nullptr;
-  bool reverse = false;            // scan the index backwards
+  bool reverse = false;  // scan the index backwards
   // Conjuncts the index enforces (owned here; for EXPLAIN "Index Cond"), and the rest.
   std::vector<BoundExprPtr> index_conds;
   std::vector<BoundExprPtr> residual;
@@ -127,8 +128,18 @@ AccessEstimate EstimateAccessPath(const AccessRequest& req);
 std::unique_ptr<RowSourceOp> MakeAccessOperator(const std::shared_ptr<catalog::Table>& table,
                                                 AccessPlan* plan);
 
+// The heap pages of table's live rows as the access paths estimate them (lock-free).
+double EstimatedHeapPages(const catalog::Table& table);
+
 // Rough estimate of a conjunct's selectivity on table (defaults without statistics).
 double EstimateSelectivity(const BoundExpr& conjunct, const catalog::Table& table);
+
+// For a call of a geometric operator that an R-tree on a point or box column serves (&&, @>,
+// <@, ~= over point and box): PostgreSQL's estimate of the fraction of rows (or, as a join
+// condition, of the cross product) it keeps, the same constant either way: 0.005 for &&
+// (areasel, areajoinsel), 0.001 for @> and <@ (contsel, contjoinsel), 0.005 for ~= (eqsel,
+// eqjoinsel without statistics: 1/200). nullopt for anything else.
+std::optional<double> GeometryOperatorSelectivity(const BoundExpr& call);
 
 // Index keys compare by byte order within one family (integers, double, strings, boolean,
 // numeric, date, timestamp, real); a condition is only sargable when its value belongs to the

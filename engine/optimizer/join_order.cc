@@ -3,6 +3,7 @@
 #include "optimizer/join_order.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "optimizer/access_path.h"
 
@@ -106,7 +107,8 @@ JoinStepChoice CostJoinStep(uint64_t left_rels, double left_rows, double left_co
               left_rows * right_rows * kCpuOperatorCost * (1 + nconds) + emit;
 
   double keys = 0;
-  double matched = -1;  // rows per index lookup on the best probe column
+  double matched = -1;     // rows per index lookup on the best probe column
+  double rtree_pages = 0;  // > 0: that probe is an R-tree's, over a table of this many pages
   for (const JoinPred* p : preds) {
     if (!p->equality) continue;
     for (int s = 0; s < 2; ++s) {
@@ -136,30 +138,80 @@ JoinStepChoice CostJoinStep(uint64_t left_rels, double left_rows, double left_co
     if (allow_swap && Cheaper(build_left, best.cost)) best = {JoinMethod::kHash, true, build_left};
   }
   if (matched < 0 && allow_index) {
-    // No equality probe: bounds of the left rows on a probe column (a parameterized range
-    // scan) narrow the rows sharing the index's fixed prefix by PostgreSQL's default range
-    // selectivities (a third for one side, 0.005 for both).
-    for (const JoinRel::Probe& probe : rel.probes) {
-      int bounds = 0;
-      for (const JoinPred* p : preds) {
-        if (!p->range) continue;
-        for (int s = 0; s < 2; ++s) {
-          const int o = 1 - s;
-          if (p->side_rels[s] == Bit(r) && p->side_column[s] == probe.column &&
-              p->side_rels[o] != 0 && (p->side_rels[o] & ~left_rels) == 0) {
-            ++bounds;
-          }
+    // No equality probe: conditions from the left rows that a parameterized scan of an index
+    // on r takes. The side of p on r is `column` and its other side reads only left rows.
+    auto probes_with = [&](const JoinPred* p, int column) {
+      for (int s = 0; s < 2; ++s) {
+        const int o = 1 - s;
+        if (p->side_rels[s] == Bit(r) && p->side_column[s] == column && p->side_rels[o] != 0 &&
+            (p->side_rels[o] & ~left_rels) == 0) {
+          return true;
         }
       }
-      if (bounds == 0 || probe.prefix_rows <= 0) continue;
-      const double m = std::max(1.0, probe.prefix_rows * (bounds > 1 ? 0.005 : 1.0 / 3));
-      if (matched < 0 || m < matched) matched = m;
+      return false;
+    };
+    auto bounds_on = [&](int column) {
+      int bounds = 0;
+      for (const JoinPred* p : preds) bounds += p->range && probes_with(p, column) ? 1 : 0;
+      return bounds;
+    };
+    // PostgreSQL's default range selectivities: a third for one bound, 0.005 for both.
+    auto range_sel = [](int bounds) { return bounds > 1 ? 0.005 : bounds == 1 ? 1.0 / 3 : 1.0; };
+    for (const JoinRel::Probe& probe : rel.probes) {
+      if (probe.prefix_rows <= 0) continue;
+      double m = -1;
+      if (probe.geometry) {
+        // An R-tree on a point or box column: the rows one geometric condition keeps per left
+        // row (its join selectivity, PostgreSQL's areajoinsel / contjoinsel / eqjoinsel).
+        for (const JoinPred* p : preds) {
+          if (p->geometric && probes_with(p, probe.column)) {
+            const double g = std::max(1.0, probe.prefix_rows * p->selectivity);
+            if (m < 0 || g < m) m = g;
+          }
+        }
+      } else if (!probe.box_columns.empty()) {
+        // An R-tree over numeric columns: a box whose sides come from the left rows, its
+        // selectivity the product of its dimensions' (as RTreeCandidate estimates it).
+        double sel = 1;
+        size_t bounded = 0;
+        bool open_ok = true;
+        for (size_t k = 0; k < probe.box_columns.size(); ++k) {
+          const int bounds = bounds_on(probe.box_columns[k]);
+          sel *= range_sel(bounds);
+          if (bounds > 0) {
+            ++bounded;
+          } else {
+            open_ok &= probe.open_ok[k];
+          }
+        }
+        if (open_ok && bounded >= std::min<size_t>(2, probe.box_columns.size())) {
+          m = std::max(1.0, probe.prefix_rows * sel);
+        }
+      } else {
+        // A B+tree: bounds on the probe column narrow the rows sharing the index's fixed prefix.
+        const int bounds = bounds_on(probe.column);
+        if (bounds > 0) m = std::max(1.0, probe.prefix_rows * range_sel(bounds));
+      }
+      if (m >= 0 && (matched < 0 || m < matched)) {
+        matched = m;
+        rtree_pages = probe.geometry || !probe.box_columns.empty() ? probe.heap_pages : 0;
+      }
     }
   }
   if (matched >= 0 && allow_index) {
     // Index nested loop: one descent and the matching heap rows per left row.
-    const double probe = 1.25 + matched * (kRandomPageCost + kCpuTupleCost);
-    const double cost = left_cost + left_rows * probe + emit;
+    double cost =
+        left_cost + left_rows * (1.25 + matched * (kRandomPageCost + kCpuTupleCost)) + emit;
+    if (rtree_pages > 0) {
+      // An R-tree's rescans (each a box search whose rids are read in heap order) read the
+      // table's pages once over all left rows, as PostgreSQL prices a repeated index scan
+      // (index_pages_fetched with loop_count): Mackert–Lohman's distinct pages of all the
+      // rows found, a random read each; per row an entry, a tuple and the re-check.
+      const double found = left_rows * matched;
+      const double pages = rtree_pages * (1.0 - std::exp(-found / rtree_pages));
+      cost = left_cost + left_rows * 1.25 + pages * kRandomPageCost +
+             found * (kCpuIndexTupleCost + kCpuTupleCost + kCpuOperatorCost) + emit;
+    }
     if (Cheaper(cost, best.cost)) best = {JoinMethod::kIndexNestedLoop, false, cost};
   }
   return best;

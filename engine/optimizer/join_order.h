@@ -20,9 +20,17 @@ struct JoinRel {
   // value by the relation's own filters (the relation's column number), the rows one
   // lookup finds, and the rows sharing the fixed prefix (what a range on the column narrows).
   struct Probe {
-    int column;
-    double matched;
+    int column = -1;
+    double matched = 0;
     double prefix_rows = 0;
+    // An R-tree (matched unused; see CostJoinStep for its cost): on a point or box column
+    // (geometry, `column` is it), probed by a geometric join condition; or over numeric columns
+    // (box_columns, `column` the first), probed by range bounds from the left rows on at least two
+    // of them (its only one for a 1-column index), every column left open NOT NULL (open_ok).
+    bool geometry = false;
+    std::vector<int> box_columns = {};
+    std::vector<bool> open_ok = {};
+    double heap_pages = 1;  // an R-tree's table pages (what its rescans read over all left rows)
   };
   std::vector<Probe> probes;
 };
@@ -37,6 +45,9 @@ struct JoinPred {
   // A comparison (<, <=, >, >=) of the same kind, sides as for equality: a range bound an
   // index nested-loop join may use on the probe column (`ol_o_id < d_next_o_id`).
   bool range = false;
+  // A geometric operator an R-tree on a point or box column serves (&&, @>, <@, ~=), sides as
+  // for equality: an index nested-loop join may probe the R-tree on the column side.
+  bool geometric = false;
   uint64_t side_rels[2] = {0, 0};
   int side_column[2] = {-1, -1};
 };

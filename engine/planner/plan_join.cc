@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "execution/recursive_union.h"
 #include "optimizer/equivalence.h"
 #include "planner/plan_internal.h"
 #include "planner/planner.h"
-#include "execution/recursive_union.h"
 
 namespace meridian::exec {
 
@@ -148,7 +148,7 @@ FromPlanner::FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> use
   for (size_t t = 0; t < s_->from.size(); ++t) {
     offsets_.push_back(total);
     const int width = static_cast<int>(s_->from[t] != nullptr ? s_->from[t]->types().size()
-                                                               : s_->derived[t]->columns.size());
+                                                              : s_->derived[t]->columns.size());
     for (int c = 0; c < width; ++c) {
       column_types_.push_back(s_->from[t] != nullptr ? s_->from[t]->types()[c]
                                                      : s_->derived[t]->columns[c].type);
@@ -420,8 +420,7 @@ Status FromPlanner::JoinLateral(Partial* cur, size_t t, std::vector<BoundExprPtr
                                 std::vector<BoundExprPtr> conds) {
   // The item's plan reads the row of every FROM item before it, in FROM column order.
   RestoreOrder(cur);
-  const JoinKind kind =
-      t < s_->join_types.size() ? KindOf(s_->join_types[t]) : JoinKind::kInner;
+  const JoinKind kind = t < s_->join_types.size() ? KindOf(s_->join_types[t]) : JoinKind::kInner;
   MERIDIAN_ASSIGN_OR_RETURN(Built right, DerivedScan(t, std::move(pushed)));
   derived_rows_[t] = right.node->rows;
   Partial out;
@@ -437,8 +436,8 @@ Status FromPlanner::JoinLateral(Partial* cur, size_t t, std::vector<BoundExprPtr
                std::pow(0.5, static_cast<double>(conds.size()));
   if (kind == JoinKind::kLeft) node->rows = std::max(node->rows, left_rows);
   node->startup_cost = cur->built.node->startup_cost + right.node->startup_cost;
-  node->total_cost = cur->built.node->total_cost + left_rows * right.node->total_cost +
-                     node->rows * kCpuTupleCost;
+  node->total_cost =
+      cur->built.node->total_cost + left_rows * right.node->total_cost + node->rows * kCpuTupleCost;
   node->width = cur->built.node->width + right.node->width;
   auto op = std::make_unique<NestedLoopJoinOp>(
       std::move(cur->built.op), std::move(right.op), kind, JoinConjuncts(std::move(conds)),
@@ -549,9 +548,26 @@ Result<JoinRel> FromPlanner::DescribeTable(size_t t, std::vector<BoundExprPtr>* 
   const double table_rows = std::max<double>(1, static_cast<double>(table->live_rows()));
   for (const auto& index : table->IndexSnapshot()) {
     const catalog::IndexSchema& x = index->schema();
-    // No equality probe into an R-tree; expression and partial indexes are not probed by
-    // joins (only by their own table's conditions, access_path.cc).
-    if (x.IsRtree() || !x.IsPlain()) continue;
+    // Expression and partial indexes are not probed by joins (only by their own table's
+    // conditions, access_path.cc).
+    if (!x.IsPlain()) continue;
+    if (x.IsRtree()) {
+      // Probed by geometric conditions (a point or box column) or by range bounds on its
+      // numeric columns from the left rows, never by an equality alone.
+      JoinRel::Probe probe;
+      probe.column = x.columns[0];
+      probe.prefix_rows = table_rows;
+      probe.heap_pages = EstimatedHeapPages(*table);
+      const std::vector<catalog::Column>& columns = table->schema().columns;
+      if (x.columns.size() == 1 && columns[x.columns[0]].type.IsGeometric()) {
+        probe.geometry = true;
+      } else {
+        probe.box_columns = x.columns;
+        for (int c : x.columns) probe.open_ok.push_back(columns[c].not_null);
+      }
+      rel.probes.push_back(std::move(probe));
+      continue;
+    }
     size_t k = 0;
     while (k + 1 < x.columns.size() && fixed[x.columns[k]]) ++k;
     const int probe = x.columns[k];
@@ -561,7 +577,11 @@ Result<JoinRel> FromPlanner::DescribeTable(size_t t, std::vector<BoundExprPtr>* 
         k == 0 ? table_rows / Distinct(t, probe)
                : std::max(1.0, rel.rows / std::max(1.0, std::min(rel.rows, Distinct(t, probe))));
     const double prefix_rows = k == 0 ? table_rows : std::max(1.0, rel.rows);
-    rel.probes.push_back({probe, unique_hit ? 1.0 : per_value, prefix_rows});
+    JoinRel::Probe p;
+    p.column = probe;
+    p.matched = unique_hit ? 1.0 : per_value;
+    p.prefix_rows = prefix_rows;
+    rel.probes.push_back(std::move(p));
   }
   return rel;
 }
@@ -579,9 +599,28 @@ JoinPred FromPlanner::DescribePred(const BoundExpr& c, const std::vector<int>& r
     return set;
   };
   p.rels = rels_of(c);
+  // The relations each operand reads, and the column when it is one relation's plain column.
+  auto fill_sides = [&] {
+    for (int s = 0; s < 2; ++s) {
+      const BoundExpr& side = *c.children[s];
+      p.side_rels[s] = rels_of(side);
+      if (side.kind == BoundKind::kColumn && side.depth == 0) {
+        p.side_column[s] = side.index - offsets_[static_cast<size_t>(table_of_[side.index])];
+      }
+    }
+  };
   // PostgreSQL's defaults: an equality keeps 1/(larger distinct count) of the cross product,
   // another comparison a third, anything else a half.
   p.selectivity = 0.5;
+  if (std::optional<double> g = GeometryOperatorSelectivity(c)) {
+    // && @> <@ ~= of two sides over disjoint relations: an R-tree on a plain column side may
+    // be probed with the other side's value.
+    p.selectivity = *g;
+    fill_sides();
+    p.geometric = !c.ContainsSubquery() && p.side_rels[0] != 0 && p.side_rels[1] != 0 &&
+                  (p.side_rels[0] & p.side_rels[1]) == 0;
+    return p;
+  }
   if (c.kind != BoundKind::kBinary) return p;
   switch (c.binary_op) {
     case ast::BinaryOp::kLt:
@@ -589,13 +628,7 @@ JoinPred FromPlanner::DescribePred(const BoundExpr& c, const std::vector<int>& r
     case ast::BinaryOp::kGt:
     case ast::BinaryOp::kGe:
       p.selectivity = 1.0 / 3;
-      for (int s = 0; s < 2; ++s) {
-        const BoundExpr& side = *c.children[s];
-        p.side_rels[s] = rels_of(side);
-        if (side.kind == BoundKind::kColumn && side.depth == 0) {
-          p.side_column[s] = side.index - offsets_[static_cast<size_t>(table_of_[side.index])];
-        }
-      }
+      fill_sides();
       p.range = !c.ContainsSubquery() && KeyFamily(c.children[0]->type) != 0 &&
                 KeyFamily(c.children[0]->type) == KeyFamily(c.children[1]->type) &&
                 p.side_rels[0] != 0 && p.side_rels[1] != 0 &&
@@ -815,8 +848,8 @@ void RebindToSource(const BoundSelect& d, BoundExpr* c) {
 // reads. The others stay for the Subquery Scan's filter.
 void PushIntoDerived(BoundSelect* d, std::vector<BoundExprPtr>* conjuncts) {
   if (d->set_op != ast::SetOp::kNone || d->function != nullptr || d->limit != nullptr ||
-      d->offset != nullptr || !d->windows.empty() || !d->distinct_on.empty() ||
-      d->rid_table >= 0 || d->LocksRows()) {
+      d->offset != nullptr || !d->windows.empty() || !d->distinct_on.empty() || d->rid_table >= 0 ||
+      d->LocksRows()) {
     return;
   }
   std::vector<BoundExprPtr> where;
@@ -1005,7 +1038,8 @@ Result<FromPlanner::Partial> FromPlanner::Join(Partial left, size_t t, JoinKind 
     return 0;
   };
   // Comparisons (<, <=, >, >=) of a column of t with an expression of the left rows: range
-  // bounds of a parameterized index scan (`ol_o_id < d_next_o_id`) in an index nested loop.
+  // bounds of a parameterized index scan (`ol_o_id < d_next_o_id`) in an index nested loop
+  // (a B+tree's range or an R-tree's box); geometric conditions are added below.
   std::vector<size_t> ranges;
   for (size_t i = 0; i < conds.size(); ++i) {
     const BoundExpr& c = *conds[i];
@@ -1017,6 +1051,20 @@ Result<FromPlanner::Partial> FromPlanner::Join(Partial left, size_t t, JoinKind 
     const BoundExpr& a = *c.children[0];
     const BoundExpr& z = *c.children[1];
     if (KeyFamily(a.type) == 0 || KeyFamily(a.type) != KeyFamily(z.type)) continue;
+    const int sa = side(a), sz = side(z);
+    const BoundExpr& right_side = sa == 2 ? a : z;
+    if (((sa == 1 && sz == 2) || (sa == 2 && sz == 1)) && right_side.kind == BoundKind::kColumn &&
+        right_side.depth == 0) {
+      ranges.push_back(i);
+    }
+  }
+  // Geometric conditions (&& @> <@ ~=) between a point or box column of t and a value of the
+  // left rows: the query of a parameterized R-tree scan in an index nested loop.
+  for (size_t i = 0; i < conds.size(); ++i) {
+    const BoundExpr& c = *conds[i];
+    if (!GeometryOperatorSelectivity(c) || c.ContainsSubquery()) continue;
+    const BoundExpr& a = *c.children[0];
+    const BoundExpr& z = *c.children[1];
     const int sa = side(a), sz = side(z);
     const BoundExpr& right_side = sa == 2 ? a : z;
     if (((sa == 1 && sz == 2) || (sa == 2 && sz == 1)) && right_side.kind == BoundKind::kColumn &&
@@ -1123,8 +1171,10 @@ Result<FromPlanner::Partial> FromPlanner::Join(Partial left, size_t t, JoinKind 
       ShiftForRescan(l, /*from_left=*/true);
       pushed.push_back(std::move(conds[e.cond]));
     }
-    // Range bounds from the left row go to the scan as well; the access path makes them
-    // index keys when they follow its equality prefix, else filters of the rescanned side.
+    // Range bounds and geometric conditions from the left row go to the scan as well; the
+    // access path makes them index keys when they follow its equality prefix (or bound an
+    // R-tree's box, or query an R-tree on a point or box column), else filters of the
+    // rescanned side.
     for (size_t i : ranges) {
       is_key[i] = true;
       for (BoundExprPtr& child : conds[i]->children) {

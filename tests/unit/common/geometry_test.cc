@@ -9,6 +9,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace meridian::geo {
 namespace {
@@ -68,9 +69,48 @@ TEST(GeometryTest, OutputFormRoundTripsExactly) {
   }
 }
 
+TEST(GeometryTest, ParseCacheGivesEachTextItsOwnValue) {
+  // Far more texts than the cache's slots, visited in rounds that interleave them (so slots
+  // are shared and overwritten), repeated texts, other spellings, a text longer than the cache
+  // keeps, and a malformed one: PointOf/BoxOf must always give what a fresh parse gives.
+  std::mt19937_64 rng(7);
+  std::vector<std::string> points, boxes;
+  for (int i = 0; i < 3000; ++i) {
+    const double x = static_cast<double>(rng() % 100000) / 7.0;
+    const double y = -static_cast<double>(rng() % 100000) / 3.0;
+    points.push_back(FormatPoint({x, y}));
+    boxes.push_back(FormatBox(MakeBox({x, y}, {y, x + 1})));
+  }
+  points.push_back(" ( 1.5 , 2 ) ");
+  boxes.push_back("((2,3),(0,1))");
+  points.push_back("(" + std::string(200, '1') + ",2)");
+  boxes.push_back("(3," + std::string(200, '4') + "),(1,2)");
+  points.push_back("(1,x)");
+  boxes.push_back("(1,2),(3,x)");
+  for (int round = 0; round < 3; ++round) {
+    for (size_t k = 0; k < points.size(); ++k) {
+      const size_t i = round == 1 ? points.size() - 1 - k : (k * 7919) % points.size();
+      Result<Point> want_p = ParsePoint(points[i]);
+      const Point p = want_p.ok() ? *want_p : Point{};
+      const Point got_p = PointOf(points[i]);
+      ASSERT_EQ(std::memcmp(&p, &got_p, sizeof p), 0) << points[i];
+      Result<Box> want_b = ParseBox(boxes[i]);
+      const Box b = want_b.ok() ? *want_b : Box{};
+      const Box got_b = BoxOf(boxes[i]);
+      ASSERT_EQ(std::memcmp(&b, &got_b, sizeof b), 0) << boxes[i];
+      // The same text twice in a row (a hit) and a point's text read as a box (another cache).
+      const Box again = BoxOf(boxes[i]);
+      ASSERT_EQ(std::memcmp(&b, &again, sizeof b), 0) << boxes[i];
+    }
+  }
+  EXPECT_EQ(BoxOf("(1,2)").high.x, 0.0);  // not a box: zeros, also when asked again
+  EXPECT_EQ(BoxOf("(1,2)").high.x, 0.0);
+  EXPECT_EQ(PointOf("(1,2)").y, 2.0);
+}
+
 TEST(GeometryTest, FuzzAndDistances) {
   const Box unit = MakeBox({0, 0}, {1, 1});
-  EXPECT_TRUE(BoxOverlaps(unit, MakeBox({1.0000005, 0}, {2, 1})));   // within EPSILON
+  EXPECT_TRUE(BoxOverlaps(unit, MakeBox({1.0000005, 0}, {2, 1})));  // within EPSILON
   EXPECT_FALSE(BoxOverlaps(unit, MakeBox({1.000002, 0}, {2, 1})));
   EXPECT_TRUE(BoxContains(unit, MakeBox({-0.0000005, 0}, {1, 1})));
   EXPECT_TRUE(BoxContainsPoint(unit, {1, 1}));

@@ -148,6 +148,89 @@ TEST(JoinOrderTest, HashJoinBuildsOnTheSmallerInput) {
             JoinMethod::kNestedLoop);
 }
 
+TEST(JoinOrderTest, RTreeProbes) {
+  // An R-tree probe's cost: a descent per left row, the table's pages that all the rescans
+  // find rows on (Mackert–Lohman over left_rows * matched rows) at a random read each, and an
+  // entry, a tuple and a re-check per row found; plus emitting the output rows.
+  auto rtree_cost = [](double left_rows, double left_cost, double matched, double pages,
+                       double out_rows) {
+    const double found = left_rows * matched;
+    return left_cost + left_rows * 1.25 + pages * (1 - std::exp(-found / pages)) * 4.0 +
+           found * (0.005 + 0.01 + 0.0025) + out_rows * 0.01;
+  };
+  // 200 boxes so far (relation 0) joined with 1e5 points on 1000 pages (relation 1) by
+  // `p <@ b`: a geometric condition with PostgreSQL's contjoinsel 0.001, the points' column 2
+  // on side 1.
+  JoinRel points = Rel(1e5, 1000);
+  JoinPred in_box = Equi(0, 1, 0.001, -1, 2);
+  in_box.equality = false;
+  in_box.geometric = true;
+  const std::vector<const JoinPred*> geo = {&in_box};
+  // Without an R-tree on the column: a nested loop over every pair.
+  JoinStepChoice c = CostJoinStep(1, 200, 2, points, 1, geo, 2e4, true, true);
+  EXPECT_EQ(c.method, JoinMethod::kNestedLoop);
+  const double pairs = c.cost;
+  // An R-tree on column 2: each box finds 1e5 * 0.001 = 100 points by an index nested loop.
+  JoinRel::Probe rtree;
+  rtree.column = 2;
+  rtree.prefix_rows = 1e5;
+  rtree.geometry = true;
+  rtree.heap_pages = 1000;
+  points.probes.push_back(rtree);
+  c = CostJoinStep(1, 200, 2, points, 1, geo, 2e4, true, true);
+  EXPECT_EQ(c.method, JoinMethod::kIndexNestedLoop);
+  EXPECT_NEAR(c.cost, rtree_cost(200, 2, 100, 1000, 2e4), 1e-6);
+  EXPECT_LT(c.cost, pairs);
+  // The R-tree is on another column, or the condition is no geometric one: no probe.
+  points.probes[0].column = 3;
+  EXPECT_EQ(CostJoinStep(1, 200, 2, points, 1, geo, 2e4, true, true).method,
+            JoinMethod::kNestedLoop);
+  points.probes[0].column = 2;
+  JoinPred other = in_box;
+  other.geometric = false;
+  const std::vector<const JoinPred*> not_geo = {&other};
+  EXPECT_EQ(CostJoinStep(1, 200, 2, points, 1, not_geo, 2e4, true, true).method,
+            JoinMethod::kNestedLoop);
+
+  // An R-tree over numeric columns 0 and 1 (x, y): range bounds from the left rows on both
+  // (x BETWEEN lo AND hi AND y BETWEEN lo AND hi) keep 0.005 each.
+  JoinRel xy = Rel(1e5, 1000);
+  JoinRel::Probe box;
+  box.column = 0;
+  box.prefix_rows = 1e5;
+  box.box_columns = {0, 1};
+  box.open_ok = {false, false};
+  box.heap_pages = 1000;
+  xy.probes.push_back(box);
+  std::vector<JoinPred> bounds;
+  for (int col : {0, 0, 1, 1}) {
+    JoinPred b = Equi(0, 1, 1.0 / 3, -1, col);
+    b.equality = false;
+    b.range = true;
+    bounds.push_back(b);
+  }
+  std::vector<const JoinPred*> all;
+  for (const JoinPred& b : bounds) all.push_back(&b);
+  c = CostJoinStep(1, 200, 2, xy, 1, all, 200, true, true);
+  EXPECT_EQ(c.method, JoinMethod::kIndexNestedLoop);
+  EXPECT_NEAR(c.cost, rtree_cost(200, 2, 1e5 * 0.005 * 0.005, 1000, 200), 1e-6);
+  // Bounds on one column are no box of a 2-column R-tree.
+  const std::vector<const JoinPred*> x_only = {all[0], all[1]};
+  EXPECT_EQ(CostJoinStep(1, 200, 2, xy, 1, x_only, 200, true, true).method,
+            JoinMethod::kNestedLoop);
+  // A third column z that the bounds leave open: the scan would miss rows with a NULL z, so
+  // no probe unless z is NOT NULL.
+  xy.probes[0].box_columns = {0, 1, 2};
+  xy.probes[0].open_ok = {false, false, false};
+  EXPECT_EQ(CostJoinStep(1, 200, 2, xy, 1, all, 200, true, true).method, JoinMethod::kNestedLoop);
+  xy.probes[0].open_ok = {false, false, true};
+  c = CostJoinStep(1, 200, 2, xy, 1, all, 200, true, true);
+  EXPECT_EQ(c.method, JoinMethod::kIndexNestedLoop);
+  EXPECT_NEAR(c.cost, rtree_cost(200, 2, 1e5 * 0.005 * 0.005, 1000, 200), 1e-6);
+  EXPECT_EQ(CostJoinStep(1, 200, 2, xy, 1, x_only, 200, true, true).method,
+            JoinMethod::kNestedLoop);
+}
+
 TEST(JoinOrderTest, CrossProductsComeLastAndTiesKeepFromOrder) {
   // 1 is joined to nothing: it must not split 0 and 2 although it is the smallest.
   std::vector<JoinRel> rels = {Rel(1000, 20), Rel(2, 1), Rel(1000, 20)};
