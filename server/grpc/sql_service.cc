@@ -255,8 +255,8 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
     asio::post(*service_->pool(), [this] { Step(); });
   }
 
-  // A prepared quick read or quick write (Request::QuickRead: one row by a unique key;
-  // Request::QuickWrite: BEGIN, or inside a block one VALUES row or one row by a unique key)
+  // A prepared quick read or quick write (Request::QuickRead: one row by a unique key or a small
+  // table; Request::QuickWrite: BEGIN, or inside a block one VALUES row or one row by a unique key)
   // runs here, on gRPC's thread, instead of on the worker pool: it does a bounded amount of
   // work, and under ExecControl::no_wait it fails at once rather than wait for a table or row
   // lock (undone; then it goes to the pool after all; see StepOrFinish). The hop to a pool
@@ -414,8 +414,7 @@ SqlService::SqlService(Database* db, SessionManager* sessions, asio::thread_pool
     : db_(db), sessions_(sessions), pool_(pool), auth_(auth), limits_(limits) {}
 
 std::shared_ptr<ServerSession> SqlService::Authorize(const grpc::CallbackServerContext* ctx,
-                                                     const std::string& id,
-                                                     grpc::Status* status) {
+                                                     const std::string& id, grpc::Status* status) {
   std::shared_ptr<ServerSession> session = sessions_->Find(id);
   if (session == nullptr) {
     *status = SessionNotFound(id);
@@ -463,8 +462,8 @@ grpc::ServerUnaryReactor* SqlService::OpenSession(grpc::CallbackServerContext* c
   auto* reactor = ctx->DefaultReactor();
   asio::post(*pool_, [this, reactor, req, resp, user, peer = std::move(peer)] {
     if (!auth_.accounts->users.CheckPassword(user, req->password())) {
-      spdlog::warn("gRPC session for user {} from {} refused: password authentication failed",
-                   user, peer);
+      spdlog::warn("gRPC session for user {} from {} refused: password authentication failed", user,
+                   peer);
       reactor->Finish(ToGrpcStatus(pgwire::AuthenticationFailed(user)));
       return;
     }
@@ -474,8 +473,7 @@ grpc::ServerUnaryReactor* SqlService::OpenSession(grpc::CallbackServerContext* c
 }
 
 grpc::Status SqlService::OpenAuthenticated(const v1::OpenSessionRequest& req,
-                                           const std::string& peer,
-                                           v1::OpenSessionResponse* resp) {
+                                           const std::string& peer, v1::OpenSessionResponse* resp) {
   std::string user = req.user().empty() ? "meridian" : req.user();
   std::string database = req.database().empty() ? "meridian" : req.database();
   if (database != "meridian") {

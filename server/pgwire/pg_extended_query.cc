@@ -160,10 +160,10 @@ asio::awaitable<Status> PgConnection::StartPortal(Portal* portal) {
     co_return Status::Ok();
   }
   // A prepared quick read or quick write (Request::QuickRead, QuickWrite: one row by a unique
-  // key, one VALUES row, BEGIN) runs here on the connection's I/O thread: bounded work, and
-  // under ExecControl::no_wait a busy table or row lock refuses at once instead of blocking the
-  // thread (the statement undone; it then goes to the pool below). A pool hop costs two thread
-  // wake-ups, much of such a statement's time.
+  // key or a small table's scan, one VALUES row, BEGIN) runs here on the connection's I/O thread:
+  // bounded work, and under ExecControl::no_wait a busy table or row lock refuses at once instead
+  // of blocking the thread (the statement undone; it then goes to the pool below). A pool hop costs
+  // two thread wake-ups, much of such a statement's time.
   Status status;
   if (portal->quick()) {
     ext_ctl_->set_no_wait(true);
