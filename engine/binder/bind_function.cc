@@ -251,6 +251,7 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
                               BindGeometryOperator(name, &args[0], &args[1], pos));
     if (geo != nullptr) return geo;
   }
+  if (name == "row") return BindRowConstructor(std::move(args), pos);
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr json, BindJsonFunction(name, &args, pos));
   if (json != nullptr) return json;
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr system, BindSystemFunction(name, &args, pos));

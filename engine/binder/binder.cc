@@ -199,6 +199,17 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
                          "missing FROM-clause entry for table \"" + expr.table + "\"")
         .WithPosition(pos);
   }
+  // No column of that name at any level: a FROM item's name is a whole-row reference, as in
+  // PostgreSQL (columns win over table names).
+  for (const Scope* s = scope_; s != nullptr; s = s->parent) {
+    for (const ScopeTable& st : s->tables) {
+      if (st.name != expr.name) continue;
+      const int depth = scope_->level - s->level;
+      if (depth > 0) s->read_from_below = true;
+      for (int l = s->level + 1; l <= scope_->level; ++l) correlated_[l] = true;
+      return WholeRowRef(st, depth, pos);
+    }
+  }
   return Status::Error(sqlstate::kUndefinedColumn, "column \"" + expr.name + "\" does not exist")
       .WithPosition(pos);
 }
