@@ -787,6 +787,7 @@ Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window
   in_aggregate_ = false;
   if (!arg.ok()) return arg.status();
   BoundExprPtr a = std::move(arg).value();
+  if (expr.distinct && NoEqualityType(a->type)) return NoEquality(a->type, pos);
   std::vector<BoundExprPtr> args;
   Type t = a->type;
   if (name == "count") {

@@ -280,6 +280,7 @@ Result<BoundExprPtr> Binder::BindJsonAggregate(const ast::Expr& expr) {
     if (!bound.ok()) return bound.status();
     BoundExprPtr a = std::move(bound).value();
     structured = a->type.id == TypeId::kRecord || a->type.IsArray();
+    if (expr.distinct && NoEqualityType(a->type)) return NoEquality(a->type, pos);
     if (object && i == 0) {
       a = KeyText(std::move(a));
     } else {

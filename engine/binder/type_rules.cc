@@ -333,6 +333,14 @@ bool Comparable(Type a, Type b) {
   return a.id == b.id;
 }
 
+bool NoEqualityType(Type t) { return t.id == TypeId::kJson || t.IsGeometric(); }
+
+Status NoEquality(const Type& t, uint32_t position) {
+  return Status::Error(sqlstate::kUndefinedFunction,
+                       "could not identify an equality operator for type " + t.Name())
+      .WithPosition(position);
+}
+
 Status CheckRange(int64_t v, Type t) {
   const auto [lo, hi] = IntegerBounds(t);
   if (t.IsIntegral() && (v < lo || v > hi)) return OutOfRangeFor(t);
