@@ -76,6 +76,7 @@ Result<BoundExprPtr> Binder::BindExpr(const ast::Expr& expr) {
       case ast::ExprKind::kColumnRef:
         return BindColumnRef(expr);
       case ast::ExprKind::kStar:
+        if (!expr.table.empty()) return BindColumnRef(expr);  // t.* in an expression: t's row
         return Status::Error(sqlstate::kSyntaxError, "\"*\" is not allowed here")
             .WithPosition(expr.loc.position);
       case ast::ExprKind::kParam:

@@ -51,6 +51,19 @@ Result<BoundExprPtr> Binder::WholeRowRef(const ScopeTable& st, int depth, uint32
   return e;
 }
 
+Result<BoundExprPtr> Binder::WholeRowByName(const std::string& name, uint32_t pos) {
+  for (const Scope* s = scope_; s != nullptr; s = s->parent) {
+    for (const ScopeTable& st : s->tables) {
+      if (st.name != name) continue;
+      const int depth = scope_->level - s->level;
+      if (depth > 0) s->read_from_below = true;
+      for (int l = s->level + 1; l <= scope_->level; ++l) correlated_[l] = true;
+      return WholeRowRef(st, depth, pos);
+    }
+  }
+  return BoundExprPtr();
+}
+
 Result<BoundExprPtr> Binder::BindRowConstructor(std::vector<BoundExprPtr> args, uint32_t pos) {
   auto shape = std::make_shared<RecordShape>();
   for (size_t i = 0; i < args.size(); ++i) {

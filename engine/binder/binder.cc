@@ -156,6 +156,13 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
         .WithPosition(pos);
   }
   const std::string display = expr.table.empty() ? expr.name : expr.table + "." + expr.name;
+  if (expr.kind == ast::ExprKind::kStar) {  // t.* in an expression: the whole row of t
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr row, WholeRowByName(expr.table, pos));
+    if (row != nullptr) return row;
+    return Status::Error(sqlstate::kUndefinedTable,
+                         "missing FROM-clause entry for table \"" + expr.table + "\"")
+        .WithPosition(pos);
+  }
   for (const Scope* s = scope_; s != nullptr; s = s->parent) {
     if (s->tables.empty()) continue;
     const ScopeTable* found_table = nullptr;
@@ -201,15 +208,8 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
   }
   // No column of that name at any level: a FROM item's name is a whole-row reference, as in
   // PostgreSQL (columns win over table names).
-  for (const Scope* s = scope_; s != nullptr; s = s->parent) {
-    for (const ScopeTable& st : s->tables) {
-      if (st.name != expr.name) continue;
-      const int depth = scope_->level - s->level;
-      if (depth > 0) s->read_from_below = true;
-      for (int l = s->level + 1; l <= scope_->level; ++l) correlated_[l] = true;
-      return WholeRowRef(st, depth, pos);
-    }
-  }
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr row, WholeRowByName(expr.name, pos));
+  if (row != nullptr) return row;
   return Status::Error(sqlstate::kUndefinedColumn, "column \"" + expr.name + "\" does not exist")
       .WithPosition(pos);
 }

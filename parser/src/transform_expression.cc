@@ -467,6 +467,13 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
     }
     return e;
   }
+  if (auto* whole = dynamic_cast<P::WholeRowPrimaryContext*>(ctx)) {
+    // t.* inside an expression (row_to_json(t.*)): the whole row of t (a select list's own
+    // t.* is selectQualifiedStar, expanded to the columns).
+    ExprPtr e = NewExpr(ExprKind::kStar, loc);
+    e->table = Identifier(whole->identifier());
+    return e;
+  }
   if (auto* lit = dynamic_cast<P::LiteralPrimaryContext*>(ctx)) {
     return TransformLiteral(static_cast<P::LiteralContext*>(lit->children[0]));
   }
