@@ -13,6 +13,12 @@
 namespace meridian::exec {
 
 Status NoOperator(const std::string& op, Type l, Type r, uint32_t position) {
+  if (l.id == TypeId::kRecord || r.id == TypeId::kRecord) {
+    // PostgreSQL compares records (NULL fields NULL between row constructors, equal
+    // elsewhere); Meridian does not yet, rather than answer differently.
+    return Status::NotSupported("comparing record values is not supported yet")
+        .WithPosition(position);
+  }
   return Status::Error(sqlstate::kUndefinedFunction,
                        "operator does not exist: " + l.Name() + " " + op + " " + r.Name())
       .WithHint(
@@ -282,11 +288,6 @@ Result<BoundExprPtr> Binder::MakeComparison(ast::BinaryOp op, BoundExprPtr l, Bo
   }
   if (!Comparable(l->type, r->type))
     return NoOperator(ast::OperatorName(op), l->type, r->type, position);
-  if (l->type.id == TypeId::kRecord || r->type.id == TypeId::kRecord) {
-    // record_eq's NULL fields make the comparison NULL, which CompareValues does not model.
-    return Status::NotSupported("comparing record values is not supported yet")
-        .WithPosition(position);
-  }
   auto e = MakeNode(BoundKind::kBinary, Type::Boolean(), position);
   e->binary_op = op;
   e->children.push_back(std::move(l));

@@ -330,6 +330,7 @@ bool Comparable(Type a, Type b) {
   if (a.IsDateTime() && b.IsDateTime()) return true;
   if (a.id == TypeId::kJson) return false;  // json has no equality or ordering operators
   if (a.id == TypeId::kPoint) return false;  // nor has point (box compares areas: bind_geometry)
+  if (a.id == TypeId::kRecord) return false;  // not yet (NoOperator: 0A000)
   return a.id == b.id;
 }
 
