@@ -251,6 +251,7 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
                               BindGeometryOperator(name, &args[0], &args[1], pos));
     if (geo != nullptr) return geo;
   }
+  if (name == "row") return BindRowConstructor(std::move(args), pos);
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr json, BindJsonFunction(name, &args, pos));
   if (json != nullptr) return json;
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr system, BindSystemFunction(name, &args, pos));
@@ -786,6 +787,7 @@ Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window
   in_aggregate_ = false;
   if (!arg.ok()) return arg.status();
   BoundExprPtr a = std::move(arg).value();
+  if (expr.distinct && NoEqualityType(a->type)) return NoEquality(a->type, pos);
   std::vector<BoundExprPtr> args;
   Type t = a->type;
   if (name == "count") {

@@ -211,6 +211,21 @@ Result<BoundExprPtr> Binder::BindJsonFunction(const std::string& name,
   if (IsJsonOperator(name) && args->size() == 2) {
     return BindJsonOperator(name, std::move((*args)[0]), std::move((*args)[1]), pos);
   }
+  if (name == "row_to_json") {
+    // row_to_json(record [, pretty]): to_json of the record; pretty only as a constant false.
+    const bool pretty = args->size() == 2;
+    if ((args->size() != 1 && !pretty) || (*args)[0]->type.id != TypeId::kRecord ||
+        (pretty && (*args)[1]->type.id != TypeId::kBoolean &&
+         (*args)[1]->type.id != TypeId::kUnknown)) {
+      return NoFunction(name, *args, pos);
+    }
+    if (pretty && ((*args)[1]->kind != BoundKind::kConst || (*args)[1]->value.IsNull() ||
+                   !((*args)[1]->value.IsBool() && !(*args)[1]->value.AsBool()))) {
+      return Status::NotSupported("row_to_json with pretty = true is not supported yet")
+          .WithPosition(pos);
+    }
+    return ToJsonExpr(std::move((*args)[0]), false);
+  }
   const bool to = name == "to_json" || name == "to_jsonb";
   const bool obj = name == "json_build_object" || name == "jsonb_build_object";
   const bool arr = name == "json_build_array" || name == "jsonb_build_array";
@@ -257,12 +272,15 @@ Result<BoundExprPtr> Binder::BindJsonAggregate(const ast::Expr& expr) {
   // array_agg of each argument (the key as text, the value as json), then a final function
   // that writes the array as a JSON array or object (NULL for no rows, as PostgreSQL).
   std::vector<BoundExprPtr> aggs;
+  bool structured = false;  // json_agg over records or arrays (json_agg_structured_finalfn)
   for (size_t i = 0; i < expr.children.size(); ++i) {
     in_aggregate_ = true;
     auto bound = BindExpr(*expr.children[i]);
     in_aggregate_ = false;
     if (!bound.ok()) return bound.status();
     BoundExprPtr a = std::move(bound).value();
+    structured = a->type.id == TypeId::kRecord || a->type.IsArray();
+    if (expr.distinct && NoEqualityType(a->type)) return NoEquality(a->type, pos);
     if (object && i == 0) {
       a = KeyText(std::move(a));
     } else {
@@ -276,7 +294,8 @@ Result<BoundExprPtr> Binder::BindJsonAggregate(const ast::Expr& expr) {
     MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, agg.get(), false));
     aggs.push_back(std::move(agg));
   }
-  const std::string final_name = name + "_finalfn";
+  const std::string final_name =
+      name == "json_agg" && structured ? "json_agg_structured_finalfn" : name + "_finalfn";
   return MakeJsonCall(final_name.c_str(), std::move(aggs), jsonb ? Type::Jsonb() : Type::Json(),
                       pos);
 }

@@ -12,20 +12,6 @@ namespace meridian::exec {
 
 namespace {
 
-// json, point and box have no btree operator class: GROUP BY, DISTINCT and ORDER BY on them
-// are PostgreSQL's 42883.
-bool Unorderable(const Type& t) { return t.id == TypeId::kJson || t.IsGeometric(); }
-
-Status NoEquality(const Type& t, uint32_t position) {
-  return Status::Error(sqlstate::kUndefinedFunction,
-                       "could not identify an equality operator for type " + t.Name())
-      .WithPosition(position);
-}
-
-}  // namespace
-
-namespace {
-
 bool IsIntegerLiteral(const ast::Expr& e, int64_t* v);
 
 // FROM item `AS name (a, b, ...)` with more names than columns.
@@ -126,6 +112,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSetOperation(const ast::SelectS
       };
       MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr l, make(lc[i], &cast_left));
       MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr r, make(rc[i], &cast_right));
+      if (!stmt.set_all && NoEqualityType(*common)) return NoEquality(*common, 0);
       lcasts.push_back(std::move(l));
       rcasts.push_back(std::move(r));
       out->columns[i].type = *common;
@@ -366,7 +353,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
 
   out->distinct = stmt.distinct;
   for (size_t i = 0; out->distinct && i < out->visible; ++i) {
-    if (Unorderable(out->projections[i]->type)) return NoEquality(out->projections[i]->type, 0);
+    if (NoEqualityType(out->projections[i]->type)) return NoEquality(out->projections[i]->type, 0);
   }
   if (out->distinct && out->projections.size() > out->visible) {
     return Status::Error(sqlstate::kInvalidColumnReference,
@@ -413,7 +400,8 @@ Status Binder::BindGroupBy(const ast::SelectStmt& stmt,
       }
     }
     if (!bound.ok()) return bound.status();
-    if (Unorderable(bound.value()->type)) return NoEquality(bound.value()->type, g->loc.position);
+    if (NoEqualityType(bound.value()->type))
+      return NoEquality(bound.value()->type, g->loc.position);
     bound_keys.push_back(std::move(bound).value());
   }
   if (stmt.grouping.empty()) {
@@ -734,7 +722,7 @@ Status Binder::BindOrderBy(const ast::SelectStmt& stmt, const std::vector<const 
         out->projections.push_back(std::move(key));
       }
     }
-    if (Unorderable(out->projections[column]->type)) {
+    if (NoEqualityType(out->projections[column]->type)) {
       return Status::Error(sqlstate::kUndefinedFunction,
                            "could not identify an ordering operator for type " +
                                out->projections[column]->type.Name())

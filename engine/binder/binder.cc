@@ -156,6 +156,13 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
         .WithPosition(pos);
   }
   const std::string display = expr.table.empty() ? expr.name : expr.table + "." + expr.name;
+  if (expr.kind == ast::ExprKind::kStar) {  // t.* in an expression: the whole row of t
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr row, WholeRowByName(expr.table, pos));
+    if (row != nullptr) return row;
+    return Status::Error(sqlstate::kUndefinedTable,
+                         "missing FROM-clause entry for table \"" + expr.table + "\"")
+        .WithPosition(pos);
+  }
   for (const Scope* s = scope_; s != nullptr; s = s->parent) {
     if (s->tables.empty()) continue;
     const ScopeTable* found_table = nullptr;
@@ -199,6 +206,10 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
                          "missing FROM-clause entry for table \"" + expr.table + "\"")
         .WithPosition(pos);
   }
+  // No column of that name at any level: a FROM item's name is a whole-row reference, as in
+  // PostgreSQL (columns win over table names).
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr row, WholeRowByName(expr.name, pos));
+  if (row != nullptr) return row;
   return Status::Error(sqlstate::kUndefinedColumn, "column \"" + expr.name + "\" does not exist")
       .WithPosition(pos);
 }

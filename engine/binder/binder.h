@@ -168,6 +168,15 @@ class Binder {
   // RIGHT/FULL JOIN USING form.
   Result<BoundExprPtr> UnqualifiedColumn(const ScopeTable& st, int c, int depth, uint32_t pos);
 
+  // bind_row.cc: record values. A whole-row reference `t` to the FROM item st at depth (NULL
+  // on the NULL-extended side of an outer join when st has a NOT NULL column to tell it), and
+  // ROW(a, b, ...) (untyped literals become text; fields f1, f2, ...).
+  Result<BoundExprPtr> WholeRowRef(const ScopeTable& st, int depth, uint32_t pos);
+  // The whole row of the FROM item named name in the innermost scope that has one (marking
+  // the reference correlated when it is an outer query's); null when none has it.
+  Result<BoundExprPtr> WholeRowByName(const std::string& name, uint32_t pos);
+  Result<BoundExprPtr> BindRowConstructor(std::vector<BoundExprPtr> args, uint32_t pos);
+
   // bind_expr.cc
   Result<BoundExprPtr> BindExpr(const ast::Expr& expr);
   Result<BoundExprPtr> BindBoolean(const ast::Expr& expr, const char* what);

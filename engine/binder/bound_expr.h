@@ -48,6 +48,9 @@ enum class Func {
   kPgTypeof,  // value holds the argument's type name; the argument is never evaluated
   kLower,
   kUpper,
+  // ROW(a, b, ...) and a whole-row reference `t`: a record of the children, BoundExpr::shape
+  // naming and typing its fields (never folded to NULL: a row of NULLs is a value).
+  kRow,
   // Math and string functions (bind_function.cc, evaluator.cc).
   kRound,
   kRoundTo,  // round(x, n): decimal rounding, half away from zero (PostgreSQL's numeric rule)
@@ -282,6 +285,7 @@ struct BoundExpr {
   std::shared_ptr<SubqueryPlan> subquery;
   std::unique_ptr<WindowClause> window;    // kWindow
   const ScalarFunction* scalar = nullptr;  // kFunction with Func::kRegistered
+  std::shared_ptr<const RecordShape> shape;  // kFunction with Func::kRow: the record's fields
 
   static BoundExprPtr Const(Value v, Type t, uint32_t position = 0);
   static BoundExprPtr Column(int depth, int index, Type t, std::string name);

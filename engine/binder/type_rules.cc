@@ -330,7 +330,16 @@ bool Comparable(Type a, Type b) {
   if (a.IsDateTime() && b.IsDateTime()) return true;
   if (a.id == TypeId::kJson) return false;  // json has no equality or ordering operators
   if (a.id == TypeId::kPoint) return false;  // nor has point (box compares areas: bind_geometry)
+  if (a.id == TypeId::kRecord) return false;  // not yet (NoOperator: 0A000)
   return a.id == b.id;
+}
+
+bool NoEqualityType(Type t) { return t.id == TypeId::kJson || t.IsGeometric(); }
+
+Status NoEquality(const Type& t, uint32_t position) {
+  return Status::Error(sqlstate::kUndefinedFunction,
+                       "could not identify an equality operator for type " + t.Name())
+      .WithPosition(position);
 }
 
 Status CheckRange(int64_t v, Type t) {
@@ -402,6 +411,9 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
   switch (to.id) {
     case TypeId::kArray:  // handled above
       break;
+    case TypeId::kRecord:  // only a record itself: anonymous record input is PostgreSQL's 0A000
+      if (from.id == TypeId::kRecord) return v;
+      return Status::NotSupported("input of anonymous composite types is not implemented");
     case TypeId::kJson:
     case TypeId::kJsonb: {
       const bool jsonb = to.id == TypeId::kJsonb;
@@ -636,6 +648,19 @@ std::string ToJsonText(const Value& v, Type from, bool jsonb) {
     }
     return out + "]";
   }
+  if (v.IsRecord()) {  // row_to_json: an object of the fields, in order, under their names
+    const RecordValue& r = v.AsRecord();
+    std::string out = "{";
+    for (size_t i = 0; i < r.fields.size(); ++i) {
+      if (i > 0) out += ',';
+      out += json::Quoted(r.shape->names[i]) + ':';
+      out += ToJsonText(r.fields[i], r.shape->types[i], false);
+    }
+    out += '}';
+    if (!jsonb) return out;
+    auto n = json::Parse(out, true);
+    return n.ok() ? json::ToJsonb(*n) : out;
+  }
   if (v.IsBool()) return v.AsBool() ? "true" : "false";
   if (v.IsNumber()) {
     std::string s = v.ToString();
@@ -681,11 +706,11 @@ Result<Value> AssignValue(const Value& v, Type from, Type to) {
 }
 
 int CompareValues(const Value& a, const Value& b) {
-  if (a.IsArray() && b.IsArray()) {
-    // PostgreSQL's array_cmp: element by element (NULL above every value and equal to
-    // NULL), then the shorter array first.
-    const std::vector<Value>& x = a.AsArray();
-    const std::vector<Value>& y = b.AsArray();
+  if ((a.IsArray() && b.IsArray()) || (a.IsRecord() && b.IsRecord())) {
+    // PostgreSQL's array_cmp and record_cmp: element by element (NULL above every value and
+    // equal to NULL), then the shorter first.
+    const std::vector<Value>& x = a.IsArray() ? a.AsArray() : a.AsRecord().fields;
+    const std::vector<Value>& y = b.IsArray() ? b.AsArray() : b.AsRecord().fields;
     for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
       if (x[i].IsNull() || y[i].IsNull()) {
         if (x[i].IsNull() != y[i].IsNull()) return x[i].IsNull() ? 1 : -1;

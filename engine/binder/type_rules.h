@@ -20,6 +20,11 @@ Type PromoteNumeric(Type a, Type b);
 std::optional<Type> CommonType(Type a, Type b);
 // Whether values of a and b may be compared with = < ... (unknown compares with anything).
 bool Comparable(Type a, Type b);
+// Types without a default equality (btree/hash) operator: json, point, box. GROUP BY, DISTINCT,
+// DISTINCT aggregates, ORDER BY and UNION/INTERSECT/EXCEPT (not ALL) over them fail with
+// NoEquality: 42883 "could not identify an equality operator for type json".
+bool NoEqualityType(Type t);
+Status NoEquality(const Type& t, uint32_t position);
 
 // Converts v (of static type from) to type to. explicit_cast: CAST/:: semantics (varchar(n)
 // truncates; bool <-> integer allowed). Errors 22P02, 22003, 42846 (no such cast).

@@ -35,6 +35,11 @@ void AppendKeyValue(const Value& v, std::string* out) {
     uint32_t n = static_cast<uint32_t>(v.AsArray().size());
     out->append(reinterpret_cast<const char*>(&n), sizeof(n));
     for (const Value& e : v.AsArray()) AppendKeyValue(e, out);
+  } else if (v.IsRecord()) {  // field count, then each field's key
+    out->push_back('R');
+    uint32_t n = static_cast<uint32_t>(v.AsRecord().fields.size());
+    out->append(reinterpret_cast<const char*>(&n), sizeof(n));
+    for (const Value& f : v.AsRecord().fields) AppendKeyValue(f, out);
   } else if (v.IsUuid()) {
     out->push_back('U');
     out->append(reinterpret_cast<const char*>(v.AsUuid().bytes.data()), 16);

@@ -80,6 +80,7 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
   if (n == "jsonb") return Type::Jsonb();
   if (n == "point") return Type::Point();
   if (n == "box") return Type::Box();
+  if (n == "record") return Type::Record();
   if (n == "bigint" || n == "int8" || n == "oid") return Type::BigInt();  // oid: no uint32 yet
   if (n == "name") return Type::Text();
   if (n == "double precision" || n == "float" || n == "float8") {
@@ -104,6 +105,11 @@ Result<Type> TypeFromSpec(const ast::TypeSpec& spec) {
 }
 
 Status CheckColumnType(Type type, uint32_t position) {
+  if (type.id == TypeId::kRecord) {
+    return Status::NotSupported("record columns are not supported yet")
+        .WithDetail("Records (ROW(...), whole-row references) are values of expressions.")
+        .WithPosition(position);
+  }
   if (!type.IsArray()) return Status::Ok();
   return Status::NotSupported("array columns are not supported yet")
       .WithDetail("Arrays are values of expressions; no table column can hold one.")

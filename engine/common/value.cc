@@ -57,6 +57,8 @@ std::string Type::Name() const {
       return "point";
     case TypeId::kBox:
       return "box";
+    case TypeId::kRecord:
+      return "record";
     case TypeId::kArray:
       if (IsVector()) return element == TypeId::kSmallInt ? "int2vector" : "oidvector";
       return Element().Name() + "[]";
@@ -132,6 +134,8 @@ uint32_t Type::PgOid() const {
       return 600;
     case TypeId::kBox:
       return 603;
+    case TypeId::kRecord:
+      return 2249;
     case TypeId::kArray:
       if (IsVector()) return element == TypeId::kSmallInt ? 22 : 30;
       switch (element) {  // pg_type.typarray of the element type
@@ -298,6 +302,21 @@ std::string FormatShortest(const char* sci, int max_fixed_exponent) {
   return out + digits.substr(0, int_len) + "." + digits.substr(int_len);
 }
 
+// An array element or record field in array_out's / record_out's text: as it is, or quoted
+// with `"` and `\` escaped by escape (array_out: a backslash) or doubled (escape 0: record_out).
+void AppendElement(std::string* out, const std::string& text, bool quote, char escape) {
+  if (!quote) {
+    *out += text;
+    return;
+  }
+  *out += '"';
+  for (char c : text) {
+    if (c == '"' || c == '\\') *out += escape != 0 ? escape : c;
+    *out += c;
+  }
+  *out += '"';
+}
+
 }  // namespace
 
 double Value::AsNumber() const {
@@ -360,16 +379,7 @@ std::string Value::ToString() const {
             quote = true;
           }
         }
-        if (!quote) {
-          out += text;
-          continue;
-        }
-        out += '"';
-        for (char c : text) {
-          if (c == '"' || c == '\\') out += '\\';
-          out += c;
-        }
-        out += '"';
+        AppendElement(&out, text, quote, '\\');
       }
       return out + "}";
     }
@@ -383,6 +393,24 @@ std::string Value::ToString() const {
       return binary::UuidToString(AsUuid());
     case 14:
       return binary::ByteaToText(AsBytea());
+    case 15: {  // record_out: (a,b), NULL empty, quoted ("" and \\ doubled) when needed
+      std::string out = "(";
+      const std::vector<Value>& fields = AsRecord().fields;
+      for (size_t i = 0; i < fields.size(); ++i) {
+        if (i > 0) out += ',';
+        if (fields[i].IsNull()) continue;
+        const std::string text = fields[i].ToString();
+        bool quote = text.empty();
+        for (char c : text) {
+          if (c == '"' || c == '\\' || c == '(' || c == ')' || c == ',' ||
+              std::isspace(static_cast<unsigned char>(c))) {
+            quote = true;
+          }
+        }
+        AppendElement(&out, text, quote, 0);
+      }
+      return out + ")";
+    }
     default:
       return AsString();
   }
@@ -392,6 +420,13 @@ Value Value::Array(std::vector<Value> elements) {
   auto array = std::make_shared<ArrayValue>();
   array->elements = std::move(elements);
   return Value(Rep(std::shared_ptr<const ArrayValue>(std::move(array))));
+}
+
+Value Value::Record(std::shared_ptr<const RecordShape> shape, std::vector<Value> fields) {
+  auto record = std::make_shared<RecordValue>();
+  record->shape = std::move(shape);
+  record->fields = std::move(fields);
+  return Value(Rep(std::shared_ptr<const RecordValue>(std::move(record))));
 }
 
 const std::vector<Value>& Value::AsArray() const {
@@ -405,11 +440,15 @@ size_t Value::ByteSize() const {
   if (IsArray()) {
     for (const Value& e : AsArray()) n += e.ByteSize();
   }
+  if (IsRecord()) {
+    for (const Value& f : AsRecord().fields) n += f.ByteSize();
+  }
   return n;
 }
 
 bool operator==(const Value& a, const Value& b) {
   if (a.IsArray() && b.IsArray()) return a.AsArray() == b.AsArray();
+  if (a.IsRecord() && b.IsRecord()) return a.AsRecord().fields == b.AsRecord().fields;
   return a.rep_ == b.rep_;
 }
 

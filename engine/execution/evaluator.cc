@@ -771,6 +771,15 @@ Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
       }
       return best;
     }
+    case Func::kRow: {
+      std::vector<Value> fields;
+      fields.reserve(e.children.size());
+      for (const BoundExprPtr& c : e.children) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
+        fields.push_back(std::move(v));
+      }
+      return Value::Record(e.shape, std::move(fields));
+    }
     case Func::kConcat: {
       std::string out;
       for (const BoundExprPtr& c : e.children) {
@@ -918,6 +927,12 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
       return EvalBinary(e, ctx);
     case BoundKind::kIsNull: {
       MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+      if (a.IsRecord()) {  // a row IS NULL when every field is, IS NOT NULL when none is
+        for (const Value& f : a.AsRecord().fields) {
+          if (f.IsNull() != !e.negated) return Value::Bool(false);
+        }
+        return Value::Bool(true);
+      }
       return Value::Bool(a.IsNull() != e.negated);
     }
     case BoundKind::kFunction:

@@ -15,7 +15,6 @@
 namespace meridian::exec {
 namespace {
 
-
 enum Kind : uint8_t {
   kNull = 0,
   kFalse,
@@ -30,7 +29,10 @@ enum Kind : uint8_t {
   kArray,
   kInterval,
   kTimestampTz,
-  kTime
+  kTime,
+  kUuid,
+  kBytea,
+  kRecord,  // field count, each field's name and type, then the field values
 };
 
 using storage::GetFixed;
@@ -75,6 +77,25 @@ void EncodeValue(const Value& v, std::string* out) {
   } else if (v.IsTime()) {
     out->push_back(static_cast<char>(kTime));
     PutFixed(out, v.AsTime().micros);
+  } else if (v.IsUuid()) {
+    out->push_back(static_cast<char>(kUuid));
+    out->append(reinterpret_cast<const char*>(v.AsUuid().bytes.data()), 16);
+  } else if (v.IsBytea()) {
+    out->push_back(static_cast<char>(kBytea));
+    PutFixed(out, static_cast<uint32_t>(v.AsBytea().size()));
+    out->append(v.AsBytea());
+  } else if (v.IsRecord()) {
+    const RecordValue& r = v.AsRecord();
+    out->push_back(static_cast<char>(kRecord));
+    PutFixed(out, static_cast<uint32_t>(r.fields.size()));
+    for (size_t i = 0; i < r.fields.size(); ++i) {
+      PutFixed(out, static_cast<uint32_t>(r.shape->names[i].size()));
+      out->append(r.shape->names[i]);
+      PutFixed(out, static_cast<uint8_t>(r.shape->types[i].id));
+      PutFixed(out, r.shape->types[i].modifier);
+      PutFixed(out, static_cast<uint8_t>(r.shape->types[i].element));
+    }
+    for (const Value& f : r.fields) EncodeValue(f, out);
   } else {
     const std::vector<Value>& elements = v.AsArray();
     out->push_back(static_cast<char>(kArray));
@@ -168,6 +189,47 @@ Result<bool> DecodeValue(std::string_view in, size_t* pos, Value* v) {
         if (!whole) return false;
       }
       *v = Value::Array(std::move(elements));
+      return true;
+    }
+    case kUuid: {
+      if (in.size() - *pos < 16) return false;
+      Uuid u;
+      std::memcpy(u.bytes.data(), in.data() + *pos, 16);
+      *pos += 16;
+      *v = Value::UuidVal(u);
+      return true;
+    }
+    case kBytea: {
+      uint32_t n;
+      if (!GetFixed(in, pos, &n) || in.size() - *pos < n) return false;
+      *v = Value::ByteaVal(std::string(in.substr(*pos, n)));
+      *pos += n;
+      return true;
+    }
+    case kRecord: {
+      uint32_t n;
+      if (!GetFixed(in, pos, &n)) return false;
+      auto shape = std::make_shared<RecordShape>();
+      for (uint32_t i = 0; i < n; ++i) {
+        uint32_t len;
+        if (!GetFixed(in, pos, &len) || in.size() - *pos < len) return false;
+        shape->names.emplace_back(in.substr(*pos, len));
+        *pos += len;
+        uint8_t id, element;
+        int32_t modifier;
+        if (!GetFixed(in, pos, &id) || !GetFixed(in, pos, &modifier) ||
+            !GetFixed(in, pos, &element)) {
+          return false;
+        }
+        shape->types.push_back(
+            Type{static_cast<TypeId>(id), modifier, static_cast<TypeId>(element)});
+      }
+      std::vector<Value> fields(n);
+      for (Value& f : fields) {
+        MERIDIAN_ASSIGN_OR_RETURN(bool whole, DecodeValue(in, pos, &f));
+        if (!whole) return false;
+      }
+      *v = Value::Record(std::move(shape), std::move(fields));
       return true;
     }
     default:

@@ -498,7 +498,9 @@ Result<Value> BuildObject(Args a, ExecContext*) {
 }
 
 // json_build_array(v1, ...) and json_agg's final function (values are json texts; NULL is null).
-template <bool kJsonb>
+// json (not jsonb) puts "\n " before each element but the first of json_agg over records and
+// arrays (kStructured), as PostgreSQL's json_agg_transfn does.
+template <bool kJsonb, bool kStructured = false>
 Result<Value> ArrayOf(const Value* values, size_t n) {
   if (kJsonb) {
     Node arr;
@@ -516,6 +518,7 @@ Result<Value> ArrayOf(const Value* values, size_t n) {
   std::string out = "[";
   for (size_t i = 0; i < n; ++i) {
     if (i > 0) out += ", ";
+    if (kStructured && i > 0 && !values[i].IsNull()) out += "\n ";
     out += values[i].IsNull() ? "null" : values[i].AsString();
   }
   return Value::String(out + "]");
@@ -526,10 +529,10 @@ Result<Value> BuildArray(Args a, ExecContext*) {
   return ArrayOf<kJsonb>(a.data(), a.size());
 }
 
-template <bool kJsonb>
+template <bool kJsonb, bool kStructured = false>
 Result<Value> AggFinal(Args a, ExecContext*) {
   const std::vector<Value>& v = a[0].AsArray();
-  return ArrayOf<kJsonb>(v.data(), v.size());
+  return ArrayOf<kJsonb, kStructured>(v.data(), v.size());
 }
 
 // json_object_agg's final function: the keys (text) and values (json) of the group's rows.
@@ -639,6 +642,7 @@ constexpr ScalarFunction kJsonFunctions[] = {
     {"jsonb_build_array", "x", 0, 'J', &BuildArray<true>, true, false},
     {"json_agg_finalfn", "x", 1, 'j', &AggFinal<false>},
     {"jsonb_agg_finalfn", "x", 1, 'J', &AggFinal<true>},
+    {"json_agg_structured_finalfn", "x", 1, 'j', &AggFinal<false, true>},
     {"json_object_agg_finalfn", "xx", 2, 'j', &ObjectAggFinal<false>},
     {"jsonb_object_agg_finalfn", "xx", 2, 'J', &ObjectAggFinal<true>},
     // Plain functions.

@@ -141,7 +141,8 @@ std::string EncodeTuple(const Row& row, const std::vector<Type>& types) {
       case TypeId::kJsonb:
       case TypeId::kPoint:
       case TypeId::kBox:
-      case TypeId::kArray:  // never a column type (catalog::CheckColumnType); kept as text
+      case TypeId::kArray:   // never a column type (catalog::CheckColumnType); kept as text
+      case TypeId::kRecord:  // never a column type either
       case TypeId::kUnknown: {
         std::string s = v.IsString() ? v.AsString() : v.ToString();
         PutFixed<uint32_t>(&out, static_cast<uint32_t>(s.size()));
@@ -288,6 +289,8 @@ Status Decode(std::string_view bytes, const std::vector<Type>& types, bool allow
         break;
       case TypeId::kArray:
         return bad(" is an array (arrays are never stored)");
+      case TypeId::kRecord:
+        return bad(" is a record (records are never stored)");
       case TypeId::kText:
       case TypeId::kVarchar:
       case TypeId::kChar:

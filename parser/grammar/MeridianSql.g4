@@ -636,6 +636,7 @@ primary
   | qualifiedName LPAREN ((K_DISTINCT | K_ALL)? expr (COMMA expr)* aggOrderBy?)? RPAREN
     aggFilter? overClause?                                                  # functionPrimary
   | identifier (DOT identifier (DOT identifier)?)?                          # columnPrimary
+  | identifier DOT STAR                                                     # wholeRowPrimary
   ;
 
 // agg(args ORDER BY keys) and agg(...) FILTER (WHERE cond): aggregate calls only (the binder

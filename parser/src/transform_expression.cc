@@ -467,6 +467,13 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
     }
     return e;
   }
+  if (auto* whole = dynamic_cast<P::WholeRowPrimaryContext*>(ctx)) {
+    // t.* inside an expression (row_to_json(t.*)): the whole row of t (a select list's own
+    // t.* is selectQualifiedStar, expanded to the columns).
+    ExprPtr e = NewExpr(ExprKind::kStar, loc);
+    e->table = Identifier(whole->identifier());
+    return e;
+  }
   if (auto* lit = dynamic_cast<P::LiteralPrimaryContext*>(ctx)) {
     return TransformLiteral(static_cast<P::LiteralContext*>(lit->children[0]));
   }
@@ -484,11 +491,12 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
   if (auto* paren = dynamic_cast<P::ParenPrimaryContext*>(ctx)) {
     return TransformExpr(paren->expr());
   }
-  if (dynamic_cast<P::RowPrimaryContext*>(ctx) != nullptr) {
-    Fail(ErrorAt(ctx, sqlstate::kFeatureNotSupported,
-                 "row expressions are supported only as both sides of a comparison or as the "
-                 "left side of an IN list of rows"));
-    return NewExpr(ExprKind::kLiteral, loc);  // NULL; the statement fails anyway
+  if (auto* row = dynamic_cast<P::RowPrimaryContext*>(ctx)) {
+    // (a, b, ...) outside a comparison: the row constructor ROW(a, b, ...).
+    ExprPtr e = NewExpr(ExprKind::kFunction, loc);
+    e->name = "row";
+    for (P::ExprContext* x : row->expr()) e->children.push_back(TransformExpr(x));
+    return e;
   }
   if (auto* sub = dynamic_cast<P::SubqueryPrimaryContext*>(ctx)) {
     ExprPtr e = NewExpr(ExprKind::kSubquery, loc);

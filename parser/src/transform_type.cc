@@ -45,6 +45,7 @@ constexpr TypeAlias kTypeAliases[] = {
     {"jsonb", "jsonb"},
     {"point", "point"},
     {"box", "box"},
+    {"record", "record"},
     {"boolean", "boolean"},
     {"bool", "boolean"},
     {"oid", "oid"},

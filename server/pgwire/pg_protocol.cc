@@ -154,6 +154,7 @@ int16_t PgTypeLength(const Type& type) {
     case TypeId::kBytea:
     case TypeId::kJson:
     case TypeId::kJsonb:
+    case TypeId::kRecord:
       return -1;
   }
   return -1;
@@ -392,6 +393,10 @@ Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t in
     case TypeId::kArray:
       return Status::NotSupported("binary array parameters are not supported yet (bind parameter " +
                                   std::to_string(index + 1) + ")");
+    case TypeId::kRecord:
+      return Status::NotSupported(
+          "binary record parameters are not supported yet (bind parameter " +
+          std::to_string(index + 1) + ")");
   }
   return Status::Error(
       sqlstate::kInvalidBinaryRepresentation,
@@ -470,6 +475,22 @@ void AppendBinaryValue(std::string* out, const Value& v, const Type& t) {
       }
       std::string bytes;
       AppendBinaryValue(&bytes, e, element);
+      AppendBigEndian(out, static_cast<uint32_t>(bytes.size()), 4);
+      out->append(bytes);
+    }
+  } else if (v.IsRecord()) {
+    // record_send: the field count, then each field's type oid, length (-1 for NULL) and bytes.
+    const RecordValue& r = v.AsRecord();
+    AppendBigEndian(out, static_cast<uint32_t>(r.fields.size()), 4);
+    for (size_t i = 0; i < r.fields.size(); ++i) {
+      const Type& ft = r.shape->types[i];
+      AppendBigEndian(out, ft.PgOid(), 4);
+      if (r.fields[i].IsNull()) {
+        AppendBigEndian(out, 0xFFFFFFFFu, 4);
+        continue;
+      }
+      std::string bytes;
+      AppendBinaryValue(&bytes, r.fields[i], ft);
       AppendBigEndian(out, static_cast<uint32_t>(bytes.size()), 4);
       out->append(bytes);
     }

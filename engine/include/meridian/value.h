@@ -23,15 +23,15 @@ enum class TypeId : uint8_t {
   kBigInt = 3,   // 64-bit
   kDouble = 4,   // DOUBLE PRECISION / FLOAT
   kText = 5,
-  kVarchar = 6,     // VARCHAR(n): modifier = n, or -1 for unlimited
-  kSmallInt = 7,    // 16-bit; values outside int16 raise 22003
-  kReal = 8,        // REAL / FLOAT4: values held as float
-  kChar = 9,        // CHAR(n) (bpchar): modifier = n; stored blank-padded to n
-  kNumeric = 10,    // NUMERIC(p,s): modifier = (p << 16) | s, or -1 unconstrained
-  kDate = 11,       // DATE
-  kTimestamp = 12,  // TIMESTAMP [(p)] WITHOUT TIME ZONE: modifier = p (0..6), or -1
-  kArray = 13,      // one-dimensional array of Type::element (modifier: the element's);
-                    // a value type only: no table column, index or stored tuple holds one
+  kVarchar = 6,       // VARCHAR(n): modifier = n, or -1 for unlimited
+  kSmallInt = 7,      // 16-bit; values outside int16 raise 22003
+  kReal = 8,          // REAL / FLOAT4: values held as float
+  kChar = 9,          // CHAR(n) (bpchar): modifier = n; stored blank-padded to n
+  kNumeric = 10,      // NUMERIC(p,s): modifier = (p << 16) | s, or -1 unconstrained
+  kDate = 11,         // DATE
+  kTimestamp = 12,    // TIMESTAMP [(p)] WITHOUT TIME ZONE: modifier = p (0..6), or -1
+  kArray = 13,        // one-dimensional array of Type::element (modifier: the element's);
+                      // a value type only: no table column, index or stored tuple holds one
   kInterval = 14,     // INTERVAL
   kTimestampTz = 15,  // TIMESTAMP [(p)] WITH TIME ZONE: modifier = p (0..6), or -1
   kTime = 16,         // TIME [(p)] [WITHOUT TIME ZONE]: modifier = p (0..6), or -1
@@ -41,8 +41,10 @@ enum class TypeId : uint8_t {
   kJsonb = 20,        // JSONB: held as a string, the normalised text (see meridian/json.h)
   kPoint = 21,        // POINT: held as a string, point_out's text "(x,y)" (meridian/geometry.h)
   kBox = 22,          // BOX: held as a string, box_out's text "(hx,hy),(lx,ly)" (high corner first)
+  kRecord = 23,       // RECORD: a row value (ROW(...), a whole-row reference `t`); a value type
+                      // only, like kArray: each value carries its fields' names and types
 };
-inline constexpr int kMaxTypeId = 22;
+inline constexpr int kMaxTypeId = 23;
 
 struct Type {
   TypeId id = TypeId::kUnknown;
@@ -71,6 +73,7 @@ struct Type {
   static Type Jsonb() { return {TypeId::kJsonb, -1}; }
   static Type Point() { return {TypeId::kPoint, -1}; }
   static Type Box() { return {TypeId::kBox, -1}; }
+  static Type Record() { return {TypeId::kRecord, -1}; }
   // The array type of `of` (an array of arrays is the same array type, as in PostgreSQL).
   static Type Array(Type of) {
     return of.id == TypeId::kArray ? of : Type{TypeId::kArray, of.modifier, of.id};
@@ -136,6 +139,14 @@ struct Type {
 };
 
 struct ArrayValue;
+struct RecordValue;
+
+// The fields of a record value: names (row_to_json's keys: the columns', or f1, f2, ... for
+// ROW(...)) and static types. Built once by the binder, shared by every value of the record.
+struct RecordShape {
+  std::vector<std::string> names;
+  std::vector<Type> types;
+};
 
 // A UUID value: its 16 bytes in the order written (PostgreSQL's uuid compares them with memcmp).
 struct Uuid {
@@ -186,6 +197,8 @@ class Value {
   static Value ByteaVal(std::string bytes) { return Value(Rep(meridian::Bytes{std::move(bytes)})); }
   // A one-dimensional array (lower bound 1) of these elements; NULL elements allowed.
   static Value Array(std::vector<Value> elements);
+  // A row value of these fields (fields.size() == shape->types.size()); NULL fields allowed.
+  static Value Record(std::shared_ptr<const RecordShape> shape, std::vector<Value> fields);
 
   bool IsNull() const { return rep_.index() == 0; }
   bool IsBool() const { return rep_.index() == 1; }
@@ -202,6 +215,7 @@ class Value {
   bool IsTime() const { return rep_.index() == 12; }
   bool IsUuid() const { return rep_.index() == 13; }
   bool IsBytea() const { return rep_.index() == 14; }
+  bool IsRecord() const { return rep_.index() == 15; }
   // int, double, real or numeric.
   bool IsNumber() const { return IsInt() || IsDouble() || IsReal() || IsDecimal(); }
 
@@ -219,6 +233,9 @@ class Value {
   const meridian::Uuid& AsUuid() const { return std::get<meridian::Uuid>(rep_); }
   const std::string& AsBytea() const { return std::get<meridian::Bytes>(rep_).data; }
   const std::vector<Value>& AsArray() const;
+  const RecordValue& AsRecord() const {
+    return *std::get<std::shared_ptr<const RecordValue>>(rep_);
+  }
   // A number as double (int, double, real or numeric); only for number values.
   double AsNumber() const;
 
@@ -227,7 +244,9 @@ class Value {
   // shortest form ("1e+06"), numerics with their scale ("1.50"), dates and timestamps in ISO form,
   // timestamptz in datetime::CurrentZone() with its offset, intervals as interval_out, strings
   // as they are, arrays as array_out does (`{1,NULL,"a b"}`), uuids lowercase with hyphens,
-  // bytea in hex form (`\x01ff`, bytea_output = 'hex'). NULL gives "" (callers check).
+  // bytea in hex form (`\x01ff`, bytea_output = 'hex'), records as record_out does
+  // (`(1,,"a b")`: NULL fields empty, fields quoted when they need it). NULL gives "" (callers
+  // check).
   std::string ToString() const;
 
   // Approximate heap bytes, for chunk size accounting.
@@ -240,8 +259,8 @@ class Value {
   using Rep =
       std::variant<std::monostate, bool, int64_t, double, std::string, Numeric, meridian::Date,
                    meridian::Timestamp, float, std::shared_ptr<const ArrayValue>,
-                   meridian::Interval, meridian::TimestampTz, meridian::TimeOfDay,
-                   meridian::Uuid, meridian::Bytes>;
+                   meridian::Interval, meridian::TimestampTz, meridian::TimeOfDay, meridian::Uuid,
+                   meridian::Bytes, std::shared_ptr<const RecordValue>>;
   explicit Value(Rep r) : rep_(std::move(r)) {}
   // True when both hold NULL, an integer or a double (then copied here): kept small so that it
   // inlines; everything else takes std::variant's assignment.
@@ -264,6 +283,11 @@ class Value {
 
 struct ArrayValue {
   std::vector<Value> elements;
+};
+
+struct RecordValue {
+  std::shared_ptr<const RecordShape> shape;
+  std::vector<Value> fields;
 };
 
 using Row = std::vector<Value>;

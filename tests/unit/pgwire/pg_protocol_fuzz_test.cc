@@ -502,6 +502,20 @@ TEST(PgProtocolFuzz, BinaryValuesAndFormatCodes) {
   out.clear();
   AppendBinaryValue(&out, Value::Double(1.5), Type::Double());
   EXPECT_EQ(out, Int32(0x3ff80000u) + Int32(0));
+  // record_send, as PostgreSQL 15's record_send(ROW(1, NULL::text, 'ab'::text, true)):
+  // 0000000400000017000000040000000100000019ffffffff00000019000000026162000000100000000101.
+  out.clear();
+  auto shape = std::make_shared<RecordShape>();
+  shape->names = {"f1", "f2", "f3", "f4"};
+  shape->types = {Type::Integer(), Type::Text(), Type::Text(), Type::Boolean()};
+  const Value record =
+      Value::Record(shape, {Value::Int(1), Value::Null(), Value::String("ab"), Value::Bool(true)});
+  AppendBinaryValue(&out, record, Type::Record());
+  EXPECT_EQ(out, Int32(4) + Int32(23) + Int32(4) + Int32(1) + Int32(25) + Int32(0xffffffffu) +
+                     Int32(25) + Int32(2) + "ab" + Int32(16) + Int32(1) + std::string(1, '\1'));
+  EXPECT_EQ(record.ToString(), "(1,,ab,t)");
+  EXPECT_EQ(Type::Record().PgOid(), 2249u);
+  EXPECT_EQ(PgTypeLength(Type::Record()), -1);
   // Format codes: none = text, one for all, else one each.
   EXPECT_EQ(*ResolveFormats({}, 2, "result formats", "columns"), (std::vector<int16_t>{0, 0}));
   EXPECT_EQ(*ResolveFormats({1}, 2, "result formats", "columns"), (std::vector<int16_t>{1, 1}));
