@@ -265,7 +265,7 @@ Status Transaction::RollbackTo(size_t mark) {
   // A version both created and deleted since mark: the insert's undo already made it dead.
   NoteGarbage(mark, Write::Kind::kInsert);
   writes_.resize(mark);
-  txns_->NotifyReleased();  // writers waiting for rows this transaction kept may go on
+  txns_->NotifyReleased(id_);  // writers waiting for rows this transaction kept may go on
   wrote_ = std::any_of(writes_.begin(), writes_.end(),
                        [](const Write& w) { return w.kind != Write::Kind::kLock; });
   return Status::Ok();

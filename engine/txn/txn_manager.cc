@@ -30,43 +30,41 @@ Timestamp TxnManager::published_ts() const {
 }
 
 Timestamp TxnManager::AssignCommitTs(uint64_t txn) {
-  Timestamp ts;
-  bool waiters;
-  {
-    std::lock_guard lock(mu_);
-    Entry& e = txns_[txn];
-    e.state = TxnState::kCommitting;
-    e.commit_ts = ++clock_;
-    ts = e.commit_ts;
-    waiters = !waits_for_.empty();
-  }
+  std::lock_guard lock(mu_);
+  Entry& e = txns_[txn];
+  e.state = TxnState::kCommitting;
+  e.commit_ts = ++clock_;
   // Writers waiting for its rows may go on now (early lock release, README section 3).
-  if (waiters) cv_.notify_all();
-  return ts;
+  WakeWaiters(txn);
+  return e.commit_ts;
 }
 
 void TxnManager::Publish(const std::vector<uint64_t>& txns) {
-  {
-    std::lock_guard lock(mu_);
-    for (uint64_t t : txns) {
-      Entry& e = txns_[t];
-      e.state = TxnState::kCommitted;
-      published_ = std::max(published_, e.commit_ts);
-    }
+  std::lock_guard lock(mu_);
+  for (uint64_t t : txns) {
+    Entry& e = txns_[t];
+    e.state = TxnState::kCommitted;
+    published_ = std::max(published_, e.commit_ts);
+    WakeWaiters(t);
   }
-  cv_.notify_all();
 }
 
 void TxnManager::Abort(uint64_t txn) {
-  {
-    std::lock_guard lock(mu_);
-    Entry& e = txns_[txn];
-    if (e.state == TxnState::kCommitting) failed_commits_.insert(txn);
-    e.state = TxnState::kAborted;
-    e.commit_ts = kInfinity;
-    waits_for_.erase(txn);
+  std::lock_guard lock(mu_);
+  Entry& e = txns_[txn];
+  if (e.state == TxnState::kCommitting) failed_commits_.insert(txn);
+  e.state = TxnState::kAborted;
+  e.commit_ts = kInfinity;
+  waits_for_.erase(txn);
+  WakeWaiters(txn);
+}
+
+void TxnManager::WakeWaiters(uint64_t holder, bool released) {
+  auto [first, last] = waiters_.equal_range(holder);
+  for (auto it = first; it != last; ++it) {
+    it->second->released = it->second->released || released;
+    it->second->cv.notify_one();
   }
-  cv_.notify_all();
 }
 
 bool TxnManager::FailedCommit(uint64_t txn) const {
@@ -105,8 +103,8 @@ Timestamp TxnManager::ResolveDecided(uint64_t field) const {
   if (!IsTxnId(field)) return field;
   std::lock_guard lock(mu_);
   auto it = txns_.find(field);
-  if (it == txns_.end() || (it->second.state != TxnState::kCommitted &&
-                            it->second.state != TxnState::kCommitting)) {
+  if (it == txns_.end() ||
+      (it->second.state != TxnState::kCommitted && it->second.state != TxnState::kCommitting)) {
     return kInfinity;
   }
   return it->second.commit_ts;
@@ -150,26 +148,32 @@ Result<TxnState> TxnManager::WaitFor(uint64_t waiter, uint64_t holder,
         .WithHint("See server log for query details.");
   }
   waits_for_[waiter] = holder;
-  const uint64_t gen = release_gen_;
+  Waiter self;
+  const auto registered = waiters_.emplace(holder, &self);
+  auto leave = [&] {
+    waits_for_.erase(waiter);
+    waiters_.erase(registered);
+  };
   while (true) {
-    if (release_gen_ != gen) {
-      waits_for_.erase(waiter);
+    if (self.released) {
+      leave();
       return TxnState::kRunning;
     }
     auto it = txns_.find(holder);
     const TxnState state = it == txns_.end() ? TxnState::kAborted : it->second.state;
     if (state == TxnState::kCommitted || state == TxnState::kAborted ||
         (until_decided && state == TxnState::kCommitting)) {
-      waits_for_.erase(waiter);
+      leave();
       return state;
     }
-    cv_.wait_for(lock, std::chrono::milliseconds(50));
+    // Woken by holder's own state changes (WakeWaiters); the timeout polls check.
+    self.cv.wait_for(lock, std::chrono::milliseconds(50));
     if (check) {
       lock.unlock();
       Status st = check();
       lock.lock();
       if (!st.ok()) {
-        waits_for_.erase(waiter);
+        leave();
         return st;
       }
     }
@@ -183,12 +187,9 @@ std::vector<std::pair<uint64_t, uint64_t>> TxnManager::LockWaits() const {
   return out;
 }
 
-void TxnManager::NotifyReleased() {
-  {
-    std::lock_guard lock(mu_);
-    ++release_gen_;
-  }
-  cv_.notify_all();
+void TxnManager::NotifyReleased(uint64_t txn) {
+  std::lock_guard lock(mu_);
+  WakeWaiters(txn, /*released=*/true);
 }
 
 void TxnManager::ForgetBelow(uint64_t horizon_txn) {

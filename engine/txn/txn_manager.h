@@ -2,7 +2,9 @@
 // its commit timestamp / aborted), snapshots, the MVCC visibility rule and waiting for a row's
 // writer with deadlock detection. Design: engine/txn/README.md sections 1-3.
 // Concurrency: every method is thread-safe; mu_ guards the status table, the waits-for graph
-// and the counters; waiters sleep on cv_, which every Publish/Abort notifies.
+// and the counters. A waiter sleeps on its own condition variable, registered under the
+// transaction it waits for; that transaction's commit decision, publication, abort or release of
+// rows wakes only its own waiters (no thundering herd over every blocked writer).
 #pragma once
 
 #include <condition_variable>
@@ -91,8 +93,8 @@ class TxnManager {
   // (NotifyReleased): the caller looks at the row again.
   Result<TxnState> WaitFor(uint64_t waiter, uint64_t holder, const std::function<Status()>& check,
                            bool until_decided = false);
-  // A running transaction gave rows back (ROLLBACK TO SAVEPOINT): waiters re-check.
-  void NotifyReleased();
+  // Running transaction txn gave rows back (ROLLBACK TO SAVEPOINT): its waiters re-check.
+  void NotifyReleased(uint64_t txn);
   // The waits in progress now: (waiter, holder) per transaction blocked in WaitFor (pg_locks).
   std::vector<std::pair<uint64_t, uint64_t>> LockWaits() const;
 
@@ -124,9 +126,15 @@ class TxnManager {
     Timestamp snapshot_ts = 0;  // the newest snapshot it took (running transactions)
   };
   bool ClosesCycle(uint64_t waiter, uint64_t holder) const;  // REQUIRES mu_
+  // One transaction blocked in WaitFor (on its stack while registered in waiters_).
+  struct Waiter {
+    std::condition_variable cv;
+    bool released = false;  // its holder gave rows back (NotifyReleased)
+  };
+  // Wakes the waiters of holder (REQUIRES mu_); released: they return kRunning to re-check.
+  void WakeWaiters(uint64_t holder, bool released = false);
 
   mutable std::mutex mu_;
-  std::condition_variable cv_;
   Timestamp clock_;      // guarded by mu_: last commit ts handed out
   Timestamp published_;  // guarded by mu_
   uint64_t next_txn_;    // guarded by mu_
@@ -135,7 +143,7 @@ class TxnManager {
   std::unordered_map<uint64_t, uint64_t> waits_for_;  // guarded by mu_: waiter → holder
   // Guarded by mu_: transactions aborted while committing (a failed group; rare: a full disk).
   std::unordered_set<uint64_t> failed_commits_;
-  uint64_t release_gen_ = 0;                          // guarded by mu_
+  std::unordered_multimap<uint64_t, Waiter*> waiters_;  // guarded by mu_: holder → its waiters
 };
 
 }  // namespace meridian::txn

@@ -91,6 +91,42 @@ TEST(TxnManager, WaitForEndsWhenTheHolderFinishes) {
   EXPECT_EQ(cancelled.status().sqlstate(), "57014");
 }
 
+TEST(TxnManager, WaitersAreWokenByTheirOwnHolder) {
+  TxnManager tm;
+  const uint64_t h1 = tm.Begin(), h2 = tm.Begin();
+  const uint64_t w1 = tm.Begin(), w2 = tm.Begin(), w3 = tm.Begin();
+  std::atomic<int> finished{0};
+  TxnState s1 = TxnState::kAborted, s2 = TxnState::kAborted, s3 = TxnState::kAborted;
+  auto wait = [&](uint64_t waiter, uint64_t holder, TxnState* out) {
+    return std::thread([&, waiter, holder, out] {
+      auto r = tm.WaitFor(waiter, holder, nullptr);
+      ASSERT_TRUE(r.ok());
+      *out = *r;
+      ++finished;
+    });
+  };
+  std::thread t1 = wait(w1, h1, &s1), t2 = wait(w2, h1, &s2), t3 = wait(w3, h2, &s3);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_EQ(tm.LockWaits().size(), 3u);
+  // h2 gives rows back: its waiter looks again (kRunning); h1's two stay asleep.
+  tm.NotifyReleased(h2);
+  t3.join();
+  EXPECT_EQ(s3, TxnState::kRunning);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_EQ(finished.load(), 1);
+  // Another transaction's commit does not end h1's waits; h1's abort ends both.
+  tm.AssignCommitTs(h2);
+  tm.Publish({h2});
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_EQ(finished.load(), 1);
+  tm.Abort(h1);
+  t1.join();
+  t2.join();
+  EXPECT_EQ(s1, TxnState::kAborted);
+  EXPECT_EQ(s2, TxnState::kAborted);
+  EXPECT_TRUE(tm.LockWaits().empty());
+}
+
 TEST(TxnManager, DeadlockIsDetected) {
   TxnManager tm;
   const uint64_t a = tm.Begin(), b = tm.Begin();
