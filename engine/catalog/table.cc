@@ -352,6 +352,7 @@ Status Table::CollectGarbage(txn::Timestamp horizon, Garbage* garbage) {
   } retry{this};
   std::vector<uint32_t> pages;
   const uint32_t page_count = heap_->page_count();
+  NoteHeapPages(page_count);
   if (all) {
     pages.resize(page_count);
     for (uint32_t p = 0; p < page_count; ++p) pages[p] = p;
@@ -530,6 +531,7 @@ Status Table::Analyze() {
   } else {
     const std::optional<txn::Snapshot> snapshot =
         txns_ != nullptr ? std::optional<txn::Snapshot>(txns_->TakeSnapshot(0)) : std::nullopt;
+    NoteHeapPages(heap_->page_count());
     storage::HeapFile::Cursor cursor = heap_->Scan();
     storage::HeapFile::PageTuples page;
     while (true) {

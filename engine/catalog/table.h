@@ -112,6 +112,11 @@ class Table {
   int64_t live_rows() const { return live_rows_.load(std::memory_order_relaxed); }
   void AdjustRows(int64_t delta);
   void SetLiveRows(int64_t rows) { live_rows_.store(rows, std::memory_order_relaxed); }
+  // The heap's page count when last seen by a scan, ANALYZE or garbage collection (0 = not
+  // yet): with dead versions not yet collected, or after a burst of them, it may be far above
+  // what the live rows need, and a sequential scan reads every page.
+  uint32_t heap_pages_seen() const { return heap_pages_seen_.load(std::memory_order_relaxed); }
+  void NoteHeapPages(uint32_t pages) { heap_pages_seen_.store(pages, std::memory_order_relaxed); }
   // Rows inserted, updated or deleted since the last ANALYZE.
   int64_t changes_since_analyze() const { return changes_.load(std::memory_order_relaxed); }
   void NoteChanges(int64_t n) {
@@ -178,6 +183,7 @@ class Table {
   // Guarded by lock_ for use, and changed only while also holding indexes_mu_.
   std::vector<std::shared_ptr<Index>> indexes_;
   std::atomic<int64_t> live_rows_{0};
+  std::atomic<uint32_t> heap_pages_seen_{0};
   std::atomic<int64_t> changes_{0};
   std::atomic<int64_t> writes_since_gc_{0};
   std::mutex gc_pages_mu_;

@@ -11,6 +11,7 @@ namespace meridian::exec {
 Status SeqScanOp::Open(const EvalContext* /*outer*/, ExecContext* exec) {
   exec_ = exec;
   MERIDIAN_RETURN_IF_ERROR(table_->CheckUsable());
+  if (table_->system_rows() == nullptr) table_->NoteHeapPages(table_->heap()->page_count());
   if (exec != nullptr && exec->ctl != nullptr && exec->ctl->no_wait() &&
       table_->system_rows() == nullptr && table_->heap()->page_count() > kQuickScanPages) {
     return ExecControl::WouldBlock();  // too big for a quick read or write: the pool runs it

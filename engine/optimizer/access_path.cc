@@ -859,7 +859,14 @@ double ConjunctSelectivity(const BoundExpr& conjunct, const std::optional<Sarg>&
 
 double EstimatedHeapPages(const catalog::Table& table) {
   const double rows = std::max<double>(1, static_cast<double>(table.live_rows()));
-  return std::max(1.0, std::ceil(rows * (RowWidthOf(table) + 28.0) / (storage::kPageSize - 32)));
+  const double need =
+      std::max(1.0, std::ceil(rows * (RowWidthOf(table) + 28.0) / (storage::kPageSize - 32)));
+  // A heap holding far more pages than its live rows need (a small table's hot rows leave dead
+  // versions until garbage collection, and the file keeps its size after a burst) costs its
+  // real pages to scan, as PostgreSQL prices the relation's current size: a point lookup then
+  // goes through the key's index instead of a scan of every page.
+  const double seen = table.heap_pages_seen();
+  return seen > 2 * need + 8 ? seen : need;
 }
 
 std::optional<double> GeometryOperatorSelectivity(const BoundExpr& call) {
