@@ -12,14 +12,31 @@
 
 namespace meridian::server::pgwire {
 
-PgServer::PgServer(const AuthConfig* auth, SessionManager* sessions, asio::thread_pool* pool)
-    : auth_(auth), sessions_(sessions), pool_(pool), acceptor_(io_) {}
+namespace {
+
+std::vector<std::unique_ptr<asio::io_context>> MakeContexts(unsigned n) {
+  std::vector<std::unique_ptr<asio::io_context>> ios;
+  for (unsigned i = 0; i < std::max(1u, n); ++i) {
+    ios.push_back(std::make_unique<asio::io_context>(1));  // run by one thread
+  }
+  return ios;
+}
+
+}  // namespace
+
+PgServer::PgServer(const AuthConfig* auth, SessionManager* sessions, asio::thread_pool* pool,
+                   unsigned network_threads)
+    : auth_(auth),
+      sessions_(sessions),
+      pool_(pool),
+      ios_(MakeContexts(network_threads)),
+      acceptor_(*ios_[0]) {}
 
 Result<std::unique_ptr<PgServer>> PgServer::Start(const ServerOptions& options,
                                                   const AuthConfig* auth, SessionManager* sessions,
                                                   asio::thread_pool* pool,
                                                   unsigned network_threads) {
-  std::unique_ptr<PgServer> s(new PgServer(auth, sessions, pool));
+  std::unique_ptr<PgServer> s(new PgServer(auth, sessions, pool, network_threads));
   const std::string& listen = options.pg_listen;
   MERIDIAN_RETURN_IF_ERROR(s->ConfigureTls(options));
   auto colon = listen.rfind(':');
@@ -37,7 +54,7 @@ Result<std::unique_ptr<PgServer>> PgServer::Start(const ServerOptions& options,
             "--pg-listen.");
   };
   std::error_code ec;
-  asio::ip::tcp::resolver resolver(s->io_);
+  asio::ip::tcp::resolver resolver(*s->ios_[0]);
   auto endpoints = resolver.resolve(host, port, asio::ip::tcp::resolver::passive, ec);
   if (ec || endpoints.empty()) return fail(ec ? ec.message() : "no address");
   asio::ip::tcp::endpoint endpoint = endpoints.begin()->endpoint();
@@ -51,10 +68,10 @@ Result<std::unique_ptr<PgServer>> PgServer::Start(const ServerOptions& options,
   }
   s->port_ = s->acceptor_.local_endpoint(ec).port();
   s->AcceptNext();
-  for (unsigned i = 0; i < std::max(1u, network_threads); ++i) {
-    s->threads_.emplace_back([raw = s.get()] {
-      auto guard = asio::make_work_guard(raw->io_);
-      raw->io_.run();
+  for (const std::unique_ptr<asio::io_context>& io : s->ios_) {
+    s->threads_.emplace_back([io = io.get()] {
+      auto guard = asio::make_work_guard(*io);
+      io->run();
     });
   }
   spdlog::info("listening for PostgreSQL clients on {} (port {}; authentication {}, TLS {})",
@@ -88,8 +105,10 @@ Status PgServer::ConfigureTls(const ServerOptions& options) {
 PgServer::~PgServer() { Stop(); }
 
 void PgServer::AcceptNext() {
-  // Each connection gets its own strand, so two network threads never run one connection.
-  auto socket = std::make_shared<asio::ip::tcp::socket>(asio::make_strand(io_));
+  // Each connection lives on one network thread's context (round robin), behind a strand of
+  // its own as well.
+  asio::io_context& io = *ios_[next_io_++ % ios_.size()];
+  auto socket = std::make_shared<asio::ip::tcp::socket>(asio::make_strand(io));
   acceptor_.async_accept(*socket, [this, socket](std::error_code ec) {
     if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
     if (ec) {
@@ -107,7 +126,7 @@ void PgServer::AcceptNext() {
 void PgServer::Stop() {
   if (stopped_) return;
   stopped_ = true;
-  io_.stop();
+  for (const std::unique_ptr<asio::io_context>& io : ios_) io->stop();
   for (auto& t : threads_) {
     if (t.joinable()) t.join();
   }

@@ -1,8 +1,9 @@
-// PgServer: meridiand's PostgreSQL wire protocol listener. It owns an io_context run by a small
-// fixed set of network threads, accepts connections on --pg-listen and runs each as a coroutine
-// (PgConnection) on its own strand; statements run on the daemon's worker pool. It also keeps the
-// cancel-key table that a CancelRequest on a fresh connection is checked against, and the
-// security settings every connection shares: authentication method, users, TLS context.
+// PgServer: meridiand's PostgreSQL wire protocol listener. It owns one io_context per network
+// thread (a small fixed set; connections are spread over them round robin), accepts connections on
+// --pg-listen and runs each as a coroutine (PgConnection) on its own strand; statements run on the
+// daemon's worker pool. It also keeps the cancel-key table that a CancelRequest on a fresh
+// connection is checked against, and the security settings every connection shares: authentication
+// method, users, TLS context.
 #pragma once
 
 #include <asio/io_context.hpp>
@@ -62,7 +63,8 @@ class PgServer {
   asio::ssl::context* tls_context() { return tls_.get(); }  // null: TLS off ('N' to SSLRequest)
 
  private:
-  PgServer(const AuthConfig* auth, SessionManager* sessions, asio::thread_pool* pool);
+  PgServer(const AuthConfig* auth, SessionManager* sessions, asio::thread_pool* pool,
+           unsigned network_threads);
   void AcceptNext();
   // The TLS context from the options.
   Status ConfigureTls(const ServerOptions& options);
@@ -70,7 +72,11 @@ class PgServer {
   const AuthConfig* const auth_;
   SessionManager* const sessions_;
   asio::thread_pool* const pool_;
-  asio::io_context io_;
+  // One per network thread, each run by that thread alone: a connection's handlers and the
+  // replies the worker pool posts back to it wake only its own thread (one shared context
+  // run by two threads handed each statement between them).
+  std::vector<std::unique_ptr<asio::io_context>> ios_;
+  size_t next_io_ = 0;  // the accept loop's round robin (only its handler touches it)
   asio::ip::tcp::acceptor acceptor_;
   int port_ = 0;
   std::unique_ptr<asio::ssl::context> tls_;
