@@ -89,8 +89,9 @@ def tree_write_bytes(root_pid):
 class Meridian:
     name = "meridiand"
 
-    def __init__(self, binary, mode):
-        self.binary, self.mode = binary, mode
+    # extra_args: more meridiand flags, e.g. ("--buffer-pool-mb", "2048").
+    def __init__(self, binary, mode, extra_args=()):
+        self.binary, self.mode, self.extra_args = binary, mode, list(extra_args)
         self.dir = tempfile.mkdtemp(prefix="bench-commit-m.")
         self.user, self.db = "meridian", "meridian"
 
@@ -99,7 +100,7 @@ class Meridian:
         self.proc = subprocess.Popen(
             [self.binary, "--data-dir", self.dir + "/data", "--grpc-listen",
              f"127.0.0.1:{free_port()}", "--pg-listen", f"127.0.0.1:{self.port}",
-             "--commit-mode", self.mode, "--log-level", "warn"],
+             "--commit-mode", self.mode, "--log-level", "warn"] + self.extra_args,
             stdout=subprocess.DEVNULL, stderr=open(self.dir + "/log", "ab"))
         wait_port(self.port, self.proc)
         return self

@@ -6,7 +6,10 @@
 # the server wrappers of ../commit/bench_commit.py.
 #
 #   bench_pgbench.py [--seconds 8] [--clients 1,16,64] [--modes simple,prepared]
-#                    [--scripts select-only,tpcb-like] [--smoke]
+#                    [--scripts select-only,tpcb-like] [--scale N] [--buffer-mb M] [--smoke]
+# --scale N > 1 loads both with `pgbench -i -s N` instead (issue 17's table: --scale 10
+# --buffer-mb 2048 --clients 1,8,64,256 --modes prepared --scripts tpcb-like --seconds 15);
+# --buffer-mb M gives meridiand --buffer-pool-mb M and PostgreSQL shared_buffers = M MB.
 import argparse
 import os
 import re
@@ -18,7 +21,14 @@ sys.path.insert(0, os.path.join(HERE, "..", "commit"))
 from bench_commit import Meridian, Postgres  # noqa: E402
 
 
-def load(server):
+def load(server, scale):
+    if scale > 1:
+        out = subprocess.run(["pgbench", "-i", "-q", "-s", str(scale), "-h", "127.0.0.1", "-p",
+                              str(server.port), "-U", server.user, server.db],
+                             capture_output=True, text=True, timeout=3600)
+        if out.returncode != 0:
+            raise RuntimeError(f"{server.name}: pgbench -i failed: {out.stderr[-1500:]}")
+        return
     out = subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(server.port), "-U", server.user,
                           "-d", server.db, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-f",
                           os.path.join(HERE, "tpcb_setup.sql")],
@@ -47,6 +57,8 @@ def main():
     ap.add_argument("--clients", default="1,16,64")
     ap.add_argument("--modes", default="simple,prepared")
     ap.add_argument("--scripts", default="select-only,tpcb-like")
+    ap.add_argument("--scale", type=int, default=1)
+    ap.add_argument("--buffer-mb", type=int, default=0)
     ap.add_argument("--smoke", action="store_true", help="1 s runs at 1 and 4 clients")
     args = ap.parse_args()
     clients = [int(c) for c in args.clients.split(",")]
@@ -54,10 +66,14 @@ def main():
         args.seconds, clients = 1, [1, 4]
     modes, scripts = args.modes.split(","), args.scripts.split(",")
     results = {}
-    for server in (Meridian(args.meridiand, "sync"), Postgres(True)):
+    m_args, pg_settings = (), ()
+    if args.buffer_mb > 0:
+        m_args = ("--buffer-pool-mb", str(args.buffer_mb))
+        pg_settings = (f"shared_buffers={args.buffer_mb}MB",)
+    for server in (Meridian(args.meridiand, "sync", m_args), Postgres(True, pg_settings)):
         try:
             server.start()
-            load(server)
+            load(server, args.scale)
             for script in scripts:
                 for mode in modes:
                     for c in clients:
