@@ -153,21 +153,36 @@ Status BufferPool::UnregisterFile(FileId file) {
   std::lock_guard lock(mutex_);
   auto it = files_.find(file);
   if (it == files_.end()) return Status::Internal("unknown buffer pool file id");
-  for (const auto& frame : frames_) {
-    if (frame->mapped && frame->file == file && (frame->pin_count.load() > 0 || frame->dirty)) {
+  for (Frame* frame : it->second.frames) {
+    if (frame->pin_count.load() > 0 || frame->dirty) {
       return Status::Internal("cannot close \"" + it->second.file->path() + "\": page " +
                               std::to_string(frame->page_no) + " is in use");
     }
   }
-  for (const auto& frame : frames_) {
-    if (frame->mapped && frame->file == file) {
-      table_.Erase({file, frame->page_no});
-      frame->mapped = false;
-    }
+  for (Frame* frame : it->second.frames) {
+    table_.Erase({file, frame->page_no});
+    frame->mapped = false;
   }
+  it->second.frames.clear();
   closing = std::move(it->second.file);
   files_.erase(it);
   return Status::Ok();
+}
+
+void BufferPool::AddFileFrame(FileEntry& entry, Frame* frame) {
+  frame->file_slot = static_cast<uint32_t>(entry.frames.size());
+  entry.frames.push_back(frame);
+}
+
+void BufferPool::RemoveFileFrame(Frame* frame) {
+  auto it = files_.find(frame->file);
+  if (it == files_.end()) return;  // unregistered: its list went with it
+  std::vector<Frame*>& list = it->second.frames;
+  const uint32_t slot = frame->file_slot;
+  if (slot >= list.size() || list[slot] != frame) return;
+  list[slot] = list.back();
+  list[slot]->file_slot = slot;
+  list.pop_back();
 }
 
 File* BufferPool::FileFor(FileId file) const {
@@ -225,11 +240,9 @@ Result<BufferPool::Snapshot> BufferPool::SnapshotDirty(FileId file, size_t max_p
   std::vector<Frame*> clean;
   {
     std::lock_guard lock(mutex_);
-    if (FileFor(file) == nullptr) return Status::Internal("unknown buffer pool file id");
-    for (const auto& frame : frames_) {
-      if (!frame->mapped || frame->file != file) continue;
-      (frame->dirty ? snap.frames : clean).push_back(frame.get());
-    }
+    auto it = files_.find(file);
+    if (it == files_.end()) return Status::Internal("unknown buffer pool file id");
+    for (Frame* frame : it->second.frames) (frame->dirty ? snap.frames : clean).push_back(frame);
     if (snap.frames.size() > max_pages) {
       return Status::Error(sqlstate::kInsufficientResources,
                            std::to_string(snap.frames.size()) + " dirty pages exceed the " +
@@ -700,11 +713,13 @@ Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* 
     }
     if (victim->mapped) {
       table_.Erase({victim->file, victim->page_no});
+      RemoveFileFrame(victim);
       ++stats_.evictions;
     }
     victim->file = file;
     victim->page_no = page_no;
     victim->mapped = true;
+    AddFileFrame(fit->second, victim);
     victim->batch_written.store(false, std::memory_order_relaxed);
     victim->no_steal = fit->second.before_write != nullptr;
     victim->pin_count.store(1, std::memory_order_relaxed);
@@ -727,6 +742,7 @@ Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* 
       {
         std::lock_guard relock(mutex_);
         table_.Erase(key);
+        RemoveFileFrame(victim);
         victim->mapped = false;
       }
       victim->latch.unlock();
@@ -889,9 +905,10 @@ Status BufferPool::FlushFile(FileId file) {
   std::vector<uint32_t> pages;
   {
     std::lock_guard lock(mutex_);
-    if (FileFor(file) == nullptr) return Status::Internal("unknown buffer pool file id");
-    for (const auto& frame : frames_) {
-      if (frame->mapped && frame->file == file && frame->dirty) pages.push_back(frame->page_no);
+    auto it = files_.find(file);
+    if (it == files_.end()) return Status::Internal("unknown buffer pool file id");
+    for (const Frame* frame : it->second.frames) {
+      if (frame->dirty) pages.push_back(frame->page_no);
     }
   }
   // Always synced at the end: evictions may have written other pages of the file unsynced.
@@ -976,8 +993,15 @@ Status BufferPool::Verify() const {
     if (fit == files_.end() || frame->page_no >= fit->second.page_count) {
       return Status::Internal("buffer pool: frame maps a page outside its file");
     }
+    const std::vector<Frame*>& list = fit->second.frames;
+    if (frame->file_slot >= list.size() || list[frame->file_slot] != frame.get()) {
+      return Status::Internal("buffer pool: mapped frame missing from its file's frame list");
+    }
   }
   if (mapped != table_.size()) return Status::Internal("buffer pool: page table has stale entries");
+  size_t listed = 0;
+  for (const auto& [id, entry] : files_) listed += entry.frames.size();
+  if (listed != mapped) return Status::Internal("buffer pool: file frame lists have stale entries");
   return Status::Ok();
 }
 

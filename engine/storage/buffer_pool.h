@@ -49,7 +49,8 @@ struct Frame {
   // doublewrite area until the file is synced, so a later group needs no sync for it. Cleared
   // by every other copy for a write and when the frame takes another page.
   std::atomic<bool> batch_written{false};
-  uint32_t index = 0;  // position in BufferPool::frames_ (fixed)
+  uint32_t index = 0;      // position in BufferPool::frames_ (fixed)
+  uint32_t file_slot = 0;  // guarded by BufferPool::mutex_: position in its file's frame list
 };
 
 // Shared-latched, pinned page. Move-only; empty after a move or Release().
@@ -225,7 +226,13 @@ class BufferPool {
     uint32_t written_pages = 0;            // guarded by mutex_: pages that ever reached the file
     uint32_t reserved_pages = 0;           // guarded by mutex_: disk space reserved up to here
     std::function<Status()> before_write;  // guarded by mutex_: set for no-steal files
+    // Guarded by mutex_: the frames mapped to this file (Frame::file_slot is each one's
+    // position), so a file's flush or checkpoint image visits its own frames, not the pool's.
+    std::vector<Frame*> frames;
   };
+  // REQUIRE mutex_: enter/leave a frame in its file's list as it is mapped/unmapped.
+  void AddFileFrame(FileEntry& entry, Frame* frame);
+  void RemoveFileFrame(Frame* frame);
   struct PageKey {
     FileId file;
     uint32_t page_no;

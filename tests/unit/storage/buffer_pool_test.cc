@@ -90,6 +90,50 @@ TEST(BufferPoolTest, EvictionWithCapacityFarBelowData) {
   ExpectNoPins(pool2);
 }
 
+TEST(BufferPoolTest, FilesKeepTheirOwnFrameListsThroughEvictionAndClose) {
+  // Each file's flush and checkpoint image visit that file's frames only (FileEntry::frames):
+  // frames moving between files by eviction, and a file closing, keep the lists exact
+  // (Verify checks every mapped frame is in its file's list and nothing else is).
+  TempDir dir;
+  BufferPool pool(24);
+  auto a = OpenFile(&pool, dir.File("a"));
+  auto b = OpenFile(&pool, dir.File("b"));
+  ASSERT_TRUE(a.ok() && b.ok());
+  constexpr uint32_t kPages = 60;
+  for (uint32_t i = 0; i < kPages; ++i) {
+    for (FileId f : {*a, *b}) {
+      auto guard = pool.NewPage(f);
+      ASSERT_TRUE(guard.ok()) << guard.status().ToString();
+      Store32(guard->data() + kTagAt, i * 7 + f);
+    }
+    ExpectNoPins(pool);
+  }
+  std::mt19937 rng(7);
+  for (int step = 0; step < 600; ++step) {
+    const FileId f = step % 2 == 0 ? *a : *b;
+    auto guard = pool.FetchWrite(f, rng() % kPages);
+    ASSERT_TRUE(guard.ok()) << guard.status().ToString();
+    Store32(guard->data() + kCounterAt, Load32(guard->data() + kCounterAt) + 1);
+    guard->Release();
+    if (step % 50 == 0) ExpectNoPins(pool);
+  }
+  ASSERT_TRUE(pool.FlushFile(*a).ok());
+  auto image = pool.SnapshotDirty(*a, 1000);
+  ASSERT_TRUE(image.ok()) << image.status().ToString();
+  EXPECT_TRUE(image->pages.empty());  // a is clean after its flush, whatever b holds
+  pool.ReleaseSnapshot(&*image, true);
+  ASSERT_TRUE(pool.UnregisterFile(*a).ok());
+  ExpectNoPins(pool);
+  for (uint32_t i = 0; i < kPages; ++i) {  // b's pages take a's frames
+    auto guard = pool.FetchRead(*b, i);
+    ASSERT_TRUE(guard.ok()) << guard.status().ToString();
+    ASSERT_EQ(Load32(guard->data() + kTagAt), i * 7 + *b);
+  }
+  ExpectNoPins(pool);
+  ASSERT_TRUE(pool.UnregisterFile(*b).ok());
+  ExpectNoPins(pool);
+}
+
 TEST(BufferPoolTest, PinnedPagesAreNeverEvictedAndAllPinnedIsAnError) {
   TempDir dir;
   BufferPool pool(4);
@@ -244,8 +288,8 @@ TEST(BufferPoolTest, BadLayoutUnderAValidChecksumIsReportedAsCorruption) {
     }
     ASSERT_FALSE(guard.ok()) << "page " << i;
     EXPECT_EQ(guard.status().sqlstate(), "XX001");
-    EXPECT_EQ(guard.status().message(), std::string(expected[i]) + " in file \"" + path +
-                                            "\" page " + std::to_string(i));
+    EXPECT_EQ(guard.status().message(),
+              std::string(expected[i]) + " in file \"" + path + "\" page " + std::to_string(i));
   }
   ExpectNoPins(pool);
 }
