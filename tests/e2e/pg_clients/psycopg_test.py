@@ -9,8 +9,9 @@
 # CSV with bad input, SCRAM-SHA-256 over TLS, and NUMERIC/DATE/TIMESTAMP/SMALLINT/REAL values
 # as Decimal/date/datetime/int/float, read and bound in text and binary format, UUID/BYTEA
 # values as uuid.UUID/bytes (parameters, results in both formats, COPY), JSON/JSONB values as
-# Python dicts and lists (Json/Jsonb parameters, results in both formats). Run by ctest with
-# $MERIDIAND set.
+# Python dicts and lists (Json/Jsonb parameters, results in both formats), array columns as
+# Python lists (list parameters in text and binary, results in both formats, COPY). Run by
+# ctest with $MERIDIAND set.
 import datetime
 import decimal
 import os
