@@ -46,6 +46,7 @@ void EncodeValue(const Value& v, const Type& t, std::string* out);
 void EncodeArray(const Value& v, const Type& t, std::string* out) {
   const size_t length_at = out->size();
   PutFixed<uint32_t>(out, 0);
+  assert(v.IsArray());  // the binder casts every value to its column's array type
   static const std::vector<Value> kNone;
   const std::vector<Value>* elements = v.IsArray() ? &v.AsArray() : &kNone;
   const size_t n = elements->size();
