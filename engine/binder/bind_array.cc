@@ -1,7 +1,7 @@
 // Binding of one-dimensional arrays: ARRAY[...] and ARRAY(subquery), x op ANY|ALL (array),
 // subscripts and slices, || with arrays, the array functions (array_to_string, array_upper,
 // array_length, cardinality, ...) and the set-returning functions in FROM (unnest,
-// generate_series). Arrays are expression values only: no column stores one.
+// generate_series). Columns may hold arrays too (stored by storage/tuple.h); no index key may.
 #include <optional>
 
 #include "binder/binder.h"
@@ -229,6 +229,26 @@ Result<BoundExprPtr> Binder::BindArrayFunction(const std::string& name,
   auto is_text = [&](size_t i) {
     return i < args.size() && (args[i]->type.IsString() || IsUnknown(args[i]));
   };
+  if ((name == "@>" || name == "<@" || name == "&&") && args.size() == 2 &&
+      (is_array(0) || is_array(1))) {
+    // anyarray op anyarray: an untyped side takes the other's type; elements must compare.
+    if (IsUnknown(args[0])) MERIDIAN_RETURN_IF_ERROR(coerce(0, args[1]->type));
+    if (IsUnknown(args[1])) MERIDIAN_RETURN_IF_ERROR(coerce(1, args[0]->type));
+    if (!is_array(0) || !is_array(1) ||
+        !Comparable(args[0]->type.Element(), args[1]->type.Element())) {
+      return Status::Error(sqlstate::kUndefinedFunction,
+                           "operator does not exist: " + args[0]->type.Name() + " " + name + " " +
+                               args[1]->type.Name())
+          .WithHint(
+              "No operator matches the given name and argument types. You might need to add "
+              "explicit type casts.")
+          .WithPosition(position);
+    }
+    const char* fn = name == "@>"   ? "arraycontains"
+                     : name == "<@" ? "arraycontained"
+                                    : "arrayoverlap";
+    return MakeJsonCall(fn, std::move(args), Type::Boolean(), position);
+  }
   if (name == "array_to_string") {
     if ((args.size() != 2 && args.size() != 3) || !is_array(0) || !is_text(1) ||
         (args.size() == 3 && !is_text(2))) {

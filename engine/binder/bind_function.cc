@@ -245,6 +245,11 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr a, BindExpr(*c));
     args.push_back(std::move(a));
   }
+  if (args.size() == 2 && (name == "&&" || name == "@>" || name == "<@") &&
+      (args[0]->type.IsArray() || args[1]->type.IsArray())) {  // bind_array.cc
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr array, BindArrayFunction(name, &args, pos));
+    if (array != nullptr) return array;
+  }
   if (args.size() == 2 &&
       (name == "&&" || name == "~=" || name == "<->" || name == "@>" || name == "<@")) {
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr geo,

@@ -285,16 +285,27 @@ Result<BoundExprPtr> Binder::Coerce(BoundExprPtr e, Type to, bool assignment,
                                     const std::string& column) {
   InferParamType(e.get(), to);
   if (e->type == to) return e;
+  // Arrays: the same array type when the elements' types are the same (int[] from numeric[]
+  // casts every element); an element modifier (varchar(n)[]) is checked element by element.
+  if (e->type.IsArray() && to.IsArray() && e->type.element == to.element && to.modifier < 0) {
+    return e;
+  }
+  const bool arrays = e->type.IsArray() || to.IsArray();
   // Same type: nothing to do unless the target's modifier constrains the value (varchar(n),
   // char(n), numeric(p,s), timestamp(p)).
-  if (e->type.id == to.id && (to.modifier < 0 || to.id == TypeId::kBoolean)) return e;
-  if (e->type.id == to.id && to.id != TypeId::kVarchar && to.id != TypeId::kChar &&
+  if (!arrays && e->type.id == to.id && (to.modifier < 0 || to.id == TypeId::kBoolean)) return e;
+  if (!arrays && e->type.id == to.id && to.id != TypeId::kVarchar && to.id != TypeId::kChar &&
       to.id != TypeId::kNumeric && to.id != TypeId::kTimestamp && to.id != TypeId::kTimestampTz &&
       to.id != TypeId::kTime) {
     return e;
   }
   if (e->type.id == TypeId::kVarchar && to.id == TypeId::kVarchar && to.modifier >= 0 &&
       e->type.modifier >= 0 && e->type.modifier <= to.modifier) {
+    return e;
+  }
+  if (e->type.IsArray() && to.IsArray() && e->type.element == to.element &&
+      e->type.element == TypeId::kVarchar && e->type.modifier >= 0 &&
+      e->type.modifier <= to.modifier) {
     return e;
   }
   bool allowed = assignment ? CanAssign(e->type, to) : CanCast(e->type, to);

@@ -152,6 +152,8 @@ std::string SerializeCatalog(const CatalogState& state) {
       num(static_cast<int>(c.type.id));
       out.append(" ");
       num(c.type.modifier);
+      out.append(" ");
+      num(static_cast<int>(c.type.element));
       out.append(c.not_null ? " 1 " : " 0 ");
       PutString(&out, c.default_text);
       out.append(c.dropped ? " 1 " : " 0 ");
@@ -324,12 +326,16 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
     t.id = static_cast<uint32_t>(id);
     for (int64_t i = 0; i < ncols; ++i) {
       Column c;
-      int64_t type_id = 0, modifier = 0, not_null = 0;
+      int64_t type_id = 0, modifier = 0, element = 0, not_null = 0;
       if (!r.Word("column") || !r.String(&c.name) || !r.Int(&type_id) || !r.Int(&modifier) ||
-          !r.Int(&not_null) || !r.String(&c.default_text) || type_id < 1 || type_id > kMaxTypeId) {
+          (version >= 10 && !r.Int(&element)) || !r.Int(&not_null) || !r.String(&c.default_text) ||
+          type_id < 1 || type_id > kMaxTypeId || element < 0 || element > kMaxTypeId ||
+          (type_id == static_cast<int>(TypeId::kArray)) != (element != 0) ||
+          element == static_cast<int>(TypeId::kArray)) {
         return Malformed("bad column line in table \"" + t.name + "\"");
       }
-      c.type = Type{static_cast<TypeId>(type_id), static_cast<int32_t>(modifier)};
+      c.type = Type{static_cast<TypeId>(type_id), static_cast<int32_t>(modifier),
+                    static_cast<TypeId>(element)};
       c.not_null = not_null != 0;
       if (!c.default_text.empty()) {
         MERIDIAN_ASSIGN_OR_RETURN(c.default_expr,
@@ -437,8 +443,8 @@ Result<CatalogState> ParseCatalog(std::string_view text) {
       }
     }
     int64_t method = 0;
-    if (version >= 7 && (!r.Int(&method) || method < 0 || method > 1 ||
-                         (method == 1 && (x.unique || nkeys > 8)))) {
+    if (version >= 7 &&
+        (!r.Int(&method) || method < 0 || method > 1 || (method == 1 && (x.unique || nkeys > 8)))) {
       return Malformed("bad access method of index \"" + x.name + "\"");
     }
     if (version >= 9 && !r.String(&x.predicate)) {

@@ -2,14 +2,15 @@
 // atomically on every DDL (write catalog.meta.tmp, fsync, rename over catalog.meta, fsync the
 // directory), so a crash leaves either the old or the new catalog, never a mix.
 //
-// Format (version 9); every string is length-prefixed as <byte length>:<bytes>:
-//   MERIDIAN-CATALOG 9
+// Format (version 10); every string is length-prefixed as <byte length>:<bytes>:
+//   MERIDIAN-CATALOG 10
 //   next_table_id <n>                         next relation id (tables and indexes share them)
 //   schema <id> <name> <owner>                once per CREATE SCHEMA schema (namespace.h), in id
 //                                             order; a relation outside public is written with
 //                                             its name as <schema> 0x1F <name>
 //   table <id> <name> <column count>          once per table, followed by its lines:
-//   column <name> <TypeId number> <modifier> <not_null 0|1> <default SQL text, maybe 0:>
+//   column <name> <TypeId number> <modifier> <array element TypeId, 0 unless an array>
+//          <not_null 0|1> <default SQL text, maybe 0:>
 //          <dropped 0|1> <missing value>      one per position, dropped ones too; the missing
 //                                             value (schema.h) is the hex of a one-column
 //                                             tuple (storage/tuple.h), 0: for NULL
@@ -40,6 +41,7 @@
 //                                             the counter is in tables/<id>.seq (sequence.h)
 //   end <table count> <index count> <view count> <sequence count> <schema count>
 //                                             detects a truncated file
+// Version 10 added the array element type of the column line (array columns).
 // Version 9 added expression keys (column -1 and its text) and the predicate of the index line.
 // Version 8 added the schema lines, schema-qualified names and the schema count of the end line.
 // Version 7 added the fkeys line and its fkey lines (versions 1-6 have no foreign keys) and
@@ -69,7 +71,7 @@
 
 namespace meridian::catalog {
 
-inline constexpr int kCatalogFormatVersion = 9;
+inline constexpr int kCatalogFormatVersion = 10;
 inline constexpr const char* kCatalogFileName = "catalog.meta";
 
 struct CatalogState {
@@ -78,7 +80,7 @@ struct CatalogState {
   std::vector<TableSchema> tables;
   std::vector<int64_t> live_rows;  // parallel to tables
   std::vector<IndexSchema> indexes;
-  std::vector<ViewSchema> views;  // permanent views only, in id order
+  std::vector<ViewSchema> views;          // permanent views only, in id order
   std::vector<SequenceSchema> sequences;  // in id order
   std::vector<NamespaceDef> schemas;      // CREATE SCHEMA schemas, in id order
 };

@@ -111,9 +111,10 @@ struct ViewSchema {
 // Maps a parsed type (canonical lower-case name, see ast::TypeSpec) to a Meridian type:
 // smallint → integer, real → double precision, char(n) → varchar(n). 42704 for unknown names.
 Result<Type> TypeFromSpec(const ast::TypeSpec& spec);
-// TypeFromSpec for a table column: arrays are values only (0A000).
+// TypeFromSpec for a table column (CheckColumnType).
 Result<Type> ColumnTypeFromSpec(const ast::TypeSpec& spec);
-// 0A000 "array columns are not supported yet" for an array type, else OK.
+// 0A000 for a type no column may have (record, an array of records, int2vector/oidvector);
+// one-dimensional arrays of the other types are column types.
 Status CheckColumnType(Type type, uint32_t position);
 
 }  // namespace meridian::catalog

@@ -239,8 +239,8 @@ std::string ForeignKeyDefinition(const Catalog& catalog, const TableSchema& t,
         return "";
     }
   };
-  std::string out = "FOREIGN KEY (" + list(t, fk.columns) + ") REFERENCES " +
-                    QuoteIdent(ps.name) + "(" + list(ps, fk.ref_columns) + ")";
+  std::string out = "FOREIGN KEY (" + list(t, fk.columns) + ") REFERENCES " + QuoteIdent(ps.name) +
+                    "(" + list(ps, fk.ref_columns) + ")";
   if (fk.match == 'f') out += " MATCH FULL";
   if (!action(fk.on_update).empty()) out += " ON UPDATE " + action(fk.on_update);
   if (!action(fk.on_delete).empty()) out += " ON DELETE " + action(fk.on_delete);
@@ -390,7 +390,8 @@ const std::vector<SystemTable>& Registry() {
        [](const Snapshot& s) {
          std::vector<Row> rows;
          for (const RelationInfo& r : Relations(s)) {
-           int64_t am = r.kind == "i" ? (r.index != nullptr && r.index->IsRtree() ? kRtreeAmOid : 403)
+           int64_t am = r.kind == "i"
+                            ? (r.index != nullptr && r.index->IsRtree() ? kRtreeAmOid : 403)
                         : r.kind == "r" ? 2
                                         : 0;
            int64_t natts = 0, checks = 0;
@@ -593,6 +594,42 @@ const std::vector<SystemTable>& Registry() {
                            O(collatable ? 100 : 0),
                            N()});
          }
+         // The array types (columns and values of type T[]): "_" and the element's name.
+         for (const BuiltinType& t : kTypes) {
+           if (t.array_oid == 0) continue;
+           const std::string n = t.name;
+           const bool collatable = n == "text" || n == "varchar" || n == "bpchar" || n == "name";
+           rows.push_back({O(t.array_oid),
+                           T("_" + n),
+                           O(kPgCatalogNamespaceOid),
+                           O(kBootstrapUserOid),
+                           I(-1),
+                           B(false),
+                           T("b"),
+                           T("A"),
+                           B(false),
+                           B(true),
+                           T(","),
+                           O(0),
+                           T("array_subscript_handler"),
+                           O(t.oid),
+                           O(0),
+                           T("array_in"),
+                           T("array_out"),
+                           T("array_recv"),
+                           T("array_send"),
+                           T("-"),
+                           T("-"),
+                           T("array_typanalyze"),
+                           T(t.len == 8 ? "d" : "i"),
+                           T("x"),
+                           B(false),
+                           O(0),
+                           I(-1),
+                           I(0),
+                           O(collatable ? 100 : 0),
+                           N()});
+         }
          return rows;
        }},
       {"pg_catalog",
@@ -623,8 +660,7 @@ const std::vector<SystemTable>& Registry() {
                  exprs += (exprs.empty() ? "" : ", ") +
                           KeyColumnText(s.tables[t]->schema(), x, k, false);
                }
-               option.push_back(
-                   Value::Int(k < x.descending.size() && x.descending[k] ? 3 : 0));
+               option.push_back(Value::Int(k < x.descending.size() && x.descending[k] ? 3 : 0));
                collation.push_back(Value::Int(0));
                opclass.push_back(Value::Int(0));
              }
@@ -1015,9 +1051,8 @@ const std::vector<SystemTable>& Registry() {
        [](const Snapshot& s) {
          std::vector<Row> rows;
          for (const auto& q : s.sequences) {
-           rows.push_back({O(RelOid(q->id)), O(Type{q->type}.PgOid()), O(q->start),
-                           O(q->increment), O(q->max_value), O(q->min_value), O(q->cache),
-                           B(q->cycle)});
+           rows.push_back({O(RelOid(q->id)), O(Type{q->type}.PgOid()), O(q->start), O(q->increment),
+                           O(q->max_value), O(q->min_value), O(q->cache), B(q->cycle)});
          }
          return rows;
        }},
@@ -1062,8 +1097,9 @@ const std::vector<SystemTable>& Registry() {
        [](const Snapshot& s) {
          std::vector<Row> rows;
          for (const auto& q : s.sequences) {
-           const int64_t bits =
-               q->type == TypeId::kSmallInt ? 16 : q->type == TypeId::kInteger ? 32 : 64;
+           const int64_t bits = q->type == TypeId::kSmallInt  ? 16
+                                : q->type == TypeId::kInteger ? 32
+                                                              : 64;
            rows.push_back({T(kDatabaseName), T(q->nsp), T(q->name), T(Type{q->type}.Name()),
                            I(bits), I(2), I(0), T(std::to_string(q->start)),
                            T(std::to_string(q->min_value)), T(std::to_string(q->max_value)),

@@ -1,17 +1,17 @@
 // ALTER TABLE [IF EXISTS] t: ADD [COLUMN] [IF NOT EXISTS], DROP [COLUMN] [IF EXISTS],
 // ALTER [COLUMN] SET/DROP DEFAULT and SET/DROP NOT NULL, ADD CONSTRAINT (CHECK, PRIMARY KEY,
 // UNIQUE, FOREIGN KEY: the stored rows are validated), DROP CONSTRAINT [IF EXISTS], RENAME
-// [COLUMN] a TO b, RENAME CONSTRAINT a TO b, RENAME TO n. The actions edit a copy of the schema in order; rows
-// already stored are checked once at the end when an action needs it (NOT NULL, CHECK), then
-// the catalog publishes the new schema in one durable write. No row is rewritten: positions
+// [COLUMN] a TO b, RENAME CONSTRAINT a TO b, RENAME TO n. The actions edit a copy of the schema in
+// order; rows already stored are checked once at the end when an action needs it (NOT NULL, CHECK),
+// then the catalog publishes the new schema in one durable write. No row is rewritten: positions
 // are stable (catalog/schema.h), an added column reads its constant DEFAULT as the "missing
 // value" of older rows, a dropped one stays as a hidden slot. The whole statement holds the
 // table's exclusive lock (statements on the table wait, or bind again afterwards).
 #include <algorithm>
 
 #include "catalog/key_encoding.h"
-#include "execution/constraints.h"
 #include "commands/ddl.h"
+#include "execution/constraints.h"
 #include "execution/evaluator.h"
 #include "execution/modify_table.h"
 #include "main/session_settings.h"
@@ -130,6 +130,11 @@ class Alter {
       if (fk == nullptr) continue;
       catalog::Table& parent = k.parent == table_ ? *table_ : *k.parent;
       MERIDIAN_RETURN_IF_ERROR(ValidateForeignKey(*table_, *fk, parent, ctl_));
+    }
+    for (const catalog::IndexSchema& x : new_indexes_) {
+      for (int c : x.columns) {
+        MERIDIAN_RETURN_IF_ERROR(CheckBtreeKeyType(schema_.columns[c].type, 0));
+      }
     }
     catalog::TableSchema before = table_->schema();
     MERIDIAN_RETURN_IF_ERROR(catalog_->AlterTable(table_, schema_, drop_indexes_));

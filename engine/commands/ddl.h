@@ -95,7 +95,8 @@ Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, E
                       std::string* notice);
 
 // 42704 for a B-tree key column of a type without a B-tree operator class (json), as
-// PostgreSQL refuses an index, PRIMARY KEY or UNIQUE on it.
+// PostgreSQL refuses an index, PRIMARY KEY or UNIQUE on it; 0A000 for an array (no key
+// encoding for arrays yet; PostgreSQL would accept it).
 Status CheckBtreeKeyType(const Type& type, uint32_t position);
 
 }  // namespace meridian::exec

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <optional>
 
-#include "execution/evaluator.h"
+#include "binder/function_registry.h"
 #include "binder/type_rules.h"
+#include "execution/evaluator.h"
+#include "function/builtin.h"
 
 namespace meridian::exec {
 
@@ -198,5 +200,65 @@ Result<Value> EvalArrayExpr(const BoundExpr& e, const EvalContext& ctx) {
       return ArrayFunction(e, v);
   }
 }
+
+namespace {
+
+// PostgreSQL's array_contain_compare: every element of b equals some element of a. A NULL
+// element of b matches nothing (so '{1,NULL}' @> '{NULL}' is false); NULLs in a are skipped.
+bool ArrayContains(const std::vector<Value>& a, const std::vector<Value>& b) {
+  for (const Value& y : b) {
+    if (y.IsNull()) return false;
+    bool found = false;
+    for (const Value& x : a) {
+      if (!x.IsNull() && CompareValues(x, y) == 0) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+// Called by name with other values (arraycontains(1, 2)): no such function in PostgreSQL.
+Status NotArrays(std::span<const Value> args) {
+  if (args[0].IsArray() && args[1].IsArray()) return Status::Ok();
+  return Status::Error(sqlstate::kUndefinedFunction,
+                       "the array operators' functions take two arrays");
+}
+
+Result<Value> EvalArrayContains(std::span<const Value> args, ExecContext*) {
+  MERIDIAN_RETURN_IF_ERROR(NotArrays(args));
+  return Value::Bool(ArrayContains(args[0].AsArray(), args[1].AsArray()));
+}
+
+Result<Value> EvalArrayContained(std::span<const Value> args, ExecContext*) {
+  MERIDIAN_RETURN_IF_ERROR(NotArrays(args));
+  return Value::Bool(ArrayContains(args[1].AsArray(), args[0].AsArray()));
+}
+
+// a && b: some non-NULL element is in both.
+Result<Value> EvalArrayOverlap(std::span<const Value> args, ExecContext*) {
+  MERIDIAN_RETURN_IF_ERROR(NotArrays(args));
+  for (const Value& x : args[0].AsArray()) {
+    if (x.IsNull()) continue;
+    for (const Value& y : args[1].AsArray()) {
+      if (!y.IsNull() && CompareValues(x, y) == 0) return Value::Bool(true);
+    }
+  }
+  return Value::Bool(false);
+}
+
+// The functions behind the array operators @>, <@ and && (bind_array.cc binds the operators to
+// them after checking that both sides are arrays of comparable elements).
+constexpr ScalarFunction kArrayOperatorFunctions[] = {
+    {"arraycontains", "xx", 2, 'b', EvalArrayContains},
+    {"arraycontained", "xx", 2, 'b', EvalArrayContained},
+    {"arrayoverlap", "xx", 2, 'b', EvalArrayOverlap},
+};
+
+}  // namespace
+
+void RegisterArrayFunctions() { RegisterScalarFunctions(kArrayOperatorFunctions); }
 
 }  // namespace meridian::exec

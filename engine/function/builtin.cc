@@ -15,6 +15,7 @@ void RegisterBuiltinFunctions() {
     RegisterSizeFunctions();
     RegisterJsonFunctions();
     RegisterGeometryFunctions();
+    RegisterArrayFunctions();
   });
 }
 

@@ -11,9 +11,10 @@ void RegisterBuiltinFunctions();
 void RegisterStringFunctions();
 void RegisterMathFunctions();
 void RegisterSystemScalarFunctions();
-void RegisterSizeFunctions();  // size_functions.cc
-void RegisterBinaryFunctions();  // binary_functions.cc (uuid, bytea)
-void RegisterJsonFunctions();    // json_functions.cc (json, jsonb)
+void RegisterSizeFunctions();      // size_functions.cc
+void RegisterBinaryFunctions();    // binary_functions.cc (uuid, bytea)
+void RegisterJsonFunctions();      // json_functions.cc (json, jsonb)
 void RegisterGeometryFunctions();  // geometry_functions.cc (point, box)
+void RegisterArrayFunctions();     // array_functions.cc (the functions of @>, <@, && on arrays)
 
 }  // namespace meridian::exec

@@ -6,17 +6,17 @@
 #include <random>
 #include <thread>
 
-#include "catalog/system_tables.h"
-#include "catalog/transaction.h"
-#include "txn/txn_manager.h"
 #include "binder/binder.h"
 #include "binder/deparse.h"
+#include "binder/function_registry.h"
+#include "catalog/system_tables.h"
+#include "catalog/transaction.h"
 #include "execution/evaluator.h"
-#include "main/session_settings.h"
 #include "function/builtin.h"
 #include "function/datetime_functions.h"
 #include "function/sequence.h"
-#include "binder/function_registry.h"
+#include "main/session_settings.h"
+#include "txn/txn_manager.h"
 
 namespace meridian::exec {
 
@@ -69,9 +69,10 @@ std::string DisplayDefault(catalog::Catalog* catalog, const std::string& text, i
         case ast::LiteralKind::kString: {
           std::string quoted = "'";
           for (char c : expr.text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
-          const Type t = col.type;
+          const Type t = col.type.Element();  // an array: its element's name and "[]"
           return quoted +
-                 "'::" + (t.id == TypeId::kChar ? std::string("bpchar") : Type{t.id, -1}.Name());
+                 "'::" + (t.id == TypeId::kChar ? std::string("bpchar") : Type{t.id, -1}.Name()) +
+                 (col.type.IsArray() ? "[]" : "");
         }
         case ast::LiteralKind::kInteger:
           if (!expr.text.empty() && expr.text[0] == '-') return "'" + expr.text + "'::integer";
@@ -336,7 +337,8 @@ Result<Value> PgSleep(std::span<const Value> args, ExecContext* exec) {
     if (exec != nullptr && exec->ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(exec->ctl->Check());
     const Clock::time_point now = Clock::now();
     if (now >= end) break;
-    std::this_thread::sleep_for(std::min<Clock::duration>(end - now, std::chrono::milliseconds(10)));
+    std::this_thread::sleep_for(
+        std::min<Clock::duration>(end - now, std::chrono::milliseconds(10)));
   }
   return Value::String("");
 }

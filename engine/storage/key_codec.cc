@@ -146,6 +146,19 @@ void AppendKeyValue(const Value& value, bool descending, std::string* out) {
   } else if (value.IsUuid()) {
     PutByte(kKeyTagUuid, descending, out);
     for (uint8_t b : value.AsUuid().bytes) PutByte(b, descending, out);
+  } else if (value.IsArray()) {
+    // array_cmp's order: element by element (a NULL element above every value), then the
+    // shorter first. Element keys are self-delimiting, so the byte after one decides.
+    PutByte(kKeyTagArray, descending, out);
+    for (const Value& e : value.AsArray()) {
+      if (e.IsNull()) {
+        PutByte(kKeyArrayNull, descending, out);
+        continue;
+      }
+      PutByte(kKeyArrayElement, descending, out);
+      AppendKeyValue(e, descending, out);
+    }
+    PutByte(kKeyArrayEnd, descending, out);
   } else {
     const bool bytea = value.IsBytea();
     PutByte(bytea ? kKeyTagBytea : kKeyTagString, descending, out);
@@ -303,7 +316,7 @@ Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<boo
           s.push_back('\0');
         }
         values.push_back(tag == kKeyTagBytea ? Value::ByteaVal(std::move(s))
-                                              : Value::String(std::move(s)));
+                                             : Value::String(std::move(s)));
         break;
       }
       default:

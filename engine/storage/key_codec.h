@@ -13,21 +13,28 @@
 namespace meridian::storage {
 
 // Tag bytes (ascending form; a DESC column stores every byte of its encoding inverted).
-inline constexpr uint8_t kKeyTagBool = 0x10;       // BOOLEAN: tag, 0x00 or 0x01
-inline constexpr uint8_t kKeyTagInt = 0x20;        // INTEGER/BIGINT: tag, 8 bytes big-endian
-inline constexpr uint8_t kKeyTagDouble = 0x30;     // DOUBLE: tag, 8 bytes (sign-flip trick)
-inline constexpr uint8_t kKeyTagReal = 0x31;       // REAL: tag, as DOUBLE of the float's value
-inline constexpr uint8_t kKeyTagNumeric = 0x34;    // NUMERIC: tag, class, exponent, digit pairs
-inline constexpr uint8_t kKeyTagDate = 0x38;       // DATE: tag, 4 bytes big-endian, sign flipped
-inline constexpr uint8_t kKeyTagTimestamp = 0x3C;  // TIMESTAMP: tag, 8 bytes like INTEGER
+inline constexpr uint8_t kKeyTagBool = 0x10;         // BOOLEAN: tag, 0x00 or 0x01
+inline constexpr uint8_t kKeyTagInt = 0x20;          // INTEGER/BIGINT: tag, 8 bytes big-endian
+inline constexpr uint8_t kKeyTagDouble = 0x30;       // DOUBLE: tag, 8 bytes (sign-flip trick)
+inline constexpr uint8_t kKeyTagReal = 0x31;         // REAL: tag, as DOUBLE of the float's value
+inline constexpr uint8_t kKeyTagNumeric = 0x34;      // NUMERIC: tag, class, exponent, digit pairs
+inline constexpr uint8_t kKeyTagDate = 0x38;         // DATE: tag, 4 bytes big-endian, sign flipped
+inline constexpr uint8_t kKeyTagTimestamp = 0x3C;    // TIMESTAMP: tag, 8 bytes like INTEGER
 inline constexpr uint8_t kKeyTagTimestampTz = 0x3D;  // TIMESTAMPTZ: tag, 8 bytes like INTEGER
 inline constexpr uint8_t kKeyTagTime = 0x3E;         // TIME: tag, 8 bytes like INTEGER
 // INTERVAL: tag, the 128-bit span (months as 30 days) sign-flipped big-endian, then micros,
 // days and months like INTEGER (equal spans with different fields are different keys).
 inline constexpr uint8_t kKeyTagInterval = 0x3F;
-inline constexpr uint8_t kKeyTagString = 0x40;     // TEXT/VARCHAR: tag, escaped bytes, 00 00
-inline constexpr uint8_t kKeyTagUuid = 0x48;       // UUID: tag, the 16 bytes
-inline constexpr uint8_t kKeyTagBytea = 0x4C;      // BYTEA: tag, bytes escaped as TEXT's
+inline constexpr uint8_t kKeyTagString = 0x40;  // TEXT/VARCHAR: tag, escaped bytes, 00 00
+inline constexpr uint8_t kKeyTagUuid = 0x48;    // UUID: tag, the 16 bytes
+inline constexpr uint8_t kKeyTagBytea = 0x4C;   // BYTEA: tag, bytes escaped as TEXT's
+// ARRAY: tag, then per element kKeyArrayElement and its key or kKeyArrayNull, then
+// kKeyArrayEnd. Written for statistics and estimates (ANALYZE's histograms); no index key
+// holds an array (commands/CheckBtreeKeyType), so DecodeKey does not read it (XX001).
+inline constexpr uint8_t kKeyTagArray = 0x50;
+inline constexpr uint8_t kKeyArrayEnd = 0x00;      // after the last element: shorter first
+inline constexpr uint8_t kKeyArrayElement = 0x01;  // a non-NULL element's key follows
+inline constexpr uint8_t kKeyArrayNull = 0x02;     // a NULL element: above every value
 inline constexpr uint8_t kKeyTagNull = 0xF0;       // NULL: tag only; greatest (NULLS LAST)
 
 // Appends the encoding of one value. descending inverts every byte it appends.

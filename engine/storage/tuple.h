@@ -39,7 +39,8 @@ TupleHeader ReadTupleHeader(std::string_view bytes);
 void WriteTupleHeader(char* tuple, const TupleHeader& header);
 
 // Encodes row (row.size() == types.size()); values must already match their column types
-// (integers as Int, doubles as Double, strings as String, booleans as Bool, or NULL).
+// (integers as Int, doubles as Double, strings as String, booleans as Bool, arrays as Array of
+// values of the element type, or NULL).
 std::string EncodeTuple(const Row& row, const std::vector<Type>& types);
 // Decodes bytes written by EncodeTuple with the same types; XX001 on malformed input.
 // Decodes in place: *row is resized, its storage reused; after an error its contents are

@@ -74,7 +74,8 @@ ast::TypeSpec Transformer::TransformType(P::TypeNameContext* ctx) {
   ast::TypeSpec type = TransformSimpleType(ctx->simpleTypeName());
   // int[], int[3], int[][], int ARRAY: PostgreSQL ignores the bounds and the number of
   // dimensions; so does Meridian (its arrays have one dimension).
-  type.array = !ctx->arrayBounds().empty() || ctx->K_ARRAY() != nullptr;
+  // (TransformSimpleType already set array for pg_type's array names: _int4, _text, ...)
+  type.array = type.array || !ctx->arrayBounds().empty() || ctx->K_ARRAY() != nullptr;
   return type;
 }
 
@@ -96,6 +97,19 @@ ast::TypeSpec Transformer::TransformSimpleType(P::SimpleTypeNameContext* ctx) {
     if (written == alias.written) type.name = alias.canonical;
   }
   if (written == "double precision") type.name = written;
+  // pg_type's names of the array types: "_" and the element type's pg_type name.
+  static constexpr const char* kArrayTypeNames[] = {
+      "_int2",      "_int4",        "_int8",     "_float4", "_float8", "_numeric",
+      "_text",      "_varchar",     "_bpchar",   "_bool",   "_date",   "_time",
+      "_timestamp", "_timestamptz", "_interval", "_uuid",   "_bytea",  "_json",
+      "_jsonb",     "_point",       "_box",      "_oid",    "_name"};
+  if (type.name.empty() && std::find(std::begin(kArrayTypeNames), std::end(kArrayTypeNames),
+                                     written) != std::end(kArrayTypeNames)) {
+    for (const TypeAlias& alias : kTypeAliases) {
+      if (written.substr(1) == alias.written) type.name = alias.canonical;
+    }
+    type.array = true;
+  }
   if (type.name.empty()) {
     Fail(ErrorAt(ctx, "42704", "type \"" + written + "\" does not exist"));
     return type;
@@ -146,8 +160,8 @@ ast::TypeSpec Transformer::TransformSimpleType(P::SimpleTypeNameContext* ctx) {
     // timestamp(p), time(p): more than 6 is reduced to 6
     if (n < 0) {
       Fail(ErrorAt(ctx, "22023",
-                   std::string(type.name == "time" ? "TIME(" : "TIMESTAMP(") +
-                       std::to_string(n) + ") precision must not be negative"));
+                   std::string(type.name == "time" ? "TIME(" : "TIMESTAMP(") + std::to_string(n) +
+                       ") precision must not be negative"));
     }
     type.modifier = static_cast<int32_t>(std::min(n, kMaxTimestampPrecision));
     return type;

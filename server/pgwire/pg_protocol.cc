@@ -209,9 +209,9 @@ void WriteDataRow(std::string* out, const Row& row, const std::vector<ColumnInfo
 Result<std::vector<int16_t>> ResolveFormats(const std::vector<int16_t>& codes, size_t n,
                                             const char* what, const char* items) {
   if (codes.size() > 1 && codes.size() != n) {
-    return Status::Error(sqlstate::kProtocolViolation, "bind message has " + std::to_string(codes.size()) +
-                                                 " " + what + " but query has " +
-                                                 std::to_string(n) + " " + items);
+    return Status::Error(sqlstate::kProtocolViolation,
+                         "bind message has " + std::to_string(codes.size()) + " " + what +
+                             " but query has " + std::to_string(n) + " " + items);
   }
   for (int16_t code : codes) {
     if (code != kTextFormat && code != kBinaryFormat) {
@@ -306,6 +306,62 @@ Result<Numeric> DecodeBinaryNumeric(std::string_view bytes) {
 
 }  // namespace
 
+namespace {
+
+// array_recv's input (the inverse of array_send in AppendBinaryValue): ndim (0 or 1 here),
+// a has-nulls flag, the element type oid (must be t's element's), the length and lower bound
+// of the one dimension, then each element as a length (-1 for NULL) and its binary form.
+Result<Value> DecodeBinaryArray(std::string_view bytes, const Type& t, size_t index) {
+  auto bad = [index]() {
+    return Status::Error(
+        sqlstate::kInvalidBinaryRepresentation,
+        "incorrect binary data format in bind parameter " + std::to_string(index + 1));
+  };
+  size_t pos = 0;
+  auto read32 = [&](uint32_t* v) {
+    if (bytes.size() - pos < 4) return false;
+    *v = static_cast<uint32_t>(BigEndian(bytes.substr(pos, 4)));
+    pos += 4;
+    return true;
+  };
+  uint32_t ndim = 0, flags = 0, oid = 0;
+  if (!read32(&ndim) || !read32(&flags) || !read32(&oid)) return bad();
+  if (ndim > 1) {
+    return Status::NotSupported("multidimensional arrays are not supported yet (bind parameter " +
+                                std::to_string(index + 1) + ")");
+  }
+  const Type element = t.Element();
+  if (oid != element.PgOid()) {
+    return Status::Error(
+        sqlstate::kDatatypeMismatch,
+        "wrong element type in binary array (bind parameter " + std::to_string(index + 1) + ")");
+  }
+  uint32_t count = 0, lower = 1;
+  if (ndim == 1 && (!read32(&count) || !read32(&lower))) return bad();
+  if (lower != 1) {
+    return Status::NotSupported("array lower bounds other than 1 are not supported yet");
+  }
+  if (count > (bytes.size() - pos) / 4) return bad();  // each element takes at least 4 bytes
+  std::vector<Value> elements;
+  elements.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t len = 0;
+    if (!read32(&len)) return bad();
+    if (len == 0xFFFFFFFFu) {
+      elements.push_back(Value::Null());
+      continue;
+    }
+    if (bytes.size() - pos < len) return bad();
+    MERIDIAN_ASSIGN_OR_RETURN(Value e, DecodeBinaryValue(bytes.substr(pos, len), element, index));
+    pos += len;
+    elements.push_back(std::move(e));
+  }
+  if (pos != bytes.size()) return bad();
+  return Value::Array(std::move(elements));
+}
+
+}  // namespace
+
 Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t index) {
   const size_t n = bytes.size();
   switch (t.id) {
@@ -339,10 +395,9 @@ Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t in
       break;
     case TypeId::kInterval:  // interval_send: int64 microseconds, int32 days, int32 months
       if (n == 16) {
-        return Value::IntervalVal(
-            Interval{static_cast<int32_t>(BigEndian(bytes.substr(12, 4))),
-                     static_cast<int32_t>(BigEndian(bytes.substr(8, 4))),
-                     static_cast<int64_t>(BigEndian(bytes.substr(0, 8)))});
+        return Value::IntervalVal(Interval{static_cast<int32_t>(BigEndian(bytes.substr(12, 4))),
+                                           static_cast<int32_t>(BigEndian(bytes.substr(8, 4))),
+                                           static_cast<int64_t>(BigEndian(bytes.substr(0, 8)))});
       }
       break;
     case TypeId::kInteger:
@@ -391,8 +446,7 @@ Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t in
     case TypeId::kUnknown:
       return Value::String(std::string(bytes));
     case TypeId::kArray:
-      return Status::NotSupported("binary array parameters are not supported yet (bind parameter " +
-                                  std::to_string(index + 1) + ")");
+      return DecodeBinaryArray(bytes, t, index);
     case TypeId::kRecord:
       return Status::NotSupported(
           "binary record parameters are not supported yet (bind parameter " +

@@ -118,8 +118,9 @@ Result<std::vector<int16_t>> ResolveFormats(const std::vector<int16_t>& codes, s
 Result<Type> ParamTypeFromOid(uint32_t oid);
 // A parameter value sent in binary format for a parameter of type t, in PostgreSQL's send
 // format: bool 1 byte; integers 2, 4 or 8 bytes (int2/int4/int8); double 4 or 8 bytes
-// (float4/float8); text, varchar: the bytes. Other lengths: 22P03 "incorrect binary data
-// format in bind parameter n" (index is 0-based).
+// (float4/float8); text, varchar: the bytes; arrays array_recv's form (one dimension, lower
+// bound 1). Other lengths: 22P03 "incorrect binary data format in bind parameter n" (index
+// is 0-based).
 Result<Value> DecodeBinaryValue(std::string_view bytes, const Type& t, size_t index);
 // Appends the binary send format of a non-NULL value of column type t (inverse of the above:
 // integer 4 bytes, bigint 8, double 8, bool 1, strings their bytes).

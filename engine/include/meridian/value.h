@@ -31,7 +31,7 @@ enum class TypeId : uint8_t {
   kDate = 11,         // DATE
   kTimestamp = 12,    // TIMESTAMP [(p)] WITHOUT TIME ZONE: modifier = p (0..6), or -1
   kArray = 13,        // one-dimensional array of Type::element (modifier: the element's);
-                      // a value type only: no table column, index or stored tuple holds one
+                      // a column may hold one (storage/tuple.h), no index key may
   kInterval = 14,     // INTERVAL
   kTimestampTz = 15,  // TIMESTAMP [(p)] WITH TIME ZONE: modifier = p (0..6), or -1
   kTime = 16,         // TIME [(p)] [WITHOUT TIME ZONE]: modifier = p (0..6), or -1

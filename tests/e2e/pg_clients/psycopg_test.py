@@ -9,8 +9,9 @@
 # CSV with bad input, SCRAM-SHA-256 over TLS, and NUMERIC/DATE/TIMESTAMP/SMALLINT/REAL values
 # as Decimal/date/datetime/int/float, read and bound in text and binary format, UUID/BYTEA
 # values as uuid.UUID/bytes (parameters, results in both formats, COPY), JSON/JSONB values as
-# Python dicts and lists (Json/Jsonb parameters, results in both formats). Run by ctest with
-# $MERIDIAND set.
+# Python dicts and lists (Json/Jsonb parameters, results in both formats), array columns as
+# Python lists (list parameters in text and binary, results in both formats, COPY). Run by
+# ctest with $MERIDIAND set.
 import datetime
 import decimal
 import os
@@ -255,8 +256,49 @@ class PsycopgTest(unittest.TestCase):
                                           ([1, 2, 1 << 40],)).fetchone(), (48,))
             self.assertEqual(conn.execute("SELECT %s::text[]", (["a", "b,c", None],)).fetchone(),
                              (["a", "b,c", None],))
-            with self.assertRaises(psycopg.errors.FeatureNotSupported):
-                conn.execute("SELECT %b", ([1, 2],))  # binary arrays: a clear 0A000
+            # Binary arrays (array_send / array_recv) both ways.
+            self.assertEqual(conn.execute("SELECT %b", ([1, None, 2],), binary=True).fetchone(),
+                             ([1, None, 2],))
+
+    def test_array_columns(self):
+        # Array columns: lists in (text and binary parameters, literals), lists out in text and
+        # binary results, the array OIDs in RowDescription, ANY/@> on columns, COPY both ways.
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE arrc (id INTEGER, vals INTEGER[], tags TEXT[], "
+                         "big BIGINT[], d NUMERIC[])")
+            conn.execute("INSERT INTO arrc VALUES (1, %s, %s, %s, %s)",
+                         ([1, 2, 3], ["a", "b,c", None, 'q"t', "{x}"], [1 << 40], []))
+            conn.execute("INSERT INTO arrc VALUES (2, %b, %b, %b, %b)",
+                         ([4, None], ["z"], [], [decimal.Decimal("1.50")]))
+            conn.execute("INSERT INTO arrc VALUES (3, '{5,6}', '{}', NULL, '{2.25}')")
+            expected = [
+                (1, [1, 2, 3], ["a", "b,c", None, 'q"t', "{x}"], [1 << 40], []),
+                (2, [4, None], ["z"], [], [decimal.Decimal("1.50")]),
+                (3, [5, 6], [], None, [decimal.Decimal("2.25")]),
+            ]
+            for binary in (False, True):
+                cur = conn.cursor(binary=binary)
+                self.assertEqual(
+                    cur.execute("SELECT id, vals, tags, big, d FROM arrc ORDER BY id").fetchall(),
+                    expected)
+                self.assertEqual([c.type_code for c in cur.description], [23, 1007, 1009, 1016, 1231])
+            self.assertEqual(conn.execute("SELECT id FROM arrc WHERE %s = ANY(vals)",
+                                          (5,)).fetchall(), [(3,)])
+            self.assertEqual(conn.execute("SELECT id FROM arrc WHERE tags @> %s",
+                                          (["b,c"],)).fetchall(), [(1,)])
+            conn.execute("UPDATE arrc SET vals = vals || %s WHERE id = 3", (7,))
+            self.assertEqual(conn.execute("SELECT vals FROM arrc WHERE id = 3").fetchone(),
+                             ([5, 6, 7],))
+            with conn.cursor() as cur:
+                with cur.copy("COPY arrc (id, vals, tags) TO STDOUT") as copy:
+                    data = b"".join(bytes(chunk) for chunk in copy)
+                self.assertIn(b'1\t{1,2,3}\t{a,"b,c",NULL,"q\\\\"t","{x}"}\n', data)
+                conn.execute("CREATE TABLE arrc2 (id INTEGER, vals INTEGER[], tags TEXT[])")
+                with cur.copy("COPY arrc2 FROM STDIN") as copy:
+                    copy.write(data)
+                self.assertEqual(
+                    cur.execute("SELECT id, vals, tags FROM arrc2 ORDER BY id").fetchall(),
+                    [(r[0], r[1] if r[0] != 3 else [5, 6, 7], r[2]) for r in expected])
 
     def test_bad_parameter_values_raise_the_right_exception(self):
         with self.connect() as conn:

@@ -182,6 +182,38 @@ TEST(KeyCodecTest, PrefixSuccessor) {
   EXPECT_EQ(PrefixSuccessor(std::string("\xff", 1)), "");
 }
 
+// Arrays (ANALYZE's histograms of array columns): array_cmp's order, ascending and descending:
+// element by element, a NULL element above every value, a prefix first; no key decodes them.
+TEST(KeyCodecTest, ArraysOrderElementByElement) {
+  auto arr = [](std::vector<Value> v) { return Value::Array(std::move(v)); };
+  const std::vector<Value> ordered = {
+      arr({}),
+      arr({Value::Int(-5)}),
+      arr({Value::Int(1)}),
+      arr({Value::Int(1), Value::Int(2)}),
+      arr({Value::Int(1), Value::Int(2), Value::Int(0)}),
+      arr({Value::Int(1), Value::Null()}),
+      arr({Value::Int(2)}),
+      arr({Value::Null()}),
+      arr({Value::Null(), Value::Int(1)}),
+  };
+  for (bool desc : {false, true}) {
+    for (size_t i = 0; i + 1 < ordered.size(); ++i) {
+      std::string a, b;
+      AppendKeyValue(ordered[i], desc, &a);
+      AppendKeyValue(ordered[i + 1], desc, &b);
+      EXPECT_EQ(MemCompare(a, b), desc ? 1 : -1) << i;
+    }
+  }
+  const std::vector<Value> strings = {
+      arr({Value::String("a")}), arr({Value::String("a"), Value::String("")}),
+      arr({Value::String(std::string("a\0", 2))}), arr({Value::String("ab")})};
+  for (size_t i = 0; i + 1 < strings.size(); ++i) {
+    EXPECT_EQ(MemCompare(EncodeKey({strings[i]}), EncodeKey({strings[i + 1]})), -1) << i;
+  }
+  EXPECT_EQ(DecodeKey(EncodeKey({ordered[3]})).status().sqlstate(), "XX001");
+}
+
 TEST(KeyCodecTest, MalformedKeysAreRejected) {
   std::string key = EncodeKey({Value::String("abc")});
   for (size_t cut = 1; cut < key.size(); ++cut) {
@@ -275,20 +307,23 @@ TEST(KeyCodecTest, UuidAndByteaOrder) {
     u.bytes[15] = last;
     return Value::UuidVal(u);
   };
-  const std::vector<Value> uuids = {uuid(0, 0), uuid(0, 1), uuid(0x7F, 0xFF), uuid(0x80, 0),
-                                    uuid(0xFF, 0xFE), uuid(0xFF, 0xFF)};
-  const std::vector<Value> byteas = {
-      Value::ByteaVal(""),          Value::ByteaVal(std::string("\0", 1)),
-      Value::ByteaVal(std::string("\0\0", 2)), Value::ByteaVal(std::string("\0\x01", 2)),
-      Value::ByteaVal("\x01"),      Value::ByteaVal("\x01\xFF"),
-      Value::ByteaVal("\x7F"),      Value::ByteaVal("\x80"),
-      Value::ByteaVal("\xFF"),      Value::ByteaVal("\xFF\xFF")};
+  const std::vector<Value> uuids = {uuid(0, 0),    uuid(0, 1),       uuid(0x7F, 0xFF),
+                                    uuid(0x80, 0), uuid(0xFF, 0xFE), uuid(0xFF, 0xFF)};
+  const std::vector<Value> byteas = {Value::ByteaVal(""),
+                                     Value::ByteaVal(std::string("\0", 1)),
+                                     Value::ByteaVal(std::string("\0\0", 2)),
+                                     Value::ByteaVal(std::string("\0\x01", 2)),
+                                     Value::ByteaVal("\x01"),
+                                     Value::ByteaVal("\x01\xFF"),
+                                     Value::ByteaVal("\x7F"),
+                                     Value::ByteaVal("\x80"),
+                                     Value::ByteaVal("\xFF"),
+                                     Value::ByteaVal("\xFF\xFF")};
   for (const auto* list : {&uuids, &byteas}) {
     for (size_t i = 0; i + 1 < list->size(); ++i) {
       const std::string a = EncodeKey({(*list)[i]}), b = EncodeKey({(*list)[i + 1]});
       EXPECT_LT(MemCompare(a, b), 0) << i;
-      EXPECT_GT(MemCompare(EncodeKey({(*list)[i]}, {true}), EncodeKey({(*list)[i + 1]}, {true})),
-                0)
+      EXPECT_GT(MemCompare(EncodeKey({(*list)[i]}, {true}), EncodeKey({(*list)[i + 1]}, {true})), 0)
           << i;
       auto back = DecodeKey(a);
       ASSERT_TRUE(back.ok());

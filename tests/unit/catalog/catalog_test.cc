@@ -59,10 +59,28 @@ class CatalogTest : public ::testing::Test {
   std::unique_ptr<Catalog> catalog_;
 };
 
-// text (SerializeCatalog's, format 9, no schemas) as format 6 wrote it, header and end line;
+// text (SerializeCatalog's, format 10) with the header of an older version and without the
+// array element field of its column lines (format 10 added it).
+std::string WithVersion(std::string text, int version) {
+  const std::string header = "MERIDIAN-CATALOG " + std::to_string(kCatalogFormatVersion);
+  text.replace(text.find(header), header.size(), "MERIDIAN-CATALOG " + std::to_string(version));
+  for (size_t at = text.find("\ncolumn "); at != std::string::npos;
+       at = text.find("\ncolumn ", at + 1)) {
+    size_t p = at + 8;  // the name: <length>:<bytes>
+    const size_t colon = text.find(':', p);
+    p = colon + 1 + std::stoul(text.substr(p, colon - p));
+    p = text.find(' ', p + 1);  // after the type id
+    p = text.find(' ', p + 1);  // after the modifier
+    const size_t e = text.find(' ', p + 1);
+    text.erase(p, e - p);  // " <element>"
+  }
+  return text;
+}
+
+// text (SerializeCatalog's, format 10, no schemas) as format 6 wrote it, header and end line;
 // the callers remove the lines format 6 did not have.
 std::string AsVersion6(std::string text) {
-  text.replace(text.find("MERIDIAN-CATALOG 9"), 18, "MERIDIAN-CATALOG 6");
+  text = WithVersion(std::move(text), 6);
   const size_t end = text.rfind(' ');  // the schema count of the end line
   return text.substr(0, end) + "\n";
 }
@@ -141,6 +159,41 @@ TEST_F(CatalogTest, FormatRoundTripAndCorruptionDetected) {
     EXPECT_EQ(ParseCatalog(text.substr(0, cut)).status().sqlstate(), "XX001") << cut;
   }
   EXPECT_EQ(ParseCatalog("MERIDIAN-CATALOG 99\n").status().sqlstate(), "XX001");
+}
+
+// Format 10's array columns keep their element type (and its modifier); a version 9 column
+// line (no element field) still reads; an array without an element is corruption.
+TEST_F(CatalogTest, ArrayColumnsRoundTrip) {
+  CatalogState state;
+  state.next_table_id = 9;
+  TableSchema s = Schema("x");
+  s.id = 4;
+  s.columns.push_back(
+      Column{"tags", Type::Array(Type::Varchar(5)), false, "'{}'", nullptr, false, {}});
+  s.columns.push_back(Column{"vals", Type::Array(Type::Integer()), false, "", nullptr, false, {}});
+  state.tables.push_back(s);
+  state.live_rows = {0};
+  const std::string text = SerializeCatalog(state);
+  auto parsed = ParseCatalog(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed->tables[0].columns[3].type, Type::Array(Type::Varchar(5)));
+  EXPECT_EQ(parsed->tables[0].columns[4].type, Type::Array(Type::Integer()));
+  EXPECT_EQ(parsed->tables[0].columns[0].type, Type::Integer());
+  EXPECT_EQ(SerializeCatalog(*parsed), text);
+  // An array column whose element field says "none": corruption.
+  std::string broken = text;
+  const size_t at = broken.find("4:vals 13 -1 2 ");
+  ASSERT_NE(at, std::string::npos) << text;
+  broken.replace(at, 15, "4:vals 13 -1 0 ");
+  EXPECT_EQ(ParseCatalog(broken).status().sqlstate(), "XX001");
+  // Version 9 (no element fields) of a table without arrays.
+  CatalogState plain;
+  plain.next_table_id = 9;
+  plain.tables = {Schema("y")};
+  plain.live_rows = {0};
+  auto old = ParseCatalog(WithVersion(SerializeCatalog(plain), 9));
+  ASSERT_TRUE(old.ok()) << old.status().ToString();
+  EXPECT_EQ(old->tables[0].columns[1].type, Type::Varchar(20));
 }
 
 // Format 7's fkey lines: name, columns, referenced table and columns, match and actions; a
@@ -229,7 +282,7 @@ TEST_F(CatalogTest, SchemasRoundTripAndOlderFormat) {
   plain.tables = {p};
   plain.live_rows = {0};
   std::string v7 = SerializeCatalog(plain);
-  v7.replace(v7.find("MERIDIAN-CATALOG 9"), 18, "MERIDIAN-CATALOG 7");
+  v7 = WithVersion(v7, 7);
   v7.erase(v7.rfind(' '), v7.size() - v7.rfind(' '));
   v7 += "\n";
   auto old = ParseCatalog(v7);
