@@ -53,6 +53,8 @@ void IndexScanOp::PruneColumns(const std::vector<bool>& needed) {
   if (schema.HasExpressions()) return;
   needed_ = needed;
   needed_.resize(width_, false);
+  key_needed_ = false;
+  for (int c : schema.columns) key_needed_ = key_needed_ || needed_[static_cast<size_t>(c)];
   for (int c : schema.columns) needed_[static_cast<size_t>(c)] = true;
   prune_ = true;
 }
@@ -280,9 +282,10 @@ Result<bool> IndexScanOp::Next(Row* row) {
         }
         if (!txn->Visible(*header)) continue;
       }
+      row->assign(width_, Value::Null());
+      if (!key_needed_) return true;  // count(*): the consumer reads no column
       MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values,
                                 storage::DecodeKey(key_, schema.descending));
-      row->assign(width_, Value::Null());
       for (size_t i = 0; i < schema.columns.size() && i < values.size(); ++i) {
         (*row)[schema.columns[i]] = std::move(values[i]);
       }

@@ -134,6 +134,7 @@ class IndexScanOp : public RowSourceOp {
   int until_check_ = 0;
   uint64_t removal_epoch_ = 0;  // the heap's removal_epoch() before the cursor opened
   uint64_t heap_fetches_ = 0;   // index-only: entries checked in the heap (not all-visible)
+  bool key_needed_ = true;      // PruneColumns: the consumer reads a key column
   bool prune_ = false;
   std::vector<bool> needed_;  // when prune_: the columns decoded (the others are NULL)
 };
@@ -174,6 +175,9 @@ class RTreeScanOp : public RowSourceOp {
   Result<bool> Next(Row* row) override;
   // Index-only: "Heap Fetches: N" (see IndexScanOp).
   std::string AnalyzeDetail() const override;
+  // Notes whether the consumer reads an indexed column (else an index-only entry that surely
+  // passes yields a row of NULLs without decoding its box).
+  void PruneColumns(const std::vector<bool>& needed) override;
 
  private:
   // Nearest mode: the next batch of rids in distance order into rids_; false at the end.
@@ -184,6 +188,8 @@ class RTreeScanOp : public RowSourceOp {
   // Index-only: the row of the entry's box alone (other columns NULL); false when the box
   // does not hold an indexed value exactly (an infinite coordinate, a fraction for an integer).
   bool RowFromEntry(const storage::Box& box, Row* row) const;
+  // Whether a row whose index box is b passes the scan's conditions without evaluating them.
+  bool SurelyPasses(const storage::Box& b) const;
 
   // Index-only (box modes, planned only when every needed column is an index column whose
   // value the entry holds exactly): an entry whose heap page is all-visible, with no slot freed
@@ -192,6 +198,7 @@ class RTreeScanOp : public RowSourceOp {
   std::vector<storage::Box> boxes_;  // index-only: boxes_[i] is rids_[i]'s entry
   uint64_t removal_epoch_ = 0;
   uint64_t heap_fetches_ = 0;
+  bool entry_needed_ = true;  // PruneColumns: the consumer reads an indexed column
 
   const BoundExpr* nearest_;
   // An index on a point or box column: the point or box the conditions compare it with (a

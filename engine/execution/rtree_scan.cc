@@ -33,6 +33,32 @@ std::string RTreeScanOp::AnalyzeDetail() const {
   return "Heap Fetches: " + std::to_string(heap_fetches_);
 }
 
+void RTreeScanOp::PruneColumns(const std::vector<bool>& needed) {
+  entry_needed_ = false;
+  for (int c : index_->schema().columns) {
+    // Columns past needed's end are not needed (HashAggregateOp passes what its expressions read).
+    if (c < 0 || (static_cast<size_t>(c) < needed.size() && needed[static_cast<size_t>(c)])) {
+      entry_needed_ = true;
+    }
+  }
+}
+
+bool RTreeScanOp::SurelyPasses(const storage::Box& b) const {
+  // A row strictly inside the box passes every box condition without evaluating it: the
+  // float64 rounding of values and bounds is monotonic, so round(v) > round(b) implies
+  // v > b (and so for <). Rows on the box's boundary (strict bounds, equalities, values
+  // rounded onto a bound) are re-checked.
+  if (geo_sure_ != 0) {
+    const storage::Box& q = geo_exact_;
+    return geo_sure_ == 1 ? q.Contains(b, 2) : geo_sure_ == 2 ? q.Overlaps(b, 2) : b.Contains(q, 2);
+  }
+  if (nearest_ != nullptr || geo_query_ != nullptr) return false;
+  for (size_t d = 0; d < box_.size(); ++d) {
+    if (!(query_.lo[d] < b.lo[d] && b.lo[d] < query_.hi[d])) return false;
+  }
+  return true;
+}
+
 bool RTreeScanOp::RowFromEntry(const storage::Box& box, Row* row) const {
   const catalog::IndexSchema& schema = index_->schema();
   row->assign(width_, Value::Null());
@@ -232,8 +258,16 @@ Result<bool> RTreeScanOp::Next(Row* row) {
     bool from_index = false;
     if (index_only_ && txn != nullptr) {
       storage::HeapFile* heap = table_->heap();
-      from_index = heap->AllVisible(rid_.page) && heap->removal_epoch() == removal_epoch_ &&
-                   RowFromEntry(boxes_[at], row);
+      if (heap->AllVisible(rid_.page) && heap->removal_epoch() == removal_epoch_) {
+        const storage::Box& entry = boxes_[at];
+        // The consumer reads no indexed column (count(*)) and the entry surely passes: no
+        // row to build.
+        if (!entry_needed_ && SurelyPasses(entry)) {
+          row->assign(width_, Value::Null());
+          return true;
+        }
+        from_index = RowFromEntry(entry, row);
+      }
       if (!from_index) ++heap_fetches_;
     }
     if (!from_index) {
@@ -242,27 +276,10 @@ Result<bool> RTreeScanOp::Next(Row* row) {
       MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row));
       row->resize(width_);
     }
-    // A row strictly inside the box passes every box condition without evaluating it: the
-    // float64 rounding of values and bounds is monotonic, so round(v) > round(b) implies
-    // v > b (and so for <). Rows on the box's boundary (strict bounds, equalities, values
-    // rounded onto a bound) are re-checked.
-    if (geo_sure_ != 0) {
-      storage::Box b;
-      const storage::Box& q = geo_exact_;
-      if (index_->RowPoint(*row, &b) &&
-          (geo_sure_ == 1   ? q.Contains(b, 2)
-           : geo_sure_ == 2 ? q.Overlaps(b, 2)
-                            : b.Contains(q, 2))) {
-        return true;
-      }
-    }
-    if (nearest_ == nullptr && geo_query_ == nullptr) {
-      storage::Box point;
-      bool inside = index_->RowPoint(*row, &point);
-      for (size_t d = 0; inside && d < box_.size(); ++d) {
-        inside = query_.lo[d] < point.lo[d] && point.lo[d] < query_.hi[d];
-      }
-      if (inside) return true;
+    storage::Box b;
+    if ((geo_sure_ != 0 || (nearest_ == nullptr && geo_query_ == nullptr)) &&
+        index_->RowPoint(*row, &b) && SurelyPasses(b)) {
+      return true;
     }
     ctx_.row = row;
     bool pass = true;
