@@ -1447,6 +1447,22 @@ Status Catalog::Checkpoint(bool only_due) {
     MERIDIAN_RETURN_IF_ERROR(table->FreeVersions(g, &removed));
     versions_collected_.fetch_add(static_cast<uint64_t>(removed), std::memory_order_relaxed);
   }
+  // Visibility map pass (storage/README.md "Visibility map"), with a horizon taken now: the
+  // versions just freed are gone, so their pages may qualify.
+  const txn::Timestamp vm_horizon = txns_->OldestSnapshot();
+  // An early checkpoint for hot tables (only_due) passes over those alone.
+  std::vector<std::shared_ptr<Table>> vm_tables;
+  if (only_due) {
+    for (const auto& [table, g] : garbage) vm_tables.push_back(table);
+  } else {
+    vm_tables = List();
+  }
+  for (const std::shared_ptr<Table>& table : vm_tables) {
+    ScopedTableLock guard(*table, LockMode::kShared);
+    if (!guard.status().ok() || !table->CheckUsable().ok()) continue;
+    size_t marked = 0;
+    MERIDIAN_RETURN_IF_ERROR(table->MarkAllVisible(vm_horizon, &marked));
+  }
   return Status::Ok();
 }
 

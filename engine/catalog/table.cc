@@ -427,6 +427,23 @@ Status Table::FreeVersions(const Garbage& garbage, int64_t* removed) {
   return Status::Ok();
 }
 
+Status Table::MarkAllVisible(txn::Timestamp horizon, size_t* marked) {
+  *marked = 0;
+  if (txns_ == nullptr || system_rows_ != nullptr) return Status::Ok();
+  MERIDIAN_RETURN_IF_ERROR(CheckUsable());
+  auto visible_to_all = [horizon](const storage::TupleHeader& h) {
+    return !txn::IsTxnId(h.begin) && h.begin <= horizon && h.end == 0 &&
+           (h.flags & storage::kTupleFlagLockOnly) == 0;
+  };
+  const uint32_t page_count = heap_->page_count();
+  for (uint32_t page = 0; page < page_count; ++page) {
+    if (heap_->AllVisible(page)) continue;
+    MERIDIAN_ASSIGN_OR_RETURN(bool set, heap_->MarkAllVisible(page, visible_to_all));
+    if (set) ++*marked;
+  }
+  return Status::Ok();
+}
+
 Status Table::CatchUpIndexes(const std::vector<uint32_t>& pages) {
   MERIDIAN_RETURN_IF_ERROR(CheckUsable());
   if (indexes_.empty() || txns_ == nullptr) return Status::Ok();

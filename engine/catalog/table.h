@@ -158,6 +158,11 @@ class Table {
   }
   // Frees the slots (skipped when TRUNCATE replaced the heap since). REQUIRES shared lock.
   Status FreeVersions(const Garbage& garbage, int64_t* removed);
+  // Visibility map pass (storage/README.md "Visibility map"): sets the bit of every page not
+  // yet all-visible whose versions all have a stamped begin <= horizon (the oldest running
+  // snapshot, TxnManager::OldestSnapshot, taken by the caller) and no end stamp or lock mark.
+  // *marked counts the pages set by this pass. REQUIRES shared lock.
+  Status MarkAllVisible(txn::Timestamp horizon, size_t* marked);
   // Recovery (engine/txn/README.md section 5): adds the index entries of the committed, live
   // versions on these heap pages (entries already present are kept as they are).
   Status CatchUpIndexes(const std::vector<uint32_t>& pages);

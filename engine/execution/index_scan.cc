@@ -53,8 +53,15 @@ void IndexScanOp::PruneColumns(const std::vector<bool>& needed) {
   if (schema.HasExpressions()) return;
   needed_ = needed;
   needed_.resize(width_, false);
+  key_needed_ = false;
+  for (int c : schema.columns) key_needed_ = key_needed_ || needed_[static_cast<size_t>(c)];
   for (int c : schema.columns) needed_[static_cast<size_t>(c)] = true;
   prune_ = true;
+}
+
+std::string IndexScanOp::AnalyzeDetail() const {
+  if (!index_only_) return {};
+  return "Heap Fetches: " + std::to_string(heap_fetches_);
 }
 
 bool IndexScanOp::QuickRead() const {
@@ -247,6 +254,8 @@ Result<bool> IndexScanOp::Next(Row* row) {
     }
     if (!cursor_open_) {
       if (next_range_ == ranges_.size()) return false;
+      // Before any entry of this cursor is read (storage/README.md, visibility map invariant 4).
+      removal_epoch_ = table_->heap()->removal_epoch();
       cursor_ = index_->tree()->Scan(ranges_[next_range_++]);
       cursor_open_ = true;
     }
@@ -260,17 +269,23 @@ Result<bool> IndexScanOp::Next(Row* row) {
     const catalog::IndexSchema& schema = index_->schema();
     const catalog::Transaction* txn = exec_ != nullptr ? exec_->txn : nullptr;
     if (index_only_) {
-      if (txn != nullptr) {  // entries exist for every version: ask the heap who sees this one
-        auto header = table_->heap()->ReadHeader(rid_);
+      // Entries exist for every version: unless the page is all-visible (and no slot was freed
+      // since the cursor opened), ask the heap who sees this one.
+      storage::HeapFile* heap = table_->heap();
+      if (txn != nullptr &&
+          !(heap->AllVisible(rid_.page) && heap->removal_epoch() == removal_epoch_)) {
+        ++heap_fetches_;
+        auto header = heap->ReadHeader(rid_);
         if (!header.ok()) {
           if (header.status().sqlstate() == sqlstate::kInternalError) continue;
           return header.status();
         }
         if (!txn->Visible(*header)) continue;
       }
+      row->assign(width_, Value::Null());
+      if (!key_needed_) return true;  // count(*): the consumer reads no column
       MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values,
                                 storage::DecodeKey(key_, schema.descending));
-      row->assign(width_, Value::Null());
       for (size_t i = 0; i < schema.columns.size() && i < values.size(); ++i) {
         (*row)[schema.columns[i]] = std::move(values[i]);
       }

@@ -109,6 +109,9 @@ class IndexScanOp : public RowSourceOp {
   // Decodes only the needed columns and the key's (re-checked on every fetched row); an
   // expression index keeps every column.
   void PruneColumns(const std::vector<bool>& needed) override;
+  // Index-only: "Heap Fetches: N", the entries whose visibility was read from the heap (their
+  // page not all-visible), summed over loops as PostgreSQL does.
+  std::string AnalyzeDetail() const override;
 
  private:
   Status BuildRanges(const EvalContext& ctx);
@@ -129,6 +132,9 @@ class IndexScanOp : public RowSourceOp {
   storage::BTree::Cursor cursor_;
   std::string key_, value_, bytes_;
   int until_check_ = 0;
+  uint64_t removal_epoch_ = 0;  // the heap's removal_epoch() before the cursor opened
+  uint64_t heap_fetches_ = 0;   // index-only: entries checked in the heap (not all-visible)
+  bool key_needed_ = true;      // PruneColumns: the consumer reads a key column
   bool prune_ = false;
   std::vector<bool> needed_;  // when prune_: the columns decoded (the others are NULL)
 };
@@ -163,16 +169,36 @@ class RTreeScanOp : public RowSourceOp {
   RTreeScanOp(std::shared_ptr<catalog::Table> table, std::shared_ptr<catalog::Index> index,
               std::vector<KeyRange> box, std::vector<BoundExprPtr> conds,
               const BoundExpr* nearest = nullptr, std::vector<int> point_dims = {},
-              const BoundExpr* geo_query = nullptr);
+              const BoundExpr* geo_query = nullptr, bool index_only = false);
   ~RTreeScanOp() override;
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
+  // Index-only: "Heap Fetches: N" (see IndexScanOp).
+  std::string AnalyzeDetail() const override;
+  // Notes whether the consumer reads an indexed column (else an index-only entry that surely
+  // passes yields a row of NULLs without decoding its box).
+  void PruneColumns(const std::vector<bool>& needed) override;
 
  private:
   // Nearest mode: the next batch of rids in distance order into rids_; false at the end.
   Result<bool> NextBatch();
-  // Box mode: the entries "entry op query_" into rids_, sorted by rid without repeats.
+  // Box mode: the entries "entry op query_" into rids_, sorted by rid without repeats (and
+  // their boxes into boxes_ when index-only).
   Status SearchQuery(storage::RTree* tree, storage::RTreeOp op);
+  // Index-only: the row of the entry's box alone (other columns NULL); false when the box
+  // does not hold an indexed value exactly (an infinite coordinate, a fraction for an integer).
+  bool RowFromEntry(const storage::Box& box, Row* row) const;
+  // Whether a row whose index box is b passes the scan's conditions without evaluating them.
+  bool SurelyPasses(const storage::Box& b) const;
+
+  // Index-only (box modes, planned only when every needed column is an index column whose
+  // value the entry holds exactly): an entry whose heap page is all-visible, with no slot freed
+  // since Open (HeapFile::removal_epoch), is answered from its box without the heap.
+  bool index_only_ = false;
+  std::vector<storage::Box> boxes_;  // index-only: boxes_[i] is rids_[i]'s entry
+  uint64_t removal_epoch_ = 0;
+  uint64_t heap_fetches_ = 0;
+  bool entry_needed_ = true;  // PruneColumns: the consumer reads an indexed column
 
   const BoundExpr* nearest_;
   // An index on a point or box column: the point or box the conditions compare it with (a

@@ -1,6 +1,7 @@
 // RTreeScanOp: query box → RTree::Search → rids in heap order → visible rows that pass the
 // re-check (see operators.h).
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "catalog/transaction.h"
@@ -13,7 +14,7 @@ namespace meridian::exec {
 RTreeScanOp::RTreeScanOp(std::shared_ptr<catalog::Table> table,
                          std::shared_ptr<catalog::Index> index, std::vector<KeyRange> box,
                          std::vector<BoundExprPtr> conds, const BoundExpr* nearest,
-                         std::vector<int> point_dims, const BoundExpr* geo_query)
+                         std::vector<int> point_dims, const BoundExpr* geo_query, bool index_only)
     : nearest_(nearest),
       geo_query_(geo_query),
       point_dims_(std::move(point_dims)),
@@ -21,9 +22,72 @@ RTreeScanOp::RTreeScanOp(std::shared_ptr<catalog::Table> table,
       width_(table_->types().size()),
       index_(std::move(index)),
       box_(std::move(box)),
-      conds_(std::move(conds)) {}
+      conds_(std::move(conds)) {
+  index_only_ = index_only && nearest_ == nullptr;
+}
 
 RTreeScanOp::~RTreeScanOp() = default;
+
+std::string RTreeScanOp::AnalyzeDetail() const {
+  if (!index_only_) return {};
+  return "Heap Fetches: " + std::to_string(heap_fetches_);
+}
+
+void RTreeScanOp::PruneColumns(const std::vector<bool>& needed) {
+  entry_needed_ = false;
+  for (int c : index_->schema().columns) {
+    // Columns past needed's end are not needed (HashAggregateOp passes what its expressions read).
+    if (c < 0 || (static_cast<size_t>(c) < needed.size() && needed[static_cast<size_t>(c)])) {
+      entry_needed_ = true;
+    }
+  }
+}
+
+bool RTreeScanOp::SurelyPasses(const storage::Box& b) const {
+  // A row strictly inside the box passes every box condition without evaluating it: the
+  // float64 rounding of values and bounds is monotonic, so round(v) > round(b) implies
+  // v > b (and so for <). Rows on the box's boundary (strict bounds, equalities, values
+  // rounded onto a bound) are re-checked.
+  if (geo_sure_ != 0) {
+    const storage::Box& q = geo_exact_;
+    return geo_sure_ == 1 ? q.Contains(b, 2) : geo_sure_ == 2 ? q.Overlaps(b, 2) : b.Contains(q, 2);
+  }
+  if (nearest_ != nullptr || geo_query_ != nullptr) return false;
+  for (size_t d = 0; d < box_.size(); ++d) {
+    if (!(query_.lo[d] < b.lo[d] && b.lo[d] < query_.hi[d])) return false;
+  }
+  return true;
+}
+
+bool RTreeScanOp::RowFromEntry(const storage::Box& box, Row* row) const {
+  const catalog::IndexSchema& schema = index_->schema();
+  row->assign(width_, Value::Null());
+  for (size_t d = 0; d < schema.columns.size(); ++d) {
+    const size_t col = static_cast<size_t>(schema.columns[d]);
+    const TypeId t = table_->types()[col].id;
+    if (t == TypeId::kPoint || t == TypeId::kBox) {
+      for (size_t k = 0; k < 2; ++k) {
+        if (!std::isfinite(box.lo[k]) || !std::isfinite(box.hi[k])) return false;
+      }
+      const geo::Point lo{box.lo[0], box.lo[1]};
+      const geo::Point hi{box.hi[0], box.hi[1]};
+      (*row)[col] = Value::String(t == TypeId::kPoint ? geo::FormatPoint(lo)
+                                                      : geo::FormatBox(geo::Box{hi, lo}));
+      return true;  // one column
+    }
+    const double x = box.lo[d];
+    if (!std::isfinite(x)) return false;  // NaN is indexed as infinity
+    if (t == TypeId::kDouble) {
+      (*row)[col] = Value::Double(x);
+    } else if ((t == TypeId::kInteger || t == TypeId::kSmallInt) && std::trunc(x) == x &&
+               std::fabs(x) < 4294967296.0) {
+      (*row)[col] = Value::Int(static_cast<int64_t>(x));
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
 
 namespace {
 
@@ -65,9 +129,12 @@ Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
   }
   ctx_ = EvalContext{nullptr, outer, exec};
   rids_.clear();
+  boxes_.clear();
   next_ = 0;
   until_check_ = 0;
   geo_sure_ = 0;
+  // Before any entry is read (storage/README.md, visibility map invariant 4).
+  removal_epoch_ = table_->heap()->removal_epoch();
   Row empty;
   const EvalContext bound_ctx{&empty, outer, exec};
   if (nearest_ != nullptr) {
@@ -115,6 +182,23 @@ Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
 }
 
 Status RTreeScanOp::SearchQuery(storage::RTree* tree, storage::RTreeOp op) {
+  if (index_only_) {
+    std::vector<std::pair<storage::Rid, storage::Box>> found;
+    MERIDIAN_RETURN_IF_ERROR(tree->Search(op, query_, [&](const storage::Box& b, storage::Rid rid) {
+      found.emplace_back(rid, b);
+      return true;
+    }));
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+      return a.first.page != b.first.page ? a.first.page < b.first.page
+                                          : a.first.slot < b.first.slot;
+    });
+    for (size_t i = 0; i < found.size(); ++i) {
+      if (i > 0 && found[i].first == found[i - 1].first) continue;
+      rids_.push_back(found[i].first);
+      boxes_.push_back(found[i].second);
+    }
+    return Status::Ok();
+  }
   MERIDIAN_RETURN_IF_ERROR(tree->Search(op, query_,
                                         [&](const storage::Box&, storage::Rid rid) {
                                           rids_.push_back(rid);
@@ -168,33 +252,34 @@ Result<bool> RTreeScanOp::Next(Row* row) {
       until_check_ = kCheckInterval;
       if (exec_ != nullptr && exec_->ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(exec_->ctl->Check());
     }
-    rid_ = rids_[next_++];
+    const size_t at = next_++;
+    rid_ = rids_[at];
     if (nearest_ != nullptr) handed_.insert(uint64_t{rid_.page} << 16 | rid_.slot);
-    MERIDIAN_ASSIGN_OR_RETURN(bool visible, FetchVisibleVersion(*table_, rid_, txn, &bytes_));
-    if (!visible) continue;
-    MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row));
-    row->resize(width_);
-    // A row strictly inside the box passes every box condition without evaluating it: the
-    // float64 rounding of values and bounds is monotonic, so round(v) > round(b) implies
-    // v > b (and so for <). Rows on the box's boundary (strict bounds, equalities, values
-    // rounded onto a bound) are re-checked.
-    if (geo_sure_ != 0) {
-      storage::Box b;
-      const storage::Box& q = geo_exact_;
-      if (index_->RowPoint(*row, &b) &&
-          (geo_sure_ == 1   ? q.Contains(b, 2)
-           : geo_sure_ == 2 ? q.Overlaps(b, 2)
-                            : b.Contains(q, 2))) {
-        return true;
+    bool from_index = false;
+    if (index_only_ && txn != nullptr) {
+      storage::HeapFile* heap = table_->heap();
+      if (heap->AllVisible(rid_.page) && heap->removal_epoch() == removal_epoch_) {
+        const storage::Box& entry = boxes_[at];
+        // The consumer reads no indexed column (count(*)) and the entry surely passes: no
+        // row to build.
+        if (!entry_needed_ && SurelyPasses(entry)) {
+          row->assign(width_, Value::Null());
+          return true;
+        }
+        from_index = RowFromEntry(entry, row);
       }
+      if (!from_index) ++heap_fetches_;
     }
-    if (nearest_ == nullptr && geo_query_ == nullptr) {
-      storage::Box point;
-      bool inside = index_->RowPoint(*row, &point);
-      for (size_t d = 0; inside && d < box_.size(); ++d) {
-        inside = query_.lo[d] < point.lo[d] && point.lo[d] < query_.hi[d];
-      }
-      if (inside) return true;
+    if (!from_index) {
+      MERIDIAN_ASSIGN_OR_RETURN(bool visible, FetchVisibleVersion(*table_, rid_, txn, &bytes_));
+      if (!visible) continue;
+      MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes_, row));
+      row->resize(width_);
+    }
+    storage::Box b;
+    if ((geo_sure_ != 0 || (nearest_ == nullptr && geo_query_ == nullptr)) &&
+        index_->RowPoint(*row, &b) && SurelyPasses(b)) {
+      return true;
     }
     ctx_.row = row;
     bool pass = true;

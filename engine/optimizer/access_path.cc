@@ -480,6 +480,28 @@ std::optional<NearestKey> MatchNearest(const BoundExpr& e) {
 void CostRTreeScan(Candidate* out, double sel, double dims, double nconj, double rows,
                    double pages);
 
+// Whether an R-tree scan over ix can answer req from its entries alone (RTreeScanOp's index-only
+// mode): every needed column is an index column whose value the entry's float64 box holds
+// exactly (a point or box column, double precision, integer or smallint).
+bool RTreeCovers(const AccessRequest& req, const catalog::IndexSchema& ix) {
+  if (req.needed_columns.empty() || ix.NeedsEval()) return false;
+  for (int col : ix.columns) {
+    if (col < 0) return false;
+    const TypeId t = req.table->types()[static_cast<size_t>(col)].id;
+    if (t != TypeId::kPoint && t != TypeId::kBox && t != TypeId::kDouble && t != TypeId::kInteger &&
+        t != TypeId::kSmallInt) {
+      return false;
+    }
+  }
+  for (size_t col = 0; col < req.needed_columns.size(); ++col) {
+    if (req.needed_columns[col] && std::find(ix.columns.begin(), ix.columns.end(),
+                                             static_cast<int>(col)) == ix.columns.end()) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // The point or box column an R-tree index is on (one column, no expression), or -1.
 int GeometryColumn(const catalog::IndexSchema& ix, const catalog::Table& table) {
   if (ix.columns.size() != 1 || ix.NeedsEval() || ix.columns[0] < 0) return -1;
@@ -623,6 +645,9 @@ std::optional<Candidate> RTreeCandidate(const AccessRequest& req,
   if (bounded < std::min<size_t>(2, ix.columns.size())) return std::nullopt;
   CostRTreeScan(&c, sel, static_cast<double>(ix.columns.size()),
                 static_cast<double>(req.conjuncts.size()), rows, pages);
+  if (RTreeCovers(req, ix)) {
+    c.plan.kind = AccessPlan::Kind::kIndexOnlyScan;
+  }
   return c;
 }
 
@@ -670,6 +695,9 @@ std::optional<Candidate> GeometryCandidate(const AccessRequest& req,
   if (c.plan.geo_query == nullptr) return std::nullopt;
   CostRTreeScan(&c, std::min(1.0, best_sel), 2.0, static_cast<double>(req.conjuncts.size()), rows,
                 pages);
+  if (RTreeCovers(req, index->schema())) {
+    c.plan.kind = AccessPlan::Kind::kIndexOnlyScan;
+  }
   return c;
 }
 
@@ -1348,9 +1376,9 @@ std::unique_ptr<RowSourceOp> MakeAccessOperator(const std::shared_ptr<catalog::T
                                                 AccessPlan* plan) {
   if (plan->kind == AccessPlan::Kind::kSeqScan) return std::make_unique<SeqScanOp>(table);
   if (plan->index->schema().IsRtree()) {
-    return std::make_unique<RTreeScanOp>(table, plan->index, std::move(plan->box),
-                                         std::move(plan->index_conds), plan->nearest_point,
-                                         plan->point_dims, plan->geo_query);
+    return std::make_unique<RTreeScanOp>(
+        table, plan->index, std::move(plan->box), std::move(plan->index_conds), plan->nearest_point,
+        plan->point_dims, plan->geo_query, plan->kind == AccessPlan::Kind::kIndexOnlyScan);
   }
   return std::make_unique<IndexScanOp>(table, plan->index, plan->keys, std::move(plan->index_conds),
                                        plan->reverse,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <map>
 #include <mutex>
 
@@ -33,6 +34,72 @@ struct HeapFile::Impl {
   // hint map, so appends cost one page fetch. Advisory like the hints: a stale value only
   // costs a failed attempt.
   std::atomic<uint32_t> last_insert{0};
+
+  // Visibility map: a directory of kVmChunks chunk pointers, each chunk kVmChunkWords words of
+  // page bits, both allocated on the first set bit they hold (a heap never marked costs one
+  // null pointer). Pages past kVmChunks * kVmChunkWords * 64 are never all-visible.
+  static constexpr uint32_t kVmChunkWords = 512;  // 32,768 pages (256 MiB of heap)
+  static constexpr uint32_t kVmChunks = 2048;     // 2^26 pages
+  using VmWord = std::atomic<uint64_t>;
+  using VmChunk = std::atomic<VmWord*>;
+  std::atomic<VmChunk*> vm_dir{nullptr};
+  std::atomic<uint64_t> removals{0};
+
+  ~Impl() {
+    VmChunk* dir = vm_dir.load(std::memory_order_acquire);
+    if (dir == nullptr) return;
+    for (uint32_t c = 0; c < kVmChunks; ++c) delete[] dir[c].load(std::memory_order_acquire);
+    delete[] dir;
+  }
+
+  // The word holding page's bit, or null when none was ever allocated (the bit is clear).
+  VmWord* VmFind(uint32_t page) const {
+    const uint32_t chunk = page / (kVmChunkWords * 64);
+    if (chunk >= kVmChunks) return nullptr;
+    VmChunk* dir = vm_dir.load(std::memory_order_acquire);
+    if (dir == nullptr) return nullptr;
+    VmWord* words = dir[chunk].load(std::memory_order_acquire);
+    if (words == nullptr) return nullptr;
+    return &words[(page / 64) % kVmChunkWords];
+  }
+  // As VmFind, allocating the directory and chunk (lock-free: the loser of a race frees its copy).
+  VmWord* VmGet(uint32_t page) {
+    const uint32_t chunk = page / (kVmChunkWords * 64);
+    if (chunk >= kVmChunks) return nullptr;
+    VmChunk* dir = vm_dir.load(std::memory_order_acquire);
+    if (dir == nullptr) {
+      auto* fresh = new VmChunk[kVmChunks];
+      for (uint32_t c = 0; c < kVmChunks; ++c) fresh[c].store(nullptr, std::memory_order_relaxed);
+      if (vm_dir.compare_exchange_strong(dir, fresh, std::memory_order_acq_rel)) {
+        dir = fresh;
+      } else {
+        delete[] fresh;
+      }
+    }
+    VmWord* words = dir[chunk].load(std::memory_order_acquire);
+    if (words == nullptr) {
+      auto* fresh = new VmWord[kVmChunkWords];
+      for (uint32_t w = 0; w < kVmChunkWords; ++w) fresh[w].store(0, std::memory_order_relaxed);
+      if (dir[chunk].compare_exchange_strong(words, fresh, std::memory_order_acq_rel)) {
+        words = fresh;
+      } else {
+        delete[] fresh;
+      }
+    }
+    return &words[(page / 64) % kVmChunkWords];
+  }
+  // Called with the page's exclusive latch held, before the page changes (invariant 2 of the
+  // README's visibility map): acq_rel so that whatever publishes this write (the commit)
+  // comes after the clear for every thread that synchronizes with it.
+  void VmClear(uint32_t page) {
+    if (VmWord* w = VmFind(page))
+      w->fetch_and(~(uint64_t{1} << (page % 64)), std::memory_order_acq_rel);
+  }
+  // Called before a tuple is removed from a page (see removal_epoch()).
+  void NoteRemoval(uint32_t page) {
+    removals.fetch_add(1, std::memory_order_acq_rel);
+    VmClear(page);
+  }
 
   void NoteFree(uint32_t page, size_t free) {
     std::lock_guard lock(mu);
@@ -121,6 +188,7 @@ Result<Rid> HeapFile::Insert(std::string_view tuple) {
     MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard,
                               impl_->pool->FetchWrite(impl_->file_id, page_no));
     SlottedPage page(guard.data());
+    impl_->VmClear(page_no);
     if (!page.IsInitialized()) page.Init(PageType::kHeap, page_no);
     if (auto slot = page.Insert(tuple)) return Rid{page_no, *slot};
     impl_->NoteFree(page_no, page.FreeSpaceForInsert());  // full for this tuple: look elsewhere
@@ -129,6 +197,7 @@ Result<Rid> HeapFile::Insert(std::string_view tuple) {
     MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard,
                               impl_->pool->FetchWrite(impl_->file_id, page_no));
     SlottedPage page(guard.data());
+    impl_->VmClear(page_no);
     if (!page.IsInitialized()) page.Init(PageType::kHeap, page_no);
     auto slot = page.Insert(tuple);
     impl_->NoteFree(page_no, page.FreeSpaceForInsert());
@@ -140,6 +209,7 @@ Result<Rid> HeapFile::Insert(std::string_view tuple) {
   }
   MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard, impl_->pool->NewPage(impl_->file_id));
   page_no = guard.page_no();
+  impl_->VmClear(page_no);
   SlottedPage page(guard.data());
   page.Init(PageType::kHeap, page_no);
   auto slot = page.Insert(tuple);
@@ -169,6 +239,7 @@ Result<Rid> HeapFile::Update(Rid rid, std::string_view tuple) {
                               impl_->pool->FetchWrite(impl_->file_id, rid.page));
     SlottedPage page(guard.data());
     if (!page.Get(rid.slot)) return NoTuple(path_, rid);
+    impl_->VmClear(rid.page);
     if (page.Update(rid.slot, tuple)) {
       impl_->NoteFree(rid.page, page.FreeSpaceForInsert());
       return rid;
@@ -187,6 +258,8 @@ Status HeapFile::Delete(Rid rid) {
   MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard,
                             impl_->pool->FetchWrite(impl_->file_id, rid.page));
   SlottedPage page(guard.data());
+  if (!page.Get(rid.slot)) return NoTuple(path_, rid);
+  impl_->NoteRemoval(rid.page);
   if (!page.Delete(rid.slot)) return NoTuple(path_, rid);
   impl_->NoteFree(rid.page, page.FreeSpaceForInsert());
   return Status::Ok();
@@ -213,7 +286,10 @@ Result<TupleHeader> HeapFile::UpdateHeader(Rid rid, const std::function<bool(Tup
   const TupleHeader before = ReadTupleHeader(*bytes);
   TupleHeader after = before;
   // The view points into the latched page: writing through it changes the page in place.
-  if (fn(&after)) WriteTupleHeader(const_cast<char*>(bytes->data()), after);
+  if (fn(&after)) {
+    impl_->VmClear(rid.page);
+    WriteTupleHeader(const_cast<char*>(bytes->data()), after);
+  }
   return before;
 }
 
@@ -239,6 +315,7 @@ Result<size_t> HeapFile::SweepPage(uint32_t page_no,
   live = 0;
   MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard guard, impl_->pool->FetchWrite(impl_->file_id, page_no));
   SlottedPage page(guard.data());
+  impl_->NoteRemoval(page_no);  // may remove; a spare bump only costs readers a heap check
   for (uint16_t slot = 0; slot < page.slot_count(); ++slot) {
     auto bytes = page.Get(slot);
     if (!bytes || bytes->size() < kTupleFixedHeaderSize) continue;
@@ -258,6 +335,49 @@ Result<size_t> HeapFile::SweepPage(uint32_t page_no,
   }
   impl_->NoteFree(page_no, page.FreeSpaceForInsert());
   return live;
+}
+
+bool HeapFile::AllVisible(uint32_t page_no) const {
+  const Impl::VmWord* w = impl_->VmFind(page_no);
+  return w != nullptr && ((w->load(std::memory_order_acquire) >> (page_no % 64)) & 1) != 0;
+}
+
+Result<bool> HeapFile::MarkAllVisible(
+    uint32_t page_no, const std::function<bool(const TupleHeader&)>& visible_to_all) {
+  if (!impl_->open) return Closed(path_);
+  if (page_no >= page_count()) return false;
+  MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard guard, impl_->pool->FetchRead(impl_->file_id, page_no));
+  if (AllVisible(page_no)) return true;
+  SlottedPage page(const_cast<char*>(guard.data()));  // const use only
+  if (!page.IsInitialized()) return false;
+  for (uint16_t slot = 0; slot < page.slot_count(); ++slot) {
+    auto bytes = page.Get(slot);
+    if (!bytes) continue;
+    if (bytes->size() < kTupleFixedHeaderSize || !visible_to_all(ReadTupleHeader(*bytes))) {
+      return false;
+    }
+  }
+  Impl::VmWord* w = impl_->VmGet(page_no);
+  if (w == nullptr) return false;
+  // Under the read latch: no writer holds the page between its clear and its change.
+  w->fetch_or(uint64_t{1} << (page_no % 64), std::memory_order_acq_rel);
+  return true;
+}
+
+uint64_t HeapFile::removal_epoch() const { return impl_->removals.load(std::memory_order_acquire); }
+
+size_t HeapFile::all_visible_count() const {
+  size_t n = 0;
+  const Impl::VmChunk* dir = impl_->vm_dir.load(std::memory_order_acquire);
+  if (dir == nullptr) return 0;
+  for (uint32_t c = 0; c < Impl::kVmChunks; ++c) {
+    const Impl::VmWord* words = dir[c].load(std::memory_order_acquire);
+    if (words == nullptr) continue;
+    for (uint32_t i = 0; i < Impl::kVmChunkWords; ++i) {
+      n += static_cast<size_t>(std::popcount(words[i].load(std::memory_order_acquire)));
+    }
+  }
+  return n;
 }
 
 Result<bool> HeapFile::Cursor::Next(Rid* rid, std::string* tuple) {

@@ -113,6 +113,23 @@ class HeapFile {
 
   const std::string& path() const { return path_; }
 
+  // Visibility map (README "Visibility map"): one in-memory bit per page, "every version on the
+  // page is visible to every running and future snapshot". Starts all clear at Open; every
+  // write method above clears the page's bit under the page's exclusive latch before it
+  // changes the page. Readers may test it without a latch (acquire).
+  bool AllVisible(uint32_t page_no) const;
+  // Sets page_no's bit when the page is initialized and visible_to_all holds for the header of
+  // every tuple on it, all checked under the page's read latch (so no writer is between its
+  // clear and its change). Returns whether the bit is set afterwards.
+  Result<bool> MarkAllVisible(uint32_t page_no,
+                              const std::function<bool(const TupleHeader&)>& visible_to_all);
+  // Bumped (before the slot goes) by every removal of a tuple (Delete, Update's move, a
+  // SweepPage removal): an index entry read before the bump may name a slot freed and perhaps
+  // reused since, so a reader that sees the value change trusts no bit for such entries.
+  uint64_t removal_epoch() const;
+  // Pages whose bit is set (tests, EXPLAIN-free diagnostics).
+  size_t all_visible_count() const;
+
  private:
   HeapFile() = default;
   struct Impl;
