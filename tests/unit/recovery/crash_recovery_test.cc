@@ -354,8 +354,8 @@ TEST(IndexRecovery, TruncateLeavesNoOldPageImagesForItsNewFiles) {
     std::unique_ptr<Session> s = (*db)->NewSession();
     ASSERT_TRUE(RunSql(*s, "CREATE TABLE t (id INT PRIMARY KEY, v INT); CREATE INDEX t_v ON t (v)")
                     .status.ok());
-    ASSERT_TRUE(RunSql(*s, "INSERT INTO t SELECT g, g * 3 FROM generate_series(1, 60000) g")
-                    .status.ok());
+    ASSERT_TRUE(
+        RunSql(*s, "INSERT INTO t SELECT g, g * 3 FROM generate_series(1, 60000) g").status.ok());
     ASSERT_TRUE((*db)->Checkpoint().ok());
     // Dirty index pages that were on disk before: rewrites when TRUNCATE closes the files.
     ASSERT_TRUE(RunSql(*s, "UPDATE t SET v = v + 1 WHERE id % 3 = 0").status.ok());
@@ -393,7 +393,11 @@ void ExpectRTreeMatches(Session& s, const std::set<int64_t>& want) {
   ASSERT_FALSE(plan.rows.empty());
   std::string text;
   for (const std::string& line : plan.rows) text += line + "\n";
-  EXPECT_NE(text.find("Index Scan using r_xy on r"), std::string::npos) << text;
+  // (An Index Only Scan since the visibility map: it still reads every entry's heap page
+  // until a checkpoint marks the pages all-visible.)
+  EXPECT_TRUE(text.find("Index Scan using r_xy on r") != std::string::npos ||
+              text.find("Index Only Scan using r_xy on r") != std::string::npos)
+      << text;
   EXPECT_EQ(Count(s, "SELECT count(*) FROM r"), static_cast<int64_t>(want.size()));
   for (int64_t id = 0; id <= 3000; ++id) {
     const int64_t expected = want.count(id) ? 1 : 0;
@@ -457,8 +461,9 @@ TEST(RTreeRecovery, CheckpointedRTreeIsCaughtUpFromTheLogTail) {
     // After the checkpoint only the log tail knows: inserts, updates that move points,
     // deletes, an aborted transaction.
     ASSERT_TRUE(RunSql(*s, InsertPoints(2001, 2500)).status.ok());
-    ASSERT_TRUE(RunSql(*s, "UPDATE r SET id = id + 2600, x = (id + 2600) * 0.5, "
-                           "y = (id + 2600) % 50 WHERE id BETWEEN 101 AND 150")
+    ASSERT_TRUE(RunSql(*s,
+                       "UPDATE r SET id = id + 2600, x = (id + 2600) * 0.5, "
+                       "y = (id + 2600) % 50 WHERE id BETWEEN 101 AND 150")
                     .status.ok());
     ASSERT_TRUE(RunSql(*s, "DELETE FROM r WHERE id BETWEEN 201 AND 260").status.ok());
     ASSERT_TRUE(RunSql(*s, "BEGIN; " + InsertPoints(2999, 2999) + "; ROLLBACK").status.ok());
