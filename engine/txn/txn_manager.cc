@@ -149,10 +149,17 @@ Result<TxnState> TxnManager::WaitFor(uint64_t waiter, uint64_t holder,
   }
   waits_for_[waiter] = holder;
   Waiter self;
-  const auto registered = waiters_.emplace(holder, &self);
+  waiters_.emplace(holder, &self);
   auto leave = [&] {
     waits_for_.erase(waiter);
-    waiters_.erase(registered);
+    // Found again by value: a rehash by another waiter's insert invalidates iterators.
+    auto [first, last] = waiters_.equal_range(holder);
+    for (auto it = first; it != last; ++it) {
+      if (it->second == &self) {
+        waiters_.erase(it);
+        break;
+      }
+    }
   };
   while (true) {
     if (self.released) {
