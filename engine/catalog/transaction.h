@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "meridian/database.h"
@@ -64,6 +65,10 @@ class Transaction {
   // A new snapshot whatever the isolation (a statement retried after a serialization failure).
   Status RefreshSnapshot(const ExecControl* ctl = nullptr);
   const txn::Snapshot& snapshot() const { return snapshot_; }
+  // Exchanges the snapshot scans read with *other: a query read lazily across later statements
+  // of its transaction (a suspended portal at READ COMMITTED) reads with its own statement's
+  // snapshot during each of its fetches (main/statement.cc SelectCursor).
+  void SwapSnapshot(txn::Snapshot* other) { std::swap(snapshot_, *other); }
   // Is a version with this header visible to the current snapshot? Inline for stamped
   // versions (txn::VisibleByTimestamps), else a status lookup.
   bool Visible(const storage::TupleHeader& h) const {

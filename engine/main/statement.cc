@@ -113,6 +113,7 @@ class SelectCursor : public QueryCursor {
     own_settings_ = std::move(own_settings);
     txn_ = std::move(txn);
     exec_.txn = txn_.get();
+    if (txn_ != nullptr) snapshot_ = txn_->snapshot();
     columns_ = std::move(columns);
     root_ = std::move(root);
     exec_.params = std::move(params);
@@ -159,10 +160,22 @@ class SelectCursor : public QueryCursor {
  private:
   // Up to max_rows rows / max_bytes bytes (0: no limit) into out; the statement's table locks
   // are released after each chunk, and the plan after an error.
+  // A cursor read lazily reads with its own statement's snapshot, even when later statements
+  // of its READ COMMITTED transaction took newer ones between two fetches (PostgreSQL: a
+  // portal keeps its snapshot); left open after a chunk, it holds that snapshot against
+  // garbage collection (TxnManager::HoldSnapshot) until it finishes.
   Status RunChunk(size_t max_rows, size_t max_bytes, ExecControl& ctl, std::vector<Row>* out) {
+    if (txn_ != nullptr) txn_->SwapSnapshot(&snapshot_);
     Status st = Run(max_rows, max_bytes, ctl, out);
+    if (txn_ != nullptr) txn_->SwapSnapshot(&snapshot_);
     locks_.ReleaseAll();
     if (!st.ok()) Finish();
+    if (!done_ && !held_ && txn_ != nullptr) {
+      // No other statement of the transaction ran since this one's snapshot: nothing it needs
+      // was collectable yet.
+      txn_->manager()->HoldSnapshot(snapshot_.read_ts);
+      held_ = true;
+    }
     return st;
   }
 
@@ -192,6 +205,10 @@ class SelectCursor : public QueryCursor {
   }
   void Finish() {
     done_ = true;
+    if (held_) {
+      txn_->manager()->ReleaseSnapshot(snapshot_.read_ts);
+      held_ = false;
+    }
     // Drops the plan's table references early, or returns the plan to its statement's cache.
     if (slot_ != nullptr && plan_ != nullptr && root_ != nullptr) {
       plan_->root = std::move(root_);
@@ -204,6 +221,8 @@ class SelectCursor : public QueryCursor {
   catalog::LockSet locks_;
   std::shared_ptr<SessionSettings> own_settings_;  // when the statement has no session
   std::shared_ptr<catalog::Transaction> txn_;      // its snapshot is what the scans read
+  txn::Snapshot snapshot_;  // this statement's, installed in txn_ for each chunk
+  bool held_ = false;       // snapshot_ is held in the TxnManager (open after a chunk)
   bool materialized_ = false;
   std::vector<Row> buffered_;  // the rows of a materialized query
   size_t next_buffered_ = 0;

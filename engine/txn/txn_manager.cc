@@ -239,7 +239,20 @@ Timestamp TxnManager::OldestSnapshot() const {
   for (const auto& [id, e] : txns_) {
     if (e.state == TxnState::kRunning) oldest = std::min(oldest, e.snapshot_ts);
   }
+  if (!held_snapshots_.empty()) oldest = std::min(oldest, *held_snapshots_.begin());
   return oldest;
+}
+
+void TxnManager::HoldSnapshot(Timestamp read_ts) {
+  std::lock_guard lock(mu_);
+  held_snapshots_.insert(read_ts);
+}
+
+void TxnManager::ReleaseSnapshot(Timestamp read_ts) {
+  std::lock_guard lock(mu_);
+  if (auto it = held_snapshots_.find(read_ts); it != held_snapshots_.end()) {
+    held_snapshots_.erase(it);
+  }
 }
 
 std::vector<std::pair<uint64_t, Timestamp>> TxnManager::Committed() const {

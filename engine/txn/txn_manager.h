@@ -12,6 +12,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -115,6 +116,10 @@ class TxnManager {
   // snapshot), or the published timestamp when none runs: versions and successor links
   // replaced at or before it serve nobody any more.
   Timestamp OldestSnapshot() const;
+  // A snapshot still read after its transaction moved on to newer statement snapshots (a
+  // suspended portal): held, OldestSnapshot stays at or below read_ts until released.
+  void HoldSnapshot(Timestamp read_ts);
+  void ReleaseSnapshot(Timestamp read_ts);
   // Committed transactions still tracked (carried by a checkpoint record).
   std::vector<std::pair<uint64_t, Timestamp>> Committed() const;
 
@@ -144,6 +149,7 @@ class TxnManager {
   // Guarded by mu_: transactions aborted while committing (a failed group; rare: a full disk).
   std::unordered_set<uint64_t> failed_commits_;
   std::unordered_multimap<uint64_t, Waiter*> waiters_;  // guarded by mu_: holder → its waiters
+  std::multiset<Timestamp> held_snapshots_;             // guarded by mu_ (HoldSnapshot)
 };
 
 }  // namespace meridian::txn

@@ -583,6 +583,69 @@ TEST_F(PgWireTest, ExtendedProtocolWithoutParameters) {
             "bind message supplies 1 parameters, but prepared statement \"\" requires 2");
 }
 
+// A portal suspended by Execute's row limit keeps reading with its own statement's snapshot
+// while its READ COMMITTED transaction runs later statements on newer ones, and garbage
+// collection (VACUUM) keeps the versions it still needs: every row, each as it was (PostgreSQL
+// answers the same). Before, it read through the transaction's newest snapshot: rows updated
+// meanwhile came back changed, and some not at all.
+TEST_F(PgWireTest, SuspendedPortalKeepsItsSnapshot) {
+  ASSERT_EQ(PsqlC("CREATE TABLE held (id INT PRIMARY KEY, v INT); INSERT INTO held SELECT g, 0 "
+                  "FROM generate_series(1, 3000) g")
+                .exit_code,
+            0);
+  RawPg c(pg_port_);
+  ASSERT_TRUE(c.Startup());
+  ASSERT_TRUE(c.Send('Q', std::string("BEGIN ISOLATION LEVEL READ COMMITTED") + '\0'));
+  ASSERT_EQ(Types(c.ReadUntil('Z')), "CZ");
+  std::string parse = std::string(1, '\0') + "SELECT id, v FROM held ORDER BY id" + '\0';
+  parse.append(RawPg::Int16(0));
+  std::string bind("pa\0\0", 4);
+  bind.append(RawPg::Int16(0)).append(RawPg::Int16(0)).append(RawPg::Int16(0));
+  std::string execute_one("pa\0", 3);
+  execute_one.append(RawPg::Int32(1));
+  ASSERT_TRUE(c.Send('P', parse));
+  ASSERT_TRUE(c.Send('B', bind));
+  ASSERT_TRUE(c.Send('E', execute_one));
+  ASSERT_TRUE(c.Send('H', ""));
+  EXPECT_EQ(Types(c.ReadUntil('s')), "12Ds");
+  // Another session changes every row, this one runs a statement on a newer snapshot, and
+  // VACUUM collects what it can.
+  ASSERT_EQ(PsqlC("UPDATE held SET v = v + 1").exit_code, 0);
+  std::string bind_b("pb\0\0", 4);
+  bind_b.append(RawPg::Int16(0)).append(RawPg::Int16(0)).append(RawPg::Int16(0));
+  ASSERT_TRUE(c.Send('P', std::string(1, '\0') + "SELECT count(*) FROM held WHERE v = 1" + '\0' +
+                              RawPg::Int16(0)));
+  ASSERT_TRUE(c.Send('B', bind_b));
+  ASSERT_TRUE(c.Send('E', std::string("pb\0\0\0\0\0", 7)));
+  ASSERT_TRUE(c.Send('H', ""));
+  auto counted = c.ReadUntil('C');
+  ASSERT_EQ(Types(counted), "12DC");
+  EXPECT_NE(counted[2].body.find("3000"), std::string::npos);
+  ASSERT_EQ(PsqlC("VACUUM held").exit_code, 0);
+  ASSERT_EQ(PsqlC("UPDATE held SET v = v + 1").exit_code, 0);
+  ASSERT_EQ(PsqlC("VACUUM held").exit_code, 0);
+  ASSERT_TRUE(c.Send('E', std::string("pa\0\0\0\0\0", 7)));
+  ASSERT_TRUE(c.Send('S', ""));
+  auto rest = c.ReadUntil('Z');
+  ASSERT_GE(rest.size(), 2u);
+  EXPECT_EQ(rest[rest.size() - 2].type, 'C');
+  size_t rows = 1;
+  bool all_zero = true;
+  for (const PgMessage& m : rest) {
+    if (m.type != 'D') continue;
+    ++rows;
+    // DataRow: int16 count, then (int32 length, bytes) per column; v is the second.
+    const size_t id_len =
+        static_cast<size_t>(ntohl(*reinterpret_cast<const uint32_t*>(m.body.data() + 2)));
+    const size_t v_at = 2 + 4 + id_len + 4;
+    all_zero = all_zero && m.body.substr(v_at) == "0";
+  }
+  EXPECT_EQ(rows, 3000u);
+  EXPECT_TRUE(all_zero);
+  ASSERT_TRUE(c.Send('Q', std::string("COMMIT") + '\0'));
+  EXPECT_EQ(Types(c.ReadUntil('Z')), "CZ");
+}
+
 // interval, timestamptz and time in binary: PostgreSQL's OIDs and send formats (interval: int64
 // microseconds, int32 days, int32 months; the others int64 microseconds).
 TEST_F(PgWireTest, DateTimeTypesInBinary) {
@@ -607,14 +670,14 @@ TEST_F(PgWireTest, DateTimeTypesInBinary) {
     return std::string(name) + '\0' + RawPg::Int32(0) + RawPg::Int16(0) + RawPg::Int32(oid) +
            RawPg::Int16(len) + RawPg::Int32(0xFFFFFFFFu) + RawPg::Int16(1);
   };
-  EXPECT_EQ(msgs[2].body, RawPg::Int16(3) + column("a", 1186, 16) + column("b", 1184, 8) +
-                              column("c", 1083, 8));
+  EXPECT_EQ(msgs[2].body,
+            RawPg::Int16(3) + column("a", 1186, 16) + column("b", 1184, 8) + column("c", 1083, 8));
   auto int64 = [](uint64_t v) {
     return RawPg::Int32(static_cast<uint32_t>(v >> 32)) + RawPg::Int32(static_cast<uint32_t>(v));
   };
   EXPECT_EQ(msgs[3].body, RawPg::Int16(3) + RawPg::Int32(16) + int64(7200500000ULL) +
-                              RawPg::Int32(1) + RawPg::Int32(0) + RawPg::Int32(8) +
-                              int64(1000000) + RawPg::Int32(8) + int64(1000000));
+                              RawPg::Int32(1) + RawPg::Int32(0) + RawPg::Int32(8) + int64(1000000) +
+                              RawPg::Int32(8) + int64(1000000));
 }
 
 // uuid and bytea in binary, as pgx and psycopg send and read them: parameters declared uuid
@@ -625,7 +688,8 @@ TEST_F(PgWireTest, UuidAndByteaInBinary) {
   ASSERT_EQ(PsqlC("CREATE TABLE bin_types (id uuid PRIMARY KEY, data bytea)").exit_code, 0);
   RawPg c(pg_port_);
   ASSERT_TRUE(c.Startup());
-  const std::string uuid_bytes("\xa0\xee\xbc\x99\x9c\x0b\x4e\xf8\xbb\x6d\x6b\xb9\xbd\x38\x0a\x11", 16);
+  const std::string uuid_bytes("\xa0\xee\xbc\x99\x9c\x0b\x4e\xf8\xbb\x6d\x6b\xb9\xbd\x38\x0a\x11",
+                               16);
   const std::string data("\x00\x01\xff\\'x", 6);
   auto bind_values = [&](int16_t result_format) {
     std::string bind("\0\0", 2);
@@ -649,10 +713,10 @@ TEST_F(PgWireTest, UuidAndByteaInBinary) {
     return std::string(name) + '\0' + RawPg::Int32(0) + RawPg::Int16(0) + RawPg::Int32(oid) +
            RawPg::Int16(len) + RawPg::Int32(0xFFFFFFFFu) + RawPg::Int16(format);
   };
-  EXPECT_EQ(msgs[2].body, RawPg::Int16(3) + column("u", 2950, 16, 1) +
-                              column("b", 17, 0xFFFF, 1) + column("n", 23, 4, 1));
-  EXPECT_EQ(msgs[3].body, RawPg::Int16(3) + RawPg::Int32(16) + uuid_bytes + RawPg::Int32(6) +
-                              data + RawPg::Int32(4) + RawPg::Int32(6));
+  EXPECT_EQ(msgs[2].body, RawPg::Int16(3) + column("u", 2950, 16, 1) + column("b", 17, 0xFFFF, 1) +
+                              column("n", 23, 4, 1));
+  EXPECT_EQ(msgs[3].body, RawPg::Int16(3) + RawPg::Int32(16) + uuid_bytes + RawPg::Int32(6) + data +
+                              RawPg::Int32(4) + RawPg::Int32(6));
   // Parse, Bind, Execute, Sync: the messages up to ReadyForQuery.
   auto run = [&](const std::string& parse_body, const std::string& bind_body) {
     EXPECT_TRUE(c.Send('P', parse_body));
