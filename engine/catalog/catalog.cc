@@ -118,12 +118,10 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
   const std::string dw_path = data_dir + "/doublewrite";
   // Commit records that only a doublewrite batch holds (one fdatasync per commit group:
   // engine/txn/README.md section 4) go to the commit log before the area is cleared.
-  MERIDIAN_RETURN_IF_ERROR(storage::Doublewrite::Recover(fs, dw_path, data_dir,
-                                                         [&](const std::vector<std::string>& r) {
-                                                           return txn::CommitLog::AdoptRecords(
-                                                               fs, data_dir, r);
-                                                         })
-                               .status());
+  MERIDIAN_RETURN_IF_ERROR(
+      storage::Doublewrite::Recover(fs, dw_path, data_dir, [&](const std::vector<std::string>& r) {
+        return txn::CommitLog::AdoptRecords(fs, data_dir, r);
+      }).status());
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::Doublewrite> dw,
                             storage::Doublewrite::Open(fs, dw_path, data_dir));
   pool->EnableDoublewrite(std::move(dw));
@@ -168,18 +166,15 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
   }
   // The commit log: committed transactions since the last checkpoint, a new id epoch.
   Catalog* raw = catalog.get();
-  MERIDIAN_ASSIGN_OR_RETURN(catalog->log_,
-                            txn::CommitLog::Open(fs, data_dir, catalog->txns_.get(), log_options,
-                                                 [raw](const std::vector<uint64_t>& pages,
-                                                       std::string_view record,
-                                                       const std::function<Status()>& append,
-                                                       bool* durable) {
-                                                   return raw->FlushCommitPages(pages, record,
-                                                                                append, durable);
-                                                 }));
-  pool->SetRecordSync([raw](std::string_view unappended) {
-    return raw->log_->SyncAppended(unappended);
-  });
+  MERIDIAN_ASSIGN_OR_RETURN(
+      catalog->log_,
+      txn::CommitLog::Open(fs, data_dir, catalog->txns_.get(), log_options,
+                           [raw](const std::vector<uint64_t>& pages, std::string_view record,
+                                 const std::function<Status()>& append, bool* durable) {
+                             return raw->FlushCommitPages(pages, record, append, durable);
+                           }));
+  pool->SetRecordSync(
+      [raw](std::string_view unappended) { return raw->log_->SyncAppended(unappended); });
   // Format 4 keeps every index file a checkpoint image (or marked unsafe) and every group
   // record names its pages: then recovery touches only what the log tail names. Otherwise
   // (older data directory or log) it sweeps every heap page and rebuilds every index.
@@ -999,8 +994,7 @@ Status Catalog::TruncateTable(const std::shared_ptr<Table>& table) {
           rtrees.back(),
           storage::RTree::Open(pool_, path, {.dims = RTreeDims(x, table->schema())}));
     } else {
-      MERIDIAN_ASSIGN_OR_RETURN(trees.back(),
-                                storage::BTree::Open(pool_, path, {.unique = false}));
+      MERIDIAN_ASSIGN_OR_RETURN(trees.back(), storage::BTree::Open(pool_, path, {.unique = false}));
     }
   }
   // The new files replace the old names durably before any commit writes into them.
@@ -1205,7 +1199,7 @@ Status Catalog::FlushCommitPages(const std::vector<uint64_t>& pages, std::string
 }
 
 Status Catalog::ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
-                                   std::map<uint32_t, std::vector<uint32_t>>* pages) {
+                                     std::map<uint32_t, std::vector<uint32_t>>* pages) {
   // End stamps of committed transactions that were not yet written into their pages.
   for (const txn::LogRecord& record : log_->recovered()) {
     for (const txn::EndStamp& stamp : record.stamps) {

@@ -105,14 +105,18 @@ Result<txn::TxnState> Transaction::WaitFor(uint64_t holder, const ExecControl* c
       if (observer != nullptr) observer->WaitEnds();
     }
   } waiting(ctl != nullptr ? ctl->wait_observer() : nullptr);
-  return txns_->WaitFor(id_, holder, [&]() -> Status {
-    if (ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(ctl->Check());
-    if (lock_timeout_ms > 0 &&
-        std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(lock_timeout_ms)) {
-      return Status::Error(sqlstate::kLockNotAvailable, "canceling statement due to lock timeout");
-    }
-    return Status::Ok();
-  }, until_decided);
+  return txns_->WaitFor(
+      id_, holder,
+      [&]() -> Status {
+        if (ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(ctl->Check());
+        if (lock_timeout_ms > 0 && std::chrono::steady_clock::now() - start >=
+                                       std::chrono::milliseconds(lock_timeout_ms)) {
+          return Status::Error(sqlstate::kLockNotAvailable,
+                               "canceling statement due to lock timeout");
+        }
+        return Status::Ok();
+      },
+      until_decided);
 }
 
 Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<Table>& table,
@@ -174,18 +178,15 @@ Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<T
     MERIDIAN_RETURN_IF_ERROR(table->heap()->UpdateHeader(rid, fn).status());
     switch (outcome) {
       case Outcome::kTaken:
-        writes_.push_back(
-            {lock_only ? Write::Kind::kLock : Write::Kind::kEnd, TableSlot(table), rid,
-             Generation(*table)});
+        writes_.push_back({lock_only ? Write::Kind::kLock : Write::Kind::kEnd, TableSlot(table),
+                           rid, Generation(*table)});
         wrote_ = wrote_ || !lock_only;
-        MERIDIAN_RETURN_IF_ERROR(
-            WaitForKeyShareHolders(*this, *table, rid, ctl, lock_timeout_ms));
+        MERIDIAN_RETURN_IF_ERROR(WaitForKeyShareHolders(*this, *table, rid, ctl, lock_timeout_ms));
         return LockResult::kLocked;
       case Outcome::kUpgraded:
         writes_.push_back({Write::Kind::kEnd, TableSlot(table), rid, Generation(*table)});
         wrote_ = true;
-        MERIDIAN_RETURN_IF_ERROR(
-            WaitForKeyShareHolders(*this, *table, rid, ctl, lock_timeout_ms));
+        MERIDIAN_RETURN_IF_ERROR(WaitForKeyShareHolders(*this, *table, rid, ctl, lock_timeout_ms));
         return LockResult::kLocked;
       case Outcome::kMine:
         return LockResult::kAlreadyMine;
@@ -194,8 +195,8 @@ Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<T
         return LockResult::kUpdated;
       case Outcome::kWait: {
         if (!wait) return LockResult::kBusy;
-        MERIDIAN_ASSIGN_OR_RETURN(txn::TxnState st,
-                                  WaitFor(holder, ctl, lock_timeout_ms, /*until_decided=*/!lock_only));
+        MERIDIAN_ASSIGN_OR_RETURN(
+            txn::TxnState st, WaitFor(holder, ctl, lock_timeout_ms, /*until_decided=*/!lock_only));
         (void)st;  // re-read the header: aborted → free, committed → conflict or a lock mark
         break;
       }
@@ -257,8 +258,10 @@ Status Transaction::RollbackTo(size_t mark) {
   if (!st.ok()) {
     // Some versions created since mark may still be live for this transaction: it must never
     // commit. Its writes stay recorded so the abort releases every mark it can.
-    doomed_ = Status::Error(st.sqlstate(), "could not undo the changes of a failed statement "
-                                           "or savepoint: " + st.message())
+    doomed_ = Status::Error(st.sqlstate(),
+                            "could not undo the changes of a failed statement "
+                            "or savepoint: " +
+                                st.message())
                   .WithHint("The transaction can only be rolled back.");
     return doomed_;
   }

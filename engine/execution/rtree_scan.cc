@@ -107,8 +107,7 @@ Result<bool> BoxEnd(const BoundExpr* e, double open, const EvalContext& ctx, dou
 // against the exact query box that implies it (RTreeScanOp::geo_sure_), 0 when there is none.
 int GeometrySureTest(const BoundExpr& c) {
   if (c.kind != BoundKind::kFunction || c.children.size() != 2) return 0;
-  const bool col_first =
-      c.children[0]->kind == BoundKind::kColumn && c.children[0]->depth == 0;
+  const bool col_first = c.children[0]->kind == BoundKind::kColumn && c.children[0]->depth == 0;
   const std::string& f = c.name;
   if (f == "box_overlap") return 2;
   if (f == "on_pb" || f == "box_contain_pt") return col_first == (f == "on_pb") ? 1 : 3;
@@ -199,11 +198,10 @@ Status RTreeScanOp::SearchQuery(storage::RTree* tree, storage::RTreeOp op) {
     }
     return Status::Ok();
   }
-  MERIDIAN_RETURN_IF_ERROR(tree->Search(op, query_,
-                                        [&](const storage::Box&, storage::Rid rid) {
-                                          rids_.push_back(rid);
-                                          return true;
-                                        }));
+  MERIDIAN_RETURN_IF_ERROR(tree->Search(op, query_, [&](const storage::Box&, storage::Rid rid) {
+    rids_.push_back(rid);
+    return true;
+  }));
   auto before = [](storage::Rid a, storage::Rid b) {
     return a.page != b.page ? a.page < b.page : a.slot < b.slot;
   };
@@ -227,12 +225,12 @@ Result<bool> RTreeScanOp::NextBatch() {
   next_ = 0;
   size_t seen = 0;
   const size_t want = found_ + batch_;
-  MERIDIAN_RETURN_IF_ERROR(tree->Nearest(point_, want, [&](const storage::Box&, storage::Rid rid,
-                                                           double) {
-    ++seen;
-    if (handed_.count(uint64_t{rid.page} << 16 | rid.slot) == 0) rids_.push_back(rid);
-    return true;
-  }));
+  MERIDIAN_RETURN_IF_ERROR(
+      tree->Nearest(point_, want, [&](const storage::Box&, storage::Rid rid, double) {
+        ++seen;
+        if (handed_.count(uint64_t{rid.page} << 16 | rid.slot) == 0) rids_.push_back(rid);
+        return true;
+      }));
   exhausted_ = seen < want;
   found_ += rids_.size();
   batch_ *= 4;

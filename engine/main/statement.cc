@@ -797,32 +797,52 @@ class NoticeCursor : public QueryCursor {
 const char* WriteCommandName(const ast::Statement& stmt) {
   using K = ast::StatementKind;
   switch (stmt.kind) {
-    case K::kInsert: return "INSERT";
-    case K::kUpdate: return "UPDATE";
-    case K::kDelete: return "DELETE";
-    case K::kCreateTable: return "CREATE TABLE";
-    case K::kCreateTableAs: return "CREATE TABLE AS";
-    case K::kAlterTable: return "ALTER TABLE";
-    case K::kDropTable: return "DROP TABLE";
-    case K::kCreateView: return "CREATE VIEW";
-    case K::kDropView: return "DROP VIEW";
-    case K::kTruncate: return "TRUNCATE TABLE";
-    case K::kCreateIndex: return "CREATE INDEX";
-    case K::kDropIndex: return "DROP INDEX";
-    case K::kCreateSequence: return "CREATE SEQUENCE";
-    case K::kAlterSequence: return "ALTER SEQUENCE";
-    case K::kDropSequence: return "DROP SEQUENCE";
-    case K::kCopy: return stmt.copy->from ? "COPY FROM" : nullptr;
+    case K::kInsert:
+      return "INSERT";
+    case K::kUpdate:
+      return "UPDATE";
+    case K::kDelete:
+      return "DELETE";
+    case K::kCreateTable:
+      return "CREATE TABLE";
+    case K::kCreateTableAs:
+      return "CREATE TABLE AS";
+    case K::kAlterTable:
+      return "ALTER TABLE";
+    case K::kDropTable:
+      return "DROP TABLE";
+    case K::kCreateView:
+      return "CREATE VIEW";
+    case K::kDropView:
+      return "DROP VIEW";
+    case K::kTruncate:
+      return "TRUNCATE TABLE";
+    case K::kCreateIndex:
+      return "CREATE INDEX";
+    case K::kDropIndex:
+      return "DROP INDEX";
+    case K::kCreateSequence:
+      return "CREATE SEQUENCE";
+    case K::kAlterSequence:
+      return "ALTER SEQUENCE";
+    case K::kDropSequence:
+      return "DROP SEQUENCE";
+    case K::kCopy:
+      return stmt.copy->from ? "COPY FROM" : nullptr;
     case K::kExplain:  // plain EXPLAIN only plans
       return stmt.explain_analyze ? WriteCommandName(*stmt.explained) : nullptr;
     case K::kSelect: {
       const ast::SelectStmt& sel = *stmt.select;
       if (sel.locking.empty() || sel.from.empty()) return nullptr;  // no row to lock
       switch (sel.locking.front().strength) {
-        case ast::LockingClause::Strength::kUpdate: return "SELECT FOR UPDATE";
-        case ast::LockingClause::Strength::kNoKeyUpdate: return "SELECT FOR NO KEY UPDATE";
-        case ast::LockingClause::Strength::kShare: return "SELECT FOR SHARE";
-        case ast::LockingClause::Strength::kKeyShare: return "SELECT FOR KEY SHARE";
+        case ast::LockingClause::Strength::kUpdate:
+          return "SELECT FOR UPDATE";
+        case ast::LockingClause::Strength::kNoKeyUpdate:
+          return "SELECT FOR NO KEY UPDATE";
+        case ast::LockingClause::Strength::kShare:
+          return "SELECT FOR SHARE";
+        case ast::LockingClause::Strength::kKeyShare:
+          return "SELECT FOR KEY SHARE";
       }
       return nullptr;
     }
@@ -895,8 +915,7 @@ class ZoneCursor : public QueryCursor {
 };
 
 Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& stmt,
-                                                        catalog::Catalog* catalog,
-                                                        ExecControl& ctl,
+                                                        catalog::Catalog* catalog, ExecControl& ctl,
                                                         const StatementParams& params,
                                                         SessionSettings* settings,
                                                         const std::shared_ptr<PlanSlot>& plans);
@@ -933,8 +952,7 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
 namespace {
 
 Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& stmt,
-                                                        catalog::Catalog* catalog,
-                                                        ExecControl& ctl,
+                                                        catalog::Catalog* catalog, ExecControl& ctl,
                                                         const StatementParams& params,
                                                         SessionSettings* settings,
                                                         const std::shared_ptr<PlanSlot>& plans) {
@@ -978,8 +996,7 @@ Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& st
     return block.Leave(catalog, *settings, stx, std::move(writable));
   }
   // DDL inside a block: what its undo needs, noted before it runs (ddl_undo.h).
-  const DdlBefore ddl_before =
-      stx.autocommit ? DdlBefore{} : NoteBeforeDdl(stmt, catalog);
+  const DdlBefore ddl_before = stx.autocommit ? DdlBefore{} : NoteBeforeDdl(stmt, catalog);
   for (int attempt = 0;; ++attempt) {
     Result<std::unique_ptr<QueryCursor>> cursor =
         StartInTxn(stmt, catalog, ctl, params, settings, own_settings, stx.txn, plans);

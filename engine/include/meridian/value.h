@@ -88,9 +88,7 @@ struct Type {
   bool IsArray() const { return id == TypeId::kArray; }
   bool IsVector() const { return id == TypeId::kArray && modifier == kVectorModifier; }
   // kArray: the element type; any other type: itself.
-  Type Element() const {
-    return IsArray() ? Type{element, IsVector() ? -1 : modifier} : *this;
-  }
+  Type Element() const { return IsArray() ? Type{element, IsVector() ? -1 : modifier} : *this; }
 
   // Every number type: smallint, integer, bigint, real, double precision, numeric.
   bool IsNumeric() const { return IsIntegral() || IsFloat() || id == TypeId::kNumeric; }
@@ -161,9 +159,10 @@ struct Bytes {
 };
 
 // A SQL value: NULL, boolean, integer (SMALLINT, INTEGER and BIGINT all held as int64), double,
-// string (TEXT, VARCHAR, CHAR, and JSON/JSONB as their text), numeric, date, timestamp, float (REAL), array (a shared,
-// immutable list of element values), interval, timestamptz, time, uuid or bytea (byte string). The static SQL type lives with the column or expression,
-// not in the value (a numeric carries its display scale).
+// string (TEXT, VARCHAR, CHAR, and JSON/JSONB as their text), numeric, date, timestamp, float
+// (REAL), array (a shared, immutable list of element values), interval, timestamptz, time, uuid or
+// bytea (byte string). The static SQL type lives with the column or expression, not in the value (a
+// numeric carries its display scale).
 class Value {
  public:
   Value() = default;  // NULL
