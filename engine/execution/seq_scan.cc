@@ -11,13 +11,16 @@ namespace meridian::exec {
 Status SeqScanOp::Open(const EvalContext* /*outer*/, ExecContext* exec) {
   exec_ = exec;
   MERIDIAN_RETURN_IF_ERROR(table_->CheckUsable());
-  if (table_->system_rows() == nullptr) table_->NoteHeapPages(table_->heap()->page_count());
-  if (exec != nullptr && exec->ctl != nullptr && exec->ctl->no_wait() &&
-      table_->system_rows() == nullptr && table_->heap()->page_count() > kQuickScanPages) {
-    return ExecControl::WouldBlock();  // too big for a quick read or write: the pool runs it
-  }
   next_system_row_ = 0;
-  if (table_->system_rows() == nullptr) cursor_ = table_->heap()->Scan();
+  if (table_->system_rows() == nullptr) {
+    const uint32_t pages = table_->heap()->page_count();  // one look at the pool's file table
+    table_->NoteHeapPages(pages);
+    if (exec != nullptr && exec->ctl != nullptr && exec->ctl->no_wait() &&
+        pages > kQuickScanPages) {
+      return ExecControl::WouldBlock();  // too big for a quick read or write: the pool runs it
+    }
+    cursor_ = table_->heap()->Scan();
+  }
   page_.slots.clear();
   next_tuple_ = 0;
   until_check_ = 0;
