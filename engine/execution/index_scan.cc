@@ -65,10 +65,17 @@ std::string IndexScanOp::AnalyzeDetail() const {
 }
 
 bool IndexScanOp::QuickRead() const {
-  const catalog::IndexSchema& schema = index_->schema();
-  if (!schema.unique || keys_.size() != schema.columns.size()) return false;
+  // Any key shape: the entries visited are charged to the quick budget (ExecControl::SpendQuick).
+  auto sub = [](const BoundExpr* e) { return e != nullptr && e->ContainsSubquery(); };
   for (const KeyCondition& k : keys_) {
-    if (k.eq == nullptr || k.eq->ContainsSubquery()) return false;
+    if (sub(k.eq) || sub(k.in_array) || sub(k.lower) || sub(k.upper)) return false;
+    if (std::any_of(k.in_list.begin(), k.in_list.end(), sub)) return false;
+    for (const KeyRange& r : k.any_of) {
+      if (sub(r.lower) || sub(r.upper)) return false;
+    }
+    for (const std::vector<const BoundExpr*>& t : k.tuples) {
+      if (std::any_of(t.begin(), t.end(), sub)) return false;
+    }
   }
   for (const BoundExprPtr& c : conds_) {
     if (c->ContainsSubquery()) return false;
@@ -235,6 +242,10 @@ Status IndexScanOp::Open(const EvalContext* outer, ExecContext* exec) {
   Row empty;
   EvalContext ctx{&empty, outer, exec};
   MERIDIAN_RETURN_IF_ERROR(BuildRanges(ctx));
+  if (exec != nullptr && exec->ctl != nullptr &&
+      exec->ctl->SpendQuick(ExecControl::kQuickOpenCost * static_cast<int64_t>(ranges_.size()))) {
+    return ExecControl::WouldBlock();  // a quick statement met more rows than promised
+  }
   next_range_ = 0;
   cursor_open_ = false;
   until_check_ = 0;
@@ -263,6 +274,9 @@ Result<bool> IndexScanOp::Next(Row* row) {
     if (!more) {
       cursor_open_ = false;
       continue;
+    }
+    if (exec_ != nullptr && exec_->ctl != nullptr && exec_->ctl->SpendQuick(1)) {
+      return ExecControl::WouldBlock();  // a quick statement met more rows than promised
     }
     rid_ = catalog::DecodeRid(value_);
     if (dedupe_ && !seen_.insert(value_).second) continue;  // overlapping OR intervals

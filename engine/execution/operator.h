@@ -72,11 +72,14 @@ class Operator {
   // needed). The default keeps every column and tells its inputs nothing: they produce all of
   // theirs. Overrides must count every column their own expressions read.
   virtual void PruneColumns(const std::vector<bool>& needed) { (void)needed; }
-  // Whether the operator does a small, bounded amount of work: at most one row found by an
-  // equality lookup on every column of a unique index, or a scan of a small table (refused
-  // under ExecControl::no_wait when it has grown), evaluating no subquery (Request::QuickRead).
-  // Only IndexScanOp, SeqScanOp and the operators that pass rows through one by one
-  // (projection, filter, trim) can say yes.
+  // Whether the operator may run as part of a quick statement (Request::QuickRead) on a thread
+  // that must not block: it evaluates no subquery, waits for nothing under ExecControl::no_wait
+  // (a lock refuses with WouldBlock), and its work is bounded by the rows its scans read, which
+  // they charge to the quick budget (ExecControl::SpendQuick: past it, WouldBlock). Index scans
+  // of any key shape, small tables' heap scans (a grown heap refuses at Open), and the
+  // operators above them that hold no other source of work (filter, projection, trim, joins,
+  // aggregation, sort, distinct, limit) can say yes; function scans, recursion, windows and
+  // R-tree scans say no.
   virtual bool QuickRead() const { return false; }
   // A line EXPLAIN ANALYZE prints under the node once it ran (a sort's method and memory or
   // disk, as PostgreSQL's "Sort Method: ..."); empty for none.

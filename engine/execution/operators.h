@@ -4,6 +4,7 @@
 // run as statements (modify_table.h, ddl.h) because they complete within one call.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -21,6 +22,13 @@
 #include "storage/heap_file.h"
 
 namespace meridian::exec {
+
+// Whether no expression of exprs evaluates a subquery (the operators' QuickRead).
+inline bool NoSubquery(const std::vector<BoundExprPtr>& exprs) {
+  return std::none_of(exprs.begin(), exprs.end(),
+                      [](const BoundExprPtr& e) { return e != nullptr && e->ContainsSubquery(); });
+}
+inline bool NoSubquery(const BoundExprPtr& e) { return e == nullptr || !e->ContainsSubquery(); }
 
 // An operator that reads one table's rows (full-width) and knows where each came from.
 class RowSourceOp : public Operator {
@@ -69,9 +77,12 @@ class SeqScanOp : public RowSourceOp {
   // A scan of a small user table may run as part of a quick write (PlanIsQuickWrite: a hot
   // row of a tiny table, pgbench_branches, TPC-C's district): under ExecControl::no_wait,
   // Open refuses with WouldBlock() when the heap holds more than kQuickScanPages pages (dead
-  // versions not yet collected), so the work on a non-blocking thread stays bounded.
+  // versions not yet collected, or slots they left empty), and each page read is charged to
+  // the quick budget (kQuickPageCost plus its tuples), so the work on a non-blocking thread
+  // stays bounded.
   static constexpr int64_t kQuickScanRows = 1000;
-  static constexpr uint32_t kQuickScanPages = 8;
+  static constexpr uint32_t kQuickScanPages = 64;
+  static constexpr int64_t kQuickPageCost = 4;
   bool SmallTable() const;
   // A small table's scan is a quick read too (TPC-C's warehouse and district, pgbench_branches):
   // bounded by the same page limit under no_wait.
@@ -309,7 +320,7 @@ class FilterOp : public Operator {
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
-  bool QuickRead() const override { return child_->QuickRead() && !predicate_->ContainsSubquery(); }
+  bool QuickRead() const override { return child_->QuickRead() && NoSubquery(predicate_); }
 
  private:
   OperatorPtr child_;
@@ -405,6 +416,10 @@ class NestedLoopJoinOp : public Operator {
   // Passes each side the columns read above and by the condition. In rescan mode the left
   // side keeps every column: the right side reads the current left row as its outer row.
   void PruneColumns(const std::vector<bool>& needed) override;
+  // Both sides quick: their scans charge every row and every rescan to the quick budget.
+  bool QuickRead() const override {
+    return left_->QuickRead() && right_->QuickRead() && NoSubquery(condition_);
+  }
 
  private:
   Result<bool> NextRight(Row* right);  // next right row for the current left row
@@ -462,6 +477,10 @@ class HashJoinOp : public Operator {
   void PruneColumns(const std::vector<bool>& needed) override;
   // "Buckets: N  Batches: N  Memory Usage: NkB" (PostgreSQL's Hash node figures).
   std::string AnalyzeDetail() const override;
+  bool QuickRead() const override {
+    return left_->QuickRead() && right_->QuickRead() && NoSubquery(left_keys_) &&
+           NoSubquery(right_keys_) && NoSubquery(residual_);
+  }
 
  private:
   Status Build();
@@ -576,6 +595,9 @@ class HashAggregateOp : public Operator {
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
   std::string AnalyzeDetail() const override;
+  bool QuickRead() const override {
+    return child_->QuickRead() && NoSubquery(groups_) && NoSubquery(aggregates_);
+  }
   // The last run's batches (1 + spill files read), peak group memory and spill bytes.
   uint64_t Batches() const;
   size_t PeakBytes() const;
@@ -668,6 +690,7 @@ class DistinctOp : public Operator {
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
+  bool QuickRead() const override { return child_->QuickRead(); }
 
  private:
   OperatorPtr child_;
@@ -694,6 +717,7 @@ class DistinctOnOp : public Operator {
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
+  bool QuickRead() const override { return child_->QuickRead(); }
 
  private:
   OperatorPtr child_;
@@ -726,6 +750,7 @@ class SortOp : public Operator {
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
   std::string AnalyzeDetail() const override;
+  bool QuickRead() const override { return child_->QuickRead(); }
 
  private:
   bool Less(const Row& a, const Row& b) const;
@@ -766,6 +791,9 @@ class LimitOp : public Operator {
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
+  bool QuickRead() const override {
+    return child_->QuickRead() && NoSubquery(limit_) && NoSubquery(offset_);
+  }
 
  private:
   OperatorPtr child_;

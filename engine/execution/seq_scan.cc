@@ -54,6 +54,10 @@ Result<bool> SeqScanOp::Next(Row* row) {
       MERIDIAN_ASSIGN_OR_RETURN(bool more, cursor_.NextPage(&page_));
       if (!more) return false;
       next_tuple_ = 0;
+      if (exec_ != nullptr && exec_->ctl != nullptr &&
+          exec_->ctl->SpendQuick(kQuickPageCost + static_cast<int64_t>(page_.size()))) {
+        return ExecControl::WouldBlock();  // a quick statement met more rows than promised
+      }
     }
     const size_t i = next_tuple_++;
     const std::string_view bytes = page_.tuple(i);

@@ -330,6 +330,11 @@ Result<Value> TxidCurrent(std::span<const Value>, ExecContext* exec) {
 Result<Value> PgSleep(std::span<const Value> args, ExecContext* exec) {
   const double seconds = args[0].AsDouble();
   if (!(seconds > 0)) return Value::String("");
+  // A quick statement (ExecControl::no_wait) must not sleep on its thread: it runs again where
+  // it may.
+  if (exec != nullptr && exec->ctl != nullptr && exec->ctl->no_wait()) {
+    return ExecControl::WouldBlock();
+  }
   using Clock = std::chrono::steady_clock;
   const Clock::time_point end =
       Clock::now() + std::chrono::microseconds(static_cast<int64_t>(std::min(seconds, 1e9) * 1e6));

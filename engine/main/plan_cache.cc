@@ -26,12 +26,6 @@ bool PlanIsQuickRead(const CachedPlan& plan) {
 
 namespace {
 
-bool NoSubquery(const BoundExprPtr& e) { return e == nullptr || !e->ContainsSubquery(); }
-
-bool NoSubquery(const std::vector<BoundExprPtr>& exprs) {
-  return std::all_of(exprs.begin(), exprs.end(), [](const BoundExprPtr& e) { return NoSubquery(e); });
-}
-
 bool QuickChecks(const std::vector<BoundCheck>& checks, const BoundReturning& returning) {
   return NoSubquery(returning.exprs) &&
          std::all_of(checks.begin(), checks.end(),
@@ -40,10 +34,10 @@ bool QuickChecks(const std::vector<BoundCheck>& checks, const BoundReturning& re
 
 bool QuickMatch(const BoundMatch& m) {
   const auto* heap_scan = dynamic_cast<const SeqScanOp*>(m.scan.get());
-  const bool bounded = m.scan != nullptr && (m.scan->QuickRead() ||
-                                             (heap_scan != nullptr && heap_scan->SmallTable()));
-  return bounded && NoSubquery(m.where) &&
-         NoSubquery(m.recheck) && NoSubquery(m.residual) && NoSubquery(m.returning.exprs);
+  const bool bounded = m.scan != nullptr &&
+                       (m.scan->QuickRead() || (heap_scan != nullptr && heap_scan->SmallTable()));
+  return bounded && NoSubquery(m.where) && NoSubquery(m.recheck) && NoSubquery(m.residual) &&
+         NoSubquery(m.returning.exprs);
 }
 
 }  // namespace

@@ -146,9 +146,10 @@ class SelectCursor : public QueryCursor {
     }
     if (done_) return false;
     Status st = RunChunk(max_rows, max_bytes, ctl, out);
-    // A table lock not free under ExecControl::no_wait: nothing was read; the caller drops
-    // this cursor and runs the statement again, so the transaction block stays as it was.
-    if (!opened_ && ExecControl::IsWouldBlock(st)) return st;
+    // Refused under ExecControl::no_wait (a table lock not free, the quick budget spent): this
+    // is the statement's first Fetch and nothing reached the client; the caller drops this
+    // cursor and runs the statement again, so the transaction block stays as it was.
+    if ((!opened_ || ctl.no_wait()) && ExecControl::IsWouldBlock(st)) return st;
     if (!st.ok()) {
       // An error inside a transaction block fails the block (25P02 until ROLLBACK).
       if (exec_.settings != nullptr) exec_.settings->txn_block().MarkFailed(txn_.get());

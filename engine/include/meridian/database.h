@@ -67,8 +67,24 @@ class ExecControl {
   // block: a table lock that is not free at once then fails the Fetch with WouldBlock() (55P03)
   // instead of waiting, having consumed nothing; the caller clears it, drops the cursor and
   // runs the statement again where waiting is allowed.
-  void set_no_wait(bool no_wait) { no_wait_ = no_wait; }
+  // Setting it also refills the quick budget (SpendQuick).
+  void set_no_wait(bool no_wait) {
+    no_wait_ = no_wait;
+    quick_left_ = kQuickRows;
+  }
   bool no_wait() const { return no_wait_; }
+  // A quick statement (no_wait) may examine about kQuickRows rows: heap tuples read, index
+  // entries visited, kQuickOpenCost per scan opened (an index descent). The scans charge them
+  // here; once the budget is spent (the plan met more rows than its shape promised: a long
+  // range, many rescans) this returns true and the scan fails with WouldBlock(), so the server
+  // runs the statement again on a thread that may take long. Always false without no_wait.
+  static constexpr int64_t kQuickRows = 2000;
+  static constexpr int64_t kQuickOpenCost = 4;
+  bool SpendQuick(int64_t rows) {
+    if (!no_wait_) return false;
+    quick_left_ -= rows;
+    return quick_left_ < 0;
+  }
   static Status WouldBlock() { return Status::Error(sqlstate::kLockNotAvailable, kWouldBlock); }
   static bool IsWouldBlock(const Status& st) {
     return !st.ok() && st.sqlstate() == sqlstate::kLockNotAvailable && st.message() == kWouldBlock;
@@ -113,6 +129,7 @@ class ExecControl {
   static constexpr const char* kWouldBlock = "the statement would wait for a table lock";
   WaitObserver* observer_ = nullptr;  // set before the request runs
   bool no_wait_ = false;              // set and cleared by the thread running a step
+  int64_t quick_left_ = kQuickRows;   // SpendQuick's budget, by the same thread
 };
 
 struct ColumnInfo {
@@ -207,24 +224,25 @@ class Request {
   // StatementParams::types) and result columns. DDL describes as no parameters and no columns.
   virtual Result<StatementDescription> Describe(size_t index,
                                                 const std::vector<Type>& param_types) = 0;
-  // Whether statement index is a quick read: a prepared SELECT whose cached plan reads at most
-  // one row through an equality lookup on a unique index, locks no rows and evaluates no
-  // subquery. Its Start and first Fetch then do a bounded amount of work and wait for nothing
-  // but a table lock (see ExecControl::set_no_wait) and page reads, so a server may run it on
-  // a thread that must not block for long.
+  // Whether statement index is a quick read: a prepared SELECT whose cached plan is built of
+  // index scans and small tables' scans (Operator::QuickRead), locks no rows and evaluates no
+  // subquery. Under ExecControl::set_no_wait its Start and first Fetch then do a bounded amount
+  // of work (ExecControl::SpendQuick) and wait for nothing but page reads (a table lock, or the
+  // budget spent, fails with WouldBlock), so a server may run it on a thread that must not
+  // block for long; on WouldBlock it drops the cursor and the rows fetched and runs it again.
   virtual bool QuickRead(size_t index) const {
     (void)index;
     return false;
   }
   // Whether statement index is a quick write: BEGIN / START TRANSACTION, SAVEPOINT or RELEASE;
   // or, inside an open transaction block (not failed), a prepared INSERT of one VALUES row
-  // (no ON CONFLICT) or UPDATE/DELETE whose cached plan finds its rows by an equality lookup
-  // on a unique index, evaluating no subquery. Its Start does a bounded amount of work and,
-  // under ExecControl::set_no_wait, waits for nothing but page reads: a table lock or a row
-  // lock held by another transaction (or that transaction's uncommitted key) fails it with
-  // WouldBlock(), the statement's writes undone and the block as it was, so the server runs
-  // it again where waiting is allowed. (Outside a block a DML statement commits, and waits
-  // for its commit to be durable: never quick.)
+  // (no ON CONFLICT) or UPDATE/DELETE whose cached plan finds its rows by an index scan or a
+  // small table's scan (as quick reads, with their budget), evaluating no subquery. Its Start does
+  // a bounded amount of work and, under ExecControl::set_no_wait, waits for nothing but page reads:
+  // a table lock or a row lock held by another transaction (or that transaction's uncommitted key)
+  // fails it with WouldBlock(), the statement's writes undone and the block as it was, so the
+  // server runs it again where waiting is allowed. (Outside a block a DML statement commits, and
+  // waits for its commit to be durable: never quick.)
   virtual bool QuickWrite(size_t index) const {
     (void)index;
     return false;

@@ -140,17 +140,29 @@ TEST_F(PreparedTest, QuickReadIsACachedOneRowUniqueLookup) {
   EXPECT_EQ(Run(p, {Value::Int(1)}).rows, (Strings{"1|one"}));
   EXPECT_TRUE(p.QuickRead(0));
 
-  // Each of these reads more than one key, may lock rows, runs a subquery or has no plan cache.
-  const std::vector<std::string> not_quick = {
+  // Quick: bounded by the rows their scans read (ExecControl::SpendQuick), whatever the key
+  // shape, join or aggregate above them.
+  const std::vector<std::string> quick = {
       "SELECT id FROM t WHERE id >= $1",
       "SELECT id FROM t WHERE id IN ($1, 2)",
       "SELECT id FROM t WHERE name = $1::text",  // a non-unique index
+      "SELECT count(*) FROM t WHERE id = $1",
+      "SELECT a.id FROM t a JOIN t b ON a.id = b.id WHERE a.id = $1",
+      "SELECT name FROM t WHERE id < $1 ORDER BY name DESC LIMIT 2",
+  };
+  for (size_t i = 0; i < quick.size(); ++i) {
+    auto q = session_->Prepare("q" + std::to_string(i), quick[i], {});
+    ASSERT_TRUE(q.ok()) << quick[i] << ": " << q.status().ToString();
+    ASSERT_TRUE(Run(*q->request, {Value::Int(1)}).status.ok()) << quick[i];
+    EXPECT_TRUE(q->request->QuickRead(0)) << quick[i];
+  }
+  // Each of these reads a big table's heap, may lock rows, runs a subquery or has no plan cache.
+  const std::vector<std::string> not_quick = {
       "SELECT id FROM t WHERE score = $1::float8",
       "SELECT id FROM t WHERE id = $1 FOR UPDATE",
       "SELECT id, (SELECT max(id) FROM t) FROM t WHERE id = $1",
       "SELECT id FROM t WHERE id = $1 AND EXISTS (SELECT 1 FROM t WHERE id = 3)",
-      "SELECT count(*) FROM t WHERE id = $1",
-      "SELECT a.id FROM t a JOIN t b ON a.id = b.id WHERE a.id = $1",
+      "SELECT g FROM generate_series(1, $1) g",
   };
   for (size_t i = 0; i < not_quick.size(); ++i) {
     auto q = session_->Prepare("n" + std::to_string(i), not_quick[i], {});
@@ -190,13 +202,85 @@ TEST_F(PreparedTest, QuickReadOfASmallTableIsBoundedUnderNoWait) {
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0][0].ToString(), "v4");
 
-  ASSERT_TRUE(Q("INSERT INTO small SELECT g, repeat('x', 200) FROM generate_series(11, 2000) g")
+  ASSERT_TRUE(Q("INSERT INTO small SELECT g, repeat('x', 200) FROM generate_series(11, 4000) g")
                   .status.ok());
   rows.clear();
   Result<bool> refused = fetch_no_wait(&rows);
   EXPECT_TRUE(ExecControl::IsWouldBlock(refused.status())) << refused.status().ToString();
   EXPECT_TRUE(rows.empty());
   EXPECT_EQ(Run(p, {Value::Int(4)}).rows, (Strings{"v4"}));
+}
+
+// A quick statement may read about ExecControl::kQuickRows rows: past them, under no_wait, its
+// scan refuses (WouldBlock) having sent nothing, and a quick write is undone with its block
+// left usable; without no_wait the same statements run to the end. pg_sleep refuses at once.
+TEST_F(PreparedTest, QuickStatementsSpendABudgetOfRowsUnderNoWait) {
+  std::shared_ptr<Request> range = PreparePointQuery("SELECT id FROM t WHERE id >= $1");
+  ASSERT_NE(range, nullptr);
+  ASSERT_EQ(Run(*range, {Value::Int(2995)}).rows.size(), 6u);
+  ASSERT_TRUE(range->QuickRead(0));
+  auto fetch_no_wait = [&](Request& r, std::vector<Value> values,
+                           std::vector<Row>* rows) -> Result<bool> {
+    ExecControl ctl;
+    ctl.set_no_wait(true);
+    auto cursor = r.Start(0, ctl, StatementParams{std::move(values), {}});
+    if (!cursor.ok()) return cursor.status();
+    return (*cursor)->Fetch(5000, 1 << 22, ctl, rows);
+  };
+  std::vector<Row> rows;
+  ASSERT_TRUE(fetch_no_wait(*range, {Value::Int(2001)}, &rows).ok());
+  EXPECT_EQ(rows.size(), 1000u);  // within the budget
+  rows.clear();
+  // (Rows fetched before the refusal are the server's to drop: it runs the statement again.)
+  Result<bool> refused = fetch_no_wait(*range, {Value::Int(1)}, &rows);
+  EXPECT_TRUE(ExecControl::IsWouldBlock(refused.status())) << refused.status().ToString();
+  EXPECT_LT(rows.size(), 3000u);
+  EXPECT_EQ(Run(*range, {Value::Int(1)}).rows.size(), 3000u);
+  // Inside a transaction block the refusal leaves the block usable.
+  ASSERT_TRUE(Q("BEGIN").status.ok());
+  rows.clear();
+  refused = fetch_no_wait(*range, {Value::Int(1)}, &rows);
+  EXPECT_TRUE(ExecControl::IsWouldBlock(refused.status())) << refused.status().ToString();
+  EXPECT_EQ(Run(*range, {Value::Int(1)}).rows.size(), 3000u);
+  ASSERT_TRUE(Q("COMMIT").status.ok());
+
+  // An index nested loop (the inner side rescanned per outer row) is quick too.
+  auto join = session_->Prepare(
+      "j", "SELECT count(*), sum(b.id) FROM t a JOIN t b ON b.id = a.id WHERE a.id IN ($1, $2)",
+      {});
+  ASSERT_TRUE(join.ok()) << join.status().ToString();
+  EXPECT_EQ(Run(*join->request, {Value::Int(7), Value::Int(9)}).rows, (Strings{"2|16"}));
+  ASSERT_TRUE(join->request->QuickRead(0));
+  rows.clear();
+  ASSERT_TRUE(fetch_no_wait(*join->request, {Value::Int(2991), Value::Int(3000)}, &rows).ok());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0][0].ToString() + "|" + rows[0][1].ToString(), "2|5991");
+
+  auto sleep = session_->Prepare("s", "SELECT pg_sleep(0.01) FROM t WHERE id = $1", {});
+  ASSERT_TRUE(sleep.ok()) << sleep.status().ToString();
+  ASSERT_TRUE(Run(*sleep->request, {Value::Int(1)}).status.ok());
+  ASSERT_TRUE(sleep->request->QuickRead(0));
+  rows.clear();
+  refused = fetch_no_wait(*sleep->request, {Value::Int(1)}, &rows);
+  EXPECT_TRUE(ExecControl::IsWouldBlock(refused.status())) << refused.status().ToString();
+
+  // A quick write over a range: refused past the budget with its rows undone, the block usable.
+  auto update = session_->Prepare("u", "UPDATE t SET name = 'x' WHERE id BETWEEN $1 AND $2", {});
+  ASSERT_TRUE(update.ok()) << update.status().ToString();
+  ASSERT_TRUE(Q("BEGIN").status.ok());
+  ASSERT_TRUE(Run(*update->request, {Value::Int(2999), Value::Int(3000)}).status.ok());
+  ASSERT_TRUE(update->request->QuickWrite(0));
+  {
+    ExecControl ctl;
+    ctl.set_no_wait(true);
+    auto started =
+        update->request->Start(0, ctl, StatementParams{{Value::Int(1), Value::Int(3000)}, {}});
+    EXPECT_TRUE(ExecControl::IsWouldBlock(started.status())) << started.status().ToString();
+  }
+  EXPECT_EQ(Q("SELECT count(*) FROM t WHERE name = 'x'").rows, (Strings{"2"}));
+  EXPECT_EQ(Run(*update->request, {Value::Int(1), Value::Int(3000)}).tag, "UPDATE 3000");
+  ASSERT_TRUE(Q("COMMIT").status.ok());
+  EXPECT_EQ(Q("SELECT count(*) FROM t WHERE name = 'x'").rows, (Strings{"3000"}));
 }
 
 // Under ExecControl::no_wait a quick read whose table lock is not free fails its first Fetch
