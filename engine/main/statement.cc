@@ -170,6 +170,12 @@ class SelectCursor : public QueryCursor {
     Status st = Run(max_rows, max_bytes, ctl, out);
     if (txn_ != nullptr) txn_->SwapSnapshot(&snapshot_);
     locks_.ReleaseAll();
+    // Refused for reading more rows than a quick read may: the plan goes back to its cache
+    // marked not quick, so later executions go to the pool at once instead of wasting a
+    // budget's work each time (until DDL or ANALYZE replans it).
+    if (plan_ != nullptr && ExecControl::IsWouldBlock(st) && ctl.quick_budget_spent()) {
+      plan_->quick_read = false;
+    }
     if (!st.ok()) Finish();
     if (!done_ && !held_ && txn_ != nullptr) {
       // No other statement of the transaction ran since this one's snapshot: nothing it needs
@@ -318,7 +324,13 @@ Result<uint64_t> RunModify(const BindFn& bind, const StatementParams& params, Ex
       returned->columns = bound.returning.columns;
       exec.returned = &returned->rows;
     }
-    return execute(bound, &exec);
+    Result<uint64_t> n = execute(bound, &exec);
+    // Refused for meeting more rows than a quick write may: not tried on the network thread
+    // again while this plan lasts (the pool runs it at once).
+    if (!n.ok() && ExecControl::IsWouldBlock(n.status()) && ctl.quick_budget_spent()) {
+      plan.quick_write = false;
+    }
+    return n;
   }
 }
 

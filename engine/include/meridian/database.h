@@ -80,6 +80,9 @@ class ExecControl {
   // runs the statement again on a thread that may take long. Always false without no_wait.
   static constexpr int64_t kQuickRows = 2000;
   static constexpr int64_t kQuickOpenCost = 4;
+  // Whether SpendQuick refused since no_wait was last set (not a lock: the statement is too
+  // big to be quick).
+  bool quick_budget_spent() const { return quick_left_ < 0; }
   bool SpendQuick(int64_t rows) {
     if (!no_wait_) return false;
     quick_left_ -= rows;

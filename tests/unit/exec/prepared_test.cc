@@ -229,6 +229,11 @@ TEST_F(PreparedTest, QuickStatementsSpendABudgetOfRowsUnderNoWait) {
   EXPECT_TRUE(ExecControl::IsWouldBlock(refused.status())) << refused.status().ToString();
   EXPECT_LT(rows.size(), 3000u);
   EXPECT_EQ(Run(*range, {Value::Int(1)}).rows.size(), 3000u);
+  // A plan refused for its size is not tried as quick again (the pool runs it at once).
+  EXPECT_FALSE(range->QuickRead(0));
+  ASSERT_TRUE(Q("ANALYZE t").status.ok());  // replans
+  ASSERT_EQ(Run(*range, {Value::Int(2995)}).rows.size(), 6u);
+  ASSERT_TRUE(range->QuickRead(0));
   // Inside a transaction block the refusal leaves the block usable.
   ASSERT_TRUE(Q("BEGIN").status.ok());
   rows.clear();
@@ -271,6 +276,7 @@ TEST_F(PreparedTest, QuickStatementsSpendABudgetOfRowsUnderNoWait) {
     EXPECT_TRUE(ExecControl::IsWouldBlock(started.status())) << started.status().ToString();
   }
   EXPECT_EQ(Q("SELECT count(*) FROM t WHERE name = 'x'").rows, (Strings{"2"}));
+  EXPECT_FALSE(update->request->QuickWrite(0));  // refused for its size: the pool from now on
   EXPECT_EQ(Run(*update->request, {Value::Int(1), Value::Int(3000)}).tag, "UPDATE 3000");
   ASSERT_TRUE(Q("COMMIT").status.ok());
   EXPECT_EQ(Q("SELECT count(*) FROM t WHERE name = 'x'").rows, (Strings{"3000"}));
