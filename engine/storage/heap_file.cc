@@ -4,10 +4,12 @@
 #include "storage/heap_file.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "storage/buffer_pool.h"
 #include "storage/page.h"
@@ -17,6 +19,11 @@ namespace {
 
 constexpr size_t kMaxHints = 4096;     // pages remembered as having room
 constexpr size_t kMinUsefulFree = 64;  // below this a page is not worth remembering
+// Hints are also kept by free-space class (PostgreSQL's free space map keeps categories of
+// BLCKSZ/256 bytes): every page of class c has at least c * kClassBytes bytes free.
+constexpr size_t kClassBytes = 256;
+constexpr size_t kClasses = kPageSize / kClassBytes + 1;
+size_t ClassOf(size_t free) { return std::min(free / kClassBytes, kClasses - 1); }
 
 }  // namespace
 
@@ -26,10 +33,11 @@ struct HeapFile::Impl {
   std::atomic<bool> open{false};
   std::mutex mu;
   std::map<uint32_t, size_t> free_hints;  // guarded by mu: page -> free bytes last seen
-  // Guarded by mu: no hint holds more free bytes (an upper bound, made exact by each scan that
-  // finds nothing), so a bulk load whose full pages keep small leftovers does not scan them all
-  // at every page it fills.
-  size_t max_free = 0;
+  // Guarded by mu: the same pages by free-space class (ClassOf), so finding room for a tuple
+  // looks at the classes that surely fit it, not at every remembered page (a scan of hints
+  // too small for the tuple ran at every insert that left a full page: 5% of a TPC-C run's
+  // CPU).
+  std::array<std::set<uint32_t>, kClasses> by_class;
   // The page the last insert went to, plus 1 (0 = none): inserts try it first without the
   // hint map, so appends cost one page fetch. Advisory like the hints: a stale value only
   // costs a failed attempt.
@@ -103,31 +111,35 @@ struct HeapFile::Impl {
 
   void NoteFree(uint32_t page, size_t free) {
     std::lock_guard lock(mu);
-    if (free < kMinUsefulFree) {
-      free_hints.erase(page);
-      return;
-    }
+    Forget(page);
+    if (free < kMinUsefulFree) return;
     free_hints[page] = free;
-    max_free = std::max(max_free, free);
+    by_class[ClassOf(free)].insert(page);
     // Full: forget the lowest-numbered page (O(log n); garbage collection frees space in
     // thousands of pages per pass, and every page it remembers is reused before the file grows).
-    if (free_hints.size() > kMaxHints) free_hints.erase(free_hints.begin());
+    if (free_hints.size() > kMaxHints) Forget(free_hints.begin()->first);
   }
 
-  // A page believed to have need bytes free, or false.
+  // A page believed to have need bytes free, or false: the lowest-numbered page of the
+  // smallest class whose pages all have room (a page of the class below may have room too; it
+  // is left for a smaller tuple).
   bool PickPage(size_t need, uint32_t* page) {
     std::lock_guard lock(mu);
-    if (need > max_free) return false;
-    size_t most = 0;
-    for (const auto& [p, free] : free_hints) {
-      if (free >= need) {
-        *page = p;
+    for (size_t c = (need + kClassBytes - 1) / kClassBytes; c < kClasses; ++c) {
+      if (!by_class[c].empty()) {
+        *page = *by_class[c].begin();
         return true;
       }
-      most = std::max(most, free);
     }
-    max_free = most;
     return false;
+  }
+
+ private:
+  void Forget(uint32_t page) {  // REQUIRES: mu held
+    auto it = free_hints.find(page);
+    if (it == free_hints.end()) return;
+    by_class[ClassOf(it->second)].erase(page);
+    free_hints.erase(it);
   }
 };
 
