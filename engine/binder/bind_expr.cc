@@ -13,12 +13,6 @@
 namespace meridian::exec {
 
 Status NoOperator(const std::string& op, Type l, Type r, uint32_t position) {
-  if (l.id == TypeId::kRecord || r.id == TypeId::kRecord) {
-    // PostgreSQL compares records (NULL fields NULL between row constructors, equal
-    // elsewhere); Meridian does not yet, rather than answer differently.
-    return Status::NotSupported("comparing record values is not supported yet")
-        .WithPosition(position);
-  }
   return Status::Error(sqlstate::kUndefinedFunction,
                        "operator does not exist: " + l.Name() + " " + op + " " + r.Name())
       .WithHint(
