@@ -176,6 +176,9 @@ class Binder {
   // the reference correlated when it is an outer query's); null when none has it.
   Result<BoundExprPtr> WholeRowByName(const std::string& name, uint32_t pos);
   Result<BoundExprPtr> BindRowConstructor(std::vector<BoundExprPtr> args, uint32_t pos);
+  // (record).field (bind_row.cc): the field's own expression, taken from the ROW(...) or whole
+  // row the record is.
+  Result<BoundExprPtr> BindFieldSelect(const ast::Expr& expr);
 
   // bind_expr.cc
   Result<BoundExprPtr> BindExpr(const ast::Expr& expr);

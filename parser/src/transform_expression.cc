@@ -501,7 +501,26 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
     return e;
   }
   if (auto* paren = dynamic_cast<P::ParenPrimaryContext*>(ctx)) {
-    return TransformExpr(paren->expr());
+    ExprPtr e = TransformExpr(paren->expr());
+    for (P::FieldSelectionContext* field : paren->fieldSelection()) {
+      ExprPtr f = NewExpr(ExprKind::kFieldSelect, loc);  // PostgreSQL points at the "("
+      f->name = Identifier(field->identifier());
+      f->children.push_back(std::move(e));
+      e = std::move(f);
+    }
+    if (paren->STAR() != nullptr) {
+      // (t).* is t.*: the columns of t in a select list, its whole row in an expression.
+      if ((e->kind == ExprKind::kColumnRef && e->table.empty()) ||
+          (e->kind == ExprKind::kStar && !e->table.empty())) {
+        ExprPtr star = NewExpr(ExprKind::kStar, e->loc);
+        star->table = e->kind == ExprKind::kStar ? e->table : e->name;
+        star->star = true;  // written (t).*: a select item only (0A000 in an expression)
+        return star;
+      }
+      Fail(ErrorAt(ctx, sqlstate::kFeatureNotSupported,
+                   "(expression).* is not supported yet but for a table's name"));
+    }
+    return e;
   }
   if (auto* row = dynamic_cast<P::RowPrimaryContext*>(ctx)) {
     // (a, b, ...) outside a comparison: the row constructor ROW(a, b, ...).
