@@ -241,7 +241,8 @@ updateStmt
     (K_FROM fromItem (COMMA fromItem)*)? (K_WHERE expr)? returningClause?
   ;
 
-assignment : identifier EQ (K_DEFAULT | expr) ;
+// col[i] = v and col[i:j] = array assign into an array column.
+assignment : identifier subscript* EQ (K_DEFAULT | expr) ;
 
 // DELETE FROM t [[AS] alias] [USING item, ...] [WHERE ...] [RETURNING ...]
 deleteStmt

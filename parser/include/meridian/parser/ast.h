@@ -537,6 +537,12 @@ struct Assignment {
   std::string column;
   ExprPtr value;  // null when SET col = DEFAULT
   Location loc;
+  // SET col[lower] = v or col[lower:upper] = array: one entry per [...] written.
+  struct Subscript {
+    ExprPtr lower;
+    ExprPtr upper;  // null unless a slice
+  };
+  std::vector<Subscript> subscripts;
 };
 
 // INSERT ... ON CONFLICT: the arbiter (a column list naming a unique index's columns, or a
