@@ -155,15 +155,61 @@ Result<BoundExprPtr> Binder::BindSubscript(const ast::Expr& expr) {
       BoundExpr::Make(BoundKind::kSubscript, expr.slice ? array->type : array->type.Element(), pos);
   e->children.push_back(std::move(array));
   for (size_t i = 1; i < expr.children.size(); ++i) {
-    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr index, BindExpr(*expr.children[i]));
-    if (IsUnknown(index) || index->type.IsIntegral()) {
-      MERIDIAN_ASSIGN_OR_RETURN(index, Coerce(std::move(index), Type::Integer(), false, ""));
-    } else {
-      return Status::Error(sqlstate::kDatatypeMismatch, "array subscript must have type integer")
-          .WithPosition(index->position);
-    }
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr index, BindArrayIndex(*expr.children[i]));
     e->children.push_back(std::move(index));
   }
+  return e;
+}
+
+Result<BoundExprPtr> Binder::BindArrayIndex(const ast::Expr& expr) {
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr index, BindExpr(expr));
+  if (!IsUnknown(index) && !index->type.IsIntegral()) {
+    return Status::Error(sqlstate::kDatatypeMismatch, "array subscript must have type integer")
+        .WithPosition(index->position);
+  }
+  return Coerce(std::move(index), Type::Integer(), false, "");
+}
+
+Result<BoundExprPtr> Binder::BindArrayAssignment(const ast::Assignment& a,
+                                                 const catalog::Column& col, BoundExprPtr current) {
+  const uint32_t pos = a.loc.position;
+  if (!col.type.IsArray()) {
+    return Status::Error(sqlstate::kDatatypeMismatch,
+                         "cannot subscript type " + col.type.Name() +
+                             " because it does not support subscripting")
+        .WithPosition(pos);
+  }
+  if (a.value == nullptr) {
+    return Status::NotSupported("cannot set an array element to DEFAULT").WithPosition(pos);
+  }
+  if (a.subscripts.size() > 1) {
+    return Status::NotSupported("multidimensional arrays are not supported").WithPosition(pos);
+  }
+  const ast::Assignment::Subscript& sub = a.subscripts[0];
+  const bool slice = sub.upper != nullptr;
+  auto e = BoundExpr::Make(BoundKind::kFunction, col.type, pos);
+  e->name = "array_set";
+  e->func = Func::kArraySet;
+  e->children.push_back(std::move(current));
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr lower, BindArrayIndex(*sub.lower));
+  e->children.push_back(std::move(lower));
+  if (slice) {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr upper, BindArrayIndex(*sub.upper));
+    e->children.push_back(std::move(upper));
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr value, BindExpr(*a.value));
+  const Type want = slice ? col.type : col.type.Element();
+  // The value is assigned to an element (or, for a slice, to the array type) as an assignment
+  // cast allows; another type is PostgreSQL's 42804 for subscripted assignment.
+  if (!IsUnknown(value) && !CanAssign(value->type, want)) {
+    return Status::Error(sqlstate::kDatatypeMismatch,
+                         "subscripted assignment to \"" + col.name + "\" requires type " +
+                             want.Name() + " but expression is of type " + value->type.Name())
+        .WithHint("You will need to rewrite or cast the expression.")
+        .WithPosition(pos);
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(value, Coerce(std::move(value), want, true, col.name));
+  e->children.push_back(std::move(value));
   return e;
 }
 

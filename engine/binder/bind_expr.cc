@@ -13,12 +13,6 @@
 namespace meridian::exec {
 
 Status NoOperator(const std::string& op, Type l, Type r, uint32_t position) {
-  if (l.id == TypeId::kRecord || r.id == TypeId::kRecord) {
-    // PostgreSQL compares records (NULL fields NULL between row constructors, equal
-    // elsewhere); Meridian does not yet, rather than answer differently.
-    return Status::NotSupported("comparing record values is not supported yet")
-        .WithPosition(position);
-  }
   return Status::Error(sqlstate::kUndefinedFunction,
                        "operator does not exist: " + l.Name() + " " + op + " " + r.Name())
       .WithHint(
@@ -82,6 +76,10 @@ Result<BoundExprPtr> Binder::BindExpr(const ast::Expr& expr) {
       case ast::ExprKind::kColumnRef:
         return BindColumnRef(expr);
       case ast::ExprKind::kStar:
+        if (expr.star) {  // (t).*, which PostgreSQL expands only as a select item
+          return Status::NotSupported("row expansion via \"*\" is not supported here")
+              .WithPosition(expr.loc.position);
+        }
         if (!expr.table.empty()) return BindColumnRef(expr);  // t.* in an expression: t's row
         return Status::Error(sqlstate::kSyntaxError, "\"*\" is not allowed here")
             .WithPosition(expr.loc.position);
@@ -118,6 +116,8 @@ Result<BoundExprPtr> Binder::BindExpr(const ast::Expr& expr) {
         return BindQuantifiedArray(expr);
       case ast::ExprKind::kSubscript:
         return BindSubscript(expr);
+      case ast::ExprKind::kFieldSelect:
+        return BindFieldSelect(expr);
     }
     return Status::NotSupported("this expression is not supported yet")
         .WithPosition(expr.loc.position);

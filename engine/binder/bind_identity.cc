@@ -29,18 +29,18 @@ Status Binder::CheckIdentityTargets(const ast::InsertStmt& stmt, BoundInsert* ou
     if (all_default) continue;
     return Status::Error(sqlstate::kGeneratedAlways,
                          "cannot insert a non-DEFAULT value into column \"" + col.name + "\"")
-        .WithDetail("Column \"" + col.name + "\" is an identity column defined as GENERATED ALWAYS.")
+        .WithDetail("Column \"" + col.name +
+                    "\" is an identity column defined as GENERATED ALWAYS.")
         .WithHint("Use OVERRIDING SYSTEM VALUE to override.");
   }
   return Status::Ok();
 }
 
 Status Binder::CheckIdentityAssignments(const std::vector<ast::Assignment>& list,
-                                        const std::vector<BoundAssignment>& bound,
                                         const catalog::Table& table) {
-  for (size_t i = 0; i < bound.size(); ++i) {
-    const int c = bound[i].column;
-    if (list[i].value == nullptr) continue;  // SET col = DEFAULT
+  for (size_t i = 0; i < list.size(); ++i) {
+    const int c = table.schema().FindColumn(list[i].column);
+    if (c < 0 || list[i].value == nullptr) continue;  // SET col = DEFAULT
     if (ColumnIdentity(*catalog_, table.id(), c) != 'a') continue;
     const std::string& name = table.schema().columns[c].name;
     return Status::Error(sqlstate::kGeneratedAlways,

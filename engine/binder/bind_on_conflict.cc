@@ -152,8 +152,8 @@ Status Binder::BindOnConflict(const ast::InsertStmt& stmt, BoundInsert* out) {
         TableScope("excluded", out->table, static_cast<int>(schema.columns.size())));
     ScopeSwitch enter(this, &scope);
     correlated_.assign(1, false);
-    MERIDIAN_RETURN_IF_ERROR(BindAssignments(oc.assignments, table, &bound->assignments));
-    MERIDIAN_RETURN_IF_ERROR(CheckIdentityAssignments(oc.assignments, bound->assignments, table));
+    MERIDIAN_RETURN_IF_ERROR(BindAssignments(oc.assignments, table, 0, &bound->assignments));
+    MERIDIAN_RETURN_IF_ERROR(CheckIdentityAssignments(oc.assignments, table));
     if (oc.where != nullptr) {
       rules_ = ExprRules{"WHERE", false, true, true};
       MERIDIAN_ASSIGN_OR_RETURN(bound->where, BindBoolean(*oc.where, "WHERE"));

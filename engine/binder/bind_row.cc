@@ -1,6 +1,7 @@
 // Record values: whole-row references (`SELECT t FROM t`, `row_to_json(t)`) and ROW(a, b, ...).
 // Both bind as a Func::kRow call whose children are the fields and whose shape names and types
-// them; the evaluator builds a Value::Record of the children's values.
+// them; the evaluator builds a Value::Record of the children's values. Field selection
+// `(t).col` binds as the field's own expression.
 #include "binder/binder.h"
 
 namespace meridian::exec {
@@ -74,6 +75,42 @@ Result<BoundExprPtr> Binder::BindRowConstructor(std::vector<BoundExprPtr> args, 
     shape->types.push_back(args[i]->type);
   }
   return MakeRowCall(std::move(args), std::move(shape), pos);
+}
+
+Result<BoundExprPtr> Binder::BindFieldSelect(const ast::Expr& expr) {
+  const uint32_t pos = expr.loc.position;
+  const ast::Expr& operand = *expr.children[0];
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr record, BindExpr(operand));
+  if (record->type.id != TypeId::kRecord) {
+    return Status::Error(sqlstate::kWrongObjectType, "column notation ." + expr.name +
+                                                         " applied to type " + record->type.Name() +
+                                                         ", which is not a composite type")
+        .WithPosition(pos);
+  }
+  // The ROW(...) the record is, also inside the CASE of a whole row on the NULL-extended side
+  // of an outer join (whose columns are then NULL too, as the field must be).
+  BoundExpr* row = record.get();
+  if (row->kind == BoundKind::kCase && row->has_else && row->children.size() == 3) {
+    row = row->children[2].get();
+  }
+  if (row->kind != BoundKind::kFunction || row->func != Func::kRow || row->shape == nullptr) {
+    return Status::NotSupported("selecting a field of this record value is not supported yet")
+        .WithPosition(pos);
+  }
+  for (size_t i = 0; i < row->shape->names.size(); ++i) {
+    if (row->shape->names[i] == expr.name) return std::move(row->children[i]);
+  }
+  const bool whole_row = (operand.kind == ast::ExprKind::kColumnRef && operand.table.empty()) ||
+                         (operand.kind == ast::ExprKind::kStar && !operand.table.empty());
+  if (whole_row) {
+    const std::string& table = operand.kind == ast::ExprKind::kStar ? operand.table : operand.name;
+    return Status::Error(sqlstate::kUndefinedColumn,
+                         "column " + table + "." + expr.name + " does not exist")
+        .WithPosition(pos);
+  }
+  return Status::Error(sqlstate::kUndefinedColumn,
+                       "could not identify column \"" + expr.name + "\" in record data type")
+      .WithPosition(pos);
 }
 
 }  // namespace meridian::exec

@@ -7,9 +7,12 @@
 namespace meridian::exec {
 
 Status Binder::BindAssignments(const std::vector<ast::Assignment>& list,
-                               const catalog::Table& table, std::vector<BoundAssignment>* out) {
+                               const catalog::Table& table, int target_offset,
+                               std::vector<BoundAssignment>* out) {
   const catalog::TableSchema& schema = table.schema();
   Scope* scope = scope_;
+  std::vector<bool> subscripted;  // parallel to the entries this call adds to *out
+  const size_t first = out->size();
   for (const ast::Assignment& a : list) {
     int c = schema.FindColumn(a.column);
     if (c < 0) {
@@ -18,16 +21,38 @@ Status Binder::BindAssignments(const std::vector<ast::Assignment>& list,
                  "column \"" + a.column + "\" of relation \"" + schema.name + "\" does not exist")
           .WithPosition(a.loc.position);
     }
-    for (const BoundAssignment& prev : *out) {
-      if (prev.column == c) {
+    // col[i] = v after col[j] = w assigns into the result of the first (PostgreSQL's
+    // rewriter nests them so); any other second assignment to a column is 42601.
+    BoundAssignment* earlier = nullptr;
+    for (size_t i = first; i < out->size(); ++i) {
+      if ((*out)[i].column != c) continue;
+      if (!subscripted[i - first] || a.subscripts.empty()) {
         return Status::Error(sqlstate::kSyntaxError,
                              "multiple assignments to same column \"" + a.column + "\"")
             .WithPosition(a.loc.position);
       }
+      earlier = &(*out)[i];
     }
     const catalog::Column& col = schema.columns[c];
     BoundExprPtr e;
-    if (a.value == nullptr) {
+    if (!a.subscripts.empty()) {
+      rules_ = ExprRules{"UPDATE", false, true, true};
+      BoundExprPtr current;
+      if (earlier != nullptr) {
+        current = std::move(earlier->value);
+      } else {
+        for (const ScopeTable& st : scope_->tables) {
+          if (st.offset == target_offset && st.table.get() == &table) NoteColumn(st, c);
+        }
+        current = BoundExpr::Column(0, target_offset + c, col.type, col.name);
+        current->position = a.loc.position;
+      }
+      MERIDIAN_ASSIGN_OR_RETURN(e, BindArrayAssignment(a, col, std::move(current)));
+      if (earlier != nullptr) {
+        earlier->value = std::move(e);
+        continue;
+      }
+    } else if (a.value == nullptr) {
       if (col.default_expr != nullptr) {
         MERIDIAN_ASSIGN_OR_RETURN(e, BindDefault(*col.default_expr, col.type, col.name));
         scope_ = scope;
@@ -40,6 +65,7 @@ Status Binder::BindAssignments(const std::vector<ast::Assignment>& list,
       MERIDIAN_ASSIGN_OR_RETURN(e, Coerce(std::move(e), col.type, true, col.name));
     }
     out->push_back({c, std::move(e)});
+    subscripted.push_back(!a.subscripts.empty());
   }
   return Status::Ok();
 }
@@ -111,15 +137,16 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
   ScopeSwitch enter(this, &scope);
   correlated_.assign(1, false);
 
-  MERIDIAN_RETURN_IF_ERROR(BindAssignments(stmt.assignments, *out->table, &out->assignments));
+  MERIDIAN_RETURN_IF_ERROR(BindAssignments(stmt.assignments, *out->table,
+                                           stmt.from.empty() ? 0 : out->target_offset,
+                                           &out->assignments));
   if (stmt.where != nullptr && stmt.from.empty()) {
     rules_ = ExprRules{"WHERE", false, true, true};
     MERIDIAN_ASSIGN_OR_RETURN(out->where, BindBoolean(*stmt.where, "WHERE"));
     MERIDIAN_ASSIGN_OR_RETURN(out->recheck, BindBoolean(*stmt.where, "WHERE"));
   }
   MERIDIAN_ASSIGN_OR_RETURN(out->checks, BindChecks(out->table));
-  MERIDIAN_RETURN_IF_ERROR(
-      CheckIdentityAssignments(stmt.assignments, out->assignments, *out->table));
+  MERIDIAN_RETURN_IF_ERROR(CheckIdentityAssignments(stmt.assignments, *out->table));
   if (stmt.from.empty()) {
     MERIDIAN_RETURN_IF_ERROR(BindReturning(stmt.returning, out->table, &out->returning, name));
   } else {

@@ -383,6 +383,9 @@ int FigureName(const ast::Expr& e, std::string* name) {
       return 2;
     case ast::ExprKind::kSubscript:  // a[1] is named after a
       return FigureName(*e.children[0], name);
+    case ast::ExprKind::kFieldSelect:  // (t).col is named col
+      *name = e.name;
+      return 2;
     case ast::ExprKind::kLiteral:
       if (e.literal_kind == ast::LiteralKind::kBool) {
         *name = "bool";

@@ -176,6 +176,9 @@ class Binder {
   // the reference correlated when it is an outer query's); null when none has it.
   Result<BoundExprPtr> WholeRowByName(const std::string& name, uint32_t pos);
   Result<BoundExprPtr> BindRowConstructor(std::vector<BoundExprPtr> args, uint32_t pos);
+  // (record).field (bind_row.cc): the field's own expression, taken from the ROW(...) or whole
+  // row the record is.
+  Result<BoundExprPtr> BindFieldSelect(const ast::Expr& expr);
 
   // bind_expr.cc
   Result<BoundExprPtr> BindExpr(const ast::Expr& expr);
@@ -349,12 +352,19 @@ class Binder {
   // VALUE makes identity columns take their defaults.
   Status CheckIdentityTargets(const ast::InsertStmt& stmt, BoundInsert* out);
   Status CheckIdentityAssignments(const std::vector<ast::Assignment>& list,
-                                  const std::vector<BoundAssignment>& bound,
                                   const catalog::Table& table);
   // SET lists of UPDATE and ON CONFLICT DO UPDATE over the current scope: each value coerced
-  // to its column's type, DEFAULT, 42703 for an unknown column, 42601 for one set twice.
+  // to its column's type, DEFAULT, 42703 for an unknown column, 42601 for one set twice (but
+  // col[i] = ... several times: chained). target_offset: the target row's first column in
+  // the scope's row, which col[i] = v reads.
   Status BindAssignments(const std::vector<ast::Assignment>& list, const catalog::Table& table,
-                         std::vector<BoundAssignment>* out);
+                         int target_offset, std::vector<BoundAssignment>* out);
+  // col[i] = v / col[i:j] = array (bind_array.cc): array_set over current, the column's value
+  // (or an earlier assignment's to it).
+  Result<BoundExprPtr> BindArrayAssignment(const ast::Assignment& a, const catalog::Column& col,
+                                           BoundExprPtr current);
+  // An array subscript: integer (an unknown literal or integer type coerced), else 42804.
+  Result<BoundExprPtr> BindArrayIndex(const ast::Expr& expr);
   // ON CONFLICT (bind_on_conflict.cc): the arbiter indexes (42P10 when no unique index has the
   // target's columns), DO UPDATE's SET and WHERE over the target row and EXCLUDED.
   Status BindOnConflict(const ast::InsertStmt& stmt, BoundInsert* out);

@@ -93,6 +93,9 @@ enum class Func {
   kArrayPrepend,  // array_prepend and element || array
   kArrayPosition,
   kStringToArray,
+  // col[i] = v / col[i:j] = array in UPDATE: children array, i, [j,] value; the new array
+  // (NULL-padded past the end; 0A000 where the lower bound would not be 1).
+  kArraySet,
   // Points as float8[] for R-tree nearest-neighbour order (PostgreSQL's cube extension names):
   // cube(float8[]) and cube_distance(a, b), Euclidean.
   kCube,
@@ -283,8 +286,8 @@ struct BoundExpr {
 
   std::vector<BoundExprPtr> children;
   std::shared_ptr<SubqueryPlan> subquery;
-  std::unique_ptr<WindowClause> window;    // kWindow
-  const ScalarFunction* scalar = nullptr;  // kFunction with Func::kRegistered
+  std::unique_ptr<WindowClause> window;      // kWindow
+  const ScalarFunction* scalar = nullptr;    // kFunction with Func::kRegistered
   std::shared_ptr<const RecordShape> shape;  // kFunction with Func::kRow: the record's fields
 
   static BoundExprPtr Const(Value v, Type t, uint32_t position = 0);

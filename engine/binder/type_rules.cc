@@ -1,10 +1,6 @@
 // Type rules and casts between the supported types (see type_rules.h).
 #include "binder/type_rules.h"
 
-#include "meridian/binary.h"
-#include "meridian/geometry.h"
-#include "meridian/json.h"
-
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +8,10 @@
 #include <cstring>
 #include <limits>
 #include <utility>
+
+#include "meridian/binary.h"
+#include "meridian/geometry.h"
+#include "meridian/json.h"
 
 namespace meridian::exec {
 
@@ -328,9 +328,10 @@ bool Comparable(Type a, Type b) {
   if (a.IsNumeric() && b.IsNumeric()) return true;
   if (a.IsString() && b.IsString()) return true;
   if (a.IsDateTime() && b.IsDateTime()) return true;
-  if (a.id == TypeId::kJson) return false;  // json has no equality or ordering operators
+  if (a.id == TypeId::kJson) return false;   // json has no equality or ordering operators
   if (a.id == TypeId::kPoint) return false;  // nor has point (box compares areas: bind_geometry)
-  if (a.id == TypeId::kRecord) return false;  // not yet (NoOperator: 0A000)
+  // Records compare as record_eq / record_cmp (CompareRecords), their fields checked when
+  // compared.
   return a.id == b.id;
 }
 
@@ -356,9 +357,8 @@ bool CanCast(Type from, Type to) {
   if (IsStringLike(from)) return true;          // input functions
   if (from.IsNumeric() && to.IsNumeric()) return true;
   if (from.IsDateTime() && to.IsDateTime()) return true;
-  if (to.id == TypeId::kTime &&
-      (from.id == TypeId::kTimestamp || from.id == TypeId::kTimestampTz ||
-       from.id == TypeId::kInterval)) {
+  if (to.id == TypeId::kTime && (from.id == TypeId::kTimestamp || from.id == TypeId::kTimestampTz ||
+                                 from.id == TypeId::kInterval)) {
     return true;
   }
   if (from.id == TypeId::kTime && to.id == TypeId::kInterval) return true;
@@ -375,9 +375,8 @@ bool CanAssign(Type from, Type to) {
   if (from.IsArray() || to.IsArray()) return to.IsString();
   if (from.IsNumeric() && to.IsNumeric()) return true;
   if (from.IsDateTime() && to.IsDateTime()) return true;
-  if (to.id == TypeId::kTime &&
-      (from.id == TypeId::kTimestamp || from.id == TypeId::kTimestampTz ||
-       from.id == TypeId::kInterval)) {
+  if (to.id == TypeId::kTime && (from.id == TypeId::kTimestamp || from.id == TypeId::kTimestampTz ||
+                                 from.id == TypeId::kInterval)) {
     return true;
   }
   if (from.id == TypeId::kTime && to.id == TypeId::kInterval) return true;
@@ -404,8 +403,7 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
     return Status::Error(sqlstate::kCannotCoerce,
                          "cannot cast type " + from.Name() + " to " + to.Name());
   }
-  if (from.id == TypeId::kJsonb && (to.IsNumeric() || to.id == TypeId::kBoolean) &&
-      v.IsString()) {
+  if (from.id == TypeId::kJsonb && (to.IsNumeric() || to.id == TypeId::kBoolean) && v.IsString()) {
     return JsonbToScalar(v.AsString(), to, explicit_cast);
   }
   switch (to.id) {
@@ -546,9 +544,9 @@ Result<Value> CastValue(const Value& v, Type from, Type to, bool explicit_cast) 
       if (v.IsTime()) {
         t = v.AsTime();
       } else if (v.IsTimestamp() || v.IsTimestampTz()) {
-        const Timestamp local =
-            v.IsTimestamp() ? v.AsTimestamp()
-                            : datetime::ToLocal(v.AsTimestampTz(), datetime::CurrentZone());
+        const Timestamp local = v.IsTimestamp()
+                                    ? v.AsTimestamp()
+                                    : datetime::ToLocal(v.AsTimestampTz(), datetime::CurrentZone());
         if (!datetime::IsFinite(local)) break;
         t.micros = local.micros - datetime::FloorDiv(local.micros, datetime::kMicrosPerDay) *
                                       datetime::kMicrosPerDay;
@@ -686,8 +684,8 @@ Result<Value> JsonbToScalar(const std::string& text, Type to, bool explicit_cast
   const bool ok = want_bool ? (n.kind == json::Node::kTrue || n.kind == json::Node::kFalse)
                             : n.kind == json::Node::kNumber;
   if (!ok) {
-    const char* what = n.kind == json::Node::kObject  ? "object"
-                       : n.kind == json::Node::kArray ? "array"
+    const char* what = n.kind == json::Node::kObject   ? "object"
+                       : n.kind == json::Node::kArray  ? "array"
                        : n.kind == json::Node::kString ? "string"
                        : n.kind == json::Node::kNull   ? "null"
                        : n.kind == json::Node::kNumber ? "numeric"
@@ -703,6 +701,46 @@ Result<Value> JsonbToScalar(const std::string& text, Type to, bool explicit_cast
 
 Result<Value> AssignValue(const Value& v, Type from, Type to) {
   return CastValue(v, from, to, /*explicit_cast=*/false);
+}
+
+Result<int> CompareRecords(const Value& a, const Value& b, bool ordering) {
+  const RecordValue& x = a.AsRecord();
+  const RecordValue& y = b.AsRecord();
+  const size_t n = std::min(x.fields.size(), y.fields.size());
+  for (size_t i = 0; i < n; ++i) {
+    const Type tx = x.shape->types[i], ty = y.shape->types[i];
+    const bool same = tx.IsArray() ? (ty.IsArray() && tx.Element().id == ty.Element().id)
+                                   : (!ty.IsArray() && tx.id == ty.id);
+    if (!same) {
+      return Status::Error(sqlstate::kDatatypeMismatch,
+                           "cannot compare dissimilar column types " + tx.Name() + " and " +
+                               ty.Name() + " at record column " + std::to_string(i + 1));
+    }
+    if (NoEqualityType(tx)) {
+      return Status::Error(sqlstate::kUndefinedFunction,
+                           std::string(ordering ? "could not identify a comparison function"
+                                                : "could not identify an equality operator") +
+                               " for type " + tx.Name());
+    }
+    const Value& f = x.fields[i];
+    const Value& g = y.fields[i];
+    if (f.IsNull() || g.IsNull()) {
+      if (f.IsNull() != g.IsNull()) return f.IsNull() ? 1 : -1;
+      continue;
+    }
+    int c = 0;
+    if (f.IsRecord() && g.IsRecord()) {
+      MERIDIAN_ASSIGN_OR_RETURN(c, CompareRecords(f, g, ordering));
+    } else {
+      c = CompareValues(f, g);
+    }
+    if (c != 0) return c;
+  }
+  if (x.fields.size() != y.fields.size()) {
+    return Status::Error(sqlstate::kDatatypeMismatch,
+                         "cannot compare record types with different numbers of columns");
+  }
+  return 0;
 }
 
 int CompareValues(const Value& a, const Value& b) {
@@ -746,7 +784,8 @@ int CompareValues(const Value& a, const Value& b) {
     const int64_t x = a.AsTime().micros, y = b.AsTime().micros;
     return x < y ? -1 : (x > y ? 1 : 0);
   }
-  if (a.IsInterval() && b.IsInterval()) return datetime::CompareIntervals(a.AsInterval(), b.AsInterval());
+  if (a.IsInterval() && b.IsInterval())
+    return datetime::CompareIntervals(a.AsInterval(), b.AsInterval());
   if (a.IsNumber() && b.IsNumber()) {
     double x = a.AsNumber(), y = b.AsNumber();
     // PostgreSQL orders NaN above every other value and equal to itself.
@@ -770,13 +809,13 @@ int CompareValues(const Value& a, const Value& b) {
   }
   // Mixed kinds cannot reach here after binding; order them by kind for determinism.
   auto rank = [](const Value& v) {
-    return v.IsBool()                                                   ? 0
-           : v.IsNumber()                                               ? 1
-           : (v.IsDate() || v.IsTimestamp() || v.IsTimestampTz())      ? 2
-           : (v.IsInterval() || v.IsTime())                            ? 3
-           : v.IsUuid()                                                 ? 5
-           : v.IsBytea()                                                ? 6
-                                                                        : 4;
+    return v.IsBool()                                             ? 0
+           : v.IsNumber()                                         ? 1
+           : (v.IsDate() || v.IsTimestamp() || v.IsTimestampTz()) ? 2
+           : (v.IsInterval() || v.IsTime())                       ? 3
+           : v.IsUuid()                                           ? 5
+           : v.IsBytea()                                          ? 6
+                                                                  : 4;
   };
   return rank(a) - rank(b);
 }

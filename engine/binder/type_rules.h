@@ -49,6 +49,12 @@ bool CanCast(Type from, Type to);
 Status CheckRange(int64_t v, Type t);
 // Three-way comparison of two non-NULL values of comparable types.
 int CompareValues(const Value& a, const Value& b);
+// PostgreSQL's record_eq / record_cmp between two record values: field by field, a NULL field
+// equal to NULL and above every value; the first unequal pair decides. A pair reached whose
+// types differ is 42804 "cannot compare dissimilar column types ...", a field type without
+// equality (json, point, box) 42883; records equal up to the shorter one's length but of
+// different lengths are 42804. ordering: the message of record_cmp (< <= > >=) for 42883.
+Result<int> CompareRecords(const Value& a, const Value& b, bool ordering);
 // A number value (int, double, real, numeric; or numeric text) as Numeric.
 Result<Numeric> ToNumericValue(const Value& v);
 // Number of characters (UTF-8 code points) in s.

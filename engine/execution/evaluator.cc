@@ -139,8 +139,7 @@ Result<Value> TimeArithmetic(ast::BinaryOp op, const Value& a, const Value& b) {
     }
     if (point.IsTimestampTz()) {
       MERIDIAN_ASSIGN_OR_RETURN(
-          TimestampTz t,
-          datetime::AddInterval(point.AsTimestampTz(), i, datetime::CurrentZone()));
+          TimestampTz t, datetime::AddInterval(point.AsTimestampTz(), i, datetime::CurrentZone()));
       return Value::TimestampTzVal(t);
     }
     if (point.IsTime()) return Value::TimeVal(datetime::AddInterval(point.AsTime(), i));
@@ -233,7 +232,13 @@ Result<Value> Arithmetic(ast::BinaryOp op, const Value& a, const Value& b, Type 
 }
 
 Result<Value> Compare(ast::BinaryOp op, const Value& a, const Value& b) {
-  int c = CompareValues(a, b);
+  int c = 0;
+  if (a.IsRecord() && b.IsRecord()) {
+    const bool ordering = op != ast::BinaryOp::kEq && op != ast::BinaryOp::kNe;
+    MERIDIAN_ASSIGN_OR_RETURN(c, CompareRecords(a, b, ordering));
+  } else {
+    c = CompareValues(a, b);
+  }
   switch (op) {
     case ast::BinaryOp::kEq:
       return Value::Bool(c == 0);
@@ -280,7 +285,8 @@ std::string AsciiLower(std::string s) {
   return s;
 }
 
-// like_escape(pattern, escape): the pattern rewritten for LIKE (pattern_match.h), whose escape is '\'.
+// like_escape(pattern, escape): the pattern rewritten for LIKE (pattern_match.h), whose escape is
+// '\'.
 Result<Value> LikeEscape(const std::string& pattern, const std::string& escape) {
   std::vector<std::string_view> esc = Chars(escape);
   if (esc.size() > 1) {
@@ -636,8 +642,9 @@ Result<Value> EvalInList(const BoundExpr& e, const EvalContext& ctx) {
     MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*e.children[i], ctx));
     if (v.IsNull()) {
       saw_null = true;
-    } else if (CompareValues(x, v) == 0) {
-      return Value::Bool(!e.negated);
+    } else {
+      MERIDIAN_ASSIGN_OR_RETURN(Value eq, Compare(ast::BinaryOp::kEq, x, v));
+      if (eq.AsBool()) return Value::Bool(!e.negated);
     }
   }
   if (saw_null) return Value::Null();
@@ -714,7 +721,10 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
     bool match = false;
     if (e.has_operand) {
       MERIDIAN_ASSIGN_OR_RETURN(Value w, Eval(*e.children[i], ctx));
-      match = !operand.IsNull() && !w.IsNull() && CompareValues(operand, w) == 0;
+      if (!operand.IsNull() && !w.IsNull()) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value eq, Compare(ast::BinaryOp::kEq, operand, w));
+        match = eq.AsBool();
+      }
     } else {
       // Not EvalPredicate: a WHEN condition is one expression, its AND evaluated in full.
       MERIDIAN_ASSIGN_OR_RETURN(Value w, Eval(*e.children[i], ctx));

@@ -57,8 +57,52 @@ Result<Value> Subscript(const std::vector<Value>& v) {
 // The text of an element as array_to_string writes it (booleans t/f, as array_out).
 std::string ElementText(const Value& v) { return v.ToString(); }
 
+// PostgreSQL's MaxArraySize: the most elements an array may have.
+constexpr int64_t kMaxArraySize = 134217727;
+
+// array_set_element / array_set_slice for one-dimensional arrays whose lower bound is 1 (the
+// only ones Meridian has): v is array, i, [j,] value. Past the end the array grows with NULLs;
+// a NULL array is an empty one. A result whose lower bound would not be 1 (i < 1, or i > 1 into
+// an empty array) is 0A000 where PostgreSQL makes an array with those bounds.
+Result<Value> ArraySet(const std::vector<Value>& v) {
+  const bool slice = v.size() == 4;
+  for (size_t k = 1; k + 1 < v.size(); ++k) {
+    if (v[k].IsNull()) {
+      return Status::Error(sqlstate::kNullValueNotAllowed,
+                           "array subscript in assignment must not be null");
+    }
+  }
+  const Value& value = v.back();
+  if (slice && value.IsNull()) return v[0];  // a NULL source leaves the array as it is
+  std::vector<Value> out = v[0].IsNull() ? std::vector<Value>{} : v[0].AsArray();
+  const int64_t lo = v[1].AsInt();
+  const int64_t hi = slice ? v[2].AsInt() : lo;
+  if (slice && hi < lo) {
+    return Status::Error(sqlstate::kArraySubscriptError,
+                         "upper bound cannot be less than lower bound");
+  }
+  if (lo < 1 || (out.empty() && lo > 1)) {
+    return Status::NotSupported("array lower bounds other than 1 are not supported");
+  }
+  if (hi > kMaxArraySize) {
+    return Status::Error(
+        sqlstate::kProgramLimitExceeded,
+        "array size exceeds the maximum allowed (" + std::to_string(kMaxArraySize) + ")");
+  }
+  if (slice && static_cast<int64_t>(value.AsArray().size()) < hi - lo + 1) {
+    return Status::Error(sqlstate::kArraySubscriptError, "source array too small");
+  }
+  if (static_cast<int64_t>(out.size()) < hi) out.resize(static_cast<size_t>(hi), Value::Null());
+  for (int64_t k = lo; k <= hi; ++k) {
+    out[static_cast<size_t>(k - 1)] = slice ? value.AsArray()[static_cast<size_t>(k - lo)] : value;
+  }
+  return Value::Array(std::move(out));
+}
+
 Result<Value> ArrayFunction(const BoundExpr& e, const std::vector<Value>& v) {
   switch (e.func) {
+    case Func::kArraySet:
+      return ArraySet(v);
     case Func::kArrayToString: {
       // NULL elements are skipped, or written as the third argument when it is not NULL.
       if (v[0].IsNull() || v[1].IsNull()) return Value::Null();

@@ -241,7 +241,8 @@ updateStmt
     (K_FROM fromItem (COMMA fromItem)*)? (K_WHERE expr)? returningClause?
   ;
 
-assignment : identifier EQ (K_DEFAULT | expr) ;
+// col[i] = v and col[i:j] = array assign into an array column.
+assignment : identifier subscript* EQ (K_DEFAULT | expr) ;
 
 // DELETE FROM t [[AS] alias] [USING item, ...] [WHERE ...] [RETURNING ...]
 deleteStmt
@@ -617,7 +618,7 @@ primary
   : literal                                                                 # literalPrimary
   | PARAM                                                                   # paramPrimary
   | LPAREN selectStmt RPAREN                                                # subqueryPrimary
-  | LPAREN expr RPAREN                                                      # parenPrimary
+  | LPAREN expr RPAREN fieldSelection* (DOT STAR)?                          # parenPrimary
   | LPAREN expr (COMMA expr)+ RPAREN                                        # rowPrimary
   | K_EXISTS LPAREN selectStmt RPAREN                                       # existsPrimary
   | K_CASE operand=expr? (K_WHEN expr K_THEN expr)+ (K_ELSE elseExpr=expr)? K_END # casePrimary
@@ -638,6 +639,9 @@ primary
   | identifier (DOT identifier (DOT identifier)?)?                          # columnPrimary
   | identifier DOT STAR                                                     # wholeRowPrimary
   ;
+
+// (record).field: a field of a record value (`(t).col`, `(ROW(1, 2)).f1`); `(t).*` is t.*.
+fieldSelection : DOT identifier ;
 
 // agg(args ORDER BY keys) and agg(...) FILTER (WHERE cond): aggregate calls only (the binder
 // refuses them on other functions, 42809).

@@ -4,9 +4,8 @@
 
 #include <optional>
 
-#include "transformer.h"
-
 #include "meridian/parser/utf8.h"
+#include "transformer.h"
 
 namespace meridian::parser {
 using ast::BinaryOp;
@@ -117,7 +116,7 @@ Result<std::string> DecodeEscapeString(const std::string& text) {
     size_t n = 0;
     while (n < max && *i < text.size() - 1) {
       const char c = text[*i];
-      int d = c >= '0' && c <= '9' ? c - '0'
+      int d = c >= '0' && c <= '9'                 ? c - '0'
               : base == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10
               : base == 16 && c >= 'A' && c <= 'F' ? c - 'A' + 10
                                                    : -1;
@@ -130,7 +129,7 @@ Result<std::string> DecodeEscapeString(const std::string& text) {
   };
   for (size_t i = 2; i + 1 < text.size();) {  // after E' and before the closing '
     const char c = text[i];
-    if (c == '\'' ) {  // '' stands for one '
+    if (c == '\'') {  // '' stands for one '
       out += '\'';
       i += 2;
       continue;
@@ -143,17 +142,28 @@ Result<std::string> DecodeEscapeString(const std::string& text) {
     const char e = text[i + 1];
     i += 2;
     switch (e) {
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
       case 'x': {
         auto [v, n] = digits(&i, 2, 16);
         if (n == 0) {
           out += 'x';
         } else {
-          if (v == 0) return Status::Error("22021", "invalid byte sequence for encoding \"UTF8\": 0x00");
+          if (v == 0)
+            return Status::Error("22021", "invalid byte sequence for encoding \"UTF8\": 0x00");
           out += static_cast<char>(v);
         }
         break;
@@ -256,10 +266,12 @@ ExprPtr Transformer::TransformComparison(P::ComparisonExprContext* ctx) {
   if (ctx->children.size() > 1) {
     auto* op_token = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->comparisonOp()->children[0]);
     BinaryOp op = OperatorOf(op_token->getSymbol()->getType()).value_or(BinaryOp::kEq);
-    P::RowPrimaryContext* left_row = BareRow(left_ctx);
-    P::RowPrimaryContext* right_row =
-        ctx->predicateExpr().size() > 1 ? BareRow(ctx->predicateExpr(1)) : nullptr;
-    if (left_row != nullptr && right_row != nullptr) return CompareRows(op, left_row, right_row);
+    const RowOperand left_row = BareRow(left_ctx);
+    const RowOperand right_row =
+        ctx->predicateExpr().size() > 1 ? BareRow(ctx->predicateExpr(1)) : RowOperand{};
+    if (left_row.ctx != nullptr && right_row.ctx != nullptr) {
+      return CompareRows(op, left_row, right_row);
+    }
   }
   ExprPtr left = TransformPredicate(left_ctx);
   if (ctx->children.size() == 1) return left;
@@ -287,8 +299,8 @@ ExprPtr Transformer::TransformComparison(P::ComparisonExprContext* ctx) {
 ExprPtr Transformer::TransformPredicate(P::PredicateExprContext* ctx) {
   if (ctx->children.size() > 1) {
     auto* in_list = dynamic_cast<P::InListPredicateContext*>(ctx->predicateSuffix());
-    P::RowPrimaryContext* row = BareRow(ctx->concatExpr());
-    if (row != nullptr && in_list != nullptr) return RowInList(row, in_list);
+    const RowOperand row = BareRow(ctx->concatExpr());
+    if (row.ctx != nullptr && in_list != nullptr) return RowInList(row, in_list);
   }
   ExprPtr operand = TransformConcat(static_cast<P::ConcatExprContext*>(ctx->children[0]));
   if (ctx->children.size() == 1) return operand;
@@ -489,7 +501,26 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
     return e;
   }
   if (auto* paren = dynamic_cast<P::ParenPrimaryContext*>(ctx)) {
-    return TransformExpr(paren->expr());
+    ExprPtr e = TransformExpr(paren->expr());
+    for (P::FieldSelectionContext* field : paren->fieldSelection()) {
+      ExprPtr f = NewExpr(ExprKind::kFieldSelect, loc);  // PostgreSQL points at the "("
+      f->name = Identifier(field->identifier());
+      f->children.push_back(std::move(e));
+      e = std::move(f);
+    }
+    if (paren->STAR() != nullptr) {
+      // (t).* is t.*: the columns of t in a select list, its whole row in an expression.
+      if ((e->kind == ExprKind::kColumnRef && e->table.empty()) ||
+          (e->kind == ExprKind::kStar && !e->table.empty())) {
+        ExprPtr star = NewExpr(ExprKind::kStar, e->loc);
+        star->table = e->kind == ExprKind::kStar ? e->table : e->name;
+        star->star = true;  // written (t).*: a select item only (0A000 in an expression)
+        return star;
+      }
+      Fail(ErrorAt(ctx, sqlstate::kFeatureNotSupported,
+                   "(expression).* is not supported yet but for a table's name"));
+    }
+    return e;
   }
   if (auto* row = dynamic_cast<P::RowPrimaryContext*>(ctx)) {
     // (a, b, ...) outside a comparison: the row constructor ROW(a, b, ...).

@@ -1,6 +1,6 @@
-// Row constructors (a, b, ...) as operands of comparisons and IN lists, turned into comparisons
-// of their elements as PostgreSQL defines them: = is the AND of the element equalities, <> the
-// OR of the inequalities, < <= > >= compare left to right (the first pair that differs
+// Row constructors (a, b, ...) and ROW(a, ...) as operands of comparisons and IN lists, turned into
+// comparisons of their elements as PostgreSQL defines them: = is the AND of the element equalities,
+// <> the OR of the inequalities, < <= > >= compare left to right (the first pair that differs
 // decides; a NULL pair before that makes the result NULL), and (a, b) [NOT] IN ((1, 2), ...)
 // is [NOT] the OR of the row equalities. Elements are transformed once per use.
 #include "transformer.h"
@@ -10,23 +10,37 @@ using ast::BinaryOp;
 using ast::ExprKind;
 using ast::ExprPtr;
 
-P::RowPrimaryContext* Transformer::BareRow(antlr4::ParserRuleContext* ctx) const {
+Transformer::RowOperand Transformer::BareRow(antlr4::ParserRuleContext* ctx) const {
   // Down through the precedence levels while each holds exactly one sub-rule and nothing else.
   while (ctx != nullptr) {
-    if (auto* row = dynamic_cast<P::RowPrimaryContext*>(ctx)) return row;
-    if (ctx->children.size() != 1) return nullptr;
+    if (auto* row = dynamic_cast<P::RowPrimaryContext*>(ctx)) return {row, row->expr()};
+    if (auto* fn = dynamic_cast<P::FunctionPrimaryContext*>(ctx)) {
+      // ROW(a, ...): the keyword, unquoted and unqualified, with nothing but arguments.
+      const std::string name = fn->qualifiedName()->getText();
+      const bool row = name.size() == 3 && (name[0] | 0x20) == 'r' && (name[1] | 0x20) == 'o' &&
+                       (name[2] | 0x20) == 'w' && fn->K_DISTINCT() == nullptr &&
+                       fn->K_ALL() == nullptr && fn->aggOrderBy() == nullptr &&
+                       fn->aggFilter() == nullptr && fn->overClause() == nullptr;
+      if (row) return {fn, fn->expr()};
+      return {};
+    }
+    if (ctx->children.size() != 1) return {};
     ctx = dynamic_cast<antlr4::ParserRuleContext*>(ctx->children[0]);
   }
-  return nullptr;
+  return {};
 }
 
-ExprPtr Transformer::CompareRows(BinaryOp op, P::RowPrimaryContext* left,
-                                 P::RowPrimaryContext* right) {
-  const std::vector<P::ExprContext*> l = left->expr();
-  const std::vector<P::ExprContext*> r = right->expr();
+ExprPtr Transformer::CompareRows(BinaryOp op, const RowOperand& left, const RowOperand& right) {
+  const std::vector<P::ExprContext*>& l = left.items;
+  const std::vector<P::ExprContext*>& r = right.items;
   if (l.size() != r.size()) {
-    Fail(ErrorAt(right, sqlstate::kSyntaxError, "unequal number of entries in row expressions"));
-    return MakeBinary(op, TransformExpr(l[0]), TransformExpr(r[0]));
+    Fail(
+        ErrorAt(right.ctx, sqlstate::kSyntaxError, "unequal number of entries in row expressions"));
+    return NewExpr(ExprKind::kLiteral, Loc(left.ctx));
+  }
+  if (l.empty()) {
+    Fail(ErrorAt(right.ctx, sqlstate::kFeatureNotSupported, "cannot compare rows of zero length"));
+    return NewExpr(ExprKind::kLiteral, Loc(left.ctx));
   }
   if (op == BinaryOp::kEq || op == BinaryOp::kNe) {
     const BinaryOp join = op == BinaryOp::kEq ? BinaryOp::kAnd : BinaryOp::kOr;
@@ -51,11 +65,11 @@ ExprPtr Transformer::CompareRows(BinaryOp op, P::RowPrimaryContext* left,
   return out;
 }
 
-ExprPtr Transformer::RowInList(P::RowPrimaryContext* left, P::InListPredicateContext* list) {
+ExprPtr Transformer::RowInList(const RowOperand& left, P::InListPredicateContext* list) {
   ExprPtr out;
   for (P::InItemContext* item : list->inItem()) {
-    P::RowPrimaryContext* row = item->expr() != nullptr ? BareRow(item->expr()) : nullptr;
-    if (row == nullptr) {
+    const RowOperand row = item->expr() != nullptr ? BareRow(item->expr()) : RowOperand{};
+    if (row.ctx == nullptr) {
       Fail(ErrorAt(item, sqlstate::kFeatureNotSupported,
                    "the items of an IN list compared with a row must be rows"));
       return TransformInItem(item);

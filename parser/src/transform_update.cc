@@ -1,5 +1,6 @@
 // UPDATE t [[AS] alias] SET c = expr | DEFAULT, ... [FROM items] [WHERE expr]; DEFAULT becomes a
-// null value ExprPtr; the FROM items are transformed as SELECT's.
+// null value ExprPtr; c[i] / c[i:j] keep their subscripts; the FROM items are transformed as
+// SELECT's.
 
 #include "transformer.h"
 
@@ -9,6 +10,12 @@ ast::Assignment Transformer::TransformAssignment(P::AssignmentContext* ctx) {
   ast::Assignment assignment;
   assignment.column = Identifier(ctx->identifier());
   assignment.loc = Loc(ctx);
+  for (P::SubscriptContext* sub : ctx->subscript()) {
+    ast::Assignment::Subscript s;
+    s.lower = TransformExpr(sub->lower);
+    if (sub->upper != nullptr) s.upper = TransformExpr(sub->upper);
+    assignment.subscripts.push_back(std::move(s));
+  }
   if (ctx->expr() != nullptr) assignment.value = TransformExpr(ctx->expr());
   return assignment;
 }

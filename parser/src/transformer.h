@@ -146,12 +146,15 @@ class Transformer {
   ast::ExprPtr TransformIs(P::IsExprContext* ctx);
   ast::ExprPtr TransformComparison(P::ComparisonExprContext* ctx);
   ast::ExprPtr TransformPredicate(P::PredicateExprContext* ctx);
-  // Row constructors (a, b, ...) exist only as operands of a comparison or an IN list, where
-  // they become element-wise comparisons (transform_row.cc): null when ctx is not a bare row.
-  P::RowPrimaryContext* BareRow(antlr4::ParserRuleContext* ctx) const;
-  ast::ExprPtr CompareRows(ast::BinaryOp op, P::RowPrimaryContext* left,
-                           P::RowPrimaryContext* right);
-  ast::ExprPtr RowInList(P::RowPrimaryContext* left, P::InListPredicateContext* list);
+  // Row constructors (a, b, ...) and ROW(a, ...) compared with row constructors (as operands
+  // of a comparison or an IN list) become element-wise comparisons (transform_row.cc).
+  struct RowOperand {
+    antlr4::ParserRuleContext* ctx = nullptr;  // null: not a bare row constructor
+    std::vector<P::ExprContext*> items;
+  };
+  RowOperand BareRow(antlr4::ParserRuleContext* ctx) const;
+  ast::ExprPtr CompareRows(ast::BinaryOp op, const RowOperand& left, const RowOperand& right);
+  ast::ExprPtr RowInList(const RowOperand& left, P::InListPredicateContext* list);
   ast::ExprPtr TransformConcat(P::ConcatExprContext* ctx);
   ast::ExprPtr TransformAdditive(P::AdditiveExprContext* ctx);
   ast::ExprPtr TransformMultiplicative(P::MultiplicativeExprContext* ctx);

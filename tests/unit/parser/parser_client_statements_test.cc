@@ -129,6 +129,9 @@ TEST(ParserClientSql, Arrays) {
   EXPECT_EQ(DumpExpr("x <> ALL (ARRAY[1])"), "(<> ALL x (ARRAY 1))");
   EXPECT_EQ(DumpExpr("a[1]"), "(SUBSCRIPT a 1)");
   EXPECT_EQ(DumpExpr("a[1:2][3]"), "(SUBSCRIPT (SLICE a 1 2) 3)");
+  EXPECT_EQ(DumpExpr("(t).arr[2]"), "(SUBSCRIPT (FIELD arr t) 2)");
+  EXPECT_EQ(DumpExpr("((t).r).f1"), "(FIELD f1 (FIELD r t))");
+  EXPECT_EQ(DumpExpr("(t).r.f1"), "(FIELD f1 (FIELD r t))");
   EXPECT_EQ(DumpExpr("x::pg_catalog.int2[]"), "(CAST x smallint[])");
   EXPECT_EQ(DumpExpr("CAST(x AS text[3])"), "(CAST x text[])");
   EXPECT_EQ(DumpExpr("x::integer ARRAY"), "(CAST x integer[])");

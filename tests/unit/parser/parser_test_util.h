@@ -94,6 +94,8 @@ inline std::string Dump(const ast::Expr* e) {
       return e->subquery != nullptr ? "(ARRAYSUB)" : "(ARRAY" + DumpChildren(*e) + ")";
     case ast::ExprKind::kSubscript:
       return std::string(e->slice ? "(SLICE" : "(SUBSCRIPT") + DumpChildren(*e) + ")";
+    case ast::ExprKind::kFieldSelect:
+      return "(FIELD " + e->name + DumpChildren(*e) + ")";
   }
   return "?";
 }

@@ -44,6 +44,7 @@ enum class ExprKind {
   kQuantifiedArray,  // children[0] binary_op ANY|ALL (children[1]), children[1] an array
   kArray,            // ARRAY[children...]; ARRAY(subquery) when subquery is set
   kSubscript,        // children[0][children[1]]; a slice [children[1]:children[2]] if slice
+  kFieldSelect,      // (children[0]).name: a field of a record value
 };
 
 enum class LiteralKind { kNull, kBool, kInteger, kFloat, kString };
@@ -158,12 +159,12 @@ struct Expr {
   bool negated = false;   // IS NOT NULL, NOT IN, NOT BETWEEN, NOT EXISTS
   bool all = false;       // kInSubquery: x op ALL (subquery); else x op ANY (IN is = ANY)
   bool distinct = false;  // count(DISTINCT x)
-  bool star = false;      // count(*)
+  bool star = false;      // count(*); on a kStar: written (t).*
   // kFunction: agg(args ORDER BY ...) and agg(...) FILTER (WHERE filter); empty/null if none.
   std::vector<OrderItem> agg_order;
   ExprPtr filter;
-  bool slice = false;     // kSubscript: a[lower:upper]
-  int param_index = 0;    // kParam
+  bool slice = false;   // kSubscript: a[lower:upper]
+  int param_index = 0;  // kParam
 
   // kCase: has_case_operand tells whether children[0] is the CASE operand; the rest are
   // WHEN, THEN pairs, then the ELSE expression if has_else.
@@ -187,11 +188,11 @@ struct SelectItem {
 enum class JoinType { kComma, kCross, kInner, kLeft, kRight, kFull };
 
 struct TableRef {
-  std::string name;                         // empty for a subquery in FROM
-  std::string schema;                       // schema.name as written; empty when unqualified
-  std::string alias;                        // empty when none
-  std::unique_ptr<SelectStmt> subquery;     // (SELECT ...) AS alias; null for a table
-  ExprPtr function;                         // f(args) [AS alias [(col)]]: a kFunction call
+  std::string name;                      // empty for a subquery in FROM
+  std::string schema;                    // schema.name as written; empty when unqualified
+  std::string alias;                     // empty when none
+  std::unique_ptr<SelectStmt> subquery;  // (SELECT ...) AS alias; null for a table
+  ExprPtr function;                      // f(args) [AS alias [(col)]]: a kFunction call
   bool lateral = false;  // LATERAL (subquery); always set for f(args), as PostgreSQL implies it
   std::vector<std::string> column_aliases;  // AS alias (a, b)
   Location loc;
@@ -214,7 +215,13 @@ struct OrderItem {
 // or following start: 42P20).
 struct WindowFrame {
   enum class Mode { kRange, kRows, kGroups };
-  enum class Bound { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+  enum class Bound {
+    kUnboundedPreceding,
+    kPreceding,
+    kCurrentRow,
+    kFollowing,
+    kUnboundedFollowing
+  };
   Mode mode = Mode::kRange;
   Bound start = Bound::kUnboundedPreceding;
   Bound end = Bound::kCurrentRow;
@@ -349,15 +356,15 @@ struct ForeignKeyDef {
 // One option of CREATE / ALTER SEQUENCE or of an identity column's (...) list.
 struct SequenceOption {
   enum class Kind {
-    kAs,          // AS type (type)
-    kIncrement,   // INCREMENT [BY] value
-    kMinValue,    // MINVALUE value; NO MINVALUE when no_value
-    kMaxValue,    // MAXVALUE value; NO MAXVALUE when no_value
-    kStart,       // START [WITH] value
-    kRestart,     // RESTART [[WITH] value]: no_value when none is written
-    kCache,       // CACHE value
-    kCycle,       // [NO] CYCLE: no_value for NO CYCLE
-    kOwnedBy,     // OWNED BY table.column (owned_table empty and owned_column "none": NONE)
+    kAs,         // AS type (type)
+    kIncrement,  // INCREMENT [BY] value
+    kMinValue,   // MINVALUE value; NO MINVALUE when no_value
+    kMaxValue,   // MAXVALUE value; NO MAXVALUE when no_value
+    kStart,      // START [WITH] value
+    kRestart,    // RESTART [[WITH] value]: no_value when none is written
+    kCache,      // CACHE value
+    kCycle,      // [NO] CYCLE: no_value for NO CYCLE
+    kOwnedBy,    // OWNED BY table.column (owned_table empty and owned_column "none": NONE)
   };
   Kind kind = Kind::kIncrement;
   std::string value;  // the number as written, with its sign
@@ -495,8 +502,8 @@ struct DropIndexStmt {
 struct AnalyzeStmt {
   std::vector<std::string> tables;  // empty: every table
   std::vector<Location> table_locs;
-  bool vacuum = false;   // VACUUM: dead versions are collected (a checkpoint)
-  bool analyze = true;   // statistics gathered (VACUUM: only with ANALYZE)
+  bool vacuum = false;  // VACUUM: dead versions are collected (a checkpoint)
+  bool analyze = true;  // statistics gathered (VACUUM: only with ANALYZE)
 };
 
 // TRUNCATE [TABLE] t [, ...]: empties the tables (and their indexes) at once.
@@ -530,6 +537,12 @@ struct Assignment {
   std::string column;
   ExprPtr value;  // null when SET col = DEFAULT
   Location loc;
+  // SET col[lower] = v or col[lower:upper] = array: one entry per [...] written.
+  struct Subscript {
+    ExprPtr lower;
+    ExprPtr upper;  // null unless a slice
+  };
+  std::vector<Subscript> subscripts;
 };
 
 // INSERT ... ON CONFLICT: the arbiter (a column list naming a unique index's columns, or a
@@ -539,7 +552,7 @@ struct OnConflict {
   std::vector<Location> column_locs;
   std::vector<ExprPtr> target_exprs;  // parallel to columns: (expr) / func(args), else null
   ExprPtr target_where;               // ON CONFLICT (...) WHERE predicate (a partial index)
-  std::string constraint;  // ON CONSTRAINT name
+  std::string constraint;             // ON CONSTRAINT name
   Location constraint_loc;
   bool do_update = false;  // false: DO NOTHING
   std::vector<Assignment> assignments;
@@ -550,7 +563,7 @@ struct OnConflict {
 struct InsertStmt {
   std::string table;
   Location table_loc;
-  std::string alias;  // INSERT INTO t AS alias; empty when none
+  std::string alias;                 // INSERT INTO t AS alias; empty when none
   std::vector<std::string> columns;  // empty: all columns in order
   std::vector<Location> column_locs;
   std::vector<std::vector<ExprPtr>> values;  // VALUES rows; a null ExprPtr where DEFAULT is written
@@ -785,9 +798,9 @@ struct Statement {
   // kExplain: the statement explained, and whether it runs (EXPLAIN ANALYZE).
   std::unique_ptr<Statement> explained;
   bool explain_analyze = false;
-  bool explain_costs = true;                // COSTS OFF: no (cost=...) on the plan lines
-  bool explain_timing = true;               // TIMING OFF: ANALYZE without actual times
-  std::optional<bool> explain_summary;      // SUMMARY: default on with ANALYZE only
+  bool explain_costs = true;            // COSTS OFF: no (cost=...) on the plan lines
+  bool explain_timing = true;           // TIMING OFF: ANALYZE without actual times
+  std::optional<bool> explain_summary;  // SUMMARY: default on with ANALYZE only
 };
 
 }  // namespace meridian::ast
