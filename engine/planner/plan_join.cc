@@ -852,13 +852,16 @@ void PushIntoDerived(BoundSelect* d, std::vector<BoundExprPtr>* conjuncts) {
       d->LocksRows()) {
     return;
   }
-  std::vector<BoundExprPtr> where;
-  if (d->where != nullptr) where.push_back(std::move(d->where));
+  std::vector<BoundExprPtr> where = SplitConjuncts(std::move(d->where));
   std::vector<BoundExprPtr> kept;
   for (BoundExprPtr& c : *conjuncts) {
     if (PushableInto(*d, *c)) {
       RebindToSource(*d, c.get());
-      where.push_back(std::move(c));
+      // One the derived select already has (`o_w_id = $1` inside, and the same from a LEFT
+      // join's equivalence outside) is not tested twice.
+      const bool known = std::any_of(where.begin(), where.end(),
+                                     [&](const BoundExprPtr& w) { return w->Equals(*c); });
+      if (!known) where.push_back(std::move(c));
     } else {
       kept.push_back(std::move(c));
     }
