@@ -17,8 +17,8 @@ struct HashJoinOp::Spill {
   bool can_spill = false;
   size_t held_bytes = 0;  // the table's rows, estimated
   size_t peak_bytes = 0;
-  size_t buckets = 0;     // the largest table's slots
-  uint64_t batches = 1;   // 1 + the partitions joined
+  size_t buckets = 0;    // the largest table's slots
+  uint64_t batches = 1;  // 1 + the partitions joined
   bool spilled = false;
   std::unique_ptr<HashSpill> parts;         // side 0: right rows, side 1: left rows
   std::unique_ptr<SpillFile> null_right;    // right/full: right rows with a NULL key
@@ -126,8 +126,8 @@ void HashJoinOp::ResetTable() {
 
 size_t HashJoinOp::RowCost(const Value* stored, size_t key_bytes) const {
   // The row's values, its next_ link, its share of the table (at most half full) and its key.
-  size_t n = stored_.size() * sizeof(Value) + sizeof(uint32_t) +
-             2 * sizeof(KeyTable<Chain>::Slot) + key_bytes;
+  size_t n = stored_.size() * sizeof(Value) + sizeof(uint32_t) + 2 * sizeof(KeyTable<Chain>::Slot) +
+             key_bytes;
   for (size_t k = 0; k < stored_.size(); ++k) n += stored[k].ByteSize();
   return n;
 }
@@ -451,16 +451,21 @@ void HashJoinOp::Join(const Row* left, uint32_t pos, Row* row) const {
 
 void HashJoinOp::JoinStored(const Row* left, const Value* stored, Row* row) const {
   row->resize(left_width_ + right_width_);
-  for (size_t c = 0; c < left_width_; ++c) {
-    (*row)[c] = left != nullptr && c < left->size() ? (*left)[c] : Value::Null();
+  // (No `cond ? (*left)[c] : Value::Null()`: the conditional would copy the value into a
+  // temporary first, then move it, then destroy the temporary.)
+  static const Value kNull;
+  const size_t from_left = left != nullptr ? std::min(left_width_, left->size()) : 0;
+  if (from_left > 0) {
+    std::copy(left->begin(), left->begin() + static_cast<ptrdiff_t>(from_left), row->begin());
   }
+  for (size_t c = from_left; c < left_width_; ++c) (*row)[c] = kNull;
   Value* right = row->data() + left_width_;
   if (stored == nullptr) {
-    for (size_t c = 0; c < right_width_; ++c) right[c] = Value::Null();
+    for (size_t c = 0; c < right_width_; ++c) right[c] = kNull;
     return;
   }
   for (size_t k = 0; k < stored_.size(); ++k) right[stored_[k]] = stored[k];
-  for (uint32_t c : unstored_) right[c] = Value::Null();
+  for (uint32_t c : unstored_) right[c] = kNull;
 }
 
 void HashJoinOp::FillAhead() {

@@ -1,5 +1,7 @@
 // NestedLoopJoinOp: inner/left/right/full nested-loop joins over a materialised right input,
 // and the rescan mode behind index nested-loop joins (see operators.h).
+#include <algorithm>
+
 #include "execution/evaluator.h"
 #include "execution/operators.h"
 
@@ -50,11 +52,13 @@ Result<bool> NestedLoopJoinOp::Matches(const Row& joined) {
   return EvalPredicate(*condition_, ctx);
 }
 
-Result<bool> NestedLoopJoinOp::NextRight(Row* right) {
-  if (rescan_) return right_->Next(right);
-  if (right_pos_ >= right_rows_.size()) return false;
-  *right = right_rows_[right_pos_++];
-  return true;
+Result<const Row*> NestedLoopJoinOp::NextRight(Row* buffer) {
+  if (rescan_) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, right_->Next(buffer));
+    return more ? buffer : nullptr;
+  }
+  if (right_pos_ >= right_rows_.size()) return nullptr;
+  return &right_rows_[right_pos_++];  // read in place, not copied
 }
 
 Result<bool> NestedLoopJoinOp::Next(Row* row) {
@@ -89,8 +93,8 @@ Result<bool> NestedLoopJoinOp::Next(Row* row) {
       until_check_ = kCheckInterval;
     }
     const size_t at = right_pos_;
-    MERIDIAN_ASSIGN_OR_RETURN(bool more, NextRight(&right));
-    if (!more) {
+    MERIDIAN_ASSIGN_OR_RETURN(const Row* r, NextRight(&right));
+    if (r == nullptr) {
       have_left_ = false;
       if (!left_matched_ && (kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull)) {
         *row = left_row_;
@@ -99,8 +103,12 @@ Result<bool> NestedLoopJoinOp::Next(Row* row) {
       }
       continue;
     }
-    *row = left_row_;
-    row->insert(row->end(), right.begin(), right.end());
+    // Assigned slot by slot into the reused row: a slot that held a value of the same kind
+    // is a plain copy, where operator= then insert destroyed and rebuilt the right part.
+    const size_t lw = left_row_.size();
+    row->resize(lw + r->size());
+    std::copy(left_row_.begin(), left_row_.end(), row->begin());
+    std::copy(r->begin(), r->end(), row->begin() + static_cast<ptrdiff_t>(lw));
     MERIDIAN_ASSIGN_OR_RETURN(bool match, Matches(*row));
     if (!match) continue;
     left_matched_ = true;

@@ -422,7 +422,9 @@ class NestedLoopJoinOp : public Operator {
   }
 
  private:
-  Result<bool> NextRight(Row* right);  // next right row for the current left row
+  // The next right row for the current left row (the materialised one in place, or read into
+  // *buffer when rescanning); null at the end.
+  Result<const Row*> NextRight(Row* buffer);
   Result<bool> Matches(const Row& joined);
 
   OperatorPtr left_, right_;
