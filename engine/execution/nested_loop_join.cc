@@ -19,6 +19,51 @@ bool NextUnmatchedRight(const std::vector<Row>& rows, const std::vector<bool>& m
   return false;
 }
 
+namespace {
+
+void PermuteColumns(BoundExpr* e, const std::vector<uint32_t>& out) {
+  if (e->kind == BoundKind::kColumn && e->depth == 0) {
+    e->index = static_cast<int>(out[static_cast<size_t>(e->index)]);
+  }
+  for (BoundExprPtr& c : e->children) PermuteColumns(c.get(), out);
+}
+
+}  // namespace
+
+bool PermuteJoinCondition(BoundExpr* condition, const std::vector<uint32_t>& out, size_t width) {
+  if (width == 0 || out.size() != width) return false;
+  std::vector<bool> seen(width, false);
+  for (uint32_t slot : out) {
+    if (slot >= width || seen[slot]) return false;
+    seen[slot] = true;
+  }
+  if (condition != nullptr) {
+    if (condition->ContainsSubquery()) return false;
+    std::vector<bool> read;
+    bool all = false;
+    condition->MarkColumnsRead(&read, &all);
+    if (all || read.size() > width) return false;
+    PermuteColumns(condition, out);
+  }
+  return true;
+}
+
+std::vector<bool> UnpermuteColumns(const std::vector<bool>& used,
+                                   const std::vector<uint32_t>& out) {
+  std::vector<bool> in(out.size(), false);
+  for (size_t c = 0; c < out.size(); ++c) in[c] = out[c] < used.size() && used[out[c]];
+  return in;
+}
+
+bool NestedLoopJoinOp::SetOutputOrder(std::vector<uint32_t> out) {
+  if ((kind_ != JoinKind::kInner && kind_ != JoinKind::kLeft) ||
+      !PermuteJoinCondition(condition_.get(), out, left_width_ + right_width_)) {
+    return false;
+  }
+  out_ = std::move(out);
+  return true;
+}
+
 Status NestedLoopJoinOp::Open(const EvalContext* outer, ExecContext* exec) {
   outer_ = outer;
   exec_ = exec;
@@ -41,6 +86,7 @@ void NestedLoopJoinOp::PruneColumns(const std::vector<bool>& needed) {
   if (condition_ != nullptr) condition_->MarkColumnsRead(&used, &all);
   if (all) return;  // a correlated subquery may read any column: keep them all
   used.resize(left_width_ + right_width_);
+  if (!out_.empty()) used = UnpermuteColumns(used, out_);
   const auto split = static_cast<ptrdiff_t>(left_width_);
   if (!rescan_) left_->PruneColumns(std::vector<bool>(used.begin(), used.begin() + split));
   right_->PruneColumns(std::vector<bool>(used.begin() + split, used.end()));
@@ -97,8 +143,17 @@ Result<bool> NestedLoopJoinOp::Next(Row* row) {
     if (r == nullptr) {
       have_left_ = false;
       if (!left_matched_ && (kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull)) {
-        *row = left_row_;
-        row->resize(left_width_ + right_width_);
+        if (out_.empty()) {
+          *row = left_row_;
+          row->resize(left_width_ + right_width_);
+          return true;
+        }
+        static const Value kNull;
+        if (left_row_.size() != left_width_) return Status::Internal("nested loop: row width");
+        row->resize(out_.size());
+        for (size_t c = 0; c < out_.size(); ++c) {
+          (*row)[out_[c]] = c < left_width_ ? left_row_[c] : kNull;
+        }
         return true;
       }
       continue;
@@ -107,8 +162,14 @@ Result<bool> NestedLoopJoinOp::Next(Row* row) {
     // is a plain copy, where operator= then insert destroyed and rebuilt the right part.
     const size_t lw = left_row_.size();
     row->resize(lw + r->size());
-    std::copy(left_row_.begin(), left_row_.end(), row->begin());
-    std::copy(r->begin(), r->end(), row->begin() + static_cast<ptrdiff_t>(lw));
+    if (out_.empty()) {
+      std::copy(left_row_.begin(), left_row_.end(), row->begin());
+      std::copy(r->begin(), r->end(), row->begin() + static_cast<ptrdiff_t>(lw));
+    } else {  // straight into FROM order (SetOutputOrder)
+      if (row->size() != out_.size()) return Status::Internal("nested loop: row width");
+      for (size_t c = 0; c < lw; ++c) (*row)[out_[c]] = left_row_[c];
+      for (size_t c = 0; c < r->size(); ++c) (*row)[out_[lw + c]] = (*r)[c];
+    }
     MERIDIAN_ASSIGN_OR_RETURN(bool match, Matches(*row));
     if (!match) continue;
     left_matched_ = true;
