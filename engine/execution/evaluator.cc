@@ -709,6 +709,82 @@ Result<Value> EvalInSubquery(const BoundExpr& e, const EvalContext& ctx) {
   return result(e.all);
 }
 
+// The value of an operand without a copy when it is a leaf: a column of this or an enclosing
+// row, a constant or a parameter; anything else (and a reference Eval would reject, so that
+// it reports the error) is evaluated into *scratch. Lives as long as those and *scratch.
+Result<const Value*> EvalOperand(const BoundExpr& e, const EvalContext& ctx, Value* scratch) {
+  switch (e.kind) {
+    case BoundKind::kConst:
+      return &e.value;
+    case BoundKind::kColumn: {
+      const EvalContext* c = &ctx;
+      for (int d = 0; d < e.depth && c != nullptr; ++d) c = c->outer;
+      if (c != nullptr && c->row != nullptr && e.index >= 0 &&
+          e.index < static_cast<int>(c->row->size())) {
+        return &(*c->row)[static_cast<size_t>(e.index)];
+      }
+      break;
+    }
+    case BoundKind::kParam:
+      if (ctx.exec != nullptr && e.index >= 0 &&
+          e.index < static_cast<int>(ctx.exec->params.size())) {
+        return &ctx.exec->params[static_cast<size_t>(e.index)];
+      }
+      break;
+    default:
+      break;
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(*scratch, Eval(e, ctx));
+  return static_cast<const Value*>(scratch);
+}
+
+bool IsComparison(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::kEq:
+    case ast::BinaryOp::kNe:
+    case ast::BinaryOp::kLt:
+    case ast::BinaryOp::kLe:
+    case ast::BinaryOp::kGt:
+    case ast::BinaryOp::kGe:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Compare's answer for a comparison operator and CompareValues' result.
+bool ComparisonHolds(ast::BinaryOp op, int c) {
+  switch (op) {
+    case ast::BinaryOp::kEq:
+      return c == 0;
+    case ast::BinaryOp::kNe:
+      return c != 0;
+    case ast::BinaryOp::kLt:
+      return c < 0;
+    case ast::BinaryOp::kLe:
+      return c <= 0;
+    case ast::BinaryOp::kGt:
+      return c > 0;
+    default:
+      return c >= 0;
+  }
+}
+
+// expr (a comparison, IsComparison) is TRUE: its operands read in place and its answer kept
+// as a bool (EvalBinary's Compare, without building a Value for it). Both operands are
+// evaluated, as EvalBinary does.
+Result<bool> ComparisonIsTrue(const BoundExpr& expr, const EvalContext& ctx) {
+  Value scratch_a, scratch_b;
+  MERIDIAN_ASSIGN_OR_RETURN(const Value* a, EvalOperand(*expr.children[0], ctx, &scratch_a));
+  MERIDIAN_ASSIGN_OR_RETURN(const Value* b, EvalOperand(*expr.children[1], ctx, &scratch_b));
+  if (a->IsNull() || b->IsNull()) return false;
+  if (a->IsInt() && b->IsInt()) {
+    const int64_t x = a->AsInt(), y = b->AsInt();
+    return ComparisonHolds(expr.binary_op, x < y ? -1 : (x > y ? 1 : 0));
+  }
+  return ComparisonHolds(expr.binary_op, CompareValues(*a, *b));
+}
+
 Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
   size_t i = 0;
   Value operand;
@@ -727,8 +803,13 @@ Result<Value> EvalCase(const BoundExpr& e, const EvalContext& ctx) {
       }
     } else {
       // Not EvalPredicate: a WHEN condition is one expression, its AND evaluated in full.
-      MERIDIAN_ASSIGN_OR_RETURN(Value w, Eval(*e.children[i], ctx));
-      match = !w.IsNull() && w.IsBool() && w.AsBool();
+      const BoundExpr& when = *e.children[i];
+      if (when.kind == BoundKind::kBinary && IsComparison(when.binary_op)) {
+        MERIDIAN_ASSIGN_OR_RETURN(match, ComparisonIsTrue(when, ctx));
+      } else {
+        MERIDIAN_ASSIGN_OR_RETURN(Value w, Eval(when, ctx));
+        match = !w.IsNull() && w.IsBool() && w.AsBool();
+      }
     }
     if (match) return Eval(*e.children[i + 1], ctx);
   }
@@ -854,8 +935,12 @@ Result<Value> EvalBinary(const BoundExpr& e, const EvalContext& ctx) {
     if (a.IsNull() || b.IsNull()) return Value::Null();
     return Value::Bool(is_and);
   }
-  MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
-  MERIDIAN_ASSIGN_OR_RETURN(Value b, Eval(*e.children[1], ctx));
+  // Leaf operands (columns, constants, parameters) are read in place, not copied.
+  Value scratch_a, scratch_b;
+  MERIDIAN_ASSIGN_OR_RETURN(const Value* pa, EvalOperand(*e.children[0], ctx, &scratch_a));
+  MERIDIAN_ASSIGN_OR_RETURN(const Value* pb, EvalOperand(*e.children[1], ctx, &scratch_b));
+  const Value& a = *pa;
+  const Value& b = *pb;
   if (a.IsNull() || b.IsNull()) return Value::Null();
   switch (op) {
     case ast::BinaryOp::kAdd:
@@ -936,7 +1021,9 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
     case BoundKind::kBinary:
       return EvalBinary(e, ctx);
     case BoundKind::kIsNull: {
-      MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
+      Value scratch;
+      MERIDIAN_ASSIGN_OR_RETURN(const Value* operand, EvalOperand(*e.children[0], ctx, &scratch));
+      const Value& a = *operand;
       if (a.IsRecord()) {  // a row IS NULL when every field is, IS NOT NULL when none is
         for (const Value& f : a.AsRecord().fields) {
           if (f.IsNull() != !e.negated) return Value::Bool(false);
@@ -952,8 +1039,9 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
     case BoundKind::kWindow:
       return Status::Internal("window function evaluated outside of a window");
     case BoundKind::kCast: {
-      MERIDIAN_ASSIGN_OR_RETURN(Value a, Eval(*e.children[0], ctx));
-      return CastValue(a, e.children[0]->type, e.type, e.explicit_cast);
+      Value scratch;
+      MERIDIAN_ASSIGN_OR_RETURN(const Value* a, EvalOperand(*e.children[0], ctx, &scratch));
+      return CastValue(*a, e.children[0]->type, e.type, e.explicit_cast);
     }
     case BoundKind::kCase:
       return EvalCase(e, ctx);
@@ -1003,6 +1091,10 @@ Result<bool> EvalPredicate(const BoundExpr& expr, const EvalContext& ctx) {
     MERIDIAN_ASSIGN_OR_RETURN(bool left, EvalPredicate(*expr.children[0], ctx));
     if (!left) return false;
     return EvalPredicate(*expr.children[1], ctx);
+  }
+  // A comparison, the usual filter.
+  if (expr.kind == BoundKind::kBinary && IsComparison(expr.binary_op)) {
+    return ComparisonIsTrue(expr, ctx);
   }
   MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(expr, ctx));
   return !v.IsNull() && v.IsBool() && v.AsBool();

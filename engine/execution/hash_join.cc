@@ -17,8 +17,8 @@ struct HashJoinOp::Spill {
   bool can_spill = false;
   size_t held_bytes = 0;  // the table's rows, estimated
   size_t peak_bytes = 0;
-  size_t buckets = 0;     // the largest table's slots
-  uint64_t batches = 1;   // 1 + the partitions joined
+  size_t buckets = 0;    // the largest table's slots
+  uint64_t batches = 1;  // 1 + the partitions joined
   bool spilled = false;
   std::unique_ptr<HashSpill> parts;         // side 0: right rows, side 1: left rows
   std::unique_ptr<SpillFile> null_right;    // right/full: right rows with a NULL key
@@ -48,6 +48,12 @@ HashJoinOp::HashJoinOp(OperatorPtr left, OperatorPtr right, std::vector<BoundExp
 
 HashJoinOp::~HashJoinOp() = default;
 
+bool HashJoinOp::SetOutputOrder(std::vector<uint32_t> out) {
+  if (!PermuteJoinCondition(residual_.get(), out, left_width_ + right_width_)) return false;
+  out_ = std::move(out);
+  return true;
+}
+
 void HashJoinOp::PruneColumns(const std::vector<bool>& needed) {
   std::vector<bool> used(left_width_ + right_width_, false);
   for (size_t i = 0; i < used.size() && i < needed.size(); ++i) used[i] = needed[i];
@@ -55,6 +61,7 @@ void HashJoinOp::PruneColumns(const std::vector<bool>& needed) {
   if (residual_ != nullptr) residual_->MarkColumnsRead(&used, &all);
   if (all) return;  // a correlated subquery may read any column: keep them all
   used.resize(left_width_ + right_width_);
+  if (!out_.empty()) used = UnpermuteColumns(used, out_);
   std::vector<bool> left(used.begin(), used.begin() + static_cast<ptrdiff_t>(left_width_));
   std::vector<bool> right(used.begin() + static_cast<ptrdiff_t>(left_width_), used.end());
   stored_.clear();
@@ -126,8 +133,8 @@ void HashJoinOp::ResetTable() {
 
 size_t HashJoinOp::RowCost(const Value* stored, size_t key_bytes) const {
   // The row's values, its next_ link, its share of the table (at most half full) and its key.
-  size_t n = stored_.size() * sizeof(Value) + sizeof(uint32_t) +
-             2 * sizeof(KeyTable<Chain>::Slot) + key_bytes;
+  size_t n = stored_.size() * sizeof(Value) + sizeof(uint32_t) + 2 * sizeof(KeyTable<Chain>::Slot) +
+             key_bytes;
   for (size_t k = 0; k < stored_.size(); ++k) n += stored[k].ByteSize();
   return n;
 }
@@ -451,16 +458,23 @@ void HashJoinOp::Join(const Row* left, uint32_t pos, Row* row) const {
 
 void HashJoinOp::JoinStored(const Row* left, const Value* stored, Row* row) const {
   row->resize(left_width_ + right_width_);
-  for (size_t c = 0; c < left_width_; ++c) {
-    (*row)[c] = left != nullptr && c < left->size() ? (*left)[c] : Value::Null();
-  }
-  Value* right = row->data() + left_width_;
+  // Column c of the joined row goes to slot c, or to out_[c] (SetOutputOrder). (No `cond ?
+  // (*left)[c] : Value::Null()`: the conditional would copy the value into a temporary first,
+  // then move it, then destroy the temporary.)
+  static const Value kNull;
+  Value* slots = row->data();
+  const uint32_t* out = out_.empty() ? nullptr : out_.data();
+  auto at = [&](size_t c) -> Value& { return slots[out != nullptr ? out[c] : c]; };
+  const size_t from_left = left != nullptr ? std::min(left_width_, left->size()) : 0;
+  for (size_t c = 0; c < from_left; ++c) at(c) = (*left)[c];
+  for (size_t c = from_left; c < left_width_; ++c) at(c) = kNull;
+  const size_t lw = left_width_;
   if (stored == nullptr) {
-    for (size_t c = 0; c < right_width_; ++c) right[c] = Value::Null();
+    for (size_t c = 0; c < right_width_; ++c) at(lw + c) = kNull;
     return;
   }
-  for (size_t k = 0; k < stored_.size(); ++k) right[stored_[k]] = stored[k];
-  for (uint32_t c : unstored_) right[c] = Value::Null();
+  for (size_t k = 0; k < stored_.size(); ++k) at(lw + stored_[k]) = stored[k];
+  for (uint32_t c : unstored_) at(lw + c) = kNull;
 }
 
 void HashJoinOp::FillAhead() {

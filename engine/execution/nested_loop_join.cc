@@ -1,5 +1,7 @@
 // NestedLoopJoinOp: inner/left/right/full nested-loop joins over a materialised right input,
 // and the rescan mode behind index nested-loop joins (see operators.h).
+#include <algorithm>
+
 #include "execution/evaluator.h"
 #include "execution/operators.h"
 
@@ -15,6 +17,51 @@ bool NextUnmatchedRight(const std::vector<Row>& rows, const std::vector<bool>& m
     return true;
   }
   return false;
+}
+
+namespace {
+
+void PermuteColumns(BoundExpr* e, const std::vector<uint32_t>& out) {
+  if (e->kind == BoundKind::kColumn && e->depth == 0) {
+    e->index = static_cast<int>(out[static_cast<size_t>(e->index)]);
+  }
+  for (BoundExprPtr& c : e->children) PermuteColumns(c.get(), out);
+}
+
+}  // namespace
+
+bool PermuteJoinCondition(BoundExpr* condition, const std::vector<uint32_t>& out, size_t width) {
+  if (width == 0 || out.size() != width) return false;
+  std::vector<bool> seen(width, false);
+  for (uint32_t slot : out) {
+    if (slot >= width || seen[slot]) return false;
+    seen[slot] = true;
+  }
+  if (condition != nullptr) {
+    if (condition->ContainsSubquery()) return false;
+    std::vector<bool> read;
+    bool all = false;
+    condition->MarkColumnsRead(&read, &all);
+    if (all || read.size() > width) return false;
+    PermuteColumns(condition, out);
+  }
+  return true;
+}
+
+std::vector<bool> UnpermuteColumns(const std::vector<bool>& used,
+                                   const std::vector<uint32_t>& out) {
+  std::vector<bool> in(out.size(), false);
+  for (size_t c = 0; c < out.size(); ++c) in[c] = out[c] < used.size() && used[out[c]];
+  return in;
+}
+
+bool NestedLoopJoinOp::SetOutputOrder(std::vector<uint32_t> out) {
+  if ((kind_ != JoinKind::kInner && kind_ != JoinKind::kLeft) ||
+      !PermuteJoinCondition(condition_.get(), out, left_width_ + right_width_)) {
+    return false;
+  }
+  out_ = std::move(out);
+  return true;
 }
 
 Status NestedLoopJoinOp::Open(const EvalContext* outer, ExecContext* exec) {
@@ -39,6 +86,7 @@ void NestedLoopJoinOp::PruneColumns(const std::vector<bool>& needed) {
   if (condition_ != nullptr) condition_->MarkColumnsRead(&used, &all);
   if (all) return;  // a correlated subquery may read any column: keep them all
   used.resize(left_width_ + right_width_);
+  if (!out_.empty()) used = UnpermuteColumns(used, out_);
   const auto split = static_cast<ptrdiff_t>(left_width_);
   if (!rescan_) left_->PruneColumns(std::vector<bool>(used.begin(), used.begin() + split));
   right_->PruneColumns(std::vector<bool>(used.begin() + split, used.end()));
@@ -50,11 +98,13 @@ Result<bool> NestedLoopJoinOp::Matches(const Row& joined) {
   return EvalPredicate(*condition_, ctx);
 }
 
-Result<bool> NestedLoopJoinOp::NextRight(Row* right) {
-  if (rescan_) return right_->Next(right);
-  if (right_pos_ >= right_rows_.size()) return false;
-  *right = right_rows_[right_pos_++];
-  return true;
+Result<const Row*> NestedLoopJoinOp::NextRight(Row* buffer) {
+  if (rescan_) {
+    MERIDIAN_ASSIGN_OR_RETURN(bool more, right_->Next(buffer));
+    return more ? buffer : nullptr;
+  }
+  if (right_pos_ >= right_rows_.size()) return nullptr;
+  return &right_rows_[right_pos_++];  // read in place, not copied
 }
 
 Result<bool> NestedLoopJoinOp::Next(Row* row) {
@@ -89,18 +139,37 @@ Result<bool> NestedLoopJoinOp::Next(Row* row) {
       until_check_ = kCheckInterval;
     }
     const size_t at = right_pos_;
-    MERIDIAN_ASSIGN_OR_RETURN(bool more, NextRight(&right));
-    if (!more) {
+    MERIDIAN_ASSIGN_OR_RETURN(const Row* r, NextRight(&right));
+    if (r == nullptr) {
       have_left_ = false;
       if (!left_matched_ && (kind_ == JoinKind::kLeft || kind_ == JoinKind::kFull)) {
-        *row = left_row_;
-        row->resize(left_width_ + right_width_);
+        if (out_.empty()) {
+          *row = left_row_;
+          row->resize(left_width_ + right_width_);
+          return true;
+        }
+        static const Value kNull;
+        if (left_row_.size() != left_width_) return Status::Internal("nested loop: row width");
+        row->resize(out_.size());
+        for (size_t c = 0; c < out_.size(); ++c) {
+          (*row)[out_[c]] = c < left_width_ ? left_row_[c] : kNull;
+        }
         return true;
       }
       continue;
     }
-    *row = left_row_;
-    row->insert(row->end(), right.begin(), right.end());
+    // Assigned slot by slot into the reused row: a slot that held a value of the same kind
+    // is a plain copy, where operator= then insert destroyed and rebuilt the right part.
+    const size_t lw = left_row_.size();
+    row->resize(lw + r->size());
+    if (out_.empty()) {
+      std::copy(left_row_.begin(), left_row_.end(), row->begin());
+      std::copy(r->begin(), r->end(), row->begin() + static_cast<ptrdiff_t>(lw));
+    } else {  // straight into FROM order (SetOutputOrder)
+      if (row->size() != out_.size()) return Status::Internal("nested loop: row width");
+      for (size_t c = 0; c < lw; ++c) (*row)[out_[c]] = left_row_[c];
+      for (size_t c = 0; c < r->size(); ++c) (*row)[out_[lw + c]] = (*r)[c];
+    }
     MERIDIAN_ASSIGN_OR_RETURN(bool match, Matches(*row));
     if (!match) continue;
     left_matched_ = true;

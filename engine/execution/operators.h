@@ -420,9 +420,13 @@ class NestedLoopJoinOp : public Operator {
   bool QuickRead() const override {
     return left_->QuickRead() && right_->QuickRead() && NoSubquery(condition_);
   }
+  // As HashJoinOp::SetOutputOrder (the condition is remapped); inner and left joins only.
+  bool SetOutputOrder(std::vector<uint32_t> out);
 
  private:
-  Result<bool> NextRight(Row* right);  // next right row for the current left row
+  // The next right row for the current left row (the materialised one in place, or read into
+  // *buffer when rescanning); null at the end.
+  Result<const Row*> NextRight(Row* buffer);
   Result<bool> Matches(const Row& joined);
 
   OperatorPtr left_, right_;
@@ -430,6 +434,7 @@ class NestedLoopJoinOp : public Operator {
   BoundExprPtr condition_;
   bool rescan_;
   size_t left_width_, right_width_;
+  std::vector<uint32_t> out_;  // SetOutputOrder's slots; empty: left then right columns
   const EvalContext* outer_ = nullptr;
   ExecContext* exec_ = nullptr;
   EvalContext left_ctx_;  // rescan: the right side's outer context (the current left row)
@@ -449,6 +454,13 @@ class NestedLoopJoinOp : public Operator {
 // NULL-extended on the left; false when none is left. *pos walks rows (nested_loop_join.cc).
 bool NextUnmatchedRight(const std::vector<Row>& rows, const std::vector<bool>& matched,
                         size_t left_width, size_t* pos, Row* out);
+
+// A join's SetOutputOrder: true when out is a permutation of [0, width) and condition (null:
+// none) holds no subquery; then condition's columns of the joined row are moved to their
+// slots out[c]. False, changing nothing, otherwise.
+bool PermuteJoinCondition(BoundExpr* condition, const std::vector<uint32_t>& out, size_t width);
+// The columns read, in the joined row's order, from those read in SetOutputOrder's slots.
+std::vector<bool> UnpermuteColumns(const std::vector<bool>& used, const std::vector<uint32_t>& out);
 
 // Hash join on equality keys: the right input is read once per Open into a hash table keyed by
 // its key values (rows with a NULL key never match); each left row probes it. residual (over the
@@ -481,6 +493,11 @@ class HashJoinOp : public Operator {
     return left_->QuickRead() && right_->QuickRead() && NoSubquery(left_keys_) &&
            NoSubquery(right_keys_) && NoSubquery(residual_);
   }
+  // Writes column c of each joined row (left columns, then right) to slot out[c], so that the
+  // planner's return to FROM order needs no projection above; the residual is remapped to
+  // those slots. False, changing nothing, unless out permutes the joined row's columns and the
+  // residual holds no subquery (PermuteJoinCondition). Before PruneColumns and Open.
+  bool SetOutputOrder(std::vector<uint32_t> out);
 
  private:
   Status Build();
@@ -524,6 +541,7 @@ class HashJoinOp : public Operator {
   OperatorPtr left_, right_;
   std::vector<BoundExprPtr> left_keys_, right_keys_;
   BoundExprPtr residual_;
+  std::vector<uint32_t> out_;  // SetOutputOrder's slots; empty: left then right columns
   JoinKind kind_;
   size_t left_width_, right_width_;
   bool int_keys_;  // one key, integral on both sides: KeyTable's integer mode

@@ -14,15 +14,24 @@ Result<bool> ProjectOp::Next(Row* row) {
   MERIDIAN_ASSIGN_OR_RETURN(bool more, child_->Next(&input_));
   if (!more) return false;
   ctx_.row = &input_;
-  row->clear();
-  row->reserve(exprs_.size());
+  // The caller's row is reused row after row: assigning into its slots keeps a slot that held
+  // a value of the same kind a plain copy (Value::operator=), where clear() and push_back
+  // destroyed and rebuilt every value. A plain column is read in place (EvalRef), not copied
+  // into a temporary first.
+  static const Value kNull;
+  row->resize(exprs_.size());
+  Value scratch;
   for (size_t i = 0; i < exprs_.size(); ++i) {
     if (i < skip_.size() && skip_[i]) {
-      row->push_back(Value::Null());
+      (*row)[i] = kNull;
       continue;
     }
-    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*exprs_[i], ctx_));
-    row->push_back(std::move(v));
+    MERIDIAN_ASSIGN_OR_RETURN(const Value* v, EvalRef(*exprs_[i], ctx_, &scratch));
+    if (v == &scratch) {
+      (*row)[i] = std::move(scratch);
+    } else {
+      (*row)[i] = *v;
+    }
   }
   return true;
 }

@@ -462,12 +462,25 @@ void FromPlanner::RestoreOrder(Partial* p) const {
   if (sorted == p->layout) return;
   const std::vector<int> pos = Positions(p->layout);
   std::vector<BoundExprPtr> columns;
+  std::vector<uint32_t> slots(static_cast<size_t>(LayoutWidth(p->layout)));
   for (int t : sorted) {
     for (int c = offsets_[t]; c < offsets_[t] + widths_[t]; ++c) {
+      slots[static_cast<size_t>(pos[c])] = static_cast<uint32_t>(columns.size());
       columns.push_back(BoundExpr::Column(0, pos[c], column_types_[c], ""));
     }
   }
-  p->built.op = std::make_unique<ProjectOp>(std::move(p->built.op), std::move(columns));
+  // The join on top writes its rows in FROM order itself when it can (no projection pass);
+  // else a projection puts them back.
+  Operator* top = p->built.op.get();
+  bool written_in_order = false;
+  if (auto* hash = dynamic_cast<HashJoinOp*>(top)) {
+    written_in_order = hash->SetOutputOrder(slots);
+  } else if (auto* loop = dynamic_cast<NestedLoopJoinOp*>(top)) {
+    written_in_order = loop->SetOutputOrder(slots);
+  }
+  if (!written_in_order) {
+    p->built.op = std::make_unique<ProjectOp>(std::move(p->built.op), std::move(columns));
+  }
   p->layout = std::move(sorted);
 }
 
@@ -852,13 +865,16 @@ void PushIntoDerived(BoundSelect* d, std::vector<BoundExprPtr>* conjuncts) {
       d->LocksRows()) {
     return;
   }
-  std::vector<BoundExprPtr> where;
-  if (d->where != nullptr) where.push_back(std::move(d->where));
+  std::vector<BoundExprPtr> where = SplitConjuncts(std::move(d->where));
   std::vector<BoundExprPtr> kept;
   for (BoundExprPtr& c : *conjuncts) {
     if (PushableInto(*d, *c)) {
       RebindToSource(*d, c.get());
-      where.push_back(std::move(c));
+      // One the derived select already has (`o_w_id = $1` inside, and the same from a LEFT
+      // join's equivalence outside) is not tested twice.
+      const bool known = std::any_of(where.begin(), where.end(),
+                                     [&](const BoundExprPtr& w) { return w->Equals(*c); });
+      if (!known) where.push_back(std::move(c));
     } else {
       kept.push_back(std::move(c));
     }

@@ -33,6 +33,71 @@ std::vector<bool> DependentGroupKeys(const BoundSelect& s) {
   return dependent;
 }
 
+// The GROUP BY's distinct key combinations, PostgreSQL's estimate_num_groups in short: the
+// product of the keys' distinct counts. A key carried beside the hash key (dependent) or held
+// to one value by the WHERE (`key = constant or parameter`, directly or through column
+// equalities: its equivalence class) counts 1; a plain column of a FROM table counts its
+// ANALYZE distinct count (one more when it has NULLs). Nothing when some key is of none of
+// these kinds (the caller keeps its default). Read before FROM planning takes the conjuncts.
+std::optional<double> GroupsFromStatistics(const BoundSelect& s,
+                                           const std::vector<BoundExprPtr>& conjuncts,
+                                           const std::vector<bool>& dependent) {
+  if (!s.grouping_sets.empty() || s.group_by.empty()) return std::nullopt;
+  // Each joined-row column's FROM item and column number there.
+  std::vector<std::pair<size_t, int>> source;
+  for (size_t t = 0; t < s.from.size(); ++t) {
+    const size_t width =
+        s.from[t] != nullptr ? s.from[t]->types().size() : s.derived[t]->columns.size();
+    for (size_t c = 0; c < width; ++c) source.emplace_back(t, static_cast<int>(c));
+  }
+  // Equivalence classes of the WHERE's column equalities; a class with a constant member is
+  // fixed.
+  std::vector<size_t> parent(source.size());
+  for (size_t i = 0; i < parent.size(); ++i) parent[i] = i;
+  auto find = [&](size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  auto column_of = [&](const BoundExpr& e) -> int {
+    return e.kind == BoundKind::kColumn && e.depth == 0 && e.index >= 0 &&
+                   static_cast<size_t>(e.index) < source.size()
+               ? e.index
+               : -1;
+  };
+  std::vector<int> constant_columns;
+  for (const BoundExprPtr& c : conjuncts) {
+    if (c->kind != BoundKind::kBinary || c->binary_op != ast::BinaryOp::kEq) continue;
+    const int l = column_of(*c->children[0]), r = column_of(*c->children[1]);
+    if (l >= 0 && r >= 0) {
+      parent[find(static_cast<size_t>(l))] = find(static_cast<size_t>(r));
+      continue;
+    }
+    const int col = l >= 0 ? l : r;
+    const BoundExpr& other = *c->children[l >= 0 ? 1 : 0];
+    if (col >= 0 && (other.kind == BoundKind::kParam ||
+                     (other.kind == BoundKind::kConst && !other.value.IsNull()))) {
+      constant_columns.push_back(col);
+    }
+  }
+  std::vector<bool> fixed(source.size(), false);
+  for (int c : constant_columns) fixed[find(static_cast<size_t>(c))] = true;
+  double groups = 1;
+  for (size_t i = 0; i < s.group_by.size(); ++i) {
+    if (i < dependent.size() && dependent[i]) continue;
+    const int col = column_of(*s.group_by[i]);
+    if (col < 0) return std::nullopt;
+    if (fixed[find(static_cast<size_t>(col))]) continue;
+    const auto [t, c] = source[static_cast<size_t>(col)];
+    if (s.from[t] == nullptr) return std::nullopt;  // a derived table's column
+    const std::shared_ptr<const catalog::TableStats> stats = s.from[t]->stats();
+    if (stats == nullptr || static_cast<size_t>(c) >= stats->columns.size()) return std::nullopt;
+    const catalog::ColumnStats& cs = stats->columns[static_cast<size_t>(c)];
+    if (cs.distinct < 1 && cs.null_frac <= 0) return std::nullopt;
+    groups *= std::max(1.0, cs.distinct + (cs.null_frac > 0 ? 1 : 0));
+  }
+  return groups;
+}
+
 // SELECT min(c) or max(c) FROM one table [WHERE ...]: nothing else aggregated, grouped,
 // windowed or locked; c a plain column of the table.
 bool MinMaxFromIndex(const BoundSelect& s) {
@@ -81,6 +146,8 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     for (const auto& f : s->set_functions) CollectColumns(*f, &used, &all_used);
   }
   for (const auto& c : conjuncts) CollectColumns(*c, &used, &all_used);
+  const std::optional<double> stats_groups =
+      s->aggregated ? GroupsFromStatistics(*s, conjuncts, dependent) : std::nullopt;
 
   if (s->from.empty()) {
     std::vector<std::vector<BoundExprPtr>> one_empty_row(1);
@@ -163,7 +230,10 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
       return text;
     };
     const double in_rows = cur.node->rows;
-    const double group_rows = std::max(1.0, std::min(200.0, in_rows / 10));
+    // From the keys' statistics and the WHERE's equalities when they tell (clamped to the
+    // input rows), else a tenth of the input up to 200.
+    const double group_rows = stats_groups ? std::max(1.0, std::min(*stats_groups, in_rows))
+                                           : std::max(1.0, std::min(200.0, in_rows / 10));
     node->rows = scalar ? 1 : group_rows;
     if (sets) {
       // PostgreSQL's layout: a hashed set per "Hash Key:", then "Group Key: ()" for the empty
