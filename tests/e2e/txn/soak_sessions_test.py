@@ -75,7 +75,8 @@ class Tally:
         self.counter = [0] * COUNTER_ROWS
         self.events_inserted = 0
         self.events_deleted = 0
-        self.max_latency = 0.0
+        self.max_latency = {}          # kind -> longest seconds
+        self.slow = {}                 # kind -> operations over 1 s
 
     def fail(self, session, what, err):
         state = getattr(err, "sqlstate", None)
@@ -228,7 +229,11 @@ class Soak:
                     except psycopg.Error as e2:
                         self.tally.fail(i, "rollback after failure", e2)
                         return
-            self.tally.max_latency = max(self.tally.max_latency, time.monotonic() - started)
+            took = time.monotonic() - started
+            t = self.tally
+            t.max_latency[what] = max(t.max_latency.get(what, 0.0), took)
+            if took > 1:
+                t.slow[what] = t.slow.get(what, 0) + 1
 
     async def sampler(self, start, stop):
         while not stop.is_set():
@@ -346,12 +351,13 @@ class SoakSessionsTest(unittest.TestCase):
         rows = [("sessions", f"{IDLE} idle (opened in {soak.connect_idle_s:.1f} s) + {ACTIVE} "
                              f"active (opened in {soak.connect_active_s:.1f} s)")]
         rows.append(("active phase", f"{soak.active_s:.1f} s; {ops} operations, "
-                                     f"{ops / soak.active_s:.0f}/s; longest "
-                                     f"{t.max_latency * 1000:.0f} ms"))
+                                     f"{ops / soak.active_s:.0f}/s"))
         for k, v in t.ops.items():
             rows.append((f"  {k}", f"{v} ({v / soak.active_s:.0f}/s)"))
         for k, v in t.expected.items():
             rows.append((f"  expected {EXPECTED_ERRORS[k]} {k}", str(v)))
+        rows.append(("longest (ms) / over 1 s", ", ".join(
+            f"{k} {v * 1000:.0f} / {t.slow.get(k, 0)}" for k, v in sorted(t.max_latency.items()))))
         rows.append(("unexpected errors", str(len(t.unexpected))))
         rows.append(("sessions answering at the end",
                      f"{soak.idle_answered}/{IDLE} idle, {soak.active_answered}/{ACTIVE} active"))
