@@ -126,8 +126,11 @@ bench-statements:
 	python3 tests/bench/statements/bench_statements.py --meridiand build/bin/meridiand \
 	  --tpcc build/bin/meridian-tpcc --warehouses $(WAREHOUSES)
 
-# Long crash-recovery runs: thousands of simulated power cuts, and 20 SIGKILL rounds of the
-# bank workload against the real daemon.
+# Long runs: thousands of simulated power cuts, 20 SIGKILL rounds of the bank workload and 30
+# kill -9 rounds during DDL and COPY against the real daemon, then 10,000 idle + 1,000 active
+# PostgreSQL-protocol sessions for SOAK_SECONDS with flat memory and no error
+# (tests/e2e/txn/soak_sessions_test.py; it raises the open file limit to the hard one).
+SOAK_SECONDS ?= 600
 soak: build
 	MERIDIAN_CRASH_ITERATIONS=3000 $(BUILD_DIR)/tests/recovery_test
 	MERIDIAN_BANK_ROUNDS=20 MERIDIAND=$(BUILD_DIR)/bin/meridiand \
@@ -135,6 +138,9 @@ soak: build
 	MERIDIAN_DDL_CRASH_ROUNDS=30 MERIDIAN_DDL_CRASH_COPY_ROWS=1000000 \
 	  MERIDIAND=$(BUILD_DIR)/bin/meridiand \
 	  $(BUILD_DIR)/pyenv/bin/python tests/e2e/txn/ddl_crash_test.py
+	MERIDIAN_SOAK_IDLE=10000 MERIDIAN_SOAK_ACTIVE=1000 MERIDIAN_SOAK_SECONDS=$(SOAK_SECONDS) \
+	  MERIDIAND=$(BUILD_DIR)/bin/meridiand \
+	  $(BUILD_DIR)/pyenv/bin/python tests/e2e/txn/soak_sessions_test.py
 
 # libFuzzer harnesses (tests/fuzz): a clang build with coverage, ASan and UBSan in build-fuzz/
 # (its own configure, ccache-friendly), then each harness for FUZZ_SECONDS on its corpus in

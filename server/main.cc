@@ -3,12 +3,40 @@
 #include <signal.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <cstdio>
 
 #include "daemon.h"
-#include "server_options.h"
 #include "grpc/sql_service.h"
+#include "server_options.h"
+
+namespace {
+
+// Every PostgreSQL or gRPC connection holds a descriptor, and the usual soft limit of 1024 would
+// stop the daemon near a thousand sessions: take the soft open-file limit up to the hard one,
+// as `ulimit -n $(ulimit -Hn)` before starting it would. Logs the limit in force.
+void RaiseOpenFileLimit() {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return;
+  if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur < lim.rlim_max) {
+    rlimit want = lim;
+    want.rlim_cur = lim.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &want) == 0) lim = want;
+  }
+  if (lim.rlim_cur == RLIM_INFINITY) return;
+  // About 64 descriptors go to data files, the commit log and the listeners.
+  if (lim.rlim_cur < 4096) {
+    spdlog::warn(
+        "open file limit {} allows about {} client connections; raise the hard limit "
+        "(ulimit -Hn, systemd LimitNOFILE=) for more",
+        lim.rlim_cur, lim.rlim_cur > 64 ? lim.rlim_cur - 64 : 0);
+  } else {
+    spdlog::info("open file limit {}", lim.rlim_cur);
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace meridian::server;
@@ -41,6 +69,7 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
+  RaiseOpenFileLimit();
 
   spdlog::info("{} starting: data dir {}, buffer pool {} MiB", kServerVersion, options.data_dir,
                options.buffer_pool_mb);

@@ -30,7 +30,8 @@ PgServer::PgServer(const AuthConfig* auth, SessionManager* sessions, asio::threa
       sessions_(sessions),
       pool_(pool),
       ios_(MakeContexts(network_threads)),
-      acceptor_(*ios_[0]) {}
+      acceptor_(*ios_[0]),
+      accept_retry_(*ios_[0]) {}
 
 Result<std::unique_ptr<PgServer>> PgServer::Start(const ServerOptions& options,
                                                   const AuthConfig* auth, SessionManager* sessions,
@@ -112,7 +113,7 @@ void PgServer::AcceptNext() {
   acceptor_.async_accept(*socket, [this, socket](std::error_code ec) {
     if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
     if (ec) {
-      spdlog::warn("accepting a PostgreSQL connection failed: {}", ec.message());
+      if (AcceptFailed(ec)) return;  // retried by the timer
     } else {
       auto executor = socket->get_executor();
       auto conn = std::make_shared<PgConnection>(std::move(*socket), this);
@@ -121,6 +122,31 @@ void PgServer::AcceptNext() {
     }
     AcceptNext();
   });
+}
+
+bool PgServer::AcceptFailed(std::error_code ec) {
+  // Out of descriptors or memory the pending connection stays in the listen backlog and the
+  // next accept fails at once: without a pause the loop spins on a core and floods the log.
+  bool resources = ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space ||
+                   ec == asio::error::no_memory || ec == std::errc::too_many_files_open_in_system;
+  ++accept_failures_;
+  auto now = std::chrono::steady_clock::now();
+  if (accept_failures_ == 1 || now - last_accept_warning_ >= std::chrono::seconds(10)) {
+    last_accept_warning_ = now;
+    spdlog::warn("accepting a PostgreSQL connection failed: {} ({} failures so far){}",
+                 ec.message(), accept_failures_,
+                 ec == asio::error::no_descriptors
+                     ? "; retrying every 100 ms; raise the open file limit (ulimit -Hn, "
+                       "systemd LimitNOFILE=) for more sessions"
+                     : "");
+  }
+  if (!resources) return false;
+  accept_retry_.expires_after(std::chrono::milliseconds(100));
+  accept_retry_.async_wait([this](std::error_code wait_ec) {
+    if (wait_ec || !acceptor_.is_open()) return;
+    AcceptNext();
+  });
+  return true;
 }
 
 void PgServer::Stop() {

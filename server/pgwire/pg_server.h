@@ -9,7 +9,9 @@
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
 #include <asio/ssl/context.hpp>
+#include <asio/steady_timer.hpp>
 #include <asio/thread_pool.hpp>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -66,6 +68,9 @@ class PgServer {
   PgServer(const AuthConfig* auth, SessionManager* sessions, asio::thread_pool* pool,
            unsigned network_threads);
   void AcceptNext();
+  // An accept that failed: logs it (at most every 10 s); when the cause is a lack of
+  // descriptors or memory, schedules AcceptNext in 100 ms and returns true.
+  bool AcceptFailed(std::error_code ec);
   // The TLS context from the options.
   Status ConfigureTls(const ServerOptions& options);
 
@@ -78,6 +83,9 @@ class PgServer {
   std::vector<std::unique_ptr<asio::io_context>> ios_;
   size_t next_io_ = 0;  // the accept loop's round robin (only its handler touches it)
   asio::ip::tcp::acceptor acceptor_;
+  asio::steady_timer accept_retry_;  // the accept loop's pause after EMFILE and the like
+  uint64_t accept_failures_ = 0;     // only the accept loop touches these two
+  std::chrono::steady_clock::time_point last_accept_warning_;
   int port_ = 0;
   std::unique_ptr<asio::ssl::context> tls_;
   std::vector<std::thread> threads_;

@@ -20,22 +20,12 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from txn_server import Server, env_int, rss_kib  # noqa: E402
+from txn_server import Server, env_int, raise_open_file_limit, rss_kib  # noqa: E402
 
 SESSIONS = env_int("MERIDIAN_SESSIONS", 1000)
 TXNS = env_int("MERIDIAN_SESSION_TXNS", 3)
 POOL = env_int("MERIDIAN_SESSION_POOL", 32)
 MAX_KIB_PER_SESSION = env_int("MERIDIAN_MAX_KIB_PER_SESSION", 0)
-
-
-def raise_open_file_limit(needed):
-    """Raises RLIMIT_NOFILE (soft, up to the hard limit) for this process and so for the daemon
-    it starts; returns the new soft limit."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
-    if soft != resource.RLIM_INFINITY and soft < want:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 class ManySessionsTest(unittest.TestCase):

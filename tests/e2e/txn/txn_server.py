@@ -3,6 +3,7 @@
 # $MERIDIAN_TEST_CONNINFO is set, an already running server (how the tests are checked against a
 # real PostgreSQL). Standard library only; psycopg is imported by the tests themselves.
 import os
+import resource
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pg_clients"))
@@ -65,3 +66,13 @@ def rss_kib(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     raise RuntimeError(f"no VmRSS for pid {pid}")
+
+
+def raise_open_file_limit(needed):
+    """Raises RLIMIT_NOFILE (soft, up to the hard limit) for this process and so for the daemon
+    it starts; returns the new soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
