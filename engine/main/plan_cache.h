@@ -48,17 +48,17 @@ struct CachedPlan {
       modify;
 };
 
-// Whether a planned SELECT is a quick read (Request::QuickRead): no row locks, and its tree is
-// an equality lookup on every column of a unique index under projections and filters that
-// evaluate no subquery.
+// Whether a planned SELECT is a quick read (Request::QuickRead): no row locks, and its tree
+// says so (Operator::QuickRead: index scans and small tables' scans under operators that add
+// no other work, no subquery); its work is bounded at run time by ExecControl::SpendQuick.
+// A run refused for spending that budget clears quick_read on the plan (statement.cc).
 bool PlanIsQuickRead(const CachedPlan& plan);
 
 // Whether a planned INSERT, UPDATE or DELETE is a quick write (Request::QuickWrite): an INSERT
-// of one VALUES row without ON CONFLICT, or an UPDATE/DELETE whose rows are found by an
-// equality lookup on every column of a unique index or by a heap scan of a small table
-// (SeqScanOp::SmallTable; it refuses under no_wait when the heap has grown); no expression
-// of it (values, WHERE,
-// SET, RETURNING, CHECK, defaults) evaluates a subquery.
+// of one VALUES row without ON CONFLICT, or an UPDATE/DELETE whose rows are found by a quick
+// scan (an index scan of any key shape, within the quick budget) or by a heap scan of a small
+// table (SeqScanOp::SmallTable; it refuses under no_wait when the heap has grown); no
+// expression of it (values, WHERE, SET, RETURNING, CHECK, defaults) evaluates a subquery.
 bool PlanIsQuickWrite(const CachedPlan& plan);
 
 class PlanSlot {
