@@ -22,10 +22,10 @@
 #include <variant>
 #include <vector>
 
-#include "catalog/table_lock.h"
 #include "binder/bound_statement.h"
-#include "execution/operator.h"
 #include "binder/params.h"
+#include "catalog/table_lock.h"
+#include "execution/operator.h"
 #include "meridian/database.h"
 
 namespace meridian::exec {
@@ -39,7 +39,7 @@ struct CachedPlan {
   // A SELECT:
   std::vector<ColumnInfo> columns;
   bool locks_rows = false;
-  bool quick_read = false;  // Request::QuickRead's conditions hold (set by PlanIsQuickRead)
+  bool quick_read = false;   // Request::QuickRead's conditions hold (set by PlanIsQuickRead)
   bool quick_write = false;  // Request::QuickWrite's plan conditions hold (PlanIsQuickWrite)
   OperatorPtr root;
   // An INSERT, UPDATE or DELETE: the bound statement, planned.
