@@ -1,5 +1,6 @@
 // Connection: session lifecycle (OpenSession, Attach thread, CloseSession), statement execution
-// over ExecuteStream, cancellation and catalog description.
+// on the session stream (ExecuteSession; ExecuteStream for a request with a timeout or an older
+// server), cancellation and catalog description.
 #include "meridian/client/connection.h"
 
 #include <grpcpp/grpcpp.h>
@@ -8,8 +9,8 @@
 #include <condition_variable>
 #include <fstream>
 #include <mutex>
-#include <sstream>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "meridian.grpc.pb.h"
@@ -89,6 +90,18 @@ struct Connection::Impl {
   grpc::ClientContext* running_context = nullptr;  // GUARDED_BY(query_mu)
   std::string running_query_id;                    // GUARDED_BY(query_mu)
   uint64_t next_query_id = 1;                      // used by the Execute thread only
+
+  // The ExecuteSession stream (proto/README.md) that carries requests without a timeout, opened
+  // at the first one and again after it broke; used by the Execute thread only. A server without
+  // ExecuteSession (UNIMPLEMENTED) makes every request use ExecuteStream.
+  std::unique_ptr<grpc::ClientContext> stream_context;
+  std::unique_ptr<grpc::ClientReaderWriter<v1::ExecuteRequest, v1::ResultChunk>> stream;
+  bool stream_unsupported = false;
+
+  // Runs request on the session stream; nullopt when the server has no ExecuteSession (nothing
+  // ran).
+  std::optional<ClientStatus> RunOnStream(const v1::ExecuteRequest& request,
+                                          ResultHandler& handler);
 
   // Adds the session's secret to a call on the session.
   void Authorize(grpc::ClientContext* context) const {
@@ -197,13 +210,13 @@ ClientResult<std::unique_ptr<Connection>> Connection::Connect(const std::string&
   grpc_connectivity_state state = impl->channel->GetState(true);
   while (state != GRPC_CHANNEL_READY) {
     if (state == GRPC_CHANNEL_TRANSIENT_FAILURE || state == GRPC_CHANNEL_SHUTDOWN) {
-      return MakeLocalError(kSqlStateCannotConnect,
-                            "could not connect to server at " + impl->target +
-                                (options.tls.enabled
-                                     ? ": connection refused, server unreachable, or the TLS "
-                                       "handshake failed"
-                                     : ": connection refused or server unreachable"),
-                            static_cast<int>(grpc::StatusCode::UNAVAILABLE), true);
+      return MakeLocalError(
+          kSqlStateCannotConnect,
+          "could not connect to server at " + impl->target +
+              (options.tls.enabled ? ": connection refused, server unreachable, or the TLS "
+                                     "handshake failed"
+                                   : ": connection refused or server unreachable"),
+          static_cast<int>(grpc::StatusCode::UNAVAILABLE), true);
     }
     if (!impl->channel->WaitForStateChange(state, deadline)) {
       return MakeLocalError(kSqlStateCannotConnect,
@@ -272,15 +285,71 @@ ClientStatus Connection::Execute(std::string_view sql, const std::vector<Value>&
   return Run(sql, "", params, handler, options);
 }
 
+namespace {
+
+// Hands one request's chunks to a ResultHandler: statement starts, rows, ends and notices.
+class ChunkDispatcher {
+ public:
+  explicit ChunkDispatcher(ResultHandler& handler) : handler_(handler) {}
+
+  void Take(const v1::ResultChunk& chunk) {
+    if (!chunk.notice().empty()) handler_.OnNotice(chunk.notice());
+    bool has_content = chunk.has_metadata() || chunk.rows_size() > 0 || chunk.has_stats();
+    if (!has_content) return;
+    if (in_statement_ && chunk.statement_index() != current_) {
+      handler_.OnStatementEnd(current_, summary_);  // the server sent no stats for it
+      in_statement_ = false;
+    }
+    if (!in_statement_) {
+      summary_ = StatementResult();
+      current_ = chunk.statement_index();
+      for (const auto& c : chunk.metadata().columns()) {
+        summary_.columns.push_back(ColumnFromProto(c));
+      }
+      handler_.OnStatementStart(current_, summary_.columns);
+      in_statement_ = true;
+    }
+    for (const auto& r : chunk.rows()) {
+      row_.clear();
+      row_.reserve(r.values_size());
+      for (const auto& v : r.values()) row_.push_back(ValueFromProto(v));
+      handler_.OnRow(current_, row_);
+    }
+    if (chunk.has_stats()) {
+      summary_.command_tag = chunk.stats().command_tag();
+      summary_.row_count = chunk.stats().rows();
+      summary_.elapsed_us = chunk.stats().elapsed_us();
+      handler_.OnStatementEnd(current_, summary_);
+      in_statement_ = false;
+    }
+  }
+
+  // The request succeeded: ends a statement the server sent no stats for.
+  void Finish() {
+    if (in_statement_) handler_.OnStatementEnd(current_, summary_);
+    in_statement_ = false;
+  }
+
+  bool received() const { return received_; }
+  void set_received() { received_ = true; }
+
+ private:
+  ResultHandler& handler_;
+  StatementResult summary_;  // the current statement, without rows
+  bool in_statement_ = false;
+  uint32_t current_ = 0;
+  Row row_;
+  bool received_ = false;
+};
+
+}  // namespace
+
 ClientStatus Connection::Run(std::string_view sql, const std::string& statement_id,
                              const std::vector<Value>& params, ResultHandler& handler,
                              const ExecuteOptions& options) {
   Impl& im = *impl_;
   if (std::optional<ClientError> e = im.Unusable()) return *e;
 
-  grpc::ClientContext context;
-  im.Authorize(&context);
-  if (options.timeout.count() > 0) context.set_deadline(DeadlineAfter(options.timeout));
   v1::ExecuteRequest request;
   request.set_session_id(im.session_id);
   request.set_sql(std::string(sql));
@@ -289,6 +358,18 @@ ClientStatus Connection::Run(std::string_view sql, const std::string& statement_
   request.set_max_rows_per_chunk(options.max_rows_per_chunk);
   for (const Value& v : params) ValueToProto(v, request.add_params());
   for (uint32_t oid : options.param_types) request.add_param_types()->set_pg_oid(oid);
+
+  // A request without a timeout travels on the session stream (a timeout is a call deadline,
+  // which only ExecuteStream has).
+  if (options.timeout.count() == 0 && !im.stream_unsupported) {
+    std::optional<ClientStatus> done = im.RunOnStream(request, handler);
+    if (done) return *done;
+    // The server has no ExecuteSession: nothing ran; ExecuteStream from now on.
+  }
+
+  grpc::ClientContext context;
+  im.Authorize(&context);
+  if (options.timeout.count() > 0) context.set_deadline(DeadlineAfter(options.timeout));
   {
     std::lock_guard lock(im.query_mu);
     im.running_context = &context;
@@ -299,42 +380,9 @@ ClientStatus Connection::Run(std::string_view sql, const std::string& statement_
 
   std::unique_ptr<grpc::ClientReader<v1::ResultChunk>> reader =
       im.stub->ExecuteStream(&context, request);
+  ChunkDispatcher dispatcher(handler);
   v1::ResultChunk chunk;
-  StatementResult summary;  // the current statement, without rows
-  bool in_statement = false;
-  uint32_t current = 0;
-  Row row;
-  while (reader->Read(&chunk)) {
-    if (!chunk.notice().empty()) handler.OnNotice(chunk.notice());
-    bool has_content = chunk.has_metadata() || chunk.rows_size() > 0 || chunk.has_stats();
-    if (!has_content) continue;
-    if (in_statement && chunk.statement_index() != current) {
-      handler.OnStatementEnd(current, summary);  // the server sent no stats for it
-      in_statement = false;
-    }
-    if (!in_statement) {
-      summary = StatementResult();
-      current = chunk.statement_index();
-      for (const auto& c : chunk.metadata().columns()) {
-        summary.columns.push_back(ColumnFromProto(c));
-      }
-      handler.OnStatementStart(current, summary.columns);
-      in_statement = true;
-    }
-    for (const auto& r : chunk.rows()) {
-      row.clear();
-      row.reserve(r.values_size());
-      for (const auto& v : r.values()) row.push_back(ValueFromProto(v));
-      handler.OnRow(current, row);
-    }
-    if (chunk.has_stats()) {
-      summary.command_tag = chunk.stats().command_tag();
-      summary.row_count = chunk.stats().rows();
-      summary.elapsed_us = chunk.stats().elapsed_us();
-      handler.OnStatementEnd(current, summary);
-      in_statement = false;
-    }
-  }
+  while (reader->Read(&chunk)) dispatcher.Take(chunk);
   grpc::Status status = reader->Finish();
   {
     std::lock_guard lock(im.query_mu);
@@ -342,7 +390,62 @@ ClientStatus Connection::Run(std::string_view sql, const std::string& statement_
     im.running_query_id.clear();
   }
   if (!status.ok()) return im.CallError(status);
-  if (in_statement) handler.OnStatementEnd(current, summary);
+  dispatcher.Finish();
+  return ClientStatus();
+}
+
+std::optional<ClientStatus> Connection::Impl::RunOnStream(const v1::ExecuteRequest& request,
+                                                          ResultHandler& handler) {
+  Impl& im = *this;
+  if (im.stream == nullptr) {
+    im.stream_context = std::make_unique<grpc::ClientContext>();
+    im.Authorize(im.stream_context.get());
+    im.stream = im.stub->ExecuteSession(im.stream_context.get());
+  }
+  {
+    std::lock_guard lock(im.query_mu);
+    im.running_context = im.stream_context.get();
+    im.running_query_id = request.query_id();
+  }
+  // The Attach thread may have noticed a loss between the check in Run and registration.
+  if (im.lost.load()) im.stream_context->TryCancel();
+
+  ChunkDispatcher dispatcher(handler);
+  std::optional<ClientError> error;
+  bool done = false;
+  if (im.stream->Write(request)) {
+    v1::ResultChunk chunk;
+    while (!done && im.stream->Read(&chunk)) {
+      dispatcher.set_received();
+      dispatcher.Take(chunk);
+      if (chunk.request_done()) {
+        done = true;
+        if (chunk.has_error()) error = ErrorFromSqlError(chunk.error());
+      }
+    }
+  }
+  {
+    std::lock_guard lock(im.query_mu);
+    im.running_context = nullptr;
+    im.running_query_id.clear();
+  }
+  if (!done) {
+    // The stream broke (cancelled, session gone, server stopped) or the server lacks it: the
+    // call's status says which; the next request opens a new stream.
+    grpc::Status status = im.stream->Finish();
+    im.stream.reset();
+    im.stream_context.reset();
+    if (status.error_code() == grpc::StatusCode::UNIMPLEMENTED && !dispatcher.received()) {
+      im.stream_unsupported = true;
+      return std::nullopt;
+    }
+    return ClientStatus(im.CallError(status));
+  }
+  if (error) {
+    if (error->connection_lost) im.lost.store(true);
+    return ClientStatus(*error);
+  }
+  dispatcher.Finish();
   return ClientStatus();
 }
 
@@ -512,6 +615,12 @@ void Connection::Close() {
   Impl& im = *impl_;
   if (im.closed.exchange(true)) return;
   im.closing.store(true);
+  if (im.stream != nullptr) {  // idle between requests: end it without waiting for the server
+    im.stream_context->TryCancel();
+    (void)im.stream->Finish();
+    im.stream.reset();
+    im.stream_context.reset();
+  }
   if (!im.session_id.empty() && !im.lost.load()) {
     v1::CloseSessionRequest request;
     request.set_session_id(im.session_id);

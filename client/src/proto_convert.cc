@@ -97,6 +97,23 @@ TableDescription TableFromProto(const meridian::v1::TableDescription& t) {
   return out;
 }
 
+ClientError ErrorFromSqlError(const meridian::v1::SqlError& sql_error) {
+  ClientError e;
+  e.sqlstate = sql_error.sqlstate();
+  e.message = sql_error.message();
+  e.detail = sql_error.detail();
+  e.hint = sql_error.hint();
+  e.position = sql_error.position();
+  e.line = sql_error.line();
+  e.column = sql_error.column();
+  if (!sql_error.severity().empty()) e.severity = sql_error.severity();
+  e.statement_index = sql_error.statement_index();
+  if (e.sqlstate.empty()) e.sqlstate = kSqlStateInternalError;
+  // Class 08 (connection exception) ends the session.
+  e.connection_lost = e.sqlstate.rfind("08", 0) == 0;
+  return e;
+}
+
 ClientError ErrorFromStatus(const grpc::Status& status) {
   ClientError e;
   e.grpc_code = static_cast<int>(status.error_code());
@@ -104,19 +121,9 @@ ClientError ErrorFromStatus(const grpc::Status& status) {
   meridian::v1::SqlError sql_error;
   if (!status.error_details().empty() && details.ParseFromString(status.error_details()) &&
       details.details_size() > 0 && details.details(0).UnpackTo(&sql_error)) {
-    e.sqlstate = sql_error.sqlstate();
-    e.message = sql_error.message();
-    e.detail = sql_error.detail();
-    e.hint = sql_error.hint();
-    e.position = sql_error.position();
-    e.line = sql_error.line();
-    e.column = sql_error.column();
-    if (!sql_error.severity().empty()) e.severity = sql_error.severity();
-    e.statement_index = sql_error.statement_index();
-    if (e.sqlstate.empty()) e.sqlstate = kSqlStateInternalError;
-    if (e.message.empty()) e.message = status.error_message();
-    // Class 08 (connection exception) ends the session.
-    e.connection_lost = e.sqlstate.rfind("08", 0) == 0;
+    if (sql_error.message().empty()) sql_error.set_message(status.error_message());
+    e = ErrorFromSqlError(sql_error);
+    e.grpc_code = static_cast<int>(status.error_code());
     return e;
   }
   switch (status.error_code()) {

@@ -21,6 +21,10 @@ TableDescription TableFromProto(const meridian::v1::TableDescription& t);
 // 57014, UNIMPLEMENTED -> 0A000, anything else -> XX000.
 ClientError ErrorFromStatus(const grpc::Status& status);
 
+// The ClientError of a request that failed on the ExecuteSession stream (ResultChunk.error): the
+// call goes on, so grpc_code is 0; class 08 ends the session as in ErrorFromStatus.
+ClientError ErrorFromSqlError(const meridian::v1::SqlError& sql_error);
+
 // The status a server would send for error (used by tests and fakes): details packed as
 // ErrorStatus{details[0] = SqlError}.
 grpc::Status StatusFromError(grpc::StatusCode code, const ClientError& error);

@@ -169,36 +169,55 @@ class AttachReactor final : public grpc::ServerWriteReactor<v1::SessionEvent> {
   v1::SessionEvent event_;
 };
 
-// ExecuteStream: parses the request, then for each statement starts it and streams its rows in
-// bounded chunks. Every step runs on the worker pool; gRPC callbacks only post the next step.
-class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
+// One ExecuteRequest from its parse to its last chunk: authorization, the session's request slot,
+// then for each statement its start and its rows in bounded chunks, every step on the worker pool
+// (or, for a prepared quick statement, the first step inline). It writes through its Output, the
+// call that carries it: ExecuteStream (one request per call) or ExecuteSession (requests one after
+// another on one stream). Steps never overlap: the next is posted when the previous chunk's write
+// completed (Output calls OnWriteDone).
+class RequestRun {
  public:
+  class Output {
+   public:
+    virtual ~Output() = default;
+    // A chunk, more to follow; the output calls OnWriteDone once it is written.
+    virtual void Write(v1::ResultChunk* chunk) = 0;
+    // The request's last chunk: every statement succeeded.
+    virtual void WriteLast(v1::ResultChunk* chunk) = 0;
+    // The request failed with an SQL error: the statements before statement_index ran.
+    virtual void Fail(const Status& error, std::string_view sql, uint32_t statement_index) = 0;
+    // The request ended without a further chunk: OK (an empty request) or a call-level failure
+    // (no such session, wrong secret, the client gone).
+    virtual void End(grpc::Status status) = 0;
+  };
+
   // How long a request waits for the session's running request to end before 55000.
   static constexpr std::chrono::milliseconds kRequestWait{5000};
-  ExecuteReactor(SqlService* service, grpc::CallbackServerContext* ctx,
-                 const v1::ExecuteRequest* req)
-      : service_(service), sql_(req->sql()), statement_id_(req->statement_id()) {
+
+  RequestRun(SqlService* service, Output* out) : service_(service), out_(out) {}
+  RequestRun(const RequestRun&) = delete;
+  RequestRun& operator=(const RequestRun&) = delete;
+  ~RequestRun() { Release(); }
+
+  // Starts the request; req and ctx outlive the run. Every path ends in exactly one of the
+  // Output's WriteLast, Fail or End, after Release, and the run touches nothing after it.
+  void Begin(grpc::CallbackServerContext* ctx, const v1::ExecuteRequest* req) {
+    sql_ = req->sql();
+    statement_id_ = req->statement_id();
     if (!statement_id_.empty() && !sql_.empty()) {
-      Finish(ToGrpcStatus(Status::Error(sqlstate::kSyntaxError,
-                                        "a request names either sql or a statement_id, not both")));
-      return;
+      return out_->Fail(Status::Error(sqlstate::kSyntaxError,
+                                      "a request names either sql or a statement_id, not both"),
+                        {}, 0);
     }
-    if (Status st = ParamsFromProto(*req, &params_); !st.ok()) {
-      Finish(ToGrpcStatus(st));
-      return;
-    }
+    if (Status st = ParamsFromProto(*req, &params_); !st.ok()) return out_->Fail(st, {}, 0);
     if (req->tx().selector_case() != v1::TxControl::SELECTOR_NOT_SET || req->tx().commit()) {
-      Finish(
-          ToGrpcStatus(Status::NotSupported("transaction control is not supported yet; "
-                                            "every statement runs in autocommit")));
-      return;
+      return out_->Fail(Status::NotSupported("transaction control is not supported yet; "
+                                             "every statement runs in autocommit"),
+                        {}, 0);
     }
     grpc::Status refused;
     session_ = service_->Authorize(ctx, req->session_id(), &refused);
-    if (session_ == nullptr) {
-      Finish(std::move(refused));
-      return;
-    }
+    if (session_ == nullptr) return out_->End(std::move(refused));
     Status st = session_->BeginRequest(req->query_id(), &ctl_);
     if (!st.ok() && st.sqlstate() == sqlstate::kObjectNotInPrerequisiteState) {
       // Another request still runs (often one its client gave up on: deadline, Cancel; its
@@ -212,12 +231,28 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
     Start(ctx, req, st);
   }
 
-  // The rest of the constructor once the session's request began (st: whether it did).
+  // The output's write of a (not last) chunk completed.
+  void OnWriteDone(bool ok) {
+    if (!ok) {  // the stream broke: the client is gone
+      ctl_->Cancel();
+      Release();
+      return out_->End(grpc::Status(grpc::StatusCode::CANCELLED, "client stream closed"));
+    }
+    PostStep();
+  }
+
+  // The call was cancelled (client gone, deadline): the running statement stops (57014).
+  // ExecControl::Cancel may run while a step does.
+  void Cancel() {
+    if (ctl_) ctl_->Cancel();
+  }
+
+ private:
+  // The rest of Begin once the session's request began (st: whether it did).
   void Start(grpc::CallbackServerContext* ctx, const v1::ExecuteRequest* req, const Status& st) {
     if (!st.ok()) {
       session_.reset();
-      Finish(ToGrpcStatus(st));
-      return;
+      return out_->Fail(st, {}, 0);
     }
     auto deadline = ctx->deadline();
     if (deadline != std::chrono::system_clock::time_point::max()) {
@@ -232,25 +267,6 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
     PostStep();
   }
 
-  void OnWriteDone(bool ok) override {
-    if (!ok) {  // the stream broke: the client is gone
-      ctl_->Cancel();
-      Complete(grpc::Status(grpc::StatusCode::CANCELLED, "client stream closed"));
-      return;
-    }
-    PostStep();
-  }
-
-  void OnCancel() override {
-    if (ctl_) ctl_->Cancel();
-  }
-
-  void OnDone() override {
-    Release();
-    delete this;
-  }
-
- private:
   void PostStep() {
     asio::post(*service_->pool(), [this] { Step(); });
   }
@@ -352,25 +368,25 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
       chunk_.set_notice(cursor_->Notice());
       cursor_.reset();
       if (++index_ >= request_->size()) {
-        // The request's last chunk: send it together with the final status (one round of
-        // callbacks fewer per request, which is most of a short statement's latency).
+        // The request's last chunk: ExecuteStream sends it together with the final status (one
+        // round of callbacks fewer per request, which is most of a short statement's latency).
         Release();
-        StartWriteAndFinish(&chunk_, grpc::WriteOptions(), grpc::Status::OK);
-        return;
+        return out_->WriteLast(&chunk_);
       }
     }
-    StartWrite(&chunk_);
+    out_->Write(&chunk_);
   }
 
   void FinishWith(const Status& st) {
-    Complete(ToGrpcStatus(st, sql_, static_cast<uint32_t>(index_)));
+    Release();
+    out_->Fail(st, sql_, static_cast<uint32_t>(index_));
   }
 
-  // Ends the call after releasing the statement and the session, so a client that sees the
-  // end of this stream can start its next request at once.
+  // Ends the request after releasing the statement and the session, so a client that sees its
+  // end can start its next request at once.
   void Complete(grpc::Status status) {
     Release();
-    Finish(std::move(status));
+    out_->End(std::move(status));
   }
 
   // Drops the statement (and whatever it holds) and ends the session's request; idempotent.
@@ -384,11 +400,12 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
   }
 
   SqlService* const service_;
-  const std::string sql_;
-  const std::string statement_id_;  // set: run this prepared statement instead of sql_
-  StatementParams params_;          // for every statement of the request
+  Output* const out_;
+  std::string sql_;
+  std::string statement_id_;  // set: run this prepared statement instead of sql_
+  StatementParams params_;    // for every statement of the request
   std::shared_ptr<ServerSession> session_;
-  std::shared_ptr<ExecControl> ctl_;
+  std::shared_ptr<ExecControl> ctl_;  // set once, by BeginRequest
   uint32_t max_rows_ = 0;
   // The fields below are touched only by the step running on the pool; steps never overlap
   // (the next one is posted after the previous chunk's write completed).
@@ -398,6 +415,113 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk> {
   std::vector<Row> rows_;
   v1::ResultChunk chunk_;
   std::chrono::steady_clock::time_point statement_start_;
+};
+
+// ExecuteStream: one request per call; its end is the call's status.
+class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk>,
+                             public RequestRun::Output {
+ public:
+  ExecuteReactor(SqlService* service, grpc::CallbackServerContext* ctx,
+                 const v1::ExecuteRequest* req)
+      : run_(service, this) {
+    run_.Begin(ctx, req);
+  }
+
+  void OnWriteDone(bool ok) override { run_.OnWriteDone(ok); }
+  void OnCancel() override { run_.Cancel(); }
+  void OnDone() override { delete this; }
+
+ private:
+  void Write(v1::ResultChunk* chunk) override { StartWrite(chunk); }
+  void WriteLast(v1::ResultChunk* chunk) override {
+    StartWriteAndFinish(chunk, grpc::WriteOptions(), grpc::Status::OK);
+  }
+  void Fail(const Status& error, std::string_view sql, uint32_t statement_index) override {
+    Finish(ToGrpcStatus(error, sql, statement_index));
+  }
+  void End(grpc::Status status) override { Finish(std::move(status)); }
+
+  RequestRun run_;
+};
+
+// ExecuteSession: requests one after another on one stream. Only one of a read (waiting for the
+// next request) or a request's run is in progress at a time; Finish is called only then, so
+// OnDone never meets a step in flight.
+class SessionStreamReactor final
+    : public grpc::ServerBidiReactor<v1::ExecuteRequest, v1::ResultChunk>,
+      public RequestRun::Output {
+ public:
+  SessionStreamReactor(SqlService* service, grpc::CallbackServerContext* ctx)
+      : service_(service), ctx_(ctx) {
+    StartRead(&req_);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) return Finish(grpc::Status::OK);  // the client closed its side
+    {
+      std::lock_guard lock(mu_);
+      run_ = std::make_unique<RequestRun>(service_, this);
+    }
+    run_->Begin(ctx_, &req_);
+  }
+
+  void OnWriteDone(bool ok) override {
+    if (!last_written_) return run_->OnWriteDone(ok);
+    last_written_ = false;
+    if (!ok) return Finish(grpc::Status(grpc::StatusCode::CANCELLED, "client stream closed"));
+    StartRead(&req_);
+  }
+
+  void OnCancel() override {
+    std::lock_guard lock(mu_);
+    if (run_) run_->Cancel();
+  }
+
+  void OnDone() override { delete this; }
+
+ private:
+  void Write(v1::ResultChunk* chunk) override { StartWrite(chunk); }
+  void WriteLast(v1::ResultChunk* chunk) override {
+    chunk->set_request_done(true);
+    last_ = std::move(*chunk);
+    WriteEnd();
+  }
+  void Fail(const Status& error, std::string_view sql, uint32_t statement_index) override {
+    last_.Clear();
+    last_.set_statement_index(statement_index);
+    last_.set_request_done(true);
+    *last_.mutable_error() = ToSqlError(error, sql, statement_index);
+    WriteEnd();
+  }
+  void End(grpc::Status status) override {
+    if (!status.ok()) {
+      DropRun();
+      return Finish(std::move(status));
+    }
+    last_.Clear();
+    last_.set_request_done(true);
+    WriteEnd();
+  }
+  // Writes last_, the request's final chunk; the next request is read once it is written.
+  void WriteEnd() {
+    DropRun();
+    last_written_ = true;
+    StartWrite(&last_);
+  }
+  // Called from inside the run's last step, which touches nothing after it: destroying it here
+  // is safe.
+  void DropRun() {
+    std::lock_guard lock(mu_);
+    run_.reset();
+  }
+
+  SqlService* const service_;
+  grpc::CallbackServerContext* const ctx_;
+  v1::ExecuteRequest req_;
+  v1::ResultChunk last_;
+  bool last_written_ = false;  // the write in flight is a request's final chunk
+  std::mutex mu_;
+  std::unique_ptr<RequestRun> run_;  // guarded by mu_ against OnCancel
 };
 
 }  // namespace
@@ -513,6 +637,11 @@ grpc::ServerWriteReactor<v1::ResultChunk>* SqlService::ExecuteStream(
   return new ExecuteReactor(this, ctx, req);
 }
 
+grpc::ServerBidiReactor<v1::ExecuteRequest, v1::ResultChunk>* SqlService::ExecuteSession(
+    grpc::CallbackServerContext* ctx) {
+  return new SessionStreamReactor(this, ctx);
+}
+
 grpc::ServerUnaryReactor* SqlService::Cancel(grpc::CallbackServerContext* ctx,
                                              const v1::CancelRequest* req,
                                              v1::CancelResponse* resp) {
@@ -572,7 +701,7 @@ grpc::ServerUnaryReactor* SqlService::Prepare(grpc::CallbackServerContext* ctx,
   auto* reactor = ctx->DefaultReactor();
   asio::post(*pool_, [reactor, req, resp, session, declared = std::move(declared)] {
     std::shared_ptr<ExecControl> ctl;
-    if (Status st = session->BeginRequest("", &ctl, ExecuteReactor::kRequestWait); !st.ok()) {
+    if (Status st = session->BeginRequest("", &ctl, RequestRun::kRequestWait); !st.ok()) {
       reactor->Finish(ToGrpcStatus(st));
       return;
     }
@@ -613,7 +742,7 @@ grpc::ServerUnaryReactor* SqlService::Deallocate(grpc::CallbackServerContext* ct
   auto* reactor = ctx->DefaultReactor();
   asio::post(*pool_, [reactor, req, session] {
     std::shared_ptr<ExecControl> ctl;
-    Status st = session->BeginRequest("", &ctl, ExecuteReactor::kRequestWait);
+    Status st = session->BeginRequest("", &ctl, RequestRun::kRequestWait);
     if (st.ok()) {
       if (!session->engine()->FindPrepared(req->statement_id())) {
         st = Status::Error(sqlstate::kInvalidSqlStatementName,

@@ -1,6 +1,7 @@
 // SqlService: the gRPC Sql service on the callback API. No thread per session or call: unary
-// handlers answer inline; ExecuteStream runs each step (start a statement, fetch one chunk) as a
-// task on the worker pool and writes the chunk; the next step is posted only when the write
+// handlers answer inline; ExecuteStream (one request per call) and ExecuteSession (requests one
+// after another on one stream) run each step of a request (start a statement, fetch one chunk)
+// as a task on the worker pool and write the chunk; the next step is posted only when the write
 // completed, so a slow client holds memory for one chunk and no thread.
 #pragma once
 
@@ -29,8 +30,8 @@ struct GrpcAuth {
 
 class SqlService final : public v1::Sql::CallbackService {
  public:
-  SqlService(Database* db, SessionManager* sessions, asio::thread_pool* pool,
-             GrpcAuth auth = {}, ChunkLimits limits = {});
+  SqlService(Database* db, SessionManager* sessions, asio::thread_pool* pool, GrpcAuth auth = {},
+             ChunkLimits limits = {});
 
   grpc::ServerUnaryReactor* OpenSession(grpc::CallbackServerContext* ctx,
                                         const v1::OpenSessionRequest* req,
@@ -42,6 +43,8 @@ class SqlService final : public v1::Sql::CallbackService {
                                          v1::CloseSessionResponse* resp) override;
   grpc::ServerWriteReactor<v1::ResultChunk>* ExecuteStream(grpc::CallbackServerContext* ctx,
                                                            const v1::ExecuteRequest* req) override;
+  grpc::ServerBidiReactor<v1::ExecuteRequest, v1::ResultChunk>* ExecuteSession(
+      grpc::CallbackServerContext* ctx) override;
   grpc::ServerUnaryReactor* Cancel(grpc::CallbackServerContext* ctx, const v1::CancelRequest* req,
                                    v1::CancelResponse* resp) override;
   grpc::ServerUnaryReactor* DescribeCatalog(grpc::CallbackServerContext* ctx,

@@ -43,6 +43,18 @@ void FillBigTable(RawSession& s, const std::string& name, int doublings) {
   }
 }
 
+// Sends Cancel for query_id on s's session: whether a statement was cancelled (*code: the call's).
+bool CancelQuery(RawSession& s, const std::string& query_id, grpc::StatusCode* code) {
+  grpc::ClientContext ctx;
+  s.Authorize(&ctx);
+  v1::CancelRequest req;
+  req.set_session_id(s.id());
+  req.set_query_id(query_id);
+  v1::CancelResponse resp;
+  *code = s.stub()->Cancel(&ctx, req, &resp).error_code();
+  return resp.cancelled();
+}
+
 TEST_F(SessionTest, SyntaxErrorCarriesSqlstatePositionAndCode) {
   RawSession s(daemon_->address());
   ASSERT_TRUE(s.ok());
@@ -131,14 +143,7 @@ TEST_F(SessionTest, CancelStopsARunningStatementWith57014) {
   grpc::StatusCode cancel_code = grpc::StatusCode::UNKNOWN;
   bool cancelled = false;
   for (int i = 0; i < 200 && !done && !cancelled; ++i) {
-    grpc::ClientContext ctx;
-    s.Authorize(&ctx);
-    v1::CancelRequest req;
-    req.set_session_id(s.id());
-    req.set_query_id("q-cancel");
-    v1::CancelResponse resp;
-    cancel_code = s.stub()->Cancel(&ctx, req, &resp).error_code();
-    cancelled = resp.cancelled();
+    cancelled = CancelQuery(s, "q-cancel", &cancel_code);
     if (!cancelled) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   t.join();
@@ -276,6 +281,130 @@ TEST_F(SessionTest, TableTenTimesLargerThanTheBufferPool) {
   r = s.Execute("DELETE FROM big WHERE id <= 60000");
   EXPECT_EQ(r.chunks.back().stats().command_tag(), "DELETE 60000");
   EXPECT_EQ(s.Execute("SELECT id FROM big").row_count, 5536u);
+}
+
+// ExecuteSession: requests one after another on one stream, each ending with a request_done
+// chunk; an SQL error travels in that chunk and the stream goes on.
+class SessionStream {
+ public:
+  explicit SessionStream(RawSession& s) : s_(s) {
+    s_.Authorize(&ctx_);
+    stream_ = s_.stub()->ExecuteSession(&ctx_);
+  }
+  struct Outcome {
+    std::vector<v1::ResultChunk> chunks;
+    bool done = false;  // a request_done chunk arrived
+    uint64_t rows = 0;
+  };
+  Outcome Run(const std::string& sql, uint32_t max_rows = 0, const std::string& query_id = "") {
+    v1::ExecuteRequest req;
+    req.set_session_id(s_.id());
+    req.set_sql(sql);
+    req.set_max_rows_per_chunk(max_rows);
+    req.set_query_id(query_id);
+    Outcome out;
+    if (!stream_->Write(req)) return out;
+    v1::ResultChunk chunk;
+    while (!out.done && stream_->Read(&chunk)) {
+      out.rows += chunk.rows_size();
+      out.done = chunk.request_done();
+      out.chunks.push_back(chunk);
+    }
+    return out;
+  }
+  grpc::Status Close() {
+    stream_->WritesDone();
+    return stream_->Finish();
+  }
+  grpc::ClientContext* context() { return &ctx_; }
+
+ private:
+  RawSession& s_;
+  grpc::ClientContext ctx_;
+  std::unique_ptr<grpc::ClientReaderWriter<v1::ExecuteRequest, v1::ResultChunk>> stream_;
+};
+
+TEST_F(SessionTest, SessionStreamRunsRequestsInOrderAndErrorsDoNotEndIt) {
+  RawSession s(daemon_->address());
+  ASSERT_TRUE(s.ok());
+  SessionStream stream(s);
+  auto created = stream.Run(
+      "CREATE TABLE ss (id INTEGER PRIMARY KEY); "
+      "INSERT INTO ss SELECT * FROM generate_series(1, 10)");
+  ASSERT_TRUE(created.done);
+  EXPECT_FALSE(created.chunks.back().has_error()) << created.chunks.back().error().message();
+  EXPECT_EQ(created.chunks.back().stats().command_tag(), "INSERT 0 10");
+
+  // Rows in chunks of 3: 4 chunks, the last one marked done and carrying the stats.
+  auto read = stream.Run("SELECT id FROM ss ORDER BY id", 3);
+  ASSERT_TRUE(read.done);
+  EXPECT_EQ(read.rows, 10u);
+  EXPECT_EQ(read.chunks.size(), 4u);
+  for (size_t i = 0; i + 1 < read.chunks.size(); ++i) EXPECT_FALSE(read.chunks[i].request_done());
+  EXPECT_EQ(read.chunks.back().stats().rows(), 10u);
+  EXPECT_EQ(read.chunks.front().rows(0).values(0).int_value(), 1);
+
+  // An error in the second statement: the first ran, the error names statement 1 and its
+  // position, and the stream takes the next request.
+  auto failed = stream.Run("INSERT INTO ss VALUES (11); INSERT INTO ss VALUES (1)");
+  ASSERT_TRUE(failed.done);
+  ASSERT_TRUE(failed.chunks.back().has_error());
+  EXPECT_EQ(failed.chunks.back().error().sqlstate(), "23505");
+  EXPECT_EQ(failed.chunks.back().error().statement_index(), 1u);
+  auto syntax = stream.Run("SELEC 1");
+  ASSERT_TRUE(syntax.done);
+  EXPECT_EQ(syntax.chunks.back().error().sqlstate(), "42601");
+  EXPECT_EQ(syntax.chunks.back().error().position(), 1u);
+
+  // A transaction block spans requests on the stream, and a failed statement fails the block.
+  ASSERT_FALSE(stream.Run("BEGIN").chunks.back().has_error());
+  ASSERT_FALSE(stream.Run("INSERT INTO ss VALUES (12)").chunks.back().has_error());
+  EXPECT_EQ(stream.Run("SELECT nope").chunks.back().error().sqlstate(), "42703");
+  EXPECT_EQ(stream.Run("SELECT 1").chunks.back().error().sqlstate(), "25P02");
+  ASSERT_FALSE(stream.Run("ROLLBACK").chunks.back().has_error());
+  auto count = stream.Run("SELECT count(*) FROM ss");
+  EXPECT_EQ(count.chunks.back().rows(0).values(0).int_value(), 11);  // 1..11, not 12
+  // An empty request ends with a bare done chunk.
+  auto empty = stream.Run("");
+  ASSERT_TRUE(empty.done);
+  EXPECT_FALSE(empty.chunks.back().has_error());
+  EXPECT_TRUE(stream.Close().ok());
+}
+
+TEST_F(SessionTest, SessionStreamCancelByQueryIdAndWrongSecret) {
+  RawSession s(daemon_->address());
+  ASSERT_TRUE(s.ok());
+  SessionStream stream(s);
+  SessionStream::Outcome slow;
+  std::thread t([&] { slow = stream.Run("SELECT pg_sleep(30)", 0, "q-stream"); });
+  bool cancelled = false;
+  grpc::StatusCode cancel_code = grpc::StatusCode::UNKNOWN;
+  for (int i = 0; i < 500 && !cancelled; ++i) {
+    cancelled = CancelQuery(s, "q-stream", &cancel_code);
+    if (!cancelled) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(cancel_code, grpc::StatusCode::OK);
+  t.join();
+  ASSERT_TRUE(cancelled);
+  ASSERT_TRUE(slow.done);
+  EXPECT_EQ(slow.chunks.back().error().sqlstate(), "57014");
+  auto next = stream.Run("SELECT 2");
+  ASSERT_TRUE(next.done) << "the stream goes on after a cancelled request";
+  EXPECT_EQ(next.chunks.back().rows(0).values(0).int_value(), 2);
+  EXPECT_TRUE(stream.Close().ok());
+
+  // A stream without the session's secret: refused at its first request, with 28000.
+  grpc::ClientContext ctx;
+  auto bad = s.stub()->ExecuteSession(&ctx);
+  v1::ExecuteRequest req;
+  req.set_session_id(s.id());
+  req.set_sql("SELECT 1");
+  ASSERT_TRUE(bad->Write(req));
+  v1::ResultChunk chunk;
+  EXPECT_FALSE(bad->Read(&chunk));
+  grpc::Status st = bad->Finish();
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(DecodeError(st).sqlstate(), "28000");
 }
 
 }  // namespace

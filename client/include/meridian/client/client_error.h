@@ -32,7 +32,8 @@ struct ClientError {
   uint32_t column = 0;    // 1-based column of position; 0 when none
   std::string severity = "ERROR";
   uint32_t statement_index = 0;  // which statement of a multi-statement request failed
-  int grpc_code = 0;             // grpc::StatusCode of the call (0 = OK, for local errors)
+  int grpc_code = 0;             // grpc::StatusCode of the call (0 = OK: local errors, and
+                                 // SQL errors on the session stream, which goes on)
   bool connection_lost = false;  // the session is gone; further calls on it will fail
 
   // "ERROR:  42601: message" (no position, detail or hint); for logs and tests.

@@ -140,7 +140,8 @@ class Connection {
  private:
   struct Impl;
   explicit Connection(std::unique_ptr<Impl> impl);
-  // ExecuteStream of sql, or of the prepared statement statement_id when sql is empty.
+  // Runs sql, or the prepared statement statement_id when sql is empty: on the session stream
+  // (ExecuteSession), or as an ExecuteStream call when it has a timeout.
   ClientStatus Run(std::string_view sql, const std::string& statement_id,
                    const std::vector<Value>& params, ResultHandler& handler,
                    const ExecuteOptions& options);
