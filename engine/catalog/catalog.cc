@@ -1120,12 +1120,19 @@ Status Catalog::SaveState() {
 
 Status Catalog::AutoAnalyze() {
   bool analyzed = false;
+  const auto now = std::chrono::steady_clock::now();
   for (const std::shared_ptr<Table>& table : List()) {
+    const int64_t changes = table->changes_since_analyze();
     const int64_t threshold = 50 + table->live_rows() / 10;
     // Column statistics live in memory only: after a restart a table with rows has none until
     // this pass gathers them again (within one checkpoint interval), not only after changes.
     const bool never = table->stats() == nullptr && table->live_rows() > 0;
-    if (!never && table->changes_since_analyze() <= threshold) continue;
+    // A table under steady writes (TPC-C's stock: 100,000 rows, ANALYZE 0.7 s) is analyzed at
+    // most once per kAutoAnalyzeInterval, as autovacuum's naptime allows; one whose changes
+    // outnumber its rows (a bulk load, a purge) at once.
+    const bool recent = now - table->analyzed_at() < kAutoAnalyzeInterval;
+    const bool due = changes > threshold && (!recent || changes > 50 + table->live_rows());
+    if (!never && !due) continue;
     ScopedTableLock guard(*table, LockMode::kShared);
     MERIDIAN_RETURN_IF_ERROR(guard.status());
     if (table->heap() == nullptr) continue;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -172,7 +173,10 @@ class Catalog {
   Status DropSequences(const std::vector<uint32_t>& ids);
 
   // ANALYZE of every table whose changes since its last ANALYZE exceed 50 rows plus 10% of
-  // its rows (PostgreSQL's autovacuum_analyze defaults). Takes each table's shared lock.
+  // its rows (PostgreSQL's autovacuum_analyze defaults), at most once per
+  // kAutoAnalyzeInterval per table unless the changes exceed 50 plus its rows; and of every
+  // table with rows but no statistics. Takes each table's shared lock.
+  static constexpr std::chrono::seconds kAutoAnalyzeInterval{60};
   Status AutoAnalyze();
   // Persists the live row estimates (ANALYZE calls it).
   Status SaveState();
@@ -220,8 +224,8 @@ class Catalog {
   std::string SequencePath(uint32_t id) const;
   CatalogState StateLocked() const;  // REQUIRES: mu_ held
   // Writes catalog.meta for a change made in the maps and bumps schema_version_.
-  Status WriteStateLocked();                            // REQUIRES: mu_ held exclusively
-  bool NameTakenLocked(const std::string& key) const;   // REQUIRES: mu_ held
+  Status WriteStateLocked();                           // REQUIRES: mu_ held exclusively
+  bool NameTakenLocked(const std::string& key) const;  // REQUIRES: mu_ held
   // 57P01 after Close, 42P07 when name is taken in nsp. REQUIRES: mu_ held.
   Status CheckNewRelationLocked(const std::string& nsp, const std::string& name) const;
   static std::string KeyOf(const Table& table);
@@ -252,7 +256,7 @@ class Catalog {
   // pages (may be null) collects, per table, the pages the stamps touched. A stamp that cannot
   // be written fails recovery.
   Status ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
-                            std::map<uint32_t, std::vector<uint32_t>>* pages);
+                              std::map<uint32_t, std::vector<uint32_t>>* pages);
   Status FlushTables();
   // Files under tables/ of relations state does not name: TEMP tables of a previous run (never
   // in catalog.meta) and leftovers of a CREATE a crash interrupted.

@@ -606,6 +606,8 @@ Status Table::Analyze() {
   }
   SetLiveRows(static_cast<int64_t>(seen));
   changes_.fetch_sub(changes_before, std::memory_order_relaxed);
+  analyzed_at_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                     std::memory_order_relaxed);
   return Status::Ok();
 }
 

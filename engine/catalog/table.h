@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -119,6 +120,11 @@ class Table {
   void NoteHeapPages(uint32_t pages) { heap_pages_seen_.store(pages, std::memory_order_relaxed); }
   // Rows inserted, updated or deleted since the last ANALYZE.
   int64_t changes_since_analyze() const { return changes_.load(std::memory_order_relaxed); }
+  // When the last ANALYZE of this table ended (steady clock; the epoch when there was none).
+  std::chrono::steady_clock::time_point analyzed_at() const {
+    return std::chrono::steady_clock::time_point(
+        std::chrono::steady_clock::duration(analyzed_at_.load(std::memory_order_relaxed)));
+  }
   void NoteChanges(int64_t n) {
     changes_.fetch_add(n, std::memory_order_relaxed);
     writes_since_gc_.fetch_add(n, std::memory_order_relaxed);
@@ -190,6 +196,7 @@ class Table {
   std::atomic<int64_t> live_rows_{0};
   std::atomic<uint32_t> heap_pages_seen_{0};
   std::atomic<int64_t> changes_{0};
+  std::atomic<std::chrono::steady_clock::rep> analyzed_at_{0};  // analyzed_at()
   std::atomic<int64_t> writes_since_gc_{0};
   std::mutex gc_pages_mu_;
   std::vector<uint64_t> gc_pages_;  // guarded by gc_pages_mu_: a bit per page to visit

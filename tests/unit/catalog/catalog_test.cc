@@ -127,6 +127,35 @@ TEST_F(CatalogTest, DropPersistsAndRemovesHeap) {
   EXPECT_EQ(catalog_->Find("t1"), nullptr);
 }
 
+// AutoAnalyze: a table with rows but no statistics at once; one under steady changes at most
+// once per kAutoAnalyzeInterval; one whose changes outnumber its rows at once.
+TEST_F(CatalogTest, AutoAnalyzeThresholdAndInterval) {
+  auto created = catalog_->CreateTable(Schema("t1"));
+  ASSERT_TRUE(created.ok());
+  const std::shared_ptr<Table>& t = *created;
+  ASSERT_TRUE(catalog_->AutoAnalyze().ok());
+  EXPECT_EQ(t->stats(), nullptr) << "an empty table without changes is left alone";
+
+  t->SetLiveRows(10);  // rows but no statistics (as after a restart)
+  ASSERT_TRUE(catalog_->AutoAnalyze().ok());
+  ASSERT_NE(t->stats(), nullptr);
+  const auto first = t->analyzed_at();
+  EXPECT_GT(first.time_since_epoch().count(), 0);
+
+  // Above 50 + 10% of 10,000 rows, below 50 + the rows, just after an ANALYZE: not yet.
+  t->SetLiveRows(10000);
+  t->NoteChanges(2000);
+  ASSERT_TRUE(catalog_->AutoAnalyze().ok());
+  EXPECT_EQ(t->changes_since_analyze(), 2000);
+  EXPECT_EQ(t->analyzed_at(), first);
+
+  // More changes than rows (a bulk load): at once, interval or not.
+  t->NoteChanges(9000);
+  ASSERT_TRUE(catalog_->AutoAnalyze().ok());
+  EXPECT_EQ(t->changes_since_analyze(), 0);
+  EXPECT_GT(t->analyzed_at(), first);
+}
+
 TEST_F(CatalogTest, FailedRewriteLeavesOldCatalog) {
   ASSERT_TRUE(catalog_->CreateTable(Schema("t1")).ok());
   // Make the temp file impossible to create: the rewrite fails before touching catalog.meta.
