@@ -59,6 +59,56 @@ TEST(ClientLibrary, ErrorsCarryPositionAndTheSessionContinues) {
   EXPECT_TRUE((*conn)->Execute("SELECT 2").ok());
 }
 
+// Requests without a timeout travel on the session stream (ExecuteSession), those with one as
+// ExecuteStream calls: Cancel from another thread, a timeout, a statement error and a
+// transaction block all behave the same on both, and the stream goes on after each.
+TEST(ClientLibrary, CancelTimeoutAndBlocksOnTheSessionStream) {
+  TempDir dir;
+  Daemon d(dir.path() + "/data");
+  ASSERT_TRUE(d.started()) << d.Log();
+  auto conn = Connection::Connect("127.0.0.1", d.port());
+  ASSERT_TRUE(conn.ok());
+  Connection& c = **conn;
+  ASSERT_TRUE(c.Execute("CREATE TABLE cs (id INTEGER PRIMARY KEY)").ok());
+
+  std::atomic<bool> done{false};
+  client::ClientResult<std::vector<client::StatementResult>> slow = c.Execute("SELECT 0");
+  std::thread t([&] {
+    slow = c.Execute("SELECT pg_sleep(30)");
+    done = true;
+  });
+  bool cancelled = false;
+  for (int i = 0; i < 1000 && !done && !cancelled; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    cancelled = c.Cancel();
+  }
+  t.join();
+  ASSERT_TRUE(cancelled);
+  ASSERT_FALSE(slow.ok());
+  EXPECT_EQ(slow.error().sqlstate, "57014");
+  EXPECT_FALSE(slow.error().connection_lost);
+
+  client::ExecuteOptions timed;
+  timed.timeout = std::chrono::milliseconds(300);
+  auto timeout = c.Execute("SELECT pg_sleep(5)", timed);
+  ASSERT_FALSE(timeout.ok());
+  EXPECT_EQ(timeout.error().sqlstate, "57014");
+
+  // A block across requests on the stream: a failed statement fails it until ROLLBACK.
+  ASSERT_TRUE(c.Execute("BEGIN").ok());
+  ASSERT_TRUE(c.Execute("INSERT INTO cs VALUES (1)").ok());
+  auto dup = c.Execute("INSERT INTO cs VALUES (1)");
+  ASSERT_FALSE(dup.ok());
+  EXPECT_EQ(dup.error().sqlstate, "23505");
+  EXPECT_EQ(dup.error().grpc_code, 0) << "an error on the stream ends no call";
+  EXPECT_EQ(c.Execute("SELECT 1").error().sqlstate, "25P02");
+  ASSERT_TRUE(c.Execute("ROLLBACK").ok());
+  auto count = c.Execute("SELECT count(*) FROM cs");
+  ASSERT_TRUE(count.ok()) << count.error().ToString();
+  EXPECT_EQ((*count)[0].rows[0][0].ToText(), "0");
+  EXPECT_FALSE(c.connection_lost());
+}
+
 TEST(ClientLibrary, ParametersAreTypedOrCastByContext) {
   using client::Value;
   TempDir dir;
