@@ -1010,11 +1010,25 @@ Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
   const RowSourceOp* scan_ptr = scan.get();
   OperatorPtr op = std::move(scan);
   if (residual != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(residual));
-  if (t < s_->lock_rows.size() && s_->lock_rows[t]) {  // FOR UPDATE: rows passing the filter
-    op = std::make_unique<LockRowsOp>(std::move(op), scan_ptr, table, s_->lock_nowait,
-                                      s_->lock_skip_locked);
+  const bool rid_column = static_cast<int>(t) == s_->rid_table;  // UPDATE ... FROM's target
+  if (t < s_->lock_rows.size() && s_->lock_rows[t]) {
+    // FOR UPDATE/SHARE: the rows passing the filter are locked; EXPLAIN prints a LockRows node
+    // above the scan, as PostgreSQL does (its one LockRows sits above the whole join).
+    Built scan_built = b_->Make(std::move(op), std::move(node));
+    auto lock_node = std::make_unique<PlanNode>();
+    lock_node->label = "LockRows";
+    lock_node->startup_cost = scan_built.node->startup_cost;
+    lock_node->total_cost = scan_built.node->total_cost;
+    lock_node->rows = scan_built.node->rows;
+    lock_node->width = scan_built.node->width;
+    OperatorPtr lock = std::make_unique<LockRowsOp>(std::move(scan_built.op), scan_ptr, table,
+                                                    s_->lock_nowait, s_->lock_skip_locked);
+    if (rid_column) {
+      lock = std::make_unique<RidColumnOp>(std::move(lock), scan_ptr, table->types().size());
+    }
+    return b_->Make(std::move(lock), std::move(lock_node), {&scan_built});
   }
-  if (static_cast<int>(t) == s_->rid_table) {  // UPDATE ... FROM's target: rows name their rid
+  if (rid_column) {  // rows name their rid
     op = std::make_unique<RidColumnOp>(std::move(op), scan_ptr, table->types().size());
   }
   return b_->Make(std::move(op), std::move(node));
