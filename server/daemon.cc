@@ -1,15 +1,14 @@
 // Start-up and shutdown of meridiand's parts; see daemon.h.
 #include "daemon.h"
 
-#include <malloc.h>
-#include <unistd.h>
-
-#include <cstdio>
-
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/server_builder.h>
+#include <malloc.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include "grpc/grpc_auth.h"
 
@@ -52,8 +51,8 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
   GrpcAuth grpc_auth;
   grpc_auth.accounts = d->auth_.get();
   grpc_auth.tls = !options.tls_cert.empty();
-  d->service_ = std::make_unique<SqlService>(d->db_.get(), d->sessions_.get(),
-                                             &d->workers_->pool(), grpc_auth);
+  d->service_ = std::make_unique<SqlService>(d->db_.get(), d->sessions_.get(), &d->workers_->pool(),
+                                             grpc_auth);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -79,8 +78,8 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const ServerOptions& options) {
     (void)d->db_->Close();
     return st;
   }
-  auto pg = pgwire::PgServer::Start(options, d->auth_.get(), d->sessions_.get(),
-                                    &d->workers_->pool());
+  auto pg =
+      pgwire::PgServer::Start(options, d->auth_.get(), d->sessions_.get(), &d->workers_->pool());
   if (!pg.ok()) {  // like the gRPC address: a taken port is a start-up failure, never silent
     d->grpc_->Shutdown();
     (void)d->db_->Close();
@@ -140,8 +139,8 @@ void Daemon::MemoryLoop(uint64_t limit_bytes) {
     // Above the limit: running statements fail at their next check and their memory is given
     // back; below 90% of it, work is accepted again.
     if (rss > limit_bytes) {
-      if (!was) spdlog::warn("resident memory {} MiB is above the limit: refusing work (53200)",
-                             rss >> 20);
+      if (!was)
+        spdlog::warn("resident memory {} MiB is above the limit: refusing work (53200)", rss >> 20);
       MemoryGuard::SetExceeded(true);
       malloc_trim(0);
     } else if (was && rss < limit_bytes / 10 * 9) {
@@ -195,6 +194,7 @@ Status Daemon::Shutdown() {
   if (memory_.joinable()) memory_.join();
   if (grpc_) grpc_->GetHealthCheckService()->SetServingStatus(false);
   if (sessions_) sessions_->Shutdown();  // cancels running statements, ends Attach streams
+  if (service_) service_->Shutdown();    // ends the ExecuteSession streams
   if (grpc_) grpc_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   if (pg_) pg_->Stop();  // network threads joined; connection frames live until pg_.reset()
   if (workers_) workers_->Join();

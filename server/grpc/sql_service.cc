@@ -11,6 +11,25 @@
 #include "grpc/grpc_auth.h"
 
 namespace meridian::server {
+
+// What SqlService::Shutdown and a session stream's reactor share; the reactor is null once
+// OnDone ran.
+struct SessionStreamState {
+  class Reactor {
+   public:
+    // Requires mu: calls Finish once (no later call does anything).
+    virtual void FinishLocked(grpc::Status status) = 0;
+
+   protected:
+    ~Reactor() = default;
+  };
+  std::mutex mu;
+  Reactor* reactor = nullptr;  // guarded by mu
+  bool reading = false;        // guarded by mu: waiting for a request
+  bool finished = false;       // guarded by mu: Finish was called
+  bool stopping = false;       // guarded by mu: finish after this request
+};
+
 namespace {
 
 void ToProtoType(const Type& t, v1::ColumnType* out) {
@@ -446,18 +465,31 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk>,
 
 // ExecuteSession: requests one after another on one stream. Only one of a read (waiting for the
 // next request) or a request's run is in progress at a time; Finish is called only then, so
-// OnDone never meets a step in flight.
+// OnDone never meets a step in flight. The daemon's stop (SqlService::Shutdown) finishes a
+// stream waiting for its next request at once, and any other after its request.
 class SessionStreamReactor final
     : public grpc::ServerBidiReactor<v1::ExecuteRequest, v1::ResultChunk>,
-      public RequestRun::Output {
+      public RequestRun::Output,
+      public SessionStreamState::Reactor {
  public:
   SessionStreamReactor(SqlService* service, grpc::CallbackServerContext* ctx)
-      : service_(service), ctx_(ctx) {
-    StartRead(&req_);
+      : service_(service), ctx_(ctx), state_(std::make_shared<SessionStreamState>()) {
+    state_->reactor = this;
+    std::lock_guard lock(state_->mu);
+    if (!service_->RegisterStream(state_)) {
+      FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
+      return;
+    }
+    ReadLocked();
   }
 
   void OnReadDone(bool ok) override {
-    if (!ok) return Finish(grpc::Status::OK);  // the client closed its side
+    {
+      std::lock_guard lock(state_->mu);
+      state_->reading = false;
+      if (state_->finished) return;                    // finished by the server's stop
+      if (!ok) return FinishLocked(grpc::Status::OK);  // the client closed its side
+    }
     {
       std::lock_guard lock(mu_);
       run_ = std::make_unique<RequestRun>(service_, this);
@@ -468,8 +500,13 @@ class SessionStreamReactor final
   void OnWriteDone(bool ok) override {
     if (!last_written_) return run_->OnWriteDone(ok);
     last_written_ = false;
-    if (!ok) return Finish(grpc::Status(grpc::StatusCode::CANCELLED, "client stream closed"));
-    StartRead(&req_);
+    std::lock_guard lock(state_->mu);
+    if (!ok) return FinishLocked(grpc::Status(grpc::StatusCode::CANCELLED, "client stream closed"));
+    if (state_->stopping) {
+      return FinishLocked(
+          grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
+    }
+    ReadLocked();
   }
 
   void OnCancel() override {
@@ -477,9 +514,28 @@ class SessionStreamReactor final
     if (run_) run_->Cancel();
   }
 
-  void OnDone() override { delete this; }
+  void OnDone() override {
+    {
+      std::lock_guard lock(state_->mu);
+      state_->reactor = nullptr;
+    }
+    delete this;
+  }
+
+  // Requires state_->mu.
+  void FinishLocked(grpc::Status status) override {
+    if (state_->finished) return;
+    state_->finished = true;
+    Finish(std::move(status));
+  }
 
  private:
+  // Requires state_->mu.
+  void ReadLocked() {
+    state_->reading = true;
+    StartRead(&req_);
+  }
+
   void Write(v1::ResultChunk* chunk) override { StartWrite(chunk); }
   void WriteLast(v1::ResultChunk* chunk) override {
     chunk->set_request_done(true);
@@ -496,7 +552,8 @@ class SessionStreamReactor final
   void End(grpc::Status status) override {
     if (!status.ok()) {
       DropRun();
-      return Finish(std::move(status));
+      std::lock_guard lock(state_->mu);
+      return FinishLocked(std::move(status));
     }
     last_.Clear();
     last_.set_request_done(true);
@@ -517,6 +574,7 @@ class SessionStreamReactor final
 
   SqlService* const service_;
   grpc::CallbackServerContext* const ctx_;
+  const std::shared_ptr<SessionStreamState> state_;
   v1::ExecuteRequest req_;
   v1::ResultChunk last_;
   bool last_written_ = false;  // the write in flight is a request's final chunk
@@ -635,6 +693,36 @@ grpc::ServerUnaryReactor* SqlService::CloseSession(grpc::CallbackServerContext* 
 grpc::ServerWriteReactor<v1::ResultChunk>* SqlService::ExecuteStream(
     grpc::CallbackServerContext* ctx, const v1::ExecuteRequest* req) {
   return new ExecuteReactor(this, ctx, req);
+}
+
+bool SqlService::RegisterStream(const std::shared_ptr<SessionStreamState>& state) {
+  std::lock_guard lock(streams_mu_);
+  if (stopping_) return false;
+  if (streams_.size() >= 2 * live_streams_hint_ + 64) {  // drop the ended ones now and then
+    std::erase_if(streams_, [](const std::weak_ptr<SessionStreamState>& w) { return w.expired(); });
+    live_streams_hint_ = streams_.size();
+  }
+  streams_.push_back(state);
+  return true;
+}
+
+void SqlService::Shutdown() {
+  std::vector<std::weak_ptr<SessionStreamState>> streams;
+  {
+    std::lock_guard lock(streams_mu_);
+    stopping_ = true;
+    streams.swap(streams_);
+  }
+  for (const std::weak_ptr<SessionStreamState>& weak : streams) {
+    std::shared_ptr<SessionStreamState> state = weak.lock();
+    if (state == nullptr) continue;
+    std::lock_guard lock(state->mu);
+    state->stopping = true;
+    if (state->reactor != nullptr && state->reading) {
+      state->reactor->FinishLocked(
+          grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
+    }
+  }
 }
 
 grpc::ServerBidiReactor<v1::ExecuteRequest, v1::ResultChunk>* SqlService::ExecuteSession(

@@ -6,6 +6,9 @@
 #pragma once
 
 #include <asio/thread_pool.hpp>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #include "meridian.grpc.pb.h"
 #include "meridian/database.h"
@@ -27,6 +30,8 @@ struct GrpcAuth {
   const pgwire::AuthConfig* accounts = nullptr;  // null: trust; outlives the service
   bool tls = false;  // the listener accepts only TLS connections (--tls-cert)
 };
+
+struct SessionStreamState;  // sql_service.cc
 
 class SqlService final : public v1::Sql::CallbackService {
  public:
@@ -68,6 +73,13 @@ class SqlService final : public v1::Sql::CallbackService {
   std::shared_ptr<ServerSession> Authorize(const grpc::CallbackServerContext* ctx,
                                            const std::string& id, grpc::Status* status);
 
+  // The daemon's stop, after the sessions closed and before gRPC's own shutdown: ends every
+  // ExecuteSession stream waiting for a request, and the others once their request ended (gRPC
+  // would otherwise wait for them until its shutdown deadline). Later streams are refused.
+  void Shutdown();
+  // A new ExecuteSession stream's state, kept for Shutdown; false once it ran.
+  bool RegisterStream(const std::shared_ptr<SessionStreamState>& state);
+
   Database* db() { return db_; }
   SessionManager* sessions() { return sessions_; }
   asio::thread_pool* pool() { return pool_; }
@@ -79,6 +91,10 @@ class SqlService final : public v1::Sql::CallbackService {
   asio::thread_pool* const pool_;
   const GrpcAuth auth_;
   const ChunkLimits limits_;
+  std::mutex streams_mu_;
+  std::vector<std::weak_ptr<SessionStreamState>> streams_;  // guarded by streams_mu_
+  size_t live_streams_hint_ = 0;                            // guarded by streams_mu_
+  bool stopping_ = false;                                   // guarded by streams_mu_
 
   // Opens the session of an authenticated (or trusted) user and fills resp.
   grpc::Status OpenAuthenticated(const v1::OpenSessionRequest& req, const std::string& peer,

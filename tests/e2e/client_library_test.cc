@@ -294,6 +294,27 @@ TEST(ClientLibrary, PreparedWriteInABlockWaitsForARowLock) {
   EXPECT_EQ((*r)[0].rows[2][1].as_int(), 100);  // b's earlier statement in the same block
 }
 
+// A graceful stop ends the open (idle) session streams: the daemon exits 0 at once and the
+// client sees its connection lost.
+TEST(ClientLibrary, GracefulStopWithOpenSessionStreams) {
+  TempDir dir;
+  auto d = std::make_unique<Daemon>(dir.path() + "/data");
+  ASSERT_TRUE(d->started()) << d->Log();
+  std::vector<std::unique_ptr<Connection>> conns;
+  for (int i = 0; i < 3; ++i) {
+    auto conn = Connection::Connect("127.0.0.1", d->port());
+    ASSERT_TRUE(conn.ok());
+    ASSERT_TRUE((*conn)->Execute("SELECT 1").ok());  // opens its session stream
+    conns.push_back(std::move(*conn));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(d->Stop(SIGTERM), 0) << d->Log();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  auto r = conns[0]->Execute("SELECT 1");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().sqlstate.substr(0, 2), "08") << r.error().ToString();
+}
+
 TEST(ClientLibrary, ServerGoneIsReportedAsConnectionLost) {
   TempDir dir;
   auto d = std::make_unique<Daemon>(dir.path() + "/data");
