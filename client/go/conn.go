@@ -1,5 +1,6 @@
-// conn: one session. Statements run through ExecuteStream one at a time (database/sql never
-// uses a driver connection from two goroutines); the Attach stream runs in its own goroutine
+// conn: one session. Statements run one at a time (database/sql never uses a driver connection
+// from two goroutines) on the session's ExecuteSession stream, or as ExecuteStream calls when
+// the server lacks it; the Attach stream runs in its own goroutine
 // and marks the connection lost when it ends, after which calls return driver.ErrBadConn so
 // database/sql retries them on a fresh connection.
 package meridian
@@ -9,11 +10,14 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"math"
 	"strconv"
 	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"meridian.local/client/go/internal/pb"
 )
@@ -33,6 +37,12 @@ type conn struct {
 	abandoned  bool // the last call ended by cancel or deadline
 	queryID    uint64
 	stopAttach context.CancelFunc
+
+	// The ExecuteSession stream (proto/README.md), opened at the first request and again after
+	// it broke; noSession once the server answered Unimplemented (ExecuteStream from then on).
+	sess       grpc.BidiStreamingClient[pb.ExecuteRequest, pb.ResultChunk]
+	sessCancel context.CancelFunc
+	noSession  bool
 }
 
 var (
@@ -90,6 +100,7 @@ func (c *conn) Close() error {
 		return nil
 	}
 	c.closed = true
+	c.dropSession()
 	if !c.lost.Load() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_, _ = c.stub.CloseSession(ctx, &pb.CloseSessionRequest{SessionId: c.session})
@@ -138,6 +149,20 @@ func (c *conn) startWith(ctx context.Context, req *pb.ExecuteRequest) (*rows, er
 		c.queryID++
 		req.SessionId = c.session
 		req.QueryId = strconv.FormatUint(c.queryID, 10)
+		if !c.noSession {
+			r, ok, err := c.startOnSession(ctx, req)
+			if ok {
+				if err == nil {
+					c.abandoned = false
+					return r, nil
+				}
+				if SQLStateOf(err) == "55000" && c.abandoned && time.Now().Before(deadline) {
+					time.Sleep(20 * time.Millisecond)
+					continue
+				}
+				return nil, err
+			}
+		}
 		callCtx, cancel := context.WithCancel(ctx)
 		// Context cancellation → the server-side Cancel of this query (the call's own
 		// cancellation cancels it too; Cancel makes the server's 57014 arrive at once).
@@ -170,6 +195,102 @@ func (c *conn) startWith(ctx context.Context, req *pb.ExecuteRequest) (*rows, er
 		}
 		return nil, e
 	}
+}
+
+// startOnSession sends req on the session stream and reads its first chunk; ok is false when
+// the server has no ExecuteSession (nothing ran: the caller makes an ExecuteStream call). The
+// context's deadline travels as timeout_ms; its cancellation sends Cancel for the query, and
+// if the request has not ended 5 s later the stream is dropped.
+func (c *conn) startOnSession(ctx context.Context, req *pb.ExecuteRequest) (r *rows, ok bool, err error) {
+	if c.sess == nil {
+		sctx, cancel := context.WithCancel(context.Background())
+		s, err := c.stub.ExecuteSession(sctx)
+		if err != nil {
+			cancel()
+			return nil, true, c.mapErr(err, ctx)
+		}
+		c.sess, c.sessCancel = s, cancel
+	}
+	req.TimeoutMs = 0
+	if dl, has := ctx.Deadline(); has {
+		ms := time.Until(dl).Milliseconds()
+		req.TimeoutMs = uint32(max(1, min(ms, math.MaxUint32)))
+	}
+	sc := &sessionChunks{c: c, s: c.sess, ctx: ctx}
+	streamCancel, queryID := c.sessCancel, req.QueryId
+	cancelQuery := func() {
+		cctx, ccancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer ccancel()
+		_, _ = c.stub.Cancel(cctx, &pb.CancelRequest{SessionId: c.session, QueryId: queryID})
+	}
+	stop := context.AfterFunc(ctx, func() {
+		cancelQuery()
+		time.AfterFunc(5*time.Second, func() {
+			if !sc.ended.Load() {
+				streamCancel() // a server that does not answer: the next request opens a new stream
+			}
+		})
+	})
+	_ = c.sess.Send(req) // a broken stream's status comes from Recv
+	first, err := sc.Recv()
+	if err != nil {
+		stop()
+		if status.Code(err) == codes.Unimplemented && !sc.received {
+			c.noSession = true
+			return nil, false, nil
+		}
+		return nil, true, c.mapErr(err, ctx)
+	}
+	r = &rows{c: c, stream: sc, cancel: func() { sc.ended.Store(true) }, abort: cancelQuery,
+		stopCancel: stop}
+	r.take(first)
+	return r, true, nil
+}
+
+// dropSession ends the session stream (broken, or the connection closes).
+func (c *conn) dropSession() {
+	if c.sess != nil {
+		c.sessCancel()
+		c.sess, c.sessCancel = nil, nil
+	}
+}
+
+// sessionChunks reads one request's chunks from the session stream: io.EOF after the chunk
+// marked request_done; a failed request's error chunk becomes its *Error; a broken stream is
+// dropped.
+type sessionChunks struct {
+	c        *conn
+	s        grpc.BidiStreamingClient[pb.ExecuteRequest, pb.ResultChunk]
+	ctx      context.Context
+	done     bool        // the request's last chunk came, or the stream broke
+	received bool        // any chunk came
+	ended    atomic.Bool // done, or the rows were released (read by the cancel timer)
+}
+
+func (s *sessionChunks) Context() context.Context { return s.ctx }
+
+func (s *sessionChunks) Recv() (*pb.ResultChunk, error) {
+	if s.done {
+		return nil, io.EOF
+	}
+	ch, err := s.s.Recv()
+	if err != nil {
+		s.done = true
+		s.ended.Store(true)
+		if s.c.sess == s.s {
+			s.c.dropSession()
+		}
+		return nil, err
+	}
+	s.received = true
+	if ch.RequestDone {
+		s.done = true
+		s.ended.Store(true)
+		if ch.Error != nil {
+			return nil, fromSQLError(ch.Error)
+		}
+	}
+	return ch, nil
 }
 
 func (c *conn) mapErr(err error, ctx context.Context) error { //nolint:revive

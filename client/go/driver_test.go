@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/codes"
+
 	meridian "meridian.local/client/go"
 )
 
@@ -282,6 +284,25 @@ func TestDriver(t *testing.T) {
 		rows.Close()
 		if err := db.Ping(); err != nil {
 			t.Fatal(err)
+		}
+	})
+
+	t.Run("RequestsShareTheSessionStream", func(t *testing.T) {
+		// An SQL error arrives in-band on the ExecuteSession stream: no call failed, so its
+		// gRPC code is OK, and the next request runs on the same stream.
+		conn, err := db.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		_, err = conn.ExecContext(context.Background(), "SELECT nosuchcolumn")
+		var e *meridian.Error
+		if !errors.As(err, &e) || e.SQLState != "42703" || e.Code != codes.OK {
+			t.Fatalf("want 42703 in-band (code OK), got %v", err)
+		}
+		var n int
+		if err := conn.QueryRowContext(context.Background(), "SELECT 41 + 1").Scan(&n); err != nil || n != 42 {
+			t.Fatalf("after the error: %d %v", n, err)
 		}
 	})
 

@@ -49,14 +49,19 @@ func newError(state, format string, args ...any) *Error {
 }
 
 func fromStatus(err error) *Error {
+	var own *Error
+	if errors.As(err, &own) { // already ours: an SQL error from the session stream
+		return own
+	}
 	st, ok := status.FromError(err)
 	if !ok {
 		return newError("XX000", "%v", err)
 	}
 	for _, d := range st.Details() {
 		if se, ok := d.(*pb.SqlError); ok {
-			return &Error{SQLState: se.Sqlstate, Message: se.Message, Detail: se.Detail,
-				Hint: se.Hint, Severity: se.Severity, Position: int(se.Position), Code: st.Code()}
+			e := fromSQLError(se)
+			e.Code = st.Code()
+			return e
 		}
 	}
 	e := newError("XX000", "%s", st.Message())
@@ -74,4 +79,11 @@ func fromStatus(err error) *Error {
 	}
 	e.Code = st.Code()
 	return e
+}
+
+// fromSQLError: the error of a request that failed on the ExecuteSession stream (its last
+// chunk's SqlError); Code stays codes.OK, since no call failed.
+func fromSQLError(se *pb.SqlError) *Error {
+	return &Error{SQLState: se.Sqlstate, Message: se.Message, Detail: se.Detail, Hint: se.Hint,
+		Severity: se.Severity, Position: int(se.Position)}
 }

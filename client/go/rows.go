@@ -12,15 +12,20 @@ import (
 	"reflect"
 	"time"
 
-	"google.golang.org/grpc"
-
 	"meridian.local/client/go/internal/pb"
 )
 
+// chunkStream: an ExecuteStream call, or one request on the session stream (sessionChunks).
+type chunkStream interface {
+	Recv() (*pb.ResultChunk, error)
+	Context() context.Context
+}
+
 type rows struct {
 	c          *conn
-	stream     grpc.ServerStreamingClient[pb.ResultChunk]
-	cancel     context.CancelFunc
+	stream     chunkStream
+	cancel     context.CancelFunc // releases the request when it ended
+	abort      func()             // stops the statement early (nil: cancel)
 	stopCancel func() bool
 	release    context.CancelFunc // the statement timeout's context, if any
 
@@ -133,7 +138,11 @@ func (r *rows) Next(dest []driver.Value) error {
 // session is free for the next request.
 func (r *rows) Close() error {
 	if !r.done && !r.stmtDone {
-		r.cancel()
+		if r.abort != nil {
+			r.abort()
+		} else {
+			r.cancel()
+		}
 		r.c.abandoned = true
 		for r.next() {
 		}

@@ -273,12 +273,19 @@ class RequestRun {
       session_.reset();
       return out_->Fail(st, {}, 0);
     }
+    // The call's deadline and the request's timeout_ms, whichever comes first.
+    std::optional<ExecControl::Clock::time_point> until;
     auto deadline = ctx->deadline();
     if (deadline != std::chrono::system_clock::time_point::max()) {
       auto remaining = deadline - std::chrono::system_clock::now();
-      ctl_->SetDeadline(ExecControl::Clock::now() +
-                        std::chrono::duration_cast<ExecControl::Clock::duration>(remaining));
+      until = ExecControl::Clock::now() +
+              std::chrono::duration_cast<ExecControl::Clock::duration>(remaining);
     }
+    if (req->timeout_ms() != 0) {
+      auto timeout = ExecControl::Clock::now() + std::chrono::milliseconds(req->timeout_ms());
+      if (!until || timeout < *until) until = timeout;
+    }
+    if (until) ctl_->SetDeadline(*until);
     max_rows_ = req->max_rows_per_chunk() != 0
                     ? std::min(req->max_rows_per_chunk(), service_->limits().default_rows)
                     : service_->limits().default_rows;
