@@ -296,8 +296,10 @@ class SessionStream {
     bool done = false;  // a request_done chunk arrived
     uint64_t rows = 0;
   };
-  Outcome Run(const std::string& sql, uint32_t max_rows = 0, const std::string& query_id = "") {
+  Outcome Run(const std::string& sql, uint32_t max_rows = 0, const std::string& query_id = "",
+              uint32_t timeout_ms = 0) {
     v1::ExecuteRequest req;
+    req.set_timeout_ms(timeout_ms);
     req.set_session_id(s_.id());
     req.set_sql(sql);
     req.set_max_rows_per_chunk(max_rows);
@@ -388,6 +390,12 @@ TEST_F(SessionTest, SessionStreamCancelByQueryIdAndWrongSecret) {
   ASSERT_TRUE(cancelled);
   ASSERT_TRUE(slow.done);
   EXPECT_EQ(slow.chunks.back().error().sqlstate(), "57014");
+  // timeout_ms: the request's own statement timeout.
+  auto timed = stream.Run("SELECT pg_sleep(5)", 0, "", 200);
+  ASSERT_TRUE(timed.done);
+  EXPECT_EQ(timed.chunks.back().error().sqlstate(), "57014");
+  EXPECT_NE(timed.chunks.back().error().message().find("timeout"), std::string::npos)
+      << timed.chunks.back().error().message();
   auto next = stream.Run("SELECT 2");
   ASSERT_TRUE(next.done) << "the stream goes on after a cancelled request";
   EXPECT_EQ(next.chunks.back().rows(0).values(0).int_value(), 2);
