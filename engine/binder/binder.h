@@ -349,8 +349,10 @@ class Binder {
                         BoundSelect* out, std::vector<const ast::Expr*>* item_asts);
   // Identity columns (bind_identity.cc): 428C9 for a value given to a GENERATED ALWAYS column
   // (INSERT without OVERRIDING SYSTEM VALUE, UPDATE other than to DEFAULT); OVERRIDING USER
-  // VALUE makes identity columns take their defaults.
-  Status CheckIdentityTargets(const ast::InsertStmt& stmt, BoundInsert* out);
+  // VALUE makes identity columns take their defaults. listed: per source column, the position
+  // in the statement's column list (and VALUES rows) of its value.
+  Status CheckIdentityTargets(const ast::InsertStmt& stmt, const std::vector<int>& listed,
+                              BoundInsert* out);
   Status CheckIdentityAssignments(const std::vector<ast::Assignment>& list,
                                   const catalog::Table& table);
   // SET lists of UPDATE and ON CONFLICT DO UPDATE over the current scope: each value coerced
@@ -360,9 +362,14 @@ class Binder {
   Status BindAssignments(const std::vector<ast::Assignment>& list, const catalog::Table& table,
                          int target_offset, std::vector<BoundAssignment>* out);
   // col[i] = v / col[i:j] = array (bind_array.cc): array_set over current, the column's value
-  // (or an earlier assignment's to it).
+  // (or an earlier assignment's to it; INSERT: a NULL). The value is `value` when given (INSERT
+  // ... SELECT's output column), else value_expr bound after the subscripts (null: DEFAULT,
+  // 0A000).
   Result<BoundExprPtr> BindArrayAssignment(const ast::Assignment& a, const catalog::Column& col,
-                                           BoundExprPtr current);
+                                           BoundExprPtr current, const ast::Expr* value_expr,
+                                           BoundExprPtr value = nullptr);
+  // col.field as a target: 42804, no column type here being composite (bind_array.cc).
+  Status CheckTargetField(const ast::Assignment& a, const catalog::Column& col);
   // An array subscript: integer (an unknown literal or integer type coerced), else 42804.
   Result<BoundExprPtr> BindArrayIndex(const ast::Expr& expr);
   // ON CONFLICT (bind_on_conflict.cc): the arbiter indexes (42P10 when no unique index has the
