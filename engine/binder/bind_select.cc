@@ -245,8 +245,9 @@ Status Binder::BindFromList(const std::vector<ast::TableRef>& from, Scope* scope
       }
     }
     ScopeTable st = derived != nullptr
-                        ? ScopeTable{name, nullptr, *offset, {}, false, derived->columns, {}}
+                        ? ScopeTable{name, nullptr, *offset, {}, false, derived->columns, {}, {}}
                         : TableScope(name, table, *offset);
+    if (derived != nullptr) st.shapes = OutputShapes(*derived);
     if (table != nullptr && !ref.column_aliases.empty()) {
       // t AS x (a, b): renames the table's first (live) columns.
       size_t k = 0;

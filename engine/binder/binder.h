@@ -109,6 +109,9 @@ class Binder {
     // The columns this FROM item exposes: a table's schema or a subquery's output (renamed by
     // AS alias (a, b)); nullable here means "may be NULL".
     std::vector<ColumnInfo> columns;
+    // Parallel to columns, or empty: for a derived table's record column whose records' fields
+    // the binder knows (its select list item is a ROW(...)), their shape (BindFieldSelect).
+    std::vector<std::shared_ptr<const RecordShape>> shapes;
     int Find(const std::string& column) const;  // index in columns, or -1
     // A USING column of a RIGHT or FULL join, merged into this (left) table's column of the
     // same name: unqualified, it is the right table's column (RIGHT) or COALESCE(left, right)
@@ -177,8 +180,15 @@ class Binder {
   Result<BoundExprPtr> WholeRowByName(const std::string& name, uint32_t pos);
   Result<BoundExprPtr> BindRowConstructor(std::vector<BoundExprPtr> args, uint32_t pos);
   // (record).field (bind_row.cc): the field's own expression, taken from the ROW(...) or whole
-  // row the record is.
+  // row the record is; else, when the record's shape is known (a derived table's column), a
+  // Func::kRecordField call reading the field at run time.
   Result<BoundExprPtr> BindFieldSelect(const ast::Expr& expr);
+  // The shape of the records e yields when the binder knows it: ROW(...) and whole rows, a
+  // column that carries one, a CASE whose branches agree; else null.
+  static std::shared_ptr<const RecordShape> ShapeOf(const BoundExpr& e);
+  // Per output column of a derived table (ScopeTable::shapes): ShapeOf its select list item
+  // (of a set operation: the shape its inputs agree on).
+  static std::vector<std::shared_ptr<const RecordShape>> OutputShapes(const BoundSelect& select);
 
   // bind_expr.cc
   Result<BoundExprPtr> BindExpr(const ast::Expr& expr);
