@@ -132,9 +132,54 @@ std::vector<std::shared_ptr<const RecordShape>> Binder::OutputShapes(const Bound
   return out;
 }
 
+BoundExprPtr Binder::FieldOf(BoundExprPtr record, const RecordShape& shape, size_t i,
+                             uint32_t pos) {
+  // The ROW(...) the record is (a whole row, or written): the field's own expression.
+  if (record->kind == BoundKind::kFunction && record->func == Func::kRow) {
+    return std::move(record->children[i]);
+  }
+  // Else the field read at run time (a derived table's column, a whole row on the
+  // NULL-extended side of an outer join: NULL when the record is).
+  auto e = BoundExpr::Make(BoundKind::kFunction, shape.types[i], pos);
+  e->func = Func::kRecordField;
+  e->name = shape.names[i];
+  e->children.push_back(std::move(record));
+  e->children.push_back(BoundExpr::Const(Value::Int(static_cast<int64_t>(i)), Type::Integer()));
+  return e;
+}
+
+Status Binder::BindFieldStar(const ast::Expr& x, BoundSelect* out,
+                             std::vector<const ast::Expr*>* item_asts) {
+  const uint32_t pos = x.loc.position;
+  const ast::Expr& operand = *x.children[0];
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr record, BindExpr(operand));
+  if (record->type.id != TypeId::kRecord) {
+    return Status::Error(sqlstate::kWrongObjectType,
+                         "type " + record->type.Name() + " is not composite")
+        .WithPosition(pos);
+  }
+  const std::shared_ptr<const RecordShape> shape = ShapeOf(*record);
+  if (shape == nullptr) {
+    return Status::Error(sqlstate::kWrongObjectType, "record type has not been registered")
+        .WithPosition(pos);
+  }
+  for (size_t i = 0; i < shape->names.size(); ++i) {
+    if (i > 0) {
+      MERIDIAN_ASSIGN_OR_RETURN(record, BindExpr(operand));
+    }
+    out->columns.push_back({shape->names[i], shape->types[i], true});
+    out->projections.push_back(FieldOf(std::move(record), *shape, i, pos));
+    item_asts->push_back(nullptr);
+  }
+  return Status::Ok();
+}
+
 Result<BoundExprPtr> Binder::BindFieldSelect(const ast::Expr& expr) {
   const uint32_t pos = expr.loc.position;
   const ast::Expr& operand = *expr.children[0];
+  if (expr.star) {  // (expr).* inside an expression, as PostgreSQL
+    return Status::NotSupported("row expansion via \"*\" is not supported here").WithPosition(pos);
+  }
   MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr record, BindExpr(operand));
   if (record->type.id != TypeId::kRecord) {
     return Status::Error(sqlstate::kWrongObjectType, "column notation ." + expr.name +
@@ -151,19 +196,7 @@ Result<BoundExprPtr> Binder::BindFieldSelect(const ast::Expr& expr) {
         .WithPosition(pos);
   }
   for (size_t i = 0; i < shape->names.size(); ++i) {
-    if (shape->names[i] != expr.name) continue;
-    // The ROW(...) the record is (a whole row, or written): the field's own expression.
-    if (record->kind == BoundKind::kFunction && record->func == Func::kRow) {
-      return std::move(record->children[i]);
-    }
-    // Else the field read at run time (a derived table's column, a whole row on the
-    // NULL-extended side of an outer join: NULL when the record is).
-    auto e = BoundExpr::Make(BoundKind::kFunction, shape->types[i], pos);
-    e->func = Func::kRecordField;
-    e->name = expr.name;
-    e->children.push_back(std::move(record));
-    e->children.push_back(BoundExpr::Const(Value::Int(static_cast<int64_t>(i)), Type::Integer()));
-    return e;
+    if (shape->names[i] == expr.name) return FieldOf(std::move(record), *shape, i, pos);
   }
   const bool whole_row = record->kind != BoundKind::kColumn &&
                          ((operand.kind == ast::ExprKind::kColumnRef && operand.table.empty()) ||

@@ -186,6 +186,15 @@ class Binder {
   // The shape of the records e yields when the binder knows it: ROW(...) and whole rows, a
   // column that carries one, a CASE whose branches agree; else null.
   static std::shared_ptr<const RecordShape> ShapeOf(const BoundExpr& e);
+  // Field i of record (whose shape ShapeOf gave): a ROW(...)'s own child, else a
+  // Func::kRecordField read.
+  static BoundExprPtr FieldOf(BoundExprPtr record, const RecordShape& shape, size_t i,
+                              uint32_t pos);
+  // (expr).* as a select item (bind_row.cc): one column per field, named after it, expr bound
+  // again for each (as PostgreSQL evaluates it per field); 42809 when expr is no record or
+  // its fields are not known.
+  Status BindFieldStar(const ast::Expr& x, BoundSelect* out,
+                       std::vector<const ast::Expr*>* item_asts);
   // Per output column of a derived table (ScopeTable::shapes): ShapeOf its select list item
   // (of a set operation: the shape its inputs agree on).
   static std::vector<std::shared_ptr<const RecordShape>> OutputShapes(const BoundSelect& select);
