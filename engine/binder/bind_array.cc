@@ -170,8 +170,20 @@ Result<BoundExprPtr> Binder::BindArrayIndex(const ast::Expr& expr) {
   return Coerce(std::move(index), Type::Integer(), false, "");
 }
 
+Status Binder::CheckTargetField(const ast::Assignment& a, const catalog::Column& col) {
+  if (a.field.empty()) return Status::Ok();
+  // After a subscript of a column that is no array, the subscript is what is refused.
+  if (a.field_after > 0 && !col.type.IsArray()) return Status::Ok();
+  const Type type = a.field_after == 0 ? col.type : col.type.Element();
+  return Status::Error(sqlstate::kDatatypeMismatch,
+                       "cannot assign to field \"" + a.field + "\" of column \"" + col.name +
+                           "\" because its type " + type.Name() + " is not a composite type")
+      .WithPosition(a.loc.position);
+}
+
 Result<BoundExprPtr> Binder::BindArrayAssignment(const ast::Assignment& a,
-                                                 const catalog::Column& col, BoundExprPtr current) {
+                                                 const catalog::Column& col, BoundExprPtr current,
+                                                 const ast::Expr* value_expr, BoundExprPtr value) {
   const uint32_t pos = a.loc.position;
   if (!col.type.IsArray()) {
     return Status::Error(sqlstate::kDatatypeMismatch,
@@ -179,7 +191,7 @@ Result<BoundExprPtr> Binder::BindArrayAssignment(const ast::Assignment& a,
                              " because it does not support subscripting")
         .WithPosition(pos);
   }
-  if (a.value == nullptr) {
+  if (value == nullptr && value_expr == nullptr) {
     return Status::NotSupported("cannot set an array element to DEFAULT").WithPosition(pos);
   }
   if (a.subscripts.size() > 1) {
@@ -197,7 +209,9 @@ Result<BoundExprPtr> Binder::BindArrayAssignment(const ast::Assignment& a,
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr upper, BindArrayIndex(*sub.upper));
     e->children.push_back(std::move(upper));
   }
-  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr value, BindExpr(*a.value));
+  if (value == nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(value, BindExpr(*value_expr));
+  }
   const Type want = slice ? col.type : col.type.Element();
   // The value is assigned to an element (or, for a slice, to the array type) as an assignment
   // cast allows; another type is PostgreSQL's 42804 for subscripted assignment.

@@ -6,7 +6,8 @@
 
 namespace meridian::exec {
 
-Status Binder::CheckIdentityTargets(const ast::InsertStmt& stmt, BoundInsert* out) {
+Status Binder::CheckIdentityTargets(const ast::InsertStmt& stmt, const std::vector<int>& listed,
+                                    BoundInsert* out) {
   const catalog::TableSchema& schema = out->table->schema();
   for (size_t c = 0; c < out->column_source.size(); ++c) {
     const int source = out->column_source[c];
@@ -23,8 +24,9 @@ Status Binder::CheckIdentityTargets(const ast::InsertStmt& stmt, BoundInsert* ou
     }
     if (identity != 'a' || stmt.overriding == 's') continue;
     bool all_default = stmt.select == nullptr && !stmt.values.empty();
+    const size_t at = static_cast<size_t>(listed[source]);
     for (const auto& row : stmt.values) {
-      if (static_cast<size_t>(source) < row.size() && row[source] != nullptr) all_default = false;
+      if (at < row.size() && row[at] != nullptr) all_default = false;
     }
     if (all_default) continue;
     return Status::Error(sqlstate::kGeneratedAlways,

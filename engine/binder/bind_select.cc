@@ -245,8 +245,9 @@ Status Binder::BindFromList(const std::vector<ast::TableRef>& from, Scope* scope
       }
     }
     ScopeTable st = derived != nullptr
-                        ? ScopeTable{name, nullptr, *offset, {}, false, derived->columns, {}}
+                        ? ScopeTable{name, nullptr, *offset, {}, false, derived->columns, {}, {}}
                         : TableScope(name, table, *offset);
+    if (derived != nullptr) st.shapes = OutputShapes(*derived);
     if (table != nullptr && !ref.column_aliases.empty()) {
       // t AS x (a, b): renames the table's first (live) columns.
       size_t k = 0;
@@ -568,6 +569,25 @@ Status Binder::BindSelectList(const std::vector<ast::SelectItem>& items, bool ke
                               BoundSelect* out, std::vector<const ast::Expr*>* item_asts) {
   for (const ast::SelectItem& item : items) {
     const ast::Expr& x = *item.expr;
+    if (x.kind == ast::ExprKind::kStar && x.star) {
+      // (r).* where r names a column (columns win over FROM items): r's fields.
+      bool column = false;
+      for (const Scope* s = scope_; s != nullptr && !column; s = s->parent) {
+        for (const ScopeTable& st : s->tables) column = column || st.Find(x.table) >= 0;
+      }
+      if (column) {
+        ast::Expr star;
+        star.kind = ast::ExprKind::kFieldSelect;
+        star.star = true;
+        star.loc = x.loc;
+        star.children.push_back(std::make_unique<ast::Expr>());
+        star.children[0]->kind = ast::ExprKind::kColumnRef;
+        star.children[0]->name = x.table;
+        star.children[0]->loc = x.loc;
+        MERIDIAN_RETURN_IF_ERROR(BindFieldStar(star, out, item_asts));
+        continue;
+      }
+    }
     if (x.kind == ast::ExprKind::kStar) {
       if (scope_->tables.empty()) {
         return Status::Error(sqlstate::kSyntaxError,
@@ -606,6 +626,10 @@ Status Binder::BindSelectList(const std::vector<ast::SelectItem>& items, bool ke
                              "missing FROM-clause entry for table \"" + x.table + "\"")
             .WithPosition(x.loc.position);
       }
+      continue;
+    }
+    if (x.kind == ast::ExprKind::kFieldSelect && x.star) {  // (expr).*
+      MERIDIAN_RETURN_IF_ERROR(BindFieldStar(x, out, item_asts));
       continue;
     }
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr e, BindExpr(x));

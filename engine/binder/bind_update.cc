@@ -21,6 +21,7 @@ Status Binder::BindAssignments(const std::vector<ast::Assignment>& list,
                  "column \"" + a.column + "\" of relation \"" + schema.name + "\" does not exist")
           .WithPosition(a.loc.position);
     }
+    MERIDIAN_RETURN_IF_ERROR(CheckTargetField(a, schema.columns[c]));
     // col[i] = v after col[j] = w assigns into the result of the first (PostgreSQL's
     // rewriter nests them so); any other second assignment to a column is 42601.
     BoundAssignment* earlier = nullptr;
@@ -47,7 +48,7 @@ Status Binder::BindAssignments(const std::vector<ast::Assignment>& list,
         current = BoundExpr::Column(0, target_offset + c, col.type, col.name);
         current->position = a.loc.position;
       }
-      MERIDIAN_ASSIGN_OR_RETURN(e, BindArrayAssignment(a, col, std::move(current)));
+      MERIDIAN_ASSIGN_OR_RETURN(e, BindArrayAssignment(a, col, std::move(current), a.value.get()));
       if (earlier != nullptr) {
         earlier->value = std::move(e);
         continue;

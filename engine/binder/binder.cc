@@ -89,7 +89,7 @@ Binder::ScopeTable Binder::TableScope(std::string name, std::shared_ptr<catalog:
 
 Binder::ScopeTable Binder::SchemaScope(const catalog::TableSchema& schema,
                                        std::shared_ptr<catalog::Table> table, int offset) {
-  ScopeTable st{schema.name, std::move(table), offset, {}, false, {}, {}};
+  ScopeTable st{schema.name, std::move(table), offset, {}, false, {}, {}, {}};
   for (const catalog::Column& c : schema.columns) {
     // A dropped column keeps its place in the row but has no name: nothing can refer to it,
     // and * skips it.
@@ -118,6 +118,7 @@ Result<BoundExprPtr> Binder::UnqualifiedColumn(const ScopeTable& st, int c, int 
   NoteColumn(st, c);
   auto value = BoundExpr::Column(depth, st.offset + c, col.type, st.name + "." + col.name);
   value->position = pos;
+  if (static_cast<size_t>(c) < st.shapes.size()) value->shape = st.shapes[c];
   // Each RIGHT / FULL JOIN ... USING that merged this column, in join order: the right side's
   // column, or COALESCE(the value so far, the right side's column).
   for (const ScopeTable::Merged& m : st.merged) {
@@ -198,6 +199,9 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
       auto e = BoundExpr::Column(depth, found_table->offset + found_column, col.type,
                                  found_table->name + "." + col.name);
       e->position = pos;
+      if (static_cast<size_t>(found_column) < found_table->shapes.size()) {
+        e->shape = found_table->shapes[found_column];
+      }
       return e;
     }
   }

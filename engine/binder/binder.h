@@ -109,6 +109,9 @@ class Binder {
     // The columns this FROM item exposes: a table's schema or a subquery's output (renamed by
     // AS alias (a, b)); nullable here means "may be NULL".
     std::vector<ColumnInfo> columns;
+    // Parallel to columns, or empty: for a derived table's record column whose records' fields
+    // the binder knows (its select list item is a ROW(...)), their shape (BindFieldSelect).
+    std::vector<std::shared_ptr<const RecordShape>> shapes;
     int Find(const std::string& column) const;  // index in columns, or -1
     // A USING column of a RIGHT or FULL join, merged into this (left) table's column of the
     // same name: unqualified, it is the right table's column (RIGHT) or COALESCE(left, right)
@@ -177,8 +180,24 @@ class Binder {
   Result<BoundExprPtr> WholeRowByName(const std::string& name, uint32_t pos);
   Result<BoundExprPtr> BindRowConstructor(std::vector<BoundExprPtr> args, uint32_t pos);
   // (record).field (bind_row.cc): the field's own expression, taken from the ROW(...) or whole
-  // row the record is.
+  // row the record is; else, when the record's shape is known (a derived table's column), a
+  // Func::kRecordField call reading the field at run time.
   Result<BoundExprPtr> BindFieldSelect(const ast::Expr& expr);
+  // The shape of the records e yields when the binder knows it: ROW(...) and whole rows, a
+  // column that carries one, a CASE whose branches agree; else null.
+  static std::shared_ptr<const RecordShape> ShapeOf(const BoundExpr& e);
+  // Field i of record (whose shape ShapeOf gave): a ROW(...)'s own child, else a
+  // Func::kRecordField read.
+  static BoundExprPtr FieldOf(BoundExprPtr record, const RecordShape& shape, size_t i,
+                              uint32_t pos);
+  // (expr).* as a select item (bind_row.cc): one column per field, named after it, expr bound
+  // again for each (as PostgreSQL evaluates it per field); 42809 when expr is no record or
+  // its fields are not known.
+  Status BindFieldStar(const ast::Expr& x, BoundSelect* out,
+                       std::vector<const ast::Expr*>* item_asts);
+  // Per output column of a derived table (ScopeTable::shapes): ShapeOf its select list item
+  // (of a set operation: the shape its inputs agree on).
+  static std::vector<std::shared_ptr<const RecordShape>> OutputShapes(const BoundSelect& select);
 
   // bind_expr.cc
   Result<BoundExprPtr> BindExpr(const ast::Expr& expr);
@@ -349,8 +368,10 @@ class Binder {
                         BoundSelect* out, std::vector<const ast::Expr*>* item_asts);
   // Identity columns (bind_identity.cc): 428C9 for a value given to a GENERATED ALWAYS column
   // (INSERT without OVERRIDING SYSTEM VALUE, UPDATE other than to DEFAULT); OVERRIDING USER
-  // VALUE makes identity columns take their defaults.
-  Status CheckIdentityTargets(const ast::InsertStmt& stmt, BoundInsert* out);
+  // VALUE makes identity columns take their defaults. listed: per source column, the position
+  // in the statement's column list (and VALUES rows) of its value.
+  Status CheckIdentityTargets(const ast::InsertStmt& stmt, const std::vector<int>& listed,
+                              BoundInsert* out);
   Status CheckIdentityAssignments(const std::vector<ast::Assignment>& list,
                                   const catalog::Table& table);
   // SET lists of UPDATE and ON CONFLICT DO UPDATE over the current scope: each value coerced
@@ -360,9 +381,14 @@ class Binder {
   Status BindAssignments(const std::vector<ast::Assignment>& list, const catalog::Table& table,
                          int target_offset, std::vector<BoundAssignment>* out);
   // col[i] = v / col[i:j] = array (bind_array.cc): array_set over current, the column's value
-  // (or an earlier assignment's to it).
+  // (or an earlier assignment's to it; INSERT: a NULL). The value is `value` when given (INSERT
+  // ... SELECT's output column), else value_expr bound after the subscripts (null: DEFAULT,
+  // 0A000).
   Result<BoundExprPtr> BindArrayAssignment(const ast::Assignment& a, const catalog::Column& col,
-                                           BoundExprPtr current);
+                                           BoundExprPtr current, const ast::Expr* value_expr,
+                                           BoundExprPtr value = nullptr);
+  // col.field as a target: 42804, no column type here being composite (bind_array.cc).
+  Status CheckTargetField(const ast::Assignment& a, const catalog::Column& col);
   // An array subscript: integer (an unknown literal or integer type coerced), else 42804.
   Result<BoundExprPtr> BindArrayIndex(const ast::Expr& expr);
   // ON CONFLICT (bind_on_conflict.cc): the arbiter indexes (42P10 when no unique index has the

@@ -51,6 +51,10 @@ enum class Func {
   // ROW(a, b, ...) and a whole-row reference `t`: a record of the children, BoundExpr::shape
   // naming and typing its fields (never folded to NULL: a row of NULLs is a value).
   kRow,
+  // (r).field of a record whose shape the binder knows but whose ROW(...) it cannot reach (a
+  // derived table's column): children the record and the field's number (an integer
+  // constant, from 0); name the field's. NULL for a NULL record.
+  kRecordField,
   // Math and string functions (bind_function.cc, evaluator.cc).
   kRound,
   kRoundTo,  // round(x, n): decimal rounding, half away from zero (PostgreSQL's numeric rule)
@@ -288,7 +292,9 @@ struct BoundExpr {
   std::shared_ptr<SubqueryPlan> subquery;
   std::unique_ptr<WindowClause> window;      // kWindow
   const ScalarFunction* scalar = nullptr;    // kFunction with Func::kRegistered
-  std::shared_ptr<const RecordShape> shape;  // kFunction with Func::kRow: the record's fields
+  // kFunction with Func::kRow: the record's fields; a kColumn of type record: the fields of
+  // the values it holds, when known (a derived table's ROW(...) column), else null.
+  std::shared_ptr<const RecordShape> shape;
 
   static BoundExprPtr Const(Value v, Type t, uint32_t position = 0);
   static BoundExprPtr Column(int depth, int index, Type t, std::string name);

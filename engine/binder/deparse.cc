@@ -202,6 +202,9 @@ std::string Deparse(const BoundExpr& e, bool pretty) {
         }
       }
       if (PrintsAsOperator(e)) return Operator(e, pretty);
+      if (e.func == Func::kRecordField) {
+        return "(" + Deparse(*e.children[0], pretty) + ")." + e.name;
+      }
       // PostgreSQL prints these as the SQL keywords they are.
       if (e.func == Func::kCoalesce || e.func == Func::kGreatest || e.func == Func::kLeast ||
           e.func == Func::kNullIf) {

@@ -346,7 +346,7 @@ bool Catalog::SchemaExistsLocked(const std::string& nsp) const {
     auto it = map.lower_bound(prefix);
     return it != map.end() && it->first.compare(0, prefix.size(), prefix) == 0;
   };
-  return holds(tables_) || holds(views_);
+  return holds(tables_) || holds(views_) || holds(sequences_);
 }
 
 std::vector<std::string> Catalog::PathLocked(bool with_temp, uint64_t session) const {
@@ -459,6 +459,9 @@ std::vector<NamespaceDef> Catalog::ListSchemas() const {
   }
   for (const auto& [key, view] : views_) {
     if (IsTempSchema(view->nsp)) temps.insert(view->nsp);
+  }
+  for (const auto& [key, seq] : sequences_) {
+    if (IsTempSchema(seq->schema()->nsp)) temps.insert(seq->schema()->nsp);
   }
   for (const std::string& t : temps) out.push_back(NamespaceDef{0, t, "meridian"});
   return out;

@@ -414,7 +414,8 @@ const std::vector<SystemTable>& Registry() {
              natts = static_cast<int64_t>(r.system->columns.size());
            }
            const bool temp = (r.user_view != nullptr && r.user_view->temp_owner != 0) ||
-                             (r.table != nullptr && r.table->schema().temp_owner != 0);
+                             (r.table != nullptr && r.table->schema().temp_owner != 0) ||
+                             (r.sequence != nullptr && Catalog::IsTempSchema(r.sequence->nsp));
            // PostgreSQL implements foreign keys with triggers on both tables, and psql lists
            // "Foreign-key constraints:" / "Referenced by:" only when relhastriggers is set.
            bool triggers = false;

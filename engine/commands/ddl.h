@@ -95,8 +95,9 @@ Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, E
                       std::string* notice);
 
 // 42704 for a B-tree key column of a type without a B-tree operator class (json), as
-// PostgreSQL refuses an index, PRIMARY KEY or UNIQUE on it; 0A000 for an array (no key
-// encoding for arrays yet; PostgreSQL would accept it).
+// PostgreSQL refuses an index, PRIMARY KEY or UNIQUE on it; an array is a key in array_cmp's
+// order, but 42883 for an array of json, point or box (no element order; PostgreSQL accepts
+// the index and fails at its first comparison).
 Status CheckBtreeKeyType(const Type& type, uint32_t position);
 
 }  // namespace meridian::exec

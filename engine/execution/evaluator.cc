@@ -871,6 +871,16 @@ Result<Value> EvalFunction(const BoundExpr& e, const EvalContext& ctx) {
       }
       return Value::Record(e.shape, std::move(fields));
     }
+    case Func::kRecordField: {
+      MERIDIAN_ASSIGN_OR_RETURN(Value r, Eval(*e.children[0], ctx));
+      if (r.IsNull()) return Value::Null();
+      const RecordValue& record = r.AsRecord();
+      const size_t k = static_cast<size_t>(e.children[1]->value.AsInt());
+      if (k >= record.fields.size()) {
+        return Status::Error(sqlstate::kDatatypeMismatch, "record has no field \"" + e.name + "\"");
+      }
+      return record.fields[k];
+    }
     case Func::kConcat: {
       std::string out;
       for (const BoundExprPtr& c : e.children) {

@@ -73,7 +73,9 @@ Result<Value> ArraySet(const std::vector<Value>& v) {
     }
   }
   const Value& value = v.back();
-  if (slice && value.IsNull()) return v[0];  // a NULL source leaves the array as it is
+  // A NULL source leaves the array as it is; a NULL array becomes an empty one first, as in
+  // PostgreSQL's slice assignment.
+  if (slice && value.IsNull()) return v[0].IsNull() ? Value::Array({}) : v[0];
   std::vector<Value> out = v[0].IsNull() ? std::vector<Value>{} : v[0].AsArray();
   const int64_t lo = v[1].AsInt();
   const int64_t hi = slice ? v[2].AsInt() : lo;

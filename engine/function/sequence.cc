@@ -45,6 +45,7 @@ const char* SequenceTypeName(TypeId t) {
 struct Owner {
   uint32_t table = 0;
   int column = -1;
+  std::string nsp;  // the table's schema
 };
 
 Result<Owner> ResolveOwner(const ast::SequenceOption& opt, catalog::Catalog* catalog) {
@@ -62,7 +63,14 @@ Result<Owner> ResolveOwner(const ast::SequenceOption& opt, catalog::Catalog* cat
                                                          "\" does not exist")
         .WithPosition(opt.loc.position);
   }
-  return Owner{table->id(), column};
+  return Owner{table->id(), column, table->schema().nsp};
+}
+
+// OWNED BY a table of another schema than the sequence's: PostgreSQL's 55000.
+Status CheckOwnerSchema(const Owner& owner, const std::string& nsp) {
+  if (owner.table == 0 || owner.nsp == nsp) return Status::Ok();
+  return Status::Error(sqlstate::kObjectNotInPrerequisiteState,
+                       "sequence must be in same schema as table it is linked to");
 }
 
 // PostgreSQL's init_params: applies opts to *s (create: over the defaults of a new sequence;
@@ -213,10 +221,23 @@ Status ExecuteCreateSequence(const ast::SequenceStmt& stmt, catalog::Catalog* ca
   MERIDIAN_RETURN_IF_ERROR(CheckSchema(stmt.schema, stmt.name_loc));
   catalog::SequenceSchema s;
   s.name = ast::QualifyName(stmt.schema, stmt.name);
+  if (stmt.temporary) {
+    // CREATE TEMP SEQUENCE: in the session's pg_temp schema (42P16 for another schema), dropped
+    // when the session ends (main/temp_tables.h), never written to catalog.meta.
+    Result<std::string> temp_name = catalog->CreationName(s.name, true);
+    if (!temp_name.ok()) return Status(temp_name.status()).WithPosition(stmt.name_loc.position);
+    s.name = *temp_name;
+  }
   std::optional<int64_t> restart;
   std::optional<Owner> owner;
   MERIDIAN_RETURN_IF_ERROR(ApplyOptions(stmt.options, true, catalog, &s, &restart, &owner, 0));
   if (owner) {
+    Result<std::string> placed = catalog->CreationName(s.name, stmt.temporary);
+    if (placed.ok()) {
+      std::string nsp, bare;
+      ast::SplitName(*placed, &nsp, &bare);
+      MERIDIAN_RETURN_IF_ERROR(CheckOwnerSchema(*owner, nsp));
+    }
     s.owner_table = owner->table;
     s.owner_column = owner->column;
   }
@@ -254,6 +275,7 @@ Status ExecuteAlterSequence(const ast::SequenceStmt& stmt, catalog::Catalog* cat
                            "cannot change ownership of identity sequence")
           .WithPosition(stmt.name_loc.position);
     }
+    MERIDIAN_RETURN_IF_ERROR(CheckOwnerSchema(*owner, s.nsp));
     s.owner_table = owner->table;
     s.owner_column = owner->column;
   }

@@ -119,8 +119,12 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
   std::vector<Value> args;
   for (const BoundExprPtr& c : e.children) {
     MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*c, ctx));
-    // Every one of them is strict: a NULL argument gives NULL, as in PostgreSQL.
-    if (v.IsNull()) return Value::Null();
+    // Every one of them is strict: a NULL argument gives NULL, as in PostgreSQL; but
+    // format_type's NULL typmod means none (psql's \d of a sequence passes one).
+    if (v.IsNull()) {
+      if (e.func != Func::kFormatType || args.empty()) return Value::Null();
+      v = Value::Int(-1);
+    }
     args.push_back(std::move(v));
   }
   ExecContext* exec = ctx.exec;

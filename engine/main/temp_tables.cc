@@ -1,6 +1,8 @@
 // TEMP tables' ON COMMIT actions and end of session (temp_tables.h).
 #include "main/temp_tables.h"
 
+#include "catalog/namespace.h"
+#include "catalog/sequence.h"
 #include "commands/ddl.h"
 #include "meridian/parser/ast.h"
 
@@ -50,6 +52,13 @@ void DropSessionTempTables(catalog::Catalog* catalog, uint64_t session) {
     names.push_back(ast::QualifyName(table->schema().nsp, table->name()));
   }
   Drop(catalog, names);
+  // CREATE TEMP SEQUENCE's sequences (those OWNED BY a TEMP table's column went with it).
+  std::vector<uint32_t> sequences;
+  const std::string nsp = catalog::TempSchemaName(session);
+  for (const std::shared_ptr<catalog::Sequence>& seq : catalog->ListSequences()) {
+    if (seq->schema()->nsp == nsp) sequences.push_back(seq->schema()->id);
+  }
+  if (!sequences.empty()) (void)catalog->DropSequences(sequences);
 }
 
 }  // namespace meridian::exec

@@ -13,7 +13,8 @@ namespace meridian::exec {
 
 // After a commit of session's transaction: the ON COMMIT actions of its TEMP tables.
 void RunOnCommitActions(catalog::Catalog* catalog, uint64_t session);
-// At the end of session: its TEMP tables (and what depends on them) are dropped.
+// At the end of session: its TEMP tables (and what depends on them) and TEMP sequences are
+// dropped.
 void DropSessionTempTables(catalog::Catalog* catalog, uint64_t session);
 
 }  // namespace meridian::exec

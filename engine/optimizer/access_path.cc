@@ -1270,14 +1270,15 @@ Candidate ChooseCandidate(const AccessRequest& req) {
     c.matched = unique_hit ? ranges : std::max(ranges, rows * sel);
     c.matched = std::min(c.matched, rows);
     // Index-only when every needed column is a key column. Numeric keys are normalized
-    // (1.50 is stored as 1.5), so a numeric column is read from the heap for its scale.
+    // (1.50 is stored as 1.5), so a numeric column (or numeric[]) is read from the heap for
+    // its scale.
     // (Never for an expression index: its keys are no table columns.)
     bool covered = !req.needed_columns.empty() && !ix.HasExpressions();
     for (size_t col = 0; covered && col < req.needed_columns.size(); ++col) {
       if (!req.needed_columns[col]) continue;
       covered = std::find(ix.columns.begin(), ix.columns.end(), static_cast<int>(col)) !=
                     ix.columns.end() &&
-                table.types()[col].id != TypeId::kNumeric;
+                table.types()[col].Element().id != TypeId::kNumeric;
     }
     if (covered) c.plan.kind = AccessPlan::Kind::kIndexOnlyScan;
     const double height = std::max(1.0, std::ceil(std::log(rows) / std::log(200.0)));
@@ -1368,6 +1369,11 @@ int KeyFamily(const Type& t) {
   if (t.id == TypeId::kTime) return 10;
   if (t.id == TypeId::kUuid) return 11;
   if (t.id == TypeId::kBytea) return 12;
+  // Arrays: their keys compare element by element (array_cmp), so by the elements' family.
+  if (t.IsArray()) {
+    const int element = KeyFamily(t.Element());
+    return element == 0 ? 0 : 100 + element;
+  }
   // No interval: its keys order by span then fields, so '1 day' = '24 hours' is no key range.
   return 0;
 }

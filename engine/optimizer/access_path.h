@@ -142,8 +142,8 @@ double EstimateSelectivity(const BoundExpr& conjunct, const catalog::Table& tabl
 std::optional<double> GeometryOperatorSelectivity(const BoundExpr& call);
 
 // Index keys compare by byte order within one family (integers, double, strings, boolean,
-// numeric, date, timestamp, real); a condition is only sargable when its value belongs to the
-// column's family. 0: no index family.
+// numeric, date, timestamp, real, ...; arrays of each); a condition is only sargable when its
+// value belongs to the column's family. 0: no index family.
 int KeyFamily(const Type& t);
 
 }  // namespace meridian::exec

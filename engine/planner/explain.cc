@@ -255,6 +255,7 @@ std::string ExprToString(const BoundExpr& e) {
     case BoundKind::kIsNull:
       return "(" + ExprToString(*e.children[0]) + (e.negated ? " IS NOT NULL)" : " IS NULL)");
     case BoundKind::kFunction:
+      if (e.func == Func::kRecordField) return "(" + ExprToString(*e.children[0]) + ")." + e.name;
       if (const char* op = e.children.size() == 2 ? JsonOperatorSymbol(e.name) : nullptr) {
         return "(" + ExprToString(*e.children[0]) + " " + op + " " +
                ExprToString(*e.children[1]) + ")";

@@ -179,41 +179,44 @@ std::string EncodeKey(const std::vector<Value>& values, const std::vector<bool>&
   return out;
 }
 
-Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<bool>& descending) {
-  std::vector<Value> values;
-  KeyReader in(key, false);
-  while (!in.AtEnd()) {
-    size_t column = values.size();
-    in.set_desc(column < descending.size() && descending[column]);
+namespace {
+
+// Decodes values from in until the key ends or *values holds limit of them. nested: the
+// elements of an array, read in the array column's direction (already set on in).
+Status DecodeValues(KeyReader& in, const std::vector<bool>& descending, size_t limit, bool nested,
+                    std::vector<Value>* values) {
+  while (!in.AtEnd() && values->size() < limit) {
+    size_t column = values->size();
+    if (!nested) in.set_desc(column < descending.size() && descending[column]);
     size_t start = in.pos();
     uint8_t tag;
     if (!in.Byte(&tag)) return Malformed(start);
     switch (tag) {
       case kKeyTagNull:
-        values.push_back(Value::Null());
+        values->push_back(Value::Null());
         break;
       case kKeyTagBool: {
         uint8_t b;
         if (!in.Byte(&b) || b > 1) return Malformed(start);
-        values.push_back(Value::Bool(b == 1));
+        values->push_back(Value::Bool(b == 1));
         break;
       }
       case kKeyTagInt: {
         uint64_t v;
         if (!in.Big64(&v)) return Malformed(start);
-        values.push_back(Value::Int(static_cast<int64_t>(v ^ kSignBit)));
+        values->push_back(Value::Int(static_cast<int64_t>(v ^ kSignBit)));
         break;
       }
       case kKeyTagDouble: {
         uint64_t v;
         if (!in.Big64(&v)) return Malformed(start);
-        values.push_back(Value::Double(KeyToDouble(v)));
+        values->push_back(Value::Double(KeyToDouble(v)));
         break;
       }
       case kKeyTagReal: {
         uint64_t v;
         if (!in.Big64(&v)) return Malformed(start);
-        values.push_back(Value::Real(static_cast<float>(KeyToDouble(v))));
+        values->push_back(Value::Real(static_cast<float>(KeyToDouble(v))));
         break;
       }
       case kKeyTagDate: {
@@ -223,25 +226,25 @@ Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<boo
           if (!in.Byte(&b)) return Malformed(start);
           v = (v << 8) | b;
         }
-        values.push_back(Value::DateVal(Date{static_cast<int32_t>(v ^ 0x80000000u)}));
+        values->push_back(Value::DateVal(Date{static_cast<int32_t>(v ^ 0x80000000u)}));
         break;
       }
       case kKeyTagTimestamp: {
         uint64_t v;
         if (!in.Big64(&v)) return Malformed(start);
-        values.push_back(Value::TimestampVal(Timestamp{static_cast<int64_t>(v ^ kSignBit)}));
+        values->push_back(Value::TimestampVal(Timestamp{static_cast<int64_t>(v ^ kSignBit)}));
         break;
       }
       case kKeyTagTimestampTz: {
         uint64_t v;
         if (!in.Big64(&v)) return Malformed(start);
-        values.push_back(Value::TimestampTzVal(TimestampTz{static_cast<int64_t>(v ^ kSignBit)}));
+        values->push_back(Value::TimestampTzVal(TimestampTz{static_cast<int64_t>(v ^ kSignBit)}));
         break;
       }
       case kKeyTagTime: {
         uint64_t v;
         if (!in.Big64(&v)) return Malformed(start);
-        values.push_back(Value::TimeVal(TimeOfDay{static_cast<int64_t>(v ^ kSignBit)}));
+        values->push_back(Value::TimeVal(TimeOfDay{static_cast<int64_t>(v ^ kSignBit)}));
         break;
       }
       case kKeyTagInterval: {
@@ -250,7 +253,7 @@ Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<boo
             !in.Big64(&months)) {
           return Malformed(start);
         }
-        values.push_back(Value::IntervalVal(
+        values->push_back(Value::IntervalVal(
             Interval{static_cast<int32_t>(static_cast<int64_t>(months ^ kSignBit)),
                      static_cast<int32_t>(static_cast<int64_t>(days ^ kSignBit)),
                      static_cast<int64_t>(micros ^ kSignBit)}));
@@ -260,7 +263,7 @@ Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<boo
         uint8_t cls;
         if (!in.Byte(&cls)) return Malformed(start);
         if (cls == kNumZero) {
-          values.push_back(Value::Decimal(Numeric{}));
+          values->push_back(Value::Decimal(Numeric{}));
           break;
         }
         if (cls != kNumNegative && cls != kNumPositive) return Malformed(start);
@@ -288,7 +291,7 @@ Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<boo
         Result<Numeric> n =
             numeric::Parse((neg ? "-0." : "0.") + digits + "e" + std::to_string(exponent));
         if (!n.ok()) return Malformed(start);
-        values.push_back(Value::Decimal(*n));
+        values->push_back(Value::Decimal(*n));
         break;
       }
       case kKeyTagUuid: {
@@ -296,7 +299,7 @@ Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<boo
         for (uint8_t& b : u.bytes) {
           if (!in.Byte(&b)) return Malformed(start);
         }
-        values.push_back(Value::UuidVal(u));
+        values->push_back(Value::UuidVal(u));
         break;
       }
       case kKeyTagString:
@@ -315,14 +318,41 @@ Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<boo
           if (next != 0xFF) return Malformed(start);
           s.push_back('\0');
         }
-        values.push_back(tag == kKeyTagBytea ? Value::ByteaVal(std::move(s))
-                                             : Value::String(std::move(s)));
+        values->push_back(tag == kKeyTagBytea ? Value::ByteaVal(std::move(s))
+                                              : Value::String(std::move(s)));
+        break;
+      }
+      case kKeyTagArray: {
+        std::vector<Value> elements;
+        while (true) {
+          uint8_t marker;
+          if (!in.Byte(&marker)) return Malformed(start);
+          if (marker == kKeyArrayEnd) break;
+          if (marker == kKeyArrayNull) {
+            elements.push_back(Value::Null());
+            continue;
+          }
+          if (marker != kKeyArrayElement) return Malformed(start);
+          const size_t before = elements.size();
+          MERIDIAN_RETURN_IF_ERROR(DecodeValues(in, descending, before + 1, true, &elements));
+          if (elements.size() != before + 1) return Malformed(start);
+        }
+        values->push_back(Value::Array(std::move(elements)));
         break;
       }
       default:
         return Malformed(start);
     }
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::vector<Value>> DecodeKey(std::string_view key, const std::vector<bool>& descending) {
+  std::vector<Value> values;
+  KeyReader in(key, false);
+  MERIDIAN_RETURN_IF_ERROR(DecodeValues(in, descending, SIZE_MAX, false, &values));
   return values;
 }
 

@@ -29,8 +29,8 @@ inline constexpr uint8_t kKeyTagString = 0x40;  // TEXT/VARCHAR: tag, escaped by
 inline constexpr uint8_t kKeyTagUuid = 0x48;    // UUID: tag, the 16 bytes
 inline constexpr uint8_t kKeyTagBytea = 0x4C;   // BYTEA: tag, bytes escaped as TEXT's
 // ARRAY: tag, then per element kKeyArrayElement and its key or kKeyArrayNull, then
-// kKeyArrayEnd. Written for statistics and estimates (ANALYZE's histograms); no index key
-// holds an array (commands/CheckBtreeKeyType), so DecodeKey does not read it (XX001).
+// kKeyArrayEnd (self-delimiting: no array's key is a prefix of another's). Index keys on array
+// columns and ANALYZE's histograms; DecodeKey gives the elements back as an array value.
 inline constexpr uint8_t kKeyTagArray = 0x50;
 inline constexpr uint8_t kKeyArrayEnd = 0x00;      // after the last element: shorter first
 inline constexpr uint8_t kKeyArrayElement = 0x01;  // a non-NULL element's key follows

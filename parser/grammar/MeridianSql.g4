@@ -209,7 +209,7 @@ lockingStrength : K_UPDATE | K_NO K_KEY K_UPDATE | K_SHARE | K_KEY K_SHARE ;
 // starts with VALUES, and ANTLR would then look ahead through every row to decide.)
 insertStmt
   : K_INSERT K_INTO target=qualifiedName (K_AS alias=identifier)?
-    (LPAREN identifier (COMMA identifier)* RPAREN)?
+    (LPAREN columnTarget (COMMA columnTarget)* RPAREN)?
     (K_OVERRIDING overriding=identifier K_VALUE)? (selectStmt | K_DEFAULT K_VALUES)
     onConflictClause? returningClause?
   ;
@@ -242,7 +242,11 @@ updateStmt
   ;
 
 // col[i] = v and col[i:j] = array assign into an array column.
-assignment : identifier subscript* EQ (K_DEFAULT | expr) ;
+assignment : columnTarget EQ (K_DEFAULT | expr) ;
+
+// A column as the target of an assignment or an INSERT column list: col, col[i], col[i:j],
+// col.field (the last only to be refused: no column type here is composite).
+columnTarget : identifier (subscript | DOT identifier)* ;
 
 // DELETE FROM t [[AS] alias] [USING item, ...] [WHERE ...] [RETURNING ...]
 deleteStmt

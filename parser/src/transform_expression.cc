@@ -517,8 +517,12 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
         star->star = true;  // written (t).*: a select item only (0A000 in an expression)
         return star;
       }
-      Fail(ErrorAt(ctx, sqlstate::kFeatureNotSupported,
-                   "(expression).* is not supported yet but for a table's name"));
+      // (expr).*: the fields of a record value, expanded by the binder as a select item.
+      ExprPtr star = NewExpr(ExprKind::kFieldSelect, loc);
+      star->name = "*";
+      star->star = true;
+      star->children.push_back(std::move(e));
+      return star;
     }
     return e;
   }

@@ -49,15 +49,19 @@ std::unique_ptr<ast::OnConflict> Transformer::TransformOnConflict(P::OnConflictC
 
 std::unique_ptr<ast::InsertStmt> Transformer::TransformInsert(P::InsertStmtContext* ctx) {
   auto stmt = std::make_unique<ast::InsertStmt>();
-  std::vector<P::IdentifierContext*> names = ctx->identifier();
   stmt->table = RelationName(ctx->target);
   stmt->table_loc = Loc(ctx->target);
   if (ctx->alias != nullptr) stmt->alias = Identifier(ctx->alias);
-  for (P::IdentifierContext* name : names) {
-    if (name == ctx->alias || name == ctx->overriding) continue;
-    stmt->columns.push_back(Identifier(name));
-    stmt->column_locs.push_back(Loc(name));
+  bool indirection = false;
+  std::vector<ast::Assignment> targets;
+  for (P::ColumnTargetContext* column : ctx->columnTarget()) {
+    targets.push_back(TransformColumnTarget(column));
+    stmt->columns.push_back(targets.back().column);
+    stmt->column_locs.push_back(targets.back().loc);
+    indirection =
+        indirection || !targets.back().subscripts.empty() || !targets.back().field.empty();
   }
+  if (indirection) stmt->column_targets = std::move(targets);
   if (P::OnConflictClauseContext* oc = ctx->onConflictClause()) {
     stmt->on_conflict = TransformOnConflict(oc);
   }

@@ -6,16 +6,28 @@
 
 namespace meridian::parser {
 
-ast::Assignment Transformer::TransformAssignment(P::AssignmentContext* ctx) {
-  ast::Assignment assignment;
-  assignment.column = Identifier(ctx->identifier());
-  assignment.loc = Loc(ctx);
-  for (P::SubscriptContext* sub : ctx->subscript()) {
-    ast::Assignment::Subscript s;
-    s.lower = TransformExpr(sub->lower);
-    if (sub->upper != nullptr) s.upper = TransformExpr(sub->upper);
-    assignment.subscripts.push_back(std::move(s));
+ast::Assignment Transformer::TransformColumnTarget(P::ColumnTargetContext* ctx) {
+  ast::Assignment target;
+  target.column = Identifier(ctx->identifier(0));
+  target.loc = Loc(ctx);
+  for (size_t i = 1; i < ctx->children.size(); ++i) {
+    if (auto* sub = dynamic_cast<P::SubscriptContext*>(ctx->children[i])) {
+      ast::Assignment::Subscript s;
+      s.lower = TransformExpr(sub->lower);
+      if (sub->upper != nullptr) s.upper = TransformExpr(sub->upper);
+      target.subscripts.push_back(std::move(s));
+    } else if (auto* name = dynamic_cast<P::IdentifierContext*>(ctx->children[i])) {
+      if (!target.field.empty()) continue;
+      target.field = Identifier(name);
+      target.field_after = target.subscripts.size();
+    }
   }
+  return target;
+}
+
+ast::Assignment Transformer::TransformAssignment(P::AssignmentContext* ctx) {
+  ast::Assignment assignment = TransformColumnTarget(ctx->columnTarget());
+  assignment.loc = Loc(ctx);
   if (ctx->expr() != nullptr) assignment.value = TransformExpr(ctx->expr());
   return assignment;
 }

@@ -66,6 +66,8 @@ class Transformer {
   std::unique_ptr<ast::OnConflict> TransformOnConflict(P::OnConflictClauseContext* ctx);
   // SET column = expr | DEFAULT of UPDATE and ON CONFLICT DO UPDATE.
   ast::Assignment TransformAssignment(P::AssignmentContext* ctx);
+  // col, col[i], col[i:j], col.field: an Assignment without its value.
+  ast::Assignment TransformColumnTarget(P::ColumnTargetContext* ctx);
   std::unique_ptr<ast::UpdateStmt> TransformUpdate(P::UpdateStmtContext* ctx);
   std::unique_ptr<ast::DeleteStmt> TransformDelete(P::DeleteStmtContext* ctx);
   // transform_create_table.cc, transform_drop_table.cc

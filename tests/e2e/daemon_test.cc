@@ -333,7 +333,7 @@ size_t TableFiles(const std::string& data) {
 
 // A TEMP table is seen by its own session only (another session may have its own of the same
 // name), goes when its session ends (the client vanishing included) and never survives a
-// restart: a SIGKILL leaves its files, which the next start removes.
+// restart: a SIGKILL leaves its files, which the next start removes. So does a TEMP sequence.
 TEST(Daemon, TempTablesArePrivateAndEndWithTheirSession) {
   TempDir dir;
   std::string data = dir.path() + "/data";
@@ -354,6 +354,10 @@ TEST(Daemon, TempTablesArePrivateAndEndWithTheirSession) {
       ASSERT_TRUE(r.status.ok()) << r.status.error_message();
       EXPECT_EQ(Rows(a, "SELECT v FROM tt WHERE v = 'mine'"), (Strings{"mine"}));
       EXPECT_GT(TableFiles(data), before);
+      r = a.Execute("CREATE TEMP SEQUENCE ts START 7");
+      ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+      EXPECT_EQ(Rows(a, "SELECT nextval('ts')"), (Strings{"7"}));
+      EXPECT_EQ(keep.Execute("SELECT nextval('ts')").error.sqlstate(), "42P01");
       // Another session: not visible, not in its catalog views, and its own tt is allowed.
       EXPECT_EQ(keep.Execute("SELECT * FROM tt").error.sqlstate(), "42P01");
       EXPECT_EQ(Rows(keep, "SELECT count(*) FROM pg_class WHERE relname = 'tt'"), (Strings{"0"}));
@@ -363,7 +367,7 @@ TEST(Daemon, TempTablesArePrivateAndEndWithTheirSession) {
       EXPECT_EQ(Rows(a, "SELECT v FROM tt"), (Strings{"mine"}));
       r = keep.Execute("DROP TABLE tt");
       ASSERT_TRUE(r.status.ok()) << r.status.error_message();
-    }  // a's client goes away: its TEMP table and index go with the session
+    }  // a's client goes away: its TEMP table, index and sequence go with the session
     bool gone = false;
     for (int i = 0; i < 100 && !gone; ++i) {
       gone = TableFiles(data) == before;
@@ -371,7 +375,8 @@ TEST(Daemon, TempTablesArePrivateAndEndWithTheirSession) {
     }
     EXPECT_TRUE(gone) << TableFiles(data) << " files, " << before << " before";
     // A TEMP table alive at a SIGKILL: not in the catalog file, its files removed at start-up.
-    r = keep.Execute("CREATE TEMP TABLE tk (a INTEGER); INSERT INTO tk VALUES (5)");
+    r = keep.Execute(
+        "CREATE TEMP TABLE tk (a INTEGER); INSERT INTO tk VALUES (5); CREATE TEMP SEQUENCE tks");
     ASSERT_TRUE(r.status.ok()) << r.status.error_message();
     EXPECT_GT(TableFiles(data), before);
     d.Stop(SIGKILL);
@@ -380,6 +385,7 @@ TEST(Daemon, TempTablesArePrivateAndEndWithTheirSession) {
   ASSERT_TRUE(d.started()) << d.Log();
   RawSession s(d.address());
   EXPECT_EQ(s.Execute("SELECT * FROM tk").error.sqlstate(), "42P01");
+  EXPECT_EQ(s.Execute("SELECT nextval('tks')").error.sqlstate(), "42P01");
   EXPECT_EQ(Rows(s, "SELECT a FROM perm"), (Strings{"1"}));
   EXPECT_EQ(TableFiles(data), 1u);  // perm's heap only
 }

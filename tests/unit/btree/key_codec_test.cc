@@ -182,8 +182,9 @@ TEST(KeyCodecTest, PrefixSuccessor) {
   EXPECT_EQ(PrefixSuccessor(std::string("\xff", 1)), "");
 }
 
-// Arrays (ANALYZE's histograms of array columns): array_cmp's order, ascending and descending:
-// element by element, a NULL element above every value, a prefix first; no key decodes them.
+// Arrays (index keys and ANALYZE's histograms of array columns): array_cmp's order, ascending
+// and descending: element by element, a NULL element above every value, a prefix first; keys
+// decode back to the arrays, also beside other columns and descending.
 TEST(KeyCodecTest, ArraysOrderElementByElement) {
   auto arr = [](std::vector<Value> v) { return Value::Array(std::move(v)); };
   const std::vector<Value> ordered = {
@@ -211,7 +212,24 @@ TEST(KeyCodecTest, ArraysOrderElementByElement) {
   for (size_t i = 0; i + 1 < strings.size(); ++i) {
     EXPECT_EQ(MemCompare(EncodeKey({strings[i]}), EncodeKey({strings[i + 1]})), -1) << i;
   }
-  EXPECT_EQ(DecodeKey(EncodeKey({ordered[3]})).status().sqlstate(), "XX001");
+  for (bool desc : {false, true}) {
+    for (const Value& a : ordered) {
+      const std::vector<Value> row = {a, Value::String("tail"), Value::Int(7)};
+      Result<std::vector<Value>> back = DecodeKey(EncodeKey(row, {desc}), {desc});
+      ASSERT_TRUE(back.ok()) << back.status().ToString();
+      EXPECT_EQ(*back, row);
+    }
+  }
+  for (const Value& a : strings) {
+    Result<std::vector<Value>> back = DecodeKey(EncodeKey({a}));
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    EXPECT_EQ(*back, std::vector<Value>{a});
+  }
+  // A cut array key is malformed, not a shorter array.
+  const std::string key = EncodeKey({ordered[4]});
+  for (size_t cut = 1; cut < key.size(); ++cut) {
+    EXPECT_EQ(DecodeKey(key.substr(0, cut)).status().sqlstate(), "XX001") << cut;
+  }
 }
 
 TEST(KeyCodecTest, MalformedKeysAreRejected) {

@@ -543,6 +543,10 @@ struct Assignment {
     ExprPtr upper;  // null unless a slice
   };
   std::vector<Subscript> subscripts;
+  // SET col.field = v (or col[i].field): the first field named, after field_after of the
+  // subscripts; empty when none. Only refused (42804): no column type here is composite.
+  std::string field;
+  size_t field_after = 0;
 };
 
 // INSERT ... ON CONFLICT: the arbiter (a column list naming a unique index's columns, or a
@@ -566,6 +570,9 @@ struct InsertStmt {
   std::string alias;                 // INSERT INTO t AS alias; empty when none
   std::vector<std::string> columns;  // empty: all columns in order
   std::vector<Location> column_locs;
+  // INSERT INTO t (a[1], a[2], ...): when any listed column has subscripts or a field, one
+  // Assignment per listed column (no value) holding them; empty otherwise.
+  std::vector<Assignment> column_targets;
   std::vector<std::vector<ExprPtr>> values;  // VALUES rows; a null ExprPtr where DEFAULT is written
   std::unique_ptr<SelectStmt> select;        // INSERT ... SELECT (values empty then)
   bool default_values = false;               // DEFAULT VALUES (values and select empty)
