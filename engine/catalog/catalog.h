@@ -187,6 +187,15 @@ class Catalog {
   // failure t is aborted and the error returned; a doomed t (Transaction::doomed) is aborted
   // and refused.
   Status CommitTransaction(Transaction& t, bool sync = true);
+  // CommitTransaction in two halves, for a caller that must not block while the group is
+  // written (a COMMIT on a network thread): StartCommit hands t to the log and returns at once;
+  // done runs on the committer thread (it must not block) once t's group is durable and
+  // published, or failed; FinishCommit(t, that result) then ends t as CommitTransaction does
+  // (stamps its versions, or releases a failure's marks) and returns the commit's outcome.
+  // Only for a t that wrote and is not doomed (CanStartCommit).
+  static bool CanStartCommit(const Transaction& t) { return t.wrote() && t.doomed().ok(); }
+  void StartCommit(Transaction& t, bool sync, txn::CommitLog::CommitDone done);
+  Status FinishCommit(Transaction& t, const Result<txn::Timestamp>& ts);
   void AbortTransaction(Transaction& t);
   // Commits and aborts whose stamping could not reach every version (a page that could not be
   // read or written): their ids stay tracked (commits) or resolve as aborted, so answers stay
@@ -220,8 +229,8 @@ class Catalog {
   std::string SequencePath(uint32_t id) const;
   CatalogState StateLocked() const;  // REQUIRES: mu_ held
   // Writes catalog.meta for a change made in the maps and bumps schema_version_.
-  Status WriteStateLocked();                            // REQUIRES: mu_ held exclusively
-  bool NameTakenLocked(const std::string& key) const;   // REQUIRES: mu_ held
+  Status WriteStateLocked();                           // REQUIRES: mu_ held exclusively
+  bool NameTakenLocked(const std::string& key) const;  // REQUIRES: mu_ held
   // 57P01 after Close, 42P07 when name is taken in nsp. REQUIRES: mu_ held.
   Status CheckNewRelationLocked(const std::string& nsp, const std::string& name) const;
   static std::string KeyOf(const Table& table);
@@ -252,7 +261,7 @@ class Catalog {
   // pages (may be null) collects, per table, the pages the stamps touched. A stamp that cannot
   // be written fails recovery.
   Status ApplyLoggedEndStamps(const std::map<uint32_t, std::shared_ptr<Table>>& by_id,
-                            std::map<uint32_t, std::vector<uint32_t>>* pages);
+                              std::map<uint32_t, std::vector<uint32_t>>* pages);
   Status FlushTables();
   // Files under tables/ of relations state does not name: TEMP tables of a previous run (never
   // in catalog.meta) and leftovers of a CREATE a crash interrupted.

@@ -163,6 +163,22 @@ asio::awaitable<void> PgConnection::OnPool(std::function<void()> fn) {
       asio::use_awaitable, server_->pool(), std::move(fn));
 }
 
+asio::awaitable<void> PgConnection::WhenCommitDone(PendingCommit* commit) {
+  // As OnPool, not a coroutine. The handler is move-only and WhenDone takes a std::function:
+  // it is kept behind a shared_ptr, and run at most once.
+  return asio::async_initiate<const asio::use_awaitable_t<>&, void()>(
+      [](auto handler, PendingCommit* commit, PgServer* server) {
+        auto box = std::make_shared<decltype(handler)>(std::move(handler));
+        server->CommitBegins();
+        commit->WhenDone([box, server] {
+          auto executor = asio::get_associated_executor(*box);
+          asio::post(executor, std::move(*box));
+          server->CommitEnds();
+        });
+      },
+      asio::use_awaitable, commit, server_);
+}
+
 void PgConnection::CloseFromOutside() {
   // Runs on any thread; the socket belongs to the strand.
   asio::post(socket_.get_executor(), [self = shared_from_this()] {
