@@ -1,8 +1,9 @@
 // CommitLog: write-behind logging's commit record file and the group-commit thread (design:
 // engine/txn/README.md section 4). Committers call Commit(), which blocks until their group is
-// durable: the committer thread takes every queued transaction (waiting up to the group
-// window), assigns commit timestamps, runs the write-behind hook (the caller flushes the pages
-// holding the group's new versions), appends ONE record for the group and fdatasyncs the log,
+// durable (or CommitAsync, whose callback the committer thread calls then): the committer
+// thread takes every queued transaction (waiting up to the group window), assigns commit
+// timestamps, runs the write-behind hook (the caller flushes the pages holding the group's new
+// versions), appends ONE record for the group and fdatasyncs the log,
 // then publishes the group in the TxnManager and wakes its committers.
 //
 // File data_dir/commit.log, preallocated in segments. Record, little-endian:
