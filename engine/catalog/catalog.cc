@@ -1165,7 +1165,18 @@ Status Catalog::CommitTransaction(Transaction& t, bool sync) {
   }
   std::vector<uint64_t> pages;
   for (const PageRef& p : t.InsertPages()) pages.push_back(uint64_t{p.table} << 32 | p.page);
-  auto ts = log_->Commit(t.id(), t.EndStamps(), std::move(pages), sync, t.dependencies());
+  return FinishCommit(
+      t, log_->Commit(t.id(), t.EndStamps(), std::move(pages), sync, t.dependencies()));
+}
+
+void Catalog::StartCommit(Transaction& t, bool sync, txn::CommitLog::CommitDone done) {
+  std::vector<uint64_t> pages;
+  for (const PageRef& p : t.InsertPages()) pages.push_back(uint64_t{p.table} << 32 | p.page);
+  log_->CommitAsync(t.id(), t.EndStamps(), std::move(pages), sync, t.dependencies(),
+                    std::move(done));
+}
+
+Status Catalog::FinishCommit(Transaction& t, const Result<txn::Timestamp>& ts) {
   if (!ts.ok()) {
     AbortTransaction(t);  // the log already marked it aborted; release its marks
     return ts.status();

@@ -191,6 +191,15 @@ class Catalog {
   // failure t is aborted and the error returned; a doomed t (Transaction::doomed) is aborted
   // and refused.
   Status CommitTransaction(Transaction& t, bool sync = true);
+  // CommitTransaction in two halves, for a caller that must not block while the group is
+  // written (a COMMIT on a network thread): StartCommit hands t to the log and returns at once;
+  // done runs on the committer thread (it must not block) once t's group is durable and
+  // published, or failed; FinishCommit(t, that result) then ends t as CommitTransaction does
+  // (stamps its versions, or releases a failure's marks) and returns the commit's outcome.
+  // Only for a t that wrote and is not doomed (CanStartCommit).
+  static bool CanStartCommit(const Transaction& t) { return t.wrote() && t.doomed().ok(); }
+  void StartCommit(Transaction& t, bool sync, txn::CommitLog::CommitDone done);
+  Status FinishCommit(Transaction& t, const Result<txn::Timestamp>& ts);
   void AbortTransaction(Transaction& t);
   // Commits and aborts whose stamping could not reach every version (a page that could not be
   // read or written): their ids stay tracked (commits) or resolve as aborted, so answers stay

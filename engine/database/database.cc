@@ -99,20 +99,27 @@ class RequestImpl : public Request {
            statements_[index]->kind == ast::StatementKind::kSelect &&
            plans_->HoldsQuickRead(core_->catalog->schema_version());
   }
-  bool QuickWrite(size_t index) const override {
+  bool QuickWrite(size_t index, bool deferred_commit) const override {
     if (index >= statements_.size()) return false;
     const ast::Statement& stmt = *statements_[index];
     switch (stmt.kind) {
       case ast::StatementKind::kTransaction: {
         using Action = ast::TransactionStmt::Action;
         const Action a = stmt.transaction->action;
-        return a == Action::kBegin || a == Action::kSavepoint || a == Action::kRelease;
+        // COMMIT: under ExecControl::defer_commit its group is written without a thread
+        // waiting (PendingCommit); otherwise it refuses under no_wait unless it has nothing to
+        // write (TransactionBlock::Execute).
+        return a == Action::kBegin || a == Action::kSavepoint || a == Action::kRelease ||
+               (a == Action::kCommit && settings_->txn_block().status() == 'T');
       }
       case ast::StatementKind::kInsert:
       case ast::StatementKind::kUpdate:
-      case ast::StatementKind::kDelete:
-        return plans_ != nullptr && settings_->txn_block().status() == 'T' &&
+      case ast::StatementKind::kDelete: {
+        // Autocommit: its commit too is deferred (TransactionBlock::Leave).
+        const char status = settings_->txn_block().status();
+        return plans_ != nullptr && (status == 'T' || (deferred_commit && status == 'I')) &&
                plans_->HoldsQuickWrite(core_->catalog->schema_version());
+      }
       default:
         return false;
     }
@@ -140,6 +147,26 @@ class RequestImpl : public Request {
   std::optional<std::vector<ColumnInfo>> prepared_columns_;
 };
 
+// Session::TakePendingCommit's object: the session's settings (and the database) stay alive
+// until the commit is finished, by the server or, failing that, by the destructor.
+class PendingCommitImpl : public PendingCommit {
+ public:
+  PendingCommitImpl(std::shared_ptr<EngineCore> core,
+                    std::shared_ptr<exec::SessionSettings> settings,
+                    std::shared_ptr<exec::CommitInFlight> flight)
+      : core_(std::move(core)), settings_(std::move(settings)), flight_(std::move(flight)) {}
+  ~PendingCommitImpl() override {
+    if (!flight_->finished() && !core_->closed.load()) (void)Finish();
+  }
+  void WhenDone(std::function<void()> done) override { flight_->WhenDone(std::move(done)); }
+  Status Finish() override { return flight_->Finish(core_->catalog.get(), *settings_); }
+
+ private:
+  std::shared_ptr<EngineCore> core_;
+  std::shared_ptr<exec::SessionSettings> settings_;
+  std::shared_ptr<exec::CommitInFlight> flight_;
+};
+
 class SessionImpl : public Session {
  public:
   SessionImpl(std::shared_ptr<EngineCore> core, const SessionOptions& options)
@@ -154,12 +181,21 @@ class SessionImpl : public Session {
   ~SessionImpl() override {
     // A transaction still open when the session goes is rolled back.
     if (!core_->closed.load()) {
+      // A deferred COMMIT nobody took (PendingCommit) is still ended before the session goes.
+      if (auto flight = settings_->txn_block().TakeCommitInFlight()) {
+        (void)flight->Finish(core_->catalog.get(), *settings_);
+      }
       settings_->txn_block().Close(core_->catalog.get());
       core_->catalog->DropTempViews(settings_->session_id());  // TEMP views end with the session
       exec::DropSessionTempTables(core_->catalog.get(), settings_->session_id());  // and tables
     }
   }
   char TransactionStatus() const override { return settings_->txn_block().status(); }
+  std::unique_ptr<PendingCommit> TakePendingCommit() override {
+    std::shared_ptr<exec::CommitInFlight> flight = settings_->txn_block().TakeCommitInFlight();
+    if (flight == nullptr) return nullptr;
+    return std::make_unique<PendingCommitImpl>(core_, settings_, std::move(flight));
+  }
   std::shared_ptr<const datetime::TimeZone> time_zone() const override {
     return settings_->time_zone();
   }

@@ -984,9 +984,11 @@ Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& st
   if (stmt.kind == ast::StatementKind::kTransaction) {
     std::string notice, notice_state;
     Result<std::string> tag =
-        block.Execute(*stmt.transaction, catalog, *settings, &notice, &notice_state);
+        block.Execute(*stmt.transaction, catalog, *settings, &notice, &notice_state, &ctl);
     if (!tag.ok()) {
-      block.Fail();  // any error inside a block fails it, as in PostgreSQL
+      // Any error inside a block fails it, as in PostgreSQL; a COMMIT refused under no_wait
+      // (it would wait) runs again where waiting is allowed.
+      if (!ExecControl::IsWouldBlock(tag.status())) block.Fail();
       return tag.status();
     }
     return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>(

@@ -25,6 +25,46 @@ Status Failed() {
 
 }  // namespace
 
+void CommitInFlight::Done(Result<txn::Timestamp> ts) {
+  std::function<void()> done;
+  {
+    std::lock_guard lock(mu_);
+    ts_ = std::move(ts);
+    done_ = true;
+    done = std::move(on_done_);
+  }
+  cv_.notify_all();
+  if (done) done();
+}
+
+void CommitInFlight::WhenDone(std::function<void()> done) {
+  {
+    std::lock_guard lock(mu_);
+    if (!done_) {
+      on_done_ = std::move(done);
+      return;
+    }
+  }
+  done();
+}
+
+Status CommitInFlight::Finish(catalog::Catalog* catalog, SessionSettings& settings) {
+  if (finished_) return Status::Internal("commit finished twice");
+  finished_ = true;
+  Result<txn::Timestamp> ts = Status::Internal("commit running");
+  {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return done_; });
+    ts = ts_;
+  }
+  const Status committed = catalog->FinishCommit(*txn_, ts);
+  settings.TransactionEnded(committed.ok());
+  txn_.reset();
+  MERIDIAN_RETURN_IF_ERROR(committed);
+  RunOnCommitActions(catalog, settings.session_id());
+  return Status::Ok();
+}
+
 Result<TransactionBlock::StatementTxn> TransactionBlock::Enter(catalog::Catalog* catalog,
                                                                const SessionSettings& settings,
                                                                const ExecControl* ctl) {
@@ -42,12 +82,18 @@ Result<TransactionBlock::StatementTxn> TransactionBlock::Enter(catalog::Catalog*
     stx.autocommit = true;
   }
   MERIDIAN_RETURN_IF_ERROR(stx.txn->TakeStatementSnapshot(ctl));
+  stx.ctl = ctl;
   return stx;
 }
 
 Status TransactionBlock::Leave(catalog::Catalog* catalog, const SessionSettings& settings,
                                StatementTxn& stx, Status st) {
   if (stx.autocommit) {
+    if (st.ok() && stx.ctl != nullptr && stx.ctl->no_wait()) {
+      if (DeferCommit(catalog, settings, *stx.ctl, stx.txn)) return Status::Ok();
+      const bool read_only = !stx.txn->wrote() && stx.txn->dependencies().empty();
+      if (!read_only || catalog->HasOnCommitTables()) st = ExecControl::WouldBlock();
+    }
     if (st.ok()) {
       MERIDIAN_RETURN_IF_ERROR(catalog->CommitTransaction(*stx.txn, settings.synchronous_commit()));
       RunOnCommitActions(catalog, settings.session_id());
@@ -65,6 +111,23 @@ Status TransactionBlock::Leave(catalog::Catalog* catalog, const SessionSettings&
     if (!ExecControl::IsWouldBlock(st)) failed_ = true;
   }
   return st;
+}
+
+bool TransactionBlock::DeferCommit(catalog::Catalog* catalog, const SessionSettings& settings,
+                                   const ExecControl& ctl,
+                                   const std::shared_ptr<catalog::Transaction>& t) {
+  // The commit's own work after the group (stamping, below the limit; no ON COMMIT actions)
+  // is bounded; the group is written by the committer thread, whose callback resumes the
+  // server.
+  if (!ctl.defer_commit() || !catalog::Catalog::CanStartCommit(*t) ||
+      t->mark() > kMaxDeferredWrites || catalog->HasOnCommitTables()) {
+    return false;
+  }
+  auto flight = std::make_shared<CommitInFlight>(t);
+  in_flight_ = flight;
+  catalog->StartCommit(*t, settings.synchronous_commit(),
+                       [flight](Result<txn::Timestamp> ts) { flight->Done(std::move(ts)); });
+  return true;
 }
 
 bool TransactionBlock::CanRetry(const StatementTxn& stx) const {
@@ -112,7 +175,8 @@ Status TransactionBlock::SetReadOnly(bool read_only) {
 
 Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
                                               catalog::Catalog* catalog, SessionSettings& settings,
-                                              std::string* notice, std::string* notice_state) {
+                                              std::string* notice, std::string* notice_state,
+                                              const ExecControl* ctl) {
   auto find_savepoint = [&](const char* verb) -> Result<size_t> {
     if (!active()) {
       return Status::Error(sqlstate::kNoActiveSqlTransaction,
@@ -155,6 +219,20 @@ Result<std::string> TransactionBlock::Execute(const ast::TransactionStmt& stmt,
         End(catalog);
         settings.TransactionEnded(/*committed=*/false);
         return std::string("ROLLBACK");
+      }
+      if (ctl != nullptr && ctl->no_wait()) {
+        // On a thread that must not block (Request::QuickWrite): a block that wrote nothing
+        // commits without waiting; a small writer goes to the group committer, whose callback
+        // resumes the server (CommitInFlight); anything else is refused, the block as it was.
+        const bool read_only = !txn_->wrote() && txn_->dependencies().empty();
+        if (!ddl_undo_.empty() || catalog->HasOnCommitTables()) return ExecControl::WouldBlock();
+        if (!read_only) {
+          std::shared_ptr<catalog::Transaction> t = txn_;
+          if (!DeferCommit(catalog, settings, *ctl, t)) return ExecControl::WouldBlock();
+          txn_.reset();
+          End(catalog);  // settings.TransactionEnded comes with CommitInFlight::Finish
+          return std::string("COMMIT");
+        }
       }
       std::shared_ptr<catalog::Transaction> t = std::move(txn_);
       std::vector<std::function<void(catalog::Catalog*)>> undo = std::move(ddl_undo_);

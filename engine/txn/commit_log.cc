@@ -301,6 +301,49 @@ Result<Timestamp> CommitLog::Commit(uint64_t txn, std::vector<EndStamp> stamps,
   return p.ts;
 }
 
+void CommitLog::CommitAsync(uint64_t txn, std::vector<EndStamp> stamps, std::vector<uint64_t> pages,
+                            bool sync, std::vector<uint64_t> depends_on, CommitDone done) {
+  auto p = std::make_unique<Pending>();
+  p->txn = txn;
+  p->sync = sync;
+  p->stamps = std::move(stamps);
+  p->pages = std::move(pages);
+  p->depends_on = std::move(depends_on);
+  p->on_done = std::move(done);
+  std::unique_lock lock(mu_);
+  if (!poisoned_.ok()) {
+    Status poisoned = poisoned_;
+    lock.unlock();
+    txns_->Abort(txn);
+    p->on_done(poisoned);
+    return;
+  }
+  queue_.push_back(p.release());  // freed by Complete
+  cv_.notify_one();
+}
+
+void CommitLog::Complete(const std::vector<Pending*>& members, const Status& st) {
+  std::vector<Pending*> async;
+  {
+    std::lock_guard lock(mu_);
+    for (Pending* p : members) {
+      p->status = st;
+      p->done = true;
+      if (p->on_done) async.push_back(p);
+    }
+  }
+  // A Commit caller may return and free its Pending from here on; CommitAsync's are ours.
+  done_cv_.notify_all();
+  for (Pending* p : async) {
+    std::unique_ptr<Pending> owned(p);
+    if (owned->status.ok()) {
+      owned->on_done(owned->ts);
+    } else {
+      owned->on_done(owned->status);
+    }
+  }
+}
+
 void CommitLog::Run() {
   while (true) {
     std::vector<Pending*> group;
@@ -325,25 +368,22 @@ void CommitLog::Run() {
     }
     // Early lock release: every transaction a member depends on was in an earlier group,
     // which has been published or aborted by now. Members built on a failed commit fail.
-    bool doomed = false;
+    std::vector<Pending*> doomed;
     for (Pending*& p : group) {
       for (uint64_t d : p->depends_on) {
         if (!txns_->FailedCommit(d)) continue;
         txns_->Abort(p->txn);
-        std::lock_guard lock(mu_);
-        p->status = Status::Error(sqlstate::kSerializationFailure,
-                                  "could not serialize access due to concurrent update")
-                        .WithDetail("A transaction whose changes this one built on failed to "
-                                    "commit.");
-        p->done = true;
+        doomed.push_back(p);
         p = nullptr;
-        doomed = true;
         break;
       }
     }
-    if (doomed) {
+    if (!doomed.empty()) {
       group.erase(std::remove(group.begin(), group.end(), nullptr), group.end());
-      done_cv_.notify_all();
+      Complete(doomed, Status::Error(sqlstate::kSerializationFailure,
+                                     "could not serialize access due to concurrent update")
+                           .WithDetail("A transaction whose changes this one built on failed to "
+                                       "commit."));
       if (group.empty() && !flush_deferred) continue;
     }
     // Ends the group for its members (they may return and free their Pending at once).
@@ -351,15 +391,11 @@ void CommitLog::Run() {
     auto finish = [&](const Status& st) {
       if (finished) return;
       finished = true;
-      {
+      if (st.ok() && !group.empty()) {
         std::lock_guard lock(mu_);
-        if (st.ok()) records_ += group.empty() ? 0 : 1;
-        for (Pending* p : group) {
-          p->status = st;
-          p->done = true;
-        }
+        records_ += 1;
       }
-      done_cv_.notify_all();
+      Complete(group, st);
     };
     LogRecord record;
     std::vector<uint64_t> ids;
@@ -476,7 +512,7 @@ Status CommitLog::Checkpoint(uint64_t start,
     MERIDIAN_RETURN_IF_ERROR(f->Truncate(0));
     Status st = f->Allocate(0, size);
     if (storage::IsDiskFull(st)) st = f->Allocate(0, bytes.size());  // a small disk
-    MERIDIAN_RETURN_IF_ERROR(st);  // the old log stays in force
+    MERIDIAN_RETURN_IF_ERROR(st);                                    // the old log stays in force
     MERIDIAN_RETURN_IF_ERROR(f->WriteAt(0, bytes));
     MERIDIAN_RETURN_IF_ERROR(f->Sync());
   }

@@ -1,8 +1,9 @@
 // CommitLog: write-behind logging's commit record file and the group-commit thread (design:
 // engine/txn/README.md section 4). Committers call Commit(), which blocks until their group is
-// durable: the committer thread takes every queued transaction (waiting up to the group
-// window), assigns commit timestamps, runs the write-behind hook (the caller flushes the pages
-// holding the group's new versions), appends ONE record for the group and fdatasyncs the log,
+// durable (or CommitAsync, whose callback the committer thread calls then): the committer
+// thread takes every queued transaction (waiting up to the group window), assigns commit
+// timestamps, runs the write-behind hook (the caller flushes the pages holding the group's new
+// versions), appends ONE record for the group and fdatasyncs the log,
 // then publishes the group in the TxnManager and wakes its committers.
 //
 // File data_dir/commit.log, preallocated in segments. Record, little-endian:
@@ -125,6 +126,13 @@ class CommitLog {
   Result<Timestamp> Commit(uint64_t txn, std::vector<EndStamp> stamps,
                            std::vector<uint64_t> pages = {}, bool sync = true,
                            std::vector<uint64_t> depends_on = {});
+  // Commit without waiting: queues txn as Commit does and returns at once; done is called
+  // exactly once with what Commit would have returned, on the committer thread once the group
+  // is durable and published (or failed), or on this thread when the log is already unusable.
+  // done must not block (it runs on the committer's path): it hands the result on.
+  using CommitDone = std::function<void(Result<Timestamp>)>;
+  void CommitAsync(uint64_t txn, std::vector<EndStamp> stamps, std::vector<uint64_t> pages,
+                   bool sync, std::vector<uint64_t> depends_on, CommitDone done);
   // Fuzzy checkpoint, in two calls around the caller's page flush: CheckpointStart returns
   // the log position before which every record's effects will be in the flushed pages;
   // Checkpoint(start, carried) then replaces the log by one checkpoint record carrying the
@@ -152,11 +160,15 @@ class CommitLog {
     bool done = false;
     Status status;
     Timestamp ts = 0;
+    CommitDone on_done;  // CommitAsync: called (and the Pending freed) when done
   };
+  // Marks the members done under mu_, wakes Commit's waiters, then calls and frees the members
+  // of CommitAsync (outside mu_).
+  void Complete(const std::vector<Pending*>& members, const Status& st);
   CommitLog(storage::FileSystem* fs, std::string dir, TxnManager* txns, CommitLogOptions options,
             FlushHook flush);
-  Status Recover();                         // ReadTail, then a start record with a new epoch
-  Status ReadTail();                        // every valid record; zeroes the torn or unwritten tail
+  Status Recover();   // ReadTail, then a start record with a new epoch
+  Status ReadTail();  // every valid record; zeroes the torn or unwritten tail
   // Appends (last_ts: the newest commit timestamp in bytes), synced or not. Committer thread,
   // or Open. Reserve preallocates room first (a full disk fails here, before anything is
   // durable).

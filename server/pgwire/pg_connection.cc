@@ -17,6 +17,7 @@
 #include <asio/write.hpp>
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 
 #include "pg_protocol.h"
 #include "pg_server.h"
@@ -132,6 +133,24 @@ asio::awaitable<std::optional<PgConnection::Message>> PgConnection::ReadMessage(
       }
       co_return m;
     }
+    if (in_end_ == 0 && !startup && tls_ == nullptr) {
+      // Nothing buffered: take what has arrived without waiting; if nothing has, the client is
+      // idle and its input buffer is freed until the socket is readable (an idle connection
+      // keeps no kReadChunk buffer). The socket is non-blocking (MessageLoop).
+      if (!in_.empty()) {
+        std::error_code ec;
+        const size_t n = socket_.read_some(asio::buffer(in_.data(), in_.size()), ec);
+        if (!ec) {
+          in_end_ = n;
+          continue;
+        }
+        if (ec != asio::error::would_block && ec != asio::error::try_again) {
+          throw std::system_error(ec);
+        }
+        std::string().swap(in_);
+      }
+      co_await socket_.async_wait(asio::ip::tcp::socket::wait_read, asio::use_awaitable);
+    }
     // Move what is left to the front and read at least the rest of the frame's header or body.
     if (in_begin_ > 0) {
       std::memmove(in_.data(), in_.data() + in_begin_, in_end_ - in_begin_);
@@ -163,6 +182,22 @@ asio::awaitable<void> PgConnection::OnPool(std::function<void()> fn) {
       asio::use_awaitable, server_->pool(), std::move(fn));
 }
 
+asio::awaitable<void> PgConnection::WhenCommitDone(PendingCommit* commit) {
+  // As OnPool, not a coroutine. The handler is move-only and WhenDone takes a std::function:
+  // it is kept behind a shared_ptr, and run at most once.
+  return asio::async_initiate<const asio::use_awaitable_t<>&, void()>(
+      [](auto handler, PendingCommit* commit, PgServer* server) {
+        auto box = std::make_shared<decltype(handler)>(std::move(handler));
+        server->CommitBegins();
+        commit->WhenDone([box, server] {
+          auto executor = asio::get_associated_executor(*box);
+          asio::post(executor, std::move(*box));
+          server->CommitEnds();
+        });
+      },
+      asio::use_awaitable, commit, server_);
+}
+
 void PgConnection::CloseFromOutside() {
   // Runs on any thread; the socket belongs to the strand.
   asio::post(socket_.get_executor(), [self = shared_from_this()] {
@@ -173,6 +208,8 @@ void PgConnection::CloseFromOutside() {
 }
 
 asio::awaitable<void> PgConnection::MessageLoop() {
+  std::error_code nb;
+  socket_.non_blocking(true, nb);  // ReadMessage's read without waiting (every other op is async)
   while (true) {
     auto message = co_await ReadMessage(/*startup=*/false);
     if (!message) co_return;

@@ -42,6 +42,7 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   static constexpr size_t kFetchRows = 1000;         // rows per worker-pool step
   static constexpr size_t kFetchBytes = 256 * 1024;  // bytes per worker-pool step (about)
   static constexpr size_t kFlushBytes = 64 * 1024;   // flush the output buffer beyond this
+  static constexpr size_t kQuickQueryBytes = 64;     // a Query this short is parsed here
 
   struct Message {
     char type = 0;
@@ -67,6 +68,9 @@ class PgConnection : public std::enable_shared_from_this<PgConnection> {
   void AppendParameterChanges();
   // Runs fn on the worker pool and resumes here when it returns.
   asio::awaitable<void> OnPool(std::function<void()> fn);
+  // Resumes here once commit's group is durable and published, or failed (PendingCommit): the
+  // group committer's completion is posted to this strand; no thread waits.
+  asio::awaitable<void> WhenCommitDone(PendingCommit* commit);
   // Watches the socket while a statement runs: a client that disconnects cancels it.
   void WatchForDisconnect(std::shared_ptr<ExecControl> ctl);
   void StopWatching();

@@ -163,13 +163,21 @@ asio::awaitable<Status> PgConnection::StartPortal(Portal* portal) {
   // key or a small table's scan, one VALUES row, BEGIN) runs here on the connection's I/O thread:
   // bounded work, and under ExecControl::no_wait a busy table or row lock refuses at once instead
   // of blocking the thread (the statement undone; it then goes to the pool below). A pool hop costs
-  // two thread wake-ups, much of such a statement's time.
+  // two thread wake-ups, much of such a statement's time. A quick COMMIT hands its transaction
+  // to the group committer (ExecControl::set_defer_commit) and this coroutine waits for the
+  // committer's completion without a thread; the client hears COMMIT only once it is durable.
   Status status;
   if (portal->quick()) {
     ext_ctl_->set_no_wait(true);
+    ext_ctl_->set_defer_commit(true);
     status = portal->Start(*ext_ctl_);
     if (status.ok()) portal->Fetch(kFetchRows, kFetchBytes, *ext_ctl_);
     ext_ctl_->set_no_wait(false);
+    if (std::unique_ptr<PendingCommit> commit = session_->engine()->TakePendingCommit()) {
+      co_await WhenCommitDone(commit.get());
+      if (Status committed = commit->Finish(); !committed.ok()) portal->Fail(committed);
+      co_return status;
+    }
     if (!ExecControl::IsWouldBlock(portal->error()) && !ExecControl::IsWouldBlock(status)) {
       co_return status;
     }

@@ -17,7 +17,8 @@ Portal::Portal(std::shared_ptr<Request> request, StatementParams params,
       empty_(request_ == nullptr) {}
 
 bool Portal::quick() const {
-  return request_ != nullptr && (request_->QuickRead(0) || request_->QuickWrite(0));
+  return request_ != nullptr &&
+         (request_->QuickRead(0) || request_->QuickWrite(0, /*deferred_commit=*/true));
 }
 
 Status Portal::Start(ExecControl& ctl) {

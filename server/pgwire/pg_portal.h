@@ -23,7 +23,8 @@ class Portal {
   Portal(std::shared_ptr<Request> request, StatementParams params,
          std::vector<int16_t> result_formats);
 
-  // Statement 0 is a prepared quick read or quick write (Request::QuickRead, QuickWrite).
+  // Statement 0 is a prepared quick read or quick write (Request::QuickRead, QuickWrite; the
+  // connection takes a commit it starts: PendingCommit).
   bool quick() const;
   // Binds and plans the statement with the parameters and starts it under ctl; resolves the
   // result formats per column. Started afterwards even when it fails. A COPY is 0A000 here.
@@ -36,6 +37,9 @@ class Portal {
   // no_wait goes to the pool after all).
   void Unstart();
   void MarkStarted() { started_ = true; }
+  // The statement's cursor finished but its outcome is st after all (a deferred COMMIT that
+  // failed): Execute reports st instead of the tag.
+  void Fail(Status st) { error_ = std::move(st); }
   // Execute sent every row and CommandComplete: a later Execute sends the tag only.
   void MarkDone();
 

@@ -103,7 +103,30 @@ Status PgServer::ConfigureTls(const ServerOptions& options) {
   return Status::Ok();
 }
 
-PgServer::~PgServer() { Stop(); }
+PgServer::~PgServer() {
+  Stop();
+  // The committer answers every queued commit while the database is open (it closes after
+  // the PgServer is gone): the io_contexts must outlive those answers.
+  WaitForCommits(std::chrono::hours(1));
+}
+
+void PgServer::CommitBegins() {
+  std::lock_guard lock(mu_);
+  ++commits_in_flight_;
+}
+
+void PgServer::CommitEnds() {
+  {
+    std::lock_guard lock(mu_);
+    --commits_in_flight_;
+  }
+  commits_cv_.notify_all();
+}
+
+void PgServer::WaitForCommits(std::chrono::steady_clock::duration limit) {
+  std::unique_lock lock(mu_);
+  commits_cv_.wait_for(lock, limit, [&] { return commits_in_flight_ == 0; });
+}
 
 void PgServer::AcceptNext() {
   // Each connection lives on one network thread's context (round robin), behind a strand of
@@ -152,6 +175,9 @@ bool PgServer::AcceptFailed(std::error_code ec) {
 void PgServer::Stop() {
   if (stopped_) return;
   stopped_ = true;
+  // Commits on their way to a connection land before the network threads stop (so their
+  // coroutines end as the others do).
+  WaitForCommits(std::chrono::seconds(30));
   for (const std::unique_ptr<asio::io_context>& io : ios_) io->stop();
   for (auto& t : threads_) {
     if (t.joinable()) t.join();

@@ -12,6 +12,7 @@
 #include <asio/steady_timer.hpp>
 #include <asio/thread_pool.hpp>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -57,6 +58,13 @@ class PgServer {
   // (as PostgreSQL does, without telling the sender).
   void Cancel(int32_t pid, int32_t secret);
 
+  // Commits the connections await without a thread (PendingCommit): counted from the moment a
+  // connection hands one its completion until that completion was posted to the connection's
+  // strand, so that Stop and the destructor can wait for them (a completion posted to a
+  // destroyed io_context would be lost in freed memory).
+  void CommitBegins();
+  void CommitEnds();
+
   SessionManager* sessions() { return sessions_; }
   asio::thread_pool* pool() { return pool_; }
   // Set once by Start, read-only afterwards (shared by the connections without a lock).
@@ -99,6 +107,10 @@ class PgServer {
   int32_t next_pid_ = 1000;                               // guarded by mu_
   std::mt19937 rng_{std::random_device{}()};              // guarded by mu_
   std::unordered_map<int32_t, CancelEntry> cancel_keys_;  // guarded by mu_
+  std::condition_variable commits_cv_;
+  uint64_t commits_in_flight_ = 0;  // guarded by mu_
+  // Waits (at most limit) until no commit completion is on its way to a connection.
+  void WaitForCommits(std::chrono::steady_clock::duration limit);
 };
 
 }  // namespace meridian::server::pgwire

@@ -15,6 +15,60 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
     co_return;
   }
   WatchForDisconnect(ctl);
+  if (sql.size() <= kQuickQueryBytes) {
+    // A short text (BEGIN, COMMIT, END, SAVEPOINT ...: drivers send transaction control as a
+    // simple Query) is parsed here; one quick statement runs here too, as a quick portal does
+    // (StartPortal), a COMMIT's group awaited without a thread. Anything else, or a quick one
+    // refused under no_wait, goes to the pool below, parsed already.
+    auto parsed = session_->engine()->Parse(sql);
+    if (!parsed.ok()) {
+      WriteErrorResponse(&out_, parsed.status());
+      StopWatching();
+      session_->EndRequest();
+      co_return;
+    }
+    std::unique_ptr<Request> request = std::move(parsed).value();
+    if (request->size() == 1 && request->QuickWrite(0, /*deferred_commit=*/true)) {
+      Status status = ctl->Check();
+      std::string tag, notice, notice_state;
+      if (status.ok()) {
+        ctl->set_no_wait(true);
+        ctl->set_defer_commit(true);
+        auto started = request->Start(0, *ctl);
+        if (started.ok()) {
+          std::vector<Row> rows;
+          auto fetched = (*started)->Fetch(kFetchRows, kFetchBytes, *ctl, &rows);
+          if (!fetched.ok()) {
+            status = fetched.status();
+          } else {  // transaction control: no rows, done at once
+            tag = (*started)->CommandTag();
+            notice = (*started)->Notice();
+            notice_state = (*started)->NoticeSqlstate();
+          }
+        } else {
+          status = started.status();
+        }
+        ctl->set_no_wait(false);
+      }
+      if (std::unique_ptr<PendingCommit> commit = session_->engine()->TakePendingCommit()) {
+        co_await WhenCommitDone(commit.get());
+        if (Status committed = commit->Finish(); !committed.ok()) status = committed;
+      }
+      if (!ExecControl::IsWouldBlock(status)) {
+        if (status.ok()) {
+          if (!notice.empty()) WriteNoticeResponse(&out_, notice, notice_state);
+          WriteCommandComplete(&out_, tag);
+        } else {
+          WriteErrorResponse(&out_, status);
+        }
+        AppendParameterChanges();
+        StopWatching();
+        session_->EndRequest();
+        co_return;
+      }
+    }
+    request_ = std::move(request);
+  }
   // Each pool step parses (the first), starts a statement if none runs, fetches, and drops a
   // finished statement's cursor (and, after the last statement, the request): a short query is
   // one trip to the pool and back. COPY keeps its cursor until the copy ends.
@@ -29,13 +83,15 @@ asio::awaitable<void> PgConnection::SimpleQuery(const std::string& sql) {
       co_await OnPool([&] {
         try {
           rows_.clear();
-          if (request_ == nullptr) {
-            auto parsed = session_->engine()->Parse(sql);
-            if (!parsed.ok()) {
-              status = parsed.status();
-              return;
+          if (request_ == nullptr || statements == 0) {
+            if (request_ == nullptr) {  // else parsed on the network thread (short text)
+              auto parsed = session_->engine()->Parse(sql);
+              if (!parsed.ok()) {
+                status = parsed.status();
+                return;
+              }
+              request_ = std::move(parsed).value();
             }
-            request_ = std::move(parsed).value();
             statements = request_->size();
             if (statements == 0) {
               more = false;

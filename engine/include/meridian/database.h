@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,9 +71,16 @@ class ExecControl {
   // Setting it also refills the quick budget (SpendQuick).
   void set_no_wait(bool no_wait) {
     no_wait_ = no_wait;
+    defer_commit_ = false;
     quick_left_ = kQuickRows;
   }
   bool no_wait() const { return no_wait_; }
+  // Set (with no_wait) by a server that can wait for a commit without a thread: a COMMIT run
+  // under no_wait then hands its transaction to the group committer and returns at once, and
+  // the server takes the commit with Session::TakePendingCommit (PendingCommit). Without it a
+  // COMMIT under no_wait refuses with WouldBlock(). Cleared by set_no_wait.
+  void set_defer_commit(bool defer) { defer_commit_ = defer; }
+  bool defer_commit() const { return no_wait_ && defer_commit_; }
   // A quick statement (no_wait) may examine about kQuickRows rows: heap tuples read, index
   // entries visited, kQuickOpenCost per scan opened (an index descent). The scans charge them
   // here; once the budget is spent (the plan met more rows than its shape promised: a long
@@ -132,6 +140,7 @@ class ExecControl {
   static constexpr const char* kWouldBlock = "the statement would wait for a table lock";
   WaitObserver* observer_ = nullptr;  // set before the request runs
   bool no_wait_ = false;              // set and cleared by the thread running a step
+  bool defer_commit_ = false;         // by the same thread
   int64_t quick_left_ = kQuickRows;   // SpendQuick's budget, by the same thread
 };
 
@@ -244,14 +253,35 @@ class Request {
   // a bounded amount of work and, under ExecControl::set_no_wait, waits for nothing but page reads:
   // a table lock or a row lock held by another transaction (or that transaction's uncommitted key)
   // fails it with WouldBlock(), the statement's writes undone and the block as it was, so the
-  // server runs it again where waiting is allowed. (Outside a block a DML statement commits, and
-  // waits for its commit to be durable: never quick.)
-  virtual bool QuickWrite(size_t index) const {
+  // server runs it again where waiting is allowed. COMMIT of an open block is quick too (see
+  // ExecControl::set_defer_commit). Outside a block a DML statement commits: it is quick only
+  // for a server that takes its commit without waiting (deferred_commit: it runs the statement
+  // under ExecControl::set_defer_commit and then takes Session::TakePendingCommit).
+  virtual bool QuickWrite(size_t index, bool deferred_commit = false) const {
     (void)index;
+    (void)deferred_commit;
     return false;
   }
   // The plan cache's counters of a prepared statement's request (zeros for other requests).
   virtual PlanCacheStats plan_cache_stats() const { return {}; }
+};
+
+// A COMMIT that a statement run under ExecControl::set_defer_commit handed to the group
+// committer without waiting (Session::TakePendingCommit). The statement's cursor already says
+// COMMIT; the client may be told so only after Finish returned OK.
+class PendingCommit {
+ public:
+  // Destroyed without Finish (the server is going away): waits for the group and finishes.
+  virtual ~PendingCommit() = default;
+  // Calls done exactly once when the commit's group is durable and published, or failed: on the
+  // group committer's thread (done must not block: it hands over, e.g. posts to an executor),
+  // or at once on this thread if that already happened.
+  virtual void WhenDone(std::function<void()> done) = 0;
+  // After done: ends the transaction in its session (stamps its versions, runs ON COMMIT
+  // actions, keeps or restores the block's settings) and returns the commit's outcome: OK, or
+  // the error COMMIT reports (40001, 53100, 58030, ...). Bounded work; the session's next
+  // request must not start before it.
+  virtual Status Finish() = 0;
 };
 
 // A named prepared statement of a session. SQL PREPARE and the PostgreSQL protocol's Parse with
@@ -323,6 +353,8 @@ class Session {
   // Transaction block state for ReadyForQuery: 'I' idle, 'T' in BEGIN ... COMMIT, 'E' in a
   // failed block (statements fail with 25P02 until ROLLBACK).
   virtual char TransactionStatus() const { return 'I'; }
+  // The commit the last statement started under ExecControl::set_defer_commit, or null.
+  virtual std::unique_ptr<PendingCommit> TakePendingCommit() { return nullptr; }
   // The session's TimeZone (SET TimeZone), for writing timestamptz values as text
   // (datetime::ScopedTimeZone around the conversion); null means UTC.
   virtual std::shared_ptr<const datetime::TimeZone> time_zone() const { return nullptr; }
