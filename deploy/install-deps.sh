@@ -6,7 +6,8 @@
 # Usage: install-deps.sh [--build-only | --fuzz] [TOOLS_DIR]
 #   --build-only  only what building meridiand and meridian needs (deploy/Dockerfile's build
 #                 stage), none of the test tools
-#   --fuzz        also clang and libFuzzer (make fuzz, tests/fuzz); `make test` builds with gcc
+#   --fuzz        also libFuzzer (make fuzz, tests/fuzz); `make test` builds with gcc and uses
+#                 clang only for tests/check_thread_safety.sh (-Wthread-safety, syntax only)
 set -euo pipefail
 
 build_only=0
@@ -30,6 +31,7 @@ packages=(
 )
 [ "$build_only" -eq 1 ] || packages+=(
   postgresql-client-15  # psql, for the PostgreSQL wire protocol tests
+  clang                 # tests/check_thread_safety.sh: -Wthread-safety over the annotated code
   python3               # tests/sql/run_slt.sh picks free ports with it
   openssl               # test certificates; deploy/docker-entrypoint.sh's SCRAM verifiers
   python3-venv          # tests/e2e/pg_clients: psycopg in build/pyenv

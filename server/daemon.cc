@@ -130,9 +130,9 @@ uint64_t ResidentBytes() {
 }  // namespace
 
 void Daemon::MemoryLoop(uint64_t limit_bytes) {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   while (!stopping_) {
-    cv_.wait_for(lock, std::chrono::milliseconds(50));
+    cv_.WaitFor(mu_, std::chrono::milliseconds(50));
     if (stopping_) break;
     const uint64_t rss = ResidentBytes();
     const bool was = MemoryGuard::Exceeded();
@@ -158,11 +158,11 @@ void Daemon::MaintenanceLoop(unsigned checkpoint_interval_s) {
   constexpr auto kGarbageTick = std::chrono::milliseconds(250);
   auto next_checkpoint = Clock::now() + std::chrono::seconds(checkpoint_interval_s);
   auto next_second = Clock::now() + std::chrono::seconds(1);
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   while (!stopping_) {
-    cv_.wait_for(lock, kGarbageTick);
+    cv_.WaitFor(mu_, kGarbageTick);
     if (stopping_) break;
-    lock.unlock();
+    lock.Unlock();
     if (Clock::now() >= next_second) {
       sessions_->ExpireIdle();
       ReturnFreeMemory();
@@ -178,18 +178,18 @@ void Daemon::MaintenanceLoop(unsigned checkpoint_interval_s) {
       }
       next_checkpoint = Clock::now() + std::chrono::seconds(checkpoint_interval_s);
     }
-    lock.lock();
+    lock.Lock();
   }
 }
 
 Status Daemon::Shutdown() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (stopped_) return Status::Ok();
     stopped_ = true;
     stopping_ = true;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   if (maintenance_.joinable()) maintenance_.join();
   if (memory_.joinable()) memory_.join();
   if (grpc_) grpc_->GetHealthCheckService()->SetServingStatus(false);

@@ -7,16 +7,15 @@
 #include <grpcpp/server.h>
 
 #include <asio/thread_pool.hpp>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <thread>
 
+#include "grpc/sql_service.h"
 #include "meridian/database.h"
+#include "meridian/thread_annotations.h"
 #include "pg_server.h"
 #include "server_options.h"
 #include "session_manager.h"
-#include "grpc/sql_service.h"
 #include "worker_pool.h"
 
 namespace meridian::server {
@@ -54,10 +53,10 @@ class Daemon {
 
   std::thread maintenance_;
   std::thread memory_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stopping_ = false;  // guarded by mu_
-  bool stopped_ = false;   // guarded by mu_
+  Mutex mu_;
+  CondVar cv_;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  bool stopped_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace meridian::server

@@ -53,11 +53,14 @@ bool ServerSession::CheckSecret(std::string_view given) const {
 
 Status ServerSession::BeginRequest(const std::string& query_id, std::shared_ptr<ExecControl>* ctl,
                                    std::chrono::milliseconds wait) {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   if (running_ && wait.count() > 0) {
     // A worker thread waits: the pool keeps others free for the request it waits for.
     if (waits_ != nullptr) waits_->WaitBegins();
-    ended_.wait_for(lock, wait, [&] { return !running_ || closed_; });
+    const auto deadline = std::chrono::steady_clock::now() + wait;
+    while (running_ && !closed_) {
+      if (ended_.WaitUntil(mu_, deadline) == std::cv_status::timeout) break;
+    }
     if (waits_ != nullptr) waits_->WaitEnds();
   }
   if (closed_) return Status::Error(sqlstate::kConnectionDoesNotExist, "session is closed");
@@ -78,25 +81,25 @@ Status ServerSession::BeginRequest(const std::string& query_id, std::shared_ptr<
 
 void ServerSession::EndRequest() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     running_.reset();
     running_query_id_.clear();
     last_active_ = Clock::now();
   }
-  ended_.notify_all();
+  ended_.NotifyAll();
 }
 
 
 
 bool ServerSession::CancelRequest(const std::string& query_id) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (!running_ || (!query_id.empty() && query_id != running_query_id_)) return false;
   running_->Cancel();
   return true;
 }
 
 bool ServerSession::Attach(std::function<void()> on_close) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (closed_ || attached_) return false;
   attached_ = true;
   on_close_ = std::move(on_close);
@@ -104,31 +107,31 @@ bool ServerSession::Attach(std::function<void()> on_close) {
 }
 
 void ServerSession::Detach() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   attached_ = false;
   on_close_ = nullptr;
 }
 
 void ServerSession::Touch() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   last_active_ = Clock::now();
 }
 
 bool ServerSession::IdleExpired(Clock::time_point now, std::chrono::seconds timeout) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return !attached_ && !running_ && now - last_active_ > timeout;
 }
 
 std::function<void()> ServerSession::MarkClosed() {
   std::function<void()> cb;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     closed_ = true;
     if (running_) running_->Cancel();
     cb = std::move(on_close_);
     on_close_ = nullptr;
   }
-  ended_.notify_all();  // a request waiting in BeginRequest fails at once (08003)
+  ended_.NotifyAll();  // a request waiting in BeginRequest fails at once (08003)
   return cb;
 }
 
@@ -163,7 +166,7 @@ Result<std::shared_ptr<ServerSession>> SessionManager::Open(const std::string& u
                                                  database, application_name, peer);
   session->waits_ = waits_;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (shutting_down_) {
       return Status::Error(sqlstate::kAdminShutdown, "the database system is shutting down");
     }
@@ -175,7 +178,7 @@ Result<std::shared_ptr<ServerSession>> SessionManager::Open(const std::string& u
 }
 
 std::shared_ptr<ServerSession> SessionManager::Find(const std::string& id) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = sessions_.find(id);
   return it == sessions_.end() ? nullptr : it->second;
 }
@@ -183,7 +186,7 @@ std::shared_ptr<ServerSession> SessionManager::Find(const std::string& id) {
 void SessionManager::Close(const std::string& id, const char* reason) {
   std::shared_ptr<ServerSession> session;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     auto it = sessions_.find(id);
     if (it == sessions_.end()) return;
     session = std::move(it->second);
@@ -198,7 +201,7 @@ void SessionManager::ExpireIdle() {
   std::vector<std::string> expired;
   auto now = ServerSession::Clock::now();
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     for (auto& [id, s] : sessions_) {
       if (s->IdleExpired(now, idle_timeout_)) expired.push_back(id);
     }
@@ -209,7 +212,7 @@ void SessionManager::ExpireIdle() {
 void SessionManager::Shutdown() {
   std::vector<std::string> ids;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     shutting_down_ = true;
     for (auto& [id, s] : sessions_) ids.push_back(id);
   }

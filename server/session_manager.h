@@ -5,16 +5,15 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "meridian/database.h"
+#include "meridian/thread_annotations.h"
 
 namespace meridian::server {
 
@@ -62,7 +61,7 @@ class ServerSession {
  private:
   friend class SessionManager;
   // Marks closed, cancels any running request, returns the on_close callback to run.
-  std::function<void()> MarkClosed();
+  std::function<void()> MarkClosed() EXCLUDES(mu_);
 
   const std::string id_;
   const std::unique_ptr<Session> engine_;
@@ -71,14 +70,14 @@ class ServerSession {
   uint64_t statement_numbers_ = 0;              // touched by the session's one running request only
   ExecControl::WaitObserver* waits_ = nullptr;  // set once by SessionManager::Open
 
-  mutable std::mutex mu_;
-  bool closed_ = false;                   // guarded by mu_
-  std::string running_query_id_;          // guarded by mu_
-  std::shared_ptr<ExecControl> running_;  // guarded by mu_
-  std::condition_variable ended_;         // with mu_: running_ was reset
-  std::function<void()> on_close_;        // guarded by mu_; set while attached
-  bool attached_ = false;                 // guarded by mu_
-  Clock::time_point last_active_;         // guarded by mu_
+  mutable Mutex mu_;
+  bool closed_ GUARDED_BY(mu_) = false;
+  std::string running_query_id_ GUARDED_BY(mu_);
+  std::shared_ptr<ExecControl> running_ GUARDED_BY(mu_);
+  CondVar ended_;                                   // with mu_: running_ was reset
+  std::function<void()> on_close_ GUARDED_BY(mu_);  // set while attached
+  bool attached_ GUARDED_BY(mu_) = false;
+  Clock::time_point last_active_ GUARDED_BY(mu_);
 };
 
 class SessionManager {
@@ -106,9 +105,9 @@ class SessionManager {
   Database* const db_;
   const std::chrono::seconds idle_timeout_;
   ExecControl::WaitObserver* const waits_;
-  mutable std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<ServerSession>> sessions_;  // guarded by mu_
-  bool shutting_down_ = false;                                                // guarded by mu_
+  mutable Mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<ServerSession>> sessions_ GUARDED_BY(mu_);
+  bool shutting_down_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace meridian::server

@@ -255,13 +255,13 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
 }
 
 std::shared_ptr<Table> Catalog::Find(const std::string& name) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   auto it = tables_.find(ResolveLocked(name));
   return it == tables_.end() ? nullptr : it->second;
 }
 
 std::vector<std::shared_ptr<Table>> Catalog::List() const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   std::vector<std::shared_ptr<Table>> out;
   for (const auto& [name, table] : tables_) out.push_back(table);
   return out;
@@ -327,7 +327,7 @@ Status Catalog::RemoveOrphanFiles(const CatalogState& state) {
 }
 
 std::vector<std::shared_ptr<Table>> Catalog::TempTables(uint64_t session) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   std::vector<std::shared_ptr<Table>> out;
   const std::string prefix = RelationKey(TempSchemaName(session), "");
   for (auto it = tables_.lower_bound(prefix); it != tables_.end(); ++it) {
@@ -416,7 +416,7 @@ Status Catalog::PlaceLocked(std::string* nsp, std::string* name, uint64_t temp_o
 }
 
 Result<std::string> Catalog::CreationName(const std::string& written, bool temp) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   std::string nsp, name = written;
   const uint64_t session = CurrentSearchPath().session;
   if (temp && session == 0) return Status::NotSupported("TEMP relations need a session");
@@ -425,7 +425,7 @@ Result<std::string> Catalog::CreationName(const std::string& written, bool temp)
 }
 
 std::vector<std::string> Catalog::EffectiveSearchPath(bool with_temp) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   return PathLocked(with_temp);
 }
 
@@ -440,17 +440,17 @@ Status Catalog::CheckSchemaOf(const std::string& written) const {
 }
 
 bool Catalog::SchemaExists(const std::string& nsp) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   return SchemaExistsLocked(nsp);
 }
 
 bool Catalog::IsVisible(const std::string& nsp, const std::string& name) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   return ResolveLocked(name) == RelationKey(nsp, name);
 }
 
 std::vector<NamespaceDef> Catalog::ListSchemas() const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   std::vector<NamespaceDef> out;
   for (const auto& [name, n] : schemas_) out.push_back(n);
   std::set<std::string> temps;
@@ -472,13 +472,13 @@ int64_t Catalog::SchemaOid(const std::string& nsp) const {
   if (IsTempSchema(nsp)) {
     return 0x70000000LL + static_cast<int64_t>(std::strtoull(nsp.c_str() + 8, nullptr, 10));
   }
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   auto it = schemas_.find(nsp);
   return it == schemas_.end() ? 0 : 16384 + static_cast<int64_t>(it->second.id);
 }
 
 Status Catalog::CreateSchema(const std::string& name, const std::string& owner) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
   if (name.rfind("pg_", 0) == 0) {
     return Status::Error(sqlstate::kReservedName, "unacceptable schema name \"" + name + "\"")
@@ -498,7 +498,7 @@ Status Catalog::CreateSchema(const std::string& name, const std::string& owner) 
 }
 
 std::vector<std::string> Catalog::SchemaContents(const std::string& nsp) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   std::vector<std::pair<uint32_t, std::string>> found;
   for (const auto& [key, table] : tables_) {
     if (table->schema().nsp == nsp)
@@ -519,7 +519,7 @@ std::vector<std::string> Catalog::SchemaContents(const std::string& nsp) const {
 }
 
 Status Catalog::DropSchema(const std::string& name) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
   auto it = schemas_.find(name);
   if (it == schemas_.end()) {
@@ -549,7 +549,7 @@ Status Catalog::DropSchema(const std::string& name) {
 }
 
 Status Catalog::RenameSchema(const std::string& from, const std::string& to) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
   auto it = schemas_.find(from);
   if (it == schemas_.end()) {
@@ -611,7 +611,7 @@ bool Catalog::NameTakenLocked(const std::string& name) const {
 
 std::shared_ptr<const ViewSchema> Catalog::FindView(const std::string& name,
                                                     uint64_t session) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   auto it = views_.find(ResolveLocked(name, session));
   if (it == views_.end()) return nullptr;
   if (it->second->temp_owner != 0 && it->second->temp_owner != session) return nullptr;
@@ -619,7 +619,7 @@ std::shared_ptr<const ViewSchema> Catalog::FindView(const std::string& name,
 }
 
 std::vector<std::shared_ptr<const ViewSchema>> Catalog::ListViews(uint64_t session) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   std::vector<std::shared_ptr<const ViewSchema>> out;
   for (const auto& [name, view] : views_) {
     if (view->temp_owner == 0 || view->temp_owner == session) out.push_back(view);
@@ -628,7 +628,7 @@ std::vector<std::shared_ptr<const ViewSchema>> Catalog::ListViews(uint64_t sessi
 }
 
 Status Catalog::CreateView(ViewSchema view, bool replace, uint64_t session) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
   MERIDIAN_RETURN_IF_ERROR(PlaceLocked(&view.nsp, &view.name, view.temp_owner));
   const std::string key = RelationKey(view.nsp, view.name);
@@ -665,7 +665,7 @@ Status Catalog::CreateView(ViewSchema view, bool replace, uint64_t session) {
 }
 
 Status Catalog::DropViews(const std::vector<uint32_t>& ids) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   std::vector<std::shared_ptr<const ViewSchema>> dropped;
   for (auto it = views_.begin(); it != views_.end();) {
     if (std::find(ids.begin(), ids.end(), it->second->id) != ids.end()) {
@@ -684,7 +684,7 @@ Status Catalog::DropViews(const std::vector<uint32_t>& ids) {
 
 std::vector<std::shared_ptr<const ViewSchema>> Catalog::DependentViews(
     const std::vector<uint32_t>& ids, const std::pair<uint32_t, int>* column) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   std::vector<std::shared_ptr<const ViewSchema>> out;
   std::vector<uint32_t> frontier = ids;
   auto listed = [&out](uint32_t id) {
@@ -718,7 +718,7 @@ std::vector<std::shared_ptr<const ViewSchema>> Catalog::DependentViews(
 
 void Catalog::DropTempViews(uint64_t session) {
   if (session == 0) return;
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   bool any = false;
   for (auto it = views_.begin(); it != views_.end();) {
     if (it->second->temp_owner == session) {
@@ -741,7 +741,7 @@ Status Catalog::CheckNewRelationLocked(const std::string& nsp, const std::string
 }
 
 std::shared_ptr<Table> Catalog::FindById(uint32_t id) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   for (const auto& [name, table] : tables_) {
     if (table->id() == id) return table;
   }
@@ -749,7 +749,7 @@ std::shared_ptr<Table> Catalog::FindById(uint32_t id) const {
 }
 
 std::vector<Catalog::Reference> Catalog::ReferencesTo(uint32_t table_id) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   std::vector<Reference> out;
   for (const auto& [name, table] : tables_) {
     for (const ForeignKey& fk : table->schema().foreign_keys) {
@@ -764,13 +764,13 @@ std::vector<Catalog::Reference> Catalog::ReferencesTo(uint32_t table_id) const {
 }
 
 std::shared_ptr<Sequence> Catalog::FindSequence(const std::string& name) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   auto it = sequences_.find(ResolveLocked(name));
   return it == sequences_.end() ? nullptr : it->second;
 }
 
 std::shared_ptr<Sequence> Catalog::SequenceById(uint32_t id) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   for (const auto& [name, seq] : sequences_) {
     if (seq->schema()->id == id) return seq;
   }
@@ -778,14 +778,14 @@ std::shared_ptr<Sequence> Catalog::SequenceById(uint32_t id) const {
 }
 
 std::vector<std::shared_ptr<Sequence>> Catalog::ListSequences() const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   std::vector<std::shared_ptr<Sequence>> out;
   for (const auto& [name, seq] : sequences_) out.push_back(seq);
   return out;
 }
 
 Result<std::shared_ptr<Sequence>> Catalog::CreateSequence(SequenceSchema schema) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
   MERIDIAN_RETURN_IF_ERROR(PlaceLocked(&schema.nsp, &schema.name, 0));
   MERIDIAN_RETURN_IF_ERROR(CheckNewRelationLocked(schema.nsp, schema.name));
@@ -810,7 +810,7 @@ Result<std::shared_ptr<Sequence>> Catalog::CreateSequence(SequenceSchema schema)
 
 Status Catalog::AlterSequence(const std::shared_ptr<Sequence>& seq, SequenceSchema schema,
                               const int64_t* restart) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
   SequenceSchema old = *seq->schema();
   const std::pair<int64_t, bool> old_state = seq->State();
@@ -824,7 +824,7 @@ Status Catalog::AlterSequence(const std::shared_ptr<Sequence>& seq, SequenceSche
 }
 
 Status Catalog::DropSequences(const std::vector<uint32_t>& ids) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   std::vector<std::shared_ptr<Sequence>> dropped;
   for (auto it = sequences_.begin(); it != sequences_.end();) {
     if (std::find(ids.begin(), ids.end(), it->second->schema()->id) != ids.end()) {
@@ -847,7 +847,7 @@ Status Catalog::DropSequences(const std::vector<uint32_t>& ids) {
 }
 
 Result<std::shared_ptr<Table>> Catalog::CreateTable(TableSchema schema) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
   MERIDIAN_RETURN_IF_ERROR(PlaceLocked(&schema.nsp, &schema.name, schema.temp_owner));
   MERIDIAN_RETURN_IF_ERROR(CheckNewRelationLocked(schema.nsp, schema.name));
@@ -879,7 +879,7 @@ Result<std::shared_ptr<Table>> Catalog::CreateTable(TableSchema schema) {
 }
 
 Status Catalog::DropTable(const std::shared_ptr<Table>& table) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   auto it = tables_.find(KeyOf(*table));
   if (it == tables_.end() || it->second != table) {
     return Status::Error(sqlstate::kUndefinedTable,
@@ -922,7 +922,7 @@ Status Catalog::DropTable(const std::shared_ptr<Table>& table) {
 
 Status Catalog::AlterTable(const std::shared_ptr<Table>& table, TableSchema schema,
                            const std::vector<std::string>& drop_indexes) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
   MERIDIAN_RETURN_IF_ERROR(table->CheckUsable());
   const std::string old_name = table->name();
@@ -1012,7 +1012,7 @@ Status Catalog::TruncateTable(const std::shared_ptr<Table>& table) {
 
 Status Catalog::CreateIndex(const std::shared_ptr<Table>& table, IndexSchema schema) {
   {
-    std::unique_lock lock(mu_);
+    WriterLock lock(mu_);
     if (closed_) return Status::Error(sqlstate::kAdminShutdown, "the database is closed");
     std::string qualifier;
     ast::SplitName(std::string(schema.name), &qualifier, &schema.name);
@@ -1032,7 +1032,7 @@ Status Catalog::CreateIndex(const std::shared_ptr<Table>& table, IndexSchema sch
   // Built without mu_ (other statements keep using the catalog); the caller's exclusive table
   // lock keeps the heap still.
   auto opened = OpenIndex(table.get(), schema, /*rebuild=*/true);
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   reserved_.erase(RelationKey(schema.nsp, schema.name));
   if (!opened.ok()) return opened.status();
   std::shared_ptr<Index> index = std::move(opened).value();
@@ -1049,7 +1049,7 @@ Status Catalog::CreateIndex(const std::shared_ptr<Table>& table, IndexSchema sch
 }
 
 std::shared_ptr<Table> Catalog::FindIndexTable(const std::string& name) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   auto it = indexes_.find(ResolveLocked(name));
   if (it == indexes_.end()) return nullptr;
   for (const auto& [table_name, table] : tables_) {
@@ -1059,7 +1059,7 @@ std::shared_ptr<Table> Catalog::FindIndexTable(const std::string& name) const {
 }
 
 Status Catalog::DropIndex(const std::shared_ptr<Table>& table, const std::string& written) {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   std::string qualifier, name;
   ast::SplitName(written, &qualifier, &name);
   const std::string key = RelationKey(table->schema().nsp, name);
@@ -1088,7 +1088,7 @@ Status Catalog::DropIndex(const std::shared_ptr<Table>& table, const std::string
 
 std::string Catalog::ChooseIndexName(const std::string& written_base,
                                      const std::string& nsp) const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   std::string qualifier, base;
   ast::SplitName(written_base, &qualifier, &base);
   std::string in = !qualifier.empty() ? qualifier : nsp;
@@ -1102,7 +1102,7 @@ std::string Catalog::ChooseIndexName(const std::string& written_base,
 }
 
 std::vector<IndexSchema> Catalog::ListIndexes() const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   std::vector<IndexSchema> out;
   for (const auto& [name, schema] : indexes_) out.push_back(schema);
   return out;
@@ -1116,7 +1116,7 @@ Status Catalog::WriteStateLocked() {
 }
 
 Status Catalog::SaveState() {
-  std::unique_lock lock(mu_);
+  WriterLock lock(mu_);
   if (closed_) return Status::Ok();
   return WriteStateLocked();
 }
@@ -1410,7 +1410,7 @@ Status Catalog::CheckpointTable(Table& table) {
 }
 
 bool Catalog::GarbageDue() const {
-  std::shared_lock lock(mu_);
+  ReaderLock lock(mu_);
   for (const auto& [name, table] : tables_) {
     if (table->GarbageDue()) return true;
   }
@@ -1484,7 +1484,7 @@ Status Catalog::Checkpoint(bool only_due) {
 Status Catalog::Close() {
   std::vector<std::shared_ptr<Table>> tables;
   {
-    std::unique_lock lock(mu_);
+    WriterLock lock(mu_);
     if (closed_) return Status::Ok();
     closed_ = true;
     for (const auto& [name, table] : tables_) tables.push_back(table);
@@ -1505,7 +1505,7 @@ Status Catalog::Close() {
   if (!first.ok()) return first;
   // Every heap and index is flushed: record the row estimates and that the indexes match.
   {
-    std::unique_lock lock(mu_);
+    WriterLock lock(mu_);
     MERIDIAN_RETURN_IF_ERROR(WriteCatalogFile(fs_, data_dir_, StateLocked()));
   }
   const std::string marker = data_dir_ + "/" + kCleanShutdownFile;

@@ -223,7 +223,7 @@ Result<std::vector<std::string>> Index::Lookup(const std::string& key) {
 
 void Index::Watch(storage::FileSystem* fs, std::string marker_path, std::string dir, bool marked) {
   {
-    std::lock_guard lock(unsafe_mu_);
+    MutexLock lock(unsafe_mu_);
     fs_ = fs;
     marker_path_ = std::move(marker_path);
     dir_ = std::move(dir);
@@ -235,7 +235,7 @@ void Index::Watch(storage::FileSystem* fs, std::string marker_path, std::string 
 }
 
 Status Index::MarkUnsafe() {
-  std::lock_guard lock(unsafe_mu_);
+  MutexLock lock(unsafe_mu_);
   ++outside_writes_;
   if (marked_ || fs_ == nullptr) return Status::Ok();
   {
@@ -248,12 +248,12 @@ Status Index::MarkUnsafe() {
 }
 
 uint64_t Index::outside_writes() const {
-  std::lock_guard lock(unsafe_mu_);
+  MutexLock lock(unsafe_mu_);
   return outside_writes_;
 }
 
 Status Index::ClearUnsafe(uint64_t outside_writes_seen) {
-  std::lock_guard lock(unsafe_mu_);
+  MutexLock lock(unsafe_mu_);
   if (!marked_ || outside_writes_ != outside_writes_seen || fs_ == nullptr) return Status::Ok();
   MERIDIAN_RETURN_IF_ERROR(fs_->Remove(marker_path_));
   MERIDIAN_RETURN_IF_ERROR(fs_->SyncDir(dir_));

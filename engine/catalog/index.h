@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "meridian/status.h"
+#include "meridian/thread_annotations.h"
 #include "meridian/value.h"
 #include "storage/btree.h"
 #include "storage/heap_file.h"
@@ -193,11 +194,12 @@ class Index {
   std::unique_ptr<storage::BTree> tree_;    // B+tree index
   std::unique_ptr<storage::RTree> rtree_;  // R-tree index
   std::mutex key_locks_[kKeyLockStripes];
-  mutable std::mutex unsafe_mu_;
-  storage::FileSystem* fs_ = nullptr;  // set by Watch
-  std::string marker_path_, dir_;      // set by Watch
-  bool marked_ = false;                // guarded by unsafe_mu_: the marker file exists
-  uint64_t outside_writes_ = 0;        // guarded by unsafe_mu_
+  mutable Mutex unsafe_mu_;
+  storage::FileSystem* fs_ GUARDED_BY(unsafe_mu_) = nullptr;  // set by Watch
+  std::string marker_path_ GUARDED_BY(unsafe_mu_);            // set by Watch
+  std::string dir_ GUARDED_BY(unsafe_mu_);                    // set by Watch
+  bool marked_ GUARDED_BY(unsafe_mu_) = false;                // the marker file exists
+  uint64_t outside_writes_ GUARDED_BY(unsafe_mu_) = 0;
 };
 
 }  // namespace meridian::catalog

@@ -4,8 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
-#include <mutex>
 #include <tuple>
+
+#include "meridian/thread_annotations.h"
 
 namespace meridian::catalog {
 namespace {
@@ -13,10 +14,10 @@ namespace {
 using RowKey = std::tuple<uint32_t, uint32_t, uint16_t>;  // table, page, slot
 
 struct Registry {
-  std::mutex mu;
-  // guarded by mu, per TxnManager: row → holders, and holder → rows (for the release)
-  std::map<const txn::TxnManager*, std::map<RowKey, std::vector<uint64_t>>> rows;
-  std::map<const txn::TxnManager*, std::map<uint64_t, std::vector<RowKey>>> held;
+  Mutex mu;
+  // Per TxnManager: row → holders, and holder → rows (for the release).
+  std::map<const txn::TxnManager*, std::map<RowKey, std::vector<uint64_t>>> rows GUARDED_BY(mu);
+  std::map<const txn::TxnManager*, std::map<uint64_t, std::vector<RowKey>>> held GUARDED_BY(mu);
   // Holders registered in rows (written under mu): 0 lets KeyShareHolders skip the mutex, so
   // writers pay nothing while no foreign key check holds a lock.
   std::atomic<int64_t> holders{0};
@@ -36,7 +37,7 @@ bool Running(const txn::TxnManager& txns, uint64_t txn) {
 
 void AddKeyShareLock(const txn::TxnManager& txns, uint32_t table, storage::Rid rid, uint64_t txn) {
   Registry& r = TheRegistry();
-  std::lock_guard lock(r.mu);
+  MutexLock lock(r.mu);
   const RowKey key{table, rid.page, rid.slot};
   std::vector<uint64_t>& holders = r.rows[&txns][key];
   if (std::find(holders.begin(), holders.end(), txn) != holders.end()) return;
@@ -51,7 +52,7 @@ std::vector<uint64_t> KeyShareHolders(const txn::TxnManager& txns, uint32_t tabl
   // A registration that this load misses came after the writer took the version: its holder
   // sees the writer's mark when it looks at the version again (key_share_locks.h).
   if (r.holders.load(std::memory_order_acquire) == 0) return {};
-  std::lock_guard lock(r.mu);
+  MutexLock lock(r.mu);
   auto by_manager = r.rows.find(&txns);
   if (by_manager == r.rows.end()) return {};
   auto it = by_manager->second.find(RowKey{table, rid.page, rid.slot});
@@ -65,7 +66,7 @@ std::vector<uint64_t> KeyShareHolders(const txn::TxnManager& txns, uint32_t tabl
 
 void ReleaseKeyShareLocks(const txn::TxnManager& txns, uint64_t txn) {
   Registry& r = TheRegistry();
-  std::lock_guard lock(r.mu);
+  MutexLock lock(r.mu);
   auto by_manager = r.held.find(&txns);
   if (by_manager == r.held.end()) return;
   auto mine = by_manager->second.find(txn);

@@ -87,7 +87,7 @@ Result<std::shared_ptr<Sequence>> Sequence::Open(storage::FileSystem* fs, const 
   MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<storage::File> file, fs->Open(path, create));
   const int64_t start = schema.start;
   std::shared_ptr<Sequence> seq(new Sequence(path, std::move(file), std::move(schema)));
-  std::lock_guard lock(seq->mu_);
+  MutexLock lock(seq->mu_);
   if (create) {
     MERIDIAN_RETURN_IF_ERROR(seq->file_->Truncate(0));
     MERIDIAN_RETURN_IF_ERROR(seq->WriteStateLocked(start, false));
@@ -131,24 +131,24 @@ Status Sequence::WriteStateLocked(int64_t value, bool is_called) {
 }
 
 std::shared_ptr<const SequenceSchema> Sequence::schema() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return schema_;
 }
 
 void Sequence::set_nsp(const std::string& nsp) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto copy = std::make_shared<SequenceSchema>(*schema_);
   copy->nsp = nsp;
   schema_ = std::move(copy);
 }
 
 std::pair<int64_t, bool> Sequence::State() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return {last_value_, is_called_};
 }
 
 Result<int64_t> Sequence::Next() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const SequenceSchema& s = *schema_;
   int64_t v = last_value_;
   if (is_called_) {
@@ -187,7 +187,7 @@ Result<int64_t> Sequence::Next() {
 }
 
 Status Sequence::Set(int64_t value, bool is_called) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const SequenceSchema& s = *schema_;
   if (value < s.min_value || value > s.max_value) {
     return Status::Error(sqlstate::kNumericValueOutOfRange,
@@ -204,7 +204,7 @@ Status Sequence::Set(int64_t value, bool is_called) {
 }
 
 Status Sequence::Alter(SequenceSchema schema, const int64_t* restart) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const int64_t value = restart != nullptr ? *restart : last_value_;
   const bool called = restart != nullptr ? false : is_called_;
   MERIDIAN_RETURN_IF_ERROR(WriteStateLocked(value, called));
@@ -216,7 +216,7 @@ Status Sequence::Alter(SequenceSchema schema, const int64_t* restart) {
 }
 
 Status Sequence::Close() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (file_ == nullptr) return Status::Ok();
   Status st = WriteStateLocked(last_value_, is_called_);
   file_.reset();

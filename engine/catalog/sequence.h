@@ -22,10 +22,10 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "meridian/status.h"
+#include "meridian/thread_annotations.h"
 #include "meridian/value.h"
 #include "storage/file.h"
 
@@ -72,19 +72,20 @@ class Sequence {
 
  private:
   Sequence(std::string path, std::unique_ptr<storage::File> file, SequenceSchema schema);
-  Status WriteStateLocked(int64_t value, bool is_called);  // REQUIRES: mu_
-  Status ReadState();
+  Status WriteStateLocked(int64_t value, bool is_called) REQUIRES(mu_);
+  Status ReadState() REQUIRES(mu_);
 
   const std::string path_;
-  mutable std::mutex mu_;
-  std::unique_ptr<storage::File> file_;            // guarded by mu_
-  std::shared_ptr<const SequenceSchema> schema_;   // guarded by mu_
-  int64_t last_value_ = 1;                         // guarded by mu_
-  bool is_called_ = false;                         // guarded by mu_
-  int64_t logged_left_ = 0;  // values after last_value_ covered by the durable state; mu_
-  int64_t chunk_ = 32;       // values logged ahead per write; mu_
-  uint64_t generation_ = 0;  // of the newest slot written; mu_
-  std::chrono::steady_clock::time_point last_log_{};  // mu_
+  mutable Mutex mu_;
+  std::unique_ptr<storage::File> file_ GUARDED_BY(mu_);
+  std::shared_ptr<const SequenceSchema> schema_ GUARDED_BY(mu_);
+  int64_t last_value_ GUARDED_BY(mu_) = 1;
+  bool is_called_ GUARDED_BY(mu_) = false;
+  // Values after last_value_ covered by the durable state.
+  int64_t logged_left_ GUARDED_BY(mu_) = 0;
+  int64_t chunk_ GUARDED_BY(mu_) = 32;       // values logged ahead per write
+  uint64_t generation_ GUARDED_BY(mu_) = 0;  // of the newest slot written
+  std::chrono::steady_clock::time_point last_log_ GUARDED_BY(mu_){};
 };
 
 // The bounds of a sequence type: smallint, integer, bigint.

@@ -71,12 +71,12 @@ Table::Table(std::shared_ptr<const TableSchema> schema, std::vector<Row> rows)
 
 void Table::SetSchema(TableSchema schema) {
   auto shared = std::make_shared<const TableSchema>(std::move(schema));
-  std::lock_guard lock(versions_mu_);
+  MutexLock lock(versions_mu_);
   versions_.push_back(
       std::make_unique<const SchemaVersion>(SchemaVersion{shared, shared->Types()}));
   current_.store(versions_.back().get(), std::memory_order_release);
   version_.fetch_add(1, std::memory_order_acq_rel);
-  std::lock_guard stats_lock(stats_mu_);
+  MutexLock stats_lock(stats_mu_);
   stats_.reset();
 }
 
@@ -281,12 +281,12 @@ storage::Rid UnpackRid(uint64_t v) {
 }  // namespace
 
 void Table::NoteSuccessor(storage::Rid old_rid, storage::Rid new_rid, uint64_t updater) {
-  std::lock_guard lock(successors_mu_);
+  MutexLock lock(successors_mu_);
   successors_[PackRid(old_rid)] = {PackRid(new_rid), updater};
 }
 
 std::optional<storage::Rid> Table::Successor(storage::Rid old_rid) const {
-  std::lock_guard lock(successors_mu_);
+  MutexLock lock(successors_mu_);
   auto it = successors_.find(PackRid(old_rid));
   if (it == successors_.end()) return std::nullopt;
   return UnpackRid(it->second.first);
@@ -294,7 +294,7 @@ std::optional<storage::Rid> Table::Successor(storage::Rid old_rid) const {
 
 void Table::PruneSuccessors(txn::Timestamp horizon) {
   if (txns_ == nullptr) return;
-  std::lock_guard lock(successors_mu_);
+  MutexLock lock(successors_mu_);
   for (auto it = successors_.begin(); it != successors_.end();) {
     uint64_t& who = it->second.second;  // the updater's id, or its commit timestamp
     if (txn::IsTxnId(who)) {
@@ -315,7 +315,7 @@ void Table::PruneSuccessors(txn::Timestamp horizon) {
 
 void Table::NoteGarbagePages(const std::vector<uint32_t>& pages) {
   if (pages.empty()) return;
-  std::lock_guard lock(gc_pages_mu_);
+  MutexLock lock(gc_pages_mu_);
   if (gc_all_pages_) return;
   for (uint32_t page : pages) {
     const size_t word = page / 64;
@@ -334,7 +334,7 @@ Status Table::CollectGarbage(txn::Timestamp horizon, Garbage* garbage) {
   bool all = false;
   std::vector<uint64_t> marked;
   {
-    std::lock_guard lock(gc_pages_mu_);
+    MutexLock lock(gc_pages_mu_);
     all = gc_all_pages_;
     gc_all_pages_ = false;
     marked.swap(gc_pages_);
@@ -346,7 +346,7 @@ Status Table::CollectGarbage(txn::Timestamp horizon, Garbage* garbage) {
     bool done = false;
     ~RetryAll() {
       if (done) return;
-      std::lock_guard lock(table->gc_pages_mu_);
+      MutexLock lock(table->gc_pages_mu_);
       table->gc_all_pages_ = true;
     }
   } retry{this};
@@ -476,7 +476,7 @@ void Table::ReplaceStorage(std::unique_ptr<storage::HeapFile> heap,
   heap_ = std::move(heap);
   storage_generation_.fetch_add(1, std::memory_order_acq_rel);
   {
-    std::lock_guard lock(gc_pages_mu_);
+    MutexLock lock(gc_pages_mu_);
     gc_pages_.clear();
     gc_all_pages_ = true;
   }
@@ -518,7 +518,7 @@ void Table::AdjustRows(int64_t delta) {
 }
 
 std::shared_ptr<const TableStats> Table::stats() const {
-  std::lock_guard lock(stats_mu_);
+  MutexLock lock(stats_mu_);
   return stats_;
 }
 
@@ -601,7 +601,7 @@ Status Table::Analyze() {
     }
   }
   {
-    std::lock_guard lock(stats_mu_);
+    MutexLock lock(stats_mu_);
     stats_ = std::move(stats);
   }
   SetLiveRows(static_cast<int64_t>(seen));

@@ -20,6 +20,7 @@
 #include "catalog/stats.h"
 #include "catalog/table_lock.h"
 #include "meridian/status.h"
+#include "meridian/thread_annotations.h"
 #include "meridian/value.h"
 #include "storage/heap_file.h"
 #include "txn/txn_manager.h"
@@ -181,8 +182,8 @@ class Table {
     std::shared_ptr<const TableSchema> schema;
     std::vector<Type> types;
   };
-  mutable std::mutex versions_mu_;
-  std::vector<std::unique_ptr<const SchemaVersion>> versions_;  // guarded by versions_mu_
+  mutable Mutex versions_mu_;
+  std::vector<std::unique_ptr<const SchemaVersion>> versions_ GUARDED_BY(versions_mu_);
   std::atomic<const SchemaVersion*> current_;  // the last of versions_; set under exclusive lock
   std::atomic<uint64_t> version_{0};
   TableLock lock_;
@@ -198,15 +199,16 @@ class Table {
   std::atomic<int64_t> changes_{0};
   std::atomic<std::chrono::steady_clock::rep> analyzed_at_{0};  // analyzed_at()
   std::atomic<int64_t> writes_since_gc_{0};
-  std::mutex gc_pages_mu_;
-  std::vector<uint64_t> gc_pages_;  // guarded by gc_pages_mu_: a bit per page to visit
-  bool gc_all_pages_ = true;        // guarded by gc_pages_mu_: visit every page next time
+  Mutex gc_pages_mu_;
+  std::vector<uint64_t> gc_pages_ GUARDED_BY(gc_pages_mu_);  // a bit per page to visit
+  bool gc_all_pages_ GUARDED_BY(gc_pages_mu_) = true;        // visit every page next time
   std::atomic<uint64_t> storage_generation_{0};  // bumped by ReplaceStorage (TRUNCATE)
-  mutable std::mutex successors_mu_;
-  // guarded by successors_mu_: packed old rid → (packed new rid, updater txn id)
-  std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> successors_;
-  mutable std::mutex stats_mu_;
-  std::shared_ptr<const TableStats> stats_;  // guarded by stats_mu_; null until ANALYZE
+  mutable Mutex successors_mu_;
+  // Packed old rid → (packed new rid, updater txn id).
+  std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> successors_
+      GUARDED_BY(successors_mu_);
+  mutable Mutex stats_mu_;
+  std::shared_ptr<const TableStats> stats_ GUARDED_BY(stats_mu_);  // null until ANALYZE
 };
 
 // A table lock held for one scope, waiting without interruption (background work: checkpoints,

@@ -13,7 +13,7 @@ constexpr auto kPollInterval = std::chrono::milliseconds(50);
 }  // namespace
 
 Status TableLock::Lock(LockMode mode, const ExecControl* ctl) {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   const bool may_wait = ctl == nullptr || !ctl->no_wait();
   if (mode == LockMode::kShared) {
     while (writer_ || writers_waiting_ > 0) {
@@ -22,7 +22,7 @@ Status TableLock::Lock(LockMode mode, const ExecControl* ctl) {
         Status st = ctl->Check();
         if (!st.ok()) return st;
       }
-      cv_.wait_for(lock, kPollInterval);
+      cv_.WaitFor(mu_, kPollInterval);
     }
     ++readers_;
     return Status::Ok();
@@ -34,11 +34,11 @@ Status TableLock::Lock(LockMode mode, const ExecControl* ctl) {
       Status st = ctl->Check();
       if (!st.ok()) {
         --writers_waiting_;
-        cv_.notify_all();
+        cv_.NotifyAll();
         return st;
       }
     }
-    cv_.wait_for(lock, kPollInterval);
+    cv_.WaitFor(mu_, kPollInterval);
   }
   --writers_waiting_;
   writer_ = true;
@@ -47,14 +47,14 @@ Status TableLock::Lock(LockMode mode, const ExecControl* ctl) {
 
 void TableLock::Unlock(LockMode mode) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (mode == LockMode::kShared) {
       --readers_;
     } else {
       writer_ = false;
     }
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 void LockSet::Add(std::shared_ptr<Table> table, LockMode mode) {

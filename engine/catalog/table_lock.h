@@ -7,14 +7,13 @@
 // rules out deadlocks between statements.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "meridian/database.h"
 #include "meridian/status.h"
+#include "meridian/thread_annotations.h"
 
 namespace meridian::catalog {
 
@@ -30,11 +29,11 @@ class TableLock {
   void Unlock(LockMode mode);
 
  private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int readers_ = 0;          // guarded by mu_: shared holders
-  bool writer_ = false;      // guarded by mu_: an exclusive holder exists
-  int writers_waiting_ = 0;  // guarded by mu_: exclusive waiters (block new readers)
+  Mutex mu_;
+  CondVar cv_;
+  int readers_ GUARDED_BY(mu_) = 0;          // shared holders
+  bool writer_ GUARDED_BY(mu_) = false;      // an exclusive holder exists
+  int writers_waiting_ GUARDED_BY(mu_) = 0;  // exclusive waiters (block new readers)
 };
 
 // The locks one statement needs, taken together in table-id order and released together.

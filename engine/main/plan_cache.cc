@@ -9,7 +9,7 @@
 namespace meridian::exec {
 
 std::unique_ptr<CachedPlan> PlanSlot::Take(uint64_t schema_version, const StatementParams& params) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (idle_ == nullptr) return nullptr;
   if (idle_->schema_version != schema_version) {
     idle_.reset();  // DDL or ANALYZE since: plan anew
@@ -62,17 +62,17 @@ bool PlanIsQuickWrite(const CachedPlan& plan) {
 }
 
 bool PlanSlot::HoldsQuickWrite(uint64_t schema_version) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return idle_ != nullptr && idle_->schema_version == schema_version && idle_->quick_write;
 }
 
 bool PlanSlot::HoldsQuickRead(uint64_t schema_version) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return idle_ != nullptr && idle_->schema_version == schema_version && idle_->quick_read;
 }
 
 void PlanSlot::Give(std::unique_ptr<CachedPlan> plan) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (idle_ != nullptr && idle_->schema_version >= plan->schema_version) return;
   idle_ = std::move(plan);
 }

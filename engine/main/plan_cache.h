@@ -18,7 +18,6 @@
 
 #include <atomic>
 #include <memory>
-#include <mutex>
 #include <variant>
 #include <vector>
 
@@ -27,6 +26,7 @@
 #include "catalog/table_lock.h"
 #include "execution/operator.h"
 #include "meridian/database.h"
+#include "meridian/thread_annotations.h"
 
 namespace meridian::exec {
 
@@ -79,8 +79,8 @@ class PlanSlot {
   }
 
  private:
-  std::mutex mu_;
-  std::unique_ptr<CachedPlan> idle_;  // guarded by mu_
+  Mutex mu_;
+  std::unique_ptr<CachedPlan> idle_ GUARDED_BY(mu_);
   std::atomic<uint64_t> reused_{0};
   std::atomic<uint64_t> planned_{0};
 };

@@ -206,7 +206,7 @@ Status BTree::FreePage(uint32_t page) {
 Status BTree::Insert(std::string_view key, std::string_view value) {
   MERIDIAN_RETURN_IF_ERROR(CheckSizes(key, value));
   {
-    std::shared_lock tl(tree_latch_);
+    ReaderLock tl(tree_latch_);
     MERIDIAN_RETURN_IF_ERROR(CheckOpen());
     MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard leaf, DescendWrite(RouteTo(key, value)));
     BTreePage p(leaf.data());
@@ -217,7 +217,7 @@ Status BTree::Insert(std::string_view key, std::string_view value) {
     }
     if (p.InsertLeafEntry(pos, key, value)) return Status::Ok();
   }
-  std::unique_lock tl(tree_latch_);  // the leaf is full: split under the exclusive latch
+  WriterLock tl(tree_latch_);  // the leaf is full: split under the exclusive latch
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   return InsertPessimistic(key, value);
 }
@@ -243,7 +243,7 @@ Status BTree::InsertPessimistic(std::string_view key, std::string_view value) {
 
 Result<bool> BTree::Delete(std::string_view key, std::string_view value) {
   {
-    std::shared_lock tl(tree_latch_);
+    ReaderLock tl(tree_latch_);
     MERIDIAN_RETURN_IF_ERROR(CheckOpen());
     MERIDIAN_ASSIGN_OR_RETURN(WritePageGuard leaf, DescendWrite(RouteTo(key, value)));
     BTreePage p(leaf.data());
@@ -255,7 +255,7 @@ Result<bool> BTree::Delete(std::string_view key, std::string_view value) {
       return true;
     }
   }
-  std::unique_lock tl(tree_latch_);  // the leaf would underflow: merge under the exclusive latch
+  WriterLock tl(tree_latch_);  // the leaf would underflow: merge under the exclusive latch
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   return DeletePessimistic(key, value);
 }
@@ -274,7 +274,7 @@ Result<bool> BTree::DeletePessimistic(std::string_view key, std::string_view val
 
 template <typename Fn>
 Status BTree::LookupEach(std::string_view key, Fn fn) {
-  std::shared_lock tl(tree_latch_);
+  ReaderLock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   const SearchTarget before{.key = key};  // entries with a smaller key
   // Unique: the one entry is in the leaf RouteTo finds. Non-unique: entries of key may start

@@ -11,7 +11,7 @@ namespace meridian::storage {
 
 Status BTree::BulkBuild(
     const std::function<Result<bool>(std::string* key, std::string* value)>& next) {
-  std::unique_lock tl(tree_latch_);
+  WriterLock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   {
     MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard g, pool_->FetchRead(file_, root_));
@@ -127,7 +127,7 @@ Status BTree::BulkBuildLocked(
 // ---- Verify ----
 
 Result<BTree::Stats> BTree::Verify(bool check_pins) {
-  std::unique_lock tl(tree_latch_);
+  WriterLock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   {
     MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard g, pool_->FetchRead(file_, 0));

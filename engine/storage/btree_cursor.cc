@@ -59,7 +59,7 @@ Status BTree::Cursor::Refill() {
   buffer_.clear();
   pos_ = 0;
   BTree* t = tree_;
-  std::shared_lock tl(t->tree_latch_);
+  ReaderLock tl(t->tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(t->CheckOpen());
   const ScanRange& r = range_;
   // "before" marks the entries already behind the cursor, in scan direction for forward scans

@@ -127,7 +127,7 @@ void PoolMemoryDeleter::operator()(char* p) const { ::munmap(p, bytes); }
 
 Result<FileId> BufferPool::RegisterFile(std::unique_ptr<File> file) {
   MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, file->Size());
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   for (const auto& [id, entry] : files_) {
     if (entry.file->path() == file->path()) {
       return Status::Internal("file \"" + file->path() + "\" is already open in the buffer pool");
@@ -146,11 +146,11 @@ Status BufferPool::UnregisterFile(FileId file) {
   std::unique_ptr<File> closing;  // destroyed (closed) after mutex_ is released
   // Owed syncs run under dw_mu_: none may use the File while it closes. FlushFile synced it,
   // so it is owed no more.
-  std::lock_guard dw_lock(dw_mu_);
+  MutexLock dw_lock(dw_mu_);
   for (std::vector<FileId>& owed : owed_) {
     owed.erase(std::remove(owed.begin(), owed.end(), file), owed.end());
   }
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   auto it = files_.find(file);
   if (it == files_.end()) return Status::Internal("unknown buffer pool file id");
   for (Frame* frame : it->second.frames) {
@@ -191,7 +191,7 @@ File* BufferPool::FileFor(FileId file) const {
 }
 
 uint32_t BufferPool::PageCount(FileId file) const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   auto it = files_.find(file);
   return it == files_.end() ? 0 : it->second.page_count;
 }
@@ -224,7 +224,7 @@ std::function<Status()> BufferPool::BeforeWrite(FileId file) const {
 }
 
 void BufferPool::SetNoSteal(FileId file, std::function<Status()> before_write) {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   auto it = files_.find(file);
   if (it == files_.end()) return;
   it->second.before_write = std::move(before_write);
@@ -239,7 +239,7 @@ Result<BufferPool::Snapshot> BufferPool::SnapshotDirty(FileId file, size_t max_p
   snap.file = file;
   std::vector<Frame*> clean;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     auto it = files_.find(file);
     if (it == files_.end()) return Status::Internal("unknown buffer pool file id");
     for (Frame* frame : it->second.frames) (frame->dirty ? snap.frames : clean).push_back(frame);
@@ -279,14 +279,14 @@ Result<BufferPool::Snapshot> BufferPool::SnapshotDirty(FileId file, size_t max_p
 Status BufferPool::WriteSnapshot(const Snapshot& snapshot) {
   File* f;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     f = FileFor(snapshot.file);
     if (f == nullptr) return Status::Internal("unknown buffer pool file id");
   }
   {
     // Older images of these pages in the doublewrite area must not be put back at the next
     // start over the newer ones written here (the caller's journal protects these writes).
-    std::lock_guard dw_lock(dw_mu_);
+    MutexLock dw_lock(dw_mu_);
     if (dw_ != nullptr) {
       // Rewriting an area's header could tear it and lose the area at a crash: the files its
       // batch wrote are synced first, so nothing else depends on it any more.
@@ -303,7 +303,7 @@ Status BufferPool::WriteSnapshot(const Snapshot& snapshot) {
     end = std::max(end, snapshot.pages[i] + 1);
   }
   MERIDIAN_RETURN_IF_ERROR(f->Sync());
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   if (auto it = files_.find(snapshot.file); it != files_.end()) {
     it->second.written_pages = std::max(it->second.written_pages, end);
     stats_.writes += snapshot.pages.size();
@@ -313,7 +313,7 @@ Status BufferPool::WriteSnapshot(const Snapshot& snapshot) {
 
 void BufferPool::ReleaseSnapshot(Snapshot* snapshot, bool written) {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     for (Frame* frame : snapshot->frames) {
       if (!written) frame->dirty = true;  // still not on disk
       frame->io.unlock();
@@ -322,7 +322,7 @@ void BufferPool::ReleaseSnapshot(Snapshot* snapshot, bool written) {
     }
   }
   snapshot->frames.clear();
-  cv_.notify_all();
+  cv_.NotifyAll();
 }
 
 Status BufferPool::ReadPage(File* file, uint32_t page_no, char* buf) {
@@ -354,18 +354,18 @@ Status BufferPool::ReadPage(File* file, uint32_t page_no, char* buf) {
 }
 
 void BufferPool::EnableDoublewrite(std::unique_ptr<Doublewrite> dw) {
-  std::lock_guard lock(dw_mu_);
+  MutexLock lock(dw_mu_);
   dw_ = std::move(dw);
 }
 
 Status BufferPool::ClearDoublewrite() {
-  std::lock_guard lock(dw_mu_);
+  MutexLock lock(dw_mu_);
   MERIDIAN_RETURN_IF_ERROR(SyncArea(-1));
   return dw_ == nullptr ? Status::Ok() : dw_->Clear();
 }
 
 void BufferPool::SetRecordSync(RecordSync sync) {
-  std::lock_guard lock(dw_mu_);
+  MutexLock lock(dw_mu_);
   record_sync_ = std::move(sync);
 }
 
@@ -395,7 +395,7 @@ Status BufferPool::SyncArea(int area) {
   for (FileId id : files) {
     File* f;
     {
-      std::lock_guard lock(mutex_);
+      MutexLock lock(mutex_);
       f = FileFor(id);
     }
     // A file unregistered meanwhile was synced when it closed (UnregisterFile).
@@ -422,7 +422,7 @@ Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uin
   std::vector<Set> files;
   size_t total = 0;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     for (auto& [id, pages] : sets) {
       std::sort(pages.begin(), pages.end());
       pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
@@ -458,13 +458,13 @@ Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uin
   }
   bool embedded = false;
   {
-    std::lock_guard dw_lock(dw_mu_);
+    MutexLock dw_lock(dw_mu_);
     const int area = dw_->next_area();
     if (st.ok()) st = SyncArea(area);
     // Sizes before this group: pages at or past them are first writes.
     std::vector<uint32_t> held(files.size(), 0);
     {
-      std::lock_guard lock(mutex_);
+      MutexLock lock(mutex_);
       for (size_t i = 0; i < files.size(); ++i) {
         if (auto it = files_.find(files[i].id); it != files_.end()) {
           held[i] = it->second.written_pages;
@@ -503,7 +503,7 @@ Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uin
     for (size_t i = 0; i < files.size(); ++i) {
       if (end[i] == 0) continue;
       written.push_back(files[i].id);
-      std::lock_guard lock(mutex_);
+      MutexLock lock(mutex_);
       if (auto it = files_.find(files[i].id); it != files_.end()) {
         it->second.written_pages = std::max(it->second.written_pages, end[i]);
       }
@@ -525,7 +525,7 @@ Status BufferPool::WriteImages(FileId id, File* file,
   if (dw_ != nullptr) {
     uint32_t written = 0;
     {
-      std::lock_guard lock(mutex_);
+      MutexLock lock(mutex_);
       auto it = files_.find(id);
       written = it == files_.end() ? 0 : it->second.written_pages;
     }
@@ -533,9 +533,9 @@ Status BufferPool::WriteImages(FileId id, File* file,
       if (page_no < written) rewrites.push_back({file, page_no, data});
     }
   }
-  std::unique_lock dw_lock(dw_mu_, std::defer_lock);
+  MutexLock dw_lock(dw_mu_, std::defer_lock);
   if (!rewrites.empty()) {
-    dw_lock.lock();
+    dw_lock.Lock();
     // The area's previous batch must be in place and durable first.
     MERIDIAN_RETURN_IF_ERROR(SyncArea(dw_->next_area()));
     MERIDIAN_RETURN_IF_ERROR(dw_->Stage(rewrites));
@@ -551,7 +551,7 @@ Status BufferPool::WriteImages(FileId id, File* file,
     MERIDIAN_RETURN_IF_ERROR(file->Sync());
     if (synced != nullptr) *synced = true;
   }
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   if (auto it = files_.find(id); it != files_.end()) {
     it->second.written_pages = std::max(it->second.written_pages, end);
   }
@@ -639,7 +639,7 @@ Status BufferPool::WriteBackBatch(const std::vector<Frame*>& batch,
 Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* latched_exclusive) {
   *latched_exclusive = false;
   const PageKey key{file, page_no};
-  std::unique_lock lock(mutex_);
+  MutexLock lock(mutex_);
   // Hit: a mapped frame always holds a page inside its registered file (Verify checks it), so
   // the file checks are needed on a miss only.
   if (Frame* frame = table_.Find(key)) {
@@ -672,7 +672,7 @@ Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* 
     written = nullptr;
     if (victim == nullptr) {
       if (io_pins_ > 0) {  // frames held only by a write-back: they come free soon
-        cv_.wait(lock);
+        cv_.Wait(mutex_);
         continue;
       }
       return Status::Error(sqlstate::kInsufficientResources,
@@ -691,14 +691,14 @@ Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* 
       std::vector<uint32_t> pages;
       for (Frame* f : batch) pages.push_back(f->page_no);
       std::function<Status()> before_write = victim->no_steal ? BeforeWrite(victim->file) : nullptr;
-      lock.unlock();
+      lock.Unlock();
       bool victim_written = false;
       size_t count = 0;
       Status st = before_write ? before_write() : Status::Ok();
       if (st.ok()) {
         st = WriteBackBatch(batch, pages, victim_id, victim_file, &victim_written, &count);
       }
-      lock.lock();
+      lock.Lock();
       for (Frame* f : batch) {
         f->pin_count.fetch_sub(1, std::memory_order_acq_rel);
         --io_pins_;
@@ -707,7 +707,7 @@ Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* 
         stats_.writes += count;
         if (victim_written) written = victim;
       }
-      cv_.notify_all();
+      cv_.NotifyAll();
       if (!st.ok()) return st;
       continue;
     }
@@ -728,7 +728,7 @@ Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* 
     ++stats_.misses;
     [[maybe_unused]] bool got_latch = victim->latch.try_lock();  // free: unpinned frame
     assert(got_latch);
-    lock.unlock();
+    lock.Unlock();
 
     victim->load_error = Status::Ok();
     Status st;
@@ -740,7 +740,7 @@ Result<Frame*> BufferPool::Pin(FileId file, uint32_t page_no, bool fresh, bool* 
     if (!st.ok()) {
       victim->load_error = st;
       {
-        std::lock_guard relock(mutex_);
+        MutexLock relock(mutex_);
         table_.Erase(key);
         RemoveFileFrame(victim);
         victim->mapped = false;
@@ -798,7 +798,7 @@ Result<WritePageGuard> BufferPool::NewPage(FileId file) {
   File* f = nullptr;
   uint32_t reserve_from = 0, reserve_pages = 0;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     auto it = files_.find(file);
     if (it == files_.end()) return Status::Internal("unknown buffer pool file id");
     if (it->second.page_count == UINT32_MAX) {
@@ -822,7 +822,7 @@ Result<WritePageGuard> BufferPool::NewPage(FileId file) {
       reserve_pages = 1;  // a nearly full disk may still hold this one page
       st = f->Reserve(at, kPageSize);
     }
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     auto it = files_.find(file);
     if (!st.ok()) {
       if (it != files_.end() && it->second.page_count == page_no + 1) --it->second.page_count;
@@ -835,7 +835,7 @@ Result<WritePageGuard> BufferPool::NewPage(FileId file) {
   bool latched = false;
   auto pinned = Pin(file, page_no, /*fresh=*/true, &latched);
   if (!pinned.ok()) {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     auto it = files_.find(file);
     if (it != files_.end() && it->second.page_count == page_no + 1) --it->second.page_count;
     return pinned.status();
@@ -859,7 +859,7 @@ bool BufferPool::TakeForFlush(FileId file, uint32_t page_no, char* image,
                               bool* need_sync) {
   Frame* frame;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     frame = table_.Find({file, page_no});
     if (frame == nullptr) {  // evicted (and so written, maybe unsynced), or never cached
       *need_sync = true;
@@ -887,7 +887,7 @@ bool BufferPool::TakeForFlush(FileId file, uint32_t page_no, char* image,
 void BufferPool::ReleaseFlushed(std::vector<Frame*>* pinned, std::vector<Frame*>* io_held,
                                 bool written, size_t pages) {
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     for (Frame* frame : *io_held) frame->io.unlock();
     for (Frame* frame : *pinned) {
       if (!written) frame->dirty = true;  // still not on disk
@@ -896,7 +896,7 @@ void BufferPool::ReleaseFlushed(std::vector<Frame*>* pinned, std::vector<Frame*>
     }
     if (written) stats_.writes += pages;
   }
-  cv_.notify_all();
+  cv_.NotifyAll();
   pinned->clear();
   io_held->clear();
 }
@@ -904,7 +904,7 @@ void BufferPool::ReleaseFlushed(std::vector<Frame*>* pinned, std::vector<Frame*>
 Status BufferPool::FlushFile(FileId file) {
   std::vector<uint32_t> pages;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     auto it = files_.find(file);
     if (it == files_.end()) return Status::Internal("unknown buffer pool file id");
     for (const Frame* frame : it->second.frames) {
@@ -919,7 +919,7 @@ Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages, bool alw
   File* f;
   std::function<Status()> before_write;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     f = FileFor(file);
     if (f == nullptr) return Status::Internal("unknown buffer pool file id");
     before_write = BeforeWrite(file);
@@ -962,7 +962,7 @@ Status BufferPool::FlushPages(FileId file, std::vector<uint32_t> pages, bool alw
 Status BufferPool::FlushAll() {
   std::vector<FileId> ids;
   {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     for (const auto& [id, entry] : files_) ids.push_back(id);
   }
   Status first_error;
@@ -974,14 +974,14 @@ Status BufferPool::FlushAll() {
 }
 
 size_t BufferPool::PinnedCount() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   size_t pins = 0;
   for (const auto& frame : frames_) pins += frame->pin_count.load();
   return pins;
 }
 
 Status BufferPool::Verify() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   size_t mapped = 0;
   for (const auto& frame : frames_) {
     if (!frame->mapped) continue;
@@ -1006,7 +1006,7 @@ Status BufferPool::Verify() const {
 }
 
 BufferPool::Stats BufferPool::stats() const {
-  std::lock_guard lock(mutex_);
+  MutexLock lock(mutex_);
   return stats_;
 }
 

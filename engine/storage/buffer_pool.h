@@ -8,7 +8,6 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "meridian/status.h"
+#include "meridian/thread_annotations.h"
 #include "storage/doublewrite.h"
 #include "storage/file.h"
 #include "storage/heap_file.h"  // kPageSize
@@ -222,17 +222,18 @@ class BufferPool {
 
   struct FileEntry {
     std::unique_ptr<File> file;
-    uint32_t page_count = 0;               // guarded by mutex_
-    uint32_t written_pages = 0;            // guarded by mutex_: pages that ever reached the file
-    uint32_t reserved_pages = 0;           // guarded by mutex_: disk space reserved up to here
-    std::function<Status()> before_write;  // guarded by mutex_: set for no-steal files
-    // Guarded by mutex_: the frames mapped to this file (Frame::file_slot is each one's
-    // position), so a file's flush or checkpoint image visits its own frames, not the pool's.
+    // The fields below are guarded by mutex_ (through files_, which is GUARDED_BY it).
+    uint32_t page_count = 0;
+    uint32_t written_pages = 0;            // pages that ever reached the file
+    uint32_t reserved_pages = 0;           // disk space reserved up to here
+    std::function<Status()> before_write;  // set for no-steal files
+    // The frames mapped to this file (Frame::file_slot is each one's position), so a file's
+    // flush or checkpoint image visits its own frames, not the pool's.
     std::vector<Frame*> frames;
   };
-  // REQUIRE mutex_: enter/leave a frame in its file's list as it is mapped/unmapped.
-  void AddFileFrame(FileEntry& entry, Frame* frame);
-  void RemoveFileFrame(Frame* frame);
+  // Enter/leave a frame in its file's list as it is mapped/unmapped.
+  void AddFileFrame(FileEntry& entry, Frame* frame) REQUIRES(mutex_);
+  void RemoveFileFrame(Frame* frame) REQUIRES(mutex_);
   struct PageKey {
     FileId file;
     uint32_t page_no;
@@ -267,17 +268,18 @@ class BufferPool {
   // Pins (file, page_no) in a frame and returns it with its latch NOT held, except when
   // *latched_exclusive is set on return (a frame freshly loaded by this call, still
   // exclusively latched). fresh: the page is new, zero it instead of reading.
-  Result<Frame*> Pin(FileId file, uint32_t page_no, bool fresh, bool* latched_exclusive);
+  Result<Frame*> Pin(FileId file, uint32_t page_no, bool fresh, bool* latched_exclusive)
+      EXCLUDES(mutex_);
   void Unpin(Frame* frame);
-  // REQUIRES: mutex_ held. A frame with no pins, or nullptr; a dirty frame of a no-steal
-  // file only when no other frame qualifies.
-  Frame* PickVictim();
-  Frame* PickVictim(bool allow_no_steal);
-  // REQUIRES: mutex_ held. The before-write hook of a no-steal file (empty otherwise).
-  std::function<Status()> BeforeWrite(FileId file) const;
-  // Under mutex_: victim and up to Doublewrite::kMaxPages - 1 more dirty, unpinned,
-  // unreferenced frames of its file from the clock hand on, each pinned for the write-back.
-  std::vector<Frame*> GatherWriteBack(Frame* victim);
+  // A frame with no pins, or nullptr; a dirty frame of a no-steal file only when no other
+  // frame qualifies.
+  Frame* PickVictim() REQUIRES(mutex_);
+  Frame* PickVictim(bool allow_no_steal) REQUIRES(mutex_);
+  // The before-write hook of a no-steal file (empty otherwise).
+  std::function<Status()> BeforeWrite(FileId file) const REQUIRES(mutex_);
+  // Victim and up to Doublewrite::kMaxPages - 1 more dirty, unpinned, unreferenced frames of
+  // its file from the clock hand on, each pinned for the write-back.
+  std::vector<Frame*> GatherWriteBack(Frame* victim) REQUIRES(mutex_);
   // Without mutex_: copies each frame of batch (pages[i] its page) whose io mutex and latch are
   // free right now and writes the copies in one WriteImages call; *victim_written when batch[0]
   // was among them, *count how many were written.
@@ -301,7 +303,7 @@ class BufferPool {
                      const std::vector<std::pair<uint32_t, const char*>>& images,
                      bool* synced = nullptr);
   Status ReadPage(File* file, uint32_t page_no, char* buf);
-  File* FileFor(FileId file) const;  // REQUIRES: mutex_ held
+  File* FileFor(FileId file) const REQUIRES(mutex_);
 
   FileSystem* const fs_;
   std::vector<std::unique_ptr<Frame>> frames_;  // fixed after construction
@@ -309,30 +311,30 @@ class BufferPool {
   // pages, because frames are visited at random and 4 KiB pages made most visits TLB misses.
   std::unique_ptr<char, PoolMemoryDeleter> memory_;
 
-  mutable std::mutex mutex_;
-  std::condition_variable cv_;  // signalled (with mutex_) when io_pins_ drops
-  PageTable table_;             // guarded by mutex_
-  size_t io_pins_ = 0;          // guarded by mutex_: pins held only for a write-back in flight
-  size_t clock_hand_ = 0;       // guarded by mutex_
-  // Clock bits by frame index, guarded by mutex_: kept apart from the frames so the clock
-  // sweep reads one contiguous array and touches a Frame only for a candidate victim.
-  std::vector<uint8_t> referenced_;
-  std::map<FileId, FileEntry> files_;  // guarded by mutex_
-  FileId next_file_id_ = 1;            // guarded by mutex_
-  Stats stats_;                        // guarded by mutex_
-  std::mutex dw_mu_;                   // one doublewrite batch at a time
+  mutable Mutex mutex_;
+  CondVar cv_;  // signalled (with mutex_) when io_pins_ drops
+  PageTable table_ GUARDED_BY(mutex_);
+  size_t io_pins_ GUARDED_BY(mutex_) = 0;  // pins held only for a write-back in flight
+  size_t clock_hand_ GUARDED_BY(mutex_) = 0;
+  // Clock bits by frame index: kept apart from the frames so the clock sweep reads one
+  // contiguous array and touches a Frame only for a candidate victim.
+  std::vector<uint8_t> referenced_ GUARDED_BY(mutex_);
+  std::map<FileId, FileEntry> files_ GUARDED_BY(mutex_);
+  FileId next_file_id_ GUARDED_BY(mutex_) = 1;
+  Stats stats_ GUARDED_BY(mutex_);
+  Mutex dw_mu_ ACQUIRED_BEFORE(mutex_);  // one doublewrite batch at a time
   // Per doublewrite area: files a commit batch staged there wrote in place without syncing
   // (FlushGroupPages); the area takes no other batch before they are synced. Guarded by dw_mu_,
   // under which every such write and sync happens, so one fsync of a file pays what every area
   // owes for it.
-  std::vector<FileId> owed_[Doublewrite::kAreas];
+  std::vector<FileId> owed_[Doublewrite::kAreas] GUARDED_BY(dw_mu_);
   // Per area: it holds a commit record whose log append is not known to be synced; the
-  // record itself when its append failed. Guarded by dw_mu_.
-  bool record_owed_[Doublewrite::kAreas] = {};
-  std::string unappended_[Doublewrite::kAreas];
-  RecordSync record_sync_;  // guarded by dw_mu_
-  // Syncs the files area owes (area -1: every area). REQUIRES: dw_mu_ held.
-  Status SyncArea(int area);
+  // record itself when its append failed.
+  bool record_owed_[Doublewrite::kAreas] GUARDED_BY(dw_mu_) = {};
+  std::string unappended_[Doublewrite::kAreas] GUARDED_BY(dw_mu_);
+  RecordSync record_sync_ GUARDED_BY(dw_mu_);
+  // Syncs the files area owes (area -1: every area).
+  Status SyncArea(int area) REQUIRES(dw_mu_);
   std::unique_ptr<Doublewrite> dw_;  // set once before use; null: no torn-write protection
 };
 

@@ -23,7 +23,7 @@ class FaultFile final : public File {
       MERIDIAN_ASSIGN_OR_RETURN(uint64_t size, base_->Size());
       if (offset + data.size() > size) return IoError("write", path(), ENOSPC);
     }
-    std::lock_guard lock(fs_->mutex());
+    MutexLock lock(fs_->mutex());
     auto& journal = fs_->JournalFor(path());
     if (!journal.dirty) {
       MERIDIAN_ASSIGN_OR_RETURN(journal.synced_size, base_->Size());
@@ -42,7 +42,7 @@ class FaultFile final : public File {
 
   Status Sync() override {
     if (!fs_->Tick() || fs_->fail_syncs()) return IoError("fsync", path(), EIO);
-    std::lock_guard lock(fs_->mutex());
+    MutexLock lock(fs_->mutex());
     MERIDIAN_RETURN_IF_ERROR(base_->Sync());
     fs_->JournalFor(path()) = {};
     return Status::Ok();
@@ -82,16 +82,16 @@ class FaultFile final : public File {
 
 void FaultInjectionFileSystem::Hold(bool hold) {
   {
-    std::lock_guard lock(hold_mu_);
+    MutexLock lock(hold_mu_);
     held_ = hold;
   }
-  hold_cv_.notify_all();
+  hold_cv_.NotifyAll();
 }
 
 bool FaultInjectionFileSystem::Tick() {
   {
-    std::unique_lock lock(hold_mu_);
-    hold_cv_.wait(lock, [&] { return !held_; });
+    MutexLock lock(hold_mu_);
+    while (held_) hold_cv_.Wait(hold_mu_);
   }
   int64_t n = countdown_.load();
   while (n > 0 && !countdown_.compare_exchange_weak(n, n - 1)) {
@@ -119,7 +119,7 @@ Status FaultInjectionFileSystem::Remove(const std::string& path) {
   if (!Tick() || fail_writes_) {
     return Status::IOError("could not remove file \"" + path + "\": injected fault");
   }
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   journals_.erase(path);
   return base_->Remove(path);
 }
@@ -128,7 +128,7 @@ Status FaultInjectionFileSystem::Rename(const std::string& from, const std::stri
   if (!Tick() || fail_writes_) {
     return Status::IOError("could not rename file \"" + from + "\": injected fault");
   }
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = journals_.find(from);
   if (it != journals_.end()) {
     journals_[to] = std::move(it->second);
@@ -138,7 +138,7 @@ Status FaultInjectionFileSystem::Rename(const std::string& from, const std::stri
 }
 
 Status FaultInjectionFileSystem::DropUnsyncedData(uint64_t tear_seed) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   uint64_t rng = tear_seed;
   for (auto& [path, journal] : journals_) {
     if (!journal.dirty) continue;

@@ -4,13 +4,12 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "meridian/thread_annotations.h"
 #include "storage/file.h"
 
 namespace meridian::storage {
@@ -52,7 +51,10 @@ class FaultInjectionFileSystem final : public FileSystem {
   // tear_seed, some rolled-back page writes (8 KiB or more) keep their first half — a torn write,
   // as a power cut in the middle of a page write leaves it.
   Status DropUnsyncedData(uint64_t tear_seed = 0);
-  uint64_t pages_torn() const { return pages_torn_; }
+  uint64_t pages_torn() const {
+    MutexLock lock(mu_);
+    return pages_torn_;
+  }
 
   // Undo log of one file since its last Sync (internal; public for the File wrapper).
   struct Undo {
@@ -66,8 +68,8 @@ class FaultInjectionFileSystem final : public FileSystem {
   };
   bool fail_writes() const { return fail_writes_; }
   bool fail_syncs() const { return fail_syncs_; }
-  std::mutex& mutex() { return mu_; }
-  Journal& JournalFor(const std::string& path) { return journals_[path]; }  // REQUIRES: mu_
+  Mutex& mutex() RETURN_CAPABILITY(mu_) { return mu_; }
+  Journal& JournalFor(const std::string& path) REQUIRES(mu_) { return journals_[path]; }
 
  private:
   FileSystem* const base_;
@@ -76,12 +78,12 @@ class FaultInjectionFileSystem final : public FileSystem {
   std::atomic<bool> disk_full_{false};
   std::atomic<uint64_t> file_size_limit_{0};
   std::atomic<int64_t> countdown_{-1};  // < 0: no scheduled crash
-  std::mutex hold_mu_;
-  std::condition_variable hold_cv_;
-  bool held_ = false;  // guarded by hold_mu_
-  uint64_t pages_torn_ = 0;             // guarded by mu_
-  std::mutex mu_;
-  std::map<std::string, Journal> journals_;  // guarded by mu_
+  Mutex hold_mu_;
+  CondVar hold_cv_;
+  bool held_ GUARDED_BY(hold_mu_) = false;
+  mutable Mutex mu_;
+  uint64_t pages_torn_ GUARDED_BY(mu_) = 0;
+  std::map<std::string, Journal> journals_ GUARDED_BY(mu_);
 };
 
 }  // namespace meridian::storage

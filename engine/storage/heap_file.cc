@@ -8,9 +8,9 @@
 #include <atomic>
 #include <bit>
 #include <map>
-#include <mutex>
 #include <set>
 
+#include "meridian/thread_annotations.h"
 #include "storage/buffer_pool.h"
 #include "storage/page.h"
 
@@ -31,13 +31,13 @@ struct HeapFile::Impl {
   BufferPool* pool = nullptr;
   FileId file_id = 0;
   std::atomic<bool> open{false};
-  std::mutex mu;
-  std::map<uint32_t, size_t> free_hints;  // guarded by mu: page -> free bytes last seen
-  // Guarded by mu: the same pages by free-space class (ClassOf), so finding room for a tuple
+  Mutex mu;
+  std::map<uint32_t, size_t> free_hints GUARDED_BY(mu);  // page -> free bytes last seen
+  // The same pages by free-space class (ClassOf), so finding room for a tuple
   // looks at the classes that surely fit it, not at every remembered page (a scan of hints
   // too small for the tuple ran at every insert that left a full page: 5% of a TPC-C run's
   // CPU).
-  std::array<std::set<uint32_t>, kClasses> by_class;
+  std::array<std::set<uint32_t>, kClasses> by_class GUARDED_BY(mu);
   // The page the last insert went to, plus 1 (0 = none): inserts try it first without the
   // hint map, so appends cost one page fetch. Advisory like the hints: a stale value only
   // costs a failed attempt.
@@ -110,7 +110,7 @@ struct HeapFile::Impl {
   }
 
   void NoteFree(uint32_t page, size_t free) {
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     Forget(page);
     if (free < kMinUsefulFree) return;
     free_hints[page] = free;
@@ -124,7 +124,7 @@ struct HeapFile::Impl {
   // smallest class whose pages all have room (a page of the class below may have room too; it
   // is left for a smaller tuple).
   bool PickPage(size_t need, uint32_t* page) {
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     for (size_t c = (need + kClassBytes - 1) / kClassBytes; c < kClasses; ++c) {
       if (!by_class[c].empty()) {
         *page = *by_class[c].begin();
@@ -135,7 +135,7 @@ struct HeapFile::Impl {
   }
 
  private:
-  void Forget(uint32_t page) {  // REQUIRES: mu held
+  void Forget(uint32_t page) REQUIRES(mu) {
     auto it = free_hints.find(page);
     if (it == free_hints.end()) return;
     by_class[ClassOf(it->second)].erase(page);

@@ -33,13 +33,13 @@ void IndexFile::Detach() {
 Status IndexFile::Flush() { return pool_->FlushFile(file_); }
 
 Result<BufferPool::Snapshot> IndexFile::SnapshotDirty(size_t max_pages) {
-  std::unique_lock tl(tree_latch_);
+  WriterLock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   return pool_->SnapshotDirty(file_, max_pages);
 }
 
 Status IndexFile::Close() {
-  std::unique_lock tl(tree_latch_);
+  WriterLock tl(tree_latch_);
   if (!open_) return Status::Internal("index is closed");
   open_ = false;
   MERIDIAN_RETURN_IF_ERROR(pool_->FlushFile(file_));

@@ -1,15 +1,15 @@
 // IndexFile: what the B+tree and the R*-tree share about their one file: registering it with
-// the buffer pool on open, the tree latch (a std::shared_mutex; each index documents what it
+// the buffer pool on open, the tree latch (a SharedMutex; each index documents what it
 // holds it for), flushing, checkpoint snapshots taken under the exclusive tree latch, and close.
 // Concurrency: Flush, SnapshotDirty and Close are thread-safe.
 #pragma once
 
 #include <memory>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 
 #include "meridian/status.h"
+#include "meridian/thread_annotations.h"
 #include "storage/buffer_pool.h"
 
 namespace meridian::storage {
@@ -50,18 +50,19 @@ class IndexFile {
       index->Detach();
       return st;
     }
+    WriterLock tl(index->tree_latch_);  // uncontended: the index is not shared yet
     index->open_ = true;
     return index;
   }
   Status Attach(BufferPool* pool, const std::string& path);
   void Detach();
-  Status CheckOpen() const;
+  Status CheckOpen() const REQUIRES_SHARED(tree_latch_);
 
   BufferPool* pool_ = nullptr;
   FileId file_ = 0;
   std::string path_;
-  bool open_ = false;  // guarded by tree_latch_ (exclusive to clear)
-  mutable std::shared_mutex tree_latch_;
+  bool open_ GUARDED_BY(tree_latch_) = false;  // exclusive to write
+  mutable SharedMutex tree_latch_;
 };
 
 }  // namespace meridian::storage

@@ -165,7 +165,7 @@ Status RTree::FreePage(uint32_t page) {
 
 Status RTree::Insert(const Box& box, Rid rid) {
   MERIDIAN_RETURN_IF_ERROR(CheckBox(box));
-  std::unique_lock tl(tree_latch_);
+  WriterLock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   InsertState state;
   REntry e{box, PackRid(rid)};
@@ -299,7 +299,7 @@ Status RTree::OverflowTreatment(std::vector<PathStep>* path, size_t depth, RNode
 
 Result<bool> RTree::Delete(const Box& box, Rid rid) {
   MERIDIAN_RETURN_IF_ERROR(CheckBox(box));
-  std::unique_lock tl(tree_latch_);
+  WriterLock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   Box key = box;
   for (size_t d = dims_; d < kRTreeMaxDims; ++d) key.lo[d] = key.hi[d] = 0;

@@ -1,6 +1,6 @@
 // RTree: an R*-tree index (Beckmann et al., SIGMOD 1990) of (box, Rid) entries in one file
 // cached by the shared BufferPool; 1 to 8 float64 dimensions, points are boxes with lo == hi.
-// Concurrency: every method is thread-safe. A tree latch (std::shared_mutex) is held shared by
+// Concurrency: every method is thread-safe. A tree latch (a SharedMutex) is held shared by
 // searches and nearest-neighbour scans, exclusively by Insert, Delete, BulkLoad, Verify and
 // Close; pages are latched one at a time under it. Protocol: engine/storage/README.md
 // "R*-tree".

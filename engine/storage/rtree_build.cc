@@ -37,7 +37,7 @@ void StrSort(uint32_t* order, size_t n, size_t dims, size_t d, size_t per,
 }  // namespace
 
 Status RTree::BulkLoad(size_t n, const std::function<void(size_t, Box*, Rid*)>& entry) {
-  std::unique_lock tl(tree_latch_);
+  WriterLock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   {
     MERIDIAN_ASSIGN_OR_RETURN(ReadPageGuard g, ReadNode(root_));
@@ -135,7 +135,7 @@ struct RTree::VerifyState {
 };
 
 Result<RTree::Stats> RTree::Verify(bool check_pins) {
-  std::unique_lock tl(tree_latch_);
+  WriterLock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   VerifyState vs;
   const uint32_t pages = pool_->PageCount(file_);

@@ -132,7 +132,7 @@ size_t Match(Test t, const RTreePage& p, size_t dims, const Box& q, uint16_t* ou
 // latch, then after_leaf() once the latch is released; either returning false ends the walk.
 template <typename Visit, typename AfterLeaf>
 Status RTree::Walk(RTreeOp op, const Box& query, Visit visit, AfterLeaf after_leaf) {
-  std::shared_lock tl(tree_latch_);
+  ReaderLock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   MERIDIAN_RETURN_IF_ERROR(CheckBox(query));
   const Test leaf_test = NodeTest(op, true);
@@ -203,7 +203,7 @@ Status RTree::Nearest(std::span<const double> point, size_t k,
                            "R-tree coordinates must not be NaN");
     }
   }
-  std::shared_lock tl(tree_latch_);
+  ReaderLock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   struct Item {
     double dist2;

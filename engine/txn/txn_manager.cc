@@ -10,7 +10,7 @@ TxnManager::TxnManager(Timestamp last_committed, uint64_t next_txn)
     : clock_(last_committed), published_(last_committed), next_txn_(next_txn) {}
 
 uint64_t TxnManager::Begin() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   uint64_t id = kTxnIdBit | next_txn_++;
   Entry e;
   e.snapshot_ts = published_;
@@ -19,18 +19,18 @@ uint64_t TxnManager::Begin() {
 }
 
 Snapshot TxnManager::TakeSnapshot(uint64_t txn) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (auto it = txns_.find(txn); it != txns_.end()) it->second.snapshot_ts = published_;
   return Snapshot{published_, txn};
 }
 
 Timestamp TxnManager::published_ts() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return published_;
 }
 
 Timestamp TxnManager::AssignCommitTs(uint64_t txn) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   Entry& e = txns_[txn];
   e.state = TxnState::kCommitting;
   e.commit_ts = ++clock_;
@@ -40,7 +40,7 @@ Timestamp TxnManager::AssignCommitTs(uint64_t txn) {
 }
 
 void TxnManager::Publish(const std::vector<uint64_t>& txns) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   for (uint64_t t : txns) {
     Entry& e = txns_[t];
     e.state = TxnState::kCommitted;
@@ -50,7 +50,7 @@ void TxnManager::Publish(const std::vector<uint64_t>& txns) {
 }
 
 void TxnManager::Abort(uint64_t txn) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   Entry& e = txns_[txn];
   if (e.state == TxnState::kCommitting) failed_commits_.insert(txn);
   e.state = TxnState::kAborted;
@@ -63,17 +63,17 @@ void TxnManager::WakeWaiters(uint64_t holder, bool released) {
   auto [first, last] = waiters_.equal_range(holder);
   for (auto it = first; it != last; ++it) {
     it->second->released = it->second->released || released;
-    it->second->cv.notify_one();
+    it->second->cv.NotifyOne();
   }
 }
 
 bool TxnManager::FailedCommit(uint64_t txn) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return failed_commits_.count(txn) != 0;
 }
 
 void TxnManager::RecoverCommitted(uint64_t txn, Timestamp ts) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   txns_[txn] = Entry{TxnState::kCommitted, ts};
   clock_ = std::max(clock_, ts);
   published_ = std::max(published_, ts);
@@ -81,19 +81,19 @@ void TxnManager::RecoverCommitted(uint64_t txn, Timestamp ts) {
 }
 
 void TxnManager::AdvanceClock(Timestamp ts) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   clock_ = std::max(clock_, ts);
   published_ = std::max(published_, ts);
 }
 
 void TxnManager::SetEpoch(uint64_t epoch) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   next_txn_ = std::max(next_txn_, (epoch << 32) | 1);
 }
 
 Timestamp TxnManager::Resolve(uint64_t field) const {
   if (!IsTxnId(field)) return field;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = txns_.find(field);
   if (it == txns_.end() || it->second.state != TxnState::kCommitted) return kInfinity;
   return it->second.commit_ts;
@@ -101,7 +101,7 @@ Timestamp TxnManager::Resolve(uint64_t field) const {
 
 Timestamp TxnManager::ResolveDecided(uint64_t field) const {
   if (!IsTxnId(field)) return field;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = txns_.find(field);
   if (it == txns_.end() ||
       (it->second.state != TxnState::kCommitted && it->second.state != TxnState::kCommitting)) {
@@ -120,7 +120,7 @@ bool TxnManager::Visible(uint64_t begin, uint64_t end, const Snapshot& s) const 
 }
 
 TxnState TxnManager::State(uint64_t txn) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = txns_.find(txn);
   return it == txns_.end() ? TxnState::kAborted : it->second.state;
 }
@@ -139,7 +139,7 @@ bool TxnManager::ClosesCycle(uint64_t waiter, uint64_t holder) const {
 
 Result<TxnState> TxnManager::WaitFor(uint64_t waiter, uint64_t holder,
                                      const std::function<Status()>& check, bool until_decided) {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   if (ClosesCycle(waiter, holder)) {
     return Status::Error(sqlstate::kDeadlockDetected, "deadlock detected")
         .WithDetail("Transaction " + std::to_string(waiter & ~kTxnIdBit) +
@@ -150,7 +150,7 @@ Result<TxnState> TxnManager::WaitFor(uint64_t waiter, uint64_t holder,
   waits_for_[waiter] = holder;
   Waiter self;
   waiters_.emplace(holder, &self);
-  auto leave = [&] {
+  auto leave = [&]() REQUIRES(mu_) {
     waits_for_.erase(waiter);
     // Found again by value: a rehash by another waiter's insert invalidates iterators.
     auto [first, last] = waiters_.equal_range(holder);
@@ -174,11 +174,11 @@ Result<TxnState> TxnManager::WaitFor(uint64_t waiter, uint64_t holder,
       return state;
     }
     // Woken by holder's own state changes (WakeWaiters); the timeout polls check.
-    self.cv.wait_for(lock, std::chrono::milliseconds(50));
+    self.cv.WaitFor(mu_, std::chrono::milliseconds(50));
     if (check) {
-      lock.unlock();
+      lock.Unlock();
       Status st = check();
-      lock.lock();
+      lock.Lock();
       if (!st.ok()) {
         leave();
         return st;
@@ -188,19 +188,19 @@ Result<TxnState> TxnManager::WaitFor(uint64_t waiter, uint64_t holder,
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> TxnManager::LockWaits() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::vector<std::pair<uint64_t, uint64_t>> out(waits_for_.begin(), waits_for_.end());
   std::sort(out.begin(), out.end());
   return out;
 }
 
 void TxnManager::NotifyReleased(uint64_t txn) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   WakeWaiters(txn, /*released=*/true);
 }
 
 void TxnManager::ForgetBelow(uint64_t horizon_txn) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   for (auto it = txns_.begin(); it != txns_.end();) {
     const bool finished =
         it->second.state == TxnState::kCommitted || it->second.state == TxnState::kAborted;
@@ -213,13 +213,13 @@ void TxnManager::ForgetBelow(uint64_t horizon_txn) {
 }
 
 void TxnManager::MarkStamped(uint64_t txn) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = txns_.find(txn);
   if (it != txns_.end()) it->second.stamped = true;
 }
 
 std::vector<uint64_t> TxnManager::Stamped() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::vector<uint64_t> out;
   for (const auto& [id, e] : txns_) {
     const bool finished = e.state == TxnState::kCommitted || e.state == TxnState::kAborted;
@@ -229,12 +229,12 @@ std::vector<uint64_t> TxnManager::Stamped() const {
 }
 
 void TxnManager::Forget(const std::vector<uint64_t>& txns) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   for (uint64_t t : txns) txns_.erase(t);
 }
 
 Timestamp TxnManager::OldestSnapshot() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   Timestamp oldest = published_;
   for (const auto& [id, e] : txns_) {
     if (e.state == TxnState::kRunning) oldest = std::min(oldest, e.snapshot_ts);
@@ -244,19 +244,19 @@ Timestamp TxnManager::OldestSnapshot() const {
 }
 
 void TxnManager::HoldSnapshot(Timestamp read_ts) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   held_snapshots_.insert(read_ts);
 }
 
 void TxnManager::ReleaseSnapshot(Timestamp read_ts) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (auto it = held_snapshots_.find(read_ts); it != held_snapshots_.end()) {
     held_snapshots_.erase(it);
   }
 }
 
 std::vector<std::pair<uint64_t, Timestamp>> TxnManager::Committed() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::vector<std::pair<uint64_t, Timestamp>> out;
   for (const auto& [id, e] : txns_) {
     if (e.state == TxnState::kCommitted) out.emplace_back(id, e.commit_ts);
@@ -267,7 +267,7 @@ std::vector<std::pair<uint64_t, Timestamp>> TxnManager::Committed() const {
 }
 
 size_t TxnManager::tracked() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return txns_.size();
 }
 

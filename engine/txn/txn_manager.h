@@ -7,7 +7,6 @@
 // rows wakes only its own waiters (no thundering herd over every blocked writer).
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "meridian/status.h"
+#include "meridian/thread_annotations.h"
 
 namespace meridian::txn {
 
@@ -130,26 +130,26 @@ class TxnManager {
     bool stamped = false;
     Timestamp snapshot_ts = 0;  // the newest snapshot it took (running transactions)
   };
-  bool ClosesCycle(uint64_t waiter, uint64_t holder) const;  // REQUIRES mu_
+  bool ClosesCycle(uint64_t waiter, uint64_t holder) const REQUIRES(mu_);
   // One transaction blocked in WaitFor (on its stack while registered in waiters_).
   struct Waiter {
-    std::condition_variable cv;
+    CondVar cv;
     bool released = false;  // its holder gave rows back (NotifyReleased)
   };
-  // Wakes the waiters of holder (REQUIRES mu_); released: they return kRunning to re-check.
-  void WakeWaiters(uint64_t holder, bool released = false);
+  // Wakes the waiters of holder; released: they return kRunning to re-check.
+  void WakeWaiters(uint64_t holder, bool released = false) REQUIRES(mu_);
 
-  mutable std::mutex mu_;
-  Timestamp clock_;      // guarded by mu_: last commit ts handed out
-  Timestamp published_;  // guarded by mu_
-  uint64_t next_txn_;    // guarded by mu_
-  mutable std::unordered_map<uint64_t, Entry>
-      txns_;  // guarded by mu_ (snapshot_ts set by const TakeSnapshot)
-  std::unordered_map<uint64_t, uint64_t> waits_for_;  // guarded by mu_: waiter → holder
-  // Guarded by mu_: transactions aborted while committing (a failed group; rare: a full disk).
-  std::unordered_set<uint64_t> failed_commits_;
-  std::unordered_multimap<uint64_t, Waiter*> waiters_;  // guarded by mu_: holder → its waiters
-  std::multiset<Timestamp> held_snapshots_;             // guarded by mu_ (HoldSnapshot)
+  mutable Mutex mu_;
+  Timestamp clock_ GUARDED_BY(mu_);  // last commit ts handed out
+  Timestamp published_ GUARDED_BY(mu_);
+  uint64_t next_txn_ GUARDED_BY(mu_);
+  // snapshot_ts is set by const TakeSnapshot.
+  mutable std::unordered_map<uint64_t, Entry> txns_ GUARDED_BY(mu_);
+  std::unordered_map<uint64_t, uint64_t> waits_for_ GUARDED_BY(mu_);  // waiter → holder
+  // Transactions aborted while committing (a failed group; rare: a full disk).
+  std::unordered_set<uint64_t> failed_commits_ GUARDED_BY(mu_);
+  std::unordered_multimap<uint64_t, Waiter*> waiters_ GUARDED_BY(mu_);  // holder → its waiters
+  std::multiset<Timestamp> held_snapshots_ GUARDED_BY(mu_);             // HoldSnapshot
 };
 
 }  // namespace meridian::txn
