@@ -19,6 +19,9 @@ struct SessionStreamState {
    public:
     // Requires mu: calls Finish once (no later call does anything).
     virtual void FinishLocked(grpc::Status status) = 0;
+    // Requires mu: the server's stop while the stream waits for a request. Finish alone would
+    // leave the read pending until the client sends or gRPC's shutdown deadline cancels it.
+    virtual void StopLocked() = 0;
 
    protected:
     ~Reactor() = default;
@@ -535,6 +538,10 @@ class SessionStreamReactor final
     state_->finished = true;
     Finish(std::move(status));
   }
+  void StopLocked() override {
+    FinishLocked(grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
+    ctx_->TryCancel();  // ends the pending read
+  }
 
  private:
   // Requires state_->mu.
@@ -725,10 +732,7 @@ void SqlService::Shutdown() {
     if (state == nullptr) continue;
     std::lock_guard lock(state->mu);
     state->stopping = true;
-    if (state->reactor != nullptr && state->reading) {
-      state->reactor->FinishLocked(
-          grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
-    }
+    if (state->reactor != nullptr && state->reading) state->reactor->StopLocked();
   }
 }
 
