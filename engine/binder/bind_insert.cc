@@ -2,8 +2,8 @@
 // coercion of every value to its column's type, and the DEFAULTs of the columns not given;
 // ON CONFLICT in bind_on_conflict.cc.
 #include "binder/binder.h"
-#include "planner/planner.h"
 #include "binder/type_rules.h"
+#include "planner/planner.h"
 
 namespace meridian::exec {
 
@@ -175,8 +175,7 @@ Result<std::unique_ptr<BoundInsert>> Binder::BindInsert(const ast::InsertStmt& s
   MERIDIAN_ASSIGN_OR_RETURN(out->checks, BindChecks(out->table));
   MERIDIAN_RETURN_IF_ERROR(CheckIdentityTargets(stmt, listed, out.get()));
   if (stmt.on_conflict != nullptr) MERIDIAN_RETURN_IF_ERROR(BindOnConflict(stmt, out.get()));
-  MERIDIAN_RETURN_IF_ERROR(
-      BindReturning(stmt.returning, out->table, &out->returning, stmt.alias));
+  MERIDIAN_RETURN_IF_ERROR(BindReturning(stmt.returning, out->table, &out->returning, stmt.alias));
   return out;
 }
 

@@ -290,8 +290,8 @@ struct BoundExpr {
 
   std::vector<BoundExprPtr> children;
   std::shared_ptr<SubqueryPlan> subquery;
-  std::unique_ptr<WindowClause> window;      // kWindow
-  const ScalarFunction* scalar = nullptr;    // kFunction with Func::kRegistered
+  std::unique_ptr<WindowClause> window;    // kWindow
+  const ScalarFunction* scalar = nullptr;  // kFunction with Func::kRegistered
   // kFunction with Func::kRow: the record's fields; a kColumn of type record: the fields of
   // the values it holds, when known (a derived table's ROW(...) column), else null.
   std::shared_ptr<const RecordShape> shape;

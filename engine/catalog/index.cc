@@ -44,8 +44,7 @@ bool RTreeGeometry(const Value& v, storage::Box* box) {
   } else {
     b = geo::BoxOf(s);
   }
-  if (std::isnan(b.low.x) || std::isnan(b.low.y) || std::isnan(b.high.x) ||
-      std::isnan(b.high.y)) {
+  if (std::isnan(b.low.x) || std::isnan(b.low.y) || std::isnan(b.high.x) || std::isnan(b.high.y)) {
     return false;
   }
   box->lo[0] = b.low.x;

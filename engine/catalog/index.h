@@ -191,7 +191,7 @@ class Index {
  private:
   static constexpr size_t kKeyLockStripes = 64;
   const IndexSchema schema_;
-  std::unique_ptr<storage::BTree> tree_;    // B+tree index
+  std::unique_ptr<storage::BTree> tree_;   // B+tree index
   std::unique_ptr<storage::RTree> rtree_;  // R-tree index
   std::mutex key_locks_[kKeyLockStripes];
   mutable Mutex unsafe_mu_;

@@ -46,8 +46,8 @@ void AddKeyShareLock(const txn::TxnManager& txns, uint32_t table, storage::Rid r
   r.holders.fetch_add(1, std::memory_order_release);
 }
 
-std::vector<uint64_t> KeyShareHolders(const txn::TxnManager& txns, uint32_t table,
-                                      storage::Rid rid, uint64_t me) {
+std::vector<uint64_t> KeyShareHolders(const txn::TxnManager& txns, uint32_t table, storage::Rid rid,
+                                      uint64_t me) {
   Registry& r = TheRegistry();
   // A registration that this load misses came after the writer took the version: its holder
   // sees the writer's mark when it looks at the version again (key_share_locks.h).

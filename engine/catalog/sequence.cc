@@ -155,10 +155,10 @@ Result<int64_t> Sequence::Next() {
     const bool up = s.increment > 0;
     if (StepsLeft(last_value_, s.increment, s.min_value, s.max_value) < 1) {
       if (!s.cycle) {
-        return Status::Error(sqlstate::kSequenceGeneratorLimitExceeded, std::string("nextval: reached ") +
-                                          (up ? "maximum" : "minimum") + " value of sequence \"" +
-                                          s.name + "\" (" +
-                                          std::to_string(up ? s.max_value : s.min_value) + ")");
+        return Status::Error(sqlstate::kSequenceGeneratorLimitExceeded,
+                             std::string("nextval: reached ") + (up ? "maximum" : "minimum") +
+                                 " value of sequence \"" + s.name + "\" (" +
+                                 std::to_string(up ? s.max_value : s.min_value) + ")");
       }
       v = up ? s.min_value : s.max_value;
       logged_left_ = 0;  // a wrapped value is not covered by the logged state
@@ -176,8 +176,7 @@ Result<int64_t> Sequence::Next() {
       chunk_ = kFirstChunk;
     }
     last_log_ = now;
-    const int64_t steps =
-        std::min(chunk_ - 1, StepsLeft(v, s.increment, s.min_value, s.max_value));
+    const int64_t steps = std::min(chunk_ - 1, StepsLeft(v, s.increment, s.min_value, s.max_value));
     MERIDIAN_RETURN_IF_ERROR(WriteStateLocked(v + steps * s.increment, true));
     logged_left_ = steps;
   }
@@ -190,11 +189,10 @@ Status Sequence::Set(int64_t value, bool is_called) {
   MutexLock lock(mu_);
   const SequenceSchema& s = *schema_;
   if (value < s.min_value || value > s.max_value) {
-    return Status::Error(sqlstate::kNumericValueOutOfRange,
-                         "setval: value " + std::to_string(value) +
-                             " is out of bounds for sequence \"" + s.name + "\" (" +
-                             std::to_string(s.min_value) + ".." + std::to_string(s.max_value) +
-                             ")");
+    return Status::Error(
+        sqlstate::kNumericValueOutOfRange,
+        "setval: value " + std::to_string(value) + " is out of bounds for sequence \"" + s.name +
+            "\" (" + std::to_string(s.min_value) + ".." + std::to_string(s.max_value) + ")");
   }
   MERIDIAN_RETURN_IF_ERROR(WriteStateLocked(value, is_called));
   last_value_ = value;

@@ -202,7 +202,7 @@ class Table {
   Mutex gc_pages_mu_;
   std::vector<uint64_t> gc_pages_ GUARDED_BY(gc_pages_mu_);  // a bit per page to visit
   bool gc_all_pages_ GUARDED_BY(gc_pages_mu_) = true;        // visit every page next time
-  std::atomic<uint64_t> storage_generation_{0};  // bumped by ReplaceStorage (TRUNCATE)
+  std::atomic<uint64_t> storage_generation_{0};              // bumped by ReplaceStorage (TRUNCATE)
   mutable Mutex successors_mu_;
   // Packed old rid → (packed new rid, updater txn id).
   std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> successors_

@@ -5,8 +5,8 @@
 #include <charconv>
 #include <optional>
 
-#include "catalog/system_tables.h"
 #include "binder/bound_expr.h"
+#include "catalog/system_tables.h"
 #include "execution/operator.h"
 #include "main/session_settings.h"
 
@@ -96,7 +96,7 @@ Status ApplyOptions(const std::vector<ast::SequenceOption>& opts, bool create,
       return Invalid("sequence type must be smallint, integer, or bigint")
           .WithPosition(o->loc.position);
     }
-    s->type = n == "smallint" ? TypeId::kSmallInt
+    s->type = n == "smallint"  ? TypeId::kSmallInt
               : n == "integer" ? TypeId::kInteger
                                : TypeId::kBigInt;
   }
@@ -192,9 +192,8 @@ Status NotASequence(const catalog::Catalog& catalog, const std::string& name, bo
     if (for_drop && catalog.Find(name) != nullptr) st.WithHint("Use DROP TABLE to remove a table.");
     return st;
   }
-  return Status::Error(sqlstate::kUndefinedTable,
-                       std::string(for_drop ? "sequence" : "relation") + " \"" + name +
-                           "\" does not exist");
+  return Status::Error(sqlstate::kUndefinedTable, std::string(for_drop ? "sequence" : "relation") +
+                                                      " \"" + name + "\" does not exist");
 }
 
 void AddNotice(std::string* notice, const std::string& line) {
@@ -267,8 +266,8 @@ Status ExecuteAlterSequence(const ast::SequenceStmt& stmt, catalog::Catalog* cat
   catalog::SequenceSchema s = *seq->schema();
   std::optional<int64_t> restart;
   std::optional<Owner> owner;
-  MERIDIAN_RETURN_IF_ERROR(ApplyOptions(stmt.options, false, catalog, &s, &restart, &owner,
-                                        seq->State().first));
+  MERIDIAN_RETURN_IF_ERROR(
+      ApplyOptions(stmt.options, false, catalog, &s, &restart, &owner, seq->State().first));
   if (owner) {
     if (s.identity != 0) {
       return Status::Error(sqlstate::kFeatureNotSupported,
@@ -307,8 +306,7 @@ Status ExecuteDropSequence(const ast::DropTableStmt& stmt, catalog::Catalog* cat
       return Status::Error(sqlstate::kDependentObjectsStillExist,
                            "cannot drop sequence " + name + " because column " + col->name +
                                " of table " + table->name() + " requires it")
-          .WithHint("You can drop column " + col->name + " of table " + table->name() +
-                    " instead.")
+          .WithHint("You can drop column " + col->name + " of table " + table->name() + " instead.")
           .WithPosition(stmt.table_locs[i].position);
     }
     if (col != nullptr && col->default_text.find("'" + name + "'") != std::string::npos) {
@@ -321,8 +319,7 @@ Status ExecuteDropSequence(const ast::DropTableStmt& stmt, catalog::Catalog* cat
             .WithPosition(stmt.table_locs[i].position);
       }
       return Status::Error(sqlstate::kDependentObjectsStillExist,
-                           "cannot drop sequence " + name +
-                               " because other objects depend on it")
+                           "cannot drop sequence " + name + " because other objects depend on it")
           .WithDetail("default value for column " + col->name + " of table " + table->name() +
                       " depends on sequence " + name)
           .WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
