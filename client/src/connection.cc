@@ -23,6 +23,8 @@ namespace v1 = meridian::v1;
 namespace {
 
 constexpr auto kCloseTimeout = std::chrono::seconds(3);
+// How long a connection whose session ended keeps reading its channel (WatchWhileReady).
+constexpr auto kLostWatch = std::chrono::seconds(10);
 constexpr auto kCancelTimeout = std::chrono::seconds(5);
 
 std::chrono::system_clock::time_point DeadlineAfter(std::chrono::milliseconds d) {
@@ -129,8 +131,26 @@ struct Connection::Impl {
     if (!closing.load()) {
       // The session is gone: the server aborts its work, so end the running call at once.
       lost.store(true);
-      std::lock_guard lock(query_mu);
-      if (running_context != nullptr) running_context->TryCancel();
+      {
+        std::lock_guard lock(query_mu);
+        if (running_context != nullptr) running_context->TryCancel();
+      }
+      WatchWhileReady();
+    }
+  }
+
+  // The synchronous API reads a channel only while a call or a watch polls it (otherwise gRPC's
+  // backup poller does, every 5 s). A stopping server ends the Attach stream, then sends GOAWAY
+  // and waits for this client to answer it before it can exit: keep polling until the
+  // connection leaves READY (or for kLostWatch, or until Close).
+  void WatchWhileReady() {
+    const auto give_up = std::chrono::steady_clock::now() + kLostWatch;
+    grpc_connectivity_state state = channel->GetState(/*try_to_connect=*/false);
+    while (state == GRPC_CHANNEL_READY && !closing.load() &&
+           std::chrono::steady_clock::now() < give_up) {
+      (void)channel->WaitForStateChange(
+          state, std::chrono::system_clock::now() + std::chrono::milliseconds(100));
+      state = channel->GetState(/*try_to_connect=*/false);
     }
   }
 
