@@ -28,6 +28,7 @@ struct Outcome {
   std::mutex mu;
   std::set<int64_t> acknowledged;
   std::atomic<int> crashed_sessions{0};
+  std::map<int64_t, std::string> last_error;  // by session: how its last transfer failed
 };
 
 // One session's transfers until the disk "dies" (any error other than a retryable conflict).
@@ -58,6 +59,11 @@ void Transfers(Database* db, int session_no, uint64_t seed, int max_transfers, O
       (void)RunSql(*s, "ROLLBACK");
       const std::string& state = r.status.ok() ? std::string("40001") : r.status.sqlstate();
       if ((state == "40001" || state == "40P01") && attempt < 50) continue;
+      {
+        std::lock_guard lock(out->mu);
+        out->last_error[session_no] = "transfer " + std::to_string(id) + ": " + state + " " +
+                                      (r.status.ok() ? r.tag : r.status.message());
+      }
       out->crashed_sessions.fetch_add(1);
       return;  // the disk is gone
     }
@@ -68,6 +74,30 @@ int64_t Count(Session& s, const std::string& sql) {
   SqlResult r = RunSql(s, sql);
   EXPECT_TRUE(r.status.ok()) << sql << ": " << r.status.message();
   return r.rows.empty() ? -1 : std::stoll(r.rows[0]);
+}
+
+// For a failure message: each transfer present xor acknowledged, as the heap and the primary
+// key see it, with how its session ended and what recovery did.
+std::string Differences(Session& s, const std::set<int64_t>& present, Outcome& outcome,
+                        const RecoveryInfo& info) {
+  std::lock_guard lock(outcome.mu);
+  std::string out = "\nrecovery: indexes_rebuilt " + std::to_string(info.indexes_rebuilt) +
+                    ", journal_pages " + std::to_string(info.journal_pages) + ", tail_pages " +
+                    std::to_string(info.tail_pages);
+  std::set<int64_t> ids = present;
+  ids.insert(outcome.acknowledged.begin(), outcome.acknowledged.end());
+  for (int64_t id : ids) {
+    const bool p = present.count(id) != 0, a = outcome.acknowledged.count(id) != 0;
+    if (p == a) continue;
+    const std::string k = std::to_string(id);
+    SqlResult heap = RunSql(s, "SELECT id, src, dst, amount FROM transfers WHERE id + 0 = " + k);
+    out += "\ntransfer " + k + (a ? " acknowledged" : " not acknowledged") +
+           (p ? ", present" : ", absent") + "; heap rows " + std::to_string(heap.rows.size()) +
+           ", primary key rows " +
+           std::to_string(Count(s, "SELECT count(*) FROM transfers WHERE id = " + k)) +
+           "; session's last error: " + outcome.last_error[id / 1000000];
+  }
+  return out;
 }
 
 TEST(CrashRecovery, RandomCrashPointsKeepExactlyTheAcknowledgedTransfers) {
@@ -148,7 +178,8 @@ TEST(CrashRecovery, RandomCrashPointsKeepExactlyTheAcknowledgedTransfers) {
     std::set<int64_t> present;
     for (const std::string& row : ids.rows) present.insert(std::stoll(row));
     EXPECT_EQ(present, outcome.acknowledged)
-        << "acknowledged " << outcome.acknowledged.size() << ", present " << present.size();
+        << "acknowledged " << outcome.acknowledged.size() << ", present " << present.size()
+        << Differences(*s, present, outcome, info);
     // Index and heap agree: every account and every surviving transfer exactly once through
     // its primary key (checkpointed index files plus the log tail's entries), nothing else.
     for (int a = 1; a <= kAccounts; ++a) {
