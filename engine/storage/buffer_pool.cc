@@ -888,9 +888,13 @@ void BufferPool::ReleaseFlushed(std::vector<Frame*>* pinned, std::vector<Frame*>
                                 bool written, size_t pages) {
   {
     MutexLock lock(mutex_);
+    // Still not on disk: dirty again before the io mutex goes, as a flush waiting for this
+    // write (TakeForFlush) reads the flag as soon as it has the mutex.
+    if (!written) {
+      for (Frame* frame : *pinned) frame->dirty = true;
+    }
     for (Frame* frame : *io_held) frame->io.unlock();
     for (Frame* frame : *pinned) {
-      if (!written) frame->dirty = true;  // still not on disk
       frame->pin_count.fetch_sub(1, std::memory_order_acq_rel);
       --io_pins_;
     }
@@ -907,8 +911,17 @@ Status BufferPool::FlushFile(FileId file) {
     MutexLock lock(mutex_);
     auto it = files_.find(file);
     if (it == files_.end()) return Status::Internal("unknown buffer pool file id");
-    for (const Frame* frame : it->second.frames) {
-      if (frame->dirty) pages.push_back(frame->page_no);
+    for (Frame* frame : it->second.frames) {
+      // Dirty, or clean only because another writer (a commit batch, an eviction) copied it
+      // and is writing it now: that write may still fail and leave the page dirty, so the
+      // page is taken too (TakeForFlush waits for the write, then writes the page if it is
+      // dirty again). A caller such as a checkpoint counts on every change made before the
+      // call being durable when it returns.
+      if (frame->dirty || !frame->io.try_lock()) {
+        pages.push_back(frame->page_no);
+      } else {
+        frame->io.unlock();
+      }
     }
   }
   // Always synced at the end: evictions may have written other pages of the file unsynced.

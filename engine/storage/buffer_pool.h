@@ -173,7 +173,9 @@ class BufferPool {
   // another one created at its path.
   Status ClearDoublewrite();
 
-  // Writes every dirty page of file (with checksums), then fsyncs the file.
+  // Writes every dirty page of file (with checksums), then fsyncs the file. A page another
+  // writer is writing meanwhile is waited for (and written if that write failed): every change
+  // made before the call is durable when it returns OK.
   Status FlushFile(FileId file);
   // Writes those of pages (of file) that are dirty and makes them durable (write-behind commit):
   // the file is fsynced unless every page was written by a batch that synced it already

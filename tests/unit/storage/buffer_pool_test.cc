@@ -1,16 +1,20 @@
 // BufferPool: eviction with far more pages than frames, pins respected, all-pinned error,
-// on-disk checksum verification, I/O fault propagation and concurrent page access.
+// on-disk checksum verification, I/O fault propagation, a flush meeting a failing concurrent
+// batch, and concurrent page access.
 #include "storage/buffer_pool.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <future>
 #include <random>
 #include <thread>
 
 #include "storage/btree_page.h"
+#include "storage/doublewrite.h"
 #include "storage/fault_injection_file_system.h"
 #include "storage/page.h"
 #include "temp_dir.h"
@@ -321,6 +325,63 @@ TEST(BufferPoolTest, WriteFaultsSurfaceAsErrors) {
       EXPECT_EQ(Load32(guard->data() + kTagAt), i);
     }
   }
+  ExpectNoPins(pool);
+}
+
+// A checkpoint's FlushFile must not take a page that a commit batch copied (clean, its io
+// held) as written: the batch may still fail, leaving the page dirty and not on disk, while the
+// checkpoint goes on to write index images naming versions on that page. FlushFile waits for
+// such a write and writes the page itself when the write failed.
+TEST(BufferPoolTest, FlushFileWritesAPageWhoseConcurrentBatchFailed) {
+  TempDir dir;
+  BufferPool pool(16);
+  auto dw = Doublewrite::Open(pool.file_system(), dir.File("doublewrite"), dir.path());
+  ASSERT_TRUE(dw.ok()) << dw.status().ToString();
+  pool.EnableDoublewrite(std::move(dw).value());
+  auto fid = OpenFile(&pool, dir.File("data"));
+  ASSERT_TRUE(fid.ok());
+  {
+    auto guard = pool.NewPage(*fid);
+    ASSERT_TRUE(guard.ok());
+    Store32(guard->data() + kTagAt, 1);
+  }
+  ASSERT_TRUE(pool.FlushFile(*fid).ok());
+  {
+    auto guard = pool.FetchWrite(*fid, 0);
+    ASSERT_TRUE(guard.ok());
+    Store32(guard->data() + kTagAt, 2);
+  }
+  // The batch's writer stops after copying the page (before_write runs with its io held) and
+  // then fails; later calls (FlushFile's own write) pass.
+  std::promise<void> batch_holds_page, batch_may_fail;
+  std::shared_future<void> may_fail = batch_may_fail.get_future().share();
+  std::atomic<int> calls{0};
+  pool.SetNoSteal(*fid, [&]() -> Status {
+    if (calls.fetch_add(1) != 0) return Status::Ok();
+    batch_holds_page.set_value();
+    may_fail.wait();
+    return Status::IOError("injected failure of the batch");
+  });
+  Status batch_status, flush_status;
+  std::thread batch([&] { batch_status = pool.FlushGroupPages({{*fid, {0}}}, {}, {}, nullptr); });
+  batch_holds_page.get_future().wait();
+  std::atomic<bool> flushed{false};
+  std::thread flush([&] {
+    flush_status = pool.FlushFile(*fid);
+    flushed = true;
+  });
+  for (int i = 0; i < 40 && !flushed; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  batch_may_fail.set_value();
+  batch.join();
+  flush.join();
+  EXPECT_FALSE(batch_status.ok());
+  ASSERT_TRUE(flush_status.ok()) << flush_status.ToString();
+  std::ifstream in(dir.File("data"), std::ios::binary);
+  char tag[4];
+  in.seekg(kTagAt);
+  ASSERT_TRUE(in.read(tag, 4));
+  EXPECT_EQ(Load32(tag), 2u) << "the page FlushFile returned for is not on disk";
   ExpectNoPins(pool);
 }
 
