@@ -1,16 +1,17 @@
 // COPY in PostgreSQL's text and CSV formats. FROM STDIN: the client's data is cut into records
 // as it arrives (a CSV quoted field may span lines), each record into fields, each field is
-// converted with its column type's input rules; CopyIn::Finish inserts every row through the
-// INSERT executor (NOT NULL, unique indexes, index maintenance) as one statement, so the COPY is
-// all or nothing. TO STDOUT: a SELECT whose rows are formatted into lines.
+// converted with its column type's input rules; the rows go through the INSERT executor (NOT
+// NULL, unique indexes, index maintenance) in batches as they arrive, all in one statement that
+// CopyIn::Finish ends, so the COPY is all or nothing. TO STDOUT: a SELECT whose rows are formatted
+// into lines.
 #include <algorithm>
 
 #include "binder/binder.h"
+#include "binder/type_rules.h"
+#include "commands/utility_statements.h"
 #include "execution/modify_table.h"
 #include "main/session_settings.h"
 #include "main/transaction_block.h"
-#include "binder/type_rules.h"
-#include "commands/utility_statements.h"
 #include "meridian/parser/utf8.h"
 
 namespace meridian::exec {
@@ -213,35 +214,75 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
   size_t column_count() const override { return targets_.size(); }
   Status Write(std::string_view data, ExecControl& ctl) override {
     if (ended_) return Status::Ok();  // data after the \. marker is ignored, as PostgreSQL
+    if (!failed_.ok()) return failed_;
     buffer_.append(data);
-    MERIDIAN_RETURN_IF_ERROR(ParseRecords(/*final=*/false));
-    return ctl.Check();
+    Status st = ParseRecords(/*final=*/false);
+    if (st.ok()) st = ctl.Check();
+    if (st.ok() && rows_.size() >= kBatchRows && !HasOutboundForeignKeys()) st = InsertBatch(ctl);
+    return st.ok() ? st : Fail(std::move(st));
   }
   Status Finish(ExecControl& ctl) override {
-    if (!ended_) MERIDIAN_RETURN_IF_ERROR(ParseRecords(/*final=*/true));
+    if (!failed_.ok()) return failed_;
+    Status st = ended_ ? Status::Ok() : ParseRecords(/*final=*/true);
     buffer_.clear();
-    insert_->source = std::make_unique<RowsOp>(&rows_);
-    TransactionBlock& block = settings_->txn_block();
-    MERIDIAN_ASSIGN_OR_RETURN(TransactionBlock::StatementTxn stx,
-                              block.Enter(catalog_, *settings_));
-    Status st = locks_->AcquireAll(&ctl);
-    if (st.ok() && locks_->SchemaChanged()) st = Rebind(ctl);
-    Result<uint64_t> n = uint64_t{0};
-    if (!st.ok()) {
-      n = st;
-    } else {
-      ExecContext exec{&ctl, {}, settings_, catalog_, stx.txn.get()};
-      n = ExecuteInsert(*insert_, &exec);
-      locks_->ReleaseAll();
-    }
-    rows_.clear();
-    MERIDIAN_RETURN_IF_ERROR(block.Leave(catalog_, *settings_, stx, n.status()));
-    inserted_ = *n;
-    return Status::Ok();
+    if (st.ok()) st = InsertBatch(ctl);
+    if (!st.ok()) return Fail(std::move(st));
+    entered_ = false;
+    locks_->ReleaseAll();
+    return settings_->txn_block().Leave(catalog_, *settings_, stx_, Status::Ok());
+  }
+  // A COPY the client abandoned (CopyFail, a vanished client) or the server refused midway
+  // ends as a failed statement: its rows go, a transaction block fails.
+  ~CopyFromCursor() override {
+    if (entered_) (void)Fail(Status::Error(sqlstate::kQueryCanceled, "COPY from stdin ended"));
   }
 
  private:
+  // Rows are inserted in batches of this many as the data arrives (memory stays bounded, and the
+  // inserts overlap the client's sending), all in the statement's one transaction.
+  static constexpr size_t kBatchRows = 10000;
+
   const std::string& table_name() const { return insert_->table->name(); }
+
+  // A row may reference one that comes later in the data (PostgreSQL checks foreign keys at
+  // the statement's end): then every row is inserted at Finish, in one batch.
+  bool HasOutboundForeignKeys() const { return !insert_->table->schema().foreign_keys.empty(); }
+
+  // Inserts the rows parsed so far, entering the statement (its transaction, its table locks)
+  // at the first batch.
+  Status InsertBatch(ExecControl& ctl) {
+    if (!entered_) {
+      MERIDIAN_ASSIGN_OR_RETURN(stx_, settings_->txn_block().Enter(catalog_, *settings_));
+      entered_ = true;
+      MERIDIAN_RETURN_IF_ERROR(locks_->AcquireAll(&ctl));
+      if (locks_->SchemaChanged()) MERIDIAN_RETURN_IF_ERROR(Rebind(ctl));
+      insert_->source = std::make_unique<RowsOp>(&rows_);
+    }
+    ExecContext exec{&ctl, {}, settings_, catalog_, stx_.txn.get()};
+    Result<uint64_t> n = ExecuteInsert(*insert_, &exec);
+    rows_.clear();
+    if (!n.ok()) return n.status();
+    inserted_ += *n;
+    return Status::Ok();
+  }
+
+  // Ends the statement with st (entering it first, so that a transaction block fails as for
+  // any failed statement); later Write and Finish calls return st.
+  Status Fail(Status st) {
+    failed_ = st;
+    rows_.clear();
+    buffer_.clear();
+    TransactionBlock& block = settings_->txn_block();
+    if (!entered_) {
+      Result<TransactionBlock::StatementTxn> stx = block.Enter(catalog_, *settings_);
+      if (!stx.ok()) return failed_;  // a block that had failed already
+      stx_ = std::move(stx).value();
+    }
+    entered_ = false;
+    locks_->ReleaseAll();
+    (void)block.Leave(catalog_, *settings_, stx_, st);
+    return failed_;
+  }
 
   // An ALTER TABLE changed the table since COPY started: the same INSERT INTO t (columns) is
   // bound again (the parsed rows keep their columns: names and types do not change, and a
@@ -492,6 +533,9 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
   std::vector<Row> rows_;
   uint64_t line_ = 0;
   uint64_t inserted_ = 0;
+  TransactionBlock::StatementTxn stx_;  // the statement's, from the first batch on
+  bool entered_ = false;                // stx_ is open (Leave not called yet)
+  Status failed_;                       // the error that ended the COPY
   bool skip_header_ = false;
   bool ended_ = false;
   bool in_quote_at_end_ = false;

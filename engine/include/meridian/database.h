@@ -185,8 +185,9 @@ class QueryCursor {
 };
 
 // The receiving side of COPY ... FROM STDIN (PostgreSQL's CopyData / CopyDone / CopyFail).
-// Rows are parsed as data arrives and inserted by Finish as one statement through the INSERT
-// path (constraints, indexes): all of them or, on any error, none.
+// Rows are parsed as data arrives and inserted in batches through the INSERT path (constraints,
+// indexes) within one statement that Finish ends: all of them or, on any error (or when the
+// cursor is destroyed before Finish), none; in a transaction block an error fails the block.
 class CopyIn {
  public:
   virtual ~CopyIn() = default;
@@ -194,7 +195,8 @@ class CopyIn {
   // The next piece of the data stream, split anywhere. Bad input: 22P02 / 22P04 / 22001 ...
   // with the line in the error's context.
   virtual Status Write(std::string_view data, ExecControl& ctl) = 0;
-  // End of data: inserts every row; afterwards the cursor's CommandTag() is "COPY n".
+  // End of data: inserts the last rows and ends the statement (an autocommit COPY commits);
+  // afterwards the cursor's CommandTag() is "COPY n".
   virtual Status Finish(ExecControl& ctl) = 0;
 };
 

@@ -48,8 +48,8 @@ class PsycopgTest(unittest.TestCase):
             raise AssertionError(f"meridiand exited with {code}:\n{log}")
 
     def connect(self, **kwargs):
-        # Autocommit: in its default mode psycopg opens every transaction with BEGIN, and
-        # Meridian has no transaction blocks yet.
+        # Autocommit (psycopg's default mode opens every transaction with BEGIN; the tests of
+        # that mode connect themselves).
         return psycopg.connect(self.daemon.conninfo(), autocommit=True, connect_timeout=20,
                                **kwargs)
 
@@ -367,6 +367,52 @@ class PsycopgTest(unittest.TestCase):
             conn.execute("DEALLOCATE ALL")
             self.assertEqual(pg.prepare(b"same_name", b"SELECT 2").status, ok)
             self.assertEqual(pg.exec_prepared(b"same_name", []).get_value(0, 0), b"2")
+
+    def test_copy_of_many_rows_is_one_statement(self):
+        # 30,000 rows arrive in several pieces and are inserted in batches as they come: the
+        # COPY is still one statement, all or nothing, and in a transaction block an error in
+        # its last rows fails the block (PostgreSQL's rules).
+        n = 30000
+        good = "".join(f"{i}\tvalue number {i:010d}\n" for i in range(1, n + 1))
+        with psycopg.connect(self.daemon.conninfo(), connect_timeout=20) as conn:
+            conn.execute("CREATE TABLE cpbig (id INTEGER PRIMARY KEY, v TEXT)")
+            conn.commit()
+            with conn.cursor() as cur:
+                with self.assertRaises(errors.UniqueViolation):
+                    with cur.copy("COPY cpbig FROM STDIN") as copy:
+                        copy.write(good + "17\tduplicate\n")
+                self.assertEqual(conn.info.transaction_status,
+                                 psycopg.pq.TransactionStatus.INERROR)
+                with self.assertRaises(errors.InFailedSqlTransaction):
+                    conn.execute("SELECT count(*) FROM cpbig")
+                conn.rollback()
+                with self.assertRaises(errors.InvalidTextRepresentation):
+                    with cur.copy("COPY cpbig FROM STDIN") as copy:
+                        copy.write(good + "x\tnot a number\n")
+                conn.rollback()
+                # The client gives up after sending every row: CopyFail.
+                with self.assertRaises(RuntimeError):
+                    with cur.copy("COPY cpbig FROM STDIN") as copy:
+                        copy.write(good)
+                        raise RuntimeError("client gives up")
+                conn.rollback()
+                self.assertEqual(conn.execute("SELECT count(*) FROM cpbig").fetchone(), (0,))
+                with cur.copy("COPY cpbig FROM STDIN") as copy:
+                    copy.write(good)
+                self.assertEqual(cur.rowcount, n)
+                # Rows of the COPY are visible to the next statement of the block, and the
+                # block's ROLLBACK takes them back.
+                self.assertEqual(conn.execute("SELECT count(*), max(id) FROM cpbig").fetchone(),
+                                 (n, n))
+                conn.rollback()
+                self.assertEqual(conn.execute("SELECT count(*) FROM cpbig").fetchone(), (0,))
+        with self.connect() as conn:  # autocommit: the COPY commits by itself
+            with conn.cursor() as cur:
+                with cur.copy("COPY cpbig FROM STDIN") as copy:
+                    copy.write(good)
+                self.assertEqual(cur.statusmessage, f"COPY {n}")
+            self.assertEqual(conn.execute("SELECT count(*), count(DISTINCT v) FROM cpbig "
+                                          "WHERE v LIKE 'value number %'").fetchone(), (n, n))
 
     def test_error_in_transaction_then_rollback_and_reuse(self):
         # Not autocommit: psycopg opens transactions with BEGIN. After an error it rolls back and
