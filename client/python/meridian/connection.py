@@ -124,12 +124,18 @@ class Connection:
         self.statement_timeout = statement_timeout  # seconds per statement; None: no limit
         self.notices = []  # server notices, oldest first (as psycopg2's connection.notices)
         self._query_ids = itertools.count(1)
-        self._lock = threading.Lock()  # guards _running_*
+        self._lock = threading.Condition()  # guards _running_*, _drop_at, _watchdog*
         self._running_call = None  # the call of the running request (ExecuteStream or session)
         self._running_query_id = ""
         self._running_session = None  # its _SessionStream, when it runs on one
         self._session = None  # the ExecuteSession stream, opened by the first request
         self._no_session = False  # the server lacks ExecuteSession: ExecuteStream calls
+        # When the running request is still on the session stream at _drop_at (monotonic), the
+        # watchdog thread drops the stream; the thread starts with the first request that needs
+        # it and is woken only from its idle wait (so a request costs it nothing as a rule).
+        self._drop_at = None
+        self._watchdog = None
+        self._watchdog_idle = False
         self._active_stream = None  # the stream that holds the session (one at a time)
         self._abandoned = False  # the last call ended by deadline or cancel
 
@@ -250,6 +256,7 @@ class Connection:
         with self._lock:
             if self._running_call is not None:
                 self._running_call.cancel()
+            self._lock.notify()  # the watchdog ends
         if self._session is not None:
             if self._lost:
                 self._session.drop()
@@ -272,6 +279,11 @@ class Connection:
         with self._lock:
             query_id, call = self._running_query_id, self._running_call
             session = self._running_session
+            if session is not None:
+                # The server answers 57014 in-band and the stream goes on; a request still
+                # running after the grace period loses the stream.
+                grace_end = time.monotonic() + _CANCEL_GRACE_S
+                self._drop_stream_at(min(grace_end, self._drop_at or grace_end))
         if call is None or self._closed:
             return
         try:
@@ -280,24 +292,35 @@ class Connection:
                 metadata=self._auth).cancelled
         except grpc.RpcError:
             cancelled = False
-        if session is not None:
-            # The server answers 57014 in-band and the stream goes on.
-            self._drop_later(_CANCEL_GRACE_S, query_id, session)
-        elif not cancelled:
+        if session is None and not cancelled:
             call.cancel()
 
-    def _drop_later(self, delay, query_id, session):
-        """Drops the session stream after delay seconds if the request still runs on it
-        (the next request opens a new stream)."""
-        def drop_if_running():
-            with self._lock:
-                still = self._running_query_id == query_id and self._running_session is session
-            if still:
-                session.drop()
+    def _drop_stream_at(self, when):
+        """Caller holds _lock: the watchdog drops the session stream at `when` (monotonic) if
+        the running request has not ended by then (the next request opens a new stream)."""
+        self._drop_at = when
+        if self._watchdog is None:
+            self._watchdog = threading.Thread(target=self._watch, daemon=True,
+                                              name=f"meridian-watchdog-{self.session_id}")
+            self._watchdog.start()
+        elif self._watchdog_idle:
+            self._lock.notify()
 
-        timer = threading.Timer(delay, drop_if_running)
-        timer.daemon = True
-        timer.start()
+    def _watch(self):
+        while True:
+            with self._lock:
+                while not self._closed and (self._drop_at is None
+                                            or self._drop_at > time.monotonic()):
+                    self._watchdog_idle = self._drop_at is None
+                    self._lock.wait(None if self._watchdog_idle
+                                    else max(0.0, self._drop_at - time.monotonic()))
+                self._watchdog_idle = False
+                if self._closed:
+                    return
+                self._drop_at = None
+                session = self._running_session
+            if session is not None:
+                session.drop()
 
     def __enter__(self):
         return self
@@ -386,9 +409,8 @@ class Connection:
             self._session = _SessionStream(self._stub, self._auth)
         session = self._session
         request.timeout_ms = max(1, round(timeout * 1000)) if timeout else 0
-        self._register(request.query_id, session.call, session)
-        if timeout:  # a server that does not end the request in time loses the stream
-            self._drop_later(timeout + _CANCEL_GRACE_S, request.query_id, session)
+        self._register(request.query_id, session.call, session,
+                       timeout + _CANCEL_GRACE_S if timeout else None)
         session.send(request)
         return self._session_chunks(session)
 
@@ -422,11 +444,16 @@ class Connection:
                 self._lost = True
             raise err
 
-    def _register(self, query_id, call, session):
+    def _register(self, query_id, call, session, drop_after=None):
+        """Makes the request the running one (for cancel()); on the session stream a server
+        that has not ended it drop_after seconds from now loses the stream."""
         with self._lock:
             self._running_call = call
             self._running_query_id = query_id
             self._running_session = session
+            self._drop_at = None
+            if drop_after is not None:
+                self._drop_stream_at(time.monotonic() + drop_after)
         # The Attach thread may have seen the session end before the registration.
         if self._lost:
             call.cancel()
@@ -437,6 +464,7 @@ class Connection:
                 self._running_call = None
                 self._running_query_id = ""
                 self._running_session = None
+                self._drop_at = None
 
     def _release_session(self):
         stream = self._active_stream
