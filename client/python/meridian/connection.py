@@ -279,13 +279,13 @@ class Connection:
         with self._lock:
             query_id, call = self._running_query_id, self._running_call
             session = self._running_session
+            if call is None or self._closed:
+                return
             if session is not None:
                 # The server answers 57014 in-band and the stream goes on; a request still
                 # running after the grace period loses the stream.
                 grace_end = time.monotonic() + _CANCEL_GRACE_S
                 self._drop_stream_at(min(grace_end, self._drop_at or grace_end))
-        if call is None or self._closed:
-            return
         try:
             cancelled = self._stub.Cancel(
                 pb.CancelRequest(session_id=self.session_id, query_id=query_id), timeout=5,
@@ -307,6 +307,8 @@ class Connection:
             self._lock.notify()
 
     def _watch(self):
+        """The watchdog thread: sleeps until _drop_at (or, idle, until one is set), then
+        drops the stream of the request still running; ends with the connection."""
         while True:
             with self._lock:
                 while not self._closed and (self._drop_at is None
