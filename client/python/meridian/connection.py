@@ -1,9 +1,11 @@
 # Connection: one Meridian session over gRPC. OpenSession, then the Attach stream held open by a
 # background thread for the session's life (the server ends the session, rolling back its
-# transaction, when that stream ends); statements through ExecuteStream, one at a time;
-# transactions as PEP 249 wants them (an implicit BEGIN before the first statement unless
-# autocommit); Cancel from any thread; CloseSession on close().
+# transaction, when that stream ends); requests one at a time on the session's ExecuteSession
+# stream (opened at the first request, again after it broke), or one ExecuteStream call each
+# when the server lacks that RPC; transactions as PEP 249 wants them (an implicit BEGIN before
+# the first statement unless autocommit); Cancel from any thread; CloseSession on close().
 import itertools
+import queue
 import threading
 import time
 
@@ -20,6 +22,12 @@ _MAX_RECEIVE = 64 * 1024 * 1024
 # After a call ended on the client's side (deadline, cancel) the server may still be finishing
 # it for a moment and refuse the next request with 55000; it is retried for up to this long.
 _BUSY_RETRY_S = 5.0
+# A request on the session stream that the server has not ended this long after cancel() or
+# after its statement_timeout (it answers 57014 in-band at once as a rule) is ended by dropping
+# the stream.
+_CANCEL_GRACE_S = 5.0
+# How long close() waits for the server to end the half-closed session stream.
+_STREAM_CLOSE_S = 2.0
 # Command tags that open or end a transaction block typed by the user. ROLLBACK TO SAVEPOINT
 # also answers "ROLLBACK" (as in PostgreSQL) but keeps the transaction: the cursor tells such a
 # request apart by its text (cursor.ROLLBACK_TO).
@@ -55,6 +63,36 @@ def _channel(target, sslmode, sslrootcert, sslcert, sslkey, ssl_server_name):
     return grpc.secure_channel(target, creds, options=options)
 
 
+class _NoSessionRpc(Exception):
+    """The server answered UNIMPLEMENTED for ExecuteSession before any chunk: nothing ran."""
+
+
+class _SessionStream:
+    """One ExecuteSession call: requests go into a queue that feeds the call's request
+    iterator (None half-closes it); the chunks of each request come back in order."""
+
+    def __init__(self, stub, metadata):
+        self._requests = queue.SimpleQueue()
+        self.answered = False  # a chunk came (so the server has the RPC)
+        self.call = stub.ExecuteSession(iter(self._requests.get, None), metadata=metadata)
+
+    def send(self, request):
+        self._requests.put(request)
+
+    def close(self):
+        """Half-closes: the server ends the stream after the requests sent; then dropped."""
+        ended = threading.Event()
+        self.call.add_done_callback(lambda _: ended.set())
+        self._requests.put(None)
+        ended.wait(_STREAM_CLOSE_S)
+        self.call.cancel()
+
+    def drop(self):
+        """Ends the call now (a request running on it fails with CANCELLED)."""
+        self._requests.put(None)  # also ends gRPC's thread reading the request iterator
+        self.call.cancel()
+
+
 class Connection:
     """A session. Not safe to share between threads, except cancel() (PEP 249 threadsafety 1).
     Use as a context manager: commit on success, rollback on an exception, then close."""
@@ -86,9 +124,18 @@ class Connection:
         self.statement_timeout = statement_timeout  # seconds per statement; None: no limit
         self.notices = []  # server notices, oldest first (as psycopg2's connection.notices)
         self._query_ids = itertools.count(1)
-        self._lock = threading.Lock()  # guards _running_call, _running_query_id
-        self._running_call = None
+        self._lock = threading.Condition()  # guards _running_*, _drop_at, _watchdog*
+        self._running_call = None  # the call of the running request (ExecuteStream or session)
         self._running_query_id = ""
+        self._running_session = None  # its _SessionStream, when it runs on one
+        self._session = None  # the ExecuteSession stream, opened by the first request
+        self._no_session = False  # the server lacks ExecuteSession: ExecuteStream calls
+        # When the running request is still on the session stream at _drop_at (monotonic), the
+        # watchdog thread drops the stream; the thread starts with the first request that needs
+        # it and is woken only from its idle wait (so a request costs it nothing as a rule).
+        self._drop_at = None
+        self._watchdog = None
+        self._watchdog_idle = False
         self._active_stream = None  # the stream that holds the session (one at a time)
         self._abandoned = False  # the last call ended by deadline or cancel
 
@@ -209,6 +256,13 @@ class Connection:
         with self._lock:
             if self._running_call is not None:
                 self._running_call.cancel()
+            self._lock.notify()  # the watchdog ends
+        if self._session is not None:
+            if self._lost:
+                self._session.drop()
+            else:
+                self._session.close()
+            self._session = None
         if not self._lost:
             try:
                 self._stub.CloseSession(pb.CloseSessionRequest(session_id=self.session_id),
@@ -224,17 +278,51 @@ class Connection:
         any thread; does nothing when none runs."""
         with self._lock:
             query_id, call = self._running_query_id, self._running_call
-        if call is None or self._closed:
-            return
-        try:
-            response = self._stub.Cancel(
-                pb.CancelRequest(session_id=self.session_id, query_id=query_id), timeout=5,
-                metadata=self._auth)
-            if response.cancelled:
+            session = self._running_session
+            if call is None or self._closed:
                 return
+            if session is not None:
+                # The server answers 57014 in-band and the stream goes on; a request still
+                # running after the grace period loses the stream.
+                grace_end = time.monotonic() + _CANCEL_GRACE_S
+                self._drop_stream_at(min(grace_end, self._drop_at or grace_end))
+        try:
+            cancelled = self._stub.Cancel(
+                pb.CancelRequest(session_id=self.session_id, query_id=query_id), timeout=5,
+                metadata=self._auth).cancelled
         except grpc.RpcError:
-            pass
-        call.cancel()
+            cancelled = False
+        if session is None and not cancelled:
+            call.cancel()
+
+    def _drop_stream_at(self, when):
+        """Caller holds _lock: the watchdog drops the session stream at `when` (monotonic) if
+        the running request has not ended by then (the next request opens a new stream)."""
+        self._drop_at = when
+        if self._watchdog is None:
+            self._watchdog = threading.Thread(target=self._watch, daemon=True,
+                                              name=f"meridian-watchdog-{self.session_id}")
+            self._watchdog.start()
+        elif self._watchdog_idle:
+            self._lock.notify()
+
+    def _watch(self):
+        """The watchdog thread: sleeps until _drop_at (or, idle, until one is set), then
+        drops the stream of the request still running; ends with the connection."""
+        while True:
+            with self._lock:
+                while not self._closed and (self._drop_at is None
+                                            or self._drop_at > time.monotonic()):
+                    self._watchdog_idle = self._drop_at is None
+                    self._lock.wait(None if self._watchdog_idle
+                                    else max(0.0, self._drop_at - time.monotonic()))
+                self._watchdog_idle = False
+                if self._closed:
+                    return
+                self._drop_at = None
+                session = self._running_session
+            if session is not None:
+                session.drop()
 
     def __enter__(self):
         return self
@@ -282,38 +370,103 @@ class Connection:
             param_types=[pb.ColumnType(pg_oid=t) for t in param_types]))
 
     def _open(self, request):
-        """ExecuteStream and its first chunk. A 55000 refusal right after a call this side
-        abandoned (the server still finishing it) is retried for a few seconds."""
+        """Sends a request; returns (query id, chunk iterator, first chunk or None). A 55000
+        refusal right after a request this side abandoned (the server still finishing it) is
+        retried for a few seconds."""
         deadline = time.monotonic() + _BUSY_RETRY_S
         while True:
             request.query_id = str(next(self._query_ids))
-            call = self._stub.ExecuteStream(request, timeout=self.statement_timeout,
-                                            metadata=self._auth)
-            with self._lock:
-                self._running_call = call
-                self._running_query_id = request.query_id
-            iterator = iter(call)
             try:
-                first = next(iterator)
-            except StopIteration:
-                self._call_ended(call)
-                return call, iterator, None
+                iterator = self._send(request)
+                first = next(iterator, None)
+            except _NoSessionRpc:
+                self._no_session = True  # nothing ran: the same request as ExecuteStream
+                continue
             except grpc.RpcError as e:
-                self._call_ended(call)
                 err = self._map_error(e)
-                if (err.sqlstate == "55000" and self._abandoned
-                        and time.monotonic() < deadline):
-                    time.sleep(0.02)
-                    continue
-                raise err from None
-            self._abandoned = False
-            return call, iterator, first
+            except errors.Error as e:
+                err = e
+            else:
+                self._abandoned = False
+                if first is None:
+                    self._call_ended(request.query_id)
+                return request.query_id, iterator, first
+            self._call_ended(request.query_id)
+            if err.sqlstate == "55000" and self._abandoned and time.monotonic() < deadline:
+                time.sleep(0.02)
+                continue
+            raise err from None
 
-    def _call_ended(self, call):
+    def _send(self, request):
+        """Starts the request on the session stream (statement_timeout as timeout_ms), or as
+        an ExecuteStream call (statement_timeout as its deadline) when the server lacks
+        ExecuteSession, and registers it for cancel(). Returns its chunk iterator."""
+        timeout = self.statement_timeout
+        if self._no_session:
+            request.timeout_ms = 0
+            call = self._stub.ExecuteStream(request, timeout=timeout, metadata=self._auth)
+            self._register(request.query_id, call, None)
+            return call
+        if self._session is None:
+            self._session = _SessionStream(self._stub, self._auth)
+        session = self._session
+        request.timeout_ms = max(1, round(timeout * 1000)) if timeout else 0
+        self._register(request.query_id, session.call, session,
+                       timeout + _CANCEL_GRACE_S if timeout else None)
+        session.send(request)
+        return self._session_chunks(session)
+
+    def _session_chunks(self, session):
+        """One request's chunks from the session stream, up to the one marked request_done;
+        its in-band SqlError is raised as the driver's error (the stream goes on). A broken
+        stream (gRPC error) is dropped, so the next request opens a new one."""
+        while True:
+            try:
+                chunk = next(session.call)
+            except (grpc.RpcError, StopIteration) as e:
+                if self._session is session:
+                    self._session = None
+                session.drop()
+                if isinstance(e, StopIteration):
+                    raise errors.make_error("08006", "the session stream ended") from None
+                if e.code() == grpc.StatusCode.UNIMPLEMENTED and not session.answered:
+                    raise _NoSessionRpc() from None
+                raise
+            session.answered = True
+            if not chunk.request_done:
+                yield chunk
+                continue
+            if not chunk.HasField("error"):
+                yield chunk
+                return
+            if chunk.notice:
+                self.notices.append(chunk.notice)
+            err = errors.from_sql_error(chunk.error)
+            if err.sqlstate.startswith("08"):
+                self._lost = True
+            raise err
+
+    def _register(self, query_id, call, session, drop_after=None):
+        """Makes the request the running one (for cancel()); on the session stream a server
+        that has not ended it drop_after seconds from now loses the stream."""
         with self._lock:
-            if self._running_call is call:
+            self._running_call = call
+            self._running_query_id = query_id
+            self._running_session = session
+            self._drop_at = None
+            if drop_after is not None:
+                self._drop_stream_at(time.monotonic() + drop_after)
+        # The Attach thread may have seen the session end before the registration.
+        if self._lost:
+            call.cancel()
+
+    def _call_ended(self, query_id):
+        with self._lock:
+            if self._running_query_id == query_id:
                 self._running_call = None
                 self._running_query_id = ""
+                self._running_session = None
+                self._drop_at = None
 
     def _release_session(self):
         stream = self._active_stream
@@ -324,8 +477,8 @@ class Connection:
     def _run_simple(self, sql):
         """Runs a statement without results (BEGIN, COMMIT, ROLLBACK) and reads its end."""
         self._release_session()
-        call, iterator, chunk = self._open(pb.ExecuteRequest(session_id=self.session_id,
-                                                             sql=sql))
+        query_id, iterator, chunk = self._open(pb.ExecuteRequest(session_id=self.session_id,
+                                                                 sql=sql))
         try:
             while chunk is not None:
                 if chunk.HasField("stats"):
@@ -334,7 +487,7 @@ class Connection:
         except grpc.RpcError as e:
             raise self._map_error(e) from None
         finally:
-            self._call_ended(call)
+            self._call_ended(query_id)
 
     def _saw_command(self, tag, has_rollback_to=False):
         """Follows the transaction state from each statement's command tag."""
@@ -362,12 +515,12 @@ def connect(host="127.0.0.1", port=7432, user="meridian", password=None, dbname=
     """Opens a session on meridiand's gRPC listener (default 127.0.0.1:7432).
 
     timeout: seconds allowed to connect and open the session. statement_timeout: seconds per
-    statement (the gRPC deadline; 57014 when it passes), None for no limit. sslmode:
-    "disable" (default, plaintext) or "require" / "verify-ca" / "verify-full" (TLS; gRPC always
-    verifies the server's chain, against sslrootcert or the system's roots, and its name,
-    which ssl_server_name overrides); sslcert/sslkey give a client certificate. autocommit:
-    False (PEP 249: a transaction begins before the first statement and lasts until commit() or
-    rollback()) or True. isolation_level: see Connection.isolation_level."""
+    request (sent as its timeout_ms; 57014 when it passes, the session stays usable), None for
+    no limit. sslmode: "disable" (default, plaintext) or "require" / "verify-ca" / "verify-full"
+    (TLS; gRPC always verifies the server's chain, against sslrootcert or the system's roots,
+    and its name, which ssl_server_name overrides); sslcert/sslkey give a client certificate.
+    autocommit: False (PEP 249: a transaction begins before the first statement and lasts until
+    commit() or rollback()) or True. isolation_level: see Connection.isolation_level."""
     return Connection(host=host, port=port, user=user, password=password, dbname=dbname,
                       sslmode=sslmode, sslrootcert=sslrootcert, sslcert=sslcert, sslkey=sslkey,
                       ssl_server_name=ssl_server_name, timeout=timeout,

@@ -1,8 +1,9 @@
 # Cursor: runs statements on its connection's session and streams their results. A request's
-# chunks (proto/README.md: metadata first, rows in bounded chunks, stats last, per statement)
-# are read lazily: execute() reads until the first statement's rows start (so its errors and a
-# small result's rowcount are known at once), fetch*() read further chunks as they need them,
-# so a large result is never held whole.
+# chunks (proto/README.md: metadata first, rows in bounded chunks, stats last, per statement;
+# from the session stream or an ExecuteStream call, Connection._open) are read lazily:
+# execute() reads until the first statement's rows start (so its errors and a small result's
+# rowcount are known at once), fetch*() read further chunks as they need them, so a large
+# result is never held whole.
 import collections
 import re
 
@@ -44,12 +45,12 @@ class _ResultSet:
 
 
 class _Stream:
-    """One ExecuteStream call and the result sets it has delivered so far."""
+    """One request's chunks and the result sets they have delivered so far."""
 
-    def __init__(self, conn, call, iterator, first_chunk, has_rollback_to=False):
+    def __init__(self, conn, query_id, iterator, first_chunk, has_rollback_to=False):
         self.conn = conn
         self.has_rollback_to = has_rollback_to  # the request holds a ROLLBACK TO SAVEPOINT
-        self.call = call
+        self.query_id = query_id
         self.iterator = iterator
         self.sets = []
         self.finished = False
@@ -74,6 +75,9 @@ class _Stream:
         except grpc.RpcError as e:
             self._end()
             raise self.conn._map_error(e) from None
+        except errors.Error:  # the request's in-band error (session stream)
+            self._end()
+            raise
         if chunk.notice:
             self.conn.notices.append(chunk.notice)
         while len(self.sets) <= chunk.statement_index:
@@ -86,7 +90,7 @@ class _Stream:
 
     def _end(self):
         self.finished = True
-        self.conn._call_ended(self.call)
+        self.conn._call_ended(self.query_id)
         if self.conn._active_stream is self:
             self.conn._active_stream = None
 

@@ -1,5 +1,6 @@
-# PEP 249's exception hierarchy, and the mapping from a server error (SQLSTATE in the gRPC status
-# details, proto/README.md invariant 5) or a bare gRPC status to one of its classes.
+# PEP 249's exception hierarchy, and the mapping from a server error (a SqlError: in the gRPC
+# status details of a failed call, proto/README.md invariant 5, or in-band in the last chunk of a
+# request on the ExecuteSession stream) or a bare gRPC status to one of its classes.
 import grpc
 
 from ._proto import meridian_pb2 as pb
@@ -129,16 +130,21 @@ def _sql_error_of(rpc_error):
     return None
 
 
+def from_sql_error(sql_error, grpc_code=None):
+    """The driver error for the server's SqlError, field for field."""
+    return make_error(sql_error.sqlstate, sql_error.message, detail=sql_error.detail,
+                      hint=sql_error.hint, position=sql_error.position,
+                      severity=sql_error.severity, statement_index=sql_error.statement_index,
+                      grpc_code=grpc_code)
+
+
 def from_rpc_error(rpc_error):
     """The driver error for a failed gRPC call: the server's SqlError field for field when it
     sent one, else an error chosen from the gRPC code (as the C++ client does)."""
     code = rpc_error.code() if hasattr(rpc_error, "code") else None
     sql_error = _sql_error_of(rpc_error)
     if sql_error is not None:
-        return make_error(sql_error.sqlstate, sql_error.message, detail=sql_error.detail,
-                          hint=sql_error.hint, position=sql_error.position,
-                          severity=sql_error.severity,
-                          statement_index=sql_error.statement_index, grpc_code=code)
+        return from_sql_error(sql_error, grpc_code=code)
     details = rpc_error.details() if hasattr(rpc_error, "details") else str(rpc_error)
     if code == grpc.StatusCode.UNAVAILABLE:
         return make_error("08006", f"connection lost: {details}", grpc_code=code)

@@ -14,6 +14,7 @@ import unittest
 
 import meridian
 from driver_server import MeridianDaemon
+from sql_proxy import SqlProxy
 
 daemon = None
 
@@ -370,6 +371,174 @@ class LostConnectionTest(unittest.TestCase):
             conn.close()
         finally:
             own.stop()
+
+
+class SessionStreamTest(unittest.TestCase):
+    """Requests on the session's one ExecuteSession stream, seen through SqlProxy (sql_proxy.py),
+    which counts the RPCs the driver makes: state, in-band errors, timeout and cancel leave the
+    stream in use; a Cancel that matches nothing or a timeout the server does not keep makes
+    the driver drop it; a server without
+    ExecuteSession gets ExecuteStream calls; close() half-closes the stream."""
+
+    SLOW = "SELECT count(*) FROM slow_s a, slow_s b, slow_s c WHERE a.v + b.v = c.v"
+
+    @classmethod
+    def setUpClass(cls):
+        with connect(autocommit=True) as conn:
+            cur = conn.cursor()
+            cur.execute("DROP TABLE IF EXISTS slow_s")
+            cur.execute("CREATE TABLE slow_s (v INTEGER)")
+            cur.execute("INSERT INTO slow_s SELECT g FROM generate_series(1, 15000) g")
+
+    def connect(self, proxy_options=None, **kw):
+        proxy = SqlProxy(daemon.grpc_port, **(proxy_options or {}))
+        self.addCleanup(proxy.stop)  # cleanups run last first: the connection closes before
+        conn = meridian.connect(host="127.0.0.1", port=proxy.port, timeout=10, **kw)
+        self.addCleanup(lambda: conn.closed or conn.close())
+        return conn, proxy
+
+    def shorten_grace(self, seconds):
+        grace = meridian.connection._CANCEL_GRACE_S
+        meridian.connection._CANCEL_GRACE_S = seconds
+        self.addCleanup(setattr, meridian.connection, "_CANCEL_GRACE_S", grace)
+
+    def cancel_soon(self, conn):
+        timer = threading.Timer(0.5, conn.cancel)
+        timer.start()
+        self.addCleanup(timer.join)
+
+    def test_requests_share_one_stream(self):
+        conn, proxy = self.connect()  # not autocommit: implicit BEGIN, COMMIT, ROLLBACK too
+        cur, other = conn.cursor(), conn.cursor()
+        cur.execute("CREATE TEMP TABLE tmp_s (i INTEGER PRIMARY KEY, t TEXT)")
+        cur.executemany("INSERT INTO tmp_s VALUES (%s, %s)", [(i, f"r{i}") for i in range(250)])
+        self.assertEqual(cur.rowcount, 250)
+        conn.commit()
+        cur.execute("DELETE FROM tmp_s WHERE i >= 10")
+        other.execute("SELECT count(*) FROM tmp_s")  # the same transaction block
+        self.assertEqual(other.fetchone(), (10,))
+        conn.rollback()
+        cur.execute("SELECT i FROM tmp_s ORDER BY i")
+        first = cur.fetchmany(3)
+        other.execute("SELECT count(*) FROM tmp_s")  # cur's rest is buffered first
+        self.assertEqual(other.fetchone(), (250,))
+        self.assertEqual(first + cur.fetchall(), [(i,) for i in range(250)])
+        conn.commit()
+        self.assertEqual(proxy.calls["ExecuteSession"], 1)
+        self.assertEqual(proxy.calls["ExecuteStream"], 0)
+
+    def test_in_band_errors_keep_class_and_stream(self):
+        conn, proxy = self.connect(autocommit=True)
+        cur = conn.cursor()
+        cur.execute("CREATE TEMP TABLE uniq_s (i INTEGER PRIMARY KEY)")
+        cur.execute("INSERT INTO uniq_s VALUES (1)")
+        cases = (("INSERT INTO uniq_s VALUES (1)", meridian.IntegrityError, "23505", 0),
+                 ("SELEC 1", meridian.ProgrammingError, "42601", 0),
+                 ("SELECT 1; SELECT 1 / 0", meridian.DataError, "22012", 1))
+        for sql, cls, sqlstate, index in cases:
+            with self.assertRaises(cls) as e:
+                cur.execute(sql)
+            self.assertEqual((e.exception.sqlstate, e.exception.statement_index),
+                             (sqlstate, index), sql)
+            if sqlstate == "23505":
+                self.assertIn("Key (i)=(1)", e.exception.detail)
+            cur.execute("SELECT count(*) FROM uniq_s")
+            self.assertEqual(cur.fetchone(), (1,))
+        # A failed transaction block stays failed (25P02) until ROLLBACK, as in PostgreSQL.
+        cur.execute("BEGIN")
+        with self.assertRaises(meridian.DataError):
+            cur.execute("SELECT 1 / 0")
+        with self.assertRaises(meridian.InternalError) as e:
+            cur.execute("SELECT 1")
+        self.assertEqual(e.exception.sqlstate, "25P02")
+        cur.execute("ROLLBACK")
+        self.assertFalse(conn.in_transaction)
+        cur.execute("SELECT 3")
+        self.assertEqual(cur.fetchone(), (3,))
+        self.assertEqual(proxy.calls["ExecuteSession"], 1)
+
+    def test_timeout_then_next_request(self):
+        conn, proxy = self.connect(autocommit=True, statement_timeout=0.5)
+        cur = conn.cursor()
+        started = time.monotonic()
+        with self.assertRaises(meridian.QueryCanceled) as e:
+            cur.execute(self.SLOW)
+        self.assertEqual(e.exception.sqlstate, "57014")
+        self.assertLess(time.monotonic() - started, 10)
+        cur.execute("SELECT 2")
+        self.assertEqual(cur.fetchone(), (2,))
+        self.assertEqual(proxy.calls["ExecuteSession"], 1)
+
+    def test_cancel_keeps_the_stream(self):
+        conn, proxy = self.connect(autocommit=True)
+        cur = conn.cursor()
+        self.cancel_soon(conn)
+        started = time.monotonic()
+        with self.assertRaises(meridian.QueryCanceled) as e:
+            cur.execute(self.SLOW)
+        self.assertEqual(e.exception.sqlstate, "57014")
+        # Answered in-band by the server, well before the driver would drop the stream.
+        self.assertLess(time.monotonic() - started, meridian.connection._CANCEL_GRACE_S)
+        cur.execute("SELECT 4")
+        self.assertEqual(cur.fetchone(), (4,))
+        self.assertEqual(proxy.calls["ExecuteSession"], 1)
+        self.assertEqual(proxy.calls["Cancel"], 1)
+
+    def test_unanswered_cancel_drops_the_stream(self):
+        conn, proxy = self.connect({"ignore_cancel": True}, autocommit=True)
+        cur = conn.cursor()
+        self.shorten_grace(1.0)
+        self.cancel_soon(conn)
+        started = time.monotonic()
+        with self.assertRaises(meridian.QueryCanceled):
+            cur.execute(self.SLOW)
+        self.assertGreaterEqual(time.monotonic() - started, 1.4)
+        cur.execute("SELECT 5")  # on a new stream
+        self.assertEqual(cur.fetchone(), (5,))
+        self.assertEqual(proxy.calls["ExecuteSession"], 2)
+        self.assertEqual(proxy.session_ends[:1], ["CANCELLED"])
+
+    def test_unanswered_timeout_drops_the_stream(self):
+        conn, proxy = self.connect({"ignore_timeout": True}, autocommit=True,
+                                   statement_timeout=0.5)
+        self.shorten_grace(1.0)
+        cur = conn.cursor()
+        started = time.monotonic()
+        with self.assertRaises(meridian.QueryCanceled):
+            cur.execute(self.SLOW)
+        self.assertGreaterEqual(time.monotonic() - started, 1.4)
+        cur.execute("SELECT 7")  # on a new stream
+        self.assertEqual(cur.fetchone(), (7,))
+        self.assertEqual(proxy.calls["ExecuteSession"], 2)
+
+    def test_fallback_without_execute_session(self):
+        conn, proxy = self.connect({"refuse_session": True}, autocommit=True,
+                                   statement_timeout=0.5)
+        cur = conn.cursor()
+        cur.execute("CREATE TEMP TABLE fb_s (i INTEGER PRIMARY KEY)")
+        cur.execute("INSERT INTO fb_s VALUES (1)")
+        with self.assertRaises(meridian.IntegrityError) as e:
+            cur.execute("INSERT INTO fb_s VALUES (1)")
+        self.assertEqual(e.exception.sqlstate, "23505")
+        with self.assertRaises(meridian.QueryCanceled):
+            cur.execute(self.SLOW)  # the call's deadline
+        conn.statement_timeout = None
+        self.cancel_soon(conn)
+        with self.assertRaises(meridian.QueryCanceled):
+            cur.execute(self.SLOW)
+        cur.execute("SELECT count(*) FROM fb_s")
+        self.assertEqual(cur.fetchone(), (1,))
+        self.assertEqual(proxy.calls["ExecuteSession"], 1)  # asked once
+        self.assertEqual(proxy.calls["ExecuteStream"], 6)
+
+    def test_close_ends_the_stream_cleanly(self):
+        conn, proxy = self.connect(autocommit=True)
+        cur = conn.cursor()
+        cur.execute("SELECT 6")
+        self.assertEqual(cur.fetchone(), (6,))
+        conn.close()
+        self.assertEqual(proxy.session_ends, ["OK"])
+        self.assertEqual(proxy.calls["CloseSession"], 1)
 
 
 class SecurityTest(unittest.TestCase):
