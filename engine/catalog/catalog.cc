@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "catalog/catalog_file.h"
+#include "meridian/pg_oids.h"
 #include "storage/page_journal.h"
 
 namespace meridian::catalog {
@@ -468,13 +469,14 @@ std::vector<NamespaceDef> Catalog::ListSchemas() const {
 }
 
 int64_t Catalog::SchemaOid(const std::string& nsp) const {
-  if (nsp == kPublicSchema) return 2200;
+  if (nsp == kPublicSchema) return kOidPublicNamespace;
   if (IsTempSchema(nsp)) {
-    return 0x70000000LL + static_cast<int64_t>(std::strtoull(nsp.c_str() + 8, nullptr, 10));
+    return kOidTempNamespaceBase +
+           static_cast<int64_t>(std::strtoull(nsp.c_str() + 8, nullptr, 10));
   }
   ReaderLock lock(mu_);
   auto it = schemas_.find(nsp);
-  return it == schemas_.end() ? 0 : 16384 + static_cast<int64_t>(it->second.id);
+  return it == schemas_.end() ? 0 : RelationOidOf(it->second.id);
 }
 
 Status Catalog::CreateSchema(const std::string& name, const std::string& owner) {

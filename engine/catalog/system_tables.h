@@ -3,8 +3,8 @@
 // queries). Each is a Table whose rows live in memory (table.h), so binding, planning and
 // execution treat it as any other table. Also the name <-> object id mappings behind
 // ::regclass, ::regtype and ::regnamespace and the catalog functions (format_type,
-// pg_get_indexdef, ...). Object ids follow PostgreSQL: built-in types and namespaces keep
-// theirs, user relations get 16384 + relation id.
+// pg_get_indexdef, ...). The tables are defined in catalog/system/ (its README.md); object ids
+// follow PostgreSQL and are named in meridian/pg_oids.h.
 #pragma once
 
 #include <cstdint>
@@ -23,14 +23,6 @@ namespace meridian::catalog {
 std::string QuoteIdent(const std::string& id);
 
 class Catalog;
-
-inline constexpr int64_t kFirstUserOid = 16384;  // PostgreSQL's FirstNormalObjectId
-inline constexpr int64_t kPgCatalogNamespaceOid = 11;
-inline constexpr int64_t kPublicNamespaceOid = 2200;
-inline constexpr int64_t kInformationSchemaNamespaceOid = 13000;
-inline constexpr int64_t kBootstrapUserOid = 10;
-inline constexpr const char* kBootstrapUser = "meridian";  // owner of every object
-inline constexpr const char* kDatabaseName = "meridian";   // pg_database, table_catalog
 
 class SystemTables {
  public:

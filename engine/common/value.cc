@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "meridian/binary.h"
+#include "meridian/pg_oids.h"
 
 namespace meridian {
 
@@ -91,99 +92,99 @@ std::string Type::DisplayName() const {
 uint32_t Type::PgOid() const {
   switch (id) {
     case TypeId::kUnknown:
-      return 705;
+      return kOidUnknown;
     case TypeId::kBoolean:
-      return 16;
+      return kOidBool;
     case TypeId::kInteger:
-      return 23;
+      return kOidInt4;
     case TypeId::kBigInt:
-      return 20;
+      return kOidInt8;
     case TypeId::kDouble:
-      return 701;
+      return kOidFloat8;
     case TypeId::kText:
-      return 25;
+      return kOidText;
     case TypeId::kVarchar:
-      return 1043;
+      return kOidVarchar;
     case TypeId::kSmallInt:
-      return 21;
+      return kOidInt2;
     case TypeId::kReal:
-      return 700;
+      return kOidFloat4;
     case TypeId::kChar:
-      return 1042;
+      return kOidBpchar;
     case TypeId::kNumeric:
-      return 1700;
+      return kOidNumeric;
     case TypeId::kDate:
-      return 1082;
+      return kOidDate;
     case TypeId::kTimestamp:
-      return 1114;
+      return kOidTimestamp;
     case TypeId::kTimestampTz:
-      return 1184;
+      return kOidTimestampTz;
     case TypeId::kInterval:
-      return 1186;
+      return kOidInterval;
     case TypeId::kTime:
-      return 1083;
+      return kOidTime;
     case TypeId::kUuid:
-      return 2950;
+      return kOidUuid;
     case TypeId::kBytea:
-      return 17;
+      return kOidBytea;
     case TypeId::kJson:
-      return 114;
+      return kOidJson;
     case TypeId::kJsonb:
-      return 3802;
+      return kOidJsonb;
     case TypeId::kPoint:
-      return 600;
+      return kOidPoint;
     case TypeId::kBox:
-      return 603;
+      return kOidBox;
     case TypeId::kRecord:
-      return 2249;
+      return kOidRecord;
     case TypeId::kArray:
-      if (IsVector()) return element == TypeId::kSmallInt ? 22 : 30;
+      if (IsVector()) return element == TypeId::kSmallInt ? kOidInt2Vector : kOidOidVector;
       switch (element) {  // pg_type.typarray of the element type
         case TypeId::kBoolean:
-          return 1000;
+          return kOidBoolArray;
         case TypeId::kSmallInt:
-          return 1005;
+          return kOidInt2Array;
         case TypeId::kInteger:
-          return 1007;
+          return kOidInt4Array;
         case TypeId::kBigInt:
-          return 1016;
+          return kOidInt8Array;
         case TypeId::kReal:
-          return 1021;
+          return kOidFloat4Array;
         case TypeId::kDouble:
-          return 1022;
+          return kOidFloat8Array;
         case TypeId::kChar:
-          return 1014;
+          return kOidBpcharArray;
         case TypeId::kVarchar:
-          return 1015;
+          return kOidVarcharArray;
         case TypeId::kDate:
-          return 1182;
+          return kOidDateArray;
         case TypeId::kTimestamp:
-          return 1115;
+          return kOidTimestampArray;
         case TypeId::kTimestampTz:
-          return 1185;
+          return kOidTimestampTzArray;
         case TypeId::kInterval:
-          return 1187;
+          return kOidIntervalArray;
         case TypeId::kTime:
-          return 1183;
+          return kOidTimeArray;
         case TypeId::kUuid:
-          return 2951;
+          return kOidUuidArray;
         case TypeId::kBytea:
-          return 1001;
+          return kOidByteaArray;
         case TypeId::kJson:
-          return 199;
+          return kOidJsonArray;
         case TypeId::kJsonb:
-          return 3807;
+          return kOidJsonbArray;
         case TypeId::kPoint:
-          return 1017;
+          return kOidPointArray;
         case TypeId::kBox:
-          return 1020;
+          return kOidBoxArray;
         case TypeId::kNumeric:
-          return 1231;
+          return kOidNumericArray;
         default:
-          return 1009;  // text[] (an array of unknown literals resolves to text[])
+          return kOidTextArray;  // text[] (an array of unknown literals resolves to text[])
       }
   }
-  return 705;
+  return kOidUnknown;
 }
 
 int32_t Type::PgTypmod() const {
@@ -206,49 +207,49 @@ int32_t Type::PgTypmod() const {
 std::optional<Type> Type::FromParamOid(uint32_t oid) {
   switch (oid) {
     case 0:
-    case 705:  // unknown
+    case kOidUnknown:
       return Unknown();
-    case 16:
+    case kOidBool:
       return Boolean();
-    case 21:
+    case kOidInt2:
       return SmallInt();
-    case 23:
+    case kOidInt4:
       return Integer();
-    case 20:
+    case kOidInt8:
       return BigInt();
-    case 700:
+    case kOidFloat4:
       return Real();
-    case 701:
+    case kOidFloat8:
       return Double();
-    case 1700:
+    case kOidNumeric:
       return Numeric();
-    case 1082:
+    case kOidDate:
       return Date();
-    case 1114:
+    case kOidTimestamp:
       return Timestamp();
-    case 1184:
+    case kOidTimestampTz:
       return TimestampTz();
-    case 1186:
+    case kOidInterval:
       return Interval();
-    case 1083:
+    case kOidTime:
       return Time();
-    case 2950:
+    case kOidUuid:
       return Uuid();
-    case 17:
+    case kOidBytea:
       return Bytea();
-    case 114:
+    case kOidJson:
       return Json();
-    case 3802:
+    case kOidJsonb:
       return Jsonb();
-    case 600:
+    case kOidPoint:
       return Point();
-    case 603:
+    case kOidBox:
       return Box();
-    case 19:  // name
-    case 25:
-    case 1042:  // bpchar
+    case kOidName:
+    case kOidText:
+    case kOidBpchar:
       return Text();
-    case 1043:
+    case kOidVarchar:
       return Varchar(-1);
     default:
       break;
@@ -256,16 +257,22 @@ std::optional<Type> Type::FromParamOid(uint32_t oid) {
   // One-dimensional arrays of those (a client's list parameter, `x = ANY($1)`): the element
   // type's, read from the text form '{...}' like a cast.
   struct ArrayOid {
-    uint32_t oid;
-    uint32_t element;
+    int64_t oid;
+    int64_t element;
   };
-  static constexpr ArrayOid kArrays[] = {{1000, 16},  {1005, 21},   {1007, 23},  {1016, 20},
-                                         {1021, 700}, {1022, 701},  {1231, 1700}, {1182, 1082},
-                                         {1115, 1114}, {1185, 1184}, {1009, 25},  {1015, 1043},
-                                         {1014, 1042}, {1187, 1186}, {1183, 1083},
-                                         {2951, 2950}, {1001, 17}, {199, 114}, {3807, 3802}};
+  static constexpr ArrayOid kArrays[] = {
+      {kOidBoolArray, kOidBool},           {kOidInt2Array, kOidInt2},
+      {kOidInt4Array, kOidInt4},           {kOidInt8Array, kOidInt8},
+      {kOidFloat4Array, kOidFloat4},       {kOidFloat8Array, kOidFloat8},
+      {kOidNumericArray, kOidNumeric},     {kOidDateArray, kOidDate},
+      {kOidTimestampArray, kOidTimestamp}, {kOidTimestampTzArray, kOidTimestampTz},
+      {kOidTextArray, kOidText},           {kOidVarcharArray, kOidVarchar},
+      {kOidBpcharArray, kOidBpchar},       {kOidIntervalArray, kOidInterval},
+      {kOidTimeArray, kOidTime},           {kOidUuidArray, kOidUuid},
+      {kOidByteaArray, kOidBytea},         {kOidJsonArray, kOidJson},
+      {kOidJsonbArray, kOidJsonb}};
   for (const ArrayOid& a : kArrays) {
-    if (a.oid == oid) return Array(*FromParamOid(a.element));
+    if (a.oid == oid) return Array(*FromParamOid(static_cast<uint32_t>(a.element)));
   }
   return std::nullopt;
 }

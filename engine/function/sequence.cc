@@ -9,6 +9,7 @@
 #include "catalog/system_tables.h"
 #include "execution/operator.h"
 #include "main/session_settings.h"
+#include "meridian/pg_oids.h"
 
 namespace meridian::exec {
 
@@ -206,7 +207,7 @@ const catalog::Column* OwnerColumn(const catalog::Catalog& catalog,
                                    const catalog::SequenceSchema& s,
                                    std::shared_ptr<catalog::Table>* table) {
   if (s.owner_table == 0) return nullptr;
-  *table = catalog::SystemTables::TableByOid(catalog, catalog::kFirstUserOid + s.owner_table);
+  *table = catalog::SystemTables::TableByOid(catalog, RelationOidOf(s.owner_table));
   if (*table == nullptr) return nullptr;
   const auto& cols = (*table)->schema().columns;
   if (s.owner_column < 0 || s.owner_column >= static_cast<int>(cols.size())) return nullptr;
@@ -428,14 +429,14 @@ Result<Value> EvalSequenceFunction(const BoundExpr& e, const std::vector<Value>&
     if (!oid) {
       return Status::Error(sqlstate::kUndefinedTable, "relation \"" + name + "\" does not exist");
     }
-    seq = catalog.SequenceById(static_cast<uint32_t>(*oid - catalog::kFirstUserOid));
+    seq = catalog.SequenceById(static_cast<uint32_t>(*oid - kOidFirstNormal));
     if (seq == nullptr) {
       return Status::Error(sqlstate::kWrongObjectType, "\"" + name + "\" is not a sequence");
     }
   } else {
     const int64_t oid = args[0].AsInt();
-    if (oid >= catalog::kFirstUserOid) {
-      seq = catalog.SequenceById(static_cast<uint32_t>(oid - catalog::kFirstUserOid));
+    if (oid >= kOidFirstNormal) {
+      seq = catalog.SequenceById(static_cast<uint32_t>(oid - kOidFirstNormal));
     }
     if (seq == nullptr) {
       std::optional<std::string> name = catalog::SystemTables::RelationName(catalog, oid);

@@ -7,6 +7,7 @@
 #include "catalog/system_tables.h"
 #include "execution/operator.h"
 #include "function/builtin.h"
+#include "meridian/pg_oids.h"
 #include "storage/heap_file.h"
 #include "storage/index_file.h"
 #include "storage/page.h"
@@ -66,7 +67,7 @@ Result<Relation> FindRelation(const Value& arg, ExecContext* exec) {
   }
   for (const std::shared_ptr<catalog::Table>& table : catalog.List()) {
     for (const std::shared_ptr<catalog::Index>& index : table->indexes()) {
-      if (catalog::kFirstUserOid + index->schema().id == oid) {
+      if (RelationOidOf(index->schema().id) == oid) {
         r.table = table;
         r.index = index;
         r.found = true;
@@ -137,9 +138,10 @@ Result<Value> SizePretty(Args a, ExecContext*) {
     bool round;
     int bits;
   };
-  static constexpr Unit kUnits[] = {{"bytes", 10 * 1024, false, 0}, {"kB", 20 * 1024 - 1, true, 10},
-                                    {"MB", 20 * 1024 - 1, true, 20}, {"GB", 20 * 1024 - 1, true, 30},
-                                    {"TB", 20 * 1024 - 1, true, 40}, {"PB", 20 * 1024 - 1, true, 50}};
+  static constexpr Unit kUnits[] = {
+      {"bytes", 10 * 1024, false, 0},  {"kB", 20 * 1024 - 1, true, 10},
+      {"MB", 20 * 1024 - 1, true, 20}, {"GB", 20 * 1024 - 1, true, 30},
+      {"TB", 20 * 1024 - 1, true, 40}, {"PB", 20 * 1024 - 1, true, 50}};
   int64_t size = a[0].AsInt();
   constexpr size_t n = sizeof(kUnits) / sizeof(kUnits[0]);
   for (size_t i = 0; i < n; ++i) {
@@ -149,7 +151,8 @@ Result<Value> SizePretty(Args a, ExecContext*) {
       if (u.round) size = (size + (size < 0 ? -1 : 1)) / 2;
       return Value::String(std::to_string(size) + " " + u.name);
     }
-    const int bits = kUnits[i + 1].bits - u.bits - (kUnits[i + 1].round ? 1 : 0) + (u.round ? 1 : 0);
+    const int bits =
+        kUnits[i + 1].bits - u.bits - (kUnits[i + 1].round ? 1 : 0) + (u.round ? 1 : 0);
     size /= int64_t{1} << bits;
   }
   return Value::String(std::to_string(size) + " PB");
