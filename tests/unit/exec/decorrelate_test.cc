@@ -178,6 +178,41 @@ TEST_F(DecorrelateTest, EmptyInnerSideAndRepeatedRuns) {
   EXPECT_NE(Rows("EXECUTE p"), before);
 }
 
+TEST_F(DecorrelateTest, PreparedScalarAndInBuildAgainPerRun) {
+  // Each EXECUTE builds the hashed tables anew: after the inner table changed, the answers are
+  // the per-row plan's over the new rows.
+  ASSERT_TRUE(Q("PREPARE ps AS SELECT count(*), sum((SELECT sum(c.bx) FROM c WHERE c.id = a.x)) "
+                "FROM a WHERE a.id > $1")
+                  .status.ok());
+  ASSERT_TRUE(Q("PREPARE pi AS SELECT count(*) FROM a WHERE a.y NOT IN (SELECT c.bx % 5 FROM c "
+                "WHERE c.id = a.x)")
+                  .status.ok());
+  const std::string per_row_s =
+      "SELECT count(*), sum((SELECT sum(c.bx) FROM c WHERE c.id = a.x OFFSET 0)) FROM a WHERE "
+      "a.id > 0";
+  const std::string per_row_i =
+      "SELECT count(*) FROM a WHERE a.y NOT IN (SELECT c.bx % 5 FROM c WHERE c.id = a.x OFFSET 0)";
+  for (const char* sql : {"SELECT 1 FROM a WHERE (SELECT sum(c.bx) FROM c WHERE c.id = a.x) > 0",
+                          "SELECT 1 FROM a WHERE a.y NOT IN (SELECT c.bx % 5 FROM c WHERE c.id = "
+                          "a.x)"}) {
+    // Hashed well before the 3,000 rows of a are done.
+    const std::string p = Plan(sql);
+    const size_t at = p.find(", hashed after ");
+    ASSERT_NE(at, std::string::npos) << p;
+    EXPECT_LT(std::stoll(p.substr(at + 15)), 1000) << p;
+  }
+  const std::vector<std::string> before_s = Rows("EXECUTE ps(0)");
+  const std::vector<std::string> before_i = Rows("EXECUTE pi");
+  EXPECT_EQ(before_s, Rows(per_row_s));
+  EXPECT_EQ(before_i, Rows(per_row_i));
+  ASSERT_TRUE(Q("DELETE FROM c WHERE id % 3 = 0").status.ok());
+  ASSERT_TRUE(Q("UPDATE c SET bx = bx + 1 WHERE id % 3 = 1").status.ok());
+  EXPECT_EQ(Rows("EXECUTE ps(0)"), Rows(per_row_s));
+  EXPECT_EQ(Rows("EXECUTE pi"), Rows(per_row_i));
+  EXPECT_NE(Rows("EXECUTE ps(0)"), before_s);
+  EXPECT_NE(Rows("EXECUTE pi"), before_i);
+}
+
 TEST_F(DecorrelateTest, ScalarAggregatesMatchPerRow) {
   ExpectSameAsPerRow(
       "SELECT id, [[(SELECT sum(b.y) FROM b WHERE b.x = a.x{})]] FROM a ORDER BY id");
