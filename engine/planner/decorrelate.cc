@@ -90,15 +90,20 @@ bool AnyVolatile(const std::vector<BoundExprPtr>& list) {
 }
 
 // The aggregate row column i, read by a select list over no rows: count 0, else NULL.
-void SubstituteEmpty(BoundExprPtr* e, const std::vector<BoundExprPtr>& aggregates) {
+// False when e reads a column the aggregate row does not have.
+bool SubstituteEmpty(BoundExprPtr* e, const std::vector<BoundExprPtr>& aggregates) {
   BoundExpr& x = **e;
   if (x.kind == BoundKind::kColumn && x.depth == 0) {
-    const BoundExpr& agg = *aggregates.at(static_cast<size_t>(x.index));
+    if (x.index < 0 || static_cast<size_t>(x.index) >= aggregates.size()) return false;
+    const BoundExpr& agg = *aggregates[static_cast<size_t>(x.index)];
     *e = BoundExpr::Const(agg.agg == AggFunc::kCount ? Value::Int(0) : Value::Null(), x.type,
                           x.position);
-    return;
+    return true;
   }
-  for (BoundExprPtr& c : x.children) SubstituteEmpty(&c, aggregates);
+  for (BoundExprPtr& c : x.children) {
+    if (!SubstituteEmpty(&c, aggregates)) return false;
+  }
+  return true;
 }
 
 void ShiftLevel0(BoundExpr* e, int by) {
@@ -238,7 +243,7 @@ std::unique_ptr<SubqueryPlan::Hashed> Decorrelate(HashedForm form, std::unique_p
     columns.push_back(s->columns[0]);
     out.push_back(std::move(s->projections[0]));
     h->empty = std::move(spare->projections[0]);
-    SubstituteEmpty(&h->empty, spare->aggregates);
+    if (!SubstituteEmpty(&h->empty, spare->aggregates)) return nullptr;
   } else {
     for (BoundExprPtr& e : inner) {
       columns.push_back(ColumnInfo{"?column?", e->type});
