@@ -681,9 +681,12 @@ Result<BoundExprPtr> Binder::BindSubqueryExpr(const ast::Expr& expr) {
     MERIDIAN_ASSIGN_OR_RETURN(x, BindExpr(*expr.children[0]));
   }
   std::vector<ColumnInfo> columns;
-  MERIDIAN_ASSIGN_OR_RETURN(
-      std::unique_ptr<SubqueryPlan> plan,
-      BindSubqueryPlan(*expr.subquery, &columns, expr.kind == ast::ExprKind::kExists));
+  const HashedForm form = expr.kind == ast::ExprKind::kExists                 ? HashedForm::kExists
+                          : expr.kind == ast::ExprKind::kSubquery             ? HashedForm::kScalar
+                          : expr.binary_op == ast::BinaryOp::kEq && !expr.all ? HashedForm::kIn
+                                                                              : HashedForm::kNone;
+  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<SubqueryPlan> plan,
+                            BindSubqueryPlan(*expr.subquery, &columns, form));
   if (expr.kind != ast::ExprKind::kExists && columns.size() != 1) {
     return Status::Error(sqlstate::kSyntaxError, "subquery must return only one column")
         .WithPosition(pos);
@@ -702,6 +705,7 @@ Result<BoundExprPtr> Binder::BindSubqueryExpr(const ast::Expr& expr) {
     }
     e->binary_op = expr.binary_op;
     e->all = expr.all;
+    KeepHashedIn(plan.get(), x->type);
     e->children.push_back(std::move(x));
   }
   e->subquery = std::move(plan);

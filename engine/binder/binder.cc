@@ -220,7 +220,7 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
 
 Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::SelectStmt& stmt,
                                                                std::vector<ColumnInfo>* columns,
-                                                               bool exists) {
+                                                               HashedForm form) {
   if (!rules_.subqueries) {
     // PostgreSQL: "cannot use subquery in DEFAULT expression" / "... in EXECUTE parameter".
     const std::string clause = rules_.clause;
@@ -230,23 +230,34 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
                                                                  : clause + " expression"))
         .WithPosition(stmt.loc.position);
   }
-  ExprRules saved_rules = rules_;
-  bool saved_in_aggregate = in_aggregate_;
-  const char* saved_in_window = std::exchange(in_window_, nullptr);
-  rules_ = ExprRules{};
-  in_aggregate_ = false;
+  // Binds the subquery with the expression rules of a query of its own (again for the hashed
+  // form's bindings below).
+  auto bind = [&]() {
+    const ExprRules saved_rules = std::exchange(rules_, ExprRules{});
+    const bool saved_in_aggregate = std::exchange(in_aggregate_, false);
+    const char* saved_in_window = std::exchange(in_window_, nullptr);
+    ++sublink_depth_;
+    auto bound = BindSelectInScope(stmt);
+    --sublink_depth_;
+    rules_ = saved_rules;
+    in_aggregate_ = saved_in_aggregate;
+    in_window_ = saved_in_window;
+    return bound;
+  };
   const int level = scope_ == nullptr ? 0 : scope_->level + 1;
-  ++sublink_depth_;
-  auto bound = BindSelectInScope(stmt);
-  --sublink_depth_;
-  rules_ = saved_rules;
-  in_aggregate_ = saved_in_aggregate;
-  in_window_ = saved_in_window;
+  auto bound = bind();
   if (!bound.ok()) return bound.status();
   auto plan = std::make_unique<SubqueryPlan>();
   plan->correlated = correlated_.size() > static_cast<size_t>(level) && correlated_[level];
   *columns = (*bound)->columns;
   if (!columns->empty()) plan->type = (*columns)[0].type;
+  // Which hashed form the subquery may get: a correlated scalar one only when it aggregates
+  // without GROUP BY, an IN only when it does not aggregate (planner/decorrelate.cc decides).
+  if (!plan->correlated ||
+      (form == HashedForm::kScalar && (!(*bound)->aggregated || !(*bound)->group_by.empty())) ||
+      (form == HashedForm::kIn && (*bound)->aggregated)) {
+    form = HashedForm::kNone;
+  }
   ExplainSubplans* explaining = ExplainSubplans::Active();
   if (explaining != nullptr) {
     // EXPLAIN prints the subquery's plan (its operators instrumented for ANALYZE).
@@ -255,34 +266,38 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
     planned.root->PruneColumns(std::vector<bool>(columns->size(), true));  // as PlanSelect does
     plan->root = std::move(planned.root);
     plan->explain = std::move(planned.explain);
-    if (!exists || !plan->correlated) return plan;
-  } else if (!exists || !plan->correlated) {
+    if (form == HashedForm::kNone) return plan;
+  } else if (form == HashedForm::kNone) {
     MERIDIAN_ASSIGN_OR_RETURN(plan->root, PlanSelect(std::move(*bound)));
     return plan;
   }
-  // A correlated EXISTS: the per-row plan, and from a second binding the hashed form when the
-  // correlation allows one (planner/decorrelate.cc).
+  // The per-row plan, and from a second binding the hashed form when the correlation allows
+  // one (planner/decorrelate.cc); a scalar one reads the value over no rows from a third.
   double per_row_cost = 1.0;
   if (plan->explain != nullptr) {
     per_row_cost = plan->explain->total_cost;
   } else {
     MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect per_row, PlanSelectExplained(std::move(*bound), false));
+    per_row.root->PruneColumns(std::vector<bool>(columns->size(), true));  // as PlanSelect does
     plan->root = std::move(per_row.root);
     if (per_row.explain != nullptr) per_row_cost = per_row.explain->total_cost;
   }
   // EXPLAIN prints the per-row plan only: the hashed form's subqueries are not numbered.
   ExplainSubplans::Scope not_explained(nullptr);
-  rules_ = ExprRules{};
-  in_aggregate_ = false;
-  ++sublink_depth_;
-  auto again = BindSelectInScope(stmt);
-  --sublink_depth_;
-  rules_ = saved_rules;
-  in_aggregate_ = saved_in_aggregate;
-  if (again.ok()) {
-    plan->hashed = DecorrelateExists(std::move(*again), per_row_cost);
+  auto again = bind();
+  if (!again.ok()) return plan;
+  std::unique_ptr<BoundSelect> spare;
+  if (form == HashedForm::kScalar) {
+    auto third = bind();
+    if (!third.ok()) return plan;
+    spare = std::move(*third);
   }
+  plan->hashed = Decorrelate(form, std::move(*again), std::move(spare), per_row_cost);
   return plan;
+}
+
+void Binder::KeepHashedIn(SubqueryPlan* plan, const Type& x) {
+  if (plan->hashed != nullptr && !HashesAsEqual(x, plan->type)) plan->hashed.reset();
 }
 
 Result<BoundExprPtr> Binder::Coerce(BoundExprPtr e, Type to, bool assignment,

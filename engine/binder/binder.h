@@ -160,10 +160,14 @@ class Binder {
                                                       const ast::Location& loc,
                                                       catalog::LockMode mode);
   Result<BoundExprPtr> BindColumnRef(const ast::Expr& expr);
-  // exists: an EXISTS subquery, which when correlated also gets its hashed form (binder.cc).
+  // form: how the subquery is used (EXISTS, a scalar value, x IN); a correlated one may then
+  // also get that hashed form (binder.cc, planner/decorrelate.cc).
   Result<std::unique_ptr<SubqueryPlan>> BindSubqueryPlan(const ast::SelectStmt& stmt,
                                                          std::vector<ColumnInfo>* columns,
-                                                         bool exists = false);
+                                                         HashedForm form = HashedForm::kNone);
+  // x IN (subquery) with x of type x: drops the subquery's hashed form unless x's and its
+  // values' hash keys are equal exactly when they are (planner/decorrelate.cc).
+  void KeepHashedIn(SubqueryPlan* plan, const Type& x);
   // Casts e to type to: folds constants (errors get e's position); assignment uses
   // assignment-cast rules and the 42804 "column ... is of type" message for column.
   Result<BoundExprPtr> Coerce(BoundExprPtr e, Type to, bool assignment, const std::string& column);

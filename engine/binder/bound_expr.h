@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -250,10 +251,11 @@ struct SubqueryPlan {
   enum class Lookup { kUnbuilt, kSorted, kScan } lookup = Lookup::kUnbuilt;
   std::vector<Value> sorted;
   bool sorted_saw_null = false;
-  // A correlated [NOT] EXISTS whose correlation is equalities (planner/decorrelate.cc): after
-  // enough per-row runs it answers from a hash set of the inner sides instead; null otherwise.
-  struct HashedExists;
-  std::unique_ptr<HashedExists> hashed;
+  // A correlated [NOT] EXISTS, scalar aggregate or [NOT] IN whose correlation is equalities
+  // (planner/decorrelate.cc): after enough per-row runs it answers from a hash table built from
+  // the inner side instead; null otherwise.
+  struct Hashed;
+  std::unique_ptr<Hashed> hashed;
   // Its plan as EXPLAIN prints it; set only while EXPLAIN plans (planner/explain.h,
   // ExplainSubplans).
   std::shared_ptr<PlanNode> explain;
@@ -316,22 +318,35 @@ struct BoundExpr {
   void MarkColumnsRead(std::vector<bool>* used, bool* all) const;
 };
 
-// EXISTS (SELECT ... WHERE inner_1 = outer_1 AND ... AND rest) as a semi-join probe: root is
-// the subquery without the correlation equalities (uncorrelated), producing inner_1..inner_k
-// for the rows that pass rest; keys holds their encodings without NULLs. The row exists iff
-// every outer_i is non-NULL and (outer_1, ..., outer_k) is in keys. Per statement run the first
-// switch_after calls still run the per-row plan (cheap with an index when the outer side is
-// small); then keys is built once and every later call is one lookup.
-struct SubqueryPlan::HashedExists {
+// Which hashed form a correlated subquery may get (planner/decorrelate.cc): by how it is used.
+enum class HashedForm : uint8_t { kNone, kExists, kScalar, kIn };
+
+// A correlated subquery (SELECT ... WHERE inner_1 = outer_1 AND ... AND rest) answered by one
+// uncorrelated run, root: the subquery without the correlation equalities, over the rows that
+// pass rest. Per statement run the first switch_after calls still run the per-row plan (cheap
+// with an index when the outer side is small); then the table is built once and every later
+// call is one lookup of (outer_1, ..., outer_k), which never matches when an outer_i is NULL.
+//  kExists: root gives inner_1..inner_k; keys holds their encodings without NULLs; the row
+//    exists iff its outer key is in keys.
+//  kScalar (one plain aggregate, no GROUP BY): root groups by inner_1..inner_k and gives them
+//    and the select-list value; values maps each non-NULL key to it; a key without a group
+//    gets empty, the select list over no rows (count 0, other aggregates NULL).
+//  kIn (x IN / NOT IN (SELECT y ...)): root gives inner_1..inner_k, y; groups maps each
+//    non-NULL key to whether a y of it is NULL; keys holds the encodings of (key, y), y not NULL.
+struct SubqueryPlan::Hashed {
+  HashedForm form = HashedForm::kExists;
   std::unique_ptr<Operator> root;
   std::vector<BoundExprPtr> outer_keys;  // over the outer query's row (depth 0 there)
+  BoundExprPtr empty;                    // kScalar; constants and parameters only
   uint64_t switch_after = 1;
   double build_cost = 0;  // the planner's estimates, for EXPLAIN
   double per_row_cost = 0;
-  uint64_t run = 0;  // ExecContext::run of calls/keys
+  uint64_t run = 0;  // ExecContext::run of calls and the table
   uint64_t calls = 0;
   bool built = false;
   std::unordered_set<std::string> keys;
+  std::unordered_map<std::string, Value> values;
+  std::unordered_map<std::string, bool> groups;
 };
 
 }  // namespace meridian::exec

@@ -564,23 +564,26 @@ Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v, const 
   return Status::Internal("unknown string function");
 }
 
-// EXISTS through its hash set (SubqueryPlan::HashedExists): none while the per-row plan is
-// still due (the first switch_after calls of a run), else whether the outer keys are in the set
-// (built at the first such call).
-Result<std::optional<bool>> HashedExistsProbe(const BoundExpr& e, const EvalContext& ctx) {
-  SubqueryPlan::HashedExists& h = *e.subquery->hashed;
+// A correlated subquery through its hashed form (SubqueryPlan::Hashed): false while the
+// per-row plan is still due (the first switch_after calls of a run); else the table is built
+// (at the first such call) and *key holds the outer row's key, empty when a part is NULL.
+Result<bool> HashedLookupKey(const BoundExpr& e, const EvalContext& ctx, std::string* key) {
+  SubqueryPlan::Hashed& h = *e.subquery->hashed;
   const uint64_t run = ctx.exec != nullptr ? ctx.exec->run : 0;
   if (h.run != run) {
     h.run = run;
     h.calls = 0;
     h.built = false;
     h.keys.clear();
+    h.values.clear();
+    h.groups.clear();
   }
   if (!h.built) {
-    if (++h.calls <= h.switch_after) return std::optional<bool>();
+    if (++h.calls <= h.switch_after) return false;
     MERIDIAN_RETURN_IF_ERROR(h.root->Open(&ctx, ctx.exec));
+    const size_t k = h.outer_keys.size();
     Row row;
-    std::string key;
+    std::string group;
     int until_check = kCheckInterval;
     while (true) {
       MERIDIAN_ASSIGN_OR_RETURN(bool more, h.root->Next(&row));
@@ -589,23 +592,84 @@ Result<std::optional<bool>> HashedExistsProbe(const BoundExpr& e, const EvalCont
         MERIDIAN_RETURN_IF_ERROR(ctx.exec->ctl->Check());
         until_check = kCheckInterval;
       }
-      key.clear();
+      group.clear();
       bool null = false;
-      for (size_t i = 0; i < h.outer_keys.size() && !null; ++i) {
+      for (size_t i = 0; i < k && !null; ++i) {
         null = row[i].IsNull();
-        catalog::AppendKeyValue(row[i], &key);
+        catalog::AppendKeyValue(row[i], &group);
       }
-      if (!null) h.keys.insert(key);
+      if (null) continue;  // a NULL key equals no outer key
+      switch (h.form) {
+        case HashedForm::kScalar:
+          h.values.emplace(group, std::move(row[k]));
+          break;
+        case HashedForm::kIn: {
+          bool& saw_null = h.groups[group];
+          if (row[k].IsNull()) {
+            saw_null = true;
+          } else {
+            catalog::AppendKeyValue(row[k], &group);
+            h.keys.insert(group);
+          }
+          break;
+        }
+        default:
+          h.keys.insert(group);
+          break;
+      }
     }
     h.built = true;
   }
-  std::string key;
-  for (const BoundExprPtr& k : h.outer_keys) {
-    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*k, ctx));
-    if (v.IsNull()) return std::optional<bool>(false);  // NULL = anything is never true
-    catalog::AppendKeyValue(v, &key);
+  key->clear();
+  for (const BoundExprPtr& part : h.outer_keys) {
+    MERIDIAN_ASSIGN_OR_RETURN(Value v, Eval(*part, ctx));
+    if (v.IsNull()) {  // NULL = anything is never true
+      key->clear();
+      return true;
+    }
+    catalog::AppendKeyValue(v, key);
   }
-  return std::optional<bool>(h.keys.count(key) != 0);
+  return true;
+}
+
+// [NOT] EXISTS through its hash set: none while the per-row plan is due.
+Result<std::optional<bool>> HashedExistsProbe(const BoundExpr& e, const EvalContext& ctx) {
+  std::string key;
+  MERIDIAN_ASSIGN_OR_RETURN(bool hashed, HashedLookupKey(e, ctx, &key));
+  if (!hashed) return std::optional<bool>();
+  return std::optional<bool>(!key.empty() && e.subquery->hashed->keys.count(key) != 0);
+}
+
+// A scalar aggregate subquery through its map: the outer key's group's value, or the select
+// list over no rows; none while the per-row plan is due.
+Result<std::optional<Value>> HashedScalarProbe(const BoundExpr& e, const EvalContext& ctx) {
+  std::string key;
+  MERIDIAN_ASSIGN_OR_RETURN(bool hashed, HashedLookupKey(e, ctx, &key));
+  if (!hashed) return std::optional<Value>();
+  const SubqueryPlan::Hashed& h = *e.subquery->hashed;
+  if (!key.empty()) {
+    auto it = h.values.find(key);
+    if (it != h.values.end()) return std::optional<Value>(it->second);
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(Value empty, Eval(*h.empty, ctx));
+  return std::optional<Value>(std::move(empty));
+}
+
+// x [NOT] IN (subquery) through its groups: an empty group gives false (NOT IN: true); in a
+// non-empty one, x found gives true, else a NULL x or a NULL y gives NULL, else false. None
+// while the per-row plan is due.
+Result<std::optional<Value>> HashedInProbe(const BoundExpr& e, const Value& x,
+                                           const EvalContext& ctx) {
+  std::string key;
+  MERIDIAN_ASSIGN_OR_RETURN(bool hashed, HashedLookupKey(e, ctx, &key));
+  if (!hashed) return std::optional<Value>();
+  const SubqueryPlan::Hashed& h = *e.subquery->hashed;
+  auto group = key.empty() ? h.groups.end() : h.groups.find(key);
+  if (group == h.groups.end()) return std::optional<Value>(Value::Bool(e.negated));
+  if (x.IsNull()) return std::optional<Value>(Value::Null());
+  catalog::AppendKeyValue(x, &key);
+  if (h.keys.count(key) != 0) return std::optional<Value>(Value::Bool(!e.negated));
+  return std::optional<Value>(group->second ? Value::Null() : Value::Bool(e.negated));
 }
 
 // Runs a subquery plan (or reads its cache) and returns the first column of its rows; for
@@ -656,6 +720,10 @@ Result<Value> EvalInList(const BoundExpr& e, const EvalContext& ctx) {
 // empty subquery gives false (ANY) / true (ALL) even for a NULL x. NOT IN negates = ANY.
 Result<Value> EvalInSubquery(const BoundExpr& e, const EvalContext& ctx) {
   MERIDIAN_ASSIGN_OR_RETURN(Value x, Eval(*e.children[0], ctx));
+  if (e.subquery->hashed != nullptr) {
+    MERIDIAN_ASSIGN_OR_RETURN(std::optional<Value> v, HashedInProbe(e, x, ctx));
+    if (v) return std::move(*v);
+  }
   MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows,
                             RunSubquery(e, ctx, std::numeric_limits<size_t>::max()));
   auto result = [&](std::optional<bool> b) {
@@ -1058,6 +1126,10 @@ Result<Value> Eval(const BoundExpr& e, const EvalContext& ctx) {
     case BoundKind::kInList:
       return EvalInList(e, ctx);
     case BoundKind::kSubquery: {
+      if (e.subquery->hashed != nullptr) {
+        MERIDIAN_ASSIGN_OR_RETURN(std::optional<Value> v, HashedScalarProbe(e, ctx));
+        if (v) return std::move(*v);
+      }
       MERIDIAN_ASSIGN_OR_RETURN(const std::vector<Value>* rows, RunSubquery(e, ctx, 2));
       if (rows->size() > 1) {
         return Status::Error(sqlstate::kCardinalityViolation,

@@ -32,22 +32,14 @@ bool IsImmutable(const BoundExpr& e) {
         case Func::kNow:
         case Func::kLocalTimestamp:
         case Func::kCurrentDate:
-        case Func::kClockTimestamp:
-        case Func::kRandom:
-        case Func::kNextval:
-        case Func::kCurrval:
-        case Func::kSetval:
-        case Func::kLastval:
         case Func::kSerialSequence:
         case Func::kPgTypeof:
           return false;
         case Func::kAge:
           if (e.children.size() < 2) return false;  // age(x): against the current date
           break;
-        case Func::kRegistered:
-          if (e.scalar != nullptr && e.scalar->is_volatile) return false;
-          break;
         default:
+          if (IsVolatileCall(e)) return false;
           // The session and system-catalog functions (kVersion .. kRegNamespaceOut).
           if (e.func >= Func::kVersion && e.func <= Func::kRegNamespaceOut) return false;
           break;
@@ -81,6 +73,23 @@ bool LooksLikeFunction(const BoundExpr& e, const std::string& text) {
 }
 
 }  // namespace
+
+bool IsVolatileCall(const BoundExpr& e) {
+  if (e.kind != BoundKind::kFunction) return false;
+  switch (e.func) {
+    case Func::kClockTimestamp:
+    case Func::kRandom:
+    case Func::kNextval:
+    case Func::kCurrval:
+    case Func::kSetval:
+    case Func::kLastval:
+      return true;
+    case Func::kRegistered:
+      return e.scalar != nullptr && e.scalar->is_volatile;
+    default:
+      return false;
+  }
+}
 
 Result<BoundExprPtr> BindIndexExpression(const ast::Expr& expr, const catalog::TableSchema& table,
                                          bool predicate, std::string* text) {

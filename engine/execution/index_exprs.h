@@ -50,6 +50,11 @@ class BoundIndexExprs final : public catalog::IndexExprs {
 Result<std::shared_ptr<const catalog::IndexExprs>> CompileIndexExpressions(
     const catalog::TableSchema& table, const catalog::IndexSchema& index);
 
+// Whether e itself (not its children) is a call whose value may differ between calls with
+// the same arguments: random(), clock_timestamp(), the sequence functions, a registered
+// function marked volatile.
+bool IsVolatileCall(const BoundExpr& e);
+
 // Binds an index key expression (predicate false) or predicate (true) written in CREATE INDEX
 // and checks that it may be one: immutable (42P17), of a B+tree key type. *text receives the
 // stored SQL text (PostgreSQL's plain deparse).

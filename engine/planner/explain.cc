@@ -92,6 +92,13 @@ std::string SubplanName(const BoundExpr& e, bool in_list) {
   return c->Name(*e.subquery, in_list);
 }
 
+// A subquery's hashed form (planner/decorrelate.cc) says after how many per-row runs it
+// takes over.
+std::string HashedNote(const BoundExpr& e) {
+  if (e.subquery == nullptr || e.subquery->hashed == nullptr) return "";
+  return ", hashed after " + std::to_string(e.subquery->hashed->switch_after) + " rows";
+}
+
 std::string Join(const std::vector<BoundExprPtr>& list, size_t from,
                  size_t to = static_cast<size_t>(-1)) {
   std::string out;
@@ -249,16 +256,16 @@ std::string ExprToString(const BoundExpr& e) {
       const BoundExpr* cmp = JsonbComparisonCall(e);
       const BoundExpr& l = cmp != nullptr ? *cmp->children[0] : *e.children[0];
       const BoundExpr& r = cmp != nullptr ? *cmp->children[1] : *e.children[1];
-      return "(" + ExprToString(l) + " " + ast::OperatorName(e.binary_op) + " " +
-             ExprToString(r) + ")";
+      return "(" + ExprToString(l) + " " + ast::OperatorName(e.binary_op) + " " + ExprToString(r) +
+             ")";
     }
     case BoundKind::kIsNull:
       return "(" + ExprToString(*e.children[0]) + (e.negated ? " IS NOT NULL)" : " IS NULL)");
     case BoundKind::kFunction:
       if (e.func == Func::kRecordField) return "(" + ExprToString(*e.children[0]) + ")." + e.name;
       if (const char* op = e.children.size() == 2 ? JsonOperatorSymbol(e.name) : nullptr) {
-        return "(" + ExprToString(*e.children[0]) + " " + op + " " +
-               ExprToString(*e.children[1]) + ")";
+        return "(" + ExprToString(*e.children[0]) + " " + op + " " + ExprToString(*e.children[1]) +
+               ")";
       }
       return std::string(FuncName(e.func) != nullptr ? FuncName(e.func) : e.name.c_str()) + "(" +
              Join(e.children, 0) + ")";
@@ -286,13 +293,9 @@ std::string ExprToString(const BoundExpr& e) {
       return "(" + ExprToString(*e.children[0]) + (e.negated ? " NOT IN (" : " IN (") +
              Join(e.children, 1) + "))";
     case BoundKind::kSubquery:
-      return "(" + SubplanName(e, false) + ")";
+      return "(" + SubplanName(e, false) + HashedNote(e) + ")";
     case BoundKind::kExists: {
-      // A hashed form says after how many per-row runs it takes over.
-      std::string sub = SubplanName(e, false);
-      if (e.subquery != nullptr && e.subquery->hashed != nullptr) {
-        sub += ", hashed after " + std::to_string(e.subquery->hashed->switch_after) + " rows";
-      }
+      const std::string sub = SubplanName(e, false) + HashedNote(e);
       return e.negated ? "(NOT EXISTS(" + sub + "))" : "EXISTS(" + sub + ")";
     }
     case BoundKind::kInSubquery:
@@ -301,7 +304,7 @@ std::string ExprToString(const BoundExpr& e) {
                (e.all ? " ALL (" : " ANY (") + SubplanName(e, true) + "))";
       }
       return "(" + ExprToString(*e.children[0]) + (e.negated ? " NOT IN (" : " IN (") +
-             SubplanName(e, true) + "))";
+             SubplanName(e, true) + HashedNote(e) + "))";
     case BoundKind::kArray:
       return e.subquery != nullptr ? "ARRAY(" + SubplanName(e, false) + ")"
                                    : "ARRAY[" + Join(e.children, 0) + "]";

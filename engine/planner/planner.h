@@ -10,8 +10,8 @@
 #include <memory>
 
 #include "binder/bound_statement.h"
-#include "planner/explain.h"
 #include "execution/operators.h"
+#include "planner/explain.h"
 
 namespace meridian::exec {
 
@@ -24,10 +24,16 @@ struct PlannedSelect {
 Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> select, bool instrument);
 Result<OperatorPtr> PlanSelect(std::unique_ptr<BoundSelect> select);
 
-// The hashed form of a correlated [NOT] EXISTS subquery (decorrelate.cc): select is a second
-// binding of the subquery; per_row_cost the estimated cost of one per-row run. Null when the
-// subquery's shape does not allow it (see SubqueryPlan::HashedExists).
-std::unique_ptr<SubqueryPlan::HashedExists> DecorrelateExists(std::unique_ptr<BoundSelect> select,
-                                                              double per_row_cost);
+// The hashed form (decorrelate.cc) of a correlated subquery used as form: select is a second
+// binding of the subquery, spare (kScalar only) a third, whose select list gives the value
+// over no rows; per_row_cost the estimated cost of one per-row run. Null when the subquery's
+// shape does not allow it (see SubqueryPlan::Hashed).
+std::unique_ptr<SubqueryPlan::Hashed> Decorrelate(HashedForm form,
+                                                  std::unique_ptr<BoundSelect> select,
+                                                  std::unique_ptr<BoundSelect> spare,
+                                                  double per_row_cost);
+// Whether values of types a and b have equal hash keys exactly when a = b is true (kIn's x
+// and y).
+bool HashesAsEqual(const Type& a, const Type& b);
 
 }  // namespace meridian::exec
