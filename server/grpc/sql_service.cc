@@ -605,7 +605,7 @@ grpc::Status SessionNotFound(const std::string& id) {
   return grpc::Status(grpc::StatusCode::NOT_FOUND, st.error_message(), st.error_details());
 }
 
-SqlService::SqlService(Database* db, SessionManager* sessions, asio::thread_pool* pool,
+SqlService::SqlService(Database* db, SessionManager* sessions, asio::io_context* pool,
                        GrpcAuth auth, ChunkLimits limits)
     : db_(db), sessions_(sessions), pool_(pool), auth_(auth), limits_(limits) {}
 

@@ -5,7 +5,7 @@
 // completed, so a slow client holds memory for one chunk and no thread.
 #pragma once
 
-#include <asio/thread_pool.hpp>
+#include <asio/io_context.hpp>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -35,7 +35,7 @@ struct SessionStreamState;  // sql_service.cc
 
 class SqlService final : public v1::Sql::CallbackService {
  public:
-  SqlService(Database* db, SessionManager* sessions, asio::thread_pool* pool, GrpcAuth auth = {},
+  SqlService(Database* db, SessionManager* sessions, asio::io_context* pool, GrpcAuth auth = {},
              ChunkLimits limits = {});
 
   grpc::ServerUnaryReactor* OpenSession(grpc::CallbackServerContext* ctx,
@@ -82,13 +82,13 @@ class SqlService final : public v1::Sql::CallbackService {
 
   Database* db() { return db_; }
   SessionManager* sessions() { return sessions_; }
-  asio::thread_pool* pool() { return pool_; }
+  asio::io_context* pool() { return pool_; }
   const ChunkLimits& limits() const { return limits_; }
 
  private:
   Database* const db_;
   SessionManager* const sessions_;
-  asio::thread_pool* const pool_;
+  asio::io_context* const pool_;
   const GrpcAuth auth_;
   const ChunkLimits limits_;
   std::mutex streams_mu_;
