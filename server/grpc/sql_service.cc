@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <asio/post.hpp>
 #include <chrono>
 #include <mutex>
@@ -675,7 +676,8 @@ SqlService::SqlService(Database* db, SessionManager* sessions, asio::io_context*
       auth_(auth),
       limits_(limits),
       commits_work_(asio::make_work_guard(commits_)) {
-  commit_thread_ = std::thread([this] { commits_.run(); });
+  const unsigned n = std::max(2u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < n; ++i) commit_threads_.emplace_back([this] { commits_.run(); });
 }
 
 SqlService::~SqlService() { StopCommits(); }
@@ -704,7 +706,8 @@ void SqlService::StopCommits() {
     commits_cv_.wait(lock, [&] { return commits_in_flight_ == 0; });
   }
   commits_work_.reset();
-  if (commit_thread_.joinable()) commit_thread_.join();
+  for (std::thread& t : commit_threads_) t.join();
+  commit_threads_.clear();
 }
 
 std::shared_ptr<ServerSession> SqlService::Authorize(const grpc::CallbackServerContext* ctx,

@@ -4,8 +4,8 @@
 // as a task on the worker pool and write the chunk; the next step is posted only when the write
 // completed, so a slow client holds memory for one chunk and no thread. A COMMIT (or a quick
 // autocommit write) started on gRPC's thread goes to the group committer without a thread
-// waiting for it; the committer's completion is handed to the service's one commit thread,
-// which ends the commit and writes the answer (CommitBegins/CommitEnds count them in flight).
+// waiting for it; the committer's completion is handed to the service's commit threads, which
+// end the commit and write the answer (CommitBegins/CommitEnds count them in flight).
 #pragma once
 
 #include <asio/executor_work_guard.hpp>
@@ -92,10 +92,10 @@ class SqlService final : public v1::Sql::CallbackService {
   // completion calls OnCommitThread, whose task calls CommitEnds as its last act. false once
   // StopCommits ran: the caller then waits for its commit on its own thread.
   bool CommitBegins();
-  // Runs fn on the commit thread (from the group committer's callback: it must not block).
+  // Runs fn on a commit thread (from the group committer's callback: it must not block).
   void OnCommitThread(std::function<void()> fn);
   void CommitEnds();
-  // Waits until no commit is in flight, then joins the commit thread (idempotent). The daemon
+  // Waits until no commit is in flight, then joins the commit threads (idempotent). The daemon
   // calls it after gRPC's shutdown and before the database closes: the committer answers every
   // queued commit while the database is open.
   void StopCommits();
@@ -115,10 +115,11 @@ class SqlService final : public v1::Sql::CallbackService {
   std::vector<std::weak_ptr<SessionStreamState>> streams_;  // guarded by streams_mu_
   size_t live_streams_hint_ = 0;                            // guarded by streams_mu_
   bool stopping_ = false;                                   // guarded by streams_mu_
-  // The commit thread: ends deferred commits (PendingCommit::Finish) and writes their answer.
+  // The commit threads (one per core, at least 2: a group's members are answered in parallel):
+  // they end deferred commits (PendingCommit::Finish) and write their answers.
   asio::io_context commits_;
   asio::executor_work_guard<asio::io_context::executor_type> commits_work_;
-  std::thread commit_thread_;
+  std::vector<std::thread> commit_threads_;
   std::mutex commits_mu_;
   std::condition_variable commits_cv_;
   size_t commits_in_flight_ = 0;  // guarded by commits_mu_
