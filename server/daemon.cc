@@ -196,6 +196,7 @@ Status Daemon::Shutdown() {
   if (sessions_) sessions_->Shutdown();  // cancels running statements, ends Attach streams
   if (service_) service_->Shutdown();    // ends the ExecuteSession streams
   if (grpc_) grpc_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  if (service_) service_->StopCommits();  // every deferred gRPC commit answered
   if (pg_) pg_->Stop();  // network threads joined; connection frames live until pg_.reset()
   if (workers_) workers_->Join();
   pg_.reset();

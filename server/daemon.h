@@ -6,7 +6,7 @@
 
 #include <grpcpp/server.h>
 
-#include <asio/thread_pool.hpp>
+#include <asio/io_context.hpp>
 #include <memory>
 #include <thread>
 

@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <asio/post.hpp>
 #include <chrono>
 #include <mutex>
@@ -215,6 +216,8 @@ class RequestRun {
 
   // How long a request waits for the session's running request to end before 55000.
   static constexpr std::chrono::milliseconds kRequestWait{5000};
+  // The longest request text parsed on gRPC's thread (TryQuickText).
+  static constexpr size_t kQuickTextBytes = 64;
 
   RequestRun(SqlService* service, Output* out) : service_(service), out_(out) {}
   RequestRun(const RequestRun&) = delete;
@@ -292,7 +295,7 @@ class RequestRun {
     max_rows_ = req->max_rows_per_chunk() != 0
                     ? std::min(req->max_rows_per_chunk(), service_->limits().default_rows)
                     : service_->limits().default_rows;
-    if (!statement_id_.empty() && TryQuickRead()) return;
+    if (statement_id_.empty() ? TryQuickText() : TryQuickRead()) return;
     PostStep();
   }
 
@@ -301,23 +304,77 @@ class RequestRun {
   }
 
   // A prepared quick read or quick write (Request::QuickRead: one row by a unique key or a small
-  // table; Request::QuickWrite: BEGIN, or inside a block one VALUES row or one row by a unique key)
-  // runs here, on gRPC's thread, instead of on the worker pool: it does a bounded amount of
-  // work, and under ExecControl::no_wait it fails at once rather than wait for a table or row
-  // lock (undone; then it goes to the pool after all; see StepOrFinish). The hop to a pool
-  // thread, a thread wake-up, was a third of such a query's time on a busy machine
-  // (tests/bench/RESULTS.md).
+  // table; Request::QuickWrite: BEGIN, COMMIT, inside a block one VALUES row or one row by a
+  // unique key, outside one such a write with its commit) runs here, on gRPC's thread, instead
+  // of on the worker pool: it does a bounded amount of work, and under ExecControl::no_wait it
+  // fails at once rather than wait for a table or row lock (undone; then it goes to the pool
+  // after all; see StepOrFinish). The hop to a pool thread, a thread wake-up, was a third of
+  // such a query's time on a busy machine (tests/bench/RESULTS.md). A commit it starts goes to
+  // the group committer and is awaited without a thread (set_defer_commit, AwaitCommit).
   bool TryQuickRead() {
     std::optional<PreparedStatementInfo> prepared = session_->engine()->FindPrepared(statement_id_);
     if (!prepared || prepared->request == nullptr ||
-        !(prepared->request->QuickRead(0) || prepared->request->QuickWrite(0))) {
+        !(prepared->request->QuickRead(0) ||
+          prepared->request->QuickWrite(0, /*deferred_commit=*/true))) {
       return false;
     }
     request_ = std::move(prepared->request);
     params_.types = std::move(prepared->param_types);
-    ctl_->set_no_wait(true);
-    Step();
+    RunQuick();
     return true;
+  }
+
+  // A short text (COMMIT, END, BEGIN, SAVEPOINT ...: drivers send transaction control as
+  // text) is parsed here, on gRPC's thread; one quick statement runs here too (a COMMIT's
+  // group awaited without a thread), as over the PostgreSQL protocol. Anything else goes to the
+  // pool, parsed already; a parse error is answered at once.
+  bool TryQuickText() {
+    if (sql_.size() > kQuickTextBytes) return false;
+    auto parsed = session_->engine()->Parse(sql_);
+    if (!parsed.ok()) {
+      FinishWith(parsed.status());
+      return true;
+    }
+    request_ = std::move(parsed).value();
+    if (request_->size() != 1 || !request_->QuickWrite(0, /*deferred_commit=*/true)) return false;
+    RunQuick();
+    return true;
+  }
+
+  void RunQuick() {
+    ctl_->set_no_wait(true);
+    ctl_->set_defer_commit(true);
+    Step();
+  }
+
+  // Under no_wait and defer_commit: the commit the statement handed to the group committer.
+  void TakeCommit() {
+    if (!ctl_->defer_commit() || commit_ != nullptr) return;
+    commit_ = session_->engine()->TakePendingCommit();
+  }
+
+  // The statement's commit is with the group committer: once its group is durable (or failed)
+  // the commit thread ends it in its session and answers: the last chunk, or the commit's error
+  // (error: an earlier failure of the statement, answered instead once the commit ended).
+  void AwaitCommit(Status error) {
+    SqlService* const service = service_;
+    if (!service->CommitBegins()) {  // the daemon is stopping: wait here instead
+      return EndCommit(std::move(error));
+    }
+    commit_->WhenDone([this, service, error = std::move(error)] {
+      service->OnCommitThread([this, service, error] {
+        EndCommit(error);  // this run may be gone from here on
+        service->CommitEnds();
+      });
+    });
+  }
+  void EndCommit(const Status& error) {
+    Status st = commit_->Finish();
+    commit_.reset();
+    if (!error.ok()) st = error;
+    if (!st.ok()) return FinishWith(st);
+    Release();
+    out_->WriteLast(&chunk_);
   }
 
   void Step() {
@@ -355,7 +412,8 @@ class RequestRun {
       if (Status st = ctl_->Check(); !st.ok()) return FinishWith(st);
       statement_start_ = std::chrono::steady_clock::now();
       auto started = request_->Start(index_, *ctl_, params_);
-      if (ctl_->no_wait() && ExecControl::IsWouldBlock(started.status())) {
+      TakeCommit();
+      if (ctl_->no_wait() && commit_ == nullptr && ExecControl::IsWouldBlock(started.status())) {
         ctl_->set_no_wait(false);  // a quick write that met a lock: undone, again on the pool
         return PostStep();
       }
@@ -371,9 +429,10 @@ class RequestRun {
     chunk_.set_statement_index(static_cast<uint32_t>(index_));
     rows_.clear();
     auto more = cursor_->Fetch(max_rows_, service_->limits().max_bytes, *ctl_, &rows_);
-    if (ctl_->no_wait()) {  // the first Fetch of a quick statement, on gRPC's thread (TryQuickRead)
+    if (ctl_->no_wait()) {  // the first Fetch of a quick statement, on gRPC's thread (RunQuick)
+      TakeCommit();
       ctl_->set_no_wait(false);
-      if (ExecControl::IsWouldBlock(more.status())) {
+      if (commit_ == nullptr && ExecControl::IsWouldBlock(more.status())) {
         cursor_.reset();  // it read nothing; the statement starts again on the pool
         return PostStep();
       }
@@ -396,6 +455,8 @@ class RequestRun {
                                 .count());
       chunk_.set_notice(cursor_->Notice());
       cursor_.reset();
+      // A quick request is one statement: the answer waits for its commit's group.
+      if (commit_ != nullptr) return AwaitCommit(Status::Ok());
       if (++index_ >= request_->size()) {
         // The request's last chunk: ExecuteStream sends it together with the final status (one
         // round of callbacks fewer per request, which is most of a short statement's latency).
@@ -407,6 +468,7 @@ class RequestRun {
   }
 
   void FinishWith(const Status& st) {
+    if (commit_ != nullptr) return AwaitCommit(st);
     Release();
     out_->Fail(st, sql_, static_cast<uint32_t>(index_));
   }
@@ -440,6 +502,7 @@ class RequestRun {
   // (the next one is posted after the previous chunk's write completed).
   std::shared_ptr<Request> request_;
   std::unique_ptr<QueryCursor> cursor_;
+  std::unique_ptr<PendingCommit> commit_;  // a commit the group committer has not answered
   size_t index_ = 0;
   std::vector<Row> rows_;
   v1::ResultChunk chunk_;
@@ -605,9 +668,47 @@ grpc::Status SessionNotFound(const std::string& id) {
   return grpc::Status(grpc::StatusCode::NOT_FOUND, st.error_message(), st.error_details());
 }
 
-SqlService::SqlService(Database* db, SessionManager* sessions, asio::thread_pool* pool,
+SqlService::SqlService(Database* db, SessionManager* sessions, asio::io_context* pool,
                        GrpcAuth auth, ChunkLimits limits)
-    : db_(db), sessions_(sessions), pool_(pool), auth_(auth), limits_(limits) {}
+    : db_(db),
+      sessions_(sessions),
+      pool_(pool),
+      auth_(auth),
+      limits_(limits),
+      commits_work_(asio::make_work_guard(commits_)) {
+  const unsigned n = std::max(2u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < n; ++i) commit_threads_.emplace_back([this] { commits_.run(); });
+}
+
+SqlService::~SqlService() { StopCommits(); }
+
+bool SqlService::CommitBegins() {
+  std::lock_guard lock(commits_mu_);
+  if (commits_stopped_) return false;
+  ++commits_in_flight_;
+  return true;
+}
+
+void SqlService::OnCommitThread(std::function<void()> fn) { asio::post(commits_, std::move(fn)); }
+
+void SqlService::CommitEnds() {
+  {
+    std::lock_guard lock(commits_mu_);
+    --commits_in_flight_;
+  }
+  commits_cv_.notify_all();
+}
+
+void SqlService::StopCommits() {
+  {
+    std::unique_lock lock(commits_mu_);
+    commits_stopped_ = true;
+    commits_cv_.wait(lock, [&] { return commits_in_flight_ == 0; });
+  }
+  commits_work_.reset();
+  for (std::thread& t : commit_threads_) t.join();
+  commit_threads_.clear();
+}
 
 std::shared_ptr<ServerSession> SqlService::Authorize(const grpc::CallbackServerContext* ctx,
                                                      const std::string& id, grpc::Status* status) {

@@ -2,12 +2,19 @@
 // handlers answer inline; ExecuteStream (one request per call) and ExecuteSession (requests one
 // after another on one stream) run each step of a request (start a statement, fetch one chunk)
 // as a task on the worker pool and write the chunk; the next step is posted only when the write
-// completed, so a slow client holds memory for one chunk and no thread.
+// completed, so a slow client holds memory for one chunk and no thread. A COMMIT (or a quick
+// autocommit write) started on gRPC's thread goes to the group committer without a thread
+// waiting for it; the committer's completion is handed to the service's commit threads, which
+// end the commit and write the answer (CommitBegins/CommitEnds count them in flight).
 #pragma once
 
-#include <asio/thread_pool.hpp>
+#include <asio/executor_work_guard.hpp>
+#include <asio/io_context.hpp>
+#include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "meridian.grpc.pb.h"
@@ -35,8 +42,9 @@ struct SessionStreamState;  // sql_service.cc
 
 class SqlService final : public v1::Sql::CallbackService {
  public:
-  SqlService(Database* db, SessionManager* sessions, asio::thread_pool* pool, GrpcAuth auth = {},
+  SqlService(Database* db, SessionManager* sessions, asio::io_context* pool, GrpcAuth auth = {},
              ChunkLimits limits = {});
+  ~SqlService() override;
 
   grpc::ServerUnaryReactor* OpenSession(grpc::CallbackServerContext* ctx,
                                         const v1::OpenSessionRequest* req,
@@ -80,21 +88,42 @@ class SqlService final : public v1::Sql::CallbackService {
   // A new ExecuteSession stream's state, kept for Shutdown; false once it ran.
   bool RegisterStream(const std::shared_ptr<SessionStreamState>& state);
 
+  // Commits in flight (PendingCommit): CommitBegins before PendingCommit::WhenDone, and the
+  // completion calls OnCommitThread, whose task calls CommitEnds as its last act. false once
+  // StopCommits ran: the caller then waits for its commit on its own thread.
+  bool CommitBegins();
+  // Runs fn on a commit thread (from the group committer's callback: it must not block).
+  void OnCommitThread(std::function<void()> fn);
+  void CommitEnds();
+  // Waits until no commit is in flight, then joins the commit threads (idempotent). The daemon
+  // calls it after gRPC's shutdown and before the database closes: the committer answers every
+  // queued commit while the database is open.
+  void StopCommits();
+
   Database* db() { return db_; }
   SessionManager* sessions() { return sessions_; }
-  asio::thread_pool* pool() { return pool_; }
+  asio::io_context* pool() { return pool_; }
   const ChunkLimits& limits() const { return limits_; }
 
  private:
   Database* const db_;
   SessionManager* const sessions_;
-  asio::thread_pool* const pool_;
+  asio::io_context* const pool_;
   const GrpcAuth auth_;
   const ChunkLimits limits_;
   std::mutex streams_mu_;
   std::vector<std::weak_ptr<SessionStreamState>> streams_;  // guarded by streams_mu_
   size_t live_streams_hint_ = 0;                            // guarded by streams_mu_
   bool stopping_ = false;                                   // guarded by streams_mu_
+  // The commit threads (one per core, at least 2: a group's members are answered in parallel):
+  // they end deferred commits (PendingCommit::Finish) and write their answers.
+  asio::io_context commits_;
+  asio::executor_work_guard<asio::io_context::executor_type> commits_work_;
+  std::vector<std::thread> commit_threads_;
+  std::mutex commits_mu_;
+  std::condition_variable commits_cv_;
+  size_t commits_in_flight_ = 0;  // guarded by commits_mu_
+  bool commits_stopped_ = false;  // guarded by commits_mu_
 
   // Opens the session of an authenticated (or trusted) user and fills resp.
   grpc::Status OpenAuthenticated(const v1::OpenSessionRequest& req, const std::string& peer,

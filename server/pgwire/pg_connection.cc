@@ -168,7 +168,7 @@ asio::awaitable<void> PgConnection::OnPool(std::function<void()> fn) {
   // it by move. The initiation posts fn to the pool; its completion resumes the caller on the
   // caller's strand.
   return asio::async_initiate<const asio::use_awaitable_t<>&, void()>(
-      [](auto handler, asio::thread_pool* pool, std::function<void()> work) {
+      [](auto handler, asio::io_context* pool, std::function<void()> work) {
         asio::post(*pool, [work = std::move(work), handler = std::move(handler)]() mutable {
           try {
             work();

@@ -24,7 +24,7 @@ std::vector<std::unique_ptr<asio::io_context>> MakeContexts(unsigned n) {
 
 }  // namespace
 
-PgServer::PgServer(const AuthConfig* auth, SessionManager* sessions, asio::thread_pool* pool,
+PgServer::PgServer(const AuthConfig* auth, SessionManager* sessions, asio::io_context* pool,
                    unsigned network_threads)
     : auth_(auth),
       sessions_(sessions),
@@ -35,7 +35,7 @@ PgServer::PgServer(const AuthConfig* auth, SessionManager* sessions, asio::threa
 
 Result<std::unique_ptr<PgServer>> PgServer::Start(const ServerOptions& options,
                                                   const AuthConfig* auth, SessionManager* sessions,
-                                                  asio::thread_pool* pool,
+                                                  asio::io_context* pool,
                                                   unsigned network_threads) {
   std::unique_ptr<PgServer> s(new PgServer(auth, sessions, pool, network_threads));
   const std::string& listen = options.pg_listen;

@@ -10,7 +10,6 @@
 #include <asio/ip/tcp.hpp>
 #include <asio/ssl/context.hpp>
 #include <asio/steady_timer.hpp>
-#include <asio/thread_pool.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -36,7 +35,7 @@ class PgServer {
   // --users-file) the daemon loaded for both front ends; it outlives the PgServer.
   static Result<std::unique_ptr<PgServer>> Start(const ServerOptions& options,
                                                  const AuthConfig* auth, SessionManager* sessions,
-                                                 asio::thread_pool* pool,
+                                                 asio::io_context* pool,
                                                  unsigned network_threads = 2);
   ~PgServer();
 
@@ -66,14 +65,14 @@ class PgServer {
   void CommitEnds();
 
   SessionManager* sessions() { return sessions_; }
-  asio::thread_pool* pool() { return pool_; }
+  asio::io_context* pool() { return pool_; }
   // Set once by Start, read-only afterwards (shared by the connections without a lock).
   AuthMethod auth_method() const { return auth_->method; }
   const UserTable& users() const { return auth_->users; }
   asio::ssl::context* tls_context() { return tls_.get(); }  // null: TLS off ('N' to SSLRequest)
 
  private:
-  PgServer(const AuthConfig* auth, SessionManager* sessions, asio::thread_pool* pool,
+  PgServer(const AuthConfig* auth, SessionManager* sessions, asio::io_context* pool,
            unsigned network_threads);
   void AcceptNext();
   // An accept that failed: logs it (at most every 10 s); when the cause is a lack of
@@ -84,7 +83,7 @@ class PgServer {
 
   const AuthConfig* const auth_;
   SessionManager* const sessions_;
-  asio::thread_pool* const pool_;
+  asio::io_context* const pool_;
   // One per network thread, each run by that thread alone: a connection's handlers and the
   // replies the worker pool posts back to it wake only its own thread (one shared context
   // run by two threads handed each statement between them).

@@ -59,13 +59,18 @@ class Server:
                                  f"with {code}:\n{log[-20000:]}")
 
 
-def rss_kib(pid):
-    """VmRSS of a process in KiB, from /proc/PID/status."""
+def proc_status_int(pid, field):
+    """The first number of a line of /proc/PID/status ("VmRSS", "Threads")."""
     with open(f"/proc/{pid}/status", encoding="ascii") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
-    raise RuntimeError(f"no VmRSS for pid {pid}")
+    raise RuntimeError(f"no {field} for pid {pid}")
+
+
+def rss_kib(pid):
+    """VmRSS of a process in KiB, from /proc/PID/status."""
+    return proc_status_int(pid, "VmRSS")
 
 
 def raise_open_file_limit(needed):
