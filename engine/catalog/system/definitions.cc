@@ -33,8 +33,8 @@ std::string ColumnList(const TableSchema& t, const IndexSchema& x, bool with_ord
 // with PostgreSQL's pretty layout.
 std::string IndexDefinition(const TableSchema& t, const IndexSchema& x, bool pretty) {
   std::string def = std::string("CREATE ") + (x.unique ? "UNIQUE " : "") + "INDEX " +
-                    QuoteIdent(x.name) + " ON " + (pretty ? "" : "public.") + QuoteIdent(t.name) +
-                    " USING " + (x.IsRtree() ? "rtree" : "btree") + " (" +
+                    QuoteIdent(x.name) + " ON " + (pretty ? "" : QuoteIdent(t.nsp) + ".") +
+                    QuoteIdent(t.name) + " USING " + (x.IsRtree() ? "rtree" : "btree") + " (" +
                     ColumnList(t, x, true, pretty) + ")";
   if (x.IsPartial()) {
     def += " WHERE " +

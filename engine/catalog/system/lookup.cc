@@ -142,18 +142,24 @@ std::optional<int64_t> SystemTables::TypeOid(std::string_view name) {
       {"char", "bpchar"},
       {"\"char\"", "char"}};
   std::string key = n;
+  const bool array = key.size() > 2 && key.compare(key.size() - 2, 2, "[]") == 0;
+  if (array) key.resize(key.size() - 2);  // an array type: its element's array_oid
   if (auto it = kAliases.find(key); it != kAliases.end()) key = it->second;
   if (name == "\"char\"") key = "char";
   for (const BuiltinType& t : BuiltinTypes()) {
-    if (key == t.name) return t.oid;
+    if (key != t.name) continue;
+    if (!array) return t.oid;
+    if (t.array_oid != 0) return t.array_oid;
   }
   return std::nullopt;
 }
 
 std::optional<std::string> SystemTables::TypeName(int64_t oid) {
-  const BuiltinType* t = FindBuiltinType(oid);
-  if (t == nullptr) return std::nullopt;
-  return std::string(t->display);
+  if (const BuiltinType* t = FindBuiltinType(oid); t != nullptr) return std::string(t->display);
+  for (const BuiltinType& e : BuiltinTypes()) {  // an array type: its element's name and "[]"
+    if (e.array_oid == oid) return std::string(e.display) + "[]";
+  }
+  return std::nullopt;
 }
 
 std::optional<int64_t> SystemTables::NamespaceOid(const Catalog& catalog, std::string_view name) {

@@ -10,21 +10,17 @@ namespace meridian::catalog::system {
 
 namespace {
 
-// A pg_constraint row: contype 'p', 'u', 'c' or 'f', its table, its index (0 for none),
-// conkey (0-based positions) and conbin.
-Row ConstraintRow(int64_t oid, const std::string& name, const char* type, int64_t rel,
+// A pg_constraint row: contype 'p', 'u', 'c' or 'f', its table's schema and the table, its index
+// (0 for none), conkey (0-based positions) and conbin.
+Row ConstraintRow(int64_t oid, const std::string& name, const char* type, int64_t nsp, int64_t rel,
                   int64_t index, const std::vector<int>& key, Value bin) {
   std::string conkey = "{";
   for (size_t k = 0; k < key.size(); ++k) conkey += (k ? "," : "") + std::to_string(key[k] + 1);
   conkey += "}";
   const bool check = std::string(type) == "c";
-  return {O(oid),    T(name),  O(kOidPublicNamespace),
-          T(type),   B(false), B(false),
-          B(true),   O(rel),   O(0),
-          O(index),  O(0),     O(0),
-          T(" "),    T(" "),   T(" "),
-          B(true),   I(0),     B(!check),
-          T(conkey), N(),      std::move(bin)};
+  return {O(oid), T(name), O(nsp),   T(type),   B(false),  B(false), B(true),
+          O(rel), O(0),    O(index), O(0),      O(0),      T(" "),   T(" "),
+          T(" "), B(true), I(0),     B(!check), T(conkey), N(),      std::move(bin)};
 }
 
 }  // namespace
@@ -358,20 +354,22 @@ SystemTable PgAttrdef() {
 static std::vector<Row> PgConstraintRows(const Snapshot& s) {
   std::vector<Row> rows;
   for (size_t t = 0; t < s.tables.size(); ++t) {
+    const auto nsp_it = s.nsp_oids.find(s.tables[t]->schema().nsp);
+    const int64_t nsp = nsp_it == s.nsp_oids.end() ? kOidPublicNamespace : nsp_it->second;
     for (const auto& index : s.indexes[t]) {
       const IndexSchema& x = index->schema();
       if (!x.IsConstraint()) continue;
-      rows.push_back(
-          ConstraintRow(RelationOidOf(x.id), x.name, x.kind == IndexKind::kPrimaryKey ? "p" : "u",
-                        RelationOidOf(s.tables[t]->id()), RelationOidOf(x.id), x.columns, N()));
+      rows.push_back(ConstraintRow(
+          RelationOidOf(x.id), x.name, x.kind == IndexKind::kPrimaryKey ? "p" : "u", nsp,
+          RelationOidOf(s.tables[t]->id()), RelationOidOf(x.id), x.columns, N()));
     }
     const TableSchema& schema = s.tables[t]->schema();
     for (size_t i = 0; i < schema.checks.size(); ++i) {
       const CheckConstraint& c = schema.checks[i];
       std::vector<int> cols;
       CheckColumns(schema, *c.expr, &cols);
-      rows.push_back(ConstraintRow(CheckOidOf(schema.id, i), c.name, "c", RelationOidOf(schema.id),
-                                   0, cols, T(c.text)));
+      rows.push_back(ConstraintRow(CheckOidOf(schema.id, i), c.name, "c", nsp,
+                                   RelationOidOf(schema.id), 0, cols, T(c.text)));
     }
     for (size_t i = 0; i < schema.foreign_keys.size(); ++i) {
       const ForeignKey& fk = schema.foreign_keys[i];
@@ -389,8 +387,8 @@ static std::vector<Row> PgConstraintRows(const Snapshot& s) {
           }
         }
       }
-      Row row = ConstraintRow(ForeignKeyOidOf(schema.id, i), fk.name, "f", RelationOidOf(schema.id),
-                              index_oid, fk.columns, N());
+      Row row = ConstraintRow(ForeignKeyOidOf(schema.id, i), fk.name, "f", nsp,
+                              RelationOidOf(schema.id), index_oid, fk.columns, N());
       std::string confkey = "{";
       for (size_t k = 0; k < fk.ref_columns.size(); ++k) {
         confkey += (k ? "," : "") + std::to_string(fk.ref_columns[k] + 1);
