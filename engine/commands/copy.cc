@@ -5,6 +5,8 @@
 // CopyIn::Finish ends, so the COPY is all or nothing. TO STDOUT: a SELECT whose rows are formatted
 // into lines.
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 
 #include "binder/binder.h"
 #include "binder/type_rules.h"
@@ -370,7 +372,8 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
       skip_header_ = false;
       return Status::Ok();
     }
-    std::vector<std::optional<std::string>> fields;
+    std::vector<std::optional<std::string>>& fields = fields_;  // reused: no allocation per record
+    fields.clear();
     MERIDIAN_RETURN_IF_ERROR(options_.csv ? SplitCsv(record, &fields) : SplitText(record, &fields));
     const catalog::TableSchema& schema = insert_->table->schema();
     auto line_context = [&] {
@@ -394,6 +397,10 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
         continue;
       }
       const catalog::Column& col = schema.columns[targets_[i]];
+      if (std::optional<int64_t> n = PlainInteger(*fields[i], col.type)) {
+        row.push_back(Value::Int(*n));
+        continue;
+      }
       auto v = AssignValue(Value::String(*fields[i]), Type::Unknown(), col.type);
       if (!v.ok()) {
         return Status(v.status())
@@ -404,6 +411,21 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
     }
     rows_.push_back(std::move(row));
     return Status::Ok();
+  }
+
+  // A field of an integer column that is plain decimal digits (an optional '-') within the
+  // type's range: its value without the generic input path (a string Value, then a cast). Any
+  // other text (spaces, '+', out of range, garbage) goes that path and gets its errors.
+  static std::optional<int64_t> PlainInteger(const std::string& f, const Type& type) {
+    if (!type.IsIntegral() || f.empty() || f.size() > 19) return std::nullopt;
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
+    if (ec != std::errc() || end != f.data() + f.size()) return std::nullopt;
+    const int64_t limit = type.id == TypeId::kSmallInt  ? 32767
+                          : type.id == TypeId::kInteger ? 2147483647
+                                                        : INT64_MAX;
+    if (v > limit || v < -limit - 1) return std::nullopt;
+    return v;
   }
 
   // Text format: fields split at unescaped delimiters; a raw field equal to the NULL string is
@@ -531,6 +553,7 @@ class CopyFromCursor : public QueryCursor, public CopyIn {
   std::vector<ColumnInfo> no_columns_;
   std::string buffer_;  // data received and not yet parsed
   std::vector<Row> rows_;
+  std::vector<std::optional<std::string>> fields_;  // the current record's (ParseRecord)
   uint64_t line_ = 0;
   uint64_t inserted_ = 0;
   TransactionBlock::StatementTxn stx_;  // the statement's, from the first batch on

@@ -368,6 +368,28 @@ class PsycopgTest(unittest.TestCase):
             self.assertEqual(pg.prepare(b"same_name", b"SELECT 2").status, ok)
             self.assertEqual(pg.exec_prepared(b"same_name", []).get_value(0, 0), b"2")
 
+    def test_copy_integer_fields(self):
+        # Plain digits take a short path; every other spelling PostgreSQL's int input takes
+        # (spaces, '+', leading zeros) and its range errors go the general one.
+        with self.connect() as conn:
+            conn.execute("CREATE TABLE cpint (a SMALLINT, b INTEGER, c BIGINT)")
+            with conn.cursor() as cur:
+                with cur.copy("COPY cpint FROM STDIN") as copy:
+                    copy.write("007\t-2147483648\t9223372036854775807\n"
+                               "+5\t 6 \t-0\n"
+                               "-32768\t2147483647\t-9223372036854775808\n")
+                for bad in ("32768\t1\t1\n", "1\t2147483648\t1\n",
+                            "1\t1\t9223372036854775808\n"):
+                    with self.assertRaises(errors.NumericValueOutOfRange):
+                        with cur.copy("COPY cpint FROM STDIN") as copy:
+                            copy.write(bad)
+                with self.assertRaises(errors.InvalidTextRepresentation):
+                    with cur.copy("COPY cpint FROM STDIN") as copy:
+                        copy.write("1\t1x\t1\n")
+            self.assertEqual(conn.execute("SELECT a, b, c FROM cpint ORDER BY a").fetchall(),
+                             [(-32768, 2147483647, -9223372036854775808),
+                              (5, 6, 0), (7, -2147483648, 9223372036854775807)])
+
     def test_copy_of_many_rows_is_one_statement(self):
         # 30,000 rows arrive in several pieces and are inserted in batches as they come: the
         # COPY is still one statement, all or nothing, and in a transaction block an error in
