@@ -15,27 +15,48 @@ grpc::StatusCode GrpcCodeForSqlstate(std::string_view s) {
     const char* cls;
     StatusCode code;
   } kByClass[] = {
-      {"00", StatusCode::OK},                  {"01", StatusCode::OK},
-      {"02", StatusCode::NOT_FOUND},           {"03", StatusCode::INVALID_ARGUMENT},
-      {"08", StatusCode::UNAVAILABLE},         {"09", StatusCode::FAILED_PRECONDITION},
-      {"0A", StatusCode::UNIMPLEMENTED},       {"0B", StatusCode::FAILED_PRECONDITION},
-      {"0F", StatusCode::INVALID_ARGUMENT},    {"0L", StatusCode::PERMISSION_DENIED},
-      {"0P", StatusCode::PERMISSION_DENIED},   {"0Z", StatusCode::FAILED_PRECONDITION},
-      {"20", StatusCode::INVALID_ARGUMENT},    {"21", StatusCode::INVALID_ARGUMENT},
-      {"22", StatusCode::INVALID_ARGUMENT},    {"23", StatusCode::FAILED_PRECONDITION},
-      {"24", StatusCode::FAILED_PRECONDITION}, {"25", StatusCode::FAILED_PRECONDITION},
-      {"26", StatusCode::NOT_FOUND},           {"27", StatusCode::FAILED_PRECONDITION},
-      {"28", StatusCode::UNAUTHENTICATED},     {"2B", StatusCode::FAILED_PRECONDITION},
-      {"2D", StatusCode::FAILED_PRECONDITION}, {"2F", StatusCode::INVALID_ARGUMENT},
-      {"34", StatusCode::NOT_FOUND},           {"38", StatusCode::INTERNAL},
-      {"39", StatusCode::INTERNAL},            {"3B", StatusCode::FAILED_PRECONDITION},
-      {"3D", StatusCode::NOT_FOUND},           {"3F", StatusCode::NOT_FOUND},
-      {"40", StatusCode::ABORTED},             {"42", StatusCode::INVALID_ARGUMENT},
-      {"44", StatusCode::FAILED_PRECONDITION}, {"53", StatusCode::RESOURCE_EXHAUSTED},
-      {"54", StatusCode::RESOURCE_EXHAUSTED},  {"55", StatusCode::FAILED_PRECONDITION},
-      {"57", StatusCode::UNAVAILABLE},         {"58", StatusCode::INTERNAL},
-      {"72", StatusCode::ABORTED},             {"F0", StatusCode::INTERNAL},
-      {"HV", StatusCode::INTERNAL},            {"P0", StatusCode::INTERNAL},
+      {"00", StatusCode::OK},
+      {"01", StatusCode::OK},
+      {"02", StatusCode::NOT_FOUND},
+      {"03", StatusCode::INVALID_ARGUMENT},
+      {"08", StatusCode::UNAVAILABLE},
+      {"09", StatusCode::FAILED_PRECONDITION},
+      {"0A", StatusCode::UNIMPLEMENTED},
+      {"0B", StatusCode::FAILED_PRECONDITION},
+      {"0F", StatusCode::INVALID_ARGUMENT},
+      {"0L", StatusCode::PERMISSION_DENIED},
+      {"0P", StatusCode::PERMISSION_DENIED},
+      {"0Z", StatusCode::FAILED_PRECONDITION},
+      {"20", StatusCode::INVALID_ARGUMENT},
+      {"21", StatusCode::INVALID_ARGUMENT},
+      {"22", StatusCode::INVALID_ARGUMENT},
+      {"23", StatusCode::FAILED_PRECONDITION},
+      {"24", StatusCode::FAILED_PRECONDITION},
+      {"25", StatusCode::FAILED_PRECONDITION},
+      {"26", StatusCode::NOT_FOUND},
+      {"27", StatusCode::FAILED_PRECONDITION},
+      {"28", StatusCode::UNAUTHENTICATED},
+      {"2B", StatusCode::FAILED_PRECONDITION},
+      {"2D", StatusCode::FAILED_PRECONDITION},
+      {"2F", StatusCode::INVALID_ARGUMENT},
+      {"34", StatusCode::NOT_FOUND},
+      {"38", StatusCode::INTERNAL},
+      {"39", StatusCode::INTERNAL},
+      {"3B", StatusCode::FAILED_PRECONDITION},
+      {"3D", StatusCode::NOT_FOUND},
+      {"3F", StatusCode::NOT_FOUND},
+      {"40", StatusCode::ABORTED},
+      {"42", StatusCode::INVALID_ARGUMENT},
+      {"44", StatusCode::FAILED_PRECONDITION},
+      {"53", StatusCode::RESOURCE_EXHAUSTED},
+      {"54", StatusCode::RESOURCE_EXHAUSTED},
+      {"55", StatusCode::FAILED_PRECONDITION},
+      {"57", StatusCode::UNAVAILABLE},
+      {"58", StatusCode::INTERNAL},
+      {"72", StatusCode::ABORTED},
+      {"F0", StatusCode::INTERNAL},
+      {"HV", StatusCode::INTERNAL},
+      {"P0", StatusCode::INTERNAL},
       {"XX", StatusCode::INTERNAL},
   };
   for (const auto& entry : kByClass) {
@@ -103,10 +124,15 @@ v1::SqlError ToSqlError(const Status& status, std::string_view sql, uint32_t sta
   return e;
 }
 
-grpc::Status ToGrpcStatus(const Status& status, std::string_view sql, uint32_t statement_index) {
+grpc::Status ToGrpcStatus(const Status& status, std::string_view sql, uint32_t statement_index,
+                          bool deadline_passed) {
   if (status.ok()) return grpc::Status::OK;
   v1::SqlError err = ToSqlError(status, sql, statement_index);
   grpc::StatusCode code = GrpcCodeForSqlstate(err.sqlstate());
+  // The client's own timer says DEADLINE_EXCEEDED; the server's answer may arrive first.
+  if (deadline_passed && err.sqlstate() == sqlstate::kQueryCanceled) {
+    code = grpc::StatusCode::DEADLINE_EXCEEDED;
+  }
   v1::ErrorStatus details;
   details.set_code(static_cast<int32_t>(code));
   details.set_message(err.message());

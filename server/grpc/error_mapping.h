@@ -27,8 +27,9 @@ LineColumn LocatePosition(std::string_view text, uint32_t position);
 v1::SqlError ToSqlError(const Status& status, std::string_view sql, uint32_t statement_index);
 
 // The gRPC status for an error: code by SQLSTATE, message "SQLSTATE: message", details an
-// ErrorStatus carrying the SqlError.
+// ErrorStatus carrying the SqlError. deadline_passed: the call's deadline has passed, so a
+// 57014 is that deadline: DEADLINE_EXCEEDED instead of CANCELLED.
 grpc::Status ToGrpcStatus(const Status& status, std::string_view sql = {},
-                          uint32_t statement_index = 0);
+                          uint32_t statement_index = 0, bool deadline_passed = false);
 
 }  // namespace meridian::server

@@ -515,7 +515,7 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk>,
  public:
   ExecuteReactor(SqlService* service, grpc::CallbackServerContext* ctx,
                  const v1::ExecuteRequest* req)
-      : run_(service, this) {
+      : run_(service, this), deadline_(ctx->deadline()) {
     run_.Begin(ctx, req);
   }
 
@@ -529,11 +529,17 @@ class ExecuteReactor final : public grpc::ServerWriteReactor<v1::ResultChunk>,
     StartWriteAndFinish(chunk, grpc::WriteOptions(), grpc::Status::OK);
   }
   void Fail(const Status& error, std::string_view sql, uint32_t statement_index) override {
-    Finish(ToGrpcStatus(error, sql, statement_index));
+    // A 57014 after the call's deadline passed is that deadline (RequestRun::Start makes it
+    // the statement's timeout, through the steady clock: kClockSlack covers the conversion).
+    const bool deadline_passed = deadline_ != std::chrono::system_clock::time_point::max() &&
+                                 std::chrono::system_clock::now() >= deadline_ - kClockSlack;
+    Finish(ToGrpcStatus(error, sql, statement_index, deadline_passed));
   }
   void End(grpc::Status status) override { Finish(std::move(status)); }
 
+  static constexpr auto kClockSlack = std::chrono::milliseconds(1);
   RequestRun run_;
+  const std::chrono::system_clock::time_point deadline_;  // the call's (max: none)
 };
 
 // ExecuteSession: requests one after another on one stream. Only one of a read (waiting for the

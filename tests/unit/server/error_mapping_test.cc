@@ -11,12 +11,12 @@ namespace {
 
 TEST(ErrorMapping, EveryClassHasADeliberateCode) {
   // One code of each class of PostgreSQL's Appendix A (an error, never OK or UNKNOWN).
-  const char* codes[] = {"01000", "02000", "03000", "08006", "09000", "0A000", "0B000", "0F000",
-                         "0L000", "0P000", "0Z000", "20000", "21000", "22003", "23505", "24000",
-                         "25006", "26000", "27000", "28P01", "2B000", "2D000", "2F000", "34000",
-                         "38000", "39000", "3B001", "3D000", "3F000", "40001", "42601", "44000",
-                         "53100", "54000", "55P03", "57014", "58030", "72000", "F0000", "HV000",
-                         "P0001", "XX000"};
+  const char* codes[] = {"01000", "02000", "03000", "08006", "09000", "0A000", "0B000",
+                         "0F000", "0L000", "0P000", "0Z000", "20000", "21000", "22003",
+                         "23505", "24000", "25006", "26000", "27000", "28P01", "2B000",
+                         "2D000", "2F000", "34000", "38000", "39000", "3B001", "3D000",
+                         "3F000", "40001", "42601", "44000", "53100", "54000", "55P03",
+                         "57014", "58030", "72000", "F0000", "HV000", "P0001", "XX000"};
   for (const char* code : codes) {
     grpc::StatusCode c = GrpcCodeForSqlstate(code);
     EXPECT_NE(c, grpc::StatusCode::OK) << code;
@@ -32,6 +32,21 @@ TEST(ErrorMapping, EveryClassHasADeliberateCode) {
   EXPECT_EQ(GrpcCodeForSqlstate("XX001"), grpc::StatusCode::DATA_LOSS);
   EXPECT_EQ(GrpcCodeForSqlstate("ZZ999"), grpc::StatusCode::UNKNOWN);
   EXPECT_EQ(GrpcCodeForSqlstate("4200"), grpc::StatusCode::UNKNOWN);
+}
+
+// A 57014 that ends a call whose deadline passed is that deadline: DEADLINE_EXCEEDED, as the
+// client's own timer reports it; a Cancel (deadline not passed) stays CANCELLED, and other
+// errors keep their code either way.
+TEST(ErrorMapping, QueryCanceledAfterTheDeadlineIsDeadlineExceeded) {
+  const Status timeout =
+      Status::Error(sqlstate::kQueryCanceled, "canceling statement due to statement timeout");
+  EXPECT_EQ(ToGrpcStatus(timeout, "", 0, true).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_EQ(ToGrpcStatus(timeout, "", 0, false).error_code(), grpc::StatusCode::CANCELLED);
+  const Status syntax = Status::Error(sqlstate::kSyntaxError, "syntax error");
+  EXPECT_EQ(ToGrpcStatus(syntax, "", 0, true).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  v1::ErrorStatus details;
+  ASSERT_TRUE(details.ParseFromString(ToGrpcStatus(timeout, "", 0, true).error_details()));
+  EXPECT_EQ(details.code(), static_cast<int32_t>(grpc::StatusCode::DEADLINE_EXCEEDED));
 }
 
 TEST(ErrorMapping, HugeTextsAreCutToFitTheTrailers) {
