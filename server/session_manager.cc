@@ -89,8 +89,6 @@ void ServerSession::EndRequest() {
   ended_.NotifyAll();
 }
 
-
-
 bool ServerSession::CancelRequest(const std::string& query_id) {
   MutexLock lock(mu_);
   if (!running_ || (!query_id.empty() && query_id != running_query_id_)) return false;

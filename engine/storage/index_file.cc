@@ -26,9 +26,7 @@ Status IndexFile::Attach(BufferPool* pool, const std::string& path) {
   return Status::Ok();
 }
 
-void IndexFile::Detach() {
-  [[maybe_unused]] Status ignored = pool_->UnregisterFile(file_);
-}
+void IndexFile::Detach() { [[maybe_unused]] Status ignored = pool_->UnregisterFile(file_); }
 
 Status IndexFile::Flush() { return pool_->FlushFile(file_); }
 

@@ -24,9 +24,9 @@ struct RTree::InsertState {
 Result<std::unique_ptr<RTree>> RTree::Open(BufferPool* pool, const std::string& path,
                                            const RTreeOptions& options) {
   if (options.dims < 1 || options.dims > kRTreeMaxDims) {
-    return Status::Error(sqlstate::kInvalidParameterValue,
-                         "an R-tree index has 1 to 8 dimensions, not " +
-                             std::to_string(options.dims));
+    return Status::Error(
+        sqlstate::kInvalidParameterValue,
+        "an R-tree index has 1 to 8 dimensions, not " + std::to_string(options.dims));
   }
   return OpenIndex<RTree>(pool, path, options);
 }
@@ -78,8 +78,7 @@ Status RTree::Init(const RTreeOptions& options) {
 Status RTree::CheckBox(const Box& box) const {
   for (size_t d = 0; d < dims_; ++d) {
     if (std::isnan(box.lo[d]) || std::isnan(box.hi[d])) {
-      return Status::Error(sqlstate::kInvalidParameterValue,
-                           "R-tree coordinates must not be NaN");
+      return Status::Error(sqlstate::kInvalidParameterValue, "R-tree coordinates must not be NaN");
     }
     if (box.lo[d] > box.hi[d]) {
       return Status::Error(sqlstate::kInvalidParameterValue,

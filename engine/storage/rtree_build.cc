@@ -17,8 +17,8 @@ namespace {
 // Orders order[0, n) by STR for nodes of per entries: every slab is a multiple of per
 // entries except the last, so node boundaries fall on tile boundaries.
 template <typename CenterFn>
-void StrSort(uint32_t* order, size_t n, size_t dims, size_t d, size_t per,
-             const CenterFn& center, std::vector<std::pair<double, uint32_t>>* tmp) {
+void StrSort(uint32_t* order, size_t n, size_t dims, size_t d, size_t per, const CenterFn& center,
+             std::vector<std::pair<double, uint32_t>>* tmp) {
   if (n <= per) return;
   tmp->resize(n);
   for (size_t i = 0; i < n; ++i) (*tmp)[i] = {center(order[i], d), order[i]};
@@ -92,8 +92,8 @@ Status RTree::BulkLoad(size_t n, const std::function<void(size_t, Box*, Rid*)>& 
         order.data(), items.size(), dims_, 0, per,
         [&](uint32_t i, size_t d) { return items[i].box.Center(d); }, &tmp);
     ++level;
-    st = PackLevel([&](size_t i, REntry* e) { *e = items[i]; }, order, level, per,
-                   &level_entries, &allocated);
+    st = PackLevel([&](size_t i, REntry* e) { *e = items[i]; }, order, level, per, &level_entries,
+                   &allocated);
     if (!st.ok()) return fail(st);
   }
   const uint32_t old_root = root_;
@@ -176,8 +176,7 @@ Result<RTree::Stats> RTree::Verify(bool check_pins) {
   return vs.stats;
 }
 
-Status RTree::VerifyNode(uint32_t page, uint32_t level, const Box* parent_box,
-                         VerifyState* vs) {
+Status RTree::VerifyNode(uint32_t page, uint32_t level, const Box* parent_box, VerifyState* vs) {
   if (page == kRNoPage || page >= vs->seen.size()) {
     return IndexCorruption(path_, page, "child page out of range");
   }

@@ -1,7 +1,7 @@
 // RTree searches under the shared tree latch: box predicates by a depth-first walk whose node
 // test runs dimension by dimension over the node's contiguous coordinate arrays (SSE2 for the
-// first dimension, then a shrinking list of survivors), and best-first nearest neighbours (Hjaltason & Samet 1999) with one
-// priority queue of nodes and entries ordered by distance.
+// first dimension, then a shrinking list of survivors), and best-first nearest neighbours
+// (Hjaltason & Samet 1999) with one priority queue of nodes and entries ordered by distance.
 #include <cmath>
 #include <mutex>
 #include <queue>
@@ -19,10 +19,10 @@ namespace {
 
 // What one node test checks per dimension, for entry [l, h] against query [ql, qh].
 enum class Test : uint8_t {
-  kOverlap,    // l <= qh && h >= ql
-  kCover,      // l <= ql && h >= qh   (entry contains query)
-  kInside,     // l >= ql && h <= qh   (entry inside query)
-  kSame,       // l == ql && h == qh
+  kOverlap,  // l <= qh && h >= ql
+  kCover,    // l <= ql && h >= qh   (entry contains query)
+  kInside,   // l >= ql && h <= qh   (entry inside query)
+  kSame,     // l == ql && h == qh
 };
 
 // The test for a node's entries: leaves test the predicate itself, internal nodes the
@@ -160,8 +160,7 @@ Status RTree::Walk(RTreeOp op, const Box& query, Visit visit, AfterLeaf after_le
   return Status::Ok();
 }
 
-Status RTree::Search(RTreeOp op, const Box& query,
-                     const std::function<bool(const Box&, Rid)>& fn) {
+Status RTree::Search(RTreeOp op, const Box& query, const std::function<bool(const Box&, Rid)>& fn) {
   std::vector<REntry> buffer;
   return Walk(
       op, query,
@@ -199,16 +198,15 @@ Status RTree::Nearest(std::span<const double> point, size_t k,
   }
   for (double x : point) {
     if (std::isnan(x)) {
-      return Status::Error(sqlstate::kInvalidParameterValue,
-                           "R-tree coordinates must not be NaN");
+      return Status::Error(sqlstate::kInvalidParameterValue, "R-tree coordinates must not be NaN");
     }
   }
   ReaderLock tl(tree_latch_);
   MERIDIAN_RETURN_IF_ERROR(CheckOpen());
   struct Item {
     double dist2;
-    uint64_t id;      // child page or packed Rid
-    uint32_t box;     // entries: index into boxes; nodes: unused
+    uint64_t id;   // child page or packed Rid
+    uint32_t box;  // entries: index into boxes; nodes: unused
     bool entry;
     // Min-heap on distance; at equal distance entries come out before nodes.
     bool operator<(const Item& o) const {
