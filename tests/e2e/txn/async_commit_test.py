@@ -22,8 +22,6 @@ were lost:
 Runs against meridiand only (the first check depends on --worker-threads)."""
 import os
 import random
-import shutil
-import subprocess
 import sys
 import threading
 import time
@@ -184,13 +182,9 @@ def fill(path):
 def check_errors():
     server = Server(extra_args=["--buffer-pool-mb", "16", "--log-level", "warn",
                                 "--checkpoint-interval-s", "3600"])
-    data = os.path.join(server.daemon.dir, "data")
-    os.makedirs(data, exist_ok=True)
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", data],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        print(f"SKIP errors: cannot mount a tmpfs here ({r.stderr.strip()})")
-        shutil.rmtree(server.daemon.dir, ignore_errors=True)
+    data, why = server.mount_small_disk(48)
+    if data is None:
+        print(f"SKIP errors: cannot mount a tmpfs here ({why})")
         return False
     try:
         server.start()
@@ -250,10 +244,7 @@ def check_errors():
               "commit")
         server.stop()
     finally:
-        if server.daemon is not None and server.daemon.alive():
-            server.daemon.kill()
-        subprocess.run(["umount", "-l", data], capture_output=True)
-        shutil.rmtree(server.daemon.dir, ignore_errors=True)
+        server.release_small_disk(data)
     return True
 
 

@@ -7,8 +7,6 @@ no failed statement left a row behind.
 Needs permission to mount a tmpfs (root in CI); elsewhere it says so and exits 77, which ctest
 reports as skipped."""
 import os
-import shutil
-import subprocess
 import sys
 import time
 
@@ -19,13 +17,6 @@ from txn_server import Server
 SKIP = 77
 ROWS_PER_INSERT = 200
 PAD = 1000  # bytes per row
-
-
-def mount_tmpfs(path, size_mb):
-    os.makedirs(path, exist_ok=True)
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_mb}m", "tmpfs", path],
-                       capture_output=True, text=True)
-    return r.returncode == 0, r.stderr.strip()
 
 
 def insert_batch(conn, first):
@@ -45,9 +36,8 @@ def main():
     if not server.is_meridian:
         print("SKIP: disk_full_test runs only against meridiand")
         return SKIP
-    data = os.path.join(server.daemon.dir, "data")
-    ok, why = mount_tmpfs(data, 48)
-    if not ok:
+    data, why = server.mount_small_disk(48)
+    if data is None:
         print(f"SKIP: cannot mount a tmpfs here ({why})")
         return SKIP
     try:
@@ -107,10 +97,7 @@ def main():
         print(f"after restart and kill -9: all {committed} acknowledged rows")
         server.stop()
     finally:
-        if server.daemon is not None and server.daemon.alive():
-            server.daemon.kill()
-        subprocess.run(["umount", "-l", data], capture_output=True)
-        shutil.rmtree(server.daemon.dir, ignore_errors=True)
+        server.release_small_disk(data)
     print("disk_full: 1 passed, 0 failed")
     return 0
 

@@ -4,6 +4,8 @@
 # real PostgreSQL). Standard library only; psycopg is imported by the tests themselves.
 import os
 import resource
+import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pg_clients"))
@@ -57,6 +59,26 @@ class Server:
         if not was_alive or code != 0:
             raise AssertionError(f"meridiand {'had died' if not was_alive else 'exited'} "
                                  f"with {code}:\n{log[-20000:]}")
+
+    def mount_small_disk(self, size_mb):
+        """Mounts a tmpfs of size_mb MiB as the daemon's data directory (before start). Returns
+        (the data directory, None), or (None, why) where no tmpfs can be mounted (needs root);
+        release_small_disk() undoes it."""
+        data = os.path.join(self.daemon.dir, "data")
+        os.makedirs(data, exist_ok=True)
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_mb}m", "tmpfs", data],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            shutil.rmtree(self.daemon.dir, ignore_errors=True)
+            return None, r.stderr.strip()
+        return data, None
+
+    def release_small_disk(self, data):
+        """Kills the daemon if it still runs, unmounts data and removes its directory."""
+        if self.daemon.alive():
+            self.daemon.kill()
+        subprocess.run(["umount", "-l", data], capture_output=True)
+        shutil.rmtree(self.daemon.dir, ignore_errors=True)
 
 
 def proc_status_int(pid, field):
