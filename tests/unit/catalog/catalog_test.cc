@@ -10,39 +10,14 @@
 #include <fstream>
 
 #include "catalog/catalog_file.h"
+#include "catalog_fixture.h"
 #include "storage/buffer_pool.h"
 
 namespace meridian::catalog {
 namespace {
 
-class CatalogTest : public ::testing::Test {
+class CatalogTest : public CatalogFixture {
  protected:
-  void SetUp() override {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "meridian-catalog-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-    pool_ = std::make_unique<storage::BufferPool>(64);
-    Open();
-  }
-  void TearDown() override {
-    if (catalog_ != nullptr) {
-      ASSERT_TRUE(catalog_->Close().ok());
-    }
-    catalog_.reset();
-    pool_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-  void Open() {
-    auto c = Catalog::Open(dir_, pool_.get());
-    ASSERT_TRUE(c.ok()) << c.status().ToString();
-    catalog_ = std::move(c).value();
-  }
-  void Reopen() {
-    ASSERT_TRUE(catalog_->Close().ok());
-    catalog_.reset();
-    Open();
-  }
   static TableSchema Schema(const std::string& name) {
     TableSchema s;
     s.name = name;
@@ -53,10 +28,6 @@ class CatalogTest : public ::testing::Test {
     s.primary_key = {0};
     return s;
   }
-
-  std::string dir_;
-  std::unique_ptr<storage::BufferPool> pool_;
-  std::unique_ptr<Catalog> catalog_;
 };
 
 // text (SerializeCatalog's, format 10) with the header of an older version and without the

@@ -12,22 +12,18 @@
 #include "catalog/catalog.h"
 #include "catalog/system/builtin_types.h"
 #include "catalog/system/system_table.h"
+#include "catalog_fixture.h"
 #include "meridian/pg_oids.h"
 #include "storage/buffer_pool.h"
 
 namespace meridian::catalog {
 namespace {
 
-class SystemTablesTest : public ::testing::Test {
+class SystemTablesTest : public CatalogFixture {
  protected:
   void SetUp() override {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "meridian-systab-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-    pool_ = std::make_unique<storage::BufferPool>(64);
-    auto c = Catalog::Open(dir_, pool_.get());
-    ASSERT_TRUE(c.ok()) << c.status().ToString();
-    catalog_ = std::move(c).value();
+    CatalogFixture::SetUp();
+    if (HasFatalFailure()) return;
     TableSchema s;
     s.name = "t";
     s.columns = {Column{"id", Type::Integer(), true, "", nullptr, false, {}},
@@ -44,18 +40,6 @@ class SystemTablesTest : public ::testing::Test {
     pkey.descending = {false};
     ASSERT_TRUE(catalog_->CreateIndex(*t, std::move(pkey)).ok());  // no other thread: no lock
   }
-  void TearDown() override {
-    if (catalog_ != nullptr) {
-      ASSERT_TRUE(catalog_->Close().ok());
-    }
-    catalog_.reset();
-    pool_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-
-  std::string dir_;
-  std::unique_ptr<storage::BufferPool> pool_;
-  std::unique_ptr<Catalog> catalog_;
 };
 
 // Whether a value may be stored in a column of type t (NULL in any).
