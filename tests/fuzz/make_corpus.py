@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Seeds the fuzz corpora (tests/fuzz/corpus/<harness>/) and the SQL dictionary.
 
-fuzz_sql: statements extracted from tests/sql/*.test (the text after `statement ...` and
+fuzz_sql: statements extracted from tests/sql/**/*.test (the text after `statement ...` and
 `query ...` lines, up to `----` or a blank line): each file's first statements alone, and each
 file's CREATE/INSERT setup followed by one of its queries (so the query finds its tables inside
 the harness's transaction), at most 4096 bytes each, capped per file to keep the corpus small.
@@ -51,7 +51,8 @@ def write(harness, data):
 
 
 def sql_corpus():
-    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "sql", "*.test"))):
+    pattern = os.path.join(ROOT, "tests", "sql", "**", "*.test")
+    for path in sorted(glob.glob(pattern, recursive=True)):
         stmts = statements(path)
         setup = [s for s in stmts if re.match(r"\s*(CREATE|INSERT)\b", s, re.I)]
         queries = [s for s in stmts if re.match(r"\s*(SELECT|WITH|VALUES)\b", s, re.I)]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs Meridian's sqllogictest files against a real PostgreSQL through psql, to check that the
-expected results in tests/sql/*.test are PostgreSQL's (a developer tool, not part of ctest).
+expected results in tests/sql/<feature>/*.test are PostgreSQL's (a developer tool, not part of ctest).
 
 Usage: check_with_postgres.py [--psql "psql -h /tmp -p 55432 -U postgres -X"] [--one-session] FILE...
 Uses the same value rules as meridian-slt (I integer, R %.3f, T text with '@' for bytes outside

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Random join queries run on meridiand and on PostgreSQL 15, results compared (a developer
-tool, not part of ctest): up to 6 FROM items (tables of join_order.test and subqueries in FROM)
-joined by commas, [CROSS|INNER|LEFT|RIGHT|FULL] JOIN with equality, range, IS NULL and OR
+tool, not part of ctest): up to 6 FROM items (tables of plans/join_order.test and subqueries in
+FROM) joined by commas, [CROSS|INNER|LEFT|RIGHT|FULL] JOIN with equality, range, IS NULL and OR
 conditions in ON and WHERE, aggregated to counts and a sum. Catches wrong join orders,
 misplaced conditions and outer-join mistakes. Queries PostgreSQL rejects (or that take over 5 s
 there) are skipped; a query meridiand does not finish within 20 s is listed, not failed.
 
 Usage: fuzz_joins_with_postgres.py --meridian "psql -h 127.0.0.1 -p P -U meridian -d meridian"
        --postgres "psql -h /tmp -p Q -U postgres" [--seed S] [--queries N]
-Loads the statements of join_order.test into both first (PostgreSQL: schema fuzz_joins;
+Loads the statements of plans/join_order.test into both first (PostgreSQL: schema fuzz_joins;
 Meridian: drops the tables it creates, so use a throwaway daemon). Exit 1 on a mismatch.
 """
 import argparse
@@ -125,7 +125,7 @@ def main():
     run(args.postgres, "DROP SCHEMA IF EXISTS fuzz_joins CASCADE; CREATE SCHEMA fuzz_joins")
     for table in COLUMNS:
         run(args.meridian, f"DROP TABLE IF EXISTS {table}")
-    for sql in statements(os.path.join(os.path.dirname(__file__), "join_order.test")):
+    for sql in statements(os.path.join(os.path.dirname(__file__), "plans/join_order.test")):
         for psql, prefix in ((args.postgres, pg_prefix), (args.meridian, "")):
             rc, _, err = run(psql, sql, prefix)
             if rc != 0:

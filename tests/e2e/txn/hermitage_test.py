@@ -1,7 +1,8 @@
 # Transaction control as the PostgreSQL wire protocol shows it, with psycopg 3: what the
 # sqllogictest files cannot express. The Hermitage anomalies (READ COMMITTED and REPEATABLE READ)
-# and the other multi-session transaction scenarios moved to tests/sql/isolation_read_committed.test,
-# isolation_repeatable_read.test and transaction_blocks.test (`connection` / `async` records).
+# and the other multi-session transaction scenarios moved to
+# tests/sql/transactions/isolation_read_committed.test, isolation_repeatable_read.test and
+# transaction_blocks.test (`connection` / `async` records).
 # Left here: command tags of BEGIN variants and transaction control, ReadyForQuery's transaction
 # status, WARNING notices (25001, 25P01), the deadlock (which of the two waiters is the victim
 # differs between PostgreSQL, where the first waiter's deadlock_timeout finds the cycle, and

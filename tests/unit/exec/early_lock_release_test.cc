@@ -26,8 +26,9 @@ class EarlyLockReleaseTest : public ::testing::Test {
     a_ = db_->NewSession();
     b_ = db_->NewSession();
     c_ = db_->NewSession();
-    ASSERT_TRUE(RunSql(*c_, "CREATE TABLE t (id INT PRIMARY KEY, v INT); "
-                            "INSERT INTO t VALUES (1, 0)")
+    ASSERT_TRUE(RunSql(*c_,
+                       "CREATE TABLE t (id INT PRIMARY KEY, v INT); "
+                       "INSERT INTO t VALUES (1, 0)")
                     .status.ok());
   }
   void TearDown() override {
@@ -84,7 +85,7 @@ TEST_F(EarlyLockReleaseTest, AWriterGoesOnWhileTheHoldersCommitIsNotDurable) {
     b_select = RunSql(*b_, "SELECT v FROM t WHERE id = 1");
     b_done = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  AwaitBlockedStatements(*db_, 1);  // B's statement waits for A's group
   EXPECT_FALSE(b_done.load());
   fs_.Hold(false);
   b_thread.join();
@@ -98,8 +99,9 @@ TEST_F(EarlyLockReleaseTest, AWriterGoesOnWhileTheHoldersCommitIsNotDurable) {
 TEST_F(EarlyLockReleaseTest, AWriterThatBuiltOnAFailedCommitFailsToo) {
   // A's group must grow the heap file (new pages), which a full disk refuses before the group
   // is durable: A fails with 53100 after it had its timestamp.
-  ASSERT_TRUE(RunSql(*a_, "BEGIN; UPDATE t SET v = v + 1 WHERE id = 1; "
-                          "INSERT INTO t SELECT g, 0 FROM generate_series(2, 2000) g")
+  ASSERT_TRUE(RunSql(*a_,
+                     "BEGIN; UPDATE t SET v = v + 1 WHERE id = 1; "
+                     "INSERT INTO t SELECT g, 0 FROM generate_series(2, 2000) g")
                   .status.ok());
   CommitAHeld();
   SqlResult b = RunSql(*b_, "SET lock_timeout = '5s'; BEGIN; UPDATE t SET v = v + 10 WHERE id = 1");
@@ -115,12 +117,14 @@ TEST_F(EarlyLockReleaseTest, AWriterThatBuiltOnAFailedCommitFailsToo) {
 // A statement that writes nothing because of a committing transaction (ON CONFLICT DO NOTHING
 // against its insert) must not report success when that commit then fails.
 TEST_F(EarlyLockReleaseTest, ANoOpBuiltOnAFailedCommitFailsToo) {
-  ASSERT_TRUE(RunSql(*a_, "BEGIN; INSERT INTO t VALUES (5, 5); "
-                          "INSERT INTO t SELECT g, 0 FROM generate_series(10, 2000) g")
+  ASSERT_TRUE(RunSql(*a_,
+                     "BEGIN; INSERT INTO t VALUES (5, 5); "
+                     "INSERT INTO t SELECT g, 0 FROM generate_series(10, 2000) g")
                   .status.ok());
   CommitAHeld();
-  SqlResult b = RunSql(*b_, "SET lock_timeout = '5s'; BEGIN; "
-                            "INSERT INTO t VALUES (5, 50) ON CONFLICT (id) DO NOTHING");
+  SqlResult b = RunSql(*b_,
+                       "SET lock_timeout = '5s'; BEGIN; "
+                       "INSERT INTO t VALUES (5, 50) ON CONFLICT (id) DO NOTHING");
   ASSERT_TRUE(b.status.ok()) << b.status.message();
   EXPECT_EQ(b.tag, "INSERT 0 0");
   FailAThenExpectBToFail();

@@ -1,7 +1,7 @@
 // Join order by cost through SQL: SELECT * keeps FROM column order whatever the join order, and
 // every FROM order of one query (inner joins around outer joins too) returns the same rows as
 // plain nested loops. The plans themselves (order by table sizes and filters, star queries,
-// aliases, UPDATE ... FROM / DELETE ... USING): tests/sql/join_plans.test.
+// aliases, UPDATE ... FROM / DELETE ... USING): tests/sql/plans/join_plans.test.
 #include <algorithm>
 #include <functional>
 #include <map>

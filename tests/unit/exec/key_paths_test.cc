@@ -3,7 +3,7 @@
 // EXPLAIN and its rows against the same query with the index made unusable (column + 0), on
 // random tuples with duplicates, NULLs and misses. Row-value IN lists, ORs of equalities over a
 // key, equalities implied by others and uncorrelated subqueries as keys:
-// tests/sql/key_paths.test.
+// tests/sql/indexes/key_paths.test.
 #include <random>
 #include <string>
 #include <vector>
@@ -71,8 +71,9 @@ TEST_F(KeyPathsTest, EqualsAnyArrayIsAMultiPointIndexScan) {
   EXPECT_FALSE(Has(p, "Seq Scan")) << p;
   EXPECT_EQ(Rows(q), (std::vector<std::string>{"5|36", "77|8"}));
   // On the first key column, with ARRAY[...]: points (w, 5) for each w.
-  const std::string q2 = "SELECT s_w_id, s_quantity FROM stock WHERE s_w_id = ANY(ARRAY[2, 1]) "
-                         "AND s_i_id = 5 ORDER BY 1";
+  const std::string q2 =
+      "SELECT s_w_id, s_quantity FROM stock WHERE s_w_id = ANY(ARRAY[2, 1]) "
+      "AND s_i_id = 5 ORDER BY 1";
   EXPECT_TRUE(Has(Plan(q2), "Scan using stock_pkey")) << Plan(q2);
   EXPECT_EQ(Rows(q2), (std::vector<std::string>{"1|36", "2|67"}));
   EXPECT_EQ(Rows("SELECT count(*) FROM warehouse WHERE w_id = ANY(NULL::int[])"),
@@ -95,9 +96,9 @@ TEST_F(KeyPathsTest, EqualsAnyArrayIsAMultiPointIndexScan) {
               (rng() % 10 == 0 ? std::string("NULL") : std::to_string(rng() % 10003));
     }
     const std::string arr = "'{" + list + "}'::int[]";
-    ASSERT_EQ(Rows("SELECT s_w_id, s_i_id FROM stock WHERE s_i_id = ANY(" + arr + ") ORDER BY 1, 2"),
-              Rows("SELECT s_w_id, s_i_id FROM stock WHERE s_i_id + 0 = ANY(" + arr +
-                   ") ORDER BY 1, 2"))
+    ASSERT_EQ(
+        Rows("SELECT s_w_id, s_i_id FROM stock WHERE s_i_id = ANY(" + arr + ") ORDER BY 1, 2"),
+        Rows("SELECT s_w_id, s_i_id FROM stock WHERE s_i_id + 0 = ANY(" + arr + ") ORDER BY 1, 2"))
         << arr;
   }
 }
@@ -115,8 +116,10 @@ TEST_F(KeyPathsTest, RandomTupleListsMatchASequentialScan) {
     const std::string where = "IN (" + list + ")";
     const std::string a = "SELECT s_w_id, s_i_id, s_quantity FROM stock WHERE (s_w_id, s_i_id) " +
                           where + " ORDER BY 1, 2";
-    const std::string b = "SELECT s_w_id, s_i_id, s_quantity FROM stock WHERE (s_w_id + 0, s_i_id "
-                          "+ 0) " + where + " ORDER BY 1, 2";
+    const std::string b =
+        "SELECT s_w_id, s_i_id, s_quantity FROM stock WHERE (s_w_id + 0, s_i_id "
+        "+ 0) " +
+        where + " ORDER BY 1, 2";
     ASSERT_EQ(Rows(a), Rows(b)) << a;
     ASSERT_EQ(Rows("SELECT count(*) FROM stock WHERE NOT ((s_w_id, s_i_id) " + where + ")"),
               Rows("SELECT count(*) FROM stock WHERE NOT ((s_w_id + 0, s_i_id + 0) " + where + ")"))
@@ -128,14 +131,14 @@ TEST_F(KeyPathsTest, StatisticsComeBackAtTheFirstCheckpointAfterARestart) {
   // Without statistics, (c_w_id, c_d_id) looks as selective as a key and an index on
   // (c_w_id, c_d_id, c_discount) would serve `c_id IN (...)` as a filter; with them the primary
   // key takes the IN list as index points.
-  ASSERT_TRUE(Q("CREATE INDEX customer_discount ON customer (c_w_id, c_d_id, c_discount)")
-                  .status.ok());
+  ASSERT_TRUE(
+      Q("CREATE INDEX customer_discount ON customer (c_w_id, c_d_id, c_discount)").status.ok());
   ASSERT_TRUE(Q("ANALYZE").status.ok());
-  const std::string q = "SELECT c_discount FROM customer WHERE c_w_id = 1 AND c_d_id = 2 AND "
-                        "c_id IN (3, 40, 400)";
+  const std::string q =
+      "SELECT c_discount FROM customer WHERE c_w_id = 1 AND c_d_id = 2 AND "
+      "c_id IN (3, 40, 400)";
   auto points = [&](const std::string& plan) {
-    return Has(plan, "customer_pkey") && Has(plan, "c_id IN (3, 40, 400)") &&
-           !Has(plan, "Filter");
+    return Has(plan, "customer_pkey") && Has(plan, "c_id IN (3, 40, 400)") && !Has(plan, "Filter");
   };
   ASSERT_TRUE(points(Plan(q))) << Plan(q);
   Reopen();
@@ -169,8 +172,7 @@ TEST_F(KeyPathsTest, RangeBoundsFromTheOuterRowAreIndexKeys) {
       "s.s_w_id = ol.ol_w_id AND s.s_i_id = ol.ol_i_id AND s.s_quantity < 50";
   const std::string p = Plan(q);
   EXPECT_TRUE(Has(p, "Index Scan using order_line_pkey on order_line ol")) << p;
-  EXPECT_TRUE(Has(p, "(ol.ol_o_id < d.d_next_o_id) AND (ol.ol_o_id >= (d.d_next_o_id - 20))"))
-      << p;
+  EXPECT_TRUE(Has(p, "(ol.ol_o_id < d.d_next_o_id) AND (ol.ol_o_id >= (d.d_next_o_id - 20))")) << p;
   EXPECT_FALSE(Has(p, "Seq Scan on order_line")) << p;
   const std::string slow =
       "SELECT COUNT(DISTINCT s.s_i_id) FROM district d, order_line ol, stock s WHERE "
@@ -246,8 +248,9 @@ TEST_F(KeyPathsTest, AOneRowRelationIsTheInnerSideOfANestedLoop) {
   EXPECT_EQ(p.substr(outer, p.find('\n', outer) - outer).find("on stock") != std::string::npos,
             true)
       << p;
-  EXPECT_EQ(Rows(q), (std::vector<std::string>{"1|0.1000|" + Rows(
-                          "SELECT sum(s_quantity) FROM stock WHERE s_w_id = 1")[0]}));
+  EXPECT_EQ(Rows(q),
+            (std::vector<std::string>{
+                "1|0.1000|" + Rows("SELECT sum(s_quantity) FROM stock WHERE s_w_id = 1")[0]}));
 }
 
 // A condition on a grouped derived table's group key goes into its WHERE (TPC-C's

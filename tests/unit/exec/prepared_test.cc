@@ -495,7 +495,7 @@ TEST_F(PreparedTest, CachedUpdateRechecksConcurrentChanges) {
   ASSERT_TRUE(RunSql(*other, "BEGIN; UPDATE acc SET bal = 5 WHERE id = 1").status.ok());
   SqlResult waited;
   std::thread runner([&] { waited = Run(pay, {Value::Int(1), Value::Int(10)}); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  AwaitBlockedStatements(*db_, 1);  // waiting for other's row lock
   ASSERT_TRUE(RunSql(*other, "COMMIT").status.ok());
   runner.join();
   ASSERT_TRUE(waited.status.ok()) << waited.status.ToString();
@@ -504,7 +504,7 @@ TEST_F(PreparedTest, CachedUpdateRechecksConcurrentChanges) {
   ASSERT_TRUE(RunSql(*other, "UPDATE acc SET bal = 50 WHERE id = 1").status.ok());
   ASSERT_TRUE(RunSql(*other, "BEGIN; UPDATE acc SET bal = 30 WHERE id = 1").status.ok());
   std::thread runner2([&] { waited = Run(pay, {Value::Int(1), Value::Int(10)}); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  AwaitBlockedStatements(*db_, 1);
   ASSERT_TRUE(RunSql(*other, "COMMIT").status.ok());
   runner2.join();
   ASSERT_TRUE(waited.status.ok()) << waited.status.ToString();

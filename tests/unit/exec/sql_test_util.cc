@@ -4,7 +4,9 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 namespace meridian::testing {
 
@@ -89,6 +91,18 @@ ErrResult SqlTest::Err(const std::string& sql, const std::string& sqlstate) {
   if (r.status.ok()) return ErrResult{Status::Internal("no error")};
   EXPECT_EQ(r.status.sqlstate(), sqlstate) << sql << " -> " << r.status.ToString();
   return ErrResult{r.status};
+}
+
+void AwaitBlockedStatements(Database& db, int n) {
+  std::unique_ptr<Session> monitor = db.NewSession();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (;;) {
+    SqlResult r = RunSql(*monitor, "SELECT count(*) FROM pg_locks WHERE NOT granted");
+    ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+    if (r.rows == std::vector<std::string>{std::to_string(n)}) return;
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "blocked statements: " << r.rows[0];
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
 }
 
 size_t SqlTest::TempFiles() const {

@@ -25,6 +25,11 @@ struct SqlResult {
 SqlResult RunSql(Session& session, const std::string& sql, ExecControl* ctl = nullptr,
                  size_t fetch_rows = 100);
 
+// Waits until n statements are blocked waiting for a lock or another transaction, as
+// `SELECT count(*) FROM pg_locks WHERE NOT granted` on a session of its own sees them (a
+// deterministic point to act at instead of a sleep); fails the test after 10 s.
+void AwaitBlockedStatements(Database& db, int n);
+
 using testutil::TempDir;
 
 // An expected error (not [[nodiscard]], unlike Status): accessors as Status.

@@ -5,10 +5,21 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 namespace meridian::txn {
 namespace {
+
+// Polls until n transactions are blocked in WaitFor (a deterministic point to act at, instead of
+// a sleep that a loaded machine may outlast); fails the test after 10 s.
+void AwaitLockWaits(const TxnManager& tm, size_t n) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (tm.LockWaits().size() != n) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "waiters never reached " << n;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
 
 TEST(TxnManager, VisibilityRule) {
   TxnManager tm;
@@ -77,7 +88,7 @@ TEST(TxnManager, WaitForEndsWhenTheHolderFinishes) {
     seen = *r;
     done = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  AwaitLockWaits(tm, 1);
   EXPECT_FALSE(done.load());
   tm.AssignCommitTs(holder);
   tm.Publish({holder});
@@ -106,14 +117,15 @@ TEST(TxnManager, WaitersAreWokenByTheirOwnHolder) {
     });
   };
   std::thread t1 = wait(w1, h1, &s1), t2 = wait(w2, h1, &s2), t3 = wait(w3, h2, &s3);
-  std::this_thread::sleep_for(std::chrono::milliseconds(30));
-  EXPECT_EQ(tm.LockWaits().size(), 3u);
+  AwaitLockWaits(tm, 3);
   // h2 gives rows back: its waiter looks again (kRunning); h1's two stay asleep.
   tm.NotifyReleased(h2);
   t3.join();
   EXPECT_EQ(s3, TxnState::kRunning);
+  // The absence of a wake-up can only be watched for a while: h1's waiters are still waiting.
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
   EXPECT_EQ(finished.load(), 1);
+  EXPECT_EQ(tm.LockWaits().size(), 2u);
   // Another transaction's commit does not end h1's waits; h1's abort ends both.
   tm.AssignCommitTs(h2);
   tm.Publish({h2});
@@ -135,7 +147,7 @@ TEST(TxnManager, DeadlockIsDetected) {
     EXPECT_TRUE(r.ok());
     EXPECT_EQ(*r, TxnState::kAborted);
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  AwaitLockWaits(tm, 1);               // a's wait is registered, so b's closes the cycle
   auto r = tm.WaitFor(b, a, nullptr);  // ... and b for a: b is the victim
   EXPECT_EQ(r.status().sqlstate(), "40P01");
   tm.Abort(b);
