@@ -7,7 +7,7 @@
 #include <optional>
 #include <random>
 
-#include "catalog/key_encoding.h"
+#include "catalog/key_text.h"
 #include "storage/key_codec.h"
 #include "storage/tuple.h"
 

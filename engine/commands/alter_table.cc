@@ -9,7 +9,6 @@
 // table's exclusive lock (statements on the table wait, or bind again afterwards).
 #include <algorithm>
 
-#include "catalog/key_encoding.h"
 #include "commands/ddl.h"
 #include "execution/constraints.h"
 #include "execution/evaluator.h"

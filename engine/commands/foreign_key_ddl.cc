@@ -5,8 +5,9 @@
 #include <set>
 
 #include "binder/type_rules.h"
-#include "catalog/key_encoding.h"
+#include "catalog/key_text.h"
 #include "commands/ddl.h"
+#include "execution/hash_key.h"
 #include "execution/operator.h"
 
 namespace meridian::exec {
@@ -62,8 +63,9 @@ Result<catalog::ForeignKey> MakeForeignKey(const ast::ForeignKeyDef& def, const 
   }
   if (def.deferrable) {
     return Status::NotSupported("DEFERRABLE foreign key constraints are not supported")
-        .WithHint("Meridian checks every foreign key at the end of each statement (NOT "
-                  "DEFERRABLE, INITIALLY IMMEDIATE).")
+        .WithHint(
+            "Meridian checks every foreign key at the end of each statement (NOT "
+            "DEFERRABLE, INITIALLY IMMEDIATE).")
         .WithPosition(def.loc.position);
   }
   std::shared_ptr<catalog::Table> parent =
@@ -111,7 +113,8 @@ Result<catalog::ForeignKey> MakeForeignKey(const ast::ForeignKeyDef& def, const 
   if (!unique) {
     return Status::Error(kInvalidForeignKey,
                          "there is no unique constraint matching given keys for referenced table "
-                         "\"" + ps.name + "\"");
+                         "\"" +
+                             ps.name + "\"");
   }
   // PostgreSQL's default name: <table>_<columns>_fkey, made unique within the table.
   const std::set<std::string> taken = ConstraintNames(child, self);
@@ -134,8 +137,8 @@ Result<catalog::ForeignKey> MakeForeignKey(const ast::ForeignKeyDef& def, const 
       return Status::Error(sqlstate::kDatatypeMismatch,
                            "foreign key constraint \"" + fk.name + "\" cannot be implemented")
           .WithDetail("Key columns \"" + child.columns[fk.columns[i]].name + "\" and \"" +
-                      ps.columns[fk.ref_columns[i]].name + "\" are of incompatible types: " +
-                      a.Name() + " and " + b.Name() + ".");
+                      ps.columns[fk.ref_columns[i]].name +
+                      "\" are of incompatible types: " + a.Name() + " and " + b.Name() + ".");
     }
   }
   fk.ref_table = parent == self && self != nullptr ? child.id : parent->id();
@@ -157,48 +160,46 @@ Status ValidateForeignKey(catalog::Table& child, const catalog::ForeignKey& fk,
     until_check = kCheckInterval;
     return ctl.Check();
   };
-  MERIDIAN_RETURN_IF_ERROR(parent.ForEachVersion(
-      [&](storage::Rid, const storage::TupleHeader& h, const Row& row) -> Status {
-        MERIDIAN_RETURN_IF_ERROR(poll());
-        if (parent.IsDeadVersion(h)) return Status::Ok();
-        std::vector<Value> key;
-        for (size_t i = 0; i < fk.columns.size(); ++i) {
-          const int p = fk.ref_columns[i];
-          Result<Value> v = CastValue(row[p], parent.types()[p], child.types()[fk.columns[i]],
-                                      false);
-          if (!v.ok()) return Status::Ok();  // no child value can equal it
-          key.push_back(std::move(v).value());
-        }
-        keys.insert(catalog::EncodeKey(key));
-        return Status::Ok();
-      }));
-  return child.ForEachVersion(
-      [&](storage::Rid, const storage::TupleHeader& h, const Row& row) -> Status {
-        MERIDIAN_RETURN_IF_ERROR(poll());
-        if (child.IsDeadVersion(h)) return Status::Ok();
-        std::vector<Value> key;
-        size_t nulls = 0;
-        for (int c : fk.columns) {
-          nulls += row[c].IsNull() ? 1 : 0;
-          key.push_back(row[c]);
-        }
-        if (nulls == key.size() || (nulls > 0 && fk.match != 'f')) return Status::Ok();
-        Status violation =
-            Status::Error(sqlstate::kForeignKeyViolation,
-                          "insert or update on table \"" + child.name() +
-                              "\" violates foreign key constraint \"" + fk.name + "\"");
-        if (nulls > 0) {
-          return violation.WithDetail(
-              "MATCH FULL does not allow mixing of null and nonnull key values.");
-        }
-        if (keys.count(catalog::EncodeKey(key)) != 0) return Status::Ok();
-        std::string names;
-        for (int c : fk.columns) {
-          names += (names.empty() ? "" : ", ") + child.schema().columns[c].name;
-        }
-        return violation.WithDetail("Key (" + names + ")=(" + catalog::KeyToText(key) +
-                                    ") is not present in table \"" + parent.name() + "\".");
-      });
+  MERIDIAN_RETURN_IF_ERROR(parent.ForEachVersion([&](storage::Rid, const storage::TupleHeader& h,
+                                                     const Row& row) -> Status {
+    MERIDIAN_RETURN_IF_ERROR(poll());
+    if (parent.IsDeadVersion(h)) return Status::Ok();
+    std::vector<Value> key;
+    for (size_t i = 0; i < fk.columns.size(); ++i) {
+      const int p = fk.ref_columns[i];
+      Result<Value> v = CastValue(row[p], parent.types()[p], child.types()[fk.columns[i]], false);
+      if (!v.ok()) return Status::Ok();  // no child value can equal it
+      key.push_back(std::move(v).value());
+    }
+    keys.insert(exec::EncodeKey(key));
+    return Status::Ok();
+  }));
+  return child.ForEachVersion([&](storage::Rid, const storage::TupleHeader& h,
+                                  const Row& row) -> Status {
+    MERIDIAN_RETURN_IF_ERROR(poll());
+    if (child.IsDeadVersion(h)) return Status::Ok();
+    std::vector<Value> key;
+    size_t nulls = 0;
+    for (int c : fk.columns) {
+      nulls += row[c].IsNull() ? 1 : 0;
+      key.push_back(row[c]);
+    }
+    if (nulls == key.size() || (nulls > 0 && fk.match != 'f')) return Status::Ok();
+    Status violation = Status::Error(sqlstate::kForeignKeyViolation,
+                                     "insert or update on table \"" + child.name() +
+                                         "\" violates foreign key constraint \"" + fk.name + "\"");
+    if (nulls > 0) {
+      return violation.WithDetail(
+          "MATCH FULL does not allow mixing of null and nonnull key values.");
+    }
+    if (keys.count(exec::EncodeKey(key)) != 0) return Status::Ok();
+    std::string names;
+    for (int c : fk.columns) {
+      names += (names.empty() ? "" : ", ") + child.schema().columns[c].name;
+    }
+    return violation.WithDetail("Key (" + names + ")=(" + catalog::KeyToText(key) +
+                                ") is not present in table \"" + parent.name() + "\".");
+  });
 }
 
 Status CheckReferencingKeys(catalog::Catalog* catalog, const std::vector<uint32_t>& dropped,
@@ -213,9 +214,9 @@ Status CheckReferencingKeys(catalog::Catalog* catalog, const std::vector<uint32_
       std::shared_ptr<catalog::Table> parent = catalog->FindById(id);
       const std::string parent_name = parent != nullptr ? parent->name() : "?";
       if (!cascade) {
-        return Status::Error(sqlstate::kDependentObjectsStillExist,
-                             "cannot drop table " + parent_name +
-                                 " because other objects depend on it")
+        return Status::Error(
+                   sqlstate::kDependentObjectsStillExist,
+                   "cannot drop table " + parent_name + " because other objects depend on it")
             .WithDetail("constraint " + ref.fk.name + " on table " + ref.table->name() +
                         " depends on table " + parent_name)
             .WithHint("Use DROP ... CASCADE to drop the dependent objects too.");

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "catalog/key_encoding.h"
-#include "execution/evaluator.h"
-#include "execution/operators.h"
 #include "binder/type_rules.h"
+#include "execution/evaluator.h"
+#include "execution/hash_key.h"
+#include "execution/operators.h"
 
 namespace meridian::exec {
 
@@ -186,15 +186,15 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
   }
   if (agg.distinct) {
     std::string key;
-    catalog::AppendKeyValue(v, &key);
-    if (IsRegression(agg.agg)) catalog::AppendKeyValue(second, &key);
+    AppendKeyValue(v, &key);
+    if (IsRegression(agg.agg)) AppendKeyValue(second, &key);
     if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
     if (!st->extra->seen.insert(std::move(key)).second) return Status::Ok();
   }
   // string_agg / array_agg with ORDER BY keep each item's keys, sorted by FinishAggregate (the
   // order of the other aggregates' inputs does not change their results).
-  const bool ordered = !agg.agg_order.empty() &&
-                       (agg.agg == AggFunc::kArrayAgg || agg.agg == AggFunc::kStringAgg);
+  const bool ordered =
+      !agg.agg_order.empty() && (agg.agg == AggFunc::kArrayAgg || agg.agg == AggFunc::kStringAgg);
   if (ordered) {
     if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
     const size_t first_key = agg.AggArgCount();
@@ -256,7 +256,7 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
       }
       break;
     case AggFunc::kArrayAgg:
-      break;  // handled above
+      break;                  // handled above
     case AggFunc::kGrouping:  // never computed (bind_aggregate.cc, grouping_sets.cc)
     case AggFunc::kVarSamp:
     case AggFunc::kVarPop:

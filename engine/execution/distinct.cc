@@ -3,7 +3,7 @@
 // DistinctOnOp: SELECT DISTINCT ON over rows sorted on its keys.
 #include "binder/type_rules.h"
 #include "catalog/catalog.h"
-#include "catalog/key_encoding.h"
+#include "execution/hash_key.h"
 #include "execution/operators.h"
 
 namespace meridian::exec {
@@ -46,12 +46,11 @@ Result<bool> DistinctOp::Next(Row* row) {
       continue;
     }
     std::string key;
-    for (size_t i = 0; i < n_ && i < row->size(); ++i) catalog::AppendKeyValue((*row)[i], &key);
+    for (size_t i = 0; i < n_ && i < row->size(); ++i) AppendKeyValue((*row)[i], &key);
     if (can_spill_ && held_bytes_ > budget_) {
       // Full: a key already seen is a duplicate of a row returned; a new one waits its turn.
       if (seen_.count(key) != 0) continue;
-      MERIDIAN_RETURN_IF_ERROR(
-          spill_->Add(*row, MixHash(std::hash<std::string_view>{}(key))));
+      MERIDIAN_RETURN_IF_ERROR(spill_->Add(*row, MixHash(std::hash<std::string_view>{}(key))));
       continue;
     }
     const size_t bytes = key.size() + sizeof(std::string) + 32;  // the set's node, roughly

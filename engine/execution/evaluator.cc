@@ -13,7 +13,7 @@
 
 #include "binder/function_registry.h"
 #include "binder/type_rules.h"
-#include "catalog/key_encoding.h"
+#include "execution/hash_key.h"
 #include "execution/pattern_match.h"
 
 namespace meridian::exec {
@@ -596,7 +596,7 @@ Result<bool> HashedLookupKey(const BoundExpr& e, const EvalContext& ctx, std::st
       bool null = false;
       for (size_t i = 0; i < k && !null; ++i) {
         null = row[i].IsNull();
-        catalog::AppendKeyValue(row[i], &group);
+        AppendKeyValue(row[i], &group);
       }
       if (null) continue;  // a NULL key equals no outer key
       switch (h.form) {
@@ -608,7 +608,7 @@ Result<bool> HashedLookupKey(const BoundExpr& e, const EvalContext& ctx, std::st
           if (row[k].IsNull()) {
             saw_null = true;
           } else {
-            catalog::AppendKeyValue(row[k], &group);
+            AppendKeyValue(row[k], &group);
             h.keys.insert(group);
           }
           break;
@@ -627,7 +627,7 @@ Result<bool> HashedLookupKey(const BoundExpr& e, const EvalContext& ctx, std::st
       key->clear();
       return true;
     }
-    catalog::AppendKeyValue(v, key);
+    AppendKeyValue(v, key);
   }
   return true;
 }
@@ -667,7 +667,7 @@ Result<std::optional<Value>> HashedInProbe(const BoundExpr& e, const Value& x,
   auto group = key.empty() ? h.groups.end() : h.groups.find(key);
   if (group == h.groups.end()) return std::optional<Value>(Value::Bool(e.negated));
   if (x.IsNull()) return std::optional<Value>(Value::Null());
-  catalog::AppendKeyValue(x, &key);
+  AppendKeyValue(x, &key);
   if (h.keys.count(key) != 0) return std::optional<Value>(Value::Bool(!e.negated));
   return std::optional<Value>(group->second ? Value::Null() : Value::Bool(e.negated));
 }

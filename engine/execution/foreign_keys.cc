@@ -10,10 +10,11 @@
 #include "binder/binder.h"
 #include "binder/type_rules.h"
 #include "catalog/catalog.h"
-#include "catalog/key_encoding.h"
 #include "catalog/key_share_locks.h"
+#include "catalog/key_text.h"
 #include "catalog/transaction.h"
 #include "execution/evaluator.h"
+#include "execution/hash_key.h"
 #include "execution/modify_table.h"
 #include "storage/tuple.h"
 
@@ -101,8 +102,8 @@ Result<std::shared_ptr<catalog::Table>> Referenced(const catalog::ForeignKey& fk
 Status NotPresent(const catalog::Table& child, const catalog::ForeignKey& fk,
                   const catalog::Table& parent, const Row& row) {
   return Status::Error(kForeignKeyViolation, "insert or update on table \"" + child.name() +
-                                                 "\" violates foreign key constraint \"" +
-                                                 fk.name + "\"")
+                                                 "\" violates foreign key constraint \"" + fk.name +
+                                                 "\"")
       .WithDetail("Key (" + Names(child.schema(), fk.columns) + ")=(" +
                   catalog::KeyToText(Pick(row, fk.columns)) + ") is not present in table \"" +
                   parent.name() + "\".");
@@ -162,7 +163,7 @@ Result<std::vector<std::vector<MatchedRow>>> FindChildren(
     const std::vector<Row>& keys, ExecContext* exec) {
   std::unordered_map<std::string, size_t> which;  // encoded key → index into keys
   for (size_t k = 0; k < keys.size(); ++k) {
-    which.emplace(catalog::EncodeKey(Pick(keys[k], fk.columns)), k);
+    which.emplace(EncodeKey(Pick(keys[k], fk.columns)), k);
   }
   std::shared_ptr<catalog::Index> index = IndexOn(*child, fk.columns, false);
   while (true) {
@@ -170,7 +171,7 @@ Result<std::vector<std::vector<MatchedRow>>> FindChildren(
     uint64_t holder = 0;
     auto consider = [&](storage::Rid rid, const storage::TupleHeader& h, const Row& row) {
       if (holder != 0 || CountNull(row, fk.columns) > 0) return;
-      auto k = which.find(catalog::EncodeKey(Pick(row, fk.columns)));
+      auto k = which.find(EncodeKey(Pick(row, fk.columns)));
       if (k == which.end()) return;
       uint64_t waits_for = 0;
       switch (Classify(h, *exec->txn, &waits_for)) {
@@ -230,10 +231,9 @@ Result<bool> KeyStillPresent(catalog::Table& parent, const std::vector<int>& col
 
 Status StillReferenced(const catalog::Table& parent, const catalog::ForeignKey& fk,
                        const catalog::Table& child, const Row& old) {
-  return Status::Error(kForeignKeyViolation,
-                       "update or delete on table \"" + parent.name() +
-                           "\" violates foreign key constraint \"" + fk.name + "\" on table \"" +
-                           child.name() + "\"")
+  return Status::Error(kForeignKeyViolation, "update or delete on table \"" + parent.name() +
+                                                 "\" violates foreign key constraint \"" + fk.name +
+                                                 "\" on table \"" + child.name() + "\"")
       .WithDetail("Key (" + Names(parent.schema(), fk.ref_columns) + ")=(" +
                   catalog::KeyToText(Pick(old, fk.ref_columns)) +
                   ") is still referenced from table \"" + child.name() + "\".");
@@ -324,9 +324,9 @@ Status ApplyAction(const std::shared_ptr<catalog::Table>& parent,
           continue;
         }
         Row new_row = m.row;
-        MERIDIAN_RETURN_IF_ERROR(SetReferencing(
-            *child, fk, action, *parent, new_rows != nullptr ? &(*new_rows)[i] : nullptr,
-            &new_row, exec));
+        MERIDIAN_RETURN_IF_ERROR(SetReferencing(*child, fk, action, *parent,
+                                                new_rows != nullptr ? &(*new_rows)[i] : nullptr,
+                                                &new_row, exec));
         // SET DEFAULT to the very key that went: the row still references it (PostgreSQL
         // re-checks this case as RESTRICT; the child-side check would skip an unchanged key).
         if (action == 'd' && SameKey(m.row, new_row, fk.columns)) {
@@ -398,8 +398,8 @@ bool HasForeignKeys(const catalog::Table& table, ExecContext* exec) {
   return exec->catalog != nullptr && !exec->catalog->ReferencesTo(table.id()).empty();
 }
 
-Status EnforceForeignKeys(const std::shared_ptr<catalog::Table>& table,
-                          const TableChanges& changes, ExecContext* exec) {
+Status EnforceForeignKeys(const std::shared_ptr<catalog::Table>& table, const TableChanges& changes,
+                          ExecContext* exec) {
   return Enforce(table, changes, exec, 0);
 }
 

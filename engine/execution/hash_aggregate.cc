@@ -6,8 +6,8 @@
 
 #include "binder/type_rules.h"
 #include "catalog/catalog.h"
-#include "catalog/key_encoding.h"
 #include "execution/evaluator.h"
+#include "execution/hash_key.h"
 #include "execution/operators.h"
 #include "execution/spill.h"
 
@@ -144,7 +144,7 @@ Result<uint32_t> HashAggregateOp::GroupOf(bool create, uint64_t* hash) {
     }
     slot = index_.InsertInt(v.AsInt(), &inserted);
   } else {
-    for (const Value* v : key_refs_) catalog::AppendKeyValue(*v, &key_);
+    for (const Value* v : key_refs_) AppendKeyValue(*v, &key_);
     if (!create) {
       *hash = MixHash(std::hash<std::string_view>{}(key_));
       slot = index_.FindBytes(key_);

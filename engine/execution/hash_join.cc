@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "catalog/catalog.h"
-#include "catalog/key_encoding.h"
 #include "execution/evaluator.h"
+#include "execution/hash_key.h"
 #include "execution/operators.h"
 
 namespace meridian::exec {
@@ -112,7 +112,7 @@ Result<bool> HashJoinOp::KeyOf(const std::vector<BoundExprPtr>& keys, const Row&
   for (const BoundExprPtr& k : keys) {
     MERIDIAN_ASSIGN_OR_RETURN(const Value* v, EvalRef(*k, ctx, &scratch));
     if (v->IsNull()) return false;
-    catalog::AppendKeyValue(*v, key);
+    AppendKeyValue(*v, key);
   }
   return true;
 }

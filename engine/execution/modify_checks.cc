@@ -4,12 +4,12 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "catalog/key_encoding.h"
+#include "catalog/key_text.h"
 #include "catalog/transaction.h"
-#include "optimizer/access_path.h"
 #include "execution/evaluator.h"
 #include "execution/modify_table.h"
 #include "main/session_settings.h"
+#include "optimizer/access_path.h"
 #include "storage/tuple.h"
 
 namespace meridian::exec {
@@ -117,9 +117,10 @@ Result<bool> LockRowForWrite(const std::shared_ptr<catalog::Table>& table, Match
     Row joined;
     if (!m->joined.empty()) {  // the newer version in the joined row, the FROM rows as before
       joined = m->joined;
-      std::copy(row.begin(), row.begin() + static_cast<ptrdiff_t>(std::min(
-                                               row.size(), joined.size() - m->offset)),
-                joined.begin() + static_cast<ptrdiff_t>(m->offset));
+      std::copy(
+          row.begin(),
+          row.begin() + static_cast<ptrdiff_t>(std::min(row.size(), joined.size() - m->offset)),
+          joined.begin() + static_cast<ptrdiff_t>(m->offset));
     }
     if (recheck != nullptr) {
       EvalContext ctx{m->joined.empty() ? &row : &joined, nullptr, exec};

@@ -3,7 +3,7 @@
 #include "execution/recursive_union.h"
 
 #include "catalog/catalog.h"
-#include "catalog/key_encoding.h"
+#include "execution/hash_key.h"
 
 namespace meridian::exec {
 
@@ -66,7 +66,7 @@ Status RecursiveUnionOp::Poll() {
 }
 
 Result<bool> RecursiveUnionOp::Keep(const Row& row) {
-  if (!all_ && !seen_.insert(catalog::EncodeKey(row)).second) return false;
+  if (!all_ && !seen_.insert(EncodeKey(row)).second) return false;
   MERIDIAN_RETURN_IF_ERROR(intermediate_.Append(row));
   return true;
 }

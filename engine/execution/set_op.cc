@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "catalog/catalog.h"
-#include "catalog/key_encoding.h"
+#include "execution/hash_key.h"
 #include "execution/operators.h"
 
 namespace meridian::exec {
@@ -60,7 +60,7 @@ Status SetOpOp::LoadRight() {
     MERIDIAN_RETURN_IF_ERROR(Check());
     MERIDIAN_ASSIGN_OR_RETURN(bool more, right_->Next(&r));
     if (!more) break;
-    std::string key = catalog::EncodeKey(r);
+    std::string key = EncodeKey(r);
     if (parts_ == nullptr) {
       Count(key, 1);
       if (!can_spill_ || held_bytes_ <= budget_) continue;
@@ -81,7 +81,7 @@ Status SetOpOp::LoadRight() {
     MERIDIAN_RETURN_IF_ERROR(Check());
     MERIDIAN_ASSIGN_OR_RETURN(bool more, left_->Next(&r));
     if (!more) break;
-    MERIDIAN_RETURN_IF_ERROR(parts_->Add(r, KeyHash(catalog::EncodeKey(r)), 1));
+    MERIDIAN_RETURN_IF_ERROR(parts_->Add(r, KeyHash(EncodeKey(r)), 1));
   }
   left_done_ = true;
   return parts_->EndInput();
@@ -130,7 +130,7 @@ Result<bool> SetOpOp::NextPartition() {
         MERIDIAN_RETURN_IF_ERROR(Check());
         MERIDIAN_ASSIGN_OR_RETURN(bool more, reader.Next(&r));
         if (!more) break;
-        const uint64_t hash = KeyHash(side == 0 ? r[0].AsString() : catalog::EncodeKey(r));
+        const uint64_t hash = KeyHash(side == 0 ? r[0].AsString() : EncodeKey(r));
         MERIDIAN_RETURN_IF_ERROR(parts_->Add(r, hash, side));
       }
     }
@@ -170,7 +170,7 @@ Status SetOpOp::SpillLeft(Row* row, const std::string& key) {
       left_done_ = !more;
     }
     if (!more) break;
-    std::string k = catalog::EncodeKey(*row);
+    std::string k = EncodeKey(*row);
     if (counts_.count(k) != 0) continue;
     MERIDIAN_RETURN_IF_ERROR(parts_->Add(*row, KeyHash(k), 1));
   }
@@ -200,7 +200,7 @@ Result<bool> SetOpOp::Next(Row* row) {
   while (true) {
     MERIDIAN_ASSIGN_OR_RETURN(bool more, NextLeft(row));
     if (!more) return false;
-    std::string key = catalog::EncodeKey(*row);
+    std::string key = EncodeKey(*row);
     auto it = counts_.find(key);
     const bool in_right = it != counts_.end() && it->second > 0;
     if (op_ == ast::SetOp::kIntersect) {

@@ -1,11 +1,11 @@
 // Canonical key bytes: one tag byte per value, then a fixed or length-prefixed payload.
-#include "catalog/key_encoding.h"
+#include "execution/hash_key.h"
 
 #include <cstring>
 
 #include "storage/key_codec.h"
 
-namespace meridian::catalog {
+namespace meridian::exec {
 
 void AppendKeyValue(const Value& v, std::string* out) {
   if (v.IsNull()) {
@@ -25,8 +25,8 @@ void AppendKeyValue(const Value& v, std::string* out) {
     out->push_back('V');
     const __int128 span = datetime::IntervalSpan(v.AsInterval());
     out->append(reinterpret_cast<const char*>(&span), sizeof(span));
-  } else if (v.IsDecimal() || v.IsDate() || v.IsTimestamp() || v.IsReal() ||
-             v.IsTimestampTz() || v.IsTime()) {
+  } else if (v.IsDecimal() || v.IsDate() || v.IsTimestamp() || v.IsReal() || v.IsTimestampTz() ||
+             v.IsTime()) {
     // The order-preserving index encoding: normalized, so 1.5 and 1.50 are the same key.
     out->push_back('K');
     storage::AppendKeyValue(v, false, out);
@@ -62,13 +62,4 @@ std::string EncodeKey(const std::vector<Value>& values) {
   return out;
 }
 
-std::string KeyToText(const std::vector<Value>& values) {
-  std::string out;
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += values[i].IsNull() ? "null" : values[i].ToString();
-  }
-  return out;
-}
-
-}  // namespace meridian::catalog
+}  // namespace meridian::exec
