@@ -344,6 +344,9 @@ struct SubqueryPlan::Hashed {
   uint64_t run = 0;  // ExecContext::run of calls and the table
   uint64_t calls = 0;
   bool built = false;
+  // This run's table outgrew twice work_mem while being built: it was dropped and the per-row
+  // plan answers the rest of the run (a hashed SubPlan never holds more than the budget).
+  bool over_budget = false;
   std::unordered_set<std::string> keys;
   std::unordered_map<std::string, Value> values;
   std::unordered_map<std::string, bool> groups;

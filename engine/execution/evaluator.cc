@@ -15,6 +15,7 @@
 #include "binder/type_rules.h"
 #include "execution/hash_key.h"
 #include "execution/pattern_match.h"
+#include "execution/spill.h"
 
 namespace meridian::exec {
 
@@ -564,8 +565,17 @@ Result<Value> EvalString(const BoundExpr& e, const std::vector<Value>& v, const 
   return Status::Internal("unknown string function");
 }
 
+// Drops a hashed subquery's table (a new run, or one past its memory budget).
+void ClearHashed(SubqueryPlan::Hashed& h) {
+  h.built = false;
+  std::unordered_set<std::string>().swap(h.keys);
+  std::unordered_map<std::string, Value>().swap(h.values);
+  std::unordered_map<std::string, bool>().swap(h.groups);
+}
+
 // A correlated subquery through its hashed form (SubqueryPlan::Hashed): false while the
-// per-row plan is still due (the first switch_after calls of a run); else the table is built
+// per-row plan is still due (the first switch_after calls of a run, or the whole run once the
+// table outgrew twice work_mem, PostgreSQL's hash_mem_multiplier); else the table is built
 // (at the first such call) and *key holds the outer row's key, empty when a part is NULL.
 Result<bool> HashedLookupKey(const BoundExpr& e, const EvalContext& ctx, std::string* key) {
   SubqueryPlan::Hashed& h = *e.subquery->hashed;
@@ -573,19 +583,26 @@ Result<bool> HashedLookupKey(const BoundExpr& e, const EvalContext& ctx, std::st
   if (h.run != run) {
     h.run = run;
     h.calls = 0;
-    h.built = false;
-    h.keys.clear();
-    h.values.clear();
-    h.groups.clear();
+    h.over_budget = false;
+    ClearHashed(h);
   }
+  if (h.over_budget) return false;
   if (!h.built) {
     if (++h.calls <= h.switch_after) return false;
     MERIDIAN_RETURN_IF_ERROR(h.root->Open(&ctx, ctx.exec));
     const size_t k = h.outer_keys.size();
+    const size_t budget = 2 * WorkMemBytes(ctx.exec);
+    size_t held = 0;  // estimated bytes of the table: keys, values and per-entry overhead
+    constexpr size_t kEntryBytes = 64;  // a hash node, its bucket slot and a string header
     Row row;
     std::string group;
     int until_check = kCheckInterval;
     while (true) {
+      if (held > budget) {
+        ClearHashed(h);
+        h.over_budget = true;
+        return false;
+      }
       MERIDIAN_ASSIGN_OR_RETURN(bool more, h.root->Next(&row));
       if (!more) break;
       if (--until_check <= 0 && ctx.exec != nullptr && ctx.exec->ctl != nullptr) {
@@ -601,9 +618,11 @@ Result<bool> HashedLookupKey(const BoundExpr& e, const EvalContext& ctx, std::st
       if (null) continue;  // a NULL key equals no outer key
       switch (h.form) {
         case HashedForm::kScalar:
+          held += kEntryBytes + group.size() + sizeof(Value) + row[k].ByteSize();
           h.values.emplace(group, std::move(row[k]));
           break;
         case HashedForm::kIn: {
+          held += 2 * (kEntryBytes + group.size()) + row[k].ByteSize();
           bool& saw_null = h.groups[group];
           if (row[k].IsNull()) {
             saw_null = true;
@@ -614,6 +633,7 @@ Result<bool> HashedLookupKey(const BoundExpr& e, const EvalContext& ctx, std::st
           break;
         }
         default:
+          held += kEntryBytes + group.size();
           h.keys.insert(group);
           break;
       }
