@@ -496,6 +496,14 @@ bool FitsKind(const Type& t, char kind) {
       return t.id == TypeId::kPoint;
     case 'B':
       return t.id == TypeId::kBox;
+    case 'D':
+      return t.id == TypeId::kDate;
+    case 'S':
+      return t.id == TypeId::kTimestamp || t.id == TypeId::kDate;
+    case 'Z':
+      return t.id == TypeId::kTimestampTz;
+    case 'V':
+      return t.id == TypeId::kInterval;
     case 'A':
       return t.IsArray() && Type{t.element, -1}.IsString();
     case 'x':

@@ -62,6 +62,14 @@ Type ScalarKindType(char kind) {
       return Type::Point();
     case 'B':
       return Type::Box();
+    case 'D':
+      return Type::Date();
+    case 'S':
+      return Type::Timestamp();
+    case 'Z':
+      return Type::TimestampTz();
+    case 'V':
+      return Type::Interval();
     default:
       return Type::Unknown();
   }

@@ -24,6 +24,7 @@ struct ExecContext;
 //   'F' double precision (any number converts)   'x' any type (an untyped literal is text)
 //   'y' bytea   'u' uuid   'j' json   'J' jsonb   'A' text[]   'p' point   'B' box
 //   'r' regclass: a relation's name (text) or oid (bigint), as passed
+//   'D' date   'S' timestamp (a date converts)   'Z' timestamptz   'V' interval
 struct ScalarFunction {
   const char* name;
   const char* args;  // one kind per argument
@@ -32,9 +33,11 @@ struct ScalarFunction {
   // Result<Value> eval(args, exec): args has one value per argument written (NULLs only when
   // strict is false); exec may be null (constant evaluation without a statement).
   Result<Value> (*eval)(std::span<const Value> args, ExecContext* exec);
-  bool variadic = false;  // the last kind repeats: any number of further arguments
-  bool strict = true;     // a NULL argument gives NULL without calling eval
+  bool variadic = false;     // the last kind repeats: any number of further arguments
+  bool strict = true;        // a NULL argument gives NULL without calling eval
   bool is_volatile = false;  // differs between calls with the same arguments (random, clock)
+  // Depends on session settings (TimeZone): PostgreSQL's STABLE, so not in index expressions.
+  bool is_stable = false;
 };
 
 // Adds entries (static storage: the registry keeps pointers). Entries of one name are tried in

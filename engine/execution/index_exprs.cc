@@ -40,6 +40,9 @@ bool IsImmutable(const BoundExpr& e) {
           break;
         default:
           if (IsVolatileCall(e)) return false;
+          if (e.func == Func::kRegistered && e.scalar != nullptr && e.scalar->is_stable) {
+            return false;
+          }
           // The session and system-catalog functions (kVersion .. kRegNamespaceOut).
           if (e.func >= Func::kVersion && e.func <= Func::kRegNamespaceOut) return false;
           break;

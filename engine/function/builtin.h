@@ -16,5 +16,6 @@ void RegisterBinaryFunctions();    // binary_functions.cc (uuid, bytea)
 void RegisterJsonFunctions();      // json_functions.cc (json, jsonb)
 void RegisterGeometryFunctions();  // geometry_functions.cc (point, box)
 void RegisterArrayFunctions();     // array_functions.cc (the functions of @>, <@, && on arrays)
+void RegisterFormatFunctions();    // format_functions.cc (to_char, to_date, to_timestamp, make_*)
 
 }  // namespace meridian::exec
