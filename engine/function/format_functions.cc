@@ -867,6 +867,17 @@ Result<Parsed> ParseByTemplate(std::string_view in, std::string_view fmt) {
     const Node& n = nodes[k];
     const bool fixed = k + 1 < nodes.size() && IsDigitKey(nodes[k + 1].key);
     auto width = [&](int w) { return fixed ? w : 18; };
+    auto read_int = [&](int* field, int digits, std::string_view what) -> Status {
+      auto v = ReadNumber(in, &at, digits, what);
+      if (!v.ok()) return v.status();
+      if (*v > 1000000) {
+        return Status::Error(
+            sqlstate::kDatetimeFieldOverflow,
+            "value for \"" + std::string(what) + "\" in source string is out of range");
+      }
+      *field = static_cast<int>(*v);
+      return Status::Ok();
+    };
     switch (n.key) {
       case Key::kLiteral:
         for (char c : n.literal) {
@@ -908,11 +919,9 @@ Result<Parsed> ParseByTemplate(std::string_view in, std::string_view fmt) {
         p.has_year = true;
         break;
       }
-      case Key::kMM: {
-        MERIDIAN_ASSIGN_OR_RETURN(int64_t v, ReadNumber(in, &at, width(2), "MM"));
-        p.month = static_cast<int>(v);
+      case Key::kMM:
+        MERIDIAN_RETURN_IF_ERROR(read_int(&p.month, width(2), "MM"));
         break;
-      }
       case Key::kMONTH:
       case Key::kMON: {
         MERIDIAN_ASSIGN_OR_RETURN(int m, ReadWord(in, &at, kMonths, 12, n.key == Key::kMON ? 3 : 0,
@@ -936,17 +945,13 @@ Result<Parsed> ParseByTemplate(std::string_view in, std::string_view fmt) {
         (void)unused;
         break;
       }
-      case Key::kDD: {
-        MERIDIAN_ASSIGN_OR_RETURN(int64_t v, ReadNumber(in, &at, width(2), "DD"));
-        p.day = static_cast<int>(v);
+      case Key::kDD:
+        MERIDIAN_RETURN_IF_ERROR(read_int(&p.day, width(2), "DD"));
         break;
-      }
       case Key::kDDD:
-      case Key::kIDDD: {
-        MERIDIAN_ASSIGN_OR_RETURN(int64_t v, ReadNumber(in, &at, width(3), "DDD"));
-        p.doy = static_cast<int>(v);
+      case Key::kIDDD:
+        MERIDIAN_RETURN_IF_ERROR(read_int(&p.doy, width(3), "DDD"));
         break;
-      }
       case Key::kHH:
       case Key::kHH12:
       case Key::kHH24: {
@@ -954,16 +959,12 @@ Result<Parsed> ParseByTemplate(std::string_view in, std::string_view fmt) {
         p.hour12 = n.key != Key::kHH24;
         break;
       }
-      case Key::kMI: {
-        MERIDIAN_ASSIGN_OR_RETURN(int64_t v, ReadNumber(in, &at, width(2), "MI"));
-        p.minute = static_cast<int>(v);
+      case Key::kMI:
+        MERIDIAN_RETURN_IF_ERROR(read_int(&p.minute, width(2), "MI"));
         break;
-      }
-      case Key::kSS: {
-        MERIDIAN_ASSIGN_OR_RETURN(int64_t v, ReadNumber(in, &at, width(2), "SS"));
-        p.second = static_cast<int>(v);
+      case Key::kSS:
+        MERIDIAN_RETURN_IF_ERROR(read_int(&p.second, width(2), "SS"));
         break;
-      }
       case Key::kMS:
       case Key::kUS:
       case Key::kFF1:
