@@ -1188,6 +1188,19 @@ Result<Value> MakeTimestampTz(Args a, ExecContext*) {
   return Value::TimestampTzVal(t);
 }
 
+// isfinite(date | timestamp | timestamptz | interval): false for +-infinity (an interval is
+// always finite in PostgreSQL 15).
+Result<Value> IsFiniteDate(Args a, ExecContext*) {
+  return Value::Bool(datetime::IsFinite(a[0].AsDate()));
+}
+Result<Value> IsFiniteTimestamp(Args a, ExecContext*) {
+  return Value::Bool(datetime::IsFinite(a[0].AsTimestamp()));
+}
+Result<Value> IsFiniteTimestampTz(Args a, ExecContext*) {
+  return Value::Bool(datetime::IsFinite(a[0].AsTimestampTz()));
+}
+Result<Value> IsFiniteInterval(Args, ExecContext*) { return Value::Bool(true); }
+
 constexpr ScalarFunction kFormatFunctions[] = {
     {"to_char", "St", 2, 't', &ToCharTimestamp},
     {"to_char", "Zt", 2, 't', &ToCharTimestampTz, false, true, false, /*is_stable=*/true},
@@ -1199,6 +1212,10 @@ constexpr ScalarFunction kFormatFunctions[] = {
     {"to_timestamp", "tt", 2, 'Z', &ToTimestampText, false, true, false, /*is_stable=*/true},
     {"to_timestamp", "F", 1, 'Z', &ToTimestampEpoch},
     {"make_date", "iii", 3, 'D', &MakeDate},
+    {"isfinite", "D", 1, 'b', &IsFiniteDate},
+    {"isfinite", "S", 1, 'b', &IsFiniteTimestamp},
+    {"isfinite", "Z", 1, 'b', &IsFiniteTimestampTz},
+    {"isfinite", "V", 1, 'b', &IsFiniteInterval},
     {"make_timestamp", "iiiiiF", 6, 'S', &MakeTimestamp},
     {"make_timestamptz", "iiiiiFt", 6, 'Z', &MakeTimestampTz, false, true, false,
      /*is_stable=*/true},

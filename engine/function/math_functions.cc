@@ -51,7 +51,9 @@ Result<Value> LogOf(double x, double (*fn)(double)) {
   return Value::Double(fn(x));
 }
 
-Result<Value> Ln(Args a, ExecContext*) { return LogOf(D(a[0]), [](double x) { return std::log(x); }); }
+Result<Value> Ln(Args a, ExecContext*) {
+  return LogOf(D(a[0]), [](double x) { return std::log(x); });
+}
 Result<Value> Log10(Args a, ExecContext*) {
   return LogOf(D(a[0]), [](double x) { return std::log10(x); });
 }
@@ -81,9 +83,7 @@ double Asin(double x) { return std::asin(x); }
 double Acos(double x) { return std::acos(x); }
 
 Result<Value> AtanUnbounded(Args a, ExecContext*) { return Value::Double(std::atan(D(a[0]))); }
-Result<Value> Atan2(Args a, ExecContext*) {
-  return Value::Double(std::atan2(D(a[0]), D(a[1])));
-}
+Result<Value> Atan2(Args a, ExecContext*) { return Value::Double(std::atan2(D(a[0]), D(a[1]))); }
 
 // width_bucket(operand, low, high, count): 0 below the range, count + 1 at or above its end.
 Result<Value> WidthBucket(Args a, ExecContext*) {
@@ -120,7 +120,8 @@ Result<Value> WidthBucket(Args a, ExecContext*) {
       bucket = static_cast<int64_t>((low - x) / (low - high) * static_cast<double>(count)) + 1;
     }
   }
-  if (bucket > INT32_MAX) return Status::Error(sqlstate::kNumericValueOutOfRange, "integer out of range");
+  if (bucket > INT32_MAX)
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "integer out of range");
   return Value::Int(bucket);
 }
 
@@ -181,12 +182,36 @@ Result<Value> Factorial(Args a, ExecContext*) {
     return Status::Error(sqlstate::kNumericValueOutOfRange,
                          "factorial of a negative number is undefined");
   }
-  if (n > 32177) return Status::Error(sqlstate::kNumericValueOutOfRange, "value overflows numeric format");
+  if (n > 32177)
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "value overflows numeric format");
   Numeric r = numeric::FromInt(1);
   for (int64_t i = 2; i <= n; ++i) {
     MERIDIAN_ASSIGN_OR_RETURN(r, numeric::Mul(r, numeric::FromInt(i)));
   }
   return Value::Decimal(r);
+}
+
+// scale(numeric): its display scale; min_scale: the fewest digits after the point that keep
+// its value; trim_scale: the value with that scale.
+int MinScale(const Numeric& n) {
+  int s = n.scale;
+  __int128 m = n.mantissa;
+  while (s > 0 && m % 10 == 0) {
+    m /= 10;
+    --s;
+  }
+  return s;
+}
+Result<Value> Scale(Args a, ExecContext*) { return Value::Int(a[0].AsDecimal().scale); }
+Result<Value> MinScaleOf(Args a, ExecContext*) { return Value::Int(MinScale(a[0].AsDecimal())); }
+Result<Value> TrimScale(Args a, ExecContext*) {
+  const Numeric& n = a[0].AsDecimal();
+  Numeric t = n;
+  while (t.scale > MinScale(n)) {
+    t.mantissa /= 10;
+    --t.scale;
+  }
+  return Value::Decimal(t);
 }
 
 constexpr ScalarFunction kMathFunctions[] = {
@@ -212,6 +237,9 @@ constexpr ScalarFunction kMathFunctions[] = {
     {"lcm", "ll", 2, 'l', &Lcm<INT64_MIN, INT64_MAX>},
     {"div", "nn", 2, 'N', &Div},
     {"factorial", "l", 1, 'N', &Factorial},
+    {"scale", "n", 1, 'i', &Scale},
+    {"min_scale", "n", 1, 'i', &MinScaleOf},
+    {"trim_scale", "n", 1, 'N', &TrimScale},
 };
 
 }  // namespace

@@ -109,7 +109,8 @@ Result<Value> Format(Args a, ExecContext*) {
       size_t j = i;
       MERIDIAN_ASSIGN_OR_RETURN(std::optional<size_t> n, number(&j));
       if (n && j < fmt.size() && fmt[j] == '$') {
-        if (*n == 0) return InvalidParameter("format specifies argument 0, but arguments are numbered from 1");
+        if (*n == 0)
+          return InvalidParameter("format specifies argument 0, but arguments are numbered from 1");
         position = *n;
         i = j + 1;
       }
@@ -126,7 +127,8 @@ Result<Value> Format(Args a, ExecContext*) {
       MERIDIAN_ASSIGN_OR_RETURN(std::optional<size_t> n, number(&j));
       size_t which = next;
       if (n && j < fmt.size() && fmt[j] == '$') {
-        if (*n == 0) return InvalidParameter("format specifies argument 0, but arguments are numbered from 1");
+        if (*n == 0)
+          return InvalidParameter("format specifies argument 0, but arguments are numbered from 1");
         which = *n - 1;
         i = j + 1;
       } else {
@@ -226,7 +228,8 @@ Result<Value> RegexpReplace(Args a, ExecContext* exec) {
       const char c = repl[++k];
       if (c >= '1' && c <= '9') {
         const size_t g = static_cast<size_t>(c - '0');
-        if (g < m->size() && (*m)[g]) out.append(text, (*m)[g]->first, (*m)[g]->second - (*m)[g]->first);
+        if (g < m->size() && (*m)[g])
+          out.append(text, (*m)[g]->first, (*m)[g]->second - (*m)[g]->first);
       } else if (c == '&') {
         out.append(text, begin, end - begin);
       } else if (c == '\\') {
@@ -297,6 +300,87 @@ Result<Value> RegexpSplitToArray(Args a, ExecContext* exec) {
   return Value::Array(std::move(out));
 }
 
+// The byte offset of 1-based character position pos (PostgreSQL 15's start arguments); 22023
+// for a position below 1.
+Result<size_t> StartOffset(const std::string& text, int64_t pos) {
+  if (pos < 1) {
+    return InvalidParameter("invalid value for parameter \"start\": " + std::to_string(pos));
+  }
+  size_t at = 0;
+  for (int64_t c = 1; c < pos && at < text.size(); ++c) at = NextChar(text, at);
+  return pos > 1 && at >= text.size() ? text.size() + 1 : at;
+}
+
+// Calls visit(groups) for each successive non-overlapping match from byte offset start (an
+// empty match moves on by one character) until it returns false.
+template <typename Visit>
+Status EachMatch(const std::string& text, const std::string& pattern, bool icase, size_t start,
+                 ExecContext* exec, Visit visit) {
+  size_t search = start;
+  while (search <= text.size()) {
+    MERIDIAN_ASSIGN_OR_RETURN(std::optional<RegexGroups> m,
+                              RegexFind(text, pattern, icase, search, Ctl(exec)));
+    if (!m) break;
+    if (!visit(*m)) break;
+    const auto [begin, end] = *(*m)[0];
+    search = end > begin ? end : NextChar(text, end);
+  }
+  return Status::Ok();
+}
+
+Result<RegexFlags> NoGlobalFlags(Args a, size_t index, const char* function) {
+  MERIDIAN_ASSIGN_OR_RETURN(RegexFlags flags, ParseRegexFlags(a, index));
+  if (flags.global) {
+    return InvalidParameter(std::string(function) + "() does not support the \"global\" option");
+  }
+  return flags;
+}
+
+// regexp_count(string, pattern [, start [, flags]]): how many non-overlapping matches.
+Result<Value> RegexpCount(Args a, ExecContext* exec) {
+  const std::string& text = a[0].AsString();
+  MERIDIAN_ASSIGN_OR_RETURN(size_t start, StartOffset(text, a.size() > 2 ? a[2].AsInt() : 1));
+  MERIDIAN_ASSIGN_OR_RETURN(RegexFlags flags, NoGlobalFlags(a, 3, "regexp_count"));
+  int64_t n = 0;
+  MERIDIAN_RETURN_IF_ERROR(EachMatch(text, a[1].AsString(), flags.icase, start, exec,
+                                     [&](const RegexGroups&) { return ++n > 0; }));
+  return Value::Int(n);
+}
+
+// regexp_like(string, pattern [, flags]): whether it matches.
+Result<Value> RegexpLike(Args a, ExecContext* exec) {
+  MERIDIAN_ASSIGN_OR_RETURN(RegexFlags flags, NoGlobalFlags(a, 2, "regexp_like"));
+  MERIDIAN_ASSIGN_OR_RETURN(std::optional<RegexGroups> m,
+                            RegexFind(a[0].AsString(), a[1].AsString(), flags.icase, 0, Ctl(exec)));
+  return Value::Bool(m.has_value());
+}
+
+// regexp_substr(string, pattern [, start [, N [, flags [, subexpr]]]]): the N-th match (or its
+// subexpr-th parenthesized part); NULL when there is none.
+Result<Value> RegexpSubstr(Args a, ExecContext* exec) {
+  const std::string& text = a[0].AsString();
+  MERIDIAN_ASSIGN_OR_RETURN(size_t start, StartOffset(text, a.size() > 2 ? a[2].AsInt() : 1));
+  const int64_t nth = a.size() > 3 ? a[3].AsInt() : 1;
+  if (nth < 1) return InvalidParameter("invalid value for parameter \"n\": " + std::to_string(nth));
+  MERIDIAN_ASSIGN_OR_RETURN(RegexFlags flags, NoGlobalFlags(a, 4, "regexp_substr"));
+  const int64_t subexpr = a.size() > 5 ? a[5].AsInt() : 0;
+  if (subexpr < 0) {
+    return InvalidParameter("invalid value for parameter \"subexpr\": " + std::to_string(subexpr));
+  }
+  int64_t seen = 0;
+  Value out = Value::Null();
+  MERIDIAN_RETURN_IF_ERROR(
+      EachMatch(text, a[1].AsString(), flags.icase, start, exec, [&](const RegexGroups& m) {
+        if (++seen < nth) return true;
+        const size_t g = static_cast<size_t>(subexpr);
+        if (g < m.size() && m[g]) {
+          out = Value::String(text.substr(m[g]->first, m[g]->second - m[g]->first));
+        }
+        return false;
+      }));
+  return out;
+}
+
 Result<Value> Ascii(Args a, ExecContext*) {
   const std::string& s = a[0].AsString();
   if (s.empty()) return Value::Int(0);
@@ -357,6 +441,9 @@ constexpr ScalarFunction kStringFunctions[] = {
     {"regexp_replace", "tttt", 3, 't', &RegexpReplace},
     {"regexp_match", "ttt", 2, 'A', &RegexpMatch},
     {"regexp_split_to_array", "ttt", 2, 'A', &RegexpSplitToArray},
+    {"regexp_count", "ttit", 2, 'i', &RegexpCount},
+    {"regexp_like", "ttt", 2, 'b', &RegexpLike},
+    {"regexp_substr", "ttiiti", 2, 't', &RegexpSubstr},
     {"ascii", "t", 1, 'i', &Ascii},
     {"chr", "i", 1, 't', &Chr},
     {"starts_with", "tt", 2, 'b', &StartsWith},

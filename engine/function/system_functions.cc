@@ -352,9 +352,19 @@ Result<Value> PgSleep(std::span<const Value> args, ExecContext* exec) {
   return Value::String("");
 }
 
+// num_nulls / num_nonnulls(VARIADIC "any"): how many arguments are (not) NULL.
+template <bool kNulls>
+Result<Value> CountNulls(std::span<const Value> a, ExecContext*) {
+  int64_t n = 0;
+  for (const Value& v : a) n += v.IsNull() == kNulls ? 1 : 0;
+  return Value::Int(n);
+}
+
 constexpr ScalarFunction kSystemScalarFunctions[] = {
     {"txid_current", "", 0, 'l', &TxidCurrent, false, true, /*is_volatile=*/true},
     {"pg_sleep", "F", 1, 't', &PgSleep, false, true, /*is_volatile=*/true},
+    {"num_nulls", "x", 1, 'i', &CountNulls<true>, /*variadic=*/true, /*strict=*/false},
+    {"num_nonnulls", "x", 1, 'i', &CountNulls<false>, /*variadic=*/true, /*strict=*/false},
 };
 
 }  // namespace
