@@ -409,6 +409,27 @@ Result<BoundExprPtr> Binder::BindSetFunction(const std::string& name,
     if (args.size() != 1 || !args[0]->type.IsArray()) return NoFunction(name, args, pos);
     fn->func = Func::kUnnest;
     fn->type = args[0]->type.Element();
+  } else if (name == "generate_series" && args.size() == 3 &&
+             (args[0]->type.IsDateTime() || args[1]->type.IsDateTime())) {
+    // generate_series(start, stop, interval) over timestamp or timestamptz (a date, or a
+    // mix, goes as timestamptz, PostgreSQL's preferred type of the two).
+    const bool plain = (args[0]->type.id == TypeId::kTimestamp || IsUnknown(args[0])) &&
+                       (args[1]->type.id == TypeId::kTimestamp || IsUnknown(args[1]));
+    const Type type = plain ? Type::Timestamp() : Type::TimestampTz();
+    for (int i = 0; i < 2; ++i) {
+      const TypeId id = args[i]->type.id;
+      if (!IsUnknown(args[i]) && id != TypeId::kTimestamp && id != TypeId::kTimestampTz &&
+          id != TypeId::kDate) {
+        return NoFunction(name, args, pos);
+      }
+      MERIDIAN_ASSIGN_OR_RETURN(args[i], Coerce(std::move(args[i]), type, false, ""));
+    }
+    if (args[2]->type.id != TypeId::kInterval && !IsUnknown(args[2])) {
+      return NoFunction(name, args, pos);
+    }
+    MERIDIAN_ASSIGN_OR_RETURN(args[2], Coerce(std::move(args[2]), Type::Interval(), false, ""));
+    fn->func = Func::kGenerateSeries;
+    fn->type = type;
   } else if (name == "generate_series") {
     if (args.size() != 2 && args.size() != 3) return NoFunction(name, args, pos);
     Type type = Type::Integer();

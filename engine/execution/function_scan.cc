@@ -16,6 +16,19 @@ Status SetFunctionIterator::Start(const BoundExpr& call, std::vector<Value> args
   if (done_) return Status::Ok();
   switch (func_) {
     case Func::kGenerateSeries:
+      if (args_[0].IsTimestamp() || args_[0].IsTimestampTz()) {
+        // Timestamps by an interval (PostgreSQL's generate_series(timestamp[tz], ..., interval)):
+        // current_ and stop_ are microseconds, step_ the step's sign; args_[2] the step.
+        const bool tz = args_[0].IsTimestampTz();
+        current_ = tz ? args_[0].AsTimestampTz().micros : args_[0].AsTimestamp().micros;
+        stop_ = tz ? args_[1].AsTimestampTz().micros : args_[1].AsTimestamp().micros;
+        step_ = datetime::CompareIntervals(args_[2].AsInterval(), Interval{});
+        if (step_ == 0) {
+          done_ = true;
+          return Status::Error(sqlstate::kInvalidParameterValue, "step size cannot equal zero");
+        }
+        break;
+      }
       current_ = args_[0].AsInt();
       stop_ = args_[1].AsInt();
       step_ = args_.size() == 3 ? args_[2].AsInt() : 1;
@@ -57,6 +70,27 @@ bool SetFunctionIterator::Next(Value* v) {
   if (step_ > 0 ? current_ > stop_ : current_ < stop_) {
     done_ = true;
     return false;
+  }
+  if (args_[0].IsTimestamp() || args_[0].IsTimestampTz()) {
+    const Interval step = args_[2].AsInterval();
+    if (args_[0].IsTimestamp()) {
+      *v = Value::TimestampVal(Timestamp{current_});
+      auto next = datetime::AddInterval(Timestamp{current_}, step);
+      if (next.ok() && datetime::IsFinite(*next)) {
+        current_ = next->micros;
+      } else {
+        done_ = true;  // past the last representable time
+      }
+    } else {
+      *v = Value::TimestampTzVal(TimestampTz{current_});
+      auto next = datetime::AddInterval(TimestampTz{current_}, step, datetime::CurrentZone());
+      if (next.ok() && datetime::IsFinite(*next)) {
+        current_ = next->micros;
+      } else {
+        done_ = true;
+      }
+    }
+    return true;
   }
   *v = Value::Int(current_);
   if (__builtin_add_overflow(current_, step_, &current_)) done_ = true;  // ended at the limit
