@@ -39,7 +39,8 @@ bool IsAggregateName(const std::string& n) {
          n == "string_agg" || n == "array_agg" || n == "bool_and" || n == "bool_or" ||
          n == "every" || n == "grouping" || n == "stddev" || n == "stddev_samp" ||
          n == "stddev_pop" || n == "variance" || n == "var_samp" || n == "var_pop" || n == "corr" ||
-         n == "covar_pop" || n == "covar_samp" || n == "regr_slope" || n == "regr_intercept";
+         n == "covar_pop" || n == "covar_samp" || n == "regr_slope" || n == "regr_intercept" ||
+         n == "percentile_cont" || n == "percentile_disc" || n == "mode";
 }
 
 // The one-argument statistical aggregates (PostgreSQL's names, two for the sample forms).
@@ -782,6 +783,52 @@ Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window
   }
   if (name == "string_agg") {
     MERIDIAN_ASSIGN_OR_RETURN(e, BindStringAgg(expr, std::move(e), window));
+    MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get(), window));
+    return e;
+  }
+  if (name == "percentile_cont" || name == "percentile_disc" || name == "mode") {
+    // Ordered-set aggregates (the parser allowed them only with WITHIN GROUP, whose one key is
+    // expr.agg_order): children[0] the key's value, children[1] the fraction (a direct
+    // argument: outside the aggregate, evaluated once per group), then BindAggregateExtras
+    // adds the key again as the sort key.
+    const size_t direct = name == "mode" ? 0 : 1;
+    in_aggregate_ = !window;
+    auto key = expr.agg_order.size() == 1 ? BindExpr(*expr.agg_order[0].expr)
+                                          : Result<BoundExprPtr>(BoundExprPtr());
+    in_aggregate_ = false;
+    if (!key.ok()) return key.status();
+    BoundExprPtr k = std::move(key).value();
+    std::vector<BoundExprPtr> args;
+    for (const ast::ExprPtr& d : expr.children) {
+      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr arg, BindExpr(*d));
+      args.push_back(std::move(arg));
+    }
+    const bool numeric_key =
+        k != nullptr && (k->type.IsNumeric() || k->type.id == TypeId::kUnknown);
+    if (k == nullptr || args.size() != direct ||
+        (direct == 1 && !args[0]->type.IsNumeric() && args[0]->type.id != TypeId::kUnknown) ||
+        (name == "percentile_cont" && !numeric_key)) {
+      if (k != nullptr) args.push_back(std::move(k));
+      return NoFunction(name, args, pos);
+    }
+    if (name == "percentile_cont") {
+      MERIDIAN_ASSIGN_OR_RETURN(k, Coerce(std::move(k), Type::Double(), false, ""));
+      e->agg = AggFunc::kPercentileCont;
+      e->type = Type::Double();
+    } else {
+      if (k->type.id == TypeId::kUnknown) {
+        MERIDIAN_ASSIGN_OR_RETURN(k, Coerce(std::move(k), Type::Text(), false, ""));
+      }
+      if (name == "mode" && NoEqualityType(k->type)) return NoEquality(k->type, pos);
+      e->agg = name == "mode" ? AggFunc::kMode : AggFunc::kPercentileDisc;
+      e->type = k->type;
+    }
+    e->children.push_back(std::move(k));
+    if (direct == 1) {
+      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr fraction,
+                                Coerce(std::move(args[0]), Type::Double(), false, ""));
+      e->children.push_back(std::move(fraction));
+    }
     MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get(), window));
     return e;
   }

@@ -176,6 +176,11 @@ enum class AggFunc {
   kArrayAgg,
   kBoolAnd,
   kBoolOr,
+  // The ordered-set aggregates (f(direct args) WITHIN GROUP (ORDER BY key)): children[0] the
+  // key's value, children[1] percentile_*'s fraction, then the key as the agg_order child.
+  kPercentileCont,
+  kPercentileDisc,
+  kMode,
   kGrouping,
   kVarSamp,
   kVarPop,

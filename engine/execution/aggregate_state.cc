@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "binder/type_rules.h"
 #include "execution/evaluator.h"
@@ -50,6 +51,9 @@ std::vector<size_t> ItemOrder(const BoundExpr& agg, const AggState::Extra& x) {
 }
 
 bool IsStatistical(AggFunc f) { return f >= AggFunc::kVarSamp; }
+bool IsOrderedSet(AggFunc f) {
+  return f == AggFunc::kPercentileCont || f == AggFunc::kPercentileDisc || f == AggFunc::kMode;
+}
 bool IsRegression(AggFunc f) { return f >= AggFunc::kCorr; }
 
 Status NumericOverflow() {
@@ -163,6 +167,47 @@ Value FinishDoubleStatistical(const BoundExpr& agg, const AggState& st) {
   }
 }
 
+// percentile_cont / percentile_disc / mode over the group's values in the WITHIN GROUP order
+// (NULLs were skipped): PostgreSQL's interpolation between the two nearest values, the first
+// value at or past the fraction, and the most frequent value (the first of equally frequent
+// ones in that order).
+Result<Value> FinishOrderedSet(const BoundExpr& agg, const AggState& st) {
+  if (st.count == 0) return Value::Null();
+  const std::vector<Value>& items = st.extra->items;
+  const std::vector<size_t> order = ItemOrder(agg, *st.extra);
+  if (agg.agg == AggFunc::kMode) {
+    size_t best = 0, best_run = 0;
+    for (size_t i = 0; i < order.size();) {
+      size_t j = i + 1;
+      while (j < order.size() && CompareValues(items[order[j]], items[order[i]]) == 0) ++j;
+      if (j - i > best_run) {
+        best = i;
+        best_run = j - i;
+      }
+      i = j;
+    }
+    return items[order[best]];
+  }
+  if (st.best.IsNull()) return Value::Null();
+  const double f = st.best.AsNumber();
+  if (!(f >= 0 && f <= 1)) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "percentile value %g is not between 0 and 1", f);
+    return Status::Error(sqlstate::kNumericValueOutOfRange, buf);
+  }
+  const size_t n = order.size();
+  if (agg.agg == AggFunc::kPercentileDisc) {
+    const double row = std::ceil(f * static_cast<double>(n));
+    const size_t at = row < 1 ? 0 : std::min(n, static_cast<size_t>(row)) - 1;
+    return items[order[at]];
+  }
+  const double pos = f * static_cast<double>(n - 1);
+  const size_t lo = static_cast<size_t>(std::floor(pos));
+  const size_t hi = static_cast<size_t>(std::ceil(pos));
+  const double a = items[order[lo]].AsNumber(), b = items[order[hi]].AsNumber();
+  return Value::Double(lo == hi ? a : a + (pos - static_cast<double>(lo)) * (b - a));
+}
+
 }  // namespace
 
 Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggState* st) {
@@ -194,7 +239,8 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
   // string_agg / array_agg with ORDER BY keep each item's keys, sorted by FinishAggregate (the
   // order of the other aggregates' inputs does not change their results).
   const bool ordered =
-      !agg.agg_order.empty() && (agg.agg == AggFunc::kArrayAgg || agg.agg == AggFunc::kStringAgg);
+      !agg.agg_order.empty() &&
+      (agg.agg == AggFunc::kArrayAgg || agg.agg == AggFunc::kStringAgg || IsOrderedSet(agg.agg));
   if (ordered) {
     if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
     const size_t first_key = agg.AggArgCount();
@@ -203,10 +249,14 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
       st->extra->keys.push_back(std::move(key));
     }
   }
-  if (agg.agg == AggFunc::kArrayAgg) {
+  if (agg.agg == AggFunc::kArrayAgg || IsOrderedSet(agg.agg)) {
     ++st->count;
     if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
     st->extra->items.push_back(v);
+    if (st->count == 1 && IsOrderedSet(agg.agg) && agg.agg != AggFunc::kMode) {
+      // percentile_*'s fraction, a direct argument: evaluated once per group, at its first row.
+      MERIDIAN_ASSIGN_OR_RETURN(st->best, Eval(*agg.children[1], ctx));
+    }
     return Status::Ok();
   }
   ++st->count;
@@ -256,6 +306,9 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
       }
       break;
     case AggFunc::kArrayAgg:
+    case AggFunc::kPercentileCont:
+    case AggFunc::kPercentileDisc:
+    case AggFunc::kMode:
       break;                  // handled above
     case AggFunc::kGrouping:  // never computed (bind_aggregate.cc, grouping_sets.cc)
     case AggFunc::kVarSamp:
@@ -352,6 +405,10 @@ Result<Value> FinishAggregate(const BoundExpr& agg, const AggState& st) {
       for (size_t i : ItemOrder(agg, *st.extra)) items.push_back(st.extra->items[i]);
       return Value::Array(std::move(items));
     }
+    case AggFunc::kPercentileCont:
+    case AggFunc::kPercentileDisc:
+    case AggFunc::kMode:
+      return FinishOrderedSet(agg, st);
     default:
       break;
   }

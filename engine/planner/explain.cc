@@ -61,6 +61,12 @@ const char* AggName(AggFunc f) {
       return "bool_and";
     case AggFunc::kBoolOr:
       return "bool_or";
+    case AggFunc::kPercentileCont:
+      return "percentile_cont";
+    case AggFunc::kPercentileDisc:
+      return "percentile_disc";
+    case AggFunc::kMode:
+      return "mode";
     case AggFunc::kGrouping:
       return "grouping";
     case AggFunc::kVarSamp:

@@ -639,7 +639,7 @@ primary
   | fn=identifier LPAREN field=identifier K_FROM expr RPAREN                 # extractPrimary
   | identifier LPAREN STAR RPAREN aggFilter? overClause?                    # starFunctionPrimary
   | qualifiedName LPAREN ((K_DISTINCT | K_ALL)? expr (COMMA expr)* aggOrderBy?)? RPAREN
-    aggFilter? overClause?                                                  # functionPrimary
+    withinGroup? aggFilter? overClause?                                     # functionPrimary
   | identifier (DOT identifier (DOT identifier)?)?                          # columnPrimary
   | identifier DOT STAR                                                     # wholeRowPrimary
   ;
@@ -652,6 +652,10 @@ fieldSelection : DOT identifier ;
 aggOrderBy : K_ORDER K_BY orderItem (COMMA orderItem)* ;
 
 aggFilter : K_FILTER LPAREN K_WHERE expr RPAREN ;
+
+// percentile_cont(0.5) WITHIN GROUP (ORDER BY x): the ordered-set aggregates' sort keys (the
+// transformer accepts it only on them).
+withinGroup : K_WITHIN K_GROUP LPAREN aggOrderBy RPAREN ;
 
 // ARRAY[a, b, ...]; a nested list is a multidimensional array (rejected by the transformer).
 arrayList : LBRACKET (arrayElement (COMMA arrayElement)*)? RBRACKET ;
@@ -688,7 +692,7 @@ nonReservedKeyword
   | K_TRANSACTION | K_UNCOMMITTED | K_WORK | K_WRITE
   | K_PREPARE | K_EXECUTE | K_DEALLOCATE
   | K_ACTION | K_ADD | K_ALTER | K_CASCADE | K_DATA | K_MATCH | K_PARTIAL | K_RENAME | K_RESTRICT
-  | K_SIMPLE | K_WITHOUT
+  | K_SIMPLE | K_WITHOUT | K_WITHIN
   | K_REPLACE | K_TEMP | K_TEMPORARY | K_VIEW
   | K_ALWAYS | K_CACHE | K_CYCLE | K_GENERATED | K_IDENTITY | K_INCREMENT | K_MAXVALUE
   | K_MINVALUE | K_OVERRIDING | K_OWNED | K_RESTART | K_SEQUENCE | K_VALUE
@@ -873,6 +877,7 @@ K_WHEN : W H E N ;
 K_WHERE : W H E R E ;
 K_WITH : W I T H ;
 K_WITHOUT : W I T H O U T ;
+K_WITHIN : W I T H I N ;
 K_WORK : W O R K ;
 K_WRITE : W R I T E ;
 K_ZONE : Z O N E ;

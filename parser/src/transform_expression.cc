@@ -715,6 +715,27 @@ ExprPtr Transformer::TransformFunction(P::FunctionPrimaryContext* ctx) {
       e->agg_order.push_back(TransformOrderItem(item));
     }
   }
+  // The ordered-set aggregates take their sort keys from WITHIN GROUP (ORDER BY ...), which
+  // becomes the call's agg_order; WITHIN GROUP is theirs alone, and they need it.
+  const bool ordered_set =
+      e->name == "percentile_cont" || e->name == "percentile_disc" || e->name == "mode";
+  if (P::WithinGroupContext* within = ctx->withinGroup()) {
+    if (!ordered_set || ctx->aggOrderBy() != nullptr || e->distinct) {
+      // PostgreSQL counts the WITHIN GROUP keys as arguments: no such function (42883).
+      Fail(ErrorAt(within, sqlstate::kUndefinedFunction,
+                   "function " + e->name + " with WITHIN GROUP does not exist (only " +
+                       "percentile_cont, percentile_disc and mode take WITHIN GROUP)"));
+    } else if (ctx->overClause() != nullptr) {
+      Fail(ErrorAt(ctx->overClause(), sqlstate::kFeatureNotSupported,
+                   "OVER is not supported for ordered-set aggregate " + e->name));
+    }
+    for (P::OrderItemContext* item : within->aggOrderBy()->orderItem()) {
+      e->agg_order.push_back(TransformOrderItem(item));
+    }
+  } else if (ordered_set) {
+    Fail(ErrorAt(ctx, sqlstate::kUndefinedFunction,
+                 "function " + e->name + " without WITHIN GROUP does not exist"));
+  }
   if (ctx->aggFilter() != nullptr) e->filter = TransformExpr(ctx->aggFilter()->expr());
   if (ctx->overClause() != nullptr) e->over = TransformOver(ctx->overClause());
   return e;
