@@ -218,6 +218,7 @@ std::string Describe(const LogicalOp& op) {
       if (!agg.grouping_sets.empty())
         text += " (" + std::to_string(agg.grouping_sets.size()) + " grouping sets)";
       text += " [" + List(agg.aggregates) + "]";
+      if (agg.min_max) text += " (min/max from index order)";
       return text;
     }
     case LogicalKind::kWindow:

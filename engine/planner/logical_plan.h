@@ -1,8 +1,9 @@
 // The logical plan of a SELECT: a tree of logical operators built from the bound statement
-// (BuildLogicalPlan). Not yet lowered from: the planner still plans the bound SELECT. Each node
-// owns the bound expressions it evaluates; column references keep the binder's numbering (the
-// FROM-order joined row, the aggregate row, the window row, ... as bound_statement.h describes
-// them).
+// (BuildLogicalPlan), rewritten by the rules of RewriteLogicalPlan (engine/optimizer/README.md
+// lists them in order), then lowered to physical operators by the planner
+// (LowerLogicalPlan, plan_select.cc). Each node owns the bound expressions it evaluates;
+// column references keep the binder's numbering (the FROM-order joined row, the aggregate row,
+// the window row, ... as bound_statement.h describes them).
 //
 // Shape today (lowering relies on it): one SELECT block is
 //   [Limit] ← [DistinctOn] ← [Sort] ← [Distinct] ← Project ← [ProjectSet] ← [Window] ←
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "binder/bound_statement.h"
+#include "planner/planner.h"
 
 namespace meridian::exec {
 
@@ -85,13 +87,14 @@ struct LogicalFilter : LogicalOp {
 
 // GROUP BY keys (grouping sets as in BoundSelect) and aggregate calls; the output row is the
 // keys then the aggregates. dependent: keys carried beside the hash key (a FROM table's primary
-// key is among the keys).
+// key is among the keys); min_max: the planagg rule's mark (RewriteLogicalPlan).
 struct LogicalAggregate : LogicalOp {
   LogicalAggregate() : LogicalOp(LogicalKind::kAggregate) {}
   std::vector<BoundExprPtr> keys;
   std::vector<std::vector<int>> grouping_sets;
   std::vector<BoundExprPtr> aggregates;
   std::vector<bool> dependent;
+  bool min_max = false;
 };
 
 // Window calls over an input row `input` columns wide; call j's result is column input + j.
@@ -182,6 +185,14 @@ Result<LogicalBlock> UnpackBlock(LogicalOpPtr* top);
 
 // Moves select's parts into a logical tree of the shape above.
 LogicalPlan BuildLogicalPlan(std::unique_ptr<BoundSelect> select);
+
+// Runs the rewrite rules, in the order engine/optimizer/README.md gives, on every block.
+void RewriteLogicalPlan(LogicalPlan* plan);
+
+// The physical plan of plan (plan_select.cc), in one walk of its blocks: a block's FROM list is
+// planned as a whole (FromPlanner: conjunct placement, access paths, join order), then its
+// pipeline node by node. instrument as PlanSelectExplained's.
+Result<PlannedSelect> LowerLogicalPlan(LogicalPlan* plan, bool instrument);
 
 // One line per node, children indented by two spaces (tests, debugging). Not while EXPLAIN
 // collects subplans: printing a subquery numbers it (ExprToString).

@@ -1,4 +1,5 @@
-// BuildLogicalPlan's trees for a few statements, compared as LogicalPlanToString prints them.
+// BuildLogicalPlan's trees (and the planagg rule of RewriteLogicalPlan) for a few statements,
+// compared as LogicalPlanToString prints them; LowerLogicalPlan of one of them.
 #include "planner/logical_plan.h"
 
 #include <gtest/gtest.h>
@@ -30,7 +31,7 @@ class LogicalPlanTest : public catalog::CatalogFixture {
     }
   }
 
-  LogicalPlan Build(const std::string& sql) {
+  LogicalPlan Build(const std::string& sql, bool rewrite) {
     auto parsed = parser::Parse(sql);
     EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
     catalog::LockSet locks;
@@ -38,10 +39,11 @@ class LogicalPlanTest : public catalog::CatalogFixture {
     auto bound = binder.BindSelect(*parsed.value()[0].select);
     EXPECT_TRUE(bound.ok()) << bound.status().ToString();
     LogicalPlan plan = BuildLogicalPlan(std::move(bound).value());
+    if (rewrite) RewriteLogicalPlan(&plan);
     return plan;
   }
-  std::string Print(const std::string& sql) {
-    return LogicalPlanToString(*Build(sql).root);
+  std::string Print(const std::string& sql, bool rewrite = false) {
+    return LogicalPlanToString(*Build(sql, rewrite).root);
   }
 };
 
@@ -95,6 +97,43 @@ TEST_F(LogicalPlanTest, WindowAndDerivedTable) {
             "      Cross Join\n"
             "        Get subquery s\n"
             "        Get u\n");
+}
+
+TEST_F(LogicalPlanTest, MinMaxRuleAddsNotNullAndMarksTheAggregate) {
+  EXPECT_EQ(Print("SELECT max(a) FROM t WHERE b = 2"),
+            "Project #0\n"
+            "  Aggregate [max(t.a)]\n"
+            "    Filter (t.b = 2)\n"
+            "      Get t\n");
+  EXPECT_EQ(Print("SELECT max(a) FROM t WHERE b = 2", /*rewrite=*/true),
+            "Project #0\n"
+            "  Aggregate [max(t.a)] (min/max from index order)\n"
+            "    Filter (t.b = 2), (t.a IS NOT NULL)\n"
+            "      Get t\n");
+  // No WHERE: the rule adds the Filter.
+  EXPECT_EQ(Print("SELECT min(a) FROM t", /*rewrite=*/true),
+            "Project #0\n"
+            "  Aggregate [min(t.a)] (min/max from index order)\n"
+            "    Filter (t.a IS NOT NULL)\n"
+            "      Get t\n");
+  // Not with a GROUP BY.
+  EXPECT_EQ(Print("SELECT max(a) FROM t GROUP BY b", /*rewrite=*/true),
+            "Project #1\n"
+            "  Aggregate keys [t.b] [max(t.a)]\n"
+            "    Get t\n");
+}
+
+TEST_F(LogicalPlanTest, LoweringReadsTheLogicalTree) {
+  LogicalPlan plan = Build("SELECT max(a) FROM t", /*rewrite=*/true);
+  auto lowered = LowerLogicalPlan(&plan, /*instrument=*/false);
+  ASSERT_TRUE(lowered.ok()) << lowered.status().ToString();
+  const PlanNode& top = *lowered.value().explain;
+  EXPECT_EQ(top.label, "Aggregate");
+  ASSERT_EQ(top.children.size(), 1u);
+  // The rule's conjunct reaches the scan.
+  EXPECT_EQ(top.children[0]->label, "Seq Scan on t");
+  ASSERT_EQ(top.children[0]->details.size(), 1u);
+  EXPECT_EQ(top.children[0]->details[0], "Filter: (t.a IS NOT NULL)");
 }
 
 }  // namespace
