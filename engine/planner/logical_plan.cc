@@ -63,15 +63,7 @@ LogicalOpPtr BuildBlock(std::unique_ptr<BoundSelect> s, LogicalPlan* plan) {
     }
     if (s->aggregated) {
       auto agg = std::make_unique<LogicalAggregate>();
-      // Read while the block still has its GROUP BY and derived tables.
-      if (!s->group_by.empty()) {
-        const std::vector<GroupedBy> grouped = ColumnsDeterminedByGroupBy(*s);
-        for (const BoundExprPtr& g : s->group_by) {
-          const auto c = static_cast<size_t>(g->index);
-          agg->dependent.push_back(g->kind == BoundKind::kColumn && g->depth == 0 &&
-                                   c < grouped.size() && grouped[c] == GroupedBy::kKeyed);
-        }
-      }
+      agg->dependent.assign(s->group_by.size(), false);  // the GROUP BY rule marks them
       agg->keys = std::move(s->group_by);
       agg->grouping_sets = std::move(s->grouping_sets);
       agg->aggregates = std::move(s->aggregates);

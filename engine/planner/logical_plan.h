@@ -86,8 +86,9 @@ struct LogicalFilter : LogicalOp {
 };
 
 // GROUP BY keys (grouping sets as in BoundSelect) and aggregate calls; the output row is the
-// keys then the aggregates. dependent: keys carried beside the hash key (a FROM table's primary
-// key is among the keys); min_max: the planagg rule's mark (RewriteLogicalPlan).
+// keys then the aggregates. dependent (one per key): carried beside the hash key, a FROM
+// table's primary key being among the keys; min_max: planagg applies. Both are marks of the
+// rules of RewriteLogicalPlan.
 struct LogicalAggregate : LogicalOp {
   LogicalAggregate() : LogicalOp(LogicalKind::kAggregate) {}
   std::vector<BoundExprPtr> keys;

@@ -1,6 +1,8 @@
 // RewriteLogicalPlan: the rules that run on the logical tree before lowering, in the order
-// engine/optimizer/README.md lists them. Each rule keeps the query's answer; today's rules
-// only mark or add what the lowering used to work out on its own.
+// engine/optimizer/README.md lists them (numbered as there). Each rule keeps the query's
+// answer; today's rules only mark or add what the planner used to work out on its own.
+#include <utility>
+
 #include "optimizer/access_path.h"
 #include "planner/logical_plan.h"
 
@@ -8,7 +10,29 @@ namespace meridian::exec {
 
 namespace {
 
-// Rule 1, planagg (PostgreSQL's): SELECT min(c) or max(c) over one table, nothing else
+// Rule 6 of the README's list (PostgreSQL's remove_useless_groupby_columns): a plain GROUP BY
+// column of a FROM table whose primary key is among the keys has one value per group; it is
+// marked dependent, and the lowering carries it beside the hash key instead of hashing it.
+void GroupKeysDeterminedByPrimaryKey(LogicalBlock* b) {
+  LogicalAggregate* agg = b->aggregate;
+  BoundSelect* block = b->FromBlock();
+  if (agg == nullptr || block == nullptr || agg->keys.empty()) return;
+  // The binder's test (ColumnsDeterminedByGroupBy) reads a bound SELECT: the block has the
+  // FROM list and gets the keys back for the call.
+  std::swap(block->group_by, agg->keys);
+  std::swap(block->grouping_sets, agg->grouping_sets);
+  const std::vector<GroupedBy> grouped = ColumnsDeterminedByGroupBy(*block);
+  std::swap(block->group_by, agg->keys);
+  std::swap(block->grouping_sets, agg->grouping_sets);
+  for (size_t i = 0; i < agg->keys.size(); ++i) {
+    const BoundExpr& g = *agg->keys[i];
+    const auto c = static_cast<size_t>(g.index);
+    agg->dependent[i] = g.kind == BoundKind::kColumn && g.depth == 0 && c < grouped.size() &&
+                        grouped[c] == GroupedBy::kKeyed;
+  }
+}
+
+// Rule 7, planagg (PostgreSQL's): SELECT min(c) or max(c) over one table, nothing else
 // aggregated, grouped, windowed, distinct or with a HAVING, c a plain column of a key type, not
 // UPDATE ... FROM's join. The aggregate is marked (the lowering asks the table's access path for
 // c's order with a LIMIT 1 and, when an index delivers it, puts a Limit 1 under the aggregate)
@@ -52,6 +76,7 @@ void RewriteBlock(LogicalOpPtr* top) {
     for (LogicalOpPtr& input : b.set->children) RewriteBlock(&input);
     return;
   }
+  GroupKeysDeterminedByPrimaryKey(&b);
   MinMaxFromIndexOrder(&b);
 }
 

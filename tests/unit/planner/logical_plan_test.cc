@@ -69,13 +69,28 @@ TEST_F(LogicalPlanTest, JoinsKeepTheirTypeAndCondition) {
 }
 
 TEST_F(LogicalPlanTest, AggregateHavingDistinct) {
-  // id is t's primary key: a is carried beside it (dependent), not hashed.
-  EXPECT_EQ(Print("SELECT DISTINCT id, a, count(*) FROM t GROUP BY id, a HAVING count(*) > 1"),
+  const std::string sql =
+      "SELECT DISTINCT id, a, count(*) FROM t GROUP BY id, a HAVING count(*) > 1";
+  EXPECT_EQ(Print(sql),
+            "Distinct\n"
+            "  Project t.id, t.a, #2\n"
+            "    Filter (#2 > 1)\n"
+            "      Aggregate keys [t.id, t.a] [count(*)]\n"
+            "        Get t\n");
+  // id is t's primary key: the GROUP BY rule marks a dependent (carried beside id, not hashed).
+  EXPECT_EQ(Print(sql, /*rewrite=*/true),
             "Distinct\n"
             "  Project t.id, t.a, #2\n"
             "    Filter (#2 > 1)\n"
             "      Aggregate keys [t.id, t.a (dependent)] [count(*)]\n"
             "        Get t\n");
+  // Not when the key is u's column: u.id is not among the keys.
+  EXPECT_EQ(Print("SELECT t.id, u.c FROM t, u GROUP BY t.id, u.c", /*rewrite=*/true),
+            "Project t.id, u.c\n"
+            "  Aggregate keys [t.id, u.c] []\n"
+            "    Cross Join\n"
+            "      Get t\n"
+            "      Get u\n");
 }
 
 TEST_F(LogicalPlanTest, SetOperationAndValues) {
