@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "optimizer/access_path.h"
 #include "binder/bound_statement.h"
-#include "planner/explain.h"
+#include "optimizer/access_path.h"
 #include "optimizer/join_order.h"
+#include "planner/explain.h"
 
 namespace meridian::exec {
 
@@ -56,9 +56,12 @@ double SortCost(double rows);
 void NameColumns(BoundExpr* e, int from, const std::vector<std::string>& labels);
 // "x DESC NULLS LAST" as EXPLAIN's Sort Key shows a key (nothing for the defaults).
 std::string SortKeyText(const std::string& expr, bool descending, bool nulls_first);
-// The window stage over cur (plan_window.cc): a WindowAgg per window, each with the Sort it
-// needs; remaps s->projections from the binder's window row to the WindowOps' columns.
-Result<Built> PlanWindows(Built cur, BoundSelect* s, Builder* b);
+// The window stage over cur (plan_window.cc): a WindowAgg per window of calls (over an input
+// row `input` wide), each with the Sort it needs; remaps the set-returning calls and projections
+// above from the binder's window row to the WindowOps' columns.
+Result<Built> PlanWindows(Built cur, std::vector<BoundExprPtr>* calls, int input,
+                          std::vector<BoundExprPtr>* set_functions,
+                          std::vector<BoundExprPtr>* projections, Builder* b);
 
 // Plans the FROM list of s. Every run of tables joined by inner joins (commas, CROSS, INNER)
 // is one join group, ordered by cost (join_order.h); an outer join keeps its place: the
@@ -70,7 +73,12 @@ Result<Built> PlanWindows(Built cur, BoundSelect* s, Builder* b);
 // in FROM column order.
 class FromPlanner {
  public:
-  FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> used, bool all_used);
+  // s: the FROM list's block (tables, derived selects, names, LATERAL, locks, rid table);
+  // join_types/join_on per FROM item (the logical Joins'); order_by and projections: the
+  // block's ORDER BY over its select list (a single table's LIMIT may take it from an index).
+  FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> used, bool all_used,
+              std::vector<ast::JoinType> join_types, std::vector<BoundExprPtr> join_on,
+              const std::vector<SortKey>& order_by, const std::vector<BoundExprPtr>& projections);
   // wanted/limit: a single table's ORDER BY (+ LIMIT) that an index may deliver (*ordered).
   Result<Built> Plan(std::vector<BoundExprPtr> where,
                      const std::vector<AccessPlan::OrderColumn>& wanted,
@@ -128,6 +136,10 @@ class FromPlanner {
 
   BoundSelect* s_;
   Builder* b_;
+  std::vector<ast::JoinType> join_types_;
+  std::vector<BoundExprPtr> join_on_;
+  const std::vector<SortKey>& order_by_;
+  const std::vector<BoundExprPtr>& projections_;
   std::vector<bool> used_;
   bool all_used_;
   std::vector<int> offsets_;

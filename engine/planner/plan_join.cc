@@ -142,8 +142,18 @@ void AddFilterLine(PlanNode* node, const std::vector<BoundExprPtr>& conds) {
   node->details.push_back(std::move(line));
 }
 
-FromPlanner::FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> used, bool all_used)
-    : s_(s), b_(builder), used_(std::move(used)), all_used_(all_used) {
+FromPlanner::FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> used, bool all_used,
+                         std::vector<ast::JoinType> join_types, std::vector<BoundExprPtr> join_on,
+                         const std::vector<SortKey>& order_by,
+                         const std::vector<BoundExprPtr>& projections)
+    : s_(s),
+      b_(builder),
+      join_types_(std::move(join_types)),
+      join_on_(std::move(join_on)),
+      order_by_(order_by),
+      projections_(projections),
+      used_(std::move(used)),
+      all_used_(all_used) {
   int total = 0;
   for (size_t t = 0; t < s_->from.size(); ++t) {
     offsets_.push_back(total);
@@ -165,7 +175,7 @@ FromPlanner::FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> use
   derived_built_.resize(s_->from.size());
   derived_rows_.assign(s_->from.size(), 1);
   used_.resize(static_cast<size_t>(total), false);
-  for (const BoundExprPtr& on : s_->join_on) {
+  for (const BoundExprPtr& on : join_on_) {
     if (on != nullptr) CollectColumns(*on, &used_, &all_used_);
   }
   // A LATERAL item reads the items before it as its depth-1 row.
@@ -191,7 +201,7 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
                                 std::optional<double> limit, bool* ordered) {
   const size_t n = s_->from.size();
   auto kind_of = [&](size_t i) {
-    return i == 0 || i >= s_->join_types.size() ? JoinKind::kInner : KindOf(s_->join_types[i]);
+    return i == 0 || i >= join_types_.size() ? JoinKind::kInner : KindOf(join_types_[i]);
   };
   // ON of an inner join is more WHERE, but holds below the outer joins after it: limit is
   // the last FROM item whose outer join can NULL-extend the conjunct's tables (WHERE: all).
@@ -203,9 +213,9 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
   std::vector<Conjunct> conjuncts;
   for (BoundExprPtr& c : where) conjuncts.push_back({std::move(c), n - 1});
   std::vector<std::vector<BoundExprPtr>> outer_on(n);
-  for (size_t i = 0; i < n && i < s_->join_on.size(); ++i) {
-    if (s_->join_on[i] == nullptr) continue;
-    std::vector<BoundExprPtr> conj = SplitConjuncts(std::move(s_->join_on[i]));
+  for (size_t i = 0; i < n && i < join_on_.size(); ++i) {
+    if (join_on_[i] == nullptr) continue;
+    std::vector<BoundExprPtr> conj = SplitConjuncts(std::move(join_on_[i]));
     if (kind_of(i) == JoinKind::kInner) {
       for (BoundExprPtr& c : conj) conjuncts.push_back({std::move(c), i});
     } else {
@@ -420,7 +430,7 @@ Status FromPlanner::JoinLateral(Partial* cur, size_t t, std::vector<BoundExprPtr
                                 std::vector<BoundExprPtr> conds) {
   // The item's plan reads the row of every FROM item before it, in FROM column order.
   RestoreOrder(cur);
-  const JoinKind kind = t < s_->join_types.size() ? KindOf(s_->join_types[t]) : JoinKind::kInner;
+  const JoinKind kind = t < join_types_.size() ? KindOf(join_types_[t]) : JoinKind::kInner;
   MERIDIAN_ASSIGN_OR_RETURN(Built right, DerivedScan(t, std::move(pushed)));
   derived_rows_[t] = right.node->rows;
   Partial out;
@@ -956,15 +966,15 @@ Result<Built> FromPlanner::Scan(size_t t, std::vector<BoundExprPtr> conjuncts,
   req.wanted_order = wanted;
   req.limit = limit;
   // One ascending ORDER BY key that is not a column, under a LIMIT: maybe an R-tree distance.
-  if (ordered != nullptr && wanted.empty() && limit && s_->order_by.size() == 1 &&
-      !s_->order_by[0].descending && !s_->order_by[0].nulls_first) {
-    req.nearest = s_->projections[s_->order_by[0].column].get();
+  if (ordered != nullptr && wanted.empty() && limit && order_by_.size() == 1 &&
+      !order_by_[0].descending && !order_by_[0].nulls_first) {
+    req.nearest = projections_[order_by_[0].column].get();
   }
   // One ORDER BY key that is not a column, under a LIMIT: maybe an expression index's key.
-  if (ordered != nullptr && wanted.empty() && limit && s_->order_by.size() == 1 &&
-      s_->order_by[0].descending == s_->order_by[0].nulls_first) {
-    req.order_expr = s_->projections[s_->order_by[0].column].get();
-    req.order_descending = s_->order_by[0].descending;
+  if (ordered != nullptr && wanted.empty() && limit && order_by_.size() == 1 &&
+      order_by_[0].descending == order_by_[0].nulls_first) {
+    req.order_expr = projections_[order_by_[0].column].get();
+    req.order_descending = order_by_[0].descending;
   }
   AccessPlan plan = ChooseAccessPath(std::move(req), ordered);
   auto node = std::make_unique<PlanNode>();

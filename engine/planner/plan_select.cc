@@ -5,6 +5,7 @@
 #include "execution/grouping_sets.h"
 #include "execution/recursive_union.h"
 #include "optimizer/access_path.h"
+#include "planner/logical_plan.h"
 #include "planner/plan_internal.h"
 #include "planner/planner.h"
 
@@ -14,24 +15,12 @@ double SortCost(double rows) { return 2.0 * kCpuOperatorCost * rows * std::log2(
 
 namespace {
 
-// ORDER BY (unless an index already delivers it) and LIMIT/OFFSET on top of cur.
-Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool ordered,
-                   Builder* b);
-Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool instrument);
-
-// PostgreSQL's remove_useless_groupby_columns: the plain GROUP BY columns whose table's primary
-// key the GROUP BY holds (ColumnsDeterminedByGroupBy) are carried beside the hash key.
-std::vector<bool> DependentGroupKeys(const BoundSelect& s) {
-  std::vector<bool> dependent(s.group_by.size(), false);
-  const std::vector<GroupedBy> grouped = ColumnsDeterminedByGroupBy(s);
-  for (size_t i = 0; i < s.group_by.size(); ++i) {
-    const BoundExpr& g = *s.group_by[i];
-    if (g.kind != BoundKind::kColumn || g.depth != 0) continue;
-    const auto c = static_cast<size_t>(g.index);
-    dependent[i] = c < grouped.size() && grouped[c] == GroupedBy::kKeyed;
-  }
-  return dependent;
-}
+// ORDER BY (unless an index already delivers it), DISTINCT ON and LIMIT/OFFSET of block b on
+// top of cur.
+Built SortAndLimit(Built cur, const LogicalBlock& b, const std::string& sort_keys, bool ordered,
+                   Builder* builder);
+Result<Built> LowerSetOperation(const LogicalBlock& block, Builder* b);
+Result<Built> LowerBlock(LogicalOpPtr* top, Builder* b);
 
 // The GROUP BY's distinct key combinations, PostgreSQL's estimate_num_groups in short: the
 // product of the keys' distinct counts. A key carried beside the hash key (dependent) or held
@@ -39,10 +28,10 @@ std::vector<bool> DependentGroupKeys(const BoundSelect& s) {
 // equalities: its equivalence class) counts 1; a plain column of a FROM table counts its
 // ANALYZE distinct count (one more when it has NULLs). Nothing when some key is of none of
 // these kinds (the caller keeps its default). Read before FROM planning takes the conjuncts.
-std::optional<double> GroupsFromStatistics(const BoundSelect& s,
-                                           const std::vector<BoundExprPtr>& conjuncts,
-                                           const std::vector<bool>& dependent) {
-  if (!s.grouping_sets.empty() || s.group_by.empty()) return std::nullopt;
+std::optional<double> GroupsFromStatistics(const BoundSelect& s, const LogicalAggregate& agg,
+                                           const std::vector<BoundExprPtr>& conjuncts) {
+  const std::vector<bool>& dependent = agg.dependent;
+  if (!agg.grouping_sets.empty() || agg.keys.empty()) return std::nullopt;
   // Each joined-row column's FROM item and column number there.
   std::vector<std::pair<size_t, int>> source;
   for (size_t t = 0; t < s.from.size(); ++t) {
@@ -82,9 +71,9 @@ std::optional<double> GroupsFromStatistics(const BoundSelect& s,
   std::vector<bool> fixed(source.size(), false);
   for (int c : constant_columns) fixed[find(static_cast<size_t>(c))] = true;
   double groups = 1;
-  for (size_t i = 0; i < s.group_by.size(); ++i) {
+  for (size_t i = 0; i < agg.keys.size(); ++i) {
     if (i < dependent.size() && dependent[i]) continue;
-    const int col = column_of(*s.group_by[i]);
+    const int col = column_of(*agg.keys[i]);
     if (col < 0) return std::nullopt;
     if (fixed[find(static_cast<size_t>(col))]) continue;
     const auto [t, c] = source[static_cast<size_t>(col)];
@@ -98,58 +87,58 @@ std::optional<double> GroupsFromStatistics(const BoundSelect& s,
   return groups;
 }
 
-// SELECT min(c) or max(c) FROM one table [WHERE ...]: nothing else aggregated, grouped,
-// windowed or locked; c a plain column of the table.
-bool MinMaxFromIndex(const BoundSelect& s) {
-  if (s.from.size() != 1 || s.from[0] == nullptr || !s.aggregated || !s.group_by.empty() ||
-      s.having != nullptr || !s.windows.empty() || s.distinct || s.rid_table >= 0 ||
-      s.aggregates.size() != 1) {
-    return false;
-  }
-  const BoundExpr& a = *s.aggregates[0];
-  if (a.kind != BoundKind::kAggregate || (a.agg != AggFunc::kMin && a.agg != AggFunc::kMax) ||
-      a.has_filter || !a.agg_order.empty() || a.children.size() != 1) {
-    return false;
-  }
-  const BoundExpr& c = *a.children[0];
-  return c.kind == BoundKind::kColumn && c.depth == 0 && KeyFamily(c.type) != 0;
+// The FROM list's join types and ON conditions, per FROM item, from the logical Joins.
+void CollectJoins(LogicalOp* op, std::vector<ast::JoinType>* types, std::vector<BoundExprPtr>* on) {
+  if (op->kind != LogicalKind::kJoin) return;
+  auto& join = op->As<LogicalJoin>();
+  CollectJoins(join.children[0].get(), types, on);
+  (*types)[join.item] = join.type;
+  (*on)[join.item] = std::move(join.on);
 }
 
-}  // namespace
-
-Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool instrument) {
-  if (s->set_op != ast::SetOp::kNone) return PlanSetOperation(std::move(s), instrument);
-  Builder b(instrument);
+Result<Built> LowerBlock(LogicalOpPtr* top, Builder* builder) {
+  MERIDIAN_ASSIGN_OR_RETURN(LogicalBlock lb, UnpackBlock(top));
+  if (lb.set != nullptr) return LowerSetOperation(lb, builder);
+  Builder& b = *builder;
   Built cur;
   bool ordered_by_index = false;
-  // GROUP BY items the aggregate carries beside its key (read before FROM planning takes the
-  // derived tables).
-  const std::vector<bool> dependent = s->aggregated ? DependentGroupKeys(*s) : std::vector<bool>();
+  BoundSelect* s = lb.FromBlock();  // null: no FROM list
+  LogicalAggregate* agg = lb.aggregate;
+  std::vector<BoundExprPtr>& projections = lb.project->exprs;
+  std::vector<BoundExprPtr> no_exprs;
+  std::vector<BoundExprPtr>& windows = lb.window != nullptr ? lb.window->calls : no_exprs;
+  std::vector<BoundExprPtr>& set_functions =
+      lb.project_set != nullptr ? lb.project_set->calls : no_exprs;
+  const std::vector<SortKey> no_keys;
+  const std::vector<SortKey>& order_by = lb.sort != nullptr ? lb.sort->keys : no_keys;
+  const bool distinct = lb.distinct != nullptr;
+  BoundExprPtr* having = lb.having != nullptr ? &lb.having->conjuncts[0] : nullptr;
 
   // Which columns of the joined row the query reads.
   int total_cols = 0;
-  for (size_t t = 0; t < s->from.size(); ++t) {
+  for (size_t t = 0; s != nullptr && t < s->from.size(); ++t) {
     total_cols += static_cast<int>(s->from[t] != nullptr ? s->from[t]->types().size()
                                                          : s->derived[t]->columns.size());
   }
-  if (s->rid_table >= 0) ++total_cols;  // the target's rid (UPDATE ... FROM)
+  if (s != nullptr && s->rid_table >= 0) ++total_cols;  // the target's rid (UPDATE ... FROM)
   std::vector<bool> used(static_cast<size_t>(total_cols), false);
   bool all_used = false;
-  std::vector<BoundExprPtr> conjuncts = SplitConjuncts(std::move(s->where));
-  if (s->aggregated) {
-    for (const auto& g : s->group_by) CollectColumns(*g, &used, &all_used);
-    for (const auto& a : s->aggregates) CollectColumns(*a, &used, &all_used);
-    if (s->having) CollectColumns(*s->having, &used, &all_used);
+  std::vector<BoundExprPtr> conjuncts;
+  if (lb.where != nullptr) conjuncts = std::move(lb.where->conjuncts);
+  if (agg != nullptr) {
+    for (const auto& g : agg->keys) CollectColumns(*g, &used, &all_used);
+    for (const auto& a : agg->aggregates) CollectColumns(*a, &used, &all_used);
+    if (having != nullptr) CollectColumns(**having, &used, &all_used);
   } else {
-    for (const auto& p : s->projections) CollectColumns(*p, &used, &all_used);
-    for (const auto& w : s->windows) CollectColumns(*w, &used, &all_used);
-    for (const auto& f : s->set_functions) CollectColumns(*f, &used, &all_used);
+    for (const auto& p : projections) CollectColumns(*p, &used, &all_used);
+    for (const auto& w : windows) CollectColumns(*w, &used, &all_used);
+    for (const auto& f : set_functions) CollectColumns(*f, &used, &all_used);
   }
   for (const auto& c : conjuncts) CollectColumns(*c, &used, &all_used);
   const std::optional<double> stats_groups =
-      s->aggregated ? GroupsFromStatistics(*s, conjuncts, dependent) : std::nullopt;
+      agg != nullptr && s != nullptr ? GroupsFromStatistics(*s, *agg, conjuncts) : std::nullopt;
 
-  if (s->from.empty()) {
+  if (s == nullptr) {
     std::vector<std::vector<BoundExprPtr>> one_empty_row(1);
     auto node = std::make_unique<PlanNode>();
     node->label = "Result";
@@ -165,10 +154,10 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     // A single-table query may take its ORDER BY (and LIMIT) from an index.
     std::vector<AccessPlan::OrderColumn> wanted;
     std::optional<double> limit;
-    if (s->from.size() == 1 && !s->aggregated && !s->distinct && s->windows.empty() &&
-        s->set_functions.empty() && !s->order_by.empty()) {
-      for (const SortKey& k : s->order_by) {
-        const BoundExpr& p = *s->projections[k.column];
+    if (s->from.size() == 1 && agg == nullptr && !distinct && windows.empty() &&
+        set_functions.empty() && !order_by.empty()) {
+      for (const SortKey& k : order_by) {
+        const BoundExpr& p = *projections[k.column];
         if (p.kind != BoundKind::kColumn || p.depth != 0 || k.nulls_first != k.descending) {
           wanted.clear();
           break;
@@ -177,29 +166,32 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
       }
       // With a LIMIT, index order (wanted) or an R-tree's distance order (FromPlanner::Scan
       // looks at the one ORDER BY key) may save the sort.
-      if (s->limit != nullptr && s->limit->kind == BoundKind::kConst && s->limit->value.IsInt()) {
+      const BoundExpr* lim = lb.limit != nullptr ? lb.limit->limit.get() : nullptr;
+      const BoundExpr* off = lb.limit != nullptr ? lb.limit->offset.get() : nullptr;
+      if (lim != nullptr && lim->kind == BoundKind::kConst && lim->value.IsInt()) {
         double skip = 0;
-        if (s->offset != nullptr && s->offset->kind == BoundKind::kConst &&
-            s->offset->value.IsInt()) {
-          skip = static_cast<double>(s->offset->value.AsInt());
+        if (off != nullptr && off->kind == BoundKind::kConst && off->value.IsInt()) {
+          skip = static_cast<double>(off->value.AsInt());
         }
-        limit = static_cast<double>(s->limit->value.AsInt()) + skip;
+        limit = static_cast<double>(lim->value.AsInt()) + skip;
       }
     }
-    // min(c) / max(c) alone over one table (PostgreSQL's planagg): the first non-NULL c in
-    // an index's order, when some index delivers it, is the answer; the aggregate stays on
-    // top (NULL for no row). Costed as any ORDER BY c LIMIT 1.
-    const bool min_max = MinMaxFromIndex(*s);
+    // min(c) / max(c) alone over one table (the planagg rule, logical_rewrite.cc, marked the
+    // aggregate and added `c IS NOT NULL`): the first non-NULL c in an index's order, when
+    // some index delivers it, is the answer; the aggregate stays on top (NULL for no row).
+    // Costed as any ORDER BY c LIMIT 1.
+    const bool min_max = agg != nullptr && agg->min_max;
     if (min_max) {
-      const BoundExpr& arg = *s->aggregates[0]->children[0];
-      wanted = {{arg.index, s->aggregates[0]->agg == AggFunc::kMax}};
+      const BoundExpr& arg = *agg->aggregates[0]->children[0];
+      wanted = {{arg.index, agg->aggregates[0]->agg == AggFunc::kMax}};
       limit = 1;
-      BoundExprPtr not_null = BoundExpr::Make(BoundKind::kIsNull, Type::Boolean(), 0);
-      not_null->negated = true;
-      not_null->children.push_back(BoundExpr::Column(0, arg.index, arg.type, arg.name));
-      conjuncts.push_back(std::move(not_null));
     }
-    FromPlanner from(s.get(), &b, used, all_used);
+    std::vector<ast::JoinType> join_types(s->from.size(), ast::JoinType::kComma);
+    std::vector<BoundExprPtr> join_on(s->from.size());
+    if (!s->join_on.empty()) join_on[0] = std::move(s->join_on[0]);
+    CollectJoins(lb.from_slot->get(), &join_types, &join_on);
+    FromPlanner from(s, &b, used, all_used, std::move(join_types), std::move(join_on), order_by,
+                     projections);
     MERIDIAN_ASSIGN_OR_RETURN(cur,
                               from.Plan(std::move(conjuncts), wanted, limit, &ordered_by_index));
     if (min_max && ordered_by_index) {
@@ -217,15 +209,15 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     if (min_max) ordered_by_index = false;  // (the FROM rows' order, not the aggregate's)
   }
 
-  if (s->aggregated) {
-    bool scalar = s->group_by.empty();
-    const bool sets = !s->grouping_sets.empty();
+  if (agg != nullptr) {
+    bool scalar = agg->keys.empty();
+    const bool sets = !agg->grouping_sets.empty();
     auto node = std::make_unique<PlanNode>();
     node->label = scalar ? "Aggregate" : "HashAggregate";
     auto key_list = [&](const std::vector<int>& keys) {
       std::string text;
       for (size_t i = 0; i < keys.size(); ++i) {
-        text += (i ? ", " : "") + ExprToString(*s->group_by[static_cast<size_t>(keys[i])]);
+        text += (i ? ", " : "") + ExprToString(*agg->keys[static_cast<size_t>(keys[i])]);
       }
       return text;
     };
@@ -240,7 +232,7 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
       // ones (MixedAggregate when there is one).
       node->rows = 0;
       std::vector<std::string> empty;
-      for (const std::vector<int>& set : s->grouping_sets) {
+      for (const std::vector<int>& set : agg->grouping_sets) {
         if (set.empty()) {
           node->label = "MixedAggregate";
           empty.push_back("Group Key: ()");
@@ -253,36 +245,38 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
       for (std::string& e : empty) node->details.push_back(std::move(e));
     } else if (!scalar) {
       std::vector<int> keys;
-      for (size_t i = 0; i < s->group_by.size(); ++i) {
-        if (!dependent[i]) keys.push_back(static_cast<int>(i));
+      for (size_t i = 0; i < agg->keys.size(); ++i) {
+        if (!agg->dependent[i]) keys.push_back(static_cast<int>(i));
       }
       node->details.push_back("Group Key: " + key_list(keys));
     }
     node->startup_cost = cur.node->total_cost + in_rows * kCpuOperatorCost;
     node->total_cost = node->startup_cost + node->rows * kCpuTupleCost;
-    node->width = 8 * static_cast<int>(s->group_by.size() + s->aggregates.size());
-    if (s->having != nullptr) node->details.push_back("Filter: " + ExprToString(*s->having));
+    node->width = 8 * static_cast<int>(agg->keys.size() + agg->aggregates.size());
+    if (having != nullptr) node->details.push_back("Filter: " + ExprToString(**having));
     // The columns above that hold an aggregate's result show it in EXPLAIN.
     std::vector<std::string> labels;
-    for (const BoundExprPtr& a : s->aggregates) labels.push_back("(" + ExprToString(*a) + ")");
-    const int first = static_cast<int>(s->group_by.size());
-    for (BoundExprPtr& p : s->projections) NameColumns(p.get(), first, labels);
-    for (BoundExprPtr& w : s->windows) NameColumns(w.get(), first, labels);
-    for (BoundExprPtr& f : s->set_functions) NameColumns(f.get(), first, labels);
+    for (const BoundExprPtr& a : agg->aggregates) labels.push_back("(" + ExprToString(*a) + ")");
+    const int first = static_cast<int>(agg->keys.size());
+    for (BoundExprPtr& p : projections) NameColumns(p.get(), first, labels);
+    for (BoundExprPtr& w : windows) NameColumns(w.get(), first, labels);
+    for (BoundExprPtr& f : set_functions) NameColumns(f.get(), first, labels);
     OperatorPtr op =
         sets ? OperatorPtr(std::make_unique<GroupingSetsAggregateOp>(
-                   std::move(cur.op), std::move(s->group_by), std::move(s->grouping_sets),
-                   std::move(s->aggregates)))
+                   std::move(cur.op), std::move(agg->keys), std::move(agg->grouping_sets),
+                   std::move(agg->aggregates)))
              : OperatorPtr(std::make_unique<HashAggregateOp>(
-                   std::move(cur.op), std::move(s->group_by), std::move(s->aggregates), scalar));
-    if (!sets && !scalar) static_cast<HashAggregateOp*>(op.get())->CarryDependentKeys(dependent);
-    if (s->having != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(s->having));
+                   std::move(cur.op), std::move(agg->keys), std::move(agg->aggregates), scalar));
+    if (!sets && !scalar)
+      static_cast<HashAggregateOp*>(op.get())->CarryDependentKeys(agg->dependent);
+    if (having != nullptr) op = std::make_unique<FilterOp>(std::move(op), std::move(*having));
     cur = b.Make(std::move(op), std::move(node), {&cur});
   }
-  if (!s->windows.empty()) {
-    MERIDIAN_ASSIGN_OR_RETURN(cur, PlanWindows(std::move(cur), s.get(), &b));
+  if (!windows.empty()) {
+    MERIDIAN_ASSIGN_OR_RETURN(cur, PlanWindows(std::move(cur), &windows, lb.window->input,
+                                               &set_functions, &projections, &b));
   }
-  if (!s->set_functions.empty()) {
+  if (!set_functions.empty()) {
     // PostgreSQL's ProjectSet: its estimate is 10 rows per input row here (PostgreSQL
     // reads prorows, 100 or 1000, from pg_proc).
     auto node = std::make_unique<PlanNode>();
@@ -291,28 +285,29 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     node->startup_cost = cur.node->startup_cost;
     node->total_cost = cur.node->total_cost + node->rows * kCpuOperatorCost;
     std::vector<std::string> labels;
-    for (const BoundExprPtr& f : s->set_functions) labels.push_back(ExprToString(*f));
-    for (BoundExprPtr& p : s->projections) NameColumns(p.get(), s->set_input, labels);
-    OperatorPtr op = std::make_unique<ProjectSetOp>(std::move(cur.op), std::move(s->set_functions));
+    for (const BoundExprPtr& f : set_functions) labels.push_back(ExprToString(*f));
+    for (BoundExprPtr& p : projections) NameColumns(p.get(), lb.project_set->input, labels);
+    OperatorPtr op = std::make_unique<ProjectSetOp>(std::move(cur.op), std::move(set_functions));
     cur = b.Make(std::move(op), std::move(node), {&cur});
   }
-  const size_t total = s->projections.size();
+  const size_t total = projections.size();
+  const size_t visible = lb.project->visible;
   std::string sort_keys;
-  for (size_t i = 0; i < s->order_by.size(); ++i) {
-    const SortKey& k = s->order_by[i];
+  for (size_t i = 0; i < order_by.size(); ++i) {
+    const SortKey& k = order_by[i];
     sort_keys += (i ? ", " : "") +
-                 SortKeyText(ExprToString(*s->projections[k.column]), k.descending, k.nulls_first);
+                 SortKeyText(ExprToString(*projections[k.column]), k.descending, k.nulls_first);
   }
   std::vector<Type> out_types;
-  for (const auto& p : s->projections) out_types.push_back(p->type);
+  for (const auto& p : projections) out_types.push_back(p->type);
   if (ExplainSubplans::Active() != nullptr) {
     // EXPLAIN numbers the select list's subqueries too (no Output lines name them: they print
     // under the top node).
-    for (const auto& p : s->projections) (void)ExprToString(*p);
+    for (const auto& p : projections) (void)ExprToString(*p);
   }
-  cur.op = std::make_unique<ProjectOp>(std::move(cur.op), std::move(s->projections));
+  cur.op = std::make_unique<ProjectOp>(std::move(cur.op), std::move(projections));
   cur.node->width = RowWidth(out_types);
-  if (s->distinct) {
+  if (distinct) {
     auto node = std::make_unique<PlanNode>();
     node->label = "HashAggregate";
     node->details.push_back("Group Key: (all output columns)");
@@ -320,19 +315,17 @@ Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> s, bool i
     node->startup_cost = cur.node->total_cost + cur.node->rows * kCpuOperatorCost;
     node->total_cost = node->startup_cost;
     node->width = cur.node->width;
-    cur = b.Make(std::make_unique<DistinctOp>(std::move(cur.op), s->visible), std::move(node),
-                 {&cur});
+    cur = b.Make(std::make_unique<DistinctOp>(std::move(cur.op), lb.distinct->visible),
+                 std::move(node), {&cur});
   }
-  cur = SortAndLimit(std::move(cur), s.get(), sort_keys, ordered_by_index, &b);
-  if (total > s->visible) cur.op = std::make_unique<TrimOp>(std::move(cur.op), s->visible);
-  return PlannedSelect{std::move(cur.op), std::move(cur.node)};
+  cur = SortAndLimit(std::move(cur), lb, sort_keys, ordered_by_index, &b);
+  if (total > visible) cur.op = std::make_unique<TrimOp>(std::move(cur.op), visible);
+  return cur;
 }
 
-namespace {
-
-Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool ordered,
+Built SortAndLimit(Built cur, const LogicalBlock& lb, const std::string& sort_keys, bool ordered,
                    Builder* b) {
-  if (!s->order_by.empty() && !ordered) {
+  if (lb.sort != nullptr && !ordered) {
     auto node = std::make_unique<PlanNode>();
     node->label = "Sort";
     node->details.push_back("Sort Key: " + sort_keys);
@@ -340,25 +333,26 @@ Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool
     node->startup_cost = cur.node->total_cost + SortCost(cur.node->rows);
     node->total_cost = node->startup_cost + cur.node->rows * kCpuOperatorCost;
     node->width = cur.node->width;
-    cur =
-        b->Make(std::make_unique<SortOp>(std::move(cur.op), s->order_by), std::move(node), {&cur});
+    cur = b->Make(std::make_unique<SortOp>(std::move(cur.op), lb.sort->keys), std::move(node),
+                  {&cur});
   }
-  if (!s->distinct_on.empty()) {  // the first row of each run of equal DISTINCT ON keys
+  if (lb.distinct_on != nullptr) {  // the first row of each run of equal DISTINCT ON keys
     auto node = std::make_unique<PlanNode>();
     node->label = "Unique";
     node->rows = std::max(1.0, cur.node->rows / 10);
     node->startup_cost = cur.node->startup_cost;
     node->total_cost = cur.node->total_cost + cur.node->rows * kCpuOperatorCost;
     node->width = cur.node->width;
-    cur = b->Make(std::make_unique<DistinctOnOp>(std::move(cur.op), s->distinct_on),
+    cur = b->Make(std::make_unique<DistinctOnOp>(std::move(cur.op), lb.distinct_on->columns),
                   std::move(node), {&cur});
   }
-  if (s->limit != nullptr || s->offset != nullptr) {
+  if (lb.limit != nullptr) {
     auto node = std::make_unique<PlanNode>();
     node->label = "Limit";
     double n = cur.node->rows;
-    if (s->limit != nullptr && s->limit->kind == BoundKind::kConst && s->limit->value.IsInt()) {
-      n = std::min(n, static_cast<double>(std::max<int64_t>(0, s->limit->value.AsInt())));
+    const BoundExpr* lim = lb.limit->limit.get();
+    if (lim != nullptr && lim->kind == BoundKind::kConst && lim->value.IsInt()) {
+      n = std::min(n, static_cast<double>(std::max<int64_t>(0, lim->value.AsInt())));
     }
     node->rows = n;
     node->startup_cost = cur.node->startup_cost;
@@ -366,47 +360,43 @@ Built SortAndLimit(Built cur, BoundSelect* s, const std::string& sort_keys, bool
         cur.node->startup_cost + (cur.node->total_cost - cur.node->startup_cost) *
                                      std::min(1.0, n / std::max(1.0, cur.node->rows));
     node->width = cur.node->width;
-    cur = b->Make(
-        std::make_unique<LimitOp>(std::move(cur.op), std::move(s->limit), std::move(s->offset)),
-        std::move(node), {&cur});
+    cur = b->Make(std::make_unique<LimitOp>(std::move(cur.op), std::move(lb.limit->limit),
+                                            std::move(lb.limit->offset)),
+                  std::move(node), {&cur});
   }
   return cur;
 }
 
-Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool instrument) {
-  Builder b(instrument);
-  auto input = [&](std::unique_ptr<BoundSelect> side,
-                   std::vector<BoundExprPtr> casts) -> Result<Built> {
-    MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect p, PlanSelectExplained(std::move(side), instrument));
-    Built built{std::move(p.root), std::move(p.explain)};
+Result<Built> LowerSetOperation(const LogicalBlock& lb, Builder* b) {
+  LogicalSetOperation& set = *lb.set;
+  auto input = [&](LogicalOpPtr* side, std::vector<BoundExprPtr> casts) -> Result<Built> {
+    MERIDIAN_ASSIGN_OR_RETURN(Built built, LowerBlock(side, b));
     if (!casts.empty())
       built.op = std::make_unique<ProjectOp>(std::move(built.op), std::move(casts));
     return built;
   };
-  MERIDIAN_ASSIGN_OR_RETURN(Built cur, input(std::move(s->set_left), std::move(s->left_casts)));
-  if (s->recursive) {
+  MERIDIAN_ASSIGN_OR_RETURN(Built cur, input(&set.children[0], std::move(set.left_casts)));
+  if (set.recursive) {
     // PostgreSQL's guess for the working table: ten times the non-recursive term's rows.
-    s->work_table->estimated_rows = std::max(1.0, 10 * cur.node->rows);
-    s->work_table->table = std::make_shared<WorkTable>();
-    MERIDIAN_ASSIGN_OR_RETURN(Built right,
-                              input(std::move(s->set_right), std::move(s->right_casts)));
+    set.work_table->estimated_rows = std::max(1.0, 10 * cur.node->rows);
+    set.work_table->table = std::make_shared<WorkTable>();
+    MERIDIAN_ASSIGN_OR_RETURN(Built right, input(&set.children[1], std::move(set.right_casts)));
     auto node = std::make_unique<PlanNode>();
     node->label = "Recursive Union";
     node->rows = cur.node->rows + 10 * right.node->rows;
     node->startup_cost = cur.node->startup_cost;
     node->total_cost = cur.node->total_cost + 10 * right.node->total_cost;
     node->width = cur.node->width;
-    auto op = std::make_unique<RecursiveUnionOp>(std::move(cur.op), std::move(right.op), s->set_all,
-                                                 s->work_table->table);
-    cur = b.Make(std::move(op), std::move(node), {&cur, &right});
-  } else if (s->set_right != nullptr) {
-    MERIDIAN_ASSIGN_OR_RETURN(Built right,
-                              input(std::move(s->set_right), std::move(s->right_casts)));
+    auto op = std::make_unique<RecursiveUnionOp>(std::move(cur.op), std::move(right.op), set.all,
+                                                 set.work_table->table);
+    cur = b->Make(std::move(op), std::move(node), {&cur, &right});
+  } else if (set.children.size() > 1) {
+    MERIDIAN_ASSIGN_OR_RETURN(Built right, input(&set.children[1], std::move(set.right_casts)));
     auto node = std::make_unique<PlanNode>();
-    const std::string all = s->set_all ? " All" : "";
-    switch (s->set_op) {
+    const std::string all = set.all ? " All" : "";
+    switch (set.op) {
       case ast::SetOp::kUnion:
-        node->label = s->set_all ? "Append" : "HashSetOp Union";
+        node->label = set.all ? "Append" : "HashSetOp Union";
         break;
       case ast::SetOp::kIntersect:
         node->label = "HashSetOp Intersect" + all;
@@ -416,32 +406,45 @@ Result<PlannedSelect> PlanSetOperation(std::unique_ptr<BoundSelect> s, bool inst
         break;
     }
     const double l = cur.node->rows, r = right.node->rows;
-    node->rows = s->set_op == ast::SetOp::kUnion ? l + r : l;
+    node->rows = set.op == ast::SetOp::kUnion ? l + r : l;
     node->startup_cost =
-        s->set_op == ast::SetOp::kUnion ? cur.node->startup_cost : right.node->total_cost;
+        set.op == ast::SetOp::kUnion ? cur.node->startup_cost : right.node->total_cost;
     node->total_cost = cur.node->total_cost + right.node->total_cost + (l + r) * kCpuOperatorCost;
     node->width = cur.node->width;
     OperatorPtr op;
-    if (s->set_op == ast::SetOp::kUnion && !s->set_all) {
+    if (set.op == ast::SetOp::kUnion && !set.all) {
       // Both inputs, then a DistinctOp over whole rows, which spills beyond work_mem.
       op = std::make_unique<DistinctOp>(
-          std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), s->set_op, true),
-          s->columns.size());
+          std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), set.op, true),
+          set.columns.size());
     } else {
-      op = std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), s->set_op, s->set_all);
+      op = std::make_unique<SetOpOp>(std::move(cur.op), std::move(right.op), set.op, set.all);
     }
-    cur = b.Make(std::move(op), std::move(node), {&cur, &right});
+    cur = b->Make(std::move(op), std::move(node), {&cur, &right});
   }
   std::string sort_keys;
-  for (size_t i = 0; i < s->order_by.size(); ++i) {
-    const SortKey& k = s->order_by[i];
-    sort_keys += (i ? ", " : "") + s->columns[k.column].name + (k.descending ? " DESC" : "");
+  const std::vector<SortKey> no_keys;
+  const std::vector<SortKey>& order_by = lb.sort != nullptr ? lb.sort->keys : no_keys;
+  for (size_t i = 0; i < order_by.size(); ++i) {
+    const SortKey& k = order_by[i];
+    sort_keys += (i ? ", " : "") + set.columns[k.column].name + (k.descending ? " DESC" : "");
   }
-  cur = SortAndLimit(std::move(cur), s.get(), sort_keys, false, &b);
-  return PlannedSelect{std::move(cur.op), std::move(cur.node)};
+  return SortAndLimit(std::move(cur), lb, sort_keys, false, b);
 }
 
 }  // namespace
+
+Result<PlannedSelect> LowerLogicalPlan(LogicalPlan* plan, bool instrument) {
+  Builder b(instrument);
+  MERIDIAN_ASSIGN_OR_RETURN(Built cur, LowerBlock(&plan->root, &b));
+  return PlannedSelect{std::move(cur.op), std::move(cur.node)};
+}
+
+Result<PlannedSelect> PlanSelectExplained(std::unique_ptr<BoundSelect> select, bool instrument) {
+  LogicalPlan plan = BuildLogicalPlan(std::move(select));
+  RewriteLogicalPlan(&plan);
+  return LowerLogicalPlan(&plan, instrument);
+}
 
 Result<OperatorPtr> PlanSelect(std::unique_ptr<BoundSelect> select) {
   const size_t width = select->columns.size();

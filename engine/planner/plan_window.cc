@@ -44,9 +44,10 @@ std::string SortKeyText(const std::string& expr, bool descending, bool nulls_fir
          (nulls_first != descending ? (nulls_first ? " NULLS FIRST" : " NULLS LAST") : "");
 }
 
-Result<Built> PlanWindows(Built cur, BoundSelect* s, Builder* b) {
-  std::vector<BoundExprPtr>& calls = s->windows;
-  const int input = s->window_input;
+Result<Built> PlanWindows(Built cur, std::vector<BoundExprPtr>* window_calls, int input,
+                          std::vector<BoundExprPtr>* set_functions,
+                          std::vector<BoundExprPtr>* projections, Builder* b) {
+  std::vector<BoundExprPtr>& calls = *window_calls;
   int width = input;
   // Where each column of the binder's window row ends up: the input row's columns stay, call
   // j's result is its WindowOp's column.
@@ -144,12 +145,12 @@ Result<Built> PlanWindows(Built cur, BoundSelect* s, Builder* b) {
   }
   calls.clear();
   // Set-returning calls read the window row; their columns follow it, where they stay.
-  for (size_t j = 0; j < s->set_functions.size(); ++j) pos.push_back(static_cast<int>(pos.size()));
-  for (BoundExprPtr& f : s->set_functions) {
+  for (size_t j = 0; j < set_functions->size(); ++j) pos.push_back(static_cast<int>(pos.size()));
+  for (BoundExprPtr& f : *set_functions) {
     NameColumns(f.get(), input, labels);
     Remap(f.get(), pos);
   }
-  for (BoundExprPtr& p : s->projections) {
+  for (BoundExprPtr& p : *projections) {
     NameColumns(p.get(), input, labels);
     Remap(p.get(), pos);
   }

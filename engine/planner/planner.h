@@ -1,9 +1,9 @@
-// Planner: turns a bound SELECT into a physical operator tree and its EXPLAIN description.
-// Per FROM table it pushes the WHERE conjuncts that only use that table down to the table's
-// access path, chosen by cost among heap scan, index scan and index-only scan
-// (access_path.h); the rest goes to the joins, whose order is chosen by cost (join_order.h,
-// plan_join.cc). Then the
-// fixed pipeline: aggregate → having → project → distinct → sort (skipped when a single
+// Planner: turns a bound SELECT into a physical operator tree and its EXPLAIN description,
+// through its logical plan (logical_plan.h: built, rewritten, then lowered). Per FROM table it
+// pushes the WHERE conjuncts that only use that table down to the table's access path, chosen
+// by cost among heap scan, index scan and index-only scan (access_path.h); the rest goes to
+// the joins, whose order is chosen by cost (join_order.h, plan_join.cc). Then the fixed
+// pipeline: aggregate → having → windows → project → distinct → sort (skipped when a single
 // table's index delivers the ORDER BY) → limit.
 #pragma once
 
