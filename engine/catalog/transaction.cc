@@ -41,11 +41,13 @@ Status Transaction::EndReadOnly() {
 }
 
 Status Transaction::TakeStatementSnapshot(const ExecControl* ctl) {
+  NextCommand();
   if (has_snapshot_ && isolation_ == Isolation::kRepeatableRead) return Status::Ok();
   return RefreshSnapshot(ctl);
 }
 
 Status Transaction::RefreshSnapshot(const ExecControl* ctl) {
+  NextCommand();
   MERIDIAN_RETURN_IF_ERROR(AwaitDependencies(ctl));
   snapshot_ = txns_->TakeSnapshot(id_);
   has_snapshot_ = true;
@@ -76,6 +78,43 @@ uint32_t Generation(const Table& table) {
 }
 
 }  // namespace
+
+void Transaction::NextCommand() {
+  command_start_ = writes_.size();
+  command_indexed_ = command_start_;
+  for (auto& set : command_inserted_) set.clear();
+  for (auto& set : command_ended_) set.clear();
+}
+
+void Transaction::IndexCommandWrites() const {
+  if (command_inserted_.size() < tables_.size()) {
+    command_inserted_.resize(tables_.size());
+    command_ended_.resize(tables_.size());
+  }
+  for (; command_indexed_ < writes_.size(); ++command_indexed_) {
+    const Write& w = writes_[command_indexed_];
+    const uint64_t key = uint64_t{w.rid.page} << 16 | w.rid.slot;
+    if (w.kind == Write::Kind::kInsert) command_inserted_[w.table].insert(key);
+    if (w.kind == Write::Kind::kEnd) command_ended_[w.table].insert(key);
+  }
+}
+
+bool Transaction::VisibleOwn(uint64_t begin, uint64_t end, const Table& table,
+                             storage::Rid rid) const {
+  if (command_start_ < writes_.size()) {
+    IndexCommandWrites();
+    for (uint32_t slot = 0; slot < tables_.size(); ++slot) {
+      if (tables_[slot].get() != &table) continue;
+      const uint64_t key = uint64_t{rid.page} << 16 | rid.slot;
+      // Created by this command: not there yet.
+      if (begin == id_ && command_inserted_[slot].contains(key)) return false;
+      // Deleted (or replaced) by this command: still there.
+      if (end == id_ && command_ended_[slot].contains(key)) end = 0;
+      break;
+    }
+  }
+  return txns_->Visible(begin, end, snapshot_);
+}
 
 uint32_t Transaction::TableSlot(const std::shared_ptr<Table>& table) {
   for (uint32_t i = 0; i < tables_.size(); ++i) {
@@ -268,6 +307,12 @@ Status Transaction::RollbackTo(size_t mark) {
   // A version both created and deleted since mark: the insert's undo already made it dead.
   NoteGarbage(mark, Write::Kind::kInsert);
   writes_.resize(mark);
+  if (command_indexed_ > mark) {  // the command's index named undone writes: rebuild it
+    command_start_ = std::min(command_start_, mark);
+    command_indexed_ = command_start_;
+    for (auto& set : command_inserted_) set.clear();
+    for (auto& set : command_ended_) set.clear();
+  }
   txns_->NotifyReleased(id_);  // writers waiting for rows this transaction kept may go on
   wrote_ = std::any_of(writes_.begin(), writes_.end(),
                        [](const Write& w) { return w.kind != Write::Kind::kLock; });

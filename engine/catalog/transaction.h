@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -69,15 +70,25 @@ class Transaction {
   // of its transaction (a suspended portal at READ COMMITTED) reads with its own statement's
   // snapshot during each of its fetches (main/statement.cc SelectCursor).
   void SwapSnapshot(txn::Snapshot* other) { std::swap(snapshot_, *other); }
-  // Is a version with this header visible to the current snapshot? Inline for stamped
-  // versions (txn::VisibleByTimestamps), else a status lookup.
-  bool Visible(const storage::TupleHeader& h) const {
+  // Is the version at rid of table, with this header, visible to the current snapshot and
+  // command? Inline for stamped versions (txn::VisibleByTimestamps), else a status lookup;
+  // this transaction's own versions follow the command rule (NextCommand).
+  bool Visible(const storage::TupleHeader& h, const Table& table, storage::Rid rid) const {
     const uint64_t end = storage::DeletingEnd(h);
     if (std::optional<bool> stamped = txn::VisibleByTimestamps(h.begin, end, snapshot_)) {
       return *stamped;
     }
-    return txns_->Visible(h.begin, end, snapshot_);
+    if (h.begin != id_ && end != id_) return txns_->Visible(h.begin, end, snapshot_);
+    return VisibleOwn(h.begin, end, table, rid);
   }
+  // Starts a new command (PostgreSQL's command id; every statement is one, and so is a
+  // statement run again after a serialization failure): the versions this transaction
+  // created or deleted during the current command are not yet created or deleted as its own
+  // scans see them (a statement sees the writes of the transaction's earlier statements, not
+  // its own: RETURNING, ON CONFLICT DO UPDATE and UPDATE SET subqueries read the table as the
+  // statement found it). Foreign key checks and unique checks look at the newest state
+  // (Classify) and are not affected. Called by TakeStatementSnapshot and RefreshSnapshot.
+  void NextCommand();
 
   // Records a version this transaction created (its begin field is id()).
   void NoteInsert(const std::shared_ptr<Table>& table, storage::Rid rid);
@@ -148,6 +159,11 @@ class Transaction {
   // collection must visit (Table::NoteGarbagePages).
   void NoteGarbage(size_t from, Write::Kind kind) const;
 
+  // Visible for a version this transaction created or deleted (begin or end is id()).
+  bool VisibleOwn(uint64_t begin, uint64_t end, const Table& table, storage::Rid rid) const;
+  // Indexes writes_[command_indexed_, end) into command_inserted_ / command_ended_.
+  void IndexCommandWrites() const;
+
   const std::shared_ptr<txn::TxnManager> txns_;
   const uint64_t id_;
   Isolation isolation_;
@@ -159,6 +175,14 @@ class Transaction {
   Status doomed_;  // set by a RollbackTo that could not undo every write
   std::vector<std::shared_ptr<Table>> tables_;  // tables written, by slot
   std::vector<Write> writes_;
+  // The current command's writes are writes_[command_start_, end); the ones up to
+  // command_indexed_ are in the sets below (by table slot: page << 16 | slot), built lazily
+  // when a scan meets one of this transaction's versions, so a statement whose scans never
+  // do (a bulk INSERT or COPY) pays nothing.
+  size_t command_start_ = 0;
+  mutable size_t command_indexed_ = 0;
+  mutable std::vector<std::unordered_set<uint64_t>> command_inserted_;
+  mutable std::vector<std::unordered_set<uint64_t>> command_ended_;
   std::vector<uint64_t> depends_on_;  // NoteDependency
   size_t deps_published_ = 0;         // depends_on_[0, this) are known published
 };
