@@ -50,6 +50,7 @@ Status Transaction::RefreshSnapshot(const ExecControl* ctl) {
   NextCommand();
   MERIDIAN_RETURN_IF_ERROR(AwaitDependencies(ctl));
   snapshot_ = txns_->TakeSnapshot(id_);
+  snapshot_.command = command_;
   has_snapshot_ = true;
   return Status::Ok();
 }
@@ -80,36 +81,48 @@ uint32_t Generation(const Table& table) {
 }  // namespace
 
 void Transaction::NextCommand() {
-  command_start_ = writes_.size();
-  command_indexed_ = command_start_;
-  for (auto& set : command_inserted_) set.clear();
-  for (auto& set : command_ended_) set.clear();
+  ++command_;
+  snapshot_.command = command_;
 }
 
-void Transaction::IndexCommandWrites() const {
-  if (command_inserted_.size() < tables_.size()) {
-    command_inserted_.resize(tables_.size());
-    command_ended_.resize(tables_.size());
+void Transaction::IndexWrites(uint32_t from) const {
+  if (inserted_by_.size() < tables_.size()) {
+    inserted_by_.resize(tables_.size());
+    ended_by_.resize(tables_.size());
   }
-  for (; command_indexed_ < writes_.size(); ++command_indexed_) {
-    const Write& w = writes_[command_indexed_];
+  auto add = [&](size_t i) {
+    const Write& w = writes_[i];
     const uint64_t key = uint64_t{w.rid.page} << 16 | w.rid.slot;
-    if (w.kind == Write::Kind::kInsert) command_inserted_[w.table].insert(key);
-    if (w.kind == Write::Kind::kEnd) command_ended_[w.table].insert(key);
+    if (w.kind == Write::Kind::kInsert) inserted_by_[w.table][key] = w.command;
+    if (w.kind == Write::Kind::kEnd) ended_by_[w.table][key] = w.command;
+  };
+  const size_t first = static_cast<size_t>(
+      std::lower_bound(writes_.begin(), writes_.end(), from,
+                       [](const Write& w, uint32_t c) { return w.command < c; }) -
+      writes_.begin());
+  if (indexed_from_ == indexed_to_) indexed_from_ = indexed_to_ = first;  // nothing indexed yet
+  for (; indexed_from_ > first; add(--indexed_from_)) {
+  }
+  for (; indexed_to_ < writes_.size(); add(indexed_to_++)) {
   }
 }
 
 bool Transaction::VisibleOwn(uint64_t begin, uint64_t end, const Table& table,
                              storage::Rid rid) const {
-  if (command_start_ < writes_.size()) {
-    IndexCommandWrites();
+  const uint32_t command = snapshot_.command;
+  if (!writes_.empty() && writes_.back().command >= command) {
+    IndexWrites(command);
     for (uint32_t slot = 0; slot < tables_.size(); ++slot) {
       if (tables_[slot].get() != &table) continue;
       const uint64_t key = uint64_t{rid.page} << 16 | rid.slot;
-      // Created by this command: not there yet.
-      if (begin == id_ && command_inserted_[slot].contains(key)) return false;
-      // Deleted (or replaced) by this command: still there.
-      if (end == id_ && command_ended_[slot].contains(key)) end = 0;
+      if (begin == id_) {  // created by the snapshot's command or a later one: not there yet
+        auto c = inserted_by_[slot].find(key);
+        if (c != inserted_by_[slot].end() && c->second >= command) return false;
+      }
+      if (end == id_) {  // deleted (or replaced) by them: still there
+        auto c = ended_by_[slot].find(key);
+        if (c != ended_by_[slot].end() && c->second >= command) end = 0;
+      }
       break;
     }
   }
@@ -125,7 +138,7 @@ uint32_t Transaction::TableSlot(const std::shared_ptr<Table>& table) {
 }
 
 void Transaction::NoteInsert(const std::shared_ptr<Table>& table, storage::Rid rid) {
-  writes_.push_back({Write::Kind::kInsert, TableSlot(table), rid, Generation(*table)});
+  writes_.push_back({Write::Kind::kInsert, TableSlot(table), rid, Generation(*table), command_});
   wrote_ = true;
 }
 
@@ -218,12 +231,12 @@ Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<T
     switch (outcome) {
       case Outcome::kTaken:
         writes_.push_back({lock_only ? Write::Kind::kLock : Write::Kind::kEnd, TableSlot(table),
-                           rid, Generation(*table)});
+                           rid, Generation(*table), command_});
         wrote_ = wrote_ || !lock_only;
         MERIDIAN_RETURN_IF_ERROR(WaitForKeyShareHolders(*this, *table, rid, ctl, lock_timeout_ms));
         return LockResult::kLocked;
       case Outcome::kUpgraded:
-        writes_.push_back({Write::Kind::kEnd, TableSlot(table), rid, Generation(*table)});
+        writes_.push_back({Write::Kind::kEnd, TableSlot(table), rid, Generation(*table), command_});
         wrote_ = true;
         MERIDIAN_RETURN_IF_ERROR(WaitForKeyShareHolders(*this, *table, rid, ctl, lock_timeout_ms));
         return LockResult::kLocked;
@@ -307,11 +320,10 @@ Status Transaction::RollbackTo(size_t mark) {
   // A version both created and deleted since mark: the insert's undo already made it dead.
   NoteGarbage(mark, Write::Kind::kInsert);
   writes_.resize(mark);
-  if (command_indexed_ > mark) {  // the command's index named undone writes: rebuild it
-    command_start_ = std::min(command_start_, mark);
-    command_indexed_ = command_start_;
-    for (auto& set : command_inserted_) set.clear();
-    for (auto& set : command_ended_) set.clear();
+  if (indexed_to_ > mark) {  // the index names undone writes: start it again
+    indexed_from_ = indexed_to_ = 0;
+    for (auto& m : inserted_by_) m.clear();
+    for (auto& m : ended_by_) m.clear();
   }
   txns_->NotifyReleased(id_);  // writers waiting for rows this transaction kept may go on
   wrote_ = std::any_of(writes_.begin(), writes_.end(),

@@ -11,7 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <unordered_set>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -81,13 +81,16 @@ class Transaction {
     if (h.begin != id_ && end != id_) return txns_->Visible(h.begin, end, snapshot_);
     return VisibleOwn(h.begin, end, table, rid);
   }
-  // Starts a new command (PostgreSQL's command id; every statement is one, and so is a
-  // statement run again after a serialization failure): the versions this transaction
-  // created or deleted during the current command are not yet created or deleted as its own
-  // scans see them (a statement sees the writes of the transaction's earlier statements, not
-  // its own: RETURNING, ON CONFLICT DO UPDATE and UPDATE SET subqueries read the table as the
-  // statement found it). Foreign key checks and unique checks look at the newest state
-  // (Classify) and are not affected. Called by TakeStatementSnapshot and RefreshSnapshot.
+  // Starts a new command (PostgreSQL's command id): every statement is one (and so is a
+  // statement run again after a serialization failure), numbered upwards; the snapshot
+  // carries it (a suspended portal keeps its own). For the transaction's own scans, a version
+  // it created in the snapshot's command or a later one is not there yet, and one it deleted
+  // or replaced in them is still there: a statement sees the writes of its transaction's
+  // earlier statements, not its own (RETURNING, ON CONFLICT DO UPDATE and UPDATE SET
+  // subqueries read the table as the statement found it), and a portal read lazily sees none
+  // of the statements that ran after it began. Foreign key and unique checks look at the
+  // newest state (Classify) and are not affected. Called by TakeStatementSnapshot and
+  // RefreshSnapshot.
   void NextCommand();
 
   // Records a version this transaction created (its begin field is id()).
@@ -148,6 +151,7 @@ class Transaction {
     uint32_t table;  // index into tables_
     storage::Rid rid;
     uint32_t generation;  // the table's storage generation (a TRUNCATE since: rid is gone)
+    uint32_t command;     // NextCommand's number when it was written
   };
   uint32_t TableSlot(const std::shared_ptr<Table>& table);
   // Rewrites this transaction's marks in entries [from, end): fn per (heap, write), every one
@@ -161,8 +165,8 @@ class Transaction {
 
   // Visible for a version this transaction created or deleted (begin or end is id()).
   bool VisibleOwn(uint64_t begin, uint64_t end, const Table& table, storage::Rid rid) const;
-  // Indexes writes_[command_indexed_, end) into command_inserted_ / command_ended_.
-  void IndexCommandWrites() const;
+  // Makes the write index (below) cover every write of command `from` and later ones.
+  void IndexWrites(uint32_t from) const;
 
   const std::shared_ptr<txn::TxnManager> txns_;
   const uint64_t id_;
@@ -175,14 +179,16 @@ class Transaction {
   Status doomed_;  // set by a RollbackTo that could not undo every write
   std::vector<std::shared_ptr<Table>> tables_;  // tables written, by slot
   std::vector<Write> writes_;
-  // The current command's writes are writes_[command_start_, end); the ones up to
-  // command_indexed_ are in the sets below (by table slot: page << 16 | slot), built lazily
-  // when a scan meets one of this transaction's versions, so a statement whose scans never
-  // do (a bulk INSERT or COPY) pays nothing.
-  size_t command_start_ = 0;
-  mutable size_t command_indexed_ = 0;
-  mutable std::vector<std::unordered_set<uint64_t>> command_inserted_;
-  mutable std::vector<std::unordered_set<uint64_t>> command_ended_;
+  uint32_t command_ = 0;  // NextCommand; writes_ is in command order
+  // Which command created (kInsert) or ended (kEnd) the versions of writes_[indexed_from_,
+  // indexed_to_), by table slot and page << 16 | slot. Built lazily, only from the oldest
+  // command a scan asked about, and only when a scan meets one of this transaction's versions
+  // while writes of its snapshot's command or later exist: a bulk INSERT or COPY, or a read
+  // after it, pays nothing.
+  mutable size_t indexed_from_ = 0;
+  mutable size_t indexed_to_ = 0;
+  mutable std::vector<std::unordered_map<uint64_t, uint32_t>> inserted_by_;
+  mutable std::vector<std::unordered_map<uint64_t, uint32_t>> ended_by_;
   std::vector<uint64_t> depends_on_;  // NoteDependency
   size_t deps_published_ = 0;         // depends_on_[0, this) are known published
 };
