@@ -92,6 +92,8 @@ void Transaction::IndexWrites(uint32_t from) const {
   }
   auto add = [&](size_t i) {
     const Write& w = writes_[i];
+    // A TRUNCATE since took the write's heap away (its rid may name a new version now).
+    if (w.generation != Generation(*tables_[w.table])) return;
     const uint64_t key = uint64_t{w.rid.page} << 16 | w.rid.slot;
     if (w.kind == Write::Kind::kInsert) inserted_by_[w.table][key] = w.command;
     if (w.kind == Write::Kind::kEnd) ended_by_[w.table][key] = w.command;
