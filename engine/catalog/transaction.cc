@@ -41,13 +41,16 @@ Status Transaction::EndReadOnly() {
 }
 
 Status Transaction::TakeStatementSnapshot(const ExecControl* ctl) {
+  NextCommand();
   if (has_snapshot_ && isolation_ == Isolation::kRepeatableRead) return Status::Ok();
   return RefreshSnapshot(ctl);
 }
 
 Status Transaction::RefreshSnapshot(const ExecControl* ctl) {
+  NextCommand();
   MERIDIAN_RETURN_IF_ERROR(AwaitDependencies(ctl));
   snapshot_ = txns_->TakeSnapshot(id_);
+  snapshot_.command = command_;
   has_snapshot_ = true;
   return Status::Ok();
 }
@@ -77,6 +80,57 @@ uint32_t Generation(const Table& table) {
 
 }  // namespace
 
+void Transaction::NextCommand() {
+  ++command_;
+  snapshot_.command = command_;
+}
+
+void Transaction::IndexWrites(uint32_t from) const {
+  if (inserted_by_.size() < tables_.size()) {
+    inserted_by_.resize(tables_.size());
+    ended_by_.resize(tables_.size());
+  }
+  auto add = [&](size_t i) {
+    const Write& w = writes_[i];
+    // A TRUNCATE since took the write's heap away (its rid may name a new version now).
+    if (w.generation != Generation(*tables_[w.table])) return;
+    const uint64_t key = uint64_t{w.rid.page} << 16 | w.rid.slot;
+    if (w.kind == Write::Kind::kInsert) inserted_by_[w.table][key] = w.command;
+    if (w.kind == Write::Kind::kEnd) ended_by_[w.table][key] = w.command;
+  };
+  const size_t first = static_cast<size_t>(
+      std::lower_bound(writes_.begin(), writes_.end(), from,
+                       [](const Write& w, uint32_t c) { return w.command < c; }) -
+      writes_.begin());
+  if (indexed_from_ == indexed_to_) indexed_from_ = indexed_to_ = first;  // nothing indexed yet
+  for (; indexed_from_ > first; add(--indexed_from_)) {
+  }
+  for (; indexed_to_ < writes_.size(); add(indexed_to_++)) {
+  }
+}
+
+bool Transaction::VisibleOwn(uint64_t begin, uint64_t end, const Table& table,
+                             storage::Rid rid) const {
+  const uint32_t command = snapshot_.command;
+  if (!writes_.empty() && writes_.back().command >= command) {
+    IndexWrites(command);
+    for (uint32_t slot = 0; slot < tables_.size(); ++slot) {
+      if (tables_[slot].get() != &table) continue;
+      const uint64_t key = uint64_t{rid.page} << 16 | rid.slot;
+      if (begin == id_) {  // created by the snapshot's command or a later one: not there yet
+        auto c = inserted_by_[slot].find(key);
+        if (c != inserted_by_[slot].end() && c->second >= command) return false;
+      }
+      if (end == id_) {  // deleted (or replaced) by them: still there
+        auto c = ended_by_[slot].find(key);
+        if (c != ended_by_[slot].end() && c->second >= command) end = 0;
+      }
+      break;
+    }
+  }
+  return txns_->Visible(begin, end, snapshot_);
+}
+
 uint32_t Transaction::TableSlot(const std::shared_ptr<Table>& table) {
   for (uint32_t i = 0; i < tables_.size(); ++i) {
     if (tables_[i].get() == table.get()) return i;
@@ -86,7 +140,7 @@ uint32_t Transaction::TableSlot(const std::shared_ptr<Table>& table) {
 }
 
 void Transaction::NoteInsert(const std::shared_ptr<Table>& table, storage::Rid rid) {
-  writes_.push_back({Write::Kind::kInsert, TableSlot(table), rid, Generation(*table)});
+  writes_.push_back({Write::Kind::kInsert, TableSlot(table), rid, Generation(*table), command_});
   wrote_ = true;
 }
 
@@ -179,12 +233,12 @@ Result<Transaction::LockResult> Transaction::LockVersion(const std::shared_ptr<T
     switch (outcome) {
       case Outcome::kTaken:
         writes_.push_back({lock_only ? Write::Kind::kLock : Write::Kind::kEnd, TableSlot(table),
-                           rid, Generation(*table)});
+                           rid, Generation(*table), command_});
         wrote_ = wrote_ || !lock_only;
         MERIDIAN_RETURN_IF_ERROR(WaitForKeyShareHolders(*this, *table, rid, ctl, lock_timeout_ms));
         return LockResult::kLocked;
       case Outcome::kUpgraded:
-        writes_.push_back({Write::Kind::kEnd, TableSlot(table), rid, Generation(*table)});
+        writes_.push_back({Write::Kind::kEnd, TableSlot(table), rid, Generation(*table), command_});
         wrote_ = true;
         MERIDIAN_RETURN_IF_ERROR(WaitForKeyShareHolders(*this, *table, rid, ctl, lock_timeout_ms));
         return LockResult::kLocked;
@@ -268,6 +322,11 @@ Status Transaction::RollbackTo(size_t mark) {
   // A version both created and deleted since mark: the insert's undo already made it dead.
   NoteGarbage(mark, Write::Kind::kInsert);
   writes_.resize(mark);
+  if (indexed_to_ > mark) {  // the index names undone writes: start it again
+    indexed_from_ = indexed_to_ = 0;
+    for (auto& m : inserted_by_) m.clear();
+    for (auto& m : ended_by_) m.clear();
+  }
   txns_->NotifyReleased(id_);  // writers waiting for rows this transaction kept may go on
   wrote_ = std::any_of(writes_.begin(), writes_.end(),
                        [](const Write& w) { return w.kind != Write::Kind::kLock; });

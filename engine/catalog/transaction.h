@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -69,15 +70,28 @@ class Transaction {
   // of its transaction (a suspended portal at READ COMMITTED) reads with its own statement's
   // snapshot during each of its fetches (main/statement.cc SelectCursor).
   void SwapSnapshot(txn::Snapshot* other) { std::swap(snapshot_, *other); }
-  // Is a version with this header visible to the current snapshot? Inline for stamped
-  // versions (txn::VisibleByTimestamps), else a status lookup.
-  bool Visible(const storage::TupleHeader& h) const {
+  // Is the version at rid of table, with this header, visible to the current snapshot and
+  // command? Inline for stamped versions (txn::VisibleByTimestamps), else a status lookup;
+  // this transaction's own versions follow the command rule (NextCommand).
+  bool Visible(const storage::TupleHeader& h, const Table& table, storage::Rid rid) const {
     const uint64_t end = storage::DeletingEnd(h);
     if (std::optional<bool> stamped = txn::VisibleByTimestamps(h.begin, end, snapshot_)) {
       return *stamped;
     }
-    return txns_->Visible(h.begin, end, snapshot_);
+    if (h.begin != id_ && end != id_) return txns_->Visible(h.begin, end, snapshot_);
+    return VisibleOwn(h.begin, end, table, rid);
   }
+  // Starts a new command (PostgreSQL's command id): every statement is one (and so is a
+  // statement run again after a serialization failure), numbered upwards; the snapshot
+  // carries it (a suspended portal keeps its own). For the transaction's own scans, a version
+  // it created in the snapshot's command or a later one is not there yet, and one it deleted
+  // or replaced in them is still there: a statement sees the writes of its transaction's
+  // earlier statements, not its own (RETURNING, ON CONFLICT DO UPDATE and UPDATE SET
+  // subqueries read the table as the statement found it), and a portal read lazily sees none
+  // of the statements that ran after it began. Foreign key and unique checks look at the
+  // newest state (Classify) and are not affected. Called by TakeStatementSnapshot and
+  // RefreshSnapshot.
+  void NextCommand();
 
   // Records a version this transaction created (its begin field is id()).
   void NoteInsert(const std::shared_ptr<Table>& table, storage::Rid rid);
@@ -137,6 +151,7 @@ class Transaction {
     uint32_t table;  // index into tables_
     storage::Rid rid;
     uint32_t generation;  // the table's storage generation (a TRUNCATE since: rid is gone)
+    uint32_t command;     // NextCommand's number when it was written
   };
   uint32_t TableSlot(const std::shared_ptr<Table>& table);
   // Rewrites this transaction's marks in entries [from, end): fn per (heap, write), every one
@@ -147,6 +162,11 @@ class Transaction {
   // Tells each table the pages of writes_[from..] of this kind, whose versions garbage
   // collection must visit (Table::NoteGarbagePages).
   void NoteGarbage(size_t from, Write::Kind kind) const;
+
+  // Visible for a version this transaction created or deleted (begin or end is id()).
+  bool VisibleOwn(uint64_t begin, uint64_t end, const Table& table, storage::Rid rid) const;
+  // Makes the write index (below) cover every write of command `from` and later ones.
+  void IndexWrites(uint32_t from) const;
 
   const std::shared_ptr<txn::TxnManager> txns_;
   const uint64_t id_;
@@ -159,6 +179,16 @@ class Transaction {
   Status doomed_;  // set by a RollbackTo that could not undo every write
   std::vector<std::shared_ptr<Table>> tables_;  // tables written, by slot
   std::vector<Write> writes_;
+  uint32_t command_ = 0;  // NextCommand; writes_ is in command order
+  // Which command created (kInsert) or ended (kEnd) the versions of writes_[indexed_from_,
+  // indexed_to_), by table slot and page << 16 | slot. Built lazily, only from the oldest
+  // command a scan asked about, and only when a scan meets one of this transaction's versions
+  // while writes of its snapshot's command or later exist: a bulk INSERT or COPY, or a read
+  // after it, pays nothing.
+  mutable size_t indexed_from_ = 0;
+  mutable size_t indexed_to_ = 0;
+  mutable std::vector<std::unordered_map<uint64_t, uint32_t>> inserted_by_;
+  mutable std::vector<std::unordered_map<uint64_t, uint32_t>> ended_by_;
   std::vector<uint64_t> depends_on_;  // NoteDependency
   size_t deps_published_ = 0;         // depends_on_[0, this) are known published
 };

@@ -32,7 +32,7 @@ Result<bool> FetchVisibleVersion(catalog::Table& table, storage::Rid rid,
     if (st.sqlstate() == sqlstate::kInternalError) return false;
     return st;
   }
-  return txn == nullptr || txn->Visible(storage::ReadTupleHeader(*bytes));
+  return txn == nullptr || txn->Visible(storage::ReadTupleHeader(*bytes), table, rid);
 }
 
 IndexScanOp::IndexScanOp(std::shared_ptr<catalog::Table> table,
@@ -294,7 +294,7 @@ Result<bool> IndexScanOp::Next(Row* row) {
           if (header.status().sqlstate() == sqlstate::kInternalError) continue;
           return header.status();
         }
-        if (!txn->Visible(*header)) continue;
+        if (!txn->Visible(*header, *table_, rid_)) continue;
       }
       row->assign(width_, Value::Null());
       if (!key_needed_) return true;  // count(*): the consumer reads no column

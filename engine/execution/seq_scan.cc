@@ -62,7 +62,9 @@ Result<bool> SeqScanOp::Next(Row* row) {
     const size_t i = next_tuple_++;
     const std::string_view bytes = page_.tuple(i);
     // Versions the statement's snapshot cannot see are skipped before decoding.
-    if (txn != nullptr && !txn->Visible(storage::ReadTupleHeader(bytes))) continue;
+    if (txn != nullptr && !txn->Visible(storage::ReadTupleHeader(bytes), *table_, page_.rid(i))) {
+      continue;
+    }
     rid_ = page_.rid(i);
     MERIDIAN_RETURN_IF_ERROR(table_->DecodeRow(bytes, row, prune_ ? &needed_ : nullptr));
     row->resize(width_);

@@ -1,11 +1,11 @@
 // UPDATE executor: collects every matching row of the statement's snapshot (through the
 // cheapest access path) before writing anything (no Halloween problem), takes every row's
 // write lock (its old version's end field; READ COMMITTED follows rows replaced meanwhile, see
-// LockRowForWrite), then computes each new version from the locked one (before the locks when
-// SET has a subquery, which must not find the locked versions gone) and appends it with its
-// index entries. UPDATE ... FROM takes its rows from the planned join of the FROM items and
-// the target (each target row once), SET and RETURNING reading the joined row. See
-// modify_table.h.
+// LockRowForWrite), then computes each new version from the locked one and appends it with its
+// index entries; a SET subquery still reads the table as the statement found it (the command
+// rule, catalog::Transaction::NextCommand). UPDATE ... FROM takes its rows from the planned
+// join of the FROM items and the target (each target row once), SET and RETURNING reading the
+// joined row. See modify_table.h.
 #include <algorithm>
 
 #include "catalog/transaction.h"
@@ -32,20 +32,6 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
     }
     return new_row;
   };
-  // A subquery in SET reads the tables as the statement found them (PostgreSQL's snapshot
-  // rule), but this transaction's locks hide the versions they end: such SETs are computed
-  // before any lock is taken (again for a row READ COMMITTED followed to a newer version).
-  const bool early = std::any_of(b.assignments.begin(), b.assignments.end(),
-                                 [](const auto& a) { return a.value->ContainsSubquery(); });
-  std::vector<Row> computed;
-  std::vector<storage::Rid> computed_for;
-  if (early) {
-    for (const MatchedRow& m : matches) {
-      MERIDIAN_ASSIGN_OR_RETURN(Row r, compute(m));
-      computed.push_back(std::move(r));
-      computed_for.push_back(m.rid);
-    }
-  }
   // Phase 2: every row's write lock first (so keys may move between rows of one statement),
   // then the new versions, computed from the locked (possibly newer) versions, and their index
   // entries.
@@ -60,12 +46,10 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
   for (size_t i = 0; i < matches.size(); ++i) {
     if (!locked[i]) continue;  // gone, no longer matching, or already changed by this statement
     MatchedRow& m = matches[i];
-    Row new_row;
-    if (early && computed_for[i] == m.rid) {
-      new_row = std::move(computed[i]);
-    } else {
-      MERIDIAN_ASSIGN_OR_RETURN(new_row, compute(m));
-    }
+    // A subquery in SET reads the tables as the statement found them: the versions this
+    // statement locked or wrote are neither gone nor there for its scans (command rule,
+    // catalog::Transaction::NextCommand).
+    MERIDIAN_ASSIGN_OR_RETURN(Row new_row, compute(m));
     if (m.joined.empty()) {
       MERIDIAN_RETURN_IF_ERROR(
           WriteReplacement(b.table, b.checks, b.returning, m.rid, new_row, exec).status());

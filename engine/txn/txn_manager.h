@@ -33,6 +33,9 @@ enum class TxnState : uint8_t { kRunning, kCommitting, kCommitted, kAborted };
 struct Snapshot {
   Timestamp read_ts = 0;  // every commit at or below is visible
   uint64_t me = 0;        // the reading transaction's id (its own writes are visible)
+  // The reading statement's command in its transaction (catalog::Transaction::NextCommand):
+  // of me's own writes, those of this command and later ones are not seen.
+  uint32_t command = 0;
 };
 
 // The visibility rule of TxnManager::Visible for a version whose begin and end fields are
