@@ -163,7 +163,7 @@ TEST_F(EarlyLockReleaseTest, PlainWritesAfterADependencyReadThroughItsCommit) {
     returning = RunSql(*b_, "UPDATE t SET v = v + 1000 WHERE id = 3 RETURNING v");
     b_done = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  AwaitBlockedStatements(*db_, 1);  // B's RETURNING waits for A's group
   EXPECT_FALSE(b_done.load());
   fs_.Hold(false);
   b_thread.join();
