@@ -236,8 +236,9 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
     if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
     if (!st->extra->seen.insert(std::move(key)).second) return Status::Ok();
   }
-  // string_agg / array_agg with ORDER BY keep each item's keys, sorted by FinishAggregate (the
-  // order of the other aggregates' inputs does not change their results).
+  // string_agg / array_agg with ORDER BY and the ordered-set aggregates keep each item's keys,
+  // sorted by FinishAggregate (the order of the other aggregates' inputs does not change their
+  // results).
   const bool ordered =
       !agg.agg_order.empty() &&
       (agg.agg == AggFunc::kArrayAgg || agg.agg == AggFunc::kStringAgg || IsOrderedSet(agg.agg));

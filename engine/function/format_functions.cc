@@ -325,10 +325,9 @@ void IsoWeek(int64_t days, int64_t* iso_year, int* week, int* iso_doy) {
     const int dow = static_cast<int>(((jan4 + 5) % 7 + 7) % 7);  // 0 = Monday
     return jan4 - dow;
   };
-  int64_t y, unused_day;
+  int64_t y;
   int m, d;
   datetime::CivilFromDays(days, &y, &m, &d);
-  (void)unused_day;
   int64_t start = week1_start(y + 1);
   if (days >= start) {
     y += 1;
@@ -940,9 +939,9 @@ Result<Parsed> ParseByTemplate(std::string_view in, std::string_view fmt) {
       }
       case Key::kDAY:
       case Key::kDY: {
-        MERIDIAN_ASSIGN_OR_RETURN(int unused, ReadWord(in, &at, kDays, 7, n.key == Key::kDY ? 3 : 0,
-                                                       n.key == Key::kDY ? "DY" : "DAY"));
-        (void)unused;
+        MERIDIAN_RETURN_IF_ERROR(
+            ReadWord(in, &at, kDays, 7, n.key == Key::kDY ? 3 : 0, n.key == Key::kDY ? "DY" : "DAY")
+                .status());
         break;
       }
       case Key::kDD:
@@ -1044,8 +1043,7 @@ Result<Parsed> ParseByTemplate(std::string_view in, std::string_view fmt) {
       case Key::kIW:
       case Key::kCC:
       case Key::kQ: {
-        MERIDIAN_ASSIGN_OR_RETURN(int64_t unused, ReadNumber(in, &at, width(2), "field"));
-        (void)unused;
+        MERIDIAN_RETURN_IF_ERROR(ReadNumber(in, &at, width(2), "field").status());
         break;
       }
     }
