@@ -3,6 +3,7 @@
 // to_timestamp(epoch seconds), and make_date / make_timestamp / make_timestamptz. Template
 // patterns, FM/TH modifiers, padding and error codes follow PostgreSQL's documentation; the
 // differential checks against PostgreSQL 15 are tests/sql/functions/formatting.test.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -231,6 +232,21 @@ std::vector<Node> ParseTemplate(std::string_view fmt) {
   return nodes;
 }
 
+// The template's nodes, parsed once per distinct template on this thread: a to_char over a
+// million rows passes the same template a million times. The reference stays valid until the
+// thread's next call.
+const std::vector<Node>& Template(std::string_view fmt) {
+  thread_local std::string last;
+  thread_local std::vector<Node> nodes;
+  thread_local bool parsed = false;
+  if (!parsed || last != fmt) {
+    nodes = ParseTemplate(fmt);
+    last.assign(fmt);
+    parsed = true;
+  }
+  return nodes;
+}
+
 std::string ApplyCase(std::string_view word, Case c) {
   std::string out(word);
   for (size_t i = 0; i < out.size(); ++i) {
@@ -350,7 +366,7 @@ int64_t DisplayYear(int64_t astronomical) {
 Result<std::string> FormatTm(const Tm& tm, std::string_view fmt) {
   std::string out;
   const int64_t days = tm.julian - kJulianOf2000;
-  for (const Node& n : ParseTemplate(fmt)) {
+  for (const Node& n : Template(fmt)) {
     const int64_t year = tm.interval ? tm.year : DisplayYear(tm.year);
     switch (n.key) {
       case Key::kLiteral:
@@ -566,11 +582,13 @@ Result<Value> ToCharInterval(Args a, ExecContext*) {
 Result<Value> FormatNumeric(const Numeric& value, std::string_view fmt) {
   bool fill = false, angle = false, seen_point = false, sign_code = false;
   int pre = 0, post = 0, zero_from = -1;  // zero_from: the first '0' before the point
+  std::string frac_pattern;               // the fraction's '9' and '0' positions
   for (size_t i = 0; i < fmt.size(); ++i) {
     const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(fmt[i])));
     if (c == '9' || c == '0') {
       if (seen_point) {
         ++post;
+        frac_pattern.push_back(c);
       } else {
         if (c == '0' && zero_from < 0) zero_from = pre;
         ++pre;
@@ -634,13 +652,6 @@ Result<Value> FormatNumeric(const Numeric& value, std::string_view fmt) {
   // and every one before it).
   size_t frac_shown = frac_digits.size();
   if (fill) {
-    std::string frac_pattern;
-    bool in_frac = false;
-    for (char raw : fmt) {
-      const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(raw)));
-      if (c == '.' || c == 'D') in_frac = true;
-      if (in_frac && (c == '9' || c == '0')) frac_pattern.push_back(c);
-    }
     while (frac_shown > 0 && frac_pattern[frac_shown - 1] == '9' &&
            frac_digits[frac_shown - 1] == '0') {
       --frac_shown;
@@ -659,10 +670,8 @@ Result<Value> FormatNumeric(const Numeric& value, std::string_view fmt) {
     }
     if (StartsWithNoCase(fmt, i, "PR")) {
       ++i;
-      if (negative) {
-        out.insert(out.find_first_not_of(' ') == std::string::npos ? out.size()
-                                                                   : out.find_first_not_of(' '),
-                   "<");
+      if (negative) {  // <digits>, after any leading blanks
+        out.insert(std::min(out.find_first_not_of(' '), out.size()), "<");
         out += '>';
       } else if (!fill) {
         out.insert(0, " ");
@@ -776,7 +785,7 @@ struct Parsed {
   int minute = 0, second = 0;
   int64_t micros = 0;
   int64_t julian = -1;
-  bool has_offset = false;
+  bool has_offset = false, offset_negative = false;
   int64_t offset_s = 0;
 };
 
@@ -859,7 +868,7 @@ bool IsDigitKey(Key k) {
 }
 
 Result<Parsed> ParseByTemplate(std::string_view in, std::string_view fmt) {
-  const std::vector<Node> nodes = ParseTemplate(fmt);
+  const std::vector<Node>& nodes = Template(fmt);
   Parsed p;
   size_t at = 0;
   for (size_t k = 0; k < nodes.size(); ++k) {
@@ -979,13 +988,8 @@ Result<Parsed> ParseByTemplate(std::string_view in, std::string_view fmt) {
         while (at < in.size() && in[at] == ' ') ++at;
         const size_t start = at;
         MERIDIAN_ASSIGN_OR_RETURN(int64_t v, ReadNumber(in, &at, max, "fraction"));
-        int64_t scaled = v;
-        for (size_t d = at - start; d < 6; ++d) scaled *= 10;  // digits read as a fraction
-        p.micros = n.key == Key::kMS ? v * 1000 : scaled;
-        if (n.key == Key::kMS && at - start < 3) {
-          p.micros = v;
-          for (size_t d = at - start; d < 6; ++d) p.micros *= 10;
-        }
+        p.micros = v;  // the digits read are a fraction of a second, MS's too ("25" is .25 s)
+        for (size_t d = at - start; d < 6; ++d) p.micros *= 10;
         break;
       }
       case Key::kSSSS: {
@@ -1020,6 +1024,7 @@ Result<Parsed> ParseByTemplate(std::string_view in, std::string_view fmt) {
       }
       case Key::kTZH: {
         while (at < in.size() && in[at] == ' ') ++at;
+        p.offset_negative = at < in.size() && in[at] == '-';  // "-00" too, for TZM's sign
         MERIDIAN_ASSIGN_OR_RETURN(int64_t h, ReadNumber(in, &at, 2, "TZH", true));
         p.has_offset = true;
         p.offset_s += h * 3600;
@@ -1028,7 +1033,7 @@ Result<Parsed> ParseByTemplate(std::string_view in, std::string_view fmt) {
       case Key::kTZM: {
         MERIDIAN_ASSIGN_OR_RETURN(int64_t m, ReadNumber(in, &at, 2, "TZM"));
         p.has_offset = true;
-        p.offset_s += (p.offset_s < 0 ? -m : m) * 60;
+        p.offset_s += (p.offset_negative ? -m : m) * 60;
         break;
       }
       case Key::kTZ:
@@ -1048,16 +1053,12 @@ Result<Parsed> ParseByTemplate(std::string_view in, std::string_view fmt) {
       }
     }
   }
-  if (p.hour12) {
-    if (p.hour < 1 || p.hour > 12) {
-      return Status::Error(
-          sqlstate::kInvalidDatetimeFormat,
-          "hour \"" + std::to_string(p.hour) + "\" is invalid for the 12-hour clock");
-    }
-    if (p.has_ampm) p.hour = p.hour % 12 + (p.pm ? 12 : 0);
-  } else if (p.has_ampm) {
-    p.hour = p.hour % 12 + (p.pm ? 12 : 0);
+  if (p.hour12 && (p.hour < 1 || p.hour > 12)) {
+    return Status::Error(
+        sqlstate::kInvalidDatetimeFormat,
+        "hour \"" + std::to_string(p.hour) + "\" is invalid for the 12-hour clock");
   }
+  if (p.has_ampm) p.hour = p.hour % 12 + (p.pm ? 12 : 0);
   if (p.bc) p.year = 1 - p.year;
   return p;
 }
