@@ -349,9 +349,10 @@ struct SubqueryPlan::Hashed {
   uint64_t run = 0;  // ExecContext::run of calls and the table
   uint64_t calls = 0;
   bool built = false;
-  // This run's table outgrew twice work_mem while being built: it was dropped and the per-row
-  // plan answers the rest of the run (a hashed SubPlan never holds more than the budget).
-  bool over_budget = false;
+  // The budget (twice work_mem, bytes) a table of this plan outgrew while being built, 0 if
+  // none did: it was dropped, and the per-row plan answers every later call until a run has a
+  // larger budget (SET work_mem), so repeated executions do not build and drop it again.
+  size_t outgrew_budget = 0;
   std::unordered_set<std::string> keys;
   std::unordered_map<std::string, Value> values;
   std::unordered_map<std::string, bool> groups;

@@ -574,24 +574,24 @@ void ClearHashed(SubqueryPlan::Hashed& h) {
 }
 
 // A correlated subquery through its hashed form (SubqueryPlan::Hashed): false while the
-// per-row plan is still due (the first switch_after calls of a run, or the whole run once the
-// table outgrew twice work_mem, PostgreSQL's hash_mem_multiplier); else the table is built
-// (at the first such call) and *key holds the outer row's key, empty when a part is NULL.
+// per-row plan is still due (the first switch_after calls of a run, or always once a table of
+// this plan outgrew twice work_mem, PostgreSQL's hash_mem_multiplier, unless the budget grew
+// since); else the table is built (at the first such call) and *key holds the outer row's
+// key, empty when a part is NULL.
 Result<bool> HashedLookupKey(const BoundExpr& e, const EvalContext& ctx, std::string* key) {
   SubqueryPlan::Hashed& h = *e.subquery->hashed;
   const uint64_t run = ctx.exec != nullptr ? ctx.exec->run : 0;
   if (h.run != run) {
     h.run = run;
     h.calls = 0;
-    h.over_budget = false;
     ClearHashed(h);
   }
-  if (h.over_budget) return false;
+  const size_t budget = 2 * WorkMemBytes(ctx.exec);
+  if (h.outgrew_budget != 0 && budget <= h.outgrew_budget) return false;
   if (!h.built) {
     if (++h.calls <= h.switch_after) return false;
     MERIDIAN_RETURN_IF_ERROR(h.root->Open(&ctx, ctx.exec));
     const size_t k = h.outer_keys.size();
-    const size_t budget = 2 * WorkMemBytes(ctx.exec);
     size_t held = 0;  // estimated bytes of the table: keys, values and per-entry overhead
     constexpr size_t kEntryBytes = 64;  // a hash node, its bucket slot and a string header
     Row row;
@@ -600,7 +600,7 @@ Result<bool> HashedLookupKey(const BoundExpr& e, const EvalContext& ctx, std::st
     while (true) {
       if (held > budget) {
         ClearHashed(h);
-        h.over_budget = true;
+        h.outgrew_budget = budget;
         return false;
       }
       MERIDIAN_ASSIGN_OR_RETURN(bool more, h.root->Next(&row));
