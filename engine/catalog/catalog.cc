@@ -1464,7 +1464,7 @@ Status Catalog::Checkpoint(bool only_due) {
     MERIDIAN_RETURN_IF_ERROR(table->FreeVersions(g, &removed));
     versions_collected_.fetch_add(static_cast<uint64_t>(removed), std::memory_order_relaxed);
   }
-  // Visibility map pass (storage/README.md "Visibility map"), with a horizon taken now: the
+  // Visibility map pass (docs/storage.md "Visibility map"), with a horizon taken now: the
   // versions just freed are gone, so their pages may qualify.
   const txn::Timestamp vm_horizon = txns_->OldestSnapshot();
   // An early checkpoint for hot tables (only_due) passes over those alone.

@@ -165,7 +165,7 @@ class Table {
   }
   // Frees the slots (skipped when TRUNCATE replaced the heap since). REQUIRES shared lock.
   Status FreeVersions(const Garbage& garbage, int64_t* removed);
-  // Visibility map pass (storage/README.md "Visibility map"): sets the bit of every page not
+  // Visibility map pass (docs/storage.md "Visibility map"): sets the bit of every page not
   // yet all-visible whose versions all have a stamped begin <= horizon (the oldest running
   // snapshot, TxnManager::OldestSnapshot, taken by the caller) and no end stamp or lock mark.
   // *marked counts the pages set by this pass. REQUIRES shared lock.

@@ -265,7 +265,7 @@ Result<bool> IndexScanOp::Next(Row* row) {
     }
     if (!cursor_open_) {
       if (next_range_ == ranges_.size()) return false;
-      // Before any entry of this cursor is read (storage/README.md, visibility map invariant 4).
+      // Before any entry of this cursor is read (docs/storage.md, visibility map invariant 4).
       removal_epoch_ = table_->heap()->removal_epoch();
       cursor_ = index_->tree()->Scan(ranges_[next_range_++]);
       cursor_open_ = true;

@@ -132,7 +132,7 @@ Status RTreeScanOp::Open(const EvalContext* outer, ExecContext* exec) {
   next_ = 0;
   until_check_ = 0;
   geo_sure_ = 0;
-  // Before any entry is read (storage/README.md, visibility map invariant 4).
+  // Before any entry is read (docs/storage.md, visibility map invariant 4).
   removal_epoch_ = table_->heap()->removal_epoch();
   Row empty;
   const EvalContext bound_ctx{&empty, outer, exec};

@@ -2,7 +2,7 @@
 // (memcmp order; key_codec.h makes SQL tuples such strings), values are small byte strings (a
 // heap Rid). Concurrency: every method is thread-safe. A tree latch (a SharedMutex) is
 // held shared by lookups, scans and in-place leaf changes, exclusively by splits, merges and
-// bulk builds; pages are latched top-down under it. Protocol: engine/storage/README.md "B+tree".
+// bulk builds; pages are latched top-down under it. Protocol: docs/storage.md "B+tree".
 #pragma once
 
 #include <cstdint>

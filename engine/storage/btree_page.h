@@ -1,6 +1,6 @@
 // B+tree page format: a non-owning view (BTreePage) over one 8 KiB page holding sorted
 // variable-length cells behind a sorted u16 slot array, plus NodeImage, an in-memory copy used
-// while splitting, merging and redistributing. Byte tables: engine/storage/README.md "B+tree".
+// while splitting, merging and redistributing. Byte tables: docs/storage.md "B+tree".
 // Holds no latch itself: callers reach page bytes only through a page guard of the right mode.
 #pragma once
 

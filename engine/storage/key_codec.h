@@ -1,6 +1,6 @@
 // Order-preserving key codec: a tuple of Values becomes a byte string whose memcmp order is the
 // SQL order of the tuple (NULLS LAST ascending, NULLS FIRST descending, like PostgreSQL), so
-// B+tree pages compare keys with memcmp only. Byte format: engine/storage/README.md "Key format".
+// B+tree pages compare keys with memcmp only. Byte format: docs/storage.md "Key format".
 #pragma once
 
 #include <string>

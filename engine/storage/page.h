@@ -1,7 +1,7 @@
 // Page layout: the 32-byte header every 8 KiB page starts with (checksum, type, LSN, slot
 // count, free-space bounds) and SlottedPage, a non-owning view that stores variable-length
 // tuples: slot array growing forward after the header, tuple bytes growing back from the end.
-// Byte tables: engine/storage/README.md. All integers are little-endian.
+// Byte tables: docs/storage.md. All integers are little-endian.
 #pragma once
 
 #include <bit>

@@ -2,7 +2,7 @@
 // cached by the shared BufferPool; 1 to 8 float64 dimensions, points are boxes with lo == hi.
 // Concurrency: every method is thread-safe. A tree latch (a SharedMutex) is held shared by
 // searches and nearest-neighbour scans, exclusively by Insert, Delete, BulkLoad, Verify and
-// Close; pages are latched one at a time under it. Protocol: engine/storage/README.md
+// Close; pages are latched one at a time under it. Protocol: docs/storage.md
 // "R*-tree".
 #pragma once
 

@@ -1,7 +1,7 @@
 // R*-tree page format: RTreePage, a non-owning view over one 8 KiB node page that keeps its
 // entries' coordinates contiguous per dimension (all low ends of dimension 0, then all high
 // ends, then dimension 1, ...) so a node search is a few vectorizable loops; RNode, an
-// in-memory copy used by splits and reinsertion. Byte tables: engine/storage/README.md
+// in-memory copy used by splits and reinsertion. Byte tables: docs/storage.md
 // "R*-tree". Holds no latch itself: callers reach page bytes only through page guards.
 #pragma once
 

@@ -1,6 +1,6 @@
 // Tuple codec: a Row of typed Values to the bytes a HeapFile stores, and back.
 // CONTRACT shared by engine/storage (implements) and the query layers (use).
-// The layout (a byte table lives in engine/storage/README.md) begins with a fixed header that
+// The layout (a byte table lives in docs/storage.md) begins with a fixed header that
 // reserves room for MVCC (creating and deleting transaction timestamps) so the transaction
 // issue can fill it without a format change.
 #pragma once

@@ -1,4 +1,4 @@
-// The visibility map (engine/storage/README.md "Visibility map") seen from SQL: index-only
+// The visibility map (docs/storage.md "Visibility map") seen from SQL: index-only
 // scans (B+tree and R-tree) read the heap only for entries on pages that are not all-visible,
 // counted by EXPLAIN ANALYZE's "Heap Fetches: N". Checkpoints set the bits (only for versions
 // older than every running snapshot), every write clears them, a restart starts with none, and
