@@ -7,6 +7,7 @@
 // Unknown names give 42883 as in PostgreSQL.
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <utility>
 
 #include "binder/binder.h"
@@ -507,6 +508,13 @@ bool FitsKind(const Type& t, char kind) {
       return t.id == TypeId::kInterval;
     case 'A':
       return t.IsArray() && Type{t.element, -1}.IsString();
+    case 'I':
+      return t.IsArray() && !t.IsVector() &&
+             (t.element == TypeId::kInteger || t.element == TypeId::kSmallInt);
+    case 'a':
+      return t.IsArray() && !t.IsVector();
+    case 'e':
+      return !t.IsArray();
     case 'x':
       return true;
     case 'r':
@@ -533,6 +541,19 @@ Result<BoundExprPtr> Binder::BindRegisteredFunction(const std::string& name,
     bool fits = true;
     for (size_t i = 0; i < n && fits; ++i) fits = FitsKind((*args)[i]->type, kind_of(i));
     if (!fits) continue;
+    // 'a' / 'e' (PostgreSQL's anycompatiblearray / anycompatible): one element type common to
+    // every such argument; all untyped makes it text.
+    std::optional<Type> element;
+    for (size_t i = 0; i < n && fits; ++i) {
+      const char kind = kind_of(i);
+      const Type& t = (*args)[i]->type;
+      if ((kind != 'a' && kind != 'e') || t.id == TypeId::kUnknown) continue;
+      const Type e = kind == 'a' ? t.Element() : t;
+      element = element ? CommonType(*element, e) : std::optional<Type>(e);
+      fits = element.has_value();
+    }
+    if (!fits) continue;
+    const Type common = element ? *element : Type::Text();
     for (size_t i = 0; i < n; ++i) {
       BoundExprPtr& a = (*args)[i];
       const char kind = kind_of(i);
@@ -542,8 +563,17 @@ Result<BoundExprPtr> Binder::BindRegisteredFunction(const std::string& name,
         }
         continue;
       }
-      const Type want = ScalarKindType(kind == 'n' ? 'N' : kind);
-      if (a->type.id != want.id) {
+      const Type want = kind == 'a'   ? Type::Array(common)
+                        : kind == 'e' ? common
+                        : kind == 'I' ? Type::Array(Type::Integer())
+                                      : ScalarKindType(kind == 'n' ? 'N' : kind);
+      if (kind == 'a' || kind == 'e') {
+        if (a->type != want) {
+          MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), want, false, ""));
+        }
+        continue;
+      }
+      if (a->type.id != want.id || (kind == 'I' && a->type != want)) {
         MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), want, false, ""));
       }
     }
@@ -553,7 +583,9 @@ Result<BoundExprPtr> Binder::BindRegisteredFunction(const std::string& name,
     e->position = position;
     e->func = Func::kRegistered;
     e->scalar = f;
-    e->type = ScalarKindType(f->result);
+    e->type = f->result == 'a'   ? Type::Array(common)
+              : f->result == 'e' ? common
+                                 : ScalarKindType(f->result);
     e->children = std::move(*args);
     return e;
   }

@@ -25,6 +25,11 @@ struct ExecContext;
 //   'y' bytea   'u' uuid   'j' json   'J' jsonb   'A' text[]   'p' point   'B' box
 //   'r' regclass: a relation's name (text) or oid (bigint), as passed
 //   'D' date   'S' timestamp (a date converts)   'Z' timestamptz   'V' interval
+//   'I' integer[] (smallint[] converts)
+//   'a' any array, 'e' any non-array (PostgreSQL's anycompatiblearray / anycompatible): the
+//       'a' arguments' element types and the 'e' arguments' types have one common type (text
+//       when all are untyped), to which they are converted; a result 'a' is its array type, a
+//       result 'e' the type itself
 struct ScalarFunction {
   const char* name;
   const char* args;  // one kind per argument

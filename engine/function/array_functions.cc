@@ -295,6 +295,82 @@ Result<Value> EvalArrayOverlap(std::span<const Value> args, ExecContext*) {
   return Value::Bool(false);
 }
 
+// Whether two elements of one type are the same for array_remove / array_replace: NULL matches
+// NULL (IS NOT DISTINCT FROM), as PostgreSQL's do.
+bool SameElement(const Value& x, const Value& y) {
+  if (x.IsNull() || y.IsNull()) return x.IsNull() && y.IsNull();
+  return CompareValues(x, y) == 0;
+}
+
+// array_remove(array, element): the array without the elements equal to element.
+Result<Value> EvalArrayRemove(std::span<const Value> args, ExecContext*) {
+  if (args[0].IsNull()) return Value::Null();
+  std::vector<Value> out;
+  for (const Value& x : args[0].AsArray()) {
+    if (!SameElement(x, args[1])) out.push_back(x);
+  }
+  return Value::Array(std::move(out));
+}
+
+// array_replace(array, from, to): every element equal to from becomes to.
+Result<Value> EvalArrayReplace(std::span<const Value> args, ExecContext*) {
+  if (args[0].IsNull()) return Value::Null();
+  std::vector<Value> out = args[0].AsArray();
+  for (Value& x : out) {
+    if (SameElement(x, args[1])) x = args[2];
+  }
+  return Value::Array(std::move(out));
+}
+
+// array_fill(value, dims [, lower bounds]): one-dimensional arrays with lower bound 1 only
+// (Meridian's arrays); other shapes are 0A000.
+Result<Value> EvalArrayFill(std::span<const Value> args, ExecContext*) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i].IsNull()) {
+      return Status::Error(sqlstate::kNullValueNotAllowed,
+                           "dimension array or low bound array cannot be null");
+    }
+  }
+  const std::vector<Value>& dims = args[1].AsArray();
+  for (size_t i = 1; i < args.size(); ++i) {
+    for (const Value& d : args[i].AsArray()) {
+      if (d.IsNull()) {
+        return Status::Error(sqlstate::kNullValueNotAllowed, "dimension values cannot be null");
+      }
+    }
+  }
+  if (args.size() == 3 && args[2].AsArray().size() != dims.size()) {
+    return Status::Error(sqlstate::kArraySubscriptError, "wrong number of array subscripts")
+        .WithDetail("Low bound array has different size than dimensions array.");
+  }
+  if (dims.empty()) return Value::Array({});
+  if (dims.size() > 1) return Status::NotSupported("multidimensional arrays are not supported");
+  if (args.size() == 3 && args[2].AsArray()[0].AsInt() != 1) {
+    return Status::NotSupported("arrays whose lower bound is not 1 are not supported");
+  }
+  const int64_t n = dims[0].AsInt();
+  if (n < 0 || n > kMaxArraySize) {
+    return Status::Error(
+        sqlstate::kProgramLimitExceeded,
+        "array size exceeds the maximum allowed (" + std::to_string(kMaxArraySize) + ")");
+  }
+  return Value::Array(std::vector<Value>(static_cast<size_t>(n), args[0]));
+}
+
+// array_dims(array): "[1:n]"; NULL for an empty array.
+Result<Value> EvalArrayDims(std::span<const Value> args, ExecContext*) {
+  const size_t n = args[0].AsArray().size();
+  if (n == 0) return Value::Null();
+  return Value::String("[1:" + std::to_string(n) + "]");
+}
+
+constexpr ScalarFunction kArrayFunctions[] = {
+    {"array_remove", "ae", 2, 'a', EvalArrayRemove, false, /*strict=*/false},
+    {"array_replace", "aee", 3, 'a', EvalArrayReplace, false, /*strict=*/false},
+    {"array_fill", "eII", 2, 'a', EvalArrayFill, false, /*strict=*/false},
+    {"array_dims", "a", 1, 't', EvalArrayDims},
+};
+
 // The functions behind the array operators @>, <@ and && (bind_array.cc binds the operators to
 // them after checking that both sides are arrays of comparable elements).
 constexpr ScalarFunction kArrayOperatorFunctions[] = {
@@ -305,6 +381,9 @@ constexpr ScalarFunction kArrayOperatorFunctions[] = {
 
 }  // namespace
 
-void RegisterArrayFunctions() { RegisterScalarFunctions(kArrayOperatorFunctions); }
+void RegisterArrayFunctions() {
+  RegisterScalarFunctions(kArrayOperatorFunctions);
+  RegisterScalarFunctions(kArrayFunctions);
+}
 
 }  // namespace meridian::exec

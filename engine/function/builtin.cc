@@ -16,6 +16,7 @@ void RegisterBuiltinFunctions() {
     RegisterJsonFunctions();
     RegisterGeometryFunctions();
     RegisterArrayFunctions();
+    RegisterDateTimeFunctions();
     RegisterFormatFunctions();
   });
 }

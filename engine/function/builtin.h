@@ -16,6 +16,7 @@ void RegisterBinaryFunctions();    // binary_functions.cc (uuid, bytea)
 void RegisterJsonFunctions();      // json_functions.cc (json, jsonb)
 void RegisterGeometryFunctions();  // geometry_functions.cc (point, box)
 void RegisterArrayFunctions();     // array_functions.cc (the functions of @>, <@, && on arrays)
+void RegisterDateTimeFunctions();  // datetime_functions.cc (date_bin)
 void RegisterFormatFunctions();    // format_functions.cc (to_char, to_date, to_timestamp, make_*)
 
 }  // namespace meridian::exec
