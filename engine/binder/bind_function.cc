@@ -247,6 +247,10 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr a, BindExpr(*c));
     args.push_back(std::move(a));
   }
+  if (name == "localtime" ||
+      ((name == "current_timestamp" || name == "localtimestamp") && args.size() == 1)) {
+    return BindClockWithPrecision(name, expr, args, pos);
+  }
   if (args.size() == 2 && (name == "&&" || name == "@>" || name == "<@") &&
       (args[0]->type.IsArray() || args[1]->type.IsArray())) {  // bind_array.cc
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr array, BindArrayFunction(name, &args, pos));
@@ -590,6 +594,34 @@ Result<BoundExprPtr> Binder::BindRegisteredFunction(const std::string& name,
     return e;
   }
   return NoFunction(name, *args, position);
+}
+
+Result<BoundExprPtr> Binder::BindClockWithPrecision(const std::string& name, const ast::Expr& expr,
+                                                    const std::vector<BoundExprPtr>& args,
+                                                    uint32_t position) {
+  // CURRENT_TIMESTAMP(p), LOCALTIMESTAMP(p) and LOCALTIME[(p)]: the clock read, cast to the
+  // type with p fractional digits (at most 6, as PostgreSQL reduces them; its grammar takes an
+  // integer literal only).
+  int32_t precision = -1;
+  if (args.size() > 1) return NoFunction(name, args, position);
+  if (expr.children.size() == 1) {
+    const ast::Expr& p = *expr.children[0];
+    if (p.kind != ast::ExprKind::kLiteral || p.literal_kind != ast::LiteralKind::kInteger ||
+        p.text.empty() || p.text[0] == '-' || p.text.size() > 9) {
+      return Status::Error(sqlstate::kSyntaxError,
+                           "the precision of " + name + " must be an integer literal")
+          .WithPosition(p.loc.position);
+    }
+    precision = std::min(std::stoi(p.text), 6);
+  }
+  std::vector<BoundExprPtr> none;
+  MERIDIAN_ASSIGN_OR_RETURN(
+      BoundExprPtr clock,
+      BindSystemFunction(name == "localtime" ? "localtimestamp" : name, &none, position));
+  const Type to = name == "current_timestamp" ? Type::TimestampTz(precision)
+                  : name == "localtimestamp"  ? Type::Timestamp(precision)
+                                              : Type::Time(precision);
+  return Coerce(std::move(clock), to, /*explicit_cast=*/true, "");
 }
 
 Result<BoundExprPtr> Binder::BindRegCast(const ast::Expr& expr) {

@@ -343,6 +343,10 @@ class Binder {
                                               std::vector<BoundExprPtr>* args, uint32_t position);
   Result<BoundExprPtr> BindSystemFunction(const std::string& name, std::vector<BoundExprPtr>* args,
                                           uint32_t position);
+  // CURRENT_TIMESTAMP(p), LOCALTIMESTAMP(p), LOCALTIME[(p)] (bind_function.cc).
+  Result<BoundExprPtr> BindClockWithPrecision(const std::string& name, const ast::Expr& expr,
+                                              const std::vector<BoundExprPtr>& args,
+                                              uint32_t position);
   // x::regclass, ::regtype, ::regnamespace: a name to its oid, or an oid to its name.
   Result<BoundExprPtr> BindRegCast(const ast::Expr& expr);
 

@@ -3,7 +3,9 @@
 // quote_nullable, to_hex, octet_length, bit_length — PostgreSQL 15's results and errors.
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -434,6 +436,44 @@ Result<Value> BitLength(Args a, ExecContext*) {
   return Value::Int(static_cast<int64_t>(a[0].AsString().size()) * 8);
 }
 
+// Where each unit of s starts (code points of UTF-8 text, or bytes), then s.size().
+template <bool kBytes>
+std::vector<size_t> UnitStarts(const std::string& s) {
+  std::vector<size_t> starts;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (kBytes || (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) starts.push_back(i);
+  }
+  starts.push_back(s.size());
+  return starts;
+}
+
+// overlay(s, r, start [, count]) (also OVERLAY(s PLACING r FROM start [FOR count])): s with
+// count units from start replaced by r, count defaulting to r's length; units are characters
+// of text or bytes of bytea (PostgreSQL's text_overlay / byteaoverlay).
+template <bool kBytes>
+Result<Value> Overlay(Args a, ExecContext*) {
+  const std::string& s = kBytes ? a[0].AsBytea() : a[0].AsString();
+  const std::string& r = kBytes ? a[1].AsBytea() : a[1].AsString();
+  const int64_t start = a[2].AsInt();
+  const int64_t count =
+      a.size() > 3 ? a[3].AsInt() : static_cast<int64_t>(UnitStarts<kBytes>(r).size()) - 1;
+  if (start <= 0) {
+    return Status::Error(sqlstate::kSubstringError, "negative substring length not allowed");
+  }
+  const int64_t after = start + count;  // the first unit kept after r, 1-based
+  if (after > std::numeric_limits<int32_t>::max() || after < std::numeric_limits<int32_t>::min()) {
+    return Status::Error(sqlstate::kNumericValueOutOfRange, "integer out of range");
+  }
+  const std::vector<size_t> units = UnitStarts<kBytes>(s);
+  const int64_t n = static_cast<int64_t>(units.size()) - 1;
+  const size_t head_end = units[static_cast<size_t>(std::min(start - 1, n))];
+  const size_t tail_start = units[static_cast<size_t>(std::clamp<int64_t>(after - 1, 0, n))];
+  std::string out = s.substr(0, head_end);
+  out += r;
+  out += s.substr(tail_start);
+  return kBytes ? Value::ByteaVal(std::move(out)) : Value::String(std::move(out));
+}
+
 constexpr ScalarFunction kStringFunctions[] = {
     {"md5", "t", 1, 't', &Md5},
     {"concat_ws", "tx", 2, 't', &ConcatWs, /*variadic=*/true, /*strict=*/false},
@@ -453,6 +493,8 @@ constexpr ScalarFunction kStringFunctions[] = {
     {"to_hex", "l", 1, 't', &ToHex<uint64_t>},
     {"octet_length", "t", 1, 'i', &OctetLength},
     {"bit_length", "t", 1, 'i', &BitLength},
+    {"overlay", "ttii", 3, 't', &Overlay<false>},
+    {"overlay", "yyii", 3, 'y', &Overlay<true>},  // bytea's, after text's for untyped input
 };
 
 }  // namespace

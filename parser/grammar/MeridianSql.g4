@@ -633,6 +633,7 @@ primary
   | K_SUBSTRING LPAREN expr (K_FROM expr)? K_FOR expr RPAREN                 # substringPrimary
   | K_SUBSTRING LPAREN expr K_FROM expr RPAREN                              # substringPrimary
   | K_POSITION LPAREN concatExpr K_IN concatExpr RPAREN                      # positionPrimary
+  | K_OVERLAY LPAREN expr K_PLACING expr K_FROM expr (K_FOR expr)? RPAREN     # overlayPrimary
   | K_TRIM LPAREN side=(K_LEADING | K_TRAILING | K_BOTH)? (chars=expr? K_FROM)? expr
     (COMMA expr)? RPAREN                                                    # trimPrimary
   | (K_LEFT | K_RIGHT) LPAREN expr COMMA expr RPAREN                         # leftRightPrimary
@@ -685,7 +686,7 @@ nonReservedKeyword
   | K_INSERT | K_KEY | K_LAST | K_NULLS | K_PRECISION | K_RECURSIVE | K_SET | K_UPDATE | K_VALUES
   | K_VARYING | K_COPY | K_LOCAL | K_OPERATOR | K_RESET | K_SESSION | K_SHOW | K_TIME | K_ZONE
   | K_AT
-  | K_SUBSTRING | K_POSITION | K_TRIM | K_ESCAPE | K_TRUNCATE
+  | K_SUBSTRING | K_POSITION | K_TRIM | K_ESCAPE | K_TRUNCATE | K_OVERLAY | K_PLACING
   | K_ABORT | K_BEGIN | K_CHAIN | K_CHARACTERISTICS | K_COMMIT | K_COMMITTED | K_DEFERRABLE
   | K_ISOLATION | K_LEVEL | K_LOCKED | K_NO | K_NOWAIT | K_OF | K_ONLY | K_READ | K_RELEASE
   | K_REPEATABLE | K_ROLLBACK | K_SAVEPOINT | K_SERIALIZABLE | K_SHARE | K_SKIP | K_START
@@ -822,6 +823,8 @@ K_ORDER : O R D E R ;
 K_OUTER : O U T E R ;
 K_PARTIAL : P A R T I A L ;
 K_POSITION : P O S I T I O N ;
+K_OVERLAY : O V E R L A Y ;
+K_PLACING : P L A C I N G ;
 K_PRECISION : P R E C I S I O N ;
 K_PREPARE : P R E P A R E ;
 K_PRESERVE : P R E S E R V E ;

@@ -466,11 +466,11 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
       e->name = Identifier(first);
       // CURRENT_USER, SESSION_USER, USER, CURRENT_ROLE, CURRENT_SCHEMA, CURRENT_CATALOG are
       // SQL value functions (reserved words in PostgreSQL): calls without parentheses.
-      // CURRENT_DATE, CURRENT_TIMESTAMP and LOCALTIMESTAMP too.
+      // CURRENT_DATE, CURRENT_TIMESTAMP, LOCALTIMESTAMP and LOCALTIME too.
       static constexpr const char* kValueFunctions[] = {
-          "current_user", "session_user",      "user",
-          "current_role", "current_schema",    "current_catalog",
-          "current_date", "current_timestamp", "localtimestamp"};
+          "current_user",   "session_user",    "user",         "current_role",
+          "current_schema", "current_catalog", "current_date", "current_timestamp",
+          "localtimestamp", "localtime"};
       if (first->QUOTED_IDENTIFIER() == nullptr) {
         for (const char* f : kValueFunctions) {
           if (e->name == f) e->kind = ExprKind::kFunction;
@@ -595,6 +595,13 @@ ExprPtr Transformer::TransformPrimary(P::PrimaryContext* ctx) {
       e->children.push_back(std::move(one));
     }
     for (size_t i = 1; i < parts.size(); ++i) e->children.push_back(TransformExpr(parts[i]));
+    return e;
+  }
+  if (auto* overlay = dynamic_cast<P::OverlayPrimaryContext*>(ctx)) {
+    // OVERLAY(s PLACING r FROM n [FOR m]) is overlay(s, r, n [, m]).
+    ExprPtr e = NewExpr(ExprKind::kFunction, loc);
+    e->name = "overlay";
+    for (P::ExprContext* part : overlay->expr()) e->children.push_back(TransformExpr(part));
     return e;
   }
   if (auto* position = dynamic_cast<P::PositionPrimaryContext*>(ctx)) {
