@@ -775,6 +775,204 @@ Result<Value> ToCharDouble(Args a, ExecContext*) {
   return FormatNumeric(n, a[1].AsString());
 }
 
+// ---- to_number: a number read by a template (PostgreSQL's to_number, C locale)
+//
+// The template's nodes are visited in order while input remains. A digit position (9, 0) or
+// the decimal point (., D) first skips up to two blanks; before the first digit it takes a sign
+// ('-', '+', or '<' with PR); then it takes one digit (none past the template's fraction
+// digits) or, for a decimal point not yet read, a '.'; right after a digit an S template takes a
+// '-' or '+' that follows at once, and MI/PL templates take a sign where a digit was expected.
+// The input then moves on by one character whether or not anything was taken, as it does for
+// characters that are no pattern; L skips one character that is no digit; ',' and G take a ','
+// only when there is one and otherwise stay (take nothing at all under FM); S, MI, PL, SG take a
+// sign when one stands there; FM and V take nothing. The digits read, with the sign, are numeric
+// input rounded to (digit positions before the point + fraction digits read, fraction digits read):
+// an input with more integer digits than the template holds is 22003 "numeric field overflow"; n
+// digit positions after V divide the result by 10^n.
+Result<Value> ToNumber(Args a, ExecContext*) {
+  const std::string& in = a[0].AsString();
+  const std::string& fmt = a[1].AsString();
+  enum Kind {
+    kDigit,
+    kPoint,
+    kComma,
+    kCurrency,
+    kS,
+    kMinus,
+    kPlus,
+    kSignAny,
+    kBracket,
+    kFill,
+    kOther
+  };
+  struct NumNode {
+    Kind kind;
+    size_t length;  // template characters
+  };
+  std::vector<NumNode> nodes;
+  int pre = 0, post = 0, multi = 0;  // multi: digit positions after V (a power of ten)
+  bool seen_point = false, lsign = false, bracket = false, minus_plus = false;
+  bool multi_mode = false, fill_mode = false;
+  for (size_t i = 0; i < fmt.size();) {
+    const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(fmt[i])));
+    if (StartsWithNoCase(fmt, i, "EEEE") || StartsWithNoCase(fmt, i, "RN")) {
+      return Status::NotSupported(std::string(c == 'E' ? "\"EEEE\"" : "\"RN\"") +
+                                  " not supported for input");
+    }
+    auto two = [&](std::string_view w) { return StartsWithNoCase(fmt, i, w); };
+    NumNode n{kOther, 1};
+    if (c == '9' || c == '0') {
+      n.kind = kDigit;
+      ++(multi_mode ? multi : seen_point ? post : pre);
+    } else if (c == 'V') {
+      if (seen_point) {
+        return Status::Error(sqlstate::kSyntaxError, "cannot use \"V\" and decimal point together");
+      }
+      multi_mode = true;
+      n.kind = kFill;
+    } else if (c == '.' || c == 'D') {
+      if (seen_point) return Status::Error(sqlstate::kSyntaxError, "multiple decimal points");
+      if (multi_mode) {
+        return Status::Error(sqlstate::kSyntaxError, "cannot use \"V\" and decimal point together");
+      }
+      seen_point = true;
+      n.kind = kPoint;
+    } else if (c == ',' || c == 'G') {
+      n.kind = kComma;
+    } else if (c == 'L') {
+      n.kind = kCurrency;
+    } else if (two("FM")) {
+      n = {kFill, 2};
+      fill_mode = true;
+    } else if (two("PR")) {
+      n = {kBracket, 2};
+      bracket = true;
+    } else if (two("MI")) {
+      n = {kMinus, 2};
+      minus_plus = true;
+    } else if (two("PL")) {
+      n = {kPlus, 2};
+      minus_plus = true;
+    } else if (two("SG")) {
+      n = {kSignAny, 2};
+      minus_plus = true;
+    } else if (two("TH")) {
+      n = {kFill, 2};  // an ordinal suffix: nothing to read
+    } else if (c == 'S') {
+      n.kind = kS;
+      lsign = true;
+    } else {
+      // A character that is no pattern skips one input character (a whole UTF-8 sequence).
+      size_t len = 1;
+      while (i + len < fmt.size() && (static_cast<unsigned char>(fmt[i + len]) & 0xC0) == 0x80) {
+        ++len;
+      }
+      n.length = len;
+    }
+    nodes.push_back(n);
+    i += n.length;
+  }
+  if (nodes.empty()) return Value::Null();
+
+  char sign = ' ';
+  std::string digits;
+  int read_pre = 0, read_post = 0;
+  bool read_point = false;
+  size_t p = 0;
+  auto at_end = [&]() { return p >= in.size(); };
+  auto is_digit = [&](size_t at) {
+    return at < in.size() && std::isdigit(static_cast<unsigned char>(in[at]));
+  };
+  for (const NumNode& n : nodes) {
+    if (at_end()) break;
+    switch (n.kind) {
+      case kDigit:
+      case kPoint: {
+        for (int k = 0; k < 2 && !at_end() && in[p] == ' '; ++k) ++p;
+        if (at_end()) break;
+        if (sign == ' ' && n.kind == kDigit && read_pre + read_post == 0) {
+          if (in[p] == '-' || (bracket && in[p] == '<')) {
+            sign = '-';
+            ++p;
+          } else if (in[p] == '+') {
+            sign = '+';
+            ++p;
+          }
+        }
+        if (at_end()) break;
+        bool took = false;
+        if (is_digit(p)) {
+          if (!(read_point && read_post == post)) {
+            digits.push_back(in[p]);
+            ++(read_point ? read_post : read_pre);
+            took = true;
+          }
+        } else if (seen_point && !read_point && in[p] == '.') {
+          digits.push_back('.');
+          read_point = true;
+          took = true;
+        }
+        if (sign == ' ' && read_pre + read_post > 0) {
+          if (lsign && took && p + 1 < in.size() && !is_digit(p + 1) &&
+              (in[p + 1] == '-' || in[p + 1] == '+')) {
+            ++p;
+            sign = in[p];
+          } else if (!took && !lsign && minus_plus && (in[p] == '-' || in[p] == '+')) {
+            sign = in[p];
+          }
+        }
+        ++p;
+        break;
+      }
+      case kComma:  // in fill mode (FM) a separator takes nothing
+        if (!fill_mode && in[p] == ',') ++p;
+        break;
+      case kS:
+      case kSignAny:
+        if (sign == ' ' && (in[p] == '-' || in[p] == '+')) sign = in[p++];
+        break;
+      case kMinus:
+        if (sign == ' ' && in[p] == '-') {
+          sign = '-';
+          ++p;
+        }
+        break;
+      case kPlus:
+        if (sign == ' ' && in[p] == '+') {
+          sign = '+';
+          ++p;
+        }
+        break;
+      case kBracket:
+        if (in[p] == '>') ++p;
+        break;
+      case kFill:
+        break;
+      case kCurrency:  // the currency symbol: any one character that is no digit
+        if (!is_digit(p)) {
+          ++p;
+          while (p < in.size() && (static_cast<unsigned char>(in[p]) & 0xC0) == 0x80) ++p;
+        }
+        break;
+      case kOther:
+        p += n.length;
+        break;
+    }
+  }
+  const std::string text = std::string(1, sign) + digits;
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric value, numeric::Parse(text));
+  MERIDIAN_ASSIGN_OR_RETURN(
+      Numeric typed,
+      numeric::ApplyTypmod(value, numeric::MakeTypmod(pre + multi + read_post, read_post)));
+  if (multi == 0) return Value::Decimal(typed);
+  Numeric power = numeric::FromInt(1);
+  for (int k = 0; k < multi; ++k) {
+    MERIDIAN_ASSIGN_OR_RETURN(power, numeric::Mul(power, numeric::FromInt(10)));
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(Numeric divided, numeric::Div(typed, power));
+  return Value::Decimal(divided);
+}
+
 // ---- to_date / to_timestamp by a template
 
 struct Parsed {
@@ -1207,6 +1405,7 @@ constexpr ScalarFunction kFormatFunctions[] = {
     {"to_char", "Nt", 2, 't', &ToCharNumeric},
     {"to_char", "lt", 2, 't', &ToCharInteger},
     {"to_char", "Ft", 2, 't', &ToCharDouble},
+    {"to_number", "tt", 2, 'N', &ToNumber},
     {"to_date", "tt", 2, 'D', &ToDate},
     {"to_timestamp", "tt", 2, 'Z', &ToTimestampText, false, true, false, /*is_stable=*/true},
     {"to_timestamp", "F", 1, 'Z', &ToTimestampEpoch},
