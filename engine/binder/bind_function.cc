@@ -38,9 +38,10 @@ namespace {
 bool IsAggregateName(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" ||
          n == "string_agg" || n == "array_agg" || n == "bool_and" || n == "bool_or" ||
-         n == "every" || n == "grouping" || n == "stddev" || n == "stddev_samp" ||
-         n == "stddev_pop" || n == "variance" || n == "var_samp" || n == "var_pop" || n == "corr" ||
-         n == "covar_pop" || n == "covar_samp" || n == "regr_slope" || n == "regr_intercept" ||
+         n == "every" || n == "bit_and" || n == "bit_or" || n == "bit_xor" || n == "grouping" ||
+         n == "stddev" || n == "stddev_samp" || n == "stddev_pop" || n == "variance" ||
+         n == "var_samp" || n == "var_pop" || n == "corr" || n == "covar_pop" ||
+         n == "covar_samp" || n == "regr_slope" || n == "regr_intercept" ||
          n == "percentile_cont" || n == "percentile_disc" || n == "mode";
 }
 
@@ -937,6 +938,20 @@ Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window
     }
     e->agg = name == "bool_or" ? AggFunc::kBoolOr : AggFunc::kBoolAnd;
     e->type = Type::Boolean();
+  } else if (name == "bit_and" || name == "bit_or" || name == "bit_xor") {
+    if (t.id == TypeId::kUnknown) {
+      return Status::Error(sqlstate::kAmbiguousFunction,
+                           "function " + name + "(unknown) is not unique")
+          .WithPosition(pos);
+    }
+    if (!t.IsIntegral()) {
+      args.push_back(std::move(a));
+      return NoFunction(name, args, pos);
+    }
+    e->agg = name == "bit_and"  ? AggFunc::kBitAnd
+             : name == "bit_or" ? AggFunc::kBitOr
+                                : AggFunc::kBitXor;
+    e->type = Type{t.id, -1};
   } else if (StatAggregate(name, &stat)) {
     if (t.id == TypeId::kUnknown) {
       MERIDIAN_ASSIGN_OR_RETURN(a, Coerce(std::move(a), Type::Double(), false, ""));

@@ -176,6 +176,9 @@ enum class AggFunc {
   kArrayAgg,
   kBoolAnd,
   kBoolOr,
+  kBitAnd,  // bit_and / bit_or / bit_xor over smallint, integer, bigint
+  kBitOr,
+  kBitXor,
   // The ordered-set aggregates (f(direct args) WITHIN GROUP (ORDER BY key)): children[0] the
   // key's value, children[1] percentile_*'s fraction, then the key as the agg_order child.
   kPercentileCont,

@@ -330,6 +330,18 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
         st->best = v;
       }
       break;
+    case AggFunc::kBitAnd:
+    case AggFunc::kBitOr:
+    case AggFunc::kBitXor:
+      if (st->count == 1) {
+        st->best = v;
+      } else {
+        const int64_t a = st->best.AsInt(), b = v.AsInt();
+        st->best = Value::Int(agg.agg == AggFunc::kBitAnd  ? (a & b)
+                              : agg.agg == AggFunc::kBitOr ? (a | b)
+                                                           : (a ^ b));
+      }
+      break;
     case AggFunc::kStringAgg: {
       // The delimiter goes before every value but the first; a NULL one adds nothing.
       MERIDIAN_ASSIGN_OR_RETURN(Value delimiter, Eval(*agg.children[1], ctx));
@@ -385,6 +397,9 @@ Result<Value> FinishAggregate(const BoundExpr& agg, const AggState& st) {
     case AggFunc::kMax:
     case AggFunc::kBoolAnd:
     case AggFunc::kBoolOr:
+    case AggFunc::kBitAnd:
+    case AggFunc::kBitOr:
+    case AggFunc::kBitXor:
       return st.count == 0 ? Value::Null() : st.best;
     case AggFunc::kStringAgg: {
       if (st.count == 0) return Value::Null();

@@ -61,6 +61,12 @@ const char* AggName(AggFunc f) {
       return "bool_and";
     case AggFunc::kBoolOr:
       return "bool_or";
+    case AggFunc::kBitAnd:
+      return "bit_and";
+    case AggFunc::kBitOr:
+      return "bit_or";
+    case AggFunc::kBitXor:
+      return "bit_xor";
     case AggFunc::kPercentileCont:
       return "percentile_cont";
     case AggFunc::kPercentileDisc:
