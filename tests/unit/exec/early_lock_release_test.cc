@@ -1,7 +1,8 @@
 // Early lock release (engine/txn/README.md section 3): a writer waiting for a row goes on as
 // soon as the holder's commit is decided (it has its timestamp), not when it is durable; it
-// builds on the holder's version, its next snapshot waits for the holder to be published, and
-// it cannot commit if the holder's commit then fails.
+// builds on the holder's version, its next statement that shows rows waits for the holder to be
+// published (a plain write reads through the holder's commit instead), and it cannot commit if
+// the holder's commit then fails.
 // The disk is held (FaultInjectionFileSystem::Hold) to keep a commit between its timestamp
 // and its durability.
 #include <atomic>
@@ -33,6 +34,7 @@ class EarlyLockReleaseTest : public ::testing::Test {
   }
   void TearDown() override {
     fs_.Hold(false);
+    if (a_thread_.joinable()) a_thread_.join();  // a test that failed before joining it
     a_.reset();
     b_.reset();
     c_.reset();
@@ -57,6 +59,22 @@ class EarlyLockReleaseTest : public ::testing::Test {
     SqlResult b_commit = RunSql(*b_, "COMMIT");
     ASSERT_FALSE(b_commit.status.ok());
     EXPECT_EQ(b_commit.status.sqlstate(), "40001") << b_commit.status.message();
+  }
+  // Runs sql on session s in a thread; true if it finished within 5 s with the disk held.
+  // Otherwise the disk is released (so it finishes) and false returned.
+  bool FinishesWhileHeld(Session& s, const std::string& sql, SqlResult* out) {
+    std::atomic<bool> done{false};
+    std::thread t([&] {
+      *out = RunSql(s, sql);
+      done = true;
+    });
+    for (int i = 0; i < 500 && !done.load(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    const bool finished = done.load();
+    if (!finished) fs_.Hold(false);
+    t.join();
+    return finished;
   }
   TempDir dir_;
   storage::FaultInjectionFileSystem fs_{storage::FileSystem::Default()};
@@ -112,6 +130,69 @@ TEST_F(EarlyLockReleaseTest, AWriterThatBuiltOnAFailedCommitFailsToo) {
             std::vector<std::string>{"0|1"});
   ASSERT_TRUE(RunSql(*c_, "UPDATE t SET v = v + 100 WHERE id = 1").status.ok());
   EXPECT_EQ(RunSql(*b_, "SELECT v FROM t WHERE id = 1").rows, std::vector<std::string>{"100"});
+}
+
+// After building on A's decided commit, B's plain writes (no rows shown) read through it at
+// once: they see A's versions and not the ones A replaced. A statement that shows rows waits
+// for A's durability.
+TEST_F(EarlyLockReleaseTest, PlainWritesAfterADependencyReadThroughItsCommit) {
+  ASSERT_TRUE(RunSql(*c_, "INSERT INTO t VALUES (2, 0)").status.ok());
+  ASSERT_TRUE(RunSql(*a_,
+                     "BEGIN; UPDATE t SET v = v + 1 WHERE id = 1; "
+                     "UPDATE t SET v = 7 WHERE id = 2")
+                  .status.ok());
+  CommitAHeld();
+  ASSERT_TRUE(RunSql(*b_, "SET lock_timeout = '5s'; BEGIN; UPDATE t SET v = v + 10 WHERE id = 1")
+                  .status.ok());
+  SqlResult insert, update;
+  const bool inserted =
+      FinishesWhileHeld(*b_, "INSERT INTO t SELECT 3, v FROM t WHERE id = 2", &insert);
+  const bool updated =
+      inserted && FinishesWhileHeld(*b_, "UPDATE t SET v = v + 100 WHERE id IN (1, 2)", &update);
+  EXPECT_FALSE(a_done_.load());  // A is still not durable
+  ASSERT_TRUE(inserted) << "a plain INSERT waited for the dependency's durability";
+  ASSERT_TRUE(updated) << "a plain UPDATE waited for the dependency's durability";
+  ASSERT_TRUE(insert.status.ok()) << insert.status.message();
+  EXPECT_EQ(insert.tag, "INSERT 0 1");  // row 2 seen once, as A left it
+  ASSERT_TRUE(update.status.ok()) << update.status.message();
+  EXPECT_EQ(update.tag, "UPDATE 2");
+  // RETURNING shows rows: it waits until A is published.
+  std::atomic<bool> b_done{false};
+  SqlResult returning;
+  std::thread b_thread([&] {
+    returning = RunSql(*b_, "UPDATE t SET v = v + 1000 WHERE id = 3 RETURNING v");
+    b_done = true;
+  });
+  AwaitBlockedStatements(*db_, 1);  // B's RETURNING waits for A's group
+  EXPECT_FALSE(b_done.load());
+  fs_.Hold(false);
+  b_thread.join();
+  ASSERT_TRUE(returning.status.ok()) << returning.status.message();
+  EXPECT_EQ(returning.rows, std::vector<std::string>{"1007"});
+  a_thread_.join();
+  ASSERT_TRUE(a_commit_.status.ok()) << a_commit_.status.message();
+  ASSERT_TRUE(RunSql(*b_, "COMMIT").status.ok());
+  EXPECT_EQ(RunSql(*c_, "SELECT id, v FROM t ORDER BY id").rows,
+            (std::vector<std::string>{"1|111", "2|107", "3|1007"}));
+}
+
+// B read A's versions through A's decided commit in a plain write; A's group then fails: B
+// must not commit what it wrote from them.
+TEST_F(EarlyLockReleaseTest, APlainWriteThatReadThroughAFailedCommitFailsToo) {
+  ASSERT_TRUE(RunSql(*a_,
+                     "BEGIN; UPDATE t SET v = v + 1 WHERE id = 1; "
+                     "INSERT INTO t SELECT g, 5 FROM generate_series(10, 2000) g")
+                  .status.ok());
+  CommitAHeld();
+  ASSERT_TRUE(RunSql(*b_, "SET lock_timeout = '5s'; BEGIN; UPDATE t SET v = v + 10 WHERE id = 1")
+                  .status.ok());
+  SqlResult insert;
+  const bool inserted =
+      FinishesWhileHeld(*b_, "INSERT INTO t SELECT 3, count(*) FROM t WHERE id >= 10", &insert);
+  ASSERT_TRUE(inserted) << "a plain INSERT waited for the dependency's durability";
+  ASSERT_TRUE(insert.status.ok()) << insert.status.message();
+  FailAThenExpectBToFail();
+  EXPECT_EQ(RunSql(*c_, "SELECT id, v FROM t ORDER BY id").rows, std::vector<std::string>{"1|0"});
 }
 
 // A statement that writes nothing because of a committing transaction (ON CONFLICT DO NOTHING
