@@ -30,6 +30,13 @@ Status WaitForKeyShareHolders(Transaction& t, const Table& table, storage::Rid r
   }
 }
 
+// 40001: a committing transaction this one built on (early lock release) failed to commit.
+Status DependencyFailed() {
+  return Status::Error(sqlstate::kSerializationFailure,
+                       "could not serialize access due to concurrent update")
+      .WithDetail("A transaction whose changes this one built on failed to commit.");
+}
+
 }  // namespace
 
 Transaction::Transaction(std::shared_ptr<txn::TxnManager> txns, uint64_t id, Isolation isolation)
@@ -40,16 +47,37 @@ Status Transaction::EndReadOnly() {
   return CleanAborted();  // releases FOR UPDATE marks, if any
 }
 
-Status Transaction::TakeStatementSnapshot(const ExecControl* ctl) {
+Status Transaction::TakeStatementSnapshot(const ExecControl* ctl, bool shows_rows) {
   NextCommand();
   if (has_snapshot_ && isolation_ == Isolation::kRepeatableRead) return Status::Ok();
-  return RefreshSnapshot(ctl);
+  return RefreshSnapshot(ctl, shows_rows);
 }
 
-Status Transaction::RefreshSnapshot(const ExecControl* ctl) {
+Status Transaction::RefreshSnapshot(const ExecControl* ctl, bool shows_rows) {
   NextCommand();
-  MERIDIAN_RETURN_IF_ERROR(AwaitDependencies(ctl));
+  if (shows_rows) {
+    MERIDIAN_RETURN_IF_ERROR(AwaitDependencies(ctl));
+    snapshot_ = txns_->TakeSnapshot(id_);
+    snapshot_.command = command_;
+    has_snapshot_ = true;
+    return Status::Ok();
+  }
+  // Reads through the newest commit timestamp among the dependencies still committing:
+  // TxnManager::Visible counts a committing transaction at or below read_ts as committed. Only
+  // one group is ever between its commit decision and its publication (the committer runs
+  // them one after another, publishing in timestamp order), so every committing transaction
+  // this snapshot sees is in that dependency's group: it fails only with it, and then this
+  // transaction fails at its commit (CommitLog checks FailedCommit of its dependencies).
+  txn::Timestamp through = 0;
+  for (size_t i = deps_published_; i < depends_on_.size(); ++i) {
+    const uint64_t d = depends_on_[i];
+    if (txns_->FailedCommit(d)) return DependencyFailed();
+    if (txns_->State(d) != txn::TxnState::kCommitting) continue;
+    const txn::Timestamp ts = txns_->ResolveDecided(d);  // kInfinity if it failed meanwhile
+    if (ts != txn::kInfinity) through = std::max(through, ts);
+  }
   snapshot_ = txns_->TakeSnapshot(id_);
+  snapshot_.read_ts = std::max(snapshot_.read_ts, through);
   snapshot_.command = command_;
   has_snapshot_ = true;
   return Status::Ok();
@@ -64,9 +92,7 @@ Status Transaction::AwaitDependencies(const ExecControl* ctl) {
       MERIDIAN_RETURN_IF_ERROR(WaitFor(d, ctl, 0).status());
     }
     if (txns_->FailedCommit(d)) {
-      return Status::Error(sqlstate::kSerializationFailure,
-                           "could not serialize access due to concurrent update")
-          .WithDetail("A transaction whose changes this one built on failed to commit.");
+      return DependencyFailed();
     }
   }
   return Status::Ok();

@@ -58,13 +58,16 @@ class Transaction {
   Status EndReadOnly();
 
   // The snapshot statements read: READ COMMITTED takes a new one per statement, REPEATABLE
-  // READ keeps the one its first statement took. A new snapshot first waits until the
-  // committing transactions this one built on (NoteDependency) are published, so it never
-  // sees the versions they replaced as live; 40001 if one of them failed to commit. ctl (may
-  // be null): cancel, and no_wait (ExecControl::WouldBlock).
-  Status TakeStatementSnapshot(const ExecControl* ctl = nullptr);
+  // READ keeps the one its first statement took. A new snapshot must not see the versions the
+  // committing transactions this one built on (NoteDependency) replaced as live; 40001 if one
+  // of them failed to commit. shows_rows (a statement that may send the client rows: SELECT,
+  // RETURNING, anything but a plain INSERT/UPDATE/DELETE): it first waits until they are
+  // published. Otherwise it does not wait: its snapshot reads up to their commit timestamps,
+  // decided but maybe not yet durable, and what it writes commits after them or not at all
+  // (engine/txn/README.md section 3). ctl (may be null): cancel, no_wait (WouldBlock).
+  Status TakeStatementSnapshot(const ExecControl* ctl = nullptr, bool shows_rows = true);
   // A new snapshot whatever the isolation (a statement retried after a serialization failure).
-  Status RefreshSnapshot(const ExecControl* ctl = nullptr);
+  Status RefreshSnapshot(const ExecControl* ctl = nullptr, bool shows_rows = true);
   const txn::Snapshot& snapshot() const { return snapshot_; }
   // Exchanges the snapshot scans read with *other: a query read lazily across later statements
   // of its transaction (a suspended portal at READ COMMITTED) reads with its own statement's
@@ -117,7 +120,8 @@ class Transaction {
   // of a committing one (not yet durable), so it may commit only if that one did.
   void NoteDependency(uint64_t committing) { depends_on_.push_back(committing); }
   const std::vector<uint64_t>& dependencies() const { return depends_on_; }
-  // Waits until those are published; 40001 if one of them failed to commit.
+  // Waits until those are published; 40001 if one of them failed to commit. Called before
+  // rows that may rest on them reach the client, and before a COMMIT that wrote nothing.
   Status AwaitDependencies(const ExecControl* ctl);
 
   // Write-set position; RollbackTo(mark) undoes everything recorded since (statement

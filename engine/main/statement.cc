@@ -166,6 +166,9 @@ class SelectCursor : public QueryCursor {
   // portal keeps its snapshot); left open after a chunk, it holds that snapshot against
   // garbage collection (TxnManager::HoldSnapshot) until it finishes.
   Status RunChunk(size_t max_rows, size_t max_bytes, ExecControl& ctl, std::vector<Row>* out) {
+    // Statements since the last chunk may have written what rests on commits not yet durable
+    // (a plain UPDATE reads through them); this query sees its transaction's own writes.
+    if (opened_ && txn_ != nullptr) MERIDIAN_RETURN_IF_ERROR(txn_->AwaitDependencies(&ctl));
     if (txn_ != nullptr) txn_->SwapSnapshot(&snapshot_);
     Status st = Run(max_rows, max_bytes, ctl, out);
     if (txn_ != nullptr) txn_->SwapSnapshot(&snapshot_);
@@ -332,6 +335,14 @@ Result<uint64_t> RunModify(const BindFn& bind, const StatementParams& params, Ex
     }
     return n;
   }
+}
+
+// RETURNING rows may rest on a committing transaction whose row the statement took over
+// (early lock release, engine/txn/README.md section 3): they reach the client once it is
+// published.
+Status AwaitBeforeRows(catalog::Transaction* txn, const Returned& ret, const ExecControl& ctl) {
+  if (ret.columns.empty() || txn == nullptr) return Status::Ok();
+  return txn->AwaitDependencies(&ctl);
 }
 
 Result<std::unique_ptr<QueryCursor>> ModifyCursor(std::string tag, uint64_t n, Returned ret) {
@@ -624,6 +635,7 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
       MERIDIAN_ASSIGN_OR_RETURN(
           uint64_t n, RunModify([&](Binder& b) { return b.BindInsert(*stmt.insert); }, params, ctl,
                                 &ExecuteInsert, settings, catalog, t, plans, &ret));
+      MERIDIAN_RETURN_IF_ERROR(AwaitBeforeRows(t, ret, ctl));
       return ModifyCursor("INSERT 0 " + std::to_string(n), n, std::move(ret));
     }
     case ast::StatementKind::kUpdate: {
@@ -631,6 +643,7 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
       MERIDIAN_ASSIGN_OR_RETURN(
           uint64_t n, RunModify([&](Binder& b) { return b.BindUpdate(*stmt.update); }, params, ctl,
                                 &ExecuteUpdate, settings, catalog, t, plans, &ret));
+      MERIDIAN_RETURN_IF_ERROR(AwaitBeforeRows(t, ret, ctl));
       return ModifyCursor("UPDATE " + std::to_string(n), n, std::move(ret));
     }
     case ast::StatementKind::kDelete: {
@@ -638,6 +651,7 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
       MERIDIAN_ASSIGN_OR_RETURN(
           uint64_t n, RunModify([&](Binder& b) { return b.BindDelete(*stmt.del); }, params, ctl,
                                 &ExecuteDelete, settings, catalog, t, plans, &ret));
+      MERIDIAN_RETURN_IF_ERROR(AwaitBeforeRows(t, ret, ctl));
       return ModifyCursor("DELETE " + std::to_string(n), n, std::move(ret));
     }
     case ast::StatementKind::kCreateTable: {
@@ -964,6 +978,23 @@ Result<std::unique_ptr<QueryCursor>> StartStatement(const ast::Statement& stmt,
 
 namespace {
 
+// Whether a statement may send the client rows. A plain INSERT, UPDATE or DELETE (no
+// RETURNING) sends a row count only: its snapshot may read the not yet durable commits its
+// transaction depends on instead of waiting for them (catalog::Transaction::
+// TakeStatementSnapshot; engine/txn/README.md section 3).
+bool ShowsRows(const ast::Statement& stmt) {
+  switch (stmt.kind) {
+    case ast::StatementKind::kInsert:
+      return !stmt.insert->returning.empty();
+    case ast::StatementKind::kUpdate:
+      return !stmt.update->returning.empty();
+    case ast::StatementKind::kDelete:
+      return !stmt.del->returning.empty();
+    default:
+      return true;
+  }
+}
+
 Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& stmt,
                                                         catalog::Catalog* catalog, ExecControl& ctl,
                                                         const StatementParams& params,
@@ -1005,8 +1036,9 @@ Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& st
     }
     return StartCopy(*stmt.copy, catalog, settings, std::move(own_settings), nullptr);
   }
+  const bool shows_rows = ShowsRows(stmt);
   MERIDIAN_ASSIGN_OR_RETURN(TransactionBlock::StatementTxn stx,
-                            block.Enter(catalog, *settings, &ctl));
+                            block.Enter(catalog, *settings, &ctl, shows_rows));
   if (Status writable = CheckWritable(stmt, *stx.txn); !writable.ok()) {
     return block.Leave(catalog, *settings, stx, std::move(writable));
   }
@@ -1021,7 +1053,7 @@ Result<std::unique_ptr<QueryCursor>> StartStatementImpl(const ast::Statement& st
       if (Status undone = stx.txn->RollbackTo(stx.mark); !undone.ok()) {
         return block.Leave(catalog, *settings, stx, std::move(undone));
       }
-      MERIDIAN_RETURN_IF_ERROR(stx.txn->RefreshSnapshot(&ctl));
+      MERIDIAN_RETURN_IF_ERROR(stx.txn->RefreshSnapshot(&ctl, shows_rows));
       continue;
     }
     if (cursor.ok() && stx.autocommit && !stx.txn->wrote() &&

@@ -67,7 +67,8 @@ Status CommitInFlight::Finish(catalog::Catalog* catalog, SessionSettings& settin
 
 Result<TransactionBlock::StatementTxn> TransactionBlock::Enter(catalog::Catalog* catalog,
                                                                const SessionSettings& settings,
-                                                               const ExecControl* ctl) {
+                                                               const ExecControl* ctl,
+                                                               bool shows_rows) {
   if (failed_) return Failed();
   StatementTxn stx;
   if (txn_ != nullptr) {
@@ -81,7 +82,7 @@ Result<TransactionBlock::StatementTxn> TransactionBlock::Enter(catalog::Catalog*
     stx.txn->set_read_only(settings.default_read_only());
     stx.autocommit = true;
   }
-  MERIDIAN_RETURN_IF_ERROR(stx.txn->TakeStatementSnapshot(ctl));
+  MERIDIAN_RETURN_IF_ERROR(stx.txn->TakeStatementSnapshot(ctl, shows_rows));
   stx.ctl = ctl;
   return stx;
 }

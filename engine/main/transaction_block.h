@@ -73,9 +73,10 @@ class TransactionBlock {
   };
   // Starts a statement: the block's transaction with the statement's snapshot, or a new
   // autocommit transaction. 25P02 in a failed block.
-  // ctl (may be null): see catalog::Transaction::TakeStatementSnapshot.
+  // ctl (may be null), shows_rows: see catalog::Transaction::TakeStatementSnapshot
+  // (ShowsRows(stmt) in statement.cc).
   Result<StatementTxn> Enter(catalog::Catalog* catalog, const SessionSettings& settings,
-                             const ExecControl* ctl = nullptr);
+                             const ExecControl* ctl = nullptr, bool shows_rows = true);
   // Ends it with its outcome st: an autocommit transaction commits (st ok) or aborts; in a
   // block a failure rolls the statement back and fails the block. Returns st, or the commit's
   // error. An autocommit under no_wait commits as COMMIT does there (Execute): deferred

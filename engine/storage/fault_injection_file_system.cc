@@ -88,10 +88,19 @@ void FaultInjectionFileSystem::Hold(bool hold) {
   hold_cv_.NotifyAll();
 }
 
+int FaultInjectionFileSystem::held_calls() const {
+  MutexLock lock(hold_mu_);
+  return held_calls_;
+}
+
 bool FaultInjectionFileSystem::Tick() {
   {
     MutexLock lock(hold_mu_);
-    while (held_) hold_cv_.Wait(hold_mu_);
+    if (held_) {
+      ++held_calls_;
+      while (held_) hold_cv_.Wait(hold_mu_);
+      --held_calls_;
+    }
   }
   int64_t n = countdown_.load();
   while (n > 0 && !countdown_.compare_exchange_weak(n, n - 1)) {

@@ -45,6 +45,8 @@ class FaultInjectionFileSystem final : public FileSystem {
   // While held, every mutating call blocks until Hold(false) (a commit caught between its
   // timestamp and its durability, for tests of what may happen meanwhile).
   void Hold(bool hold);
+  // How many calls are blocked by the hold now (a test waits for this instead of sleeping).
+  int held_calls() const;
   // Counts one mutating call; false when it must fail (FailAfter's budget is spent).
   bool Tick();
   // Restores every file written through this object to its contents at its last Sync. With a
@@ -78,9 +80,10 @@ class FaultInjectionFileSystem final : public FileSystem {
   std::atomic<bool> disk_full_{false};
   std::atomic<uint64_t> file_size_limit_{0};
   std::atomic<int64_t> countdown_{-1};  // < 0: no scheduled crash
-  Mutex hold_mu_;
+  mutable Mutex hold_mu_;
   CondVar hold_cv_;
   bool held_ GUARDED_BY(hold_mu_) = false;
+  int held_calls_ GUARDED_BY(hold_mu_) = 0;
   mutable Mutex mu_;
   uint64_t pages_torn_ GUARDED_BY(mu_) = 0;
   std::map<std::string, Journal> journals_ GUARDED_BY(mu_);

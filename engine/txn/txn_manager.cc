@@ -112,11 +112,15 @@ Timestamp TxnManager::ResolveDecided(uint64_t field) const {
 
 bool TxnManager::Visible(uint64_t begin, uint64_t end, const Snapshot& s) const {
   if (std::optional<bool> stamped = VisibleByTimestamps(begin, end, s)) return *stamped;
-  const bool created = begin == s.me || Resolve(begin) <= s.read_ts;
+  // A committing transaction counts at its commit timestamp. Groups publish in timestamp
+  // order, so every committing timestamp is above published_ and above the read_ts of every
+  // snapshot TakeSnapshot handed out: only a snapshot a writer extended through a dependency's
+  // commit (catalog::Transaction::RefreshSnapshot, not showing rows) sees one.
+  const bool created = begin == s.me || ResolveDecided(begin) <= s.read_ts;
   if (!created) return false;
   if (end == 0) return true;
   if (end == s.me) return false;
-  return Resolve(end) > s.read_ts;
+  return ResolveDecided(end) > s.read_ts;
 }
 
 TxnState TxnManager::State(uint64_t txn) const {

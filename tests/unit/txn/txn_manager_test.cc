@@ -61,6 +61,34 @@ TEST(TxnManager, VisibilityRule) {
   EXPECT_EQ(tm.Resolve(kTxnIdBit | 999999), kInfinity);
 }
 
+// A snapshot extended through a committing transaction's timestamp (a writer that depends on
+// it, catalog::Transaction::RefreshSnapshot without rows to show) sees its versions and
+// deletes; a snapshot as TakeSnapshot hands it out never does.
+TEST(TxnManager, ExtendedSnapshotSeesDecidedCommits) {
+  TxnManager tm;
+  const uint64_t writer = tm.Begin(), other = tm.Begin(), reader = tm.Begin();
+  const Timestamp ts = tm.AssignCommitTs(writer);
+  const Timestamp later = tm.AssignCommitTs(other);
+  Snapshot plain = tm.TakeSnapshot(reader);
+  EXPECT_LT(plain.read_ts, ts);
+  EXPECT_FALSE(tm.Visible(writer, 0, plain));
+  EXPECT_TRUE(tm.Visible(0, writer, plain));
+  Snapshot through = plain;
+  through.read_ts = ts;
+  EXPECT_TRUE(tm.Visible(writer, 0, through));
+  EXPECT_FALSE(tm.Visible(0, writer, through));
+  // A commit decided after the one it reads through stays invisible.
+  EXPECT_FALSE(tm.Visible(other, 0, through));
+  EXPECT_TRUE(tm.Visible(0, other, through));
+  // Its group failed: its versions vanish and its deletes are undone for that snapshot too.
+  tm.Abort(writer);
+  EXPECT_TRUE(tm.FailedCommit(writer));
+  EXPECT_FALSE(tm.Visible(writer, 0, through));
+  EXPECT_TRUE(tm.Visible(0, writer, through));
+  tm.Publish({other});
+  EXPECT_EQ(tm.published_ts(), later);
+}
+
 TEST(TxnManager, PublishedTimestampsAreMonotonicAndRecovered) {
   TxnManager tm;
   const uint64_t a = tm.Begin(), b = tm.Begin();
