@@ -112,6 +112,12 @@ class RequestImpl : public Request {
         return a == Action::kBegin || a == Action::kSavepoint || a == Action::kRelease ||
                (a == Action::kCommit && settings_->txn_block().status() == 'T');
       }
+      case ast::StatementKind::kSelect:
+        // SELECT ... FOR UPDATE/SHARE inside a block: a refusal under no_wait rolls its lock
+        // marks back with the statement (TransactionBlock::Leave). Not in autocommit, where
+        // the locks would need a commit of their own.
+        return plans_ != nullptr && settings_->txn_block().status() == 'T' &&
+               plans_->HoldsQuickWrite(core_->catalog->schema_version());
       case ast::StatementKind::kInsert:
       case ast::StatementKind::kUpdate:
       case ast::StatementKind::kDelete: {

@@ -346,6 +346,10 @@ class LockRowsOp : public Operator {
   Status Open(const EvalContext* outer, ExecContext* exec) override;
   Result<bool> Next(Row* row) override;
   void PruneColumns(const std::vector<bool>& needed) override;
+  // Bounded like its scan; under ExecControl::no_wait a row another transaction holds refuses
+  // with WouldBlock (Transaction::WaitFor). A plan that locks rows is never a quick read, only
+  // a quick write inside a block (PlanIsQuickWrite), whose refusal undoes its lock marks.
+  bool QuickRead() const override { return child_->QuickRead(); }
 
  private:
   OperatorPtr child_;

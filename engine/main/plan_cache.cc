@@ -43,6 +43,10 @@ bool QuickMatch(const BoundMatch& m) {
 }  // namespace
 
 bool PlanIsQuickWrite(const CachedPlan& plan) {
+  if (plan.root != nullptr) {
+    // A SELECT ... FOR UPDATE/SHARE: its lock marks are its writes.
+    return plan.locks_rows && plan.root->QuickRead();
+  }
   if (const auto* ins = std::get_if<std::unique_ptr<BoundInsert>>(&plan.modify)) {
     const BoundInsert& b = **ins;
     const auto* values = dynamic_cast<const ValuesOp*>(b.source.get());

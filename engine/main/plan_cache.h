@@ -40,7 +40,8 @@ struct CachedPlan {
   std::vector<ColumnInfo> columns;
   bool locks_rows = false;
   bool quick_read = false;   // Request::QuickRead's conditions hold (set by PlanIsQuickRead)
-  bool quick_write = false;  // Request::QuickWrite's plan conditions hold (PlanIsQuickWrite)
+  bool quick_write = false;  // Request::QuickWrite's plan conditions hold (PlanIsQuickWrite;
+                             // for a SELECT: it locks rows, as a quick read would read them)
   OperatorPtr root;
   // An INSERT, UPDATE or DELETE: the bound statement, planned.
   std::variant<std::monostate, std::unique_ptr<BoundInsert>, std::unique_ptr<BoundUpdate>,
@@ -59,6 +60,8 @@ bool PlanIsQuickRead(const CachedPlan& plan);
 // scan (an index scan of any key shape, within the quick budget) or by a heap scan of a small
 // table (SeqScanOp::SmallTable; it refuses under no_wait when the heap has grown); no
 // expression of it (values, WHERE, SET, RETURNING, CHECK, defaults) evaluates a subquery.
+// A planned SELECT is a quick write when it locks rows (FOR UPDATE/SHARE) and its tree is a
+// quick read's (Operator::QuickRead): TPC-C's New-Order locks its district and stock rows so.
 bool PlanIsQuickWrite(const CachedPlan& plan);
 
 class PlanSlot {

@@ -178,6 +178,7 @@ class SelectCursor : public QueryCursor {
     // budget's work each time (until DDL or ANALYZE replans it).
     if (plan_ != nullptr && ExecControl::IsWouldBlock(st) && ctl.quick_budget_spent()) {
       plan_->quick_read = false;
+      plan_->quick_write = false;  // a locking read's
     }
     if (!st.ok()) Finish();
     if (!done_ && !held_ && txn_ != nullptr) {
@@ -601,6 +602,7 @@ Result<std::unique_ptr<QueryCursor>> StartSelect(
       plan->locks_rows = bound->LocksRows();
       MERIDIAN_ASSIGN_OR_RETURN(plan->root, PlanSelect(std::move(bound)));
       plan->quick_read = PlanIsQuickRead(*plan);
+      plan->quick_write = PlanIsQuickWrite(*plan);
       cacheable = plans != nullptr && !binder.read_system_tables();
       if (plans != nullptr) plans->NotePlanned();
     } while (plan->locks.SchemaChanged());

@@ -5,6 +5,7 @@
 #include "meridian/parser/parser.h"
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "ANTLRInputStream.h"
@@ -74,7 +75,59 @@ Status TooDeep(const ast::Location& loc) {
       .WithHint("Simplify the statement.");
 }
 
+// A request that is one bare transaction keyword at its start (BEGIN, COMMIT, END, ROLLBACK,
+// ABORT in any case), then only blanks and at most one ';': libpq's PQexec("BEGIN") and
+// ("COMMIT") around every transaction of a client, which ANTLR would lex and parse at the cost
+// of a short SELECT. The statement ANTLR would give; nullopt for anything else.
+std::optional<ast::Statement> BareTransactionKeyword(std::string_view sql) {
+  size_t n = 0;
+  while (n < sql.size() && ((sql[n] >= 'A' && sql[n] <= 'Z') || (sql[n] >= 'a' && sql[n] <= 'z'))) {
+    ++n;
+  }
+  const std::string_view word = sql.substr(0, n);
+  bool semicolon = false;
+  for (char c : sql.substr(n)) {
+    if (c == ';' && !semicolon) {
+      semicolon = true;
+    } else if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\f' && c != '\v') {
+      return std::nullopt;  // more than the keyword: ANTLR reads it
+    }
+  }
+  using Action = ast::TransactionStmt::Action;
+  const auto is = [word](std::string_view upper) {
+    if (word.size() != upper.size()) return false;
+    for (size_t i = 0; i < word.size(); ++i) {
+      if ((word[i] & ~0x20) != upper[i]) return false;  // ASCII letters only (checked above)
+    }
+    return true;
+  };
+  Action action;
+  if (is("BEGIN")) {
+    action = Action::kBegin;
+  } else if (is("COMMIT") || is("END")) {
+    action = Action::kCommit;
+  } else if (is("ROLLBACK") || is("ABORT")) {
+    action = Action::kRollback;
+  } else {
+    return std::nullopt;
+  }
+  ast::Statement stmt;
+  stmt.kind = ast::StatementKind::kTransaction;
+  stmt.loc = {1, 1, 1};
+  stmt.text = std::string(word);
+  stmt.transaction = std::make_unique<ast::TransactionStmt>();
+  stmt.transaction->action = action;
+  return stmt;
+}
+
 Result<std::vector<ast::Statement>> ParseImpl(std::string_view sql, bool shortcuts) {
+  if (shortcuts) {
+    if (std::optional<ast::Statement> bare = BareTransactionKeyword(sql)) {
+      std::vector<ast::Statement> statements;
+      statements.push_back(std::move(bare).value());
+      return statements;
+    }
+  }
   MERIDIAN_ASSIGN_OR_RETURN(SourceText src, SourceText::Make(sql));
   // A bulk INSERT's literal rows after the first: ANTLR reads blanks in their place.
   LiteralRows literal_rows;

@@ -251,7 +251,9 @@ class Request {
   // Whether statement index is a quick write: BEGIN / START TRANSACTION, SAVEPOINT or RELEASE;
   // or, inside an open transaction block (not failed), a prepared INSERT of one VALUES row
   // (no ON CONFLICT) or UPDATE/DELETE whose cached plan finds its rows by an index scan or a
-  // small table's scan (as quick reads, with their budget), evaluating no subquery. Its Start does
+  // small table's scan (as quick reads, with their budget), evaluating no subquery, or a
+  // prepared SELECT ... FOR UPDATE/SHARE whose plan is a quick read's (its lock marks are its
+  // writes: a refusal rolls them back with the statement). Its Start does
   // a bounded amount of work and, under ExecControl::set_no_wait, waits for nothing but page reads:
   // a table lock or a row lock held by another transaction (or that transaction's uncommitted key)
   // fails it with WouldBlock(), the statement's writes undone and the block as it was, so the

@@ -4,7 +4,8 @@
 cpu_per_txn.py SECONDS MERIDIAND [MERIDIAND ...]: for each binary in turn, a fresh data
 directory, meridian-tpcc load (1 warehouse) and run (4 terminals, SECONDS) over the PostgreSQL
 protocol; prints tpmC, tpmTotal, the daemon's user+system CPU and its threads' context switches
-(from /proc) per transaction, and the load average. Less sensitive to a busy machine than tpmC:
+(from /proc) per transaction, and the load average. Ports: CPU_PER_TXN_PORT (default 31171) and
+the next one. Less sensitive to a busy machine than tpmC:
 pass the same binaries several times, alternating (A B A B).
 """
 import glob
@@ -26,12 +27,13 @@ def stat(pid):
         except OSError: pass
     return cpu, sw
 tpcc = os.environ.get("MERIDIAN_TPCC", "build/bin/meridian-tpcc")
+port = int(os.environ.get("CPU_PER_TXN_PORT", "31171"))  # and port + 1 for gRPC
 for i, b in enumerate(sys.argv[2:]):
-    d = os.path.join(tempfile.gettempdir(), f"meridian_cpu_per_txn{i}")
+    d = os.path.join(tempfile.gettempdir(), f"meridian_cpu_per_txn{port}_{i}")
     shutil.rmtree(d, ignore_errors=True); os.makedirs(d)
-    p = subprocess.Popen([b, f"--data-dir={d}/data", "--pg-listen=127.0.0.1:31171", "--grpc-listen=127.0.0.1:31172", "--log-level=warn", "--commit-mode", "sync"])
+    p = subprocess.Popen([b, f"--data-dir={d}/data", f"--pg-listen=127.0.0.1:{port}", f"--grpc-listen=127.0.0.1:{port + 1}", "--log-level=warn", "--commit-mode", "sync"])
     time.sleep(1.5)
-    conn = ["--driver", "pg", "--port", "31171"]
+    conn = ["--driver", "pg", "--port", str(port)]
     subprocess.run([tpcc, "load", "--no-progress", *conn, "--warehouses", "1", "--threads", "4"], check=True, capture_output=True)
     c0, s0 = stat(p.pid)
     dur = int(sys.argv[1])

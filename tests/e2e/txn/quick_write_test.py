@@ -12,10 +12,13 @@ applied a statement twice, lost it, or failed the transaction block:
     and the block's earlier INSERT is still there exactly once;
   - a blocked INSERT of a key another transaction inserted waits, then gets 23505 when the
     other commits (the block is then failed, as in PostgreSQL) or succeeds when it rolls back;
-  - (the UPDATE checks run on a table of 2 rows and of 2,002 rows)
+  - a blocked SELECT ... FOR UPDATE (a quick write too inside a block) waits for the holder,
+    then returns the holder's committed balance, and holds the row for its own UPDATE;
+  - (the UPDATE and FOR UPDATE checks run on a table of 2 rows and of 2,002 rows)
   - 8 sessions transfer between 4 hot accounts (in a table of 4 rows and of 2,004 rows) with
     prepared statements in blocks: the total is conserved and every account's balance equals its initial one plus the acknowledged
-    transfers recorded in the log table (rows locked in id order; 40001 would be retried).
+    transfers recorded in the log table (rows locked in id order; 40001 would be retried);
+    once more with both rows locked first by SELECT ... FOR UPDATE.
 
 Runs against meridiand (or MERIDIAN_TEST_CONNINFO, e.g. a PostgreSQL 15, for comparison)."""
 import random
@@ -28,6 +31,7 @@ import psycopg
 from txn_server import Server
 
 UPDATE = "UPDATE acct SET bal = bal + %s WHERE id = %s"
+LOCK = "SELECT bal FROM acct WHERE id = %s FOR UPDATE"
 INSERT_LOG = "INSERT INTO xfer VALUES (%s, %s, %s, %s)"
 INSERT_KEY = "INSERT INTO keys VALUES (%s)"
 
@@ -61,6 +65,19 @@ def run_in_thread(fn):
     return t, box
 
 
+def waits_for(fn, release, what):
+    """Runs fn in a thread, checks that it waits, calls release() and returns fn's result once
+    it has stopped waiting without an error."""
+    t, box = run_in_thread(fn)
+    t.join(0.5)
+    assert t.is_alive(), f"the {what} of a locked row did not wait"
+    release()
+    t.join(5)
+    assert not t.is_alive(), f"the {what} still waits after the holder ended"
+    assert "error" not in box, f"the waiting {what} failed: {box.get('error')}"
+    return box["result"]
+
+
 def blocked_update(server, small):
     with psycopg.connect(server.conninfo(), autocommit=True) as a, \
             psycopg.connect(server.conninfo(), autocommit=True) as b:
@@ -75,14 +92,9 @@ def blocked_update(server, small):
         a.execute(UPDATE, (10, 1))
         b.execute("BEGIN")
         b.execute(INSERT_LOG, (1, 2, 1, 5), prepare=True)
-        t, box = run_in_thread(lambda: b.execute(UPDATE, (5, 1), prepare=True).rowcount)
-        t.join(0.5)
-        assert t.is_alive(), "the UPDATE of a locked row did not wait"
-        a.execute("COMMIT")
-        t.join(5)
-        assert not t.is_alive(), "the UPDATE still waits after the holder committed"
-        assert "error" not in box, f"the waiting UPDATE failed: {box.get('error')}"
-        assert box["result"] == 1, box
+        n = waits_for(lambda: b.execute(UPDATE, (5, 1), prepare=True).rowcount,
+                      lambda: a.execute("COMMIT"), "UPDATE")
+        assert n == 1, n
         status = b.info.transaction_status
         assert status == psycopg.pq.TransactionStatus.INTRANS, f"block status {status!r}"
         b.execute("COMMIT")
@@ -90,6 +102,36 @@ def blocked_update(server, small):
         assert bal == 115, f"balance {bal}: expected 100 + 10 (holder) + 5 (waiter)"
         n = a.execute("SELECT count(*) FROM xfer WHERE id = 1").fetchone()[0]
         assert n == 1, f"the block's INSERT is there {n} times"
+
+
+def blocked_locking_read(server, small):
+    with psycopg.connect(server.conninfo(), autocommit=True) as a, \
+            psycopg.connect(server.conninfo(), autocommit=True) as b:
+        a.execute("DELETE FROM acct")
+        a.execute("INSERT INTO acct VALUES (1, 100), (2, 100)")
+        if not small:
+            fill(a)
+        warm(b, LOCK, lambda i: (2,))
+        warm(b, UPDATE, lambda i: (0, 2))
+        a.execute("BEGIN")
+        a.execute(UPDATE, (10, 1))
+        b.execute("BEGIN")
+        b.execute(LOCK, (2,), prepare=True)
+        rows = waits_for(lambda: b.execute(LOCK, (1,), prepare=True).fetchall(),
+                         lambda: a.execute("COMMIT"), "SELECT ... FOR UPDATE")
+        assert rows == [(110,)], rows
+        assert b.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
+
+        def b_updates_and_commits():
+            b.execute(UPDATE, (5, 1), prepare=True)
+            b.execute("COMMIT")
+
+        # b holds row 1 now: a's update waits until b commits its own on top.
+        n = waits_for(lambda: a.execute(UPDATE, (1, 1)).rowcount, b_updates_and_commits,
+                      "UPDATE after SELECT ... FOR UPDATE")
+        assert n == 1, n
+        bal = a.execute("SELECT bal FROM acct WHERE id = 1").fetchone()[0]
+        assert bal == 116, f"balance {bal}: expected 100 + 10 + 5 + 1"
 
 
 def blocked_insert(server, holder_commits):
@@ -120,7 +162,7 @@ def blocked_insert(server, holder_commits):
         assert n == 1, f"key 5 is there {n} times"
 
 
-def hot_transfers(server, small, sessions=8, transfers=150, accounts=4):
+def hot_transfers(server, small, sessions=8, transfers=150, accounts=4, lock_first=False):
     with psycopg.connect(server.conninfo(), autocommit=True) as c:
         c.execute("DELETE FROM acct")
         c.execute("DELETE FROM xfer")
@@ -141,6 +183,9 @@ def hot_transfers(server, small, sessions=8, transfers=150, accounts=4):
                     while True:
                         try:
                             c.execute("BEGIN")
+                            if lock_first:
+                                for acct in sorted([src, dst]):
+                                    c.execute(LOCK, (acct,), prepare=True)
                             # In id order: no deadlocks (PostgreSQL needs a second to find one).
                             for delta, acct in sorted([(-amount, src), (amount, dst)],
                                                       key=lambda d: d[1]):
@@ -189,10 +234,13 @@ def main():
         started = time.monotonic()
         for small in (False, True):
             blocked_update(server, small)
+            blocked_locking_read(server, small)
         blocked_insert(server, holder_commits=True)
         blocked_insert(server, holder_commits=False)
-        retried = hot_transfers(server, small=False) + hot_transfers(server, small=True)
-        print(f"quick_write: blocked UPDATE/INSERT waited and applied once; 2x1200 hot transfers "
+        retried = (hot_transfers(server, small=False) + hot_transfers(server, small=True) +
+                   hot_transfers(server, small=False, lock_first=True))
+        print(f"quick_write: blocked UPDATE/INSERT/FOR UPDATE waited and applied once; 3x1200 "
+              f"hot transfers "
               f"conserved ({retried} retried) in {time.monotonic() - started:.1f} s")
         server.stop()
     except BaseException:

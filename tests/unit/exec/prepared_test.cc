@@ -341,6 +341,59 @@ TEST_F(PreparedTest, QuickReadUnderNoWaitRefusesABusyTable) {
   EXPECT_TRUE(p.QuickRead(0));
 }
 
+// A prepared SELECT ... FOR UPDATE whose plan is a quick read's (index scans) is a quick write
+// inside a block, never outside one nor a quick read. Under no_wait a row another transaction
+// holds refuses it with WouldBlock, the lock marks it took before undone and the block usable;
+// run again without no_wait, it waits for the holder and locks the committed version.
+TEST_F(PreparedTest, QuickLockingReadInsideABlockRefusesABusyRow) {
+  std::shared_ptr<Request> locking =
+      PreparePointQuery("SELECT id, name FROM t WHERE id IN ($1, $2) ORDER BY id FOR UPDATE");
+  ASSERT_NE(locking, nullptr);
+  Request& p = *locking;
+  ASSERT_EQ(Run(p, {Value::Int(1), Value::Int(2)}).rows, (Strings{"1|one", "2|two"}));
+  EXPECT_FALSE(p.QuickRead(0));
+  EXPECT_FALSE(p.QuickWrite(0, /*deferred_commit=*/true));  // autocommit: not quick
+  ASSERT_TRUE(Q("BEGIN").status.ok());
+  EXPECT_TRUE(p.QuickWrite(0));
+  // Quick and not busy: locks and answers at once.
+  {
+    ExecControl ctl;
+    ctl.set_no_wait(true);
+    auto cursor = p.Start(0, ctl, StatementParams{{Value::Int(3), Value::Int(4)}, {}});
+    ASSERT_TRUE(cursor.ok()) << cursor.status().ToString();
+    std::vector<Row> rows;
+    ASSERT_TRUE((*cursor)->Fetch(100, 1 << 20, ctl, &rows).ok());
+    EXPECT_EQ(rows.size(), 2u);
+  }
+  std::unique_ptr<Session> holder = db_->NewSession();
+  std::unique_ptr<Session> prober = db_->NewSession();
+  ASSERT_TRUE(RunSql(*holder, "BEGIN; UPDATE t SET name = 'held' WHERE id = 2").status.ok());
+  {
+    ExecControl ctl;
+    ctl.set_no_wait(true);
+    // Were no_wait ignored, the start would wait for the holder: 57014 here instead of a hang.
+    ctl.SetDeadline(ExecControl::Clock::now() + std::chrono::seconds(5));
+    auto refused = p.Start(0, ctl, StatementParams{{Value::Int(1), Value::Int(2)}, {}});
+    EXPECT_TRUE(ExecControl::IsWouldBlock(refused.status())) << refused.status().ToString();
+  }
+  // Row 1, locked before the refusal, is free again; rows 3 and 4 are still this block's.
+  EXPECT_TRUE(RunSql(*prober, "SELECT id FROM t WHERE id = 1 FOR UPDATE NOWAIT").status.ok());
+  EXPECT_EQ(RunSql(*prober, "SELECT id FROM t WHERE id = 3 FOR UPDATE NOWAIT").status.sqlstate(),
+            "55P03");
+  // Without no_wait it waits for the holder and reads its committed row.
+  SqlResult waited;
+  std::thread runner([&] { waited = Run(p, {Value::Int(1), Value::Int(2)}); });
+  AwaitBlockedStatements(*db_, 1);
+  ASSERT_TRUE(RunSql(*holder, "COMMIT").status.ok());
+  runner.join();
+  ASSERT_TRUE(waited.status.ok()) << waited.status.ToString();
+  EXPECT_EQ(waited.rows, (Strings{"1|one", "2|held"}));
+  EXPECT_EQ(RunSql(*prober, "SELECT id FROM t WHERE id = 2 FOR UPDATE NOWAIT").status.sqlstate(),
+            "55P03");
+  ASSERT_TRUE(Q("COMMIT").status.ok());
+  EXPECT_FALSE(p.QuickWrite(0));  // no block
+}
+
 // An uncorrelated subquery's rows belong to one execution: a cached plan runs it again.
 TEST_F(PreparedTest, CachedPlansRerunUncorrelatedSubqueries) {
   EXPECT_EQ(Tag("PREPARE top AS SELECT (SELECT max(id) FROM t)"), "PREPARE");

@@ -33,6 +33,43 @@ const ast::TransactionStmt& Txn(const ast::Statement& s) {
   return s.transaction ? *s.transaction : kEmpty;
 }
 
+// Everything Parse says of a request of transaction statements: the shortcut for a bare keyword
+// (parser.cc, BareTransactionKeyword) must say what ANTLR alone says.
+std::string DescribeTransactions(const Result<std::vector<ast::Statement>>& r) {
+  if (!r.ok()) return "error " + r.status().sqlstate() + " " + r.status().message();
+  std::string out;
+  for (const ast::Statement& s : r.value()) {
+    out += "[" + std::to_string(static_cast<int>(s.kind)) + " @" + std::to_string(s.loc.position) +
+           ":" + std::to_string(s.loc.line) + ":" + std::to_string(s.loc.column) + " '" + s.text +
+           "' notices " + std::to_string(s.notices.size());
+    if (s.transaction != nullptr) {
+      const ast::TransactionStmt& t = *s.transaction;
+      out += " action " + std::to_string(static_cast<int>(t.action)) + " iso '" + t.isolation +
+             "' ro " + (t.read_only ? std::to_string(*t.read_only) : "-") + " def " +
+             (t.deferrable ? std::to_string(*t.deferrable) : "-") + " sp '" + t.savepoint +
+             "' start " + std::to_string(t.start_transaction);
+    }
+    out += "]";
+  }
+  return out;
+}
+
+TEST(ParserTransaction, BareKeywordShortcutGivesAntlrsAst) {
+  for (const char* sql :
+       {"BEGIN", "begin", "Commit", "COMMIT;", "END ;", "end", "ROLLBACK\n", "abort ; \t", "ABORT",
+        "BEGIN;\r\n", "COMMIT\v\f", "rollback;",
+        // Not the shortcut's: ANTLR alone.
+        "BEGIN;;", "COMMIT; COMMIT", " BEGIN", "BEGIN WORK", "COMMIT -- done", "BEGINX", "BEGI", "",
+        ";", "ROLLBACK TO s", "START", "commit\xc3\xa9", "END/* */"}) {
+    SCOPED_TRACE(sql);
+    const std::string expected = DescribeTransactions(ParseWithoutShortcuts(sql));
+    EXPECT_EQ(DescribeTransactions(Parse(sql)), expected);
+  }
+  EXPECT_EQ(DescribeTransactions(Parse("End;")),
+            "[" + std::to_string(static_cast<int>(ast::StatementKind::kTransaction)) +
+                " @1:1:1 'End' notices 0 action 1 iso '' ro - def - sp '' start 0]");
+}
+
 TEST(ParserTransaction, BeginForms) {
   for (const char* sql :
        {"BEGIN", "begin work", "BEGIN TRANSACTION", "START TRANSACTION", "start transaction;"}) {

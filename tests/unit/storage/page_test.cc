@@ -25,6 +25,24 @@ TEST(Crc32cTest, KnownVectors) {
   EXPECT_EQ(part, Crc32c(s.data(), s.size()));
 }
 
+// Crc32cExtend may use the CPU's crc32 instruction; it must equal the portable one at every
+// length, alignment and starting value.
+TEST(Crc32cTest, Crc32cExtendMatchesPortable) {
+  std::mt19937 rng(5);
+  std::vector<unsigned char> buf(kPageSize + 16);
+  for (auto& b : buf) b = static_cast<unsigned char>(rng());
+  for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{9}, size_t{63}, size_t{64},
+                   size_t{1000}, size_t{kPageSize}}) {
+    for (size_t offset = 0; offset < 9; ++offset) {
+      const uint32_t start = offset == 0 ? 0 : static_cast<uint32_t>(rng());
+      EXPECT_EQ(Crc32cExtend(start, buf.data() + offset, n),
+                Crc32cExtendPortable(start, buf.data() + offset, n))
+          << n << " " << offset;
+    }
+  }
+  EXPECT_EQ(Crc32cExtendPortable(0, "123456789", 9), 0xE3069283u);
+}
+
 // ComputePageChecksum may use the CPU's crc32 instruction; it must equal the portable Crc32c.
 TEST(Crc32cTest, PageChecksumMatchesPortableCrc32c) {
   std::mt19937 rng(11);
