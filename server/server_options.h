@@ -25,7 +25,7 @@ struct ServerOptions {
   std::string tls_cert;    // --tls-cert, MERIDIAN_TLS_CERT: PEM certificate (chain)
   std::string tls_key;     // --tls-key, MERIDIAN_TLS_KEY: PEM private key
   std::string tls_ca;      // --tls-ca, MERIDIAN_TLS_CA: gRPC clients need a certificate it signed
-  // Transactions (engine/txn/README.md): default isolation of new sessions ("read committed"
+  // Transactions (docs/txn.md): default isolation of new sessions ("read committed"
   // or "repeatable read"), commit mode ("sync": acknowledged means durable; "async":
   // acknowledged first, durable within async_window_ms), group commit window.
   std::string default_isolation = "read committed";  // --default-isolation

@@ -74,7 +74,7 @@ Result<std::shared_ptr<Index>> Catalog::OpenIndex(Table* table, const IndexSchem
   MERIDIAN_ASSIGN_OR_RETURN(bool exists, fs_->Exists(path));
   const bool fresh = !exists || rebuild;
   // A new or rebuilt file is no checkpoint image: until a checkpoint writes one, a crash
-  // rebuilds it (engine/txn/README.md section 5). The marker is durable before the file
+  // rebuilds it (docs/txn.md section 5). The marker is durable before the file
   // changes.
   if (fresh) MERIDIAN_RETURN_IF_ERROR(CreateMarker(schema.id));
   if (exists && rebuild) MERIDIAN_RETURN_IF_ERROR(fs_->Remove(path));
@@ -118,7 +118,7 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
   // every rewrite goes through the doublewrite area.
   const std::string dw_path = data_dir + "/doublewrite";
   // Commit records that only a doublewrite batch holds (one fdatasync per commit group:
-  // engine/txn/README.md section 4) go to the commit log before the area is cleared.
+  // docs/txn.md section 4) go to the commit log before the area is cleared.
   MERIDIAN_RETURN_IF_ERROR(
       storage::Doublewrite::Recover(fs, dw_path, data_dir, [&](const std::vector<std::string>& r) {
         return txn::CommitLog::AdoptRecords(fs, data_dir, r);
@@ -127,7 +127,7 @@ Result<std::unique_ptr<Catalog>> Catalog::Open(const std::string& data_dir,
                             storage::Doublewrite::Open(fs, dw_path, data_dir));
   pool->EnableDoublewrite(std::move(dw));
   MERIDIAN_ASSIGN_OR_RETURN(CatalogState state, ReadCatalogFile(fs, data_dir));
-  // Without the marker of a clean Close, recovery runs (engine/txn/README.md section 5).
+  // Without the marker of a clean Close, recovery runs (docs/txn.md section 5).
   const std::string marker = data_dir + "/" + kCleanShutdownFile;
   MERIDIAN_ASSIGN_OR_RETURN(bool clean, fs->Exists(marker));
   // A new directory (no catalog, no commit log yet) has nothing to recover: it is clean.

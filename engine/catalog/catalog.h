@@ -2,7 +2,7 @@
 // in catalog_file.h) with each table's rows in data_dir/tables/<id>.heap and each index in
 // data_dir/tables/<id>.btree. Tables and indexes share one name space (as PostgreSQL's
 // relations do) and one id counter.
-// Index files are checkpoint images (engine/txn/README.md section 5): after a crash, Open adds
+// Index files are checkpoint images (docs/txn.md section 5): after a crash, Open adds
 // the entries of the versions the commit log lists since the checkpoint, and rebuilds from its
 // heap only an index written outside an image (its tables/<id>.btree.unsafe marker).
 // Concurrency: mu_ (a shared_mutex) guards the name → Table map, the index schemas,
@@ -184,7 +184,7 @@ class Catalog {
   // Persists the live row estimates (ANALYZE calls it).
   Status SaveState();
 
-  // Transactions (engine/txn/README.md). Begin hands out a new transaction id.
+  // Transactions (docs/txn.md). Begin hands out a new transaction id.
   txn::TxnManager* txns() { return txns_.get(); }
   const txn::TxnManager* txns() const { return txns_.get(); }
   std::unique_ptr<Transaction> BeginTransaction(Isolation isolation);
@@ -258,7 +258,7 @@ class Catalog {
   // Commit log flush hook: writes the pages (table id << 32 | page) and fsyncs their files.
   Status FlushCommitPages(const std::vector<uint64_t>& pages, std::string_view record,
                           const std::function<Status()>& append, bool* durable);
-  // Recovery after an unclean stop (engine/txn/README.md section 5): re-applies the logged end
+  // Recovery after an unclean stop (docs/txn.md section 5): re-applies the logged end
   // stamps, then rewrites every version's transaction ids to commit timestamps and removes
   // versions no snapshot can see any more (aborted creators, committed deleters).
   Status RecoverVersions(const std::map<uint32_t, std::shared_ptr<Table>>& by_id);

@@ -50,7 +50,7 @@
 // Version 5 added the view lines and the view count of the end line; versions 1-4 are read as
 // before (no views).
 // Version 4 has the lines of version 3; it says that index files are kept as checkpoint
-// images (engine/txn/README.md section 5), so recovery may use them instead of rebuilding.
+// images (docs/txn.md section 5), so recovery may use them instead of rebuilding.
 // Version 3 is read as such, but an unclean stop of it rebuilds every index.
 // Version 2 (no dropped/missing fields, no checks line) is still read, and version 1 (no
 // rows/index lines either, "end <table count>"): Catalog::Open then creates the primary-key

@@ -170,7 +170,7 @@ class Index {
     return key_locks_[std::hash<std::string_view>{}(key) % kKeyLockStripes];
   }
 
-  // Crash consistency of the file (engine/txn/README.md section 5). Its pages reach the disk
+  // Crash consistency of the file (docs/txn.md section 5). Its pages reach the disk
   // as whole checkpoint images (BufferPool::SetNoSteal); any other write first makes the
   // marker file durable ("may be inconsistent: rebuild after a crash"). Watch installs that
   // hook on the current tree; MarkUnsafe creates the marker (once); outside_writes counts the

@@ -1,5 +1,5 @@
 // FOR KEY SHARE row locks, taken by the foreign key checks on the parent rows they rely on
-// (engine/txn/README.md "Foreign keys"). Shared, so transactions adding children of one
+// (docs/txn.md "Foreign keys"). Shared, so transactions adding children of one
 // parent do not wait for each other, and therefore kept beside the heap rather than in the
 // tuple's end field (which holds one transaction): a registry of (table, rid) → the
 // transactions holding the lock, per TxnManager. A transaction that deletes, replaces or locks

@@ -131,7 +131,7 @@ class Table {
     writes_since_gc_.fetch_add(n, std::memory_order_relaxed);
   }
 
-  // Garbage collection (engine/txn/README.md section 5), in two steps around a checkpoint.
+  // Garbage collection (docs/txn.md section 5), in two steps around a checkpoint.
   // CollectGarbage finds every version no snapshot can see any more — created by an aborted
   // transaction, or deleted by one that committed at or before horizon (the oldest running
   // snapshot) — and removes its index entries (unique keys under their key lock, so a unique
@@ -170,7 +170,7 @@ class Table {
   // snapshot, TxnManager::OldestSnapshot, taken by the caller) and no end stamp or lock mark.
   // *marked counts the pages set by this pass. REQUIRES shared lock.
   Status MarkAllVisible(txn::Timestamp horizon, size_t* marked);
-  // Recovery (engine/txn/README.md section 5): adds the index entries of the committed, live
+  // Recovery (docs/txn.md section 5): adds the index entries of the committed, live
   // versions on these heap pages (entries already present are kept as they are).
   Status CatchUpIndexes(const std::vector<uint32_t>& pages);
   std::shared_ptr<const TableStats> stats() const;

@@ -1,5 +1,5 @@
 // Transaction: write set, row write locks, statement rollback, commit stamping (see
-// transaction.h and engine/txn/README.md sections 2-4).
+// transaction.h and docs/txn.md sections 2-4).
 #include "catalog/transaction.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Transaction: one SQL transaction's MVCC state (engine/txn/README.md): its id, isolation
+// Transaction: one SQL transaction's MVCC state (docs/txn.md): its id, isolation
 // level, current snapshot and write set — every version it created (kInsert), every version
 // whose end field it took as a deleter (kEnd) or as a row locker (kLock). The write set drives
 // statement rollback (RollbackTo), abort, the commit record (end stamps, pages of new versions)
@@ -64,7 +64,7 @@ class Transaction {
   // RETURNING, anything but a plain INSERT/UPDATE/DELETE): it first waits until they are
   // published. Otherwise it does not wait: its snapshot reads up to their commit timestamps,
   // decided but maybe not yet durable, and what it writes commits after them or not at all
-  // (engine/txn/README.md section 3). ctl (may be null): cancel, no_wait (WouldBlock).
+  // (docs/txn.md section 3). ctl (may be null): cancel, no_wait (WouldBlock).
   Status TakeStatementSnapshot(const ExecControl* ctl = nullptr, bool shows_rows = true);
   // A new snapshot whatever the isolation (a statement retried after a serialization failure).
   Status RefreshSnapshot(const ExecControl* ctl = nullptr, bool shows_rows = true);
@@ -116,7 +116,7 @@ class Transaction {
   // (until_decided: or to have its commit timestamp, TxnManager::WaitFor).
   Result<txn::TxnState> WaitFor(uint64_t holder, const ExecControl* ctl, int64_t lock_timeout_ms,
                                 bool until_decided = false);
-  // Early lock release (engine/txn/README.md section 3): this transaction acted on the effects
+  // Early lock release (docs/txn.md section 3): this transaction acted on the effects
   // of a committing one (not yet durable), so it may commit only if that one did.
   void NoteDependency(uint64_t committing) { depends_on_.push_back(committing); }
   const std::vector<uint64_t>& dependencies() const { return depends_on_; }

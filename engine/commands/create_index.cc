@@ -208,7 +208,7 @@ Status ExecuteAnalyze(const ast::AnalyzeStmt& stmt, catalog::Catalog* catalog, E
     tables.push_back(std::move(table));
   }
   if (stmt.vacuum) {
-    // Dead versions no snapshot can see are removed by a checkpoint (engine/txn/README.md);
+    // Dead versions no snapshot can see are removed by a checkpoint (docs/txn.md);
     // VACUUM runs one for every table now instead of waiting for the next.
     MERIDIAN_RETURN_IF_ERROR(catalog->Checkpoint());
     if (!stmt.analyze) return Status::Ok();

@@ -1,6 +1,6 @@
 // Foreign keys (catalog::ForeignKey) enforced by the INSERT, UPDATE and DELETE executors at the
 // end of each statement (PostgreSQL fires its RI triggers after the statement's rows, so a
-// statement may insert a child before its parent). Protocol under MVCC (engine/txn/README.md,
+// statement may insert a child before its parent). Protocol under MVCC (docs/txn.md,
 // "Foreign keys"):
 //   child side (a new or changed referencing row): the referenced key is looked up in the
 //     parent's unique index in the newest committed state (FindConflict: running writers of

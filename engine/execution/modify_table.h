@@ -1,4 +1,4 @@
-// INSERT, UPDATE and DELETE executors under MVCC (engine/txn/README.md). Each runs a whole
+// INSERT, UPDATE and DELETE executors under MVCC (docs/txn.md). Each runs a whole
 // statement in one call while the caller holds the target table's SHARED lock (concurrent
 // writers meet at row write locks and unique-key locks), in two phases so that a statement
 // never sees its own changes (Halloween problem):

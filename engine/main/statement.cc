@@ -339,7 +339,7 @@ Result<uint64_t> RunModify(const BindFn& bind, const StatementParams& params, Ex
 }
 
 // RETURNING rows may rest on a committing transaction whose row the statement took over
-// (early lock release, engine/txn/README.md section 3): they reach the client once it is
+// (early lock release, docs/txn.md section 3): they reach the client once it is
 // published.
 Status AwaitBeforeRows(catalog::Transaction* txn, const Returned& ret, const ExecControl& ctl) {
   if (ret.columns.empty() || txn == nullptr) return Status::Ok();
@@ -983,7 +983,7 @@ namespace {
 // Whether a statement may send the client rows. A plain INSERT, UPDATE or DELETE (no
 // RETURNING) sends a row count only: its snapshot may read the not yet durable commits its
 // transaction depends on instead of waiting for them (catalog::Transaction::
-// TakeStatementSnapshot; engine/txn/README.md section 3).
+// TakeStatementSnapshot; docs/txn.md section 3).
 bool ShowsRows(const ast::Statement& stmt) {
   switch (stmt.kind) {
     case ast::StatementKind::kInsert:

@@ -141,7 +141,7 @@ class BufferPool {
   // protection; doublewrite.h). Call before any page is written.
   void EnableDoublewrite(std::unique_ptr<Doublewrite> dw);
 
-  // No-steal files (the catalog's B+tree indexes, engine/txn/README.md section 5): their
+  // No-steal files (the catalog's B+tree indexes, docs/txn.md section 5): their
   // on-disk pages must change only as a whole checkpoint image. Eviction writes a dirty page
   // of such a file only when no other frame can be freed, and every write of its pages other
   // than WriteSnapshot first calls before_write (which records durably that the file may be
@@ -181,7 +181,7 @@ class BufferPool {
   // the file is fsynced unless every page was written by a batch that synced it already
   // (always_sync: fsync in any case).
   Status FlushPages(FileId file, std::vector<uint32_t> pages, bool always_sync = false);
-  // A commit group's pages of several files (write-behind commit, engine/txn/README.md §4):
+  // A commit group's pages of several files (write-behind commit, docs/txn.md §4):
   // when their dirty pages fit one doublewrite batch, every image (first writes too) goes to
   // the area with one fsync, then in place without fsyncing the files: the area holds the
   // newest image of each page until those files are synced (lazily: before the area takes

@@ -1,4 +1,4 @@
-// Doublewrite: torn-write protection for pages rewritten in place (engine/txn/README.md,
+// Doublewrite: torn-write protection for pages rewritten in place (docs/txn.md,
 // "Torn writes"). Before a batch of pages that are already on disk is written over, their
 // images go to data_dir/doublewrite and are fsynced; only then are they written in place. A
 // crash that tears an in-place write leaves an intact copy here, and Recover puts it back at
@@ -10,7 +10,7 @@
 // page number, u32 CRC32C of the image, u16 name length, the file's name relative to the data
 // directory), then u32 record length and the record — then count 8 KiB images. The record is
 // opaque here: a commit group's log record riding in the batch of its pages, so that one
-// fdatasync makes the group durable (engine/txn/README.md section 4). It counts at recovery only
+// fdatasync makes the group durable (docs/txn.md section 4). It counts at recovery only
 // when every image of its batch is intact. A batch overwrites an area only after the in-place
 // writes of the batch before it in that area were synced (the buffer pool waits), so the areas
 // hold the newest batches, and recovery writes each page's newest intact image: the newest

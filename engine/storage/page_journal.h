@@ -1,5 +1,5 @@
 // PageJournal: an all-or-nothing write of many page images (the index checkpoint of
-// engine/txn/README.md section 5). Write puts every image into one file and fdatasyncs it;
+// docs/txn.md section 5). Write puts every image into one file and fdatasyncs it;
 // only then does the caller write the images in place. A crash during the in-place writes
 // leaves a complete journal, and Recover writes all of it again at the next start; a crash
 // during Write leaves an incomplete one (bad checksum), which Recover ignores — the files

@@ -16,7 +16,7 @@
 
 namespace meridian::storage {
 
-// The MVCC part of a tuple's header (engine/txn/README.md section 1): who created the version
+// The MVCC part of a tuple's header (docs/txn.md section 1): who created the version
 // (begin) and who deleted or replaced it (end), each a commit timestamp or a transaction id
 // (top bit set); 0 = "before time began" / "not deleted". With kTupleFlagLockOnly, end names a
 // transaction that locked the row (SELECT ... FOR UPDATE) without deleting it.

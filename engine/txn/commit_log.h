@@ -1,5 +1,5 @@
 // CommitLog: write-behind logging's commit record file and the group-commit thread (design:
-// engine/txn/README.md section 4). Committers call Commit(), which blocks until their group is
+// docs/txn.md section 4). Committers call Commit(), which blocks until their group is
 // durable (or CommitAsync, whose callback the committer thread calls then): the committer
 // thread takes every queued transaction (waiting up to the group window), assigns commit
 // timestamps, runs the write-behind hook (the caller flushes the pages holding the group's new
@@ -14,7 +14,7 @@
 //          type 4 only: u32 k · k × (u32 page, u32 file)   [pages holding the group's new
 //          versions, as u64 file << 32 | page; recovery stamps and indexes exactly these]
 // Groups are written as type 4; type 1 (written by older builds) is still read, and a log
-// tail holding one makes recovery sweep every heap page (engine/txn/README.md section 5).
+// tail holding one makes recovery sweep every heap page (docs/txn.md section 5).
 // Start and checkpoint records carry the id epoch and the clock as their first pair
 // (epoch, last timestamp handed out); a checkpoint's further pairs are the committed
 // transactions not yet stamped into pages. Every Open

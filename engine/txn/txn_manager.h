@@ -1,6 +1,6 @@
 // TxnManager: the logical clock, transaction ids, the status table (running / committed with
 // its commit timestamp / aborted), snapshots, the MVCC visibility rule and waiting for a row's
-// writer with deadlock detection. Design: engine/txn/README.md sections 1-3.
+// writer with deadlock detection. Design: docs/txn.md sections 1-3.
 // Concurrency: every method is thread-safe; mu_ guards the status table, the waits-for graph
 // and the counters. A waiter sleeps on its own condition variable, registered under the
 // transaction it waits for; that transaction's commit decision, publication, abort or release of

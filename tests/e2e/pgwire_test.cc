@@ -655,7 +655,7 @@ TEST_F(PgWireTest, SuspendedPortalKeepsItsSnapshot) {
 // A portal suspended inside a transaction block keeps its command as well as its snapshot:
 // the statements its transaction runs before the next fetch (an UPDATE of every row, an
 // INSERT) are not seen by it, as in PostgreSQL, while a later statement sees them
-// (engine/txn/README.md "Commands").
+// (docs/txn.md "Commands").
 TEST_F(PgWireTest, SuspendedPortalDoesNotSeeLaterStatementsOfItsTransaction) {
   ASSERT_EQ(PsqlC("CREATE TABLE heldme (id INT PRIMARY KEY, v INT); INSERT INTO heldme "
                   "SELECT g, 0 FROM generate_series(1, 3000) g")

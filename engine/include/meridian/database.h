@@ -364,7 +364,7 @@ class Session {
   virtual std::shared_ptr<const datetime::TimeZone> time_zone() const { return nullptr; }
 };
 
-// What the last Open did to recover after an unclean stop (engine/txn/README.md section 5).
+// What the last Open did to recover after an unclean stop (docs/txn.md section 5).
 struct RecoveryInfo {
   bool clean = true;             // the previous run closed cleanly: nothing was recovered
   bool tail_only = false;        // only what the log tail names was read (no full heap sweep)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Times the statements whose scans meet their transaction's own versions (the command rule,
-# engine/txn/README.md "Commands") on one meridiand: a bulk INSERT and UPDATE in a block, an
+# docs/txn.md "Commands") on one meridiand: a bulk INSERT and UPDATE in a block, an
 # UPDATE whose SET subquery reads each updated row's old version by key, an ON CONFLICT DO
 # UPDATE with a subquery, and DELETE ... RETURNING with one. Usage:
 #   bench.sh MERIDIAND PG_PORT GRPC_PORT [RUNS]

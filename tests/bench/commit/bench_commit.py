@@ -244,7 +244,7 @@ def recovery(args, script):
                 n += step
             load_s = time.monotonic() - t0
             # Two background checkpoints: the load overflows the buffer pool, so the first may
-            # flush the index plainly (too many dirty pages for one image, engine/txn/README.md
+            # flush the index plainly (too many dirty pages for one image, docs/txn.md
             # section 5); the next one images what is left.
             time.sleep(12)
             # A burst of committed updates, then the crash in the middle of more.

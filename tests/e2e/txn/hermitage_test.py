@@ -15,7 +15,7 @@
 # within UNBLOCK_S too, so a statement that blocks by mistake fails its test instead of hanging
 # the run. The expectations are PostgreSQL 15's (checked with MERIDIAN_TEST_CONNINFO pointing at
 # one). Meridian takes the REPEATABLE READ snapshot at BEGIN, PostgreSQL at the first statement
-# (engine/txn/README.md); the tests never let a commit fall between a transaction's BEGIN and its
+# (docs/txn.md); the tests never let a commit fall between a transaction's BEGIN and its
 # first statement, so both choices give the same results.
 #
 # Runs against a fresh meridiand ($MERIDIAND) or the server named by $MERIDIAN_TEST_CONNINFO.

@@ -1,4 +1,4 @@
-// Early lock release (engine/txn/README.md section 3): a writer waiting for a row goes on as
+// Early lock release (docs/txn.md section 3): a writer waiting for a row goes on as
 // soon as the holder's commit is decided (it has its timestamp), not when it is durable; it
 // builds on the holder's version, its next statement that shows rows waits for the holder to be
 // published (a plain write reads through the holder's commit instead), and it cannot commit if
@@ -43,7 +43,7 @@ class EarlyLockReleaseTest : public ::testing::Test {
   }
   // Starts A's COMMIT with the disk held; returns once A has its commit timestamp (decided,
   // not durable). The single committer runs the groups in turn and, after acknowledging one,
-  // still rewrites its pages that were already on disk (engine/txn/README.md section 4, step
+  // still rewrites its pages that were already on disk (docs/txn.md section 4, step
   // 4): a hold that caught it there (C's INSERT just before, on a loaded machine) kept A's
   // group from ever being decided, and B timed out on A's row lock. So C first commits a
   // DELETE: a group without new versions writes no page and is acknowledged after all of its

@@ -1,5 +1,5 @@
 // PageJournal (all-or-nothing page images) and the buffer pool's no-steal files and checkpoint
-// snapshots, the two halves of the index checkpoint (engine/txn/README.md section 5).
+// snapshots, the two halves of the index checkpoint (docs/txn.md section 5).
 #include "storage/page_journal.h"
 
 #include <gtest/gtest.h>

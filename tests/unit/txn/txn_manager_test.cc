@@ -1,4 +1,4 @@
-// TxnManager: the visibility rule of engine/txn/README.md section 2 for every kind of header
+// TxnManager: the visibility rule of docs/txn.md section 2 for every kind of header
 // field, commit publication, aborts, waits for a row's writer and deadlock detection.
 #include "txn/txn_manager.h"
 
