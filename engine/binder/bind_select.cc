@@ -45,6 +45,20 @@ bool IsIntegerLiteral(const ast::Expr& e, int64_t* v) {
   return r.ec == std::errc();
 }
 
+// The conjuncts of where (split at AND) that are [NOT] EXISTS (subquery) or x [NOT] IN
+// (subquery), into *out.
+void MarkWhereSubqueryConjuncts(const ast::Expr& where, std::vector<const ast::Expr*>* out) {
+  if (where.kind == ast::ExprKind::kBinary && where.binary_op == ast::BinaryOp::kAnd) {
+    for (const ast::ExprPtr& c : where.children) MarkWhereSubqueryConjuncts(*c, out);
+    return;
+  }
+  if (where.kind == ast::ExprKind::kExists ||
+      (where.kind == ast::ExprKind::kInSubquery && where.binary_op == ast::BinaryOp::kEq &&
+       !where.all)) {
+    out->push_back(&where);
+  }
+}
+
 }  // namespace
 
 Result<std::unique_ptr<BoundSelect>> Binder::BindSelect(const ast::SelectStmt& stmt) {
@@ -308,7 +322,14 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindSelectCore(const ast::SelectStm
 
   if (stmt.where != nullptr) {
     rules_ = ExprRules{"WHERE", false, true, true};
-    MERIDIAN_ASSIGN_OR_RETURN(out->where, BindBoolean(*stmt.where, "WHERE"));
+    // Its [NOT] EXISTS and x [NOT] IN conjuncts become logical Apply nodes; their hashed form is
+    // the planner's decorrelation rule's to decide (planner/logical_rewrite.cc).
+    std::vector<const ast::Expr*> marked;
+    MarkWhereSubqueryConjuncts(*stmt.where, &marked);
+    for (const ast::Expr* e : marked) where_subquery_conjuncts_.insert(e);
+    auto where = BindBoolean(*stmt.where, "WHERE");
+    for (const ast::Expr* e : marked) where_subquery_conjuncts_.erase(e);
+    MERIDIAN_ASSIGN_OR_RETURN(out->where, std::move(where));
   }
 
   std::vector<const ast::Expr*> item_asts;

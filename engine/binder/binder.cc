@@ -220,7 +220,7 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
 
 Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::SelectStmt& stmt,
                                                                std::vector<ColumnInfo>* columns,
-                                                               HashedForm form) {
+                                                               HashedForm form, bool defer) {
   if (!rules_.subqueries) {
     // PostgreSQL: "cannot use subquery in DEFAULT expression" / "... in EXECUTE parameter".
     const std::string clause = rules_.clause;
@@ -292,12 +292,23 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
     if (!third.ok()) return plan;
     spare = std::move(*third);
   }
+  if (defer) {
+    // A WHERE conjunct of a SELECT: the decorrelation rule builds the hashed form, if any.
+    plan->deferred = std::make_unique<SubqueryPlan::Deferred>();
+    plan->deferred->form = form;
+    plan->deferred->select = std::move(*again);
+    plan->deferred->spare = std::move(spare);
+    plan->deferred->per_row_cost = per_row_cost;
+    return plan;
+  }
   plan->hashed = Decorrelate(form, std::move(*again), std::move(spare), per_row_cost);
   return plan;
 }
 
 void Binder::KeepHashedIn(SubqueryPlan* plan, const Type& x) {
-  if (plan->hashed != nullptr && !HashesAsEqual(x, plan->type)) plan->hashed.reset();
+  if (HashesAsEqual(x, plan->type)) return;
+  plan->hashed.reset();
+  plan->deferred.reset();
 }
 
 Result<BoundExprPtr> Binder::Coerce(BoundExprPtr e, Type to, bool assignment,

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "binder/bound_expr.h"
@@ -164,7 +165,8 @@ class Binder {
   // also get that hashed form (binder.cc, planner/decorrelate.cc).
   Result<std::unique_ptr<SubqueryPlan>> BindSubqueryPlan(const ast::SelectStmt& stmt,
                                                          std::vector<ColumnInfo>* columns,
-                                                         HashedForm form = HashedForm::kNone);
+                                                         HashedForm form = HashedForm::kNone,
+                                                         bool defer = false);
   // x IN (subquery) with x of type x: drops the subquery's hashed form unless x's and its
   // values' hash keys are equal exactly when they are (planner/decorrelate.cc).
   void KeepHashedIn(SubqueryPlan* plan, const Type& x);
@@ -539,6 +541,9 @@ class Binder {
   };
   std::vector<CteBinding> cte_bindings_;
   int sublink_depth_ = 0;  // subqueries in expressions being bound (BindSubqueryPlan)
+  // The [NOT] EXISTS and x [NOT] IN conjuncts of the SELECT WHERE clauses being bound, whose
+  // hashed form the planner's decorrelation rule decides (SubqueryPlan::deferred).
+  std::unordered_set<const ast::Expr*> where_subquery_conjuncts_;
   // Inside INTERSECT ALL / EXCEPT: where PostgreSQL refuses a recursive reference.
   const char* recursion_context_ = nullptr;
 

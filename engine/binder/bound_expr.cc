@@ -1,6 +1,7 @@
 // BoundExpr constructors and structural comparison.
 #include "binder/bound_expr.h"
 
+#include "binder/bound_statement.h"
 #include "execution/operator.h"
 
 namespace meridian::exec {

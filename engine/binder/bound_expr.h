@@ -264,6 +264,11 @@ struct SubqueryPlan {
   // the inner side instead; null otherwise.
   struct Hashed;
   std::unique_ptr<Hashed> hashed;
+  // A [NOT] EXISTS or x [NOT] IN that is a conjunct of a SELECT's WHERE: the binder leaves the
+  // hashed form to the planner's decorrelation rule (planner/logical_rewrite.cc), which takes
+  // this (bound_statement.h) and sets hashed or not; null once taken and for every other use.
+  struct Deferred;
+  std::unique_ptr<Deferred> deferred;
   // Its plan as EXPLAIN prints it; set only while EXPLAIN plans (planner/explain.h,
   // ExplainSubplans).
   std::shared_ptr<PlanNode> explain;

@@ -108,6 +108,16 @@ struct BoundSelect {
   }
 };
 
+// What the decorrelation rule needs to build a deferred subquery's hashed form (planner
+// Decorrelate): the subquery bound once more (the per-row plan took the first binding), for a
+// scalar one a third binding, and the per-row plan's cost.
+struct SubqueryPlan::Deferred {
+  HashedForm form = HashedForm::kNone;
+  std::unique_ptr<BoundSelect> select;
+  std::unique_ptr<BoundSelect> spare;
+  double per_row_cost = 1.0;
+};
+
 // PostgreSQL's functional dependency on a primary key: per column of s's joined row, kKeyed when
 // its FROM table's primary key is wholly among s's plain-column GROUP BY items (kKeyColumn for
 // the key's own columns), so the column has one value per group; kFree otherwise. Reads

@@ -40,6 +40,21 @@ LogicalOpPtr BuildFrom(BoundSelect* s) {
   return cur;
 }
 
+// An Apply for the WHERE conjunct *c (taken from it) when it is [NOT] EXISTS or x [NOT] IN of
+// a correlated subquery; else null.
+std::unique_ptr<LogicalApply> MakeApply(BoundExprPtr* c, size_t position) {
+  const BoundExpr& e = **c;
+  if (e.subquery == nullptr || !e.subquery->correlated) return nullptr;
+  const bool in = e.kind == BoundKind::kInSubquery && e.binary_op == ast::BinaryOp::kEq && !e.all;
+  if (e.kind != BoundKind::kExists && !in) return nullptr;
+  auto apply = std::make_unique<LogicalApply>();
+  apply->type = e.negated ? ApplyType::kAnti : ApplyType::kSemi;
+  apply->null_aware = in && e.negated;
+  apply->position = position;
+  apply->predicate = std::move(*c);
+  return apply;
+}
+
 LogicalOpPtr BuildBlock(std::unique_ptr<BoundSelect> s, LogicalPlan* plan) {
   LogicalOpPtr cur;
   if (s->set_op != ast::SetOp::kNone) {
@@ -58,8 +73,19 @@ LogicalOpPtr BuildBlock(std::unique_ptr<BoundSelect> s, LogicalPlan* plan) {
     cur = BuildFrom(s.get());
     if (s->where != nullptr) {
       auto filter = std::make_unique<LogicalFilter>();
-      filter->conjuncts = SplitConjuncts(std::move(s->where));
-      Stack(&cur, std::move(filter));
+      std::vector<BoundExprPtr> conjuncts = SplitConjuncts(std::move(s->where));
+      std::vector<std::unique_ptr<LogicalApply>> applies;
+      for (size_t i = 0; i < conjuncts.size(); ++i) {
+        auto apply = MakeApply(&conjuncts[i], i);
+        if (apply != nullptr) {
+          applies.push_back(std::move(apply));
+        } else {
+          filter->conjuncts.push_back(std::move(conjuncts[i]));
+        }
+      }
+      // The first conjunct's Apply lowest: the lowering puts them back in that order.
+      for (auto& apply : applies) Stack(&cur, std::move(apply));
+      if (!filter->conjuncts.empty()) Stack(&cur, std::move(filter));
     }
     if (s->aggregated) {
       auto agg = std::make_unique<LogicalAggregate>();
@@ -249,6 +275,14 @@ std::string Describe(const LogicalOp& op) {
                                                             : "Except";
       return text + (set.all ? " All" : "");
     }
+    case LogicalKind::kApply: {
+      const auto& apply = op.As<LogicalApply>();
+      std::string text = apply.type == ApplyType::kSemi ? "Apply Semi" : "Apply Anti";
+      if (apply.null_aware) text += " (null-aware)";
+      text += " " + Text(*apply.predicate);
+      if (apply.hashed) text += " (hashed)";
+      return text;
+    }
   }
   return "?";
 }
@@ -297,6 +331,10 @@ Result<LogicalBlock> UnpackBlock(LogicalOpPtr* top) {
   }
   b.aggregate = Take<LogicalAggregate>(&slot, LogicalKind::kAggregate);
   b.where = Take<LogicalFilter>(&slot, LogicalKind::kFilter);
+  b.below_where = slot;
+  while (LogicalApply* apply = Take<LogicalApply>(&slot, LogicalKind::kApply)) {
+    b.applies.push_back(apply);
+  }
   const LogicalKind k = (*slot)->kind;
   if (k != LogicalKind::kValues && k != LogicalKind::kGet && k != LogicalKind::kJoin) {
     return Status::Internal("logical plan: unexpected node below a block's pipeline");

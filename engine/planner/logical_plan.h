@@ -7,7 +7,7 @@
 //
 // Shape today (lowering relies on it): one SELECT block is
 //   [Limit] ← [DistinctOn] ← [Sort] ← [Distinct] ← Project ← [ProjectSet] ← [Window] ←
-//   [Filter (HAVING)] ← [Aggregate] ← [Filter (WHERE)] ← FROM
+//   [Filter (HAVING)] ← [Aggregate] ← [Filter (WHERE)] ← [Apply]... ← FROM
 // where FROM is Values (no FROM list), a Get, or a left-deep chain of Joins whose right input
 // is a Get; a set operation block is [Limit] ← [DistinctOn] ← [Sort] ← SetOperation with one
 // block per input. A FROM subquery, function or WITH query is a Get leaf that keeps its bound
@@ -37,6 +37,7 @@ enum class LogicalKind : uint8_t {
   kDistinctOn,
   kLimit,
   kSetOperation,
+  kApply,
 };
 
 struct LogicalOp;
@@ -83,6 +84,25 @@ struct LogicalJoin : LogicalOp {
 struct LogicalFilter : LogicalOp {
   LogicalFilter() : LogicalOp(LogicalKind::kFilter) {}
   std::vector<BoundExprPtr> conjuncts;
+};
+
+// A dependent join (Apply): a WHERE conjunct [NOT] EXISTS (subquery) or x [NOT] IN (subquery)
+// whose subquery is correlated, i.e. is run per row of children[0] with that row as its outer
+// row. kSemi keeps the rows for which a subquery row exists (EXISTS; IN: one equal to x), kAnti
+// those for which none does (NOT EXISTS); null_aware (NOT IN) also drops a row whose answer is
+// NULL (x NULL over a non-empty subquery, or no equal value but a NULL one), as a WHERE does.
+// The right input is the subquery of predicate (its per-row physical plan, SubqueryPlan::root;
+// not yet a logical subtree). position: its place among the WHERE's conjuncts, where the
+// lowering puts it back. hashed: the decorrelation rule gave it a hashed form (a semi/anti join
+// by hash lookups, SubqueryPlan::hashed).
+enum class ApplyType : uint8_t { kSemi, kAnti };
+struct LogicalApply : LogicalOp {
+  LogicalApply() : LogicalOp(LogicalKind::kApply) {}
+  ApplyType type = ApplyType::kSemi;
+  bool null_aware = false;
+  BoundExprPtr predicate;
+  size_t position = 0;
+  bool hashed = false;
 };
 
 // GROUP BY keys (grouping sets as in BoundSelect) and aggregate calls; the output row is the
@@ -176,6 +196,9 @@ struct LogicalBlock {
   LogicalFilter* having = nullptr;
   LogicalAggregate* aggregate = nullptr;
   LogicalFilter* where = nullptr;
+  std::vector<LogicalApply*> applies;  // top down
+  // The slot under where (or where a WHERE Filter goes): the top Apply's, else from_slot.
+  LogicalOpPtr* below_where = nullptr;
   LogicalOpPtr* from_slot = nullptr;
   LogicalSetOperation* set = nullptr;
   // The FROM list's block (its Gets' BoundSelect); null for Values and set operations.

@@ -1,14 +1,37 @@
 // RewriteLogicalPlan: the rules that run on the logical tree before lowering, in the order
 // engine/optimizer/README.md lists them (numbered as there). Each rule keeps the query's
-// answer; today's rules only mark or add what the planner used to work out on its own.
+// answer; today's rules mark or add what the planner used to work out on its own, or (rule 2)
+// choose a subquery's hashed form.
 #include <utility>
 
 #include "optimizer/access_path.h"
+#include "planner/explain.h"
 #include "planner/logical_plan.h"
+#include "planner/planner.h"
 
 namespace meridian::exec {
 
 namespace {
+
+// Rule 2 of the README's list, decorrelation: an Apply (a correlated [NOT] EXISTS or x [NOT] IN
+// conjunct of the WHERE) whose subquery is correlated only by equalities `inner = outer` of one
+// hashable type class becomes a hash semi join (EXISTS, IN) or anti join (NOT EXISTS; NOT IN
+// null-aware: a NULL among the key's values or a NULL x over a non-empty key answers NULL, as
+// PostgreSQL's NOT IN), executed as the SubPlan's hashed form (SubqueryPlan::Hashed,
+// decorrelate.cc): after switch_after per-row runs, one uncorrelated run of the subquery
+// without those equalities builds the table the remaining rows look up. The subquery's own
+// WHERE went through this rule when its per-row plan was built.
+void DecorrelateApplies(LogicalBlock* b) {
+  for (LogicalApply* apply : b->applies) {
+    SubqueryPlan* sub = apply->predicate->subquery.get();
+    if (sub->deferred == nullptr) continue;  // no candidate (the binder saw why)
+    std::unique_ptr<SubqueryPlan::Deferred> d = std::move(sub->deferred);
+    // EXPLAIN prints the per-row plan only: the hashed form's subqueries are not numbered.
+    ExplainSubplans::Scope not_explained(nullptr);
+    sub->hashed = Decorrelate(d->form, std::move(d->select), std::move(d->spare), d->per_row_cost);
+    apply->hashed = sub->hashed != nullptr;
+  }
+}
 
 // Rule 6 of the README's list (PostgreSQL's remove_useless_groupby_columns): a plain GROUP BY
 // column of a FROM table whose primary key is among the keys has one value per group; it is
@@ -58,12 +81,13 @@ void MinMaxFromIndexOrder(LogicalBlock* b) {
   BoundExprPtr not_null = BoundExpr::Make(BoundKind::kIsNull, Type::Boolean(), 0);
   not_null->negated = true;
   not_null->children.push_back(BoundExpr::Column(0, c.index, c.type, c.name));
-  if (b->where == nullptr) {
+  if (b->where == nullptr) {  // above the Applies
     auto filter = std::make_unique<LogicalFilter>();
-    filter->children.push_back(std::move(*b->from_slot));
+    filter->children.push_back(std::move(*b->below_where));
     b->where = filter.get();
-    *b->from_slot = std::move(filter);
-    b->from_slot = &b->where->children[0];
+    *b->below_where = std::move(filter);
+    b->below_where = &b->where->children[0];
+    if (b->applies.empty()) b->from_slot = b->below_where;
   }
   b->where->conjuncts.push_back(std::move(not_null));
 }
@@ -76,6 +100,7 @@ void RewriteBlock(LogicalOpPtr* top) {
     for (LogicalOpPtr& input : b.set->children) RewriteBlock(&input);
     return;
   }
+  DecorrelateApplies(&b);
   GroupKeysDeterminedByPrimaryKey(&b);
   MinMaxFromIndexOrder(&b);
 }

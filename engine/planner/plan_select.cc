@@ -125,6 +125,13 @@ Result<Built> LowerBlock(LogicalOpPtr* top, Builder* builder) {
   bool all_used = false;
   std::vector<BoundExprPtr> conjuncts;
   if (lb.where != nullptr) conjuncts = std::move(lb.where->conjuncts);
+  // An Apply is still a conjunct of the final filter (a SubPlan, hashed when the decorrelation
+  // rule gave it that form), back at its place among the WHERE's conjuncts.
+  for (auto it = lb.applies.rbegin(); it != lb.applies.rend(); ++it) {
+    const size_t at = std::min((*it)->position, conjuncts.size());
+    conjuncts.insert(conjuncts.begin() + static_cast<std::ptrdiff_t>(at),
+                     std::move((*it)->predicate));
+  }
   if (agg != nullptr) {
     for (const auto& g : agg->keys) CollectColumns(*g, &used, &all_used);
     for (const auto& a : agg->aggregates) CollectColumns(*a, &used, &all_used);

@@ -1,4 +1,4 @@
-// BuildLogicalPlan's trees (and the planagg rule of RewriteLogicalPlan) for a few statements,
+// BuildLogicalPlan's trees (and the rules of RewriteLogicalPlan) for a few statements,
 // compared as LogicalPlanToString prints them; LowerLogicalPlan of one of them.
 #include "planner/logical_plan.h"
 
@@ -136,6 +136,68 @@ TEST_F(LogicalPlanTest, MinMaxRuleAddsNotNullAndMarksTheAggregate) {
             "Project #1\n"
             "  Aggregate keys [t.b] [max(t.a)]\n"
             "    Get t\n");
+}
+
+TEST_F(LogicalPlanTest, CorrelatedWhereSubqueriesBecomeApplies) {
+  // Each correlated [NOT] EXISTS / [NOT] IN conjunct is an Apply under the WHERE's other
+  // conjuncts, the first conjunct's lowest; an uncorrelated one stays in the Filter.
+  EXPECT_EQ(Print("SELECT a FROM t WHERE b > 1 AND EXISTS (SELECT 1 FROM u WHERE u.t_id = t.id) "
+                  "AND a NOT IN (SELECT c FROM u WHERE u.id = t.b) "
+                  "AND NOT EXISTS (SELECT 1 FROM u WHERE u.c = t.a) "
+                  "AND b IN (SELECT t_id FROM u WHERE u.c = t.a) AND a IN (SELECT c FROM u)"),
+            "Project t.a\n"
+            "  Filter (t.b > 1), (t.a IN (SubPlan))\n"
+            "    Apply Semi (t.b IN (SubPlan))\n"
+            "      Apply Anti (NOT EXISTS(SubPlan))\n"
+            "        Apply Anti (null-aware) (t.a NOT IN (SubPlan))\n"
+            "          Apply Semi EXISTS(SubPlan)\n"
+            "            Get t\n");
+  // The decorrelation rule: equality correlations get the hashed semi/anti join.
+  EXPECT_EQ(Print("SELECT a FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.t_id = t.id) "
+                  "AND a NOT IN (SELECT c FROM u WHERE u.id = t.b)",
+                  /*rewrite=*/true),
+            "Project t.a\n"
+            "  Apply Anti (null-aware) (t.a NOT IN (SubPlan, hashed after 1 rows)) (hashed)\n"
+            "    Apply Semi EXISTS(SubPlan, hashed after 1 rows) (hashed)\n"
+            "      Get t\n");
+  // Not when the correlation is not an equality, nor over an outer join.
+  EXPECT_EQ(Print("SELECT a FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.c > t.a) "
+                  "AND EXISTS (SELECT 1 FROM u LEFT JOIN t x ON x.id = u.c WHERE u.t_id = t.id)",
+                  /*rewrite=*/true),
+            "Project t.a\n"
+            "  Apply Semi EXISTS(SubPlan)\n"
+            "    Apply Anti (NOT EXISTS(SubPlan))\n"
+            "      Get t\n");
+  // A subquery in the select list or under OR is no Apply: the binder gave it its hashed form
+  // (before the rules run; an Apply's comes from the rule, as the first tree above shows).
+  EXPECT_EQ(Print("SELECT EXISTS (SELECT 1 FROM u WHERE u.t_id = t.id) FROM t "
+                  "WHERE a = 1 OR EXISTS (SELECT 1 FROM u WHERE u.t_id = t.id)"),
+            "Project EXISTS(SubPlan, hashed after 1 rows)\n"
+            "  Filter ((t.a = 1) OR EXISTS(SubPlan, hashed after 1 rows))\n"
+            "    Get t\n");
+  // planagg's conjunct goes above the Applies.
+  EXPECT_EQ(Print("SELECT max(a) FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.t_id = t.id)",
+                  /*rewrite=*/true),
+            "Project #0\n"
+            "  Aggregate [max(t.a)] (min/max from index order)\n"
+            "    Filter (t.a IS NOT NULL)\n"
+            "      Apply Semi EXISTS(SubPlan, hashed after 1 rows) (hashed)\n"
+            "        Get t\n");
+}
+
+TEST_F(LogicalPlanTest, AppliesGoBackToTheirPlaceInTheFilter) {
+  LogicalPlan plan = Build(
+      "SELECT a FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.c = t.a) AND b + a > id "
+      "AND b IN (SELECT t_id FROM u WHERE u.c > t.a)",
+      /*rewrite=*/true);
+  auto lowered = LowerLogicalPlan(&plan, /*instrument=*/false);
+  ASSERT_TRUE(lowered.ok()) << lowered.status().ToString();
+  const PlanNode& top = *lowered.value().explain;
+  EXPECT_EQ(top.label, "Seq Scan on t");
+  ASSERT_EQ(top.details.size(), 1u);
+  EXPECT_EQ(top.details[0],
+            "Filter: (((t.b + t.a) > t.id) AND (NOT EXISTS(SubPlan, hashed after 1 rows)) AND "
+            "(t.b IN (SubPlan)))");
 }
 
 TEST_F(LogicalPlanTest, LoweringReadsTheLogicalTree) {
