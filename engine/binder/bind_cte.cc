@@ -66,9 +66,9 @@ Result<std::unique_ptr<BoundSelect>> Binder::ModifyingCteReference(const ast::Co
     }
   }
   if (found == nullptr) {  // read by itself (WITH RECURSIVE) or outside a statement's run
-    return Status::NotSupported("recursive query \"" + cte.name +
-                                "\" must not contain data-modifying statements")
-        .WithPosition(ref.loc.position);
+    return RecursionError(
+        "recursive query \"" + cte.name + "\" must not contain data-modifying statements",
+        cte.loc.position);
   }
   if (!found->returning) {
     return Status::NotSupported("WITH query \"" + cte.name + "\" does not have a RETURNING clause")
