@@ -457,16 +457,43 @@ Result<std::unique_ptr<QueryCursor>> StartSequenceDdl(const ast::Statement& stmt
   }
 }
 
+void EnterModifyingScope(Binder& binder, const std::vector<ast::CommonTableExpr>& list, size_t k,
+                         const std::vector<ModifyingCte>* done);
+Status RunModifyingCtes(const std::vector<ast::CommonTableExpr>& list,
+                        const StatementParams& params, ExecControl& ctl, SessionSettings* settings,
+                        catalog::Catalog* catalog, catalog::Transaction* txn,
+                        std::vector<ModifyingCte>* done);
+Status DescribeModifyingCtes(const std::vector<ast::CommonTableExpr>& list, size_t only,
+                             catalog::Catalog* catalog, catalog::LockSet* locks, ParamTypes* types,
+                             SessionSettings* settings, std::vector<ModifyingCte>* done);
+
+// EXPLAIN's node of a data-modifying WITH query's INSERT / UPDATE / DELETE, bound by binder.
+Result<std::unique_ptr<PlanNode>> ModifyPlanNode(Binder& binder, const ast::Statement& s) {
+  switch (s.kind) {
+    case ast::StatementKind::kUpdate: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound, binder.BindUpdate(*s.update));
+      return DescribeModify("Update", bound.get());
+    }
+    case ast::StatementKind::kDelete: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundDelete> bound, binder.BindDelete(*s.del));
+      return DescribeModify("Delete", bound.get());
+    }
+    default: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundInsert> bound, binder.BindInsert(*s.insert));
+      auto node = std::make_unique<PlanNode>();
+      node->modify = true;
+      node->label = "Insert on " + s.insert->table;
+      return node;
+    }
+  }
+}
+
 Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool analyze,
                                              catalog::Catalog* catalog, ExecControl& ctl,
                                              const StatementParams& params,
                                              SessionSettings* settings,
                                              const std::shared_ptr<catalog::Transaction>& txn,
                                              bool costs, bool timing, bool summary) {
-  if (const ast::CommonTableExpr* cte = FirstModifyingCte(stmt)) {
-    return Status::NotSupported("EXPLAIN of a data-modifying WITH query is not supported yet")
-        .WithPosition(cte->loc.position);
-  }
   const Clock::time_point plan_start = Clock::now();
   std::unique_ptr<PlanNode> root;
   std::vector<std::string> extra;
@@ -477,11 +504,46 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
   ExplainSubplans subplans;
   subplans.analyze = analyze && stmt.kind == ast::StatementKind::kSelect;
   ExplainSubplans::Scope collecting(&subplans);
+  // Data-modifying WITH queries: their plans ("CTE name" under the top node); the statement's
+  // references read their rows, which an ANALYZE of a SELECT makes by running them first (an
+  // ANALYZE of INSERT / UPDATE / DELETE runs the whole statement through StartInTxn).
+  std::vector<ModifyingCte> modifying;
+  std::vector<std::pair<std::string, std::unique_ptr<PlanNode>>> cte_plans;
+  if (FirstModifyingCte(stmt) != nullptr) {
+    const std::vector<ast::CommonTableExpr>& list = *StatementWith(stmt);
+    for (size_t k = 0; k < list.size(); ++k) {
+      if (list[k].statement == nullptr) continue;
+      catalog::LockSet locks;
+      Binder binder(catalog, &locks, &types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
+      EnterModifyingScope(binder, list, k, &modifying);
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<PlanNode> node,
+                                ModifyPlanNode(binder, *list[k].statement));
+      cte_plans.emplace_back(list[k].name, std::move(node));
+      // Each later query reads the ones before it: described (no rows) so far.
+      catalog::LockSet described_locks;
+      MERIDIAN_RETURN_IF_ERROR(
+          DescribeModifyingCtes(list, k, catalog, &described_locks, &types, settings, &modifying));
+    }
+    if (analyze && stmt.kind == ast::StatementKind::kSelect) {
+      MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
+      StatementParams typed{std::move(values), types.Finish()};
+      modifying.clear();
+      MERIDIAN_RETURN_IF_ERROR(
+          RunModifyingCtes(list, typed, ctl, settings, catalog, txn.get(), &modifying));
+      for (size_t i = 0; i < cte_plans.size() && i < modifying.size(); ++i) {
+        PlanNode::Actual& actual = cte_plans[i].second->actual;  // its RETURNING rows
+        actual.loops = 1;
+        actual.rows = modifying[i].slot->table->rows.size();
+      }
+    }
+  }
   switch (stmt.kind) {
     case ast::StatementKind::kSelect: {
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
       if (settings != nullptr) binder.set_session(settings->session_id());
+      binder.set_modifying_ctes(&modifying);
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
                                 binder.BindSelect(*stmt.select));
       MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
@@ -517,6 +579,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
       if (settings != nullptr) binder.set_session(settings->session_id());
+      binder.set_modifying_ctes(&modifying);
       if (update) {
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound,
                                   binder.BindUpdate(*stmt.update));
@@ -552,6 +615,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
         catalog::LockSet locks;
         Binder binder(catalog, &locks, &types);
         if (settings != nullptr) binder.set_session(settings->session_id());
+        binder.set_modifying_ctes(&modifying);
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundInsert> bound,
                                   binder.BindInsert(*stmt.insert));
         const BoundOnConflict& oc = *bound->on_conflict;
@@ -589,6 +653,21 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
   }
   collecting.Stop();
   std::vector<std::string> lines = RenderPlan(*root, analyze, costs, timing, &subplans);
+  if (!cte_plans.empty()) {
+    // "CTE name" and its plan right after the top node's lines, as PostgreSQL prints them: a
+    // plan rendered at the top moves one level down (and two columns in).
+    size_t at = 1 + root->details.size() + (analyze && !root->actual.detail.empty() ? 1 : 0);
+    std::vector<std::string> block;
+    for (auto& [name, node] : cte_plans) {
+      block.push_back("  CTE " + name);
+      std::vector<std::string> cte_lines = RenderPlan(*node, analyze, costs, timing, nullptr);
+      for (size_t i = 0; i < cte_lines.size(); ++i) {
+        block.push_back((i == 0 ? "    ->  " : "        ") + cte_lines[i]);
+      }
+    }
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(std::min(at, lines.size())),
+                 block.begin(), block.end());
+  }
   for (std::string& e : extra) {
     const bool summary_line = e.starts_with("Planning Time:") || e.starts_with("Execution Time:");
     if (!summary_line || summary) lines.push_back(std::move(e));
@@ -762,13 +841,14 @@ Status RunModifyingCtes(const std::vector<ast::CommonTableExpr>& list,
   return Status::Ok();
 }
 
-// Binds the data-modifying queries of list without running them (parameter types and locks
-// shared): their columns, for describing the statement; the work tables stay empty.
-Status DescribeModifyingCtes(const std::vector<ast::CommonTableExpr>& list,
+// Binds the data-modifying queries of list (only: just list[only]; SIZE_MAX: all) without
+// running them (parameter types and locks shared): their columns, for describing the
+// statement; the work tables stay empty.
+Status DescribeModifyingCtes(const std::vector<ast::CommonTableExpr>& list, size_t only,
                              catalog::Catalog* catalog, catalog::LockSet* locks, ParamTypes* types,
                              SessionSettings* settings, std::vector<ModifyingCte>* done) {
   for (size_t k = 0; k < list.size(); ++k) {
-    if (list[k].statement == nullptr) continue;
+    if (list[k].statement == nullptr || (only != SIZE_MAX && k != only)) continue;
     Binder binder(catalog, locks, types);
     if (settings != nullptr) binder.set_session(settings->session_id());
     EnterModifyingScope(binder, list, k, done);
@@ -1261,8 +1341,8 @@ Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
   catalog::LockSet locks;  // binding only records the tables; nothing is locked
   std::vector<ModifyingCte> modifying;
   if (FirstModifyingCte(stmt) != nullptr) {
-    MERIDIAN_RETURN_IF_ERROR(
-        DescribeModifyingCtes(*StatementWith(stmt), catalog, &locks, &types, settings, &modifying));
+    MERIDIAN_RETURN_IF_ERROR(DescribeModifyingCtes(*StatementWith(stmt), SIZE_MAX, catalog, &locks,
+                                                   &types, settings, &modifying));
   }
   Binder binder(catalog, &locks, &types);
   if (settings != nullptr) binder.set_session(settings->session_id());
