@@ -5,7 +5,9 @@
 // reference, at the recursive term's own level (not in a subquery, not on the NULL-extended
 // side of an outer join, not inside INTERSECT ALL / EXCEPT), no aggregates beside it
 // (42P19); no ORDER BY / LIMIT / OFFSET on the whole (0A000); each column's type fixed by the
-// non-recursive term (42804 when the recursive term would widen it).
+// non-recursive term (42804 when the recursive term would widen it). A data-modifying WITH
+// query (INSERT / UPDATE / DELETE) is not bound here: it ran before the statement, and its
+// references read its RETURNING rows (ModifyingCteReference).
 #include "binder/binder.h"
 #include "binder/type_rules.h"
 
@@ -23,6 +25,7 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindCteReference(size_t index,
                                                               const ast::TableRef& ref) {
   const CteEntry entry = ctes_[index];
   const ast::CommonTableExpr& cte = *entry.cte;
+  if (cte.statement != nullptr) return ModifyingCteReference(cte, ref);
   // Named inside its own body (only possible under WITH RECURSIVE).
   for (size_t i = cte_bindings_.size(); i-- > 0;) {
     if (cte_bindings_[i].cte != &cte) continue;
@@ -47,6 +50,47 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindCteReference(size_t index,
   MERIDIAN_RETURN_IF_ERROR(RenameColumns(bound->get(), ref.alias.empty() ? cte.name : ref.alias,
                                          ref.column_aliases, ref.loc.position));
   return bound;
+}
+
+void Binder::PushWith(const std::vector<ast::CommonTableExpr>& list, size_t visible) {
+  const size_t end = ctes_.size() + visible;
+  for (size_t i = 0; i < visible && i < list.size(); ++i) ctes_.push_back({&list[i], end});
+}
+
+Result<std::unique_ptr<BoundSelect>> Binder::ModifyingCteReference(const ast::CommonTableExpr& cte,
+                                                                   const ast::TableRef& ref) {
+  const ModifyingCte* found = nullptr;
+  if (modifying_ctes_ != nullptr) {
+    for (const ModifyingCte& m : *modifying_ctes_) {
+      if (m.cte == &cte) found = &m;
+    }
+  }
+  if (found == nullptr) {  // read by itself (WITH RECURSIVE) or outside a statement's run
+    return RecursionError(
+        "recursive query \"" + cte.name + "\" must not contain data-modifying statements",
+        cte.loc.position);
+  }
+  if (!found->returning) {
+    return Status::NotSupported("WITH query \"" + cte.name + "\" does not have a RETURNING clause")
+        .WithPosition(ref.loc.position);
+  }
+  auto out = std::make_unique<BoundSelect>();
+  out->work_table_scan = true;
+  out->work_table = found->slot;
+  out->columns = found->columns;
+  for (ColumnInfo& c : out->columns) c.nullable = true;
+  out->visible = out->columns.size();
+  if (cte.columns.size() > out->columns.size()) {
+    return Status::Error(sqlstate::kInvalidColumnReference,
+                         "WITH query \"" + cte.name + "\" has " +
+                             std::to_string(out->columns.size()) + " columns available but " +
+                             std::to_string(cte.columns.size()) + " columns specified")
+        .WithPosition(cte.loc.position);
+  }
+  for (size_t i = 0; i < cte.columns.size(); ++i) out->columns[i].name = cte.columns[i];
+  MERIDIAN_RETURN_IF_ERROR(RenameColumns(out.get(), ref.alias.empty() ? cte.name : ref.alias,
+                                         ref.column_aliases, ref.loc.position));
+  return out;
 }
 
 Result<std::unique_ptr<BoundSelect>> Binder::BindRecursiveCte(const ast::CommonTableExpr& cte,
@@ -206,7 +250,7 @@ Status Binder::CheckRecursiveReferenceUse(const std::vector<ast::TableRef>& from
                                           const Scope& scope, const BoundSelect& out) const {
   for (size_t i = 0; i < out.derived.size() && i < from.size(); ++i) {
     const BoundSelect* d = out.derived[i].get();
-    if (d == nullptr || !d->work_table_scan) continue;
+    if (d == nullptr || !d->work_table_scan || d->work_table->cte) continue;
     if (i < scope.tables.size() && scope.tables[i].nullable) {
       return RecursionError("recursive reference to query \"" + from[i].name +
                                 "\" must not appear within an outer join",

@@ -8,6 +8,11 @@
 namespace meridian::exec {
 
 Result<std::unique_ptr<BoundInsert>> Binder::BindInsert(const ast::InsertStmt& stmt) {
+  WithScope with(this, stmt.with);  // WITH ... INSERT: seen by the source, RETURNING, ...
+  return BindInsertBody(stmt);
+}
+
+Result<std::unique_ptr<BoundInsert>> Binder::BindInsertBody(const ast::InsertStmt& stmt) {
   auto out = std::make_unique<BoundInsert>();
   MERIDIAN_ASSIGN_OR_RETURN(out->table,
                             LookupTable(stmt.table, stmt.table_loc, catalog::LockMode::kExclusive));

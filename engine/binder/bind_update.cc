@@ -122,6 +122,11 @@ Status Binder::BindModifyJoin(const std::vector<ast::TableRef>& from, const ast:
 }
 
 Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& stmt) {
+  WithScope with(this, stmt.with);  // WITH ... UPDATE: seen by FROM, SET, WHERE, RETURNING
+  return BindUpdateBody(stmt);
+}
+
+Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdateBody(const ast::UpdateStmt& stmt) {
   auto out = std::make_unique<BoundUpdate>();
   write_verb_ = "update";
   MERIDIAN_ASSIGN_OR_RETURN(out->table,
@@ -157,6 +162,11 @@ Result<std::unique_ptr<BoundUpdate>> Binder::BindUpdate(const ast::UpdateStmt& s
 }
 
 Result<std::unique_ptr<BoundDelete>> Binder::BindDelete(const ast::DeleteStmt& stmt) {
+  WithScope with(this, stmt.with);  // WITH ... DELETE: seen by USING, WHERE, RETURNING
+  return BindDeleteBody(stmt);
+}
+
+Result<std::unique_ptr<BoundDelete>> Binder::BindDeleteBody(const ast::DeleteStmt& stmt) {
   auto out = std::make_unique<BoundDelete>();
   write_verb_ = "delete from";
   MERIDIAN_ASSIGN_OR_RETURN(out->table,

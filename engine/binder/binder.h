@@ -46,6 +46,17 @@ struct ViewDependencies {
   std::vector<std::pair<uint32_t, int>> columns;  // (table id, column position)
 };
 
+// A data-modifying WITH query (ast::CommonTableExpr::statement) of the statement being bound:
+// its RETURNING columns (returning false: it has no RETURNING) and the slot whose work table
+// holds its rows once it ran (engine/main runs it before binding the statement; a Describe
+// leaves the table empty). A reference to it reads that table (BindCteReference).
+struct ModifyingCte {
+  const ast::CommonTableExpr* cte = nullptr;
+  bool returning = false;
+  std::vector<ColumnInfo> columns;
+  std::shared_ptr<WorkTableSlot> slot;
+};
+
 class Binder {
  public:
   // params: the statement's parameter types, filled in while binding (null: the statement has
@@ -57,6 +68,12 @@ class Binder {
   Result<std::unique_ptr<BoundInsert>> BindInsert(const ast::InsertStmt& stmt);
   Result<std::unique_ptr<BoundUpdate>> BindUpdate(const ast::UpdateStmt& stmt);
   Result<std::unique_ptr<BoundDelete>> BindDelete(const ast::DeleteStmt& stmt);
+  // The data-modifying WITH queries that ran (or were described) so far; read by references
+  // to them until the binder is gone.
+  void set_modifying_ctes(const std::vector<ModifyingCte>* ctes) { modifying_ctes_ = ctes; }
+  // Makes the first visible queries of a WITH list (all of it under WITH RECURSIVE) visible
+  // to the statements bound next: the scope of a data-modifying WITH query's statement.
+  void PushWith(const std::vector<ast::CommonTableExpr>& list, size_t visible);
   // A column DEFAULT: no column references or subqueries; cast (assignment) to type.
   Result<BoundExprPtr> BindDefault(const ast::Expr& expr, Type type, const std::string& column);
   // A CHECK expression over a row of table (schema: its columns; table may be null while the
@@ -530,6 +547,30 @@ class Binder {
     size_t list_end;
   };
   std::vector<CteEntry> ctes_;
+  const std::vector<ModifyingCte>* modifying_ctes_ = nullptr;
+  // Pushes a WITH list onto ctes_ and pops it again when destroyed.
+  class WithScope {
+   public:
+    WithScope(Binder* binder, const std::vector<ast::CommonTableExpr>& with)
+        : binder_(binder), saved_(binder->ctes_.size()) {
+      for (const ast::CommonTableExpr& cte : with) {
+        binder->ctes_.push_back({&cte, saved_ + with.size()});
+      }
+    }
+    ~WithScope() { binder_->ctes_.resize(saved_); }
+    WithScope(const WithScope&) = delete;
+    WithScope& operator=(const WithScope&) = delete;
+
+   private:
+    Binder* binder_;
+    size_t saved_;
+  };
+  Result<std::unique_ptr<BoundInsert>> BindInsertBody(const ast::InsertStmt& stmt);
+  Result<std::unique_ptr<BoundUpdate>> BindUpdateBody(const ast::UpdateStmt& stmt);
+  Result<std::unique_ptr<BoundDelete>> BindDeleteBody(const ast::DeleteStmt& stmt);
+  // bind_cte.cc: a reference to a data-modifying WITH query: a scan of its RETURNING rows.
+  Result<std::unique_ptr<BoundSelect>> ModifyingCteReference(const ast::CommonTableExpr& cte,
+                                                             const ast::TableRef& ref);
   // The WITH queries whose bodies are being bound, innermost last (bind_cte.cc).
   struct CteBinding {
     const ast::CommonTableExpr* cte = nullptr;

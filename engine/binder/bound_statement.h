@@ -18,9 +18,12 @@ struct WorkTable;  // execution/recursive_union.h
 // Links a recursive UNION to its recursive term's reference to the query: the planner puts the
 // working table here when it plans the UNION, and the reference's scan, planned after, takes
 // it.
+// A data-modifying WITH query's RETURNING rows are read the same way: its slot (cte set) holds
+// them before the statement is planned, and its references show as "CTE Scan".
 struct WorkTableSlot {
   std::shared_ptr<WorkTable> table;
   double estimated_rows = 1;  // the planner's guess of one iteration's rows
+  bool cte = false;           // a data-modifying WITH query's rows, not a recursive union's
 };
 
 struct BoundSelect {

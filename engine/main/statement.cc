@@ -3,6 +3,7 @@
 // (EXPLAIN's lines).
 #include "main/statement.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -13,6 +14,7 @@
 #include "commands/ddl.h"
 #include "commands/utility_statements.h"
 #include "execution/modify_table.h"
+#include "execution/recursive_union.h"
 #include "function/sequence.h"
 #include "main/ddl_undo.h"
 #include "main/plan_cache.h"
@@ -25,6 +27,32 @@
 namespace meridian::exec {
 
 namespace {
+
+// The WITH list of a SELECT / INSERT / UPDATE / DELETE (null for other statements).
+const std::vector<ast::CommonTableExpr>* StatementWith(const ast::Statement& stmt) {
+  switch (stmt.kind) {
+    case ast::StatementKind::kSelect:
+      return &stmt.select->with;
+    case ast::StatementKind::kInsert:
+      return &stmt.insert->with;
+    case ast::StatementKind::kUpdate:
+      return &stmt.update->with;
+    case ast::StatementKind::kDelete:
+      return &stmt.del->with;
+    default:
+      return nullptr;
+  }
+}
+
+// The first data-modifying WITH query of stmt's WITH list, or null.
+const ast::CommonTableExpr* FirstModifyingCte(const ast::Statement& stmt) {
+  const std::vector<ast::CommonTableExpr>* with = StatementWith(stmt);
+  if (with == nullptr) return nullptr;
+  for (const ast::CommonTableExpr& cte : *with) {
+    if (cte.statement != nullptr) return &cte;
+  }
+  return nullptr;
+}
 
 class DoneCursor : public QueryCursor {
  public:
@@ -441,6 +469,37 @@ Result<std::unique_ptr<QueryCursor>> StartSequenceDdl(const ast::Statement& stmt
   }
 }
 
+void EnterModifyingScope(Binder& binder, const std::vector<ast::CommonTableExpr>& list, size_t k,
+                         const std::vector<ModifyingCte>* done);
+Status RunModifyingCtes(const std::vector<ast::CommonTableExpr>& list,
+                        const StatementParams& params, ExecControl& ctl, SessionSettings* settings,
+                        catalog::Catalog* catalog, catalog::Transaction* txn,
+                        std::vector<ModifyingCte>* done);
+Status DescribeModifyingCtes(const std::vector<ast::CommonTableExpr>& list, size_t only,
+                             catalog::Catalog* catalog, catalog::LockSet* locks, ParamTypes* types,
+                             SessionSettings* settings, std::vector<ModifyingCte>* done);
+
+// EXPLAIN's node of a data-modifying WITH query's INSERT / UPDATE / DELETE, bound by binder.
+Result<std::unique_ptr<PlanNode>> ModifyPlanNode(Binder& binder, const ast::Statement& s) {
+  switch (s.kind) {
+    case ast::StatementKind::kUpdate: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound, binder.BindUpdate(*s.update));
+      return DescribeModify("Update", bound.get());
+    }
+    case ast::StatementKind::kDelete: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundDelete> bound, binder.BindDelete(*s.del));
+      return DescribeModify("Delete", bound.get());
+    }
+    default: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundInsert> bound, binder.BindInsert(*s.insert));
+      auto node = std::make_unique<PlanNode>();
+      node->modify = true;
+      node->label = "Insert on " + s.insert->table;
+      return node;
+    }
+  }
+}
+
 Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool analyze,
                                              catalog::Catalog* catalog, ExecControl& ctl,
                                              const StatementParams& params,
@@ -457,11 +516,46 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
   ExplainSubplans subplans;
   subplans.analyze = analyze && stmt.kind == ast::StatementKind::kSelect;
   ExplainSubplans::Scope collecting(&subplans);
+  // Data-modifying WITH queries: their plans ("CTE name" under the top node); the statement's
+  // references read their rows, which an ANALYZE of a SELECT makes by running them first (an
+  // ANALYZE of INSERT / UPDATE / DELETE runs the whole statement through StartInTxn).
+  std::vector<ModifyingCte> modifying;
+  std::vector<std::pair<std::string, std::unique_ptr<PlanNode>>> cte_plans;
+  if (FirstModifyingCte(stmt) != nullptr) {
+    const std::vector<ast::CommonTableExpr>& list = *StatementWith(stmt);
+    for (size_t k = 0; k < list.size(); ++k) {
+      if (list[k].statement == nullptr) continue;
+      catalog::LockSet locks;
+      Binder binder(catalog, &locks, &types);
+      if (settings != nullptr) binder.set_session(settings->session_id());
+      EnterModifyingScope(binder, list, k, &modifying);
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<PlanNode> node,
+                                ModifyPlanNode(binder, *list[k].statement));
+      cte_plans.emplace_back(list[k].name, std::move(node));
+      // Each later query reads the ones before it: described (no rows) so far.
+      catalog::LockSet described_locks;
+      MERIDIAN_RETURN_IF_ERROR(
+          DescribeModifyingCtes(list, k, catalog, &described_locks, &types, settings, &modifying));
+    }
+    if (analyze && stmt.kind == ast::StatementKind::kSelect) {
+      MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
+      StatementParams typed{std::move(values), types.Finish()};
+      modifying.clear();
+      MERIDIAN_RETURN_IF_ERROR(
+          RunModifyingCtes(list, typed, ctl, settings, catalog, txn.get(), &modifying));
+      for (size_t i = 0; i < cte_plans.size() && i < modifying.size(); ++i) {
+        PlanNode::Actual& actual = cte_plans[i].second->actual;  // its RETURNING rows
+        actual.loops = 1;
+        actual.rows = modifying[i].slot->table->rows.size();
+      }
+    }
+  }
   switch (stmt.kind) {
     case ast::StatementKind::kSelect: {
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
       if (settings != nullptr) binder.set_session(settings->session_id());
+      binder.set_modifying_ctes(&modifying);
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,
                                 binder.BindSelect(*stmt.select));
       MERIDIAN_ASSIGN_OR_RETURN(std::vector<Value> values, types.Convert(params.values));
@@ -497,6 +591,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
       catalog::LockSet locks;
       Binder binder(catalog, &locks, &types);
       if (settings != nullptr) binder.set_session(settings->session_id());
+      binder.set_modifying_ctes(&modifying);
       if (update) {
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound,
                                   binder.BindUpdate(*stmt.update));
@@ -532,6 +627,7 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
         catalog::LockSet locks;
         Binder binder(catalog, &locks, &types);
         if (settings != nullptr) binder.set_session(settings->session_id());
+        binder.set_modifying_ctes(&modifying);
         MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundInsert> bound,
                                   binder.BindInsert(*stmt.insert));
         const BoundOnConflict& oc = *bound->on_conflict;
@@ -569,6 +665,21 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
   }
   collecting.Stop();
   std::vector<std::string> lines = RenderPlan(*root, analyze, costs, timing, &subplans);
+  if (!cte_plans.empty()) {
+    // "CTE name" and its plan right after the top node's lines, as PostgreSQL prints them: a
+    // plan rendered at the top moves one level down (and two columns in).
+    size_t at = 1 + root->details.size() + (analyze && !root->actual.detail.empty() ? 1 : 0);
+    std::vector<std::string> block;
+    for (auto& [name, node] : cte_plans) {
+      block.push_back("  CTE " + name);
+      std::vector<std::string> cte_lines = RenderPlan(*node, analyze, costs, timing, nullptr);
+      for (size_t i = 0; i < cte_lines.size(); ++i) {
+        block.push_back((i == 0 ? "    ->  " : "        ") + cte_lines[i]);
+      }
+    }
+    lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(std::min(at, lines.size())),
+                 block.begin(), block.end());
+  }
   for (std::string& e : extra) {
     const bool summary_line = e.starts_with("Planning Time:") || e.starts_with("Execution Time:");
     if (!summary_line || summary) lines.push_back(std::move(e));
@@ -579,11 +690,16 @@ Result<std::unique_ptr<QueryCursor>> Explain(const ast::Statement& stmt, bool an
 
 }  // namespace
 
-Result<std::unique_ptr<QueryCursor>> StartSelect(
+namespace {
+
+// StartSelect; modifying: the statement's data-modifying WITH queries that ran (their
+// RETURNING rows), or null. A query reading them runs at once (Materialize): the statement
+// that wrote them may commit before the client fetches.
+Result<std::unique_ptr<QueryCursor>> StartSelectWith(
     const ast::SelectStmt& select, catalog::Catalog* catalog, const StatementParams& params,
     SessionSettings* settings, std::shared_ptr<SessionSettings> own_settings,
     std::shared_ptr<catalog::Transaction> txn, ExecControl* ctl,
-    const std::shared_ptr<PlanSlot>& plans) {
+    const std::shared_ptr<PlanSlot>& plans, const std::vector<ModifyingCte>* modifying) {
   const uint64_t schema_version = catalog->schema_version();  // before binding (plan_cache.h)
   std::unique_ptr<CachedPlan> plan;
   if (plans != nullptr) plan = plans->Take(schema_version, params);
@@ -597,6 +713,7 @@ Result<std::unique_ptr<QueryCursor>> StartSelect(
       plan->types = ParamTypes(params);
       Binder binder(catalog, &plan->locks, &plan->types);
       if (settings != nullptr) binder.set_session(settings->session_id());
+      binder.set_modifying_ctes(modifying);
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound, binder.BindSelect(select));
       plan->columns = bound->columns;
       plan->locks_rows = bound->LocksRows();
@@ -614,11 +731,177 @@ Result<std::unique_ptr<QueryCursor>> StartSelect(
   cursor->Init(plan->columns, std::move(plan->root), std::move(values), settings, catalog,
                std::move(own_settings), std::move(txn));
   if (cacheable) cursor->CachePlan(std::move(plan), plans);
-  if (locks_rows && ctl != nullptr) MERIDIAN_RETURN_IF_ERROR(cursor->Materialize(*ctl));
+  if ((locks_rows || modifying != nullptr) && ctl != nullptr) {
+    MERIDIAN_RETURN_IF_ERROR(cursor->Materialize(*ctl));
+  }
   return std::unique_ptr<QueryCursor>(std::move(cursor));
 }
 
+}  // namespace
+
+Result<std::unique_ptr<QueryCursor>> StartSelect(
+    const ast::SelectStmt& select, catalog::Catalog* catalog, const StatementParams& params,
+    SessionSettings* settings, std::shared_ptr<SessionSettings> own_settings,
+    std::shared_ptr<catalog::Transaction> txn, ExecControl* ctl,
+    const std::shared_ptr<PlanSlot>& plans) {
+  return StartSelectWith(select, catalog, params, settings, std::move(own_settings), std::move(txn),
+                         ctl, plans, nullptr);
+}
+
 namespace {
+
+// ------------------------------------------------------------ data-modifying WITH queries
+//
+// WITH x AS (INSERT / UPDATE / DELETE ... [RETURNING ...]) statement: each such query runs
+// once, to its end, in written order, before the statement (whether or not, and however much,
+// the statement reads it); its RETURNING rows go to a work table that the statement's
+// references read (ModifyingCte, binder.h). All of them and the statement run in the one
+// command of the statement's snapshot, so none sees another's changes to its tables, as in
+// PostgreSQL (engine/txn/README.md "Commands"). Their plans are not cached.
+
+// Runs INSERT / UPDATE / DELETE s without a plan cache, its binder first given to prepare;
+// *ret gets its RETURNING columns and rows.
+template <typename Prepare>
+Result<uint64_t> RunModifyStatement(const ast::Statement& s, const Prepare& prepare,
+                                    const StatementParams& params, ExecControl& ctl,
+                                    SessionSettings* settings, catalog::Catalog* catalog,
+                                    catalog::Transaction* txn, Returned* ret) {
+  switch (s.kind) {
+    case ast::StatementKind::kInsert:
+      return RunModify(
+          [&](Binder& b) {
+            prepare(b);
+            return b.BindInsert(*s.insert);
+          },
+          params, ctl, &ExecuteInsert, settings, catalog, txn, nullptr, ret);
+    case ast::StatementKind::kUpdate:
+      return RunModify(
+          [&](Binder& b) {
+            prepare(b);
+            return b.BindUpdate(*s.update);
+          },
+          params, ctl, &ExecuteUpdate, settings, catalog, txn, nullptr, ret);
+    default:
+      return RunModify(
+          [&](Binder& b) {
+            prepare(b);
+            return b.BindDelete(*s.del);
+          },
+          params, ctl, &ExecuteDelete, settings, catalog, txn, nullptr, ret);
+  }
+}
+
+// The RETURNING columns of INSERT / UPDATE / DELETE s (empty without RETURNING).
+Result<std::vector<ColumnInfo>> ReturningColumns(Binder& binder, const ast::Statement& s) {
+  switch (s.kind) {
+    case ast::StatementKind::kInsert: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundInsert> bound, binder.BindInsert(*s.insert));
+      return bound->returning.columns;
+    }
+    case ast::StatementKind::kUpdate: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundUpdate> bound, binder.BindUpdate(*s.update));
+      return bound->returning.columns;
+    }
+    default: {
+      MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundDelete> bound, binder.BindDelete(*s.del));
+      return bound->returning.columns;
+    }
+  }
+}
+
+// The scope of the data-modifying query list[k]'s statement: the queries before it (under
+// WITH RECURSIVE the whole list) and the rows of those that ran (done).
+void EnterModifyingScope(Binder& binder, const std::vector<ast::CommonTableExpr>& list, size_t k,
+                         const std::vector<ModifyingCte>* done) {
+  binder.set_modifying_ctes(done);
+  binder.PushWith(list, list[k].recursive ? list.size() : k);
+}
+
+// A data-modifying query's entry: its RETURNING columns (none: no RETURNING) and an empty
+// work table.
+ModifyingCte MakeModifyingCte(const ast::CommonTableExpr& cte, std::vector<ColumnInfo> columns) {
+  ModifyingCte m;
+  m.cte = &cte;
+  m.returning = !columns.empty();
+  m.columns = std::move(columns);
+  m.slot = std::make_shared<WorkTableSlot>();
+  m.slot->cte = true;
+  m.slot->table = std::make_shared<WorkTable>();
+  return m;
+}
+
+// Runs the data-modifying queries of list (their entries appended to *done).
+Status RunModifyingCtes(const std::vector<ast::CommonTableExpr>& list,
+                        const StatementParams& params, ExecControl& ctl, SessionSettings* settings,
+                        catalog::Catalog* catalog, catalog::Transaction* txn,
+                        std::vector<ModifyingCte>* done) {
+  for (size_t k = 0; k < list.size(); ++k) {
+    if (list[k].statement == nullptr) continue;
+    Returned ret;
+    MERIDIAN_RETURN_IF_ERROR(RunModifyStatement(
+                                 *list[k].statement,
+                                 [&](Binder& b) { EnterModifyingScope(b, list, k, done); }, params,
+                                 ctl, settings, catalog, txn, &ret)
+                                 .status());
+    ModifyingCte m = MakeModifyingCte(list[k], std::move(ret.columns));
+    m.slot->estimated_rows = std::max<double>(1, static_cast<double>(ret.rows.size()));
+    RowStore& store = m.slot->table->rows;
+    store.Reset(0, "");  // held in memory, as RETURNING's rows already are
+    for (const Row& row : ret.rows) MERIDIAN_RETURN_IF_ERROR(store.Append(row));
+    MERIDIAN_RETURN_IF_ERROR(store.Finish());
+    done->push_back(std::move(m));
+  }
+  return Status::Ok();
+}
+
+// Binds the data-modifying queries of list (only: just list[only]; SIZE_MAX: all) without
+// running them (parameter types and locks shared): their columns, for describing the
+// statement; the work tables stay empty.
+Status DescribeModifyingCtes(const std::vector<ast::CommonTableExpr>& list, size_t only,
+                             catalog::Catalog* catalog, catalog::LockSet* locks, ParamTypes* types,
+                             SessionSettings* settings, std::vector<ModifyingCte>* done) {
+  for (size_t k = 0; k < list.size(); ++k) {
+    if (list[k].statement == nullptr || (only != SIZE_MAX && k != only)) continue;
+    Binder binder(catalog, locks, types);
+    if (settings != nullptr) binder.set_session(settings->session_id());
+    EnterModifyingScope(binder, list, k, done);
+    MERIDIAN_ASSIGN_OR_RETURN(std::vector<ColumnInfo> columns,
+                              ReturningColumns(binder, *list[k].statement));
+    done->push_back(MakeModifyingCte(list[k], std::move(columns)));
+  }
+  return Status::Ok();
+}
+
+// A SELECT / INSERT / UPDATE / DELETE with data-modifying WITH queries: they run first, then
+// the statement reads their RETURNING rows.
+Result<std::unique_ptr<QueryCursor>> StartWithModifying(
+    const ast::Statement& stmt, catalog::Catalog* catalog, ExecControl& ctl,
+    const StatementParams& given, SessionSettings* settings,
+    std::shared_ptr<SessionSettings> own_settings,
+    const std::shared_ptr<catalog::Transaction>& txn) {
+  // Every part sees $n with the type the whole statement gives it.
+  StatementParams params = given;
+  if (!given.values.empty()) {
+    MERIDIAN_ASSIGN_OR_RETURN(StatementDescription d,
+                              DescribeStatement(stmt, catalog, given.types, settings));
+    params.types = std::move(d.param_types);
+  }
+  std::vector<ModifyingCte> done;
+  MERIDIAN_RETURN_IF_ERROR(
+      RunModifyingCtes(*StatementWith(stmt), params, ctl, settings, catalog, txn.get(), &done));
+  if (stmt.kind == ast::StatementKind::kSelect) {
+    return StartSelectWith(*stmt.select, catalog, params, settings, std::move(own_settings), txn,
+                           &ctl, nullptr, &done);
+  }
+  Returned ret;
+  MERIDIAN_ASSIGN_OR_RETURN(uint64_t n, RunModifyStatement(
+                                            stmt, [&](Binder& b) { b.set_modifying_ctes(&done); },
+                                            params, ctl, settings, catalog, txn.get(), &ret));
+  const std::string tag = stmt.kind == ast::StatementKind::kInsert   ? "INSERT 0 "
+                          : stmt.kind == ast::StatementKind::kUpdate ? "UPDATE "
+                                                                     : "DELETE ";
+  return ModifyCursor(tag + std::to_string(n), n, std::move(ret));
+}
 
 Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
                                                 catalog::Catalog* catalog, ExecControl& ctl,
@@ -628,6 +911,9 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
                                                 const std::shared_ptr<catalog::Transaction>& txn,
                                                 const std::shared_ptr<PlanSlot>& plans) {
   catalog::Transaction* const t = txn.get();
+  if (FirstModifyingCte(stmt) != nullptr) {
+    return StartWithModifying(stmt, catalog, ctl, params, settings, std::move(own_settings), txn);
+  }
   switch (stmt.kind) {
     case ast::StatementKind::kSelect:
       return StartSelect(*stmt.select, catalog, params, settings, std::move(own_settings), txn,
@@ -861,6 +1147,8 @@ const char* WriteCommandName(const ast::Statement& stmt) {
     case K::kExplain:  // plain EXPLAIN only plans
       return stmt.explain_analyze ? WriteCommandName(*stmt.explained) : nullptr;
     case K::kSelect: {
+      // A data-modifying WITH query: refused under the statement's name, as PostgreSQL does.
+      if (FirstModifyingCte(stmt) != nullptr) return "SELECT";
       const ast::SelectStmt& sel = *stmt.select;
       if (sel.locking.empty() || sel.from.empty()) return nullptr;  // no row to lock
       switch (sel.locking.front().strength) {
@@ -1085,8 +1373,14 @@ Result<StatementDescription> DescribeStatement(const ast::Statement& stmt,
   StatementDescription out;
   ParamTypes types(param_types, ParamTypes::kNoLimit);
   catalog::LockSet locks;  // binding only records the tables; nothing is locked
+  std::vector<ModifyingCte> modifying;
+  if (FirstModifyingCte(stmt) != nullptr) {
+    MERIDIAN_RETURN_IF_ERROR(DescribeModifyingCtes(*StatementWith(stmt), SIZE_MAX, catalog, &locks,
+                                                   &types, settings, &modifying));
+  }
   Binder binder(catalog, &locks, &types);
   if (settings != nullptr) binder.set_session(settings->session_id());
+  binder.set_modifying_ctes(&modifying);
   switch (stmt.kind) {
     case ast::StatementKind::kSelect: {
       MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<BoundSelect> bound,

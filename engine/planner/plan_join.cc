@@ -900,7 +900,7 @@ Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conju
     const WorkTableSlot& slot = *s_->derived[t]->work_table;
     std::shared_ptr<WorkTable> work = slot.table;
     auto node = std::make_unique<PlanNode>();
-    node->label = "WorkTable Scan on " + s_->from_names[t];
+    node->label = (slot.cte ? "CTE Scan on " : "WorkTable Scan on ") + s_->from_names[t];
     node->rows = slot.estimated_rows;
     for (size_t i = 0; i < conjuncts.size(); ++i) node->rows = std::max(1.0, node->rows * 0.5);
     node->total_cost = slot.estimated_rows * kCpuTupleCost;

@@ -88,8 +88,11 @@ selectStmt
 
 withClause : K_WITH K_RECURSIVE? commonTableExpr (COMMA commonTableExpr)* ;
 
+// The body is a query or, data-modifying, an INSERT / UPDATE / DELETE (the transformer
+// allows those only in the WITH list of the request's top-level statement).
 commonTableExpr
-  : identifier (LPAREN identifier (COMMA identifier)* RPAREN)? K_AS LPAREN selectStmt RPAREN
+  : identifier (LPAREN identifier (COMMA identifier)* RPAREN)? K_AS
+    LPAREN (selectStmt | insertStmt | updateStmt | deleteStmt) RPAREN
   ;
 
 selectSet : selectTerm (setOperator selectTerm)* ;
@@ -208,7 +211,7 @@ lockingStrength : K_UPDATE | K_NO K_KEY K_UPDATE | K_SHARE | K_KEY K_SHARE ;
 // the transformer. (A separate VALUES alternative here would be ambiguous with a query that
 // starts with VALUES, and ANTLR would then look ahead through every row to decide.)
 insertStmt
-  : K_INSERT K_INTO target=qualifiedName (K_AS alias=identifier)?
+  : withClause? K_INSERT K_INTO target=qualifiedName (K_AS alias=identifier)?
     (LPAREN columnTarget (COMMA columnTarget)* RPAREN)?
     (K_OVERRIDING overriding=identifier K_VALUE)? (selectStmt | K_DEFAULT K_VALUES)
     onConflictClause? returningClause?
@@ -235,9 +238,9 @@ valuesRow : LPAREN valueItem (COMMA valueItem)* RPAREN ;
 // lists the most of a bulk INSERT's time. A literal followed by an operator is an expr.
 valueItem : K_DEFAULT | literal | expr ;
 
-// UPDATE t [[AS] alias] SET ... [FROM item, ...] [WHERE ...] [RETURNING ...]
+// [WITH ...] UPDATE t [[AS] alias] SET ... [FROM item, ...] [WHERE ...] [RETURNING ...]
 updateStmt
-  : K_UPDATE K_ONLY? target=qualifiedName (K_AS? alias=identifier)? K_SET assignment (COMMA assignment)*
+  : withClause? K_UPDATE K_ONLY? target=qualifiedName (K_AS? alias=identifier)? K_SET assignment (COMMA assignment)*
     (K_FROM fromItem (COMMA fromItem)*)? (K_WHERE expr)? returningClause?
   ;
 
@@ -248,9 +251,9 @@ assignment : columnTarget EQ (K_DEFAULT | expr) ;
 // col.field (the last only to be refused: no column type here is composite).
 columnTarget : identifier (subscript | DOT identifier)* ;
 
-// DELETE FROM t [[AS] alias] [USING item, ...] [WHERE ...] [RETURNING ...]
+// [WITH ...] DELETE FROM t [[AS] alias] [USING item, ...] [WHERE ...] [RETURNING ...]
 deleteStmt
-  : K_DELETE K_FROM K_ONLY? target=qualifiedName (K_AS? alias=identifier)?
+  : withClause? K_DELETE K_FROM K_ONLY? target=qualifiedName (K_AS? alias=identifier)?
     (K_USING fromItem (COMMA fromItem)*)? (K_WHERE expr)? returningClause?
   ;
 

@@ -173,6 +173,7 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
   ast::Statement stmt;
   stmt.loc = Loc(ctx);
   stmt.text = std::string(SourceOf(ctx));
+  top_with_ = TopWith(ctx->selectStmt(), ctx->insertStmt(), ctx->updateStmt(), ctx->deleteStmt());
   if (auto* s = ctx->selectStmt()) {
     stmt.kind = ast::StatementKind::kSelect;
     stmt.select = TransformSelect(s);

@@ -7,6 +7,7 @@ namespace meridian::parser {
 
 std::unique_ptr<ast::DeleteStmt> Transformer::TransformDelete(P::DeleteStmtContext* ctx) {
   auto stmt = std::make_unique<ast::DeleteStmt>();
+  TransformWith(ctx->withClause(), &stmt->with);
   stmt->table = RelationName(ctx->target);
   stmt->table_loc = Loc(ctx->target);
   if (ctx->alias != nullptr) stmt->alias = Identifier(ctx->alias);

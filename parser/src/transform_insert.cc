@@ -49,6 +49,7 @@ std::unique_ptr<ast::OnConflict> Transformer::TransformOnConflict(P::OnConflictC
 
 std::unique_ptr<ast::InsertStmt> Transformer::TransformInsert(P::InsertStmtContext* ctx) {
   auto stmt = std::make_unique<ast::InsertStmt>();
+  TransformWith(ctx->withClause(), &stmt->with);
   stmt->table = RelationName(ctx->target);
   stmt->table_loc = Loc(ctx->target);
   if (ctx->alias != nullptr) stmt->alias = Identifier(ctx->alias);

@@ -14,6 +14,8 @@ std::unique_ptr<ast::PrepareStmt> Transformer::TransformPrepare(P::PrepareStmtCo
   auto inner = std::make_shared<ast::Statement>();
   inner->loc = Loc(body);
   inner->text = std::string(SourceOf(body));
+  top_with_ =
+      TopWith(body->selectStmt(), body->insertStmt(), body->updateStmt(), body->deleteStmt());
   if (auto* s = body->selectStmt()) {
     inner->kind = ast::StatementKind::kSelect;
     inner->select = TransformSelect(s);

@@ -1,7 +1,9 @@
 // SELECT: set operations (UNION/INTERSECT/EXCEPT [ALL]) over SELECT cores — select list (*, t.*,
 // expr [AS] alias), FROM with aliases and joins, WHERE, GROUP BY, HAVING — then ORDER BY with
 // ASC/DESC and NULLS FIRST/LAST, LIMIT (ALL) and OFFSET in either order, and the row-locking
-// clauses FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE [OF ...] [NOWAIT | SKIP LOCKED].
+// clauses FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE [OF ...] [NOWAIT | SKIP LOCKED];
+// WITH lists (also those of INSERT / UPDATE / DELETE), their queries SELECTs or, at the top
+// level only, data-modifying INSERT / UPDATE / DELETE.
 
 #include <algorithm>
 
@@ -12,24 +14,7 @@ namespace meridian::parser {
 
 std::unique_ptr<ast::SelectStmt> Transformer::TransformSelect(P::SelectStmtContext* ctx) {
   std::unique_ptr<ast::SelectStmt> stmt = TransformSelectSet(ctx->selectSet());
-  if (P::WithClauseContext* with = ctx->withClause()) {
-    for (P::CommonTableExprContext* cte_ctx : with->commonTableExpr()) {
-      ast::CommonTableExpr cte;
-      cte.loc = Loc(cte_ctx);
-      cte.recursive = with->K_RECURSIVE() != nullptr;
-      std::vector<P::IdentifierContext*> ids = cte_ctx->identifier();
-      cte.name = Identifier(ids[0]);
-      for (size_t i = 1; i < ids.size(); ++i) cte.columns.push_back(Identifier(ids[i]));
-      cte.query = TransformSelect(cte_ctx->selectStmt());
-      for (const ast::CommonTableExpr& earlier : stmt->with) {
-        if (earlier.name == cte.name) {
-          Fail(ErrorAt(cte_ctx, "42712",
-                       "WITH query name \"" + cte.name + "\" specified more than once"));
-        }
-      }
-      stmt->with.push_back(std::move(cte));
-    }
-  }
+  TransformWith(ctx->withClause(), &stmt->with);
   // "(SELECT ... ORDER BY x) LIMIT 1" merges into one query; a clause given both inside and
   // outside the parentheses is an error, as in PostgreSQL.
   auto twice = [&](antlr4::ParserRuleContext* at, const char* what) {
@@ -52,6 +37,67 @@ std::unique_ptr<ast::SelectStmt> Transformer::TransformSelect(P::SelectStmtConte
     TransformLocking(locking, stmt.get());
   }
   return stmt;
+}
+
+P::WithClauseContext* Transformer::TopWith(P::SelectStmtContext* select,
+                                           P::InsertStmtContext* insert,
+                                           P::UpdateStmtContext* update,
+                                           P::DeleteStmtContext* del) {
+  if (select != nullptr) return select->withClause();
+  if (insert != nullptr) return insert->withClause();
+  if (update != nullptr) return update->withClause();
+  if (del != nullptr) return del->withClause();
+  return nullptr;
+}
+
+void Transformer::TransformWith(P::WithClauseContext* with,
+                                std::vector<ast::CommonTableExpr>* out) {
+  if (with == nullptr) return;
+  for (P::CommonTableExprContext* cte_ctx : with->commonTableExpr()) {
+    ast::CommonTableExpr cte;
+    cte.loc = Loc(cte_ctx);
+    cte.recursive = with->K_RECURSIVE() != nullptr;
+    std::vector<P::IdentifierContext*> ids = cte_ctx->identifier();
+    cte.name = Identifier(ids[0]);
+    for (size_t i = 1; i < ids.size(); ++i) cte.columns.push_back(Identifier(ids[i]));
+    if (cte_ctx->selectStmt() != nullptr) {
+      cte.query = TransformSelect(cte_ctx->selectStmt());
+    } else {
+      // INSERT / UPDATE / DELETE: only in the WITH list of the top-level statement, as in
+      // PostgreSQL (not in a subquery, another WITH query or a CREATE TABLE AS / VIEW / COPY).
+      if (with != top_with_) {
+        Fail(ErrorAt(cte_ctx, sqlstate::kFeatureNotSupported,
+                     "WITH clause containing a data-modifying statement must be at the top "
+                     "level"));
+      }
+      auto inner = std::make_unique<ast::Statement>();
+      antlr4::ParserRuleContext* body = nullptr;
+      if (auto* s = cte_ctx->insertStmt()) {
+        inner->kind = ast::StatementKind::kInsert;
+        inner->insert = TransformInsert(s);
+        body = s;
+      } else if (auto* s = cte_ctx->updateStmt()) {
+        inner->kind = ast::StatementKind::kUpdate;
+        inner->update = TransformUpdate(s);
+        body = s;
+      } else {
+        auto* d = cte_ctx->deleteStmt();
+        inner->kind = ast::StatementKind::kDelete;
+        inner->del = TransformDelete(d);
+        body = d;
+      }
+      inner->loc = Loc(body);
+      inner->text = std::string(SourceOf(body));
+      cte.statement = std::move(inner);
+    }
+    for (const ast::CommonTableExpr& earlier : *out) {
+      if (earlier.name == cte.name) {
+        Fail(ErrorAt(cte_ctx, "42712",
+                     "WITH query name \"" + cte.name + "\" specified more than once"));
+      }
+    }
+    out->push_back(std::move(cte));
+  }
 }
 
 void Transformer::TransformLocking(P::LockingClauseContext* ctx, ast::SelectStmt* stmt) {

@@ -34,6 +34,7 @@ ast::Assignment Transformer::TransformAssignment(P::AssignmentContext* ctx) {
 
 std::unique_ptr<ast::UpdateStmt> Transformer::TransformUpdate(P::UpdateStmtContext* ctx) {
   auto stmt = std::make_unique<ast::UpdateStmt>();
+  TransformWith(ctx->withClause(), &stmt->with);
   stmt->table = RelationName(ctx->target);
   stmt->table_loc = Loc(ctx->target);
   if (ctx->alias != nullptr) stmt->alias = Identifier(ctx->alias);

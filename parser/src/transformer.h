@@ -59,6 +59,12 @@ class Transformer {
                                                 ast::SelectStmt* stmt);
   ast::GroupingElement GroupingExprs(const std::vector<P::ExprContext*>& exprs,
                                      antlr4::ParserRuleContext* at, ast::SelectStmt* stmt);
+  // WITH ...: its queries appended to out (42712 for a name given twice; 0A000 for an
+  // INSERT / UPDATE / DELETE unless with is top_with_).
+  void TransformWith(P::WithClauseContext* with, std::vector<ast::CommonTableExpr>* out);
+  // The WITH clause of whichever of these is set (null when none has one).
+  static P::WithClauseContext* TopWith(P::SelectStmtContext* select, P::InsertStmtContext* insert,
+                                       P::UpdateStmtContext* update, P::DeleteStmtContext* del);
   // FOR UPDATE / SHARE ...: appended to stmt->locking (0A000 on a set operation).
   void TransformLocking(P::LockingClauseContext* ctx, ast::SelectStmt* stmt);
   // transform_insert.cc, transform_update.cc, transform_delete.cc
@@ -177,6 +183,9 @@ class Transformer {
   const SourceText& src_;
   Status status_;
   std::vector<std::string> notices_;
+  // The WITH clause of the statement being transformed at the top of the request (or of
+  // EXPLAIN's / PREPARE's statement): the only one that may hold data-modifying queries.
+  P::WithClauseContext* top_with_ = nullptr;
   // An identifier cut to PostgreSQL's 63 bytes (at a character boundary), with its NOTICE.
   std::string Truncated(std::string s);
 };

@@ -1,5 +1,6 @@
 // Statement forms and their options: SELECT, INSERT, UPDATE, DELETE, CREATE TABLE, DROP TABLE;
-// identifiers, comments, and multi-statement requests with text and positions.
+// WITH before INSERT / UPDATE / DELETE and data-modifying WITH queries (0A000 below the top
+// level); identifiers, comments, and multi-statement requests with text and positions.
 
 #include "parser_test_util.h"
 
@@ -416,6 +417,60 @@ TEST(ParserSelect, GroupingSets) {
   EXPECT_TRUE(plain.select->grouping.empty());
   EXPECT_EQ(plain.select->group_by.size(), 2u);
   EXPECT_EQ(Dump(plain.select->items[0].expr.get()), "grouping( a)");
+}
+
+TEST(ParserWith, BeforeInsertUpdateDelete) {
+  ast::Statement ins = ParseOne("WITH q AS (SELECT 1) INSERT INTO t SELECT * FROM q");
+  ASSERT_EQ(ins.kind, ast::StatementKind::kInsert);
+  ASSERT_EQ(ins.insert->with.size(), 1u);
+  EXPECT_EQ(ins.insert->with[0].name, "q");
+  ASSERT_NE(ins.insert->with[0].query, nullptr);
+  EXPECT_EQ(ins.insert->with[0].statement, nullptr);
+  ast::Statement upd = ParseOne(
+      "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) "
+      "UPDATE t SET v = 1 FROM r WHERE t.id = r.n RETURNING t.id");
+  ASSERT_EQ(upd.kind, ast::StatementKind::kUpdate);
+  ASSERT_EQ(upd.update->with.size(), 1u);
+  EXPECT_TRUE(upd.update->with[0].recursive);
+  EXPECT_EQ(upd.update->with[0].columns, std::vector<std::string>{"n"});
+  ast::Statement del = ParseOne("WITH a AS (SELECT 1), b AS (SELECT 2) DELETE FROM t USING a");
+  ASSERT_EQ(del.kind, ast::StatementKind::kDelete);
+  EXPECT_EQ(del.del->with.size(), 2u);
+  auto twice = Parse("WITH a AS (SELECT 1), a AS (SELECT 2) DELETE FROM t");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.status().sqlstate(), "42712");
+}
+
+TEST(ParserWith, DataModifyingOnlyAtTopLevel) {
+  ast::Statement s = ParseOne(
+      "WITH d AS (DELETE FROM a RETURNING *), i AS (INSERT INTO b SELECT * FROM d RETURNING id) "
+      "SELECT id FROM i");
+  ASSERT_EQ(s.select->with.size(), 2u);
+  ASSERT_NE(s.select->with[0].statement, nullptr);
+  EXPECT_EQ(s.select->with[0].query, nullptr);
+  EXPECT_EQ(s.select->with[0].statement->kind, ast::StatementKind::kDelete);
+  EXPECT_EQ(s.select->with[1].statement->kind, ast::StatementKind::kInsert);
+  EXPECT_EQ(s.select->with[1].statement->insert->table, "b");
+  ast::Statement u = ParseOne("WITH u AS (UPDATE t SET v = 2 RETURNING v) DELETE FROM t2");
+  EXPECT_EQ(u.del->with[0].statement->kind, ast::StatementKind::kUpdate);
+  // EXPLAIN's and PREPARE's statement are top-level too
+  EXPECT_TRUE(Parse("EXPLAIN WITH d AS (DELETE FROM a) SELECT 1").ok());
+  EXPECT_TRUE(Parse("PREPARE p AS WITH d AS (DELETE FROM a) SELECT 1").ok());
+  // Anywhere else: 0A000 at the WITH query's name, as PostgreSQL.
+  const char* nested[] = {
+      "SELECT * FROM (WITH d AS (DELETE FROM a RETURNING *) SELECT * FROM d) s",
+      "WITH x AS (WITH d AS (DELETE FROM a RETURNING *) SELECT * FROM d) SELECT * FROM x",
+      "SELECT 1 WHERE EXISTS (WITH d AS (DELETE FROM a RETURNING *) SELECT 1 FROM d)",
+      "INSERT INTO b WITH d AS (DELETE FROM a RETURNING *) SELECT * FROM d",
+      "WITH i AS (WITH d AS (DELETE FROM a) INSERT INTO b VALUES (1)) SELECT 1",
+      "CREATE TABLE c AS WITH d AS (DELETE FROM a RETURNING *) SELECT * FROM d",
+  };
+  for (const char* sql : nested) {
+    auto r = Parse(sql);
+    ASSERT_FALSE(r.ok()) << sql;
+    EXPECT_EQ(r.status().sqlstate(), "0A000") << sql;
+    EXPECT_EQ(r.status().position(), std::string_view(sql).find("d AS (DELETE") + 1) << sql;
+  }
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ struct Location {
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 struct SelectStmt;
+struct Statement;
 struct OrderItem;
 struct WindowSpec;
 
@@ -251,11 +252,15 @@ enum class SetOp { kNone, kUnion, kIntersect, kExcept };
 // node's result either way.
 // WITH name [(columns)] AS (query): a named query FROM may refer to. Under WITH RECURSIVE
 // (recursive set) every query of the list sees every other one and itself; the binder finds
-// which ones refer to themselves.
+// which ones refer to themselves. A data-modifying WITH query (INSERT, UPDATE or DELETE,
+// only in the WITH list of a request's top-level statement: the parser refuses it elsewhere
+// with 0A000) has statement set and query null; it runs once, before the statement, and its
+// RETURNING rows are what its references read.
 struct CommonTableExpr {
   std::string name;
   std::vector<std::string> columns;
   std::unique_ptr<SelectStmt> query;
+  std::unique_ptr<Statement> statement;  // kInsert, kUpdate or kDelete
   Location loc;
   bool recursive = false;  // written under WITH RECURSIVE
 };
@@ -565,6 +570,7 @@ struct OnConflict {
 };
 
 struct InsertStmt {
+  std::vector<CommonTableExpr> with;  // WITH ... before the statement
   std::string table;
   Location table_loc;
   std::string alias;                 // INSERT INTO t AS alias; empty when none
@@ -586,6 +592,7 @@ struct InsertStmt {
 // UPDATE t [[AS] alias] SET ... [FROM ...] [WHERE ...]: from is a FROM list as in SELECT
 // (comma items and join chains), joined to the target by WHERE.
 struct UpdateStmt {
+  std::vector<CommonTableExpr> with;  // WITH ... before the statement
   std::string table;
   Location table_loc;
   std::string alias;  // empty when none
@@ -598,6 +605,7 @@ struct UpdateStmt {
 
 // DELETE FROM t [[AS] alias] [USING ...] [WHERE ...]: using is a FROM list as in SELECT.
 struct DeleteStmt {
+  std::vector<CommonTableExpr> with;  // WITH ... before the statement
   std::string table;
   Location table_loc;
   std::string alias;  // empty when none
