@@ -436,6 +436,41 @@ Result<Value> BitLength(Args a, ExecContext*) {
   return Value::Int(static_cast<int64_t>(a[0].AsString().size()) * 8);
 }
 
+// regexp_instr(string, pattern [, start [, N [, endoption [, flags [, subexpr]]]]]): the
+// character position where the Nth match (or its subexpression) begins, or the one after its
+// end when endoption is 1; 0 when there is none.
+Result<Value> RegexpInstr(Args a, ExecContext* exec) {
+  const std::string& text = a[0].AsString();
+  MERIDIAN_ASSIGN_OR_RETURN(size_t start, StartOffset(text, a.size() > 2 ? a[2].AsInt() : 1));
+  const int64_t nth = a.size() > 3 ? a[3].AsInt() : 1;
+  if (nth < 1) return InvalidParameter("invalid value for parameter \"n\": " + std::to_string(nth));
+  const int64_t end_option = a.size() > 4 ? a[4].AsInt() : 0;
+  if (end_option != 0 && end_option != 1) {
+    return InvalidParameter("invalid value for parameter \"endoption\": " +
+                            std::to_string(end_option));
+  }
+  MERIDIAN_ASSIGN_OR_RETURN(RegexFlags flags, NoGlobalFlags(a, 5, "regexp_instr"));
+  const int64_t subexpr = a.size() > 6 ? a[6].AsInt() : 0;
+  if (subexpr < 0) {
+    return InvalidParameter("invalid value for parameter \"subexpr\": " + std::to_string(subexpr));
+  }
+  int64_t seen = 0;
+  size_t at = std::string::npos;  // byte offset of the answer
+  MERIDIAN_RETURN_IF_ERROR(
+      EachMatch(text, a[1].AsString(), flags.icase, start, exec, [&](const RegexGroups& m) {
+        if (++seen < nth) return true;
+        const size_t g = static_cast<size_t>(subexpr);
+        if (g < m.size() && m[g]) at = end_option == 1 ? m[g]->second : m[g]->first;
+        return false;
+      }));
+  if (at == std::string::npos) return Value::Int(0);
+  int64_t chars = 1;
+  for (size_t i = 0; i < at; ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++chars;
+  }
+  return Value::Int(chars);
+}
+
 // Where each unit of s starts (code points of UTF-8 text, or bytes), then s.size().
 template <bool kBytes>
 std::vector<size_t> UnitStarts(const std::string& s) {
@@ -484,6 +519,7 @@ constexpr ScalarFunction kStringFunctions[] = {
     {"regexp_count", "ttit", 2, 'i', &RegexpCount},
     {"regexp_like", "ttt", 2, 'b', &RegexpLike},
     {"regexp_substr", "ttiiti", 2, 't', &RegexpSubstr},
+    {"regexp_instr", "ttiiiti", 2, 'i', &RegexpInstr},
     {"ascii", "t", 1, 'i', &Ascii},
     {"chr", "i", 1, 't', &Chr},
     {"starts_with", "tt", 2, 'b', &StartsWith},
