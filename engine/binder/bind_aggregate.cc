@@ -238,6 +238,26 @@ void Binder::AddDependentGroupKeys(BoundSelect* out) {
   }
 }
 
+namespace {
+
+// 42803 for a column of the input row that neither is nor lies under a GROUP BY expression.
+Status CheckGrouped(const BoundExpr& e, const BoundSelect& out) {
+  for (const BoundExprPtr& g : out.group_by) {
+    if (e.Equals(*g)) return Status::Ok();
+  }
+  if (e.kind == BoundKind::kColumn && e.depth == 0) {
+    return Status::Error(sqlstate::kGroupingError,
+                         "column \"" + e.name +
+                             "\" must appear in the GROUP BY clause or be used in an aggregate "
+                             "function")
+        .WithPosition(e.position);
+  }
+  for (const BoundExprPtr& c : e.children) MERIDIAN_RETURN_IF_ERROR(CheckGrouped(*c, out));
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status Binder::RewriteForAggregate(BoundExprPtr* expr, BoundSelect* out) {
   BoundExpr& e = **expr;
   if (e.kind == BoundKind::kAggregate && e.agg == AggFunc::kGrouping) {
@@ -252,6 +272,19 @@ Status Binder::RewriteForAggregate(BoundExprPtr* expr, BoundSelect* out) {
     }
   }
   if (e.kind == BoundKind::kAggregate) {
+    // An ordered-set or hypothetical-set aggregate's direct arguments are evaluated once per
+    // group, outside the aggregate: their columns must be grouped (42803, as PostgreSQL).
+    size_t direct_from = 0, direct_to = 0;
+    if (e.agg == AggFunc::kPercentileCont || e.agg == AggFunc::kPercentileDisc) {
+      direct_from = 1;
+      direct_to = 2;
+    } else if (e.agg == AggFunc::kHypoRank || e.agg == AggFunc::kHypoDenseRank ||
+               e.agg == AggFunc::kHypoPercentRank || e.agg == AggFunc::kHypoCumeDist) {
+      direct_to = e.AggArgCount();
+    }
+    for (size_t i = direct_from; i < direct_to && i < e.children.size(); ++i) {
+      MERIDIAN_RETURN_IF_ERROR(CheckGrouped(*e.children[i], *out));
+    }
     size_t j = 0;
     while (j < out->aggregates.size() && !out->aggregates[j]->Equals(e)) ++j;
     Type type = e.type;
@@ -262,13 +295,7 @@ Status Binder::RewriteForAggregate(BoundExprPtr* expr, BoundSelect* out) {
     *expr = std::move(ref);
     return Status::Ok();
   }
-  if (e.kind == BoundKind::kColumn && e.depth == 0) {
-    return Status::Error(sqlstate::kGroupingError,
-                         "column \"" + e.name +
-                             "\" must appear in the GROUP BY clause or be used in an aggregate "
-                             "function")
-        .WithPosition(e.position);
-  }
+  if (e.kind == BoundKind::kColumn && e.depth == 0) return CheckGrouped(e, *out);
   if (e.subquery != nullptr && e.subquery->correlated) {
     return Status::NotSupported(
                "correlated subqueries in the select list of an aggregated query are not "

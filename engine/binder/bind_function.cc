@@ -35,6 +35,11 @@ Status NoFunction(const std::string& name, const std::vector<BoundExprPtr>& args
 
 namespace {
 
+// rank, dense_rank, percent_rank, cume_dist: with WITHIN GROUP, hypothetical-set aggregates.
+bool IsHypotheticalSetName(const std::string& n) {
+  return n == "rank" || n == "dense_rank" || n == "percent_rank" || n == "cume_dist";
+}
+
 bool IsAggregateName(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" ||
          n == "string_agg" || n == "array_agg" || n == "bool_and" || n == "bool_or" ||
@@ -220,6 +225,7 @@ Result<BoundExprPtr> Binder::BindFunction(const ast::Expr& expr, bool ignore_ove
         .WithPosition(pos);
   }
   if (expr.over != nullptr && !ignore_over) return BindWindowFunction(expr);
+  if (IsHypotheticalSetName(name) && !expr.agg_order.empty()) return BindAggregate(expr);
   if (IsWindowFunctionName(name)) {
     return Status::Error(sqlstate::kWrongObjectType,
                          "window function " + name + " requires an OVER clause")
@@ -849,6 +855,48 @@ Result<BoundExprPtr> Binder::ResolveAggregate(const ast::Expr& expr, bool window
   if (name == "string_agg") {
     MERIDIAN_ASSIGN_OR_RETURN(e, BindStringAgg(expr, std::move(e), window));
     MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get(), window));
+    return e;
+  }
+  if (IsHypotheticalSetName(name)) {
+    // rank(args) WITHIN GROUP (ORDER BY keys): one direct argument per key (outside the
+    // aggregate, evaluated once per group), each with its key brought to their common type.
+    std::vector<BoundExprPtr> args;
+    for (const ast::ExprPtr& d : expr.children) {
+      MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr arg, BindExpr(*d));
+      args.push_back(std::move(arg));
+    }
+    const size_t n = args.size();
+    e->children = std::move(args);
+    MERIDIAN_RETURN_IF_ERROR(BindAggregateExtras(expr, e.get(), window));
+    std::vector<BoundExprPtr>& c = e->children;
+    bool fits = n == e->agg_order.size();
+    std::vector<Type> common;
+    for (size_t i = 0; fits && i < n; ++i) {
+      const Type a = c[i]->type, k = c[n + i]->type;
+      const std::optional<Type> t = a.id == TypeId::kUnknown   ? std::optional<Type>(k)
+                                    : k.id == TypeId::kUnknown ? std::optional<Type>(a)
+                                                               : CommonType(a, k);
+      fits = t.has_value();
+      if (fits) common.push_back(t->id == TypeId::kUnknown ? Type::Text() : *t);
+    }
+    if (!fits) {
+      std::vector<BoundExprPtr> shown;
+      for (size_t i = 0; i < n + e->agg_order.size(); ++i) shown.push_back(std::move(c[i]));
+      return NoFunction(name, shown, pos);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (c[i]->type != common[i]) {
+        MERIDIAN_ASSIGN_OR_RETURN(c[i], Coerce(std::move(c[i]), common[i], false, ""));
+      }
+      if (c[n + i]->type != common[i]) {
+        MERIDIAN_ASSIGN_OR_RETURN(c[n + i], Coerce(std::move(c[n + i]), common[i], false, ""));
+      }
+    }
+    e->agg = name == "rank"           ? AggFunc::kHypoRank
+             : name == "dense_rank"   ? AggFunc::kHypoDenseRank
+             : name == "percent_rank" ? AggFunc::kHypoPercentRank
+                                      : AggFunc::kHypoCumeDist;
+    e->type = name == "rank" || name == "dense_rank" ? Type::BigInt() : Type::Double();
     return e;
   }
   if (name == "percentile_cont" || name == "percentile_disc" || name == "mode") {

@@ -184,6 +184,13 @@ enum class AggFunc {
   kPercentileCont,
   kPercentileDisc,
   kMode,
+  // The hypothetical-set aggregates (rank(args) WITHIN GROUP (ORDER BY keys)): children the
+  // direct arguments (one per key, evaluated once per group), then the keys as agg_order
+  // children; the rank the hypothetical row would have among the group's rows.
+  kHypoRank,
+  kHypoDenseRank,
+  kHypoPercentRank,
+  kHypoCumeDist,
   kGrouping,
   kVarSamp,
   kVarPop,

@@ -55,6 +55,57 @@ bool IsOrderedSet(AggFunc f) {
   return f == AggFunc::kPercentileCont || f == AggFunc::kPercentileDisc || f == AggFunc::kMode;
 }
 bool IsRegression(AggFunc f) { return f >= AggFunc::kCorr; }
+bool IsHypothetical(AggFunc f) {
+  return f == AggFunc::kHypoRank || f == AggFunc::kHypoDenseRank ||
+         f == AggFunc::kHypoPercentRank || f == AggFunc::kHypoCumeDist;
+}
+
+// rank / dense_rank / percent_rank / cume_dist WITHIN GROUP: where the hypothetical row (the
+// direct arguments, kept in items) would stand among the group's rows (their keys, NULLs
+// included, ordered as the keys say), as PostgreSQL's hypothetical-set aggregates.
+Value FinishHypothetical(const BoundExpr& agg, const AggState& st) {
+  const size_t rows = static_cast<size_t>(st.count);
+  const size_t n = agg.agg_order.size();
+  auto compare = [&](size_t row, const Value* other) {  // row's keys against other's
+    for (size_t k = 0; k < n; ++k) {
+      const AggOrderKey& key = agg.agg_order[k];
+      const int c =
+          CompareSortKey(st.extra->keys[row * n + k], other[k], key.descending, key.nulls_first);
+      if (c != 0) return c;
+    }
+    return 0;
+  };
+  size_t before = 0, peers = 0;
+  std::vector<size_t> earlier;  // rows sorting before the hypothetical one
+  for (size_t r = 0; r < rows; ++r) {
+    const int c = compare(r, st.extra->items.data());
+    if (c < 0) {
+      ++before;
+      earlier.push_back(r);
+    } else if (c == 0) {
+      ++peers;
+    }
+  }
+  switch (agg.agg) {
+    case AggFunc::kHypoRank:
+      return Value::Int(static_cast<int64_t>(before) + 1);
+    case AggFunc::kHypoPercentRank:
+      return Value::Double(rows == 0 ? 0.0
+                                     : static_cast<double>(before) / static_cast<double>(rows));
+    case AggFunc::kHypoCumeDist:
+      return Value::Double(static_cast<double>(before + peers + 1) / static_cast<double>(rows + 1));
+    default:
+      break;
+  }
+  // dense_rank: 1 + the distinct key lists among the earlier rows.
+  std::sort(earlier.begin(), earlier.end(),
+            [&](size_t p, size_t q) { return compare(p, &st.extra->keys[q * n]) < 0; });
+  int64_t distinct = 0;
+  for (size_t i = 0; i < earlier.size(); ++i) {
+    if (i == 0 || compare(earlier[i], &st.extra->keys[earlier[i - 1] * n]) != 0) ++distinct;
+  }
+  return Value::Int(distinct + 1);
+}
 
 Status NumericOverflow() {
   return Status::Error(sqlstate::kNumericValueOutOfRange, "value overflows numeric format");
@@ -219,6 +270,22 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
     ++st->count;
     return Status::Ok();
   }
+  if (IsHypothetical(agg.agg)) {  // every row counts, NULL keys too
+    if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
+    const size_t n = agg.agg_order.size();
+    if (st->count == 0) {  // the direct arguments, once per group
+      for (size_t k = 0; k < n; ++k) {
+        MERIDIAN_ASSIGN_OR_RETURN(Value d, Eval(*agg.children[k], ctx));
+        st->extra->items.push_back(std::move(d));
+      }
+    }
+    ++st->count;
+    for (size_t k = 0; k < n; ++k) {
+      MERIDIAN_ASSIGN_OR_RETURN(Value key, Eval(*agg.children[n + k], ctx));
+      st->extra->keys.push_back(std::move(key));
+    }
+    return Status::Ok();
+  }
   Value scratch;
   MERIDIAN_ASSIGN_OR_RETURN(const Value* arg, EvalRef(*agg.children[0], ctx, &scratch));
   const Value& v = *arg;
@@ -310,6 +377,10 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
     case AggFunc::kPercentileCont:
     case AggFunc::kPercentileDisc:
     case AggFunc::kMode:
+    case AggFunc::kHypoRank:
+    case AggFunc::kHypoDenseRank:
+    case AggFunc::kHypoPercentRank:
+    case AggFunc::kHypoCumeDist:
       break;                  // handled above
     case AggFunc::kGrouping:  // never computed (bind_aggregate.cc, grouping_sets.cc)
     case AggFunc::kVarSamp:
@@ -425,6 +496,11 @@ Result<Value> FinishAggregate(const BoundExpr& agg, const AggState& st) {
     case AggFunc::kPercentileDisc:
     case AggFunc::kMode:
       return FinishOrderedSet(agg, st);
+    case AggFunc::kHypoRank:
+    case AggFunc::kHypoDenseRank:
+    case AggFunc::kHypoPercentRank:
+    case AggFunc::kHypoCumeDist:
+      return FinishHypothetical(agg, st);
     default:
       break;
   }

@@ -73,6 +73,14 @@ const char* AggName(AggFunc f) {
       return "percentile_disc";
     case AggFunc::kMode:
       return "mode";
+    case AggFunc::kHypoRank:
+      return "rank";
+    case AggFunc::kHypoDenseRank:
+      return "dense_rank";
+    case AggFunc::kHypoPercentRank:
+      return "percent_rank";
+    case AggFunc::kHypoCumeDist:
+      return "cume_dist";
     case AggFunc::kGrouping:
       return "grouping";
     case AggFunc::kVarSamp:

@@ -726,12 +726,20 @@ ExprPtr Transformer::TransformFunction(P::FunctionPrimaryContext* ctx) {
   // becomes the call's agg_order; WITHIN GROUP is theirs alone, and they need it.
   const bool ordered_set =
       e->name == "percentile_cont" || e->name == "percentile_disc" || e->name == "mode";
+  // The hypothetical-set aggregates share their names with window functions.
+  const bool hypothetical = e->name == "rank" || e->name == "dense_rank" ||
+                            e->name == "percent_rank" || e->name == "cume_dist";
+  if (hypothetical && ctx->withinGroup() == nullptr && ctx->aggOrderBy() != nullptr) {
+    Fail(ErrorAt(ctx, sqlstate::kWrongObjectType,
+                 "WITHIN GROUP is required for ordered-set aggregate " + e->name));
+  }
   if (P::WithinGroupContext* within = ctx->withinGroup()) {
-    if (!ordered_set || ctx->aggOrderBy() != nullptr || e->distinct) {
+    if (!(ordered_set || hypothetical) || ctx->aggOrderBy() != nullptr || e->distinct) {
       // PostgreSQL counts the WITHIN GROUP keys as arguments: no such function (42883).
       Fail(ErrorAt(within, sqlstate::kUndefinedFunction,
                    "function " + e->name + " with WITHIN GROUP does not exist (only " +
-                       "percentile_cont, percentile_disc and mode take WITHIN GROUP)"));
+                       "percentile_cont, percentile_disc, mode, rank, dense_rank, " +
+                       "percent_rank and cume_dist take WITHIN GROUP)"));
     } else if (ctx->overClause() != nullptr) {
       Fail(ErrorAt(ctx->overClause(), sqlstate::kFeatureNotSupported,
                    "OVER is not supported for ordered-set aggregate " + e->name));
