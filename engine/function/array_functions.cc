@@ -348,11 +348,13 @@ Result<Value> EvalArrayFill(std::span<const Value> args, ExecContext*) {
   if (args.size() == 3 && args[2].AsArray()[0].AsInt() != 1) {
     return Status::NotSupported("arrays whose lower bound is not 1 are not supported");
   }
+  // At most kMaxArraySize elements, as PostgreSQL, and at most 1 GiB of values (PostgreSQL's
+  // largest allocation), so one call cannot take the daemon's memory.
+  const int64_t most = std::min<int64_t>(kMaxArraySize, (int64_t{1} << 30) / sizeof(Value));
   const int64_t n = dims[0].AsInt();
-  if (n < 0 || n > kMaxArraySize) {
-    return Status::Error(
-        sqlstate::kProgramLimitExceeded,
-        "array size exceeds the maximum allowed (" + std::to_string(kMaxArraySize) + ")");
+  if (n < 0 || n > most) {
+    return Status::Error(sqlstate::kProgramLimitExceeded,
+                         "array size exceeds the maximum allowed (" + std::to_string(most) + ")");
   }
   return Value::Array(std::vector<Value>(static_cast<size_t>(n), args[0]));
 }
