@@ -20,8 +20,8 @@ namespace meridian::catalog {
 
 void AddKeyShareLock(const txn::TxnManager& txns, uint32_t table, storage::Rid rid, uint64_t txn);
 // The holders of (table, rid) other than me that are still running or committing.
-std::vector<uint64_t> KeyShareHolders(const txn::TxnManager& txns, uint32_t table,
-                                      storage::Rid rid, uint64_t me);
+std::vector<uint64_t> KeyShareHolders(const txn::TxnManager& txns, uint32_t table, storage::Rid rid,
+                                      uint64_t me);
 // Every lock txn holds.
 void ReleaseKeyShareLocks(const txn::TxnManager& txns, uint64_t txn);
 

@@ -43,7 +43,7 @@ bool HasForeignKeys(const catalog::Table& table, ExecContext* exec);
 // referencing columns changed) and every foreign key referencing it (parent side: deleted
 // rows, updated rows whose referenced key changed), with their actions. 23503 with
 // PostgreSQL's messages on a violation.
-Status EnforceForeignKeys(const std::shared_ptr<catalog::Table>& table,
-                          const TableChanges& changes, ExecContext* exec);
+Status EnforceForeignKeys(const std::shared_ptr<catalog::Table>& table, const TableChanges& changes,
+                          ExecContext* exec);
 
 }  // namespace meridian::exec

@@ -15,9 +15,9 @@
 #include <optional>
 #include <vector>
 
-#include "optimizer/access_path.h"
 #include "binder/bound_statement.h"
 #include "execution/operator.h"
+#include "optimizer/access_path.h"
 
 namespace meridian::exec {
 

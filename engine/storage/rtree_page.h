@@ -38,13 +38,13 @@ inline constexpr uint32_t kRNoPage = 0;             // page 0 is the meta page, 
 inline constexpr uint16_t kRFlagPoints = 1;
 
 // Meta page (page 0) fields after the common header.
-inline constexpr size_t kRMetaMagicOffset = 32;     // u32 kRTreeMagic
-inline constexpr size_t kRMetaRootOffset = 36;      // u32 root page
-inline constexpr size_t kRMetaHeightOffset = 40;    // u32 levels, 1 = the root is a leaf
-inline constexpr size_t kRMetaDimsOffset = 44;      // u16 dimensions
-inline constexpr size_t kRMetaCapacityOffset = 46;  // u16 entries per node
-inline constexpr size_t kRMetaMinFillOffset = 48;   // u16 least entries of a non-root node
-inline constexpr size_t kRMetaFreeHeadOffset = 52;  // u32 first free page, 0 = none
+inline constexpr size_t kRMetaMagicOffset = 32;      // u32 kRTreeMagic
+inline constexpr size_t kRMetaRootOffset = 36;       // u32 root page
+inline constexpr size_t kRMetaHeightOffset = 40;     // u32 levels, 1 = the root is a leaf
+inline constexpr size_t kRMetaDimsOffset = 44;       // u16 dimensions
+inline constexpr size_t kRMetaCapacityOffset = 46;   // u16 entries per node
+inline constexpr size_t kRMetaMinFillOffset = 48;    // u16 least entries of a non-root node
+inline constexpr size_t kRMetaFreeHeadOffset = 52;   // u32 first free page, 0 = none
 inline constexpr uint32_t kRTreeMagic = 0x3154524d;  // "MRT1"
 inline constexpr size_t kRFreeNextOffset = 32;       // free page: u32 next free page
 

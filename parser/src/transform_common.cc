@@ -130,11 +130,10 @@ std::unique_ptr<ast::AnalyzeStmt> Transformer::TransformVacuum(P::VacuumStmtCont
     const bool off = value == "false" || value == "off" || value == "0";
     // PostgreSQL 15's VACUUM options; each is accepted, only ANALYZE changes what runs.
     static const char* const kOptions[] = {
-        "analyze", "full", "verbose", "freeze", "skip_locked", "index_cleanup", "process_toast",
-        "truncate", "parallel", "disable_page_skipping"};
+        "analyze",       "full",          "verbose",  "freeze",   "skip_locked",
+        "index_cleanup", "process_toast", "truncate", "parallel", "disable_page_skipping"};
     if (std::find(std::begin(kOptions), std::end(kOptions), name) == std::end(kOptions)) {
-      Fail(ErrorAt(option, sqlstate::kSyntaxError,
-                   "unrecognized VACUUM option \"" + name + "\""));
+      Fail(ErrorAt(option, sqlstate::kSyntaxError, "unrecognized VACUUM option \"" + name + "\""));
     }
     if (name == "analyze") stmt->analyze = !off;
   }

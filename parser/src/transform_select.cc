@@ -308,8 +308,8 @@ ast::GroupingElement Transformer::GroupingExprs(const std::vector<P::ExprContext
                                                 ast::SelectStmt* stmt) {
   ast::GroupingElement g;
   g.loc = Loc(at);
-  g.kind = exprs.size() == 1 ? ast::GroupingElement::Kind::kExpr
-                             : ast::GroupingElement::Kind::kList;
+  g.kind =
+      exprs.size() == 1 ? ast::GroupingElement::Kind::kExpr : ast::GroupingElement::Kind::kList;
   for (P::ExprContext* e : exprs) {
     g.exprs.push_back(stmt->group_by.size());
     stmt->group_by.push_back(TransformExpr(e));

@@ -173,7 +173,8 @@ TEST(ParserDelete, WithAndWithoutWhere) {
 
 TEST(ParserUpdate, FromUsingAndAliases) {
   ast::Statement s = ParseOne(
-      "UPDATE t AS x SET v = u.w FROM u JOIN p ON p.id = u.id, (SELECT 1 AS k) s WHERE x.id = u.id");
+      "UPDATE t AS x SET v = u.w FROM u JOIN p ON p.id = u.id, (SELECT 1 AS k) s WHERE x.id = "
+      "u.id");
   EXPECT_EQ(s.update->table, "t");
   EXPECT_EQ(s.update->alias, "x");
   ASSERT_EQ(s.update->from.size(), 3u);
