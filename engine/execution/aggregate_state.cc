@@ -61,50 +61,54 @@ bool IsHypothetical(AggFunc f) {
 }
 
 // rank / dense_rank / percent_rank / cume_dist WITHIN GROUP: where the hypothetical row (the
-// direct arguments, kept in items) would stand among the group's rows (their keys, NULLs
-// included, ordered as the keys say), as PostgreSQL's hypothetical-set aggregates.
-Value FinishHypothetical(const BoundExpr& agg, const AggState& st) {
-  const size_t rows = static_cast<size_t>(st.count);
+// direct arguments) would stand among the group's rows (their keys, NULLs included, ordered as
+// the keys say), as PostgreSQL's hypothetical-set aggregates. Each row is compared when it
+// arrives (AccumulateHypothetical), so a group costs counters, not its rows.
+Status AccumulateHypothetical(const BoundExpr& agg, const EvalContext& ctx, AggState* st) {
+  if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
   const size_t n = agg.agg_order.size();
-  auto compare = [&](size_t row, const Value* other) {  // row's keys against other's
+  std::vector<Value>& hypothetical = st->extra->items;
+  if (st->count == 0) {  // the direct arguments, once per group
     for (size_t k = 0; k < n; ++k) {
-      const AggOrderKey& key = agg.agg_order[k];
-      const int c =
-          CompareSortKey(st.extra->keys[row * n + k], other[k], key.descending, key.nulls_first);
-      if (c != 0) return c;
-    }
-    return 0;
-  };
-  size_t before = 0, peers = 0;
-  std::vector<size_t> earlier;  // rows sorting before the hypothetical one
-  for (size_t r = 0; r < rows; ++r) {
-    const int c = compare(r, st.extra->items.data());
-    if (c < 0) {
-      ++before;
-      earlier.push_back(r);
-    } else if (c == 0) {
-      ++peers;
+      MERIDIAN_ASSIGN_OR_RETURN(Value d, Eval(*agg.children[k], ctx));
+      hypothetical.push_back(std::move(d));
     }
   }
+  ++st->count;
+  int c = 0;
+  std::string key;  // dense_rank: the row's keys, to count distinct ones before
+  for (size_t k = 0; k < n; ++k) {
+    Value scratch;
+    MERIDIAN_ASSIGN_OR_RETURN(const Value* v, EvalRef(*agg.children[n + k], ctx, &scratch));
+    if (c == 0) {
+      const AggOrderKey& order = agg.agg_order[k];
+      c = CompareSortKey(*v, hypothetical[k], order.descending, order.nulls_first);
+    }
+    if (agg.agg == AggFunc::kHypoDenseRank) AppendKeyValue(*v, &key);
+  }
+  if (c < 0) {
+    ++st->isum;
+    if (agg.agg == AggFunc::kHypoDenseRank) st->extra->seen.insert(std::move(key));
+  } else if (c == 0) {
+    ++st->wide;
+  }
+  return Status::Ok();
+}
+
+Value FinishHypothetical(const BoundExpr& agg, const AggState& st) {
+  const auto rows = static_cast<double>(st.count);
+  const int64_t before = st.isum;
   switch (agg.agg) {
     case AggFunc::kHypoRank:
-      return Value::Int(static_cast<int64_t>(before) + 1);
+      return Value::Int(before + 1);
+    case AggFunc::kHypoDenseRank:
+      return Value::Int(st.extra == nullptr ? 1 : static_cast<int64_t>(st.extra->seen.size()) + 1);
     case AggFunc::kHypoPercentRank:
-      return Value::Double(rows == 0 ? 0.0
-                                     : static_cast<double>(before) / static_cast<double>(rows));
-    case AggFunc::kHypoCumeDist:
-      return Value::Double(static_cast<double>(before + peers + 1) / static_cast<double>(rows + 1));
-    default:
-      break;
+      return Value::Double(st.count == 0 ? 0.0 : static_cast<double>(before) / rows);
+    default:  // cume_dist
+      return Value::Double(static_cast<double>(before + static_cast<int64_t>(st.wide) + 1) /
+                           (rows + 1));
   }
-  // dense_rank: 1 + the distinct key lists among the earlier rows.
-  std::sort(earlier.begin(), earlier.end(),
-            [&](size_t p, size_t q) { return compare(p, &st.extra->keys[q * n]) < 0; });
-  int64_t distinct = 0;
-  for (size_t i = 0; i < earlier.size(); ++i) {
-    if (i == 0 || compare(earlier[i], &st.extra->keys[earlier[i - 1] * n]) != 0) ++distinct;
-  }
-  return Value::Int(distinct + 1);
 }
 
 Status NumericOverflow() {
@@ -270,22 +274,7 @@ Status AccumulateAggregate(const BoundExpr& agg, const EvalContext& ctx, AggStat
     ++st->count;
     return Status::Ok();
   }
-  if (IsHypothetical(agg.agg)) {  // every row counts, NULL keys too
-    if (st->extra == nullptr) st->extra = std::make_unique<AggState::Extra>();
-    const size_t n = agg.agg_order.size();
-    if (st->count == 0) {  // the direct arguments, once per group
-      for (size_t k = 0; k < n; ++k) {
-        MERIDIAN_ASSIGN_OR_RETURN(Value d, Eval(*agg.children[k], ctx));
-        st->extra->items.push_back(std::move(d));
-      }
-    }
-    ++st->count;
-    for (size_t k = 0; k < n; ++k) {
-      MERIDIAN_ASSIGN_OR_RETURN(Value key, Eval(*agg.children[n + k], ctx));
-      st->extra->keys.push_back(std::move(key));
-    }
-    return Status::Ok();
-  }
+  if (IsHypothetical(agg.agg)) return AccumulateHypothetical(agg, ctx, st);  // NULL keys count
   Value scratch;
   MERIDIAN_ASSIGN_OR_RETURN(const Value* arg, EvalRef(*agg.children[0], ctx, &scratch));
   const Value& v = *arg;

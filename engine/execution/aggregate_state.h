@@ -1,5 +1,6 @@
 // An aggregate's running state and its steps (COUNT, SUM, AVG, MIN, MAX, string_agg,
-// array_agg, with DISTINCT, FILTER and ORDER BY inside the call): a group's state in HashAggregateOp, a window frame's in WindowOp.
+// array_agg, with DISTINCT, FILTER and ORDER BY inside the call): a group's state in
+// HashAggregateOp, a window frame's in WindowOp.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +29,14 @@ struct AggState {
   Numeric nsum2;
   double sxx = 0, sy = 0, syy = 0, sxy = 0;
   Value best;  // MIN/MAX; SUM/AVG(interval): the sum
+  // The hypothetical-set aggregates use isum for the rows sorting before the hypothetical row
+  // and wide for its peers; extra->items holds the direct arguments, extra->seen the distinct
+  // keys of the rows before it (dense_rank).
   struct Extra {
-    std::string text;                      // string_agg
-    std::vector<Value> items;              // array_agg (NULLs included), string_agg DISTINCT
-    std::vector<Value> delimiters;         // string_agg DISTINCT/ORDER BY: each item's delimiter
-    std::vector<Value> keys;  // ORDER BY in the call: each item's keys, agg_order.size() each
+    std::string text;               // string_agg
+    std::vector<Value> items;       // array_agg (NULLs included), string_agg DISTINCT
+    std::vector<Value> delimiters;  // string_agg DISTINCT/ORDER BY: each item's delimiter
+    std::vector<Value> keys;        // ORDER BY in the call: each item's keys, agg_order.size() each
     std::unordered_set<std::string> seen;  // DISTINCT arguments
   };
   std::unique_ptr<Extra> extra;  // made by string_agg, array_agg and DISTINCT aggregates only
