@@ -626,9 +626,22 @@ Result<Value> FormatNumeric(const Numeric& value, std::string_view fmt) {
   std::string frac_digits = digits.substr(digits.size() - scale);
   frac_digits.resize(post, '0');
   if (int_digits == "0") int_digits.clear();  // printed only through a '0' pattern
+  // FM drops the fraction's trailing zeros that come from '9' positions (a '0' keeps its own
+  // and every one before it).
+  size_t frac_shown = frac_digits.size();
+  if (fill) {
+    while (frac_shown > 0 && frac_pattern[frac_shown - 1] == '9' &&
+           frac_digits[frac_shown - 1] == '0') {
+      --frac_shown;
+    }
+  }
+  // Without a '0', a number below 1 with no fraction digit shown (none in the template, or all
+  // dropped by FM) still prints its zero: to_char(0, 'FM9.9') is "0."; a template without a
+  // digit position before the point overflows for every number, as in PostgreSQL ('.9': " .#").
+  if (int_digits.empty() && zero_from < 0 && (pre == 0 || post == 0 || frac_shown == 0)) {
+    int_digits = "0";
+  }
   const bool overflow = static_cast<int>(int_digits.size()) > pre;
-  // Without a '0', a number below 1 with no fraction shown still prints its zero.
-  if (int_digits.empty() && zero_from < 0 && post == 0 && pre > 0) int_digits = "0";
   const int first_digit = pre - static_cast<int>(int_digits.size());  // pattern position
   std::string out;
   bool sign_done = false;
@@ -648,15 +661,6 @@ Result<Value> FormatNumeric(const Numeric& value, std::string_view fmt) {
       out += ' ';
     }
   };
-  // FM drops the fraction's trailing zeros that come from '9' positions (a '0' keeps its own
-  // and every one before it).
-  size_t frac_shown = frac_digits.size();
-  if (fill) {
-    while (frac_shown > 0 && frac_pattern[frac_shown - 1] == '9' &&
-           frac_digits[frac_shown - 1] == '0') {
-      --frac_shown;
-    }
-  }
   int pos = 0;  // digit positions before the point seen so far
   int frac_pos = 0;
   bool after_point = false;
@@ -789,30 +793,36 @@ Result<Value> ToCharDouble(Args a, ExecContext*) {
 // input rounded to (digit positions before the point + fraction digits read, fraction digits read):
 // an input with more integer digits than the template holds is 22003 "numeric field overflow"; n
 // digit positions after V divide the result by 10^n.
-Result<Value> ToNumber(Args a, ExecContext*) {
-  const std::string& in = a[0].AsString();
-  const std::string& fmt = a[1].AsString();
-  enum Kind {
-    kDigit,
-    kPoint,
-    kComma,
-    kCurrency,
-    kS,
-    kMinus,
-    kPlus,
-    kSignAny,
-    kBracket,
-    kFill,
-    kOther
-  };
-  struct NumNode {
-    Kind kind;
-    size_t length;  // template characters
-  };
+enum class NumKind {
+  kDigit,
+  kPoint,
+  kComma,
+  kCurrency,
+  kS,
+  kMinus,
+  kPlus,
+  kSignAny,
+  kBracket,
+  kFill,
+  kOther
+};
+
+struct NumNode {
+  NumKind kind;
+  size_t length;  // template characters
+};
+
+// A to_number template, parsed once per distinct template text (NumberTemplate).
+struct NumTemplate {
   std::vector<NumNode> nodes;
   int pre = 0, post = 0, multi = 0;  // multi: digit positions after V (a power of ten)
   bool seen_point = false, lsign = false, bracket = false, minus_plus = false;
-  bool multi_mode = false, fill_mode = false;
+  bool fill_mode = false;
+};
+
+Result<NumTemplate> ParseNumTemplate(std::string_view fmt) {
+  NumTemplate t;
+  bool multi_mode = false;
   for (size_t i = 0; i < fmt.size();) {
     const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(fmt[i])));
     if (StartsWithNoCase(fmt, i, "EEEE") || StartsWithNoCase(fmt, i, "RN")) {
@@ -820,47 +830,47 @@ Result<Value> ToNumber(Args a, ExecContext*) {
                                   " not supported for input");
     }
     auto two = [&](std::string_view w) { return StartsWithNoCase(fmt, i, w); };
-    NumNode n{kOther, 1};
+    NumNode n{NumKind::kOther, 1};
     if (c == '9' || c == '0') {
-      n.kind = kDigit;
-      ++(multi_mode ? multi : seen_point ? post : pre);
+      n.kind = NumKind::kDigit;
+      ++(multi_mode ? t.multi : t.seen_point ? t.post : t.pre);
     } else if (c == 'V') {
-      if (seen_point) {
+      if (t.seen_point) {
         return Status::Error(sqlstate::kSyntaxError, "cannot use \"V\" and decimal point together");
       }
       multi_mode = true;
-      n.kind = kFill;
+      n.kind = NumKind::kFill;
     } else if (c == '.' || c == 'D') {
-      if (seen_point) return Status::Error(sqlstate::kSyntaxError, "multiple decimal points");
+      if (t.seen_point) return Status::Error(sqlstate::kSyntaxError, "multiple decimal points");
       if (multi_mode) {
         return Status::Error(sqlstate::kSyntaxError, "cannot use \"V\" and decimal point together");
       }
-      seen_point = true;
-      n.kind = kPoint;
+      t.seen_point = true;
+      n.kind = NumKind::kPoint;
     } else if (c == ',' || c == 'G') {
-      n.kind = kComma;
+      n.kind = NumKind::kComma;
     } else if (c == 'L') {
-      n.kind = kCurrency;
+      n.kind = NumKind::kCurrency;
     } else if (two("FM")) {
-      n = {kFill, 2};
-      fill_mode = true;
+      n = {NumKind::kFill, 2};
+      t.fill_mode = true;
     } else if (two("PR")) {
-      n = {kBracket, 2};
-      bracket = true;
+      n = {NumKind::kBracket, 2};
+      t.bracket = true;
     } else if (two("MI")) {
-      n = {kMinus, 2};
-      minus_plus = true;
+      n = {NumKind::kMinus, 2};
+      t.minus_plus = true;
     } else if (two("PL")) {
-      n = {kPlus, 2};
-      minus_plus = true;
+      n = {NumKind::kPlus, 2};
+      t.minus_plus = true;
     } else if (two("SG")) {
-      n = {kSignAny, 2};
-      minus_plus = true;
+      n = {NumKind::kSignAny, 2};
+      t.minus_plus = true;
     } else if (two("TH")) {
-      n = {kFill, 2};  // an ordinal suffix: nothing to read
+      n = {NumKind::kFill, 2};  // an ordinal suffix: nothing to read
     } else if (c == 'S') {
-      n.kind = kS;
-      lsign = true;
+      n.kind = NumKind::kS;
+      t.lsign = true;
     } else {
       // A character that is no pattern skips one input character (a whole UTF-8 sequence).
       size_t len = 1;
@@ -869,10 +879,34 @@ Result<Value> ToNumber(Args a, ExecContext*) {
       }
       n.length = len;
     }
-    nodes.push_back(n);
+    t.nodes.push_back(n);
     i += n.length;
   }
-  if (nodes.empty()) return Value::Null();
+  return t;
+}
+
+// The parsed template of fmt, kept per thread for the last template text seen (a column of
+// to_number calls shares one template), as to_char's Template.
+Result<const NumTemplate*> NumberTemplate(const std::string& fmt) {
+  thread_local std::string last;
+  thread_local NumTemplate parsed;
+  thread_local bool valid = false;
+  if (!valid || last != fmt) {
+    valid = false;
+    MERIDIAN_ASSIGN_OR_RETURN(parsed, ParseNumTemplate(fmt));
+    last = fmt;
+    valid = true;
+  }
+  return &parsed;
+}
+
+Result<Value> ToNumber(Args a, ExecContext*) {
+  const std::string& in = a[0].AsString();
+  MERIDIAN_ASSIGN_OR_RETURN(const NumTemplate* t, NumberTemplate(a[1].AsString()));
+  if (t->nodes.empty()) return Value::Null();
+  const int pre = t->pre, post = t->post, multi = t->multi;
+  const bool seen_point = t->seen_point, lsign = t->lsign, bracket = t->bracket;
+  const bool minus_plus = t->minus_plus, fill_mode = t->fill_mode;
 
   char sign = ' ';
   std::string digits;
@@ -883,14 +917,14 @@ Result<Value> ToNumber(Args a, ExecContext*) {
   auto is_digit = [&](size_t at) {
     return at < in.size() && std::isdigit(static_cast<unsigned char>(in[at]));
   };
-  for (const NumNode& n : nodes) {
+  for (const NumNode& n : t->nodes) {
     if (at_end()) break;
     switch (n.kind) {
-      case kDigit:
-      case kPoint: {
+      case NumKind::kDigit:
+      case NumKind::kPoint: {
         for (int k = 0; k < 2 && !at_end() && in[p] == ' '; ++k) ++p;
         if (at_end()) break;
-        if (sign == ' ' && n.kind == kDigit && read_pre + read_post == 0) {
+        if (sign == ' ' && n.kind == NumKind::kDigit && read_pre + read_post == 0) {
           if (in[p] == '-' || (bracket && in[p] == '<')) {
             sign = '-';
             ++p;
@@ -924,41 +958,42 @@ Result<Value> ToNumber(Args a, ExecContext*) {
         ++p;
         break;
       }
-      case kComma:  // in fill mode (FM) a separator takes nothing
+      case NumKind::kComma:  // in fill mode (FM) a separator takes nothing
         if (!fill_mode && in[p] == ',') ++p;
         break;
-      case kS:
-      case kSignAny:
+      case NumKind::kS:
+      case NumKind::kSignAny:
         if (sign == ' ' && (in[p] == '-' || in[p] == '+')) sign = in[p++];
         break;
-      case kMinus:
+      case NumKind::kMinus:
         if (sign == ' ' && in[p] == '-') {
           sign = '-';
           ++p;
         }
         break;
-      case kPlus:
+      case NumKind::kPlus:
         if (sign == ' ' && in[p] == '+') {
           sign = '+';
           ++p;
         }
         break;
-      case kBracket:
+      case NumKind::kBracket:
         if (in[p] == '>') ++p;
         break;
-      case kFill:
+      case NumKind::kFill:
         break;
-      case kCurrency:  // the currency symbol: any one character that is no digit
+      case NumKind::kCurrency:  // the currency symbol: any one character that is no digit
         if (!is_digit(p)) {
           ++p;
           while (p < in.size() && (static_cast<unsigned char>(in[p]) & 0xC0) == 0x80) ++p;
         }
         break;
-      case kOther:
+      case NumKind::kOther:
         p += n.length;
         break;
     }
   }
+  if (!digits.empty() && digits.back() == '.') digits.pop_back();  // "5." reads as 5
   const std::string text = std::string(1, sign) + digits;
   MERIDIAN_ASSIGN_OR_RETURN(Numeric value, numeric::Parse(text));
   MERIDIAN_ASSIGN_OR_RETURN(
