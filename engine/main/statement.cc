@@ -757,7 +757,7 @@ namespace {
 // the statement reads it); its RETURNING rows go to a work table that the statement's
 // references read (ModifyingCte, binder.h). All of them and the statement run in the one
 // command of the statement's snapshot, so none sees another's changes to its tables, as in
-// PostgreSQL (engine/txn/README.md "Commands"). Their plans are not cached.
+// PostgreSQL (docs/txn.md "Commands"). Their plans are not cached.
 
 // Runs INSERT / UPDATE / DELETE s without a plan cache, its binder first given to prepare;
 // *ret gets its RETURNING columns and rows.
