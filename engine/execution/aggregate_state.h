@@ -39,7 +39,8 @@ struct AggState {
     std::vector<Value> keys;        // ORDER BY in the call: each item's keys, agg_order.size() each
     std::unordered_set<std::string> seen;  // DISTINCT arguments
   };
-  std::unique_ptr<Extra> extra;  // made by string_agg, array_agg and DISTINCT aggregates only
+  std::unique_ptr<Extra> extra;  // made by string_agg, array_agg, DISTINCT, ordered-set and
+                                 // hypothetical-set aggregates only
 };
 
 // Adds the row in ctx.row to st: agg is a kAggregate call (or a kWindow call of an aggregate),
