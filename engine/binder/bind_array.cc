@@ -145,6 +145,15 @@ Result<BoundExprPtr> Binder::BindSubscript(const ast::Expr& expr) {
     MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr index, BindExpr(*expr.children[1]));
     return BindPointSubscript(std::move(array), std::move(index), pos);
   }
+  if (array->type.id == TypeId::kText && !expr.slice && expr.children.size() == 2) {
+    // The catalogs' names are text here; PostgreSQL's name subscripts as a char array from 0
+    // (pg_dump's `typname[0] = '_'`): name[i] is the i-th byte, NULL past the end.
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr index, BindArrayIndex(*expr.children[1]));
+    std::vector<BoundExprPtr> args;
+    args.push_back(std::move(array));
+    args.push_back(std::move(index));
+    return MakeJsonCall("name_subscript", std::move(args), Type::Text(), pos);
+  }
   if (!array->type.IsArray()) {
     return Status::Error(sqlstate::kDatatypeMismatch,
                          "cannot subscript type " + array->type.Name() +
@@ -532,6 +541,19 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::Table
     args.push_back(std::move(zero));
     MERIDIAN_ASSIGN_OR_RETURN(fn, BindSetFunction("generate_series", std::move(args), pos));
     fn->name = call.name;
+  } else if (call.name == "pg_options_to_table" && args.size() == 1 &&
+             (args[0]->type == Type::Array(Type::Text()) || IsUnknown(args[0]))) {
+    // (option_name, option_value) per "name=value" element of a reloptions-style text[]:
+    // unnest over the pairs, spread over two columns as json_each's are.
+    MERIDIAN_ASSIGN_OR_RETURN(args[0],
+                              Coerce(std::move(args[0]), Type::Array(Type::Text()), false, ""));
+    MERIDIAN_ASSIGN_OR_RETURN(
+        BoundExprPtr pairs,
+        MakeJsonCall("pg_options_to_table_array", std::move(args), Type::Array(Type::Text()), pos));
+    fn = BoundExpr::Make(BoundKind::kFunction, Type::Text(), pos);
+    fn->name = call.name;
+    fn->func = Func::kUnnest;
+    fn->children.push_back(std::move(pairs));
   } else {
     MERIDIAN_ASSIGN_OR_RETURN(fn, BindSetFunction(call.name, std::move(args), pos));
   }
@@ -541,7 +563,8 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::Table
                                 "generate_subscripts)")
         .WithPosition(pos);
   }
-  const size_t available = IsJsonEachName(call.name) ? 2 : 1;
+  const bool options = call.name == "pg_options_to_table";
+  const size_t available = IsJsonEachName(call.name) || options ? 2 : 1;
   if (ref.column_aliases.size() > available) {
     return Status::Error(sqlstate::kInvalidColumnReference,
                          "table \"" + name + "\" has " + std::to_string(available) +
@@ -556,6 +579,16 @@ Result<std::unique_ptr<BoundSelect>> Binder::BindFunctionSource(const ast::Table
   if (ref.column_aliases.empty() && IsJsonSetFunctionName(call.name) &&
       call.name.find("keys") == std::string::npos) {
     column = "value";  // the function's OUT parameter
+  }
+  if (options) {
+    const size_t aliases = ref.column_aliases.size();
+    out->columns.push_back(
+        ColumnInfo{aliases > 0 ? ref.column_aliases[0] : "option_name", Type::Text(), true});
+    out->columns.push_back(
+        ColumnInfo{aliases > 1 ? ref.column_aliases[1] : "option_value", Type::Text(), true});
+    out->visible = 2;
+    out->function = std::move(fn);
+    return out;
   }
   if (IsJsonEachName(call.name)) {  // (key text, value json|jsonb|text)
     const bool text = call.name.find("_text") != std::string::npos;

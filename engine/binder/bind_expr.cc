@@ -96,6 +96,8 @@ Result<BoundExprPtr> Binder::BindExpr(const ast::Expr& expr) {
         e->children.push_back(std::move(child));
         return e;
       }
+      case ast::ExprKind::kBooleanTest:
+        return BindBooleanTest(expr);
       case ast::ExprKind::kFunction:
         return BindFunction(expr);
       case ast::ExprKind::kCast:
@@ -191,6 +193,31 @@ Result<BoundExprPtr> Binder::BindBoolean(const ast::Expr& expr, const char* what
                                                           " must be type boolean, not type " +
                                                           e->type.Name())
         .WithPosition(expr.loc.position);
+  }
+  return e;
+}
+
+// x IS [NOT] TRUE / FALSE is x IS [NOT] DISTINCT FROM true / false, and IS [NOT] UNKNOWN is
+// IS [NOT] NULL, over a boolean x; name keeps the test as written for deparsing and EXPLAIN.
+Result<BoundExprPtr> Binder::BindBooleanTest(const ast::Expr& expr) {
+  const bool unknown = expr.literal_kind == ast::LiteralKind::kNull;
+  const std::string what = std::string(expr.negated ? "IS NOT " : "IS ") +
+                           (unknown ? "UNKNOWN" : (expr.bool_value ? "TRUE" : "FALSE"));
+  MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr child, BindBoolean(*expr.children[0], what.c_str()));
+  BoundExprPtr e;
+  if (unknown) {
+    e = MakeNode(BoundKind::kIsNull, Type::Boolean(), expr.loc.position);
+    e->negated = expr.negated;
+  } else {
+    e = MakeNode(BoundKind::kBinary, Type::Boolean(), expr.loc.position);
+    e->binary_op =
+        expr.negated ? ast::BinaryOp::kIsDistinctFrom : ast::BinaryOp::kIsNotDistinctFrom;
+  }
+  e->name = what;
+  e->children.push_back(std::move(child));
+  if (!unknown) {
+    e->children.push_back(
+        BoundExpr::Const(Value::Bool(expr.bool_value), Type::Boolean(), expr.loc.position));
   }
   return e;
 }
@@ -292,6 +319,8 @@ Result<BoundExprPtr> Binder::MakeComparison(ast::BinaryOp op, BoundExprPtr l, Bo
   e->binary_op = op;
   e->children.push_back(std::move(l));
   e->children.push_back(std::move(r));
+  // IS [NOT] DISTINCT FROM is not strict: NULL is an operand like any other.
+  if (op == ast::BinaryOp::kIsDistinctFrom || op == ast::BinaryOp::kIsNotDistinctFrom) return e;
   return FoldStrictNull(std::move(e));
 }
 

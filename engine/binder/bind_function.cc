@@ -641,13 +641,12 @@ Result<BoundExprPtr> Binder::BindRegCast(const ast::Expr& expr) {
                          "cannot cast type " + child->type.Name() + " to " + to)
         .WithPosition(expr.loc.position);
   }
-  if (to == "regproc") {
-    return Status::NotSupported("type regproc is not supported yet")
-        .WithPosition(expr.loc.position);
-  }
   if (child->type.id == TypeId::kUnknown) {
     MERIDIAN_ASSIGN_OR_RETURN(child, Coerce(std::move(child), Type::Text(), false, ""));
   }
+  // A function's name cast to regproc is that name: pg_proc lists no functions to look it up
+  // in (the catalogs hold regproc columns as their names, pg_am.amhandler).
+  if (to == "regproc" && from_name) return child;
   auto e = std::make_unique<BoundExpr>();
   e->kind = BoundKind::kFunction;
   e->name = to;
@@ -660,6 +659,7 @@ Result<BoundExprPtr> Binder::BindRegCast(const ast::Expr& expr) {
   } else {
     e->func = to == "regclass"  ? Func::kRegClassOut
               : to == "regtype" ? Func::kRegTypeOut
+              : to == "regproc" ? Func::kRegProcOut
                                 : Func::kRegNamespaceOut;
     e->type = Type::Text();
   }

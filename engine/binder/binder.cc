@@ -69,6 +69,16 @@ Result<std::shared_ptr<catalog::Table>> Binder::LookupTable(const std::string& s
     if (mode == catalog::LockMode::kExclusive && catalog_->FindView(written, session_) != nullptr) {
       return CannotChangeView(name, loc.position);
     }
+    // A sequence reads as its one-row relation (last_value, log_cnt, is_called), built now
+    // like a system table: such a statement is never cached.
+    if (std::shared_ptr<catalog::Sequence> seq = catalog_->FindSequence(written)) {
+      if (mode == catalog::LockMode::kExclusive) {
+        return Status::Error(sqlstate::kWrongObjectType, "cannot change sequence \"" + name + "\"")
+            .WithPosition(loc.position);
+      }
+      read_system_tables_ = true;
+      return catalog::SystemTables::SequenceRelation(*seq);
+    }
     return undefined();
   }
   NoteRelation(table->id());
@@ -144,6 +154,30 @@ Result<BoundExprPtr> Binder::UnqualifiedColumn(const ScopeTable& st, int c, int 
   return value;
 }
 
+// The system column tableoid of a table in FROM (qualified by expr.table, or the only table of
+// the innermost scope that has tables): the table's pg_class oid, a constant. Null when no
+// table qualifies (or a FROM item has a column of that name), so the name resolves as any.
+Result<BoundExprPtr> Binder::BindTableOid(const ast::Expr& expr) {
+  for (const Scope* s = scope_; s != nullptr; s = s->parent) {
+    const ScopeTable* found = nullptr;
+    for (const ScopeTable& st : s->tables) {
+      if (!expr.table.empty() && st.name != expr.table) continue;
+      if (st.Find(expr.name) >= 0 || st.table == nullptr) return BoundExprPtr();
+      if (found != nullptr) {
+        return Status::Error(sqlstate::kAmbiguousColumn,
+                             "column reference \"" + expr.name + "\" is ambiguous")
+            .WithPosition(expr.loc.position);
+      }
+      found = &st;
+    }
+    if (found != nullptr) {
+      return BoundExpr::Const(Value::Int(catalog::SystemTables::TableOid(*found->table)),
+                              Type::BigInt(), expr.loc.position);
+    }
+  }
+  return BoundExprPtr();
+}
+
 Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
   const uint32_t pos = expr.loc.position;
   if (!rules_.columns) {
@@ -163,6 +197,10 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
     return Status::Error(sqlstate::kUndefinedTable,
                          "missing FROM-clause entry for table \"" + expr.table + "\"")
         .WithPosition(pos);
+  }
+  if (expr.name == "tableoid") {
+    MERIDIAN_ASSIGN_OR_RETURN(BoundExprPtr oid, BindTableOid(expr));
+    if (oid != nullptr) return oid;
   }
   for (const Scope* s = scope_; s != nullptr; s = s->parent) {
     if (s->tables.empty()) continue;

@@ -225,6 +225,8 @@ class Binder {
   // bind_expr.cc
   Result<BoundExprPtr> BindExpr(const ast::Expr& expr);
   Result<BoundExprPtr> BindBoolean(const ast::Expr& expr, const char* what);
+  Result<BoundExprPtr> BindBooleanTest(const ast::Expr& expr);
+  Result<BoundExprPtr> BindTableOid(const ast::Expr& expr);
   Result<BoundExprPtr> BindLiteral(const ast::Expr& expr);
   Result<BoundExprPtr> BindParam(const ast::Expr& expr);
   // An unknown-typed $n meeting a context that wants type to takes that type (PostgreSQL's

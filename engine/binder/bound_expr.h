@@ -137,6 +137,7 @@ enum class Func {
   kRegClassOut,  // oid → relation name (::regclass of an oid)
   kRegTypeIn,
   kRegTypeOut,
+  kRegProcOut,  // function oid → its number, '-' for 0 (pg_proc lists no functions)
   kRegNamespaceIn,
   kRegNamespaceOut,
   kNow,             // now(), CURRENT_TIMESTAMP: the transaction's start (timestamptz)
@@ -293,7 +294,8 @@ struct BoundExpr {
   Value value;       // kConst
   int depth = 0;     // kColumn
   int index = 0;     // kColumn; kParam: n - 1
-  std::string name;  // kColumn: the column's name; kFunction/kAggregate: function name
+  std::string name;  // kColumn: the column's name; kFunction/kAggregate: function name;
+                     // kBinary/kIsNull from x IS [NOT] TRUE|FALSE|UNKNOWN: that test
   ast::UnaryOp unary_op = ast::UnaryOp::kNeg;
   ast::BinaryOp binary_op = ast::BinaryOp::kAdd;
   Func func = Func::kAbs;
@@ -337,6 +339,14 @@ struct BoundExpr {
   // pruning, Operator::PruneColumns).
   void MarkColumnsRead(std::vector<bool>* used, bool* all) const;
 };
+
+// x IS [NOT] TRUE / FALSE: bound as x IS [NOT] DISTINCT FROM a boolean constant, its test's
+// words in name (Binder::BindBooleanTest).
+inline bool IsBooleanTest(const BoundExpr& e) {
+  return e.kind == BoundKind::kBinary && !e.name.empty() &&
+         (e.binary_op == ast::BinaryOp::kIsDistinctFrom ||
+          e.binary_op == ast::BinaryOp::kIsNotDistinctFrom);
+}
 
 // Which hashed form a correlated subquery may get (planner/decorrelate.cc): by how it is used.
 enum class HashedForm : uint8_t { kNone, kExists, kScalar, kIn };

@@ -146,6 +146,10 @@ std::string Operator(const BoundExpr& e, bool pretty) {
       body = "NOT " + Child(*e.children[0], e, true, pretty);
       break;
     case BoundKind::kBinary:
+      if (IsBooleanTest(e)) {  // x IS [NOT] TRUE / FALSE, kept as written
+        body = Child(*e.children[0], e, true, pretty) + " " + e.name;
+        break;
+      }
       if (const BoundExpr* cmp = JsonbComparisonCall(e)) {  // jsonb_cmp(a, b) op 0: a op b
         body = Child(*cmp->children[0], e, true, pretty) + " " + ast::OperatorName(e.binary_op) +
                " " + Child(*cmp->children[1], e, false, pretty);
@@ -155,7 +159,8 @@ std::string Operator(const BoundExpr& e, bool pretty) {
              Child(*e.children[1], e, false, pretty);
       break;
     case BoundKind::kIsNull:
-      body = Child(*e.children[0], e, true, pretty) + (e.negated ? " IS NOT NULL" : " IS NULL");
+      body = Child(*e.children[0], e, true, pretty) +
+             (!e.name.empty() ? " " + e.name : (e.negated ? " IS NOT NULL" : " IS NULL"));
       break;
     case BoundKind::kInList:  // PostgreSQL stores x IN (a, b) as x = ANY (ARRAY[a, b])
       body = Child(*e.children[0], e, true, pretty) +

@@ -8,7 +8,7 @@ namespace meridian::catalog {
 namespace {
 
 const SearchPath& DefaultPath() {
-  static const SearchPath kDefault{{"$user", kPublicSchema}, "meridian", 0};
+  static const SearchPath kDefault{{"$user", kPublicSchema}, "meridian", 0, {}};
   return kDefault;
 }
 

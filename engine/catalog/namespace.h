@@ -29,6 +29,9 @@ struct SearchPath {
   std::vector<std::string> schemas;  // as set, "$user" and pg_temp entries included
   std::string user = "meridian";     // what "$user" names
   uint64_t session = 0;              // whose pg_temp schema is searched first (0: none)
+  // The session's parameters as SHOW ALL lists them (SessionSettings::ShowAll), which
+  // pg_settings shows: kept here because this is what the catalog sees of the session.
+  std::vector<std::vector<std::string>> settings;
 };
 
 // The current thread's search path: `"$user", public` of no session unless a ScopedSearchPath

@@ -23,6 +23,7 @@ namespace meridian::catalog {
 std::string QuoteIdent(const std::string& id);
 
 class Catalog;
+class Sequence;
 
 class SystemTables {
  public:
@@ -30,6 +31,9 @@ class SystemTables {
   // pg_catalog, which PostgreSQL's search path puts first); null when there is none.
   static std::shared_ptr<Table> Build(const Catalog& catalog, std::string_view schema,
                                       std::string_view name, uint64_t session = 0);
+  // A sequence as a relation (SELECT last_value, log_cnt, is_called FROM seq): one row, its
+  // state now.
+  static std::shared_ptr<Table> SequenceRelation(const Sequence& sequence);
   // Whether Build would find schema.name.
   static bool Exists(std::string_view schema, std::string_view name);
 
@@ -51,6 +55,8 @@ class SystemTables {
   // pretty: pg_get_indexdef's third argument (no schema, pretty expressions).
   static std::optional<std::string> IndexDef(const Catalog& catalog, int64_t oid,
                                              int64_t column = 0, bool pretty = false);
+  // A table's pg_class oid (its tableoid): a user table's or a system table's.
+  static int64_t TableOid(const Table& table);
   // The user table with this oid, or null.
   static std::shared_ptr<Table> TableByOid(const Catalog& catalog, int64_t oid);
   // The CHECK constraint with this pg_constraint oid: its position in its table's

@@ -156,9 +156,12 @@ class Alter {
 
   Status CheckReferencedTable(const std::vector<ast::ForeignKeyDef>& fks) const {
     for (const ast::ForeignKeyDef& fk : fks) {
+      if (Status st = catalog_->CheckSchemaOf(fk.table); !st.ok()) {  // 3F000
+        return st.WithPosition(fk.table_loc.position);
+      }
       if (fk.table != schema_.name && catalog_->Find(fk.table) == nullptr) {
         return Status::Error(sqlstate::kUndefinedTable,
-                             "relation \"" + fk.table + "\" does not exist")
+                             "relation \"" + ast::DisplayName(fk.table) + "\" does not exist")
             .WithPosition(fk.table_loc.position);
       }
     }

@@ -147,6 +147,9 @@ Status ExecuteCreateTable(const ast::CreateTableStmt& stmt, catalog::Catalog* ca
     schema.checks.push_back(std::move(check));
   }
   for (const auto& [fk, column] : references) {
+    if (Status st = catalog->CheckSchemaOf(fk->table); !st.ok()) {  // 3F000
+      return st.WithPosition(fk->table_loc.position);
+    }
     if (fk->table != stmt.table && fk->table != qualified && catalog->Find(fk->table) == nullptr) {
       return Status::Error(sqlstate::kUndefinedTable,
                            "relation \"" + ast::DisplayName(fk->table) + "\" does not exist")

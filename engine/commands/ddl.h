@@ -86,6 +86,10 @@ Status CheckReferencingKeys(catalog::Catalog* catalog, const std::vector<uint32_
 // Removes those foreign keys from their tables. REQUIRES their exclusive locks.
 Status DropForeignKeys(catalog::Catalog* catalog,
                        const std::vector<catalog::Catalog::Reference>& drop);
+// LOCK TABLE (lock_table.cc): in a transaction block; waits until each table's lock could be
+// granted, then releases it (Meridian's table locks last one statement).
+Status ExecuteLock(const ast::LockStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl,
+                   bool in_transaction_block, uint64_t session);
 // TRUNCATE: every named table must exist; their exclusive locks are taken together.
 Status ExecuteTruncate(const ast::TruncateStmt& stmt, catalog::Catalog* catalog, ExecControl& ctl);
 // ANALYZE [t, ...]: gathers statistics under each table's shared lock. VACUUM [ANALYZE]: a

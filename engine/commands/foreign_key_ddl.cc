@@ -68,6 +68,9 @@ Result<catalog::ForeignKey> MakeForeignKey(const ast::ForeignKeyDef& def, const 
             "DEFERRABLE, INITIALLY IMMEDIATE).")
         .WithPosition(def.loc.position);
   }
+  if (Status st = catalog->CheckSchemaOf(def.table); !st.ok()) {  // 3F000
+    return st.WithPosition(def.table_loc.position);
+  }
   std::shared_ptr<catalog::Table> parent =
       self != nullptr && SameRelation(def.table, child) ? self : catalog->Find(def.table);
   if (parent == nullptr) {

@@ -232,6 +232,21 @@ Result<Value> Arithmetic(ast::BinaryOp op, const Value& a, const Value& b, Type 
   return Value::Int(r);
 }
 
+// a IS NOT DISTINCT FROM b: NULL equals NULL and nothing else; rows field by field.
+bool NotDistinct(const Value& a, const Value& b) {
+  if (a.IsNull() || b.IsNull()) return a.IsNull() && b.IsNull();
+  if (a.IsRecord() && b.IsRecord()) {
+    const auto& x = a.AsRecord().fields;
+    const auto& y = b.AsRecord().fields;
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (!NotDistinct(x[i], y[i])) return false;
+    }
+    return true;
+  }
+  return CompareValues(a, b) == 0;
+}
+
 Result<Value> Compare(ast::BinaryOp op, const Value& a, const Value& b) {
   int c = 0;
   if (a.IsRecord() && b.IsRecord()) {
@@ -1039,6 +1054,9 @@ Result<Value> EvalBinary(const BoundExpr& e, const EvalContext& ctx) {
   MERIDIAN_ASSIGN_OR_RETURN(const Value* pb, EvalOperand(*e.children[1], ctx, &scratch_b));
   const Value& a = *pa;
   const Value& b = *pb;
+  if (op == ast::BinaryOp::kIsDistinctFrom || op == ast::BinaryOp::kIsNotDistinctFrom) {
+    return Value::Bool(NotDistinct(a, b) == (op == ast::BinaryOp::kIsNotDistinctFrom));
+  }
   if (a.IsNull() || b.IsNull()) return Value::Null();
   switch (op) {
     case ast::BinaryOp::kAdd:

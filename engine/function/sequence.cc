@@ -54,14 +54,14 @@ Result<Owner> ResolveOwner(const ast::SequenceOption& opt, catalog::Catalog* cat
   std::shared_ptr<catalog::Table> table = catalog->Find(opt.owned_table);
   if (table == nullptr) {
     return Status::Error(sqlstate::kUndefinedTable,
-                         "relation \"" + opt.owned_table + "\" does not exist")
+                         "relation \"" + ast::DisplayName(opt.owned_table) + "\" does not exist")
         .WithPosition(opt.loc.position);
   }
   const int column = table->schema().FindColumn(opt.owned_column);
   if (column < 0) {
-    return Status::Error(sqlstate::kUndefinedColumn, "column \"" + opt.owned_column +
-                                                         "\" of relation \"" + opt.owned_table +
-                                                         "\" does not exist")
+    return Status::Error(sqlstate::kUndefinedColumn,
+                         "column \"" + opt.owned_column + "\" of relation \"" +
+                             ast::DisplayName(opt.owned_table) + "\" does not exist")
         .WithPosition(opt.loc.position);
   }
   return Owner{table->id(), column, table->schema().nsp};

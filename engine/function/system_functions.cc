@@ -294,6 +294,10 @@ Result<Value> EvalSystemFunction(const BoundExpr& e, const EvalContext& ctx) {
       }
       return Value::Int(*oid);
     }
+    case Func::kRegProcOut: {
+      const int64_t oid = args[0].AsInt();
+      return Value::String(oid == 0 ? "-" : std::to_string(oid));
+    }
     case Func::kRegNamespaceIn: {
       std::optional<int64_t> oid = SystemTables::NamespaceOid(*catalog, args[0].AsString());
       if (!oid) {
@@ -360,7 +364,64 @@ Result<Value> CountNulls(std::span<const Value> a, ExecContext*) {
   return Value::Int(n);
 }
 
+// The pairs behind pg_options_to_table(text[]) in FROM (binder/bind_array.cc): each
+// "name=value" element split at its first '=' (a value of NULL when there is none).
+Result<Value> OptionsToTablePairs(std::span<const Value> a, ExecContext*) {
+  std::vector<Value> out;
+  for (const Value& element : a[0].AsArray()) {
+    if (element.IsNull()) continue;
+    const std::string& option = element.AsString();
+    const size_t eq = option.find('=');
+    std::vector<Value> pair{
+        Value::String(option.substr(0, eq)),
+        eq == std::string::npos ? Value::Null() : Value::String(option.substr(eq + 1))};
+    out.push_back(Value::Array(std::move(pair)));
+  }
+  return Value::Array(std::move(out));
+}
+
+// name[i] (binder/bind_array.cc): byte i of a catalog name, from 0; NULL past either end.
+Result<Value> NameSubscript(std::span<const Value> a, ExecContext*) {
+  const std::string& name = a[0].AsString();
+  const int64_t i = a[1].AsInt();
+  if (i < 0 || i >= static_cast<int64_t>(name.size())) return Value::Null();
+  return Value::String(name.substr(static_cast<size_t>(i), 1));
+}
+
+// acldefault(type, owner): PostgreSQL's built-in privileges of an object of that kind owned by
+// owner, as aclitem[] text (pg_dump compares an object's ACL with it).
+Result<Value> AclDefault(std::span<const Value> a, ExecContext*) {
+  const std::string owner = catalog::SystemTables::UserName(a[1].AsInt());
+  const std::string& kind = a[0].AsString();
+  std::string acl;
+  if (kind == "r") {
+    acl = owner + "=arwdDxt/" + owner;
+  } else if (kind == "s") {
+    acl = owner + "=rwU/" + owner;
+  } else if (kind == "n") {
+    acl = owner + "=UC/" + owner;
+  } else if (kind == "f") {
+    acl = "=X/" + owner + "," + owner + "=X/" + owner;
+  } else if (kind == "l" || kind == "T") {
+    acl = "=U/" + owner + "," + owner + "=U/" + owner;
+  } else if (kind == "L") {
+    acl = owner + "=rw/" + owner;
+  } else if (kind == "F" || kind == "S") {
+    acl = owner + "=U/" + owner;
+  } else if (kind == "d") {
+    acl = "=Tc/" + owner + "," + owner + "=CTc/" + owner;
+  } else if (kind == "t") {
+    acl = owner + "=C/" + owner;
+  } else {
+    return Status::Error(sqlstate::kInternalError, "unrecognized objtype abbreviation: " + kind);
+  }
+  return Value::String("{" + acl + "}");
+}
+
 constexpr ScalarFunction kSystemScalarFunctions[] = {
+    {"name_subscript", "ti", 2, 't', &NameSubscript},
+    {"acldefault", "tl", 2, 't', &AclDefault},
+    {"pg_options_to_table_array", "A", 1, 'A', &OptionsToTablePairs},
     {"txid_current", "", 0, 'l', &TxidCurrent, false, true, /*is_volatile=*/true},
     {"pg_sleep", "F", 1, 't', &PgSleep, false, true, /*is_volatile=*/true},
     {"num_nulls", "x", 1, 'i', &CountNulls<true>, /*variadic=*/true, /*strict=*/false},

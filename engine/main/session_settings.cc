@@ -225,6 +225,23 @@ const SessionSettings::Param* SessionSettings::Find(std::string_view name) {
        "serializable|repeatable read|read committed|read uncommitted"},
       {"transaction_read_only", "off", Kind::kBool, false, false,
        "Sets the current transaction's read-only status."},
+      {"check_function_bodies", "on", Kind::kBool, false, false,
+       "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE (stored only: there "
+       "are no routines)."},
+      {"default_table_access_method", "heap", Kind::kEnum, false, false,
+       "Sets the default table access method for new tables.", "heap"},
+      {"default_tablespace", "", Kind::kString, false, false,
+       "Sets the default tablespace to create tables and indexes in (stored only: there is one "
+       "tablespace)."},
+      {"xmloption", "content", Kind::kEnum, false, false,
+       "Sets whether XML data in implicit parsing and serialization operations is to be "
+       "considered as documents or content fragments (stored only: there is no xml type).",
+       "content|document"},
+      {"synchronize_seqscans", "on", Kind::kBool, false, false,
+       "Enable synchronized sequential scans (stored only: scans always start at the first "
+       "page)."},
+      {"quote_all_identifiers", "off", Kind::kBool, false, false,
+       "When generating SQL fragments, quote all identifiers (stored only)."},
       {"work_mem", "64MB", Kind::kKilobytes, false, false,
        "Sets the maximum memory to be used for query workspaces (a sort spills to temporary "
        "files beyond it).",
@@ -306,6 +323,7 @@ void SessionSettings::CacheDerived() {
   path->schemas = catalog::ParseSearchPath(ShowOr("search_path", "\"$user\", public"));
   path->user = user_;
   path->session = session_id_;
+  path->settings = ShowAll();
   if (search_path_ != nullptr && search_path_->schemas != path->schemas) {
     catalog::NoteSearchPathChange();
   }
@@ -321,7 +339,7 @@ Status SessionSettings::Store(const Param& p, std::string value) {
 }
 
 Result<std::string> SessionSettings::SetImpl(std::string_view name,
-                                         const std::vector<std::string>& values) {
+                                             const std::vector<std::string>& values) {
   const Param* p = Find(name);
   if (p == nullptr) {
     if (name.find('.') != std::string_view::npos) {  // a custom (placeholder) parameter
@@ -398,10 +416,10 @@ Result<std::string> SessionSettings::SetImpl(std::string_view name,
             "Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".");
       }
       if (*kb < p->min || *kb > p->max) {
-        return Status::Error(sqlstate::kInvalidParameterValue,
-                             std::to_string(*kb) + " kB is outside the valid range for parameter \"" +
-                                 pname + "\" (" + std::to_string(p->min) + " .. " +
-                                 std::to_string(p->max) + ")");
+        return Status::Error(
+            sqlstate::kInvalidParameterValue,
+            std::to_string(*kb) + " kB is outside the valid range for parameter \"" + pname +
+                "\" (" + std::to_string(p->min) + " .. " + std::to_string(p->max) + ")");
       }
       value = FormatKilobytes(*kb);
       break;
@@ -561,10 +579,23 @@ std::vector<std::vector<std::string>> SessionSettings::ShowAll() const {
                            "synchronous_commit",
                            "TimeZone",
                            "transaction_isolation",
-                           "transaction_read_only"}) {
-    rows.push_back({name, ShowOr(name, ""), Find(name)->description});
+                           "transaction_read_only",
+                           "synchronize_seqscans",
+                           "check_function_bodies",
+                           "default_table_access_method",
+                           "default_tablespace",
+                           "xmloption",
+                           "quote_all_identifiers",
+                           "work_mem"}) {
+    const Param* p = Find(name);
+    const char* vartype = p->kind == Kind::kBool   ? "bool"
+                          : p->kind == Kind::kInt  ? "integer"
+                          : p->kind == Kind::kEnum ? "enum"
+                                                   : "string";
+    rows.push_back(
+        {name, ShowOr(name, ""), p->description, vartype, p->read_only ? "internal" : "user"});
   }
-  for (const auto& [name, value] : custom_) rows.push_back({name, value, ""});
+  for (const auto& [name, value] : custom_) rows.push_back({name, value, "", "string", "user"});
   std::sort(rows.begin(), rows.end(),
             [](const auto& a, const auto& b) { return Lower(a[0]) < Lower(b[0]); });
   return rows;

@@ -67,7 +67,8 @@ class SessionSettings {
   void SavepointSet();                  // a SAVEPOINT: the values now
   void SavepointsKept(size_t count);    // RELEASE: only the first count savepoints remain
   void RollbackToSavepoint(size_t index);  // ROLLBACK TO savepoint index (0-based; it stays)
-  // SHOW ALL: (name, setting, description) ordered by name.
+  // SHOW ALL: (name, setting, description, then pg_settings' vartype and context) ordered
+  // by name.
   std::vector<std::vector<std::string>> ShowAll() const;
   // Parameters PostgreSQL reports with ParameterStatus and their values (at startup), and those
   // whose value changed since the last TakeChanged (after a statement).

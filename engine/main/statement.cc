@@ -967,6 +967,11 @@ Result<std::unique_ptr<QueryCursor>> StartInTxn(const ast::Statement& stmt,
       return std::unique_ptr<QueryCursor>(
           std::make_unique<DoneCursor>("ALTER TABLE", 0, std::move(notice)));
     }
+    case ast::StatementKind::kLock:
+      MERIDIAN_RETURN_IF_ERROR(ExecuteLock(*stmt.lock, catalog, ctl,
+                                           settings != nullptr && settings->in_transaction(),
+                                           settings != nullptr ? settings->session_id() : 0));
+      return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>("LOCK TABLE", 0, ""));
     case ast::StatementKind::kTruncate: {
       MERIDIAN_RETURN_IF_ERROR(ExecuteTruncate(*stmt.truncate, catalog, ctl));
       return std::unique_ptr<QueryCursor>(std::make_unique<DoneCursor>("TRUNCATE TABLE", 0, ""));

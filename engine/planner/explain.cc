@@ -272,6 +272,7 @@ std::string ExprToString(const BoundExpr& e) {
       return std::string("(") + (e.unary_op == ast::UnaryOp::kNot ? "NOT " : "- ") +
              ExprToString(*e.children[0]) + ")";
     case BoundKind::kBinary: {
+      if (IsBooleanTest(e)) return "(" + ExprToString(*e.children[0]) + " " + e.name + ")";
       // A jsonb comparison is jsonb_cmp(a, b) op 0 (bind_json.cc): shown as a op b.
       const BoundExpr* cmp = JsonbComparisonCall(e);
       const BoundExpr& l = cmp != nullptr ? *cmp->children[0] : *e.children[0];
@@ -280,6 +281,7 @@ std::string ExprToString(const BoundExpr& e) {
              ")";
     }
     case BoundKind::kIsNull:
+      if (!e.name.empty()) return "(" + ExprToString(*e.children[0]) + " " + e.name + ")";
       return "(" + ExprToString(*e.children[0]) + (e.negated ? " IS NOT NULL)" : " IS NULL)");
     case BoundKind::kFunction:
       if (e.func == Func::kRecordField) return "(" + ExprToString(*e.children[0]) + ")." + e.name;

@@ -71,6 +71,7 @@ statement
   | createSchemaStmt
   | dropSchemaStmt
   | alterSchemaStmt
+  | lockStmt
   ;
 
 // ---------------------------------------------------------------------------------------- SELECT
@@ -371,6 +372,18 @@ alterSchemaStmt : K_ALTER K_SCHEMA from=identifier K_RENAME K_TO to=identifier ;
 
 truncateStmt : K_TRUNCATE K_TABLE? K_ONLY? qualifiedName (COMMA qualifiedName)* ;
 
+// LOCK [TABLE] [ONLY] name [*] [, ...] [IN lockmode MODE] [NOWAIT]
+lockStmt
+  : K_LOCK K_TABLE? lockTarget (COMMA lockTarget)* (K_IN lockMode K_MODE)? K_NOWAIT?
+  ;
+
+lockTarget : K_ONLY? qualifiedName STAR? ;
+
+lockMode
+  : K_ACCESS K_SHARE | K_ROW K_SHARE | K_ROW K_EXCLUSIVE | K_SHARE K_UPDATE K_EXCLUSIVE
+  | K_SHARE K_ROW K_EXCLUSIVE | K_SHARE | K_EXCLUSIVE | K_ACCESS K_EXCLUSIVE
+  ;
+
 // ------------------------------------------------------------------------------------ sequences
 
 // CREATE [TEMP] SEQUENCE [IF NOT EXISTS] s [options]; ALTER SEQUENCE [IF EXISTS] s options;
@@ -557,7 +570,15 @@ andExpr : notExpr (K_AND notExpr)* ;
 
 notExpr : K_NOT notExpr | isExpr ;
 
-isExpr : comparisonExpr (K_IS K_NOT? K_NULL)* ;
+// IS [NOT] NULL / TRUE / FALSE / UNKNOWN, IS [NOT] DISTINCT FROM, ISNULL and NOTNULL: one
+// precedence level below the comparisons, as in PostgreSQL.
+isExpr : comparisonExpr isSuffix* ;
+
+isSuffix
+  : K_IS K_NOT? (K_NULL | K_TRUE | K_FALSE | K_UNKNOWN | K_DISTINCT K_FROM comparisonExpr)
+  | K_ISNULL
+  | K_NOTNULL
+  ;
 
 // x op ANY|SOME|ALL (subquery): a quantified comparison (IN is = ANY, NOT IN is <> ALL).
 comparisonExpr
@@ -565,7 +586,11 @@ comparisonExpr
     (comparisonOp (predicateExpr | (K_ANY | K_SOME | K_ALL) LPAREN (selectStmt | expr) RPAREN))?
   ;
 
-comparisonOp : EQ | NE | NE2 | LT | LE | GT | GE ;
+// OPERATOR(pg_catalog.=) and the like: pg_dump's and psql's spelling, also before ANY / ALL.
+comparisonOp
+  : EQ | NE | NE2 | LT | LE | GT | GE
+  | K_OPERATOR LPAREN (identifier DOT)? (EQ | NE | NE2 | LT | LE | GT | GE) RPAREN
+  ;
 
 predicateExpr : concatExpr predicateSuffix? ;
 
@@ -708,6 +733,7 @@ nonReservedKeyword
   | K_FREEZE | K_VACUUM | K_VERBOSE
   | K_SCHEMA | K_PRESERVE
   | K_CUBE | K_GROUPING | K_ROLLUP | K_SETS
+  | K_UNKNOWN | K_LOCK | K_ACCESS | K_MODE | K_EXCLUSIVE
   ;
 
 reservedKeyword
@@ -725,6 +751,7 @@ reservedKeyword
 // ------------------------------------------------------------------------------------------ lexer
 
 K_ABORT : A B O R T ;
+K_ACCESS : A C C E S S ;
 K_ACTION : A C T I O N ;
 K_ADD : A D D ;
 K_ALL : A L L ;
@@ -797,6 +824,7 @@ K_INSERT : I N S E R T ;
 K_INTERSECT : I N T E R S E C T ;
 K_INTO : I N T O ;
 K_IS : I S ;
+K_ISNULL : I S N U L L ;
 K_ISOLATION : I S O L A T I O N ;
 K_JOIN : J O I N ;
 K_KEY : K E Y ;
@@ -808,11 +836,14 @@ K_LEVEL : L E V E L ;
 K_LIKE : L I K E ;
 K_LIMIT : L I M I T ;
 K_LOCAL : L O C A L ;
+K_LOCK : L O C K ;
 K_LOCKED : L O C K E D ;
 K_MATCH : M A T C H ;
+K_MODE : M O D E ;
 K_NO : N O ;
 K_NOTHING : N O T H I N G ;
 K_NOT : N O T ;
+K_NOTNULL : N O T N U L L ;
 K_NOWAIT : N O W A I T ;
 K_NULL : N U L L ;
 K_NULLS : N U L L S ;
@@ -868,6 +899,7 @@ K_TRAILING : T R A I L I N G ;
 K_TRANSACTION : T R A N S A C T I O N ;
 K_TRIM : T R I M ;
 K_TRUE : T R U E ;
+K_UNKNOWN : U N K N O W N ;
 K_TRUNCATE : T R U N C A T E ;
 K_VACUUM : V A C U U M ;
 K_VERBOSE : V E R B O S E ;
@@ -903,6 +935,7 @@ K_SEQUENCE : S E Q U E N C E ;
 K_VALUE : V A L U E ;
 K_CURRENT : C U R R E N T ;
 K_EXCLUDE : E X C L U D E ;
+K_EXCLUSIVE : E X C L U S I V E ;
 K_FOLLOWING : F O L L O W I N G ;
 K_GROUPS : G R O U P S ;
 K_CUBE : C U B E ;

@@ -2,6 +2,7 @@
 // locations, exact source substrings, error recording, and the statement dispatch.
 
 #include <algorithm>
+#include <cctype>
 
 #include "syntax_error.h"
 #include "transformer.h"
@@ -213,6 +214,22 @@ ast::Statement Transformer::TransformStatement(P::StatementContext* ctx) {
       stmt.truncate->tables.push_back(RelationName(name));
       stmt.truncate->table_locs.push_back(Loc(name));
     }
+  } else if (auto* s = ctx->lockStmt()) {
+    stmt.kind = ast::StatementKind::kLock;
+    stmt.lock = std::make_unique<ast::LockStmt>();
+    for (P::LockTargetContext* target : s->lockTarget()) {
+      stmt.lock->tables.push_back(RelationName(target->qualifiedName()));
+      stmt.lock->table_locs.push_back(Loc(target->qualifiedName()));
+    }
+    if (P::LockModeContext* mode = s->lockMode()) {
+      std::string words;
+      for (antlr4::tree::ParseTree* child : mode->children) {
+        words += (words.empty() ? "" : " ") + child->getText();
+      }
+      for (char& c : words) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      stmt.lock->mode = std::move(words);
+    }
+    stmt.lock->nowait = s->K_NOWAIT() != nullptr;
   } else if (auto* s = ctx->createIndexStmt()) {
     stmt.kind = ast::StatementKind::kCreateIndex;
     stmt.create_index = TransformCreateIndex(s);

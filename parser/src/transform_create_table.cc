@@ -31,13 +31,11 @@ ast::CheckDef Transformer::TransformCheck(P::ExprContext* expr, P::IdentifierCon
 ast::ForeignKeyDef Transformer::TransformReferences(P::ReferencesClauseContext* ctx) {
   ast::ForeignKeyDef fk;
   fk.loc = Loc(ctx);
-  // REFERENCES public.t, as pg_dump writes it; other schemas do not exist.
-  std::string schema;
-  QualifiedName(ctx->qualifiedName(), &schema, &fk.table);
+  // REFERENCES [schema.]t: a written name (ast::QualifyName), as RelationName gives.
+  std::string schema, name;
+  QualifiedName(ctx->qualifiedName(), &schema, &name);
+  fk.table = ast::QualifyName(schema, name);
   fk.table_loc = Loc(ctx->qualifiedName());
-  if (!schema.empty() && schema != "public") {
-    Fail(ErrorAt(ctx->qualifiedName(), "3F000", "schema \"" + schema + "\" does not exist"));
-  }
   for (P::IdentifierContext* id : ctx->identifier()) fk.ref_columns.push_back(Identifier(id));
   if (ctx->K_FULL() != nullptr) fk.match = 'f';
   if (ctx->K_PARTIAL() != nullptr) fk.match = 'p';
@@ -72,8 +70,8 @@ ast::ColumnDef Transformer::TransformColumnDef(P::ColumnDefContext* col_ctx,
   std::string written = type_ctx->getText();
   for (char& c : written) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   static constexpr std::pair<const char*, const char*> kSerials[] = {
-      {"serial", "integer"},  {"serial4", "integer"}, {"bigserial", "bigint"},
-      {"serial8", "bigint"},  {"smallserial", "smallint"}, {"serial2", "smallint"}};
+      {"serial", "integer"}, {"serial4", "integer"},      {"bigserial", "bigint"},
+      {"serial8", "bigint"}, {"smallserial", "smallint"}, {"serial2", "smallint"}};
   for (const auto& [name, type] : kSerials) {
     if (written == name) {
       col.serial = true;
@@ -223,19 +221,31 @@ void Transformer::CheckStorageParameter(P::StorageParameterContext* ctx) {
   const std::vector<P::IdentifierContext*> ids = ctx->identifier();
   std::string name = Identifier(ids[0]);
   if (ctx->DOT() != nullptr) name += "." + Identifier(ids[1]);
-  static const char* const kParameters[] = {
-      "fillfactor", "toast_tuple_target", "parallel_workers", "autovacuum_enabled",
-      "toast.autovacuum_enabled", "vacuum_index_cleanup", "vacuum_truncate", "user_catalog_table",
-      "log_autovacuum_min_duration", "autovacuum_vacuum_threshold",
-      "autovacuum_vacuum_scale_factor", "autovacuum_vacuum_insert_threshold",
-      "autovacuum_vacuum_insert_scale_factor", "autovacuum_analyze_threshold",
-      "autovacuum_analyze_scale_factor", "autovacuum_vacuum_cost_delay",
-      "autovacuum_vacuum_cost_limit", "autovacuum_freeze_min_age", "autovacuum_freeze_max_age",
-      "autovacuum_freeze_table_age", "autovacuum_multixact_freeze_min_age",
-      "autovacuum_multixact_freeze_max_age", "autovacuum_multixact_freeze_table_age"};
+  static const char* const kParameters[] = {"fillfactor",
+                                            "toast_tuple_target",
+                                            "parallel_workers",
+                                            "autovacuum_enabled",
+                                            "toast.autovacuum_enabled",
+                                            "vacuum_index_cleanup",
+                                            "vacuum_truncate",
+                                            "user_catalog_table",
+                                            "log_autovacuum_min_duration",
+                                            "autovacuum_vacuum_threshold",
+                                            "autovacuum_vacuum_scale_factor",
+                                            "autovacuum_vacuum_insert_threshold",
+                                            "autovacuum_vacuum_insert_scale_factor",
+                                            "autovacuum_analyze_threshold",
+                                            "autovacuum_analyze_scale_factor",
+                                            "autovacuum_vacuum_cost_delay",
+                                            "autovacuum_vacuum_cost_limit",
+                                            "autovacuum_freeze_min_age",
+                                            "autovacuum_freeze_max_age",
+                                            "autovacuum_freeze_table_age",
+                                            "autovacuum_multixact_freeze_min_age",
+                                            "autovacuum_multixact_freeze_max_age",
+                                            "autovacuum_multixact_freeze_table_age"};
   if (std::find(std::begin(kParameters), std::end(kParameters), name) == std::end(kParameters)) {
-    Fail(ErrorAt(ctx, sqlstate::kInvalidParameterValue,
-                 "unrecognized parameter \"" + name + "\""));
+    Fail(ErrorAt(ctx, sqlstate::kInvalidParameterValue, "unrecognized parameter \"" + name + "\""));
     return;
   }
   if (name == "fillfactor" && ctx->signedNumber() != nullptr) {

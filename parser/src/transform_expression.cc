@@ -243,29 +243,55 @@ ExprPtr Transformer::TransformNot(P::NotExprContext* ctx) {
 }
 
 ExprPtr Transformer::TransformIs(P::IsExprContext* ctx) {
-  ExprPtr e = TransformComparison(static_cast<P::ComparisonExprContext*>(ctx->children[0]));
-  if (ctx->children.size() == 1) return e;
-  bool negated = false;
-  for (antlr4::tree::ParseTree* child : ctx->children) {
-    auto* t = dynamic_cast<antlr4::tree::TerminalNode*>(child);
-    if (t == nullptr) continue;
-    size_t type = t->getSymbol()->getType();
-    if (type == P::K_NOT) negated = true;
-    if (type != P::K_NULL) continue;
-    ExprPtr is_null = NewExpr(ExprKind::kIsNull, e->loc);
-    is_null->negated = negated;
-    is_null->children.push_back(std::move(e));
-    e = std::move(is_null);
-    negated = false;
+  ExprPtr e = TransformComparison(ctx->comparisonExpr());
+  bool after_distinct = false;
+  for (P::IsSuffixContext* suffix : ctx->isSuffix()) {
+    if (after_distinct) {  // PostgreSQL's IS is non-associative after DISTINCT FROM b
+      Fail(ErrorAt(suffix, sqlstate::kSyntaxError,
+                   "syntax error at or near \"" + suffix->getStart()->getText() + "\""));
+      return e;
+    }
+    after_distinct = suffix->K_DISTINCT() != nullptr;
+    const bool negated = suffix->K_NOT() != nullptr || suffix->K_NOTNULL() != nullptr;
+    ExprPtr test;
+    if (suffix->K_DISTINCT() != nullptr) {  // a IS [NOT] DISTINCT FROM b
+      test = NewExpr(ExprKind::kBinary, e->loc);
+      test->binary_op = negated ? BinaryOp::kIsNotDistinctFrom : BinaryOp::kIsDistinctFrom;
+      test->children.push_back(std::move(e));
+      test->children.push_back(TransformComparison(suffix->comparisonExpr()));
+    } else if (suffix->K_TRUE() != nullptr || suffix->K_FALSE() != nullptr ||
+               suffix->K_UNKNOWN() != nullptr) {
+      test = NewExpr(ExprKind::kBooleanTest, e->loc);
+      test->literal_kind =
+          suffix->K_UNKNOWN() != nullptr ? ast::LiteralKind::kNull : ast::LiteralKind::kBool;
+      test->bool_value = suffix->K_TRUE() != nullptr;
+      test->negated = negated;
+      test->children.push_back(std::move(e));
+    } else {  // IS [NOT] NULL, ISNULL, NOTNULL
+      test = NewExpr(ExprKind::kIsNull, e->loc);
+      test->negated = negated;
+      test->children.push_back(std::move(e));
+    }
+    e = std::move(test);
   }
   return e;
+}
+
+// = < ... or OPERATOR([pg_catalog.]=): the symbol is the first terminal, or the one before ')'.
+BinaryOp Transformer::ComparisonOpOf(P::ComparisonOpContext* ctx) {
+  const size_t at = ctx->K_OPERATOR() != nullptr ? ctx->children.size() - 2 : 0;
+  auto* token = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->children[at]);
+  if (ctx->identifier() != nullptr && Identifier(ctx->identifier()) != "pg_catalog") {
+    Fail(ErrorAt(ctx, sqlstate::kInvalidSchemaName,
+                 "schema \"" + Identifier(ctx->identifier()) + "\" does not exist"));
+  }
+  return OperatorOf(token->getSymbol()->getType()).value_or(BinaryOp::kEq);
 }
 
 ExprPtr Transformer::TransformComparison(P::ComparisonExprContext* ctx) {
   auto* left_ctx = static_cast<P::PredicateExprContext*>(ctx->children[0]);
   if (ctx->children.size() > 1) {
-    auto* op_token = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->comparisonOp()->children[0]);
-    BinaryOp op = OperatorOf(op_token->getSymbol()->getType()).value_or(BinaryOp::kEq);
+    const BinaryOp op = ComparisonOpOf(ctx->comparisonOp());
     const RowOperand left_row = BareRow(left_ctx);
     const RowOperand right_row =
         ctx->predicateExpr().size() > 1 ? BareRow(ctx->predicateExpr(1)) : RowOperand{};
@@ -275,8 +301,7 @@ ExprPtr Transformer::TransformComparison(P::ComparisonExprContext* ctx) {
   }
   ExprPtr left = TransformPredicate(left_ctx);
   if (ctx->children.size() == 1) return left;
-  auto* op_token = dynamic_cast<antlr4::tree::TerminalNode*>(ctx->comparisonOp()->children[0]);
-  BinaryOp op = OperatorOf(op_token->getSymbol()->getType()).value_or(BinaryOp::kEq);
+  const BinaryOp op = ComparisonOpOf(ctx->comparisonOp());
   if (ctx->expr() != nullptr) {  // x op ANY|SOME|ALL (array)
     ExprPtr e = NewExpr(ExprKind::kQuantifiedArray, left->loc);
     e->binary_op = op;

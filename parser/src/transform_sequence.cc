@@ -60,15 +60,18 @@ ast::SequenceOption Transformer::TransformSequenceOption(P::SequenceOptionContex
     if (ids.size() == 1) {
       opt.owned_column = Identifier(ids[0]);
       if (opt.owned_column != "none") {
-        Fail(ErrorAt(o, sqlstate::kInvalidParameterValue,
-                     "invalid OWNED BY option").WithHint("Specify OWNED BY table.column or OWNED BY NONE."));
+        Fail(ErrorAt(o, sqlstate::kInvalidParameterValue, "invalid OWNED BY option")
+                 .WithHint("Specify OWNED BY table.column or OWNED BY NONE."));
       }
-    } else if (ids.size() == 2 || (ids.size() == 3 && Identifier(ids[0]) == "public")) {
-      opt.owned_table = Identifier(ids[ids.size() - 2]);
+    } else if (ids.size() == 2 || ids.size() == 3) {
+      // schema.table.column keeps its schema (a written name, ast::QualifyName): pg_dump's
+      // `OWNED BY public.t.c` under an empty search_path.
+      opt.owned_table = ids.size() == 3 ? ast::QualifyName(Identifier(ids[0]), Identifier(ids[1]))
+                                        : Identifier(ids[0]);
       opt.owned_column = Identifier(ids.back());
     } else {
-      Fail(ErrorAt(o, sqlstate::kInvalidParameterValue,
-                   "invalid OWNED BY option").WithHint("Specify OWNED BY table.column or OWNED BY NONE."));
+      Fail(ErrorAt(o, sqlstate::kInvalidParameterValue, "invalid OWNED BY option")
+               .WithHint("Specify OWNED BY table.column or OWNED BY NONE."));
     }
   }
   return opt;

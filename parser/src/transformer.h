@@ -152,6 +152,7 @@ class Transformer {
   ast::ExprPtr TransformAnd(P::AndExprContext* ctx);
   ast::ExprPtr TransformNot(P::NotExprContext* ctx);
   ast::ExprPtr TransformIs(P::IsExprContext* ctx);
+  ast::BinaryOp ComparisonOpOf(P::ComparisonOpContext* ctx);
   ast::ExprPtr TransformComparison(P::ComparisonExprContext* ctx);
   ast::ExprPtr TransformPredicate(P::PredicateExprContext* ctx);
   // Row constructors (a, b, ...) and ROW(a, ...) compared with row constructors (as operands

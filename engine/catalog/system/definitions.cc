@@ -84,8 +84,13 @@ std::string ForeignKeyDefinition(const Catalog& catalog, const TableSchema& t,
         return "";
     }
   };
-  std::string out = "FOREIGN KEY (" + list(t, fk.columns) + ") REFERENCES " + QuoteIdent(ps.name) +
-                    "(" + list(ps, fk.ref_columns) + ")";
+  // The referenced table qualified when the current search path does not reach it, as
+  // PostgreSQL prints it (pg_dump reads definitions under an empty search_path).
+  const std::string ref = catalog.IsVisible(ps.nsp, ps.name)
+                              ? QuoteIdent(ps.name)
+                              : QuoteIdent(ps.nsp) + "." + QuoteIdent(ps.name);
+  std::string out = "FOREIGN KEY (" + list(t, fk.columns) + ") REFERENCES " + ref + "(" +
+                    list(ps, fk.ref_columns) + ")";
   if (fk.match == 'f') out += " MATCH FULL";
   if (!action(fk.on_update).empty()) out += " ON UPDATE " + action(fk.on_update);
   if (!action(fk.on_delete).empty()) out += " ON DELETE " + action(fk.on_delete);
@@ -95,7 +100,139 @@ std::string ForeignKeyDefinition(const Catalog& catalog, const TableSchema& t,
 // pg_views.definition / information_schema.views.view_definition: the query as written
 // (PostgreSQL prints its own normalised form, pg_get_viewdef), with a space before it and a
 // semicolon after, as PostgreSQL's has.
-std::string ViewDefinition(const ViewSchema& view) { return " " + view.query_text + ";"; }
+std::vector<std::string> RegclassLiterals(const std::string& text) {
+  static constexpr std::string_view kCast = "'::regclass";
+  std::vector<std::string> out;
+  for (size_t end = text.find(kCast); end != std::string::npos; end = text.find(kCast, end + 1)) {
+    const size_t begin = end == 0 ? std::string::npos : text.rfind('\'', end - 1);
+    if (begin == std::string::npos) continue;
+    std::string name = text.substr(begin + 1, end - begin - 1);
+    const size_t dot = name.rfind('.');
+    if (dot != std::string::npos) name = name.substr(dot + 1);
+    if (!name.empty() && name.find_first_of("'\"") == std::string::npos) out.push_back(name);
+  }
+  return out;
+}
+
+// A column DEFAULT's text with each `'name'::regclass` literal naming a relation the current
+// search path does not reach qualified by its schema, as PostgreSQL's pg_get_expr prints a
+// regclass constant (a SERIAL column's `nextval('t_id_seq'::regclass)` under pg_dump's empty
+// search_path becomes `nextval('public.t_id_seq'::regclass)`).
+std::string DefaultDefinition(const Snapshot& s, const std::string& text) {
+  static constexpr std::string_view kCast = "'::regclass";
+  std::string out;
+  size_t from = 0;
+  for (size_t end = text.find(kCast); end != std::string::npos; end = text.find(kCast, end + 1)) {
+    const size_t begin = text.rfind('\'', end - 1);
+    if (begin == std::string::npos || begin < from) continue;
+    const std::string name = text.substr(begin + 1, end - begin - 1);
+    if (name.find_first_of(".'\"") != std::string::npos) continue;
+    std::string nsp;
+    for (const auto& seq : s.sequences) {
+      if (seq->name == name) nsp = seq->nsp;
+    }
+    for (const auto& t : s.tables) {
+      if (t->name() == name) nsp = t->schema().nsp;
+    }
+    if (nsp.empty() || s.catalog == nullptr || s.catalog->IsVisible(nsp, name)) continue;
+    out += text.substr(from, begin + 1 - from) + QuoteIdent(nsp) + ".";
+    from = begin + 1;
+  }
+  return out + text.substr(from);
+}
+
+namespace {
+
+// The unqualified relation names of a view's query that resolve outside the current search
+// path: their positions in query_text (from 1, in code points) and schemas. CTE names in scope
+// are not relations; FROM items, subqueries in FROM and in expressions are searched.
+class RelationNames {
+ public:
+  RelationNames(const Snapshot& s, const ViewSchema& view) : s_(s), view_(view) {}
+
+  void Select(const ast::SelectStmt& q, std::vector<std::string> ctes) {
+    for (const ast::CommonTableExpr& c : q.with) ctes.push_back(c.name);
+    for (const ast::CommonTableExpr& c : q.with) {
+      if (c.query != nullptr) Select(*c.query, ctes);
+    }
+    if (q.set_left != nullptr) Select(*q.set_left, ctes);
+    if (q.set_right != nullptr) Select(*q.set_right, ctes);
+    for (const ast::TableRef& ref : q.from) {
+      if (ref.subquery != nullptr) Select(*ref.subquery, ctes);
+      Expr(ref.function.get(), ctes);
+      Expr(ref.on.get(), ctes);
+      if (ref.name.empty() || !ref.schema.empty() ||
+          std::find(ctes.begin(), ctes.end(), ref.name) != ctes.end()) {
+        continue;
+      }
+      if (const std::string* nsp = SchemaOf(ref.name)) {
+        if (!s_.catalog->IsVisible(*nsp, ref.name)) found.emplace_back(ref.loc.position, *nsp);
+      }
+    }
+    for (const ast::ExprPtr& e : q.distinct_on) Expr(e.get(), ctes);
+    for (const ast::SelectItem& item : q.items) Expr(item.expr.get(), ctes);
+    Expr(q.where.get(), ctes);
+    for (const ast::ExprPtr& e : q.group_by) Expr(e.get(), ctes);
+    Expr(q.having.get(), ctes);
+    for (const ast::OrderItem& o : q.order_by) Expr(o.expr.get(), ctes);
+    Expr(q.limit.get(), ctes);
+    Expr(q.offset.get(), ctes);
+  }
+
+  std::vector<std::pair<uint32_t, std::string>> found;
+
+ private:
+  void Expr(const ast::Expr* e, const std::vector<std::string>& ctes) {
+    if (e == nullptr) return;
+    if (e->subquery != nullptr) Select(*e->subquery, ctes);
+    for (const ast::ExprPtr& c : e->children) Expr(c.get(), ctes);
+  }
+
+  // The schema of the relation of that name the view reads (ViewSchema::relations).
+  const std::string* SchemaOf(const std::string& name) const {
+    for (uint32_t id : view_.relations) {
+      for (const auto& t : s_.tables) {
+        if (t->id() == id && t->name() == name) return &t->schema().nsp;
+      }
+      for (const auto& v : s_.views) {
+        if (v->id == id && v->name == name) return &v->nsp;
+      }
+    }
+    return nullptr;
+  }
+
+  const Snapshot& s_;
+  const ViewSchema& view_;
+};
+
+// The byte offset of code point `position` (from 1) of text.
+size_t ByteOffset(const std::string& text, uint32_t position) {
+  size_t i = 0;
+  for (uint32_t cp = 1; cp < position && i < text.size(); ++cp) {
+    ++i;
+    while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) ++i;
+  }
+  return i;
+}
+
+}  // namespace
+
+// As PostgreSQL's pg_get_viewdef: the query, with each relation the current search path does
+// not reach qualified by its schema (pg_dump reads definitions under an empty search_path).
+std::string ViewDefinition(const Snapshot& s, const ViewSchema& view) {
+  std::string text = view.query_text;
+  if (view.query != nullptr && s.catalog != nullptr) {
+    RelationNames names(s, view);
+    names.Select(*view.query, {});
+    std::sort(names.found.begin(), names.found.end());
+    for (auto it = names.found.rbegin(); it != names.found.rend(); ++it) {
+      const size_t at = ByteOffset(text, it->first);
+      if (at >= text.size()) continue;
+      text.insert(at, QuoteIdent(it->second) + ".");
+    }
+  }
+  return " " + text + ";";
+}
 
 // pg_get_constraintdef of a CHECK: the stored text in PostgreSQL's extra parentheses.
 std::string CheckDefinition(const CheckConstraint& c) { return "CHECK ((" + c.text + "))"; }

@@ -48,7 +48,7 @@ SystemTable InformationSchemaSequences() {
 static std::vector<Row> InformationSchemaViewsRows(const Snapshot& s) {
   std::vector<Row> rows;
   for (const auto& view : s.views) {
-    rows.push_back({T(kDatabaseName), T(view->nsp), T(view->name), T(ViewDefinition(*view)),
+    rows.push_back({T(kDatabaseName), T(view->nsp), T(view->name), T(ViewDefinition(s, *view)),
                     T("NONE"), T("NO"), T("NO"), T("NO"), T("NO"), T("NO")});
   }
   return rows;

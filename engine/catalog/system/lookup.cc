@@ -106,6 +106,19 @@ std::optional<int64_t> SystemTables::RelationOid(const Catalog& catalog, std::st
   return std::nullopt;
 }
 
+int64_t SystemTables::TableOid(const Table& table) {
+  const uint32_t id = table.id();
+  using system::kSequenceRelationIdBase;
+  using system::kSystemTableIdBase;
+  if (id >= kSystemTableIdBase && id - kSystemTableIdBase < system::Registry().size()) {
+    return system::SystemOid(system::Registry()[id - kSystemTableIdBase]);
+  }
+  if (id >= kSequenceRelationIdBase && id < kSystemTableIdBase) {
+    return RelationOidOf(id - kSequenceRelationIdBase);
+  }
+  return RelationOidOf(id);
+}
+
 std::optional<std::string> SystemTables::RelationName(const Catalog& catalog, int64_t oid) {
   Snapshot s = TakeSnapshot(catalog, CurrentSearchPath().session);
   for (const RelationInfo& r : Relations(s)) {
@@ -272,8 +285,9 @@ std::string SystemTables::UserName(int64_t oid) {
 }
 
 std::optional<std::string> SystemTables::ViewDef(const Catalog& catalog, int64_t oid) {
-  for (const auto& view : catalog.ListViews()) {
-    if (RelationOidOf(view->id) == oid) return ViewDefinition(*view);
+  const system::Snapshot s = system::TakeSnapshot(catalog, CurrentSearchPath().session);
+  for (const auto& view : s.views) {
+    if (RelationOidOf(view->id) == oid) return ViewDefinition(s, *view);
   }
   return std::nullopt;
 }

@@ -93,6 +93,8 @@ static std::vector<Row> PgClassRows(const Snapshot& s) {
                     T(r.kind == "v" ? "n" : "d"),
                     B(false),
                     O(0),
+                    I(0),
+                    I(0),
                     N(),
                     N(),
                     N()});
@@ -133,6 +135,8 @@ SystemTable PgClass() {
            {"relreplident", Type::Text()},
            {"relispartition", Type::Boolean()},
            {"relrewrite", kOidColumn},
+           {"relfrozenxid", Type::Integer()},  // xid: 0, no transaction id wraps around here
+           {"relminmxid", Type::Integer()},
            {"relacl", Type::Text()},
            {"reloptions", Type::Array(Type::Text())},
            {"relpartbound", Type::Text()}},
@@ -168,6 +172,8 @@ static std::vector<Row> PgAttributeRows(const Snapshot& s) {
                     B(true),
                     I(0),
                     O(type.IsString() ? kOidDefaultCollation : 0),
+                    N(),
+                    N(),
                     N(),
                     N()});
   };
@@ -212,18 +218,32 @@ SystemTable PgAttribute() {
           "pg_attribute",
           kOidPgAttribute,
           false,
-          {{"attrelid", kOidColumn},          {"attname", Type::Text()},
-           {"atttypid", kOidColumn},          {"attstattarget", Type::Integer()},
-           {"attlen", Type::Integer()},       {"attnum", Type::Integer()},
-           {"attndims", Type::Integer()},     {"attcacheoff", Type::Integer()},
-           {"atttypmod", Type::Integer()},    {"attbyval", Type::Boolean()},
-           {"attalign", Type::Text()},        {"attstorage", Type::Text()},
-           {"attcompression", Type::Text()},  {"attnotnull", Type::Boolean()},
-           {"atthasdef", Type::Boolean()},    {"atthasmissing", Type::Boolean()},
-           {"attidentity", Type::Text()},     {"attgenerated", Type::Text()},
-           {"attisdropped", Type::Boolean()}, {"attislocal", Type::Boolean()},
-           {"attinhcount", Type::Integer()},  {"attcollation", kOidColumn},
-           {"attacl", Type::Text()},          {"attoptions", Type::Text()}},
+          {{"attrelid", kOidColumn},
+           {"attname", Type::Text()},
+           {"atttypid", kOidColumn},
+           {"attstattarget", Type::Integer()},
+           {"attlen", Type::Integer()},
+           {"attnum", Type::Integer()},
+           {"attndims", Type::Integer()},
+           {"attcacheoff", Type::Integer()},
+           {"atttypmod", Type::Integer()},
+           {"attbyval", Type::Boolean()},
+           {"attalign", Type::Text()},
+           {"attstorage", Type::Text()},
+           {"attcompression", Type::Text()},
+           {"attnotnull", Type::Boolean()},
+           {"atthasdef", Type::Boolean()},
+           {"atthasmissing", Type::Boolean()},
+           {"attidentity", Type::Text()},
+           {"attgenerated", Type::Text()},
+           {"attisdropped", Type::Boolean()},
+           {"attislocal", Type::Boolean()},
+           {"attinhcount", Type::Integer()},
+           {"attcollation", kOidColumn},
+           {"attacl", Type::Text()},
+           {"attoptions", Type::Array(Type::Text())},
+           {"attfdwoptions", Type::Array(Type::Text())},
+           {"attmissingval", Type::Text()}},
           PgAttributeRows};
 }
 
@@ -333,7 +353,7 @@ static std::vector<Row> PgAttrdefRows(const Snapshot& s) {
       // The DEFAULT's text stands in for PostgreSQL's node tree (pg_get_expr shows it).
       rows.push_back({O(AttrDefOidOf(schema.id, static_cast<int64_t>(c + 1))),
                       O(RelationOidOf(schema.id)), I(static_cast<int64_t>(c + 1)),
-                      T(schema.columns[c].default_text)});
+                      T(DefaultDefinition(s, schema.columns[c].default_text))});
     }
   }
   return rows;
@@ -478,7 +498,12 @@ SystemTable PgDescription() {
            {"classoid", kOidColumn},
            {"objsubid", Type::Integer()},
            {"description", Type::Text()}},
-          [](const Snapshot&) { return std::vector<Row>{}; }};
+          // The public schema's comment, as in PostgreSQL (pg_dump otherwise writes a
+          // COMMENT ON SCHEMA public IS '' to drop it); COMMENT ON is not supported.
+          [](const Snapshot&) {
+            return std::vector<Row>{
+                {O(kOidPublicNamespace), O(kOidPgNamespace), I(0), T("standard public schema")}};
+          }};
 }
 
 // A view's _RETURN rule is its query (pg_views); there are no other rules.
@@ -531,14 +556,40 @@ SystemTable PgSequence() {
 }
 
 static std::vector<Row> PgDependRows(const Snapshot& s) {
-  // Only what psql's \d of a sequence asks: a sequence OWNED BY a column ('a'; 'i' for
-  // an identity column's).
+  // A sequence OWNED BY a column ('a'; 'i' for an identity column's), what psql's \d of a
+  // sequence asks.
   std::vector<Row> rows;
   for (const auto& q : s.sequences) {
     if (q->owner_table == 0) continue;
     rows.push_back({O(kOidPgClass), O(RelationOidOf(q->id)), I(0), O(kOidPgClass),
                     O(RelationOidOf(q->owner_table)), I(q->owner_column + 1),
                     T(q->identity != 0 ? "i" : "a")});
+  }
+  // A column DEFAULT depends on the sequences it names (`nextval('s'::regclass)`): with the
+  // sequence OWNED BY the column this is the loop pg_dump breaks by setting the default after
+  // CREATE SEQUENCE.
+  for (const auto& table : s.tables) {
+    const TableSchema& schema = table->schema();
+    for (size_t c = 0; c < schema.columns.size(); ++c) {
+      for (const std::string& name : RegclassLiterals(schema.columns[c].default_text)) {
+        for (const auto& q : s.sequences) {
+          if (q->name != name) continue;
+          rows.push_back({O(kOidPgAttrdef), O(AttrDefOidOf(schema.id, static_cast<int64_t>(c + 1))),
+                          I(0), O(kOidPgClass), O(RelationOidOf(q->id)), I(0), T("n")});
+        }
+      }
+    }
+  }
+  // A view's _RETURN rule belongs to the view ('i') and depends on every relation the query
+  // reads ('n'): pg_dump orders a view after its tables by these.
+  for (const auto& view : s.views) {
+    const int64_t rule = RuleOidOf(view->id);
+    rows.push_back({O(kOidPgRewrite), O(rule), I(0), O(kOidPgClass), O(RelationOidOf(view->id)),
+                    I(0), T("i")});
+    for (uint32_t rel : view->relations) {
+      rows.push_back(
+          {O(kOidPgRewrite), O(rule), I(0), O(kOidPgClass), O(RelationOidOf(rel)), I(0), T("n")});
+    }
   }
   return rows;
 }

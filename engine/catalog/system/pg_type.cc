@@ -89,12 +89,16 @@ static std::vector<Row> PgTypeRows(const Snapshot&) {
                       : t.len == 2 ? "s"
                       : t.len == 1 ? "c"
                                    : "i"),
-                    T(t.len > 0 ? "p" : "x"),
+                    T(t.len > 0        ? "p"
+                      : n == "numeric" ? "m"
+                                       : "x"),  // PostgreSQL's typstorage
                     B(false),
                     O(0),
                     I(-1),
                     I(0),
                     O(collatable ? kOidDefaultCollation : 0),
+                    N(),
+                    N(),
                     N()});
   }
   // The array types (columns and values of type T[]): "_" and the element's name.
@@ -131,6 +135,8 @@ static std::vector<Row> PgTypeRows(const Snapshot&) {
                     I(-1),
                     I(0),
                     O(collatable ? kOidDefaultCollation : 0),
+                    N(),
+                    N(),
                     N()});
   }
   return rows;
@@ -170,7 +176,9 @@ SystemTable PgType() {
            {"typtypmod", Type::Integer()},
            {"typndims", Type::Integer()},
            {"typcollation", kOidColumn},
-           {"typdefault", Type::Text()}},
+           {"typdefaultbin", Type::Text()},
+           {"typdefault", Type::Text()},
+           {"typacl", Type::Text()}},
           PgTypeRows};
 }
 

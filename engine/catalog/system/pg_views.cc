@@ -36,7 +36,7 @@ SystemTable PgTables() {
 static std::vector<Row> PgViewsRows(const Snapshot& s) {
   std::vector<Row> rows;
   for (const auto& view : s.views) {
-    rows.push_back({T(view->nsp), T(view->name), T(kBootstrapUser), T(ViewDefinition(*view))});
+    rows.push_back({T(view->nsp), T(view->name), T(kBootstrapUser), T(ViewDefinition(s, *view))});
   }
   for (const SystemTable& st : Registry()) {
     if (!st.view) continue;

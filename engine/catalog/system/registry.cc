@@ -1,6 +1,7 @@
 // The registry of system tables in their fixed order, the snapshot their rows are computed
 // from, and SystemTables::Build / Exists (a statement naming pg_class gets a Table with its
 // rows in memory).
+#include "catalog/sequence.h"
 #include "catalog/system/system_table.h"
 
 namespace meridian::catalog::system {
@@ -43,6 +44,34 @@ const std::vector<SystemTable>& Registry() {
       InformationSchemaSchemata(),
       InformationSchemaTables(),
       InformationSchemaColumns(),
+      PgExtension(),
+      PgLanguage(),
+      PgOperator(),
+      PgOpfamily(),
+      PgAmop(),
+      PgAmproc(),
+      PgCast(),
+      PgConversion(),
+      PgTransform(),
+      PgRange(),
+      PgAggregate(),
+      PgProc(),
+      PgTsParser(),
+      PgTsTemplate(),
+      PgTsDict(),
+      PgTsConfig(),
+      PgForeignDataWrapper(),
+      PgForeignServer(),
+      PgForeignTable(),
+      PgDefaultAcl(),
+      PgInitPrivs(),
+      PgEventTrigger(),
+      PgPartitionedTable(),
+      PgSubscription(),
+      PgLargeobjectMetadata(),
+      PgTablespace(),
+      PgSeclabels(),
+      PgSettings(),
   };
   return kTables;
 }
@@ -94,6 +123,8 @@ Snapshot TakeSnapshot(const Catalog& catalog, uint64_t session) {
   });
   for (const auto& t : s.tables) s.indexes.push_back(t->IndexSnapshot());
   s.views = catalog.ListViews(session);
+  s.settings = CurrentSearchPath().settings;
+  s.catalog = &catalog;
   for (const auto& seq : catalog.ListSequences()) s.sequences.push_back(seq->schema());
   s.schemas = catalog.ListSchemas();
   std::erase_if(s.schemas, [session](const NamespaceDef& n) {
@@ -144,6 +175,25 @@ std::shared_ptr<Table> SystemTables::Build(const Catalog& catalog, std::string_v
     ts->columns.push_back(std::move(col));
   }
   return std::make_shared<Table>(std::move(ts), st->rows(TakeSnapshot(catalog, session)));
+}
+
+std::shared_ptr<Table> SystemTables::SequenceRelation(const Sequence& sequence) {
+  auto ts = std::make_shared<TableSchema>();
+  std::shared_ptr<const SequenceSchema> schema = sequence.schema();
+  // An id of its own range, never a user or system table's; the binder adds it to no LockSet.
+  ts->id = system::kSequenceRelationIdBase + schema->id;
+  ts->name = schema->name;
+  for (auto [name, type] : {std::pair<const char*, Type>{"last_value", Type::BigInt()},
+                            {"log_cnt", Type::BigInt()},
+                            {"is_called", Type::Boolean()}}) {
+    Column col;
+    col.name = name;
+    col.type = type;
+    ts->columns.push_back(std::move(col));
+  }
+  const auto [last, called] = sequence.State();
+  std::vector<Row> rows{{Value::Int(last), Value::Int(0), Value::Bool(called)}};
+  return std::make_shared<Table>(std::move(ts), std::move(rows));
 }
 
 }  // namespace meridian::catalog

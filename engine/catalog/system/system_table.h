@@ -25,6 +25,8 @@ inline constexpr const char* kDatabaseName = "meridian";   // pg_database, table
 // Ids of system tables in TableSchema::id: far above user relation ids, so a statement's
 // LockSet never confuses the two.
 inline constexpr uint32_t kSystemTableIdBase = 0xF0000000u;
+// Ids of a sequence read as a relation (SystemTables::SequenceRelation): its own id above this.
+inline constexpr uint32_t kSequenceRelationIdBase = 0xE0000000u;
 
 // An oid column: PostgreSQL's unsigned oid is a bigint here (Meridian has no unsigned type).
 inline constexpr Type kOidColumn{TypeId::kBigInt, -1, TypeId::kUnknown};
@@ -38,6 +40,8 @@ struct Snapshot {
   std::vector<NamespaceDef> schemas;        // CREATE SCHEMA ones and the pg_temp_<n> in use
   std::map<std::string, int64_t> nsp_oids;  // every schema's oid by name, public included
   std::vector<std::pair<uint64_t, uint64_t>> lock_waits;  // (waiter, holder) transaction ids
+  std::vector<std::vector<std::string>> settings;         // the session's (SearchPath::settings)
+  const Catalog* catalog = nullptr;                       // what the snapshot was taken of
 };
 
 using RowFn = std::function<std::vector<Row>(const Snapshot&)>;
@@ -97,10 +101,16 @@ std::string ConstraintDefinition(const TableSchema& t, const IndexSchema& x);
 std::string CheckDefinition(const CheckConstraint& c);
 std::string ForeignKeyDefinition(const Catalog& catalog, const TableSchema& t,
                                  const ForeignKey& fk);
+// The relation names of a DEFAULT's `'name'::regclass` literals (without their schema).
+std::vector<std::string> RegclassLiterals(const std::string& text);
+// pg_attrdef's text of a column DEFAULT: regclass literals the search path does not reach
+// qualified by their schema.
+std::string DefaultDefinition(const Snapshot& s, const std::string& text);
 // The positions a CHECK reads (pg_constraint.conkey), in order of first use.
 void CheckColumns(const TableSchema& schema, const ast::Expr& e, std::vector<int>* out);
-// pg_views.definition / information_schema.views.view_definition.
-std::string ViewDefinition(const ViewSchema& view);
+// pg_views.definition, information_schema.views.view_definition, pg_get_viewdef: the query as
+// written, relations the current search path does not reach qualified by their schema.
+std::string ViewDefinition(const Snapshot& s, const ViewSchema& view);
 
 // The tables, one factory each, defined in their group's file.
 // pg_type.cc: the built-in types (builtin_types.h).
@@ -132,6 +142,35 @@ SystemTable PgPublication();
 SystemTable PgPublicationNamespace();
 SystemTable PgPublicationRel();
 SystemTable PgLocks();
+// pg_feature_catalogs.cc: the catalogs of features Meridian lacks (pg_dump reads them).
+SystemTable PgExtension();
+SystemTable PgLanguage();
+SystemTable PgOperator();
+SystemTable PgOpfamily();
+SystemTable PgAmop();
+SystemTable PgAmproc();
+SystemTable PgCast();
+SystemTable PgConversion();
+SystemTable PgTransform();
+SystemTable PgRange();
+SystemTable PgAggregate();
+SystemTable PgProc();
+SystemTable PgTsParser();
+SystemTable PgTsTemplate();
+SystemTable PgTsDict();
+SystemTable PgTsConfig();
+SystemTable PgForeignDataWrapper();
+SystemTable PgForeignServer();
+SystemTable PgForeignTable();
+SystemTable PgDefaultAcl();
+SystemTable PgInitPrivs();
+SystemTable PgEventTrigger();
+SystemTable PgPartitionedTable();
+SystemTable PgSubscription();
+SystemTable PgLargeobjectMetadata();
+SystemTable PgTablespace();
+SystemTable PgSeclabels();
+SystemTable PgSettings();
 // pg_views.cc: PostgreSQL's system views over relations.
 SystemTable PgTables();
 SystemTable PgViews();

@@ -81,6 +81,23 @@ TEST(ParserExpressions, IsNull) {
   EXPECT_EQ(DumpExpr("a + 1 IS NULL AND b"), "(AND (ISNULL (+ a 1)) b)");
 }
 
+// PostgreSQL's IS level: below the comparisons, above NOT; nothing follows DISTINCT FROM b.
+TEST(ParserExpressions, BooleanTestsAndDistinctFrom) {
+  EXPECT_EQ(DumpExpr("a IS TRUE"), "(ISTRUE a)");
+  EXPECT_EQ(DumpExpr("a IS NOT FALSE"), "(ISNOTFALSE a)");
+  EXPECT_EQ(DumpExpr("a IS UNKNOWN"), "(ISUNKNOWN a)");
+  EXPECT_EQ(DumpExpr("a = b IS NOT TRUE"), "(ISNOTTRUE (= a b))");
+  EXPECT_EQ(DumpExpr("NOT a IS TRUE"), "(NOT (ISTRUE a))");
+  EXPECT_EQ(DumpExpr("a ISNULL"), "(ISNULL a)");
+  EXPECT_EQ(DumpExpr("a NOTNULL"), "(ISNOTNULL a)");
+  EXPECT_EQ(DumpExpr("a IS DISTINCT FROM b"), "(IS DISTINCT FROM a b)");
+  EXPECT_EQ(DumpExpr("a = 1 IS NOT DISTINCT FROM b = 2"), "(IS NOT DISTINCT FROM (= a 1) (= b 2))");
+  EXPECT_EQ(DumpExpr("a IS TRUE IS DISTINCT FROM b"), "(IS DISTINCT FROM (ISTRUE a) b)");
+  EXPECT_EQ(DumpExpr("a OPERATOR(pg_catalog.<) ANY (b)"), "(< ANY a b)");
+  EXPECT_FALSE(ParseExpression("a IS DISTINCT FROM b IS NULL").ok());
+  EXPECT_FALSE(ParseExpression("a IS MAYBE").ok());
+}
+
 TEST(ParserExpressions, LikeBetweenIn) {
   EXPECT_EQ(DumpExpr("a LIKE 'x%'"), "(~~ a 'x%')");
   EXPECT_EQ(DumpExpr("a NOT LIKE 'x' || 'y'"), "(!~~ a (|| 'x' 'y'))");

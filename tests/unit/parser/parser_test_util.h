@@ -57,6 +57,12 @@ inline std::string Dump(const ast::Expr* e) {
       return "(" + std::string(ast::OperatorName(e->binary_op)) + DumpChildren(*e) + ")";
     case ast::ExprKind::kIsNull:
       return std::string(e->negated ? "(ISNOTNULL" : "(ISNULL") + DumpChildren(*e) + ")";
+    case ast::ExprKind::kBooleanTest: {
+      const char* value = e->literal_kind == ast::LiteralKind::kNull ? "UNKNOWN"
+                          : e->bool_value                            ? "TRUE"
+                                                                     : "FALSE";
+      return std::string(e->negated ? "(ISNOT" : "(IS") + value + DumpChildren(*e) + ")";
+    }
     case ast::ExprKind::kFunction:
       if (e->star) return e->name + "(*)";
       return e->name + "(" + (e->distinct ? "DISTINCT" : "") + DumpChildren(*e) + ")";

@@ -46,6 +46,9 @@ enum class ExprKind {
   kArray,            // ARRAY[children...]; ARRAY(subquery) when subquery is set
   kSubscript,        // children[0][children[1]]; a slice [children[1]:children[2]] if slice
   kFieldSelect,      // (children[0]).name: a field of a record value
+  // children[0] IS [NOT] {TRUE | FALSE | UNKNOWN}: literal_kind kBool with bool_value for
+  // TRUE/FALSE, kNull for UNKNOWN; negated for IS NOT.
+  kBooleanTest,
 };
 
 enum class LiteralKind { kNull, kBool, kInteger, kFloat, kString };
@@ -75,6 +78,9 @@ enum class BinaryOp {
   kRegexNotMatch,   // !~
   kRegexIMatch,     // ~*  (case-insensitive)
   kRegexNotIMatch,  // !~*
+  // a IS [NOT] DISTINCT FROM b: equality in which NULL equals NULL (never NULL itself).
+  kIsDistinctFrom,
+  kIsNotDistinctFrom,
 };
 
 // PostgreSQL's name of a binary operator: "+", "<>", "||", "AND", "~~" (LIKE), "!~~" (NOT LIKE).
@@ -124,6 +130,10 @@ inline const char* OperatorName(BinaryOp op) {
       return "~*";
     case BinaryOp::kRegexNotIMatch:
       return "!~*";
+    case BinaryOp::kIsDistinctFrom:
+      return "IS DISTINCT FROM";
+    case BinaryOp::kIsNotDistinctFrom:
+      return "IS NOT DISTINCT FROM";
   }
   return "?";
 }
@@ -517,6 +527,15 @@ struct TruncateStmt {
   std::vector<Location> table_locs;
 };
 
+// LOCK [TABLE] [ONLY] name [, ...] [IN mode MODE] [NOWAIT]: mode is PostgreSQL's lock mode
+// name in upper case with single spaces ("ACCESS EXCLUSIVE", the default).
+struct LockStmt {
+  std::vector<std::string> tables;
+  std::vector<Location> table_locs;
+  std::string mode = "ACCESS EXCLUSIVE";
+  bool nowait = false;
+};
+
 // DROP TABLE / DROP VIEW [IF EXISTS] name [, ...] [CASCADE | RESTRICT].
 struct DropTableStmt {
   std::vector<std::string> tables;
@@ -657,6 +676,7 @@ enum class StatementKind {
   kCreateSchema,    // schema
   kDropSchema,      // schema
   kAlterSchema,     // schema (RENAME TO)
+  kLock,            // lock
 };
 
 // CREATE SCHEMA [IF NOT EXISTS] name [AUTHORIZATION role] (names[0]; the role's name when
@@ -810,6 +830,7 @@ struct Statement {
   std::unique_ptr<DeallocateStmt> deallocate;    // kDeallocate
   std::unique_ptr<SequenceStmt> sequence;        // kCreateSequence, kAlterSequence
   std::unique_ptr<SchemaStmt> schema;            // kCreateSchema, kDropSchema, kAlterSchema
+  std::unique_ptr<LockStmt> lock;                // kLock
   // kExplain: the statement explained, and whether it runs (EXPLAIN ANALYZE).
   std::unique_ptr<Statement> explained;
   bool explain_analyze = false;
