@@ -514,14 +514,6 @@ Status BufferPool::FlushGroupPages(std::vector<std::pair<FileId, std::vector<uin
     }
   }
   ReleaseFlushed(&pinned, &io_held, st.ok(), staged.size());
-  if (st.ok() && embedded) {
-    // The area the next batch takes: what it still owes (the in-place writes of the batch it
-    // held kAreas batches ago, the log's records), synced now that this group's members are
-    // acknowledged, while the committer may be idle, instead of at the start of the next
-    // group, whose members would wait for it. The work is the same, never later.
-    MutexLock dw_lock(dw_mu_);
-    st = SyncArea(dw_->next_area());
-  }
   return st;
 }
 
