@@ -250,10 +250,13 @@ Result<std::optional<storage::Rid>> FindConflict(catalog::Table& table, catalog:
 }
 
 Status AddIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid, ExecContext* exec,
-                       const std::vector<std::shared_ptr<catalog::Index>>* skip) {
+                       const std::vector<std::shared_ptr<catalog::Index>>* skip,
+                       const std::vector<std::shared_ptr<catalog::Index>>* kept) {
   for (const std::shared_ptr<catalog::Index>& index : table.indexes()) {
     if (skip != nullptr && std::find(skip->begin(), skip->end(), index) != skip->end()) continue;
-    if (!index->schema().unique) {
+    const bool key_kept =
+        kept != nullptr && std::find(kept->begin(), kept->end(), index) != kept->end();
+    if (!index->schema().unique || key_kept) {
       MERIDIAN_RETURN_IF_ERROR(index->Insert(row, rid));
       continue;
     }
@@ -264,16 +267,33 @@ Status AddIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid, 
   return Status::Ok();
 }
 
+std::vector<std::shared_ptr<catalog::Index>> UnchangedUniqueKeys(
+    const catalog::Table& table, const std::vector<int>& assigned_columns) {
+  std::vector<std::shared_ptr<catalog::Index>> kept;
+  for (const std::shared_ptr<catalog::Index>& index : table.indexes()) {
+    const catalog::IndexSchema& s = index->schema();
+    if (!s.unique || !s.predicate.empty() || s.HasExpressions()) continue;
+    bool assigned = false;
+    for (int c : s.columns) {
+      assigned = assigned || std::find(assigned_columns.begin(), assigned_columns.end(), c) !=
+                                 assigned_columns.end();
+    }
+    if (!assigned) kept.push_back(index);
+  }
+  return kept;
+}
+
 Result<storage::Rid> WriteReplacement(const std::shared_ptr<catalog::Table>& table,
                                       const std::vector<BoundCheck>& checks,
                                       const BoundReturning& returning, storage::Rid old_rid,
-                                      const Row& new_row, ExecContext* exec) {
+                                      const Row& new_row, ExecContext* exec,
+                                      const std::vector<std::shared_ptr<catalog::Index>>* kept) {
   MERIDIAN_RETURN_IF_ERROR(CheckNotNull(*table, new_row));
   MERIDIAN_RETURN_IF_ERROR(CheckConstraints(*table, checks, new_row, exec));
   MERIDIAN_ASSIGN_OR_RETURN(std::string tuple, EncodeRow(*table, new_row));
   MERIDIAN_ASSIGN_OR_RETURN(storage::Rid rid, InsertVersion(table, std::move(tuple), exec));
   table->NoteSuccessor(old_rid, rid, exec->txn->id());
-  MERIDIAN_RETURN_IF_ERROR(AddIndexEntries(*table, new_row, rid, exec));
+  MERIDIAN_RETURN_IF_ERROR(AddIndexEntries(*table, new_row, rid, exec, nullptr, kept));
   MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(returning, new_row, exec));
   return rid;
 }

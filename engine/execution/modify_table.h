@@ -65,9 +65,18 @@ KeyVersion Classify(const storage::TupleHeader& h, const catalog::Transaction& t
 // the key's lock, against every version of the key that is not dead (created by a committed
 // or this transaction and not deleted by a committed one or this one): a version of a running
 // transaction is waited for; a live one is 23505. NULL keys never conflict.
-// skip: indexes already done (ON CONFLICT's arbiters, see ClaimKey).
+// skip: indexes already done (ON CONFLICT's arbiters, see ClaimKey). kept: unique indexes whose
+// key the new version keeps from the old one it replaces, whose write lock this transaction
+// holds, in a statement that changes no key of theirs: the old version's entry already claims
+// the key (no other transaction may claim it while the lock is held, and no row of the
+// statement moves onto it), so the entry is added without the probe (UnchangedUniqueKeys).
 Status AddIndexEntries(catalog::Table& table, const Row& row, storage::Rid rid, ExecContext* exec,
-                       const std::vector<std::shared_ptr<catalog::Index>>* skip = nullptr);
+                       const std::vector<std::shared_ptr<catalog::Index>>* skip = nullptr,
+                       const std::vector<std::shared_ptr<catalog::Index>>* kept = nullptr);
+// UPDATE: the unique indexes of table whose key no assignment can change: plain keys (no
+// expression, no predicate) over columns none of assigned_columns names.
+std::vector<std::shared_ptr<catalog::Index>> UnchangedUniqueKeys(
+    const catalog::Table& table, const std::vector<int>& assigned_columns);
 // One unique index's part of AddIndexEntries: under the key's lock, either the rid of a live
 // version of row's key (nothing inserted) or rid's entry inserted (none returned).
 Result<std::optional<storage::Rid>> ClaimKey(catalog::Table& table, catalog::Index& index,
@@ -79,11 +88,11 @@ Result<std::optional<storage::Rid>> FindConflict(catalog::Table& table, catalog:
                                                  const Row& row, ExecContext* exec);
 // The new version of a locked row (UPDATE, ON CONFLICT DO UPDATE): NOT NULL and CHECK on
 // new_row, the version appended as old_rid's successor with its index entries, RETURNING.
-// Returns the new version's rid.
-Result<storage::Rid> WriteReplacement(const std::shared_ptr<catalog::Table>& table,
-                                      const std::vector<BoundCheck>& checks,
-                                      const BoundReturning& returning, storage::Rid old_rid,
-                                      const Row& new_row, ExecContext* exec);
+// kept: as AddIndexEntries's. Returns the new version's rid.
+Result<storage::Rid> WriteReplacement(
+    const std::shared_ptr<catalog::Table>& table, const std::vector<BoundCheck>& checks,
+    const BoundReturning& returning, storage::Rid old_rid, const Row& new_row, ExecContext* exec,
+    const std::vector<std::shared_ptr<catalog::Index>>* kept = nullptr);
 struct MatchedRow {
   storage::Rid rid;
   Row row;

@@ -42,6 +42,13 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
   }
   uint64_t updated = 0;
   const bool foreign_keys = HasForeignKeys(table, exec);
+  // Unique keys no assignment touches are re-entered for the new versions without the
+  // uniqueness probe (AddIndexEntries's kept): every row keeps its key, so none moves onto
+  // another's, and each old version, write-locked above, already claims its key.
+  std::vector<int> assigned_columns;
+  for (const BoundUpdate::Assignment& a : b.assignments) assigned_columns.push_back(a.column);
+  const std::vector<std::shared_ptr<catalog::Index>> kept =
+      UnchangedUniqueKeys(table, assigned_columns);
   TableChanges changes;
   for (size_t i = 0; i < matches.size(); ++i) {
     if (!locked[i]) continue;  // gone, no longer matching, or already changed by this statement
@@ -52,10 +59,11 @@ Result<uint64_t> ExecuteUpdate(BoundUpdate& b, ExecContext* exec) {
     MERIDIAN_ASSIGN_OR_RETURN(Row new_row, compute(m));
     if (m.joined.empty()) {
       MERIDIAN_RETURN_IF_ERROR(
-          WriteReplacement(b.table, b.checks, b.returning, m.rid, new_row, exec).status());
+          WriteReplacement(b.table, b.checks, b.returning, m.rid, new_row, exec, &kept).status());
     } else {  // RETURNING reads the joined row with the new version
       MERIDIAN_RETURN_IF_ERROR(
-          WriteReplacement(b.table, b.checks, BoundReturning{}, m.rid, new_row, exec).status());
+          WriteReplacement(b.table, b.checks, BoundReturning{}, m.rid, new_row, exec, &kept)
+              .status());
       std::copy(new_row.begin(), new_row.end(),
                 m.joined.begin() + static_cast<ptrdiff_t>(m.offset));
       MERIDIAN_RETURN_IF_ERROR(AddReturnedRow(b.returning, m.joined, exec));

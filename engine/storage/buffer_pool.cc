@@ -533,21 +533,31 @@ Status BufferPool::WriteImages(FileId id, File* file,
       if (page_no < written) rewrites.push_back({file, page_no, data});
     }
   }
-  MutexLock dw_lock(dw_mu_, std::defer_lock);
-  if (!rewrites.empty()) {
-    dw_lock.Lock();
-    // The area's previous batch must be in place and durable first.
-    MERIDIAN_RETURN_IF_ERROR(SyncArea(dw_->next_area()));
-    MERIDIAN_RETURN_IF_ERROR(dw_->Stage(rewrites));
-  }
   uint32_t end = 0;
-  for (const auto& [page_no, data] : images) {
-    MERIDIAN_RETURN_IF_ERROR(
-        file->WriteAt(uint64_t{page_no} * kPageSize, std::string_view(data, kPageSize)));
-    end = std::max(end, page_no + 1);
-  }
-  // The area may take the next batch only once these writes are durable.
-  if (!rewrites.empty()) {
+  auto write_in_place = [&]() -> Status {
+    for (const auto& [page_no, data] : images) {
+      MERIDIAN_RETURN_IF_ERROR(
+          file->WriteAt(uint64_t{page_no} * kPageSize, std::string_view(data, kPageSize)));
+      end = std::max(end, page_no + 1);
+    }
+    return Status::Ok();
+  };
+  if (rewrites.empty()) {
+    MERIDIAN_RETURN_IF_ERROR(write_in_place());
+  } else {
+    {
+      MutexLock dw_lock(dw_mu_);
+      // The area's previous batch must be in place and durable first.
+      MERIDIAN_RETURN_IF_ERROR(SyncArea(dw_->next_area()));
+      const int area = dw_->next_area();
+      MERIDIAN_RETURN_IF_ERROR(dw_->Stage(rewrites));
+      // The area takes another batch only once these writes are durable: it owes this file's
+      // sync (SyncArea), as a commit batch's area does. So dw_mu_ is released before the
+      // file's own sync below: the next batch (a commit group's) waits for this batch's copy
+      // and writes, not for the file's writeback.
+      owed_[area].push_back(id);
+      MERIDIAN_RETURN_IF_ERROR(write_in_place());
+    }
     MERIDIAN_RETURN_IF_ERROR(file->Sync());
     if (synced != nullptr) *synced = true;
   }

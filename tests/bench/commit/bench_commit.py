@@ -5,6 +5,7 @@
 # binaries (/usr/lib/postgresql/15/bin; started as user postgres when run as root).
 #
 #   bench_commit.py [--seconds 8] [--clients 1,16,256] [--recovery-mb 100,1000] [--smoke]
+#   BENCH_PORTS=LOW-HIGH in the environment keeps the servers' ports in that range.
 #
 # 1. Single-row update transactions (pgbench -M prepared, one UPDATE by primary key on a
 #    16,384-row table per transaction) at each client count, in each commit mode:
@@ -29,7 +30,25 @@ PG_BIN = "/usr/lib/postgresql/15/bin"
 ROWS = 16384
 
 
+_port_range = None
+
+
 def free_port():
+    """A free port: the kernel's choice, or the next free one of BENCH_PORTS=LOW-HIGH."""
+    global _port_range
+    spec = os.environ.get("BENCH_PORTS")
+    if spec:
+        if _port_range is None:
+            low, high = (int(p) for p in spec.split("-"))
+            _port_range = iter(range(low, high + 1))
+        for port in _port_range:
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                    return port
+                except OSError:
+                    continue
+        raise RuntimeError(f"no free port left in BENCH_PORTS={spec}")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
