@@ -72,16 +72,16 @@ inline int Passes2(const double* lo, const double* hi, __m128d ql, __m128d qh) {
 }
 #endif
 
-// Writes the indexes of the entries of p passing test T in every dimension to out; returns
-// how many. Dimension 0 is tested for all entries (two per SSE2 instruction), the survivors'
-// indexes are listed, and each further dimension compacts that list branch-free, so the work
-// shrinks with every dimension instead of testing every entry in every dimension.
 // Requests the cache lines of a[0, n) (a hint: no fault, no effect on results).
 inline void PrefetchArray(const double* a, size_t n) {
   const char* bytes = reinterpret_cast<const char*>(a);
   for (size_t off = 0; off < n * sizeof(double); off += 64) __builtin_prefetch(bytes + off);
 }
 
+// Writes the indexes of the entries of p passing test T in every dimension to out; returns
+// how many. Dimension 0 is tested for all entries (two per SSE2 instruction), the survivors'
+// indexes are listed, and each further dimension compacts that list branch-free, so the work
+// shrinks with every dimension instead of testing every entry in every dimension.
 template <Test T>
 size_t MatchEntries(const RTreePage& p, size_t dims, const Box& q, uint16_t* out) {
   const size_t n = p.count();
