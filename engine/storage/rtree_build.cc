@@ -1,7 +1,8 @@
-// RTree bulk load by Sort-Tile-Recursive packing (Leutenegger, Lopez, Edgington 1997): sort by
-// the first dimension's centres, cut into slabs, sort each slab by the next dimension, ...,
-// pack runs of per-node entries into leaves; then the same over each level's node boxes up
-// to one root. And Verify, the invariant checker of the randomized tests.
+// RTree bulk load by Sort-Tile-Recursive packing (Leutenegger, Lopez, Edgington 1997): cut the
+// entries into slabs by the first dimension's centres, each slab into slabs by the next
+// dimension, ..., and the last into runs of per-node entries packed into leaves; then the same
+// over each level's node boxes up to one root. The cuts are placed by selection (nth_element),
+// not full sorts. And Verify, the invariant checker of the randomized tests.
 #include <algorithm>
 #include <cmath>
 #include <mutex>
@@ -14,23 +15,40 @@ namespace meridian::storage {
 
 namespace {
 
-// Orders order[0, n) by STR for nodes of per entries: every slab is a multiple of per
-// entries except the last, so node boundaries fall on tile boundaries.
-template <typename CenterFn>
-void StrSort(uint32_t* order, size_t n, size_t dims, size_t d, size_t per, const CenterFn& center,
-             std::vector<std::pair<double, uint32_t>>* tmp) {
+// Reorders a[0, n) so that every position k that is a multiple of step holds the element a
+// full sort would put there, with no greater element before it and no smaller one after it:
+// the runs [k, k + step) are those of the sorted order, each in any order. Recursive
+// nth_element at the middle cut: O(n log(n / step)) instead of a sort's O(n log n).
+void SelectRuns(std::pair<double, uint32_t>* a, size_t n, size_t step) {
+  while (n > step) {
+    const size_t runs = (n + step - 1) / step;
+    const size_t mid = runs / 2 * step;
+    std::nth_element(a, a + mid, a + n);
+    SelectRuns(a, mid, step);
+    a += mid;
+    n -= mid;
+  }
+}
+
+// Orders order[0, n) by STR for nodes of per entries: slabs by the first dimension's centres,
+// each cut into slabs by the next dimension, ..., and runs of per entries by the last, every
+// slab a multiple of per entries except the last, so node boundaries fall on tile boundaries.
+// Only the cuts are placed (SelectRuns); a node's entries may come in any order. centers
+// holds dims centres per entry, entry i at centers[i * dims].
+void StrSort(uint32_t* order, size_t n, size_t dims, size_t d, size_t per,
+             const std::vector<double>& centers, std::vector<std::pair<double, uint32_t>>* tmp) {
   if (n <= per) return;
-  tmp->resize(n);
-  for (size_t i = 0; i < n; ++i) (*tmp)[i] = {center(order[i], d), order[i]};
-  std::sort(tmp->begin(), tmp->end());
-  for (size_t i = 0; i < n; ++i) order[i] = (*tmp)[i].second;
-  if (d + 1 == dims) return;
   const size_t pages = (n + per - 1) / per;
   const auto slabs = static_cast<size_t>(
       std::ceil(std::pow(static_cast<double>(pages), 1.0 / static_cast<double>(dims - d))));
-  const size_t slab = per * ((pages + slabs - 1) / slabs);
+  const size_t slab = d + 1 == dims ? per : per * ((pages + slabs - 1) / slabs);
+  tmp->resize(n);
+  for (size_t i = 0; i < n; ++i) (*tmp)[i] = {centers[order[i] * dims + d], order[i]};
+  SelectRuns(tmp->data(), n, slab);
+  for (size_t i = 0; i < n; ++i) order[i] = (*tmp)[i].second;
+  if (d + 1 == dims) return;
   for (size_t b = 0; b < n; b += slab) {
-    StrSort(order + b, std::min(slab, n - b), dims, d + 1, per, center, tmp);
+    StrSort(order + b, std::min(slab, n - b), dims, d + 1, per, centers, tmp);
   }
 }
 
@@ -49,9 +67,11 @@ Status RTree::BulkLoad(size_t n, const std::function<void(size_t, Box*, Rid*)>& 
   if (n > UINT32_MAX) return Status::Error(sqlstate::kProgramLimitExceeded, "too many entries");
   Box box;
   Rid rid;
+  std::vector<double> centers(n * dims_);  // entry i's centre at [i * dims_]
   for (size_t i = 0; i < n; ++i) {
     entry(i, &box, &rid);
     MERIDIAN_RETURN_IF_ERROR(CheckBox(box));
+    for (size_t d = 0; d < dims_; ++d) centers[i * dims_ + d] = box.Center(d);
   }
   const size_t per = std::clamp<size_t>(
       static_cast<size_t>(fill_factor_ * static_cast<double>(cap_)), 2 * min_fill_, cap_);
@@ -66,13 +86,7 @@ Status RTree::BulkLoad(size_t n, const std::function<void(size_t, Box*, Rid*)>& 
 
   std::vector<uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
-  StrSort(
-      order.data(), n, dims_, 0, per,
-      [&](uint32_t i, size_t d) {
-        entry(i, &box, &rid);
-        return box.Center(d);
-      },
-      &tmp);
+  StrSort(order.data(), n, dims_, 0, per, centers, &tmp);
   std::vector<REntry> level_entries;
   Status st = PackLevel(
       [&](size_t i, REntry* e) {
@@ -88,9 +102,11 @@ Status RTree::BulkLoad(size_t n, const std::function<void(size_t, Box*, Rid*)>& 
     level_entries.clear();
     order.resize(items.size());
     std::iota(order.begin(), order.end(), 0u);
-    StrSort(
-        order.data(), items.size(), dims_, 0, per,
-        [&](uint32_t i, size_t d) { return items[i].box.Center(d); }, &tmp);
+    centers.resize(items.size() * dims_);
+    for (size_t i = 0; i < items.size(); ++i) {
+      for (size_t d = 0; d < dims_; ++d) centers[i * dims_ + d] = items[i].box.Center(d);
+    }
+    StrSort(order.data(), items.size(), dims_, 0, per, centers, &tmp);
     ++level;
     st = PackLevel([&](size_t i, REntry* e) { *e = items[i]; }, order, level, per, &level_entries,
                    &allocated);

@@ -83,11 +83,24 @@ size_t RTree::ChooseSubtree(const RTreePage& p, const Box& e) const {
       }
     }
     meets[k] = 0;  // the entry's overlap with itself does not count
+    // Every term is >= 0 (G contains Bk), so a candidate stops counting once its sum reaches
+    // the best so far: it cannot win a strict <. The coordinates are read in place (a Box
+    // copy per entry met was 5% of insert time).
     double delta = 0;
     for (size_t j = 0; j < n; ++j) {
       if (meets[j] == 0) continue;
-      const Box bj = p.GetBox(j);
-      delta += g.OverlapVolume(bj, dims_) - bk.OverlapVolume(bj, dims_);
+      // Box::OverlapVolume of b and entry j (the same arithmetic: 0 at the first empty side).
+      auto overlap = [&](const Box& b) {
+        double v = 1;
+        for (size_t d = 0; d < dims_; ++d) {
+          const double len = std::min(b.hi[d], p.hi(d)[j]) - std::max(b.lo[d], p.lo(d)[j]);
+          if (len <= 0) return 0.0;
+          v *= len;
+        }
+        return v;
+      };
+      delta += overlap(g) - overlap(bk);
+      if (ci > 0 && delta >= choice_delta) break;
     }
     // Candidates come in order of (enlargement, area), so a strict < keeps R*'s tie-breaks.
     if (ci == 0 || delta < choice_delta) {
