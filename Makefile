@@ -147,7 +147,7 @@ soak: build
 # tests/fuzz/corpus/<harness>/ (new inputs go to build-fuzz/fuzz/corpus/<harness>/, crashes to
 # build-fuzz/fuzz/artifacts/). Not part of `make test`: the clang engine build takes long.
 FUZZ_SECONDS ?= 600
-FUZZ_HARNESSES ?= fuzz_sql fuzz_pgwire fuzz_storage
+FUZZ_HARNESSES ?= fuzz_sql fuzz_pgwire fuzz_storage fuzz_grpc
 fuzz: deps
 	@deploy/install-deps.sh --fuzz build/tools
 	cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \

@@ -124,6 +124,19 @@ v1::SqlError ToSqlError(const Status& status, std::string_view sql, uint32_t sta
   return e;
 }
 
+namespace {
+
+// The status and its details carry the same code (google.rpc.Status's rule).
+grpc::Status Packed(const v1::SqlError& err, grpc::StatusCode code) {
+  v1::ErrorStatus details;
+  details.set_code(static_cast<int32_t>(code));
+  details.set_message(err.message());
+  details.add_details()->PackFrom(err);
+  return grpc::Status(code, err.sqlstate() + ": " + err.message(), details.SerializeAsString());
+}
+
+}  // namespace
+
 grpc::Status ToGrpcStatus(const Status& status, std::string_view sql, uint32_t statement_index,
                           bool deadline_passed) {
   if (status.ok()) return grpc::Status::OK;
@@ -133,11 +146,12 @@ grpc::Status ToGrpcStatus(const Status& status, std::string_view sql, uint32_t s
   if (deadline_passed && err.sqlstate() == sqlstate::kQueryCanceled) {
     code = grpc::StatusCode::DEADLINE_EXCEEDED;
   }
-  v1::ErrorStatus details;
-  details.set_code(static_cast<int32_t>(code));
-  details.set_message(err.message());
-  details.add_details()->PackFrom(err);
-  return grpc::Status(code, err.sqlstate() + ": " + err.message(), details.SerializeAsString());
+  return Packed(err, code);
+}
+
+grpc::Status ToGrpcStatusWithCode(const Status& status, grpc::StatusCode code) {
+  if (status.ok()) return grpc::Status::OK;
+  return Packed(ToSqlError(status, {}, 0), code);
 }
 
 }  // namespace meridian::server

@@ -31,5 +31,8 @@ v1::SqlError ToSqlError(const Status& status, std::string_view sql, uint32_t sta
 // 57014 is that deadline: DEADLINE_EXCEEDED instead of CANCELLED.
 grpc::Status ToGrpcStatus(const Status& status, std::string_view sql = {},
                           uint32_t statement_index = 0, bool deadline_passed = false);
+// The same with the code given instead of the SQLSTATE's, in the status and in its details
+// (an unknown session, 08003, is NOT_FOUND: SessionNotFound).
+grpc::Status ToGrpcStatusWithCode(const Status& status, grpc::StatusCode code);
 
 }  // namespace meridian::server

@@ -668,10 +668,10 @@ class SessionStreamReactor final
 }  // namespace
 
 grpc::Status SessionNotFound(const std::string& id) {
-  grpc::Status st = ToGrpcStatus(
+  return ToGrpcStatusWithCode(
       Status::Error(sqlstate::kConnectionDoesNotExist, "session \"" + id + "\" does not exist")
-          .WithHint("The session was closed or expired; open a new one."));
-  return grpc::Status(grpc::StatusCode::NOT_FOUND, st.error_message(), st.error_details());
+          .WithHint("The session was closed or expired; open a new one."),
+      grpc::StatusCode::NOT_FOUND);
 }
 
 SqlService::SqlService(Database* db, SessionManager* sessions, asio::io_context* pool,

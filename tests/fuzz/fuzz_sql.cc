@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_fixture.h"
 #include "meridian/database.h"
 
 namespace {
@@ -26,23 +27,8 @@ using meridian::DatabaseOptions;
 using meridian::ExecControl;
 using meridian::Row;
 using meridian::Session;
-
-// Tables every input may read and change (its changes are rolled back): ints, text, numeric,
-// dates, a JSON column, NULLs, a primary key, a secondary index, a view and a sequence.
-constexpr const char* kFixture = R"sql(
-CREATE TABLE t (a INT PRIMARY KEY, b TEXT, c NUMERIC(10,2), d DATE, e BOOLEAN);
-INSERT INTO t VALUES (1, 'one', 1.50, '2024-01-01', true), (2, 'two', NULL, '2024-02-29', false),
-  (3, NULL, -3.25, NULL, NULL), (4, 'four', 1000.00, '1999-12-31', true), (5, 'Five', 0, '2000-01-01', false);
-CREATE INDEX t_b ON t (b);
-CREATE TABLE u (x BIGINT, y DOUBLE PRECISION, z VARCHAR(20), j JSONB, ts TIMESTAMP);
-INSERT INTO u VALUES (1, 0.5, 'a', '{"k": 1}', '2024-01-01 10:00:00'), (2, -1e10, 'bb', '[1,2,3]', NULL),
-  (NULL, NULL, NULL, NULL, NULL), (3, 3.0, 'a', '"s"', '1970-01-01 00:00:00');
-CREATE TABLE s (id SERIAL PRIMARY KEY, t_a INT REFERENCES t(a), v INT UNIQUE);
-INSERT INTO s (t_a, v) VALUES (1, 10), (2, 20), (2, 30), (NULL, 40);
-CREATE VIEW tv AS SELECT a, b FROM t WHERE a > 1;
-CREATE SEQUENCE seq;
-ANALYZE;
-)sql";
+using meridian::fuzz::kFixtureSql;
+using meridian::fuzz::MakeTempDir;
 
 std::unique_ptr<Database> g_db;
 
@@ -74,18 +60,9 @@ bool Run(Session& session, std::string_view sql, ExecControl& ctl) {
 std::string g_dir;
 
 void Setup() {
-  const char* tmp = getenv("TMPDIR");
-  std::string tmpl = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
-                     "/meridian-fuzz-sql-XXXXXX";
-  const char* dir = mkdtemp(tmpl.data());
-  if (dir == nullptr) {
-    fprintf(stderr, "fuzz_sql: cannot create %s: %s (does TMPDIR exist?)\n", tmpl.c_str(),
-            strerror(errno));
-    abort();
-  }
-  g_dir = dir;
+  g_dir = MakeTempDir("fuzz_sql");
   DatabaseOptions options;
-  options.data_dir = std::string(dir) + "/data";
+  options.data_dir = g_dir + "/data";
   options.buffer_pool_mb = 16;
   options.synchronous_commit = false;
   auto db = Database::Open(options);
@@ -96,7 +73,7 @@ void Setup() {
   g_db = std::move(db).value();
   auto session = g_db->NewSession();
   ExecControl ctl;
-  if (!Run(*session, kFixture, ctl)) {
+  if (!Run(*session, kFixtureSql, ctl)) {
     fprintf(stderr, "fuzz_sql: fixture failed\n");
     abort();
   }

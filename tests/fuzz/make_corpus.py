@@ -51,6 +51,8 @@ def write(harness, data):
 
 
 def sql_corpus():
+    """Writes the fuzz_sql seeds; returns the statements taken from tests/sql."""
+    taken = []
     pattern = os.path.join(ROOT, "tests", "sql", "**", "*.test")
     for path in sorted(glob.glob(pattern, recursive=True)):
         stmts = statements(path)
@@ -59,6 +61,7 @@ def sql_corpus():
         for s in stmts[:PER_FILE]:
             if len(s) <= 4096:
                 write("fuzz_sql", s)
+                taken.append(s)
         prefix = ";\n".join(setup)
         for q in queries[:: max(1, len(queries) // PER_FILE)][:PER_FILE]:
             text = prefix + ";\n" + q if prefix else q
@@ -93,6 +96,7 @@ def sql_corpus():
             f.write('"%s"\n' % k)
         for tok in ["(", ")", ",", ";", "'", "::", "->", "->>", "||", "<=", "<>", "$1", "*"]:
             f.write('"%s"\n' % tok)
+    return taken
 
 
 def i32(v):
@@ -132,6 +136,98 @@ def pgwire_corpus():
     write("fuzz_pgwire", b"\x03SCRAM-SHA-256$4096:W22ZaJ0SNY7soEsUEjb6gQ==$"
                          b"WG5d8oPm3OtcPnkdi4Uo7BkeZkBFzpcXkuLmtbsT4qY=:"
                          b"HKPX0ZXs7ou7evv6+Hpl/5SIBIM2uv+fsmtJhDGRaQ4=")
+
+
+# Protocol buffers wire format, enough for the requests of proto/meridian.proto.
+def varint(v):
+    v &= (1 << 64) - 1
+    out = b""
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out += bytes([b | 0x80])
+        else:
+            return out + bytes([b])
+
+
+def pb_int(field, v):
+    return varint(field << 3) + varint(v)
+
+
+def pb_bytes(field, data):
+    if isinstance(data, str):
+        data = data.encode()
+    return varint(field << 3 | 2) + varint(len(data)) + data
+
+
+def pb_double(field, v):
+    return varint(field << 3 | 1) + struct.pack("<d", v)
+
+
+def grpc_corpus(sql_statements):
+    """fuzz_grpc: byte 0 the method, byte 1 the flags, then the request (fuzz_grpc.cc)."""
+    OPEN, EXEC, SESSION, PREPARE, DEALLOC, DESCRIBE, CANCEL, CLOSE, ATTACH = range(9)
+    KEEP_ID, NO_SECRET, WRONG_SECRET = 1, 2, 4
+
+    def out(method, flags, body):
+        write("fuzz_grpc", bytes([method, flags]) + body)
+
+    def oid(o):
+        return pb_bytes(10, pb_int(3, o))
+
+    def execute(sql, extra=b""):
+        return pb_bytes(2, sql) + extra
+
+    fixture = [
+        "SELECT * FROM t JOIN s ON s.t_a = t.a WHERE t.b LIKE 'f%' ORDER BY 1",
+        "SELECT x, y, z, j, ts FROM u; SELECT * FROM b",
+        "UPDATE t SET c = c * 2 WHERE a IN (SELECT t_a FROM s) RETURNING *",
+        "INSERT INTO t VALUES (6, 'six', 6.6, '2026-01-01', NULL) ON CONFLICT (a) DO NOTHING",
+        "SELECT nextval('seq'), ts + interval '1 day', j -> 'k' FROM u",
+        "COMMIT; BEGIN; DELETE FROM s WHERE v > 10",
+        "SELECT generate_series(1, 10000)",
+        "SELECT * FROM \"" + "\u00e9" * 600 + "\"",
+        "SELECT E'\\xff', 'x' || chr(233)",
+        "SAVEPOINT a; INSERT INTO s (t_a, v) VALUES (99, 1); ROLLBACK TO a",
+        "COPY t TO STDOUT",
+        "SELECT $1::int + $2, $3::text, $4, $5::bytea, $6::float8",
+    ]
+    params = (pb_bytes(3, pb_int(3, 7)) + pb_bytes(3, pb_bytes(5, "12")) +
+              pb_bytes(3, pb_int(1, 1)) + pb_bytes(3, pb_int(2, 1)) +
+              pb_bytes(3, pb_bytes(6, b"\x00\xff")) + pb_bytes(3, pb_double(4, 2.5)))
+    for sql in fixture:
+        out(EXEC, 0, execute(sql, params if "$1" in sql else b""))
+    out(EXEC, 0, execute("SELECT $1, $2", params + oid(23) + oid(25)))
+    out(EXEC, 0, execute("SELECT * FROM t", pb_int(7, 1) + pb_bytes(8, "q1") + pb_int(6, 1)))
+    out(EXEC, 0, execute("SELECT count(*) FROM t, t t2, t t3", pb_int(11, 5) + pb_int(6, 2)))
+    out(EXEC, 0, execute("SELECT 1", pb_bytes(5, pb_int(3, 1) + pb_int(4, 1))))
+    out(EXEC, 0, pb_bytes(4, "nope") + pb_bytes(2, "SELECT 1"))
+    out(EXEC, KEEP_ID, pb_bytes(1, "x" * 2000) + execute("SELECT 1"))
+    out(EXEC, NO_SECRET, execute("SELECT 1"))
+    out(EXEC, WRONG_SECRET, execute("SELECT 1"))
+    for sql in sql_statements[::max(1, len(sql_statements) // 60)]:
+        out(EXEC, 0, execute(sql))
+    for sql in fixture[:5]:
+        out(SESSION, 0, execute(sql))
+    out(SESSION, 0, execute("SELECT 1/0"))
+    out(PREPARE, 0, pb_bytes(2, "SELECT * FROM t WHERE a = $1") + pb_bytes(4, pb_int(3, 23)))
+    out(PREPARE, 0, pb_bytes(2, "INSERT INTO s (t_a, v) VALUES ($1, $2)") + pb_bytes(3, "ins"))
+    out(PREPARE, 0, pb_bytes(2, "COMMIT"))
+    out(PREPARE, 0, pb_bytes(2, "SELECT $1") + pb_bytes(4, pb_int(3, 99999)))
+    out(DEALLOC, 0, pb_bytes(2, "missing"))
+    out(DESCRIBE, 0, b"")
+    out(DESCRIBE, 0, pb_bytes(2, "t"))
+    out(DESCRIBE, 0, pb_bytes(2, "no_such_table"))
+    out(CANCEL, 0, pb_bytes(2, "q1"))
+    out(CLOSE, 0, b"")
+    out(CLOSE, KEEP_ID, pb_bytes(1, "0123456789abcdef0123456789abcdef"))
+    out(ATTACH, 0, b"")
+    out(ATTACH, NO_SECRET, b"")
+    out(OPEN, 0, pb_bytes(1, "alice") + pb_bytes(3, "app") +
+        pb_bytes(4, pb_bytes(1, "TimeZone") + pb_bytes(2, "UTC")))
+    out(OPEN, 0, pb_bytes(2, "other_db"))
+    out(OPEN, 0, pb_bytes(1, "u" * 3000) + pb_bytes(5, "secret"))
 
 
 def storage_corpus():
@@ -175,8 +271,9 @@ def storage_corpus():
 
 
 if __name__ == "__main__":
-    sql_corpus()
+    taken = sql_corpus()
     pgwire_corpus()
+    grpc_corpus(taken)
     storage_corpus()
     for h in sorted(os.listdir(CORPUS)):
         print(h, len(os.listdir(os.path.join(CORPUS, h))), file=sys.stderr)

@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "grpc/sql_service.h"
+
 namespace meridian::server {
 namespace {
 
@@ -73,6 +75,35 @@ TEST(ErrorMapping, HugeTextsAreCutToFitTheTrailers) {
   ASSERT_TRUE(details.ParseFromString(small.error_details()));
   ASSERT_TRUE(details.details(0).UnpackTo(&err));
   EXPECT_EQ(err.message(), "division by zero");
+}
+
+// Found by fuzz_grpc (tests/fuzz): an unknown session's status was NOT_FOUND while its
+// details (google.rpc.Status) said UNAVAILABLE, 08003's class code. Both must agree.
+TEST(ErrorMapping, FuzzGrpcUnknownSessionDetailsCarryTheStatusCode) {
+  grpc::Status g = SessionNotFound("no-such-session");
+  EXPECT_EQ(g.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(g.error_message().substr(0, 7), "08003: ");
+  v1::ErrorStatus details;
+  ASSERT_TRUE(details.ParseFromString(g.error_details()));
+  EXPECT_EQ(details.code(), static_cast<int32_t>(grpc::StatusCode::NOT_FOUND));
+  v1::SqlError err;
+  ASSERT_TRUE(details.details(0).UnpackTo(&err));
+  EXPECT_EQ(err.sqlstate(), "08003");
+}
+
+// The trailers as gRPC sends them: grpc-message percent-encodes every byte outside printable
+// ASCII (3 bytes each), grpc-status-details-bin is base64; each entry costs name + value + 32
+// against the peer's 8 KiB default. Non-ASCII texts at every cap must still fit.
+TEST(ErrorMapping, NonAsciiTextsFitTheTrailersPercentEncoded) {
+  std::string e;
+  for (int i = 0; i < 100000; ++i) e += "é";
+  grpc::Status g = ToGrpcStatus(
+      Status::Error("42P07", "relation \"" + e + "\" already exists").WithDetail(e).WithHint(e),
+      "CREATE TABLE ...");
+  size_t message = 0;
+  for (unsigned char c : g.error_message()) message += (c < 0x20 || c > 0x7e || c == '%') ? 3 : 1;
+  const size_t details = (g.error_details().size() + 2) / 3 * 4;
+  EXPECT_LE((11 + 2 + 32) + (12 + message + 32) + (23 + details + 32), 8192u);
 }
 
 }  // namespace
