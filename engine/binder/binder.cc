@@ -287,7 +287,10 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
   auto again = bind();
   if (!again.ok()) return plan;
   std::unique_ptr<BoundSelect> spare;
-  if (form == HashedForm::kScalar) {
+  // A scalar one reads its value over no rows from a third binding; a deferred EXISTS / IN
+  // gets one for the unique-ified inner side the lowering may join instead (decorrelate.cc,
+  // UniqueInner).
+  if (form == HashedForm::kScalar || (defer && form != HashedForm::kNone)) {
     auto third = bind();
     if (!third.ok()) return plan;
     spare = std::move(*third);

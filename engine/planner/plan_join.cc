@@ -422,6 +422,15 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
     ++i;
   }
   RestoreOrder(&cur);
+  if (semis_joined_) {  // the joins answer the semi Applies: their SubPlans go
+    std::vector<BoundExprPtr> kept;
+    for (BoundExprPtr& c : last) {
+      bool semi = false;
+      for (const SemiJoin& sj : semis_) semi |= c.get() == sj.predicate;
+      if (!semi) kept.push_back(std::move(c));
+    }
+    last = std::move(kept);
+  }
   AddFilter(&cur, std::move(last));
   return std::move(cur.built);
 }
@@ -515,6 +524,10 @@ int FromPlanner::LayoutWidth(const std::vector<int>& layout) const {
 
 double FromPlanner::Distinct(size_t t, int col) const {
   const catalog::Table* table = s_->from[t].get();
+  // A semi join's unique-ified inner side: one row per key (its GROUP BY's groups).
+  for (const SemiJoin& sj : semis_) {
+    if (sj.item == t) return std::max(1.0, derived_rows_[t]);
+  }
   if (table == nullptr) return std::max(1.0, derived_rows_[t] / 10);
   const double table_rows = std::max<double>(1, static_cast<double>(table->live_rows()));
   std::shared_ptr<const catalog::TableStats> stats = table->stats();
@@ -756,7 +769,46 @@ Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
     for (const Cond* c : group_conds) exprs.push_back(c->expr.get());
     PairRangeBounds(exprs, &preds);
   }
-  const JoinOrder order = ChooseJoinOrder(rels, preds, has_prefix ? 0 : -1);
+  JoinOrder order = ChooseJoinOrder(rels, preds, has_prefix ? 0 : -1);
+  if (!semis_.empty() && semis_.front().item >= begin && semis_.back().item < end) {
+    // Semi joins (SemiJoin): their items are the group's last relations. Without them, the
+    // rest of the group is joined and each hashed SubPlan filters its rows.
+    const size_t kept = rels.size() - semis_.size();
+    std::vector<JoinRel> rels_without(rels.begin(), rels.begin() + static_cast<long>(kept));
+    const uint64_t semi_bits = ~uint64_t{0} << kept;
+    std::vector<JoinPred> preds_without;
+    for (const JoinPred& p : preds) {
+      if ((p.rels & semi_bits) == 0) preds_without.push_back(p);
+    }
+    const JoinOrder without = ChooseJoinOrder(rels_without, preds_without, has_prefix ? 0 : -1);
+    const double rows = without.rows;
+    double filter_cost = without.cost;
+    for (const SemiJoin& semi : semis_) {
+      const double per_row = std::min(rows, static_cast<double>(semi.switch_after));
+      filter_cost += per_row * semi.per_row_cost;
+      if (rows > per_row) filter_cost += semi.build_cost + rows * kCpuOperatorCost;
+    }
+    semis_joined_ = order.cost < filter_cost;
+    if (!semis_joined_) {
+      // The SubPlans stay in the final filter: the items and their conditions go.
+      std::vector<Cond*> group_kept;
+      for (Cond* c : group_conds) {
+        bool semi = false;
+        for (const SemiJoin& sj : semis_) semi |= c->tables[sj.item];
+        if (semi) {
+          c->done = true;
+        } else {
+          group_kept.push_back(c);
+        }
+      }
+      group_conds = std::move(group_kept);
+      for (const SemiJoin& sj : semis_) (*pushed)[sj.item].clear();
+      rels = std::move(rels_without);
+      preds = std::move(preds_without);
+      table_of_rel.resize(kept);
+      order = without;
+    }
+  }
   Partial cur;
   std::vector<bool> present(n, false);
   for (size_t k = 0; k < order.rels.size(); ++k) {
@@ -932,6 +984,11 @@ Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conju
   MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect sub,
                             PlanSelectExplained(std::move(s_->derived[t]), b_->instrument()));
   Built inner{std::move(sub.root), std::move(sub.explain)};
+  // A semi join's unique-ified inner side shows as its aggregate, as PostgreSQL's
+  // JOIN_UNIQUE_INNER path does (no Subquery Scan).
+  const bool semi_item =
+      std::any_of(semis_.begin(), semis_.end(), [&](const SemiJoin& sj) { return sj.item == t; });
+  if (semi_item && conjuncts.empty()) return inner;
   auto node = std::make_unique<PlanNode>();
   node->label = "Subquery Scan on " + s_->from_names[t];
   double sel = 1;
