@@ -85,8 +85,8 @@ class FromPlanner {
   // (PlanGroup): the inner join with the item (any order and method: an index nested loop
   // into the outer table when the item is small), against the group without the item and
   // the SubPlan filtering its rows (switch_after per-row runs at per_row_cost, then the build
-  // and a lookup per row). The loser's parts are dropped: the item, its equalities and
-  // filters, or the predicate.
+  // and a lookup per row), for each subset of the semi joins. The loser's parts are dropped:
+  // the item, its equalities and filters, or the predicate.
   struct SemiJoin {
     size_t item = 0;
     const BoundExpr* predicate = nullptr;
@@ -94,6 +94,7 @@ class FromPlanner {
     double build_cost = 0;
     double per_row_cost = 0;
     uint64_t switch_after = 1;
+    bool joined = false;  // PlanGroup's choice (else the SubPlan filters)
   };
   void AddSemiJoin(SemiJoin semi) { semis_.push_back(std::move(semi)); }
   // wanted/limit: a single table's ORDER BY (+ LIMIT) that an index may deliver (*ordered).
@@ -166,7 +167,6 @@ class FromPlanner {
   std::vector<Built> derived_built_;  // derived tables planned while estimating
   std::vector<double> derived_rows_;  // their row estimates (kept after the plan moves on)
   std::vector<SemiJoin> semis_;
-  bool semis_joined_ = false;  // PlanGroup chose the joins (else the SubPlan filters)
 };
 
 }  // namespace meridian::exec

@@ -422,12 +422,12 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
     ++i;
   }
   RestoreOrder(&cur);
-  if (semis_joined_) {  // the joins answer the semi Applies: their SubPlans go
+  {  // a joined semi Apply's SubPlan goes
     std::vector<BoundExprPtr> kept;
     for (BoundExprPtr& c : last) {
-      bool semi = false;
-      for (const SemiJoin& sj : semis_) semi |= c.get() == sj.predicate;
-      if (!semi) kept.push_back(std::move(c));
+      bool joined = false;
+      for (const SemiJoin& sj : semis_) joined |= sj.joined && c.get() == sj.predicate;
+      if (!joined) kept.push_back(std::move(c));
     }
     last = std::move(kept);
   }
@@ -771,43 +771,86 @@ Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
   }
   JoinOrder order = ChooseJoinOrder(rels, preds, has_prefix ? 0 : -1);
   if (!semis_.empty() && semis_.front().item >= begin && semis_.back().item < end) {
-    // Semi joins (SemiJoin): their items are the group's last relations. Without them, the
-    // rest of the group is joined and each hashed SubPlan filters its rows.
-    const size_t kept = rels.size() - semis_.size();
-    std::vector<JoinRel> rels_without(rels.begin(), rels.begin() + static_cast<long>(kept));
-    const uint64_t semi_bits = ~uint64_t{0} << kept;
-    std::vector<JoinPred> preds_without;
-    for (const JoinPred& p : preds) {
-      if ((p.rels & semi_bits) == 0) preds_without.push_back(p);
+    // Semi joins (SemiJoin): their items are the group's last relations, in semis_ order.
+    // Each subset of them (all and none beyond 4) is joined with the rest of the group, and
+    // the hashed SubPlans of the others filter its rows; the cheapest wins, fewer joins on a
+    // tie (the filter was the plan before semi joins).
+    const size_t m = semis_.size();
+    const size_t kept = rels.size() - m;
+    const uint64_t all = (uint64_t{1} << m) - 1;
+    std::vector<uint64_t> masks;
+    for (uint64_t mask = 0; mask <= all; mask = m <= 4 || mask == all ? mask + 1 : all) {
+      masks.push_back(mask);
     }
-    const JoinOrder without = ChooseJoinOrder(rels_without, preds_without, has_prefix ? 0 : -1);
-    const double rows = without.rows;
-    double filter_cost = without.cost;
-    for (const SemiJoin& semi : semis_) {
-      const double per_row = std::min(rows, static_cast<double>(semi.switch_after));
-      filter_cost += per_row * semi.per_row_cost;
-      if (rows > per_row) filter_cost += semi.build_cost + rows * kCpuOperatorCost;
-    }
-    semis_joined_ = order.cost < filter_cost;
-    if (!semis_joined_) {
-      // The SubPlans stay in the final filter: the items and their conditions go.
-      std::vector<Cond*> group_kept;
-      for (Cond* c : group_conds) {
-        bool semi = false;
-        for (const SemiJoin& sj : semis_) semi |= c->tables[sj.item];
-        if (semi) {
-          c->done = true;
-        } else {
-          group_kept.push_back(c);
+    struct Subset {
+      std::vector<JoinRel> rels;
+      std::vector<JoinPred> preds;
+      std::vector<size_t> tables;  // FROM table of each relation
+      JoinOrder order;
+      double cost = 0;
+      uint64_t mask = 0;
+    };
+    std::optional<Subset> best;
+    for (const uint64_t mask : masks) {
+      Subset sub;
+      sub.mask = mask;
+      std::vector<int> index(rels.size(), -1);  // relation -> its number in the subset
+      for (size_t r = 0; r < rels.size(); ++r) {
+        if (r >= kept && (mask >> (r - kept) & 1) == 0) continue;
+        index[r] = static_cast<int>(sub.rels.size());
+        sub.rels.push_back(rels[r]);
+        sub.tables.push_back(table_of_rel[r]);
+      }
+      auto remap = [&](uint64_t bits, uint64_t* out) {
+        *out = 0;
+        for (size_t r = 0; r < rels.size(); ++r) {
+          if ((bits >> r & 1) == 0) continue;
+          if (index[r] < 0) return false;
+          *out |= uint64_t{1} << index[r];
+        }
+        return true;
+      };
+      for (const JoinPred& p : preds) {
+        JoinPred q = p;
+        if (remap(p.rels, &q.rels) && remap(p.side_rels[0], &q.side_rels[0]) &&
+            remap(p.side_rels[1], &q.side_rels[1])) {
+          sub.preds.push_back(q);
         }
       }
-      group_conds = std::move(group_kept);
-      for (const SemiJoin& sj : semis_) (*pushed)[sj.item].clear();
-      rels = std::move(rels_without);
-      preds = std::move(preds_without);
-      table_of_rel.resize(kept);
-      order = without;
+      sub.order = ChooseJoinOrder(sub.rels, sub.preds, has_prefix ? 0 : -1);
+      sub.cost = sub.order.cost;
+      const double rows = sub.order.rows;
+      for (size_t j = 0; j < m; ++j) {
+        if ((mask >> j & 1) != 0) continue;
+        const SemiJoin& semi = semis_[j];
+        const double per_row = std::min(rows, static_cast<double>(semi.switch_after));
+        sub.cost += per_row * semi.per_row_cost;
+        if (rows > per_row) sub.cost += semi.build_cost + rows * kCpuOperatorCost;
+      }
+      if (!best || sub.cost < best->cost) best = std::move(sub);
     }
+    // The SubPlans not joined stay in the final filter: their items and conditions go.
+    std::vector<Cond*> group_kept;
+    for (Cond* c : group_conds) {
+      bool dropped = false;
+      for (size_t j = 0; j < m; ++j) {
+        dropped |= (best->mask >> j & 1) == 0 && c->tables[semis_[j].item];
+      }
+      if (dropped) {
+        c->done = true;
+      } else {
+        group_kept.push_back(c);
+      }
+    }
+    group_conds = std::move(group_kept);
+    for (size_t j = 0; j < m; ++j) {
+      semis_[j].joined = (best->mask >> j & 1) != 0;
+      if (!semis_[j].joined) (*pushed)[semis_[j].item].clear();
+    }
+    rels = std::move(best->rels);
+    preds = std::move(best->preds);
+    table_of_rel = std::move(best->tables);
+    order = std::move(best->order);
   }
   Partial cur;
   std::vector<bool> present(n, false);
