@@ -714,9 +714,10 @@ Result<BoundExprPtr> Binder::BindSubqueryExpr(const ast::Expr& expr) {
                           : expr.kind == ast::ExprKind::kSubquery             ? HashedForm::kScalar
                           : expr.binary_op == ast::BinaryOp::kEq && !expr.all ? HashedForm::kIn
                                                                               : HashedForm::kNone;
-  MERIDIAN_ASSIGN_OR_RETURN(std::unique_ptr<SubqueryPlan> plan,
-                            BindSubqueryPlan(*expr.subquery, &columns, form,
-                                             where_subquery_conjuncts_.count(&expr) != 0));
+  MERIDIAN_ASSIGN_OR_RETURN(
+      std::unique_ptr<SubqueryPlan> plan,
+      BindSubqueryPlan(*expr.subquery, &columns, form, where_subquery_conjuncts_.count(&expr) != 0,
+                       !expr.negated));
   if (expr.kind != ast::ExprKind::kExists && columns.size() != 1) {
     return Status::Error(sqlstate::kSyntaxError, "subquery must return only one column")
         .WithPosition(pos);

@@ -258,7 +258,8 @@ Result<BoundExprPtr> Binder::BindColumnRef(const ast::Expr& expr) {
 
 Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::SelectStmt& stmt,
                                                                std::vector<ColumnInfo>* columns,
-                                                               HashedForm form, bool defer) {
+                                                               HashedForm form, bool defer,
+                                                               bool semi) {
   if (!rules_.subqueries) {
     // PostgreSQL: "cannot use subquery in DEFAULT expression" / "... in EXECUTE parameter".
     const std::string clause = rules_.clause;
@@ -325,7 +326,10 @@ Result<std::unique_ptr<SubqueryPlan>> Binder::BindSubqueryPlan(const ast::Select
   auto again = bind();
   if (!again.ok()) return plan;
   std::unique_ptr<BoundSelect> spare;
-  if (form == HashedForm::kScalar) {
+  // A scalar one reads its value over no rows from a third binding; a deferred EXISTS / IN
+  // gets one for the unique-ified inner side the lowering may join instead (decorrelate.cc,
+  // UniqueInner).
+  if (form == HashedForm::kScalar || (defer && semi && form != HashedForm::kNone)) {
     auto third = bind();
     if (!third.ok()) return plan;
     spare = std::move(*third);

@@ -179,11 +179,13 @@ class Binder {
                                                       catalog::LockMode mode);
   Result<BoundExprPtr> BindColumnRef(const ast::Expr& expr);
   // form: how the subquery is used (EXISTS, a scalar value, x IN); a correlated one may then
-  // also get that hashed form (binder.cc, planner/decorrelate.cc).
+  // also get that hashed form (binder.cc, planner/decorrelate.cc). defer: a WHERE conjunct,
+  // whose hashed form the decorrelation rule builds; semi: not negated, so the rule may also
+  // join it (a third binding for its unique-ified inner side).
   Result<std::unique_ptr<SubqueryPlan>> BindSubqueryPlan(const ast::SelectStmt& stmt,
                                                          std::vector<ColumnInfo>* columns,
                                                          HashedForm form = HashedForm::kNone,
-                                                         bool defer = false);
+                                                         bool defer = false, bool semi = false);
   // x IN (subquery) with x of type x: drops the subquery's hashed form unless x's and its
   // values' hash keys are equal exactly when they are (planner/decorrelate.cc).
   void KeepHashedIn(SubqueryPlan* plan, const Type& x);

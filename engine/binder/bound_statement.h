@@ -112,8 +112,9 @@ struct BoundSelect {
 };
 
 // What the decorrelation rule needs to build a deferred subquery's hashed form (planner
-// Decorrelate): the subquery bound once more (the per-row plan took the first binding), for a
-// scalar one a third binding, and the per-row plan's cost.
+// Decorrelate): the subquery bound once more (the per-row plan took the first binding), a
+// third binding in spare (a scalar one's value over no rows; an EXISTS / IN's unique-ified
+// inner side, planner UniqueInner), and the per-row plan's cost.
 struct SubqueryPlan::Deferred {
   HashedForm form = HashedForm::kNone;
   std::unique_ptr<BoundSelect> select;

@@ -18,6 +18,8 @@
 
 #include "execution/index_exprs.h"
 #include "optimizer/access_path.h"
+#include "planner/explain.h"
+#include "planner/logical_plan.h"
 #include "planner/planner.h"
 
 namespace meridian::exec {
@@ -176,6 +178,56 @@ bool OnlyLevel0(const std::vector<BoundExprPtr>& list) {
 }
 
 }  // namespace
+
+std::unique_ptr<BoundSelect> UniqueInner(HashedForm form, std::unique_ptr<BoundSelect> s,
+                                         std::vector<BoundExprPtr>* outer_keys) {
+  if ((form != HashedForm::kExists && form != HashedForm::kIn) || s == nullptr ||
+      !PlainInnerJoins(*s) || s->aggregated || !s->group_by.empty() || s->having != nullptr ||
+      !s->distinct_on.empty()) {
+    return nullptr;
+  }
+  if (s->limit != nullptr && (form == HashedForm::kIn || s->limit->kind != BoundKind::kConst ||
+                              !s->limit->value.IsInt() || s->limit->value.AsInt() < 1)) {
+    return nullptr;  // as Decorrelate: only EXISTS's LIMIT n >= 1 changes nothing
+  }
+  if (form == HashedForm::kIn &&
+      (s->visible != 1 || OuterDepth(*s->projections[0]) != 0 ||
+       HashClass(s->projections[0]->type) == 0 || s->projections[0]->ContainsSubquery())) {
+    return nullptr;
+  }
+  SubqueryPlan::Hashed h;
+  std::vector<BoundExprPtr> inner;
+  if (!TakeCorrelation(s.get(), &h, &inner)) return nullptr;
+  // Planned inside the enclosing query's lowering: no subquery of its own (EXPLAIN would
+  // number it whether or not the join is chosen).
+  if (s->where != nullptr && s->where->ContainsSubquery()) return nullptr;
+  for (const BoundExprPtr& on : s->join_on) {
+    if (on != nullptr && on->ContainsSubquery()) return nullptr;
+  }
+  for (const BoundExprPtr& e : inner) {
+    if (e->ContainsSubquery()) return nullptr;
+  }
+  if (form == HashedForm::kIn) inner.push_back(std::move(s->projections[0]));
+  // SELECT k_1, ..., k_n FROM ... WHERE rest GROUP BY k_1, ..., k_n: the select list reads
+  // the aggregate row's keys.
+  std::vector<BoundExprPtr> out;
+  std::vector<ColumnInfo> columns;
+  for (size_t i = 0; i < inner.size(); ++i) {
+    const std::string name = ExprToString(*inner[i]);
+    out.push_back(BoundExpr::Column(0, static_cast<int>(i), inner[i]->type, name));
+    columns.push_back(ColumnInfo{name, inner[i]->type});
+  }
+  s->group_by = std::move(inner);
+  s->aggregated = true;
+  s->distinct = false;
+  s->limit = nullptr;
+  s->order_by.clear();
+  s->projections = std::move(out);
+  s->columns = std::move(columns);
+  s->visible = s->projections.size();
+  *outer_keys = std::move(h.outer_keys);
+  return s;
+}
 
 bool HashesAsEqual(const Type& a, const Type& b) {
   return HashClass(a) != 0 && HashClass(a) == HashClass(b);

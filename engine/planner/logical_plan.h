@@ -103,6 +103,12 @@ struct LogicalApply : LogicalOp {
   BoundExprPtr predicate;
   size_t position = 0;
   bool hashed = false;
+  // A hashed semi Apply (EXISTS, x IN) may also be joined: unique_inner is its subquery
+  // without the correlation equalities, grouped by their inner sides (and IN's y), and
+  // outer_keys the outer sides (then x) over this block's row; the lowering costs that inner
+  // join against the hashed filter (plan_join.cc, FromPlanner::AddSemiJoin). Null: not.
+  std::unique_ptr<BoundSelect> unique_inner;
+  std::vector<BoundExprPtr> outer_keys;
 };
 
 // GROUP BY keys (grouping sets as in BoundSelect) and aggregate calls; the output row is the
@@ -209,6 +215,13 @@ Result<LogicalBlock> UnpackBlock(LogicalOpPtr* top);
 
 // Moves select's parts into a logical tree of the shape above.
 LogicalPlan BuildLogicalPlan(std::unique_ptr<BoundSelect> select);
+
+// The unique-ified inner side of a correlated EXISTS or x IN (decorrelate.cc): s (a binding
+// of the subquery) without its correlation equalities `inner = outer`, as SELECT inner_1, ...,
+// inner_k [, y] ... GROUP BY the same; *outer_keys gets the outer sides over the enclosing
+// row. Null when the subquery's shape is not Decorrelate's or it holds a subquery.
+std::unique_ptr<BoundSelect> UniqueInner(HashedForm form, std::unique_ptr<BoundSelect> s,
+                                         std::vector<BoundExprPtr>* outer_keys);
 
 // Runs the rewrite rules, in the order engine/optimizer/README.md gives, on every block.
 void RewriteLogicalPlan(LogicalPlan* plan);

@@ -28,8 +28,24 @@ void DecorrelateApplies(LogicalBlock* b) {
     std::unique_ptr<SubqueryPlan::Deferred> d = std::move(sub->deferred);
     // EXPLAIN prints the per-row plan only: the hashed form's subqueries are not numbered.
     ExplainSubplans::Scope not_explained(nullptr);
+    const bool semi = apply->type == ApplyType::kSemi && d->form != HashedForm::kScalar;
+    std::unique_ptr<BoundSelect> third = semi ? std::move(d->spare) : nullptr;
     sub->hashed = Decorrelate(d->form, std::move(d->select), std::move(d->spare), d->per_row_cost);
     apply->hashed = sub->hashed != nullptr;
+    // A semi one may be joined instead: its unique-ified inner side, from a third binding.
+    if (apply->hashed && semi) {
+      apply->unique_inner = UniqueInner(d->form, std::move(third), &apply->outer_keys);
+      if (apply->unique_inner != nullptr && d->form == HashedForm::kIn) {
+        // x (kept by the predicate for the filter): joined when it is a column of this row.
+        const BoundExpr& x = *apply->predicate->children[0];
+        if (x.kind == BoundKind::kColumn && x.depth == 0) {
+          apply->outer_keys.push_back(BoundExpr::Column(0, x.index, x.type, x.name));
+        } else {
+          apply->unique_inner = nullptr;
+          apply->outer_keys.clear();
+        }
+      }
+    }
   }
 }
 

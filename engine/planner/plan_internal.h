@@ -79,6 +79,24 @@ class FromPlanner {
   FromPlanner(BoundSelect* s, Builder* builder, std::vector<bool> used, bool all_used,
               std::vector<ast::JoinType> join_types, std::vector<BoundExprPtr> join_on,
               const std::vector<SortKey>& order_by, const std::vector<BoundExprPtr>& projections);
+  // A semi Apply (EXISTS, x IN) whose unique-ified inner side is FROM item `item` (after
+  // every other; plan_select.cc, SemiJoinItems), joined by equalities among the conjuncts,
+  // while predicate, its hashed SubPlan, is a conjunct too. The join group costs both
+  // (PlanGroup): the inner join with the item (any order and method: an index nested loop
+  // into the outer table when the item is small), against the group without the item and
+  // the SubPlan filtering its rows (switch_after per-row runs at per_row_cost, then the build
+  // and a lookup per row), for each subset of the semi joins. The loser's parts are dropped:
+  // the item, its equalities and filters, or the predicate.
+  struct SemiJoin {
+    size_t item = 0;
+    const BoundExpr* predicate = nullptr;
+    std::vector<BoundExprPtr> equalities;  // given to Plan as conjuncts by the caller
+    double build_cost = 0;
+    double per_row_cost = 0;
+    uint64_t switch_after = 1;
+    bool joined = false;  // PlanGroup's choice (else the SubPlan filters)
+  };
+  void AddSemiJoin(SemiJoin semi) { semis_.push_back(std::move(semi)); }
   // wanted/limit: a single table's ORDER BY (+ LIMIT) that an index may deliver (*ordered).
   Result<Built> Plan(std::vector<BoundExprPtr> where,
                      const std::vector<AccessPlan::OrderColumn>& wanted,
@@ -148,6 +166,7 @@ class FromPlanner {
   std::vector<int> table_of_;         // FROM table of every column of that row
   std::vector<Built> derived_built_;  // derived tables planned while estimating
   std::vector<double> derived_rows_;  // their row estimates (kept after the plan moves on)
+  std::vector<SemiJoin> semis_;
 };
 
 }  // namespace meridian::exec

@@ -422,6 +422,15 @@ Result<Built> FromPlanner::Plan(std::vector<BoundExprPtr> where,
     ++i;
   }
   RestoreOrder(&cur);
+  {  // a joined semi Apply's SubPlan goes
+    std::vector<BoundExprPtr> kept;
+    for (BoundExprPtr& c : last) {
+      bool joined = false;
+      for (const SemiJoin& sj : semis_) joined |= sj.joined && c.get() == sj.predicate;
+      if (!joined) kept.push_back(std::move(c));
+    }
+    last = std::move(kept);
+  }
   AddFilter(&cur, std::move(last));
   return std::move(cur.built);
 }
@@ -515,6 +524,10 @@ int FromPlanner::LayoutWidth(const std::vector<int>& layout) const {
 
 double FromPlanner::Distinct(size_t t, int col) const {
   const catalog::Table* table = s_->from[t].get();
+  // A semi join's unique-ified inner side: one row per key (its GROUP BY's groups).
+  for (const SemiJoin& sj : semis_) {
+    if (sj.item == t) return std::max(1.0, derived_rows_[t]);
+  }
   if (table == nullptr) return std::max(1.0, derived_rows_[t] / 10);
   const double table_rows = std::max<double>(1, static_cast<double>(table->live_rows()));
   std::shared_ptr<const catalog::TableStats> stats = table->stats();
@@ -756,7 +769,89 @@ Status FromPlanner::PlanGroup(Partial* prefix, size_t begin, size_t end,
     for (const Cond* c : group_conds) exprs.push_back(c->expr.get());
     PairRangeBounds(exprs, &preds);
   }
-  const JoinOrder order = ChooseJoinOrder(rels, preds, has_prefix ? 0 : -1);
+  JoinOrder order = ChooseJoinOrder(rels, preds, has_prefix ? 0 : -1);
+  if (!semis_.empty() && semis_.front().item >= begin && semis_.back().item < end) {
+    // Semi joins (SemiJoin): their items are the group's last relations, in semis_ order.
+    // Each subset of them (all and none beyond 4) is joined with the rest of the group, and
+    // the hashed SubPlans of the others filter its rows; the cheapest wins, fewer joins on a
+    // tie (the filter was the plan before semi joins).
+    const size_t m = semis_.size();
+    const size_t kept = rels.size() - m;
+    const uint64_t all = (uint64_t{1} << m) - 1;
+    std::vector<uint64_t> masks;
+    for (uint64_t mask = 0; mask <= all; mask = m <= 4 || mask == all ? mask + 1 : all) {
+      masks.push_back(mask);
+    }
+    struct Subset {
+      std::vector<JoinRel> rels;
+      std::vector<JoinPred> preds;
+      std::vector<size_t> tables;  // FROM table of each relation
+      JoinOrder order;
+      double cost = 0;
+      uint64_t mask = 0;
+    };
+    std::optional<Subset> best;
+    for (const uint64_t mask : masks) {
+      Subset sub;
+      sub.mask = mask;
+      std::vector<int> index(rels.size(), -1);  // relation -> its number in the subset
+      for (size_t r = 0; r < rels.size(); ++r) {
+        if (r >= kept && (mask >> (r - kept) & 1) == 0) continue;
+        index[r] = static_cast<int>(sub.rels.size());
+        sub.rels.push_back(rels[r]);
+        sub.tables.push_back(table_of_rel[r]);
+      }
+      auto remap = [&](uint64_t bits, uint64_t* out) {
+        *out = 0;
+        for (size_t r = 0; r < rels.size(); ++r) {
+          if ((bits >> r & 1) == 0) continue;
+          if (index[r] < 0) return false;
+          *out |= uint64_t{1} << index[r];
+        }
+        return true;
+      };
+      for (const JoinPred& p : preds) {
+        JoinPred q = p;
+        if (remap(p.rels, &q.rels) && remap(p.side_rels[0], &q.side_rels[0]) &&
+            remap(p.side_rels[1], &q.side_rels[1])) {
+          sub.preds.push_back(q);
+        }
+      }
+      sub.order = ChooseJoinOrder(sub.rels, sub.preds, has_prefix ? 0 : -1);
+      sub.cost = sub.order.cost;
+      const double rows = sub.order.rows;
+      for (size_t j = 0; j < m; ++j) {
+        if ((mask >> j & 1) != 0) continue;
+        const SemiJoin& semi = semis_[j];
+        const double per_row = std::min(rows, static_cast<double>(semi.switch_after));
+        sub.cost += per_row * semi.per_row_cost;
+        if (rows > per_row) sub.cost += semi.build_cost + rows * kCpuOperatorCost;
+      }
+      if (!best || sub.cost < best->cost) best = std::move(sub);
+    }
+    // The SubPlans not joined stay in the final filter: their items and conditions go.
+    std::vector<Cond*> group_kept;
+    for (Cond* c : group_conds) {
+      bool dropped = false;
+      for (size_t j = 0; j < m; ++j) {
+        dropped |= (best->mask >> j & 1) == 0 && c->tables[semis_[j].item];
+      }
+      if (dropped) {
+        c->done = true;
+      } else {
+        group_kept.push_back(c);
+      }
+    }
+    group_conds = std::move(group_kept);
+    for (size_t j = 0; j < m; ++j) {
+      semis_[j].joined = (best->mask >> j & 1) != 0;
+      if (!semis_[j].joined) (*pushed)[semis_[j].item].clear();
+    }
+    rels = std::move(best->rels);
+    preds = std::move(best->preds);
+    table_of_rel = std::move(best->tables);
+    order = std::move(best->order);
+  }
   Partial cur;
   std::vector<bool> present(n, false);
   for (size_t k = 0; k < order.rels.size(); ++k) {
@@ -932,6 +1027,11 @@ Result<Built> FromPlanner::DerivedScan(size_t t, std::vector<BoundExprPtr> conju
   MERIDIAN_ASSIGN_OR_RETURN(PlannedSelect sub,
                             PlanSelectExplained(std::move(s_->derived[t]), b_->instrument()));
   Built inner{std::move(sub.root), std::move(sub.explain)};
+  // A semi join's unique-ified inner side shows as its aggregate, as PostgreSQL's
+  // JOIN_UNIQUE_INNER path does (no Subquery Scan).
+  const bool semi_item =
+      std::any_of(semis_.begin(), semis_.end(), [&](const SemiJoin& sj) { return sj.item == t; });
+  if (semi_item && conjuncts.empty()) return inner;
   auto node = std::make_unique<PlanNode>();
   node->label = "Subquery Scan on " + s_->from_names[t];
   double sel = 1;

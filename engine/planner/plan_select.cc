@@ -96,6 +96,67 @@ void CollectJoins(LogicalOp* op, std::vector<ast::JoinType>* types, std::vector<
   (*on)[join.item] = std::move(join.on);
 }
 
+// The semi Applies of block lb that the decorrelation rule gave a unique-ified inner side
+// (LogicalApply::unique_inner), each appended to s's FROM list as a derived item joined by
+// `outer_key_i = its column i` (SemiJoin::equalities); FromPlanner joins it or keeps the
+// hashed filter by cost (plan_join.cc). None when the block's shape would make the wider
+// joined row or the other FROM plan differ: outer or LATERAL joins, locking, UPDATE ... FROM,
+// windows or set-returning calls (their rows extend the joined row), a LIMIT or min/max
+// (stops early), a single table whose index may deliver the ORDER BY.
+std::vector<FromPlanner::SemiJoin> SemiJoinItems(LogicalBlock* lb, BoundSelect* s,
+                                                 std::vector<ast::JoinType>* join_types,
+                                                 std::vector<BoundExprPtr>* join_on) {
+  std::vector<FromPlanner::SemiJoin> out;
+  if (s == nullptr || s->rid_table >= 0 || s->LocksRows() || lb->window != nullptr ||
+      lb->project_set != nullptr || lb->limit != nullptr ||
+      (lb->aggregate != nullptr && lb->aggregate->min_max) ||
+      (lb->sort != nullptr && s->from.size() == 1)) {
+    return out;
+  }
+  for (size_t i = 0; i < s->from.size(); ++i) {
+    const ast::JoinType jt = (*join_types)[i];
+    if (s->IsLateral(i) || (jt != ast::JoinType::kComma && jt != ast::JoinType::kInner &&
+                            jt != ast::JoinType::kCross)) {
+      return out;
+    }
+  }
+  for (LogicalApply* apply : lb->applies) {
+    if (apply->unique_inner == nullptr) continue;
+    int offset = 0;
+    for (size_t t = 0; t < s->from.size(); ++t) {
+      offset += static_cast<int>(s->from[t] != nullptr ? s->from[t]->types().size()
+                                                       : s->derived[t]->columns.size());
+    }
+    FromPlanner::SemiJoin semi;
+    semi.item = s->from.size();
+    semi.predicate = apply->predicate.get();
+    const SubqueryPlan::Hashed& h = *apply->predicate->subquery->hashed;
+    semi.build_cost = h.build_cost;
+    semi.per_row_cost = h.per_row_cost;
+    semi.switch_after = h.switch_after;
+    std::unique_ptr<BoundSelect> inner = std::move(apply->unique_inner);
+    for (size_t k = 0; k < apply->outer_keys.size(); ++k) {
+      const ColumnInfo& col = inner->columns[k];
+      auto eq = BoundExpr::Make(BoundKind::kBinary, Type::Boolean(), 0);
+      eq->binary_op = ast::BinaryOp::kEq;
+      eq->children.push_back(std::move(apply->outer_keys[k]));
+      eq->children.push_back(
+          BoundExpr::Column(0, offset + static_cast<int>(k), col.type, col.name));
+      semi.equalities.push_back(std::move(eq));
+    }
+    apply->outer_keys.clear();
+    s->derived.resize(s->from.size());
+    s->from_names.resize(s->from.size());
+    s->from.push_back(nullptr);
+    s->derived.push_back(std::move(inner));
+    s->from_names.push_back("ANY_subquery");
+    join_types->push_back(ast::JoinType::kInner);
+    join_on->push_back(nullptr);
+    out.push_back(std::move(semi));
+  }
+  return out;
+}
+
 Result<Built> LowerBlock(LogicalOpPtr* top, Builder* builder) {
   MERIDIAN_ASSIGN_OR_RETURN(LogicalBlock lb, UnpackBlock(top));
   if (lb.set != nullptr) return LowerSetOperation(lb, builder);
@@ -114,6 +175,19 @@ Result<Built> LowerBlock(LogicalOpPtr* top, Builder* builder) {
   const bool distinct = lb.distinct != nullptr;
   BoundExprPtr* having = lb.having != nullptr ? &lb.having->conjuncts[0] : nullptr;
 
+  // The FROM list's join types and ON conditions (the logical Joins').
+  std::vector<ast::JoinType> join_types;
+  std::vector<BoundExprPtr> join_on;
+  if (s != nullptr) {
+    join_types.assign(s->from.size(), ast::JoinType::kComma);
+    join_on.resize(s->from.size());
+    if (!s->join_on.empty()) join_on[0] = std::move(s->join_on[0]);
+    CollectJoins(lb.from_slot->get(), &join_types, &join_on);
+  }
+  // Hashed semi Applies that may be joined instead (their unique-ified inner sides become
+  // FROM items after the others); FromPlanner chooses by cost.
+  std::vector<FromPlanner::SemiJoin> semi_joins = SemiJoinItems(&lb, s, &join_types, &join_on);
+
   // Which columns of the joined row the query reads.
   int total_cols = 0;
   for (size_t t = 0; s != nullptr && t < s->from.size(); ++t) {
@@ -131,6 +205,11 @@ Result<Built> LowerBlock(LogicalOpPtr* top, Builder* builder) {
     const size_t at = std::min((*it)->position, conjuncts.size());
     conjuncts.insert(conjuncts.begin() + static_cast<std::ptrdiff_t>(at),
                      std::move((*it)->predicate));
+  }
+  // A joinable semi Apply's equalities `outer_key = inner side` join its FROM item.
+  for (FromPlanner::SemiJoin& semi : semi_joins) {
+    for (BoundExprPtr& eq : semi.equalities) conjuncts.push_back(std::move(eq));
+    semi.equalities.clear();
   }
   if (agg != nullptr) {
     for (const auto& g : agg->keys) CollectColumns(*g, &used, &all_used);
@@ -193,12 +272,9 @@ Result<Built> LowerBlock(LogicalOpPtr* top, Builder* builder) {
       wanted = {{arg.index, agg->aggregates[0]->agg == AggFunc::kMax}};
       limit = 1;
     }
-    std::vector<ast::JoinType> join_types(s->from.size(), ast::JoinType::kComma);
-    std::vector<BoundExprPtr> join_on(s->from.size());
-    if (!s->join_on.empty()) join_on[0] = std::move(s->join_on[0]);
-    CollectJoins(lb.from_slot->get(), &join_types, &join_on);
     FromPlanner from(s, &b, used, all_used, std::move(join_types), std::move(join_on), order_by,
                      projections);
+    for (FromPlanner::SemiJoin& semi : semi_joins) from.AddSemiJoin(std::move(semi));
     MERIDIAN_ASSIGN_OR_RETURN(cur,
                               from.Plan(std::move(conjuncts), wanted, limit, &ordered_by_index));
     if (min_max && ordered_by_index) {

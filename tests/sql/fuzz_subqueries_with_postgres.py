@@ -24,8 +24,13 @@ FORMS = [
     "x NOT IN (SELECT y FROM fz_i WHERE fz_i.k = fz_o.k{e})",
     "x NOT IN (SELECT y FROM fz_i WHERE fz_i.k = fz_o.x{e})",
     "NOT EXISTS (SELECT 1 FROM fz_i WHERE fz_i.y = fz_o.x AND fz_i.k = fz_o.k{e})",
+    # Correlated to the outer primary key: with a small inner side the semi join may run as
+    # an index nested loop over the unique-ified inner side (docs/decorrelation.md).
+    "EXISTS (SELECT 1 FROM fz_i WHERE fz_i.k = fz_o.id{e})",
+    "id IN (SELECT k FROM fz_i WHERE fz_i.y = fz_o.x{e})",
+    "EXISTS (SELECT 1 FROM fz_i WHERE fz_i.y = fz_o.x AND fz_i.k = fz_o.id{e})",
 ]
-EXTRAS = ["", " AND fz_i.y > 2", " AND fz_i.y IS NULL", " AND fz_i.id % 3 = 0"]
+EXTRAS = ["", " AND fz_i.y > 2", " AND fz_i.y IS NULL", " AND fz_i.id % 3 = 0", " AND fz_i.id < 9"]
 
 
 def run(psql, sql):
