@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,9 @@ struct SearchPath {
   std::string user = "meridian";     // what "$user" names
   uint64_t session = 0;              // whose pg_temp schema is searched first (0: none)
   // The session's parameters as SHOW ALL lists them (SessionSettings::ShowAll), which
-  // pg_settings shows: kept here because this is what the catalog sees of the session.
-  std::vector<std::vector<std::string>> settings;
+  // pg_settings shows: reached from here because this is what the catalog sees of the
+  // session. Called only by that session's statements (the settings outlive them).
+  std::function<std::vector<std::vector<std::string>>()> settings;
 };
 
 // The current thread's search path: `"$user", public` of no session unless a ScopedSearchPath

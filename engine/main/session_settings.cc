@@ -323,7 +323,7 @@ void SessionSettings::CacheDerived() {
   path->schemas = catalog::ParseSearchPath(ShowOr("search_path", "\"$user\", public"));
   path->user = user_;
   path->session = session_id_;
-  path->settings = ShowAll();
+  path->settings = [this] { return ShowAll(); };
   if (search_path_ != nullptr && search_path_->schemas != path->schemas) {
     catalog::NoteSearchPathChange();
   }

@@ -449,7 +449,8 @@ SystemTable PgSeclabels() {
 // bounds or enum values; source "default", reset_val the setting now.
 static std::vector<Row> PgSettingsRows(const Snapshot& s) {
   std::vector<Row> rows;
-  for (const std::vector<std::string>& p : s.settings) {
+  if (!s.settings) return rows;  // no session
+  for (const std::vector<std::string>& p : s.settings()) {
     rows.push_back({T(p[0]), T(p[1]), N(), T("Meridian"), T(p[2]), N(), T(p[4]), T(p[3]),
                     T("default"), N(), N(), N(), N(), T(p[1]), N(), N(), B(false)});
   }

@@ -40,8 +40,8 @@ struct Snapshot {
   std::vector<NamespaceDef> schemas;        // CREATE SCHEMA ones and the pg_temp_<n> in use
   std::map<std::string, int64_t> nsp_oids;  // every schema's oid by name, public included
   std::vector<std::pair<uint64_t, uint64_t>> lock_waits;  // (waiter, holder) transaction ids
-  std::vector<std::vector<std::string>> settings;         // the session's (SearchPath::settings)
-  const Catalog* catalog = nullptr;                       // what the snapshot was taken of
+  std::function<std::vector<std::vector<std::string>>()> settings;  // SearchPath::settings
+  const Catalog* catalog = nullptr;  // what the snapshot was taken of
 };
 
 using RowFn = std::function<std::vector<Row>(const Snapshot&)>;

@@ -117,8 +117,11 @@ TEST_F(SystemTablesTest, PositionsAndOidsAreStable) {
   EXPECT_EQ(oid_of("pg_tables"), 15406);
   EXPECT_EQ(oid_of("information_schema.sequences"), 15410);
   EXPECT_EQ(oid_of("information_schema.columns"), 15416);
+  EXPECT_EQ(oid_of("pg_extension"), kOidPgExtension);
+  EXPECT_EQ(oid_of("pg_seclabels"), 15443);
+  EXPECT_EQ(oid_of("pg_settings"), 15444);
   EXPECT_EQ(registry.front().name, std::string("pg_namespace"));
-  EXPECT_EQ(registry.back().name, std::string("columns"));
+  EXPECT_EQ(registry.back().name, std::string("pg_settings"));
 }
 
 TEST(BuiltinTypesTest, AgreeWithTypePgOid) {
