@@ -1,6 +1,7 @@
 // The definitions the catalog functions print, as PostgreSQL prints them: pg_get_indexdef,
 // pg_get_constraintdef (PRIMARY KEY / UNIQUE, CHECK, FOREIGN KEY) and pg_get_viewdef.
 #include <algorithm>
+#include <cctype>
 
 #include "catalog/system/system_table.h"
 
@@ -123,7 +124,7 @@ std::string DefaultDefinition(const Snapshot& s, const std::string& text) {
   std::string out;
   size_t from = 0;
   for (size_t end = text.find(kCast); end != std::string::npos; end = text.find(kCast, end + 1)) {
-    const size_t begin = text.rfind('\'', end - 1);
+    const size_t begin = end == 0 ? std::string::npos : text.rfind('\'', end - 1);
     if (begin == std::string::npos || begin < from) continue;
     const std::string name = text.substr(begin + 1, end - begin - 1);
     if (name.find_first_of(".'\"") != std::string::npos) continue;
@@ -166,7 +167,8 @@ class RelationNames {
         continue;
       }
       if (const std::string* nsp = SchemaOf(ref.name)) {
-        if (!s_.catalog->IsVisible(*nsp, ref.name)) found.emplace_back(ref.loc.position, *nsp);
+        if (!s_.catalog->IsVisible(*nsp, ref.name))
+          found.push_back({ref.loc.position, *nsp, ref.name});
       }
     }
     for (const ast::ExprPtr& e : q.distinct_on) Expr(e.get(), ctes);
@@ -179,7 +181,13 @@ class RelationNames {
     Expr(q.offset.get(), ctes);
   }
 
-  std::vector<std::pair<uint32_t, std::string>> found;
+  struct Found {
+    uint32_t position;  // of the name in query_text, from 1, in code points
+    std::string nsp;
+    std::string name;
+    bool operator<(const Found& o) const { return position < o.position; }
+  };
+  std::vector<Found> found;
 
  private:
   void Expr(const ast::Expr* e, const std::vector<std::string>& ctes) {
@@ -226,9 +234,17 @@ std::string ViewDefinition(const Snapshot& s, const ViewSchema& view) {
     names.Select(*view.query, {});
     std::sort(names.found.begin(), names.found.end());
     for (auto it = names.found.rbegin(); it != names.found.rend(); ++it) {
-      const size_t at = ByteOffset(text, it->first);
-      if (at >= text.size()) continue;
-      text.insert(at, QuoteIdent(it->second) + ".");
+      const size_t at = ByteOffset(text, it->position);
+      // Only where the name itself starts (as written, in any case, or quoted): anything else
+      // there (ONLY t) stays as written.
+      const bool quoted = at < text.size() && text[at] == '"';
+      const bool plain =
+          at + it->name.size() <= text.size() &&
+          std::equal(it->name.begin(), it->name.end(), text.begin() + at, [](char a, char b) {
+            return a == std::tolower(static_cast<unsigned char>(b));
+          });
+      if (!quoted && !plain) continue;
+      text.insert(at, QuoteIdent(it->nsp) + ".");
     }
   }
   return " " + text + ";";

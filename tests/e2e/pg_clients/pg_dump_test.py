@@ -1,9 +1,10 @@
 # pg_dump and a restore with psql, Debian's PostgreSQL 15 client tools against real meridiands:
 # a database with two schemas, tables of many column types (100,000 rows in one), keys, a
-# foreign key, a CHECK, defaults, a SERIAL column, sequences, an index and a view is dumped
+# foreign key, a CHECK, defaults, a SERIAL column, sequences, an index and two views (one
+# with a CTE, a join and subqueries, so its definition is qualified in places) is dumped
 # with `pg_dump --no-owner --no-privileges` (Meridian has one role and no GRANT), restored
 # into a fresh daemon by `psql -v ON_ERROR_STOP=1 -f`, and then:
-#   - every table's and the view's rows are equal in both daemons (COPY ... TO STDOUT);
+#   - every table's and view's rows are equal in both daemons (COPY ... TO STDOUT);
 #   - the sequences continue where they were, and the SERIAL default still draws from its own;
 #   - the restored constraints refuse what they should (23505, 23503, 23514, 23502);
 #   - the indexes are the same (pg_indexes);
@@ -48,6 +49,10 @@ CREATE INDEX orders_customer ON orders (customer_id, created DESC);
 CREATE TABLE app.events (id integer PRIMARY KEY, kind text NOT NULL, at time, span interval);
 CREATE SEQUENCE app.counter START 100 INCREMENT 5;
 CREATE VIEW big_orders AS SELECT id, amount FROM orders WHERE amount > 990;
+CREATE VIEW app."Recent" AS
+  WITH latest AS (SELECT id FROM ORDERS WHERE id > {ROWS - 10})
+  SELECT o.id, c.name FROM orders o JOIN customers c ON c.id = o.customer_id
+  WHERE o.id IN (SELECT id FROM latest) AND EXISTS (SELECT 1 FROM app.events);
 INSERT INTO customers (name, email, balance, active, born, seen, tags, doc, uid, raw, ratio)
 SELECT 'name ' || g, 'c' || g || '@example.org', g * 1.25, g % 3 <> 0,
        DATE '1970-01-01' + g, TIMESTAMPTZ '2024-01-01 00:00:00+00' + g * INTERVAL '1 hour',
@@ -63,7 +68,8 @@ INSERT INTO app.events VALUES (1, 'start', '10:00', '1 day 2 hours'), (2, 'stop'
 SELECT nextval('app.counter'), nextval('app.counter');
 """
 
-TABLES = ["public.customers", "public.orders", "app.events", "public.big_orders"]
+TABLES = ["public.customers", "public.orders", "app.events", "public.big_orders",
+          'app."Recent"']
 
 
 def tool(name):
