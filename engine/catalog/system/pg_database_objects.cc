@@ -32,7 +32,8 @@ SystemTable PgNamespace() {
 
 static std::vector<Row> PgDatabaseRows(const Snapshot&) {
   return std::vector<Row>{{O(kOidDatabase), T(kDatabaseName), O(kOidBootstrapSuperuser), I(6),
-                           T("c"), B(false), B(true), I(-1), T("C"), T("C"), N()}};
+                           T("c"), B(false), B(true), I(-1), I(0), I(0), O(kOidDefaultTablespace),
+                           T("C"), T("C"), N(), N(), N()}};
 }
 
 SystemTable PgDatabase() {
@@ -48,8 +49,13 @@ SystemTable PgDatabase() {
            {"datistemplate", Type::Boolean()},
            {"datallowconn", Type::Boolean()},
            {"datconnlimit", Type::Integer()},
+           {"datfrozenxid", Type::Integer()},  // xid: 0, no transaction id wraps around here
+           {"datminmxid", Type::Integer()},
+           {"dattablespace", kOidColumn},
            {"datcollate", Type::Text()},
            {"datctype", Type::Text()},
+           {"daticulocale", Type::Text()},
+           {"datcollversion", Type::Text()},
            {"datacl", Type::Text()}},
           PgDatabaseRows};
 }

@@ -445,6 +445,31 @@ SystemTable PgSeclabels() {
            {"label", Type::Text()}},
           Empty};
 }
+// Security labels of shared objects and per-database/role settings (pg_dump -Fc reads both
+// for the database itself).
+SystemTable PgShseclabel() {
+  return {"pg_catalog",
+          "pg_shseclabel",
+          kOidPgShseclabel,
+          false,
+          {{"objoid", kOidColumn},
+           {"classoid", kOidColumn},
+           {"provider", Type::Text()},
+           {"label", Type::Text()}},
+          Empty};
+}
+
+SystemTable PgDbRoleSetting() {
+  return {"pg_catalog",
+          "pg_db_role_setting",
+          kOidPgDbRoleSetting,
+          false,
+          {{"setdatabase", kOidColumn},
+           {"setrole", kOidColumn},
+           {"setconfig", Type::Array(Type::Text())}},
+          Empty};
+}
+
 // The session's run-time parameters (SHOW ALL's list) with PostgreSQL's columns: no units,
 // bounds or enum values; source "default", reset_val the setting now.
 static std::vector<Row> PgSettingsRows(const Snapshot& s) {

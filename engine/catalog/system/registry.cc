@@ -72,6 +72,8 @@ const std::vector<SystemTable>& Registry() {
       PgTablespace(),
       PgSeclabels(),
       PgSettings(),
+      PgShseclabel(),
+      PgDbRoleSetting(),
   };
   return kTables;
 }

@@ -171,6 +171,8 @@ SystemTable PgLargeobjectMetadata();
 SystemTable PgTablespace();
 SystemTable PgSeclabels();
 SystemTable PgSettings();
+SystemTable PgShseclabel();
+SystemTable PgDbRoleSetting();
 // pg_views.cc: PostgreSQL's system views over relations.
 SystemTable PgTables();
 SystemTable PgViews();

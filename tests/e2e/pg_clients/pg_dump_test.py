@@ -8,7 +8,9 @@
 #   - the sequences continue where they were, and the SERIAL default still draws from its own;
 #   - the restored constraints refuse what they should (23505, 23503, 23514, 23502);
 #   - the indexes are the same (pg_indexes);
-#   - a second dump, of the restored database, is the same text as the first.
+#   - a second dump, of the restored database, is the same text as the first;
+#   - `pg_dump -Fc` restored by `pg_restore --exit-on-error` into a third daemon has the
+#     same rows.
 # Standard library only; run by ctest with $MERIDIAND set.
 import difflib
 import os
@@ -82,6 +84,7 @@ def tool(name):
 
 PSQL = tool("psql")
 PG_DUMP = tool("pg_dump")
+PG_RESTORE = tool("pg_restore")
 ENV = dict(os.environ, PGTZ="UTC", LC_ALL="C", PGCONNECT_TIMEOUT="10")
 
 
@@ -174,6 +177,21 @@ def main():
                     ("UPDATE customers SET balance = -1 WHERE id = 1", "23514"),
                     ("INSERT INTO app.events (id, kind) VALUES (3, NULL)", "23502")):
                 check(sqlstate_of(target, sql) == state, f"{sql}: {state} after the restore")
+            # The custom format through pg_restore, into a third daemon.
+            with MeridianDaemon() as third:
+                archive = os.path.join(work, "dump.custom")
+                r = subprocess.run([PG_DUMP, "-Fc", "-f", archive, source.conninfo()],
+                                   capture_output=True, text=True, env=ENV, timeout=600)
+                check(r.returncode == 0, f"pg_dump -Fc: {r.stderr}")
+                r = subprocess.run([PG_RESTORE, "--no-owner", "--no-privileges", "--exit-on-error",
+                                    "-d", third.conninfo(), archive],
+                                   capture_output=True, text=True, env=ENV, timeout=600)
+                check(r.returncode == 0, f"pg_restore: {r.stderr[-2000:]}")
+                for name in TABLES:
+                    check(rows(source, name) == rows(third, name),
+                          f"{name}: the same rows after pg_restore")
+                code = third.stop()
+                check(code == 0, f"meridiand exited with {code}")
             for d in (source, target):
                 code = d.stop()
                 check(code == 0, f"meridiand exited with {code}")

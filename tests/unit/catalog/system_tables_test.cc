@@ -121,7 +121,8 @@ TEST_F(SystemTablesTest, PositionsAndOidsAreStable) {
   EXPECT_EQ(oid_of("pg_seclabels"), 15443);
   EXPECT_EQ(oid_of("pg_settings"), 15444);
   EXPECT_EQ(registry.front().name, std::string("pg_namespace"));
-  EXPECT_EQ(registry.back().name, std::string("pg_settings"));
+  EXPECT_EQ(oid_of("pg_db_role_setting"), kOidPgDbRoleSetting);
+  EXPECT_EQ(registry.back().name, std::string("pg_db_role_setting"));
 }
 
 TEST(BuiltinTypesTest, AgreeWithTypePgOid) {
