@@ -126,7 +126,7 @@ TEST(ShellRestart, HundredThousandRowsFromAFileSurviveARestart) {
     Daemon d(data, {"--commit-mode", "async"});
     ASSERT_TRUE(d.started()) << d.Log();
     auto r = RunBinary("meridian", With(Conn(d), {"-f", file}), "", std::chrono::seconds(600));
-    ASSERT_EQ(r.exit_code, 0) << r.err.substr(0, 2000);
+    ASSERT_EQ(r.exit_code, 0) << r.err.substr(0, 2000) << "\ndaemon log:\n" << d.Log();
     EXPECT_EQ(d.Stop(SIGTERM), 0);
   }
   Daemon d(data);
