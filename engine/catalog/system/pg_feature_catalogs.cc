@@ -1,8 +1,9 @@
 // The catalogs of features Meridian does not have: extensions, procedural languages, operators
 // and operator families, casts, text search, foreign data, default privileges, event
-// triggers, partitioning, subscriptions, large objects, security labels. pg_dump reads every
-// one of them (and psql's \d some), so they exist with PostgreSQL 15's columns; each is empty
-// except pg_language and pg_tablespace, which hold PostgreSQL's built-in rows.
+// triggers, partitioning, subscriptions, large objects, security labels, per-role settings.
+// pg_dump reads every one of them (and psql's \d some), so they exist with PostgreSQL 15's
+// columns; each is empty except pg_language and pg_tablespace, which hold PostgreSQL's
+// built-in rows. Also pg_settings, the session's run-time parameters.
 #include <tuple>
 
 #include "catalog/system/system_table.h"
@@ -47,6 +48,7 @@ SystemTable PgExtension() {
            {"extcondition", Type::Array(Type::Text())}},
           Empty};
 }
+
 SystemTable PgLanguage() {
   return {"pg_catalog",
           "pg_language",
@@ -63,6 +65,7 @@ SystemTable PgLanguage() {
            {"lanacl", Type::Text()}},
           PgLanguageRows};
 }
+
 SystemTable PgOperator() {
   return {"pg_catalog",
           "pg_operator",
@@ -85,6 +88,7 @@ SystemTable PgOperator() {
            {"oprjoin", kOidColumn}},
           Empty};
 }
+
 SystemTable PgOpfamily() {
   return {"pg_catalog",
           "pg_opfamily",
@@ -97,6 +101,7 @@ SystemTable PgOpfamily() {
            {"opfowner", kOidColumn}},
           Empty};
 }
+
 SystemTable PgAmop() {
   return {"pg_catalog",
           "pg_amop",
@@ -113,6 +118,7 @@ SystemTable PgAmop() {
            {"amopsortfamily", kOidColumn}},
           Empty};
 }
+
 SystemTable PgAmproc() {
   return {"pg_catalog",
           "pg_amproc",
@@ -126,6 +132,7 @@ SystemTable PgAmproc() {
            {"amproc", kOidColumn}},
           Empty};
 }
+
 SystemTable PgCast() {
   return {"pg_catalog",
           "pg_cast",
@@ -139,6 +146,7 @@ SystemTable PgCast() {
            {"castmethod", Type::Text()}},
           Empty};
 }
+
 SystemTable PgConversion() {
   return {"pg_catalog",
           "pg_conversion",
@@ -154,6 +162,7 @@ SystemTable PgConversion() {
            {"condefault", Type::Boolean()}},
           Empty};
 }
+
 SystemTable PgTransform() {
   return {"pg_catalog",
           "pg_transform",
@@ -166,6 +175,7 @@ SystemTable PgTransform() {
            {"trftosql", kOidColumn}},
           Empty};
 }
+
 SystemTable PgRange() {
   return {"pg_catalog",
           "pg_range",
@@ -180,6 +190,7 @@ SystemTable PgRange() {
            {"rngsubdiff", kOidColumn}},
           Empty};
 }
+
 SystemTable PgAggregate() {
   return {"pg_catalog",
           "pg_aggregate",
@@ -209,6 +220,7 @@ SystemTable PgAggregate() {
            {"aggminitval", Type::Text()}},
           Empty};
 }
+
 SystemTable PgProc() {
   return {"pg_catalog",
           "pg_proc",
@@ -246,6 +258,7 @@ SystemTable PgProc() {
            {"proacl", Type::Text()}},
           Empty};
 }
+
 SystemTable PgTsParser() {
   return {"pg_catalog",
           "pg_ts_parser",
@@ -261,6 +274,7 @@ SystemTable PgTsParser() {
            {"prslextype", kOidColumn}},
           Empty};
 }
+
 SystemTable PgTsTemplate() {
   return {"pg_catalog",
           "pg_ts_template",
@@ -273,6 +287,7 @@ SystemTable PgTsTemplate() {
            {"tmpllexize", kOidColumn}},
           Empty};
 }
+
 SystemTable PgTsDict() {
   return {"pg_catalog",
           "pg_ts_dict",
@@ -286,6 +301,7 @@ SystemTable PgTsDict() {
            {"dictinitoption", Type::Text()}},
           Empty};
 }
+
 SystemTable PgTsConfig() {
   return {"pg_catalog",
           "pg_ts_config",
@@ -298,6 +314,7 @@ SystemTable PgTsConfig() {
            {"cfgparser", kOidColumn}},
           Empty};
 }
+
 SystemTable PgForeignDataWrapper() {
   return {"pg_catalog",
           "pg_foreign_data_wrapper",
@@ -312,6 +329,7 @@ SystemTable PgForeignDataWrapper() {
            {"fdwoptions", Type::Array(Type::Text())}},
           Empty};
 }
+
 SystemTable PgForeignServer() {
   return {"pg_catalog",
           "pg_foreign_server",
@@ -327,6 +345,7 @@ SystemTable PgForeignServer() {
            {"srvoptions", Type::Array(Type::Text())}},
           Empty};
 }
+
 SystemTable PgForeignTable() {
   return {
       "pg_catalog",
@@ -336,6 +355,7 @@ SystemTable PgForeignTable() {
       {{"ftrelid", kOidColumn}, {"ftserver", kOidColumn}, {"ftoptions", Type::Array(Type::Text())}},
       Empty};
 }
+
 SystemTable PgDefaultAcl() {
   return {"pg_catalog",
           "pg_default_acl",
@@ -348,6 +368,7 @@ SystemTable PgDefaultAcl() {
            {"defaclacl", Type::Text()}},
           Empty};
 }
+
 SystemTable PgInitPrivs() {
   return {"pg_catalog",
           "pg_init_privs",
@@ -360,6 +381,7 @@ SystemTable PgInitPrivs() {
            {"initprivs", Type::Text()}},
           Empty};
 }
+
 SystemTable PgEventTrigger() {
   return {"pg_catalog",
           "pg_event_trigger",
@@ -374,6 +396,7 @@ SystemTable PgEventTrigger() {
            {"evttags", Type::Array(Type::Text())}},
           Empty};
 }
+
 SystemTable PgPartitionedTable() {
   return {"pg_catalog",
           "pg_partitioned_table",
@@ -389,6 +412,7 @@ SystemTable PgPartitionedTable() {
            {"partexprs", Type::Text()}},
           Empty};
 }
+
 SystemTable PgSubscription() {
   return {"pg_catalog",
           "pg_subscription",
@@ -410,6 +434,7 @@ SystemTable PgSubscription() {
            {"subpublications", Type::Array(Type::Text())}},
           Empty};
 }
+
 SystemTable PgLargeobjectMetadata() {
   return {"pg_catalog",
           "pg_largeobject_metadata",
@@ -418,6 +443,7 @@ SystemTable PgLargeobjectMetadata() {
           {{"oid", kOidColumn}, {"lomowner", kOidColumn}, {"lomacl", Type::Text()}},
           Empty};
 }
+
 SystemTable PgTablespace() {
   return {"pg_catalog",
           "pg_tablespace",
@@ -430,6 +456,7 @@ SystemTable PgTablespace() {
            {"spcoptions", Type::Array(Type::Text())}},
           PgTablespaceRows};
 }
+
 SystemTable PgSeclabels() {
   return {"pg_catalog",
           "pg_seclabels",
