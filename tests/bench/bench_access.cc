@@ -1,7 +1,7 @@
 // bench_access: the QuickDB paper's Tables 2 and 3 (B-tree and heap access methods) for
 // Meridian's storage engine (BufferPool + BTree / HeapFile used directly), SQLite and Berkeley
 // DB, with the same records, cache bytes, page size and query keys, printed as one table with
-// ratios. Usage and method: tests/bench/README.md; results: tests/bench/RESULTS.md.
+// ratios. Usage and method: docs/benchmarks.md; results: tests/bench/RESULTS.md.
 #include <db_cxx.h>
 #include <fcntl.h>
 #include <sqlite3.h>

@@ -2,7 +2,8 @@
 // loads N rows through the C++ client library and times random `SELECT * FROM t WHERE k = <lit>`
 // with 1 and 16 sessions, next to the same SQL through the in-process engine API and the raw
 // B+tree (+ heap) lookup, so each layer's cost shows; then reruns the SQL workload with buffer
-// pools smaller than the data (larger than memory). Usage and results: tests/bench/README.md.
+// pools smaller than the data (larger than memory). Usage: docs/benchmarks.md; results:
+// tests/bench/RESULTS.md.
 #include <grpcpp/create_channel.h>
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/security/credentials.h>

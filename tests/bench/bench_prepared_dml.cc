@@ -5,7 +5,7 @@
 // prepared INSERT/UPDATE/DELETE did before it had a plan cache), and prepared once
 // (Session::Prepare: the plan cache skips binding and planning). A prepared point SELECT is the
 // reference. Rounds alternate the variants so machine noise hits each alike; the best round of
-// each counts. Usage and results: tests/bench/README.md, RESULTS.md.
+// each counts. Usage: docs/benchmarks.md; results: tests/bench/RESULTS.md.
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>

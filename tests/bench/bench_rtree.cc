@@ -2,7 +2,7 @@
 // R*-tree used directly through the storage API (BufferPool + RTree), against Boost.Geometry's
 // rtree (rstar<16>, quadratic<16>), libspatialindex's R*-tree and SQLite's R*Tree module, on
 // the same 5-D points and query boxes, printed as one table with ratios. Method and usage:
-// tests/bench/README.md; results: tests/bench/RESULTS.md.
+// docs/benchmarks.md; results: tests/bench/RESULTS.md.
 #include <spatialindex/SpatialIndex.h>
 #include <sqlite3.h>
 #include <stdlib.h>
