@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "binder/binder.h"
-#include "execution/constraints.h"
 #include "commands/ddl.h"
+#include "execution/constraints.h"
 #include "function/sequence.h"
 #include "meridian/parser/parser.h"
 

@@ -64,8 +64,8 @@ class SessionSettings {
   bool in_transaction() const { return txn_.has_value(); }  // between BEGIN and its end
   void TransactionBegun();
   void TransactionEnded(bool committed);
-  void SavepointSet();                  // a SAVEPOINT: the values now
-  void SavepointsKept(size_t count);    // RELEASE: only the first count savepoints remain
+  void SavepointSet();                     // a SAVEPOINT: the values now
+  void SavepointsKept(size_t count);       // RELEASE: only the first count savepoints remain
   void RollbackToSavepoint(size_t index);  // ROLLBACK TO savepoint index (0-based; it stays)
   // SHOW ALL: (name, setting, description, then pg_settings' vartype and context) ordered
   // by name.
