@@ -98,46 +98,61 @@ std::string ForeignKeyDefinition(const Catalog& catalog, const TableSchema& t,
   return out;
 }
 
-// pg_views.definition / information_schema.views.view_definition: the query as written
-// (PostgreSQL prints its own normalised form, pg_get_viewdef), with a space before it and a
-// semicolon after, as PostgreSQL's has.
-std::vector<std::string> RegclassLiterals(const std::string& text) {
+namespace {
+
+// A `'name'::regclass` literal of a DEFAULT's text: where its name starts and the name as
+// written (maybe schema-qualified).
+struct RegclassLiteral {
+  size_t at;
+  std::string name;
+};
+
+std::vector<RegclassLiteral> FindRegclassLiterals(const std::string& text) {
   static constexpr std::string_view kCast = "'::regclass";
-  std::vector<std::string> out;
+  std::vector<RegclassLiteral> out;
+  size_t after = 0;  // literals do not overlap
   for (size_t end = text.find(kCast); end != std::string::npos; end = text.find(kCast, end + 1)) {
-    const size_t begin = end == 0 ? std::string::npos : text.rfind('\'', end - 1);
-    if (begin == std::string::npos) continue;
-    std::string name = text.substr(begin + 1, end - begin - 1);
-    const size_t dot = name.rfind('.');
-    if (dot != std::string::npos) name = name.substr(dot + 1);
-    if (!name.empty() && name.find_first_of("'\"") == std::string::npos) out.push_back(name);
+    const size_t quote = end == 0 ? std::string::npos : text.rfind('\'', end - 1);
+    if (quote == std::string::npos || quote < after) continue;
+    std::string name = text.substr(quote + 1, end - quote - 1);
+    after = end + 1;
+    if (!name.empty() && name.find_first_of("'\"") == std::string::npos) {
+      out.push_back({quote + 1, std::move(name)});
+    }
   }
   return out;
 }
 
-// A column DEFAULT's text with each `'name'::regclass` literal naming a relation the current
-// search path does not reach qualified by its schema, as PostgreSQL's pg_get_expr prints a
-// regclass constant (a SERIAL column's `nextval('t_id_seq'::regclass)` under pg_dump's empty
-// search_path becomes `nextval('public.t_id_seq'::regclass)`).
+}  // namespace
+
+std::vector<std::string> RegclassLiterals(const std::string& text) {
+  std::vector<std::string> out;
+  for (RegclassLiteral& r : FindRegclassLiterals(text)) {
+    const size_t dot = r.name.rfind('.');
+    out.push_back(dot == std::string::npos ? std::move(r.name) : r.name.substr(dot + 1));
+  }
+  return out;
+}
+
+// A column DEFAULT's text with each unqualified `'name'::regclass` literal naming a relation
+// the current search path does not reach qualified by its schema, as PostgreSQL's pg_get_expr
+// prints a regclass constant (a SERIAL column's `nextval('t_id_seq'::regclass)` under
+// pg_dump's empty search_path becomes `nextval('public.t_id_seq'::regclass)`).
 std::string DefaultDefinition(const Snapshot& s, const std::string& text) {
-  static constexpr std::string_view kCast = "'::regclass";
   std::string out;
   size_t from = 0;
-  for (size_t end = text.find(kCast); end != std::string::npos; end = text.find(kCast, end + 1)) {
-    const size_t begin = end == 0 ? std::string::npos : text.rfind('\'', end - 1);
-    if (begin == std::string::npos || begin < from) continue;
-    const std::string name = text.substr(begin + 1, end - begin - 1);
-    if (name.find_first_of(".'\"") != std::string::npos) continue;
+  for (const RegclassLiteral& r : FindRegclassLiterals(text)) {
+    if (r.name.find('.') != std::string::npos) continue;
     std::string nsp;
     for (const auto& seq : s.sequences) {
-      if (seq->name == name) nsp = seq->nsp;
+      if (seq->name == r.name) nsp = seq->nsp;
     }
     for (const auto& t : s.tables) {
-      if (t->name() == name) nsp = t->schema().nsp;
+      if (t->name() == r.name) nsp = t->schema().nsp;
     }
-    if (nsp.empty() || s.catalog == nullptr || s.catalog->IsVisible(nsp, name)) continue;
-    out += text.substr(from, begin + 1 - from) + QuoteIdent(nsp) + ".";
-    from = begin + 1;
+    if (nsp.empty() || s.catalog == nullptr || s.catalog->IsVisible(nsp, r.name)) continue;
+    out += text.substr(from, r.at - from) + QuoteIdent(nsp) + ".";
+    from = r.at;
   }
   return out + text.substr(from);
 }
