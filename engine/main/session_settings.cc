@@ -159,7 +159,7 @@ constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
 
 }  // namespace
 
-const SessionSettings::Param* SessionSettings::Find(std::string_view name) {
+std::span<const SessionSettings::Param> SessionSettings::Params() {
   static const Param kParams[] = {
       {"application_name", nullptr, Kind::kString, true, false,
        "Sets the application name to be reported in statistics and logs."},
@@ -247,8 +247,12 @@ const SessionSettings::Param* SessionSettings::Find(std::string_view name) {
        "files beyond it).",
        "", 64, 2147483647},
   };
+  return kParams;
+}
+
+const SessionSettings::Param* SessionSettings::Find(std::string_view name) {
   const std::string lower = Lower(name);
-  for (const Param& p : kParams) {
+  for (const Param& p : Params()) {
     if (Lower(p.name) == lower) return &p;
   }
   return nullptr;
@@ -549,51 +553,13 @@ Status SessionSettings::ResetImpl(std::string_view name) {
 
 std::vector<std::vector<std::string>> SessionSettings::ShowAll() const {
   std::vector<std::vector<std::string>> rows;
-  for (const char* name : {"application_name",
-                           "block_size",
-                           "bytea_output",
-                           "client_encoding",
-                           "client_min_messages",
-                           "DateStyle",
-                           "default_transaction_isolation",
-                           "default_transaction_read_only",
-                           "extra_float_digits",
-                           "idle_in_transaction_session_timeout",
-                           "idle_session_timeout",
-                           "in_hot_standby",
-                           "integer_datetimes",
-                           "IntervalStyle",
-                           "is_superuser",
-                           "lc_collate",
-                           "lc_ctype",
-                           "lock_timeout",
-                           "max_identifier_length",
-                           "row_security",
-                           "search_path",
-                           "server_encoding",
-                           "server_version",
-                           "server_version_num",
-                           "session_authorization",
-                           "standard_conforming_strings",
-                           "statement_timeout",
-                           "synchronous_commit",
-                           "TimeZone",
-                           "transaction_isolation",
-                           "transaction_read_only",
-                           "synchronize_seqscans",
-                           "check_function_bodies",
-                           "default_table_access_method",
-                           "default_tablespace",
-                           "xmloption",
-                           "quote_all_identifiers",
-                           "work_mem"}) {
-    const Param* p = Find(name);
-    const char* vartype = p->kind == Kind::kBool   ? "bool"
-                          : p->kind == Kind::kInt  ? "integer"
-                          : p->kind == Kind::kEnum ? "enum"
-                                                   : "string";
+  for (const Param& p : Params()) {
+    const char* vartype = p.kind == Kind::kBool   ? "bool"
+                          : p.kind == Kind::kInt  ? "integer"
+                          : p.kind == Kind::kEnum ? "enum"
+                                                  : "string";
     rows.push_back(
-        {name, ShowOr(name, ""), p->description, vartype, p->read_only ? "internal" : "user"});
+        {p.name, ShowOr(p.name, ""), p.description, vartype, p.read_only ? "internal" : "user"});
   }
   for (const auto& [name, value] : custom_) rows.push_back({name, value, "", "string", "user"});
   std::sort(rows.begin(), rows.end(),

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -104,6 +105,7 @@ class SessionSettings {
 
  private:
   struct Param;
+  static std::span<const Param> Params();  // every parameter, in the table's order
   static const Param* Find(std::string_view name);
   std::string ShowOr(std::string_view name, const char* fallback) const;
   Status Store(const Param& p, std::string value);
